@@ -1,0 +1,168 @@
+//===- IntTuple.h - Hierarchical integer tuples ------------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// An `IntTuple` is either a leaf (an int64) or a tuple of IntTuples:
+///
+///   8            leaf
+///   (8)          rank-1 tuple holding the leaf 8 -- not the same as 8
+///   ((2,4),8)    rank-2 tuple whose first mode is the tuple (2,4)
+///   ()           the empty tuple
+///
+/// Shapes, strides and coordinates of hierarchical layouts are IntTuples.
+/// A stride leaf may also carry a *basis path*: `3@1` is 3 times the unit
+/// basis e1 of a multi-dimensional codomain, `1@0@1` is the unit basis at the
+/// nested codomain position (0,1) (CuTe's ScaledBasis). Leaves of shapes and
+/// coordinates never carry a basis.
+///
+/// Storage is a flat pre-order array of nodes kept inline for small tuples
+/// (up to 16 nodes), so building and copying small tuples never allocates.
+///
+/// Terms used below (CuTe's):
+///  * rank: number of top-level modes; a leaf has rank 1.
+///  * depth: 0 for a leaf, 1 + max depth of the children for a tuple.
+///  * congruent(a, b): same tree structure (leaves against leaves).
+///  * weaklyCongruent(a, b): a is a coarsening of b: wherever a has a leaf,
+///    b may have a leaf or a whole subtree. `8` is weakly congruent to
+///    `(2,4)`; `(2,4)` is not weakly congruent to `8`.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_CORE_INTTUPLE_H
+#define LAYOUTKIT_CORE_INTTUPLE_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/core/SmallVector.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace lk {
+
+/// A path into a nested codomain: `@d0@d1...`, outermost index first, at
+/// most 4 levels, each index in [0, 254]. The empty path is a plain integer.
+class BasisPath {
+public:
+  static constexpr int kMaxDepth = 4;
+  static constexpr int kMaxIndex = 254;
+
+  constexpr BasisPath() = default;
+  /// The single-level path `@d`. @pre 0 <= d <= kMaxIndex
+  static BasisPath unit(int d) { BasisPath p; p.bits_ = uint32_t(d + 1); return p; }
+  /// Appends a level (innermost). Fails beyond kMaxDepth or kMaxIndex.
+  Expected<BasisPath> pushed(int64_t d) const;
+
+  bool empty() const { return bits_ == 0; }
+  int depth() const;
+  /// Index at level k (0 = outermost). @pre k < depth()
+  int at(int k) const { return int((bits_ >> (8 * k)) & 0xff) - 1; }
+  /// The path without its outermost level.
+  BasisPath tail() const { BasisPath p; p.bits_ = bits_ >> 8; return p; }
+  uint32_t raw() const { return bits_; }
+  static BasisPath fromRaw(uint32_t raw) { BasisPath p; p.bits_ = raw; return p; }
+  /// "@0@1", or "" for the empty path.
+  std::string str() const;
+  bool operator==(const BasisPath &) const = default;
+
+private:
+  uint32_t bits_ = 0;
+};
+
+class IntTuple {
+public:
+  /// One pre-order node. A leaf has rank == kLeaf and span == 1; a tuple has
+  /// rank = number of children and span = number of nodes in its subtree.
+  struct Node {
+    int64_t value;
+    int16_t rank;
+    uint16_t span;
+    uint32_t basis;
+  };
+  static constexpr int16_t kLeaf = -1;
+  /// Largest number of nodes one tuple may have.
+  static constexpr size_t kMaxNodes = 65535;
+
+  /// The empty tuple `()`.
+  IntTuple();
+  /// The leaf `v`.
+  IntTuple(int64_t v);
+  IntTuple(int v) : IntTuple(int64_t(v)) {}
+  /// The leaf `v@path`.
+  static IntTuple leaf(int64_t v, BasisPath path = {});
+  /// The tuple of `children` (in order).
+  static IntTuple tuple(std::initializer_list<IntTuple> children);
+  static IntTuple tuple(const std::vector<IntTuple> &children);
+  template <class It> static IntTuple tupleOf(It first, It last) {
+    IntTuple t;
+    for (; first != last; ++first)
+      t.push_back(*first);
+    return t;
+  }
+
+  bool isLeaf() const { return nodes_[0].rank == kLeaf; }
+  bool isTuple() const { return !isLeaf(); }
+  /// @pre isLeaf()
+  int64_t value() const { return nodes_[0].value; }
+  /// @pre isLeaf()
+  BasisPath basis() const { return BasisPath::fromRaw(nodes_[0].basis); }
+  /// Number of top-level modes; 1 for a leaf.
+  size_t rank() const { return isLeaf() ? 1 : size_t(nodes_[0].rank); }
+  /// Mode i. For a leaf, mode 0 is the leaf itself (CuTe's get<0> on an int).
+  /// @pre i < rank()
+  IntTuple operator[](size_t i) const;
+  int depth() const;
+
+  /// Appends `child` as a new last mode. @pre isTuple()
+  void push_back(const IntTuple &child);
+  /// Appends every mode of `t` (or `t` itself when a leaf).
+  void appendModes(const IntTuple &t);
+
+  /// Number of leaves.
+  size_t leafCount() const;
+  /// Leaves in order (pre-order = left to right).
+  SmallVector<Node, 16> leaves() const;
+  /// The tuple of all leaves in order; a leaf stays a leaf.
+  IntTuple flatten() const;
+  /// This tuple's structure with its leaves replaced, in order, by `values`
+  /// (basis dropped). @pre values.size() == leafCount()
+  IntTuple withLeaves(const int64_t *values) const;
+
+  /// Product of all leaves (the size of a shape), overflow checked.
+  /// The empty tuple has product 1.
+  Expected<int64_t> product() const;
+  /// Sum of all leaves, overflow checked.
+  Expected<int64_t> sum() const;
+  /// True when any leaf carries a basis path.
+  bool hasBasis() const;
+
+  /// Structural equality: same tree, same leaf values, same bases.
+  bool operator==(const IntTuple &o) const;
+  bool operator!=(const IntTuple &o) const { return !(*this == o); }
+  size_t hash() const;
+
+  /// Text form: `8`, `(8)`, `((2,4),8)`, `()`, leaves with a basis as `3@1`.
+  std::string str() const;
+
+  const Node *nodes() const { return nodes_.data(); }
+  size_t nodeCount() const { return nodes_.size(); }
+
+private:
+  explicit IntTuple(const Node *nodes, size_t count);
+  SmallVector<Node, 16> nodes_;
+};
+
+/// Same tree structure (leaf values ignored).
+bool congruent(const IntTuple &a, const IntTuple &b);
+/// `a` is a coarsening of `b` (see file comment).
+bool weaklyCongruent(const IntTuple &a, const IntTuple &b);
+/// Exclusive prefix products, congruent to `shape`, colexicographic (leftmost
+/// fastest): prefixProduct((2,(3,4))) == (1,(2,6)). Overflow checked.
+Expected<IntTuple> prefixProduct(const IntTuple &shape, int64_t init = 1);
+
+} // namespace lk
+
+#endif // LAYOUTKIT_CORE_INTTUPLE_H

@@ -1,0 +1,155 @@
+//===- SmallVector.h - Vector with inline storage ----------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `SmallVector<T, N>` keeps up to N trivially copyable elements inline and
+/// moves to the heap only beyond that, so small layouts are built, copied
+/// and transformed without allocation.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_CORE_SMALLVECTOR_H
+#define LAYOUTKIT_CORE_SMALLVECTOR_H
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <new>
+#include <type_traits>
+
+namespace lk {
+
+template <class T, size_t N> class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "SmallVector holds trivially copyable elements only");
+
+public:
+  SmallVector() = default;
+  SmallVector(std::initializer_list<T> init) {
+    for (const T &v : init)
+      push_back(v);
+  }
+  SmallVector(const SmallVector &o) { assign(o.data(), o.size()); }
+  SmallVector(SmallVector &&o) noexcept { steal(o); }
+  SmallVector &operator=(const SmallVector &o) {
+    if (this != &o) {
+      size_ = 0;
+      assign(o.data(), o.size());
+    }
+    return *this;
+  }
+  SmallVector &operator=(SmallVector &&o) noexcept {
+    if (this != &o) {
+      release();
+      steal(o);
+    }
+    return *this;
+  }
+  ~SmallVector() { release(); }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T *data() { return heap_ ? heap_ : inlineData(); }
+  const T *data() const { return heap_ ? heap_ : inlineData(); }
+  T *begin() { return data(); }
+  T *end() { return data() + size_; }
+  const T *begin() const { return data(); }
+  const T *end() const { return data() + size_; }
+  T &operator[](size_t i) { assert(i < size_); return data()[i]; }
+  const T &operator[](size_t i) const { assert(i < size_); return data()[i]; }
+  T &back() { assert(size_ > 0); return data()[size_ - 1]; }
+  const T &back() const { assert(size_ > 0); return data()[size_ - 1]; }
+
+  void push_back(const T &v) {
+    if (size_ == capacity())
+      grow(size_ + 1);
+    data()[size_++] = v;
+  }
+  void pop_back() { assert(size_ > 0); --size_; }
+  void clear() { size_ = 0; }
+  void resize(size_t n, const T &fill = T()) {
+    if (n > capacity())
+      grow(n);
+    for (size_t i = size_; i < n; ++i)
+      data()[i] = fill;
+    size_ = n;
+  }
+  void append(const T *first, size_t count) {
+    if (size_ + count > capacity())
+      grow(size_ + count);
+    if (count)
+      std::memcpy(data() + size_, first, count * sizeof(T));
+    size_ += count;
+  }
+  void insert(size_t pos, const T &v) {
+    assert(pos <= size_);
+    push_back(v);
+    std::rotate(begin() + pos, end() - 1, end());
+  }
+  void erase(size_t pos) {
+    assert(pos < size_);
+    std::copy(begin() + pos + 1, end(), begin() + pos);
+    --size_;
+  }
+
+  bool operator==(const SmallVector &o) const {
+    return size_ == o.size_ && std::equal(begin(), end(), o.begin());
+  }
+
+private:
+  size_t capacity() const { return heap_ ? heapCap_ : N; }
+  T *inlineData() { return reinterpret_cast<T *>(inline_); }
+  const T *inlineData() const { return reinterpret_cast<const T *>(inline_); }
+  void assign(const T *src, size_t n) {
+    if (n > capacity())
+      grow(n);
+    if (n)
+      std::memcpy(data(), src, n * sizeof(T));
+    size_ = n;
+  }
+  void grow(size_t need) {
+    size_t cap = std::max(need, capacity() * 2);
+    T *mem = static_cast<T *>(std::malloc(cap * sizeof(T)));
+    if (!mem)
+      throw std::bad_alloc(); // out of memory is not a recoverable input error
+    if (size_)
+      std::memcpy(mem, data(), size_ * sizeof(T));
+    std::free(heap_);
+    heap_ = mem;
+    heapCap_ = cap;
+  }
+  void release() {
+    std::free(heap_);
+    heap_ = nullptr;
+    heapCap_ = 0;
+    size_ = 0;
+  }
+  void steal(SmallVector &o) {
+    if (o.heap_) {
+      heap_ = o.heap_;
+      heapCap_ = o.heapCap_;
+      size_ = o.size_;
+      o.heap_ = nullptr;
+      o.heapCap_ = 0;
+      o.size_ = 0;
+    } else {
+      heap_ = nullptr;
+      heapCap_ = 0;
+      assign(o.data(), o.size_);
+    }
+  }
+
+  alignas(T) unsigned char inline_[N * sizeof(T)];
+  T *heap_ = nullptr;
+  size_t heapCap_ = 0;
+  size_t size_ = 0;
+};
+
+} // namespace lk
+
+#endif // LAYOUTKIT_CORE_SMALLVECTOR_H

@@ -1,0 +1,90 @@
+//===- Layout.h - Hierarchical shape:stride layouts --------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A cute `Layout` is a pair of congruent IntTuples (Shape, Stride). It maps a
+/// coordinate to an offset: L(c) = sum over leaves of c_leaf * d_leaf.
+/// Coordinates are colexicographic: the leftmost mode varies fastest.
+///
+/// Worked example, L = ((2,4),8):((1,16),2):
+///   size(L)   = 2*4*8 = 64
+///   rank(L)   = 2, depth(L) = 2
+///   L((1,2),3) = 1*1 + 2*16 + 3*2 = 39
+///   L(5) splits 5 colexicographically: ((1,2),0) -> 33
+///   cosize(L) = L(size-1) + 1 = 1*1 + 3*16 + 7*2 + 1 = 64
+///
+/// Strides may be basis strides `N@d` (see IntTuple.h): the layout then maps
+/// into a multi-dimensional codomain, e.g. (4,8):(1@0,1@1) is the identity of
+/// a 4x8 coordinate space: L(3,5) = (3,5).
+///
+/// The algebra over layouts lives in Algebra.h; text forms in Text.h.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_CUTE_LAYOUT_H
+#define LAYOUTKIT_CUTE_LAYOUT_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/core/IntTuple.h"
+
+#include <string>
+
+namespace lk::cute {
+
+class Layout {
+public:
+  /// The trivial layout 1:0.
+  Layout() : shape_(1), stride_(0) {}
+
+  /// Checks that shape and stride are congruent, that shape leaves are
+  /// positive plain integers, and that the size fits in int64.
+  static Expected<Layout> make(IntTuple shape, IntTuple stride);
+  /// Builds without checks. @pre the conditions of make() hold.
+  static Layout unchecked(IntTuple shape, IntTuple stride) {
+    Layout l;
+    l.shape_ = std::move(shape);
+    l.stride_ = std::move(stride);
+    return l;
+  }
+  /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
+  /// strides are exclusive prefix products, size-1 leaves get stride 0.
+  /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
+  static Expected<Layout> compact(const IntTuple &shape, int64_t start = 1);
+
+  const IntTuple &shape() const { return shape_; }
+  const IntTuple &stride() const { return stride_; }
+
+  /// Number of top-level modes (1 when the shape is an integer).
+  size_t rank() const { return shape_.rank(); }
+  int depth() const { return shape_.depth(); }
+  /// Mode i as a layout. @pre i < rank()
+  Layout mode(size_t i) const { return unchecked(shape_[i], stride_[i]); }
+  /// Product of the shape. Never overflows for a layout built by make().
+  int64_t size() const;
+  /// 1 + sum over leaves of (s-1)*|d| (CuTe's cosize; L(size-1)+1 for
+  /// non-negative strides). @pre no basis strides
+  Expected<int64_t> cosize() const;
+  bool hasBasisStrides() const { return stride_.hasBasis(); }
+
+  /// "shape:stride", e.g. "((2,4),8):((1,16),2)".
+  std::string str() const { return shape_.str() + ":" + stride_.str(); }
+
+  /// Structural equality (shape, nesting and every stride).
+  bool operator==(const Layout &o) const {
+    return shape_ == o.shape_ && stride_ == o.stride_;
+  }
+  bool operator!=(const Layout &o) const { return !(*this == o); }
+
+private:
+  IntTuple shape_;
+  IntTuple stride_;
+};
+
+/// Builds the layout whose modes are `modes` (CuTe's make_layout(L0, L1,...)).
+Layout makeLayout(const std::vector<Layout> &modes);
+
+} // namespace lk::cute
+
+#endif // LAYOUTKIT_CUTE_LAYOUT_H

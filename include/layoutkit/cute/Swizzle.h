@@ -1,0 +1,70 @@
+//===- Swizzle.h - XOR swizzles and composed layouts -------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `Swizzle<B,M,S>` permutes the bits of an offset:
+///
+///   Sw(x) = x ^ ((x & (((1<<B)-1) << (M+S))) >> S)
+///
+/// i.e. bits [M+S, M+S+B) are XORed into bits [M, M+B). With S >= B the two
+/// fields do not overlap and Sw is self-inverse: Sw(Sw(x)) == x.
+/// (DESIGN §4: the spec's variant that reads bits [S, S+B) is not used.)
+///
+/// Examples:
+///   Sw<3,4,3>(128) == 144   bit 7 is XORed into bit 4
+///   Sw<3,4,3>(0x18) == 0x18 bits 3,4 are below the source field [7,10)
+///   Sw<0,M,S> is the identity.
+///
+/// A `ComposedLayout` is Sw o (offset + L): c -> Sw(offset + L(c)). The
+/// swizzle is part of the layout's identity: two composed layouts with the
+/// same inner layout and different swizzles are different layouts.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_CUTE_SWIZZLE_H
+#define LAYOUTKIT_CUTE_SWIZZLE_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/cute/Layout.h"
+
+#include <cstdint>
+#include <string>
+
+namespace lk::cute {
+
+/// Evaluates the swizzle formula for any B, M >= 0 and any sign of S (a
+/// negative S shifts left): Y = ((1<<B)-1) << (M + max(0,S)),
+/// result = x ^ shiftr(x & Y, S). @pre 0 <= B, 0 <= M, B + M + |S| < 63
+int64_t swizzleApply(int B, int M, int S, int64_t x);
+
+struct Swizzle {
+  int B = 0;
+  int M = 0;
+  int S = 0;
+
+  /// Validates 0 <= B, 0 <= M, S >= B (self-inverse), B + M + S <= 62.
+  static Expected<Swizzle> make(int64_t B, int64_t M, int64_t S);
+  int64_t operator()(int64_t x) const { return swizzleApply(B, M, S, x); }
+  bool isIdentity() const { return B == 0; }
+  /// "Sw<B,M,S>".
+  std::string str() const;
+  bool operator==(const Swizzle &) const = default;
+};
+
+/// c -> swizzle(offset + layout(c)).
+struct ComposedLayout {
+  Swizzle swizzle;
+  int64_t offset = 0;
+  Layout layout;
+
+  /// "Sw<3,4,3> o (8,64):(64,1)", with " o <offset>" before the layout when
+  /// the offset is non-zero: "Sw<3,4,3> o 32 o (8,64):(64,1)".
+  std::string str() const;
+  bool operator==(const ComposedLayout &) const = default;
+};
+
+} // namespace lk::cute
+
+#endif // LAYOUTKIT_CUTE_SWIZZLE_H

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every system package LayoutKit's build and tests need on a fresh
+# Debian 12 machine. Idempotent: packages already present are skipped, and
+# nothing is downloaded when all are there. Run as root (or with sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build git       # toolchain
+  libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
+  nlohmann-json3-dev libcli11-dev             # the layoutkit CLI
+  clang libclang-rt-14-dev                    # libFuzzer targets
+  python3                                     # small test helpers
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "bootstrap: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "bootstrap: installing ${missing[*]}"
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

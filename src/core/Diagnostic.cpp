@@ -1,0 +1,82 @@
+//===- Diagnostic.cpp -----------------------------------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/core/Diagnostic.h"
+
+#include <algorithm>
+
+namespace lk {
+
+SourceLocation SourceLocation::of(std::string_view text, size_t offset) {
+  SourceLocation loc;
+  loc.offset = std::min(offset, text.size());
+  for (size_t i = 0; i < loc.offset; ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+Diagnostic Diagnostic::error(std::string message) {
+  Diagnostic d;
+  d.message = std::move(message);
+  return d;
+}
+
+Diagnostic Diagnostic::at(std::string message, std::string_view text,
+                          size_t offset, size_t length) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.source = std::string(text);
+  offset = std::min(offset, text.size());
+  size_t end = std::min(text.size(), offset + std::max<size_t>(length, 1));
+  d.range = SourceRange{SourceLocation::of(text, offset),
+                        SourceLocation::of(text, end)};
+  return d;
+}
+
+Diagnostic &Diagnostic::note(std::string text) & {
+  notes.push_back(std::move(text));
+  return *this;
+}
+
+Diagnostic &&Diagnostic::note(std::string text) && {
+  notes.push_back(std::move(text));
+  return std::move(*this);
+}
+
+std::string Diagnostic::render() const {
+  std::string out = "error: " + message;
+  if (range) {
+    const SourceLocation &b = range->begin;
+    bool multiline = source.find('\n') != std::string::npos;
+    out += multiline ? " at line " + std::to_string(b.line) + ", column " +
+                           std::to_string(b.column)
+                     : " at column " + std::to_string(b.column);
+    out += '\n';
+    // The line holding the start of the range.
+    size_t lineStart = b.offset - (b.column - 1);
+    size_t lineEnd = source.find('\n', lineStart);
+    if (lineEnd == std::string::npos)
+      lineEnd = source.size();
+    out += "  " + source.substr(lineStart, lineEnd - lineStart) + "\n";
+    size_t width = 1;
+    if (range->end.line == b.line && range->end.column > b.column)
+      width = range->end.column - b.column;
+    out += "  " + std::string(b.column - 1, ' ') + std::string(width, '^') + "\n";
+  } else {
+    out += '\n';
+  }
+  for (const std::string &n : notes)
+    out += "note: " + n + "\n";
+  return out;
+}
+
+} // namespace lk

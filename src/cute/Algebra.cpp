@@ -1,0 +1,1010 @@
+//===- Algebra.cpp - The CuTe layout algebra ------------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each operation follows the construction CuTe uses, so results agree with
+// CuTe to the stride of size-1 modes (the oracle compares structurally).
+// Where CuTe's own checks are weaker than the operation's postcondition, an
+// extra check turns the would-be wrong layout into a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/cute/Algebra.h"
+#include "layoutkit/core/Checked.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace lk::cute {
+
+namespace {
+
+/// One flattened mode of a layout.
+struct Mode {
+  int64_t shape;
+  int64_t stride;
+  uint32_t basis;
+};
+using Modes = SmallVector<Mode, 16>;
+
+Modes flatModes(const Layout &l) {
+  Modes out;
+  const IntTuple::Node *s = l.shape().nodes();
+  const IntTuple::Node *d = l.stride().nodes();
+  for (size_t k = 0, n = l.shape().nodeCount(); k < n; ++k)
+    if (s[k].rank == IntTuple::kLeaf)
+      out.push_back(Mode{s[k].value, d[k].value, d[k].basis});
+  return out;
+}
+
+IntTuple strideLeaf(const Mode &m) {
+  return IntTuple::leaf(m.stride, BasisPath::fromRaw(m.basis));
+}
+
+/// A flat layout from modes; a single mode gives an integer layout when
+/// `unwrapSingle` is set (CuTe's unwrap / integral results).
+Layout fromModes(const Modes &modes, bool unwrapSingle) {
+  if (unwrapSingle && modes.size() == 1)
+    return Layout::unchecked(IntTuple(modes[0].shape), strideLeaf(modes[0]));
+  IntTuple shape, stride;
+  for (const Mode &m : modes) {
+    shape.push_back(IntTuple(m.shape));
+    stride.push_back(strideLeaf(m));
+  }
+  return Layout::unchecked(std::move(shape), std::move(stride));
+}
+
+Diagnostic opError(const char *op, std::string message) {
+  return Diagnostic::error(std::string(op) + ": " + message);
+}
+
+std::string modeStr(const Mode &m) {
+  return std::to_string(m.shape) + ":" + std::to_string(m.stride) +
+         BasisPath::fromRaw(m.basis).str();
+}
+
+/// CuTe's backward coalesce over flat modes. With `keepLastExtent`, a trailing
+/// size-1 mode still contributes its stride (CuTe's coalesce_x: the function is
+/// preserved outside the domain too, which composition relies on).
+Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
+  size_t r = modes.size();
+  Modes out; // built back to front, reversed at the end
+  bool integral = true;
+  Mode front = modes[r - 1];
+  if (keepLastExtent && front.shape == 1)
+    front.shape = 2;
+  out.push_back(front);
+  Arith ar; // shapes multiply to at most size(layout): cannot overflow
+  for (size_t k = r - 1; k-- > 0;) {
+    const Mode &m = modes[k];
+    Mode &f = out.back();
+    if (m.shape == 1)
+      continue;
+    if (integral && f.shape == 1) {
+      f = m;
+      continue;
+    }
+    int64_t reach;
+    if (!mulOverflows(m.shape, m.stride, reach) && reach == f.stride &&
+        (m.basis == f.basis || f.stride == 0)) {
+      f.shape = ar.mul(m.shape, f.shape);
+      f.stride = m.stride;
+      f.basis = m.basis;
+      continue;
+    }
+    out.push_back(m);
+    integral = false;
+  }
+  std::reverse(out.begin(), out.end());
+  if (integral && out[0].shape == 1)
+    return Layout();
+  return fromModes(out, integral);
+}
+
+//===----------------------------------------------------------------------===//
+// Composition core
+//===----------------------------------------------------------------------===//
+
+struct Composer {
+  Modes lhs;        // A after coalesce_x
+  bool lhsIntegral; // A's coalesced form is an integer layout
+  std::string lhsText;
+  /// For each coalesced mode of A but the last, the largest coordinate that
+  /// B's leaves together can reach along it. Composing B leaf by leaf is
+  /// only right if these sums never carry into the next mode of A.
+  mutable SmallVector<int64_t, 16> reach;
+
+  /// Fails when two of B's leaves together overflow a mode of A: then
+  /// A(B(c)) != sum of A(B-leaf(c_j)) for some c.
+  Status checkDistributive(const std::string &bText) const {
+    for (size_t i = 0; i + 1 < lhs.size(); ++i)
+      if (reach[i] >= lhs[i].shape)
+        return opError("composition",
+                       "B = " + bText + " reaches coordinate " +
+                           std::to_string(reach[i]) +
+                           " along A's coalesced mode " + std::to_string(i) +
+                           " (" + modeStr(lhs[i]) +
+                           ") when its modes are combined; the carry into "
+                           "the next mode would break R(c) = A(B(c))")
+            .note("A coalesced: " + lhsText);
+    return Ok{};
+  }
+
+  /// Composes A with B's sub-layout (shape, stride); appends the result
+  /// shape/stride trees.
+  Expected<Layout> compose(const IntTuple &shape, const IntTuple &stride) const {
+    if (shape.isTuple()) {
+      IntTuple rs, rd;
+      for (size_t i = 0; i < shape.rank(); ++i) {
+        LK_TRY(Layout sub, compose(shape[i], stride[i]));
+        rs.push_back(sub.shape());
+        rd.push_back(sub.stride());
+      }
+      return Layout::unchecked(std::move(rs), std::move(rd));
+    }
+    int64_t s = shape.value();
+    int64_t d = stride.value();
+    if (stride.basis().raw() != 0)
+      return opError("composition", "B's stride " + stride.str() +
+                                        " is a basis stride; B must have "
+                                        "integer strides");
+    if (d == 0)
+      return Layout::unchecked(IntTuple(s), IntTuple(0));
+    Arith ar;
+    if (lhsIntegral) {
+      Mode m{s, ar.mul(d, lhs[0].stride), lhs[0].basis};
+      if (!ar.ok())
+        return Arith::diagnostic("composition");
+      return fromModes(Modes{m}, true);
+    }
+    Modes result;
+    int64_t restShape = s;
+    int64_t restStride = d;
+    size_t r = lhs.size();
+    for (size_t i = 0; i + 1 < r; ++i) {
+      int64_t cs = lhs[i].shape;
+      int64_t cd = lhs[i].stride;
+      int64_t ar_stride = absValue(restStride);
+      if (!(ar_stride % cs == 0 || ar_stride < cs))
+        return opError("composition",
+                       "stride divisibility condition fails: B's mode " +
+                           std::to_string(s) + ":" + std::to_string(d) +
+                           " reaches A's coalesced mode " + std::to_string(i) +
+                           " (" + modeStr(lhs[i]) + ") with stride " +
+                           std::to_string(restStride) + ", which neither divides nor is divisible by " +
+                           std::to_string(cs))
+            .note("A coalesced: " + lhsText);
+      int64_t nextShape = ceilDiv(cs, ar_stride);
+      int64_t nextStride = ceilDiv(ar_stride, cs) * signum(restStride);
+      if (nextShape == 1 || restShape == 1) {
+        restStride = nextStride;
+        continue;
+      }
+      int64_t newShape = std::min(nextShape, restShape);
+      if (restShape % newShape != 0)
+        return opError("composition",
+                       "shape divisibility condition fails: B's mode " +
+                           std::to_string(s) + ":" + std::to_string(d) +
+                           " has " + std::to_string(restShape) +
+                           " elements left at A's coalesced mode " +
+                           std::to_string(i) + " (" + modeStr(lhs[i]) +
+                           "), not a multiple of " + std::to_string(newShape))
+            .note("A coalesced: " + lhsText);
+      if (cs % ar_stride != 0 && restShape > newShape)
+        // CuTe accepts this, but the elements of B cross A's mode i at a
+        // point that is not a multiple of the stride: R(c) != A(B(c)).
+        return opError("composition",
+                       "B's mode " + std::to_string(s) + ":" +
+                           std::to_string(d) + " steps by " +
+                           std::to_string(restStride) +
+                           " across A's coalesced mode " + std::to_string(i) +
+                           " (" + modeStr(lhs[i]) + ") whose extent " +
+                           std::to_string(cs) +
+                           " is not a multiple of that step; the result "
+                           "would break R(c) = A(B(c))")
+            .note("A coalesced: " + lhsText);
+      result.push_back(Mode{newShape, ar.mul(restStride, cd), lhs[i].basis});
+      reach[i] = ar.add(reach[i], ar.mul(newShape - 1, ar_stride));
+      restShape /= newShape;
+      restStride = nextStride;
+    }
+    const Mode &last = lhs[r - 1];
+    Layout out;
+    if (result.empty())
+      out = fromModes(Modes{Mode{restShape, ar.mul(restStride, last.stride), last.basis}}, true);
+    else if (restShape == 1)
+      out = fromModes(result, true);
+    else {
+      result.push_back(Mode{restShape, ar.mul(restStride, last.stride), last.basis});
+      out = fromModes(result, false);
+    }
+    if (!ar.ok())
+      return Arith::diagnostic("composition");
+    return out;
+  }
+};
+
+Composer makeComposer(const Layout &a) {
+  Layout ca = coalesceModes(flatModes(a), /*keepLastExtent=*/true);
+  Composer c;
+  c.lhs = flatModes(ca);
+  c.lhsIntegral = ca.shape().isLeaf();
+  c.lhsText = ca.str();
+  c.reach.resize(c.lhs.size(), 0);
+  return c;
+}
+
+Status requireIntegerStrides(const char *op, const Layout &l) {
+  if (l.hasBasisStrides())
+    return opError(op, "layout " + l.str() +
+                           " has basis strides; this operation needs "
+                           "integer strides");
+  return Ok{};
+}
+
+/// CuTe's append<R>: pads a layout to rank r with 1:0 modes. An integer
+/// layout counts as rank 1 and stays an integer layout when r == 1.
+Layout padToRank(const Layout &l, size_t r) {
+  if (l.rank() >= r)
+    return l;
+  std::vector<Layout> modes;
+  for (size_t i = 0; i < l.rank(); ++i)
+    modes.push_back(l.mode(i));
+  while (modes.size() < r)
+    modes.push_back(Layout());
+  return makeLayout(modes);
+}
+
+std::vector<Layout> modesOf(const Layout &l) {
+  std::vector<Layout> out;
+  for (size_t i = 0; i < l.rank(); ++i)
+    out.push_back(l.mode(i));
+  return out;
+}
+
+/// Applies `f` to modes i < rank(t) of `a` with tiler mode t_i; `Keep` leaves
+/// a mode as is. Modes of `a` past rank(t) are kept when `keepRest`.
+template <class F>
+Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
+                        bool keepRest, F &&f) {
+  if (t.modes.size() > a.rank())
+    return opError(op, "the tiler has " + std::to_string(t.modes.size()) +
+                           " modes but the layout " + a.str() + " has only " +
+                           std::to_string(a.rank()));
+  std::vector<Layout> out;
+  for (size_t i = 0; i < t.modes.size(); ++i) {
+    LK_TRY(Layout m, f(a.mode(i), t.modes[i]));
+    out.push_back(std::move(m));
+  }
+  if (keepRest)
+    for (size_t i = t.modes.size(); i < a.rank(); ++i)
+      out.push_back(a.mode(i));
+  return makeLayout(out);
+}
+
+/// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
+/// rank-2 (tile, rest) modes into ((tiles...), (rests..., other modes...)).
+Expected<Layout> unzipByTiler(const char *op, const Layout &l, const Tiler &t) {
+  if (t.kind != Tiler::Kind::Tuple) {
+    if (l.rank() != 2 || l.shape().isLeaf())
+      return opError(op, "expected a rank-2 (tile, rest) mode but found " + l.str());
+    return l;
+  }
+  if (l.rank() < t.modes.size() || l.shape().isLeaf())
+    return opError(op, "layout " + l.str() + " has fewer modes than the tiler " + t.str());
+  std::vector<Layout> first, second;
+  for (size_t i = 0; i < t.modes.size(); ++i) {
+    LK_TRY(Layout split, unzipByTiler(op, l.mode(i), t.modes[i]));
+    first.push_back(split.mode(0));
+    second.push_back(split.mode(1));
+  }
+  for (size_t i = t.modes.size(); i < l.rank(); ++i)
+    second.push_back(l.mode(i));
+  return makeLayout({makeLayout(first), makeLayout(second)});
+}
+
+/// Unpacks a mode into its children when it has rank > 1 (CuTe slicing with
+/// repeat<R>(_): a rank-1 mode stays whole).
+void unpackInto(const Layout &mode, std::vector<Layout> &out) {
+  if (mode.shape().isTuple() && mode.rank() > 1)
+    for (size_t i = 0; i < mode.rank(); ++i)
+      out.push_back(mode.mode(i));
+  else
+    out.push_back(mode);
+}
+
+Layout tiledRegroup(const Layout &zipped) {
+  if (zipped.mode(1).shape().isLeaf() || zipped.mode(1).rank() <= 1)
+    return zipped;
+  std::vector<Layout> out{zipped.mode(0)};
+  unpackInto(zipped.mode(1), out);
+  return makeLayout(out);
+}
+
+Layout flatRegroup(const Layout &zipped) {
+  std::vector<Layout> out;
+  unpackInto(zipped.mode(0), out);
+  unpackInto(zipped.mode(1), out);
+  return makeLayout(out);
+}
+
+void buildOffset(const std::vector<std::pair<BasisPath, int64_t>> &terms,
+                 int level, IntTuple &out, Arith &ar);
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Tiler
+//===----------------------------------------------------------------------===//
+
+Expected<Tiler> Tiler::ofSize(int64_t n) {
+  if (n < 1)
+    return Diagnostic::error("tiler size " + std::to_string(n) +
+                             " must be positive");
+  LK_TRY(Layout l, Layout::compact(IntTuple(n)));
+  Tiler t = Tiler::of(std::move(l));
+  t.integer = true;
+  return t;
+}
+
+std::string Tiler::str() const {
+  switch (kind) {
+  case Kind::Layout:
+    return integer ? layout.shape().str() : layout.str();
+  case Kind::Keep:
+    return "_";
+  case Kind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < modes.size(); ++i)
+      s += (i ? "," : "") + modes[i].str();
+    return s + ")";
+  }
+  }
+  return "_";
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+int64_t evaluate(const Layout &layout, int64_t i) {
+  const IntTuple::Node *s = layout.shape().nodes();
+  const IntTuple::Node *d = layout.stride().nodes();
+  size_t n = layout.shape().nodeCount();
+  size_t last = n - 1; // pre-order: the last node is the last leaf
+  int64_t r = 0;
+  for (size_t k = 0; k < last; ++k) {
+    if (s[k].rank != IntTuple::kLeaf)
+      continue;
+    int64_t e = s[k].value;
+    r += (i % e) * d[k].value;
+    i /= e;
+  }
+  if (s[last].rank == IntTuple::kLeaf)
+    r += i * d[last].value;
+  return r;
+}
+
+namespace {
+
+/// Accumulates sum c_leaf * d_leaf over (coord, shape, stride) into `terms`.
+Status collectTerms(const IntTuple &coord, const IntTuple &shape,
+                    const IntTuple &stride,
+                    std::vector<std::pair<BasisPath, int64_t>> &terms,
+                    Arith &ar) {
+  if (coord.isTuple()) {
+    if (shape.isLeaf() || shape.rank() != coord.rank())
+      return Diagnostic::error("coordinate " + coord.str() +
+                               " is not congruent to the shape " + shape.str());
+    for (size_t i = 0; i < coord.rank(); ++i)
+      LK_CHECK(collectTerms(coord[i], shape[i], stride[i], terms, ar));
+    return Ok{};
+  }
+  if (coord.basis().raw() != 0)
+    return Diagnostic::error("coordinate " + coord.str() + " has a basis leaf");
+  int64_t c = coord.value();
+  if (shape.isLeaf()) {
+    terms.push_back({stride.basis(), ar.mul(c, stride.value())});
+    return Ok{};
+  }
+  // An integer for a tuple mode: split colexicographically, last mode takes
+  // the rest.
+  size_t r = shape.rank();
+  for (size_t i = 0; i < r; ++i) {
+    IntTuple si = shape[i];
+    int64_t ci = c;
+    if (i + 1 < r) {
+      LK_TRY(int64_t extent, si.product());
+      ci = c % extent;
+      c = c / extent;
+    }
+    LK_CHECK(collectTerms(IntTuple(ci), si, stride[i], terms, ar));
+  }
+  return Ok{};
+}
+
+void buildOffset(const std::vector<std::pair<BasisPath, int64_t>> &terms,
+                 int level, IntTuple &out, Arith &ar) {
+  int width = 0;
+  for (const auto &[path, v] : terms)
+    if (path.depth() > level)
+      width = std::max(width, path.at(level) + 1);
+  if (width == 0) {
+    int64_t sum = 0;
+    for (const auto &[path, v] : terms)
+      sum = ar.add(sum, v);
+    out = IntTuple(sum);
+    return;
+  }
+  IntTuple t;
+  for (int j = 0; j < width; ++j) {
+    std::vector<std::pair<BasisPath, int64_t>> sub;
+    for (const auto &[path, v] : terms) {
+      int idx = path.depth() > level ? path.at(level) : 0;
+      if (idx == j)
+        sub.push_back({path, v});
+    }
+    IntTuple child;
+    buildOffset(sub, level + 1, child, ar);
+    t.push_back(child);
+  }
+  out = t;
+}
+
+} // namespace
+
+Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
+  if (layout.hasBasisStrides())
+    return Diagnostic::error("crd2idx: layout " + layout.str() +
+                             " has basis strides; its value is a tuple "
+                             "(use crd2offset)");
+  std::vector<std::pair<BasisPath, int64_t>> terms;
+  Arith ar;
+  LK_CHECK(collectTerms(coord, layout.shape(), layout.stride(), terms, ar));
+  int64_t r = 0;
+  for (const auto &t : terms)
+    r = ar.add(r, t.second);
+  if (!ar.ok())
+    return Arith::diagnostic("crd2idx");
+  return r;
+}
+
+Expected<IntTuple> crd2offset(const IntTuple &coord, const Layout &layout) {
+  std::vector<std::pair<BasisPath, int64_t>> terms;
+  Arith ar;
+  LK_CHECK(collectTerms(coord, layout.shape(), layout.stride(), terms, ar));
+  IntTuple out;
+  if (!layout.hasBasisStrides()) {
+    int64_t r = 0;
+    for (const auto &t : terms)
+      r = ar.add(r, t.second);
+    out = IntTuple(r);
+  } else {
+    buildOffset(terms, 0, out, ar);
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("crd2offset");
+  return out;
+}
+
+Expected<IntTuple> idx2crd(int64_t i, const IntTuple &shape) {
+  LK_TRY(int64_t size, shape.product());
+  if (i < 0 || i >= size)
+    return Diagnostic::error("idx2crd: index " + std::to_string(i) +
+                             " is outside [0, " + std::to_string(size) +
+                             ") of shape " + shape.str());
+  SmallVector<int64_t, 16> coords;
+  for (const IntTuple::Node &n : shape.leaves()) {
+    if (n.value < 1)
+      return Diagnostic::error("idx2crd: shape " + shape.str() +
+                               " has a non-positive leaf");
+    coords.push_back(i % n.value);
+    i /= n.value;
+  }
+  return shape.withLeaves(coords.data());
+}
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+Layout flatten(const Layout &l) {
+  return Layout::unchecked(l.shape().flatten(), l.stride().flatten());
+}
+
+Expected<Layout> group_modes(const Layout &l, size_t begin, size_t end) {
+  if (!(begin < end && end <= l.rank()))
+    return opError("group_modes", "mode range [" + std::to_string(begin) + ", " +
+                                      std::to_string(end) +
+                                      ") is empty or outside the " +
+                                      std::to_string(l.rank()) + " modes of " +
+                                      l.str());
+  std::vector<Layout> modes = modesOf(l), out, group;
+  for (size_t i = 0; i < begin; ++i)
+    out.push_back(modes[i]);
+  for (size_t i = begin; i < end; ++i)
+    group.push_back(modes[i]);
+  out.push_back(makeLayout(group));
+  for (size_t i = end; i < modes.size(); ++i)
+    out.push_back(modes[i]);
+  return makeLayout(out);
+}
+
+Layout filter_zeros(const Layout &l) {
+  SmallVector<int64_t, 16> shapes;
+  auto s = l.shape().leaves();
+  auto d = l.stride().leaves();
+  for (size_t i = 0; i < s.size(); ++i)
+    shapes.push_back(d[i].value == 0 ? 1 : s[i].value);
+  return Layout::unchecked(l.shape().withLeaves(shapes.data()), l.stride());
+}
+
+Layout coalesce(const Layout &l) {
+  Modes m = flatModes(l);
+  if (m.empty())
+    return Layout();
+  return coalesceModes(m, /*keepLastExtent=*/false);
+}
+
+Expected<Layout> coalesce(const Layout &l, const IntTuple &profile) {
+  if (profile.isLeaf())
+    return coalesce(l);
+  if (profile.rank() > l.rank())
+    return opError("coalesce", "profile " + profile.str() + " has more modes than " + l.str());
+  std::vector<Layout> out;
+  for (size_t i = 0; i < profile.rank(); ++i) {
+    LK_TRY(Layout m, coalesce(l.mode(i), profile[i]));
+    out.push_back(std::move(m));
+  }
+  for (size_t i = profile.rank(); i < l.rank(); ++i)
+    out.push_back(l.mode(i));
+  return makeLayout(out);
+}
+
+Layout filter(const Layout &l) { return coalesce(filter_zeros(l)); }
+
+Expected<Layout> filter(const Layout &l, const IntTuple &profile) {
+  if (profile.isLeaf())
+    return filter(l);
+  if (profile.rank() > l.rank())
+    return opError("filter", "profile " + profile.str() + " has more modes than " + l.str());
+  std::vector<Layout> out;
+  for (size_t i = 0; i < profile.rank(); ++i) {
+    LK_TRY(Layout m, filter(l.mode(i), profile[i]));
+    out.push_back(std::move(m));
+  }
+  for (size_t i = profile.rank(); i < l.rank(); ++i)
+    out.push_back(l.mode(i));
+  return makeLayout(out);
+}
+
+//===----------------------------------------------------------------------===//
+// Composition, complement, inverses
+//===----------------------------------------------------------------------===//
+
+Expected<Layout> composition(const Layout &a, const Layout &b) {
+  if (b.hasBasisStrides())
+    return opError("composition", "B = " + b.str() +
+                                      " has basis strides; B must have "
+                                      "integer strides");
+  Composer c = makeComposer(a);
+  LK_TRY(Layout r, c.compose(b.shape(), b.stride()));
+  LK_CHECK(c.checkDistributive(b.str()));
+  return r;
+}
+
+Expected<Layout> composition(const Layout &a, const Tiler &t) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    return a;
+  case Tiler::Kind::Layout:
+    // A bare integer n composes as n:1 (also for n == 1), as CuTe does.
+    return composition(a, t.integer ? Layout::unchecked(t.layout.shape(), IntTuple(1))
+                                    : t.layout);
+  case Tiler::Kind::Tuple:
+    return byMode("composition", a, t, /*keepRest=*/false,
+                  [](const Layout &m, const Tiler &ti) { return composition(m, ti); });
+  }
+  return a;
+}
+
+Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+  LK_CHECK(requireIntegerStrides("complement", l));
+  for (const IntTuple::Node &n : cotarget.leaves())
+    if (n.value < 1 || n.basis != 0)
+      return opError("complement", "cotarget " + cotarget.str() +
+                                       " must have positive integer leaves");
+  Layout f = filter(l);
+  Modes modes = flatModes(f);
+  for (const Mode &m : modes)
+    if (m.stride < 0)
+      return opError("complement", "layout " + l.str() +
+                                       " has a negative stride; complement "
+                                       "needs non-negative strides");
+  if (f.shape().isLeaf() && modes[0].stride == 0) {
+    LK_TRY(int64_t total, cotarget.product());
+    return Layout::compact(IntTuple(total));
+  }
+  Arith ar;
+  Modes result;
+  SmallVector<int64_t, 16> resultStride;
+  resultStride.push_back(1);
+  Modes rest = modes;
+  auto nonInjective = [&](const Mode &m, int64_t prev) {
+    return opError("complement",
+                   "non-injective layout detected: " + l.str() + " (filtered " +
+                       f.str() + ") has mode " + modeStr(m) +
+                       " whose stride is smaller than the extent " +
+                       std::to_string(prev) + " already covered");
+  };
+  while (rest.size() > 1) {
+    size_t minIdx = 0;
+    for (size_t k = 1; k < rest.size(); ++k)
+      if (rest[k].stride < rest[minIdx].stride)
+        minIdx = k;
+    Mode m = rest[minIdx];
+    int64_t newShape = m.stride / resultStride.back();
+    if (newShape == 0)
+      return nonInjective(m, resultStride.back());
+    result.push_back(Mode{newShape, resultStride.back(), 0});
+    resultStride.push_back(ar.mul(m.stride, m.shape));
+    rest.erase(minIdx);
+  }
+  const Mode &m = rest[0];
+  int64_t newShape = m.stride / resultStride.back();
+  if (newShape == 0)
+    return nonInjective(m, resultStride.back());
+  result.push_back(Mode{newShape, resultStride.back(), 0});
+  int64_t newStride = ar.mul(m.stride, m.shape);
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
+  LK_TRY(IntTuple restShapeTuple, ceil_div(cotarget, IntTuple(newStride)));
+  LK_TRY(int64_t restShape, restShapeTuple.product());
+  result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
+  return coalesceModes(result, /*keepLastExtent=*/false);
+}
+
+Expected<Layout> complement(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("complement", l));
+  LK_TRY(int64_t cosz, filter(l).cosize());
+  return complement(l, IntTuple(cosz));
+}
+
+namespace {
+
+/// Coalesced modes, their exclusive prefix products and the stable order of
+/// their strides: the common start of both inverses.
+struct SortedModes {
+  Modes modes;
+  SmallVector<int64_t, 16> prefix;
+  SmallVector<size_t, 16> order;
+};
+
+SortedModes sortedModes(const Layout &l) {
+  SortedModes s;
+  s.modes = flatModes(coalesce(l));
+  int64_t p = 1;
+  for (const Mode &m : s.modes) {
+    s.prefix.push_back(p);
+    p *= m.shape; // bounded by size(l)
+  }
+  for (size_t i = 0; i < s.modes.size(); ++i)
+    s.order.push_back(i);
+  // Ascending strides with CuTe's exchange sort: for each position i, any
+  // later element with a strictly smaller stride is swapped in. It is not
+  // stable, and which of two equal strides comes first decides which mode
+  // an inverse uses, so the exact procedure is reproduced.
+  for (size_t i = 0; i < s.order.size(); ++i)
+    for (size_t j = i + 1; j < s.order.size(); ++j)
+      if (s.modes[s.order[j]].stride < s.modes[s.order[i]].stride)
+        std::swap(s.order[i], s.order[j]);
+  return s;
+}
+
+/// Largest layout size for which a left inverse that the stride test cannot
+/// vouch for is verified point by point.
+constexpr int64_t kLeftInverseCheckLimit = int64_t(1) << 22;
+
+/// CuTe's left_inverse decodes an offset in the mixed radix of the sorted
+/// non-zero strides. That is exact when each mode ends before the next one
+/// starts (s_k * d_k <= d_(k+1)) and there is no broadcast mode; otherwise
+/// the postcondition L(R(L(i))) = L(i) is checked on every i.
+Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) {
+  bool exact = true;
+  const Mode *prev = nullptr;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == 0) {
+      exact = false;
+      continue;
+    }
+    if (prev && prev->shape * prev->stride > m.stride)
+      exact = false;
+    prev = &m;
+  }
+  if (exact)
+    return Ok{};
+  int64_t n = l.size();
+  if (n > kLeftInverseCheckLimit)
+    return opError("left_inverse",
+                   "layout " + l.str() +
+                       " has overlapping or broadcast modes and is too large (" +
+                       std::to_string(n) + " elements) to verify a left inverse");
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t li = evaluate(l, i);
+    if (li < 0 || evaluate(l, evaluate(r, li)) != li)
+      return opError("left_inverse",
+                     "layout " + l.str() + " has no left inverse: CuTe's "
+                     "construction " + r.str() + " gives L(R(L(" +
+                     std::to_string(i) + "))) = " +
+                     std::to_string(evaluate(l, evaluate(r, li))) +
+                     " instead of " + std::to_string(li));
+  }
+  return Ok{};
+}
+
+} // namespace
+
+Expected<Layout> right_inverse(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("right_inverse", l));
+  SortedModes s = sortedModes(l);
+  Modes out{Mode{1, 0, 0}};
+  int64_t curr = 1;
+  Arith ar;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == curr) {
+      out.push_back(Mode{m.shape, s.prefix[i], 0});
+      curr = ar.mul(m.shape, m.stride);
+    }
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("right_inverse");
+  return coalesceModes(out, false);
+}
+
+Expected<Layout> left_inverse(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("left_inverse", l));
+  SortedModes s = sortedModes(l);
+  SmallVector<int64_t, 16> shapes;
+  SmallVector<int64_t, 16> strides{0};
+  int64_t covered = 1; // size of the result shape so far
+  Arith ar;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == 0)
+      continue;
+    if (m.stride < 0 || m.stride % covered != 0)
+      return opError("left_inverse",
+                     "left inverse divisibility condition fails: stride " +
+                         std::to_string(m.stride) + " of mode " + modeStr(m) +
+                         " of coalesce(" + l.str() +
+                         ") is not a multiple of the extent " +
+                         std::to_string(covered) + " already inverted");
+    shapes.push_back(m.stride / covered);
+    strides.push_back(s.prefix[i]);
+    covered = ar.mul(covered, m.stride / covered);
+  }
+  shapes.push_back(s.modes[s.order.back()].shape);
+  Modes out;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    out.push_back(Mode{shapes[i], strides[i], 0});
+  if (!ar.ok())
+    return Arith::diagnostic("left_inverse");
+  Layout r = coalesceModes(out, false);
+  LK_CHECK(checkLeftInverse(l, r, s));
+  return r;
+}
+
+Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  LK_TRY(Layout common0, composition(a, invB));
+  Layout common = coalesce(common0);
+  Layout first = common.mode(0);
+  if (!(first.shape().isLeaf() && first.stride().value() == 1 &&
+        first.stride().basis().raw() == 0))
+    return Layout();
+  return composition(invB, first);
+}
+
+Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  LK_TRY(Layout common0, composition(a, invB));
+  Layout common = coalesce(common0);
+  Layout first = common.mode(0);
+  if (first.shape().isLeaf() && first.stride().value() == 1 &&
+      first.stride().basis().raw() == 0)
+    return first.shape().value();
+  return int64_t(1);
+}
+
+//===----------------------------------------------------------------------===//
+// Divides and products
+//===----------------------------------------------------------------------===//
+
+Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    return a;
+  case Tiler::Kind::Tuple:
+    return byMode("logical_divide", a, t, /*keepRest=*/true,
+                  [](const Layout &m, const Tiler &ti) { return logical_divide(m, ti); });
+  case Tiler::Kind::Layout:
+    break;
+  }
+  LK_TRY(Layout rest, complement(t.layout, coalesce(a).shape()));
+  return composition(a, makeLayout({t.layout, rest}));
+}
+
+Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout d, logical_divide(a, t));
+  return unzipByTiler("zipped_divide", d, t);
+}
+
+Expected<Layout> tiled_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout z, zipped_divide(a, t));
+  return tiledRegroup(z);
+}
+
+Expected<Layout> flat_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout z, zipped_divide(a, t));
+  return flatRegroup(z);
+}
+
+Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    return a;
+  case Tiler::Kind::Tuple:
+    return byMode("logical_product", a, t, /*keepRest=*/true,
+                  [](const Layout &m, const Tiler &ti) { return logical_product(m, ti); });
+  case Tiler::Kind::Layout:
+    break;
+  }
+  LK_CHECK(requireIntegerStrides("logical_product", a));
+  LK_CHECK(requireIntegerStrides("logical_product", t.layout));
+  LK_TRY(int64_t cosz, t.layout.cosize());
+  LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
+  LK_TRY(Layout comp, complement(a, IntTuple(target)));
+  LK_TRY(Layout rest, composition(comp, t.layout));
+  return makeLayout({a, rest});
+}
+
+Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout p, logical_product(a, t));
+  return unzipByTiler("zipped_product", p, t);
+}
+
+Expected<Layout> tiled_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout z, zipped_product(a, t));
+  return tiledRegroup(z);
+}
+
+Expected<Layout> flat_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout z, zipped_product(a, t));
+  return flatRegroup(z);
+}
+
+namespace {
+
+Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
+  size_t r = std::max(a.rank(), b.rank());
+  Layout pa = padToRank(a, r), pb = padToRank(b, r);
+  LK_TRY(Layout p, logical_product(pa, Tiler::of(pb)));
+  // CuTe zips (first, second) = (A', X) for blocked and (X, A') for raked:
+  // an integer first layout gives the single mode (first, second); a tuple
+  // pairs mode i of both, which needs the second to be a tuple as well.
+  Layout first = raked ? p.mode(1) : p.mode(0);
+  Layout second = raked ? p.mode(0) : p.mode(1);
+  if (first.shape().isLeaf())
+    return makeLayout({makeLayout({first, second})});
+  if (second.shape().isLeaf() || second.rank() != first.rank())
+    return opError(raked ? "raked_product" : "blocked_product",
+                   "cannot pair the modes of " + first.str() + " with " +
+                       second.str() + ": ranks differ");
+  std::vector<Layout> modes;
+  for (size_t i = 0; i < first.rank(); ++i)
+    modes.push_back(makeLayout({first.mode(i), second.mode(i)}));
+  return makeLayout(modes);
+}
+
+} // namespace
+
+Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
+  return rankedProduct(a, b, /*raked=*/false);
+}
+
+Expected<Layout> raked_product(const Layout &a, const Layout &b) {
+  return rankedProduct(a, b, /*raked=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape arithmetic
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode, std::string &where) {
+  if (b <= 0)
+    return Diagnostic::error("shape_div: divisor " + std::to_string(b) +
+                             " must be positive" + where);
+  switch (mode) {
+  case Rounding::Exact:
+    if (a % b != 0 && b % a != 0)
+      return Diagnostic::error("shape_div: " + std::to_string(b) +
+                               " does not divide " + std::to_string(a) +
+                               " (nor the reverse)" + where);
+    return a % b == 0 ? a / b : int64_t(1);
+  case Rounding::Floor:
+    return a / b;
+  case Rounding::Ceil:
+    return ceilDiv(a, b);
+  }
+  return a;
+}
+
+Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
+                                Rounding mode, const std::string &path) {
+  if (a.isTuple()) {
+    if (b.isTuple()) {
+      if (b.rank() > a.rank())
+        return Diagnostic::error("shape_div: divisor " + b.str() +
+                                 " has more modes than the shape " + a.str());
+      IntTuple out;
+      for (size_t i = 0; i < a.rank(); ++i) {
+        LK_TRY(IntTuple m, shapeDivImpl(a[i], i < b.rank() ? b[i] : IntTuple(1),
+                                        mode, path + "." + std::to_string(i)));
+        out.push_back(m);
+      }
+      return out;
+    }
+    IntTuple out;
+    int64_t rest = b.value();
+    for (size_t i = 0; i < a.rank(); ++i) {
+      LK_TRY(IntTuple m, shapeDivImpl(a[i], IntTuple(rest), mode,
+                                      path + "." + std::to_string(i)));
+      out.push_back(m);
+      LK_TRY(int64_t ai, a[i].product());
+      // The divisor left for the next mode: how much of it this mode did
+      // not absorb (CuTe's fold).
+      std::string where = " at mode " + path + "." + std::to_string(i);
+      LK_TRY(int64_t next, divLeaf(rest, ai, mode == Rounding::Exact ? Rounding::Exact : Rounding::Ceil, where));
+      rest = next;
+    }
+    return out;
+  }
+  if (b.isTuple()) {
+    LK_TRY(int64_t pb, b.product());
+    return shapeDivImpl(a, IntTuple(pb), mode, path);
+  }
+  std::string where = path.empty() ? "" : " at mode " + path.substr(1);
+  LK_TRY(int64_t r, divLeaf(a.value(), b.value(), mode, where));
+  return IntTuple(r);
+}
+
+} // namespace
+
+Expected<IntTuple> shape_div(const IntTuple &shape, const IntTuple &divisor,
+                             Rounding mode) {
+  return shapeDivImpl(shape, divisor, mode, "");
+}
+
+Expected<IntTuple> ceil_div(const IntTuple &a, const IntTuple &b) {
+  return shape_div(a, b, Rounding::Ceil);
+}
+
+//===----------------------------------------------------------------------===//
+// Equivalence
+//===----------------------------------------------------------------------===//
+
+Expected<bool> equivalent(const Layout &a, const Layout &b) {
+  if (a.size() != b.size())
+    return false;
+  // The coalesced form is canonical: its first mode is fixed by the run of
+  // the function's first differences, and so on recursively.
+  return coalesce(a) == coalesce(b);
+}
+
+} // namespace lk::cute

@@ -1,0 +1,49 @@
+//===- Swizzle.cpp --------------------------------------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/cute/Swizzle.h"
+
+#include <algorithm>
+
+namespace lk::cute {
+
+int64_t swizzleApply(int B, int M, int S, int64_t x) {
+  uint64_t ux = uint64_t(x);
+  uint64_t mask = ((uint64_t(1) << B) - 1) << (M + std::max(0, S));
+  uint64_t picked = ux & mask;
+  uint64_t shifted = S >= 0 ? picked >> S : picked << -S;
+  return int64_t(ux ^ shifted);
+}
+
+Expected<Swizzle> Swizzle::make(int64_t B, int64_t M, int64_t S) {
+  std::string name = "Sw<" + std::to_string(B) + "," + std::to_string(M) +
+                     "," + std::to_string(S) + ">";
+  if (B < 0 || M < 0)
+    return Diagnostic::error("swizzle " + name +
+                             ": B and M must be non-negative");
+  if (S < B)
+    return Diagnostic::error("swizzle " + name + ": S must be >= B (S = " +
+                             std::to_string(S) + ", B = " + std::to_string(B) +
+                             ") so that the swizzle is self-inverse");
+  if (B + M + S > 62)
+    return Diagnostic::error("swizzle " + name +
+                             ": B + M + S must be at most 62");
+  return Swizzle{int(B), int(M), int(S)};
+}
+
+std::string Swizzle::str() const {
+  return "Sw<" + std::to_string(B) + "," + std::to_string(M) + "," +
+         std::to_string(S) + ">";
+}
+
+std::string ComposedLayout::str() const {
+  std::string s = swizzle.str() + " o ";
+  if (offset != 0)
+    s += std::to_string(offset) + " o ";
+  return s + layout.str();
+}
+
+} // namespace lk::cute

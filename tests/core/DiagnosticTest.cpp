@@ -1,0 +1,85 @@
+//===- DiagnosticTest.cpp - Diagnostics and the shared lexer --------------===//
+
+#include "layoutkit/core/Diagnostic.h"
+#include "layoutkit/core/Lexer.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+TEST(Diagnostic, RendersCaretUnderColumn) {
+  lk::Diagnostic d = lk::Diagnostic::at("expected ')'", "(8,4:(1,8)", 4);
+  EXPECT_EQ(d.range->begin.column, 5u);
+  EXPECT_EQ(d.render(), "error: expected ')' at column 5\n"
+                        "  (8,4:(1,8)\n"
+                        "      ^\n");
+}
+
+TEST(Diagnostic, MultiLineAndNotes) {
+  std::string text = "(8,4)\n:(1,x)";
+  lk::Diagnostic d = lk::Diagnostic::at("bad stride", text, 10, 1);
+  EXPECT_EQ(d.range->begin.line, 2u);
+  EXPECT_EQ(d.range->begin.column, 5u);
+  d.note("strides are integers");
+  EXPECT_EQ(d.render(), "error: bad stride at line 2, column 5\n"
+                        "  :(1,x)\n"
+                        "      ^\n"
+                        "note: strides are integers\n");
+}
+
+TEST(Diagnostic, WithoutLocation) {
+  EXPECT_EQ(lk::Diagnostic::error("boom").render(), "error: boom\n");
+}
+
+TEST(Lexer, ReadsTokensAndSkipsBlanks) {
+  lk::Lexer lx("  ( 12 ,\t-3 )  ");
+  EXPECT_TRUE(lx.expect('('));
+  EXPECT_EQ(*lx.readUint("count"), 12);
+  EXPECT_TRUE(lx.consumeIf(','));
+  EXPECT_EQ(*lx.readInt("stride"), -3);
+  EXPECT_TRUE(lx.expect(')'));
+  EXPECT_TRUE(lx.expectEnd());
+}
+
+TEST(Lexer, ExpectReportsWhatAndWhere) {
+  lk::Lexer lx("(8;4)");
+  ASSERT_TRUE(lx.expect('('));
+  ASSERT_TRUE(lx.readInt("shape"));
+  auto s = lx.expect(',', "between modes");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, "expected ',' between modes but found ';'");
+  EXPECT_EQ(s.error().range->begin.column, 3u);
+}
+
+TEST(Lexer, IntegerOverflowAndMissingDigits) {
+  lk::Lexer big("99999999999999999999");
+  auto v = big.readInt("shape");
+  ASSERT_FALSE(v);
+  EXPECT_NE(v.error().message.find("does not fit in 64 bits"), std::string::npos);
+  lk::Lexer min("-9223372036854775808");
+  EXPECT_EQ(*min.readInt("x"), std::numeric_limits<int64_t>::min());
+  lk::Lexer none("x");
+  auto n = none.readUint("extent");
+  ASSERT_FALSE(n);
+  EXPECT_EQ(n.error().message,
+            "expected extent (a non-negative integer) but found 'x'");
+  lk::Lexer neg("-5");
+  EXPECT_FALSE(neg.readUint("extent"));
+}
+
+TEST(Lexer, IdentifiersAndTrailingText) {
+  lk::Lexer lx("elem=nvfp4 )");
+  EXPECT_EQ(*lx.readIdent("key"), "elem");
+  EXPECT_TRUE(lx.expect('='));
+  EXPECT_EQ(*lx.readIdent("element type"), "nvfp4");
+  auto end = lx.expectEnd();
+  ASSERT_FALSE(end);
+  EXPECT_EQ(end.error().range->begin.column, 12u);
+}
+
+TEST(Lexer, NonPrintableBytesAreDescribed) {
+  lk::Lexer lx(std::string_view("\x01", 1));
+  EXPECT_EQ(lx.describeNext(), "byte 0x01");
+}
+
+} // namespace

@@ -1,0 +1,247 @@
+//===- AlgebraTest.cpp - Unit tests of the layout algebra -----------------===//
+//
+// Expected values are derived by hand in the comments; the spec's worked
+// examples appear as DESIGN.md §4 decides them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AlgebraTestSupport.h"
+
+#include "layoutkit/cute/Swizzle.h"
+
+namespace lk::cute {
+namespace {
+
+using testing::L;
+using testing::T;
+
+std::string str(const Expected<Layout> &l) {
+  return l ? l->str() : "error: " + l.error().message;
+}
+
+TEST(Layout, SizeCosizeRankDepth) {
+  Layout l = L("((2,4),8):((1,16),2)");
+  EXPECT_EQ(l.size(), 64);
+  EXPECT_EQ(*l.cosize(), 1 + 1 * 1 + 3 * 16 + 7 * 2);
+  EXPECT_EQ(l.rank(), 2u);
+  EXPECT_EQ(l.depth(), 2);
+  EXPECT_EQ(L("8:1").rank(), 1u);
+  EXPECT_EQ(L("8:1").depth(), 0);
+}
+
+TEST(Layout, MakeChecksCongruenceAndShape) {
+  EXPECT_FALSE(Layout::make(IntTuple::tuple({2, 4}), IntTuple(1)));
+  EXPECT_FALSE(Layout::make(IntTuple(0), IntTuple(1)));
+  EXPECT_TRUE(Layout::make(IntTuple(3), IntTuple(-2)));
+  EXPECT_EQ(Layout::compact(IntTuple::tuple({2, 1, 4}))->str(), "(2,1,4):(1,0,2)");
+}
+
+TEST(Evaluation, Crd2idxAllCoordinateForms) {
+  Layout l = L("((2,4),8):((1,16),2)");
+  // Congruent: 1*1 + 2*16 + 3*2 = 39.
+  EXPECT_EQ(*crd2idx(*parseIntTuple("((1,2),3)"), l), 39);
+  // An int per tuple mode: 5 in (2,4) is (1,2).
+  EXPECT_EQ(*crd2idx(*parseIntTuple("(5,3)"), l), 39);
+  // 1-D: 5 + 8*3 = 29 -> ((1,2),3).
+  EXPECT_EQ(*crd2idx(IntTuple(29), l), 39);
+  EXPECT_EQ(evaluate(l, 29), 39);
+  // Past size: the last mode continues, 64 -> ((0,0),8) -> 16.
+  EXPECT_EQ(*crd2idx(IntTuple(64), l), 16);
+  EXPECT_FALSE(crd2idx(*parseIntTuple("(1,2,3)"), l));
+}
+
+TEST(Evaluation, Idx2crdIsColexicographic) {
+  // 29 in ((2,4),8): 29 mod 2 = 1, 14 mod 4 = 2, 3 mod 8 = 3.
+  EXPECT_EQ(idx2crd(29, *parseIntTuple("((2,4),8)"))->str(), "((1,2),3)");
+  EXPECT_EQ(idx2crd(5, IntTuple(8))->str(), "5");
+  EXPECT_FALSE(idx2crd(64, *parseIntTuple("((2,4),8)")));
+  EXPECT_FALSE(idx2crd(-1, IntTuple(8)));
+}
+
+TEST(Evaluation, BasisStridesMapIntoATupleCodomain) {
+  Layout id = L("(4,8):(1@0,1@1)");
+  EXPECT_EQ(crd2offset(*parseIntTuple("(3,5)"), id)->str(), "(3,5)");
+  EXPECT_EQ(crd2offset(IntTuple(7), id)->str(), "(3,1)"); // 7 -> (3,1)
+  EXPECT_FALSE(crd2idx(IntTuple(7), id));
+  // Nested basis 1@1@0 lands at codomain position (1,0).
+  Layout nested = L("(2,3):(1@0,1@1@0)");
+  EXPECT_EQ(crd2offset(*parseIntTuple("(1,2)"), nested)->str(), "(1,(2))");
+}
+
+TEST(Structure, CoalesceExamples) {
+  EXPECT_EQ(coalesce(L("(2,4):(1,2)")).str(), "8:1");
+  // The spec's contiguity example with CuTe's colexicographic order: the
+  // first mode is the fastest, so (4,2):(1,4) fuses to 8:1 ...
+  EXPECT_EQ(coalesce(L("(4,2):(1,4)")).str(), "8:1");
+  // ... while (2,4):(4,1) and (2,4):(8,1) do not fuse (see docs/cute.md).
+  EXPECT_EQ(coalesce(L("(2,4):(4,1)")).str(), "(2,4):(4,1)");
+  EXPECT_EQ(coalesce(L("(2,4):(8,1)")).str(), "(2,4):(8,1)");
+  EXPECT_EQ(coalesce(L("(2,(1,6)):(1,(6,2))")).str(), "12:1");
+  EXPECT_EQ(coalesce(L("(1,1):(3,5)")).str(), "1:0");
+  EXPECT_EQ(coalesce(L("(4,3):(0,0)")).str(), "12:0");
+  // With a profile: only mode 0 is coalesced.
+  EXPECT_EQ(coalesce(L("((2,4),(2,4)):((1,2),(8,16))"), *parseIntTuple("(1,(1,1))"))->str(),
+            "(8,(2,4)):(1,(8,16))");
+}
+
+TEST(Structure, FilterZerosAndFilter) {
+  // The spec's broadcast example: filter_zeros keeps the structure and sets
+  // the broadcast extent to 1; filter also drops it.
+  EXPECT_EQ(filter_zeros(L("(4,3):(1,0)")).str(), "(4,1):(1,0)");
+  EXPECT_EQ(filter(L("(4,3):(1,0)")).str(), "4:1");
+  EXPECT_EQ(filter(L("(2,3,4):(0,2,6)")).str(), "12:2");
+}
+
+TEST(Structure, FlattenAndGroupModes) {
+  EXPECT_EQ(flatten(L("((2,4),(8,(3,5))):((1,2),(8,(64,192)))")).str(),
+            "(2,4,8,3,5):(1,2,8,64,192)");
+  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 0, 2)->str(), "((4,8),16):((1,4),32)");
+  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 1, 3)->str(), "(4,(8,16)):(1,(4,32))");
+  EXPECT_FALSE(group_modes(L("(4,8):(1,4)"), 1, 3));
+}
+
+TEST(Composition, SpecExamplesInCuTeOrder) {
+  // composition(A,B)(i) = A(B(i)). The spec's dense example read in this
+  // order: A = 8:2, B = 4:1 gives i -> 2i on [0,4).
+  EXPECT_EQ(str(composition(L("8:2"), L("4:1"))), "4:2");
+  // Hierarchical example: B's image {0,1,2,3} stays inside A's first mode.
+  EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("(2,2):(1,2)"))), "(2,2):(1,2)");
+}
+
+TEST(Composition, ReachesPastSizeAlongTheLastMode) {
+  // A = (4,2):(1,8); B = 16:1 walks 4 along mode 0 then 4 along mode 1,
+  // which continues past A's size 8.
+  EXPECT_EQ(str(composition(L("(4,2):(1,8)"), L("16:1"))), "(4,4):(1,8)");
+}
+
+TEST(Composition, ByModeDropsTrailingModes) {
+  // (8,4,2):(1,8,32) with tiler (2:2, _): mode 0 -> 2:2, mode 1 kept,
+  // mode 2 dropped (CuTe C++ behaviour).
+  EXPECT_EQ(str(composition(L("(8,4,2):(1,8,32)"), T("(2:2,_)"))), "(2,4):(2,8)");
+  // A bare integer tiler composes as n:1, also for n == 1.
+  EXPECT_EQ(str(composition(L("12:8"), T("1"))), "1:8");
+}
+
+TEST(Composition, DivisibilityFailuresNameTheModes) {
+  auto stride = composition(L("(6,4,8):(32,8,1)"), L("6:8"));
+  ASSERT_FALSE(stride);
+  EXPECT_NE(stride.error().message.find("stride divisibility"), std::string::npos);
+  EXPECT_NE(stride.error().message.find("mode 0 (6:32)"), std::string::npos);
+  auto shape = composition(L("(16,2):(2,1)"), L("45:1"));
+  ASSERT_FALSE(shape);
+  EXPECT_NE(shape.error().message.find("shape divisibility"), std::string::npos);
+}
+
+TEST(Composition, IllPosedInputsAreErrorsNotWrongLayouts) {
+  // CuTe accepts these, but its answer breaks R(c) = A(B(c)):
+  // stride 3 steps across A's mode of extent 4 unevenly ...
+  EXPECT_FALSE(composition(L("(4,16):(8,5)"), L("(4,6,8):(3,24,144)")));
+  // ... and (32,2):(1,32) composed leaf by leaf carries across A's modes.
+  EXPECT_FALSE(composition(L("((8,6,4,3),4):((288,48,12,4),1)"), L("(32,2):(1,32)")));
+}
+
+TEST(Complement, DesignDecisions) {
+  // DESIGN §4: complement(4:32, 256) is (32,2):(1,128); 32:1 is the
+  // complement for cotarget 128.
+  EXPECT_EQ(str(complement(L("4:32"), IntTuple(256))), "(32,2):(1,128)");
+  EXPECT_EQ(str(complement(L("4:32"), IntTuple(128))), "32:1");
+  // Default cotarget cosize(filter(L)) = 7: gaps at 1 and the tail.
+  EXPECT_EQ(str(complement(L("4:2"))), "2:1");
+  EXPECT_EQ(str(complement(L("(2,2):(1,2)"), IntTuple(16))), "4:4");
+  // All-broadcast layout: the complement is the whole cotarget.
+  EXPECT_EQ(str(complement(L("4:0"), IntTuple(8))), "8:1");
+}
+
+TEST(Complement, NonInjectiveIsAnError) {
+  auto r = complement(L("(2,2):(1,1)"), IntTuple(8));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("non-injective"), std::string::npos);
+}
+
+TEST(Divide, SpecExample) {
+  // logical_divide(128:1, 32:1) = ((32:1),(4:32)).
+  EXPECT_EQ(str(logical_divide(L("128:1"), T("32:1"))), "(32,4):(1,32)");
+  // zipped/tiled/flat regroup ((tile),(rest)).
+  Layout a = L("(8,16):(16,1)");
+  Tiler t = T("(2:1,4:1)");
+  // Mode 0: 8:16 split into a tile of 2 and 4 tiles: (2,4):(16,32).
+  // Mode 1: 16:1 split into 4 and 4: (4,4):(1,4).
+  EXPECT_EQ(str(logical_divide(a, t)), "((2,4),(4,4)):((16,32),(1,4))");
+  EXPECT_EQ(str(zipped_divide(a, t)), "((2,4),(4,4)):((16,1),(32,4))");
+  EXPECT_EQ(str(tiled_divide(a, t)), "((2,4),4,4):((16,1),32,4)");
+  EXPECT_EQ(str(flat_divide(a, t)), "(2,4,4,4):(16,1,32,4)");
+}
+
+TEST(Product, SpecExampleAsDecided) {
+  // DESIGN §4: logical_product(128:1, 4:32) = (128,4):(1,4096): the
+  // complement of 128:1 in 128*cosize(4:32) = 12416 is 97:128, and
+  // composing it with 4:32 gives 4:4096.
+  EXPECT_EQ(str(logical_product(L("128:1"), T("4:32"))), "(128,4):(1,4096)");
+  EXPECT_EQ(str(logical_product(L("128:1"), T("4:1"))), "(128,4):(1,128)");
+}
+
+TEST(Product, BlockedAndRaked) {
+  // A 2x2 block over a 2x3 grid. X = complement(A, 4*cosize(B) = 24) o B
+  // = 6:4 o (2,3):(1,2) = (2,3):(4,8). blocked: mode i = (A_i, X_i);
+  // raked: mode i = (X_i, A_i).
+  Layout a = L("(2,2):(1,2)");
+  Layout b = L("(2,3):(1,2)");
+  EXPECT_EQ(str(blocked_product(a, b)), "((2,2),(2,3)):((1,4),(2,8))");
+  EXPECT_EQ(str(raked_product(a, b)), "((2,2),(3,2)):((4,1),(8,2))");
+}
+
+TEST(Inverse, RightAndLeft) {
+  // (4,2):(2,1) takes i = 2*c0 + c1; the inverse enumerates c1 then c0.
+  EXPECT_EQ(str(right_inverse(L("(4,2):(2,1)"))), "(2,4):(4,1)");
+  EXPECT_EQ(str(left_inverse(L("(4,2):(2,1)"))), "(2,4):(4,1)");
+  // Equal strides: CuTe's exchange sort decides which mode is used.
+  EXPECT_EQ(str(right_inverse(L("(8,12):(1,1)"))), "8:1");
+  // A gap: the right inverse stops where the contiguous run ends.
+  EXPECT_EQ(str(right_inverse(L("(4,2):(1,8)"))), "4:1");
+}
+
+TEST(Inverse, LeftInverseOfNonInjectiveLayoutIsAnError) {
+  EXPECT_FALSE(left_inverse(L("(3,16,4):(0,24,12)")));
+}
+
+TEST(MaxCommon, VectorAndLayout) {
+  // Both layouts are contiguous over their first 4 elements.
+  EXPECT_EQ(*max_common_vector(L("(4,8):(1,4)"), L("(4,8):(1,16)")), 4);
+  EXPECT_EQ(str(max_common_layout(L("(4,8):(1,4)"), L("(4,8):(1,16)"))), "4:1");
+  EXPECT_EQ(*max_common_vector(L("(4,8):(8,1)"), L("(4,8):(1,4)")), 1);
+}
+
+TEST(ShapeDiv, RoundingModes) {
+  IntTuple s = *parseIntTuple("(4,6)");
+  EXPECT_EQ(shape_div(s, IntTuple(8), Rounding::Exact)->str(), "(1,3)");
+  EXPECT_EQ(shape_div(*parseIntTuple("(6,4)"), IntTuple(4), Rounding::Ceil)->str(), "(2,4)");
+  EXPECT_EQ(shape_div(IntTuple(7), IntTuple(2), Rounding::Floor)->str(), "3");
+  EXPECT_EQ(ceil_div(IntTuple(7), IntTuple(2))->str(), "4");
+  auto bad = shape_div(IntTuple(6), IntTuple(4), Rounding::Exact);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("does not divide"), std::string::npos);
+  EXPECT_FALSE(shape_div(IntTuple(6), IntTuple(0), Rounding::Ceil));
+  EXPECT_EQ(shape_div(*parseIntTuple("(4,6)"), *parseIntTuple("(2,3)"), Rounding::Exact)->str(), "(2,2)");
+}
+
+TEST(Equivalence, SameFunctionDifferentStructure) {
+  EXPECT_TRUE(*equivalent(L("(2,4):(1,2)"), L("8:1")));
+  EXPECT_TRUE(*equivalent(L("((2,2),2):((1,2),4)"), L("(2,4):(1,2)")));
+  EXPECT_FALSE(*equivalent(L("(2,4):(4,1)"), L("8:1")));
+  EXPECT_FALSE(*equivalent(L("4:1"), L("8:1")));
+}
+
+TEST(Swizzle, CuTeFormula) {
+  // Bit 7 is XORed into bit 4.
+  EXPECT_EQ(swizzleApply(3, 4, 3, 128), 144);
+  // Bits [7,10) of 0x18 are zero: unchanged (the spec's variant reading bits
+  // [3,6) would give 0x28; DESIGN §4 rejects it).
+  EXPECT_EQ(swizzleApply(3, 4, 3, 0x18), 0x18);
+  for (int64_t x = 0; x < 4096; ++x)
+    EXPECT_EQ(swizzleApply(3, 4, 3, swizzleApply(3, 4, 3, x)), x);
+  EXPECT_FALSE(Swizzle::make(3, 4, 2)); // S < B: not self-inverse
+  EXPECT_TRUE(Swizzle::make(2, 5, 2));
+}
+
+} // namespace
+} // namespace lk::cute
