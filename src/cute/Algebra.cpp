@@ -45,15 +45,28 @@ IntTuple strideLeaf(const Mode &m) {
 
 /// A flat layout from modes; a single mode gives an integer layout when
 /// `unwrapSingle` is set (CuTe's unwrap / integral results).
-Layout fromModes(const Modes &modes, bool unwrapSingle) {
-  if (unwrapSingle && modes.size() == 1)
-    return Layout::unchecked(IntTuple(modes[0].shape), strideLeaf(modes[0]));
-  IntTuple shape, stride;
-  for (const Mode &m : modes) {
-    shape.push_back(IntTuple(m.shape));
-    stride.push_back(strideLeaf(m));
+/// Emits modes into builders: one leaf, or a flat tuple.
+void emitModes(const Modes &modes, bool unwrapSingle, IntTuple::Builder &shape,
+               IntTuple::Builder &stride) {
+  bool tuple = !(unwrapSingle && modes.size() == 1);
+  if (tuple) {
+    shape.open();
+    stride.open();
   }
-  return Layout::unchecked(std::move(shape), std::move(stride));
+  for (const Mode &m : modes) {
+    shape.leaf(m.shape);
+    stride.leaf(m.stride, m.basis);
+  }
+  if (tuple) {
+    shape.close();
+    stride.close();
+  }
+}
+
+Layout fromModes(const Modes &modes, bool unwrapSingle) {
+  IntTuple::Builder shape, stride;
+  emitModes(modes, unwrapSingle, shape, stride);
+  return Layout::unchecked(shape.take(), stride.take());
 }
 
 Diagnostic opError(const char *op, std::string message) {
@@ -68,10 +81,13 @@ std::string modeStr(const Mode &m) {
 /// CuTe's backward coalesce over flat modes. With `keepLastExtent`, a trailing
 /// size-1 mode still contributes its stride (CuTe's coalesce_x: the function is
 /// preserved outside the domain too, which composition relies on).
-Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
+/// The coalesced modes; `integral` tells whether CuTe's result is an integer
+/// layout (a single mode never prepended to). The trivial result 1:0 comes
+/// back as one mode 1:0.
+Modes coalescedModes(const Modes &modes, bool keepLastExtent, bool &integral) {
   size_t r = modes.size();
   Modes out; // built back to front, reversed at the end
-  bool integral = true;
+  integral = true;
   Mode front = modes[r - 1];
   if (keepLastExtent && front.shape == 1)
     front.shape = 2;
@@ -99,8 +115,23 @@ Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
   }
   std::reverse(out.begin(), out.end());
   if (integral && out[0].shape == 1)
-    return Layout();
+    out[0] = Mode{1, 0, 0};
+  return out;
+}
+
+Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
+  bool integral;
+  Modes out = coalescedModes(modes, keepLastExtent, integral);
   return fromModes(out, integral);
+}
+
+/// Modes of filter(l): broadcast leaves dropped, then coalesced.
+Modes filteredModes(const Layout &l, bool &integral) {
+  Modes m = flatModes(l);
+  for (Mode &x : m)
+    if (x.stride == 0)
+      x.shape = 1;
+  return coalescedModes(m, false, integral);
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,7 +141,7 @@ Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
 struct Composer {
   Modes lhs;        // A after coalesce_x
   bool lhsIntegral; // A's coalesced form is an integer layout
-  std::string lhsText;
+  const Layout *a = nullptr; // for diagnostics only
   /// For each coalesced mode of A but the last, the largest coordinate that
   /// B's leaves together can reach along it. Composing B leaf by leaf is
   /// only right if these sums never carry into the next mode of A.
@@ -118,66 +149,78 @@ struct Composer {
 
   /// Fails when two of B's leaves together overflow a mode of A: then
   /// A(B(c)) != sum of A(B-leaf(c_j)) for some c.
-  Status checkDistributive(const std::string &bText) const {
+  Status checkDistributive(const Layout &b) const {
     for (size_t i = 0; i + 1 < lhs.size(); ++i)
       if (reach[i] >= lhs[i].shape)
         return opError("composition",
-                       "B = " + bText + " reaches coordinate " +
+                       "B = " + b.str() + " reaches coordinate " +
                            std::to_string(reach[i]) +
                            " along A's coalesced mode " + std::to_string(i) +
                            " (" + modeStr(lhs[i]) +
                            ") when its modes are combined; the carry into "
                            "the next mode would break R(c) = A(B(c))")
-            .note("A coalesced: " + lhsText);
+            .note("A = " + a->str() + ", coalesced: " + fromModes(lhs, lhsIntegral).str());
     return Ok{};
   }
 
-  /// Composes A with B's sub-layout (shape, stride); appends the result
-  /// shape/stride trees.
-  Expected<Layout> compose(const IntTuple &shape, const IntTuple &stride) const {
-    if (shape.isTuple()) {
-      IntTuple rs, rd;
-      for (size_t i = 0; i < shape.rank(); ++i) {
-        LK_TRY(Layout sub, compose(shape[i], stride[i]));
-        rs.push_back(sub.shape());
-        rd.push_back(sub.stride());
+  /// Composes A with B's subtree at (shape, stride) and appends the result
+  /// (a leaf, or a tuple following B's structure) to the builders.
+  Status compose(const IntTuple::Node *shape, const IntTuple::Node *stride,
+                 IntTuple::Builder &rs, IntTuple::Builder &rd) const {
+    if (shape->rank != IntTuple::kLeaf) {
+      rs.open();
+      rd.open();
+      const IntTuple::Node *si = shape + 1, *di = stride + 1;
+      for (int k = 0; k < shape->rank; ++k) {
+        LK_CHECK(compose(si, di, rs, rd));
+        si += si->span;
+        di += di->span;
       }
-      return Layout::unchecked(std::move(rs), std::move(rd));
+      rs.close();
+      rd.close();
+      return Ok{};
     }
-    int64_t s = shape.value();
-    int64_t d = stride.value();
-    if (stride.basis().raw() != 0)
-      return opError("composition", "B's stride " + stride.str() +
+    int64_t s = shape->value;
+    int64_t d = stride->value;
+    if (stride->basis != 0)
+      return opError("composition", "B's stride " +
+                                        IntTuple::leaf(d, BasisPath::fromRaw(stride->basis)).str() +
                                         " is a basis stride; B must have "
                                         "integer strides");
-    if (d == 0)
-      return Layout::unchecked(IntTuple(s), IntTuple(0));
+    if (d == 0) {
+      rs.leaf(s);
+      rd.leaf(0);
+      return Ok{};
+    }
     Arith ar;
     if (lhsIntegral) {
-      Mode m{s, ar.mul(d, lhs[0].stride), lhs[0].basis};
+      rs.leaf(s);
+      rd.leaf(ar.mul(d, lhs[0].stride), lhs[0].basis);
       if (!ar.ok())
         return Arith::diagnostic("composition");
-      return fromModes(Modes{m}, true);
+      return Ok{};
     }
     Modes result;
     int64_t restShape = s;
     int64_t restStride = d;
     size_t r = lhs.size();
+    auto leafText = [&] { return std::to_string(s) + ":" + std::to_string(d); };
+    auto where = [&] { return "A = " + a->str() + ", coalesced: " + fromModes(lhs, lhsIntegral).str(); };
     for (size_t i = 0; i + 1 < r; ++i) {
       int64_t cs = lhs[i].shape;
       int64_t cd = lhs[i].stride;
-      int64_t ar_stride = absValue(restStride);
-      if (!(ar_stride % cs == 0 || ar_stride < cs))
+      int64_t absStride = absValue(restStride);
+      if (!(absStride % cs == 0 || absStride < cs))
         return opError("composition",
                        "stride divisibility condition fails: B's mode " +
-                           std::to_string(s) + ":" + std::to_string(d) +
-                           " reaches A's coalesced mode " + std::to_string(i) +
-                           " (" + modeStr(lhs[i]) + ") with stride " +
-                           std::to_string(restStride) + ", which neither divides nor is divisible by " +
+                           leafText() + " reaches A's coalesced mode " +
+                           std::to_string(i) + " (" + modeStr(lhs[i]) +
+                           ") with stride " + std::to_string(restStride) +
+                           ", which neither divides nor is divisible by " +
                            std::to_string(cs))
-            .note("A coalesced: " + lhsText);
-      int64_t nextShape = ceilDiv(cs, ar_stride);
-      int64_t nextStride = ceilDiv(ar_stride, cs) * signum(restStride);
+            .note(where());
+      int64_t nextShape = ceilDiv(cs, absStride);
+      int64_t nextStride = ceilDiv(absStride, cs) * signum(restStride);
       if (nextShape == 1 || restShape == 1) {
         restStride = nextStride;
         continue;
@@ -186,52 +229,42 @@ struct Composer {
       if (restShape % newShape != 0)
         return opError("composition",
                        "shape divisibility condition fails: B's mode " +
-                           std::to_string(s) + ":" + std::to_string(d) +
-                           " has " + std::to_string(restShape) +
+                           leafText() + " has " + std::to_string(restShape) +
                            " elements left at A's coalesced mode " +
                            std::to_string(i) + " (" + modeStr(lhs[i]) +
                            "), not a multiple of " + std::to_string(newShape))
-            .note("A coalesced: " + lhsText);
-      if (cs % ar_stride != 0 && restShape > newShape)
+            .note(where());
+      if (cs % absStride != 0 && restShape > newShape)
         // CuTe accepts this, but the elements of B cross A's mode i at a
         // point that is not a multiple of the stride: R(c) != A(B(c)).
         return opError("composition",
-                       "B's mode " + std::to_string(s) + ":" +
-                           std::to_string(d) + " steps by " +
+                       "B's mode " + leafText() + " steps by " +
                            std::to_string(restStride) +
                            " across A's coalesced mode " + std::to_string(i) +
                            " (" + modeStr(lhs[i]) + ") whose extent " +
                            std::to_string(cs) +
                            " is not a multiple of that step; the result "
                            "would break R(c) = A(B(c))")
-            .note("A coalesced: " + lhsText);
+            .note(where());
       result.push_back(Mode{newShape, ar.mul(restStride, cd), lhs[i].basis});
-      reach[i] = ar.add(reach[i], ar.mul(newShape - 1, ar_stride));
+      reach[i] = ar.add(reach[i], ar.mul(newShape - 1, absStride));
       restShape /= newShape;
       restStride = nextStride;
     }
     const Mode &last = lhs[r - 1];
-    Layout out;
-    if (result.empty())
-      out = fromModes(Modes{Mode{restShape, ar.mul(restStride, last.stride), last.basis}}, true);
-    else if (restShape == 1)
-      out = fromModes(result, true);
-    else {
+    if (result.empty() || restShape != 1)
       result.push_back(Mode{restShape, ar.mul(restStride, last.stride), last.basis});
-      out = fromModes(result, false);
-    }
     if (!ar.ok())
       return Arith::diagnostic("composition");
-    return out;
+    emitModes(result, /*unwrapSingle=*/true, rs, rd);
+    return Ok{};
   }
 };
 
 Composer makeComposer(const Layout &a) {
-  Layout ca = coalesceModes(flatModes(a), /*keepLastExtent=*/true);
   Composer c;
-  c.lhs = flatModes(ca);
-  c.lhsIntegral = ca.shape().isLeaf();
-  c.lhsText = ca.str();
+  c.lhs = coalescedModes(flatModes(a), /*keepLastExtent=*/true, c.lhsIntegral);
+  c.a = &a;
   c.reach.resize(c.lhs.size(), 0);
   return c;
 }
@@ -249,19 +282,12 @@ Status requireIntegerStrides(const char *op, const Layout &l) {
 Layout padToRank(const Layout &l, size_t r) {
   if (l.rank() >= r)
     return l;
-  std::vector<Layout> modes;
+  ModeBuilder modes;
   for (size_t i = 0; i < l.rank(); ++i)
-    modes.push_back(l.mode(i));
+    modes.append(l.mode(i));
   while (modes.size() < r)
-    modes.push_back(Layout());
-  return makeLayout(modes);
-}
-
-std::vector<Layout> modesOf(const Layout &l) {
-  std::vector<Layout> out;
-  for (size_t i = 0; i < l.rank(); ++i)
-    out.push_back(l.mode(i));
-  return out;
+    modes.append(Layout());
+  return modes.build();
 }
 
 /// Applies `f` to modes i < rank(t) of `a` with tiler mode t_i; `Keep` leaves
@@ -273,15 +299,15 @@ Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
     return opError(op, "the tiler has " + std::to_string(t.modes.size()) +
                            " modes but the layout " + a.str() + " has only " +
                            std::to_string(a.rank()));
-  std::vector<Layout> out;
+  ModeBuilder out;
   for (size_t i = 0; i < t.modes.size(); ++i) {
     LK_TRY(Layout m, f(a.mode(i), t.modes[i]));
-    out.push_back(std::move(m));
+    out.append(m);
   }
   if (keepRest)
     for (size_t i = t.modes.size(); i < a.rank(); ++i)
-      out.push_back(a.mode(i));
-  return makeLayout(out);
+      out.append(a.mode(i));
+  return out.build();
 }
 
 /// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
@@ -294,40 +320,41 @@ Expected<Layout> unzipByTiler(const char *op, const Layout &l, const Tiler &t) {
   }
   if (l.rank() < t.modes.size() || l.shape().isLeaf())
     return opError(op, "layout " + l.str() + " has fewer modes than the tiler " + t.str());
-  std::vector<Layout> first, second;
+  ModeBuilder first, second;
   for (size_t i = 0; i < t.modes.size(); ++i) {
     LK_TRY(Layout split, unzipByTiler(op, l.mode(i), t.modes[i]));
-    first.push_back(split.mode(0));
-    second.push_back(split.mode(1));
+    first.append(split.mode(0));
+    second.append(split.mode(1));
   }
   for (size_t i = t.modes.size(); i < l.rank(); ++i)
-    second.push_back(l.mode(i));
-  return makeLayout({makeLayout(first), makeLayout(second)});
+    second.append(l.mode(i));
+  return makeLayout({first.build(), second.build()});
 }
 
 /// Unpacks a mode into its children when it has rank > 1 (CuTe slicing with
 /// repeat<R>(_): a rank-1 mode stays whole).
-void unpackInto(const Layout &mode, std::vector<Layout> &out) {
+void unpackInto(const Layout &mode, ModeBuilder &out) {
   if (mode.shape().isTuple() && mode.rank() > 1)
     for (size_t i = 0; i < mode.rank(); ++i)
-      out.push_back(mode.mode(i));
+      out.append(mode.mode(i));
   else
-    out.push_back(mode);
+    out.append(mode);
 }
 
 Layout tiledRegroup(const Layout &zipped) {
   if (zipped.mode(1).shape().isLeaf() || zipped.mode(1).rank() <= 1)
     return zipped;
-  std::vector<Layout> out{zipped.mode(0)};
+  ModeBuilder out;
+  out.append(zipped.mode(0));
   unpackInto(zipped.mode(1), out);
-  return makeLayout(out);
+  return out.build();
 }
 
 Layout flatRegroup(const Layout &zipped) {
-  std::vector<Layout> out;
+  ModeBuilder out;
   unpackInto(zipped.mode(0), out);
   unpackInto(zipped.mode(1), out);
-  return makeLayout(out);
+  return out.build();
 }
 
 void buildOffset(const std::vector<std::pair<BasisPath, int64_t>> &terms,
@@ -455,17 +482,63 @@ void buildOffset(const std::vector<std::pair<BasisPath, int64_t>> &terms,
 
 } // namespace
 
+namespace {
+
+using Node = IntTuple::Node;
+
+/// Adds L(c) for a leaf coordinate c over the subtree (s, d) of `span`
+/// nodes: split colexicographically over the leaves, the last takes the rest.
+void accumulateLeaf(int64_t c, const Node *s, const Node *d, size_t span,
+                    int64_t &acc, Arith &ar) {
+  size_t last = span - 1;
+  for (size_t k = 0; k < last; ++k) {
+    if (s[k].rank != IntTuple::kLeaf)
+      continue;
+    acc = ar.add(acc, ar.mul(c % s[k].value, d[k].value));
+    c /= s[k].value;
+  }
+  if (s[last].rank == IntTuple::kLeaf)
+    acc = ar.add(acc, ar.mul(c, d[last].value));
+}
+
+/// Adds L(coord); false when coord is not weakly congruent to the shape.
+/// Walks the coordinate and the shape in pre-order in lockstep: a tuple node
+/// of the coordinate matches a tuple node of the shape, a leaf consumes a
+/// whole shape subtree.
+bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
+                int64_t &acc, Arith &ar) {
+  const Node *c = coord.nodes();
+  size_t n = coord.nodeCount(), si = 0;
+  for (size_t ci = 0; ci < n; ++ci) {
+    if (c[ci].rank != IntTuple::kLeaf) {
+      if (s[si].rank != c[ci].rank)
+        return false;
+      ++si;
+      continue;
+    }
+    if (c[ci].basis != 0)
+      return false;
+    size_t span = s[si].span;
+    accumulateLeaf(c[ci].value, s + si, d + si, span, acc, ar);
+    si += span;
+  }
+  return true;
+}
+
+} // namespace
+
 Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
   if (layout.hasBasisStrides())
     return Diagnostic::error("crd2idx: layout " + layout.str() +
                              " has basis strides; its value is a tuple "
                              "(use crd2offset)");
-  std::vector<std::pair<BasisPath, int64_t>> terms;
   Arith ar;
-  LK_CHECK(collectTerms(coord, layout.shape(), layout.stride(), terms, ar));
   int64_t r = 0;
-  for (const auto &t : terms)
-    r = ar.add(r, t.second);
+  if (!accumulate(coord, layout.shape().nodes(), layout.stride().nodes(), r,
+                  ar))
+    return Diagnostic::error("crd2idx: coordinate " + coord.str() +
+                             " is not congruent to the shape " +
+                             layout.shape().str());
   if (!ar.ok())
     return Arith::diagnostic("crd2idx");
   return r;
@@ -521,15 +594,15 @@ Expected<Layout> group_modes(const Layout &l, size_t begin, size_t end) {
                                       ") is empty or outside the " +
                                       std::to_string(l.rank()) + " modes of " +
                                       l.str());
-  std::vector<Layout> modes = modesOf(l), out, group;
+  ModeBuilder out, group;
   for (size_t i = 0; i < begin; ++i)
-    out.push_back(modes[i]);
+    out.append(l.mode(i));
   for (size_t i = begin; i < end; ++i)
-    group.push_back(modes[i]);
-  out.push_back(makeLayout(group));
-  for (size_t i = end; i < modes.size(); ++i)
-    out.push_back(modes[i]);
-  return makeLayout(out);
+    group.append(l.mode(i));
+  out.append(group.build());
+  for (size_t i = end; i < l.rank(); ++i)
+    out.append(l.mode(i));
+  return out.build();
 }
 
 Layout filter_zeros(const Layout &l) {
@@ -553,14 +626,14 @@ Expected<Layout> coalesce(const Layout &l, const IntTuple &profile) {
     return coalesce(l);
   if (profile.rank() > l.rank())
     return opError("coalesce", "profile " + profile.str() + " has more modes than " + l.str());
-  std::vector<Layout> out;
+  ModeBuilder out;
   for (size_t i = 0; i < profile.rank(); ++i) {
     LK_TRY(Layout m, coalesce(l.mode(i), profile[i]));
-    out.push_back(std::move(m));
+    out.append(m);
   }
   for (size_t i = profile.rank(); i < l.rank(); ++i)
-    out.push_back(l.mode(i));
-  return makeLayout(out);
+    out.append(l.mode(i));
+  return out.build();
 }
 
 Layout filter(const Layout &l) { return coalesce(filter_zeros(l)); }
@@ -570,14 +643,14 @@ Expected<Layout> filter(const Layout &l, const IntTuple &profile) {
     return filter(l);
   if (profile.rank() > l.rank())
     return opError("filter", "profile " + profile.str() + " has more modes than " + l.str());
-  std::vector<Layout> out;
+  ModeBuilder out;
   for (size_t i = 0; i < profile.rank(); ++i) {
     LK_TRY(Layout m, filter(l.mode(i), profile[i]));
-    out.push_back(std::move(m));
+    out.append(m);
   }
   for (size_t i = profile.rank(); i < l.rank(); ++i)
-    out.push_back(l.mode(i));
-  return makeLayout(out);
+    out.append(l.mode(i));
+  return out.build();
 }
 
 //===----------------------------------------------------------------------===//
@@ -590,9 +663,10 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
                                       " has basis strides; B must have "
                                       "integer strides");
   Composer c = makeComposer(a);
-  LK_TRY(Layout r, c.compose(b.shape(), b.stride()));
-  LK_CHECK(c.checkDistributive(b.str()));
-  return r;
+  IntTuple::Builder rs, rd;
+  LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
+  LK_CHECK(c.checkDistributive(b));
+  return Layout::unchecked(rs.take(), rd.take());
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
@@ -616,14 +690,14 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
     if (n.value < 1 || n.basis != 0)
       return opError("complement", "cotarget " + cotarget.str() +
                                        " must have positive integer leaves");
-  Layout f = filter(l);
-  Modes modes = flatModes(f);
+  bool filteredIntegral;
+  Modes modes = filteredModes(l, filteredIntegral);
   for (const Mode &m : modes)
     if (m.stride < 0)
       return opError("complement", "layout " + l.str() +
                                        " has a negative stride; complement "
                                        "needs non-negative strides");
-  if (f.shape().isLeaf() && modes[0].stride == 0) {
+  if (filteredIntegral && modes[0].stride == 0) {
     LK_TRY(int64_t total, cotarget.product());
     return Layout::compact(IntTuple(total));
   }
@@ -635,7 +709,7 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   auto nonInjective = [&](const Mode &m, int64_t prev) {
     return opError("complement",
                    "non-injective layout detected: " + l.str() + " (filtered " +
-                       f.str() + ") has mode " + modeStr(m) +
+                       filter(l).str() + ") has mode " + modeStr(m) +
                        " whose stride is smaller than the extent " +
                        std::to_string(prev) + " already covered");
   };
@@ -660,8 +734,16 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   int64_t newStride = ar.mul(m.stride, m.shape);
   if (!ar.ok())
     return Arith::diagnostic("complement");
-  LK_TRY(IntTuple restShapeTuple, ceil_div(cotarget, IntTuple(newStride)));
-  LK_TRY(int64_t restShape, restShapeTuple.product());
+  // rest = size(ceil_div(cotarget, newStride)): CuTe folds the divisor
+  // through the cotarget's modes; nested ceilings compose, so the fold runs
+  // over the leaves.
+  int64_t restShape = 1, divisor = newStride;
+  for (const IntTuple::Node &n : cotarget.leaves()) {
+    restShape = ar.mul(restShape, ceilDiv(n.value, divisor));
+    divisor = ceilDiv(divisor, n.value);
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
   result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
   return coalesceModes(result, /*keepLastExtent=*/false);
 }
@@ -684,7 +766,8 @@ struct SortedModes {
 
 SortedModes sortedModes(const Layout &l) {
   SortedModes s;
-  s.modes = flatModes(coalesce(l));
+  bool integral;
+  s.modes = coalescedModes(flatModes(l), false, integral);
   int64_t p = 1;
   for (const Mode &m : s.modes) {
     s.prefix.push_back(p);
@@ -904,10 +987,10 @@ Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
     return opError(raked ? "raked_product" : "blocked_product",
                    "cannot pair the modes of " + first.str() + " with " +
                        second.str() + ": ranks differ");
-  std::vector<Layout> modes;
+  ModeBuilder modes;
   for (size_t i = 0; i < first.rank(); ++i)
-    modes.push_back(makeLayout({first.mode(i), second.mode(i)}));
-  return makeLayout(modes);
+    modes.append(makeLayout({first.mode(i), second.mode(i)}));
+  return modes.build();
 }
 
 } // namespace
@@ -926,16 +1009,29 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
 
 namespace {
 
-Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode, std::string &where) {
+/// The mode a shape_div step works on, for diagnostics: "0.1" is mode 1 of
+/// mode 0. Kept as indices; formatted only when an error is reported.
+using ModePath = SmallVector<int, 8>;
+
+std::string atMode(const ModePath &path) {
+  if (path.empty())
+    return "";
+  std::string s = " at mode ";
+  for (size_t i = 0; i < path.size(); ++i)
+    s += (i ? "." : "") + std::to_string(path[i]);
+  return s;
+}
+
+Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode, const ModePath &path) {
   if (b <= 0)
     return Diagnostic::error("shape_div: divisor " + std::to_string(b) +
-                             " must be positive" + where);
+                             " must be positive" + atMode(path));
   switch (mode) {
   case Rounding::Exact:
     if (a % b != 0 && b % a != 0)
       return Diagnostic::error("shape_div: " + std::to_string(b) +
                                " does not divide " + std::to_string(a) +
-                               " (nor the reverse)" + where);
+                               " (nor the reverse)" + atMode(path));
     return a % b == 0 ? a / b : int64_t(1);
   case Rounding::Floor:
     return a / b;
@@ -946,7 +1042,7 @@ Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode, std::string &wher
 }
 
 Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
-                                Rounding mode, const std::string &path) {
+                                Rounding mode, ModePath &path) {
   if (a.isTuple()) {
     if (b.isTuple()) {
       if (b.rank() > a.rank())
@@ -954,8 +1050,10 @@ Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
                                  " has more modes than the shape " + a.str());
       IntTuple out;
       for (size_t i = 0; i < a.rank(); ++i) {
+        path.push_back(int(i));
         LK_TRY(IntTuple m, shapeDivImpl(a[i], i < b.rank() ? b[i] : IntTuple(1),
-                                        mode, path + "." + std::to_string(i)));
+                                        mode, path));
+        path.pop_back();
         out.push_back(m);
       }
       return out;
@@ -963,14 +1061,17 @@ Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
     IntTuple out;
     int64_t rest = b.value();
     for (size_t i = 0; i < a.rank(); ++i) {
-      LK_TRY(IntTuple m, shapeDivImpl(a[i], IntTuple(rest), mode,
-                                      path + "." + std::to_string(i)));
+      IntTuple ai = a[i];
+      path.push_back(int(i));
+      LK_TRY(IntTuple m, shapeDivImpl(ai, IntTuple(rest), mode, path));
       out.push_back(m);
-      LK_TRY(int64_t ai, a[i].product());
+      LK_TRY(int64_t extent, ai.product());
       // The divisor left for the next mode: how much of it this mode did
       // not absorb (CuTe's fold).
-      std::string where = " at mode " + path + "." + std::to_string(i);
-      LK_TRY(int64_t next, divLeaf(rest, ai, mode == Rounding::Exact ? Rounding::Exact : Rounding::Ceil, where));
+      LK_TRY(int64_t next, divLeaf(rest, extent,
+                                   mode == Rounding::Exact ? Rounding::Exact : Rounding::Ceil,
+                                   path));
+      path.pop_back();
       rest = next;
     }
     return out;
@@ -979,8 +1080,7 @@ Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
     LK_TRY(int64_t pb, b.product());
     return shapeDivImpl(a, IntTuple(pb), mode, path);
   }
-  std::string where = path.empty() ? "" : " at mode " + path.substr(1);
-  LK_TRY(int64_t r, divLeaf(a.value(), b.value(), mode, where));
+  LK_TRY(int64_t r, divLeaf(a.value(), b.value(), mode, path));
   return IntTuple(r);
 }
 
@@ -988,7 +1088,8 @@ Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
 
 Expected<IntTuple> shape_div(const IntTuple &shape, const IntTuple &divisor,
                              Rounding mode) {
-  return shapeDivImpl(shape, divisor, mode, "");
+  ModePath path;
+  return shapeDivImpl(shape, divisor, mode, path);
 }
 
 Expected<IntTuple> ceil_div(const IntTuple &a, const IntTuple &b) {

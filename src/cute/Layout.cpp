@@ -66,13 +66,18 @@ Expected<int64_t> Layout::cosize() const {
   return hi;
 }
 
+Layout makeLayout(std::initializer_list<Layout> modes) {
+  ModeBuilder b;
+  for (const Layout &m : modes)
+    b.append(m);
+  return b.build();
+}
+
 Layout makeLayout(const std::vector<Layout> &modes) {
-  IntTuple shape, stride;
-  for (const Layout &m : modes) {
-    shape.push_back(m.shape());
-    stride.push_back(m.stride());
-  }
-  return Layout::unchecked(std::move(shape), std::move(stride));
+  ModeBuilder b;
+  for (const Layout &m : modes)
+    b.append(m);
+  return b.build();
 }
 
 } // namespace lk::cute

@@ -150,9 +150,49 @@ public:
   const Node *nodes() const { return nodes_.data(); }
   size_t nodeCount() const { return nodes_.size(); }
 
+  class Builder;
+
 private:
   explicit IntTuple(const Node *nodes, size_t count);
   SmallVector<Node, 16> nodes_;
+};
+
+/// Builds a tuple node by node, in pre-order, without temporaries:
+///   Builder b; b.open(); b.leaf(2); b.open(); b.leaf(3); b.leaf(4);
+///   b.close(); b.close(); b.take() == (2,(3,4))
+/// A builder whose first item is a leaf (and nothing else) gives that leaf.
+class IntTuple::Builder {
+public:
+  void open() {
+    bump();
+    stack_.push_back(uint32_t(nodes_.size()));
+    nodes_.push_back(Node{0, 0, 1, 0});
+  }
+  void close() {
+    uint32_t at = stack_.back();
+    stack_.pop_back();
+    nodes_[at].span = uint16_t(nodes_.size() - at);
+  }
+  void leaf(int64_t v, uint32_t basis = 0) {
+    bump();
+    nodes_.push_back(Node{v, kLeaf, 1, basis});
+  }
+  /// Appends a whole tuple as the next child.
+  void subtree(const IntTuple &t) {
+    bump();
+    nodes_.append(t.nodes(), t.nodeCount());
+  }
+  /// The built tuple. @pre every open() was closed
+  IntTuple take() const { return IntTuple(nodes_.data(), nodes_.size()); }
+
+private:
+  /// Counts a new child of the innermost open tuple.
+  void bump() {
+    if (!stack_.empty())
+      ++nodes_[stack_.back()].rank;
+  }
+  SmallVector<Node, 32> nodes_;
+  SmallVector<uint32_t, 8> stack_;
 };
 
 /// Same tree structure (leaf values ignored).

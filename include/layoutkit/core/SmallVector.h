@@ -124,7 +124,8 @@ private:
     heapCap_ = cap;
   }
   void release() {
-    std::free(heap_);
+    if (heap_)
+      std::free(heap_);
     heap_ = nullptr;
     heapCap_ = 0;
     size_ = 0;

@@ -29,7 +29,9 @@
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace lk::cute {
 
@@ -83,7 +85,34 @@ private:
 };
 
 /// Builds the layout whose modes are `modes` (CuTe's make_layout(L0, L1,...)).
+Layout makeLayout(std::initializer_list<Layout> modes);
 Layout makeLayout(const std::vector<Layout> &modes);
+
+/// Collects modes one at a time into a tuple layout, without an
+/// intermediate container (small results never allocate).
+class ModeBuilder {
+public:
+  ModeBuilder() {
+    shape_.open();
+    stride_.open();
+  }
+  void append(const Layout &mode) {
+    shape_.subtree(mode.shape());
+    stride_.subtree(mode.stride());
+    ++count_;
+  }
+  size_t size() const { return count_; }
+  Layout build() {
+    shape_.close();
+    stride_.close();
+    return Layout::unchecked(shape_.take(), stride_.take());
+  }
+
+private:
+  IntTuple::Builder shape_;
+  IntTuple::Builder stride_;
+  size_t count_ = 0;
+};
 
 } // namespace lk::cute
 

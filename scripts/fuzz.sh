@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of the text grammars with clang and runs each
+# one for a while, starting from the seed corpus in fuzz/corpus/<target>/.
+#
+#   scripts/fuzz.sh [seconds-per-target] [target...]
+#
+#   seconds-per-target   default 30
+#   target               fuzz_cute_text, fuzz_basis_descriptor,
+#                        fuzz_attribute (default: all three)
+#
+# Environment: LK_FUZZ_BUILD_DIR (default build-fuzz), LK_FUZZ_JOBS (ninja
+# -j, default 2), CC / CXX (default clang / clang++).
+# New corpus entries go to <build>/corpus/<target>/ (the committed seeds are
+# never modified); crashing inputs to <build>/artifacts/<target>/. The
+# script exits non-zero when any target finds a crash, leak or timeout.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(fuzz_cute_text fuzz_basis_descriptor fuzz_attribute)
+fi
+build="${LK_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+jobs="${LK_FUZZ_JOBS:-2}"
+
+export CC="${CC:-clang}"
+export CXX="${CXX:-clang++}"
+
+generator=()
+if command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+
+# Debug keeps assertions on; -O1 keeps the fuzzers fast enough.
+cmake -S "$root" -B "$build" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-O1" \
+  -DLK_BUILD_FUZZ=ON -DLK_BUILD_TESTS=OFF -DLK_BUILD_BENCH=OFF \
+  -DLK_BUILD_TOOLS=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+status=0
+for t in "${targets[@]}"; do
+  corpus="$build/corpus/$t"
+  artifacts="$build/artifacts/$t"
+  mkdir -p "$corpus" "$artifacts"
+  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
+        -max_len=4096 -print_final_stats=1 -artifact_prefix="$artifacts/")
+  if [ -f "$root/fuzz/$t.dict" ]; then
+    args+=(-dict="$root/fuzz/$t.dict")
+  fi
+  echo "=== $t: ${seconds}s ==="
+  if ! "$build/fuzz/$t" "${args[@]}" "$corpus" "$root/fuzz/corpus/$t"; then
+    echo "=== $t FOUND A PROBLEM; see $artifacts ==="
+    status=1
+  fi
+done
+exit $status

@@ -1,0 +1,149 @@
+//===- Command.h - The layoutkit subcommand model ----------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every `layoutkit` subcommand is one row of a table (`commandRegistry()`):
+/// its name, help text, examples, positional parameters, options and a
+/// handler. App.cpp turns each row into a CLI11 subcommand; the handler
+/// receives an `Invocation` (the raw argument texts plus typed accessors
+/// that parse them with the cute text grammar) and returns a `Reply` (a text
+/// rendering and a JSON value) or the Diagnostic that explains the failure.
+///
+/// Example row (abridged):
+///   {"size", "Number of coordinates of a layout", ...,
+///    {{"LAYOUT", "the layout, e.g. ((2,4),8):((1,16),2)"}}, {},
+///    [](const Invocation &inv) -> Expected<Reply> { ... }}
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_TOOLS_COMMAND_H
+#define LAYOUTKIT_TOOLS_COMMAND_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/core/IntTuple.h"
+#include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/Layout.h"
+#include "layoutkit/cute/Swizzle.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lk::cli {
+
+/// JSON values of the tool's output; keys keep their insertion order so that
+/// "op" comes first and a layout's "layout" text precedes its fields.
+using JsonValue = nlohmann::ordered_json;
+
+/// Process exit codes of the tool.
+enum ExitCode : int {
+  kExitOk = 0,
+  /// The input text or the algebra rejected the arguments.
+  kExitBadInput = 1,
+  /// The command line itself is malformed (unknown subcommand, missing
+  /// argument, bad option value).
+  kExitUsage = 2,
+};
+
+/// How many values a positional parameter takes.
+enum class Arity { One, Optional, OneOrMore };
+
+/// A positional parameter, e.g. {"TILER", "a tiler, e.g. (4:1,_)"}.
+struct ParamSpec {
+  std::string name;
+  std::string help;
+  Arity arity = Arity::One;
+};
+
+/// A named option, e.g. {"profile", "P", "coalesce within ..."}. A flag
+/// (`isFlag`) takes no value. `choices`, when not empty, are the only
+/// accepted values.
+struct OptionSpec {
+  std::string name;
+  std::string valueName;
+  std::string help;
+  bool isFlag = false;
+  std::vector<std::string> choices;
+};
+
+struct Invocation;
+
+/// What a successful command produces: `text` for humans, `json` for the
+/// `result` field of the --json object. When `streamed` is set the handler
+/// already wrote its output and `exitCode` is the process status.
+struct Reply {
+  std::string text;
+  JsonValue json;
+  bool streamed = false;
+  int exitCode = kExitOk;
+};
+
+using Handler = Expected<Reply> (*)(const Invocation &);
+
+/// One row of the command table.
+struct CommandSpec {
+  std::string name;
+  /// The heading `layoutkit --help` lists the command under.
+  std::string group;
+  /// One line, listed by `layoutkit --help`.
+  std::string summary;
+  /// Further paragraphs for `layoutkit NAME --help` (may be empty).
+  std::string details;
+  /// Command lines with their results, shown under "Examples:".
+  std::vector<std::string> examples;
+  std::vector<ParamSpec> params;
+  std::vector<OptionSpec> options;
+  Handler run = nullptr;
+};
+
+/// The arguments of one subcommand call, as texts, with parsing accessors.
+/// Every accessor that fails returns a Diagnostic with a note naming the
+/// parameter, so errors say which argument was wrong.
+struct Invocation {
+  const CommandSpec *spec = nullptr;
+  /// values[i] holds the texts given for spec->params[i] (empty when an
+  /// optional parameter was omitted).
+  std::vector<std::vector<std::string>> values;
+  /// Option values by option name; absent when not given.
+  std::vector<std::optional<std::string>> optionValues;
+  bool json = false;
+  std::ostream *out = nullptr;
+  std::ostream *err = nullptr;
+
+  /// The text of parameter i. @pre has(i)
+  const std::string &text(size_t i) const { return values[i].front(); }
+  bool has(size_t i) const { return i < values.size() && !values[i].empty(); }
+  /// The value of option `name` when given (flags give "true").
+  std::optional<std::string> option(std::string_view name) const;
+
+  Expected<cute::Layout> layout(size_t i) const;
+  /// A plain layout or `Sw<B,M,S> o [offset o] layout`.
+  Expected<cute::ComposedLayout> composedLayout(size_t i) const;
+  Expected<cute::Tiler> tiler(size_t i) const;
+  Expected<IntTuple> intTuple(size_t i) const;
+  Expected<int64_t> integer(size_t i) const;
+  /// Option `name` read as an IntTuple. @pre option(name) is set
+  Expected<IntTuple> intTupleOption(std::string_view name) const;
+
+private:
+  Diagnostic inArgument(Diagnostic d, size_t i) const;
+};
+
+/// Parses a whole decimal integer (optional sign, surrounding blanks).
+Expected<int64_t> parseInteger(std::string_view text);
+
+/// Whether `text` is written as a swizzled layout (starts with "Sw<").
+bool looksSwizzled(std::string_view text);
+
+/// The table of all subcommands, in the order `--help` lists them.
+const std::vector<CommandSpec> &commandRegistry();
+
+} // namespace lk::cli
+
+#endif // LAYOUTKIT_TOOLS_COMMAND_H

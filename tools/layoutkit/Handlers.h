@@ -1,0 +1,81 @@
+//===- Handlers.h - Subcommand implementations -------------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The handler of every row of the command table (Commands.cpp). Handlers
+/// read their arguments through the Invocation and never print, except
+/// `conformance`, which streams its report (Reply::streamed).
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_TOOLS_HANDLERS_H
+#define LAYOUTKIT_TOOLS_HANDLERS_H
+
+#include "layoutkit/Command.h"
+#include "layoutkit/Json.h"
+
+namespace lk::cli {
+
+//===----------------------------------------------------------------------===//
+// Reply builders
+//===----------------------------------------------------------------------===//
+
+/// Text: the layout's print form. JSON: the layout object (Json.h).
+inline Reply layoutReply(const cute::Layout &l) { return {l.str(), toJson(l)}; }
+inline Reply integerReply(int64_t v) { return {std::to_string(v), v}; }
+inline Reply tupleReply(const IntTuple &t) { return {t.str(), toJson(t)}; }
+inline Reply boolReply(bool b) { return {b ? "true" : "false", b}; }
+
+//===----------------------------------------------------------------------===//
+// Inspection (InspectCommands.cpp)
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runShow(const Invocation &inv);
+Expected<Reply> runEval(const Invocation &inv);
+Expected<Reply> runIdx2crd(const Invocation &inv);
+Expected<Reply> runSwizzle(const Invocation &inv);
+
+//===----------------------------------------------------------------------===//
+// Algebra (AlgebraCommands.cpp)
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runSize(const Invocation &inv);
+Expected<Reply> runCosize(const Invocation &inv);
+Expected<Reply> runRank(const Invocation &inv);
+Expected<Reply> runDepth(const Invocation &inv);
+Expected<Reply> runCoalesce(const Invocation &inv);
+Expected<Reply> runFilter(const Invocation &inv);
+Expected<Reply> runFilterZeros(const Invocation &inv);
+Expected<Reply> runFlatten(const Invocation &inv);
+Expected<Reply> runGroupModes(const Invocation &inv);
+Expected<Reply> runComposition(const Invocation &inv);
+Expected<Reply> runComplement(const Invocation &inv);
+Expected<Reply> runLogicalDivide(const Invocation &inv);
+Expected<Reply> runZippedDivide(const Invocation &inv);
+Expected<Reply> runTiledDivide(const Invocation &inv);
+Expected<Reply> runFlatDivide(const Invocation &inv);
+Expected<Reply> runLogicalProduct(const Invocation &inv);
+Expected<Reply> runZippedProduct(const Invocation &inv);
+Expected<Reply> runTiledProduct(const Invocation &inv);
+Expected<Reply> runFlatProduct(const Invocation &inv);
+Expected<Reply> runBlockedProduct(const Invocation &inv);
+Expected<Reply> runRakedProduct(const Invocation &inv);
+Expected<Reply> runRightInverse(const Invocation &inv);
+Expected<Reply> runLeftInverse(const Invocation &inv);
+Expected<Reply> runMaxCommonLayout(const Invocation &inv);
+Expected<Reply> runMaxCommonVector(const Invocation &inv);
+Expected<Reply> runShapeDiv(const Invocation &inv);
+Expected<Reply> runCeilDiv(const Invocation &inv);
+Expected<Reply> runEquivalent(const Invocation &inv);
+
+//===----------------------------------------------------------------------===//
+// Testing (ConformanceCommand.cpp)
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runConformanceCommand(const Invocation &inv);
+
+} // namespace lk::cli
+
+#endif // LAYOUTKIT_TOOLS_HANDLERS_H

@@ -1,0 +1,132 @@
+//===- Invocation.cpp - Typed access to subcommand arguments --------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Reads the argument texts of a subcommand with the cute text grammar
+/// (Text.h) and attaches the parameter name to every diagnostic.
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/Command.h"
+
+#include "layoutkit/cute/Text.h"
+
+#include <charconv>
+
+namespace lk::cli {
+
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+} // namespace
+
+Expected<int64_t> parseInteger(std::string_view text) {
+  size_t begin = 0;
+  while (begin < text.size() && isBlank(text[begin]))
+    ++begin;
+  size_t end = text.size();
+  while (end > begin && isBlank(text[end - 1]))
+    --end;
+  if (begin == end)
+    return Diagnostic::at("expected an integer", text, begin);
+  size_t digits = begin;
+  if (text[digits] == '+' || text[digits] == '-')
+    ++digits;
+  // from_chars does not accept '+'; parse the digits and apply the sign.
+  int64_t magnitude = 0;
+  const char *first = text.data() + digits;
+  const char *last = text.data() + end;
+  auto [ptr, ec] = std::from_chars(first, last, magnitude);
+  if (ptr == first)
+    return Diagnostic::at("expected an integer", text, digits);
+  if (ec == std::errc::result_out_of_range)
+    return Diagnostic::at("integer does not fit in 64 bits", text, digits,
+                          size_t(last - first));
+  if (ptr != last)
+    return Diagnostic::at("unexpected character after integer", text,
+                          size_t(ptr - text.data()));
+  return text[begin] == '-' ? -magnitude : magnitude;
+}
+
+bool looksSwizzled(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && isBlank(text[i]))
+    ++i;
+  return text.substr(i, 3) == "Sw<";
+}
+
+std::optional<std::string> Invocation::option(std::string_view name) const {
+  for (size_t i = 0; i < spec->options.size(); ++i)
+    if (spec->options[i].name == name && i < optionValues.size())
+      return optionValues[i];
+  return std::nullopt;
+}
+
+Diagnostic Invocation::inArgument(Diagnostic d, size_t i) const {
+  d.notes.push_back("in argument " + spec->params[i].name + " of '" +
+                    spec->name + "'");
+  return d;
+}
+
+Expected<cute::Layout> Invocation::layout(size_t i) const {
+  auto l = cute::parseLayout(text(i));
+  if (!l)
+    return inArgument(std::move(l).error(), i);
+  return l;
+}
+
+Expected<cute::ComposedLayout> Invocation::composedLayout(size_t i) const {
+  if (!looksSwizzled(text(i))) {
+    // A plain layout: parsed with the plain grammar so that its errors
+    // speak about layouts, then wrapped in the identity swizzle.
+    LK_TRY(cute::Layout l, layout(i));
+    cute::ComposedLayout c;
+    c.layout = std::move(l);
+    return c;
+  }
+  auto c = cute::parseComposedLayout(text(i));
+  if (!c)
+    return inArgument(std::move(c).error(), i);
+  return c;
+}
+
+Expected<cute::Tiler> Invocation::tiler(size_t i) const {
+  auto t = cute::parseTiler(text(i));
+  if (!t)
+    return inArgument(std::move(t).error(), i);
+  return t;
+}
+
+Expected<IntTuple> Invocation::intTuple(size_t i) const {
+  auto t = cute::parseIntTuple(text(i));
+  if (!t)
+    return inArgument(std::move(t).error(), i);
+  return t;
+}
+
+Expected<int64_t> Invocation::integer(size_t i) const {
+  auto v = parseInteger(text(i));
+  if (!v)
+    return inArgument(std::move(v).error(), i);
+  return v;
+}
+
+Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {
+  std::optional<std::string> value = option(name);
+  if (!value)
+    return Diagnostic::error("option --" + std::string(name) + " is not set");
+  auto t = cute::parseIntTuple(*value);
+  if (!t) {
+    Diagnostic d = std::move(t).error();
+    d.notes.push_back("in option --" + std::string(name) + " of '" +
+                      spec->name + "'");
+    return d;
+  }
+  return t;
+}
+
+} // namespace lk::cli
