@@ -120,9 +120,21 @@ void BM_logical_divide(benchmark::State &state) {
   setLabel(state);
 }
 
+// A single layout tiler: one complement and one composition.
+void BM_logical_divide_layout(benchmark::State &state) {
+  Layout a = layoutOf(state.range(0));
+  Tiler t = Tiler::of(*parseLayout("(4,2):(1,8)"));
+  lk::bench::AllocationScope scope(state);
+  for (auto _ : state) {
+    auto r = logical_divide(a, t);
+    benchmark::DoNotOptimize(r);
+  }
+  setLabel(state);
+}
+
 void BM_logical_product(benchmark::State &state) {
   Layout a = layoutOf(state.range(0));
-  Tiler t = Tiler::of(*parseLayout("(2,3):(3,1)"));
+  Tiler t = Tiler::of(*parseLayout("(2,3):(1,2)"));
   lk::bench::AllocationScope scope(state);
   for (auto _ : state) {
     auto r = logical_product(a, t);
@@ -140,6 +152,7 @@ BENCHMARK(BM_coalesce)->DenseRange(0, 2);
 BENCHMARK(BM_composition)->DenseRange(0, 2);
 BENCHMARK(BM_complement)->DenseRange(0, 2);
 BENCHMARK(BM_logical_divide)->DenseRange(0, 2);
+BENCHMARK(BM_logical_divide_layout)->DenseRange(0, 2);
 BENCHMARK(BM_logical_product)->DenseRange(0, 2);
 BENCHMARK(BM_right_inverse)->DenseRange(0, 2);
 BENCHMARK(BM_left_inverse)->DenseRange(0, 2);

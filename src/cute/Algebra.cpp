@@ -149,11 +149,11 @@ struct Composer {
 
   /// Fails when two of B's leaves together overflow a mode of A: then
   /// A(B(c)) != sum of A(B-leaf(c_j)) for some c.
-  Status checkDistributive(const Layout &b) const {
+  template <class Describe> Status checkDistributive(Describe describeB) const {
     for (size_t i = 0; i + 1 < lhs.size(); ++i)
       if (reach[i] >= lhs[i].shape)
         return opError("composition",
-                       "B = " + b.str() + " reaches coordinate " +
+                       "B = " + describeB() + " reaches coordinate " +
                            std::to_string(reach[i]) +
                            " along A's coalesced mode " + std::to_string(i) +
                            " (" + modeStr(lhs[i]) +
@@ -489,16 +489,19 @@ using Node = IntTuple::Node;
 /// Adds L(c) for a leaf coordinate c over the subtree (s, d) of `span`
 /// nodes: split colexicographically over the leaves, the last takes the rest.
 void accumulateLeaf(int64_t c, const Node *s, const Node *d, size_t span,
-                    int64_t &acc, Arith &ar) {
+                    int64_t &acc, Arith &ar, uint32_t &bases) {
   size_t last = span - 1;
   for (size_t k = 0; k < last; ++k) {
     if (s[k].rank != IntTuple::kLeaf)
       continue;
     acc = ar.add(acc, ar.mul(c % s[k].value, d[k].value));
+    bases |= d[k].basis;
     c /= s[k].value;
   }
-  if (s[last].rank == IntTuple::kLeaf)
+  if (s[last].rank == IntTuple::kLeaf) {
     acc = ar.add(acc, ar.mul(c, d[last].value));
+    bases |= d[last].basis;
+  }
 }
 
 /// Adds L(coord); false when coord is not weakly congruent to the shape.
@@ -506,7 +509,7 @@ void accumulateLeaf(int64_t c, const Node *s, const Node *d, size_t span,
 /// of the coordinate matches a tuple node of the shape, a leaf consumes a
 /// whole shape subtree.
 bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
-                int64_t &acc, Arith &ar) {
+                int64_t &acc, Arith &ar, uint32_t &bases) {
   const Node *c = coord.nodes();
   size_t n = coord.nodeCount(), si = 0;
   for (size_t ci = 0; ci < n; ++ci) {
@@ -519,7 +522,7 @@ bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
     if (c[ci].basis != 0)
       return false;
     size_t span = s[si].span;
-    accumulateLeaf(c[ci].value, s + si, d + si, span, acc, ar);
+    accumulateLeaf(c[ci].value, s + si, d + si, span, acc, ar, bases);
     si += span;
   }
   return true;
@@ -528,17 +531,18 @@ bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
 } // namespace
 
 Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
-  if (layout.hasBasisStrides())
-    return Diagnostic::error("crd2idx: layout " + layout.str() +
-                             " has basis strides; its value is a tuple "
-                             "(use crd2offset)");
   Arith ar;
   int64_t r = 0;
+  uint32_t bases = 0;
   if (!accumulate(coord, layout.shape().nodes(), layout.stride().nodes(), r,
-                  ar))
+                  ar, bases))
     return Diagnostic::error("crd2idx: coordinate " + coord.str() +
                              " is not congruent to the shape " +
                              layout.shape().str());
+  if (bases != 0) // every stride leaf was visited
+    return Diagnostic::error("crd2idx: layout " + layout.str() +
+                             " has basis strides; its value is a tuple "
+                             "(use crd2offset)");
   if (!ar.ok())
     return Arith::diagnostic("crd2idx");
   return r;
@@ -665,7 +669,7 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
   Composer c = makeComposer(a);
   IntTuple::Builder rs, rd;
   LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
-  LK_CHECK(c.checkDistributive(b));
+  LK_CHECK(c.checkDistributive([&] { return b.str(); }));
   return Layout::unchecked(rs.take(), rd.take());
 }
 
@@ -684,12 +688,14 @@ Expected<Layout> composition(const Layout &a, const Tiler &t) {
   return a;
 }
 
-Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+namespace {
+
+/// complement(l, cotarget) where the cotarget is given by its leaves (only
+/// they matter: CuTe's ceil_div fold through nested modes equals the fold
+/// through the leaves). @pre every leaf >= 1
+Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
+                                size_t cotargetLeaves) {
   LK_CHECK(requireIntegerStrides("complement", l));
-  for (const IntTuple::Node &n : cotarget.leaves())
-    if (n.value < 1 || n.basis != 0)
-      return opError("complement", "cotarget " + cotarget.str() +
-                                       " must have positive integer leaves");
   bool filteredIntegral;
   Modes modes = filteredModes(l, filteredIntegral);
   for (const Mode &m : modes)
@@ -698,7 +704,12 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
                                        " has a negative stride; complement "
                                        "needs non-negative strides");
   if (filteredIntegral && modes[0].stride == 0) {
-    LK_TRY(int64_t total, cotarget.product());
+    Arith ar;
+    int64_t total = 1;
+    for (size_t k = 0; k < cotargetLeaves; ++k)
+      total = ar.mul(total, cotarget[k]);
+    if (!ar.ok())
+      return Arith::diagnostic("complement");
     return Layout::compact(IntTuple(total));
   }
   Arith ar;
@@ -738,14 +749,27 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   // through the cotarget's modes; nested ceilings compose, so the fold runs
   // over the leaves.
   int64_t restShape = 1, divisor = newStride;
-  for (const IntTuple::Node &n : cotarget.leaves()) {
-    restShape = ar.mul(restShape, ceilDiv(n.value, divisor));
-    divisor = ceilDiv(divisor, n.value);
+  for (size_t k = 0; k < cotargetLeaves; ++k) {
+    restShape = ar.mul(restShape, ceilDiv(cotarget[k], divisor));
+    divisor = ceilDiv(divisor, cotarget[k]);
   }
   if (!ar.ok())
     return Arith::diagnostic("complement");
   result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
   return coalesceModes(result, /*keepLastExtent=*/false);
+}
+
+} // namespace
+
+Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+  SmallVector<int64_t, 16> leaves;
+  for (const IntTuple::Node &n : cotarget.leaves()) {
+    if (n.value < 1 || n.basis != 0)
+      return opError("complement", "cotarget " + cotarget.str() +
+                                       " must have positive integer leaves");
+    leaves.push_back(n.value);
+  }
+  return complementImpl(l, leaves.data(), leaves.size());
 }
 
 Expected<Layout> complement(const Layout &l) {
@@ -917,8 +941,24 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   case Tiler::Kind::Layout:
     break;
   }
-  LK_TRY(Layout rest, complement(t.layout, coalesce(a).shape()));
-  return composition(a, makeLayout({t.layout, rest}));
+  // rest = complement(T, shape(coalesce(A))), then A o (T, rest), composed
+  // mode by mode into one result without building (T, rest).
+  Composer c = makeComposer(a);
+  bool integral;
+  Modes ca = coalescedModes(flatModes(a), false, integral);
+  SmallVector<int64_t, 16> cotarget;
+  for (const Mode &m : ca)
+    cotarget.push_back(m.shape);
+  LK_TRY(Layout rest, complementImpl(t.layout, cotarget.data(), cotarget.size()));
+  IntTuple::Builder rs, rd;
+  rs.open();
+  rd.open();
+  LK_CHECK(c.compose(t.layout.shape().nodes(), t.layout.stride().nodes(), rs, rd));
+  LK_CHECK(c.compose(rest.shape().nodes(), rest.stride().nodes(), rs, rd));
+  rs.close();
+  rd.close();
+  LK_CHECK(c.checkDistributive([&] { return makeLayout({t.layout, rest}).str(); }));
+  return Layout::unchecked(rs.take(), rd.take());
 }
 
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {

@@ -82,8 +82,7 @@ public:
   void append(const T *first, size_t count) {
     if (size_ + count > capacity())
       grow(size_ + count);
-    if (count)
-      std::memcpy(data() + size_, first, count * sizeof(T));
+    copyElements(data() + size_, first, count);
     size_ += count;
   }
   void insert(size_t pos, const T &v) {
@@ -105,11 +104,20 @@ private:
   size_t capacity() const { return heap_ ? heapCap_ : N; }
   T *inlineData() { return reinterpret_cast<T *>(inline_); }
   const T *inlineData() const { return reinterpret_cast<const T *>(inline_); }
+  /// Short runs are copied inline: a call to memcpy costs more than the
+  /// copy for the few elements small layouts have.
+  static void copyElements(T *dst, const T *src, size_t n) {
+    if (n <= 8) {
+      for (size_t i = 0; i < n; ++i)
+        dst[i] = src[i];
+    } else {
+      std::memcpy(dst, src, n * sizeof(T));
+    }
+  }
   void assign(const T *src, size_t n) {
     if (n > capacity())
       grow(n);
-    if (n)
-      std::memcpy(data(), src, n * sizeof(T));
+    copyElements(data(), src, n);
     size_ = n;
   }
   void grow(size_t need) {
