@@ -548,6 +548,14 @@ Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
   return r;
 }
 
+Expected<int64_t> crd2idx(const IntTuple &coord, const ComposedLayout &layout) {
+  LK_TRY(int64_t inner, crd2idx(coord, layout.layout));
+  int64_t shifted;
+  if (addOverflows(inner, layout.offset, shifted))
+    return Arith::diagnostic("the offset of " + layout.str());
+  return layout.swizzle(shifted);
+}
+
 Expected<IntTuple> crd2offset(const IntTuple &coord, const Layout &layout) {
   std::vector<std::pair<BasisPath, int64_t>> terms;
   Arith ar;

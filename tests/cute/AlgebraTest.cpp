@@ -231,6 +231,17 @@ TEST(Equivalence, SameFunctionDifferentStructure) {
   EXPECT_FALSE(*equivalent(L("4:1"), L("8:1")));
 }
 
+TEST(Swizzle, ComposedLayoutEvaluation) {
+  ComposedLayout c = *parseComposedLayout("Sw<3,4,3> o (8,64):(64,1)");
+  // (2,0) -> 128 = bit 7, which the swizzle XORs into bit 4: 144.
+  EXPECT_EQ(*crd2idx(*parseIntTuple("(2,0)"), c), 144);
+  // (1,16) -> 80: bits [7,10) are clear, unchanged.
+  EXPECT_EQ(*crd2idx(*parseIntTuple("(1,16)"), c), 80);
+  // With offset 16: 16 + 128 = 144 has bits 7 and 4 set; XOR clears bit 4.
+  ComposedLayout off = *parseComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)");
+  EXPECT_EQ(*crd2idx(*parseIntTuple("(2,0)"), off), 128);
+}
+
 TEST(Swizzle, CuTeFormula) {
   // Bit 7 is XORed into bit 4.
   EXPECT_EQ(swizzleApply(3, 4, 3, 128), 144);

@@ -133,10 +133,9 @@ Expected<Reply> runGroupModes(const Invocation &inv) {
 Expected<Reply> runComposition(const Invocation &inv) {
   LK_TRY(cute::Layout a, inv.layout(0));
   LK_TRY(cute::Tiler t, inv.tiler(1));
-  // A plain layout tiler goes to the layout overload; tuples compose by mode.
-  Expected<cute::Layout> r = t.kind == cute::Tiler::Kind::Layout
-                                 ? cute::composition(a, t.layout)
-                                 : cute::composition(a, t);
+  // The tiler overload: tuples compose by mode, and a bare integer n
+  // composes as n:1 (also for n == 1, as CuTe does), not as compact(n).
+  Expected<cute::Layout> r = cute::composition(a, t);
   if (!r)
     return std::move(r).error();
   return layoutReply(*r);

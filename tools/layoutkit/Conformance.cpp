@@ -164,7 +164,6 @@ OpFn layoutInt(std::function<Expected<int64_t>(const Layout &)> f) {
   };
 }
 
-Expected<Layout> complementDefault(const Layout &l) { return complement(l); }
 Expected<Layout> rightInverse(const Layout &l) { return right_inverse(l); }
 Expected<Layout> leftInverse(const Layout &l) { return left_inverse(l); }
 Expected<Layout> filterZeros(const Layout &l) { return filter_zeros(l); }
@@ -255,10 +254,13 @@ const std::map<std::string, OpFn> &opTable() {
          LK_TRY(int64_t off, intFromJson(a[1]));
          LK_TRY(Layout l, layoutFromJson(a[2]));
          LK_TRY(IntTuple c, tupleFromJson(a[3]));
-         LK_TRY(int64_t v, crd2idx(c, l));
          if (b < 0 || m < 0 || b + m + (s < 0 ? -s : s) > 62)
            return Diagnostic::error("swizzle parameters out of range");
-         return json(swizzleApply(int(b), int(m), int(s), off + v));
+         // The oracle also evaluates swizzles that are not self-inverse
+         // (S < B, negative S), so the parameters are not validated here.
+         ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};
+         LK_TRY(int64_t v, crd2idx(c, composed));
+         return json(v);
        }},
   };
   return table;

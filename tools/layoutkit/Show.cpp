@@ -53,14 +53,8 @@ Expected<IntTuple> evaluateAt(const cute::ComposedLayout &c,
           "a swizzle or offset cannot be applied to a basis-stride layout");
     return cute::crd2offset(coord, c.layout);
   }
-  LK_TRY(int64_t offset, cute::crd2idx(coord, c.layout));
-  if (plain)
-    return IntTuple(offset);
-  int64_t shifted = 0;
-  if (addOverflows(offset, c.offset, shifted))
-    return Diagnostic::error("offset " + std::to_string(c.offset) + " + " +
-                             std::to_string(offset) + " overflows int64");
-  return IntTuple(c.swizzle(shifted));
+  LK_TRY(int64_t offset, cute::crd2idx(coord, c));
+  return IntTuple(offset);
 }
 
 Expected<OffsetTable> tabulate(const cute::ComposedLayout &c) {

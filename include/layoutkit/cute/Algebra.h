@@ -33,6 +33,7 @@
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Layout.h"
+#include "layoutkit/cute/Swizzle.h"
 
 #include <vector>
 
@@ -74,6 +75,9 @@ struct Tiler {
 /// Fails on basis strides (use crd2offset), on a coordinate that is not
 /// weakly congruent to the shape, and on overflow.
 Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout);
+/// A composed layout at a coordinate: Sw(offset + L(coord)).
+/// Example: (Sw<3,4,3> o (8,64):(64,1))(1,16) = Sw(80) = 80 ^ ((80 & 0x380) >> 3) = 80.
+Expected<int64_t> crd2idx(const IntTuple &coord, const ComposedLayout &layout);
 /// Fast 1-D evaluation L(i) for plain-integer strides; no allocation.
 /// @pre !layout.hasBasisStrides(), 0 <= i
 int64_t evaluate(const Layout &layout, int64_t i);
