@@ -633,14 +633,21 @@ Layout coalesce(const Layout &l) {
   return coalesceModes(m, /*keepLastExtent=*/false);
 }
 
-Expected<Layout> coalesce(const Layout &l, const IntTuple &profile) {
+namespace {
+
+/// Applies `f` at the terminals of `profile` (CuTe's transform over a target
+/// profile): a leaf profile applies `f` to the whole layout; a tuple profile
+/// recurses into modes i < rank(profile) and keeps the other modes.
+template <class F>
+Expected<Layout> atProfile(const char *op, const Layout &l,
+                           const IntTuple &profile, F f) {
   if (profile.isLeaf())
-    return coalesce(l);
+    return f(l);
   if (profile.rank() > l.rank())
-    return opError("coalesce", "profile " + profile.str() + " has more modes than " + l.str());
+    return opError(op, "profile " + profile.str() + " has more modes than " + l.str());
   ModeBuilder out;
   for (size_t i = 0; i < profile.rank(); ++i) {
-    LK_TRY(Layout m, coalesce(l.mode(i), profile[i]));
+    LK_TRY(Layout m, atProfile(op, l.mode(i), profile[i], f));
     out.append(m);
   }
   for (size_t i = profile.rank(); i < l.rank(); ++i)
@@ -648,21 +655,18 @@ Expected<Layout> coalesce(const Layout &l, const IntTuple &profile) {
   return out.build();
 }
 
+} // namespace
+
+Expected<Layout> coalesce(const Layout &l, const IntTuple &profile) {
+  return atProfile("coalesce", l, profile,
+                   [](const Layout &m) { return coalesce(m); });
+}
+
 Layout filter(const Layout &l) { return coalesce(filter_zeros(l)); }
 
 Expected<Layout> filter(const Layout &l, const IntTuple &profile) {
-  if (profile.isLeaf())
-    return filter(l);
-  if (profile.rank() > l.rank())
-    return opError("filter", "profile " + profile.str() + " has more modes than " + l.str());
-  ModeBuilder out;
-  for (size_t i = 0; i < profile.rank(); ++i) {
-    LK_TRY(Layout m, filter(l.mode(i), profile[i]));
-    out.append(m);
-  }
-  for (size_t i = profile.rank(); i < l.rank(); ++i)
-    out.append(l.mode(i));
-  return out.build();
+  return atProfile("filter", l, profile,
+                   [](const Layout &m) { return filter(m); });
 }
 
 //===----------------------------------------------------------------------===//
