@@ -86,6 +86,10 @@ std::string modeStr(const Mode &m) {
 /// back as one mode 1:0.
 Modes coalescedModes(const Modes &modes, bool keepLastExtent, bool &integral) {
   size_t r = modes.size();
+  if (r == 0) { // the empty layout (), like 1:0
+    integral = true;
+    return Modes{Mode{1, 0, 0}};
+  }
   Modes out; // built back to front, reversed at the end
   integral = true;
   Mode front = modes[r - 1];
@@ -180,13 +184,17 @@ struct Composer {
       rd.close();
       return Ok{};
     }
-    int64_t s = shape->value;
-    int64_t d = stride->value;
     if (stride->basis != 0)
       return opError("composition", "B's stride " +
-                                        IntTuple::leaf(d, BasisPath::fromRaw(stride->basis)).str() +
+                                        IntTuple::leaf(stride->value, BasisPath::fromRaw(stride->basis)).str() +
                                         " is a basis stride; B must have "
                                         "integer strides");
+    return composeLeaf(shape->value, stride->value, rs, rd);
+  }
+
+  /// Composes A with the single mode s:d of B.
+  Status composeLeaf(int64_t s, int64_t d, IntTuple::Builder &rs,
+                     IntTuple::Builder &rd) const {
     if (d == 0) {
       rs.leaf(s);
       rd.leaf(0);
@@ -261,9 +269,9 @@ struct Composer {
   }
 };
 
-Composer makeComposer(const Layout &a) {
+Composer makeComposer(const Layout &a, const Modes &flat) {
   Composer c;
-  c.lhs = coalescedModes(flatModes(a), /*keepLastExtent=*/true, c.lhsIntegral);
+  c.lhs = coalescedModes(flat, /*keepLastExtent=*/true, c.lhsIntegral);
   c.a = &a;
   c.reach.resize(c.lhs.size(), 0);
   return c;
@@ -678,7 +686,7 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
     return opError("composition", "B = " + b.str() +
                                       " has basis strides; B must have "
                                       "integer strides");
-  Composer c = makeComposer(a);
+  Composer c = makeComposer(a, flatModes(a));
   IntTuple::Builder rs, rd;
   LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
   LK_CHECK(c.checkDistributive([&] { return b.str(); }));
@@ -705,8 +713,14 @@ namespace {
 /// complement(l, cotarget) where the cotarget is given by its leaves (only
 /// they matter: CuTe's ceil_div fold through nested modes equals the fold
 /// through the leaves). @pre every leaf >= 1
-Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
-                                size_t cotargetLeaves) {
+/// Flat modes and whether CuTe's result is an integer layout.
+struct FlatLayout {
+  Modes modes;
+  bool integral = true;
+};
+
+Expected<FlatLayout> complementModes(const Layout &l, const int64_t *cotarget,
+                                     size_t cotargetLeaves) {
   LK_CHECK(requireIntegerStrides("complement", l));
   bool filteredIntegral;
   Modes modes = filteredModes(l, filteredIntegral);
@@ -722,7 +736,8 @@ Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
       total = ar.mul(total, cotarget[k]);
     if (!ar.ok())
       return Arith::diagnostic("complement");
-    return Layout::compact(IntTuple(total));
+    // compact(total): total:1, or 1:0 for a cotarget of 1.
+    return FlatLayout{Modes{Mode{total, total == 1 ? 0 : 1, 0}}, true};
   }
   Arith ar;
   Modes result;
@@ -768,7 +783,15 @@ Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
   if (!ar.ok())
     return Arith::diagnostic("complement");
   result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
-  return coalesceModes(result, /*keepLastExtent=*/false);
+  FlatLayout out;
+  out.modes = coalescedModes(result, /*keepLastExtent=*/false, out.integral);
+  return out;
+}
+
+Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
+                                size_t cotargetLeaves) {
+  LK_TRY(FlatLayout c, complementModes(l, cotarget, cotargetLeaves));
+  return fromModes(c.modes, c.integral);
 }
 
 } // namespace
@@ -955,21 +978,39 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   }
   // rest = complement(T, shape(coalesce(A))), then A o (T, rest), composed
   // mode by mode into one result without building (T, rest).
-  Composer c = makeComposer(a);
+  Modes flat = flatModes(a);
+  Composer c = makeComposer(a, flat);
+  // coalesce(A) equals the composer's coalesce_x(A) unless A ends in a
+  // size-1 mode, which coalesce_x keeps to remember its stride.
   bool integral;
-  Modes ca = coalescedModes(flatModes(a), false, integral);
+  Modes plain;
+  bool endsInOne = !flat.empty() && flat.back().shape == 1;
+  if (endsInOne)
+    plain = coalescedModes(flat, false, integral);
+  const Modes &ca = endsInOne ? plain : c.lhs;
   SmallVector<int64_t, 16> cotarget;
   for (const Mode &m : ca)
     cotarget.push_back(m.shape);
-  LK_TRY(Layout rest, complementImpl(t.layout, cotarget.data(), cotarget.size()));
+  LK_TRY(FlatLayout rest, complementModes(t.layout, cotarget.data(), cotarget.size()));
   IntTuple::Builder rs, rd;
   rs.open();
   rd.open();
   LK_CHECK(c.compose(t.layout.shape().nodes(), t.layout.stride().nodes(), rs, rd));
-  LK_CHECK(c.compose(rest.shape().nodes(), rest.stride().nodes(), rs, rd));
+  if (!rest.integral) {
+    rs.open();
+    rd.open();
+  }
+  for (const Mode &m : rest.modes)
+    LK_CHECK(c.composeLeaf(m.shape, m.stride, rs, rd));
+  if (!rest.integral) {
+    rs.close();
+    rd.close();
+  }
   rs.close();
   rd.close();
-  LK_CHECK(c.checkDistributive([&] { return makeLayout({t.layout, rest}).str(); }));
+  LK_CHECK(c.checkDistributive([&] {
+    return makeLayout({t.layout, fromModes(rest.modes, rest.integral)}).str();
+  }));
   return Layout::unchecked(rs.take(), rd.take());
 }
 
