@@ -135,9 +135,13 @@ SmallVector<IntTuple::Node, 16> IntTuple::leaves() const {
   return out;
 }
 
-IntTuple IntTuple::flatten() const {
+Expected<IntTuple> IntTuple::flatten() const {
   if (isLeaf())
     return *this;
+  if (leafCount() > size_t(kMaxRank))
+    return Diagnostic::error("cannot flatten " + std::to_string(leafCount()) +
+                             " leaves into one tuple: at most " +
+                             std::to_string(kMaxRank) + " modes");
   IntTuple t;
   for (const Node &node : nodes_)
     if (node.rank == kLeaf) {
@@ -146,6 +150,18 @@ IntTuple IntTuple::flatten() const {
     }
   t.nodes_[0].span = uint16_t(t.nodes_.size());
   return t;
+}
+
+Expected<IntTuple> IntTuple::Builder::take() const {
+  size_t leaves = 0;
+  for (const Node &n : nodes_)
+    leaves += n.rank == kLeaf;
+  if (tooLarge_ || nodes_.size() > kMaxNodes || leaves > size_t(kMaxRank))
+    return Diagnostic::error(
+        "result too large: a tuple holds at most " + std::to_string(kMaxNodes) +
+        " nodes, " + std::to_string(kMaxRank) + " leaves and " +
+        std::to_string(kMaxRank) + " modes per tuple");
+  return IntTuple(nodes_.data(), nodes_.size());
 }
 
 IntTuple IntTuple::withLeaves(const int64_t *values) const {

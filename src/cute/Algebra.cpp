@@ -63,10 +63,24 @@ void emitModes(const Modes &modes, bool unwrapSingle, IntTuple::Builder &shape,
   }
 }
 
-Layout fromModes(const Modes &modes, bool unwrapSingle) {
+Expected<Layout> fromModes(const Modes &modes, bool unwrapSingle) {
   IntTuple::Builder shape, stride;
   emitModes(modes, unwrapSingle, shape, stride);
-  return Layout::unchecked(shape.take(), stride.take());
+  LK_TRY(IntTuple s, shape.take());
+  LK_TRY(IntTuple d, stride.take());
+  return Layout::unchecked(std::move(s), std::move(d));
+}
+
+/// "shape:stride" of flat modes, for diagnostics.
+std::string modesText(const Modes &modes, bool unwrapSingle) {
+  bool tuple = !(unwrapSingle && modes.size() == 1);
+  std::string shape = tuple ? "(" : "", stride = tuple ? "(" : "";
+  for (size_t i = 0; i < modes.size(); ++i) {
+    shape += (i ? "," : "") + std::to_string(modes[i].shape);
+    stride += (i ? "," : "") + std::to_string(modes[i].stride) +
+              BasisPath::fromRaw(modes[i].basis).str();
+  }
+  return shape + (tuple ? ")" : "") + ":" + stride + (tuple ? ")" : "");
 }
 
 Diagnostic opError(const char *op, std::string message) {
@@ -123,7 +137,7 @@ Modes coalescedModes(const Modes &modes, bool keepLastExtent, bool &integral) {
   return out;
 }
 
-Layout coalesceModes(const Modes &modes, bool keepLastExtent) {
+Expected<Layout> coalesceModes(const Modes &modes, bool keepLastExtent) {
   bool integral;
   Modes out = coalescedModes(modes, keepLastExtent, integral);
   return fromModes(out, integral);
@@ -148,7 +162,9 @@ struct Composer {
   const Layout *a = nullptr; // for diagnostics only
   /// For each coalesced mode of A but the last, the largest coordinate that
   /// B's leaves together can reach along it. Composing B leaf by leaf is
-  /// only right if these sums never carry into the next mode of A.
+  /// only right if these sums never carry into the next mode of A. It
+  /// accumulates over every compose() call, so one Composer serves exactly
+  /// one B (possibly composed in several pieces, as logical_divide does).
   mutable SmallVector<int64_t, 16> reach;
 
   /// Fails when two of B's leaves together overflow a mode of A: then
@@ -163,7 +179,7 @@ struct Composer {
                            " (" + modeStr(lhs[i]) +
                            ") when its modes are combined; the carry into "
                            "the next mode would break R(c) = A(B(c))")
-            .note("A = " + a->str() + ", coalesced: " + fromModes(lhs, lhsIntegral).str());
+            .note("A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral));
     return Ok{};
   }
 
@@ -195,6 +211,15 @@ struct Composer {
   /// Composes A with the single mode s:d of B.
   Status composeLeaf(int64_t s, int64_t d, IntTuple::Builder &rs,
                      IntTuple::Builder &rd) const {
+    if (d < 0 && !lhsIntegral)
+      // A negative step walks A's modes backwards; splitting it mode by
+      // mode (and summing it with other modes of B) borrows across modes,
+      // which the construction cannot express.
+      return opError("composition",
+                     "B's mode " + std::to_string(s) + ":" + std::to_string(d) +
+                         " has a negative stride, which is only supported "
+                         "when A coalesces to a single mode")
+          .note("A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral));
     if (d == 0) {
       rs.leaf(s);
       rd.leaf(0);
@@ -213,7 +238,7 @@ struct Composer {
     int64_t restStride = d;
     size_t r = lhs.size();
     auto leafText = [&] { return std::to_string(s) + ":" + std::to_string(d); };
-    auto where = [&] { return "A = " + a->str() + ", coalesced: " + fromModes(lhs, lhsIntegral).str(); };
+    auto where = [&] { return "A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral); };
     for (size_t i = 0; i + 1 < r; ++i) {
       int64_t cs = lhs[i].shape;
       int64_t cd = lhs[i].stride;
@@ -287,7 +312,7 @@ Status requireIntegerStrides(const char *op, const Layout &l) {
 
 /// CuTe's append<R>: pads a layout to rank r with 1:0 modes. An integer
 /// layout counts as rank 1 and stays an integer layout when r == 1.
-Layout padToRank(const Layout &l, size_t r) {
+Expected<Layout> padToRank(const Layout &l, size_t r) {
   if (l.rank() >= r)
     return l;
   ModeBuilder modes;
@@ -300,6 +325,18 @@ Layout padToRank(const Layout &l, size_t r) {
 
 /// Applies `f` to modes i < rank(t) of `a` with tiler mode t_i; `Keep` leaves
 /// a mode as is. Modes of `a` past rank(t) are kept when `keepRest`.
+/// Passes `l` on when its size fits in int64; results that combine the
+/// sizes of two inputs (divides, products) can overflow.
+Expected<Layout> checkSize(const char *op, Expected<Layout> l) {
+  if (!l)
+    return l;
+  auto n = l->shape().product();
+  if (!n)
+    return opError(op, "the size of the result " + l->shape().str() +
+                           " does not fit in 64 bits");
+  return l;
+}
+
 template <class F>
 Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
                         bool keepRest, F &&f) {
@@ -315,7 +352,7 @@ Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
   if (keepRest)
     for (size_t i = t.modes.size(); i < a.rank(); ++i)
       out.append(a.mode(i));
-  return out.build();
+  return checkSize(op, out.build());
 }
 
 /// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
@@ -336,7 +373,9 @@ Expected<Layout> unzipByTiler(const char *op, const Layout &l, const Tiler &t) {
   }
   for (size_t i = t.modes.size(); i < l.rank(); ++i)
     second.append(l.mode(i));
-  return makeLayout({first.build(), second.build()});
+  LK_TRY(Layout tiles, first.build());
+  LK_TRY(Layout rests, second.build());
+  return makeLayout({tiles, rests});
 }
 
 /// Unpacks a mode into its children when it has rank > 1 (CuTe slicing with
@@ -349,7 +388,7 @@ void unpackInto(const Layout &mode, ModeBuilder &out) {
     out.append(mode);
 }
 
-Layout tiledRegroup(const Layout &zipped) {
+Expected<Layout> tiledRegroup(const Layout &zipped) {
   if (zipped.mode(1).shape().isLeaf() || zipped.mode(1).rank() <= 1)
     return zipped;
   ModeBuilder out;
@@ -358,7 +397,7 @@ Layout tiledRegroup(const Layout &zipped) {
   return out.build();
 }
 
-Layout flatRegroup(const Layout &zipped) {
+Expected<Layout> flatRegroup(const Layout &zipped) {
   ModeBuilder out;
   unpackInto(zipped.mode(0), out);
   unpackInto(zipped.mode(1), out);
@@ -583,6 +622,10 @@ Expected<IntTuple> crd2offset(const IntTuple &coord, const Layout &layout) {
 }
 
 Expected<IntTuple> idx2crd(int64_t i, const IntTuple &shape) {
+  for (const IntTuple::Node &n : shape.leaves())
+    if (n.value < 1 || n.basis != 0)
+      return Diagnostic::error("idx2crd: shape " + shape.str() +
+                               " must have positive integer leaves");
   LK_TRY(int64_t size, shape.product());
   if (i < 0 || i >= size)
     return Diagnostic::error("idx2crd: index " + std::to_string(i) +
@@ -590,9 +633,6 @@ Expected<IntTuple> idx2crd(int64_t i, const IntTuple &shape) {
                              ") of shape " + shape.str());
   SmallVector<int64_t, 16> coords;
   for (const IntTuple::Node &n : shape.leaves()) {
-    if (n.value < 1)
-      return Diagnostic::error("idx2crd: shape " + shape.str() +
-                               " has a non-positive leaf");
     coords.push_back(i % n.value);
     i /= n.value;
   }
@@ -604,7 +644,8 @@ Expected<IntTuple> idx2crd(int64_t i, const IntTuple &shape) {
 //===----------------------------------------------------------------------===//
 
 Layout flatten(const Layout &l) {
-  return Layout::unchecked(l.shape().flatten(), l.stride().flatten());
+  // A layout has at most IntTuple::kMaxRank leaves: flattening succeeds.
+  return Layout::unchecked(*l.shape().flatten(), *l.stride().flatten());
 }
 
 Expected<Layout> group_modes(const Layout &l, size_t begin, size_t end) {
@@ -619,7 +660,8 @@ Expected<Layout> group_modes(const Layout &l, size_t begin, size_t end) {
     out.append(l.mode(i));
   for (size_t i = begin; i < end; ++i)
     group.append(l.mode(i));
-  out.append(group.build());
+  LK_TRY(Layout grouped, group.build());
+  out.append(grouped);
   for (size_t i = end; i < l.rank(); ++i)
     out.append(l.mode(i));
   return out.build();
@@ -638,7 +680,8 @@ Layout coalesce(const Layout &l) {
   Modes m = flatModes(l);
   if (m.empty())
     return Layout();
-  return coalesceModes(m, /*keepLastExtent=*/false);
+  // At most as many modes as l has leaves: always representable.
+  return *coalesceModes(m, /*keepLastExtent=*/false);
 }
 
 namespace {
@@ -690,7 +733,9 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
   IntTuple::Builder rs, rd;
   LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
   LK_CHECK(c.checkDistributive([&] { return b.str(); }));
-  return Layout::unchecked(rs.take(), rd.take());
+  LK_TRY(IntTuple shape, rs.take());
+  LK_TRY(IntTuple stride, rd.take());
+  return Layout::unchecked(std::move(shape), std::move(stride));
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
@@ -746,10 +791,11 @@ Expected<FlatLayout> complementModes(const Layout &l, const int64_t *cotarget,
   Modes rest = modes;
   auto nonInjective = [&](const Mode &m, int64_t prev) {
     return opError("complement",
-                   "non-injective layout detected: " + l.str() + " (filtered " +
-                       filter(l).str() + ") has mode " + modeStr(m) +
-                       " whose stride is smaller than the extent " +
-                       std::to_string(prev) + " already covered");
+                   "the modes of " + l.str() + " do not nest: mode " +
+                       modeStr(m) + " starts inside the extent " +
+                       std::to_string(prev) +
+                       " covered by its smaller-stride modes (CuTe: "
+                       "non-injective layout detected)");
   };
   while (rest.size() > 1) {
     size_t minIdx = 0;
@@ -862,7 +908,8 @@ Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) 
       exact = false;
       continue;
     }
-    if (prev && prev->shape * prev->stride > m.stride)
+    int64_t extent;
+    if (prev && (mulOverflows(prev->shape, prev->stride, extent) || extent > m.stride))
       exact = false;
     prev = &m;
   }
@@ -935,7 +982,7 @@ Expected<Layout> left_inverse(const Layout &l) {
     out.push_back(Mode{shapes[i], strides[i], 0});
   if (!ar.ok())
     return Arith::diagnostic("left_inverse");
-  Layout r = coalesceModes(out, false);
+  LK_TRY(Layout r, coalesceModes(out, false));
   LK_CHECK(checkLeftInverse(l, r, s));
   return r;
 }
@@ -1009,9 +1056,12 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   rs.close();
   rd.close();
   LK_CHECK(c.checkDistributive([&] {
-    return makeLayout({t.layout, fromModes(rest.modes, rest.integral)}).str();
+    return "(" + t.layout.str() + ", " + modesText(rest.modes, rest.integral) + ")";
   }));
-  return Layout::unchecked(rs.take(), rd.take());
+  LK_TRY(IntTuple shape, rs.take());
+  LK_TRY(IntTuple stride, rd.take());
+  return checkSize("logical_divide",
+                   Layout::unchecked(std::move(shape), std::move(stride)));
 }
 
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
@@ -1044,8 +1094,19 @@ Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   LK_TRY(int64_t cosz, t.layout.cosize());
   LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
   LK_TRY(Layout comp, complement(a, IntTuple(target)));
+  // B's image must stay inside the complement's domain; past it, the
+  // composition continues along the complement's last mode into A's image
+  // and the copies of A overlap. (CuTe does not check; an inexact complement
+  // of a gapped A is smaller than cosize(B).)
+  if (cosz > comp.size())
+    return opError("logical_product",
+                   "the complement of " + a.str() + " in " +
+                       std::to_string(target) + " is " + comp.str() + ", of size " +
+                       std::to_string(comp.size()) + ", too small for " +
+                       t.layout.str() + " (cosize " + std::to_string(cosz) +
+                       "): the copies of A would overlap");
   LK_TRY(Layout rest, composition(comp, t.layout));
-  return makeLayout({a, rest});
+  return checkSize("logical_product", makeLayout({a, rest}));
 }
 
 Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
@@ -1067,22 +1128,27 @@ namespace {
 
 Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
   size_t r = std::max(a.rank(), b.rank());
-  Layout pa = padToRank(a, r), pb = padToRank(b, r);
+  LK_TRY(Layout pa, padToRank(a, r));
+  LK_TRY(Layout pb, padToRank(b, r));
   LK_TRY(Layout p, logical_product(pa, Tiler::of(pb)));
   // CuTe zips (first, second) = (A', X) for blocked and (X, A') for raked:
   // an integer first layout gives the single mode (first, second); a tuple
   // pairs mode i of both, which needs the second to be a tuple as well.
   Layout first = raked ? p.mode(1) : p.mode(0);
   Layout second = raked ? p.mode(0) : p.mode(1);
-  if (first.shape().isLeaf())
-    return makeLayout({makeLayout({first, second})});
+  if (first.shape().isLeaf()) {
+    LK_TRY(Layout pair, makeLayout({first, second}));
+    return makeLayout({pair});
+  }
   if (second.shape().isLeaf() || second.rank() != first.rank())
     return opError(raked ? "raked_product" : "blocked_product",
                    "cannot pair the modes of " + first.str() + " with " +
                        second.str() + ": ranks differ");
   ModeBuilder modes;
-  for (size_t i = 0; i < first.rank(); ++i)
-    modes.append(makeLayout({first.mode(i), second.mode(i)}));
+  for (size_t i = 0; i < first.rank(); ++i) {
+    LK_TRY(Layout pair, makeLayout({first.mode(i), second.mode(i)}));
+    modes.append(pair);
+  }
   return modes.build();
 }
 

@@ -7,6 +7,8 @@
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/core/Checked.h"
 
+#include <limits>
+
 namespace lk::cute {
 
 Expected<Layout> Layout::make(IntTuple shape, IntTuple stride) {
@@ -22,8 +24,27 @@ Expected<Layout> Layout::make(IntTuple shape, IntTuple stride) {
                                std::to_string(n.value) +
                                "; shape leaves must be positive");
   }
+  if (shape.leafCount() > kMaxLeaves)
+    return Diagnostic::error("layout has " + std::to_string(shape.leafCount()) +
+                             " leaves; at most " + std::to_string(kMaxLeaves) +
+                             " are supported");
   LK_TRY(int64_t size, shape.product());
   (void)size;
+  for (const IntTuple::Node &n : stride.leaves())
+    if (n.value == std::numeric_limits<int64_t>::min())
+      return Diagnostic::error("stride " + std::to_string(n.value) +
+                               " is out of range (its magnitude does not fit "
+                               "in 64 bits)");
+  // Every offset of the domain (each codomain component, for basis strides)
+  // is at most sum (s-1)*|d| in magnitude: evaluation cannot overflow.
+  Arith ar;
+  int64_t reach = 1;
+  auto s = shape.leaves(), d = stride.leaves();
+  for (size_t i = 0; i < s.size(); ++i)
+    reach = ar.add(reach, ar.mul(s[i].value - 1, absValue(d[i].value)));
+  if (!ar.ok())
+    return Diagnostic::error("layout " + shape.str() + ":" + stride.str() +
+                             " reaches offsets that do not fit in 64 bits");
   return unchecked(std::move(shape), std::move(stride));
 }
 
@@ -66,14 +87,14 @@ Expected<int64_t> Layout::cosize() const {
   return hi;
 }
 
-Layout makeLayout(std::initializer_list<Layout> modes) {
+Expected<Layout> makeLayout(std::initializer_list<Layout> modes) {
   ModeBuilder b;
   for (const Layout &m : modes)
     b.append(m);
   return b.build();
 }
 
-Layout makeLayout(const std::vector<Layout> &modes) {
+Expected<Layout> makeLayout(const std::vector<Layout> &modes) {
   ModeBuilder b;
   for (const Layout &m : modes)
     b.append(m);

@@ -28,7 +28,7 @@ Expected<Swizzle> Swizzle::make(int64_t B, int64_t M, int64_t S) {
     return Diagnostic::error("swizzle " + name + ": S must be >= B (S = " +
                              std::to_string(S) + ", B = " + std::to_string(B) +
                              ") so that the swizzle is self-inverse");
-  if (B + M + S > 62)
+  if (B > 62 || M > 62 || S > 62 || B + M + S > 62)
     return Diagnostic::error("swizzle " + name +
                              ": B + M + S must be at most 62");
   return Swizzle{int(B), int(M), int(S)};

@@ -40,7 +40,7 @@ TEST(IntTuple, ProductSumFlatten) {
   IntTuple t = T({T({2, 4}), 8, T({})});
   EXPECT_EQ(*t.product(), 64);
   EXPECT_EQ(*t.sum(), 14);
-  EXPECT_EQ(t.flatten(), T({2, 4, 8}));
+  EXPECT_EQ(*t.flatten(), T({2, 4, 8}));
   EXPECT_EQ(t.leafCount(), 3u);
   EXPECT_EQ(*IntTuple().product(), 1);
 }
@@ -108,6 +108,47 @@ TEST(IntTuple, LargeTuplesSpillToHeap) {
   IntTuple copy = t;
   EXPECT_EQ(copy, t);
   EXPECT_EQ(copy.hash(), t.hash());
+}
+
+TEST(IntTuple, BuilderRejectsOversizedResults) {
+  // (1, 2, ..., 40000) has more modes than a tuple node can count.
+  IntTuple::Builder wide;
+  wide.open();
+  for (int i = 0; i < 40000; ++i)
+    wide.leaf(i);
+  wide.close();
+  auto t = wide.take();
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().message.find("too large"), std::string::npos);
+  // 70000 nodes in nested pairs: more nodes than a tuple can hold.
+  IntTuple::Builder deep;
+  deep.open();
+  for (int i = 0; i < 23334; ++i) {
+    deep.open();
+    deep.leaf(1);
+    deep.leaf(2);
+    deep.close();
+  }
+  deep.close();
+  EXPECT_FALSE(deep.take());
+  IntTuple::Builder ok;
+  ok.open();
+  ok.leaf(2);
+  ok.open();
+  ok.leaf(3);
+  ok.leaf(4);
+  ok.close();
+  ok.close();
+  EXPECT_EQ(*ok.take(), T({2, T({3, 4})}));
+}
+
+TEST(IntTuple, FlattenRefusesTooManyLeaves) {
+  IntTuple a, b;
+  for (int i = 0; i < 20000; ++i) {
+    a.push_back(1);
+    b.push_back(1);
+  }
+  EXPECT_FALSE(IntTuple::tuple({a, b}).flatten());
 }
 
 TEST(IntTuple, WithLeavesKeepsStructure) {

@@ -9,6 +9,8 @@
 
 #include "layoutkit/cute/Swizzle.h"
 
+#include <limits>
+
 namespace lk::cute {
 namespace {
 
@@ -140,6 +142,16 @@ TEST(Composition, IllPosedInputsAreErrorsNotWrongLayouts) {
   EXPECT_FALSE(composition(L("((8,6,4,3),4):((288,48,12,4),1)"), L("(32,2):(1,32)")));
 }
 
+TEST(Composition, NegativeStridesAcrossModesAreRefused) {
+  // B = (2,2):(2,-1) at (1,1) is 1, and A(1) = 1; CuTe's mode-by-mode
+  // construction would give 10 - 1 = 9.
+  auto r = composition(L("(2,2):(1,10)"), L("(2,2):(2,-1)"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("negative stride"), std::string::npos);
+  // On a single-mode A a negative stride is exact: 8:3 o 4:-1 = 4:-3.
+  EXPECT_EQ(str(composition(L("8:3"), L("4:-1"))), "4:-3");
+}
+
 TEST(Complement, DesignDecisions) {
   // DESIGN §4: complement(4:32, 256) is (32,2):(1,128); 32:1 is the
   // complement for cotarget 128.
@@ -180,6 +192,15 @@ TEST(Product, SpecExampleAsDecided) {
   EXPECT_EQ(str(logical_product(L("128:1"), T("4:1"))), "(128,4):(1,128)");
 }
 
+TEST(Product, OverlappingCopiesAreAnError) {
+  // complement((3,5):(3,17), 60) is only 3:1 (17 is not a multiple of 9),
+  // too small for B = 4:1: CuTe would return ((3,5),4):((3,17),1), where
+  // ((1,0),0) and ((0,0),3) both map to 3.
+  auto r = logical_product(L("(3,5):(3,17)"), T("4:1"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("overlap"), std::string::npos);
+}
+
 TEST(Product, BlockedAndRaked) {
   // A 2x2 block over a 2x3 grid. X = complement(A, 4*cosize(B) = 24) o B
   // = 6:4 o (2,3):(1,2) = (2,3):(4,8). blocked: mode i = (A_i, X_i);
@@ -202,6 +223,35 @@ TEST(Inverse, RightAndLeft) {
 
 TEST(Inverse, LeftInverseOfNonInjectiveLayoutIsAnError) {
   EXPECT_FALSE(left_inverse(L("(3,16,4):(0,24,12)")));
+}
+
+TEST(Limits, ResultsThatDoNotFitAreErrors) {
+  // size 2^40 * 2^40 overflows int64.
+  Layout big = *Layout::make(IntTuple(int64_t(1) << 40), IntTuple(1));
+  Layout bcast = *Layout::make(IntTuple(int64_t(1) << 40), IntTuple(0));
+  auto d = logical_divide(big, Tiler::of(bcast));
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("does not fit"), std::string::npos);
+  // Offsets beyond int64, and the stride INT64_MIN, are refused up front.
+  int64_t max = std::numeric_limits<int64_t>::max();
+  EXPECT_FALSE(Layout::make(IntTuple::tuple({2, 2}), IntTuple::tuple({max, max})));
+  EXPECT_FALSE(Layout::make(IntTuple(2), IntTuple(std::numeric_limits<int64_t>::min())));
+  EXPECT_FALSE(Swizzle::make(1, max, max));
+}
+
+TEST(Limits, EmptyLayoutsBehaveLikeTheTrivialLayout) {
+  // (): the empty tuple has size 1 and maps its only point to 0, like 1:0.
+  Layout e = L("():()");
+  EXPECT_EQ(e.size(), 1);
+  EXPECT_EQ(coalesce(e).str(), "1:0");
+  EXPECT_EQ(str(composition(e, L("4:1"))), "4:0");
+  EXPECT_EQ(str(complement(e, IntTuple(4))), "4:1");
+  EXPECT_EQ(str(right_inverse(e)), "1:0");
+  EXPECT_EQ(str(left_inverse(e)), "1:0");
+  EXPECT_TRUE(logical_divide(e, T("2")));
+  EXPECT_TRUE(logical_product(e, T("2:1")));
+  EXPECT_TRUE(blocked_product(e, e));
+  EXPECT_TRUE(max_common_vector(e, L("4:1")));
 }
 
 TEST(MaxCommon, VectorAndLayout) {

@@ -98,6 +98,14 @@ public:
     return Layout::unchecked(s, s.withLeaves(d.data()));
   }
 
+  /// `l` with some strides negated.
+  Layout negate(const Layout &l) {
+    std::vector<int64_t> d;
+    for (const IntTuple::Node &n : l.stride().leaves())
+      d.push_back(pick(0, 1) ? -n.value : n.value);
+    return Layout::unchecked(l.shape(), l.shape().withLeaves(d.data()));
+  }
+
   std::mt19937_64 &rng() { return rng_; }
 
 private:

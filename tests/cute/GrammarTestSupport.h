@@ -146,16 +146,21 @@ public:
     });
     while (!shape.product())
       shape = IntTuple(uniform(1, 64));
-    std::vector<int64_t> values;
-    std::vector<BasisPath> paths;
-    for (size_t i = 0; i < shape.leafCount(); ++i) {
-      values.push_back(integer(allowNegative));
-      paths.push_back(allowBasis && chance(25) ? path() : BasisPath());
+    // Layout::make also needs every offset to fit in int64: draw strides
+    // until they do (huge strides survive on extent-1 leaves), falling back
+    // to small ones.
+    for (int attempt = 0;; ++attempt) {
+      std::vector<int64_t> values;
+      std::vector<BasisPath> paths;
+      for (size_t i = 0; i < shape.leafCount(); ++i) {
+        values.push_back(attempt < 8 ? integer(allowNegative) : uniform(0, 300));
+        paths.push_back(allowBasis && chance(25) ? path() : BasisPath());
+      }
+      size_t k = 0;
+      IntTuple stride = withLeaves(shape, values, paths, k);
+      if (auto l = Layout::make(shape, stride))
+        return *l;
     }
-    // Rebuild the stride with bases: walk shape structure.
-    size_t k = 0;
-    IntTuple stride = withLeaves(shape, values, paths, k);
-    return Layout::make(shape, stride).value();
   }
 
   Tiler tiler(int depth = 3) {
@@ -185,14 +190,19 @@ public:
         /*allowEmpty=*/false);
     while (!shape.product())
       shape = IntTuple(uniform(1, 64));
-    std::vector<int64_t> values;
-    std::vector<BasisPath> paths(shape.leafCount());
-    for (size_t i = 0; i < shape.leafCount(); ++i)
-      values.push_back(integer(false));
-    size_t k = 0;
-    IntTuple stride = withLeaves(shape, values, paths, k);
     LayoutAttribute a;
-    a.layout = Layout::make(shape, stride).value();
+    for (int attempt = 0;; ++attempt) {
+      std::vector<int64_t> values;
+      std::vector<BasisPath> paths(shape.leafCount());
+      for (size_t i = 0; i < shape.leafCount(); ++i)
+        values.push_back(attempt < 8 ? integer(false) : uniform(0, 300));
+      size_t k = 0;
+      IntTuple stride = withLeaves(shape, values, paths, k);
+      if (auto l = Layout::make(shape, stride)) {
+        a.layout = *l;
+        break;
+      }
+    }
     if (chance(50))
       a.swizzle = hardwareSwizzles()[size_t(uniform(0, 4))];
     if (chance(50) && !types.empty())

@@ -85,6 +85,8 @@ public:
   static constexpr int16_t kLeaf = -1;
   /// Largest number of nodes one tuple may have.
   static constexpr size_t kMaxNodes = 65535;
+  /// Largest number of modes one tuple node may have.
+  static constexpr int16_t kMaxRank = 32767;
 
   /// The empty tuple `()`.
   IntTuple();
@@ -116,7 +118,9 @@ public:
   IntTuple operator[](size_t i) const;
   int depth() const;
 
-  /// Appends `child` as a new last mode. @pre isTuple()
+  /// Appends `child` as a new last mode. @pre isTuple(), rank() < kMaxRank
+  /// and the result has at most kMaxNodes nodes (use Builder::take() to get
+  /// a checked result).
   void push_back(const IntTuple &child);
   /// Appends every mode of `t` (or `t` itself when a leaf).
   void appendModes(const IntTuple &t);
@@ -125,8 +129,9 @@ public:
   size_t leafCount() const;
   /// Leaves in order (pre-order = left to right).
   SmallVector<Node, 16> leaves() const;
-  /// The tuple of all leaves in order; a leaf stays a leaf.
-  IntTuple flatten() const;
+  /// The tuple of all leaves in order; a leaf stays a leaf. Fails when there
+  /// are more than kMaxRank leaves.
+  Expected<IntTuple> flatten() const;
   /// This tuple's structure with its leaves replaced, in order, by `values`
   /// (basis dropped). @pre values.size() == leafCount()
   IntTuple withLeaves(const int64_t *values) const;
@@ -171,7 +176,10 @@ public:
   void close() {
     uint32_t at = stack_.back();
     stack_.pop_back();
-    nodes_[at].span = uint16_t(nodes_.size() - at);
+    size_t span = nodes_.size() - at;
+    if (span > kMaxNodes)
+      tooLarge_ = true;
+    nodes_[at].span = uint16_t(span);
   }
   void leaf(int64_t v, uint32_t basis = 0) {
     bump();
@@ -182,17 +190,19 @@ public:
     bump();
     nodes_.append(t.nodes(), t.nodeCount());
   }
-  /// The built tuple. @pre every open() was closed
-  IntTuple take() const { return IntTuple(nodes_.data(), nodes_.size()); }
+  /// The built tuple, or an error when it exceeds the representable size
+  /// (kMaxNodes nodes, kMaxRank modes per tuple). @pre every open() closed
+  Expected<IntTuple> take() const;
 
 private:
   /// Counts a new child of the innermost open tuple.
   void bump() {
-    if (!stack_.empty())
-      ++nodes_[stack_.back()].rank;
+    if (!stack_.empty() && ++nodes_[stack_.back()].rank == kMaxRank)
+      tooLarge_ = true;
   }
   SmallVector<Node, 32> nodes_;
   SmallVector<uint32_t, 8> stack_;
+  bool tooLarge_ = false;
 };
 
 /// Same tree structure (leaf values ignored).

@@ -37,11 +37,18 @@ namespace lk::cute {
 
 class Layout {
 public:
+  /// Most leaves a layout given to make() may have. Every layout, also one an
+  /// operation returns, has at most IntTuple::kMaxRank leaves; the margin
+  /// lets operations that add a mode or two stay representable.
+  static constexpr size_t kMaxLeaves = 16384;
+
   /// The trivial layout 1:0.
   Layout() : shape_(1), stride_(0) {}
 
   /// Checks that shape and stride are congruent, that shape leaves are
-  /// positive plain integers, and that the size fits in int64.
+  /// positive plain integers, that the size and every offset L(c) fit in
+  /// int64 (no stride is INT64_MIN), and that there are at most kMaxLeaves
+  /// leaves.
   static Expected<Layout> make(IntTuple shape, IntTuple stride);
   /// Builds without checks. @pre the conditions of make() hold.
   static Layout unchecked(IntTuple shape, IntTuple stride) {
@@ -85,8 +92,9 @@ private:
 };
 
 /// Builds the layout whose modes are `modes` (CuTe's make_layout(L0, L1,...)).
-Layout makeLayout(std::initializer_list<Layout> modes);
-Layout makeLayout(const std::vector<Layout> &modes);
+/// Fails only when the result exceeds the representable size.
+Expected<Layout> makeLayout(std::initializer_list<Layout> modes);
+Expected<Layout> makeLayout(const std::vector<Layout> &modes);
 
 /// Collects modes one at a time into a tuple layout, without an
 /// intermediate container (small results never allocate).
@@ -102,10 +110,13 @@ public:
     ++count_;
   }
   size_t size() const { return count_; }
-  Layout build() {
+  /// The layout of the appended modes. Call once.
+  Expected<Layout> build() {
     shape_.close();
     stride_.close();
-    return Layout::unchecked(shape_.take(), stride_.take());
+    LK_TRY(IntTuple shape, shape_.take());
+    LK_TRY(IntTuple stride, stride_.take());
+    return Layout::unchecked(std::move(shape), std::move(stride));
   }
 
 private:
