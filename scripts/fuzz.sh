@@ -37,7 +37,7 @@ fi
 cmake -S "$root" -B "$build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-O1" \
   -DLK_BUILD_FUZZ=ON -DLK_BUILD_TESTS=OFF -DLK_BUILD_BENCH=OFF \
-  -DLK_BUILD_TOOLS=OFF >/dev/null
+  -DLK_BUILD_TOOLS=OFF -DLK_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 status=0

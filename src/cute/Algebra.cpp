@@ -1267,4 +1267,31 @@ Expected<bool> equivalent(const Layout &a, const Layout &b) {
   return coalesce(a) == coalesce(b);
 }
 
+Expected<bool> equivalent(const ComposedLayout &a, const ComposedLayout &b) {
+  if (a.layout.size() != b.layout.size())
+    return false;
+  bool plainA = a.swizzle.isIdentity(), plainB = b.swizzle.isIdentity();
+  if ((a.swizzle == b.swizzle || (plainA && plainB)) && a.offset == b.offset)
+    return equivalent(a.layout, b.layout);
+  if (a.layout.hasBasisStrides() || b.layout.hasBasisStrides())
+    return Diagnostic::error("equivalent: a swizzle cannot apply to basis strides");
+  int64_t n = a.layout.size();
+  if (n > kEquivalencePointLimit)
+    return Diagnostic::error("equivalent: " + a.str() + " and " + b.str() +
+                             " differ in swizzle or offset and have " +
+                             std::to_string(n) + " points; at most " +
+                             std::to_string(kEquivalencePointLimit) +
+                             " are compared one by one");
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t x, y;
+    // Layout::make bounds every offset; the offsets themselves may not.
+    if (addOverflows(evaluate(a.layout, i), a.offset, x) ||
+        addOverflows(evaluate(b.layout, i), b.offset, y))
+      return Arith::diagnostic("equivalent");
+    if (a.swizzle(x) != b.swizzle(y))
+      return false;
+  }
+  return true;
+}
+
 } // namespace lk::cute

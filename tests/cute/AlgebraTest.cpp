@@ -292,6 +292,22 @@ TEST(Swizzle, ComposedLayoutEvaluation) {
   EXPECT_EQ(*crd2idx(*parseIntTuple("(2,0)"), off), 128);
 }
 
+TEST(Equivalence, ComposedLayoutsCompareAsFunctions) {
+  auto C = [](std::string_view t) { return *parseComposedLayout(t); };
+  // The identity swizzle adds nothing.
+  EXPECT_TRUE(*equivalent(C("Sw<0,4,3> o (8,8):(8,1)"), C("(8,8):(8,1)")));
+  // Row 1 of the 128B swizzle is permuted: not the plain layout.
+  EXPECT_FALSE(*equivalent(C("Sw<3,4,3> o (8,64):(64,1)"), C("(8,64):(64,1)")));
+  // Same swizzle, equivalent inner layouts.
+  EXPECT_TRUE(*equivalent(C("Sw<3,4,3> o (8,64):(64,1)"), C("Sw<3,4,3> o ((8),(8,8)):((64),(1,8))")));
+  // Sw<1,0,1>(x) = x ^ ((x & 2) >> 1) maps 0,1,2,3 to 0,1,3,2: not 4:1, and
+  // with a different offset it is compared point by point.
+  EXPECT_FALSE(*equivalent(C("Sw<1,0,1> o 4:1"), C("4:1")));
+  EXPECT_TRUE(*equivalent(C("Sw<1,0,1> o 4:1"), C("Sw<1,0,1> o (2,2):(1,2)")));
+  // Sw<1,0,1> o 4 o 4:1 maps to Sw(4..7) = 4,5,7,6 = Sw<1,0,1> o (4 + 4:1).
+  EXPECT_FALSE(*equivalent(C("Sw<1,0,1> o 4 o 4:1"), C("Sw<0,0,0> o 4 o 4:1")));
+}
+
 TEST(Swizzle, CuTeFormula) {
   // Bit 7 is XORed into bit 4.
   EXPECT_EQ(swizzleApply(3, 4, 3, 128), 144);

@@ -79,6 +79,11 @@ TEST(CliAlgebra, Composition) {
   EXPECT_EQ(resultOf({"composition", "8:2", "4:1"}), "4:2");
   // By-mode: mode 0 is 8:1 o 2:2 = 2:2; `_` keeps mode 1 = 8:8.
   EXPECT_EQ(resultOf({"composition", "(8,8):(1,8)", "(2:2,_)"}), "(2,8):(2,8)");
+  // A bare integer tiler n composes as n:1, also for n == 1 (CuTe):
+  // 12:8 o 1:1 = 1:8, while the layout 1:0 gives 1:0.
+  EXPECT_EQ(resultOf({"composition", "12:8", "1"}), "1:8");
+  EXPECT_EQ(resultOf({"composition", "12:8", "1:0"}), "1:0");
+  EXPECT_EQ(resultOf({"composition", "12:8", "4"}), "4:8");
 }
 
 TEST(CliAlgebra, Complement) {

@@ -216,8 +216,9 @@ Expected<Reply> runCeilDiv(const Invocation &inv) {
 }
 
 Expected<Reply> runEquivalent(const Invocation &inv) {
-  LK_TRY(cute::Layout a, inv.layout(0));
-  LK_TRY(cute::Layout b, inv.layout(1));
+  // Plain layouts parse as composed layouts with the identity swizzle.
+  LK_TRY(cute::ComposedLayout a, inv.composedLayout(0));
+  LK_TRY(cute::ComposedLayout b, inv.composedLayout(1));
   LK_TRY(bool same, cute::equivalent(a, b));
   return boolReply(same);
 }

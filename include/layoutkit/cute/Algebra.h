@@ -195,8 +195,21 @@ Expected<IntTuple> ceil_div(const IntTuple &a, const IntTuple &b);
 // Equivalence
 //===----------------------------------------------------------------------===//
 
-/// Same size and L1(i) == L2(i) for every i in [0, size).
+/// Same size and L1(i) == L2(i) for every i in [0, size). Decided on the
+/// coalesced forms, which are canonical: the first mode of a coalesced
+/// layout is fixed by the run of the function's first steps, and so on.
+/// Layouts with basis strides compare their coalesced forms structurally
+/// (a plain stride and the same stride @0 count as different).
 Expected<bool> equivalent(const Layout &a, const Layout &b);
+
+/// Same size and Sw1(o1 + L1(i)) == Sw2(o2 + L2(i)) for every i. The
+/// swizzle is part of the function: identical swizzles and offsets compare
+/// the inner layouts; otherwise every point is compared, which is refused
+/// past kEquivalencePointLimit points.
+/// Example: Sw<0,4,3> o (8,8):(8,1) is equivalent to (8,8):(8,1);
+///          Sw<3,4,3> o (8,64):(64,1) is not equivalent to (8,64):(64,1).
+Expected<bool> equivalent(const ComposedLayout &a, const ComposedLayout &b);
+inline constexpr int64_t kEquivalencePointLimit = int64_t(1) << 22;
 
 } // namespace lk::cute
 
