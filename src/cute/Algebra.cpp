@@ -39,10 +39,6 @@ Modes flatModes(const Layout &l) {
   return out;
 }
 
-IntTuple strideLeaf(const Mode &m) {
-  return IntTuple::leaf(m.stride, BasisPath::fromRaw(m.basis));
-}
-
 /// A flat layout from modes; a single mode gives an integer layout when
 /// `unwrapSingle` is set (CuTe's unwrap / integral results).
 /// Emits modes into builders: one leaf, or a flat tuple.

@@ -7,21 +7,23 @@
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/core/Lexer.h"
 
+#include "TupleSyntax.h"
+
 #include <array>
-#include <limits>
-#include <vector>
 
 namespace lk::cute {
 namespace {
 
-constexpr int kMaxNesting = 64;
-constexpr size_t kMaxRank = size_t(std::numeric_limits<int16_t>::max());
+using detail::isDigit;
+using detail::kAttributeTuple;
+using detail::LocatedTuple;
+using detail::Span;
+
+constexpr int kMaxNesting = kAttributeTuple.maxNesting;
 
 constexpr std::array<Swizzle, 5> kHardwareSwizzles = {
     Swizzle{0, 4, 3}, Swizzle{1, 4, 3}, Swizzle{2, 4, 3}, Swizzle{3, 4, 3},
     Swizzle{2, 5, 2}};
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 std::string swizzleText(int64_t b, int64_t m, int64_t s) {
   return "swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," +
@@ -38,17 +40,6 @@ std::string supportedNote() {
   }
   return note;
 }
-
-struct Span {
-  size_t offset = 0;
-  size_t length = 0;
-};
-
-struct LocatedTuple {
-  IntTuple value;
-  Span whole;
-  std::vector<Span> leaves;
-};
 
 /// Everything the syntax stage collects, with locations for the later
 /// stages.
@@ -141,49 +132,7 @@ private:
   }
 
   Expected<LocatedTuple> tuple(std::string_view context) {
-    LocatedTuple out;
-    size_t nodes = 0;
-    lx_.peek();
-    out.whole.offset = lx_.pos();
-    LK_TRY(out.value, node(context, 0, nodes, out.leaves));
-    out.whole.length = lx_.pos() - out.whole.offset;
-    return out;
-  }
-
-  Expected<IntTuple> node(std::string_view context, int depth, size_t &nodes,
-                          std::vector<Span> &leaves) {
-    lx_.peek();
-    size_t start = lx_.pos();
-    if (++nodes > IntTuple::kMaxNodes)
-      return lx_.error(std::string(context) + " has more than " +
-                           std::to_string(IntTuple::kMaxNodes) + " nodes",
-                       start);
-    if (lx_.peek() == '(') {
-      if (depth >= kMaxNesting)
-        return lx_.error(std::string(context) + " nests deeper than " +
-                             std::to_string(kMaxNesting) + " levels",
-                         start);
-      lx_.consumeIf('(');
-      IntTuple t;
-      while (true) {
-        if (t.rank() >= kMaxRank)
-          return lx_.error(std::string(context) + " has more than " +
-                           std::to_string(kMaxRank) + " modes");
-        LK_TRY(IntTuple child, node(context, depth + 1, nodes, leaves));
-        t.push_back(child);
-        if (lx_.consumeIf(','))
-          continue;
-        if (lx_.consumeIf(')'))
-          return t;
-        return lx_.expected("',' or ')' in " + std::string(context));
-      }
-    }
-    if (!isDigit(lx_.peek()))
-      return lx_.expected("a non-negative integer or '(' in " +
-                          std::string(context));
-    LK_TRY(int64_t v, lx_.readUint(std::string(context) + " leaf"));
-    leaves.push_back(Span{start, lx_.pos() - start});
-    return IntTuple(v);
+    return detail::parseLocatedTuple(lx_, kAttributeTuple.named(context));
   }
 
   Lexer lx_;
@@ -223,21 +172,7 @@ Expected<LayoutAttribute> parseLayoutAttribute(std::string_view text,
   }
 
   // 2. The layout.
-  if (!congruent(a.shape.value, a.stride.value))
-    return lx.error("shape " + a.shape.value.str() + " and stride " +
-                        a.stride.value.str() + " are not congruent",
-                    a.stride.whole.offset, a.stride.whole.length);
-  auto leaves = a.shape.value.leaves();
-  for (size_t i = 0; i < leaves.size(); ++i)
-    if (leaves[i].value < 1)
-      return lx.error("shape leaf " + std::to_string(leaves[i].value) +
-                          " must be positive",
-                      a.shape.leaves[i].offset, a.shape.leaves[i].length);
-  if (!a.shape.value.product())
-    return lx.error("size of shape " + a.shape.value.str() +
-                        " does not fit in 64 bits",
-                    a.shape.whole.offset, a.shape.whole.length);
-  out.layout = Layout::unchecked(a.shape.value, a.stride.value);
+  LK_TRY(out.layout, detail::makeLocatedLayout(lx, a.shape, a.stride));
 
   // 3. The swizzle.
   if (a.hasSwizzle) {

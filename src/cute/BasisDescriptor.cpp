@@ -8,15 +8,19 @@
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/core/Rational.h"
 
+#include "TupleSyntax.h"
+
 #include <limits>
 
 namespace lk::cute {
 namespace {
 
-constexpr int kMaxNesting = 64;
-constexpr size_t kMaxRank = size_t(std::numeric_limits<int16_t>::max());
-
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+// The descriptor grammar (rational counts, mandatory '@', a syntax tree
+// rather than a LocatedTuple) has its own parser, but the same limits as the
+// other tuple grammars.
+using detail::isDigit;
+constexpr int kMaxNesting = detail::kMaxTupleNesting;
+constexpr size_t kMaxRank = detail::kMaxTupleRank;
 
 class SyntaxParser {
 public:

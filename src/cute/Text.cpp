@@ -15,34 +15,23 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/core/Lexer.h"
 
+#include "TupleSyntax.h"
+
 #include <cctype>
-#include <limits>
 #include <vector>
 
 namespace lk::cute {
 namespace {
 
-/// Deepest tuple / tiler nesting the parsers accept.
-constexpr int kMaxNesting = 64;
-/// Largest rank a tuple node can record (IntTuple::Node::rank is int16).
-constexpr size_t kMaxRank = size_t(std::numeric_limits<int16_t>::max());
+using detail::isDigit;
+using detail::kCuteTuple;
+using detail::LocatedTuple;
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+/// Deepest tuple / tiler nesting the parsers accept.
+constexpr int kMaxNesting = kCuteTuple.maxNesting;
+
 /// The blanks lk::Lexer skips (newlines included).
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-/// Where a leaf of a parsed tuple came from.
-struct Span {
-  size_t offset = 0;
-  size_t length = 0;
-};
-
-/// A tuple with the source ranges needed for semantic diagnostics.
-struct LocatedTuple {
-  IntTuple value;
-  Span whole;
-  std::vector<Span> leaves; // pre-order, one per leaf of `value`
-};
 
 class TextParser {
 public:
@@ -52,35 +41,17 @@ public:
 
   /// True when the next token starts an integer: a digit, '-' + digit, or
   /// CuTe's static prefix '_' followed by one of those.
-  bool atInteger() {
-    char c = lx_.peek();
-    if (isDigit(c))
-      return true;
-    if (c == '-')
-      return isDigit(lx_.peekAt(1));
-    if (c == '_')
-      return isDigit(lx_.peekAt(1)) ||
-             (lx_.peekAt(1) == '-' && isDigit(lx_.peekAt(2)));
-    return false;
-  }
+  bool atInteger() { return detail::atInteger(lx_, kCuteTuple); }
 
   /// An integer with an optional CuTe static prefix `_`.
   Expected<int64_t> integer(std::string_view what) {
-    if (lx_.peek() == '_' && atInteger())
-      lx_.consumeIf('_');
-    return lx_.readInt(what);
+    return detail::readInteger(lx_, what, kCuteTuple);
   }
 
   /// int-tuple, recording leaf spans. `context` names the tuple in messages
   /// ("shape", "stride", "int-tuple").
   Expected<LocatedTuple> tuple(std::string_view context, int depth) {
-    LocatedTuple out;
-    size_t nodes = 0;
-    lx_.peek();
-    out.whole.offset = lx_.pos();
-    LK_TRY(out.value, node(context, depth, nodes, out.leaves));
-    out.whole.length = lx_.pos() - out.whole.offset;
-    return out;
+    return detail::parseLocatedTuple(lx_, kCuteTuple.named(context), depth);
   }
 
   /// `shape ":" stride` where the shape has already been parsed (`shape`);
@@ -88,7 +59,7 @@ public:
   Expected<Layout> finishLayout(const LocatedTuple &shape, int depth) {
     LK_CHECK(lx_.expect(':', "between shape and stride"));
     LK_TRY(LocatedTuple stride, tuple("stride", depth));
-    return checkLayout(shape, stride);
+    return detail::makeLocatedLayout(lx_, shape, stride);
   }
 
   Expected<Layout> layout(int depth) {
@@ -212,91 +183,12 @@ private:
   }
 
   Diagnostic nestingError(size_t offset) {
-    return lx_.error("nesting deeper than " + std::to_string(kMaxNesting) +
-                         " levels",
-                     offset);
+    return detail::nestingError(lx_, kCuteTuple, offset);
   }
 
   Expected<Tiler> layoutTiler(const LocatedTuple &shape, int depth) {
     LK_TRY(Layout l, finishLayout(shape, depth));
     return Tiler::of(std::move(l));
-  }
-
-  Expected<IntTuple> node(std::string_view context, int depth, size_t &nodes,
-                          std::vector<Span> &leaves) {
-    lx_.peek();
-    size_t start = lx_.pos();
-    if (++nodes > IntTuple::kMaxNodes)
-      return lx_.error("tuple has more than " +
-                           std::to_string(IntTuple::kMaxNodes) + " nodes",
-                       start);
-    if (lx_.peek() == '(') {
-      if (depth >= kMaxNesting)
-        return nestingError(start);
-      lx_.consumeIf('(');
-      IntTuple t;
-      if (lx_.consumeIf(')'))
-        return t;
-      while (true) {
-        if (t.rank() >= kMaxRank)
-          return lx_.error("tuple has more than " + std::to_string(kMaxRank) +
-                           " modes");
-        LK_TRY(IntTuple child, node(context, depth + 1, nodes, leaves));
-        t.push_back(child);
-        if (lx_.consumeIf(','))
-          continue;
-        if (lx_.consumeIf(')'))
-          return t;
-        return lx_.expected("',' or ')' in " + std::string(context));
-      }
-    }
-    if (!atInteger())
-      return lx_.expected("an integer or '(' in " + std::string(context));
-    LK_TRY(int64_t v, integer(std::string(context) + " leaf"));
-    BasisPath path;
-    while (lx_.peek() == '@') {
-      lx_.consumeIf('@');
-      lx_.peek();
-      size_t dimStart = lx_.pos();
-      LK_TRY(int64_t d, lx_.readUint("basis index"));
-      Expected<BasisPath> next = path.pushed(d);
-      if (!next)
-        return lx_.error(next.error().message, dimStart,
-                         lx_.pos() - dimStart);
-      path = *next;
-    }
-    leaves.push_back(Span{start, lx_.pos() - start});
-    return IntTuple::leaf(v, path);
-  }
-
-  Expected<Layout> checkLayout(const LocatedTuple &shape,
-                               const LocatedTuple &stride) {
-    if (!congruent(shape.value, stride.value))
-      return lx_.error("shape " + shape.value.str() + " and stride " +
-                           stride.value.str() + " are not congruent",
-                       stride.whole.offset, stride.whole.length);
-    auto leaves = shape.value.leaves();
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      const IntTuple::Node &n = leaves[i];
-      const Span &at = shape.leaves[i];
-      if (n.basis != 0)
-        return lx_.error("shape leaf " + IntTuple::leaf(n.value, BasisPath::fromRaw(n.basis)).str() +
-                             " cannot have a basis; only strides may be bases",
-                         at.offset, at.length);
-      if (n.value < 1)
-        return lx_.error("shape leaf " + std::to_string(n.value) +
-                             " must be positive",
-                         at.offset, at.length);
-    }
-    if (!shape.value.product())
-      return lx_.error("size of shape " + shape.value.str() +
-                           " does not fit in 64 bits",
-                       shape.whole.offset, shape.whole.length);
-    Expected<Layout> l = Layout::make(shape.value, stride.value);
-    if (!l) // unreachable: every condition of make() was checked above
-      return lx_.error(l.error().message, shape.whole.offset,
-                       shape.whole.length);
-    return l;
   }
 
   Lexer lx_;

@@ -26,7 +26,7 @@
 /// then the element type is looked up -- an unknown name is reported before
 /// any other check, even when shape and stride are not congruent or the
 /// swizzle is illegal (spec 004); then the layout (congruence, positive
-/// shape, size fits in 64 bits); then the swizzle.
+/// shape, size and every offset fit in 64 bits); then the swizzle.
 ///
 /// Printing gives the canonical form, without blanks:
 /// `<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>`;
