@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the text grammars with clang and runs each
-# one for a while, starting from the seed corpus in fuzz/corpus/<target>/.
+# Builds the libFuzzer targets (text grammars, layout algebra) with clang and
+# runs each one for a while, starting from the seed corpus in fuzz/corpus/<target>/.
 #
 #   scripts/fuzz.sh [seconds-per-target] [target...]
 #
 #   seconds-per-target   default 30
 #   target               fuzz_cute_text, fuzz_basis_descriptor,
-#                        fuzz_attribute (default: all three)
+#                        fuzz_attribute, fuzz_algebra (default: all four)
 #
 # Environment: LK_FUZZ_BUILD_DIR (default build-fuzz), LK_FUZZ_JOBS (ninja
 # -j, default 2), CC / CXX (default clang / clang++).
@@ -20,7 +20,7 @@ seconds="${1:-30}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_cute_text fuzz_basis_descriptor fuzz_attribute)
+  targets=(fuzz_cute_text fuzz_basis_descriptor fuzz_attribute fuzz_algebra)
 fi
 build="${LK_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${LK_FUZZ_JOBS:-2}"
