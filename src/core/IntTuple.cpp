@@ -154,8 +154,9 @@ Expected<IntTuple> IntTuple::flatten() const {
 
 Expected<IntTuple> IntTuple::Builder::take() const {
   size_t leaves = 0;
-  for (const Node &n : nodes_)
-    leaves += n.rank == kLeaf;
+  if (nodes_.size() > size_t(kMaxRank)) // fewer nodes bound the leaves
+    for (const Node &n : nodes_)
+      leaves += n.rank == kLeaf;
   if (tooLarge_ || nodes_.size() > kMaxNodes || leaves > size_t(kMaxRank))
     return Diagnostic::error(
         "result too large: a tuple holds at most " + std::to_string(kMaxNodes) +

@@ -321,16 +321,13 @@ Expected<Layout> padToRank(const Layout &l, size_t r) {
 
 /// Applies `f` to modes i < rank(t) of `a` with tiler mode t_i; `Keep` leaves
 /// a mode as is. Modes of `a` past rank(t) are kept when `keepRest`.
-/// Passes `l` on when its size fits in int64; results that combine the
-/// sizes of two inputs (divides, products) can overflow.
-Expected<Layout> checkSize(const char *op, Expected<Layout> l) {
-  if (!l)
-    return l;
-  auto n = l->shape().product();
-  if (!n)
-    return opError(op, "the size of the result " + l->shape().str() +
+/// Fails when the size of `l` does not fit in int64; results that combine
+/// the sizes of two inputs (divides, products) can overflow.
+Status checkSize(const char *op, const Layout &l) {
+  if (!l.shape().product())
+    return opError(op, "the size of the result " + l.shape().str() +
                            " does not fit in 64 bits");
-  return l;
+  return Ok{};
 }
 
 template <class F>
@@ -348,7 +345,9 @@ Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
   if (keepRest)
     for (size_t i = t.modes.size(); i < a.rank(); ++i)
       out.append(a.mode(i));
-  return checkSize(op, out.build());
+  LK_TRY(Layout r, out.build());
+  LK_CHECK(checkSize(op, r));
+  return r;
 }
 
 /// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
@@ -555,20 +554,51 @@ bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
                 int64_t &acc, Arith &ar, uint32_t &bases) {
   const Node *c = coord.nodes();
   size_t n = coord.nodeCount(), si = 0;
+  uint32_t coordBases = 0;
   for (size_t ci = 0; ci < n; ++ci) {
-    if (c[ci].rank != IntTuple::kLeaf) {
-      if (s[si].rank != c[ci].rank)
+    const Node &cn = c[ci];
+    if (cn.rank != IntTuple::kLeaf) {
+      if (s[si].rank != cn.rank)
         return false;
       ++si;
       continue;
     }
-    if (c[ci].basis != 0)
-      return false;
+    coordBases |= cn.basis;
+    if (s[si].rank == IntTuple::kLeaf) { // the common, congruent case
+      acc = ar.add(acc, ar.mul(cn.value, d[si].value));
+      bases |= d[si].basis;
+      ++si;
+      continue;
+    }
     size_t span = s[si].span;
-    accumulateLeaf(c[ci].value, s + si, d + si, span, acc, ar, bases);
+    accumulateLeaf(cn.value, s + si, d + si, span, acc, ar, bases);
     si += span;
   }
-  return true;
+  return coordBases == 0;
+}
+
+/// The common case of a coordinate congruent to the shape: same node count
+/// and the same rank at every node; the offset is a plain sum over leaves.
+/// Returns false (and leaves `r` alone) when the trees differ.
+bool congruentSum(const IntTuple &coord, const Layout &layout, int64_t &r,
+                  Arith &ar, uint32_t &bases) {
+  size_t n = coord.nodeCount();
+  if (n != layout.shape().nodeCount())
+    return false;
+  const Node *c = coord.nodes(), *s = layout.shape().nodes(),
+             *d = layout.stride().nodes();
+  bool same = true;
+  int64_t sum = 0;
+  for (size_t k = 0; k < n; ++k) {
+    same &= c[k].rank == s[k].rank;
+    if (c[k].rank == IntTuple::kLeaf) {
+      sum = ar.add(sum, ar.mul(c[k].value, d[k].value));
+      bases |= d[k].basis | c[k].basis;
+    }
+  }
+  if (same)
+    r = sum;
+  return same;
 }
 
 } // namespace
@@ -577,15 +607,19 @@ Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
   Arith ar;
   int64_t r = 0;
   uint32_t bases = 0;
-  if (!accumulate(coord, layout.shape().nodes(), layout.stride().nodes(), r,
-                  ar, bases))
-    return Diagnostic::error("crd2idx: coordinate " + coord.str() +
-                             " is not congruent to the shape " +
-                             layout.shape().str());
+  if (!congruentSum(coord, layout, r, ar, bases)) {
+    ar = Arith();
+    bases = 0;
+    if (!accumulate(coord, layout.shape().nodes(), layout.stride().nodes(), r,
+                    ar, bases))
+      return Diagnostic::error("crd2idx: coordinate " + coord.str() +
+                               " is not congruent to the shape " +
+                               layout.shape().str());
+  }
   if (bases != 0) // every stride leaf was visited
     return Diagnostic::error("crd2idx: layout " + layout.str() +
-                             " has basis strides; its value is a tuple "
-                             "(use crd2offset)");
+                             " has basis strides (or the coordinate has a "
+                             "basis leaf); its value is a tuple (use crd2offset)");
   if (!ar.ok())
     return Arith::diagnostic("crd2idx");
   return r;
@@ -1056,8 +1090,9 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   }));
   LK_TRY(IntTuple shape, rs.take());
   LK_TRY(IntTuple stride, rd.take());
-  return checkSize("logical_divide",
-                   Layout::unchecked(std::move(shape), std::move(stride)));
+  Layout r = Layout::unchecked(std::move(shape), std::move(stride));
+  LK_CHECK(checkSize("logical_divide", r));
+  return r;
 }
 
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
@@ -1102,7 +1137,9 @@ Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
                        t.layout.str() + " (cosize " + std::to_string(cosz) +
                        "): the copies of A would overlap");
   LK_TRY(Layout rest, composition(comp, t.layout));
-  return checkSize("logical_product", makeLayout({a, rest}));
+  LK_TRY(Layout r, makeLayout({a, rest}));
+  LK_CHECK(checkSize("logical_product", r));
+  return r;
 }
 
 Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
