@@ -155,7 +155,14 @@ Modes filteredModes(const Layout &l, bool &integral) {
 struct Composer {
   Modes lhs;        // A after coalesce_x
   bool lhsIntegral; // A's coalesced form is an integer layout
-  const Layout *a = nullptr; // for diagnostics only
+  const Layout *a = nullptr; // for diagnostics only; null when A is given
+                             // by its coalesced modes alone
+
+  std::string describeA() const {
+    std::string coalesced = modesText(lhs, lhsIntegral);
+    return a ? "A = " + a->str() + ", coalesced: " + coalesced
+             : "A = " + coalesced;
+  }
   /// For each coalesced mode of A but the last, the largest coordinate that
   /// B's leaves together can reach along it. Composing B leaf by leaf is
   /// only right if these sums never carry into the next mode of A. It
@@ -175,7 +182,7 @@ struct Composer {
                            " (" + modeStr(lhs[i]) +
                            ") when its modes are combined; the carry into "
                            "the next mode would break R(c) = A(B(c))")
-            .note("A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral));
+            .note(describeA());
     return Ok{};
   }
 
@@ -215,7 +222,7 @@ struct Composer {
                      "B's mode " + std::to_string(s) + ":" + std::to_string(d) +
                          " has a negative stride, which is only supported "
                          "when A coalesces to a single mode")
-          .note("A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral));
+          .note(describeA());
     if (d == 0) {
       rs.leaf(s);
       rd.leaf(0);
@@ -234,7 +241,7 @@ struct Composer {
     int64_t restStride = d;
     size_t r = lhs.size();
     auto leafText = [&] { return std::to_string(s) + ":" + std::to_string(d); };
-    auto where = [&] { return "A = " + a->str() + ", coalesced: " + modesText(lhs, lhsIntegral); };
+    auto where = [&] { return describeA(); };
     for (size_t i = 0; i + 1 < r; ++i) {
       int64_t cs = lhs[i].shape;
       int64_t cd = lhs[i].stride;
@@ -319,8 +326,6 @@ Expected<Layout> padToRank(const Layout &l, size_t r) {
   return modes.build();
 }
 
-/// Applies `f` to modes i < rank(t) of `a` with tiler mode t_i; `Keep` leaves
-/// a mode as is. Modes of `a` past rank(t) are kept when `keepRest`.
 /// Fails when the size of `l` does not fit in int64; results that combine
 /// the sizes of two inputs (divides, products) can overflow.
 Status checkSize(const char *op, const Layout &l) {
@@ -330,22 +335,56 @@ Status checkSize(const char *op, const Layout &l) {
   return Ok{};
 }
 
-template <class F>
-Expected<Layout> byMode(const char *op, const Layout &a, const Tiler &t,
-                        bool keepRest, F &&f) {
+/// Appends the modes a by-mode tiler makes of `a` to the builders: `_` keeps
+/// a mode, a layout tiler calls `apply`, a tuple tiler recurses; modes of
+/// `a` past the tiler are kept. Results are built in place, without a
+/// layout per mode.
+template <class Apply>
+Status byModeInto(const char *op, const Layout &a, const Tiler &t,
+                  bool keepRest, IntTuple::Builder &rs, IntTuple::Builder &rd,
+                  Apply apply) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    rs.subtree(a.shape());
+    rd.subtree(a.stride());
+    return Ok{};
+  case Tiler::Kind::Layout:
+    return apply(a, t, rs, rd);
+  case Tiler::Kind::Tuple:
+    break;
+  }
   if (t.modes.size() > a.rank())
     return opError(op, "the tiler has " + std::to_string(t.modes.size()) +
                            " modes but the layout " + a.str() + " has only " +
                            std::to_string(a.rank()));
-  ModeBuilder out;
-  for (size_t i = 0; i < t.modes.size(); ++i) {
-    LK_TRY(Layout m, f(a.mode(i), t.modes[i]));
-    out.append(m);
+  rs.open();
+  rd.open();
+  size_t last = keepRest ? a.rank() : t.modes.size();
+  for (size_t i = 0; i < last; ++i) {
+    Layout mode = a.mode(i);
+    if (i < t.modes.size()) {
+      LK_CHECK(byModeInto(op, mode, t.modes[i], keepRest, rs, rd, apply));
+    } else {
+      rs.subtree(mode.shape());
+      rd.subtree(mode.stride());
+    }
   }
-  if (keepRest)
-    for (size_t i = t.modes.size(); i < a.rank(); ++i)
-      out.append(a.mode(i));
-  LK_TRY(Layout r, out.build());
+  rs.close();
+  rd.close();
+  return Ok{};
+}
+
+/// Builds the result of byModeInto; its size must fit in int64.
+template <class Apply>
+Expected<Layout> byModeResult(const char *op, const Layout &a, const Tiler &t,
+                              bool keepRest, Apply apply) {
+  if (t.kind == Tiler::Kind::Keep)
+    return a;
+  IntTuple::Builder rs, rd;
+  LK_CHECK(byModeInto(op, a, t, keepRest, rs, rd, apply));
+  LK_TRY(IntTuple shape, rs.take());
+  LK_TRY(IntTuple stride, rd.take());
+  Layout r = Layout::unchecked(std::move(shape), std::move(stride));
   LK_CHECK(checkSize(op, r));
   return r;
 }
@@ -754,33 +793,42 @@ Expected<Layout> filter(const Layout &l, const IntTuple &profile) {
 // Composition, complement, inverses
 //===----------------------------------------------------------------------===//
 
-Expected<Layout> composition(const Layout &a, const Layout &b) {
+namespace {
+
+/// A o B appended to the builders (B's structure).
+Status composeInto(const Layout &a, const Layout &b, IntTuple::Builder &rs,
+                   IntTuple::Builder &rd) {
   if (b.hasBasisStrides())
     return opError("composition", "B = " + b.str() +
                                       " has basis strides; B must have "
                                       "integer strides");
   Composer c = makeComposer(a, flatModes(a));
-  IntTuple::Builder rs, rd;
   LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
-  LK_CHECK(c.checkDistributive([&] { return b.str(); }));
+  return c.checkDistributive([&] { return b.str(); });
+}
+
+/// composition with a layout tiler: a bare integer n composes as n:1 (also
+/// for n == 1), as CuTe does.
+Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
+                        IntTuple::Builder &rd) {
+  if (t.integer)
+    return composeInto(a, Layout::unchecked(t.layout.shape(), IntTuple(1)), rs, rd);
+  return composeInto(a, t.layout, rs, rd);
+}
+
+} // namespace
+
+Expected<Layout> composition(const Layout &a, const Layout &b) {
+  IntTuple::Builder rs, rd;
+  LK_CHECK(composeInto(a, b, rs, rd));
   LK_TRY(IntTuple shape, rs.take());
   LK_TRY(IntTuple stride, rd.take());
   return Layout::unchecked(std::move(shape), std::move(stride));
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
-  switch (t.kind) {
-  case Tiler::Kind::Keep:
-    return a;
-  case Tiler::Kind::Layout:
-    // A bare integer n composes as n:1 (also for n == 1), as CuTe does.
-    return composition(a, t.integer ? Layout::unchecked(t.layout.shape(), IntTuple(1))
-                                    : t.layout);
-  case Tiler::Kind::Tuple:
-    return byMode("composition", a, t, /*keepRest=*/false,
-                  [](const Layout &m, const Tiler &ti) { return composition(m, ti); });
-  }
-  return a;
+  // By-mode: modes of A past the tiler are dropped (CuTe C++ behaviour).
+  return byModeResult("composition", a, t, /*keepRest=*/false, composeTilerInto);
 }
 
 namespace {
@@ -1043,16 +1091,12 @@ Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
 // Divides and products
 //===----------------------------------------------------------------------===//
 
-Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
-  switch (t.kind) {
-  case Tiler::Kind::Keep:
-    return a;
-  case Tiler::Kind::Tuple:
-    return byMode("logical_divide", a, t, /*keepRest=*/true,
-                  [](const Layout &m, const Tiler &ti) { return logical_divide(m, ti); });
-  case Tiler::Kind::Layout:
-    break;
-  }
+namespace {
+
+/// logical_divide(A, T) for a layout T, appended as one (tile, rest) mode.
+Status divideInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
+                  IntTuple::Builder &rd) {
+  const Layout &tile = t.layout;
   // rest = complement(T, shape(coalesce(A))), then A o (T, rest), composed
   // mode by mode into one result without building (T, rest).
   Modes flat = flatModes(a);
@@ -1068,11 +1112,10 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   SmallVector<int64_t, 16> cotarget;
   for (const Mode &m : ca)
     cotarget.push_back(m.shape);
-  LK_TRY(FlatLayout rest, complementModes(t.layout, cotarget.data(), cotarget.size()));
-  IntTuple::Builder rs, rd;
+  LK_TRY(FlatLayout rest, complementModes(tile, cotarget.data(), cotarget.size()));
   rs.open();
   rd.open();
-  LK_CHECK(c.compose(t.layout.shape().nodes(), t.layout.stride().nodes(), rs, rd));
+  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), rs, rd));
   if (!rest.integral) {
     rs.open();
     rd.open();
@@ -1086,13 +1129,15 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   rs.close();
   rd.close();
   LK_CHECK(c.checkDistributive([&] {
-    return "(" + t.layout.str() + ", " + modesText(rest.modes, rest.integral) + ")";
+    return "(" + tile.str() + ", " + modesText(rest.modes, rest.integral) + ")";
   }));
-  LK_TRY(IntTuple shape, rs.take());
-  LK_TRY(IntTuple stride, rd.take());
-  Layout r = Layout::unchecked(std::move(shape), std::move(stride));
-  LK_CHECK(checkSize("logical_divide", r));
-  return r;
+  return Ok{};
+}
+
+} // namespace
+
+Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
+  return byModeResult("logical_divide", a, t, /*keepRest=*/true, divideInto);
 }
 
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
@@ -1110,36 +1155,51 @@ Expected<Layout> flat_divide(const Layout &a, const Tiler &t) {
   return flatRegroup(z);
 }
 
-Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
-  switch (t.kind) {
-  case Tiler::Kind::Keep:
-    return a;
-  case Tiler::Kind::Tuple:
-    return byMode("logical_product", a, t, /*keepRest=*/true,
-                  [](const Layout &m, const Tiler &ti) { return logical_product(m, ti); });
-  case Tiler::Kind::Layout:
-    break;
-  }
+namespace {
+
+/// logical_product(A, B) for a layout B, appended as one (A, rest) mode.
+Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
+                   IntTuple::Builder &rd) {
+  const Layout &tile = t.layout;
   LK_CHECK(requireIntegerStrides("logical_product", a));
-  LK_CHECK(requireIntegerStrides("logical_product", t.layout));
-  LK_TRY(int64_t cosz, t.layout.cosize());
+  LK_CHECK(requireIntegerStrides("logical_product", tile));
+  LK_TRY(int64_t cosz, tile.cosize());
   LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
-  LK_TRY(Layout comp, complement(a, IntTuple(target)));
+  LK_TRY(FlatLayout comp, complementModes(a, &target, 1));
+  int64_t compSize = 1;
+  for (const Mode &m : comp.modes)
+    compSize *= m.shape; // at most the cotarget
   // B's image must stay inside the complement's domain; past it, the
   // composition continues along the complement's last mode into A's image
   // and the copies of A overlap. (CuTe does not check; an inexact complement
   // of a gapped A is smaller than cosize(B).)
-  if (cosz > comp.size())
+  if (cosz > compSize)
     return opError("logical_product",
                    "the complement of " + a.str() + " in " +
-                       std::to_string(target) + " is " + comp.str() + ", of size " +
-                       std::to_string(comp.size()) + ", too small for " +
-                       t.layout.str() + " (cosize " + std::to_string(cosz) +
+                       std::to_string(target) + " is " +
+                       modesText(comp.modes, comp.integral) + ", of size " +
+                       std::to_string(compSize) + ", too small for " +
+                       tile.str() + " (cosize " + std::to_string(cosz) +
                        "): the copies of A would overlap");
-  LK_TRY(Layout rest, composition(comp, t.layout));
-  LK_TRY(Layout r, makeLayout({a, rest}));
-  LK_CHECK(checkSize("logical_product", r));
-  return r;
+  // rest = complement o B, composed straight into the result.
+  Composer c;
+  c.lhs = coalescedModes(comp.modes, /*keepLastExtent=*/true, c.lhsIntegral);
+  c.reach.resize(c.lhs.size(), 0);
+  rs.open();
+  rd.open();
+  rs.subtree(a.shape());
+  rd.subtree(a.stride());
+  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), rs, rd));
+  LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
+  rs.close();
+  rd.close();
+  return Ok{};
+}
+
+} // namespace
+
+Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
+  return byModeResult("logical_product", a, t, /*keepRest=*/true, productInto);
 }
 
 Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
