@@ -13,11 +13,12 @@
 using namespace lk;
 using namespace lk::cute;
 using lk::cute::testing::failsAt;
+using lk::cute::testing::B;
 using lk::cute::testing::Generator;
+using lk::cute::testing::T;
 
 namespace {
 
-IntTuple T(std::initializer_list<IntTuple> c) { return IntTuple::tuple(c); }
 
 TEST(LayoutAttribute, SpecExamples) {
   LayoutAttribute a = *parseLayoutAttribute("<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>");

@@ -13,17 +13,12 @@
 using namespace lk;
 using namespace lk::cute;
 using lk::cute::testing::failsAt;
+using lk::cute::testing::B;
 using lk::cute::testing::Generator;
+using lk::cute::testing::T;
 
 namespace {
 
-IntTuple T(std::initializer_list<IntTuple> c) { return IntTuple::tuple(c); }
-IntTuple B(int64_t v, std::initializer_list<int> path) {
-  BasisPath p;
-  for (int d : path)
-    p = *p.pushed(d);
-  return IntTuple::leaf(v, p);
-}
 
 TEST(BasisDescriptor, SpecExamples) {
   EXPECT_EQ(*parseBasisDescriptor("(1@0, 1@1)"), T({B(1, {0}), B(1, {1})}));

@@ -58,23 +58,15 @@ inline bool rangeInside(const Diagnostic &d, std::string_view text) {
          d.range->end.offset <= text.size();
 }
 
-inline bool sameTiler(const Tiler &a, const Tiler &b) {
-  if (a.kind != b.kind)
-    return false;
-  switch (a.kind) {
-  case Tiler::Kind::Keep:
-    return true;
-  case Tiler::Kind::Layout:
-    return a.layout == b.layout && a.integer == b.integer;
-  case Tiler::Kind::Tuple:
-    if (a.modes.size() != b.modes.size())
-      return false;
-    for (size_t i = 0; i < a.modes.size(); ++i)
-      if (!sameTiler(a.modes[i], b.modes[i]))
-        return false;
-    return true;
-  }
-  return false;
+/// The tuple of `c`: T({2, T({3, 4})}) is (2,(3,4)).
+inline IntTuple T(std::initializer_list<IntTuple> c) { return IntTuple::tuple(c); }
+
+/// The basis leaf v@path: B(1, {0, 1}) is 1@0@1.
+inline IntTuple B(int64_t v, std::initializer_list<int> path) {
+  BasisPath p;
+  for (int d : path)
+    p = *p.pushed(d);
+  return IntTuple::leaf(v, p);
 }
 
 /// Fixed-seed generator of grammar values.

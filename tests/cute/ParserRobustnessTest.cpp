@@ -26,7 +26,6 @@ using namespace lk;
 using namespace lk::cute;
 using lk::cute::testing::Generator;
 using lk::cute::testing::rangeInside;
-using lk::cute::testing::sameTiler;
 
 namespace {
 
@@ -195,7 +194,7 @@ TEST(ParserRobustness, Tiler) {
         if (!r)
           return diagnosticProblem(r, in);
         Expected<Tiler> again = parseTiler(r->str());
-        if (!again || !sameTiler(*again, *r))
+        if (!again || !(*again == *r))
           return "does not round-trip: " + r->str();
         return "";
       });

@@ -13,18 +13,12 @@
 using namespace lk;
 using namespace lk::cute;
 using lk::cute::testing::failsAt;
+using lk::cute::testing::B;
 using lk::cute::testing::Generator;
-using lk::cute::testing::sameTiler;
+using lk::cute::testing::T;
 
 namespace {
 
-IntTuple T(std::initializer_list<IntTuple> c) { return IntTuple::tuple(c); }
-IntTuple B(int64_t v, std::initializer_list<int> path) {
-  BasisPath p;
-  for (int d : path)
-    p = *p.pushed(d);
-  return IntTuple::leaf(v, p);
-}
 
 //===----------------------------------------------------------------------===//
 // IntTuple
@@ -222,8 +216,8 @@ TEST(TextTiler, Examples) {
   EXPECT_EQ(parseTiler("8")->layout, Layout::make(8, 1).value());
   EXPECT_EQ(parseTiler("_8")->layout, Layout::make(8, 1).value());
   EXPECT_EQ(parseTiler("1")->layout, Layout::make(1, 0).value());
-  EXPECT_TRUE(sameTiler(*parseTiler("8"), *Tiler::ofSize(8)));
-  EXPECT_TRUE(sameTiler(*parseTiler("1"), *Tiler::ofSize(1)));
+  EXPECT_EQ(*parseTiler("8"), *Tiler::ofSize(8));
+  EXPECT_EQ(*parseTiler("1"), *Tiler::ofSize(1));
 
   // A parenthesized tuple followed by ':' is a layout.
   Tiler l = *parseTiler("((2,4),8):((1,16),2)");
@@ -294,7 +288,7 @@ TEST(TextRoundTrip, Tilers) {
     Tiler t = g.tiler();
     Expected<Tiler> r = parseTiler(t.str());
     ASSERT_TRUE(r) << t.str() << ": " << r.error().message;
-    ASSERT_TRUE(sameTiler(*r, t)) << t.str() << " vs " << r->str();
+    ASSERT_EQ(*r, t) << t.str() << " vs " << r->str();
   }
 }
 

@@ -61,6 +61,8 @@ struct Tiler {
   static Tiler keep() { return Tiler(); }
   /// "8:1", "(8:1,_,(2:1,4:1))".
   std::string str() const;
+  /// Same kind, same layout (and integer spelling), same modes.
+  bool operator==(const Tiler &) const = default;
 };
 
 //===----------------------------------------------------------------------===//
