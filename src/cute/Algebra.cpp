@@ -438,9 +438,6 @@ Expected<Layout> flatRegroup(const Layout &zipped) {
   return out.build();
 }
 
-void buildOffset(const std::vector<std::pair<BasisPath, int64_t>> &terms,
-                 int level, IntTuple &out, Arith &ar);
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
