@@ -152,7 +152,7 @@ Expected<IntTuple> IntTuple::flatten() const {
   return t;
 }
 
-Expected<IntTuple> IntTuple::Builder::take() const {
+Status IntTuple::Builder::check() const {
   size_t leaves = 0;
   if (nodes_.size() > size_t(kMaxRank)) // fewer nodes bound the leaves
     for (const Node &n : nodes_)
@@ -162,6 +162,11 @@ Expected<IntTuple> IntTuple::Builder::take() const {
         "result too large: a tuple holds at most " + std::to_string(kMaxNodes) +
         " nodes, " + std::to_string(kMaxRank) + " leaves and " +
         std::to_string(kMaxRank) + " modes per tuple");
+  return Ok{};
+}
+
+Expected<IntTuple> IntTuple::Builder::take() const {
+  LK_CHECK(check());
   return IntTuple(nodes_.data(), nodes_.size());
 }
 

@@ -15,6 +15,7 @@
 #include "layoutkit/core/Checked.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 namespace lk::cute {
@@ -62,9 +63,7 @@ void emitModes(const Modes &modes, bool unwrapSingle, IntTuple::Builder &shape,
 Expected<Layout> fromModes(const Modes &modes, bool unwrapSingle) {
   IntTuple::Builder shape, stride;
   emitModes(modes, unwrapSingle, shape, stride);
-  LK_TRY(IntTuple s, shape.take());
-  LK_TRY(IntTuple d, stride.take());
-  return Layout::unchecked(std::move(s), std::move(d));
+  return Layout::fromBuilders(shape, stride);
 }
 
 /// "shape:stride" of flat modes, for diagnostics.
@@ -360,8 +359,12 @@ Status byModeInto(const char *op, const Layout &a, const Tiler &t,
   rs.open();
   rd.open();
   size_t last = keepRest ? a.rank() : t.modes.size();
+  // Mode i of a tuple starts at pre-order node `at`; an integer layout is
+  // its own mode 0.
+  size_t at = a.shape().isLeaf() ? 0 : 1;
   for (size_t i = 0; i < last; ++i) {
-    Layout mode = a.mode(i);
+    Layout mode = a.subtree(at);
+    at += a.shape().nodes()[at].span;
     if (i < t.modes.size()) {
       LK_CHECK(byModeInto(op, mode, t.modes[i], keepRest, rs, rd, apply));
     } else {
@@ -382,10 +385,9 @@ Expected<Layout> byModeResult(const char *op, const Layout &a, const Tiler &t,
     return a;
   IntTuple::Builder rs, rd;
   LK_CHECK(byModeInto(op, a, t, keepRest, rs, rd, apply));
-  LK_TRY(IntTuple shape, rs.take());
-  LK_TRY(IntTuple stride, rd.take());
-  Layout r = Layout::unchecked(std::move(shape), std::move(stride));
-  LK_CHECK(checkSize(op, r));
+  Expected<Layout> r = Layout::fromBuilders(rs, rd);
+  if (r)
+    LK_CHECK(checkSize(op, *r));
   return r;
 }
 
@@ -480,10 +482,18 @@ int64_t evaluate(const Layout &layout, int64_t i) {
   size_t n = layout.shape().nodeCount();
   size_t last = n - 1; // pre-order: the last node is the last leaf
   int64_t r = 0;
+#pragma GCC unroll 4
   for (size_t k = 0; k < last; ++k) {
     if (s[k].rank != IntTuple::kLeaf)
       continue;
     int64_t e = s[k].value;
+    // Power-of-two extents (the usual case on GPUs) split with a mask and a
+    // shift instead of a 64-bit division; both agree for i >= 0.
+    if ((e & (e - 1)) == 0 && i >= 0) {
+      r += (i & (e - 1)) * d[k].value;
+      i >>= __builtin_ctzll(uint64_t(e));
+      continue;
+    }
     r += (i % e) * d[k].value;
     i /= e;
   }
@@ -613,28 +623,47 @@ bool accumulate(const IntTuple &coord, const Node *s, const Node *d,
   return coordBases == 0;
 }
 
-/// The common case of a coordinate congruent to the shape: same node count
-/// and the same rank at every node; the offset is a plain sum over leaves.
-/// Returns false (and leaves `r` alone) when the trees differ.
+/// The bytes of a node after its value: rank, span and basis.
+uint64_t nodeTail(const Node &n) {
+  uint64_t t;
+  std::memcpy(&t, reinterpret_cast<const char *>(&n) + sizeof(int64_t),
+              sizeof t);
+  return t;
+}
+static_assert(sizeof(Node) == 2 * sizeof(uint64_t));
+
+/// The common case of a coordinate congruent to the shape, as one branch-free
+/// pass: same node count, and every coordinate node has the rank, span and
+/// (absent) basis of the shape node at its place -- one 8-byte comparison per
+/// node, which also refuses basis leaves in the coordinate. Tuple nodes hold
+/// value 0, so all nodes enter the sum without a test for leaves.
+/// Returns false, leaving `r` alone, when the trees differ or the sum
+/// overflows; the general path then decides (and diagnoses).
 bool congruentSum(const IntTuple &coord, const Layout &layout, int64_t &r,
-                  Arith &ar, uint32_t &bases) {
+                  uint32_t &bases) {
   size_t n = coord.nodeCount();
   if (n != layout.shape().nodeCount())
     return false;
   const Node *c = coord.nodes(), *s = layout.shape().nodes(),
              *d = layout.stride().nodes();
-  bool same = true;
+  uint64_t mismatch = 0;
+  uint32_t b = 0;
   int64_t sum = 0;
+#pragma GCC unroll 4
   for (size_t k = 0; k < n; ++k) {
-    same &= c[k].rank == s[k].rank;
-    if (c[k].rank == IntTuple::kLeaf) {
-      sum = ar.add(sum, ar.mul(c[k].value, d[k].value));
-      bases |= d[k].basis | c[k].basis;
-    }
+    int64_t p;
+    if (__builtin_expect(__builtin_mul_overflow(c[k].value, d[k].value, &p) ||
+                             __builtin_add_overflow(sum, p, &sum),
+                         0))
+      return false;
+    mismatch |= nodeTail(c[k]) ^ nodeTail(s[k]);
+    b |= d[k].basis;
   }
-  if (same)
-    r = sum;
-  return same;
+  if (mismatch != 0)
+    return false;
+  r = sum;
+  bases = b;
+  return true;
 }
 
 } // namespace
@@ -643,9 +672,7 @@ Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
   Arith ar;
   int64_t r = 0;
   uint32_t bases = 0;
-  if (!congruentSum(coord, layout, r, ar, bases)) {
-    ar = Arith();
-    bases = 0;
+  if (!congruentSum(coord, layout, r, bases)) {
     if (!accumulate(coord, layout.shape().nodes(), layout.stride().nodes(), r,
                     ar, bases))
       return Diagnostic::error("crd2idx: coordinate " + coord.str() +
@@ -818,9 +845,7 @@ Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
 Expected<Layout> composition(const Layout &a, const Layout &b) {
   IntTuple::Builder rs, rd;
   LK_CHECK(composeInto(a, b, rs, rd));
-  LK_TRY(IntTuple shape, rs.take());
-  LK_TRY(IntTuple stride, rd.take());
-  return Layout::unchecked(std::move(shape), std::move(stride));
+  return Layout::fromBuilders(rs, rd);
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
@@ -930,7 +955,14 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
 
 Expected<Layout> complement(const Layout &l) {
   LK_CHECK(requireIntegerStrides("complement", l));
-  LK_TRY(int64_t cosz, filter(l).cosize());
+  // cosize(filter(l)) = 1 + sum (s-1)*|d| over the filtered modes.
+  bool integral;
+  Arith ar;
+  int64_t cosz = 1;
+  for (const Mode &m : filteredModes(l, integral))
+    cosz = ar.add(cosz, ar.mul(m.shape - 1, absValue(m.stride)));
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
   return complement(l, IntTuple(cosz));
 }
 

@@ -117,6 +117,12 @@ public:
   /// @pre i < rank()
   IntTuple operator[](size_t i) const;
   int depth() const;
+  /// The subtree rooted at pre-order node `k` (mode i of a tuple starts at
+  /// node 1 + the spans of modes 0..i-1). subtree(0) is the whole tuple.
+  /// @pre k < nodeCount()
+  IntTuple subtree(size_t k) const {
+    return IntTuple(nodes_.data() + k, nodes_[k].span);
+  }
 
   /// Appends `child` as a new last mode. @pre isTuple(), rank() < kMaxRank
   /// and the result has at most kMaxNodes nodes (use Builder::take() to get
@@ -193,6 +199,14 @@ public:
   /// The built tuple, or an error when it exceeds the representable size
   /// (kMaxNodes nodes, kMaxRank modes per tuple). @pre every open() closed
   Expected<IntTuple> take() const;
+  /// Fails when the built tuple exceeds the representable size (see take()).
+  Status check() const;
+  /// Stores the built tuple in `out` without a temporary.
+  /// @pre check() succeeded and every open() closed
+  void buildInto(IntTuple &out) const {
+    out.nodes_.clear();
+    out.nodes_.append(nodes_.data(), nodes_.size());
+  }
 
 private:
   /// Counts a new child of the innermost open tuple.

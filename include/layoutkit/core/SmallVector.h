@@ -27,13 +27,11 @@ namespace lk {
 template <class T, size_t N> class SmallVector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "SmallVector holds trivially copyable elements only");
+  static_assert(N > 0, "SmallVector needs inline room for one element");
 
 public:
   SmallVector() = default;
-  SmallVector(std::initializer_list<T> init) {
-    for (const T &v : init)
-      push_back(v);
-  }
+  SmallVector(std::initializer_list<T> init) { assign(init.begin(), init.size()); }
   SmallVector(const SmallVector &o) { assign(o.data(), o.size()); }
   SmallVector(SmallVector &&o) noexcept { steal(o); }
   SmallVector &operator=(const SmallVector &o) {
@@ -54,35 +52,35 @@ public:
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T *data() { return heap_ ? heap_ : inlineData(); }
-  const T *data() const { return heap_ ? heap_ : inlineData(); }
-  T *begin() { return data(); }
-  T *end() { return data() + size_; }
-  const T *begin() const { return data(); }
-  const T *end() const { return data() + size_; }
-  T &operator[](size_t i) { assert(i < size_); return data()[i]; }
-  const T &operator[](size_t i) const { assert(i < size_); return data()[i]; }
-  T &back() { assert(size_ > 0); return data()[size_ - 1]; }
-  const T &back() const { assert(size_ > 0); return data()[size_ - 1]; }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
+  T *begin() { return data_; }
+  T *end() { return data_ + size_; }
+  const T *begin() const { return data_; }
+  const T *end() const { return data_ + size_; }
+  T &operator[](size_t i) { assert(i < size_); return data_[i]; }
+  const T &operator[](size_t i) const { assert(i < size_); return data_[i]; }
+  T &back() { assert(size_ > 0); return data_[size_ - 1]; }
+  const T &back() const { assert(size_ > 0); return data_[size_ - 1]; }
 
   void push_back(const T &v) {
-    if (size_ == capacity())
+    if (size_ == capacity_) [[unlikely]]
       grow(size_ + 1);
-    data()[size_++] = v;
+    data_[size_++] = v;
   }
   void pop_back() { assert(size_ > 0); --size_; }
   void clear() { size_ = 0; }
   void resize(size_t n, const T &fill = T()) {
-    if (n > capacity())
+    if (n > capacity_)
       grow(n);
     for (size_t i = size_; i < n; ++i)
-      data()[i] = fill;
+      data_[i] = fill;
     size_ = n;
   }
   void append(const T *first, size_t count) {
-    if (size_ + count > capacity())
+    if (size_ + count > capacity_)
       grow(size_ + count);
-    copyElements(data() + size_, first, count);
+    copyElements(data_ + size_, first, count);
     size_ += count;
   }
   void insert(size_t pos, const T &v) {
@@ -101,7 +99,7 @@ public:
   }
 
 private:
-  size_t capacity() const { return heap_ ? heapCap_ : N; }
+  bool isInline() const { return data_ == inlineData(); }
   T *inlineData() { return reinterpret_cast<T *>(inline_); }
   const T *inlineData() const { return reinterpret_cast<const T *>(inline_); }
   /// Short runs are copied inline: a call to memcpy costs more than the
@@ -115,48 +113,49 @@ private:
     }
   }
   void assign(const T *src, size_t n) {
-    if (n > capacity())
+    if (n > capacity_)
       grow(n);
-    copyElements(data(), src, n);
+    copyElements(data_, src, n);
     size_ = n;
   }
   void grow(size_t need) {
-    size_t cap = std::max(need, capacity() * 2);
+    size_t cap = std::max(need, capacity_ * 2);
     T *mem = static_cast<T *>(std::malloc(cap * sizeof(T)));
     if (!mem)
       throw std::bad_alloc(); // out of memory is not a recoverable input error
     if (size_)
-      std::memcpy(mem, data(), size_ * sizeof(T));
-    std::free(heap_);
-    heap_ = mem;
-    heapCap_ = cap;
+      std::memcpy(mem, data_, size_ * sizeof(T));
+    if (!isInline())
+      std::free(data_);
+    data_ = mem;
+    capacity_ = cap;
   }
   void release() {
-    if (heap_)
-      std::free(heap_);
-    heap_ = nullptr;
-    heapCap_ = 0;
+    if (!isInline())
+      std::free(data_);
+    data_ = inlineData();
+    capacity_ = N;
     size_ = 0;
   }
+  /// Takes o's heap block, or copies o's inline elements. @pre this is empty
+  /// and inline
   void steal(SmallVector &o) {
-    if (o.heap_) {
-      heap_ = o.heap_;
-      heapCap_ = o.heapCap_;
+    if (!o.isInline()) {
+      data_ = o.data_;
+      capacity_ = o.capacity_;
       size_ = o.size_;
-      o.heap_ = nullptr;
-      o.heapCap_ = 0;
+      o.data_ = o.inlineData();
+      o.capacity_ = N;
       o.size_ = 0;
     } else {
-      heap_ = nullptr;
-      heapCap_ = 0;
-      assign(o.data(), o.size_);
+      assign(o.data_, o.size_);
     }
   }
 
-  alignas(T) unsigned char inline_[N * sizeof(T)];
-  T *heap_ = nullptr;
-  size_t heapCap_ = 0;
+  T *data_ = inlineData();
   size_t size_ = 0;
+  size_t capacity_ = N;
+  alignas(T) unsigned char inline_[N * sizeof(T)];
 };
 
 } // namespace lk

@@ -57,6 +57,18 @@ public:
     l.stride_ = std::move(stride);
     return l;
   }
+  /// The layout whose shape and stride two builders hold, without
+  /// intermediate tuples; fails when either exceeds the representable size.
+  /// @pre the builders are congruent and the other conditions of make() hold
+  static Expected<Layout> fromBuilders(const IntTuple::Builder &shape,
+                                       const IntTuple::Builder &stride) {
+    LK_CHECK(shape.check());
+    LK_CHECK(stride.check());
+    Expected<Layout> r = Layout();
+    shape.buildInto(r->shape_);
+    stride.buildInto(r->stride_);
+    return r;
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
@@ -70,6 +82,15 @@ public:
   int depth() const { return shape_.depth(); }
   /// Mode i as a layout. @pre i < rank()
   Layout mode(size_t i) const { return unchecked(shape_[i], stride_[i]); }
+  /// The sub-layout rooted at pre-order node k of the shape (and stride):
+  /// iterating modes by node offset avoids mode(i)'s walk from the start.
+  /// @pre k < shape().nodeCount()
+  Layout subtree(size_t k) const {
+    Layout l;
+    l.shape_ = shape_.subtree(k);
+    l.stride_ = stride_.subtree(k);
+    return l;
+  }
   /// Product of the shape. Never overflows for a layout built by make().
   int64_t size() const;
   /// 1 + sum over leaves of (s-1)*|d| (CuTe's cosize; L(size-1)+1 for
@@ -114,9 +135,7 @@ public:
   Expected<Layout> build() {
     shape_.close();
     stride_.close();
-    LK_TRY(IntTuple shape, shape_.take());
-    LK_TRY(IntTuple stride, stride_.take());
-    return Layout::unchecked(std::move(shape), std::move(stride));
+    return Layout::fromBuilders(shape_, stride_);
   }
 
 private:
