@@ -12,10 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/Conformance.h"
-
-#include "layoutkit/cute/Algebra.h"
-#include "layoutkit/cute/Swizzle.h"
-#include "layoutkit/cute/Text.h"
+#include "layoutkit/ConformanceOps.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,65 +23,10 @@
 namespace lk::cli {
 
 using nlohmann::json;
-using namespace lk::cute;
-
-namespace {
 
 //===----------------------------------------------------------------------===//
 // Reading arguments
 //===----------------------------------------------------------------------===//
-
-Expected<IntTuple> tupleFromJson(const json &j) {
-  if (j.is_number_integer())
-    return IntTuple(j.get<int64_t>());
-  if (!j.is_array())
-    return Diagnostic::error("expected an int or an array for an IntTuple, got " + j.dump());
-  IntTuple t;
-  for (const json &e : j) {
-    LK_TRY(IntTuple child, tupleFromJson(e));
-    t.push_back(child);
-  }
-  return t;
-}
-
-json tupleToJson(const IntTuple &t) {
-  if (t.isLeaf())
-    return t.value();
-  json arr = json::array();
-  for (size_t i = 0; i < t.rank(); ++i)
-    arr.push_back(tupleToJson(t[i]));
-  return arr;
-}
-
-Expected<Layout> layoutFromJson(const json &j) {
-  if (j.is_number_integer()) {
-    LK_TRY(Tiler t, Tiler::ofSize(j.get<int64_t>()));
-    return t.layout;
-  }
-  if (!j.is_string())
-    return Diagnostic::error("expected a layout string, got " + j.dump());
-  return parseLayout(j.get<std::string>());
-}
-
-Expected<Tiler> tilerFromJson(const json &j) {
-  if (j.is_null())
-    return Tiler::keep();
-  if (j.is_number_integer())
-    return Tiler::ofSize(j.get<int64_t>());
-  if (j.is_string()) {
-    LK_TRY(Layout l, parseLayout(j.get<std::string>()));
-    return Tiler::of(std::move(l));
-  }
-  if (j.is_array()) {
-    std::vector<Tiler> modes;
-    for (const json &e : j) {
-      LK_TRY(Tiler t, tilerFromJson(e));
-      modes.push_back(std::move(t));
-    }
-    return Tiler::tuple(std::move(modes));
-  }
-  return Diagnostic::error("expected a tiler (layout, int, array or null), got " + j.dump());
-}
 
 Expected<int64_t> intFromJson(const json &j) {
   if (!j.is_number_integer())
@@ -100,181 +42,16 @@ Status arity(const json &args, size_t lo, size_t hi) {
   return Ok{};
 }
 
-//===----------------------------------------------------------------------===//
-// The op table
-//===----------------------------------------------------------------------===//
+namespace {
 
-using OpFn = std::function<Expected<json>(const json &args)>;
-
-json layoutJson(const Layout &l) { return l.str(); }
-
-/// An op taking one layout and returning a layout.
-OpFn unaryLayout(Expected<Layout> (*f)(const Layout &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 1));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(Layout r, f(l));
-    return layoutJson(r);
-  };
-}
-
-/// An op taking a layout and a tiler.
-OpFn layoutTiler(Expected<Layout> (*f)(const Layout &, const Tiler &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 2, 2));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(Tiler t, tilerFromJson(a[1]));
-    LK_TRY(Layout r, f(l, t));
-    return layoutJson(r);
-  };
-}
-
-/// An op taking two layouts.
-OpFn twoLayouts(Expected<Layout> (*f)(const Layout &, const Layout &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 2, 2));
-    LK_TRY(Layout x, layoutFromJson(a[0]));
-    LK_TRY(Layout y, layoutFromJson(a[1]));
-    LK_TRY(Layout r, f(x, y));
-    return layoutJson(r);
-  };
-}
-
-/// coalesce / filter with an optional profile.
-OpFn withProfile(Layout (*plain)(const Layout &),
-                 Expected<Layout> (*profiled)(const Layout &, const IntTuple &)) {
-  return [plain, profiled](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 2));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    if (a.size() == 1)
-      return layoutJson(plain(l));
-    LK_TRY(IntTuple p, tupleFromJson(a[1]));
-    LK_TRY(Layout r, profiled(l, p));
-    return layoutJson(r);
-  };
-}
-
-/// An op taking one layout and returning an integer.
-OpFn layoutInt(std::function<Expected<int64_t>(const Layout &)> f) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 1));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(int64_t r, f(l));
-    return json(r);
-  };
-}
-
-Expected<Layout> rightInverse(const Layout &l) { return right_inverse(l); }
-Expected<Layout> leftInverse(const Layout &l) { return left_inverse(l); }
-Expected<Layout> filterZeros(const Layout &l) { return filter_zeros(l); }
-Layout coalescePlain(const Layout &l) { return coalesce(l); }
-Expected<Layout> coalesceProfiled(const Layout &l, const IntTuple &p) { return coalesce(l, p); }
-Layout filterPlain(const Layout &l) { return filter(l); }
-Expected<Layout> filterProfiled(const Layout &l, const IntTuple &p) { return filter(l, p); }
-Expected<Layout> compositionT(const Layout &l, const Tiler &t) { return composition(l, t); }
-
-const std::map<std::string, OpFn> &opTable() {
-  static const std::map<std::string, OpFn> table = {
-      {"size", layoutInt([](const Layout &l) -> Expected<int64_t> { return l.size(); })},
-      {"cosize", layoutInt([](const Layout &l) { return l.cosize(); })},
-      {"rank", layoutInt([](const Layout &l) -> Expected<int64_t> { return int64_t(l.rank()); })},
-      {"depth", layoutInt([](const Layout &l) -> Expected<int64_t> { return int64_t(l.depth()); })},
-      {"crd2idx",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(IntTuple c, tupleFromJson(a[0]));
-         LK_TRY(Layout l, layoutFromJson(a[1]));
-         LK_TRY(int64_t r, crd2idx(c, l));
-         return json(r);
-       }},
-      {"idx2crd",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(int64_t i, intFromJson(a[0]));
-         LK_TRY(IntTuple s, tupleFromJson(a[1]));
-         LK_TRY(IntTuple c, idx2crd(i, s));
-         return tupleToJson(c);
-       }},
-      {"coalesce", withProfile(coalescePlain, coalesceProfiled)},
-      {"filter", withProfile(filterPlain, filterProfiled)},
-      {"filter_zeros", unaryLayout(filterZeros)},
-      {"composition", layoutTiler(compositionT)},
-      {"complement",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 1, 2));
-         LK_TRY(Layout l, layoutFromJson(a[0]));
-         if (a.size() == 1) {
-           LK_TRY(Layout r, complement(l));
-           return layoutJson(r);
-         }
-         LK_TRY(IntTuple m, tupleFromJson(a[1]));
-         LK_TRY(Layout r, complement(l, m));
-         return layoutJson(r);
-       }},
-      {"logical_divide", layoutTiler(logical_divide)},
-      {"zipped_divide", layoutTiler(zipped_divide)},
-      {"tiled_divide", layoutTiler(tiled_divide)},
-      {"flat_divide", layoutTiler(flat_divide)},
-      {"logical_product", layoutTiler(logical_product)},
-      {"zipped_product", layoutTiler(zipped_product)},
-      {"tiled_product", layoutTiler(tiled_product)},
-      {"flat_product", layoutTiler(flat_product)},
-      {"blocked_product", twoLayouts(blocked_product)},
-      {"raked_product", twoLayouts(raked_product)},
-      {"right_inverse", unaryLayout(rightInverse)},
-      {"left_inverse", unaryLayout(leftInverse)},
-      {"max_common_layout", twoLayouts(max_common_layout)},
-      {"max_common_vector",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(Layout x, layoutFromJson(a[0]));
-         LK_TRY(Layout y, layoutFromJson(a[1]));
-         LK_TRY(int64_t r, max_common_vector(x, y));
-         return json(r);
-       }},
-      {"swizzle",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 4, 4));
-         LK_TRY(int64_t b, intFromJson(a[0]));
-         LK_TRY(int64_t m, intFromJson(a[1]));
-         LK_TRY(int64_t s, intFromJson(a[2]));
-         LK_TRY(int64_t x, intFromJson(a[3]));
-         if (b < 0 || m < 0 || b + m + (s < 0 ? -s : s) > 62)
-           return Diagnostic::error("swizzle parameters out of range");
-         return json(swizzleApply(int(b), int(m), int(s), x));
-       }},
-      {"composed_eval",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 4, 4));
-         if (!a[0].is_array() || a[0].size() != 3)
-           return Diagnostic::error("expected [B,M,S], got " + a[0].dump());
-         LK_TRY(int64_t b, intFromJson(a[0][0]));
-         LK_TRY(int64_t m, intFromJson(a[0][1]));
-         LK_TRY(int64_t s, intFromJson(a[0][2]));
-         LK_TRY(int64_t off, intFromJson(a[1]));
-         LK_TRY(Layout l, layoutFromJson(a[2]));
-         LK_TRY(IntTuple c, tupleFromJson(a[3]));
-         if (b < 0 || m < 0 || b + m + (s < 0 ? -s : s) > 62)
-           return Diagnostic::error("swizzle parameters out of range");
-         // The oracle also evaluates swizzles that are not self-inverse
-         // (S < B, negative S), so the parameters are not validated here.
-         ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};
-         LK_TRY(int64_t v, crd2idx(c, composed));
-         return json(v);
-       }},
-  };
-  return table;
-}
-
-/// Layout answers compare structurally after parsing both sides (so spacing
-/// in `expect` does not matter).
-bool sameAnswer(const json &got, const json &expect) {
-  if (got.is_string() && expect.is_string()) {
-    auto a = parseLayout(got.get<std::string>());
-    auto b = parseLayout(expect.get<std::string>());
-    return a && b && *a == *b;
-  }
-  return got == expect;
+/// Every model's ops; a model adds its own in <Model>Conformance.cpp.
+const ConformanceOps &allOps() {
+  static const ConformanceOps ops = [] {
+    ConformanceOps o;
+    addCuteOps(o);
+    return o;
+  }();
+  return ops;
 }
 
 struct OpCount {
@@ -319,8 +96,8 @@ int runConformance(const std::vector<std::string> &files,
         continue;
       }
       std::string op = c["op"].get<std::string>();
-      auto it = opTable().find(op);
-      if (it == opTable().end()) {
+      auto it = allOps().find(op);
+      if (it == allOps().end()) {
         fail(where, op, "unknown op");
         continue;
       }
@@ -329,7 +106,8 @@ int runConformance(const std::vector<std::string> &files,
         fail(where, op, "case has neither expect nor expect_error");
         continue;
       }
-      Expected<json> got = it->second(c["args"]);
+      const ConformanceOp &fn = it->second;
+      Expected<json> got = fn.run(c["args"]);
       if (expectError) {
         if (got) {
           fail(where, op, "expected an error (" + c.value("reason", std::string()) +
@@ -340,7 +118,7 @@ int runConformance(const std::vector<std::string> &files,
         fail(where, op, "expected " + c["expect"].dump() + ", got error: " +
                             got.error().message);
         continue;
-      } else if (!sameAnswer(*got, c["expect"])) {
+      } else if (fn.same ? !fn.same(*got, c["expect"]) : *got != c["expect"]) {
         fail(where, op, "args " + c["args"].dump() + ": expected " +
                             c["expect"].dump() + ", got " + got->dump());
         continue;
