@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh [seconds-per-target] [target...]
 #
 #   seconds-per-target   default 30
-#   target               fuzz_cute_text, fuzz_basis_descriptor,
-#                        fuzz_attribute, fuzz_algebra (default: all four)
+#   target               a fuzz/fuzz_<name>.cpp target, e.g. fuzz_cute_text
+#                        (default: every one)
 #
 # Environment: LK_FUZZ_BUILD_DIR (default build-fuzz), LK_FUZZ_JOBS (ninja
 # -j, default 2), CC / CXX (default clang / clang++).
@@ -20,7 +20,9 @@ seconds="${1:-30}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_cute_text fuzz_basis_descriptor fuzz_attribute fuzz_algebra)
+  for f in "$root"/fuzz/fuzz_*.cpp; do
+    targets+=("$(basename "$f" .cpp)")
+  done
 fi
 build="${LK_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 jobs="${LK_FUZZ_JOBS:-2}"
