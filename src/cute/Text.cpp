@@ -198,7 +198,8 @@ template <class T, class F>
 Expected<T> parseWhole(std::string_view text, std::string_view what, F f) {
   TextParser p(text);
   LK_TRY(T value, f(p));
-  LK_CHECK(p.lexer().expectEnd(std::string("end of ") + std::string(what)));
+  if (!p.lexer().atEnd()) // the message is built on the error path only
+    LK_CHECK(p.lexer().expectEnd(std::string("end of ") + std::string(what)));
   return value;
 }
 

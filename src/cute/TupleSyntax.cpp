@@ -18,7 +18,7 @@ std::string limitSubject(const TupleGrammar &g) {
 
 /// One node of a tuple; appends the span of every leaf to `leaves`.
 Expected<IntTuple> parseNode(Lexer &lx, const TupleGrammar &g, int depth,
-                             size_t &nodes, std::vector<Span> &leaves) {
+                             size_t &nodes, SmallVector<Span, 16> &leaves) {
   lx.peek();
   size_t start = lx.pos();
   if (++nodes > IntTuple::kMaxNodes)

@@ -43,6 +43,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include "layoutkit/core/SmallVector.h"
+
 #include <vector>
 
 namespace lk::cute::detail {
@@ -67,7 +69,7 @@ struct LocatedTuple {
   /// The whole tuple, from its first to its last character.
   Span whole;
   /// Pre-order, one per leaf of `value` (the order of IntTuple::leaves()).
-  std::vector<Span> leaves;
+  SmallVector<Span, 16> leaves;
 };
 
 /// What one grammar accepts in a tuple, and how its messages read.
