@@ -15,17 +15,35 @@ using lk::cli::testing::runCli;
 
 namespace {
 
+/// The command line words of a command: {"show"} or {"tile", "eval"}.
+std::vector<std::string> wordsOf(const std::string &name) {
+  std::string family = lk::cli::familyOf(name);
+  if (family.empty())
+    return {name};
+  return {family, lk::cli::leafNameOf(name)};
+}
+
 TEST(CliHelp, TopLevelListsEverySubcommand) {
   CliRun r = runCli({"--help"});
   ASSERT_EQ(r.status, 0);
-  for (const lk::cli::CommandSpec &spec : lk::cli::commandRegistry())
-    EXPECT_NE(r.out.find("  " + spec.name + " "), std::string::npos)
+  for (const lk::cli::CommandSpec &spec : lk::cli::commandRegistry()) {
+    std::vector<std::string> words = wordsOf(spec.name);
+    EXPECT_NE(r.out.find("  " + words[0] + " "), std::string::npos)
         << spec.name;
+    if (words.size() == 2) { // listed by `layoutkit FAMILY --help`
+      CliRun f = runCli({words[0], "--help"});
+      ASSERT_EQ(f.status, 0) << words[0];
+      EXPECT_NE(f.out.find("  " + words[1] + " "), std::string::npos)
+          << spec.name << "\n" << f.out;
+    }
+  }
 }
 
 TEST(CliHelp, EverySubcommandHasHelpWithExample) {
   for (const lk::cli::CommandSpec &spec : lk::cli::commandRegistry()) {
-    CliRun r = runCli({spec.name, "--help"});
+    std::vector<std::string> args = wordsOf(spec.name);
+    args.push_back("--help");
+    CliRun r = runCli(args);
     EXPECT_EQ(r.status, 0) << spec.name;
     EXPECT_NE(r.out.find("Usage: layoutkit " + spec.name), std::string::npos)
         << r.out;
@@ -36,6 +54,16 @@ TEST(CliHelp, EverySubcommandHasHelpWithExample) {
       EXPECT_NE(r.out.find(p.name), std::string::npos) << spec.name;
     EXPECT_NE(r.out.find("--json"), std::string::npos) << spec.name;
   }
+}
+
+TEST(CliHelp, UnknownFamilyMemberIsAUsageError) {
+  CliRun r = runCli({"tile", "evl", "S[8:1]"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "layoutkit: error: unknown subcommand 'tile evl'\n"
+                   "run 'layoutkit tile --help' for the list of its "
+                   "subcommands\n");
+  CliRun none = runCli({"tile"});
+  EXPECT_EQ(none.status, 2);
 }
 
 TEST(CliHelp, Version) {

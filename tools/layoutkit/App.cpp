@@ -58,10 +58,29 @@ std::string examplesFooter(const CommandSpec &spec) {
   return footer;
 }
 
+/// The CLI11 app a command is added to: the root, or for a command named
+/// "FAMILY NAME" the FAMILY subcommand (created on first use).
+CLI::App &parentOf(CLI::App &root, const CommandSpec &spec) {
+  std::string family = familyOf(spec.name);
+  if (family.empty())
+    return root;
+  for (CLI::App *sub : root.get_subcommands({}))
+    if (sub->get_name() == family)
+      return *sub;
+  CLI::App *sub = root.add_subcommand(family, familySummary(family));
+  sub->group(familyGroup(family));
+  sub->require_subcommand(1);
+  sub->footer("Run 'layoutkit " + family +
+              " SUBCOMMAND --help' for the arguments and examples of one "
+              "subcommand.");
+  return *sub;
+}
+
 std::unique_ptr<Binding> bind(CLI::App &root, const CommandSpec &spec) {
   auto b = std::make_unique<Binding>();
   b->spec = &spec;
-  b->app = root.add_subcommand(spec.name, spec.summary);
+  CLI::App &parent = parentOf(root, spec);
+  b->app = parent.add_subcommand(leafNameOf(spec.name), spec.summary);
   b->app->group(spec.group);
   b->app->footer(examplesFooter(spec));
   // Sized up front: CLI11 keeps pointers into these vectors.
@@ -154,13 +173,34 @@ bool wantsJson(const std::vector<std::string> &args) {
   return false;
 }
 
-/// The first argument naming a subcommand, for the usage hint.
+/// The subcommand the arguments name ("show", "tile eval"), for the usage
+/// hint; "" when none.
 std::string subcommandIn(const std::vector<std::string> &args) {
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const CommandSpec &spec : commandRegistry()) {
+      if (args[i] == spec.name)
+        return args[i];
+      if (i + 1 < args.size() && familyOf(spec.name) == args[i] &&
+          leafNameOf(spec.name) == args[i + 1])
+        return spec.name;
+    }
   for (const std::string &a : args)
-    for (const CommandSpec &spec : commandRegistry())
-      if (a == spec.name)
-        return a;
+    if (isFamily(a))
+      return a;
   return "";
+}
+
+/// The first two non-option arguments.
+std::vector<std::string> leadingWords(const std::vector<std::string> &args) {
+  std::vector<std::string> words;
+  for (const std::string &a : args) {
+    if (a == "--" || words.size() == 2)
+      break;
+    if (!a.empty() && a[0] == '-')
+      continue;
+    words.push_back(a);
+  }
+  return words;
 }
 
 /// Prints a usage error (and its JSON form when --json was asked for).
@@ -207,15 +247,20 @@ int run(const std::vector<std::string> &args, std::ostream &out,
     bindings.push_back(bind(root, spec));
 
   // CLI11 would report an unknown subcommand as a missing one.
-  for (const std::string &a : args) {
-    if (a == "--" || (!a.empty() && a[0] == '-'))
-      continue;
-    if (subcommandIn({a}).empty())
-      return reportUsageError("unknown subcommand '" + a + "'",
+  std::vector<std::string> words = leadingWords(args);
+  if (!words.empty()) {
+    if (!isFamily(words[0]) && subcommandIn({words[0]}).empty())
+      return reportUsageError("unknown subcommand '" + words[0] + "'",
                               "run 'layoutkit --help' for the list of "
                               "subcommands",
                               args, out, err);
-    break;
+    if (isFamily(words[0]) && words.size() == 2 &&
+        subcommandIn(words) != words[0] + " " + words[1])
+      return reportUsageError("unknown subcommand '" + words[0] + " " +
+                                  words[1] + "'",
+                              "run 'layoutkit " + words[0] +
+                                  " --help' for the list of its subcommands",
+                              args, out, err);
   }
 
   // CLI11 consumes a vector from its back.

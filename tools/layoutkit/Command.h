@@ -144,6 +144,18 @@ bool looksSwizzled(std::string_view text);
 /// The table of all subcommands, in the order `--help` lists them.
 const std::vector<CommandSpec> &commandRegistry();
 
+/// Commands come in families: a command named "tile eval" is run as
+/// `layoutkit tile eval ...`. familyOf("tile eval") == "tile",
+/// leafNameOf("tile eval") == "eval"; a plain name has family "".
+std::string familyOf(std::string_view commandName);
+std::string leafNameOf(std::string_view commandName);
+/// True when some command belongs to family `name`.
+bool isFamily(std::string_view name);
+/// One line describing a family, for `layoutkit --help`.
+std::string familySummary(std::string_view family);
+/// The heading `layoutkit --help` lists a family under.
+std::string familyGroup(std::string_view family);
+
 } // namespace lk::cli
 
 #endif // LAYOUTKIT_TOOLS_COMMAND_H

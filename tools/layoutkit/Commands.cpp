@@ -347,8 +347,69 @@ std::vector<CommandSpec> buildRegistry() {
 } // namespace
 
 const std::vector<CommandSpec> &commandRegistry() {
-  static const std::vector<CommandSpec> registry = buildRegistry();
+  static const std::vector<CommandSpec> registry = [] {
+    std::vector<CommandSpec> all = buildRegistry();
+    for (CommandSpec &c : tileCommands())
+      all.push_back(std::move(c));
+    return all;
+  }();
   return registry;
+}
+
+namespace {
+
+/// The families of commands run as `layoutkit FAMILY NAME`.
+struct FamilySpec {
+  std::string_view name;
+  std::string_view group;
+  std::string_view summary;
+};
+
+constexpr FamilySpec kFamilies[] = {
+    {"tile", "Models",
+     "Tile layouts over named hardware axes: shard + replica + offset, "
+     "swizzles, banks (run 'layoutkit tile --help')"},
+    {"linear", "Models",
+     "Linear layouts over F2 (run 'layoutkit linear --help')"},
+};
+
+} // namespace
+
+std::string familyOf(std::string_view commandName) {
+  size_t space = commandName.find(' ');
+  return space == std::string_view::npos
+             ? std::string()
+             : std::string(commandName.substr(0, space));
+}
+
+std::string leafNameOf(std::string_view commandName) {
+  size_t space = commandName.find(' ');
+  return std::string(space == std::string_view::npos
+                         ? commandName
+                         : commandName.substr(space + 1));
+}
+
+bool isFamily(std::string_view name) {
+  if (name.empty())
+    return false;
+  for (const CommandSpec &spec : commandRegistry())
+    if (familyOf(spec.name) == name)
+      return true;
+  return false;
+}
+
+std::string familySummary(std::string_view family) {
+  for (const FamilySpec &f : kFamilies)
+    if (f.name == family)
+      return std::string(f.summary);
+  return "";
+}
+
+std::string familyGroup(std::string_view family) {
+  for (const FamilySpec &f : kFamilies)
+    if (f.name == family)
+      return std::string(f.group);
+  return "Models";
 }
 
 } // namespace lk::cli

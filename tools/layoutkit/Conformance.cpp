@@ -49,6 +49,7 @@ const ConformanceOps &allOps() {
   static const ConformanceOps ops = [] {
     ConformanceOps o;
     addCuteOps(o);
+    addTileOps(o);
     return o;
   }();
   return ops;

@@ -71,6 +71,19 @@ Expected<Reply> runCeilDiv(const Invocation &inv);
 Expected<Reply> runEquivalent(const Invocation &inv);
 
 //===----------------------------------------------------------------------===//
+// Tile layouts (TileCommands.cpp): the `layoutkit tile ...` family
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runTileEval(const Invocation &inv);
+Expected<Reply> runTileOwners(const Invocation &inv);
+Expected<Reply> runTileHolds(const Invocation &inv);
+Expected<Reply> runTileShow(const Invocation &inv);
+Expected<Reply> runTileBanks(const Invocation &inv);
+Expected<Reply> runTileConflicts(const Invocation &inv);
+/// The rows of the tile family.
+std::vector<CommandSpec> tileCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,603 @@
+//===- TileCommands.cpp - `layoutkit tile ...` ----------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The tile family: evaluate L(x), list owners, invert (what a thread
+/// holds), picture the mapping, and the shared-memory bank view and
+/// conflict counts of a memory layout. The command rows are at the end.
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/Grid.h"
+#include "layoutkit/Handlers.h"
+
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/tile/Bank.h"
+#include "layoutkit/tile/SwizzleLayout.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+namespace lk::cli {
+
+using namespace lk::tile;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+Diagnostic inParam(Diagnostic d, const Invocation &inv, size_t i) {
+  d.notes.push_back("in argument " + inv.spec->params[i].name + " of '" +
+                    inv.spec->name + "'");
+  return d;
+}
+
+/// LAYOUT: a tile layout, or `Swizzle(...) o <tile layout>`.
+Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
+  const std::string &text = inv.text(i);
+  size_t first = text.find_first_not_of(" \t");
+  if (first != std::string::npos && text.compare(first, 7, "Swizzle") == 0) {
+    auto c = parseComposeLayout(text);
+    if (!c)
+      return inParam(std::move(c).error(), inv, i);
+    return c;
+  }
+  auto t = parseTileLayout(text);
+  if (!t)
+    return inParam(std::move(t).error(), inv, i);
+  return ComposeLayout(SwizzleLayout(), std::move(*t));
+}
+
+/// SHAPE: an integer or a flat tuple of positive integers the layout admits.
+Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
+                                          const TileLayout &layout) {
+  auto t = cute::parseIntTuple(inv.text(i));
+  if (!t)
+    return inParam(std::move(t).error(), inv, i);
+  std::vector<int64_t> shape;
+  if (t->isLeaf()) {
+    shape.push_back(t->value());
+  } else {
+    for (size_t k = 0; k < t->rank(); ++k) {
+      IntTuple mode = (*t)[k];
+      if (!mode.isLeaf())
+        return inParam(Diagnostic::error("a logical shape is a flat tuple of "
+                                         "extents, e.g. (8,16); got " +
+                                         t->str()),
+                       inv, i);
+      shape.push_back(mode.value());
+    }
+  }
+  if (shape.empty())
+    return inParam(Diagnostic::error("a logical shape needs at least one extent"),
+                   inv, i);
+  Status ok = layout.admits(shape);
+  if (!ok)
+    return inParam(std::move(ok).error(), inv, i);
+  return shape;
+}
+
+/// COORD: a tuple of the shape's rank, or one integer (the row-major index).
+Expected<int64_t> coordParam(const Invocation &inv, size_t i,
+                             const TileLayout &layout,
+                             const std::vector<int64_t> &shape) {
+  auto t = cute::parseIntTuple(inv.text(i));
+  if (!t)
+    return inParam(std::move(t).error(), inv, i);
+  if (t->isLeaf() && shape.size() != 1) {
+    int64_t flat = t->value();
+    if (flat < 0 || flat >= layout.size())
+      return inParam(Diagnostic::error("index " + std::to_string(flat) +
+                                       " is outside [0, " +
+                                       std::to_string(layout.size()) + ")"),
+                     inv, i);
+    return flat;
+  }
+  std::vector<int64_t> coord;
+  for (const IntTuple::Node &n : t->leaves())
+    coord.push_back(n.value);
+  if (!t->isLeaf() && t->leafCount() != t->rank())
+    return inParam(Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15)"),
+                   inv, i);
+  auto flat = layout.flatten(shape, coord);
+  if (!flat)
+    return inParam(std::move(flat).error(), inv, i);
+  return flat;
+}
+
+/// The element type of --dtype (default f16); its width in bits.
+Expected<int64_t> dtypeBits(const Invocation &inv) {
+  std::string name = inv.option("dtype").value_or("f16");
+  LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(name));
+  return t.bits;
+}
+
+/// The memory layout of LAYOUT with --swizzle applied.
+Expected<MemoryLayout> memoryParam(const Invocation &inv,
+                                   const ComposeLayout &layout,
+                                   int64_t bits) {
+  if (std::optional<std::string> mode = inv.option("swizzle")) {
+    if (!layout.swizzle().isIdentity())
+      return Diagnostic::error("LAYOUT already has a swizzle (" +
+                               layout.swizzle().str() + "); drop --swizzle");
+    LK_TRY(SwizzleMode m, swizzleModeByName(*mode));
+    LK_TRY(SwizzleLayout s, SwizzleLayout::forDtype(bits, m));
+    return MemoryLayout::of(ComposeLayout(s, layout.tile()));
+  }
+  return MemoryLayout::of(layout);
+}
+
+Expected<int64_t> intOption(const Invocation &inv, std::string_view name,
+                            int64_t fallback) {
+  std::optional<std::string> v = inv.option(name);
+  if (!v)
+    return fallback;
+  auto n = parseInteger(*v);
+  if (!n)
+    return Diagnostic::error("--" + std::string(name) + ": " +
+                             n.error().message);
+  return n;
+}
+
+/// The layout's text: the tile alone when it has no swizzle.
+std::string layoutText(const ComposeLayout &c) {
+  return c.swizzle().isIdentity() ? c.tile().str() : c.str();
+}
+
+Status writeFile(const std::string &path, const std::string &contents) {
+  std::ofstream file(path, std::ios::binary);
+  if (!file)
+    return Diagnostic::error("cannot open '" + path + "' for writing");
+  file << contents;
+  file.close();
+  if (!file)
+    return Diagnostic::error("cannot write '" + path + "'");
+  return Ok{};
+}
+
+/// Adds the SVG of `g` to the reply when --svg FILE was given ('-': the
+/// picture replaces the text).
+Status attachSvg(const Invocation &inv, const Grid &g, Reply &reply) {
+  std::optional<std::string> path = inv.option("svg");
+  if (!path)
+    return Ok{};
+  std::string svg = renderGridSvg(g);
+  if (*path == "-") {
+    reply.text = svg;
+    reply.json["svg"] = svg;
+    return Ok{};
+  }
+  LK_CHECK(writeFile(*path, svg));
+  reply.json["svg_file"] = *path;
+  return Ok{};
+}
+
+//===----------------------------------------------------------------------===//
+// Printing coordinates
+//===----------------------------------------------------------------------===//
+
+std::string coordText(std::span<const int64_t> shape, int64_t flat) {
+  std::vector<int64_t> c = TileLayout::unflatten(shape, flat);
+  std::string s = "(";
+  for (size_t d = 0; d < c.size(); ++d)
+    s += (d ? "," : "") + std::to_string(c[d]);
+  return s + ")";
+}
+
+JsonValue coordJson(std::span<const int64_t> shape, int64_t flat) {
+  JsonValue j = JsonValue::array();
+  for (int64_t v : TileLayout::unflatten(shape, flat))
+    j.push_back(v);
+  return j;
+}
+
+/// Owners are the thread and device axes; the rest say where they hold it.
+bool isOwnerAxis(Axis a) {
+  return a.kind() == AxisKind::Thread || a.kind() == AxisKind::Device;
+}
+
+std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c,
+                         int which /* 0 all, 1 owner axes, 2 the others */) {
+  std::string s;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (which == 1 && !isOwnerAxis(axes[k]))
+      continue;
+    if (which == 2 && isOwnerAxis(axes[k]))
+      continue;
+    s += (s.empty() ? "" : " ") + std::string(axes[k].name()) + "=" +
+         std::to_string(c[k]);
+  }
+  return s;
+}
+
+JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c,
+                       int which) {
+  JsonValue j = JsonValue::object();
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if ((which == 1 && !isOwnerAxis(axes[k])) ||
+        (which == 2 && isOwnerAxis(axes[k])))
+      continue;
+    j[std::string(axes[k].name())] = c[k];
+  }
+  return j;
+}
+
+/// WHERE: "laneid=3,warpid=5" (blanks allowed).
+Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
+  const std::string &text = inv.text(i);
+  std::vector<AxisValue> where;
+  size_t p = 0;
+  auto blank = [&] {
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t'))
+      ++p;
+  };
+  while (true) {
+    blank();
+    size_t nameAt = p;
+    while (p < text.size() && (isalnum(static_cast<unsigned char>(text[p])) ||
+                               text[p] == '_'))
+      ++p;
+    if (p == nameAt)
+      return inParam(Diagnostic::at("expected an axis name, e.g. laneid=3",
+                                    text, nameAt),
+                     inv, i);
+    std::string name = text.substr(nameAt, p - nameAt);
+    auto axis = Axis::byName(name);
+    if (!axis)
+      return inParam(Diagnostic::at(axis.error().message, text, nameAt,
+                                    name.size()),
+                     inv, i);
+    blank();
+    if (p >= text.size() || text[p] != '=')
+      return inParam(Diagnostic::at("expected '=' after axis " + name, text, p),
+                     inv, i);
+    ++p;
+    blank();
+    size_t valueAt = p;
+    while (p < text.size() && isdigit(static_cast<unsigned char>(text[p])))
+      ++p;
+    auto value = parseInteger(std::string_view(text).substr(valueAt, p - valueAt));
+    if (p == valueAt || !value)
+      return inParam(Diagnostic::at("expected a non-negative value for axis " +
+                                        name,
+                                    text, valueAt),
+                     inv, i);
+    for (const AxisValue &w : where)
+      if (w.axis == *axis)
+        return inParam(Diagnostic::at("axis " + name + " is given twice", text,
+                                      nameAt, name.size()),
+                       inv, i);
+    where.push_back({*axis, *value});
+    blank();
+    if (p == text.size())
+      return where;
+    if (text[p] != ',')
+      return inParam(Diagnostic::at("expected ',' or the end after a value",
+                                    text, p),
+                     inv, i);
+    ++p;
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runTileEval(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  LK_TRY(int64_t flat, coordParam(inv, 2, layout.tile(), shape));
+  CoordSet set = layout.eval(flat);
+  std::span<const Axis> axes = layout.tile().axes();
+  Reply r;
+  r.json = JsonValue::array();
+  for (size_t i = 0; i < set.size(); ++i) {
+    r.text += physicalText(axes, set[i], 0) + "\n";
+    r.json.push_back(physicalJson(axes, set[i], 0));
+  }
+  return r;
+}
+
+Expected<Reply> runTileOwners(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  LK_TRY(int64_t flat, coordParam(inv, 2, layout.tile(), shape));
+  CoordSet set = layout.eval(flat);
+  std::span<const Axis> axes = layout.tile().axes();
+  Reply r;
+  r.text = coordText(shape, flat) + " has " + std::to_string(set.size()) +
+           (set.size() == 1 ? " owner" : " owners") + ":\n";
+  JsonValue owners = JsonValue::array();
+  for (size_t i = 0; i < set.size(); ++i) {
+    std::string who = physicalText(axes, set[i], 1);
+    std::string at = physicalText(axes, set[i], 2);
+    r.text += "  " + (who.empty() ? std::string("(no thread axis)") : who) +
+              (at.empty() ? "" : " holds it at " + at) + "\n";
+    owners.push_back({{"owner", physicalJson(axes, set[i], 1)},
+                      {"at", physicalJson(axes, set[i], 2)}});
+  }
+  r.json = {{"coord", coordJson(shape, flat)}, {"owners", owners}};
+  return r;
+}
+
+Expected<Reply> runTileHolds(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  if (!layout.swizzle().isIdentity())
+    return Diagnostic::error("tile holds: invert the tile layout without "
+                             "its swizzle (the swizzle only moves m)");
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  LK_TRY(std::vector<AxisValue> where, whereParam(inv, 2));
+  LK_TRY(std::vector<int64_t> flats, layout.tile().holders(where));
+  std::string at;
+  for (const AxisValue &w : where)
+    at += (at.empty() ? "" : " ") + std::string(w.axis.name()) + "=" +
+          std::to_string(w.value);
+  Reply r;
+  r.text = at + " holds " + std::to_string(flats.size()) +
+           (flats.size() == 1 ? " element" : " elements") +
+           (flats.empty() ? "\n" : ":");
+  JsonValue elems = JsonValue::array();
+  for (size_t k = 0; k < flats.size(); ++k) {
+    r.text += " " + coordText(shape, flats[k]);
+    elems.push_back(coordJson(shape, flats[k]));
+  }
+  if (!flats.empty())
+    r.text += "\n";
+  r.json = {{"elements", elems}};
+  return r;
+}
+
+Expected<Reply> runTileShow(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  if (shape.size() > 2)
+    return Diagnostic::error("tile show draws shapes of rank 1 or 2; got rank " +
+                             std::to_string(shape.size()));
+  int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  int64_t cols = shape.back();
+  if (rows * cols > (int64_t(1) << 16))
+    return Diagnostic::error("tile show draws at most 65536 elements");
+  std::span<const Axis> axes = layout.tile().axes();
+  Grid g(rows, cols);
+  g.title = layoutText(layout);
+  std::string names;
+  for (Axis a : axes)
+    names += (names.empty() ? "" : ",") + std::string(a.name());
+  g.legend = "cell (i,j): " + names +
+             (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)"
+                                               : "") +
+             "; colour: owner";
+  for (int64_t r = 0; r < rows; ++r)
+    g.rowLabels[size_t(r)] = std::to_string(r);
+  for (int64_t c = 0; c < cols; ++c)
+    g.colLabels[size_t(c)] = std::to_string(c);
+  std::map<std::string, int64_t> ownerColour;
+  JsonValue table = JsonValue::array();
+  for (int64_t r = 0; r < rows; ++r) {
+    JsonValue row = JsonValue::array();
+    for (int64_t c = 0; c < cols; ++c) {
+      CoordSet set = layout.eval(r * cols + c);
+      std::string cell;
+      JsonValue coords = JsonValue::array();
+      for (size_t i = 0; i < set.size(); ++i) {
+        std::string one;
+        for (size_t k = 0; k < set.rank(); ++k)
+          one += (k ? "," : "") + std::to_string(set[i][k]);
+        cell += (i ? "|" : "") + one;
+        coords.push_back(physicalJson(axes, set[i], 0));
+      }
+      g.cell(r, c) = cell;
+      // Colour by the first owner (or the whole coordinate when the layout
+      // names no thread axis).
+      std::string owner = physicalText(axes, set[0], 1);
+      if (owner.empty())
+        owner = physicalText(axes, set[0], 0);
+      auto [it, inserted] = ownerColour.emplace(owner, int64_t(ownerColour.size()));
+      g.color(r, c) = it->second;
+      row.push_back(coords);
+    }
+    table.push_back(row);
+  }
+  Reply reply;
+  reply.text = renderGridText(g);
+  reply.json = {{"layout", layoutText(layout)}, {"axes", names}, {"table", table}};
+  LK_CHECK(attachSvg(inv, g, reply));
+  return reply;
+}
+
+Expected<Reply> runTileBanks(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  LK_TRY(int64_t bits, dtypeBits(inv));
+  LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
+  LK_TRY(BankView view, bankView(memory, bits, 4096));
+  Grid g(view.lineCount, kBanks);
+  g.title = memory.str() + " as " + inv.option("dtype").value_or("f16");
+  g.legend = "rows: bank lines of 128 bytes; columns: banks; cell: the "
+             "elements in that 4-byte word; colour: last logical index";
+  for (int64_t b = 0; b < kBanks; ++b)
+    g.colLabels[size_t(b)] = std::to_string(b);
+  JsonValue lines = JsonValue::array();
+  for (int64_t l = 0; l < view.lineCount; ++l) {
+    int64_t line = view.firstLine + l;
+    g.rowLabels[size_t(l)] = std::to_string(line);
+    JsonValue row = JsonValue::array();
+    for (int64_t b = 0; b < kBanks; ++b) {
+      const std::vector<int64_t> &elems = view.at(line, b);
+      std::string cell;
+      JsonValue cj = JsonValue::array();
+      for (size_t k = 0; k < elems.size(); ++k) {
+        cell += (k ? " " : "") + coordText(shape, elems[k]);
+        cj.push_back(coordJson(shape, elems[k]));
+      }
+      g.cell(l, b) = cell;
+      if (!elems.empty())
+        g.color(l, b) = TileLayout::unflatten(shape, elems[0]).back();
+      row.push_back(cj);
+    }
+    lines.push_back(row);
+  }
+  Reply reply;
+  reply.text = renderGridText(g);
+  reply.json = {{"layout", memory.str()},
+                {"dtype_bits", bits},
+                {"first_line", view.firstLine},
+                {"lines", lines}};
+  LK_CHECK(attachSvg(inv, g, reply));
+  return reply;
+}
+
+Expected<Reply> runTileConflicts(const Invocation &inv) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
+  if (shape.size() != 2)
+    return Diagnostic::error("tile conflicts reads a column of a rank-2 "
+                             "shape; got rank " +
+                             std::to_string(shape.size()));
+  LK_TRY(int64_t bits, dtypeBits(inv));
+  LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
+  LK_TRY(int64_t column, intOption(inv, "column", 0));
+  LK_TRY(int64_t lanes, intOption(inv, "lanes", std::min<int64_t>(shape[0], 32)));
+  LK_TRY(int64_t vector, intOption(inv, "vector", 1));
+  LK_TRY(int64_t firstRow, intOption(inv, "first-row", 0));
+  LK_TRY(BankAccess access,
+         columnAccess(shape[0], shape[1], firstRow, lanes, column, vector));
+  LK_TRY(BankConflicts c, bankConflicts(memory, bits, access));
+  Reply reply;
+  reply.text = "lanes " + std::to_string(firstRow) + ".." +
+               std::to_string(firstRow + lanes - 1) + " read column " +
+               std::to_string(column) + " (" + std::to_string(vector) +
+               (vector == 1 ? " element" : " elements") + " each) of " +
+               memory.str() + "\n" + c.explain();
+  JsonValue banks = JsonValue::array();
+  for (int64_t b = 0; b < kBanks; ++b) {
+    JsonValue words = JsonValue::array();
+    for (const BankConflicts::Word &w : c.banks[size_t(b)])
+      words.push_back({{"word", w.bankWord}, {"lanes", w.lanes}});
+    banks.push_back({{"bank", b}, {"words", words}});
+  }
+  reply.json = {{"layout", memory.str()},
+                {"ways", c.ways},
+                {"conflict_free", c.conflictFree()},
+                {"banks", banks}};
+  return reply;
+}
+
+//===----------------------------------------------------------------------===//
+// Command rows
+//===----------------------------------------------------------------------===//
+
+std::vector<CommandSpec> tileCommands() {
+  const std::string group = "Tile layouts";
+  const ParamSpec layout{
+      "LAYOUT",
+      "a tile layout, e.g. 'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + "
+      "R[2:4@warpid] + 5@warpid', or a swizzled one, e.g. "
+      "'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]'",
+      Arity::One};
+  const ParamSpec shape{"SHAPE",
+                        "the logical shape, e.g. (8,16); its size must equal "
+                        "the product of the shard extents",
+                        Arity::One};
+  const ParamSpec coord{"COORD",
+                        "a logical coordinate, e.g. (7,15), or one integer "
+                        "(the row-major index)",
+                        Arity::One};
+  const OptionSpec svg{"svg", "FILE",
+                       "also write an SVG picture to FILE ('-': print the "
+                       "SVG instead of the text table)",
+                       false,
+                       {}};
+  const OptionSpec dtype{"dtype", "TYPE",
+                         "element type, e.g. f16 (default), bf16, f32, f8e4m3",
+                         false,
+                         {}};
+  const OptionSpec swizzle{"swizzle", "MODE",
+                           "compose LAYOUT with the swizzle of this mode for "
+                           "--dtype",
+                           false,
+                           {"none", "32B", "64B", "128B"}};
+  const char *tc = "'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid'";
+  return {
+      {"tile eval", group,
+       "Evaluate a tile layout: the set L(x) of physical coordinates",
+       "L(x) = { D(x) + r + O | r in R }: the coordinate is flattened "
+       "row-major, split over the shard extents with the last iter fastest, "
+       "and each replica combination is added. One line per coordinate, "
+       "every axis the layout names.",
+       {std::string("layoutkit tile eval ") + tc + " '(8,16)' '(7,15)'",
+        "layoutkit tile eval 'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]' "
+        "'(8,64)' '(3,0)'   # m=216"},
+       {layout, shape, coord},
+       {},
+       runTileEval},
+      {"tile owners", group,
+       "Which threads own a logical element, and where they hold it",
+       "Owner axes are the thread and device axes (laneid, warpid, tid, "
+       "pid, ...); the others (m, TLane, TCol, P, F) say where the owner "
+       "holds the element.",
+       {std::string("layoutkit tile owners ") + tc + " '(8,16)' '(0,8)'"},
+       {layout, shape, coord},
+       {},
+       runTileOwners},
+      {"tile holds", group,
+       "The logical elements a physical coordinate holds",
+       "WHERE fixes some axes (axis=value, comma separated); the others "
+       "take every value, so laneid=3,warpid=5 lists what one thread holds "
+       "in all its registers.",
+       {std::string("layoutkit tile holds ") + tc + " '(8,16)' 'laneid=0,warpid=5'"},
+       {layout, shape,
+        {"WHERE", "axis=value pairs, e.g. laneid=3,warpid=5", Arity::One}},
+       {},
+       runTileHolds},
+      {"tile show", group,
+       "Draw the logical tile with the physical coordinates of each element",
+       "Rank-1 or rank-2 shapes. Each cell lists the values of the layout's "
+       "axes (replicas separated by |); --svg draws the cells coloured by "
+       "owner (like a thread-value picture).",
+       {std::string("layoutkit tile show ") + tc + " '(8,16)' --svg tc.svg"},
+       {layout, shape},
+       {svg},
+       runTileShow},
+      {"tile banks", group,
+       "The line x bank view of a shared-memory layout",
+       "Rows are bank lines (128 bytes), columns the 32 banks; a cell lists "
+       "the logical elements in that 4-byte word. LAYOUT must have every "
+       "iter on m and no replica.",
+       {"layoutkit tile banks 'S[(8,64):(64,1)]' '(8,64)' --dtype f16 "
+        "--swizzle 128B"},
+       {layout, shape},
+       {dtype, swizzle, svg},
+       runTileBanks},
+      {"tile conflicts", group,
+       "Bank conflicts of lanes reading one column of a shared-memory tile",
+       "Lane i reads row FIRST-ROW + i, elements [COLUMN*VECTOR, "
+       "(COLUMN+1)*VECTOR). Prints the ways (the most distinct 4-byte "
+       "words one bank serves; 1 = conflict-free) and, per conflicted bank, "
+       "which lanes collide.",
+       {"layoutkit tile conflicts 'S[(8,64):(64,1)]' '(8,64)' --column 0   "
+        "# 8-way",
+        "layoutkit tile conflicts 'S[(8,64):(64,1)]' '(8,64)' --swizzle "
+        "128B   # conflict-free"},
+       {layout, shape},
+       {dtype,
+        swizzle,
+        {"column", "J", "the column of vectors to read (default 0)", false, {}},
+        {"lanes", "N", "number of lanes (default: rows, at most 32)", false, {}},
+        {"vector", "V", "elements per lane (default 1)", false, {}},
+        {"first-row", "R", "row read by lane 0 (default 0)", false, {}}},
+       runTileConflicts},
+  };
+}
+
+} // namespace lk::cli
