@@ -13,20 +13,6 @@ namespace lk::cli {
 
 namespace {
 
-std::string xml(const std::string &s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += ch;
-    }
-  }
-  return out;
-}
-
 /// Twelve light fills that stay readable under black text.
 constexpr std::array<const char *, 12> kFills = {
     "#f4cccc", "#fce5cd", "#fff2cc", "#d9ead3", "#d0e0e3", "#cfe2f3",
@@ -43,6 +29,22 @@ std::string pad(const std::string &s, size_t width) {
 }
 
 } // namespace
+
+std::string xmlEscape(const std::string &s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    switch (ch) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default: out += ch;
+    }
+  }
+  return out;
+}
 
 Grid::Grid(int64_t r, int64_t c)
     : rows(r), cols(c), rowLabels(size_t(r)), colLabels(size_t(c)),
@@ -101,10 +103,10 @@ std::string renderGridSvg(const Grid &g) {
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
          w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +
          "\" font-family=\"monospace\" font-size=\"12\">\n";
-  out += "<title>" + xml(g.title) + "</title>\n";
+  out += "<title>" + xmlEscape(g.title) + "</title>\n";
   if (!g.legend.empty())
     out += "<text x=\"4\" y=\"" + std::to_string(cellH / 2) +
-           "\" dominant-baseline=\"central\">" + xml(g.legend) + "</text>\n";
+           "\" dominant-baseline=\"central\">" + xmlEscape(g.legend) + "</text>\n";
   out += "<g stroke=\"#333333\" stroke-width=\"1\">\n";
   for (int64_t r = 0; r < g.rows; ++r)
     for (int64_t c = 0; c < g.cols; ++c)
@@ -118,17 +120,17 @@ std::string renderGridSvg(const Grid &g) {
   for (int64_t c = 0; c < g.cols; ++c)
     out += "<text x=\"" + std::to_string(left + c * cellW + cellW / 2) +
            "\" y=\"" + std::to_string(top - cellH / 2) + "\">" +
-           xml(g.colLabels[size_t(c)]) + "</text>\n";
+           xmlEscape(g.colLabels[size_t(c)]) + "</text>\n";
   for (int64_t r = 0; r < g.rows; ++r) {
     out += "<text x=\"" + std::to_string(left / 2) + "\" y=\"" +
            std::to_string(top + r * cellH + cellH / 2) + "\">" +
-           xml(g.rowLabels[size_t(r)]) + "</text>\n";
+           xmlEscape(g.rowLabels[size_t(r)]) + "</text>\n";
     for (int64_t c = 0; c < g.cols; ++c) {
       const std::string &s = g.cells[size_t(r * g.cols + c)];
       if (!s.empty())
         out += "<text x=\"" + std::to_string(left + c * cellW + cellW / 2) +
                "\" y=\"" + std::to_string(top + r * cellH + cellH / 2) +
-               "\">" + xml(s) + "</text>\n";
+               "\">" + xmlEscape(s) + "</text>\n";
     }
   }
   out += "</g>\n</svg>\n";

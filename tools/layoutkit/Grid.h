@@ -45,6 +45,9 @@ struct Grid {
   int64_t &color(int64_t r, int64_t c) { return colors[size_t(r * cols + c)]; }
 };
 
+/// Escapes the five XML special characters (& < > " ').
+std::string xmlEscape(const std::string &s);
+
 /// Columns padded to their widest entry, separated by two spaces.
 std::string renderGridText(const Grid &g);
 /// A standalone SVG document: one rectangle per cell filled by its colour

@@ -32,6 +32,9 @@ inline Reply boolReply(bool b) { return {b ? "true" : "false", b}; }
 // Inspection (InspectCommands.cpp)
 //===----------------------------------------------------------------------===//
 
+/// Writes `contents` to `path`; the diagnostic names the file.
+Status writeFile(const std::string &path, const std::string &contents);
+
 Expected<Reply> runShow(const Invocation &inv);
 Expected<Reply> runEval(const Invocation &inv);
 Expected<Reply> runIdx2crd(const Invocation &inv);

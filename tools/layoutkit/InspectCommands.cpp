@@ -25,6 +25,8 @@ JsonValue layoutArgumentJson(const cute::ComposedLayout &c) {
   return toJson(c);
 }
 
+} // namespace
+
 Status writeFile(const std::string &path, const std::string &contents) {
   std::ofstream file(path, std::ios::binary);
   if (!file)
@@ -35,8 +37,6 @@ Status writeFile(const std::string &path, const std::string &contents) {
     return Diagnostic::error("cannot write '" + path + "'");
   return Ok{};
 }
-
-} // namespace
 
 Expected<Reply> runShow(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout layout, inv.composedLayout(0));

@@ -6,6 +6,8 @@
 
 #include "layoutkit/Show.h"
 
+#include "layoutkit/Grid.h"
+
 #include "layoutkit/core/Checked.h"
 #include "layoutkit/cute/Algebra.h"
 
@@ -18,23 +20,6 @@ namespace {
 
 std::string leftPad(const std::string &s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
-
-/// Escapes the five XML special characters.
-std::string xmlEscape(const std::string &s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    switch (ch) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default: out += ch;
-    }
-  }
-  return out;
 }
 
 /// Eight light fills, distinct enough to tell neighbouring offsets apart.

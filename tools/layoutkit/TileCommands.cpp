@@ -152,17 +152,6 @@ std::string layoutText(const ComposeLayout &c) {
   return c.swizzle().isIdentity() ? c.tile().str() : c.str();
 }
 
-Status writeFile(const std::string &path, const std::string &contents) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file)
-    return Diagnostic::error("cannot open '" + path + "' for writing");
-  file << contents;
-  file.close();
-  if (!file)
-    return Diagnostic::error("cannot write '" + path + "'");
-  return Ok{};
-}
-
 /// Adds the SVG of `g` to the reply when --svg FILE was given ('-': the
 /// picture replaces the text).
 Status attachSvg(const Invocation &inv, const Grid &g, Reply &reply) {
@@ -293,12 +282,31 @@ Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
 // Handlers
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// LAYOUT SHAPE COORD, evaluated: L(x) of the coordinate.
+struct Evaluated {
+  ComposeLayout layout;
+  std::vector<int64_t> shape;
+  int64_t flat = 0;
+  CoordSet set;
+};
+
+Expected<Evaluated> evaluateParams(const Invocation &inv) {
+  Evaluated e;
+  LK_TRY(e.layout, layoutParam(inv, 0));
+  LK_TRY(e.shape, shapeParam(inv, 1, e.layout.tile()));
+  LK_TRY(e.flat, coordParam(inv, 2, e.layout.tile(), e.shape));
+  e.set = e.layout.eval(e.flat);
+  return e;
+}
+
+} // namespace
+
 Expected<Reply> runTileEval(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
-  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
-  LK_TRY(int64_t flat, coordParam(inv, 2, layout.tile(), shape));
-  CoordSet set = layout.eval(flat);
-  std::span<const Axis> axes = layout.tile().axes();
+  LK_TRY(Evaluated e, evaluateParams(inv));
+  const CoordSet &set = e.set;
+  std::span<const Axis> axes = e.layout.tile().axes();
   Reply r;
   r.json = JsonValue::array();
   for (size_t i = 0; i < set.size(); ++i) {
@@ -309,11 +317,11 @@ Expected<Reply> runTileEval(const Invocation &inv) {
 }
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
-  LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
-  LK_TRY(int64_t flat, coordParam(inv, 2, layout.tile(), shape));
-  CoordSet set = layout.eval(flat);
-  std::span<const Axis> axes = layout.tile().axes();
+  LK_TRY(Evaluated e, evaluateParams(inv));
+  const CoordSet &set = e.set;
+  const std::vector<int64_t> &shape = e.shape;
+  int64_t flat = e.flat;
+  std::span<const Axis> axes = e.layout.tile().axes();
   Reply r;
   r.text = coordText(shape, flat) + " has " + std::to_string(set.size()) +
            (set.size() == 1 ? " owner" : " owners") + ":\n";
