@@ -1,0 +1,109 @@
+//===- Analysis.h - Costs of a warp's memory access --------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What one warp's access costs, given who holds what and where it lives:
+///
+///  * the *distributed* layout is a tile layout over `laneid` and `m` (m is
+///    the register slot; other thread axes are fixed at 0, so the analysis
+///    is of warp 0): lane l holds in register r the logical element(s) at
+///    {laneid = l, m = r};
+///  * the *memory* layout (tile::MemoryLayout) gives each logical element
+///    its element address; elements have `elementBits` bits.
+///
+/// Each lane moves `accessBytes` per instruction: the registers
+/// [k*v, (k+1)*v) with v = accessBytes * 8 / elementBits, which must sit at
+/// consecutive, naturally aligned addresses. Instruction k of the warp is
+/// then one access of the machine model (hw-facts §1.3 for shared memory,
+/// §7 for global memory).
+///
+/// Worked example (hw-facts §1.3 and the spec's bank example): the column
+/// read of an (8,64) f16 row-major tile, lane i holding (i, 0)
+/// (distributed S[(8,64):(1@laneid,1@m)], register r = column r) is one
+/// 2-byte access per lane at bytes 128 i: bank 0 eight times, 8 wavefronts;
+/// through Swizzle(M=3,B=3,S=3) the addresses are 144 i: banks 4i, one
+/// wavefront.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_HW_ANALYSIS_H
+#define LAYOUTKIT_HW_ANALYSIS_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/hw/Machine.h"
+#include "layoutkit/tile/Bank.h"
+#include "layoutkit/tile/TileLayout.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lk::hw {
+
+/// One warp, its registers and the memory they come from or go to.
+struct WarpAccess {
+  tile::TileLayout distributed; ///< over laneid and m (register slot)
+  tile::MemoryLayout memory;    ///< logical element -> element address
+  int64_t elementBits = 16;
+  int64_t accessBytes = 4; ///< per lane per instruction: 1, 2, 4, 8 or 16
+};
+
+/// The lanes' byte addresses of each instruction (-1: the lane holds
+/// nothing in those registers). Fails when a lane's registers of one
+/// instruction are not consecutive, aligned addresses, or when the
+/// distributed layout names an axis other than laneid, m and the thread
+/// axes fixed at 0.
+struct WarpInstructions {
+  int64_t registersPerAccess = 1; ///< v
+  std::vector<std::vector<int64_t>> laneAddresses; ///< [instruction][lane]
+};
+Expected<WarpInstructions> warpInstructions(const WarpAccess &a);
+
+/// Shared-memory cost of the access, with an explanation per instruction.
+struct SharedAccessReport {
+  std::vector<int64_t> wavefronts; ///< per instruction
+  int64_t total = 0;
+  /// The conflict-free minimum: per instruction, one wavefront for each
+  /// lane group (hw-facts §1.3) that has an active lane.
+  int64_t minimum = 0;
+  /// Per instruction with more wavefronts than the minimum: which lanes of
+  /// which lane group ask which bank for how many distinct words.
+  std::string explanation;
+};
+Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch);
+
+/// Global-memory cost (addresses taken as byte offsets from a 256-byte
+/// aligned base).
+struct GlobalAccessReport {
+  std::vector<GlobalMemoryModel::Transactions> perInstruction;
+  int64_t sectors = 0;
+  int64_t lines = 0;
+  std::string explanation;
+};
+Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch);
+
+/// The widest access (bytes, a power of two <= 16) every lane can use: its
+/// registers [k*v, (k+1)*v) are at consecutive, v-aligned addresses for
+/// every k. At least one element (elementBits / 8 bytes, or 1 for narrower
+/// types).
+Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
+                              const tile::MemoryLayout &memory,
+                              int64_t elementBits);
+
+/// Logical elements held by more than one (lane, register) slot of the
+/// warp: the flat index and its holders.
+struct Replica {
+  int64_t element = 0;
+  std::vector<std::pair<int64_t, int64_t>> holders; ///< (lane, register)
+};
+struct ReplicationReport {
+  std::vector<Replica> replicated;
+  std::string explanation; ///< "no element is held twice" or one line each
+};
+Expected<ReplicationReport> replication(const tile::TileLayout &distributed);
+
+} // namespace lk::hw
+
+#endif // LAYOUTKIT_HW_ANALYSIS_H

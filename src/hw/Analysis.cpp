@@ -1,0 +1,270 @@
+//===- Analysis.cpp - Costs of a warp's memory access ---------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/hw/Analysis.h"
+
+#include "layoutkit/core/Checked.h"
+
+#include <algorithm>
+#include <map>
+
+namespace lk::hw {
+
+namespace {
+
+constexpr int64_t kLanes = 32;
+/// Most register slots per lane the analyses walk.
+constexpr int64_t kMaxRegisters = 4096;
+
+/// slots[lane][register] = the smallest flat index held there, or -1.
+struct Slots {
+  int64_t registers = 0;
+  std::vector<std::vector<int64_t>> byLane;
+  /// Every (lane, register) of each flat index, for replication.
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> holders;
+};
+
+Expected<Slots> slotsOf(const tile::TileLayout &d) {
+  using tile::Axis;
+  int laneSlot = d.axisSlot(Axis::laneid());
+  int regSlot = d.axisSlot(Axis::m());
+  if (laneSlot < 0)
+    return Diagnostic::error("the distributed layout " + d.str() +
+                             " has no laneid axis");
+  for (Axis a : d.axes())
+    if (a != Axis::laneid() && a != Axis::m() &&
+        a.kind() != tile::AxisKind::Thread)
+      return Diagnostic::error("the distributed layout " + d.str() +
+                               " names axis '" + std::string(a.name()) +
+                               "'; a warp's registers are over laneid, m "
+                               "(the register) and other thread axes");
+  tile::Footprint lanes = d.footprint(Axis::laneid());
+  if (lanes.max >= kLanes)
+    return Diagnostic::error("the distributed layout " + d.str() +
+                             " reaches laneid " + std::to_string(lanes.max) +
+                             "; a warp has 32 lanes");
+  Slots s;
+  s.registers = regSlot < 0 ? 1 : d.footprint(Axis::m()).max + 1;
+  if (s.registers > kMaxRegisters)
+    return Diagnostic::error("the distributed layout " + d.str() + " uses " +
+                             std::to_string(s.registers) +
+                             " registers per lane; at most " +
+                             std::to_string(kMaxRegisters) + " are analysed");
+  s.byLane.assign(kLanes, std::vector<int64_t>(size_t(s.registers), -1));
+  tile::CoordSet set;
+  for (int64_t f = 0; f < d.size(); ++f) {
+    d.evalInto(f, set);
+    for (size_t i = 0; i < set.size(); ++i) {
+      auto c = set[i];
+      bool warp0 = true; // other thread axes at 0: the first warp
+      for (size_t k = 0; k < c.size(); ++k)
+        if (int(k) != laneSlot && int(k) != regSlot && c[k] != 0)
+          warp0 = false;
+      if (!warp0)
+        continue;
+      int64_t lane = c[size_t(laneSlot)];
+      int64_t reg = regSlot < 0 ? 0 : c[size_t(regSlot)];
+      int64_t &slot = s.byLane[size_t(lane)][size_t(reg)];
+      if (slot < 0 || f < slot)
+        slot = f;
+      s.holders[f].push_back({lane, reg});
+    }
+  }
+  return s;
+}
+
+std::string laneList(const std::vector<int64_t> &lanes) {
+  std::string s;
+  for (size_t i = 0; i < lanes.size(); ++i)
+    s += (i ? "," : "") + std::to_string(lanes[i]);
+  return s;
+}
+
+} // namespace
+
+Expected<WarpInstructions> warpInstructions(const WarpAccess &a) {
+  if (a.elementBits < 1 || a.elementBits > 1024)
+    return Diagnostic::error("element width " + std::to_string(a.elementBits) +
+                             " bits is outside [1, 1024]");
+  if (a.accessBytes * 8 % a.elementBits != 0)
+    return Diagnostic::error(std::to_string(a.accessBytes) +
+                             "-byte accesses do not hold whole " +
+                             std::to_string(a.elementBits) + "-bit elements");
+  if (a.distributed.size() != a.memory.size())
+    return Diagnostic::error("the distributed layout holds " +
+                             std::to_string(a.distributed.size()) +
+                             " elements, the memory layout " +
+                             std::to_string(a.memory.size()));
+  LK_TRY(Slots s, slotsOf(a.distributed));
+  WarpInstructions w;
+  w.registersPerAccess = a.accessBytes * 8 / a.elementBits;
+  int64_t v = w.registersPerAccess;
+  if (v < 1 || s.registers % v != 0)
+    return Diagnostic::error(
+        "each lane has " + std::to_string(s.registers) +
+        " registers, not a multiple of the " + std::to_string(v) +
+        " elements one " + std::to_string(a.accessBytes) + "-byte access moves");
+  for (int64_t k = 0; k < s.registers / v; ++k) {
+    std::vector<int64_t> lanes(kLanes, -1);
+    for (int64_t l = 0; l < kLanes; ++l) {
+      const std::vector<int64_t> &regs = s.byLane[size_t(l)];
+      int64_t first = regs[size_t(k * v)];
+      int64_t held = 0;
+      for (int64_t j = 0; j < v; ++j)
+        held += regs[size_t(k * v + j)] >= 0;
+      if (held == 0)
+        continue;
+      std::string where = "lane " + std::to_string(l) + " registers " +
+                          std::to_string(k * v) + ".." +
+                          std::to_string(k * v + v - 1);
+      if (held != v)
+        return Diagnostic::error(where + " are only partly filled; a " +
+                                 std::to_string(a.accessBytes) +
+                                 "-byte access needs all " + std::to_string(v));
+      int64_t base = a.memory.address(first);
+      for (int64_t j = 1; j < v; ++j)
+        if (a.memory.address(regs[size_t(k * v + j)]) != base + j)
+          return Diagnostic::error(
+              where + " hold elements at addresses " + std::to_string(base) +
+              ", " + std::to_string(a.memory.address(regs[size_t(k * v + j)])) +
+              ", ...: not consecutive, so not one " +
+              std::to_string(a.accessBytes) + "-byte access");
+      int64_t bits;
+      if (mulOverflows(base, a.elementBits, bits))
+        return Diagnostic::error("address of " + where + " overflows");
+      if (bits % 8 != 0 || (bits / 8) % a.accessBytes != 0)
+        return Diagnostic::error(where + " start at element " +
+                                 std::to_string(base) + ", not aligned to " +
+                                 std::to_string(a.accessBytes) + " bytes");
+      lanes[size_t(l)] = bits / 8;
+    }
+    w.laneAddresses.push_back(std::move(lanes));
+  }
+  return w;
+}
+
+Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
+  const SharedMemoryModel &smem = machine(arch).smem;
+  LK_TRY(LaneGrouping g, smem.grouping(a.accessBytes));
+  LK_TRY(WarpInstructions w, warpInstructions(a));
+  SharedAccessReport r;
+  for (size_t k = 0; k < w.laneAddresses.size(); ++k) {
+    const std::vector<int64_t> &lanes = w.laneAddresses[k];
+    LK_TRY(int64_t n, smem.wavefronts(lanes, a.accessBytes));
+    r.wavefronts.push_back(n);
+    r.total += n;
+    // Conflict-free, each lane group with an active lane takes one pass.
+    int64_t least = 0;
+    for (int64_t group = 0; group < g.groups; ++group) {
+      bool active = false;
+      for (int64_t l = group * g.lanesPerGroup;
+           l < (group + 1) * g.lanesPerGroup; ++l)
+        active = active || lanes[size_t(l)] >= 0;
+      least += active;
+    }
+    r.minimum += least;
+    if (n <= least)
+      continue;
+    r.explanation += "instruction " + std::to_string(k) + ": " +
+                     std::to_string(n) + " wavefronts (minimum " +
+                     std::to_string(least) + ")\n";
+    int64_t words = std::max<int64_t>(1, a.accessBytes / smem.bankWidthBytes);
+    for (int64_t group = 0; group < g.groups; ++group) {
+      // bank -> word -> lanes
+      std::map<int64_t, std::map<int64_t, std::vector<int64_t>>> banks;
+      for (int64_t l = group * g.lanesPerGroup;
+           l < (group + 1) * g.lanesPerGroup; ++l) {
+        if (lanes[size_t(l)] < 0)
+          continue;
+        int64_t word0 = lanes[size_t(l)] / smem.bankWidthBytes;
+        for (int64_t w2 = 0; w2 < words; ++w2)
+          banks[(word0 + w2) % smem.banks][word0 + w2].push_back(l);
+      }
+      for (const auto &[bank, byWord] : banks) {
+        if (byWord.size() < 2)
+          continue;
+        r.explanation += "  lanes " +
+                         std::to_string(group * g.lanesPerGroup) + "-" +
+                         std::to_string((group + 1) * g.lanesPerGroup - 1) +
+                         ": bank " + std::to_string(bank) + " serves " +
+                         std::to_string(byWord.size()) + " words:";
+        for (const auto &[word, ls] : byWord)
+          r.explanation += " word " + std::to_string(word) + " <- lane" +
+                           (ls.size() > 1 ? "s " : " ") + laneList(ls) + ";";
+        r.explanation.back() = '\n';
+      }
+    }
+  }
+  std::string head = std::to_string(w.laneAddresses.size()) + " instruction" +
+                     (w.laneAddresses.size() == 1 ? "" : "s") + " of " +
+                     std::to_string(a.accessBytes) + " bytes per lane: " +
+                     std::to_string(r.total) + " wavefronts (conflict-free: " +
+                     std::to_string(r.minimum) + ")\n";
+  r.explanation = head + r.explanation;
+  return r;
+}
+
+Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
+  const GlobalMemoryModel &gmem = machine(arch).gmem;
+  LK_TRY(WarpInstructions w, warpInstructions(a));
+  GlobalAccessReport r;
+  for (size_t k = 0; k < w.laneAddresses.size(); ++k) {
+    LK_TRY(GlobalMemoryModel::Transactions t,
+           gmem.transactions(w.laneAddresses[k], a.accessBytes));
+    r.perInstruction.push_back(t);
+    r.sectors += t.sectors;
+    r.lines += t.lines;
+    int64_t active = 0;
+    for (int64_t addr : w.laneAddresses[k])
+      active += addr >= 0;
+    int64_t ideal = std::max<int64_t>(
+        1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
+    r.explanation += "instruction " + std::to_string(k) + ": " +
+                     std::to_string(active) + " lanes x " +
+                     std::to_string(a.accessBytes) + " B touch " +
+                     std::to_string(t.sectors) + " sectors (at best " +
+                     std::to_string(ideal) + ") in " +
+                     std::to_string(t.lines) + " lines\n";
+  }
+  return r;
+}
+
+Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
+                              const tile::MemoryLayout &memory,
+                              int64_t elementBits) {
+  int64_t smallest = std::max<int64_t>(1, elementBits / 8);
+  for (int64_t bytes = 16; bytes > smallest; bytes /= 2) {
+    if (bytes * 8 % elementBits != 0)
+      continue;
+    WarpAccess a{distributed, memory, elementBits, bytes};
+    if (warpInstructions(a))
+      return bytes;
+  }
+  // One element per access must at least be possible.
+  WarpAccess a{distributed, memory, elementBits, smallest};
+  LK_CHECK(warpInstructions(a));
+  return smallest;
+}
+
+Expected<ReplicationReport> replication(const tile::TileLayout &distributed) {
+  LK_TRY(Slots s, slotsOf(distributed));
+  ReplicationReport r;
+  for (const auto &[flat, who] : s.holders) {
+    if (who.size() < 2)
+      continue;
+    r.replicated.push_back({flat, who});
+    r.explanation += "element " + std::to_string(flat) + " is held by";
+    for (const auto &[lane, reg] : who)
+      r.explanation += " lane " + std::to_string(lane) + " r" +
+                       std::to_string(reg) + ",";
+    r.explanation.back() = '\n';
+  }
+  if (r.replicated.empty())
+    r.explanation = "no element is held twice in the warp\n";
+  return r;
+}
+
+} // namespace lk::hw

@@ -1,0 +1,213 @@
+//===- AnalysisTest.cpp - Costs of a warp's memory access -----------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Expected values: hw-facts §1.3 (wavefront table), §7 (sectors and lines)
+// and the spec's (8,64) float16 bank example; derivations beside each test.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/hw/Analysis.h"
+
+#include "layoutkit/tile/SwizzleLayout.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <gtest/gtest.h>
+
+namespace lk::hw {
+namespace {
+
+tile::TileLayout tileOf(const std::string &text) {
+  auto t = tile::parseTileLayout(text);
+  EXPECT_TRUE(t) << t.error().render();
+  return *t;
+}
+
+tile::MemoryLayout memoryOf(const std::string &text) {
+  Expected<tile::MemoryLayout> m = Diagnostic::error("unparsed");
+  if (text.rfind("Swizzle", 0) == 0)
+    m = tile::MemoryLayout::of(*tile::parseComposeLayout(text));
+  else
+    m = tile::MemoryLayout::of(tileOf(text));
+  EXPECT_TRUE(m) << m.error().message;
+  return *m;
+}
+
+WarpAccess access(const std::string &distributed, const std::string &memory,
+                  int64_t bits, int64_t bytes) {
+  return WarpAccess{tileOf(distributed), memoryOf(memory), bits, bytes};
+}
+
+TEST(Analysis, SpecColumnReadIsEightWayUnswizzled) {
+  // Lane i holds row i of an (8,64) f16 tile, register r = column r; one
+  // 2-byte access per column: lanes 0..7 at bytes 128 i -> bank 0 eight
+  // times (8 wavefronts) for every column.
+  WarpAccess a = access("S[(8,64):(1@laneid,1@m)]", "S[(8,64):(64,1)]", 16, 2);
+  auto r = sharedAccess(a, Arch::Sm90);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->wavefronts.size(), 64u);
+  for (int64_t w : r->wavefronts)
+    EXPECT_EQ(w, 8);
+  EXPECT_EQ(r->total, 512);
+  EXPECT_EQ(r->minimum, 64);
+  EXPECT_NE(r->explanation.find(
+                "instruction 0: 8 wavefronts (minimum 1)\n"
+                "  lanes 0-31: bank 0 serves 8 words: word 0 <- lane 0; "
+                "word 32 <- lane 1;"),
+            std::string::npos)
+      << r->explanation;
+}
+
+TEST(Analysis, SpecColumnReadIsConflictFreeUnder128B) {
+  // Swizzle(3,3,3): (i, j) at 64i + 8((j/8) xor i) + j mod 8, so column j
+  // of the 8 rows lands in banks 4((j/8) xor i) + (j mod 8)/2: distinct.
+  WarpAccess a = access("S[(8,64):(1@laneid,1@m)]",
+                        "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]", 16, 2);
+  auto r = sharedAccess(a, Arch::Sm90);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->total, 64);
+  EXPECT_EQ(r->minimum, 64);
+  EXPECT_EQ(r->explanation,
+            "64 instructions of 2 bytes per lane: 64 wavefronts "
+            "(conflict-free: 64)\n");
+}
+
+TEST(Analysis, WavefrontTableOfTheSheet) {
+  // §1.3: 32-bit, lane i at 8 i -> 2 wavefronts (banks 0,2,..,30 twice).
+  auto stride2 = sharedAccess(access("S[32:1@laneid]", "S[32:2]", 32, 4),
+                              Arch::Sm80);
+  ASSERT_TRUE(stride2) << stride2.error().message;
+  EXPECT_EQ(stride2->total, 2);
+  // §1.3: 128-bit, lane i at 16 i -> 4 wavefronts, the minimum.
+  auto vec = sharedAccess(
+      access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(4,1)]", 32, 16),
+      Arch::Sm80);
+  ASSERT_TRUE(vec) << vec.error().message;
+  EXPECT_EQ(vec->total, 4);
+  EXPECT_EQ(vec->minimum, 4);
+  // §1.3: 32-bit, lane i at 128 i -> 32 wavefronts.
+  auto column = sharedAccess(access("S[32:1@laneid]", "S[32:32]", 32, 4),
+                             Arch::Sm100);
+  ASSERT_TRUE(column);
+  EXPECT_EQ(column->total, 32);
+}
+
+TEST(Analysis, SwizzledColumnsOf16BytesTakeOneWavefront) {
+  // The spec's claim at the hardware level: eight lanes (one quarter-warp
+  // group of a 16-byte access) each read a 16-byte vector of the same
+  // column of a tile whose rows are one swizzle row (32, 64 or 128 bytes);
+  // any eight consecutive rows, any column: one wavefront, for 8-, 16- and
+  // 32-bit elements. Unswizzled, 8 x width / 128 wavefronts.
+  for (tile::SwizzleMode mode : {tile::SwizzleMode::B32, tile::SwizzleMode::B64,
+                                 tile::SwizzleMode::B128})
+    for (int64_t bits : {8, 16, 32}) {
+      int64_t width = tile::swizzleModeBytes(mode);
+      int64_t cols = width * 8 / bits, v = 128 / bits;
+      auto sw = tile::SwizzleLayout::forDtype(bits, mode);
+      ASSERT_TRUE(sw);
+      std::string lanes = "S[(8," + std::to_string(v) + "):(1@laneid,1@m)]";
+      for (int64_t first = 0; first + 8 <= 32; first += 3)
+        for (int64_t c = 0; c < cols / v; ++c) {
+          std::string tile = "S[(8," + std::to_string(v) + "):(" +
+                             std::to_string(cols) + ",1)] + " +
+                             std::to_string(first * cols + c * v) + "@m";
+          auto r = sharedAccess(
+              access(lanes, sw->str() + " o " + tile, bits, 16), Arch::Sm90);
+          ASSERT_TRUE(r) << r.error().message;
+          EXPECT_EQ(r->total, 1) << sw->str() << " rows " << first << ".. col "
+                                 << c << "\n" << r->explanation;
+          EXPECT_EQ(r->minimum, 1);
+          auto plain = sharedAccess(access(lanes, tile, bits, 16), Arch::Sm90);
+          ASSERT_TRUE(plain);
+          EXPECT_EQ(plain->total, 8 * width / 128);
+        }
+    }
+}
+
+TEST(Analysis, GlobalSectorsAndLines) {
+  // §7: 4 B per lane at 4 + 4 i -> bytes 4..131: 5 sectors, 2 lines.
+  auto r = globalAccess(access("S[32:1@laneid]", "S[32:1] + 1@m", 32, 4),
+                        Arch::Sm90);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->perInstruction.size(), 1u);
+  EXPECT_EQ(r->sectors, 5);
+  EXPECT_EQ(r->lines, 2);
+  EXPECT_EQ(r->explanation,
+            "instruction 0: 32 lanes x 4 B touch 5 sectors (at best 4) in 2 "
+            "lines\n");
+  // §7: 16 B per lane at 16 i -> 16 sectors, 4 lines.
+  auto v = globalAccess(
+      access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(4,1)]", 32, 16), Arch::Sm90);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->sectors, 16);
+  EXPECT_EQ(v->lines, 4);
+}
+
+TEST(Analysis, VectorWidthFollowsTheRegisters) {
+  // Row-major (32,4) f32 with lane i holding row i: four consecutive
+  // floats per lane, 16-byte aligned -> 16 B.
+  auto row = vectorBytes(tileOf("S[(32,4):(1@laneid,1@m)]"),
+                         memoryOf("S[(32,4):(4,1)]"), 32);
+  ASSERT_TRUE(row) << row.error().message;
+  EXPECT_EQ(*row, 16);
+  // Column-major storage: a lane's registers are 32 elements apart -> 4 B.
+  auto col = vectorBytes(tileOf("S[(32,4):(1@laneid,1@m)]"),
+                         memoryOf("S[(32,4):(1,32)]"), 32);
+  ASSERT_TRUE(col);
+  EXPECT_EQ(*col, 4);
+  // f16 pairs (m8n8 fragment: lane i holds (i/4, 2(i mod 4) + r)) of a
+  // row-major 8x8 tile: 2 consecutive halves -> 4 B.
+  auto pairs = vectorBytes(tileOf("S[(8,4,2):(4@laneid,1@laneid,1)]"),
+                           memoryOf("S[(8,8):(8,1)]"), 16);
+  ASSERT_TRUE(pairs);
+  EXPECT_EQ(*pairs, 4);
+  // The failure says which lane and registers break the vector.
+  auto bad = warpInstructions(
+      access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(1,32)]", 32, 16));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find(
+                "lane 0 registers 0..3 hold elements at addresses 0, 32"),
+            std::string::npos)
+      << bad.error().message;
+}
+
+TEST(Analysis, ReplicationNamesTheHolders) {
+  // S[16:1@laneid] + R[2:16@laneid]: element e in lanes e and e + 16.
+  auto r = replication(tileOf("S[16:1@laneid] + R[2:16@laneid]"));
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->replicated.size(), 16u);
+  EXPECT_EQ(r->replicated[3].element, 3);
+  EXPECT_EQ(r->replicated[3].holders,
+            (std::vector<std::pair<int64_t, int64_t>>{{3, 0}, {19, 0}}));
+  EXPECT_EQ(r->explanation.substr(0, r->explanation.find('\n')),
+            "element 0 is held by lane 0 r0, lane 16 r0");
+  auto none = replication(tileOf("S[(8,4,2):(4@laneid,1@laneid,1)]"));
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->replicated.empty());
+  EXPECT_EQ(none->explanation, "no element is held twice in the warp\n");
+  // Other warps (warpid != 0) are not part of the warp analysed.
+  auto warps = replication(tileOf("S[(2,32):(1@warpid,1@laneid)]"));
+  ASSERT_TRUE(warps);
+  EXPECT_TRUE(warps->replicated.empty());
+}
+
+TEST(Analysis, RefusesWhatIsNotAWarpAccess) {
+  EXPECT_FALSE(sharedAccess(access("S[64:1@laneid]", "S[64:1]", 32, 4),
+                            Arch::Sm90)); // 64 lanes
+  EXPECT_FALSE(sharedAccess(access("S[32:1@TLane]", "S[32:1]", 32, 4),
+                            Arch::Sm100)); // no laneid
+  EXPECT_FALSE(sharedAccess(access("S[32:1@laneid]", "S[32:1]", 32, 3),
+                            Arch::Sm90)); // 3-byte access
+  auto misaligned = sharedAccess(
+      access("S[(32,2):(1@laneid,1@m)]", "S[(32,2):(2,1)] + 1@m", 16, 4),
+      Arch::Sm90);
+  ASSERT_FALSE(misaligned);
+  EXPECT_NE(misaligned.error().message.find("not aligned to 4 bytes"),
+            std::string::npos)
+      << misaligned.error().message;
+}
+
+} // namespace
+} // namespace lk::hw
