@@ -50,6 +50,7 @@ const ConformanceOps &allOps() {
     ConformanceOps o;
     addCuteOps(o);
     addTileOps(o);
+    addLinearOps(o);
     return o;
   }();
   return ops;

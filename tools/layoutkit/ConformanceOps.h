@@ -41,6 +41,7 @@ Expected<int64_t> intFromJson(const nlohmann::json &j);
 /// Each model adds its ops.
 void addCuteOps(ConformanceOps &ops);
 void addTileOps(ConformanceOps &ops);
+void addLinearOps(ConformanceOps &ops);
 
 } // namespace lk::cli
 

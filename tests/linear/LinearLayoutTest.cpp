@@ -1,0 +1,289 @@
+//===- LinearLayoutTest.cpp - The linear-layout core, by example ----------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// Each expected value is derived by hand beside its test (XOR of the bases
+/// of the set bits), or comes from Triton's LinearLayoutTest.
+///
+//===----------------------------------------------------------------------===//
+
+#include "LinearTestSupport.h"
+
+#include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Text.h"
+
+#include <gtest/gtest.h>
+
+#include <unordered_set>
+
+using namespace lk;
+using namespace lk::linear;
+using namespace lk::linear::dims;
+using lk::linear::testing::ok;
+
+namespace {
+
+const DimId kDim1 = dim(1);
+
+LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
+
+// The first 8x8 quarter of the mma.sync accumulator (file comment of
+// LinearLayout.h).
+LinearLayout mmaQuarter() {
+  return P("{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]}"
+           " -> {dim0: 8, dim1: 8}");
+}
+
+TEST(LinearLayout, DimNamesAreInterned) {
+  EXPECT_EQ(internDim("register"), kRegister);
+  EXPECT_EQ(internDim("dim3"), dim(3));
+  DimId a = internDim("my_dim"), b = internDim("my_dim");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(dimName(a), "my_dim");
+  EXPECT_EQ(dimName(kWarp), "warp");
+}
+
+TEST(LinearLayout, ApplyIsXorOfBases) {
+  LinearLayout l = mmaQuarter();
+  // lane 5 = bits 0 and 2: (0,2) ^ (1,0) = (1,2); with register 1: (1,3).
+  EXPECT_EQ(ok(l.apply({1, 5})), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(ok(l.apply({0, 0})), (std::vector<int64_t>{0, 0}));
+  // lane 31 = all five lane bits: (0,2)^(0,4)^(1,0)^(2,0)^(4,0) = (7,6).
+  EXPECT_EQ(ok(l.apply({0, 31})), (std::vector<int64_t>{7, 6}));
+  EXPECT_FALSE(l.apply({2, 0})); // register has size 2
+  EXPECT_FALSE(l.apply({0}));    // one value per input dim
+  // Flattened: register bit 0, lane bits 1..5; dim0 in bits 0..2, dim1 3..5.
+  EXPECT_EQ(l.applyFlat(1 | (5 << 1)), uint64_t(1 | (3 << 3)));
+}
+
+TEST(LinearLayout, IdentityAndZeros) {
+  LinearLayout id = ok(LinearLayout::identity1D(8, kRegister, dim(0)));
+  EXPECT_EQ(id.str(), "{register: [(1), (2), (4)]} -> {dim0: 8}");
+  LinearLayout z = ok(LinearLayout::zeros1D(4, kLane, dim(0)));
+  EXPECT_EQ(z.str(), "{lane: [(0), (0)]} -> {dim0: 1}");
+  EXPECT_EQ(ok(LinearLayout::identity1D(1, kRegister, dim(0))).str(),
+            "{register: []} -> {dim0: 1}");
+  EXPECT_FALSE(LinearLayout::identity1D(6, kRegister, dim(0)));
+  EXPECT_EQ(LinearLayout::empty().str(), "{} -> {}");
+}
+
+TEST(LinearLayout, MakeChecksItsInput) {
+  EXPECT_TRUE(LinearLayout::make({{kLane, {{1}, {2}}}}, {{dim(0), 4}}));
+  Expected<LinearLayout> big =
+      LinearLayout::make({{kLane, {{4}}}}, {{dim(0), 4}});
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("outside [0, 4)"), std::string::npos);
+  EXPECT_FALSE(LinearLayout::make({{kLane, {{1, 0}}}}, {{dim(0), 4}}));
+  EXPECT_FALSE(LinearLayout::make({{kLane, {{1}}}}, {{dim(0), 3}}));
+  EXPECT_FALSE(
+      LinearLayout::make({{kLane, {{1}}}, {kLane, {{2}}}}, {{dim(0), 4}}));
+  // Inferred sizes must give a surjective layout: {1, 4} misses bit 1.
+  EXPECT_FALSE(LinearLayout::make({{kLane, {{1}, {4}}}}, {dim(0)}));
+  LinearLayout inferred =
+      ok(LinearLayout::make({{kLane, {{1}, {2}, {0}}}}, {dim(0)}));
+  EXPECT_EQ(inferred.outDimSize(dim(0)), 4);
+  // 65 input bits do not fit.
+  std::vector<std::vector<int64_t>> many(65, std::vector<int64_t>{0});
+  std::vector<InDimBases> ins = {{kRegister, many}};
+  std::vector<OutDim> outs = {{dim(0), 1}};
+  EXPECT_FALSE(LinearLayout::make(std::span<const InDimBases>(ins),
+                                  std::span<const OutDim>(outs)));
+}
+
+TEST(LinearLayout, ProductInnerIsMinor) {
+  // identity(4) * identity(2) on the same dims is identity(8).
+  LinearLayout a = ok(LinearLayout::identity1D(4, kRegister, dim(0)));
+  LinearLayout b = ok(LinearLayout::identity1D(2, kRegister, dim(0)));
+  EXPECT_EQ(ok(a * b), ok(LinearLayout::identity1D(8, kRegister, dim(0))));
+  // Disjoint dims: a direct sum.
+  LinearLayout lanes = ok(LinearLayout::identity1D(4, kLane, dim(0)));
+  LinearLayout regs = ok(LinearLayout::identity1D(2, kRegister, kDim1));
+  EXPECT_EQ(ok(lanes * regs).str(),
+            "{lane: [(1,0), (2,0)], register: [(0,1)]} -> {dim0: 4, dim1: 2}");
+  // Outer values are shifted above inner's size on a common output dim.
+  LinearLayout z = ok(LinearLayout::zeros1D(2, kRegister, dim(0)));
+  EXPECT_EQ(ok(z * a).str(), "{register: [(0), (1), (2)]} -> {dim0: 4}");
+  // Common dims in different orders are refused.
+  LinearLayout ab = ok(lanes * regs);
+  LinearLayout ba = ok(regs * lanes);
+  EXPECT_FALSE(product(ab, ba));
+}
+
+TEST(LinearLayout, HeaderProductExample) {
+  // The worked example of LinearLayout.h: the mma quarter as a product.
+  LinearLayout r = ok(LinearLayout::identity1D(2, kRegister, kDim1));
+  LinearLayout l1 = ok(LinearLayout::identity1D(4, kLane, kDim1));
+  LinearLayout l0 = ok(LinearLayout::identity1D(8, kLane, dim(0)));
+  LinearLayout p = ok(ok(r * l1) * l0);
+  DimId order[] = {dim(0), kDim1};
+  EXPECT_EQ(ok(p.transposeOuts(order)), mmaQuarter());
+}
+
+TEST(LinearLayout, ComposeAppliesOuterAfter) {
+  // lane -> dim0 identity(4), then dim0 -> dim1 swapping the two bits.
+  LinearLayout a = ok(LinearLayout::identity1D(4, kLane, dim(0)));
+  LinearLayout swap = P("{dim0: [(2), (1)]} -> {dim1: 4}");
+  LinearLayout c = ok(a.compose(swap));
+  EXPECT_EQ(c.str(), "{lane: [(2), (1)]} -> {dim1: 4}");
+  // Output larger than the outer input dim: refused.
+  LinearLayout small = P("{dim0: [(1)]} -> {dim1: 2}");
+  EXPECT_FALSE(a.compose(small));
+  // Output dims in a different order than the outer input dims.
+  LinearLayout l = mmaQuarter();
+  LinearLayout t =
+      P("{dim1: [(1,0), (2,0), (4,0)], dim0: [(0,1), (0,2), (0,4)]}"
+        " -> {x: 8, y: 8}");
+  LinearLayout lt = ok(l.compose(t));
+  // (1,3) in (dim0, dim1) becomes x = dim1 = 3, y = dim0 = 1.
+  EXPECT_EQ(ok(lt.apply({1, 5})), (std::vector<int64_t>{3, 1}));
+}
+
+TEST(LinearLayout, InvertAndPseudoinvert) {
+  LinearLayout l = mmaQuarter(); // 6 bits -> 6 bits, bijective
+  ASSERT_TRUE(l.isInvertible());
+  LinearLayout inv = ok(l.invert());
+  // Element (1,3) lives in register 1 of lane 5.
+  EXPECT_EQ(ok(inv.apply({1, 3})), (std::vector<int64_t>{1, 5}));
+  // The pseudoinverse example of the header: dim0=2 -> lane 4, not 6.
+  LinearLayout b = P("{lane: [(1), (0), (2)]} -> {dim0: 4}");
+  EXPECT_FALSE(b.invert());
+  LinearLayout pinv = ok(b.pseudoinvert());
+  EXPECT_EQ(pinv.str(), "{dim0: [(1), (4)]} -> {lane: 8}");
+  // A duplicate column resolves to the first one: lane bit 2 equals bit 0.
+  LinearLayout d = P("{lane: [(1), (2), (1)]} -> {dim0: 4}");
+  EXPECT_EQ(ok(d.pseudoinvert()).str(), "{dim0: [(1), (2)]} -> {lane: 8}");
+  // Not surjective: no right inverse.
+  EXPECT_FALSE(P("{lane: [(1), (0)]} -> {dim0: 4}").pseudoinvert());
+}
+
+TEST(LinearLayout, InvertAndComposeMapsSourceToDestination) {
+  // A: lane i holds element i; B: lane i holds element i ^ 1 (bases swapped
+  // in bit 0 ... here a permutation of bits). C(x) = B^-1(A(x)).
+  LinearLayout A = P("{lane: [(1), (2)]} -> {dim0: 4}");
+  LinearLayout B = P("{lane: [(2), (1)]} -> {dim0: 4}");
+  LinearLayout C = ok(A.invertAndCompose(B));
+  EXPECT_EQ(C.str(), "{lane: [(2), (1)]} -> {lane: 4}");
+  for (int64_t x = 0; x < 4; ++x)
+    EXPECT_EQ(ok(A.apply({x})), ok(B.apply(ok(C.apply({x})))));
+}
+
+TEST(LinearLayout, SublayoutAndZeroTest) {
+  LinearLayout l = mmaQuarter();
+  DimId lane[] = {kLane}, d0[] = {dim(0)}, d1[] = {kDim1};
+  EXPECT_EQ(ok(l.sublayout(lane, d0)).str(),
+            "{lane: [(0), (0), (1), (2), (4)]} -> {dim0: 8}");
+  DimId reg[] = {kRegister};
+  EXPECT_TRUE(l.sublayoutIsZero(reg, d0));
+  EXPECT_FALSE(l.sublayoutIsZero(reg, d1));
+  DimId missing[] = {kWarp};
+  EXPECT_FALSE(l.sublayout(missing, d0));
+}
+
+TEST(LinearLayout, DimReshaping) {
+  LinearLayout l = mmaQuarter();
+  DimId ins[] = {kLane, kRegister};
+  EXPECT_EQ(ok(l.transposeIns(ins)).str(),
+            "{lane: [(0,2), (0,4), (1,0), (2,0), (4,0)], register: [(0,1)]}"
+            " -> {dim0: 8, dim1: 8}");
+  DimId outs[] = {kDim1, dim(0)};
+  LinearLayout t = ok(l.transposeOuts(outs));
+  EXPECT_EQ(t.str(),
+            "{register: [(1,0)], lane: [(2,0), (4,0), (0,1), (0,2), (0,4)]}"
+            " -> {dim1: 8, dim0: 8}");
+  // Flattening the outputs: dim0 in bits 0..2, dim1 in bits 3..5.
+  EXPECT_EQ(
+      l.flattenOuts().str(),
+      "{register: [(8)], lane: [(16), (32), (1), (2), (4)]} -> {dim0: 64}");
+  EXPECT_EQ(l.flattenIns().str(),
+            "{register: [(0,1), (0,2), (0,4), (1,0), (2,0), (4,0)]}"
+            " -> {dim0: 8, dim1: 8}");
+  OutDim newIns[] = {{kRegister, 4}, {kLane, 16}};
+  EXPECT_EQ(ok(l.reshapeIns(newIns)).str(),
+            "{register: [(0,1), (0,2)], lane: [(0,4), (1,0), (2,0), (4,0)]}"
+            " -> {dim0: 8, dim1: 8}");
+  OutDim wrong[] = {{kRegister, 4}};
+  EXPECT_FALSE(l.reshapeIns(wrong));
+  OutDim newOuts[] = {{dim(0), 64}};
+  EXPECT_EQ(ok(l.reshapeOuts(newOuts)), l.flattenOuts());
+  // squeeze drops size-1 dims.
+  LinearLayout s = P("{register: [], lane: [(1,0)]} -> {dim0: 2, dim1: 1}");
+  EXPECT_EQ(s.squeeze().str(), "{lane: [(1)]} -> {dim0: 2}");
+  // concat.
+  LinearLayout w = P("{warp: [(4)]} -> {dim0: 8}");
+  LinearLayout r = P("{lane: [(1), (2)]} -> {dim0: 8}");
+  EXPECT_EQ(ok(r.concatIns(w)).str(),
+            "{lane: [(1), (2)], warp: [(4)]} -> {dim0: 8}");
+  LinearLayout r2 = P("{lane: [(0), (1)]} -> {dim1: 2}");
+  EXPECT_EQ(ok(r.concatOuts(r2)).str(),
+            "{lane: [(1,0), (2,1)]} -> {dim0: 8, dim1: 2}");
+  // rename, resize.
+  EXPECT_EQ(ok(r.renameIn(kLane, kWarp)).str(),
+            "{warp: [(1), (2)]} -> {dim0: 8}");
+  EXPECT_EQ(ok(r.renameOut(dim(0), kDim1)).str(),
+            "{lane: [(1), (2)]} -> {dim1: 8}");
+  EXPECT_EQ(ok(r.resize(kLane, 16)).str(),
+            "{lane: [(1), (2), (0), (0)]} -> {dim0: 8}");
+  EXPECT_FALSE(r.resize(kLane, 2));
+  EXPECT_EQ(ok(r.resizeOut(dim(0), 4)).str(),
+            "{lane: [(1), (2)]} -> {dim0: 4}");
+  EXPECT_FALSE(r.resizeOut(dim(0), 2));
+}
+
+TEST(LinearLayout, FreeVariablesAndBroadcast) {
+  // lane bits 1 and 3 duplicate data: bit 1 is zero, bit 3 equals bit 0.
+  LinearLayout l =
+      P("{register: [(4)], lane: [(1), (0), (2), (1)]} -> {dim0: 8}");
+  auto masks = l.freeVariableMasks();
+  EXPECT_EQ(masks[0], 0u);
+  EXPECT_EQ(masks[1], 0b1010u);
+  auto zeros = l.zeroColumnMasks();
+  EXPECT_EQ(zeros[1], 0b0010u);
+  EXPECT_EQ(l.rank(), 3);
+  EXPECT_FALSE(l.isInjective());
+  EXPECT_TRUE(l.isSurjective());
+  EXPECT_FALSE(l.isInvertible());
+}
+
+TEST(LinearLayout, EqualityAndHash) {
+  LinearLayout a = mmaQuarter(), b = mmaQuarter();
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.hash(), b.hash());
+  LinearLayout c = ok(a.resizeOut(dim(0), 16));
+  EXPECT_NE(a, c); // same bases, other sizes
+  std::unordered_set<LinearLayout> set = {a, b, c};
+  EXPECT_EQ(set.size(), 2u);
+}
+
+TEST(LinearLayout, ReadableForm) {
+  LinearLayout l =
+      P("{register: [(0,1)], lane: [], warp: [(1,0)]} -> {dim0: 2, dim1: 2}");
+  EXPECT_EQ(l.toString(), " - register=1 -> (0, 1)\n"
+                          " - lane is a size 1 dimension\n"
+                          " - warp=1 -> (1, 0)\n"
+                          "where out dims are: [dim0 (size 2), dim1 (size 2)]");
+  EXPECT_EQ(LinearLayout().toString(), "(empty layout)");
+}
+
+TEST(LinearLayout, DivideLeftAndRight) {
+  // A = B * C with B = identity(4) on register, C = lane identity(8).
+  LinearLayout B = ok(LinearLayout::identity1D(4, kRegister, dim(0)));
+  LinearLayout C = P("{register: [(1)], lane: [(2), (4)]} -> {dim0: 8}");
+  LinearLayout A = ok(B * C);
+  EXPECT_EQ(A.str(),
+            "{register: [(1), (2), (4)], lane: [(8), (16)]} -> {dim0: 32}");
+  EXPECT_EQ(ok(divideLeft(A, B)), C);
+  LinearLayout Bq = ok(divideRight(A, C));
+  EXPECT_EQ(ok(Bq * C), A);
+  // Not a left factor: register bases (2, 1) instead of (1, 2).
+  LinearLayout A2 =
+      P("{register: [(2), (1), (4)], lane: [(8), (16)]} -> {dim0: 32}");
+  EXPECT_FALSE(divideLeft(A2, B));
+  // ... but a permutation of the registers makes it one.
+  PermutedQuotient pq = ok(divideLeftWithPermutation(A2, B));
+  EXPECT_EQ(pq.perm, (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(pq.quotient, C);
+}
+
+} // namespace
