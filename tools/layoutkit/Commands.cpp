@@ -351,6 +351,8 @@ const std::vector<CommandSpec> &commandRegistry() {
     std::vector<CommandSpec> all = buildRegistry();
     for (CommandSpec &c : tileCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : hwCommands())
+      all.push_back(std::move(c));
     return all;
   }();
   return registry;
@@ -371,6 +373,9 @@ constexpr FamilySpec kFamilies[] = {
      "swizzles, banks (run 'layoutkit tile --help')"},
     {"linear", "Models",
      "Linear layouts over F2 (run 'layoutkit linear --help')"},
+    {"hw", "Hardware",
+     "Descriptors, warp access analyses and agreement checks of Ampere, "
+     "Hopper and Blackwell (run 'layoutkit hw --help')"},
 };
 
 } // namespace

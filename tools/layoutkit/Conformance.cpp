@@ -51,6 +51,7 @@ const ConformanceOps &allOps() {
     addCuteOps(o);
     addTileOps(o);
     addLinearOps(o);
+    addHwOps(o);
     return o;
   }();
   return ops;

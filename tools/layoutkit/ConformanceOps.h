@@ -42,6 +42,7 @@ Expected<int64_t> intFromJson(const nlohmann::json &j);
 void addCuteOps(ConformanceOps &ops);
 void addTileOps(ConformanceOps &ops);
 void addLinearOps(ConformanceOps &ops);
+void addHwOps(ConformanceOps &ops);
 
 } // namespace lk::cli
 

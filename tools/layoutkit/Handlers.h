@@ -87,6 +87,19 @@ Expected<Reply> runTileConflicts(const Invocation &inv);
 std::vector<CommandSpec> tileCommands();
 
 //===----------------------------------------------------------------------===//
+// Hardware (HwCommands.cpp): the `layoutkit hw ...` family
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runHwAtoms(const Invocation &inv);
+Expected<Reply> runHwAtom(const Invocation &inv);
+Expected<Reply> runHwDecode(const Invocation &inv);
+Expected<Reply> runHwEncode(const Invocation &inv);
+Expected<Reply> runHwAnalyse(const Invocation &inv);
+Expected<Reply> runHwAgree(const Invocation &inv);
+/// The rows of the hw family.
+std::vector<CommandSpec> hwCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,110 @@
+//===- CliHwTest.cpp - `layoutkit hw ...` ---------------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Expected values: hw-facts.md §2.1 (mma fragments), §4.3 (the descriptor
+// with SBO = 1024 B and 128B swizzle: SBO field 64 at bits 32-45, layout
+// code 1 at bits 62-63 -> 0x4000004000010000), §1.3 and the spec's (8,64)
+// f16 column read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliTestSupport.h"
+
+#include <gtest/gtest.h>
+
+using lk::cli::testing::CliRun;
+using lk::cli::testing::resultOf;
+using lk::cli::testing::runCli;
+
+namespace {
+
+TEST(CliHw, ListsAndShowsAtoms) {
+  CliRun list = runCli({"hw", "atoms", "--instruction", "mma.m16n8k16", "--operand", "C"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("mma.m16n8k16.f16.C  sm_80  C  16x8  32 threads x 4 values"),
+            std::string::npos)
+      << list.out;
+  EXPECT_EQ(list.out.find(".A "), std::string::npos);
+  // §2.1 C/D: c0 of lane 5 is (row 5/4 = 1, col 2*(5 mod 4) = 2).
+  CliRun show = runCli({"hw", "atom", "mma.m16n8k16.f16.C", "--json"});
+  ASSERT_EQ(show.status, 0) << show.err;
+  bool found = false;
+  nlohmann::json doc = show.json();
+  for (const auto &h : doc["result"]["holders"])
+    if (h["thread"] == 5 && h["value"] == 0) {
+      EXPECT_EQ(h["coord"], nlohmann::json::parse("[1,2]"));
+      found = true;
+    }
+  EXPECT_TRUE(found);
+  CliRun text = runCli({"hw", "atom", "mma.m16n8k16.f16.C"});
+  EXPECT_NE(text.out.find("T0V0"), std::string::npos);
+  CliRun bad = runCli({"hw", "atom", "mma.m16n8k17.f16.C"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("unknown atom"), std::string::npos) << bad.err;
+}
+
+TEST(CliHw, EncodesAndDecodesDescriptors) {
+  EXPECT_EQ(resultOf({"hw", "encode", "wgmma", "--sbo", "1024", "--swizzle", "128B"}),
+            "0x4000004000010000");
+  EXPECT_EQ(resultOf({"hw", "decode", "wgmma", "0x4000004000010000"}),
+            "start=0x0 LBO=16 SBO=1024 base=0 swizzle=128B");
+  CliRun layout = runCli({"hw", "decode", "wgmma", "0x4000004000010000", "--mn",
+                          "64", "--k", "64", "--dtype", "bf16", "--json"});
+  ASSERT_EQ(layout.status, 0) << layout.err;
+  EXPECT_EQ(layout.json()["result"]["stride_byte_offset"], 1024);
+  EXPECT_EQ(layout.json()["result"]["layout"],
+            "Sw<3,3,3> o ((8,8),(8,8)):((64,512),(1,8))");
+  CliRun bad = runCli({"hw", "encode", "wgmma", "--sbo", "1000"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("stride byte offset"), std::string::npos) << bad.err;
+  CliRun word = runCli({"hw", "decode", "wgmma", "0xfffffffffffffffff"});
+  EXPECT_EQ(word.status, 1);
+}
+
+TEST(CliHw, AnalysesTheSpecColumnRead) {
+  CliRun plain = runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]",
+                         "S[(8,64):(64,1)]", "--json"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  // 16-byte vectors (8 halves of a row): 8 instructions, each 8 wavefronts
+  // (rows 128 bytes apart all start in bank 0).
+  EXPECT_EQ(plain.json()["result"]["vector_bytes"], 16);
+  EXPECT_EQ(plain.json()["result"]["total"], 64);
+  EXPECT_EQ(plain.json()["result"]["minimum"], 8);
+  CliRun sw = runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]",
+                      "S[(8,64):(64,1)]", "--swizzle", "128B", "--width", "2"});
+  ASSERT_EQ(sw.status, 0) << sw.err;
+  EXPECT_NE(sw.out.find("64 instructions of 2 bytes per lane: 64 wavefronts "
+                        "(conflict-free: 64)"),
+            std::string::npos)
+      << sw.out;
+  CliRun global = runCli({"hw", "analyse", "S[32:1@laneid]", "S[32:1] + 1@m",
+                          "--dtype", "f32", "--global"});
+  ASSERT_EQ(global.status, 0) << global.err;
+  EXPECT_NE(global.out.find("global memory: 5 sectors, 2 lines"), std::string::npos)
+      << global.out;
+}
+
+TEST(CliHw, AgreementVerdictAndExitStatus) {
+  CliRun ok = runCli({"hw", "agree", "Sw<3,3,3> o (64,64):(64,1)", "--mn", "64",
+                      "--k", "64", "--dtype", "bf16", "--tma-swizzle", "128B",
+                      "--descriptor", "0x4000004000010000"});
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(ok.line(), "the descriptions agree on all 4096 elements");
+  // The descriptor read with 64B (layout code 2): SBO field 32 (512 B).
+  CliRun bad = runCli({"hw", "agree", "Sw<2,3,3> o (64,32):(32,1)", "--mn", "64",
+                       "--k", "32", "--dtype", "bf16", "--tma-swizzle", "128B",
+                       "--descriptor", "0x8000002000010000"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("the TMA disagrees at (mn=1, k=0)"), std::string::npos)
+      << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("TMA writes with swizzle 128B, the descriptor reads "
+                         "with swizzle 64B"),
+            std::string::npos);
+  CliRun none = runCli({"hw", "agree", "(8,8):(8,1)", "--mn", "8", "--k", "8"});
+  EXPECT_EQ(none.status, 1);
+}
+
+} // namespace

@@ -1,0 +1,465 @@
+//===- HwCommands.cpp - `layoutkit hw ...` --------------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The hw family: decode and encode shared-memory descriptors, analyse a
+/// warp's access (wavefronts, conflicts, sectors, vector width,
+/// replication), and check that a buffer layout, its TMA and its MMA
+/// descriptor agree. The command rows are at the end.
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/Handlers.h"
+
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/Grid.h"
+#include "layoutkit/hw/Agreement.h"
+#include "layoutkit/hw/Atom.h"
+#include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/CanonicalLayout.h"
+#include "layoutkit/hw/SmemDescriptor.h"
+#include "layoutkit/tile/TileText.h"
+
+namespace lk::cli {
+
+using namespace lk::hw;
+
+namespace {
+
+Diagnostic inParam(Diagnostic d, const Invocation &inv, const std::string &what) {
+  d.notes.push_back("in " + what + " of '" + inv.spec->name + "'");
+  return d;
+}
+
+/// A 64-bit word written in decimal or as 0x... hex.
+Expected<uint64_t> parseWord(const std::string &text) {
+  std::string_view t = text;
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  }
+  if (t.empty() || t.size() > (base == 16 ? 16u : 20u))
+    return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), got '" +
+                             text + "'");
+  uint64_t v = 0;
+  for (char c : t) {
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : 99;
+    if (d >= base)
+      return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), "
+                               "got '" + text + "'");
+    if (v > (UINT64_MAX - uint64_t(d)) / uint64_t(base))
+      return Diagnostic::error("'" + text + "' does not fit in 64 bits");
+    v = v * uint64_t(base) + uint64_t(d);
+  }
+  return v;
+}
+
+std::string hex(uint64_t v) {
+  static const char *digits = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[v & 15]);
+    v >>= 4;
+  } while (v);
+  return "0x" + s;
+}
+
+Expected<SmemDescriptorKind> kindParam(const std::string &text) {
+  if (text == "wgmma")
+    return SmemDescriptorKind::Wgmma;
+  if (text == "umma")
+    return SmemDescriptorKind::Umma;
+  return Diagnostic::error("unknown descriptor kind '" + text +
+                           "'; expected wgmma or umma");
+}
+
+Expected<hw::SwizzleMode> hwSwizzle(const std::string &text) {
+  std::string known;
+  for (const SwizzleModeInfo &m : swizzleModes()) {
+    if (m.name == text)
+      return m.mode;
+    known += (known.empty() ? "" : ", ") + std::string(m.name);
+  }
+  return Diagnostic::error("unknown swizzle mode '" + text + "' (known: " +
+                           known + ")");
+}
+
+Expected<int64_t> intOpt(const Invocation &inv, std::string_view name,
+                         int64_t fallback) {
+  std::optional<std::string> v = inv.option(name);
+  if (!v)
+    return fallback;
+  auto n = parseInteger(*v);
+  if (!n)
+    return Diagnostic::error("--" + std::string(name) + ": " + n.error().message);
+  return n;
+}
+
+Expected<int64_t> dtypeBitsOpt(const Invocation &inv) {
+  LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(
+                                  inv.option("dtype").value_or("f16")));
+  return t.bits;
+}
+
+Expected<Arch> archOpt(const Invocation &inv) {
+  return parseArch(inv.option("arch").value_or("sm_90"));
+}
+
+Expected<Major> majorOpt(const Invocation &inv) {
+  std::string m = inv.option("major").value_or("K");
+  if (m == "K")
+    return Major::K;
+  if (m == "MN")
+    return Major::MN;
+  return Diagnostic::error("--major: expected K or MN, got '" + m + "'");
+}
+
+JsonValue descriptorJson(const SmemDescriptor &d) {
+  return {{"start_address", d.startAddress},
+          {"leading_byte_offset", d.leadingByteOffset},
+          {"stride_byte_offset", d.strideByteOffset},
+          {"base_offset", d.baseOffset},
+          {"swizzle", std::string(name(d.swizzle))},
+          {"lbo_absolute", d.lboAbsolute}};
+}
+
+/// --mn and --k, required together.
+Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
+  LK_TRY(int64_t mn, intOpt(inv, "mn", 0));
+  LK_TRY(int64_t k, intOpt(inv, "k", 0));
+  if (mn < 1 || k < 1)
+    return Diagnostic::error("give the tile with --mn N --k K (positive)");
+  return std::pair{mn, k};
+}
+
+} // namespace
+
+Expected<Reply> runHwDecode(const Invocation &inv) {
+  LK_TRY(SmemDescriptorKind kind, kindParam(inv.text(0)));
+  auto word = parseWord(inv.text(1));
+  if (!word)
+    return inParam(std::move(word).error(), inv, "argument WORD");
+  LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, *word));
+  Reply r;
+  r.text = str(d);
+  r.json = descriptorJson(d);
+  if (inv.option("mn") || inv.option("k")) {
+    LK_TRY(auto tile, tileOpts(inv));
+    LK_TRY(Major major, majorOpt(inv));
+    LK_TRY(int64_t bits, dtypeBitsOpt(inv));
+    LK_TRY(cute::ComposedLayout l,
+           smemLayoutOf(d, major, bits, tile.first, tile.second));
+    r.text += "\nlayout: " + l.str();
+    r.json["layout"] = l.str();
+  }
+  return r;
+}
+
+Expected<Reply> runHwEncode(const Invocation &inv) {
+  LK_TRY(SmemDescriptorKind kind, kindParam(inv.text(0)));
+  SmemDescriptor d;
+  LK_TRY(d.startAddress, intOpt(inv, "start", 0));
+  LK_TRY(d.leadingByteOffset, intOpt(inv, "lbo", 16));
+  LK_TRY(d.strideByteOffset, intOpt(inv, "sbo", 16));
+  LK_TRY(d.baseOffset, intOpt(inv, "base", 0));
+  LK_TRY(d.swizzle, hwSwizzle(inv.option("swizzle").value_or("none")));
+  LK_TRY(uint64_t word, encodeSmemDescriptor(kind, d));
+  Reply r;
+  r.text = hex(word);
+  r.json = {{"word", hex(word)}, {"fields", descriptorJson(d)}};
+  return r;
+}
+
+Expected<Reply> runHwAnalyse(const Invocation &inv) {
+  auto distributed = tile::parseTileLayout(inv.text(0));
+  if (!distributed)
+    return inParam(std::move(distributed).error(), inv, "argument DISTRIBUTED");
+  const std::string &memText = inv.text(1);
+  tile::ComposeLayout composed;
+  if (memText.find("Swizzle") != std::string::npos) {
+    auto c = tile::parseComposeLayout(memText);
+    if (!c)
+      return inParam(std::move(c).error(), inv, "argument MEMORY");
+    composed = *c;
+  } else {
+    auto t = tile::parseTileLayout(memText);
+    if (!t)
+      return inParam(std::move(t).error(), inv, "argument MEMORY");
+    composed = tile::ComposeLayout(tile::SwizzleLayout(), *t);
+  }
+  LK_TRY(int64_t bits, dtypeBitsOpt(inv));
+  if (std::optional<std::string> mode = inv.option("swizzle")) {
+    if (!composed.swizzle().isIdentity())
+      return Diagnostic::error("MEMORY already has a swizzle; drop --swizzle");
+    LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(*mode));
+    LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(bits, m));
+    composed = tile::ComposeLayout(s, composed.tile());
+  }
+  LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(composed));
+  LK_TRY(Arch arch, archOpt(inv));
+  LK_TRY(int64_t widest, vectorBytes(*distributed, memory, bits));
+  LK_TRY(int64_t width, intOpt(inv, "width", widest));
+  WarpAccess access{*distributed, memory, bits, width};
+  LK_TRY(ReplicationReport rep, replication(*distributed));
+  Reply r;
+  r.text = "widest access: " + std::to_string(widest) + " B per lane\n";
+  r.json = {{"vector_bytes", widest}, {"access_bytes", width}};
+  if (inv.option("global")) {
+    LK_TRY(GlobalAccessReport g, globalAccess(access, arch));
+    r.text += "global memory: " + std::to_string(g.sectors) + " sectors, " +
+              std::to_string(g.lines) + " lines\n" + g.explanation;
+    r.json["sectors"] = g.sectors;
+    r.json["lines"] = g.lines;
+  } else {
+    LK_TRY(SharedAccessReport s, sharedAccess(access, arch));
+    r.text += "shared memory: " + s.explanation;
+    r.json["wavefronts"] = s.wavefronts;
+    r.json["total"] = s.total;
+    r.json["minimum"] = s.minimum;
+  }
+  r.text += "replication: " + rep.explanation;
+  JsonValue reps = JsonValue::array();
+  for (const Replica &x : rep.replicated) {
+    JsonValue holders = JsonValue::array();
+    for (const auto &[lane, reg] : x.holders)
+      holders.push_back({{"lane", lane}, {"register", reg}});
+    reps.push_back({{"element", x.element}, {"holders", holders}});
+  }
+  r.json["replicated"] = reps;
+  return r;
+}
+
+Expected<Reply> runHwAgree(const Invocation &inv) {
+  OperandDescriptions d;
+  auto buffer = cute::parseComposedLayout(inv.text(0));
+  if (!buffer)
+    return inParam(std::move(buffer).error(), inv, "argument BUFFER");
+  d.buffer = *buffer;
+  LK_TRY(d.arch, archOpt(inv));
+  LK_TRY(d.major, majorOpt(inv));
+  LK_TRY(d.elementBits, dtypeBitsOpt(inv));
+  LK_TRY(auto tile, tileOpts(inv));
+  d.mn = tile.first;
+  d.k = tile.second;
+  if (std::optional<std::string> mode = inv.option("tma-swizzle")) {
+    TmaDescription t;
+    std::string dtype = inv.option("dtype").value_or("f16");
+    std::string tmaType = dtype == "bf16"                     ? "bfloat16"
+                          : dtype == "f32" || dtype == "tf32" ? "float32"
+                          : d.elementBits == 16               ? "float16"
+                          : d.elementBits == 8                ? "uint8"
+                          : d.elementBits == 32               ? "uint32"
+                                                              : dtype;
+    LK_TRY(t.dataType, parseTmaDataType(tmaType));
+    LK_TRY(t.swizzle, hwSwizzle(*mode));
+    int64_t inner = d.major == Major::K ? d.k : d.mn;
+    int64_t outer = d.major == Major::K ? d.mn : d.k;
+    // The global tensor is the tile itself, rows padded to 16 bytes.
+    t.globalDims = {inner, outer};
+    t.globalStrides = {std::max<int64_t>(16, (inner * d.elementBits / 8 + 15) / 16 * 16)};
+    t.boxDims = {inner, outer};
+    d.tma = t;
+  }
+  if (std::optional<std::string> word = inv.option("descriptor")) {
+    LK_TRY(SmemDescriptorKind kind,
+           kindParam(inv.option("kind").value_or("wgmma")));
+    auto w = parseWord(*word);
+    if (!w)
+      return inParam(std::move(w).error(), inv, "--descriptor");
+    LK_TRY(SmemDescriptor desc, decodeSmemDescriptor(kind, *w));
+    d.mma = desc;
+  }
+  if (!d.tma && !d.mma)
+    return Diagnostic::error("give --tma-swizzle MODE, --descriptor WORD or "
+                             "both to compare with the buffer layout");
+  LK_TRY(Agreement a, checkAgreement(d));
+  Reply r;
+  r.text = a.explain();
+  r.json = {{"agree", a.agree()}, {"explanation", a.explain()}};
+  if (a.difference) {
+    r.json["mn"] = a.difference->mn;
+    r.json["k"] = a.difference->k;
+    r.exitCode = kExitBadInput;
+  }
+  return r;
+}
+
+Expected<Reply> runHwAtoms(const Invocation &inv) {
+  AtomFilter f;
+  if (std::optional<std::string> a = inv.option("arch")) {
+    LK_TRY(Arch arch, parseArch(*a));
+    f.arch = arch;
+  }
+  f.instruction = inv.option("instruction").value_or("");
+  f.operand = inv.option("operand").value_or("");
+  Reply r;
+  r.json = JsonValue::array();
+  for (const Atom *a : listAtoms(f)) {
+    std::string shape;
+    for (int64_t e : a->logicalShape())
+      shape += (shape.empty() ? "" : "x") + std::to_string(e);
+    r.text += a->name + "  " + std::string(atomArchName(a->arch)) + "  " +
+              a->operand + "  " + shape + "  " + std::to_string(a->threads) +
+              " threads x " + std::to_string(a->values) + " values  (hw-facts " +
+              a->facts + (a->unverified ? ", UNVERIFIED" : "") + ")\n";
+    r.json.push_back({{"name", a->name},
+                      {"arch", std::string(atomArchName(a->arch))},
+                      {"instruction", a->instruction},
+                      {"operand", a->operand},
+                      {"shape", a->logicalShape()},
+                      {"threads", a->threads},
+                      {"values", a->values},
+                      {"unverified", a->unverified}});
+  }
+  if (r.text.empty())
+    r.text = "no atom matches\n";
+  return r;
+}
+
+Expected<Reply> runHwAtom(const Invocation &inv) {
+  LK_TRY(const Atom *a, findAtom(inv.text(0)));
+  std::vector<int64_t> shape = a->logicalShape();
+  // Rows: every coordinate but the last (flattened row-major); columns: the
+  // last coordinate.
+  int64_t cols = shape.back(), rows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    rows *= shape[d];
+  if (rows * cols > (int64_t(1) << 16))
+    return Diagnostic::error("atom " + a->name + " has more than 65536 elements to draw");
+  Grid g(rows, cols);
+  g.title = a->name;
+  std::string names;
+  for (const std::string &n : a->coordNames)
+    names += (names.empty() ? "" : ",") + n;
+  g.legend = "rows: (" + names.substr(0, names.rfind(',')) + "), columns: " +
+             names.substr(names.rfind(',') + 1) +
+             "; cell: T<thread>V<value> (all holders, '/' separated)";
+  for (int64_t r = 0; r < rows; ++r)
+    g.rowLabels[size_t(r)] = std::to_string(r);
+  for (int64_t c = 0; c < cols; ++c)
+    g.colLabels[size_t(c)] = std::to_string(c);
+  JsonValue holders = JsonValue::array();
+  for (int64_t t = 0; t < a->threads; ++t)
+    for (int64_t v = 0; v < a->values; ++v) {
+      LK_TRY(std::vector<int64_t> c, a->eval(t, v));
+      int64_t row = 0;
+      for (size_t d = 0; d + 1 < c.size(); ++d)
+        row = row * shape[d] + c[d];
+      std::string &cell = g.cell(row, c.back());
+      cell += (cell.empty() ? "" : "/") + ("T" + std::to_string(t) + "V" +
+                                           std::to_string(v));
+      if (g.color(row, c.back()) < 0)
+        g.color(row, c.back()) = t;
+      holders.push_back({{"thread", t}, {"value", v}, {"coord", c}});
+    }
+  Reply reply;
+  reply.text = renderGridText(g);
+  reply.json = {{"name", a->name}, {"cute", a->tv.str()}, {"holders", holders}};
+  if (auto tl = a->tileLayout())
+    reply.json["tile"] = tl->str();
+  if (std::optional<std::string> path = inv.option("svg")) {
+    std::string svg = renderGridSvg(g);
+    if (*path == "-") {
+      reply.text = svg;
+      reply.json["svg"] = svg;
+    } else {
+      LK_CHECK(writeFile(*path, svg));
+      reply.json["svg_file"] = *path;
+    }
+  }
+  return reply;
+}
+
+std::vector<CommandSpec> hwCommands() {
+  const std::string group = "Hardware";
+  const OptionSpec dtype{"dtype", "TYPE", "element type, e.g. f16 (default), bf16, f32, f8e4m3", false, {}};
+  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 (default) or sm_100", false, {}};
+  const OptionSpec major{"major", "K|MN", "the operand's major-ness (default K)", false, {"K", "MN"}};
+  const OptionSpec mn{"mn", "N", "tile extent along M or N, in elements", false, {}};
+  const OptionSpec k{"k", "N", "tile extent along K, in elements", false, {}};
+  const ParamSpec kind{"KIND", "wgmma (Hopper) or umma (Blackwell)", Arity::One};
+  return {
+      {"hw atoms", group,
+       "List the hardware atoms (mma.sync, ldmatrix, stmatrix, wgmma, tcgen05)",
+       "One line per atom: name, first architecture, operand, logical shape, "
+       "threads x values, the hw-facts.md section.",
+       {"layoutkit hw atoms --instruction mma.m16n8k16",
+        "layoutkit hw atoms --arch sm_100 --instruction tcgen05.ld"},
+       {},
+       {arch,
+        {"instruction", "NAME", "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld", false, {}},
+        {"operand", "OP", "A, B, C or frag", false, {}}},
+       runHwAtoms},
+      {"hw atom", group,
+       "Show who holds what in one atom (table and SVG)",
+       "Each logical element lists the (thread, value) pairs that hold it; "
+       "--svg colours the cells by thread. --json adds the cute TV layout and "
+       "the tile view.",
+       {"layoutkit hw atom mma.m16n8k16.f16.C",
+        "layoutkit hw atom ldmatrix.x4.b16 --svg ldm.svg"},
+       {{"NAME", "an atom name, e.g. mma.m16n8k16.f16.A (see 'hw atoms')", Arity::One}},
+       {{"svg", "FILE", "also write an SVG picture ('-': print it instead)", false, {}}},
+       runHwAtom},
+      {"hw decode", group,
+       "Decode a wgmma / UMMA shared-memory matrix descriptor",
+       "Prints the fields (byte offsets, hex start address). With --mn and "
+       "--k (and --major, --dtype) also the shared-memory layout the "
+       "descriptor denotes, as a composed cute layout in element units.",
+       {"layoutkit hw decode wgmma 0x4000004000010000",
+        "layoutkit hw decode wgmma 0x4000004000010000 --mn 64 --k 64 --dtype bf16"},
+       {kind, {"WORD", "the 64-bit descriptor, decimal or 0x hex", Arity::One}},
+       {major, dtype, mn, k},
+       runHwDecode},
+      {"hw encode", group,
+       "Encode a wgmma / UMMA shared-memory matrix descriptor",
+       "Fields in bytes; every invalid field is named with its bits and "
+       "what is allowed.",
+       {"layoutkit hw encode wgmma --sbo 1024 --swizzle 128B   # 0x4000004000010000"},
+       {kind},
+       {{"start", "BYTES", "start address (default 0)", false, {}},
+        {"lbo", "BYTES", "leading byte offset (default 16)", false, {}},
+        {"sbo", "BYTES", "stride byte offset (default 16)", false, {}},
+        {"base", "N", "base offset field 0..7 (default 0)", false, {}},
+        {"swizzle", "MODE", "none (default), 32B, 64B, 128B, 128B_atom32B", false, {}}},
+       runHwEncode},
+      {"hw analyse", group,
+       "Wavefronts (or sectors), vector width and replication of a warp's access",
+       "DISTRIBUTED is a tile layout over laneid and m (the register slot) "
+       "saying which lane holds which element; MEMORY a tile layout on m "
+       "(optionally 'Swizzle(...) o ...') giving each element its address. "
+       "Each lane moves --width bytes per instruction (default: the widest "
+       "its registers allow).",
+       {"layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]'   # 8-way",
+        "layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]' --swizzle 128B"},
+       {{"DISTRIBUTED", "a tile layout over laneid and m, e.g. S[(8,64):(1@laneid,1@m)]", Arity::One},
+        {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
+       {dtype, arch,
+        {"width", "BYTES", "bytes per lane per instruction: 1, 2, 4, 8 or 16", false, {}},
+        {"swizzle", "MODE", "compose MEMORY with this swizzle for --dtype", false, {"none", "32B", "64B", "128B"}},
+        {"global", "", "price the access in global memory (sectors, lines)", true, {}}},
+       runHwAnalyse},
+      {"hw agree", group,
+       "Check that a buffer layout, its TMA and its MMA descriptor agree",
+       "Evaluates the buffer layout, the TMA box layout and the descriptor's "
+       "layout on every element of the (MN, K) tile and names the first "
+       "element where they differ, and why. Exit status 1 when they differ.",
+       {"layoutkit hw agree 'Sw<3,3,3> o (64,64):(64,1)' --mn 64 --k 64 "
+        "--dtype bf16 --tma-swizzle 128B --descriptor 0x4000004000010000"},
+       {{"BUFFER", "the buffer's layout (mn, k) -> element offset, e.g. 'Sw<3,3,3> o (64,64):(64,1)'", Arity::One}},
+       {dtype, arch, major, mn, k,
+        {"tma-swizzle", "MODE", "the TMA writes the tile in one box with this swizzle", false, {}},
+        {"descriptor", "WORD", "the MMA's shared-memory descriptor", false, {}},
+        {"kind", "KIND", "the descriptor's kind: wgmma (default) or umma", false, {"wgmma", "umma"}}},
+       runHwAgree},
+  };
+}
+
+} // namespace lk::cli
