@@ -351,6 +351,8 @@ const std::vector<CommandSpec> &commandRegistry() {
     std::vector<CommandSpec> all = buildRegistry();
     for (CommandSpec &c : tileCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : linearCommands())
+      all.push_back(std::move(c));
     for (CommandSpec &c : hwCommands())
       all.push_back(std::move(c));
     return all;

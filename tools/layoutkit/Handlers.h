@@ -100,6 +100,19 @@ Expected<Reply> runHwAgree(const Invocation &inv);
 std::vector<CommandSpec> hwCommands();
 
 //===----------------------------------------------------------------------===//
+// Linear layouts (LinearCommands.cpp): the `layoutkit linear ...` family
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runLinearStandard(const Invocation &inv);
+Expected<Reply> runLinearShow(const Invocation &inv);
+Expected<Reply> runLinearBases(const Invocation &inv);
+Expected<Reply> runLinearApply(const Invocation &inv);
+Expected<Reply> runLinearCompose(const Invocation &inv);
+Expected<Reply> runLinearInvert(const Invocation &inv);
+/// The rows of the linear family.
+std::vector<CommandSpec> linearCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 

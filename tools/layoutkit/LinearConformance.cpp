@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/ConformanceOps.h"
+#include "layoutkit/LinearJson.h"
 
 #include "layoutkit/linear/Standard.h"
 
@@ -59,7 +60,7 @@ Expected<CTALayout> ctaFromJson(const json &j) {
   return c;
 }
 
-Expected<Encoding> encodingFromJson(const json &j, int depth = 0) {
+Expected<Encoding> encodingFromJsonAt(const json &j, int depth = 0) {
   if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
     return Diagnostic::error("expected a layout object with a 'kind'");
   if (depth > 8)
@@ -70,7 +71,7 @@ Expected<Encoding> encodingFromJson(const json &j, int depth = 0) {
   auto parent = [&]() -> Status {
     if (!j.contains("parent"))
       return Diagnostic::error("missing field 'parent'");
-    LK_TRY(Encoding p, encodingFromJson(j["parent"], depth + 1));
+    LK_TRY(Encoding p, encodingFromJsonAt(j["parent"], depth + 1));
     e.parent = std::make_shared<const Encoding>(std::move(p));
     return Ok{};
   };
@@ -152,7 +153,7 @@ json layoutToJson(const LinearLayout &l) {
 
 Expected<json> linearStandard(const json &args) {
   LK_CHECK(arity(args, 2, 2));
-  LK_TRY(Encoding e, encodingFromJson(args[0]));
+  LK_TRY(Encoding e, encodingFromJsonAt(args[0]));
   if (!args[1].is_array())
     return Diagnostic::error("expected a shape array, got " + args[1].dump());
   std::vector<int64_t> shape;
@@ -165,6 +166,10 @@ Expected<json> linearStandard(const json &args) {
 }
 
 } // namespace
+
+Expected<Encoding> encodingFromJson(const json &j) {
+  return encodingFromJsonAt(j, 0);
+}
 
 void addLinearOps(ConformanceOps &ops) {
   ops["linear_standard"] = {linearStandard, nullptr};

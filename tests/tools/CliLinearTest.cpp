@@ -1,0 +1,87 @@
+//===- CliLinearTest.cpp - `layoutkit linear ...` -------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// The layout L = {register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4,
+// dim1: 2} puts (dim0, dim1) = (lane, register); expected values follow
+// from XOR-ing its bases by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliTestSupport.h"
+
+#include <gtest/gtest.h>
+
+using lk::cli::testing::CliRun;
+using lk::cli::testing::resultOf;
+using lk::cli::testing::runCli;
+
+namespace {
+
+const std::string kL =
+    "{register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}";
+
+TEST(CliLinear, ApplyXorsTheBases) {
+  // register 1 -> (0,1); lane 3 = bits 0 and 1 -> (1,0) ^ (2,0) = (3,0).
+  EXPECT_EQ(resultOf({"linear", "apply", kL, "register=1,lane=3"}),
+            "dim0=3 dim1=1");
+  EXPECT_EQ(resultOf({"linear", "apply", kL, "lane=2"}), "dim0=2 dim1=0");
+  CliRun bad = runCli({"linear", "apply", kL, "reg=1"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("the layout has no input dim 'reg'"), std::string::npos);
+  EXPECT_NE(bad.err.find("  reg=1\n  ^^^\n"), std::string::npos) << bad.err;
+  EXPECT_EQ(runCli({"linear", "apply", kL, "lane=4"}).status, 1); // out of range
+}
+
+TEST(CliLinear, ShowDrawsTheHolders) {
+  CliRun r = runCli({"linear", "show", kL});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Row dim0 = lane, column dim1 = register.
+  EXPECT_NE(r.out.find("\n3  R0L3  R1L3\n"), std::string::npos) << r.out;
+  CliRun svg = runCli({"linear", "show", kL, "--svg", "-"});
+  EXPECT_EQ(svg.out.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.out.find(">R1L2</text>"), std::string::npos);
+}
+
+TEST(CliLinear, StandardBlockedLayout) {
+  // blocked sizePerThread [1,4], threadsPerWarp [8,4], order [1,0] on
+  // (8,16): register bits -> dim1 1, 2; lane bits -> dim1 4, 8, then dim0
+  // 1, 2, 4 (Triton's blocked layout: fastest dim first).
+  CliRun r = runCli({"linear", "standard",
+                     R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})",
+                     "(8,16)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["bases"]["register"],
+            nlohmann::json::parse("[[0,1],[0,2]]"));
+  EXPECT_EQ(r.json()["result"]["bases"]["lane"],
+            nlohmann::json::parse("[[0,4],[0,8],[1,0],[2,0],[4,0]]"));
+  CliRun bad = runCli({"linear", "standard", R"({"kind":"blocked"})", "(8,16)"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("missing field"), std::string::npos) << bad.err;
+  EXPECT_EQ(runCli({"linear", "standard", "{not json", "(8,16)"}).status, 1);
+}
+
+TEST(CliLinear, ComposeAndInvert) {
+  // lane bit 0 -> offset 1 -> dim0 2; lane bit 1 -> offset 2 -> dim0 1.
+  EXPECT_EQ(resultOf({"linear", "compose", "{lane: [(1),(2)]} -> {offset: 4}",
+                      "{offset: [(2),(1)]} -> {dim0: 4}"}),
+            "{lane: [(2), (1)]} -> {dim0: 4}");
+  // The inverse of a bit swap is the same swap, from dim0 back to lane.
+  EXPECT_EQ(resultOf({"linear", "invert", "{lane: [(2),(1)]} -> {dim0: 4}"}),
+            "{dim0: [(2), (1)]} -> {lane: 4}");
+  // A broadcast (lane bit 1 maps to 0) has no inverse but a pseudoinverse
+  // that sends dim0 1 to lane 1.
+  EXPECT_EQ(runCli({"linear", "invert", "{lane: [(1),(0)]} -> {dim0: 2}"}).status, 1);
+  EXPECT_EQ(resultOf({"linear", "invert", "{lane: [(1),(0)]} -> {dim0: 2}",
+                      "--pseudo"}),
+            "{dim0: [(1)]} -> {lane: 4}");
+  CliRun b = runCli({"linear", "bases", kL, "--json"});
+  ASSERT_EQ(b.status, 0);
+  EXPECT_EQ(b.json()["result"]["injective"], true);
+  EXPECT_EQ(b.json()["result"]["surjective"], true);
+  EXPECT_EQ(b.json()["result"]["rank"], 3);
+}
+
+} // namespace

@@ -1,0 +1,319 @@
+//===- LinearCommands.cpp - `layoutkit linear ...` ------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The linear family: build Triton's standard layouts from their
+/// parameters, print bases, draw which register / lane / warp holds each
+/// element, apply, compose and invert. Layouts are given in their text form
+/// (docs/linear.md), e.g. '{register: [(0,1)], lane: [(1,0),(2,0)]} ->
+/// {dim0: 4, dim1: 2}'. The command rows are at the end.
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/Grid.h"
+#include "layoutkit/Handlers.h"
+#include "layoutkit/LinearJson.h"
+
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Text.h"
+
+namespace lk::cli {
+
+using namespace lk::linear;
+
+namespace {
+
+Diagnostic inParam(Diagnostic d, const Invocation &inv, size_t i) {
+  d.notes.push_back("in argument " + inv.spec->params[i].name + " of '" +
+                    inv.spec->name + "'");
+  return d;
+}
+
+Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
+  auto l = parseLinearLayout(inv.text(i));
+  if (!l)
+    return inParam(std::move(l).error(), inv, i);
+  return l;
+}
+
+/// The bases as JSON: {in-dim: [[v per out-dim], ...]}, out_dims.
+JsonValue layoutJson(const LinearLayout &l) {
+  JsonValue bases = JsonValue::object();
+  for (int i = 0; i < l.numInDims(); ++i)
+    bases[std::string(dimName(l.inDim(i).id))] = l.bases(i);
+  JsonValue outs = JsonValue::array();
+  for (int i = 0; i < l.numOutDims(); ++i)
+    outs.push_back({std::string(dimName(l.outDim(i).id)),
+                    int64_t(1) << l.outDim(i).log2});
+  return {{"text", l.str()}, {"bases", bases}, {"out_dims", outs}};
+}
+
+Reply layoutReplyOf(const LinearLayout &l) {
+  Reply r;
+  r.text = l.str();
+  r.json = layoutJson(l);
+  return r;
+}
+
+/// "dim=value" pairs, comma separated, one per dim of `names` in any order;
+/// dims left out are 0.
+Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
+                                           const LinearLayout &l) {
+  const std::string &text = inv.text(i);
+  std::vector<int64_t> values(size_t(l.numInDims()), 0);
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t eq = text.find('=', p);
+    size_t end = text.find(',', p);
+    if (end == std::string::npos)
+      end = text.size();
+    if (eq == std::string::npos || eq > end)
+      return inParam(Diagnostic::at("expected dim=value, e.g. lane=5", text, p),
+                     inv, i);
+    std::string name = text.substr(p, eq - p);
+    while (!name.empty() && name.back() == ' ')
+      name.pop_back();
+    while (!name.empty() && name.front() == ' ')
+      name.erase(name.begin());
+    int idx = l.inDimIndex(internDim(name));
+    if (idx < 0)
+      return inParam(Diagnostic::at("the layout has no input dim '" + name + "'",
+                                    text, p, eq - p),
+                     inv, i);
+    auto v = parseInteger(std::string_view(text).substr(eq + 1, end - eq - 1));
+    if (!v)
+      return inParam(Diagnostic::at("expected an integer value for " + name,
+                                    text, eq + 1, std::max<size_t>(1, end - eq - 1)),
+                     inv, i);
+    values[size_t(idx)] = *v;
+    p = end + 1;
+  }
+  return values;
+}
+
+/// The picture of a layout whose outputs are one or two dims: each cell
+/// lists the inputs mapping to it ("R1L5W0"; several separated by '/').
+Expected<Grid> picture(const LinearLayout &l) {
+  if (l.numOutDims() < 1 || l.numOutDims() > 2)
+    return Diagnostic::error("the picture needs one or two output dims; the "
+                             "layout has " + std::to_string(l.numOutDims()));
+  if (l.totalInBits() > 16 || l.totalOutBits() > 16)
+    return Diagnostic::error("the picture draws at most 2^16 inputs and "
+                             "outputs");
+  int64_t rows = l.numOutDims() == 2 ? int64_t(1) << l.outDim(0).log2 : 1;
+  int64_t cols = int64_t(1) << l.outDim(l.numOutDims() - 1).log2;
+  Grid g(rows, cols);
+  g.title = l.str();
+  // Input dims of size 1 (e.g. warp: [] of a one-warp layout) are left out
+  // of the cells.
+  std::vector<int> shown;
+  for (int i = 0; i < l.numInDims(); ++i)
+    if (l.inDim(i).log2 > 0)
+      shown.push_back(i);
+  std::string legend = "cell: ";
+  for (size_t k = 0; k < shown.size(); ++k)
+    legend += std::string(k ? ", " : "") +
+              char(std::toupper(dimName(l.inDim(shown[k]).id)[0])) + " = " +
+              std::string(dimName(l.inDim(shown[k]).id));
+  int colourDim = shown.size() > 1 ? shown[1] : shown.empty() ? -1 : shown[0];
+  g.legend = legend + (colourDim < 0 ? std::string()
+                                     : "; colour: first holder's " +
+                                           std::string(dimName(l.inDim(colourDim).id)));
+  for (int64_t r = 0; r < rows; ++r)
+    g.rowLabels[size_t(r)] = std::to_string(r);
+  for (int64_t c = 0; c < cols; ++c)
+    g.colLabels[size_t(c)] = std::to_string(c);
+  for (uint64_t x = 0; x < uint64_t(l.totalInSize()); ++x) {
+    std::vector<int64_t> in = l.unpackIn(x);
+    std::vector<int64_t> out = l.unpackOut(l.applyFlat(x));
+    int64_t r = l.numOutDims() == 2 ? out[0] : 0, c = out.back();
+    std::string who;
+    for (int i : shown)
+      who += char(std::toupper(dimName(l.inDim(i).id)[0])) +
+             std::to_string(in[size_t(i)]);
+    std::string &cell = g.cell(r, c);
+    cell += (cell.empty() ? "" : "/") + who;
+    if (g.color(r, c) < 0)
+      g.color(r, c) = colourDim < 0 ? 0 : in[size_t(colourDim)];
+  }
+  return g;
+}
+
+Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
+  bool show = inv.option("show").has_value();
+  std::optional<std::string> svg = inv.option("svg");
+  if (!show && !svg)
+    return Ok{};
+  LK_TRY(Grid g, picture(l));
+  if (show) {
+    g.title.clear(); // the layout's text is already the first line
+    r.text += "\n" + renderGridText(g);
+  }
+  if (svg) {
+    std::string doc = renderGridSvg(g);
+    if (*svg == "-") {
+      r.text = doc;
+      r.json["svg"] = doc;
+    } else {
+      LK_CHECK(writeFile(*svg, doc));
+      r.json["svg_file"] = *svg;
+    }
+  }
+  return Ok{};
+}
+
+} // namespace
+
+Expected<Reply> runLinearStandard(const Invocation &inv) {
+  nlohmann::json params =
+      nlohmann::json::parse(inv.text(0), nullptr, /*allow_exceptions=*/false);
+  if (params.is_discarded())
+    return inParam(Diagnostic::error("PARAMS is not valid JSON"), inv, 0);
+  auto enc = encodingFromJson(params);
+  if (!enc)
+    return inParam(std::move(enc).error(), inv, 0);
+  auto shapeTuple = cute::parseIntTuple(inv.text(1));
+  if (!shapeTuple)
+    return inParam(std::move(shapeTuple).error(), inv, 1);
+  std::vector<int64_t> shape;
+  for (const IntTuple::Node &n : shapeTuple->leaves())
+    shape.push_back(n.value);
+  LK_TRY(LinearLayout l, toLinearLayout(*enc, shape));
+  Reply r = layoutReplyOf(l);
+  LK_CHECK(attachPicture(inv, l, r));
+  return r;
+}
+
+Expected<Reply> runLinearShow(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  LK_TRY(Grid g, picture(l));
+  Reply r;
+  r.text = renderGridText(g);
+  r.json = layoutJson(l);
+  if (std::optional<std::string> svg = inv.option("svg")) {
+    std::string doc = renderGridSvg(g);
+    if (*svg == "-") {
+      r.text = doc;
+      r.json["svg"] = doc;
+    } else {
+      LK_CHECK(writeFile(*svg, doc));
+      r.json["svg_file"] = *svg;
+    }
+  }
+  return r;
+}
+
+Expected<Reply> runLinearBases(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  Reply r;
+  r.text = l.toString();
+  r.json = layoutJson(l);
+  r.json["injective"] = l.isInjective();
+  r.json["surjective"] = l.isSurjective();
+  r.json["rank"] = l.rank();
+  return r;
+}
+
+Expected<Reply> runLinearApply(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> in, valuesParam(inv, 1, l));
+  LK_TRY(std::vector<int64_t> out, l.apply(in));
+  Reply r;
+  r.json = JsonValue::object();
+  for (int i = 0; i < l.numOutDims(); ++i) {
+    std::string name(dimName(l.outDim(i).id));
+    r.text += (i ? " " : "") + name + "=" + std::to_string(out[size_t(i)]);
+    r.json[name] = out[size_t(i)];
+  }
+  return r;
+}
+
+Expected<Reply> runLinearCompose(const Invocation &inv) {
+  LK_TRY(LinearLayout inner, layoutParam(inv, 0));
+  LK_TRY(LinearLayout outer, layoutParam(inv, 1));
+  LK_TRY(LinearLayout c, inner.compose(outer));
+  return layoutReplyOf(c);
+}
+
+Expected<Reply> runLinearInvert(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  if (inv.option("pseudo")) {
+    LK_TRY(LinearLayout p, l.pseudoinvert());
+    return layoutReplyOf(p);
+  }
+  LK_TRY(LinearLayout p, l.invert());
+  return layoutReplyOf(p);
+}
+
+std::vector<CommandSpec> linearCommands() {
+  const std::string group = "Linear layouts";
+  const ParamSpec layout{"LAYOUT",
+                         "a linear layout in its text form, e.g. '{register: "
+                         "[(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'",
+                         Arity::One};
+  const OptionSpec svg{"svg", "FILE",
+                       "also write an SVG picture ('-': print it instead)", false, {}};
+  const char *blocked =
+      "'{\"kind\":\"blocked\",\"sizePerThread\":[1,4],\"threadsPerWarp\":[8,4],"
+      "\"warpsPerCTA\":[1,1],\"order\":[1,0]}'";
+  return {
+      {"linear standard", group,
+       "Build a standard GPU layout (Triton's) from its parameters",
+       "PARAMS is a JSON object with `kind` (blocked, nvidia_mma, "
+       "dot_operand, slice, swizzled_shared, nvmma_shared, amd_mfma, "
+       "amd_wmma, shmem_for_reg_to_reg) and that kind's parameters, named "
+       "as Triton names them (tests/data/linear-public.jsonl has examples). "
+       "SHAPE is the tensor shape. Prints the layout's text; --show adds the "
+       "picture of which register / lane / warp holds each element.",
+       {std::string("layoutkit linear standard ") + blocked + " '(8,16)' --show"},
+       {{"PARAMS", "the layout parameters as a JSON object", Arity::One},
+        {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::One}},
+       {{"show", "", "also draw the holders of each element", true, {}}, svg},
+       runLinearStandard},
+      {"linear show", group,
+       "Draw which inputs (register, lane, warp, ...) map to each output",
+       "One or two output dims: rows are dim0, columns the last dim.",
+       {"layoutkit linear show '{register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'"},
+       {layout},
+       {svg},
+       runLinearShow},
+      {"linear bases", group,
+       "Print a layout's bases, one line per input bit",
+       "--json adds whether the layout is injective and surjective, and its "
+       "rank over F2.",
+       {"layoutkit linear bases '{register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'"},
+       {layout},
+       {},
+       runLinearBases},
+      {"linear apply", group,
+       "Evaluate a layout: the XOR of the bases of the set input bits",
+       "INPUTS gives dim=value pairs; dims left out are 0.",
+       {"layoutkit linear apply '{register: [(0,1)], lane: [(1,0),(2,0)]} -> "
+        "{dim0: 4, dim1: 2}' 'register=1,lane=3'   # dim0=3 dim1=1"},
+       {layout, {"INPUTS", "dim=value pairs, e.g. register=1,lane=3", Arity::One}},
+       {},
+       runLinearApply},
+      {"linear compose", group,
+       "Compose two layouts: OUTER(INNER(x))",
+       "INNER's output dims must be OUTER's input dims (same names and sizes).",
+       {"layoutkit linear compose '{lane: [(1),(2)]} -> {offset: 4}' "
+        "'{offset: [(2),(1)]} -> {dim0: 4}'"},
+       {{"INNER", "the layout applied first", Arity::One},
+        {"OUTER", "the layout applied second", Arity::One}},
+       {},
+       runLinearCompose},
+      {"linear invert", group,
+       "Invert a layout (square and invertible), or --pseudo: the minimum-norm right inverse",
+       "The pseudoinverse sets free variables to zero, so broadcast data "
+       "resolves to the smallest input.",
+       {"layoutkit linear invert '{lane: [(2),(1)]} -> {dim0: 4}'"},
+       {layout},
+       {{"pseudo", "", "the pseudoinverse (for non-square or non-injective layouts)", true, {}}},
+       runLinearInvert},
+  };
+}
+
+} // namespace lk::cli
