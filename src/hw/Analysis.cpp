@@ -249,6 +249,64 @@ Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
   return smallest;
 }
 
+Expected<MatrixAccessReport> matrixAccess(const tile::MemoryLayout &memory,
+                                          int64_t elementBits,
+                                          std::span<const int64_t> rowStarts,
+                                          Arch arch) {
+  if (elementBits < 1 || 128 % elementBits != 0)
+    return Diagnostic::error("ldmatrix rows are 16 bytes: the element width " +
+                             std::to_string(elementBits) +
+                             " bits must divide 128");
+  size_t matrices = rowStarts.size() / 8;
+  if (rowStarts.size() % 8 != 0 ||
+      (matrices != 1 && matrices != 2 && matrices != 4))
+    return Diagnostic::error("ldmatrix takes 8, 16 or 32 row addresses (x1, "
+                             "x2, x4); got " + std::to_string(rowStarts.size()));
+  int64_t perRow = 128 / elementBits;
+  std::vector<int64_t> bytes;
+  for (size_t i = 0; i < rowStarts.size(); ++i) {
+    int64_t first = rowStarts[i];
+    if (first < 0 || first + perRow > memory.size())
+      return Diagnostic::error("row " + std::to_string(i) + " (elements " +
+                               std::to_string(first) + "..) leaves the " +
+                               std::to_string(memory.size()) +
+                               " elements of " + memory.str());
+    int64_t base = memory.address(first);
+    for (int64_t e = 1; e < perRow; ++e)
+      if (memory.address(first + e) != base + e)
+        return Diagnostic::error(
+            "row " + std::to_string(i) + " is not 16 contiguous bytes: element " +
+            std::to_string(first + e) + " is at address " +
+            std::to_string(memory.address(first + e)) + ", not " +
+            std::to_string(base + e));
+    int64_t bits;
+    if (mulOverflows(base, elementBits, bits) || bits % 128 != 0)
+      return Diagnostic::error("row " + std::to_string(i) +
+                               " does not start on a 16-byte boundary");
+    bytes.push_back(bits / 8);
+  }
+  const SharedMemoryModel &smem = machine(arch).smem;
+  LK_TRY(int64_t n, smem.ldmatrixWavefronts(bytes, int64_t(matrices)));
+  MatrixAccessReport r;
+  r.wavefronts = n;
+  r.minimum = int64_t(matrices);
+  r.explanation = std::to_string(matrices) + " matrices: " + std::to_string(n) +
+                  " wavefronts (conflict-free: " + std::to_string(matrices) +
+                  ")\n";
+  for (size_t j = 0; j < matrices; ++j) {
+    // The eight rows of a matrix form one group; slot = (byte >> 4) & 7.
+    std::map<int64_t, std::vector<int64_t>> bySlot;
+    for (size_t k = 0; k < 8; ++k)
+      bySlot[(bytes[8 * j + k] >> 4) & 7].push_back(int64_t(8 * j + k));
+    for (const auto &[slot, lanes] : bySlot)
+      if (lanes.size() > 1)
+        r.explanation += "  matrix " + std::to_string(j) + ": lanes " +
+                         laneList(lanes) + " share 16-byte bank slot " +
+                         std::to_string(slot) + "\n";
+  }
+  return r;
+}
+
 Expected<ReplicationReport> replication(const tile::TileLayout &distributed) {
   LK_TRY(Slots s, slotsOf(distributed));
   ReplicationReport r;

@@ -126,6 +126,42 @@ TEST(Analysis, SwizzledColumnsOf16BytesTakeOneWavefront) {
     }
 }
 
+TEST(Analysis, LdmatrixRowsOfTheSheet) {
+  // §1.3 / §3 [MODEL]: x4, row r of matrix j at byte 2048 j + 128 r: all
+  // eight rows of a matrix in bank slot 0 -> 8 wavefronts each, 32 in all.
+  // f16 memory with rows of 64 elements (128 B); matrix j starts at row 16j.
+  tile::MemoryLayout plain = memoryOf("S[(64,64):(64,1)]");
+  tile::MemoryLayout sw =
+      memoryOf("Swizzle(M=3,B=3,S=3) o S[(64,64):(64,1)]");
+  std::vector<int64_t> rows;
+  for (int64_t j = 0; j < 4; ++j)
+    for (int64_t r = 0; r < 8; ++r)
+      rows.push_back((16 * j + r) * 64); // element of byte 2048 j + 128 r
+  auto p = matrixAccess(plain, 16, rows, Arch::Sm90);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->wavefronts, 32);
+  EXPECT_EQ(p->minimum, 4);
+  EXPECT_NE(p->explanation.find("matrix 0: lanes 0,1,2,3,4,5,6,7 share 16-byte "
+                                "bank slot 0"),
+            std::string::npos)
+      << p->explanation;
+  // Through the 128B swizzle row r's chunk moves to slot r: 4 wavefronts.
+  auto s = matrixAccess(sw, 16, rows, Arch::Sm90);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->wavefronts, 4);
+  EXPECT_EQ(s->explanation, "4 matrices: 4 wavefronts (conflict-free: 4)\n");
+  // Rows must be 16 contiguous, aligned bytes.
+  std::vector<int64_t> bad = rows;
+  bad[3] += 4; // 8-byte aligned only
+  EXPECT_FALSE(matrixAccess(plain, 16, bad, Arch::Sm90));
+  EXPECT_FALSE(matrixAccess(plain, 16, std::span(rows).first(12), Arch::Sm90));
+  tile::MemoryLayout columns = memoryOf("S[(64,64):(1,64)]");
+  auto c = matrixAccess(columns, 16, rows, Arch::Sm90);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("is not 16 contiguous bytes"),
+            std::string::npos);
+}
+
 TEST(Analysis, GlobalSectorsAndLines) {
   // §7: 4 B per lane at 4 + 4 i -> bytes 4..131: 5 sectors, 2 lines.
   auto r = globalAccess(access("S[32:1@laneid]", "S[32:1] + 1@m", 32, 4),

@@ -37,6 +37,7 @@
 #include "layoutkit/tile/TileLayout.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,23 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch);
 Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
                               const tile::MemoryLayout &memory,
                               int64_t elementBits);
+
+/// The cost of one ldmatrix / stmatrix .x1/.x2/.x4 (hw-facts §3, §1.3
+/// [MODEL]): lane 8j + r supplies the address of row r of matrix j, a
+/// 16-byte row of `memory` starting at logical element rowStarts[8j + r]
+/// (its 128 / elementBits elements must be consecutive and 16-byte
+/// aligned). matrices = rowStarts.size() / 8 must be 1, 2 or 4.
+/// Example (the sheet's): x4 rows at bytes 2048 j + 128 r -> 32 wavefronts;
+/// the same through the 128B swizzle -> 4.
+struct MatrixAccessReport {
+  int64_t wavefronts = 0;
+  int64_t minimum = 0; ///< one per matrix
+  std::string explanation;
+};
+Expected<MatrixAccessReport> matrixAccess(const tile::MemoryLayout &memory,
+                                          int64_t elementBits,
+                                          std::span<const int64_t> rowStarts,
+                                          Arch arch);
 
 /// Logical elements held by more than one (lane, register) slot of the
 /// warp: the flat index and its holders.
