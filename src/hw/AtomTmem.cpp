@@ -195,4 +195,33 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s) {
                                 {Iter{2, 32, lane}}, std::move(off));
 }
 
+Expected<tile::TileLayout> tmemPairScaleFactorLayout(const PairScaleFactors &p) {
+  if (p.m != 128 && p.m != 256)
+    return Diagnostic::error("tcgen05 scale factors: cta_group::2 has M = 128 "
+                             "or 256, not " + str(p.m));
+  TmemScaleFactors one;
+  one.scaleVec = p.scaleVec;
+  one.sfId = p.sfId;
+  one.columnBase = p.columnBase;
+  if (p.operand == ScaleOperand::B) {
+    // Multicast: each CTA holds the whole of SFB; a replica over the pair.
+    one.rows = p.n;
+    one.twoByTwo = p.m == 128;
+    LK_TRY(tile::TileLayout perCta, tmemScaleFactorLayout(one));
+    IterList replica = perCta.replica();
+    replica.push_back(Iter{2, 1, Axis::cta()});
+    return tile::TileLayout::make(perCta.shard(), std::move(replica),
+                                  perCta.offset());
+  }
+  // Split by M: CTA c holds rows [c*M/2, (c+1)*M/2) on the 4x1 data path.
+  one.rows = p.m / 2;
+  LK_TRY(tile::TileLayout perCta, tmemScaleFactorLayout(one));
+  IterList shard;
+  shard.push_back(Iter{2, 1, Axis::cta()});
+  for (const Iter &it : perCta.shard())
+    shard.push_back(it);
+  return tile::TileLayout::make(std::move(shard), perCta.replica(),
+                                perCta.offset());
+}
+
 } // namespace lk::hw

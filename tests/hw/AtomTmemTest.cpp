@@ -261,3 +261,65 @@ TEST(AtomTmem, LoadsReadTheAccumulator) {
         }
   }
 }
+
+namespace {
+
+/// The (cta, TLane, TCol, byte) coordinates of element (e, j), sorted.
+std::set<std::vector<int64_t>> placesOf(const tile::TileLayout &l, int64_t e,
+                                        int64_t j, int64_t nsf) {
+  std::set<std::vector<int64_t>> out;
+  tile::CoordSet set = l.eval(e * nsf + j);
+  const Axis want[] = {Axis::cta(), Axis::TLane(), Axis::TCol(), Axis::m()};
+  for (size_t i = 0; i < set.size(); ++i) {
+    std::vector<int64_t> c;
+    for (Axis a : want) {
+      int slot = l.axisSlot(a);
+      c.push_back(slot < 0 ? 0 : set[i][size_t(slot)]);
+    }
+    out.insert(c);
+  }
+  return out;
+}
+
+TEST(AtomTmem, PairScaleFactorsSplitAAndMulticastB) {
+  // [MODEL, UNVERIFIED, pinned] SFA of M = 256, 1X, C0 = 8: row e lives on
+  // cta e div 128; inside the CTA, row e' = e mod 128 follows the 4x1 path:
+  // lanes (e' mod 32) + 32 rep, column C0 + e' div 32, byte s + j.
+  auto a = tmemPairScaleFactorLayout({ScaleOperand::A, 256, 256, 1, 0, 8});
+  ASSERT_TRUE(a) << a.error().message;
+  for (int64_t e = 0; e < 256; ++e) {
+    int64_t cta = e / 128, ep = e % 128;
+    std::set<std::vector<int64_t>> want;
+    for (int64_t rep = 0; rep < 4; ++rep)
+      want.insert({cta, ep % 32 + 32 * rep, 8 + ep / 32, 0});
+    ASSERT_EQ(placesOf(*a, e, 0, 1), want) << "row " << e;
+  }
+  // The header's example: row 200 -> cta 1, lanes 8 + 32 rep, column C0 + 2.
+  EXPECT_EQ(placesOf(*a, 200, 0, 1).begin()->at(1), 8);
+  EXPECT_EQ(placesOf(*a, 200, 0, 1).begin()->at(2), 10);
+
+  // SFB of N = 128 under M = 128 (2x2 path), 4X: every element on both
+  // CTAs; h = n div 64, n' = n mod 64: lanes (n' mod 32) + 64 h + 32 rep,
+  // column n' div 32, byte j.
+  auto b = tmemPairScaleFactorLayout({ScaleOperand::B, 128, 128, 4, 0, 0});
+  ASSERT_TRUE(b) << b.error().message;
+  for (int64_t n = 0; n < 128; ++n)
+    for (int64_t j = 0; j < 4; ++j) {
+      int64_t h = n / 64, np = n % 64;
+      std::set<std::vector<int64_t>> want;
+      for (int64_t cta = 0; cta < 2; ++cta)
+        for (int64_t rep = 0; rep < 2; ++rep)
+          want.insert({cta, np % 32 + 64 * h + 32 * rep, np / 32, j});
+      ASSERT_EQ(placesOf(*b, n, j, 4), want) << n << "," << j;
+    }
+  // SFB under M = 256 takes the 4x1 path on both CTAs: 8 places per factor.
+  auto b256 = tmemPairScaleFactorLayout({ScaleOperand::B, 256, 64, 2, 2, 0});
+  ASSERT_TRUE(b256);
+  EXPECT_EQ(placesOf(*b256, 40, 1, 2).size(), 8u);
+  EXPECT_EQ(placesOf(*b256, 40, 1, 2).begin()->at(3), 3); // byte s + j
+  auto bad = tmemPairScaleFactorLayout({ScaleOperand::A, 64, 64, 1, 0, 0});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("M = 128 or 256"), std::string::npos);
+}
+
+} // namespace

@@ -127,6 +127,31 @@ Expected<int> blockScaledScaleVec(BlockScaledKind kind, ScaleType sf,
 /// half (2x2).
 Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s);
 
+/// The scale factors of one operand of a cta_group::2 block-scaled MMA
+/// across the CTA pair, as a tile layout over (cta, TLane, TCol, m = byte).
+/// [MODEL, UNVERIFIED: hw-facts §6.9 leaves the per-CTA share beyond the
+/// data paths unverified; this is the documented CUTLASS arrangement.]
+///
+///   SFA, split by M: CTA c holds the scale factors of its own M/2 rows of A
+///     (rows [c*M/2, (c+1)*M/2)), each CTA on the 4x1 data path:
+///     S[(2,M/64,32,NSF):(1@cta,1@TCol,1@TLane,1)] + R[4:32@TLane] + ...
+///   SFB, multicast: both CTAs hold all N rows of B's scale factors — on the
+///     4x1 data path for M = 256, on the 2x2 data path for M = 128:
+///     <the cta_group::1 layout of N rows> + R[2:1@cta]
+///
+/// Example: SFA of M = 256, 1X, s = 0: row 200 is on cta 1, lanes
+/// {8, 40, 72, 104}, column C0 + 2, byte 0.
+enum class ScaleOperand { A, B };
+struct PairScaleFactors {
+  ScaleOperand operand = ScaleOperand::A;
+  int64_t m = 256;        ///< the MMA's M: 128 or 256 (cta_group::2)
+  int64_t n = 256;        ///< the MMA's N (the rows of SFB)
+  int scaleVec = 1;       ///< 1X, 2X or 4X
+  int sfId = 0;           ///< SF_ID (byte in the cell)
+  int64_t columnBase = 0; ///< C0 in each CTA's TMEM
+};
+Expected<tile::TileLayout> tmemPairScaleFactorLayout(const PairScaleFactors &p);
+
 } // namespace lk::hw
 
 #endif // LAYOUTKIT_HW_ATOMTMEM_H
