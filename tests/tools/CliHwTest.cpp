@@ -64,6 +64,18 @@ TEST(CliHw, EncodesAndDecodesDescriptors) {
   EXPECT_EQ(word.status, 1);
 }
 
+TEST(CliHw, DecodesInstructionDescriptors) {
+  // hw-facts §6.6 test vectors: 0x08400490 is kind::f16 with bf16 A and B,
+  // f32 D, M = 128, N = 256, both K-major.
+  EXPECT_EQ(resultOf({"hw", "idesc", "0x08400490", "--kind", "f16"}),
+            "kind=f16 a=bf16 b=bf16 d=f32 m=128 n=256 majorA=K majorB=K");
+  CliRun j = runCli({"hw", "idesc", "0x08400490", "--json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  EXPECT_EQ(j.json()["result"]["n"], 256);
+  EXPECT_EQ(runCli({"hw", "idesc", "0x108400490"}).status, 1); // 33 bits
+  EXPECT_EQ(runCli({"hw", "idesc", "0x08400490", "--kind", "f17"}).status, 1);
+}
+
 TEST(CliHw, AnalysesTheSpecColumnRead) {
   CliRun plain = runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]",
                          "S[(8,64):(64,1)]", "--json"});

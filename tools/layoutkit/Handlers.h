@@ -94,6 +94,7 @@ Expected<Reply> runHwAtoms(const Invocation &inv);
 Expected<Reply> runHwAtom(const Invocation &inv);
 Expected<Reply> runHwDecode(const Invocation &inv);
 Expected<Reply> runHwEncode(const Invocation &inv);
+Expected<Reply> runHwIdesc(const Invocation &inv);
 Expected<Reply> runHwAnalyse(const Invocation &inv);
 Expected<Reply> runHwAgree(const Invocation &inv);
 /// The rows of the hw family.

@@ -21,6 +21,7 @@
 #include "layoutkit/hw/Atom.h"
 #include "layoutkit/hw/Analysis.h"
 #include "layoutkit/hw/CanonicalLayout.h"
+#include "layoutkit/hw/InstrDescriptor.h"
 #include "layoutkit/hw/SmemDescriptor.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -378,6 +379,45 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
   return reply;
 }
 
+Expected<Reply> runHwIdesc(const Invocation &inv) {
+  auto word = parseWord(inv.text(0));
+  if (!word)
+    return inParam(std::move(word).error(), inv, "argument WORD");
+  if (*word > UINT32_MAX)
+    return inParam(Diagnostic::error("an instruction descriptor is 32 bits; " +
+                                     hex(*word) + " is wider"),
+                   inv, "argument WORD");
+  LK_TRY(UmmaKind kind, parseUmmaKind(inv.option("kind").value_or("f16")));
+  LK_TRY(int64_t ctaGroup, intOpt(inv, "cta-group", 1));
+  LK_TRY(UmmaInstrDescriptor d,
+         decodeUmmaInstrDescriptor(uint32_t(*word), kind, ctaGroup,
+                                   inv.option("ws").has_value()));
+  Reply r;
+  r.text = "kind=" + std::string(info(d.kind).name) + " a=" +
+           std::string(name(d.a)) + " b=" + std::string(name(d.b)) + " d=" +
+           std::string(name(d.d)) + " m=" + std::to_string(d.m) + " n=" +
+           std::to_string(d.n) + " majorA=" + std::string(name(d.majorA)) +
+           " majorB=" + std::string(name(d.majorB)) +
+           (d.negateA ? " negateA" : "") + (d.negateB ? " negateB" : "") +
+           (d.sparse ? " sparse" : "") + (d.saturate ? " saturate" : "");
+  if (info(d.kind).blockScaled)
+    r.text += " scale=" + std::string(name(d.scaleType)) + " sfaId=" +
+              std::to_string(d.sfaId) + " sfbId=" + std::to_string(d.sfbId);
+  r.json = {{"kind", std::string(info(d.kind).name)},
+            {"a", std::string(name(d.a))},
+            {"b", std::string(name(d.b))},
+            {"d", std::string(name(d.d))},
+            {"m", d.m},
+            {"n", d.n},
+            {"major_a", std::string(name(d.majorA))},
+            {"major_b", std::string(name(d.majorB))},
+            {"negate_a", d.negateA},
+            {"negate_b", d.negateB},
+            {"sparse", d.sparse},
+            {"saturate", d.saturate}};
+  return r;
+}
+
 std::vector<CommandSpec> hwCommands() {
   const std::string group = "Hardware";
   const OptionSpec dtype{"dtype", "TYPE", "element type, e.g. f16 (default), bf16, f32, f8e4m3", false, {}};
@@ -430,6 +470,17 @@ std::vector<CommandSpec> hwCommands() {
         {"base", "N", "base offset field 0..7 (default 0)", false, {}},
         {"swizzle", "MODE", "none (default), 32B, 64B, 128B, 128B_atom32B", false, {}}},
        runHwEncode},
+      {"hw idesc", group,
+       "Decode a tcgen05.mma instruction descriptor (32 bit)",
+       "The fields (A/B formats, D type, M, N, majorness, negation, sparsity, "
+       "and for block-scaled kinds the scale type and SF IDs) are validated "
+       "with the rules of the kind, cta_group and .ws variant.",
+       {"layoutkit hw idesc 0x08400490 --kind f16   # bf16 x bf16 -> f32, M=128, N=256"},
+       {{"WORD", "the 32-bit descriptor, decimal or 0x hex", Arity::One}},
+       {{"kind", "KIND", "f16 (default), tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4", false, {}},
+        {"cta-group", "N", "1 (default) or 2", false, {}},
+        {"ws", "", "the .ws (weight-stationary) variant", true, {}}},
+       runHwIdesc},
       {"hw analyse", group,
        "Wavefronts (or sectors), vector width and replication of a warp's access",
        "DISTRIBUTED is a tile layout over laneid and m (the register slot) "
