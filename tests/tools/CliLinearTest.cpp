@@ -84,4 +84,34 @@ TEST(CliLinear, ComposeAndInvert) {
   EXPECT_EQ(b.json()["result"]["rank"], 3);
 }
 
+TEST(CliLinear, BridgesFromAndToCuteAndTile) {
+  // (4,8):(8,1): index bits 0,1 (mode 0, stride 8) -> offsets 8, 16; bits
+  // 2..4 (mode 1, stride 1) -> 1, 2, 4.
+  EXPECT_EQ(resultOf({"linear", "from-cute", "(4,8):(8,1)"}),
+            "{index: [(8), (16), (1), (2), (4)]} -> {offset: 32}");
+  EXPECT_EQ(resultOf({"linear", "to-cute",
+                      "{index: [(8),(16),(1),(2),(4)]} -> {offset: 32}"}),
+            "(4,8):(8,1)");
+  // Sw<3,4,3> moves bit 7 to bit 4 and bit 8 to bit 5: 128 -> 144, 256 -> 288.
+  EXPECT_EQ(resultOf({"linear", "from-cute", "Sw<3,4,3> o (8,64):(64,1)"}),
+            "{index: [(64), (144), (288), (1), (2), (4), (8), (16), (32)]} -> "
+            "{offset: 512}");
+  // The m8n8 fragment: register = j mod 2, lane = 4i + j/2.
+  EXPECT_EQ(resultOf({"linear", "from-tile", "S[(8,4,2):(4@laneid,1@laneid,1)]",
+                      "--shape", "(8,8)"}),
+            "{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
+            "{dim0: 8, dim1: 8}");
+  // Back to a tile layout in merged form: lane = flat / 2, m = flat mod 2.
+  EXPECT_EQ(resultOf({"linear", "to-tile",
+                      "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} "
+                      "-> {dim0: 8, dim1: 8}"}),
+            "S[(32,2):(1@laneid,1)]");
+  CliRun bad = runCli({"linear", "from-tile", "S[(8,3):(1,8)]"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("extent 3, not a power of two"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(runCli({"linear", "to-cute", "{index: [(3),(1)]} -> {offset: 4}"}).status,
+            1); // bases share bit 0: the offsets would carry
+}
+
 } // namespace

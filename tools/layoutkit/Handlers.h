@@ -110,6 +110,10 @@ Expected<Reply> runLinearBases(const Invocation &inv);
 Expected<Reply> runLinearApply(const Invocation &inv);
 Expected<Reply> runLinearCompose(const Invocation &inv);
 Expected<Reply> runLinearInvert(const Invocation &inv);
+Expected<Reply> runLinearFromCute(const Invocation &inv);
+Expected<Reply> runLinearFromTile(const Invocation &inv);
+Expected<Reply> runLinearToCute(const Invocation &inv);
+Expected<Reply> runLinearToTile(const Invocation &inv);
 /// The rows of the linear family.
 std::vector<CommandSpec> linearCommands();
 

@@ -17,7 +17,10 @@
 #include "layoutkit/Handlers.h"
 #include "layoutkit/LinearJson.h"
 
+#include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/tile/TileText.h"
 #include "layoutkit/linear/Text.h"
 
 namespace lk::cli {
@@ -248,6 +251,48 @@ Expected<Reply> runLinearInvert(const Invocation &inv) {
   return layoutReplyOf(p);
 }
 
+Expected<Reply> runLinearFromCute(const Invocation &inv) {
+  auto c = cute::parseComposedLayout(inv.text(0));
+  if (!c)
+    return inParam(std::move(c).error(), inv, 0);
+  LK_TRY(LinearLayout l, bridge::cuteToLinear(*c));
+  return layoutReplyOf(l);
+}
+
+Expected<Reply> runLinearFromTile(const Invocation &inv) {
+  auto t = tile::parseTileLayout(inv.text(0));
+  if (!t)
+    return inParam(std::move(t).error(), inv, 0);
+  bridge::TileToLinearDims dims;
+  if (std::optional<std::string> shape = inv.option("shape")) {
+    auto s = cute::parseIntTuple(*shape);
+    if (!s)
+      return Diagnostic::error("--shape: " + s.error().message);
+    for (const IntTuple::Node &n : s->leaves())
+      dims.shape.push_back(n.value);
+  }
+  LK_TRY(LinearLayout l, bridge::tileToLinear(*t, dims));
+  return layoutReplyOf(l);
+}
+
+Expected<Reply> runLinearToCute(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  LK_TRY(cute::Layout c, bridge::linearToCute(l));
+  Reply r;
+  r.text = c.str();
+  r.json = c.str();
+  return r;
+}
+
+Expected<Reply> runLinearToTile(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  LK_TRY(tile::TileLayout t, bridge::linearToTile(l));
+  Reply r;
+  r.text = t.str();
+  r.json = t.str();
+  return r;
+}
+
 std::vector<CommandSpec> linearCommands() {
   const std::string group = "Linear layouts";
   const ParamSpec layout{"LAYOUT",
@@ -313,6 +358,38 @@ std::vector<CommandSpec> linearCommands() {
        {layout},
        {{"pseudo", "", "the pseudoinverse (for non-square or non-injective layouts)", true, {}}},
        runLinearInvert},
+      {"linear from-cute", group,
+       "The linear layout of a cute layout (index bits -> offset bits)",
+       "Power-of-two extents whose strides share no bits, optionally "
+       "swizzled ('Sw<B,M,S> o L'); the in-dim is `index`, the out-dim "
+       "`offset` (docs/linear.md, Bridges).",
+       {"layoutkit linear from-cute '(4,8):(8,1)'"},
+       {{"LAYOUT", "a cute layout, e.g. (4,8):(8,1) or 'Sw<3,4,3> o (8,64):(64,1)'", Arity::One}},
+       {},
+       runLinearFromCute},
+      {"linear from-tile", group,
+       "The linear layout of a tile layout (hardware -> logical)",
+       "One in-dim per axis (m -> register, laneid -> lane, warpid -> warp, "
+       "cta -> block); replicas become zero columns. Out-dim `index`, or "
+       "dim0.. with --shape.",
+       {"layoutkit linear from-tile 'S[(8,4,2):(4@laneid,1@laneid,1)]' --shape '(8,8)'"},
+       {{"LAYOUT", "a tile layout with power-of-two extents and strides", Arity::One}},
+       {{"shape", "SHAPE", "the logical shape, e.g. (8,8): out-dims dim0, dim1", false, {}}},
+       runLinearFromTile},
+      {"linear to-cute", group,
+       "The cute layout of a linear layout (flattened input -> offset)",
+       "Refused when two non-zero bases share a bit (the offsets would carry).",
+       {"layoutkit linear to-cute '{index: [(8),(16),(1),(2),(4)]} -> {offset: 32}'"},
+       {layout},
+       {},
+       runLinearToCute},
+      {"linear to-tile", group,
+       "The tile layout of a hardware -> logical linear layout",
+       "Every non-zero basis must be a single logical bit, each reached once.",
+       {"layoutkit linear to-tile '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}'"},
+       {layout},
+       {},
+       runLinearToTile},
   };
 }
 
