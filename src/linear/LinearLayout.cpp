@@ -217,7 +217,7 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
                                               bool requireSurjective) {
   // Built in place inside the result; every return names `result`, so the
   // copy is elided (NRVO).
-  Expected<LinearLayout> result{LinearLayout()};
+  Expected<LinearLayout> result{std::in_place};
   LinearLayout &l = *result;
   if (ins.size() > size_t(kMaxDims) || outs.size() > size_t(kMaxDims)) {
     result = Diagnostic::error("at most " + std::to_string(kMaxDims) +
@@ -396,7 +396,7 @@ Expected<LinearLayout>
 LinearLayout::fromColumns(std::span<const DimSize> ins,
                           std::span<const DimSize> outs,
                           std::span<const uint64_t> columns) {
-  Expected<LinearLayout> result{LinearLayout()};
+  Expected<LinearLayout> result{std::in_place};
   LinearLayout &l = *result;
   if (ins.size() > size_t(kMaxDims) || outs.size() > size_t(kMaxDims)) {
     result = Diagnostic::error("fromColumns: at most " +
@@ -591,7 +591,7 @@ struct Repack {
 } // namespace
 
 Expected<LinearLayout> LinearLayout::compose(const LinearLayout &outer) const {
-  Expected<LinearLayout> result{LinearLayout()};
+  Expected<LinearLayout> result{std::in_place};
   if (nOut_ != outer.nIn_) {
     result = Diagnostic::error(
         "compose: the output dims of the first layout (" +
@@ -741,7 +741,7 @@ int LinearLayout::rank() const {
 }
 
 Expected<LinearLayout> LinearLayout::pseudoinvert() const {
-  Expected<LinearLayout> result{LinearLayout()};
+  Expected<LinearLayout> result{std::in_place};
   Eliminator e;
   for (int j = 0; j < inBits_; ++j)
     e.insert(cols_[j], uint64_t(1) << j);

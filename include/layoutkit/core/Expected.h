@@ -33,6 +33,10 @@ namespace lk {
 template <class T> class [[nodiscard]] Expected {
 public:
   Expected(T value) : storage_(std::in_place_index<0>, std::move(value)) {}
+  /// Constructs the value in place from `args` (no temporary T).
+  template <class... Args>
+  explicit Expected(std::in_place_t, Args &&...args)
+      : storage_(std::in_place_index<0>, std::forward<Args>(args)...) {}
   Expected(Diagnostic diag) : storage_(std::in_place_index<1>, std::move(diag)) {}
 
   /// True when a value is held.
