@@ -130,6 +130,8 @@ struct Invocation {
   Expected<int64_t> integer(size_t i) const;
   /// Option `name` read as an IntTuple. @pre option(name) is set
   Expected<IntTuple> intTupleOption(std::string_view name) const;
+  /// Option `name` read as an integer, or `fallback` when it is not given.
+  Expected<int64_t> integerOption(std::string_view name, int64_t fallback) const;
 
 private:
   Diagnostic inArgument(Diagnostic d, size_t i) const;

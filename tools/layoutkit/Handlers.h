@@ -34,6 +34,9 @@ inline Reply boolReply(bool b) { return {b ? "true" : "false", b}; }
 
 /// Writes `contents` to `path`; the diagnostic names the file.
 Status writeFile(const std::string &path, const std::string &contents);
+/// With --svg FILE, writes `svg` there (reply.json["svg_file"]); with
+/// --svg -, the picture replaces the reply's text (and is reply.json["svg"]).
+Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply);
 
 Expected<Reply> runShow(const Invocation &inv);
 Expected<Reply> runEval(const Invocation &inv);

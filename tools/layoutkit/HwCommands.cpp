@@ -93,17 +93,6 @@ Expected<hw::SwizzleMode> hwSwizzle(const std::string &text) {
                            known + ")");
 }
 
-Expected<int64_t> intOpt(const Invocation &inv, std::string_view name,
-                         int64_t fallback) {
-  std::optional<std::string> v = inv.option(name);
-  if (!v)
-    return fallback;
-  auto n = parseInteger(*v);
-  if (!n)
-    return Diagnostic::error("--" + std::string(name) + ": " + n.error().message);
-  return n;
-}
-
 Expected<int64_t> dtypeBitsOpt(const Invocation &inv) {
   LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(
                                   inv.option("dtype").value_or("f16")));
@@ -134,8 +123,8 @@ JsonValue descriptorJson(const SmemDescriptor &d) {
 
 /// --mn and --k, required together.
 Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
-  LK_TRY(int64_t mn, intOpt(inv, "mn", 0));
-  LK_TRY(int64_t k, intOpt(inv, "k", 0));
+  LK_TRY(int64_t mn, inv.integerOption("mn", 0));
+  LK_TRY(int64_t k, inv.integerOption("k", 0));
   if (mn < 1 || k < 1)
     return Diagnostic::error("give the tile with --mn N --k K (positive)");
   return std::pair{mn, k};
@@ -167,10 +156,10 @@ Expected<Reply> runHwDecode(const Invocation &inv) {
 Expected<Reply> runHwEncode(const Invocation &inv) {
   LK_TRY(SmemDescriptorKind kind, kindParam(inv.text(0)));
   SmemDescriptor d;
-  LK_TRY(d.startAddress, intOpt(inv, "start", 0));
-  LK_TRY(d.leadingByteOffset, intOpt(inv, "lbo", 16));
-  LK_TRY(d.strideByteOffset, intOpt(inv, "sbo", 16));
-  LK_TRY(d.baseOffset, intOpt(inv, "base", 0));
+  LK_TRY(d.startAddress, inv.integerOption("start", 0));
+  LK_TRY(d.leadingByteOffset, inv.integerOption("lbo", 16));
+  LK_TRY(d.strideByteOffset, inv.integerOption("sbo", 16));
+  LK_TRY(d.baseOffset, inv.integerOption("base", 0));
   LK_TRY(d.swizzle, hwSwizzle(inv.option("swizzle").value_or("none")));
   LK_TRY(uint64_t word, encodeSmemDescriptor(kind, d));
   Reply r;
@@ -207,7 +196,7 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(composed));
   LK_TRY(Arch arch, archOpt(inv));
   LK_TRY(int64_t widest, vectorBytes(*distributed, memory, bits));
-  LK_TRY(int64_t width, intOpt(inv, "width", widest));
+  LK_TRY(int64_t width, inv.integerOption("width", widest));
   WarpAccess access{*distributed, memory, bits, width};
   LK_TRY(ReplicationReport rep, replication(*distributed));
   Reply r;
@@ -366,16 +355,7 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
   reply.json = {{"name", a->name}, {"cute", a->tv.str()}, {"holders", holders}};
   if (auto tl = a->tileLayout())
     reply.json["tile"] = tl->str();
-  if (std::optional<std::string> path = inv.option("svg")) {
-    std::string svg = renderGridSvg(g);
-    if (*path == "-") {
-      reply.text = svg;
-      reply.json["svg"] = svg;
-    } else {
-      LK_CHECK(writeFile(*path, svg));
-      reply.json["svg_file"] = *path;
-    }
-  }
+  LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
 
@@ -388,7 +368,7 @@ Expected<Reply> runHwIdesc(const Invocation &inv) {
                                      hex(*word) + " is wider"),
                    inv, "argument WORD");
   LK_TRY(UmmaKind kind, parseUmmaKind(inv.option("kind").value_or("f16")));
-  LK_TRY(int64_t ctaGroup, intOpt(inv, "cta-group", 1));
+  LK_TRY(int64_t ctaGroup, inv.integerOption("cta-group", 1));
   LK_TRY(UmmaInstrDescriptor d,
          decodeUmmaInstrDescriptor(uint32_t(*word), kind, ctaGroup,
                                    inv.option("ws").has_value()));

@@ -38,6 +38,21 @@ Status writeFile(const std::string &path, const std::string &contents) {
   return Ok{};
 }
 
+Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
+  std::optional<std::string> path = inv.option("svg");
+  if (!path)
+    return Ok{};
+  if (*path == "-") {
+    // The picture replaces the text on stdout; in JSON it is a field.
+    reply.text = svg;
+    reply.json["svg"] = svg;
+    return Ok{};
+  }
+  LK_CHECK(writeFile(*path, svg));
+  reply.json["svg_file"] = *path;
+  return Ok{};
+}
+
 Expected<Reply> runShow(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout layout, inv.composedLayout(0));
   LK_TRY(OffsetTable table, tabulate(layout));
@@ -56,17 +71,8 @@ Expected<Reply> runShow(const Invocation &inv) {
                 {"cols", table.cols},
                 {"table", std::move(rows)}};
 
-  if (std::optional<std::string> svgPath = inv.option("svg")) {
-    std::string svg = renderSvg(table);
-    if (*svgPath == "-") {
-      // The picture replaces the text table on stdout; in JSON it is a field.
-      reply.text = svg;
-      reply.json["svg"] = svg;
-    } else {
-      LK_CHECK(writeFile(*svgPath, svg));
-      reply.json["svg_file"] = *svgPath;
-    }
-  }
+  if (inv.option("svg"))
+    LK_CHECK(attachSvg(inv, renderSvg(table), reply));
   return reply;
 }
 

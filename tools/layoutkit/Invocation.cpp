@@ -115,6 +115,18 @@ Expected<int64_t> Invocation::integer(size_t i) const {
   return v;
 }
 
+Expected<int64_t> Invocation::integerOption(std::string_view name,
+                                            int64_t fallback) const {
+  std::optional<std::string> value = option(name);
+  if (!value)
+    return fallback;
+  auto n = parseInteger(*value);
+  if (!n)
+    return Diagnostic::error("option --" + std::string(name) + ": " +
+                             n.error().message);
+  return n;
+}
+
 Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {
   std::optional<std::string> value = option(name);
   if (!value)

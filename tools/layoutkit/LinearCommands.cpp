@@ -155,17 +155,7 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
     g.title.clear(); // the layout's text is already the first line
     r.text += "\n" + renderGridText(g);
   }
-  if (svg) {
-    std::string doc = renderGridSvg(g);
-    if (*svg == "-") {
-      r.text = doc;
-      r.json["svg"] = doc;
-    } else {
-      LK_CHECK(writeFile(*svg, doc));
-      r.json["svg_file"] = *svg;
-    }
-  }
-  return Ok{};
+  return attachSvg(inv, renderGridSvg(g), r);
 }
 
 } // namespace
@@ -196,16 +186,7 @@ Expected<Reply> runLinearShow(const Invocation &inv) {
   Reply r;
   r.text = renderGridText(g);
   r.json = layoutJson(l);
-  if (std::optional<std::string> svg = inv.option("svg")) {
-    std::string doc = renderGridSvg(g);
-    if (*svg == "-") {
-      r.text = doc;
-      r.json["svg"] = doc;
-    } else {
-      LK_CHECK(writeFile(*svg, doc));
-      r.json["svg_file"] = *svg;
-    }
-  }
+  LK_CHECK(attachSvg(inv, renderGridSvg(g), r));
   return r;
 }
 

@@ -135,38 +135,9 @@ Expected<MemoryLayout> memoryParam(const Invocation &inv,
   return MemoryLayout::of(layout);
 }
 
-Expected<int64_t> intOption(const Invocation &inv, std::string_view name,
-                            int64_t fallback) {
-  std::optional<std::string> v = inv.option(name);
-  if (!v)
-    return fallback;
-  auto n = parseInteger(*v);
-  if (!n)
-    return Diagnostic::error("--" + std::string(name) + ": " +
-                             n.error().message);
-  return n;
-}
-
 /// The layout's text: the tile alone when it has no swizzle.
 std::string layoutText(const ComposeLayout &c) {
   return c.swizzle().isIdentity() ? c.tile().str() : c.str();
-}
-
-/// Adds the SVG of `g` to the reply when --svg FILE was given ('-': the
-/// picture replaces the text).
-Status attachSvg(const Invocation &inv, const Grid &g, Reply &reply) {
-  std::optional<std::string> path = inv.option("svg");
-  if (!path)
-    return Ok{};
-  std::string svg = renderGridSvg(g);
-  if (*path == "-") {
-    reply.text = svg;
-    reply.json["svg"] = svg;
-    return Ok{};
-  }
-  LK_CHECK(writeFile(*path, svg));
-  reply.json["svg_file"] = *path;
-  return Ok{};
 }
 
 //===----------------------------------------------------------------------===//
@@ -419,7 +390,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   Reply reply;
   reply.text = renderGridText(g);
   reply.json = {{"layout", layoutText(layout)}, {"axes", names}, {"table", table}};
-  LK_CHECK(attachSvg(inv, g, reply));
+  LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
 
@@ -461,7 +432,7 @@ Expected<Reply> runTileBanks(const Invocation &inv) {
                 {"dtype_bits", bits},
                 {"first_line", view.firstLine},
                 {"lines", lines}};
-  LK_CHECK(attachSvg(inv, g, reply));
+  LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
 
@@ -474,10 +445,10 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
                              std::to_string(shape.size()));
   LK_TRY(int64_t bits, dtypeBits(inv));
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
-  LK_TRY(int64_t column, intOption(inv, "column", 0));
-  LK_TRY(int64_t lanes, intOption(inv, "lanes", std::min<int64_t>(shape[0], 32)));
-  LK_TRY(int64_t vector, intOption(inv, "vector", 1));
-  LK_TRY(int64_t firstRow, intOption(inv, "first-row", 0));
+  LK_TRY(int64_t column, inv.integerOption("column", 0));
+  LK_TRY(int64_t lanes, inv.integerOption("lanes", std::min<int64_t>(shape[0], 32)));
+  LK_TRY(int64_t vector, inv.integerOption("vector", 1));
+  LK_TRY(int64_t firstRow, inv.integerOption("first-row", 0));
   LK_TRY(BankAccess access,
          columnAccess(shape[0], shape[1], firstRow, lanes, column, vector));
   LK_TRY(BankConflicts c, bankConflicts(memory, bits, access));
