@@ -133,7 +133,7 @@ struct Invocation {
   /// Option `name` read as an integer, or `fallback` when it is not given.
   Expected<int64_t> integerOption(std::string_view name, int64_t fallback) const;
 
-private:
+  /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i.
   Diagnostic inArgument(Diagnostic d, size_t i) const;
 };
 

@@ -29,16 +29,10 @@ using namespace lk::linear;
 
 namespace {
 
-Diagnostic inParam(Diagnostic d, const Invocation &inv, size_t i) {
-  d.notes.push_back("in argument " + inv.spec->params[i].name + " of '" +
-                    inv.spec->name + "'");
-  return d;
-}
-
 Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
   auto l = parseLinearLayout(inv.text(i));
   if (!l)
-    return inParam(std::move(l).error(), inv, i);
+    return inv.inArgument(std::move(l).error(), i);
   return l;
 }
 
@@ -74,8 +68,7 @@ Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
     if (end == std::string::npos)
       end = text.size();
     if (eq == std::string::npos || eq > end)
-      return inParam(Diagnostic::at("expected dim=value, e.g. lane=5", text, p),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("expected dim=value, e.g. lane=5", text, p), i);
     std::string name = text.substr(p, eq - p);
     while (!name.empty() && name.back() == ' ')
       name.pop_back();
@@ -83,14 +76,12 @@ Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
       name.erase(name.begin());
     int idx = l.inDimIndex(internDim(name));
     if (idx < 0)
-      return inParam(Diagnostic::at("the layout has no input dim '" + name + "'",
-                                    text, p, eq - p),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("the layout has no input dim '" + name + "'",
+                                    text, p, eq - p), i);
     auto v = parseInteger(std::string_view(text).substr(eq + 1, end - eq - 1));
     if (!v)
-      return inParam(Diagnostic::at("expected an integer value for " + name,
-                                    text, eq + 1, std::max<size_t>(1, end - eq - 1)),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("expected an integer value for " + name,
+                                    text, eq + 1, std::max<size_t>(1, end - eq - 1)), i);
     values[size_t(idx)] = *v;
     p = end + 1;
   }
@@ -164,13 +155,13 @@ Expected<Reply> runLinearStandard(const Invocation &inv) {
   nlohmann::json params =
       nlohmann::json::parse(inv.text(0), nullptr, /*allow_exceptions=*/false);
   if (params.is_discarded())
-    return inParam(Diagnostic::error("PARAMS is not valid JSON"), inv, 0);
+    return inv.inArgument(Diagnostic::error("PARAMS is not valid JSON"), 0);
   auto enc = encodingFromJson(params);
   if (!enc)
-    return inParam(std::move(enc).error(), inv, 0);
+    return inv.inArgument(std::move(enc).error(), 0);
   auto shapeTuple = cute::parseIntTuple(inv.text(1));
   if (!shapeTuple)
-    return inParam(std::move(shapeTuple).error(), inv, 1);
+    return inv.inArgument(std::move(shapeTuple).error(), 1);
   std::vector<int64_t> shape;
   for (const IntTuple::Node &n : shapeTuple->leaves())
     shape.push_back(n.value);
@@ -235,7 +226,7 @@ Expected<Reply> runLinearInvert(const Invocation &inv) {
 Expected<Reply> runLinearFromCute(const Invocation &inv) {
   auto c = cute::parseComposedLayout(inv.text(0));
   if (!c)
-    return inParam(std::move(c).error(), inv, 0);
+    return inv.inArgument(std::move(c).error(), 0);
   LK_TRY(LinearLayout l, bridge::cuteToLinear(*c));
   return layoutReplyOf(l);
 }
@@ -243,7 +234,7 @@ Expected<Reply> runLinearFromCute(const Invocation &inv) {
 Expected<Reply> runLinearFromTile(const Invocation &inv) {
   auto t = tile::parseTileLayout(inv.text(0));
   if (!t)
-    return inParam(std::move(t).error(), inv, 0);
+    return inv.inArgument(std::move(t).error(), 0);
   bridge::TileToLinearDims dims;
   if (std::optional<std::string> shape = inv.option("shape")) {
     auto s = cute::parseIntTuple(*shape);

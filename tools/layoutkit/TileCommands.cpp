@@ -34,12 +34,6 @@ namespace {
 // Arguments
 //===----------------------------------------------------------------------===//
 
-Diagnostic inParam(Diagnostic d, const Invocation &inv, size_t i) {
-  d.notes.push_back("in argument " + inv.spec->params[i].name + " of '" +
-                    inv.spec->name + "'");
-  return d;
-}
-
 /// LAYOUT: a tile layout, or `Swizzle(...) o <tile layout>`.
 Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
   const std::string &text = inv.text(i);
@@ -47,12 +41,12 @@ Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
   if (first != std::string::npos && text.compare(first, 7, "Swizzle") == 0) {
     auto c = parseComposeLayout(text);
     if (!c)
-      return inParam(std::move(c).error(), inv, i);
+      return inv.inArgument(std::move(c).error(), i);
     return c;
   }
   auto t = parseTileLayout(text);
   if (!t)
-    return inParam(std::move(t).error(), inv, i);
+    return inv.inArgument(std::move(t).error(), i);
   return ComposeLayout(SwizzleLayout(), std::move(*t));
 }
 
@@ -61,7 +55,7 @@ Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
                                           const TileLayout &layout) {
   auto t = cute::parseIntTuple(inv.text(i));
   if (!t)
-    return inParam(std::move(t).error(), inv, i);
+    return inv.inArgument(std::move(t).error(), i);
   std::vector<int64_t> shape;
   if (t->isLeaf()) {
     shape.push_back(t->value());
@@ -69,19 +63,17 @@ Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
     for (size_t k = 0; k < t->rank(); ++k) {
       IntTuple mode = (*t)[k];
       if (!mode.isLeaf())
-        return inParam(Diagnostic::error("a logical shape is a flat tuple of "
+        return inv.inArgument(Diagnostic::error("a logical shape is a flat tuple of "
                                          "extents, e.g. (8,16); got " +
-                                         t->str()),
-                       inv, i);
+                                         t->str()), i);
       shape.push_back(mode.value());
     }
   }
   if (shape.empty())
-    return inParam(Diagnostic::error("a logical shape needs at least one extent"),
-                   inv, i);
+    return inv.inArgument(Diagnostic::error("a logical shape needs at least one extent"), i);
   Status ok = layout.admits(shape);
   if (!ok)
-    return inParam(std::move(ok).error(), inv, i);
+    return inv.inArgument(std::move(ok).error(), i);
   return shape;
 }
 
@@ -91,25 +83,23 @@ Expected<int64_t> coordParam(const Invocation &inv, size_t i,
                              const std::vector<int64_t> &shape) {
   auto t = cute::parseIntTuple(inv.text(i));
   if (!t)
-    return inParam(std::move(t).error(), inv, i);
+    return inv.inArgument(std::move(t).error(), i);
   if (t->isLeaf() && shape.size() != 1) {
     int64_t flat = t->value();
     if (flat < 0 || flat >= layout.size())
-      return inParam(Diagnostic::error("index " + std::to_string(flat) +
+      return inv.inArgument(Diagnostic::error("index " + std::to_string(flat) +
                                        " is outside [0, " +
-                                       std::to_string(layout.size()) + ")"),
-                     inv, i);
+                                       std::to_string(layout.size()) + ")"), i);
     return flat;
   }
   std::vector<int64_t> coord;
   for (const IntTuple::Node &n : t->leaves())
     coord.push_back(n.value);
   if (!t->isLeaf() && t->leafCount() != t->rank())
-    return inParam(Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15)"),
-                   inv, i);
+    return inv.inArgument(Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15)"), i);
   auto flat = layout.flatten(shape, coord);
   if (!flat)
-    return inParam(std::move(flat).error(), inv, i);
+    return inv.inArgument(std::move(flat).error(), i);
   return flat;
 }
 
@@ -206,19 +196,16 @@ Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
                                text[p] == '_'))
       ++p;
     if (p == nameAt)
-      return inParam(Diagnostic::at("expected an axis name, e.g. laneid=3",
-                                    text, nameAt),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("expected an axis name, e.g. laneid=3",
+                                    text, nameAt), i);
     std::string name = text.substr(nameAt, p - nameAt);
     auto axis = Axis::byName(name);
     if (!axis)
-      return inParam(Diagnostic::at(axis.error().message, text, nameAt,
-                                    name.size()),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at(axis.error().message, text, nameAt,
+                                    name.size()), i);
     blank();
     if (p >= text.size() || text[p] != '=')
-      return inParam(Diagnostic::at("expected '=' after axis " + name, text, p),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("expected '=' after axis " + name, text, p), i);
     ++p;
     blank();
     size_t valueAt = p;
@@ -226,23 +213,20 @@ Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
       ++p;
     auto value = parseInteger(std::string_view(text).substr(valueAt, p - valueAt));
     if (p == valueAt || !value)
-      return inParam(Diagnostic::at("expected a non-negative value for axis " +
+      return inv.inArgument(Diagnostic::at("expected a non-negative value for axis " +
                                         name,
-                                    text, valueAt),
-                     inv, i);
+                                    text, valueAt), i);
     for (const AxisValue &w : where)
       if (w.axis == *axis)
-        return inParam(Diagnostic::at("axis " + name + " is given twice", text,
-                                      nameAt, name.size()),
-                       inv, i);
+        return inv.inArgument(Diagnostic::at("axis " + name + " is given twice", text,
+                                      nameAt, name.size()), i);
     where.push_back({*axis, *value});
     blank();
     if (p == text.size())
       return where;
     if (text[p] != ',')
-      return inParam(Diagnostic::at("expected ',' or the end after a value",
-                                    text, p),
-                     inv, i);
+      return inv.inArgument(Diagnostic::at("expected ',' or the end after a value",
+                                    text, p), i);
     ++p;
   }
 }
