@@ -1244,23 +1244,42 @@ std::string LinearLayout::toString() const {
 // Division
 //===----------------------------------------------------------------------===//
 
-Expected<LinearLayout> divideLeft(const LinearLayout &A,
-                                  const LinearLayout &B) {
-  for (int i = 0; i < B.numInDims(); ++i)
-    if (B.inDim(i).log2 > 0 && A.inDimLog2(B.inDim(i).id) < B.inDim(i).log2)
-      return Diagnostic::error(
-          "divideLeft: input dim '" + name(B.inDim(i).id) +
-          "' of the divisor is larger than the dividend's");
-  for (int k = 0; k < B.numOutDims(); ++k)
-    if (B.outDim(k).log2 > 0 && A.outDimLog2(B.outDim(k).id) < B.outDim(k).log2)
-      return Diagnostic::error(
-          "divideLeft: output dim '" + name(B.outDim(k).id) +
-          "' of the divisor is larger than the dividend's");
+namespace {
+
+/// Fails unless every dim of the divisor `D` fits in the dividend's dim of
+/// the same name (`op` names the operation in the message).
+Status checkDivisorFits(const char *op, const LinearLayout &A,
+                        const LinearLayout &D) {
+  for (int i = 0; i < D.numInDims(); ++i)
+    if (D.inDim(i).log2 > 0 && A.inDimLog2(D.inDim(i).id) < D.inDim(i).log2)
+      return Diagnostic::error(std::string(op) + ": input dim '" +
+                               name(D.inDim(i).id) +
+                               "' of the divisor is larger than the dividend's");
+  for (int k = 0; k < D.numOutDims(); ++k)
+    if (D.outDim(k).log2 > 0 && A.outDimLog2(D.outDim(k).id) < D.outDim(k).log2)
+      return Diagnostic::error(std::string(op) + ": output dim '" +
+                               name(D.outDim(k).id) +
+                               "' of the divisor is larger than the dividend's");
+  return Ok{};
+}
+
+/// The quotient's output dims: A's, each divided by the divisor's size.
+std::vector<OutDim> quotientOutDims(const LinearLayout &A,
+                                    const LinearLayout &D) {
   std::vector<OutDim> outs;
   for (int k = 0; k < A.numOutDims(); ++k) {
     DimSize d = A.outDim(k);
-    outs.push_back({d.id, int64_t(1) << (d.log2 - B.outDimLog2(d.id))});
+    outs.push_back({d.id, int64_t(1) << (d.log2 - D.outDimLog2(d.id))});
   }
+  return outs;
+}
+
+} // namespace
+
+Expected<LinearLayout> divideLeft(const LinearLayout &A,
+                                  const LinearLayout &B) {
+  LK_CHECK(checkDivisorFits("divideLeft", A, B));
+  std::vector<OutDim> outs = quotientOutDims(A, B);
   std::vector<InDimBases> ins;
   for (int i = 0; i < A.numInDims(); ++i) {
     DimSize d = A.inDim(i);
@@ -1300,21 +1319,8 @@ Expected<LinearLayout> divideLeft(const LinearLayout &A,
 
 Expected<LinearLayout> divideRight(const LinearLayout &A,
                                    const LinearLayout &C) {
-  for (int i = 0; i < C.numInDims(); ++i)
-    if (C.inDim(i).log2 > 0 && A.inDimLog2(C.inDim(i).id) < C.inDim(i).log2)
-      return Diagnostic::error(
-          "divideRight: input dim '" + name(C.inDim(i).id) +
-          "' of the divisor is larger than the dividend's");
-  for (int k = 0; k < C.numOutDims(); ++k)
-    if (C.outDim(k).log2 > 0 && A.outDimLog2(C.outDim(k).id) < C.outDim(k).log2)
-      return Diagnostic::error(
-          "divideRight: output dim '" + name(C.outDim(k).id) +
-          "' of the divisor is larger than the dividend's");
-  std::vector<OutDim> outs;
-  for (int k = 0; k < A.numOutDims(); ++k) {
-    DimSize d = A.outDim(k);
-    outs.push_back({d.id, int64_t(1) << (d.log2 - C.outDimLog2(d.id))});
-  }
+  LK_CHECK(checkDivisorFits("divideRight", A, C));
+  std::vector<OutDim> outs = quotientOutDims(A, C);
   std::vector<InDimBases> ins;
   for (int i = 0; i < A.numInDims(); ++i) {
     DimSize d = A.inDim(i);
