@@ -392,6 +392,27 @@ Expected<LinearLayout> LinearLayout::make(std::span<const InDimBases> ins,
   return make(ins, std::span<const OutDim>(outs), /*requireSurjective=*/true);
 }
 
+namespace {
+/// fromColumns' dims of one side: checks sizes and names, and lays them out
+/// from bit 0; `bits` receives the total.
+Status placeDims(std::span<const DimSize> dims, LinearLayout::Dim *out,
+                 const char *side, int &bits) {
+  bits = 0;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    if (dims[k].log2 < 0 || bits + dims[k].log2 > LinearLayout::kMaxBits)
+      return Diagnostic::error(std::string("fromColumns: ") + side +
+                               " dims exceed 64 bits");
+    for (size_t m = 0; m < k; ++m)
+      if (dims[m].id == dims[k].id)
+        return Diagnostic::error(std::string("fromColumns: duplicate ") + side +
+                                 " dim '" + name(dims[k].id) + "'");
+    out[k] = LinearLayout::Dim{dims[k].id, uint8_t(dims[k].log2), uint8_t(bits)};
+    bits += dims[k].log2;
+  }
+  return Ok{};
+}
+} // namespace
+
 Expected<LinearLayout>
 LinearLayout::fromColumns(std::span<const DimSize> ins,
                           std::span<const DimSize> outs,
@@ -404,36 +425,16 @@ LinearLayout::fromColumns(std::span<const DimSize> ins,
     return result;
   }
   int bits = 0;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    if (outs[k].log2 < 0 || bits + outs[k].log2 > kMaxBits) {
-      result = Diagnostic::error("fromColumns: output dims exceed 64 bits");
-      return result;
-    }
-    for (size_t m = 0; m < k; ++m)
-      if (outs[m].id == outs[k].id) {
-        result = Diagnostic::error("fromColumns: duplicate output dim '" +
-                                   name(outs[k].id) + "'");
-        return result;
-      }
-    l.out_[k] = Dim{outs[k].id, uint8_t(outs[k].log2), uint8_t(bits)};
-    bits += outs[k].log2;
+  if (Status ok = placeDims(outs, l.out_, "output", bits); !ok) {
+    result = std::move(ok).error();
+    return result;
   }
   l.nOut_ = uint8_t(outs.size());
   l.outBits_ = uint8_t(bits);
   bits = 0;
-  for (size_t k = 0; k < ins.size(); ++k) {
-    if (ins[k].log2 < 0 || bits + ins[k].log2 > kMaxBits) {
-      result = Diagnostic::error("fromColumns: input dims exceed 64 bits");
-      return result;
-    }
-    for (size_t m = 0; m < k; ++m)
-      if (ins[m].id == ins[k].id) {
-        result = Diagnostic::error("fromColumns: duplicate input dim '" +
-                                   name(ins[k].id) + "'");
-        return result;
-      }
-    l.in_[k] = Dim{ins[k].id, uint8_t(ins[k].log2), uint8_t(bits)};
-    bits += ins[k].log2;
+  if (Status ok = placeDims(ins, l.in_, "input", bits); !ok) {
+    result = std::move(ok).error();
+    return result;
   }
   l.nIn_ = uint8_t(ins.size());
   l.inBits_ = uint8_t(bits);

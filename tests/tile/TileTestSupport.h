@@ -13,6 +13,7 @@
 #ifndef LAYOUTKIT_TESTS_TILE_TILETESTSUPPORT_H
 #define LAYOUTKIT_TESTS_TILE_TILETESTSUPPORT_H
 
+#include "../cute/GrammarTestSupport.h"
 #include "layoutkit/tile/TileLayout.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -69,25 +70,8 @@ inline std::vector<NamedCoord> named(const TileLayout &l, const CoordSet &s) {
   return out;
 }
 
-/// Checks that `r` failed with a message containing `substring` whose range
-/// starts at 1-based `column`.
-template <class T>
-::testing::AssertionResult failsAt(const Expected<T> &r,
-                                   const std::string &substring, size_t column) {
-  if (r)
-    return ::testing::AssertionFailure() << "parsed successfully";
-  const Diagnostic &d = r.error();
-  if (d.message.find(substring) == std::string::npos)
-    return ::testing::AssertionFailure()
-           << "message '" << d.message << "' lacks '" << substring << "'";
-  if (!d.range)
-    return ::testing::AssertionFailure() << "no range in '" << d.message << "'";
-  if (d.range->begin.column != column)
-    return ::testing::AssertionFailure()
-           << "column " << d.range->begin.column << " instead of " << column
-           << " for '" << d.message << "'";
-  return ::testing::AssertionSuccess();
-}
+/// The parser-diagnostic matcher shared with the cute grammar tests.
+using lk::cute::testing::failsAt;
 
 /// Fixed-seed generator of random tile layouts over the built-in axes.
 class TileGenerator {
