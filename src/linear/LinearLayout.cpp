@@ -198,16 +198,54 @@ Expected<LinearLayout> LinearLayout::zeros1D(int64_t size, DimId in,
 }
 
 namespace {
-/// Packs one basis of N values (checking them into `over`).
-template <int N>
-inline uint64_t packBasis(const int64_t *v, const uint8_t *logs,
-                          const uint8_t *shifts, uint64_t &over) {
-  uint64_t c = 0;
-  for (int k = 0; k < N; ++k) {
-    over |= uint64_t(v[k]) >> logs[k];
-    c |= uint64_t(v[k]) << shifts[k];
+/// Packs the bases of one input dim with N output dims (N = 0: any count)
+/// into `cols`: column = OR over k of value_k << shifts[k]. `over` collects
+/// the bits of any value outside its dim (negative values included), `any`
+/// the OR of the columns and `multi` the OR of c & (c - 1) over the columns
+/// (non-zero iff some column has two or more bits), for isSurjective's fast
+/// path. The masks and shifts are copied to locals so that they stay in
+/// registers across the stores to `cols`.
+template <int N, class Src>
+inline void packDim(const Src &ins, size_t d, size_t n, size_t nOut,
+                    const uint64_t *highMasks, const uint8_t *shifts,
+                    uint64_t *cols, uint64_t &over, uint64_t &any,
+                    uint64_t &multi) {
+  if constexpr (N == 0) {
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t *v = ins.values(d, i);
+      uint64_t c = 0;
+      for (size_t k = 0; k < nOut; ++k) {
+        over |= uint64_t(v[k]) & highMasks[k];
+        c |= uint64_t(v[k]) << shifts[k];
+      }
+      cols[i] = c;
+      any |= c;
+      multi |= c & (c - 1);
+    }
+  } else {
+    uint64_t hm[N];
+    unsigned sh[N];
+    for (int k = 0; k < N; ++k) {
+      hm[k] = highMasks[k];
+      sh[k] = shifts[k];
+    }
+    uint64_t o = 0, a = 0, m = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t *v = ins.values(d, i);
+      uint64_t c = uint64_t(v[0]); // the first output dim starts at bit 0
+      o |= c & hm[0];
+      for (int k = 1; k < N; ++k) {
+        o |= uint64_t(v[k]) & hm[k];
+        c |= uint64_t(v[k]) << sh[k];
+      }
+      cols[i] = c;
+      a |= c;
+      m |= c & (c - 1);
+    }
+    over |= o;
+    any |= a;
+    multi |= m;
   }
-  return c;
 }
 } // namespace
 
@@ -226,7 +264,6 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
   }
   uint8_t shifts[kMaxDims];
   uint64_t limits[kMaxDims];
-  uint8_t logs[kMaxDims];
   int bits = 0;
   for (size_t k = 0; k < outs.size(); ++k) {
     const OutDim &o = outs[k];
@@ -251,12 +288,15 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
     l.out_[k] = Dim{o.dim, uint8_t(lg), uint8_t(bits)};
     shifts[k] = uint8_t(bits);
     limits[k] = uint64_t(o.size);
-    logs[k] = uint8_t(lg);
     bits += lg;
   }
   l.nOut_ = uint8_t(outs.size());
   l.outBits_ = uint8_t(bits);
   const size_t nOut = outs.size();
+  uint64_t highMasks[kMaxDims];
+  for (size_t k = 0; k < nOut; ++k)
+    highMasks[k] = ~(limits[k] - 1); // value bits at or above the dim's size
+  uint64_t any = 0, multi = 0;
   int j = 0;
   for (size_t d = 0; d < ins.size(); ++d) {
     DimId inDim = ins.dim(d);
@@ -271,42 +311,37 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
         result = Diagnostic::error("duplicate input dim '" + name(inDim) + "'");
         return result;
       }
-    l.in_[d] = Dim{inDim, uint8_t(n), uint8_t(j)};
-    uint64_t over = 0; // non-zero when a value is negative or too large
     for (size_t i = 0; i < n; ++i) {
       size_t arity = ins.arity(d, i);
-      if (arity != outs.size()) {
+      if (arity != nOut) {
         result =
             Diagnostic::error("basis " + std::to_string(i) + " of input dim '" +
                               name(inDim) + "' has " + std::to_string(arity) +
                               " values; expected one per "
                               "output dim (" +
-                              std::to_string(outs.size()) + ")");
+                              std::to_string(nOut) + ")");
         return result;
       }
-      const int64_t *v = ins.values(d, i);
-      uint64_t c;
-      // Fixed-length packing for the usual 1-3 output dims (a variable-length
-      // loop of 2 is slower: it gets vectorized with a scalar tail).
-      switch (nOut) {
-      case 1:
-        c = packBasis<1>(v, logs, shifts, over);
-        break;
-      case 2:
-        c = packBasis<2>(v, logs, shifts, over);
-        break;
-      case 3:
-        c = packBasis<3>(v, logs, shifts, over);
-        break;
-      default:
-        c = 0;
-        for (size_t k = 0; k < nOut; ++k) {
-          over |= uint64_t(v[k]) >> logs[k];
-          c |= uint64_t(v[k]) << shifts[k];
-        }
-      }
-      l.cols_[j++] = c;
     }
+    l.in_[d] = Dim{inDim, uint8_t(n), uint8_t(j)};
+    uint64_t over = 0; // non-zero when a value is negative or too large
+    // Fixed-length packing for the usual 1-3 output dims (a variable-length
+    // loop of 2 is slower: it gets vectorized with a scalar tail).
+    uint64_t *cols = l.cols_ + j;
+    switch (nOut) {
+    case 1:
+      packDim<1>(ins, d, n, nOut, highMasks, shifts, cols, over, any, multi);
+      break;
+    case 2:
+      packDim<2>(ins, d, n, nOut, highMasks, shifts, cols, over, any, multi);
+      break;
+    case 3:
+      packDim<3>(ins, d, n, nOut, highMasks, shifts, cols, over, any, multi);
+      break;
+    default:
+      packDim<0>(ins, d, n, nOut, highMasks, shifts, cols, over, any, multi);
+    }
+    j += int(n);
     if (over) { // find the offending value for the message
       for (size_t i = 0; i < n; ++i) {
         const int64_t *v = ins.values(d, i);
@@ -324,7 +359,10 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
   }
   l.nIn_ = uint8_t(ins.size());
   l.inBits_ = uint8_t(j);
-  if (requireSurjective && !l.isSurjective()) {
+  // isSurjective with the OR of the columns gathered while packing: unit
+  // columns covering every output bit need no elimination.
+  if (requireSurjective &&
+      (any != l.outMask() || (multi != 0 && l.rank() != l.outBits_))) {
     result = Diagnostic::error("layout is not surjective: " + l.str());
     return result;
   }

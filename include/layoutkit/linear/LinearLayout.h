@@ -176,7 +176,9 @@ public:
   static constexpr int kMaxBits = 64;
 
   /// The empty layout: no input dims, no output dims; maps 0 to 0.
-  LinearLayout() = default;
+  /// (User-provided, so that value-initialization, e.g. an Expected built
+  /// in place, does not zero the ~650 bytes of inline storage first.)
+  LinearLayout() noexcept {}
   /// Copies only the dims and columns in use (a layout is ~650 bytes of
   /// inline storage; a typical one uses ~150).
   LinearLayout(const LinearLayout &o) noexcept { copyFrom(o); }
