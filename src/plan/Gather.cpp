@@ -6,6 +6,8 @@
 
 #include "layoutkit/plan/Gather.h"
 
+#include "F2.h"
+
 #include "layoutkit/core/Checked.h"
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include <optional>
 
 namespace lk::plan {
+
+using namespace detail;
 
 using linear::DimId;
 using linear::DimSize;
@@ -38,50 +42,6 @@ namespace {
 constexpr int kMaxListedRoundsLog2 = 24;
 constexpr int kMaxSimulatedBits = 24;
 
-constexpr std::array<DimId, 4> kHwDims = {dims::kRegister, dims::kLane,
-                                          dims::kWarp, dims::kBlock};
-
-std::vector<uint64_t> dimColumns(const LinearLayout &l, DimId d) {
-  int i = l.inDimIndex(d);
-  if (i < 0)
-    return {};
-  std::vector<uint64_t> c;
-  for (int b = 0; b < l.inDim(i).log2; ++b)
-    c.push_back(l.column(l.inShift(i) + b));
-  return c;
-}
-
-/// Gaussian elimination over F2 that remembers which of the added vectors
-/// (numbered by the caller) each row combines. Rows are kept sorted by
-/// their leading bit, descending, each with a distinct leading bit, so one
-/// pass reduces a vector. Vectors added earlier are preferred: a later
-/// vector that depends on earlier ones is dropped.
-struct Eliminator {
-  std::vector<uint64_t> rows, combos;
-  uint64_t reduce(uint64_t &v) const {
-    uint64_t combo = 0;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      uint64_t top = uint64_t(1) << (63 - __builtin_clzll(rows[i]));
-      if (v & top) {
-        v ^= rows[i];
-        combo ^= combos[i];
-      }
-    }
-    return combo;
-  }
-  void add(uint64_t v, uint64_t tag) {
-    uint64_t combo = reduce(v) ^ tag;
-    if (!v)
-      return;
-    size_t at = 0;
-    while (at < rows.size() && rows[at] > v)
-      ++at;
-    rows.insert(rows.begin() + ptrdiff_t(at), v);
-    combos.insert(combos.begin() + ptrdiff_t(at), combo);
-  }
-  int rank() const { return int(rows.size()); }
-};
-
 /// A source column with the flattened source input bit it belongs to.
 struct Col {
   uint64_t value;
@@ -91,7 +51,7 @@ struct Col {
 /// Solves "XOR of some of `cols` = target", preferring earlier columns; the
 /// result is the XOR of the chosen columns' hardware bits.
 std::optional<uint64_t> solve(std::span<const Col> cols, uint64_t target) {
-  Eliminator e;
+  F2Basis e;
   for (const Col &c : cols)
     e.add(c.value, c.hwBit);
   uint64_t rest = target;
@@ -360,7 +320,7 @@ Expected<GatherPlan> planGather(const LinearLayout &src,
     plan.fromWarp = addr->fromWarp;
     // The runtime register parts span V; output register r's candidates
     // are base(r).reg ^ V.
-    Eliminator e;
+    F2Basis e;
     std::vector<uint64_t> spanBasis;
     for (const auto *v : {&addr->fromIndex, &addr->fromLane, &addr->fromWarp})
       for (const SourceLocation &x : *v) {

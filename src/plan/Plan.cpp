@@ -6,13 +6,18 @@
 
 #include "layoutkit/plan/Plan.h"
 
+#include "F2.h"
+
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Analysis.h"
+#include "layoutkit/plan/MatrixAccess.h"
 
 #include <algorithm>
 #include <array>
 
 namespace lk::plan {
+
+using namespace detail;
 
 using linear::DimId;
 using linear::DimSize;
@@ -35,77 +40,6 @@ std::string_view strategyName(Strategy s) {
 
 namespace {
 
-constexpr std::array<DimId, 4> kHwDims = {dims::kRegister, dims::kLane,
-                                          dims::kWarp, dims::kBlock};
-
-/// The columns of input dim `d` (empty when absent).
-std::vector<uint64_t> dimColumns(const LinearLayout &l, DimId d) {
-  int i = l.inDimIndex(d);
-  if (i < 0)
-    return {};
-  std::vector<uint64_t> c;
-  for (int b = 0; b < l.inDim(i).log2; ++b)
-    c.push_back(l.column(l.inShift(i) + b));
-  return c;
-}
-
-/// Incremental Gaussian elimination over F2 that remembers, for each pivot
-/// row, which original vectors it combines.
-struct Basis {
-  std::vector<uint64_t> rows, combos;
-  /// Reduces v; returns the combination mask of the vectors used and leaves
-  /// the remainder in v.
-  uint64_t reduce(uint64_t &v) const {
-    uint64_t combo = 0;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      uint64_t top = uint64_t(1) << (63 - __builtin_clzll(rows[i]));
-      if (v & top) {
-        v ^= rows[i];
-        combo ^= combos[i];
-      }
-    }
-    return combo;
-  }
-  /// Adds vector number `index`; false (nothing added) when dependent.
-  bool add(uint64_t v, int index) {
-    uint64_t combo = reduce(v) ^ (uint64_t(1) << index);
-    if (!v)
-      return false;
-    // Keep rows sorted by leading bit, descending, and reduced.
-    rows.push_back(v);
-    combos.push_back(combo);
-    for (size_t i = rows.size() - 1; i > 0; --i) {
-      if (rows[i] > rows[i - 1]) {
-        std::swap(rows[i], rows[i - 1]);
-        std::swap(combos[i], combos[i - 1]);
-      }
-    }
-    // Re-reduce so that reduce() can scan in order.
-    for (size_t i = 0; i < rows.size(); ++i)
-      for (size_t j = i + 1; j < rows.size(); ++j) {
-        uint64_t top = uint64_t(1) << (63 - __builtin_clzll(rows[j]));
-        if (rows[i] & top) {
-          rows[i] ^= rows[j];
-          combos[i] ^= combos[j];
-        }
-      }
-    return true;
-  }
-  bool contains(uint64_t v) const {
-    reduce(v);
-    return v == 0;
-  }
-  int rank() const { return int(rows.size()); }
-};
-
-int rankOf(std::span<const uint64_t> vs) {
-  Basis b;
-  int i = 0;
-  for (uint64_t v : vs)
-    b.add(v, (i++) & 63);
-  return b.rank();
-}
-
 int log2Exact(int64_t v) { return 63 - __builtin_clzll(uint64_t(v)); }
 
 uint64_t nonzeroCount(std::span<const uint64_t> cols) {
@@ -120,7 +54,7 @@ uint64_t nonzeroCount(std::span<const uint64_t> cols) {
 int intersectionDim(std::span<const uint64_t> a, std::span<const uint64_t> b) {
   std::vector<uint64_t> both(a.begin(), a.end());
   both.insert(both.end(), b.begin(), b.end());
-  return rankOf(a) + rankOf(b) - rankOf(both);
+  return rankF2(a) + rankF2(b) - rankF2(both);
 }
 
 Expected<AlignedPair> alignLayouts(const LinearLayout &src,
@@ -192,6 +126,28 @@ std::string Plan::describe() const {
          std::to_string(smem->loadWavefronts) + " wavefronts (bound " +
          std::to_string(smem->loadLowerBound) + "), " +
          std::to_string(smem->bytes) + " B of shared memory";
+    auto matrix = [&](const char *op, bool trans) {
+      return std::string(", ") + op + ".x" + std::to_string(smem->matrixCount) +
+             (trans ? ".trans" : "");
+    };
+    if (smem->stmatrixStore)
+      r += matrix("store by stmatrix", smem->stmatrixTrans);
+    if (smem->ldmatrixLoad)
+      r += matrix("load by ldmatrix", smem->ldmatrixTrans);
+    if (smem->iterations > 1)
+      r += ", " + std::to_string(smem->iterations) + " iterations, " +
+           std::to_string(smem->barriers) + " barriers";
+    if (!smem->ctaBits.empty())
+      r += ", per CTA";
+  }
+  if (strategy == Strategy::WarpShuffle && shuffle) {
+    r += ": " + std::to_string(rounds.size()) + " rounds of " +
+         std::to_string(shuffle->vectorElements) + " x " +
+         std::to_string(elementBits) + "-bit elements (" +
+         std::to_string(shuffle->wordsPerVector) +
+         " shfl per round and warp), " + std::to_string(cost.shuffles) +
+         " shuffles, " + std::to_string(cost.selects) + " selects, " +
+         std::to_string(cost.registerMoves) + " moves";
   }
   return r;
 }
@@ -215,9 +171,9 @@ std::optional<std::vector<int64_t>> registerSources(const AlignedPair &p) {
       return std::nullopt;
   std::vector<uint64_t> aReg = dimColumns(a, dims::kRegister);
   std::vector<uint64_t> bReg = dimColumns(b, dims::kRegister);
-  Basis basis;
+  F2Basis basis;
   for (size_t i = 0; i < aReg.size(); ++i)
-    basis.add(aReg[i], int(i));
+    basis.add(aReg[i], uint64_t(1) << i);
   std::vector<uint64_t> solution;
   for (uint64_t c : bReg) {
     uint64_t rest = c;
@@ -237,79 +193,147 @@ std::optional<std::vector<int64_t>> registerSources(const AlignedPair &p) {
   return src;
 }
 
-struct Geometry {
-  int logE = 0, v = 0, sub = 0, bank = 0, idx = 0;
-  int64_t accessBytes = 0;
+/// One side of the shared-memory exchange: vectorized st.shared / ld.shared
+/// of 2^|vecRegBits| elements (the vector bits are the lowest offset bits,
+/// vecRegBits[k] the side's register bit of offset bit k), or a matrix
+/// instruction (matrix.halfRegBit >= 0).
+struct SideAccess {
+  std::vector<int> vecRegBits;
+  MatrixAccess matrix;
+  bool isMatrix() const { return matrix.halfRegBit >= 0; }
+  int v() const { return int(vecRegBits.size()); }
 };
 
-Geometry geometry(int n, int64_t elementBytes, int v) {
-  Geometry g;
-  g.logE = log2Exact(elementBytes);
-  g.v = v;
-  g.accessBytes = elementBytes << v;
-  int avail = n - v;
-  g.sub = std::min(avail, std::max(0, 2 - g.logE - v));
-  int bwFull = 5 - std::max(0, g.logE + v - 2);
-  g.bank = std::min(bwFull, avail - g.sub);
-  g.idx = avail - g.sub - g.bank;
-  return g;
+/// Offset bits of one 128-byte row of the buffer (fewer for a tile smaller
+/// than a row): everything above is Idx.
+int lineBitsOf(int ctaBits, int logE) { return std::min(ctaBits, 7 - logE); }
+
+/// Offset bits inside one 32-bit word beyond the vector (Plan.h: Sub).
+int subBitsOf(int n, int logE, int v) {
+  return std::min(n - v, std::max(0, 2 - logE - v));
 }
 
-/// Fills the cost fields of a shared-memory plan from the memory layout:
-/// instruction counts and the wavefront formula of Plan.h step 3.
+/// The logical bits whose differences inside one conflict group of the
+/// side's accesses must avoid Idx (Plan.h step 3): the lane bits of one
+/// hardware lane group for a vector access, the row-selecting bits of a
+/// matrix (lane bits 2-4; for .trans the half register and lane bits 0, 1).
+Expected<uint64_t> conflictGroupMask(const LinearLayout &l, const SideAccess &s,
+                                     int64_t elementBytes) {
+  std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
+  uint64_t mask = 0;
+  if (s.isMatrix()) {
+    if (lane.size() != 5)
+      return Diagnostic::error("internal error: matrix side without 32 lanes");
+    if (!s.matrix.trans)
+      return lane[2] | lane[3] | lane[4];
+    return l.column(s.matrix.halfRegBit) | lane[0] | lane[1];
+  }
+  LK_TRY(hw::LaneGrouping grp,
+         hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << s.v()));
+  int groupBits = log2Exact(grp.lanesPerGroup);
+  for (int j = 0; j < int(lane.size()) && j < groupBits; ++j)
+    mask |= lane[j];
+  return mask;
+}
+
+/// Instructions, predicted wavefronts, their lower bound and Lemma 9.4's k
+/// of one side over the planned memory columns `mem` (offset order).
+struct SideCost {
+  int64_t instructions = 0, wavefronts = 0, bound = 0;
+  int lemma = 0;
+};
+Expected<SideCost> sideCost(const LinearLayout &l, bool store,
+                            const SideAccess &s, std::span<const uint64_t> mem,
+                            int line, int64_t elementBytes) {
+  const int n = int(mem.size());
+  const int logE = log2Exact(elementBytes);
+  std::vector<uint64_t> reg = dimColumns(l, dims::kRegister);
+  std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
+  std::vector<uint64_t> warp = dimColumns(l, dims::kWarp);
+  int64_t warps =
+      store ? (int64_t(1) << nonzeroCount(warp)) : (int64_t(1) << warp.size());
+  std::vector<uint64_t> idx(mem.begin() + line, mem.end());
+  SideCost c;
+  if (s.isMatrix()) {
+    // One instruction covers the half and matrix register bits; each of its
+    // matrices is one group of 8 rows (hw-facts §1.3 model).
+    int covered = 1 + int(s.matrix.matrixRegBits.size());
+    c.instructions = (int64_t(1) << (nonzeroCount(reg) - covered)) * warps;
+    LK_TRY(uint64_t gmask, conflictGroupMask(l, s, elementBytes));
+    std::vector<uint64_t> group;
+    for (int b = 0; b < 64; ++b)
+      if (gmask >> b & 1)
+        group.push_back(uint64_t(1) << b);
+    std::vector<uint64_t> row(mem.begin(), mem.begin() + 3);
+    std::vector<uint64_t> rowIdx = row;
+    rowIdx.insert(rowIdx.end(), idx.begin(), idx.end());
+    c.lemma = intersectionDim(group, rowIdx) - intersectionDim(group, row);
+    c.wavefronts = c.instructions * s.matrix.count() * (int64_t(1) << c.lemma);
+    c.bound = c.instructions * s.matrix.count();
+    return c;
+  }
+  const int v = s.v();
+  const int sub = subBitsOf(n, logE, v);
+  LK_TRY(hw::LaneGrouping grp,
+         hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << v));
+  int groupBits = log2Exact(grp.lanesPerGroup);
+  std::vector<uint64_t> w(mem.begin(), mem.begin() + v + sub);
+  std::vector<uint64_t> wi = w;
+  wi.insert(wi.end(), idx.begin(), idx.end());
+  std::vector<uint64_t> vecIdx(mem.begin(), mem.begin() + v);
+  vecIdx.insert(vecIdx.end(), idx.begin(), idx.end());
+  int laneBits = int(lane.size());
+  c.instructions = (int64_t(1) << (nonzeroCount(reg) - v)) * warps;
+  std::vector<uint64_t> group, thr;
+  for (int j = 0; j < laneBits; ++j) {
+    if (!lane[j])
+      continue;
+    thr.push_back(lane[j]);
+    if (j < groupBits)
+      group.push_back(lane[j]);
+  }
+  int kg = intersectionDim(group, wi) - intersectionDim(group, w);
+  // Lane groups that issue anything: on the store, lanes holding only
+  // duplicates are inactive, so a zero column above the group bits leaves
+  // whole groups idle (0 wavefronts); every lane loads.
+  int64_t groups = 1;
+  for (int j = groupBits; j < laneBits; ++j)
+    if (!store || lane[j])
+      groups *= 2;
+  c.wavefronts = c.instructions * groups * (int64_t(1) << kg);
+  c.lemma = intersectionDim(vecIdx, thr);
+  // Per instruction, every active group takes a wavefront, and Lemma 9.4
+  // with the fewest possible Idx/Thr overlap gives 2^max(0, |Thr| - b),
+  // b = the offset bits of a row above the vector.
+  int tb = std::max(0, int(thr.size()) - (line - v));
+  c.bound = c.instructions * std::max<int64_t>(groups, int64_t(1) << tb);
+  return c;
+}
+
+/// Fills the cost fields of a shared-memory plan from its memory layout and
+/// sides: instruction counts and the wavefront formulas (Plan.h step 3 for
+/// vector sides, one group of 8 rows per matrix for matrix sides).
 Status fillSharedCosts(const AlignedPair &p, SharedMemoryPlan &sp,
-                       const Geometry &g) {
-  const hw::Machine &m = hw::machine(hw::Arch::Sm90);
-  LK_TRY(hw::LaneGrouping grp, m.smem.grouping(g.accessBytes));
+                       const SideAccess &store, const SideAccess &load) {
   std::vector<uint64_t> mem(sp.memory.columns().begin(),
                             sp.memory.columns().end());
-  std::vector<uint64_t> w(mem.begin(), mem.begin() + g.v + g.sub);
-  std::vector<uint64_t> wi = w;
-  wi.insert(wi.end(), mem.begin() + g.v + g.sub + g.bank, mem.end());
-  std::vector<uint64_t> vecIdx(mem.begin(), mem.begin() + g.v);
-  vecIdx.insert(vecIdx.end(), mem.begin() + g.v + g.sub + g.bank, mem.end());
-  int groupBits = log2Exact(grp.lanesPerGroup);
-  auto side = [&](const LinearLayout &l, bool store, int64_t &instr,
-                  int64_t &wf, int64_t &bound, int &lemma) {
-    std::vector<uint64_t> reg = dimColumns(l, dims::kRegister);
-    std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
-    std::vector<uint64_t> warp = dimColumns(l, dims::kWarp);
-    int laneBits = int(lane.size());
-    int64_t regVectors = int64_t(1) << (nonzeroCount(reg) - g.v);
-    int64_t warps = store ? (int64_t(1) << nonzeroCount(warp))
-                          : (int64_t(1) << warp.size());
-    instr = regVectors * warps;
-    std::vector<uint64_t> group, thr;
-    for (int j = 0; j < laneBits; ++j) {
-      if (!lane[j])
-        continue;
-      thr.push_back(lane[j]);
-      if (j < groupBits)
-        group.push_back(lane[j]);
-    }
-    int kg = intersectionDim(group, wi) - intersectionDim(group, w);
-    // Lane groups that issue anything: on the store, lanes holding only
-    // duplicates are inactive, so a zero column above the group bits leaves
-    // whole groups idle (0 wavefronts); every lane loads.
-    int64_t groups = 1;
-    for (int j = groupBits; j < laneBits; ++j)
-      if (!store || lane[j])
-        groups *= 2;
-    wf = instr * groups * (int64_t(1) << kg);
-    lemma = intersectionDim(vecIdx, thr);
-    // Per instruction, every active group takes a wavefront, and Lemma 9.4
-    // with the fewest possible Idx/Thr overlap gives 2^max(0, |Thr| - b).
-    int tb = std::max(0, int(thr.size()) - (g.sub + g.bank));
-    bound = instr * std::max<int64_t>(groups, int64_t(1) << tb);
-  };
-  side(p.src, true, sp.storeInstructions, sp.storeWavefronts,
-       sp.storeLowerBound, sp.storeLemmaBits);
-  side(p.dst, false, sp.loadInstructions, sp.loadWavefronts, sp.loadLowerBound,
-       sp.loadLemmaBits);
+  const int n = int(mem.size());
+  const int line =
+      lineBitsOf(n - int(sp.ctaBits.size()), log2Exact(sp.elementBytes));
+  LK_TRY(SideCost st, sideCost(p.src, true, store, mem, line, sp.elementBytes));
+  LK_TRY(SideCost ld, sideCost(p.dst, false, load, mem, line, sp.elementBytes));
+  sp.storeInstructions = st.instructions;
+  sp.storeWavefronts = st.wavefronts;
+  sp.storeLowerBound = st.bound;
+  sp.storeLemmaBits = st.lemma;
+  sp.loadInstructions = ld.instructions;
+  sp.loadWavefronts = ld.wavefronts;
+  sp.loadLowerBound = ld.bound;
+  sp.loadLemmaBits = ld.lemma;
   std::vector<uint64_t> bReg = dimColumns(p.dst, dims::kRegister);
-  sp.registerCopies = ((int64_t(1) << bReg.size()) -
-                       (int64_t(1) << nonzeroCount(bReg))) *
-                      p.dst.inDimSize(dims::kWarp);
+  sp.registerCopies =
+      ((int64_t(1) << bReg.size()) - (int64_t(1) << nonzeroCount(bReg))) *
+      p.dst.inDimSize(dims::kWarp);
   return Ok{};
 }
 
@@ -317,17 +341,49 @@ Status checkShareable(const AlignedPair &p) {
   for (const LinearLayout *l : {&p.src, &p.dst}) {
     if (!linear::isDistributed(*l))
       return Diagnostic::error(
-          "the shared-memory plan needs distributed layouts; not: " +
-          l->str());
+          "the shared-memory plan needs distributed layouts; not: " + l->str());
     if (!l->isSurjective())
       return Diagnostic::error("layout does not cover the whole tensor: " +
                                l->str());
   }
-  if (p.src.inDimSize(dims::kBlock) > 1)
-    return Diagnostic::error("conversions across CTAs (block dim of size " +
-                             std::to_string(p.src.inDimSize(dims::kBlock)) +
-                             ") are not planned yet");
+  // Buffer sizes are elementBytes << bits: keep them far from overflow.
+  if (p.src.totalOutBits() > 48)
+    return Diagnostic::error("a tensor of 2^" +
+                             std::to_string(p.src.totalOutBits()) +
+                             " elements is too large for a shared-memory "
+                             "plan");
+  // CTA-local only: distributed shared memory across a cluster is not
+  // planned.
+  std::vector<uint64_t> a = dimColumns(p.src, dims::kBlock),
+                        b = dimColumns(p.dst, dims::kBlock);
+  for (size_t j = 0; j < a.size(); ++j)
+    if (a[j] != b[j]) {
+      auto coord = [&](uint64_t col) {
+        std::string s = "(";
+        for (int k = 0; k < p.src.numOutDims(); ++k) {
+          int sh = p.src.outShift(k);
+          uint64_t m = (uint64_t(1) << p.src.outDim(k).log2) - 1;
+          s += (k ? "," : "") + std::to_string((col >> sh) & m);
+        }
+        return s + ")";
+      };
+      return Diagnostic::error(
+          "data moves between CTAs: block basis " + std::to_string(j) + " is " +
+          coord(a[j]) + " in the source and " + coord(b[j]) +
+          " in the destination (distributed shared memory across a cluster "
+          "is not planned)");
+    }
   return Ok{};
+}
+
+/// The logical bits held by non-zero block columns (identical on both
+/// sides after checkShareable), lowest block bit first.
+std::vector<int> ctaLogicalBits(const AlignedPair &p) {
+  std::vector<int> bits;
+  for (uint64_t c : dimColumns(p.src, dims::kBlock))
+    if (c)
+      bits.push_back(__builtin_ctzll(c));
+  return bits;
 }
 
 /// The register bit of `l` whose column is `col`, or -1.
@@ -339,8 +395,243 @@ int regBitOf(const LinearLayout &l, uint64_t col) {
   return -1;
 }
 
-Plan finishShared(const AlignedPair &p, int64_t elementBits,
-                  SharedMemoryPlan sp) {
+/// Logical bits a plan may iterate over (PlanOptions::smemBudgetBytes):
+/// register or warp bits of both layouts outside `excluded`, so that every
+/// warp instruction of either side stays inside one iteration. Register
+/// bits of both first, then register/warp mixes, then warp bits of both;
+/// the highest logical bit first in each class.
+std::vector<int> iterableBits(const AlignedPair &p, uint64_t excluded) {
+  auto holder = [](const LinearLayout &l, int bit) {
+    for (DimId d : {dims::kRegister, dims::kWarp}) {
+      std::vector<uint64_t> c = dimColumns(l, d);
+      if (std::find(c.begin(), c.end(), uint64_t(1) << bit) != c.end())
+        return d == dims::kRegister ? 0 : 1;
+    }
+    return -1;
+  };
+  std::vector<std::pair<int, int>> ranked; // (class, -bit)
+  for (int b = 0; b < p.src.totalOutBits(); ++b) {
+    if (excluded >> b & 1)
+      continue;
+    int a = holder(p.src, b), d = holder(p.dst, b);
+    if (a < 0 || d < 0)
+      continue;
+    ranked.push_back({a + d, -b});
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<int> bits;
+  for (auto [cls, nb] : ranked)
+    bits.push_back(-nb);
+  return bits;
+}
+
+/// Builds the memory layout [low | Sub | BankWord | Idx | top] (Plan.h):
+/// `low` the given lowest offset bits (vector or matrix row), Sub up to
+/// `subCount` bits, Idx from span(Z) + span{x_j ^ y_j} of the conflict
+/// groups gA, gB (Lemma 9.5), `top` the iteration then CTA bits as the
+/// highest offset bits.
+Expected<LinearLayout> buildMemory(const AlignedPair &p,
+                                   std::span<const int> low, int subCount,
+                                   uint64_t gA, uint64_t gB,
+                                   std::span<const int> top, int line) {
+  const int n = p.src.totalOutBits();
+  uint64_t used = 0, topMask = 0;
+  for (int b : low)
+    used |= uint64_t(1) << b;
+  for (int b : top)
+    topMask |= uint64_t(1) << b;
+  F2Basis basis;
+  std::vector<uint64_t> cols;
+  auto take = [&](uint64_t c) {
+    if (!basis.add(c, uint64_t(1) << (cols.size() & 63)))
+      return false;
+    cols.push_back(c);
+    return true;
+  };
+  for (int b : low)
+    take(uint64_t(1) << b);
+
+  // Sub: bits inside one 32-bit word; lanes that differ only there share
+  // the word. Any choice keeps the conflict-free solution (Plan.h); lane bits
+  // of both sides first.
+  std::vector<int> subOrder;
+  for (uint64_t pref : {gA & gB, (gA | gB) & ~(gA & gB), ~(gA | gB)})
+    for (int b = 0; b < n; ++b)
+      if ((pref >> b & 1) && !((used | topMask) >> b & 1))
+        subOrder.push_back(b);
+  std::vector<uint64_t> sub;
+  for (int b : subOrder) {
+    if (int(sub.size()) == subCount)
+      break;
+    sub.push_back(uint64_t(1) << b);
+    used |= uint64_t(1) << b;
+  }
+  for (uint64_t c : sub)
+    take(c);
+
+  // Idx from span(Z) + span{x_j ^ y_j} (Lemma 9.5), Z first; the top bits
+  // (not lane bits, so in Z) are forced to the highest offsets.
+  uint64_t all = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+  uint64_t free = all & ~used & ~topMask;
+  uint64_t X = gA & ~gB & free, Y = gB & ~gA & free;
+  uint64_t Z = free & ~(gA | gB);
+  std::vector<uint64_t> idxCand;
+  for (int b = n - 1; b >= 0; --b)
+    if (Z >> b & 1)
+      idxCand.push_back(uint64_t(1) << b);
+  {
+    std::vector<int> xs, ys;
+    for (int b = 0; b < n; ++b) {
+      if (X >> b & 1)
+        xs.push_back(b);
+      if (Y >> b & 1)
+        ys.push_back(b);
+    }
+    for (size_t j = 0; j < std::min(xs.size(), ys.size()); ++j)
+      idxCand.push_back((uint64_t(1) << xs[j]) | (uint64_t(1) << ys[j]));
+  }
+  // Fallback (conflicts unavoidable): any remaining bit, outer bits first.
+  for (int b = n - 1; b >= 0; --b)
+    if (free >> b & 1)
+      idxCand.push_back(uint64_t(1) << b);
+  const int idxCount = n - line - int(top.size());
+  std::vector<uint64_t> idx;
+  {
+    F2Basis probe = basis;
+    for (int b : top)
+      probe.add(uint64_t(1) << b, 0);
+    for (uint64_t c : idxCand) {
+      if (int(idx.size()) == idxCount)
+        break;
+      if (probe.add(c, 0))
+        idx.push_back(c);
+    }
+  }
+  // BankWord completes low + Sub + Idx + top to a basis: lane bits first.
+  {
+    for (uint64_t c : idx)
+      basis.add(c, 0);
+    for (int b : top)
+      basis.add(uint64_t(1) << b, 0);
+    std::vector<uint64_t> bankCand;
+    for (uint64_t pref : {gA, gB & ~gA, ~(gA | gB)})
+      for (int b = 0; b < n; ++b)
+        if (pref >> b & 1)
+          bankCand.push_back(uint64_t(1) << b);
+    for (uint64_t c : bankCand) {
+      if (int(cols.size()) == line)
+        break;
+      if (basis.add(c, 0))
+        cols.push_back(c);
+    }
+  }
+  cols.insert(cols.end(), idx.begin(), idx.end());
+  for (int b : top)
+    cols.push_back(uint64_t(1) << b);
+  if (int(cols.size()) != n)
+    return Diagnostic::error("internal error: swizzle basis has " +
+                             std::to_string(cols.size()) + " of " +
+                             std::to_string(n) + " vectors");
+  std::vector<DimSize> outs;
+  for (int i = 0; i < p.src.numOutDims(); ++i)
+    outs.push_back(p.src.outDim(i));
+  DimSize off{dims::kOffset, n};
+  return LinearLayout::fromColumns(std::span(&off, 1), outs, cols);
+}
+
+/// Assembles and costs a shared-memory plan for a given memory layout and
+/// side accesses.
+Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
+                            LinearLayout mem, const SideAccess &store,
+                            const SideAccess &load,
+                            std::vector<int> iterationBits) {
+  const int n = p.src.totalOutBits();
+  SharedMemoryPlan sp;
+  sp.memory = std::move(mem);
+  sp.elementBytes = elementBits / 8;
+  sp.ctaBits = ctaLogicalBits(p);
+  // The vector of the st.shared / ld.shared side(s): the lowest offset
+  // bits, each a register bit of every vector side.
+  const SideAccess &vs = store.isMatrix() ? load : store;
+  const int v = (store.isMatrix() && load.isMatrix()) ? 0 : vs.v();
+  for (int j = 0; j < v; ++j) {
+    uint64_t col = sp.memory.column(j);
+    if (__builtin_popcountll(col) != 1)
+      return Diagnostic::error("vector offset bit " + std::to_string(j) +
+                               " is a swizzled column");
+    sp.vecBits.push_back(__builtin_ctzll(col));
+  }
+  for (const SideAccess *s : {&store, &load}) {
+    if (s->isMatrix())
+      continue;
+    if (s->v() != v)
+      return Diagnostic::error("internal error: vector sides of different "
+                               "widths");
+    const LinearLayout &l = s == &store ? p.src : p.dst;
+    for (int j = 0; j < v; ++j)
+      if (l.column(s->vecRegBits[size_t(j)]) != sp.memory.column(j))
+        return Diagnostic::error(
+            "vector bit " + std::to_string(sp.vecBits[size_t(j)]) +
+            " is not register bit " + std::to_string(s->vecRegBits[size_t(j)]) +
+            " of the " + (s == &store ? "source" : "destination"));
+  }
+  if (!store.isMatrix())
+    sp.srcVecRegBits = store.vecRegBits;
+  if (!load.isMatrix())
+    sp.dstVecRegBits = load.vecRegBits;
+  sp.vectorElements = int64_t(1) << v;
+  sp.accessBytes = sp.elementBytes << v;
+  if (sp.accessBytes > 16)
+    return Diagnostic::error("vector of " + std::to_string(sp.accessBytes) +
+                             " bytes is wider than 16");
+  const int logE = log2Exact(sp.elementBytes);
+  const int line = lineBitsOf(n - int(sp.ctaBits.size()), logE);
+  sp.subBits = subBitsOf(n, logE, v);
+  sp.bankBits = line - v - sp.subBits;
+  sp.idxBits = n - line;
+  if (store.isMatrix() || load.isMatrix()) {
+    if (elementBits != 16)
+      return Diagnostic::error("ldmatrix/stmatrix move 16-bit elements, not " +
+                               std::to_string(elementBits) + "-bit");
+    for (int j = 0; j < 3; ++j)
+      sp.rowBits.push_back(__builtin_ctzll(sp.memory.column(j)));
+    int64_t count = store.isMatrix() ? store.matrix.count() : 16;
+    if (load.isMatrix())
+      count = std::min(count, load.matrix.count());
+    sp.matrixCount = int(count);
+    sp.subBits = 0;
+    sp.bankBits = line - 3;
+  }
+  sp.stmatrixStore = store.isMatrix();
+  sp.stmatrixTrans = store.isMatrix() && store.matrix.trans;
+  sp.ldmatrixLoad = load.isMatrix();
+  sp.ldmatrixTrans = load.isMatrix() && load.matrix.trans;
+  SideAccess st = store, ld = load;
+  // Both matrix sides issue the same matrix count.
+  for (SideAccess *s : {&st, &ld})
+    if (s->isMatrix())
+      s->matrix.matrixRegBits.resize(size_t(log2Exact(sp.matrixCount)));
+  if (st.isMatrix())
+    sp.storeMatrix = st.matrix;
+  if (ld.isMatrix())
+    sp.loadMatrix = ld.matrix;
+  // The top offset bits: iteration bits, then the CTA bits.
+  for (size_t k = 0; k < sp.ctaBits.size(); ++k)
+    if (sp.memory.column(n - int(sp.ctaBits.size()) + int(k)) !=
+        uint64_t(1) << sp.ctaBits[k])
+      return Diagnostic::error("the highest offset bits of the memory layout "
+                               "must be the CTA bits");
+  const int below = n - int(sp.ctaBits.size()) - int(iterationBits.size());
+  for (size_t k = 0; k < iterationBits.size(); ++k)
+    if (sp.memory.column(below + int(k)) != uint64_t(1) << iterationBits[k])
+      return Diagnostic::error("internal error: iteration bits are not the "
+                               "top offset bits");
+  sp.iterationBits = std::move(iterationBits);
+  sp.iterations = int64_t(1) << sp.iterationBits.size();
+  sp.barriers = 2 * sp.iterations - 1;
+  sp.bytes = sp.elementBytes << below;
+  LK_CHECK(fillSharedCosts(p, sp, st, ld));
+
   Plan plan;
   plan.strategy = Strategy::SharedMemory;
   plan.layouts = p;
@@ -348,9 +639,10 @@ Plan finishShared(const AlignedPair &p, int64_t elementBits,
   plan.cost.instructions =
       sp.storeInstructions + sp.loadInstructions + sp.registerCopies;
   plan.cost.registerMoves = sp.registerCopies;
-  plan.cost.barriers = 1;
+  plan.cost.barriers = sp.barriers;
   plan.cost.wavefronts = sp.storeWavefronts + sp.loadWavefronts;
   plan.cost.smemBytes = sp.bytes;
+  plan.cost.cycles = estimatedCycles(plan.cost);
   plan.smem = std::move(sp);
   return plan;
 }
@@ -379,13 +671,12 @@ Expected<Plan> planSharedMemoryWith(const LinearLayout &src,
     if (mem.outDim(i) != p.src.outDim(i))
       return Diagnostic::error("memory layout has other output dims: " +
                                memory.str());
-  SharedMemoryPlan sp;
-  sp.memory = mem;
-  sp.elementBytes = elementBits / 8;
-  Geometry g = geometry(n, sp.elementBytes, int(vecBits.size()));
-  if (g.accessBytes > 16)
-    return Diagnostic::error("vector of " + std::to_string(g.accessBytes) +
-                             " bytes is wider than 16");
+  if (int64_t(elementBits / 8) << vecBits.size() > 16)
+    return Diagnostic::error(
+        "vector of " +
+        std::to_string(int64_t(elementBits / 8) << vecBits.size()) +
+        " bytes is wider than 16");
+  SideAccess store, load;
   for (size_t j = 0; j < vecBits.size(); ++j) {
     uint64_t col = uint64_t(1) << vecBits[j];
     int ra = regBitOf(p.src, col), rb = regBitOf(p.dst, col);
@@ -394,208 +685,218 @@ Expected<Plan> planSharedMemoryWith(const LinearLayout &src,
                                " is not a register bit of both layouts and "
                                "offset bit " +
                                std::to_string(j));
-    sp.vecBits.push_back(vecBits[j]);
-    sp.srcVecRegBits.push_back(ra);
-    sp.dstVecRegBits.push_back(rb);
+    store.vecRegBits.push_back(ra);
+    load.vecRegBits.push_back(rb);
   }
-  sp.vectorElements = int64_t(1) << g.v;
-  sp.accessBytes = g.accessBytes;
-  sp.subBits = g.sub;
-  sp.bankBits = g.bank;
-  sp.idxBits = g.idx;
-  sp.bytes = sp.elementBytes << n;
-  LK_CHECK(fillSharedCosts(p, sp, g));
-  return finishShared(p, elementBits, std::move(sp));
+  return finishShared(p, elementBits, mem, store, load, {});
 }
+
+namespace {
+
+/// The plan for one choice of sides: picks the iteration bits for the
+/// budget, builds the swizzle and costs it.
+Expected<Plan> planCandidate(const AlignedPair &p, int64_t elementBits,
+                             const PlanOptions &options, std::vector<int> low,
+                             const SideAccess &store, const SideAccess &load,
+                             uint64_t excluded) {
+  const int n = p.src.totalOutBits();
+  const int64_t eb = elementBits / 8;
+  const int logE = log2Exact(eb);
+  std::vector<int> cta = ctaLogicalBits(p);
+  const int nCta = n - int(cta.size());
+  const int line = lineBitsOf(nCta, logE);
+  int v = (store.isMatrix() && load.isMatrix())
+              ? 0
+              : (store.isMatrix() ? load.v() : store.v());
+  int subCount =
+      (store.isMatrix() || load.isMatrix()) ? 0 : subBitsOf(n, logE, v);
+  // Iterations for the budget.
+  std::vector<int> iter;
+  const int64_t full = eb << nCta;
+  if (options.smemBudgetBytes < 0)
+    return Diagnostic::error("shared-memory budget of " +
+                             std::to_string(options.smemBudgetBytes) +
+                             " bytes is negative");
+  if (options.smemBudgetBytes > 0 && full > options.smemBudgetBytes) {
+    for (int b : low)
+      excluded |= uint64_t(1) << b;
+    std::vector<int> can = iterableBits(p, excluded);
+    // Iteration bits are taken from Idx (above the rows, Sub and BankWord
+    // bits), so the buffer keeps at least one 128-byte row.
+    int maxK = std::min(int(can.size()), std::max(0, nCta - line));
+    int k = 0;
+    while (k < maxK && (full >> k) > options.smemBudgetBytes)
+      ++k;
+    if ((full >> k) > options.smemBudgetBytes)
+      return Diagnostic::error(
+          "shared-memory budget of " + std::to_string(options.smemBudgetBytes) +
+          " bytes is below the smallest legal buffer of " +
+          std::to_string(full >> maxK) + " bytes (the " + std::to_string(full) +
+          "-byte CTA tile over at most " + std::to_string(int64_t(1) << maxK) +
+          " iterations: " + std::to_string(can.size()) +
+          " logical bits are register or warp bits of both layouts outside "
+          "the vectors and matrices, and a buffer keeps at least one "
+          "128-byte row)");
+    iter.assign(can.begin(), can.begin() + k);
+    // Lowest iteration bit first in offset order: sort by position.
+    std::sort(iter.begin(), iter.end());
+  }
+  std::vector<int> top = iter;
+  top.insert(top.end(), cta.begin(), cta.end());
+  LK_TRY(uint64_t gA, conflictGroupMask(p.src, store, eb));
+  LK_TRY(uint64_t gB, conflictGroupMask(p.dst, load, eb));
+  LK_TRY(LinearLayout mem, buildMemory(p, low, subCount, gA, gB, top, line));
+  return finishShared(p, elementBits, mem, store, load, iter);
+}
+
+/// The vector side over the row bits `row` (offset order): the longest
+/// prefix held in registers of `l`.
+SideAccess vectorSideOver(const LinearLayout &l, std::span<const int> row) {
+  SideAccess s;
+  for (int b : row) {
+    int r = regBitOf(l, uint64_t(1) << b);
+    if (r < 0)
+      break;
+    s.vecRegBits.push_back(r);
+  }
+  return s;
+}
+
+/// A memory layout whose lowest offset bits are `row`, enough to ask
+/// matchMatrixAccess about a side (the rest of the basis is irrelevant to
+/// the tile test).
+Expected<LinearLayout> rowMemory(const AlignedPair &p,
+                                 std::span<const int> row) {
+  const int n = p.src.totalOutBits();
+  std::vector<uint64_t> cols;
+  uint64_t used = 0;
+  for (int b : row) {
+    cols.push_back(uint64_t(1) << b);
+    used |= uint64_t(1) << b;
+  }
+  for (int b = 0; b < n; ++b)
+    if (!(used >> b & 1))
+      cols.push_back(uint64_t(1) << b);
+  std::vector<DimSize> outs;
+  for (int i = 0; i < p.src.numOutDims(); ++i)
+    outs.push_back(p.src.outDim(i));
+  DimSize off{dims::kOffset, n};
+  return LinearLayout::fromColumns(std::span(&off, 1), outs, cols);
+}
+
+bool better(const Plan &a, const Plan &b) {
+  if (a.cost.instructions != b.cost.instructions)
+    return a.cost.instructions < b.cost.instructions;
+  return a.cost.wavefronts < b.cost.wavefronts;
+}
+
+} // namespace
 
 Expected<Plan> planSharedMemory(const LinearLayout &src,
                                 const LinearLayout &dst, int64_t elementBits) {
+  return planSharedMemory(src, dst, elementBits, PlanOptions{});
+}
+
+Expected<Plan> planSharedMemory(const LinearLayout &src,
+                                const LinearLayout &dst, int64_t elementBits,
+                                const PlanOptions &options) {
   LK_CHECK(checkElementBits(elementBits));
   LK_TRY(AlignedPair p, alignLayouts(src, dst));
   LK_CHECK(checkShareable(p));
-  const int n = p.src.totalOutBits();
   const int64_t elementBytes = elementBits / 8;
   const int maxV = log2Exact(16 / elementBytes);
 
   // 1. Vec: logical bits held in registers by both layouts.
   std::vector<uint64_t> aReg = dimColumns(p.src, dims::kRegister);
   std::vector<uint64_t> bReg = dimColumns(p.dst, dims::kRegister);
+  SideAccess store, load;
   std::vector<int> vec;
-  for (uint64_t c : aReg) {
+  for (size_t j = 0; j < aReg.size(); ++j) {
+    uint64_t c = aReg[j];
     if (int(vec.size()) == maxV)
       break;
-    if (c && std::find(bReg.begin(), bReg.end(), c) != bReg.end())
+    auto it = c ? std::find(bReg.begin(), bReg.end(), c) : bReg.end();
+    if (it != bReg.end()) {
       vec.push_back(__builtin_ctzll(c));
+      store.vecRegBits.push_back(int(j));
+      load.vecRegBits.push_back(int(it - bReg.begin()));
+    }
   }
-  Geometry g = geometry(n, elementBytes, int(vec.size()));
-  const hw::Machine &m = hw::machine(hw::Arch::Sm90);
-  LK_TRY(hw::LaneGrouping grp, m.smem.grouping(g.accessBytes));
-  int groupBits = log2Exact(grp.lanesPerGroup);
+  LK_TRY(Plan best,
+         planCandidate(p, elementBits, options, vec, store, load, 0));
+  if (!options.matrixInstructions || elementBits != 16 ||
+      p.src.inDimSize(dims::kLane) != 32)
+    return best;
 
-  // Lane-group bits of each side (logical bit masks).
-  auto groupMask = [&](const LinearLayout &l) {
-    uint64_t mask = 0;
-    std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
-    for (int j = 0; j < int(lane.size()) && j < groupBits; ++j)
-      mask |= lane[j];
-    return mask;
+  // 2. Matrix candidates: each row set one side's matrix instruction can
+  // take (plain: the half register and lane bits 0, 1; .trans: lane bits
+  // 2-4), with the other side on the same rows when it fits, else vectors.
+  const Plan baseline = best;
+  struct Row {
+    std::vector<int> bits;
   };
-  uint64_t gA = groupMask(p.src), gB = groupMask(p.dst);
-  uint64_t used = 0;
-  for (int b : vec)
-    used |= uint64_t(1) << b;
-
-  Basis basis;
-  std::vector<uint64_t> cols;
-  auto take = [&](uint64_t c) {
-    if (!basis.add(c, int(cols.size()) & 63))
-      return false;
-    cols.push_back(c);
-    return true;
-  };
-  for (int b : vec)
-    take(uint64_t(1) << b);
-
-  // 2. Sub: bits inside one 32-bit word; lanes that differ only there share
-  // the word. Any choice keeps the conflict-free solution (Plan.h); lane bits
-  // of both sides first.
-  std::vector<int> subOrder;
-  for (uint64_t pref : {gA & gB, (gA | gB) & ~(gA & gB), ~(gA | gB)})
-    for (int b = 0; b < n; ++b)
-      if ((pref >> b & 1) && !(used >> b & 1))
-        subOrder.push_back(b);
-  std::vector<uint64_t> sub;
-  for (int b : subOrder) {
-    if (int(sub.size()) == g.sub)
-      break;
-    sub.push_back(uint64_t(1) << b);
-    used |= uint64_t(1) << b;
+  std::vector<Row> rows;
+  for (const LinearLayout *l : {&p.src, &p.dst}) {
+    std::vector<uint64_t> lane = dimColumns(*l, dims::kLane);
+    std::vector<uint64_t> reg = dimColumns(*l, dims::kRegister);
+    if (lane[0] && lane[1])
+      for (uint64_t r : reg)
+        if (r)
+          rows.push_back({{__builtin_ctzll(r), __builtin_ctzll(lane[0]),
+                           __builtin_ctzll(lane[1])}});
+    if (lane[2] && lane[3] && lane[4])
+      rows.push_back({{__builtin_ctzll(lane[2]), __builtin_ctzll(lane[3]),
+                       __builtin_ctzll(lane[4])}});
   }
-  for (uint64_t c : sub)
-    take(c);
-
-  // 3. Idx from span(Z) + span{x_j ^ y_j} (Lemma 9.5), Z first.
-  uint64_t all = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
-  uint64_t free = all & ~used;
-  uint64_t X = gA & ~gB & free, Y = gB & ~gA & free;
-  uint64_t Z = free & ~(gA | gB);
-  std::vector<uint64_t> idxCand;
-  for (int b = n - 1; b >= 0; --b)
-    if (Z >> b & 1)
-      idxCand.push_back(uint64_t(1) << b);
-  {
-    std::vector<int> xs, ys;
-    for (int b = 0; b < n; ++b) {
-      if (X >> b & 1)
-        xs.push_back(b);
-      if (Y >> b & 1)
-        ys.push_back(b);
+  for (const Row &row : rows) {
+    LK_TRY(LinearLayout probe, rowMemory(p, row.bits));
+    SideAccess sides[2];
+    const LinearLayout *ls[2] = {&p.src, &p.dst};
+    for (int s = 0; s < 2; ++s) {
+      SideAccess vecSide = vectorSideOver(*ls[s], row.bits);
+      SideAccess matSide;
+      for (bool trans : {false, true}) {
+        Expected<MatrixAccess> m = matchMatrixAccess(*ls[s], probe, trans);
+        if (m && !matSide.isMatrix())
+          matSide.matrix = *m;
+      }
+      // A matrix instruction moves 2 * count elements per lane, a vector
+      // 2^v: use the matrix only when it moves more.
+      bool useMatrix = matSide.isMatrix() &&
+                       2 * matSide.matrix.count() > (int64_t(1) << vecSide.v());
+      sides[s] = useMatrix ? matSide : vecSide;
     }
-    for (size_t j = 0; j < std::min(xs.size(), ys.size()); ++j)
-      idxCand.push_back((uint64_t(1) << xs[j]) | (uint64_t(1) << ys[j]));
+    if (!sides[0].isMatrix() && !sides[1].isMatrix())
+      continue;
+    // Bits that must stay inside one instruction.
+    uint64_t excluded = 0;
+    for (int s = 0; s < 2; ++s)
+      if (sides[s].isMatrix()) {
+        excluded |= ls[s]->column(sides[s].matrix.halfRegBit);
+        for (int b : sides[s].matrix.matrixRegBits)
+          excluded |= ls[s]->column(b);
+      }
+    Expected<Plan> cand = planCandidate(p, elementBits, options, row.bits,
+                                        sides[0], sides[1], excluded);
+    if (!cand)
+      continue;
+    if (cand->cost.instructions < baseline.cost.instructions &&
+        cand->cost.wavefronts <= baseline.cost.wavefronts &&
+        better(*cand, best))
+      best = std::move(*cand);
   }
-  // Fallback (conflicts unavoidable): any remaining bit, outer bits first.
-  for (int b = n - 1; b >= 0; --b)
-    if (free >> b & 1)
-      idxCand.push_back(uint64_t(1) << b);
-  std::vector<uint64_t> idx;
-  {
-    Basis probe = basis;
-    for (uint64_t c : idxCand) {
-      if (int(idx.size()) == g.idx)
-        break;
-      if (probe.add(c, 0))
-        idx.push_back(c);
-    }
-  }
-  // 4. BankWord completes Vec + Sub + Idx to a basis: lane bits first.
-  {
-    for (uint64_t c : idx)
-      basis.add(c, 0);
-    std::vector<uint64_t> bankCand;
-    for (uint64_t pref : {gA, gB & ~gA, ~(gA | gB)})
-      for (int b = 0; b < n; ++b)
-        if (pref >> b & 1)
-          bankCand.push_back(uint64_t(1) << b);
-    for (uint64_t c : bankCand) {
-      if (int(cols.size()) == g.v + g.sub + g.bank)
-        break;
-      if (basis.add(c, 0))
-        cols.push_back(c);
-    }
-  }
-  cols.insert(cols.end(), idx.begin(), idx.end());
-  if (int(cols.size()) != n)
-    return Diagnostic::error("internal error: swizzle basis has " +
-                             std::to_string(cols.size()) + " of " +
-                             std::to_string(n) + " vectors");
-  std::vector<DimSize> outs;
-  for (int i = 0; i < p.src.numOutDims(); ++i)
-    outs.push_back(p.src.outDim(i));
-  DimSize off{dims::kOffset, n};
-  LK_TRY(LinearLayout mem,
-         LinearLayout::fromColumns(std::span(&off, 1), outs, cols));
-  return planSharedMemoryWith(p.src, p.dst, elementBits, mem, vec);
+  return best;
 }
 
-Expected<Plan> planWarpShuffle(const LinearLayout &src, const LinearLayout &dst,
-                               int64_t elementBits) {
-  LK_CHECK(checkElementBits(elementBits));
-  LK_TRY(AlignedPair p, alignLayouts(src, dst));
-  for (DimId d : {dims::kWarp, dims::kBlock})
-    if (dimColumns(p.src, d) != dimColumns(p.dst, d))
-      return Diagnostic::error("data moves between " +
-                               std::string(linear::dimName(d)) +
-                               "s: warp shuffles cannot convert " +
-                               p.src.str() + " to " + p.dst.str());
-  if (!p.src.isSurjective())
-    return Diagnostic::error("source layout does not cover the tensor: " +
-                             p.src.str());
-  LK_TRY(LinearLayout c, p.dst.invertAndCompose(p.src));
-  const int64_t lanes = p.dst.inDimSize(dims::kLane);
-  const int64_t regs = p.dst.inDimSize(dims::kRegister);
-  const int laneShift = p.dst.inShift(1);
-  // c's outputs are the aligned source's input dims, in order.
-  const int srcRegBits = p.src.inDimLog2(dims::kRegister);
-  const int srcLaneShift = c.outShift(c.outDimIndex(dims::kLane));
-  const uint64_t srcRegMask = (uint64_t(1) << srcRegBits) - 1;
-  Plan plan;
-  plan.strategy = Strategy::WarpShuffle;
-  plan.layouts = p;
-  plan.elementBits = elementBits;
-  for (int64_t r = 0; r < regs; ++r) {
-    std::vector<int64_t> sendReg(static_cast<size_t>(lanes)),
-        from(static_cast<size_t>(lanes));
-    for (int64_t l = 0; l < lanes; ++l) {
-      uint64_t at = c.applyFlat(uint64_t(r) | uint64_t(l) << laneShift);
-      sendReg[size_t(l)] = int64_t(at & srcRegMask);
-      from[size_t(l)] = int64_t(at >> srcLaneShift) & (lanes - 1);
-      if (at >> srcLaneShift >= uint64_t(lanes))
-        return Diagnostic::error("internal error: source outside the warp");
-    }
-    std::vector<int64_t> distinct = sendReg;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()),
-                   distinct.end());
-    for (int64_t s : distinct) {
-      ShuffleRound round;
-      round.dstRegister = r;
-      round.sendRegister = s;
-      round.srcLane = from;
-      round.keep.resize(size_t(lanes));
-      for (int64_t l = 0; l < lanes; ++l)
-        round.keep[size_t(l)] = sendReg[size_t(l)] == s;
-      plan.rounds.push_back(std::move(round));
-    }
-  }
-  int64_t warps = p.dst.inDimSize(dims::kWarp);
-  plan.cost.shuffles = int64_t(plan.rounds.size()) * warps;
-  plan.cost.instructions = plan.cost.shuffles;
-  return plan;
-}
+// planWarpShuffle is in Shuffle.cpp.
 
 Expected<Plan> planConversion(const LinearLayout &src, const LinearLayout &dst,
                               int64_t elementBits) {
+  return planConversion(src, dst, elementBits, PlanOptions{});
+}
+
+Expected<Plan> planConversion(const LinearLayout &src, const LinearLayout &dst,
+                              int64_t elementBits, const PlanOptions &options) {
   LK_CHECK(checkElementBits(elementBits));
   LK_TRY(AlignedPair p, alignLayouts(src, dst));
   if (p.src == p.dst) {
@@ -616,9 +917,11 @@ Expected<Plan> planConversion(const LinearLayout &src, const LinearLayout &dst,
       moves += plan.registerSource[r] != int64_t(r);
     plan.cost.registerMoves = moves * p.dst.inDimSize(dims::kWarp);
     plan.cost.instructions = plan.cost.registerMoves;
+    plan.cost.cycles = estimatedCycles(plan.cost);
     return plan;
   }
-  return planSharedMemory(src, dst, elementBits);
+  return cheaperPlan(planWarpShuffle(src, dst, elementBits),
+                     planSharedMemory(src, dst, elementBits, options));
 }
 
 } // namespace lk::plan

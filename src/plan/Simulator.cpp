@@ -6,9 +6,15 @@
 
 #include "layoutkit/plan/Simulator.h"
 
+#include "F2.h"
+
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace lk::plan {
+
+using namespace detail;
 
 using linear::LinearLayout;
 namespace dims = linear::dims;
@@ -36,17 +42,376 @@ uint64_t dimFreeMask(const LinearLayout &l, int dimIndex) {
   return l.freeVariableMasks()[size_t(dimIndex)];
 }
 
+/// Selects to route one word per round to / from lane-dependent registers,
+/// from the rounds' per-lane base registers `base[t][l]` (Cost in Plan.h):
+/// when lane l's offset base[t][l] ^ base[t][0] is the same in every round,
+/// a network of d = rank{offsets} conditional-swap stages, d selects per
+/// word; otherwise a multiplexer per round (c - 1 selects for c distinct
+/// registers on the send side, c on the receive side, none when c = 1).
+int64_t selectCount(const std::vector<std::vector<int64_t>> &base,
+                    int64_t words, bool receive) {
+  bool sameOffsets = true;
+  std::vector<uint64_t> offsets;
+  for (const auto &b : base)
+    for (size_t l = 0; l < b.size(); ++l) {
+      uint64_t off = uint64_t(b[l] ^ b[0]);
+      if (off != uint64_t(base[0][l] ^ base[0][0]))
+        sameOffsets = false;
+      offsets.push_back(off);
+    }
+  if (sameOffsets)
+    return int64_t(rankF2(offsets)) * int64_t(base.size()) * words;
+  int64_t s = 0;
+  for (const auto &b : base) {
+    std::vector<int64_t> d = b;
+    std::sort(d.begin(), d.end());
+    int64_t c = int64_t(std::unique(d.begin(), d.end()) - d.begin());
+    s += (receive ? (c > 1 ? c : 0) : c - 1) * words;
+  }
+  return s;
+}
+
+/// Executes the rounds and register copies of a WarpShuffle plan (Plan.h:
+/// ShuffleRound, WarpShufflePlan) in every warp, after checking every field.
+/// Per round and warp: wordsPerVector 32-bit shuffles, all lanes offering
+/// their packed vector before any lane reads. Counts the shuffles, the
+/// selects (selectCount), the pack and unpack moves (2^|V| - 1 each per
+/// round when a word holds several elements) and the copies.
+Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
+                      SimulationResult &res) {
+  if (!plan.shuffle)
+    return Diagnostic::error("warp-shuffle plan without its WarpShufflePlan");
+  const WarpShufflePlan &sp = *plan.shuffle;
+  const int64_t vecN = sp.vectorElements, eb = plan.elementBits;
+  if (vecN < 1 || (vecN & (vecN - 1)) || (vecN > 1 && eb * vecN > 32))
+    return Diagnostic::error("a shuffled vector of " + std::to_string(vecN) +
+                             " x " + std::to_string(eb) +
+                             "-bit elements is not 32 bits or one element");
+  const int64_t words = (eb * vecN + 31) / 32;
+  if (sp.wordsPerVector != words)
+    return Diagnostic::error("wordsPerVector is " +
+                             std::to_string(sp.wordsPerVector) + ", but " +
+                             std::to_string(vecN) + " x " +
+                             std::to_string(eb) + " bits take " +
+                             std::to_string(words) + " 32-bit words");
+  const int64_t lanes = in.lanes;
+  std::vector<std::vector<int64_t>> sendBase, dstBase;
+  for (size_t t = 0; t < plan.rounds.size(); ++t) {
+    const ShuffleRound &r = plan.rounds[t];
+    const std::string at = "shuffle round " + std::to_string(t) + ": ";
+    if (int64_t(r.srcLane.size()) != lanes ||
+        int64_t(r.sendRegisters.size()) != lanes ||
+        int64_t(r.dstRegisters.size()) != lanes)
+      return Diagnostic::error(at + "srcLane, sendRegisters and "
+                                    "dstRegisters must have one entry per "
+                                    "lane (" +
+                               std::to_string(lanes) + ")");
+    sendBase.emplace_back();
+    dstBase.emplace_back();
+    for (int64_t l = 0; l < lanes; ++l) {
+      const std::string lane = at + "lane " + std::to_string(l) + ": ";
+      int64_t from = r.srcLane[size_t(l)];
+      if (from < 0 || from >= lanes)
+        return Diagnostic::error(lane + "source lane " + std::to_string(from) +
+                                 " out of range");
+      const auto &s = r.sendRegisters[size_t(l)];
+      const auto &d = r.dstRegisters[size_t(l)];
+      if (int64_t(s.size()) != vecN || int64_t(d.size()) != vecN)
+        return Diagnostic::error(lane + "a vector has " +
+                                 std::to_string(vecN) + " elements");
+      for (int64_t e = 0; e < vecN; ++e) {
+        if (s[size_t(e)] < 0 || s[size_t(e)] >= in.regs)
+          return Diagnostic::error(lane + "send register " +
+                                   std::to_string(s[size_t(e)]) +
+                                   " out of range");
+        if (d[size_t(e)] < 0 || d[size_t(e)] >= out.regs)
+          return Diagnostic::error(lane + "destination register " +
+                                   std::to_string(d[size_t(e)]) +
+                                   " out of range");
+        for (int64_t f = 0; f < e; ++f)
+          if (d[size_t(f)] == d[size_t(e)])
+            return Diagnostic::error(lane + "destination register " +
+                                     std::to_string(d[size_t(e)]) +
+                                     " receives two elements");
+      }
+      sendBase.back().push_back(s[0]);
+      dstBase.back().push_back(d[0]);
+    }
+  }
+  for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
+    if (c.to < 0 || c.to >= out.regs || c.from < 0 || c.from >= out.regs)
+      return Diagnostic::error("register copy " + std::to_string(c.from) +
+                               " -> " + std::to_string(c.to) +
+                               " out of range");
+  const int64_t rounds = int64_t(plan.rounds.size());
+  std::vector<uint64_t> offered(size_t(lanes * vecN));
+  for (int64_t w = 0; w < in.warps; ++w) {
+    for (const ShuffleRound &r : plan.rounds) {
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int64_t e = 0; e < vecN; ++e)
+          offered[size_t(l * vecN + e)] =
+              in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
+      // Each word moves its own elements (or, for f64, its half of the
+      // element) from the same source lane.
+      for (int64_t l = 0; l < lanes; ++l) {
+        int64_t from = r.srcLane[size_t(l)];
+        for (int64_t e = 0; e < vecN; ++e)
+          out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
+              offered[size_t(from * vecN + e)];
+      }
+      res.shuffles += words;
+    }
+    for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
+      for (int64_t l = 0; l < lanes; ++l)
+        out.at(w, l, c.to) = out.at(w, l, c.from);
+    res.registerMoves += int64_t(sp.registerCopies.size());
+    if (rounds) {
+      res.selects += selectCount(sendBase, words, false) +
+                     selectCount(dstBase, words, true);
+      res.registerMoves += rounds * 2 * (vecN - 1);
+    }
+  }
+  return Ok{};
+}
+
+/// Executes a SharedMemory plan over every CTA (global warp index
+/// w = block * warpsPerCta + warp): per iteration, the stores of the
+/// elements of that iteration (vectorized st.shared or stmatrix), a barrier,
+/// the loads (ld.shared or ldmatrix), a barrier before the next iteration;
+/// then the register copies of duplicated destination registers. Each CTA
+/// has its own buffer of sp.bytes bytes; an element's buffer offset is
+/// memory^-1(x) mod (bytes / elementBytes) and its iteration the next
+/// log2(iterations) offset bits. Counts are over every CTA.
+Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
+                       RegisterFile &out, SimulationResult &res,
+                       int64_t warpsPerCta) {
+  const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
+  if (!plan.smem)
+    return Diagnostic::error("shared-memory plan without its step");
+  const SharedMemoryPlan &sp = *plan.smem;
+  const int64_t warps = in.warps, lanes = in.lanes;
+  const int64_t srcRegs = in.regs, dstRegs = out.regs;
+  const int64_t ctas = warps / warpsPerCta;
+  LK_TRY(LinearLayout inv, sp.memory.invert());
+  const int64_t eb = sp.elementBytes;
+  const int64_t vecN = sp.vectorElements;
+  const int64_t width = eb * vecN;
+  if (eb <= 0 || sp.bytes <= 0 || sp.bytes % eb || sp.iterations < 1 ||
+      (sp.iterations & (sp.iterations - 1)))
+    return Diagnostic::error("malformed shared-memory plan (element size, "
+                             "buffer size or iteration count)");
+  const int64_t bufElems = sp.bytes / eb;
+  if (bufElems * sp.iterations * ctas < sp.memory.totalInSize())
+    return Diagnostic::error("the buffer of " + std::to_string(sp.bytes) +
+                             " bytes over " + std::to_string(sp.iterations) +
+                             " iterations does not hold a CTA's tile");
+  LK_TRY(hw::LaneGrouping grp, m.smem.grouping(width));
+  (void)grp;
+  if (sp.stmatrixStore && !m.hasStmatrix)
+    return Diagnostic::error("stmatrix needs sm_90, not " +
+                             std::string(m.name));
+  if (sp.ldmatrixLoad && !m.hasLdmatrix)
+    return Diagnostic::error("ldmatrix is not available on " +
+                             std::string(m.name));
+  for (const MatrixAccess *ma : {&sp.storeMatrix, &sp.loadMatrix}) {
+    bool used = ma == &sp.storeMatrix ? sp.stmatrixStore : sp.ldmatrixLoad;
+    if (!used)
+      continue;
+    if (eb != 2 || lanes != 32 || ma->halfRegBit < 0 ||
+        ma->count() != sp.matrixCount)
+      return Diagnostic::error("malformed ldmatrix/stmatrix step (16-bit "
+                               "elements, 32 lanes, a half register bit and " +
+                               std::to_string(sp.matrixCount) +
+                               " matrices needed)");
+  }
+  std::vector<uint64_t> smem(size_t(bufElems * ctas), 0);
+  // The register index of vector element j relative to the first one.
+  auto vecRegOffset = [](const std::vector<int> &bits, int64_t j) {
+    int64_t r = 0;
+    for (size_t k = 0; k < bits.size(); ++k)
+      if (j >> k & 1)
+        r |= int64_t(1) << bits[k];
+    return r;
+  };
+  int64_t srcVecMask = 0, dstVecMask = 0;
+  for (int b : sp.srcVecRegBits)
+    srcVecMask |= int64_t(1) << b;
+  for (int b : sp.dstVecRegBits)
+    dstVecMask |= int64_t(1) << b;
+  if (sp.stmatrixStore)
+    srcVecMask = sp.storeMatrix.registerMask();
+  if (sp.ldmatrixLoad)
+    dstVecMask = sp.loadMatrix.registerMask();
+  // Full offset of the element at (r, l, w) of layout `lay`.
+  auto offsetOf = [&](const LinearLayout &lay, int64_t r, int64_t l,
+                      int64_t w) {
+    return int64_t(inv.applyFlat(lay.applyFlat(hwIndex(lay, r, l, w))));
+  };
+  auto iterationOf = [&](int64_t off) {
+    return (off / bufElems) & (sp.iterations - 1);
+  };
+  // Index into smem of buffer offset `off` in the CTA of warp w.
+  auto slot = [&](int64_t w, int64_t off) {
+    return (w / warpsPerCta) * bufElems + off % bufElems;
+  };
+  // Base offset of a vector; error when not contiguous and aligned.
+  auto vectorBase = [&](const LinearLayout &lay, const std::vector<int> &bits,
+                        int64_t r, int64_t l, int64_t w) -> Expected<int64_t> {
+    int64_t base = offsetOf(lay, r, l, w);
+    if (base % vecN)
+      return Diagnostic::error("vector at offset " + std::to_string(base) +
+                               " is not aligned to " + std::to_string(vecN));
+    for (int64_t j = 1; j < vecN; ++j)
+      if (offsetOf(lay, r | vecRegOffset(bits, j), l, w) != base + j)
+        return Diagnostic::error("vector is not contiguous in memory");
+    return base;
+  };
+  // One ldmatrix / stmatrix (hw-facts §3.1, §3.2): lane 8j + i gives row i
+  // of matrix j; lane l's register j, half h is, with g = l >> 2,
+  // q = l & 3: non-trans row g element 2q + h, .trans row 2q + h element g.
+  // Returns false when the instruction is not in iteration `it`.
+  auto matrixOp = [&](const LinearLayout &lay, const MatrixAccess &ma,
+                      bool store, int64_t r, int64_t w,
+                      int64_t it) -> Expected<bool> {
+    const int64_t count = ma.count();
+    std::vector<int64_t> rowAddr(size_t(8 * count));
+    for (int64_t lane = 0; lane < 8 * count; ++lane) {
+      MatrixRowStart rs = matrixRowStart(ma, r, lane);
+      int64_t off = offsetOf(lay, rs.reg, rs.lane, w);
+      if (iterationOf(off) != iterationOf(offsetOf(lay, r, 0, w)))
+        return Diagnostic::error("a matrix instruction spans iterations");
+      rowAddr[size_t(lane)] = (off % bufElems) * eb;
+      if (rowAddr[size_t(lane)] % 16)
+        return Diagnostic::error(
+            "row address " + std::to_string(rowAddr[size_t(lane)]) +
+            " of lane " + std::to_string(lane) + " is not 16-byte aligned");
+    }
+    if (iterationOf(offsetOf(lay, r, 0, w)) != it)
+      return false;
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t j = 0; j < count; ++j)
+        for (int64_t h = 0; h < 2; ++h) {
+          int64_t g = l >> 2, q = l & 3;
+          int64_t row = ma.trans ? 2 * q + h : g;
+          int64_t col = ma.trans ? g : 2 * q + h;
+          int64_t at = slot(w, rowAddr[size_t(8 * j + row)] / eb + col);
+          int64_t reg = matrixElementRegister(ma, r, j, h);
+          if (store)
+            smem[size_t(at)] = in.at(w, l, reg);
+          else
+            out.at(w, l, reg) = smem[size_t(at)];
+        }
+    LK_TRY(int64_t wf, m.smem.ldmatrixWavefronts(rowAddr, count));
+    (store ? res.storeWavefronts : res.loadWavefronts) += wf;
+    ++(store ? res.storeInstructions : res.loadInstructions);
+    return true;
+  };
+  uint64_t srcRegFree = dimFreeMask(src, 0), srcLaneFree = dimFreeMask(src, 1),
+           srcWarpFree = dimFreeMask(src, 2);
+  uint64_t dstRegFree = dimFreeMask(dst, 0);
+  std::vector<int64_t> addrs(static_cast<size_t>(lanes), -1);
+  for (int64_t it = 0; it < sp.iterations; ++it) {
+    if (it > 0)
+      res.barriers += ctas; // the loads of the previous iteration are done
+    // Store: skip duplicated registers, warps; lanes that duplicate are
+    // inactive (st.shared) or write the same value twice (stmatrix).
+    for (int64_t w = 0; w < warps; ++w) {
+      if (uint64_t(w % warpsPerCta) & srcWarpFree)
+        continue;
+      for (int64_t r = 0; r < srcRegs; ++r) {
+        if ((uint64_t(r) & srcRegFree) || (r & srcVecMask))
+          continue;
+        if (sp.stmatrixStore) {
+          LK_TRY(bool done, matrixOp(src, sp.storeMatrix, true, r, w, it));
+          (void)done;
+          continue;
+        }
+        int64_t first = -1;
+        for (int64_t l = 0; l < lanes; ++l) {
+          addrs[size_t(l)] = -1;
+          if (uint64_t(l) & srcLaneFree)
+            continue;
+          LK_TRY(int64_t base, vectorBase(src, sp.srcVecRegBits, r, l, w));
+          if (first < 0)
+            first = iterationOf(base);
+          if (iterationOf(base) != first)
+            return Diagnostic::error("a store instruction spans iterations");
+          addrs[size_t(l)] = (base % bufElems) * eb;
+        }
+        if (first != it)
+          continue;
+        for (int64_t l = 0; l < lanes; ++l) {
+          if (addrs[size_t(l)] < 0)
+            continue;
+          for (int64_t j = 0; j < vecN; ++j)
+            smem[size_t(slot(w, addrs[size_t(l)] / eb + j))] =
+                in.at(w, l, r | vecRegOffset(sp.srcVecRegBits, j));
+        }
+        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
+        res.storeWavefronts += wf;
+        ++res.storeInstructions;
+      }
+    }
+    res.barriers += ctas;
+    // Load each distinct destination register once.
+    for (int64_t w = 0; w < warps; ++w)
+      for (int64_t r = 0; r < dstRegs; ++r) {
+        if ((uint64_t(r) & dstRegFree) || (r & dstVecMask))
+          continue;
+        if (sp.ldmatrixLoad) {
+          LK_TRY(bool done, matrixOp(dst, sp.loadMatrix, false, r, w, it));
+          (void)done;
+          continue;
+        }
+        int64_t first = -1;
+        for (int64_t l = 0; l < lanes; ++l) {
+          LK_TRY(int64_t base, vectorBase(dst, sp.dstVecRegBits, r, l, w));
+          if (first < 0)
+            first = iterationOf(base);
+          if (iterationOf(base) != first)
+            return Diagnostic::error("a load instruction spans iterations");
+          addrs[size_t(l)] = (base % bufElems) * eb;
+        }
+        if (first != it)
+          continue;
+        for (int64_t l = 0; l < lanes; ++l)
+          for (int64_t j = 0; j < vecN; ++j)
+            out.at(w, l, r | vecRegOffset(sp.dstVecRegBits, j)) =
+                smem[size_t(slot(w, addrs[size_t(l)] / eb + j))];
+        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
+        res.loadWavefronts += wf;
+        ++res.loadInstructions;
+      }
+  }
+  // A free register bit of a distributed layout is a zero column: the
+  // register with those bits cleared holds the same element.
+  for (int64_t w = 0; w < warps; ++w)
+    for (int64_t r = 0; r < dstRegs; ++r) {
+      if (!(uint64_t(r) & dstRegFree))
+        continue;
+      ++res.registerMoves;
+      for (int64_t l = 0; l < lanes; ++l)
+        out.at(w, l, r) = out.at(w, l, int64_t(uint64_t(r) & ~dstRegFree));
+    }
+  return Ok{};
+}
+
 } // namespace
 
 Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
   const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
   const hw::Machine &m = hw::machine(arch);
-  const int64_t warps = src.inDimSize(dims::kWarp);
+  // Every CTA runs: warp index w = block * warpsPerCta + warp (the block
+  // bits follow the warp bits of an aligned layout, so hwIndex holds).
+  const int64_t warpsPerCta = src.inDimSize(dims::kWarp);
+  const int64_t ctas = src.inDimSize(dims::kBlock);
+  const int64_t warps = warpsPerCta * ctas;
   const int64_t lanes = src.inDimSize(dims::kLane);
   const int64_t srcRegs = src.inDimSize(dims::kRegister);
   const int64_t dstRegs = dst.inDimSize(dims::kRegister);
-  if (src.inDimSize(dims::kBlock) != 1)
-    return Diagnostic::error("the simulator runs one CTA (block size 1)");
+  if (dst.inDimSize(dims::kBlock) != ctas ||
+      dst.inDimSize(dims::kWarp) != warpsPerCta)
+    return Diagnostic::error("source and destination run different CTAs");
   if (lanes > m.warpSize)
     return Diagnostic::error("more lanes than the warp size");
 
@@ -79,130 +444,14 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
     break;
   }
   case Strategy::WarpShuffle:
-    for (const ShuffleRound &round : plan.rounds) {
-      if (round.sendRegister < 0 || round.sendRegister >= srcRegs ||
-          round.dstRegister < 0 || round.dstRegister >= dstRegs ||
-          int64_t(round.srcLane.size()) != lanes ||
-          int64_t(round.keep.size()) != lanes)
-        return Diagnostic::error("malformed shuffle round");
-      for (int64_t w = 0; w < warps; ++w) {
-        // All lanes offer their value first, then all read (one shfl).
-        std::vector<uint64_t> offered(static_cast<size_t>(lanes));
-        for (int64_t l = 0; l < lanes; ++l)
-          offered[size_t(l)] = in.at(w, l, round.sendRegister);
-        for (int64_t l = 0; l < lanes; ++l) {
-          int64_t from = round.srcLane[size_t(l)];
-          if (from < 0 || from >= lanes)
-            return Diagnostic::error("shuffle source lane out of range");
-          if (round.keep[size_t(l)])
-            out.at(w, l, round.dstRegister) = offered[size_t(from)];
-        }
-        ++res.shuffles;
-      }
-    }
+    LK_CHECK(runWarpShuffle(plan, in, out, res));
     break;
-  case Strategy::SharedMemory: {
-    if (!plan.smem)
-      return Diagnostic::error("shared-memory plan without its step");
-    const SharedMemoryPlan &sp = *plan.smem;
-    LK_TRY(LinearLayout inv, sp.memory.invert());
-    const int64_t eb = sp.elementBytes;
-    const int64_t vecN = sp.vectorElements;
-    const int64_t width = eb * vecN;
-    LK_TRY(hw::LaneGrouping grp, m.smem.grouping(width));
-    (void)grp;
-    std::vector<uint64_t> smem(size_t(sp.memory.totalInSize()), 0);
-    // The register index of vector element j relative to the first one.
-    auto vecRegOffset = [](const std::vector<int> &bits, int64_t j) {
-      int64_t r = 0;
-      for (size_t k = 0; k < bits.size(); ++k)
-        if (j >> k & 1)
-          r |= int64_t(1) << bits[k];
-      return r;
-    };
-    int64_t srcVecMask = 0, dstVecMask = 0;
-    for (int b : sp.srcVecRegBits)
-      srcVecMask |= int64_t(1) << b;
-    for (int b : sp.dstVecRegBits)
-      dstVecMask |= int64_t(1) << b;
-    // Offset of the element at (r, l, w) of layout `lay`.
-    auto offsetOf = [&](const LinearLayout &lay, int64_t r, int64_t l,
-                        int64_t w) {
-      return int64_t(inv.applyFlat(lay.applyFlat(hwIndex(lay, r, l, w))));
-    };
-    // Base offset of a vector; error when not contiguous and aligned.
-    auto vectorBase = [&](const LinearLayout &lay, const std::vector<int> &bits,
-                          int64_t r, int64_t l,
-                          int64_t w) -> Expected<int64_t> {
-      int64_t base = offsetOf(lay, r, l, w);
-      if (base % vecN)
-        return Diagnostic::error("vector at offset " + std::to_string(base) +
-                                 " is not aligned to " + std::to_string(vecN));
-      for (int64_t j = 1; j < vecN; ++j)
-        if (offsetOf(lay, r | vecRegOffset(bits, j), l, w) != base + j)
-          return Diagnostic::error("vector is not contiguous in memory");
-      return base;
-    };
-    // Store: skip duplicated registers, warps; lanes that duplicate are
-    // inactive.
-    uint64_t srcRegFree = dimFreeMask(src, 0), srcLaneFree = dimFreeMask(src, 1),
-             srcWarpFree = dimFreeMask(src, 2);
-    std::vector<int64_t> addrs(static_cast<size_t>(lanes), -1);
-    for (int64_t w = 0; w < warps; ++w) {
-      if (uint64_t(w) & srcWarpFree)
-        continue;
-      for (int64_t r = 0; r < srcRegs; ++r) {
-        if ((uint64_t(r) & srcRegFree) || (r & srcVecMask))
-          continue;
-        for (int64_t l = 0; l < lanes; ++l) {
-          if (uint64_t(l) & srcLaneFree) {
-            addrs[size_t(l)] = -1;
-            continue;
-          }
-          LK_TRY(int64_t base, vectorBase(src, sp.srcVecRegBits, r, l, w));
-          addrs[size_t(l)] = base * eb;
-          for (int64_t j = 0; j < vecN; ++j)
-            smem[size_t(base + j)] =
-                in.at(w, l, r | vecRegOffset(sp.srcVecRegBits, j));
-        }
-        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
-        res.storeWavefronts += wf;
-        ++res.storeInstructions;
-      }
-    }
-    ++res.barriers;
-    // Load each distinct destination register once, then copy duplicates.
-    uint64_t dstRegFree = dimFreeMask(dst, 0);
-    for (int64_t w = 0; w < warps; ++w)
-      for (int64_t r = 0; r < dstRegs; ++r) {
-        if ((uint64_t(r) & dstRegFree) || (r & dstVecMask))
-          continue;
-        for (int64_t l = 0; l < lanes; ++l) {
-          LK_TRY(int64_t base, vectorBase(dst, sp.dstVecRegBits, r, l, w));
-          addrs[size_t(l)] = base * eb;
-          for (int64_t j = 0; j < vecN; ++j)
-            out.at(w, l, r | vecRegOffset(sp.dstVecRegBits, j)) =
-                smem[size_t(base + j)];
-        }
-        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
-        res.loadWavefronts += wf;
-        ++res.loadInstructions;
-      }
-    // A free register bit of a distributed layout is a zero column: the
-    // register with those bits cleared holds the same element.
-    for (int64_t w = 0; w < warps; ++w)
-      for (int64_t r = 0; r < dstRegs; ++r) {
-        if (!(uint64_t(r) & dstRegFree))
-          continue;
-        ++res.registerMoves;
-        for (int64_t l = 0; l < lanes; ++l)
-          out.at(w, l, r) = out.at(w, l, int64_t(uint64_t(r) & ~dstRegFree));
-      }
+  case Strategy::SharedMemory:
+    LK_CHECK(runSharedMemory(plan, m, in, out, res, warpsPerCta));
     break;
   }
-  }
-  res.instructions = res.registerMoves + res.shuffles + res.storeInstructions +
-                     res.loadInstructions;
+  res.instructions = res.registerMoves + res.selects + res.shuffles +
+                     res.storeInstructions + res.loadInstructions;
   for (int64_t w = 0; w < warps; ++w)
     for (int64_t l = 0; l < lanes; ++l)
       for (int64_t r = 0; r < dstRegs; ++r) {

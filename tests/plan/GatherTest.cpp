@@ -15,6 +15,8 @@
 #include "layoutkit/plan/Gather.h"
 #include "layoutkit/linear/Standard.h"
 
+#include "PlanTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,27 +28,13 @@
 namespace lk::plan {
 namespace {
 
-using linear::Encoding;
-using linear::EncodingKind;
 using linear::LinearLayout;
 namespace dims = linear::dims;
-
-template <class T> T ok(Expected<T> e) {
-  if (!e) {
-    ADD_FAILURE() << "unexpected error: " << e.error().message;
-    std::abort();
-  }
-  return std::move(*e);
-}
+// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+using namespace test;
 
 template <class T> std::string errorOf(const Expected<T> &e) {
   return e ? std::string("<no error>") : e.error().message;
-}
-
-LinearLayout blocked(std::vector<unsigned> spt, std::vector<unsigned> tpw,
-                     std::vector<unsigned> wpc, std::vector<unsigned> order,
-                     std::vector<int64_t> shape) {
-  return ok(linear::blockedLayout(spt, tpw, wpc, order, shape));
 }
 
 LinearLayout mmaV2(std::vector<unsigned> wpc, std::vector<int64_t> shape) {

@@ -23,11 +23,20 @@
 ///    perm[r] = A_reg^+(B(r)) (A_reg^+ the minimum-norm right inverse of A
 ///    restricted to registers, so broadcast data is read from the lowest
 ///    register).
-///  * SharedMemory. Everything else (distributed layouts only): each thread
-///    stores its elements to a swizzled shared buffer, a barrier, each
-///    thread loads what B needs.
-///  * WarpShuffle. Not chosen by planConversion yet; planWarpShuffle builds
-///    a simple (not round-optimal) shuffle plan on request (docs/plan.md).
+///  * WarpShuffle or SharedMemory, whichever the cost model (`Cost`,
+///    `estimatedCycles`) rates cheaper; a tie goes to WarpShuffle (no
+///    barrier, no buffer).
+///  * WarpShuffle. A and B have identical warp and block columns (no
+///    element changes warp): the round-optimal `__shfl_sync` exchange of the
+///    paper's §5.4 (planWarpShuffle, below).
+///  * SharedMemory. Any pair of distributed layouts: each thread stores its
+///    elements to a swizzled shared buffer, a barrier, each thread loads
+///    what B needs. With PlanOptions: stmatrix / ldmatrix sides
+///    (MatrixAccess.h) and repetition through a smaller buffer. Layouts
+///    over several CTAs are planned per CTA when A and B have identical
+///    block columns (the block bits become the highest offset bits, one
+///    buffer per CTA); otherwise data would move between CTAs, which is
+///    refused.
 ///
 /// ## The optimal swizzle (paper §5.4 / §9.2)
 ///
@@ -86,6 +95,7 @@
 
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/plan/MatrixAccess.h"
 
 #include <cstdint>
 #include <optional>
@@ -141,27 +151,188 @@ struct SharedMemoryPlan {
   /// max(minWavefronts(w), 2^max(0, |Thr| - bankBits)), times instructions).
   int64_t storeWavefronts = 0, loadWavefronts = 0;
   int64_t storeLowerBound = 0, loadLowerBound = 0;
-  int64_t bytes = 0; ///< buffer size
+  /// Buffer size in bytes: one CTA, one iteration (the whole CTA tile when
+  /// `iterations` is 1).
+  int64_t bytes = 0;
+
+  /// ldmatrix / stmatrix (16-bit elements; docs/plan.md, MatrixAccess.h).
+  /// The store of the source is `stmatrix.sync.aligned.m8n8.x<matrixCount>
+  /// [.trans].shared.b16` (sm_90+) instead of st.shared.
+  bool stmatrixStore = false;
+  bool stmatrixTrans = false;
+  /// The load of the destination is `ldmatrix.sync.aligned.m8n8
+  /// .x<matrixCount>[.trans].shared.b16` (sm_75+) instead of ld.shared.
+  bool ldmatrixLoad = false;
+  bool ldmatrixTrans = false;
+  /// Matrices per matrix instruction (1, 2 or 4); 0 when neither side uses
+  /// them. Both matrix sides use this count.
+  int matrixCount = 0;
+  /// The register roles of each matrix side (halfRegBit -1 when the side
+  /// uses st.shared / ld.shared): register bits of the aligned source
+  /// (store) / destination (load). Lane l of an instruction with base
+  /// register `base` (half and matrix bits 0) gives the address of the
+  /// element at matrixRowStart(storeMatrix, base, l) (a register and lane of
+  /// the side, same warp and block), i.e. byte address
+  /// elementBytes * (memory^-1(element) mod (bytes / elementBytes)); its
+  /// 32-bit register j holds element registers
+  /// matrixElementRegister(.., base, j, 0) (low half) and (.., j, 1) (high).
+  MatrixAccess storeMatrix, loadMatrix;
+  /// Logical bits of the 16-byte rows of the matrix side(s): the three
+  /// lowest offset bits (empty without matrices).
+  std::vector<int> rowBits;
+
+  /// Repetition through a smaller buffer (PlanOptions::smemBudgetBytes).
+  /// Iteration i (0 <= i < iterations = 2^|iterationBits|) moves exactly the
+  /// elements x with bit iterationBits[k] of x equal to bit k of i: every
+  /// warp stores the registers holding them, a barrier, every warp loads
+  /// its registers holding them, and a barrier before the next iteration's
+  /// stores (2 * iterations - 1 barriers). The iteration bits are register
+  /// or warp bits of both layouts, never lane, vector or matrix bits, so
+  /// every instruction belongs to one iteration; they are the offset bits
+  /// just below the CTA bits, so an element's buffer offset is
+  /// memory^-1(x) mod (bytes / elementBytes).
+  int64_t iterations = 1;
+  std::vector<int> iterationBits;
+  /// Logical bits held by the block dim (identical in both layouts: the
+  /// conversion is CTA-local). They are the highest offset bits; each CTA
+  /// has its own buffer of `bytes` bytes.
+  std::vector<int> ctaBits;
+  /// Barriers per CTA: 2 * iterations - 1.
+  int64_t barriers = 1;
 };
 
+/// Planner options. Default-constructed options give the plans of the
+/// three-argument functions.
+///
+/// Example: f32 128x128 from blocked([1,4],[4,8],[4,1]) to
+/// blocked([4,1],[8,4],[1,4], order [0,1]) needs a 64 KiB buffer; with
+/// smemBudgetBytes = 16384 the plan runs 4 iterations through 16 KiB
+/// (iterations 4, barriers 7, the same accesses and wavefronts).
+struct PlanOptions {
+  /// Shared memory available to one CTA for the conversion buffer, in
+  /// bytes; 0 means unlimited. When the buffer of the whole CTA tile is
+  /// larger, the plan repeats through a buffer of bytes / 2^k
+  /// (SharedMemoryPlan::iterations); fails when even the smallest legal
+  /// buffer (the tile divided by every iterable bit, and never below one
+  /// 128-byte line) exceeds the budget.
+  int64_t smemBudgetBytes = 0;
+  /// Use ldmatrix / stmatrix where they apply and reduce the instruction
+  /// count without adding wavefronts (16-bit elements only). Off by
+  /// default: hw-facts marks their wavefront model UNVERIFIED, and the
+  /// plans of the three-argument functions stay what they are.
+  bool matrixInstructions = false;
+};
+
+/// What a plan costs, per CTA (every warp of it counted).
+///
+/// The planner compares strategies by one number, `cycles`
+/// (`estimatedCycles`): issue cycles of one streaming multiprocessor, each
+/// kind of work charged at the inverse of its public per-SM throughput
+/// (NVIDIA CUDA C++ Programming Guide, "Arithmetic Instructions" throughput
+/// table, compute capability 8.0-9.0; and its shared-memory section):
+///
+///     cycles = 0.5 * (registerMoves + selects)  // 32-bit integer / logic /
+///                                               // select: 64 lanes/clk/SM
+///            + 1.0 * shuffles                   // shfl.sync: 32 lanes/clk/SM
+///            + 1.0 * wavefronts                 // 32 banks x 4 B per clock
+///            + 20  * barriers                   // model assumption, below
+///
+/// A shared-memory instruction is charged through its wavefronts (at least
+/// one each). A barrier has no published throughput; it is charged 20
+/// cycles, the order of the shared-memory latency a store -> barrier ->
+/// load sequence exposes (a model assumption, UNVERIFIED like the hw
+/// layer's 8/16-byte lane groups). Address arithmetic, latency hiding by
+/// other warps and register pressure are not modelled.
+///
+/// Example: the 16x16 f32 pair of this file's header in one warp. Shared
+/// memory: 8 + 8 wavefronts and 1 barrier = 36 cycles. Warp shuffles
+/// (planWarpShuffle): 8 shuffles and 48 selects = 8 + 24 = 32 cycles, so
+/// planConversion picks the shuffles.
 struct Cost {
-  int64_t instructions = 0; ///< warp instructions (moves, loads, stores)
-  int64_t registerMoves = 0;
-  int64_t shuffles = 0;
+  int64_t instructions = 0; ///< warp instructions of every kind
+  int64_t registerMoves = 0; ///< moves, packs and unpacks (32-bit ALU)
+  int64_t selects = 0;       ///< lane-dependent register selects (selp)
+  int64_t shuffles = 0;      ///< 32-bit shfl.sync instructions
   int64_t barriers = 0;
   int64_t wavefronts = 0; ///< shared-memory wavefronts, store + load
   int64_t smemBytes = 0;
+  double cycles = 0; ///< estimatedCycles of the fields above
 };
 
-/// One warp-shuffle round (`__shfl_sync(mask, value, srcLane[l])`): every
-/// lane offers its register `sendRegister`; lane l reads the value of lane
-/// srcLane[l] and keeps it in destination register `dstRegister` iff
-/// keep[l]. Every warp runs the same rounds.
+/// The cost model's constants, in SM issue cycles (sources: see Cost).
+struct CostModel {
+  /// Per register move, pack, unpack or select: 32 lanes at 64/clock/SM.
+  static constexpr double kMoveCycles = 0.5;
+  /// Per 32-bit shfl.sync: 32 lanes at 32/clock/SM.
+  static constexpr double kShuffleCycles = 1.0;
+  /// Per shared-memory wavefront: 128 bytes per clock per SM.
+  static constexpr double kWavefrontCycles = 1.0;
+  /// Per __syncthreads: a model assumption (UNVERIFIED), see Cost.
+  static constexpr double kBarrierCycles = 20.0;
+};
+/// The cycles of `c` by the formula of Cost (c.cycles itself is ignored).
+/// Example: 8 shuffles and 48 selects give 8 + 24 = 32.
+double estimatedCycles(const Cost &c);
+
+/// One round of a warp-shuffle plan. In a round every lane of every warp
+/// sends one vector of `WarpShufflePlan::vectorElements` elements and
+/// receives one; each warp runs the same rounds on its own registers.
+///
+///  * sendRegisters[l][j] (lanes x vectorElements): the source register
+///    (of the aligned source layout A) holding element j of the vector lane
+///    l sends. The vector is packed little-endian: element j occupies bits
+///    [j * elementBits, (j + 1) * elementBits) of a value of
+///    32 * wordsPerVector bits, and word k is bits [32k, 32k + 32).
+///  * srcLane[l]: the lane whose vector lane l receives. A round is
+///    `wordsPerVector` instructions `w'_k = __shfl_sync(0xffffffff, w_k,
+///    srcLane[l])`, one per word, all with the same srcLane.
+///  * dstRegisters[l][j]: the destination register (of the aligned
+///    destination layout B) that receives element j of the vector lane l
+///    receives (unpacked from the words the same way).
+/// The registers a lane sends and receives may depend on the lane (which is
+/// what the selects of Cost pay for); the element index j is the same
+/// logical offset on both sides (the vector bits of WarpShufflePlan).
+///
+/// Example: A = {register: [x0], lane: [x1, x2, x3, x4, x5]} to
+/// B = {register: [x1], lane: [x0, x2, x3, x4, x5]} (xK: logical bit K, 64
+/// f32 elements, one warp) takes 2 rounds t = 0, 1 with
+/// srcLane[l] = l ^ t, sendRegisters[l] = {(l ^ t) & 1},
+/// dstRegisters[l] = {(l & 1) ^ t}.
 struct ShuffleRound {
-  int64_t dstRegister = 0;
-  int64_t sendRegister = 0;
+  std::vector<std::vector<int64_t>> sendRegisters;
   std::vector<int64_t> srcLane;
-  std::vector<bool> keep;
+  std::vector<std::vector<int64_t>> dstRegisters;
+};
+
+/// The per-plan data of a warp-shuffle plan besides its rounds.
+///
+/// Example (ShuffleVectorized in tests/plan/ShuffleTest.cpp): f16,
+/// A = {register: [x0, x1, x2], lane: [x3..x7]} to
+/// B = {register: [x0, x1, x3], lane: [x2, x4..x7]}: vectorElements 2,
+/// wordsPerVector 1, vecBits {0}, srcVecRegBits {0}, dstVecRegBits {0}
+/// (each lane sends registers {s, s + 1} packed in one word), 4 rounds,
+/// no copies, sendSelectBits = receiveSelectBits = 1.
+struct WarpShufflePlan {
+  /// Elements per vector: 2^|V|, V the common register bits used (at most
+  /// 32 bits per vector: 4 for f8, 2 for f16, 1 for f32 and f64).
+  int64_t vectorElements = 1;
+  /// 32-bit shuffles per round: 2 for f64, 1 otherwise.
+  int64_t wordsPerVector = 1;
+  /// The vector's logical bits (V, in order: element j has bit k of j as
+  /// its offset along vecBits[k]) and the register bits of A and B that
+  /// hold them: element j of a vector with base register s (of A) is
+  /// register s ^ sum_k bit_k(j) << srcVecRegBits[k]; likewise for B.
+  std::vector<int> vecBits, srcVecRegBits, dstVecRegBits;
+  /// After the rounds, in order: destination register `to` = destination
+  /// register `from` in every lane (B's zero register columns: registers
+  /// that duplicate another).
+  struct RegisterCopy {
+    int64_t to = 0, from = 0;
+  };
+  std::vector<RegisterCopy> registerCopies;
+  /// Number of lane bits on which the register a lane sends (receives)
+  /// depends: d_s (d_r). Cost: (d_s + d_r) selects per word shuffled.
+  int sendSelectBits = 0, receiveSelectBits = 0;
 };
 
 struct Plan {
@@ -172,41 +343,107 @@ struct Plan {
   /// registerSource[r] (in every lane and warp).
   std::vector<int64_t> registerSource;
   std::optional<SharedMemoryPlan> smem;
-  /// WarpShuffle: the rounds, in order.
+  /// WarpShuffle: the rounds, in order, and the rest of the plan.
   std::vector<ShuffleRound> rounds;
+  std::optional<WarpShufflePlan> shuffle;
   Cost cost;
   /// A one-paragraph summary ("shared memory, 4 x f16 vectors, ...").
   std::string describe() const;
 };
 
-/// Chooses the cheapest correct strategy (NoOp < RegisterPermutation <
-/// SharedMemory). elementBits is 8, 16, 32 or 64. Fails on layouts that
-/// cannot be aligned, and for SharedMemory on layouts that are not
-/// distributed or span several CTAs.
+/// Chooses the cheapest correct strategy: NoOp, else RegisterPermutation,
+/// else the cheaper of WarpShuffle (when no element changes warp) and
+/// SharedMemory by Cost::cycles (a tie goes to WarpShuffle); the chosen
+/// plan's cost.cycles is filled. elementBits is 8, 16, 32 or 64. Fails on
+/// layouts that cannot be aligned, and when neither WarpShuffle nor
+/// SharedMemory applies (the shared-memory diagnostic is returned).
 Expected<Plan> planConversion(const linear::LinearLayout &src,
                               const linear::LinearLayout &dst,
                               int64_t elementBits);
+/// The same with options (smaller buffer, matrix instructions); the
+/// options only affect a SharedMemory plan.
+Expected<Plan> planConversion(const linear::LinearLayout &src,
+                              const linear::LinearLayout &dst,
+                              int64_t elementBits, const PlanOptions &options);
 
-/// A warp-shuffle plan (NOT the paper's optimal one; planConversion never
-/// picks it yet): when A and B have identical warp and block columns, every
-/// element a lane needs is in its own warp. With C = B.invertAndCompose(A)
-/// (destination location -> source location of the same element), lane l's
-/// destination register r comes from source lane lane(C(r, l)), register
-/// reg(C(r, l)); for each r there is one round per distinct source register,
-/// 2^rank(register part of C restricted to lanes) rounds. Fails when data
-/// crosses warps.
+/// The round-optimal warp-shuffle plan of the paper's §5.4, for pairs of
+/// distributed layouts with identical warp and block columns (no element
+/// changes warp). Writing each logical bit by where A and B hold it:
+///
+///  1. V (vectorization): logical bits held in registers by both A and B,
+///     in A's register order, at most log2(32 / elementBits) of them: one
+///     32-bit shuffle moves 2^|V| elements (4 f8, 2 f16, 1 f32); an f64
+///     element takes two 32-bit shuffles (wordsPerVector = 2).
+///  2. Rounds: B's register bits that are neither in V nor zero columns
+///     (R, in order); there are 2^|R| rounds = (distinct elements per
+///     thread of B) / 2^|V|, the minimum, since a lane receives one vector
+///     per round.
+///  3. B's non-zero lane bits are I (also lane bits of A) and F (register
+///     bits of A); A's non-zero lane bits outside I are register bits of
+///     B, E (they are in R). F[i] is paired with E[i] (the paper's G = {e_i ^ f_i}):
+///     in round t lane l of B receives its register r(t, l) =
+///     R(t) ^ sum over paired lane bits f_i set in l of reg_B(e_i).
+///     Then the distinct elements B wants in a round sit in distinct lanes
+///     of A, so each lane sends exactly one vector (lanes B broadcasts over
+///     read the same sender). Without broadcast |E| = |F|.
+///  4. The sender of an element is its minimum-norm preimage under A
+///     (register/lane bits only; duplicated registers are read from the
+///     lowest one). When A has zero lane columns and |F| > |E|, each
+///     unpaired f is paired with a zero lane column z of A instead: those
+///     elements are read from the copy in lane owner ^ z, which keeps one
+///     vector per lane and round (reading only owners would need
+///     2^(|F|-|E|) times the rounds).
+///  5. B's zero register columns are filled by register copies after the
+///     rounds (WarpShufflePlan::registerCopies).
+///
+/// Cost per warp with W = rounds * wordsPerVector: W shuffles,
+/// (d_s + d_r) * W selects (d_s = |F| lane bits choose the sent register,
+/// d_r = |pairs with E| choose the received one), 2 * (2^|V| - 1) moves
+/// per round to pack and unpack a multi-element word, one move per copy.
+///
+/// Example (ShuffleRound's): A = {register: [x0], lane: [x1..x5]} to
+/// B = {register: [x1], lane: [x0, x2..x5]}: V = {}, R = {x1}, I = {x2..x5},
+/// E = {x1}, F = {x0}: 2 rounds, srcLane[l] = l ^ t, 1 shuffle + 2 selects
+/// per round.
+///
+/// Fails (with the reason) when a warp or block column differs, a layout
+/// is not distributed or does not cover the tensor, or has more than 2^16
+/// registers per thread.
 Expected<Plan> planWarpShuffle(const linear::LinearLayout &src,
                                const linear::LinearLayout &dst,
                                int64_t elementBits);
+
+/// The cheaper of two candidate plans of one pair by estimatedCycles (a tie
+/// goes to `first`), with cost.cycles filled; a failed candidate is
+/// skipped, and when both failed the result is `second`'s diagnostic.
+/// planConversion calls it as cheaperPlan(planWarpShuffle(..),
+/// planSharedMemory(..)).
+/// Example: for the 16x16 f32 pair of the Cost example, shuffles (32
+/// cycles) win over shared memory (36 cycles).
+Expected<Plan> cheaperPlan(Expected<Plan> first, Expected<Plan> second);
 
 /// The shared-memory plan alone (also for pairs a cheaper strategy handles).
 Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
                                 const linear::LinearLayout &dst,
                                 int64_t elementBits);
+/// The same with options. With matrixInstructions, every candidate row set
+/// of a matrix side (ldmatrix on the load, stmatrix on the store, plain or
+/// .trans) gets its own swizzle (the row bits lowest, Idx chosen by Lemma
+/// 9.5 against both sides' conflict groups) and the candidate with the
+/// fewest instructions wins if it has fewer than the vector plan and no
+/// more wavefronts. Multi-CTA layouts are planned per CTA when their block
+/// columns are identical; otherwise the error names the first differing
+/// block basis (data would move between CTAs).
+Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
+                                const linear::LinearLayout &dst,
+                                int64_t elementBits,
+                                const PlanOptions &options);
 
 /// The same with a caller-given memory layout (offset -> logical dims of the
 /// aligned pair) and vector bits (logical bits that must be the lowest
-/// offset bits, register bits of both): used to compare swizzles.
+/// offset bits, register bits of both): used to compare swizzles. No
+/// matrix instructions, no iterations; for multi-CTA layouts the highest
+/// offset bits must be the logical bits of the block columns, in order.
 Expected<Plan> planSharedMemoryWith(const linear::LinearLayout &src,
                                     const linear::LinearLayout &dst,
                                     int64_t elementBits,

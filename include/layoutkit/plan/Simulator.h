@@ -14,6 +14,12 @@
 ///  2. runs the plan's steps on per-warp register files and a byte-addressed
 ///     shared memory (32 banks x 4 B), warp instruction by warp instruction:
 ///       - register moves (NoOp / RegisterPermutation, duplicate copies),
+///       - warp-shuffle rounds (Plan.h, ShuffleRound): per round and warp,
+///         every lane offers the packed vector of its sendRegisters, then
+///         lane l receives lane srcLane[l]'s into its dstRegisters, counted
+///         as wordsPerVector 32-bit shuffles; selects and pack / unpack
+///         moves are counted as Cost describes; a round with a lane, a
+///         register or a vector size out of range is an error;
 ///       - st.shared / ld.shared of `accessBytes` per lane at the offsets of
 ///         the plan's memory layout (which the simulator inverts itself; a
 ///         vector that is not contiguous and aligned is an error), counting
@@ -21,9 +27,24 @@
 ///         rules of the hw layer); lanes that only duplicate data (free lane
 ///         bits of the source) are inactive on the store, warps that do so
 ///         skip it;
-///       - barriers;
+///       - stmatrix / ldmatrix .x1/.x2/.x4 [.trans] (SharedMemoryPlan,
+///         MatrixAccess.h): lane 8j + i supplies the row address the plan
+///         describes (16-byte aligned, else an error), and lane l's 32-bit
+///         register j, half h moves, with g = l >> 2, q = l & 3, row g
+///         element 2q + h of matrix j (.trans: row 2q + h element g), as
+///         hw-facts §3.1 / §3.2 state; wavefronts by
+///         hw::machine(arch).smem.ldmatrixWavefronts; stmatrix needs sm_90;
+///       - barriers; a plan with `iterations` > 1 runs store, barrier, load,
+///         barrier per iteration on a buffer of the plan's (smaller) size,
+///         each instruction in the iteration of its elements (an
+///         instruction whose lanes span iterations is an error);
 ///  3. checks that warp w, lane l, register r of the destination holds
 ///     dst(r, l, w) + 1 for every r, l, w.
+///
+/// Layouts over several CTAs: every CTA runs (warp index = block *
+/// warpsPerCTA + warp, each CTA with its own buffer); every count covers
+/// all CTAs (a plan's own counts are per CTA: the simulator's are
+/// #CTAs times them).
 ///
 /// Example: a shared-memory plan for f32 16x16 with one warp from a
 /// row-of-lanes blocked layout to its transpose stores 8 vectors of 4 B
@@ -49,7 +70,9 @@ struct SimulationResult {
   std::string firstMismatch; ///< "warp 0 lane 3 register 1: holds 17, wants 5"
   int64_t instructions = 0; ///< warp instructions of every kind
   int64_t registerMoves = 0;
-  int64_t shuffles = 0;
+  int64_t shuffles = 0; ///< 32-bit shfl.sync instructions
+  /// Lane-dependent register selects of a WarpShuffle plan (Plan.h, Cost).
+  int64_t selects = 0;
   int64_t storeInstructions = 0, loadInstructions = 0;
   int64_t storeWavefronts = 0, loadWavefronts = 0;
   int64_t barriers = 0;

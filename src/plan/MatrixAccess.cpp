@@ -1,0 +1,106 @@
+//===- MatrixAccess.cpp - ldmatrix / stmatrix in a shared-memory plan ----===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/plan/MatrixAccess.h"
+
+#include "layoutkit/linear/Analysis.h"
+
+namespace lk::plan {
+
+using linear::LinearLayout;
+namespace dims = linear::dims;
+
+int64_t MatrixAccess::registerMask() const {
+  int64_t m = halfRegBit >= 0 ? int64_t(1) << halfRegBit : 0;
+  for (int b : matrixRegBits)
+    m |= int64_t(1) << b;
+  return m;
+}
+
+int64_t matrixElementRegister(const MatrixAccess &m, int64_t base, int64_t j,
+                              int64_t h) {
+  int64_t r = base;
+  if (h)
+    r |= int64_t(1) << m.halfRegBit;
+  for (size_t k = 0; k < m.matrixRegBits.size(); ++k)
+    if (j >> k & 1)
+      r |= int64_t(1) << m.matrixRegBits[k];
+  return r;
+}
+
+MatrixRowStart matrixRowStart(const MatrixAccess &m, int64_t base,
+                              int64_t lane) {
+  int64_t j = lane >> 3, i = lane & 7;
+  if (!m.trans)
+    return {matrixElementRegister(m, base, j, 0), i << 2};
+  return {matrixElementRegister(m, base, j, i & 1), i >> 1};
+}
+
+Expected<MatrixAccess> matchMatrixAccess(const LinearLayout &side,
+                                         const LinearLayout &memory, bool trans,
+                                         int maxMatrixBits) {
+  const char *name = trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix";
+  if (side.inDimSize(dims::kLane) != 32)
+    return Diagnostic::error(std::string(name) +
+                             " needs 32 lanes, the layout "
+                             "has " +
+                             std::to_string(side.inDimSize(dims::kLane)));
+  if (maxMatrixBits < 0 || maxMatrixBits > 2)
+    return Diagnostic::error(std::string(name) +
+                             ": at most 4 matrices per instruction");
+  LK_TRY(LinearLayout regToOffset, linear::registerToOffset(side, memory));
+  const int regBits = regToOffset.inDimLog2(dims::kRegister);
+  const int laneShift =
+      regToOffset.inShift(regToOffset.inDimIndex(dims::kLane));
+  MatrixAccess m;
+  m.trans = trans;
+  if (!trans) {
+    // Theorem 5.1: identity(2 registers) x identity(4 lanes) must
+    // left-divide register/lane -> offset.
+    LK_TRY(linear::PermutedQuotient q,
+           linear::matrixInstructionApplies(regToOffset, 2));
+    m.halfRegBit = q.perm.empty() ? -1 : q.perm[0];
+    if (m.halfRegBit < 0)
+      return Diagnostic::error(std::string(name) +
+                               ": the layout has no register bit");
+  } else {
+    for (int i = 0; i < 3; ++i)
+      if (regToOffset.column(laneShift + 2 + i) != (uint64_t(1) << i))
+        return Diagnostic::error(
+            std::string(name) + ": lane bit " + std::to_string(2 + i) +
+            " is offset " +
+            std::to_string(regToOffset.column(laneShift + 2 + i)) + ", not " +
+            std::to_string(1 << i) + " (a column of each 16-byte row)");
+    for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
+      if (regToOffset.column(b))
+        m.halfRegBit = b;
+    if (m.halfRegBit < 0)
+      return Diagnostic::error(std::string(name) +
+                               ": no non-zero register bit for the half");
+  }
+  // Every column outside the row must keep rows 16-byte aligned (the low
+  // three offset bits belong to the row).
+  for (int c = 0; c < regToOffset.totalInBits(); ++c) {
+    bool inRow =
+        trans ? (c >= laneShift + 2 && c < laneShift + 5)
+              : (c == m.halfRegBit || c == laneShift || c == laneShift + 1);
+    if (!inRow && (regToOffset.column(c) & 7))
+      return Diagnostic::error(std::string(name) + ": input bit " +
+                               std::to_string(c) +
+                               " moves inside a 16-byte row");
+    if (inRow && !regToOffset.column(c))
+      return Diagnostic::error(std::string(name) + ": input bit " +
+                               std::to_string(c) +
+                               " of the 16-byte row is a broadcast");
+  }
+  for (int b = 0; b < regBits && int(m.matrixRegBits.size()) < maxMatrixBits;
+       ++b)
+    if (b != m.halfRegBit && regToOffset.column(b))
+      m.matrixRegBits.push_back(b);
+  return m;
+}
+
+} // namespace lk::plan

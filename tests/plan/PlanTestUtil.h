@@ -1,0 +1,157 @@
+//===- PlanTestUtil.h - Helpers shared by the plan tests --------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Test helpers used by more than one tests/plan/*Test.cpp file: ok(),
+/// one-CTA encodings (blocked, mma.sync v2, dot operand, slice) and their
+/// layouts, random distributed layouts. The test files pull them in with
+/// `using namespace test;`.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
+#define LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
+
+#include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Standard.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace lk::plan::test {
+
+/// The value of `e`; an error fails the test and aborts (the callers have
+/// nothing sensible to continue with).
+template <class T> T ok(Expected<T> e) {
+  if (!e) {
+    ADD_FAILURE() << "unexpected error: " << e.error().message;
+    std::abort();
+  }
+  return std::move(*e);
+}
+
+//===----------------------------------------------------------------------===//
+// Encodings (one CTA) and their layouts
+//===----------------------------------------------------------------------===//
+
+inline std::shared_ptr<linear::Encoding>
+blockedEnc(std::vector<unsigned> spt, std::vector<unsigned> tpw,
+           std::vector<unsigned> wpc, std::vector<unsigned> order) {
+  auto e = std::make_shared<linear::Encoding>();
+  e->kind = linear::EncodingKind::Blocked;
+  e->sizePerThread = spt;
+  e->threadsPerWarp = tpw;
+  e->warpsPerCTA = wpc;
+  e->order = order;
+  e->cta = linear::CTALayout::single(spt.size());
+  return e;
+}
+
+/// The mma.sync (v2, 16x8 instruction) accumulator.
+inline std::shared_ptr<linear::Encoding> mmaV2Enc(std::vector<unsigned> wpc) {
+  auto e = std::make_shared<linear::Encoding>();
+  e->kind = linear::EncodingKind::NvidiaMma;
+  e->versionMajor = 2;
+  e->instrShape = {16, 8};
+  e->warpsPerCTA = wpc;
+  e->cta = linear::CTALayout::single(2);
+  return e;
+}
+
+inline std::shared_ptr<linear::Encoding>
+dotEnc(std::shared_ptr<linear::Encoding> parent, int opIdx, int kWidth) {
+  auto e = std::make_shared<linear::Encoding>();
+  e->kind = linear::EncodingKind::DotOperand;
+  e->opIdx = opIdx;
+  e->kWidth = kWidth;
+  e->parent = parent;
+  e->cta = parent->cta;
+  return e;
+}
+
+inline std::shared_ptr<linear::Encoding>
+sliceEnc(std::shared_ptr<linear::Encoding> parent, int dim) {
+  auto e = std::make_shared<linear::Encoding>();
+  e->kind = linear::EncodingKind::Slice;
+  e->dim = dim;
+  e->parent = parent;
+  e->cta = linear::CTALayout::single(1);
+  return e;
+}
+
+inline linear::LinearLayout layoutOf(const linear::Encoding &e,
+                                     std::vector<int64_t> shape) {
+  return ok(linear::toLinearLayout(e, shape));
+}
+
+/// The layout of blockedEnc(spt, tpw, wpc, order) over `shape`.
+inline linear::LinearLayout blocked(std::vector<unsigned> spt,
+                                    std::vector<unsigned> tpw,
+                                    std::vector<unsigned> wpc,
+                                    std::vector<unsigned> order,
+                                    std::vector<int64_t> shape) {
+  return layoutOf(*blockedEnc(spt, tpw, wpc, order), shape);
+}
+
+/// A random distributed layout of a 2^r0 x 2^r1 tensor: the logical bits
+/// shuffled onto registers, 5 lane bits and `warpBits` warp bits; with
+/// `broadcasts`, some lane/warp bits get zero columns and the register dim
+/// grows so that the tensor is still covered (and sometimes gets one zero
+/// register column).
+/// Example: r0 = r1 = 3, warpBits = 0, no broadcast: 1 register bit and 5
+/// lane bits, each column a distinct one of the 6 logical bits.
+inline linear::LinearLayout randomDistributed(std::mt19937_64 &rng, int r0,
+                                              int r1, int warpBits,
+                                              bool broadcasts) {
+  namespace dims = linear::dims;
+  int n = r0 + r1;
+  std::vector<uint64_t> bits;
+  for (int b = 0; b < n; ++b)
+    bits.push_back(uint64_t(1) << b);
+  std::shuffle(bits.begin(), bits.end(), rng);
+  std::vector<uint64_t> lane(5, 0), warp(size_t(warpBits), 0), reg;
+  size_t next = 0;
+  auto pick = [&](std::vector<uint64_t> &slots) {
+    for (auto &s : slots) {
+      if (broadcasts && rng() % 4 == 0)
+        continue; // zero column
+      if (next < bits.size())
+        s = bits[next++];
+    }
+  };
+  pick(lane);
+  pick(warp);
+  while (next < bits.size())
+    reg.push_back(bits[next++]);
+  if (broadcasts && rng() % 2)
+    reg.insert(reg.begin() + long(rng() % (reg.size() + 1)), 0);
+  std::vector<linear::DimSize> ins = {{dims::kRegister, int(reg.size())},
+                                      {dims::kLane, 5},
+                                      {dims::kWarp, warpBits},
+                                      {dims::kBlock, 0}};
+  std::vector<linear::DimSize> outs = {{dims::dim(0), r0}, {dims::dim(1), r1}};
+  // Packed output: dim0 bits low, dim1 above; any bit order is a layout.
+  std::vector<uint64_t> cols = reg;
+  cols.insert(cols.end(), lane.begin(), lane.end());
+  cols.insert(cols.end(), warp.begin(), warp.end());
+  Expected<linear::LinearLayout> l =
+      linear::LinearLayout::fromColumns(ins, outs, cols);
+  if (!l) {
+    ADD_FAILURE() << "randomDistributed: " << l.error().message;
+    std::abort();
+  }
+  return std::move(*l);
+}
+
+} // namespace lk::plan::test
+
+#endif // LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
