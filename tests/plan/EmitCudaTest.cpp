@@ -1,0 +1,827 @@
+//===- EmitCudaTest.cpp - CUDA C++ emission of conversion plans -----------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two kinds of checks:
+//  * EmitCudaTables: the numbers the emitter prints (cudaEmitTables) are
+//    executed on the host exactly as the emitted code uses them (thread
+//    offsets XORed with register constants, idle lanes, vector widths,
+//    shuffle partners) and the result is compared with the destination
+//    layout; the wavefronts of the emitted addresses are compared with
+//    plan::simulate's count for the same plan. Every plan is also simulated.
+//  * EmitCudaNvcc: the emitted translation units are compiled with nvcc
+//    (sm_90a and sm_80) when nvcc is found (LK_NVCC, PATH,
+//    /usr/local/cuda/bin/nvcc); skipped otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/plan/EmitCuda.h"
+#include "layoutkit/hw/Machine.h"
+#include "layoutkit/linear/Standard.h"
+#include "layoutkit/plan/Plan.h"
+#include "layoutkit/plan/Simulator.h"
+
+#include "PlanTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace lk::plan {
+namespace {
+
+using linear::Encoding;
+using linear::LinearLayout;
+namespace dims = linear::dims;
+// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+using namespace test;
+
+uint64_t hwIndex(const LinearLayout &l, int64_t r, int64_t lane, int64_t w,
+                 int64_t b = 0) {
+  return uint64_t(r) | uint64_t(lane) << l.inShift(1) |
+         uint64_t(w) << l.inShift(2) | uint64_t(b) << l.inShift(3);
+}
+
+/// What executing the tables on the host gives.
+struct HostRun {
+  int64_t mismatches = 0, checked = 0;
+  std::string firstMismatch;
+  int64_t storeInstructions = 0, loadInstructions = 0;
+  int64_t storeWavefronts = 0, loadWavefronts = 0;
+  int64_t shuffles = 0, barriers = 0;
+};
+
+/// Per lane, per register values of one warp.
+using Registers = std::vector<std::vector<uint64_t>>;
+
+/// One shared-memory side of iteration `it` in warp w of block b, with the
+/// hardware meaning of each instruction: st/ld.shared move the vector
+/// elements at consecutive element addresses; stmatrix / ldmatrix .m8n8
+/// (PTX ISA, hw-facts §3): lane 8j + i supplies the address of row i of
+/// matrix j, and 32-bit register j of lane l = 4g + q holds row g, elements
+/// 2q and 2q + 1 (non-trans) or rows 2q and 2q + 1, element g (.trans),
+/// low half first.
+void runSide(const CudaSharedSide &side, const CudaEmitTables &t, bool store,
+             int64_t it, int64_t w, int64_t b, Registers &regs,
+             std::vector<uint64_t> &buf, uint64_t idleLanes, HostRun &run) {
+  const hw::Machine &m = hw::machine(hw::Arch::Sm90);
+  const uint64_t eb = uint64_t(t.elementBytes);
+  auto slot = [&](uint64_t byte) -> uint64_t & {
+    EXPECT_EQ(byte % eb, 0u);
+    EXPECT_LT(byte, uint64_t(t.smemBytes));
+    return buf[size_t(byte / eb) % buf.size()];
+  };
+  uint64_t wit = 0;
+  for (size_t k = 0; k < side.warpIteration.size(); ++k)
+    if (uint64_t(w) >> k & 1)
+      wit ^= side.warpIteration[k];
+  std::vector<int64_t> addrs(size_t(t.lanes));
+  for (const CudaSharedAccess &a : side.accesses) {
+    if ((uint64_t(a.iteration) ^ wit) != uint64_t(it))
+      continue;
+    for (int64_t l = 0; l < t.lanes; ++l)
+      addrs[size_t(l)] =
+          (uint64_t(l) & idleLanes)
+              ? -1
+              : int64_t(a.registerBytes ^ side.thread.at(l, w, b));
+    if (side.matrixCount) {
+      for (int64_t j = 0; j < side.matrixCount; ++j)
+        for (int64_t i = 0; i < 8; ++i)
+          for (int64_t e = 0; e < 8; ++e) {
+            int64_t lane = side.trans ? 4 * e + i / 2 : 4 * i + e / 2;
+            int64_t half = side.trans ? i % 2 : e % 2;
+            int64_t reg = a.registers[size_t(2 * j + half)];
+            uint64_t &cell =
+                slot(uint64_t(addrs[size_t(8 * j + i)]) + uint64_t(e) * eb);
+            if (store)
+              cell = regs[size_t(lane)][size_t(reg)];
+            else
+              regs[size_t(lane)][size_t(reg)] = cell;
+          }
+      std::vector<int64_t> rows(addrs.begin(),
+                                addrs.begin() + 8 * side.matrixCount);
+      (store ? run.storeWavefronts : run.loadWavefronts) +=
+          ok(m.smem.ldmatrixWavefronts(rows, side.matrixCount));
+    } else {
+      for (int64_t l = 0; l < t.lanes; ++l) {
+        if (addrs[size_t(l)] < 0)
+          continue;
+        for (size_t j = 0; j < a.registers.size(); ++j) {
+          uint64_t &cell = slot(uint64_t(addrs[size_t(l)]) + j * eb);
+          uint64_t &reg = regs[size_t(l)][size_t(a.registers[j])];
+          if (store)
+            cell = reg;
+          else
+            reg = cell;
+        }
+      }
+      (store ? run.storeWavefronts : run.loadWavefronts) +=
+          ok(m.smem.wavefronts(addrs, side.accessBytes));
+    }
+    ++(store ? run.storeInstructions : run.loadInstructions);
+  }
+}
+
+/// Executes `t` on the host the way the emitted code does: registers filled
+/// from the self-check index tables (index ^ thread term, + 1), then the
+/// strategy's steps with the emitted addresses, instructions and partners,
+/// then every dst register compared with the destination layout evaluated
+/// directly (dst.applyFlat, independent of the tables). Values are kept
+/// whole (no truncation to the element width) so any misplaced element
+/// shows. `fallback` runs the sm_80 store instead of stmatrix.
+HostRun runTables(const Plan &plan, const CudaEmitTables &t,
+                  bool fallback = false) {
+  const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
+  HostRun run;
+  auto fill = [&](int64_t w, int64_t b) {
+    Registers in(size_t(t.lanes),
+                 std::vector<uint64_t>(size_t(t.srcRegisters)));
+    for (int64_t l = 0; l < t.lanes; ++l)
+      for (int64_t r = 0; r < t.srcRegisters; ++r) {
+        uint64_t idx = t.srcIndex[size_t(r)] ^ t.srcIndexThread.at(l, w, b);
+        EXPECT_EQ(idx, src.applyFlat(hwIndex(src, r, l, w, b)));
+        in[size_t(l)][size_t(r)] = idx + 1;
+      }
+    return in;
+  };
+  auto check = [&](const Registers &out, int64_t w, int64_t b) {
+    for (int64_t l = 0; l < t.lanes; ++l)
+      for (int64_t r = 0; r < t.dstRegisters; ++r) {
+        ++run.checked;
+        uint64_t want = dst.applyFlat(hwIndex(dst, r, l, w, b)) + 1;
+        EXPECT_EQ(t.dstIndex[size_t(r)] ^ t.dstIndexThread.at(l, w, b),
+                  want - 1);
+        if (out[size_t(l)][size_t(r)] != want && !run.mismatches++)
+          run.firstMismatch = "block " + std::to_string(b) + " warp " +
+                              std::to_string(w) + " lane " + std::to_string(l) +
+                              " register " + std::to_string(r) + ": holds " +
+                              std::to_string(out[size_t(l)][size_t(r)]) +
+                              ", wants " + std::to_string(want);
+      }
+  };
+  auto copies = [&](Registers &out) {
+    for (auto &lane : out)
+      for (const auto &[to, from] : t.registerCopies)
+        lane[size_t(to)] = lane[size_t(from)];
+  };
+  for (int64_t b = 0; b < t.blocks; ++b) {
+    if (plan.strategy != Strategy::SharedMemory) {
+      for (int64_t w = 0; w < t.warps; ++w) {
+        Registers in = fill(w, b);
+        Registers out(size_t(t.lanes),
+                      std::vector<uint64_t>(size_t(t.dstRegisters), 0));
+        if (plan.strategy == Strategy::WarpShuffle) {
+          for (const CudaShuffle &s : t.shuffles) {
+            // Every lane picks its send registers, then all exchange.
+            Registers sent(size_t(t.lanes));
+            for (int64_t l = 0; l < t.lanes; ++l)
+              for (const auto &choices : s.send) {
+                int found = 0;
+                for (const CudaLaneChoice &c : choices)
+                  if (c.lanes >> l & 1) {
+                    sent[size_t(l)].push_back(in[size_t(l)][size_t(c.reg)]);
+                    ++found;
+                  }
+                EXPECT_EQ(found, 1) << "lane " << l;
+              }
+            for (int64_t l = 0; l < t.lanes; ++l) {
+              uint64_t from = uint64_t(s.srcLane[0]);
+              if (s.srcLaneAffine) {
+                for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
+                  if (uint64_t(l) >> j & 1)
+                    from ^= s.srcLaneXor[j];
+              } else {
+                from = uint64_t(s.srcLane[size_t(l)]);
+              }
+              for (size_t e = 0; e < s.receive.size(); ++e)
+                for (const CudaLaneChoice &c : s.receive[e])
+                  if (c.lanes >> l & 1)
+                    out[size_t(l)][size_t(c.reg)] = sent[size_t(from)][e];
+            }
+            run.shuffles += t.wordsPerVector;
+          }
+          copies(out);
+        } else {
+          for (int64_t l = 0; l < t.lanes; ++l)
+            for (int64_t r = 0; r < t.dstRegisters; ++r)
+              out[size_t(l)][size_t(r)] =
+                  in[size_t(l)][size_t(t.registerSource[size_t(r)])];
+        }
+        check(out, w, b);
+      }
+      continue;
+    }
+    // Shared memory: each CTA its own buffer of element slots.
+    std::vector<uint64_t> buf(size_t(t.smemBytes / t.elementBytes), 0);
+    std::vector<Registers> in, out;
+    for (int64_t w = 0; w < t.warps; ++w) {
+      in.push_back(fill(w, b));
+      out.emplace_back(size_t(t.lanes),
+                       std::vector<uint64_t>(size_t(t.dstRegisters), 0));
+    }
+    const CudaSharedSide &store =
+        fallback && t.storeFallback ? *t.storeFallback : t.store;
+    for (int64_t it = 0; it < t.iterations; ++it) {
+      if (it)
+        ++run.barriers;
+      for (int64_t w = 0; w < t.warps; ++w)
+        if (!(uint64_t(w) & t.storeIdleWarps))
+          runSide(store, t, true, it, w, b, in[size_t(w)], buf,
+                  t.storeIdleLanes, run);
+      ++run.barriers;
+      for (int64_t w = 0; w < t.warps; ++w)
+        runSide(t.load, t, false, it, w, b, out[size_t(w)], buf, 0, run);
+    }
+    for (int64_t w = 0; w < t.warps; ++w) {
+      copies(out[size_t(w)]);
+      check(out[size_t(w)], w, b);
+    }
+  }
+  return run;
+}
+
+/// Simulates `plan`, executes its emission tables on the host, and checks
+/// that both are correct and count the same shared-memory accesses, then
+/// that emitCuda succeeds.
+void checkEmission(const Plan &plan, const std::string &what) {
+  SimulationResult s = ok(simulate(plan));
+  ASSERT_TRUE(s.correct) << what << ": " << s.firstMismatch;
+  CudaEmitTables t = ok(cudaEmitTables(plan));
+  HostRun run = runTables(plan, t);
+  EXPECT_EQ(run.mismatches, 0) << what << ": " << run.firstMismatch;
+  EXPECT_EQ(run.checked, s.checked) << what;
+  EXPECT_EQ(run.storeInstructions, s.storeInstructions) << what;
+  EXPECT_EQ(run.loadInstructions, s.loadInstructions) << what;
+  EXPECT_EQ(run.storeWavefronts, s.storeWavefronts) << what;
+  EXPECT_EQ(run.loadWavefronts, s.loadWavefronts) << what;
+  EXPECT_EQ(run.shuffles, s.shuffles) << what;
+  if (plan.smem) {
+    EXPECT_EQ(run.barriers, s.barriers) << what;
+  }
+  if (t.storeFallback) {
+    HostRun fb = runTables(plan, t, /*fallback=*/true);
+    EXPECT_EQ(fb.mismatches, 0)
+        << what << " (sm_80 store): " << fb.firstMismatch;
+  }
+  Expected<std::string> code = emitCuda(plan);
+  ASSERT_TRUE(code) << what << ": " << code.error().message;
+}
+
+//===----------------------------------------------------------------------===//
+// Hand-derived emissions
+//===----------------------------------------------------------------------===//
+
+TEST(EmitCudaTables, NoOpBodyIsFourCopies) {
+  // blocked([1,2],[8,4]) on 16x8 = the mma 16x8 accumulator: register
+  // [(0,1),(8,0)], so 128 elements / 32 lanes = 4 registers per thread;
+  // nothing moves: the body is four copies.
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 8});
+  Plan p = ok(planConversion(a, layoutOf(*mmaV2Enc({1, 1}), {16, 8}), 16));
+  ASSERT_EQ(p.strategy, Strategy::NoOp);
+  checkEmission(p, "no-op");
+  std::string code = ok(emitCuda(p));
+  EXPECT_NE(code.find("__device__ __forceinline__ void lk_convert(const "
+                      "uint16_t (&src)[4], uint16_t (&dst)[4], void *smem) {\n"
+                      "  (void)smem;\n"
+                      "  dst[0] = src[0];\n"
+                      "  dst[1] = src[1];\n"
+                      "  dst[2] = src[2];\n"
+                      "  dst[3] = src[3];\n"
+                      "}\n"),
+            std::string::npos)
+      << code;
+  EXPECT_NE(code.find("inline constexpr int lk_convert_smem_bytes = 0;"),
+            std::string::npos);
+  EXPECT_NE(code.find("inline constexpr int lk_convert_warps = 1;"),
+            std::string::npos);
+  EXPECT_NE(code.find("__global__ void lk_convert_test_kernel("),
+            std::string::npos);
+  EXPECT_EQ(code.find("int main()"), std::string::npos);
+  // Only the three standard headers.
+  EXPECT_EQ(code.find("#include"), code.find("#include <cstdint>"));
+  EXPECT_NE(code.find("#include <cuda_runtime.h>"), std::string::npos);
+  EXPECT_EQ(code.find("#include", code.find("#include <cuda_runtime.h>") + 1),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, RegisterPermutationCopiesPerTheTable) {
+  // PlanTest's blocked -> mma 16x16: dst register r = src register with
+  // bits 1 and 2 swapped: 0,1,4,5,2,3,6,7.
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  Plan p = ok(planConversion(a, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 32));
+  ASSERT_EQ(p.strategy, Strategy::RegisterPermutation);
+  checkEmission(p, "permutation");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  EXPECT_EQ(t.registerSource, (std::vector<int64_t>{0, 1, 4, 5, 2, 3, 6, 7}));
+  std::string code = ok(emitCuda(p));
+  EXPECT_NE(code.find("  dst[2] = src[4];\n  dst[3] = src[5];\n"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, HeaderExampleOffsets) {
+  // Plan.h's worked example, f32 16x16, memory layout
+  //   offset bits b0..b7 = (1,0),(2,0),(4,0),(0,4),(0,8),(9,0),(2,1),(0,10)
+  // ((dim0, dim1) pairs). Store side A: register [(0,1),(0,2),(8,0)], lane
+  // [(0,4),(0,8),(1,0),(2,0),(4,0)]. Inverting by hand:
+  //   (0,4) = b3 -> element 8 -> 32 B;  (0,8) = b4 -> 64 B;
+  //   (1,0) = b0 -> 4 B; (2,0) = b1 -> 8 B; (4,0) = b2 -> 16 B;
+  //   (0,1) = b6 ^ b1 -> element 66 -> 264 B;
+  //   (0,2) = b7 ^ b4 -> element 144 -> 576 B;
+  //   (8,0) = b5 ^ b0 -> element 33 -> 132 B.
+  // Load side B: register [(1,0),(2,0),(0,8)] -> 4, 8, 64 B; lane
+  //   [(4,0),(8,0),(0,1),(0,2),(0,4)] -> 16, 132, 264, 576, 32 B.
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout b =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
+  // (planConversion prefers warp shuffles here; the shared-memory plan.)
+  Plan p = ok(planSharedMemory(a, b, 32));
+  ASSERT_EQ(p.strategy, Strategy::SharedMemory);
+  checkEmission(p, "header example");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  EXPECT_EQ(t.store.accessBytes, 4);
+  EXPECT_EQ(t.store.matrixCount, 0);
+  EXPECT_EQ(t.smemBytes, 16 * 16 * 4);
+  EXPECT_EQ(t.iterations, 1);
+  EXPECT_EQ(t.store.thread.lane, (std::vector<uint64_t>{32, 64, 4, 8, 16}));
+  EXPECT_EQ(t.load.thread.lane, (std::vector<uint64_t>{16, 132, 264, 576, 32}));
+  const auto &st = t.store.accesses, &ld = t.load.accesses;
+  ASSERT_EQ(st.size(), 8u);
+  ASSERT_EQ(ld.size(), 8u);
+  EXPECT_EQ(st[1].registerBytes, 264u);
+  EXPECT_EQ(st[2].registerBytes, 576u);
+  EXPECT_EQ(st[4].registerBytes, 132u);
+  EXPECT_EQ(st[7].registerBytes, 264u ^ 576u ^ 132u);
+  EXPECT_EQ(ld[1].registerBytes, 4u);
+  EXPECT_EQ(ld[2].registerBytes, 8u);
+  EXPECT_EQ(ld[4].registerBytes, 64u);
+  std::string code = ok(emitCuda(p));
+  // The lane bits as emitted: lane bit 2 (value 4) contributes 4 B to the
+  // store offset, lane bit 1 contributes 132 B to the load offset.
+  EXPECT_NE(code.find("st ^= (lane & 0x4u) ? 0x4u : 0u;"), std::string::npos);
+  EXPECT_NE(code.find("ld ^= (lane & 0x2u) ? 0x84u : 0u;"), std::string::npos);
+  EXPECT_NE(code.find("*reinterpret_cast<uint32_t *>(static_cast<unsigned "
+                      "char *>(smem) + (st ^ 0x108u)) = src[1];"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, SixteenByteVectorsAndBroadcast) {
+  // f16 64x64, 4 warps, 8 common dim1 elements per thread: one uint4 per
+  // vector built from 8 registers (4 words of two halves), 4 stores and 4
+  // loads per thread (PlanTest CommonRegistersGiveVectorizedAccess).
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}), {64, 64});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}), {64, 64});
+  Plan p = ok(planConversion(a, b, 16));
+  ASSERT_EQ(p.strategy, Strategy::SharedMemory);
+  checkEmission(p, "16-byte vectors");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  EXPECT_EQ(t.store.accessBytes, 16);
+  EXPECT_EQ(t.load.accessBytes, 16);
+  EXPECT_EQ(t.store.accesses.size(), 4u);
+  EXPECT_EQ(t.load.accesses.size(), 4u);
+  ASSERT_EQ(t.store.accesses[0].registers.size(), 8u);
+  // Registers 0..7 are dim1 = 0..7 of the thread's row: element j = reg j.
+  EXPECT_EQ(t.store.accesses[0].registers,
+            (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  std::string code = ok(emitCuda(p));
+  EXPECT_NE(code.find("= make_uint4(uint32_t(src[0]) | uint32_t(src[1]) << 16, "
+                      "uint32_t(src[2]) | uint32_t(src[3]) << 16, "),
+            std::string::npos);
+  EXPECT_NE(code.find("dst[1] = uint16_t(v.x >> 16);"), std::string::npos);
+
+  // Broadcast (PlanTest BroadcastDataIsStoredOnce): lane bit 4 and warp bit
+  // 0 of A are zero columns, so lanes with bit 4 set and warp 1 do not
+  // store: idle masks 0x10 and 0x1.
+  LinearLayout ba =
+      layoutOf(*blockedEnc({1, 1}, {32, 1}, {2, 1}, {1, 0}), {16, 16});
+  LinearLayout bb =
+      layoutOf(*blockedEnc({1, 1}, {1, 32}, {1, 2}, {0, 1}), {16, 16});
+  Plan bp = ok(planConversion(ba, bb, 32));
+  checkEmission(bp, "broadcast");
+  CudaEmitTables bt = ok(cudaEmitTables(bp));
+  EXPECT_EQ(bt.storeIdleLanes, 0x10u);
+  EXPECT_EQ(bt.storeIdleWarps, 0x1u);
+  EXPECT_NE(ok(emitCuda(bp))
+                .find("if ((lane & 0x10u) == 0u && (warp & 0x1u) "
+                      "== 0u) {"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, ShuffleLaneRegisterSwap) {
+  // Plan.h's ShuffleRound example on 16x8 f32 with 2 warps:
+  // A = blocked([1,2],[8,4],[2,1]): register [(0,1)], lane [(0,2),(0,4),
+  // (1,0),(2,0),(4,0)], warp [(8,0)]; B swaps A's register bit 0 with lane
+  // bit 0. Lane l, register r of B holds column (l & 1) + 2r + ...; in A it
+  // sits in the lane with bit 0 = r, register l & 1. Two rounds t = 0, 1:
+  // lane l reads lane l ^ t (affine: srcLane[0] = t, lane bit k adds 2^k),
+  // the sender s offers register (s ^ t) & 1 (even lanes register t, odd
+  // lanes 1 - t), and lane l receives into register (l & 1) ^ t.
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {2, 1}, {1, 0}), {16, 8});
+  LinearLayout b = a;
+  b.setColumn(0, a.column(1));
+  b.setColumn(1, a.column(0));
+  Plan p = ok(planWarpShuffle(a, b, 32));
+  checkEmission(p, "lane/register swap");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  ASSERT_EQ(t.shuffles.size(), 2u);
+  const uint32_t even = 0x55555555u, odd = 0xaaaaaaaau;
+  for (const CudaShuffle &s : t.shuffles) {
+    int64_t r = s.srcLane[0];
+    ASSERT_TRUE(r == 0 || r == 1);
+    EXPECT_TRUE(s.srcLaneAffine);
+    EXPECT_EQ(s.srcLaneXor, (std::vector<uint64_t>{1, 2, 4, 8, 16}));
+    ASSERT_EQ(s.send.size(), 1u);
+    ASSERT_EQ(s.send[0].size(), 2u);
+    for (const CudaLaneChoice &c : s.send[0])
+      EXPECT_EQ(c.lanes, c.reg == r ? even : odd) << "round " << r;
+    ASSERT_EQ(s.receive[0].size(), 2u);
+    for (const CudaLaneChoice &c : s.receive[0])
+      EXPECT_EQ(c.lanes, c.reg == r ? even : odd) << "round " << r;
+  }
+  // Emitted: the partner from the lane id, one select per side.
+  std::string code = ok(emitCuda(p));
+  EXPECT_NE(code.find("  from ^= (lane & 0x10u) ? 0x10u : 0u;\n"),
+            std::string::npos);
+  EXPECT_NE(code.find("__shfl_sync(0xffffffffu, s0, int(from));"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, IterationsThroughASmallerBuffer) {
+  // vecA -> vecB of SixteenByteVectorsAndBroadcast (f16 64x64, 4 warps):
+  // the whole tile takes 64 * 64 * 2 = 8192 B. Both layouts hold rows 32..
+  // and columns 32.. in registers (CTA tiles of 32x32 repeated), so a
+  // 2048-byte budget gives 8192 / 2048 = 4 iterations over those two
+  // register bits: store, barrier, load per iteration and a barrier between
+  // iterations, 2 * 4 - 1 = 7 barriers in the device function.
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}), {64, 64});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}), {64, 64});
+  PlanOptions o;
+  o.smemBudgetBytes = 2048;
+  Plan p = ok(planSharedMemory(a, b, 16, o));
+  ASSERT_EQ(p.smem->iterations, 4);
+  checkEmission(p, "4 iterations");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  EXPECT_EQ(t.iterations, 4);
+  EXPECT_EQ(t.smemBytes, 2048);
+  std::string code = ok(emitCuda(p));
+  std::string body = code.substr(0, code.find("__global__"));
+  size_t barriers = 0;
+  for (size_t at = body.find("__syncthreads();"); at != std::string::npos;
+       at = body.find("__syncthreads();", at + 1))
+    ++barriers;
+  EXPECT_EQ(barriers, 7u);
+  EXPECT_NE(code.find("inline constexpr int lk_convert_smem_bytes = 2048;"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, TwoCtasEachWithItsOwnBuffer) {
+  // Plan.h's f32 example on a 32x16 tensor whose rows 16..31 are held by
+  // CTA 1 in both layouts (block column (16,0)): a CTA-local conversion.
+  // Each CTA converts its 16x16 half through its own 1024-byte buffer, so
+  // the block contributes nothing to the addresses.
+  std::vector<linear::DimSize> ins = {{dims::kRegister, 3},
+                                      {dims::kLane, 5},
+                                      {dims::kWarp, 0},
+                                      {dims::kBlock, 1}};
+  std::vector<linear::DimSize> outs = {{dims::dim(0), 5}, {dims::dim(1), 4}};
+  auto rc = [](uint64_t r, uint64_t c) { return r | c << 5; };
+  LinearLayout a = ok(LinearLayout::fromColumns(
+      ins, outs,
+      std::vector<uint64_t>{rc(0, 1), rc(0, 2), rc(8, 0), rc(0, 4), rc(0, 8),
+                            rc(1, 0), rc(2, 0), rc(4, 0), rc(16, 0)}));
+  LinearLayout b = ok(LinearLayout::fromColumns(
+      ins, outs,
+      std::vector<uint64_t>{rc(1, 0), rc(2, 0), rc(0, 8), rc(4, 0), rc(8, 0),
+                            rc(0, 1), rc(0, 2), rc(0, 4), rc(16, 0)}));
+  Plan p = ok(planSharedMemory(a, b, 32));
+  checkEmission(p, "two CTAs");
+  CudaEmitTables t = ok(cudaEmitTables(p));
+  EXPECT_EQ(t.blocks, 2);
+  EXPECT_EQ(t.smemBytes, 1024);
+  EXPECT_EQ(t.store.thread.block, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(t.load.thread.block, (std::vector<uint64_t>{0}));
+  // The self-check indices do depend on the block: row 16 = flat bit 4.
+  EXPECT_EQ(t.srcIndexThread.block, (std::vector<uint64_t>{16}));
+  EXPECT_NE(ok(emitCuda(p)).find("inline constexpr int lk_convert_blocks = 2;"),
+            std::string::npos);
+}
+
+TEST(EmitCudaTables, Errors) {
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 8});
+  Plan p = ok(planConversion(a, a, 16));
+  CudaEmitOptions bad;
+  bad.functionName = "1convert";
+  Expected<std::string> e = emitCuda(p, bad);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message,
+            "CUDA function name '1convert' is not a C identifier");
+  CudaEmitOptions noKernel;
+  noKernel.testKernel = false;
+  noKernel.hostMain = true;
+  e = emitCuda(p, noKernel);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "the host main() launches the test kernel: "
+                               "hostMain needs testKernel");
+  Plan wrong = p;
+  wrong.strategy = Strategy::RegisterPermutation;
+  wrong.registerSource = {0, 1, 2, 4}; // 4 registers: 0..3
+  e = emitCuda(wrong);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "register source 4 out of range");
+  Plan noSmem = p;
+  noSmem.strategy = Strategy::SharedMemory;
+  ASSERT_FALSE(emitCuda(noSmem));
+  EXPECT_EQ(emitCuda(noSmem).error().message,
+            "shared-memory plan without its step");
+  // 16 lanes per warp cannot be emitted.
+  LinearLayout half =
+      ok(LinearLayout::identity1D(16, dims::kLane, dims::dim(0)));
+  Plan h = ok(planConversion(half, half, 32));
+  e = emitCuda(h);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "CUDA emission needs layouts of 32 lanes per "
+                               "warp; the plan has 16");
+}
+
+//===----------------------------------------------------------------------===//
+// Sweeps: every emitted table executes correctly
+//===----------------------------------------------------------------------===//
+
+std::vector<std::shared_ptr<Encoding>> encodings(unsigned warps, int elemBits) {
+  unsigned w0 = warps == 4 ? 2 : warps, w1 = warps == 4 ? 2 : 1;
+  std::vector<std::shared_ptr<Encoding>> r = {
+      blockedEnc({1, 2}, {8, 4}, {w0, w1}, {1, 0}),
+      blockedEnc({1, 4}, {8, 4}, {w0, w1}, {1, 0}),
+      blockedEnc({1, 8}, {4, 8}, {warps, 1}, {1, 0}),
+      blockedEnc({4, 1}, {4, 8}, {w1, w0}, {0, 1}),
+      blockedEnc({2, 2}, {4, 8}, {w0, w1}, {0, 1}),
+      mmaV2Enc({w0, w1})};
+  if (elemBits <= 32)
+    r.push_back(dotEnc(mmaV2Enc({warps, 1}), 0, 32 / elemBits));
+  return r;
+}
+
+TEST(EmitCudaTables, StandardPairsAllWidths) {
+  int plans = 0, shared = 0, shuffles = 0, stmatrix = 0, ldmatrix = 0;
+  for (int bits : {8, 16, 32, 64})
+    for (unsigned warps : {1u, 4u})
+      for (std::vector<int64_t> shape :
+           {std::vector<int64_t>{16, 32}, std::vector<int64_t>{64, 32}}) {
+        auto encs = encodings(warps, bits);
+        for (auto &ea : encs)
+          for (auto &eb : encs) {
+            Expected<LinearLayout> a = linear::toLinearLayout(*ea, shape);
+            Expected<LinearLayout> b = linear::toLinearLayout(*eb, shape);
+            if (!a || !b)
+              continue;
+            std::string what =
+                a->str() + " -> " + b->str() + " f" + std::to_string(bits);
+            Plan p = ok(planConversion(*a, *b, bits));
+            checkEmission(p, what);
+            ++plans;
+            if (p.strategy != Strategy::SharedMemory) {
+              Plan sp = ok(planSharedMemory(*a, *b, bits));
+              checkEmission(sp, what + " (shared)");
+            }
+            shared += p.strategy == Strategy::SharedMemory;
+            if (Expected<Plan> sh = planWarpShuffle(*a, *b, bits)) {
+              checkEmission(*sh, what + " (shuffle)");
+              ++shuffles;
+            }
+            if (bits == 16) {
+              PlanOptions o;
+              o.matrixInstructions = true;
+              Plan mp = ok(planSharedMemory(*a, *b, bits, o));
+              checkEmission(mp, what + " (matrix)");
+              stmatrix += mp.smem->stmatrixStore;
+              ldmatrix += mp.smem->ldmatrixLoad;
+            }
+          }
+      }
+  EXPECT_GT(plans, 300);
+  EXPECT_GT(shared, plans / 2);
+  EXPECT_GT(shuffles, 50);
+  EXPECT_GT(stmatrix, 10);
+  EXPECT_GT(ldmatrix, 10);
+  std::printf("%d plans (%d shared memory), %d shuffle plans, %d stmatrix "
+              "and %d ldmatrix sides\n",
+              plans, shared, shuffles, stmatrix, ldmatrix);
+}
+
+//===----------------------------------------------------------------------===//
+// nvcc
+//===----------------------------------------------------------------------===//
+
+/// nvcc from LK_NVCC, PATH, or /usr/local/cuda/bin/nvcc; empty when none.
+std::string findNvcc() {
+  namespace fs = std::filesystem;
+  auto runnable = [](const fs::path &p) {
+    return !p.empty() && fs::is_regular_file(p) &&
+           ::access(p.c_str(), X_OK) == 0;
+  };
+  if (const char *env = std::getenv("LK_NVCC"); env && *env)
+    return runnable(env) ? std::string(env) : std::string();
+  if (const char *path = std::getenv("PATH")) {
+    std::string s = path;
+    size_t start = 0;
+    while (start <= s.size()) {
+      size_t end = s.find(':', start);
+      if (end == std::string::npos)
+        end = s.size();
+      fs::path p = fs::path(s.substr(start, end - start)) / "nvcc";
+      if (end > start && runnable(p))
+        return p.string();
+      start = end + 1;
+    }
+  }
+  fs::path fallback = "/usr/local/cuda/bin/nvcc";
+  return runnable(fallback) ? fallback.string() : std::string();
+}
+
+struct CommandResult {
+  int status = -1;
+  std::string output;
+};
+
+CommandResult runCommand(const std::string &cmd) {
+  CommandResult r;
+  FILE *f = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!f)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    r.output.append(buf, n);
+  r.status = ::pclose(f);
+  return r;
+}
+
+/// A fresh temp directory for this test.
+std::filesystem::path tempDir(const std::string &stem) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::temp_directory_path() /
+               ("lk-emit-" + stem + "-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+/// Compiles `code` with `nvcc -arch=ARCH -c` (and -Werror on every
+/// warning); failure carries nvcc's output.
+void expectCompiles(const std::string &nvcc, const std::string &code,
+                    const std::string &stem, const std::string &arch,
+                    const std::string &extra = "-c") {
+  namespace fs = std::filesystem;
+  fs::path dir = tempDir(stem);
+  fs::path cu = dir / (stem + ".cu");
+  std::ofstream(cu) << code;
+  fs::path obj = dir / (stem + "-" + arch + ".o");
+  CommandResult r = runCommand(
+      "'" + nvcc + "' -arch=" + arch + " -std=c++17 -Werror all-warnings " +
+      extra + " '" + cu.string() + "' -o '" + obj.string() + "'");
+  EXPECT_EQ(r.status, 0) << "nvcc -arch=" << arch << " " << extra
+                         << " failed on " << cu << ":\n"
+                         << r.output;
+  if (r.status == 0)
+    fs::remove_all(dir);
+}
+
+/// The first standard f16 pair (4 warps, 64x32) whose shared-memory plan
+/// with matrix instructions uses stmatrix (wantStore) or ldmatrix.
+Plan matrixPlan(bool wantStore) {
+  PlanOptions o;
+  o.matrixInstructions = true;
+  auto encs = encodings(4, 16);
+  for (auto &ea : encs)
+    for (auto &eb : encs) {
+      std::vector<int64_t> shape = {64, 32};
+      Expected<LinearLayout> a = linear::toLinearLayout(*ea, shape);
+      Expected<LinearLayout> b = linear::toLinearLayout(*eb, shape);
+      if (!a || !b)
+        continue;
+      Plan p = ok(planSharedMemory(*a, *b, 16, o));
+      if (wantStore ? p.smem->stmatrixStore : p.smem->ldmatrixLoad)
+        return p;
+    }
+  ADD_FAILURE() << "no " << (wantStore ? "stmatrix" : "ldmatrix") << " plan";
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  return ok(planSharedMemory(a, a, 16));
+}
+
+/// One translation unit holding a plan of every strategy and width.
+std::string combinedUnit(std::vector<std::string> &names) {
+  struct Case {
+    std::string name;
+    Plan plan;
+  };
+  std::vector<Case> cases;
+  LinearLayout mmaLike =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout rowA =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout colB =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
+  LinearLayout vecA =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}), {64, 64});
+  LinearLayout vecB =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}), {64, 64});
+  cases.push_back({"noop_f16", ok(planConversion(mmaLike, mmaLike, 16))});
+  cases.push_back(
+      {"perm_f32",
+       ok(planConversion(mmaLike, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 32))});
+  cases.push_back({"smem_f8", ok(planSharedMemory(rowA, colB, 8))});
+  cases.push_back({"smem_f16_vec16", ok(planSharedMemory(vecA, vecB, 16))});
+  cases.push_back({"smem_f32", ok(planSharedMemory(rowA, colB, 32))});
+  cases.push_back({"smem_f64", ok(planSharedMemory(rowA, colB, 64))});
+  // Common register bits c1 and r8: 4 x f16 = 8-byte vectors.
+  cases.push_back(
+      {"smem_f16_vec8",
+       ok(planSharedMemory(rowA, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 16))});
+  cases.push_back({"stmatrix", matrixPlan(true)});
+  cases.push_back({"ldmatrix", matrixPlan(false)});
+  {
+    PlanOptions small;
+    small.smemBudgetBytes = 2048;
+    cases.push_back(
+        {"smem_iterations", ok(planSharedMemory(vecA, vecB, 16, small))});
+  }
+  cases.push_back({"shfl_f32", ok(planWarpShuffle(rowA, colB, 32))});
+  cases.push_back({"shfl_f8", ok(planWarpShuffle(rowA, colB, 8))});
+  cases.push_back({"shfl_f64", ok(planWarpShuffle(rowA, colB, 64))});
+  std::string unit;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CudaEmitOptions o;
+    o.functionName = "lk_" + cases[i].name;
+    o.hostMain = i + 1 == cases.size();
+    Expected<std::string> code = emitCuda(cases[i].plan, o);
+    if (!code) {
+      ADD_FAILURE() << cases[i].name << ": " << code.error().message;
+      continue;
+    }
+    SimulationResult s = ok(simulate(cases[i].plan));
+    EXPECT_TRUE(s.correct) << cases[i].name;
+    names.push_back(o.functionName);
+    unit += *code + "\n";
+  }
+  return unit;
+}
+
+TEST(EmitCudaNvcc, EveryStrategyCompilesForSm90aAndSm80) {
+  std::string nvcc = findNvcc();
+  if (nvcc.empty())
+    GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
+  std::vector<std::string> names;
+  std::string unit = combinedUnit(names);
+  ASSERT_EQ(names.size(), 13u);
+  // The strategies are all present.
+  EXPECT_NE(unit.find("__shfl_sync("), std::string::npos);
+  EXPECT_NE(unit.find("*reinterpret_cast<uint4 *>("), std::string::npos);
+  EXPECT_NE(unit.find("*reinterpret_cast<uint2 *>("), std::string::npos);
+  EXPECT_NE(unit.find("__syncthreads();"), std::string::npos);
+  EXPECT_NE(unit.find("asm volatile(\"stmatrix.sync.aligned.m8n8.x"),
+            std::string::npos);
+  EXPECT_NE(unit.find("asm volatile(\"ldmatrix.sync.aligned.m8n8.x"),
+            std::string::npos);
+  // sm_80 has no stmatrix: the emitted store falls back to 2-byte stores.
+  EXPECT_NE(unit.find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900"),
+            std::string::npos);
+  for (const char *arch : {"sm_90a", "sm_80"})
+    expectCompiles(nvcc, unit, "all", arch);
+}
+
+TEST(EmitCudaNvcc, HostMainLinks) {
+  std::string nvcc = findNvcc();
+  if (nvcc.empty())
+    GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}), {64, 64});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}), {64, 64});
+  CudaEmitOptions o;
+  o.hostMain = true;
+  std::string code = ok(emitCuda(ok(planConversion(a, b, 16)), o));
+  EXPECT_NE(code.find("int main()"), std::string::npos);
+  // A full build (compile and link against the CUDA runtime).
+  expectCompiles(nvcc, code, "main", "sm_90a", "");
+}
+
+} // namespace
+} // namespace lk::plan
