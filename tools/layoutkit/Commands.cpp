@@ -355,6 +355,8 @@ const std::vector<CommandSpec> &commandRegistry() {
       all.push_back(std::move(c));
     for (CommandSpec &c : hwCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : planCommands())
+      all.push_back(std::move(c));
     return all;
   }();
   return registry;

@@ -121,6 +121,14 @@ Expected<Reply> runLinearToTile(const Invocation &inv);
 std::vector<CommandSpec> linearCommands();
 
 //===----------------------------------------------------------------------===//
+// Conversion plans (PlanCommands.cpp): `layoutkit plan SRC DST`
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runPlan(const Invocation &inv);
+/// The rows of the plan command.
+std::vector<CommandSpec> planCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 

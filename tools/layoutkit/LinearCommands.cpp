@@ -15,7 +15,7 @@
 
 #include "layoutkit/Grid.h"
 #include "layoutkit/Handlers.h"
-#include "layoutkit/LinearJson.h"
+#include "layoutkit/LayoutArgs.h"
 
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
@@ -152,22 +152,14 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
 } // namespace
 
 Expected<Reply> runLinearStandard(const Invocation &inv) {
-  nlohmann::json params =
-      nlohmann::json::parse(inv.text(0), nullptr, /*allow_exceptions=*/false);
-  if (params.is_discarded())
-    return inv.inArgument(Diagnostic::error("PARAMS is not valid JSON"), 0);
-  auto enc = encodingFromJson(params);
-  if (!enc)
-    return inv.inArgument(std::move(enc).error(), 0);
-  auto shapeTuple = cute::parseIntTuple(inv.text(1));
-  if (!shapeTuple)
-    return inv.inArgument(std::move(shapeTuple).error(), 1);
-  std::vector<int64_t> shape;
-  for (const IntTuple::Node &n : shapeTuple->leaves())
-    shape.push_back(n.value);
-  LK_TRY(LinearLayout l, toLinearLayout(*enc, shape));
-  Reply r = layoutReplyOf(l);
-  LK_CHECK(attachPicture(inv, l, r));
+  auto shape = shapeLeaves(inv.text(1));
+  if (!shape)
+    return inv.inArgument(std::move(shape).error(), 1);
+  auto l = standardLayoutFromJson(inv.text(0), *shape);
+  if (!l)
+    return inv.inArgument(std::move(l).error(), 0);
+  Reply r = layoutReplyOf(*l);
+  LK_CHECK(attachPicture(inv, *l, r));
   return r;
 }
 
@@ -237,11 +229,10 @@ Expected<Reply> runLinearFromTile(const Invocation &inv) {
     return inv.inArgument(std::move(t).error(), 0);
   bridge::TileToLinearDims dims;
   if (std::optional<std::string> shape = inv.option("shape")) {
-    auto s = cute::parseIntTuple(*shape);
+    auto s = shapeLeaves(*shape);
     if (!s)
       return Diagnostic::error("--shape: " + s.error().message);
-    for (const IntTuple::Node &n : s->leaves())
-      dims.shape.push_back(n.value);
+    dims.shape = std::move(*s);
   }
   LK_TRY(LinearLayout l, bridge::tileToLinear(*t, dims));
   return layoutReplyOf(l);

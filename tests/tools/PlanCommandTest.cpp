@@ -1,0 +1,457 @@
+//===- PlanCommandTest.cpp - `layoutkit plan SRC DST` ---------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Expected strategies and counts are derived by hand in the comments (bits
+// written rK / cK for the logical bit of row K / column K). Every plan the
+// command prints is re-planned from the aligned layouts of its --json output
+// and executed by plan::simulate, which must find it correct and count the
+// same instructions and wavefronts as the command reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliTestSupport.h"
+
+#include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Text.h"
+#include "layoutkit/plan/Plan.h"
+#include "layoutkit/plan/Simulator.h"
+#include "layoutkit/tile/SwizzleLayout.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using lk::cli::testing::CliRun;
+using lk::cli::testing::runCli;
+
+namespace {
+
+namespace dims = lk::linear::dims;
+
+// blocked([1,2], [8,4], [1,1], order [1,0]): on 16x8 register [(0,1),(8,0)],
+// lanes [(0,2),(0,4),(1,0),(2,0),(4,0)], the mma.sync 16x8 accumulator of
+// one warp (paper Fig. 1).
+const std::string kBlocked12 =
+    R"({"kind":"blocked","sizePerThread":[1,2],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})";
+const std::string kMma =
+    R"({"kind":"nvidia_mma","versionMajor":2,"versionMinor":0,"instrShape":[16,8],"warpsPerCTA":[1,1]})";
+// The same 16x8 accumulator in the three other models:
+//  * linear: the bases above;
+//  * tile (hw/Atom.h, mma.m16n8k16 C, row-major 16x8 so flat = 8 row + col;
+//    the last iter is fastest): 2:1 -> c1 on register, 4:1@laneid -> c2, c4
+//    on lanes 0-1, 8:4@laneid -> r1, r2, r4 on lanes 2-4, 2:2 -> r8 on
+//    register bit 1;
+//  * cute TV ((4,8),(2,2)):((32,1),(16,8)) onto colex (16,8), index m + 16n:
+//    thread bits 0-1 (stride 32, 64) -> n 2, 4; thread bits 2-4 (1, 2, 4)
+//    -> m 1, 2, 4; value bits (16, 8) -> n 1, m 8.
+const std::string kMmaLinear =
+    "{register: [(0,1),(8,0)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> "
+    "{dim0: 16, dim1: 8}";
+const std::string kMmaTile = "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]";
+const std::string kMmaCute = "((4,8),(2,2)):((32,1),(16,8))";
+
+// The cross-warp transpose: f32 16x16, two warps.
+//   A = blocked([1,4], [8,4], [2,1], order [1,0]): register c1, c2; lanes
+//       c4, c8, r1, r2, r4; warp r8.
+//   B = blocked([4,1], [4,8], [1,2], order [0,1]): register r1, r2; lanes
+//       r4, r8, c1, c2, c4; warp c8.
+// Data crosses warps (r8 vs c8), so only shared memory can move it.
+const std::string kRowsTwoWarps =
+    R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[2,1],"order":[1,0]})";
+const std::string kColsTwoWarps =
+    R"({"kind":"blocked","sizePerThread":[4,1],"threadsPerWarp":[4,8],"warpsPerCTA":[1,2],"order":[0,1]})";
+
+/// Runs `plan ... --json`, re-plans the aligned pair it prints, simulates
+/// it and checks the printed counts against the simulation.
+nlohmann::json checkedPlanJson(std::vector<std::string> args) {
+  args.insert(args.begin(), "plan");
+  args.push_back("--json");
+  CliRun r = runCli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  if (r.status != 0)
+    return {};
+  nlohmann::json j = r.json()["result"];
+  auto src = lk::linear::parseLinearLayout(j["src"].get<std::string>());
+  auto dst = lk::linear::parseLinearLayout(j["dst"].get<std::string>());
+  EXPECT_TRUE(src && dst);
+  if (!src || !dst)
+    return j;
+  // The planner options the command was given.
+  lk::plan::PlanOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--matrix")
+      options.matrixInstructions = true;
+    if (args[i] == "--smem-budget" && i + 1 < args.size())
+      options.smemBudgetBytes = std::stoll(args[i + 1]);
+  }
+  auto p = lk::plan::planConversion(*src, *dst,
+                                    j["element_bits"].get<int64_t>(), options);
+  EXPECT_TRUE(p.hasValue());
+  if (!p)
+    return j;
+  auto s = lk::plan::simulate(*p);
+  EXPECT_TRUE(s.hasValue());
+  if (!s)
+    return j;
+  EXPECT_TRUE(s->correct) << s->firstMismatch;
+  EXPECT_EQ(std::string(lk::plan::strategyName(p->strategy)), j["strategy"]);
+  EXPECT_EQ(s->instructions, j["cost"]["instructions"].get<int64_t>());
+  EXPECT_EQ(s->barriers, j["cost"]["barriers"].get<int64_t>());
+  EXPECT_EQ(s->shuffles, j["cost"]["shuffles"].get<int64_t>());
+  if (!j["shared_memory"].is_null()) {
+    EXPECT_EQ(s->storeWavefronts,
+              j["shared_memory"]["store"]["wavefronts"].get<int64_t>());
+    EXPECT_EQ(s->loadWavefronts,
+              j["shared_memory"]["load"]["wavefronts"].get<int64_t>());
+  }
+  return j;
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(PlanCommand, BlockedEqualToMmaIsNoOp) {
+  CliRun r =
+      runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f16"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "strategy: no-op\n"
+                   "cost: 0 instructions (0 register moves, 0 selects, 0 "
+                   "shuffles), 0 wavefronts, 0 barriers, 0 B of shared "
+                   "memory, 0.0 estimated cycles\n");
+  nlohmann::json j = checkedPlanJson(
+      {kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f16"});
+  EXPECT_EQ(j["strategy"], "no-op");
+  EXPECT_TRUE(j["shared_memory"].is_null());
+}
+
+TEST(PlanCommand, EveryInputModelGivesTheSameLayout) {
+  // All four texts are the mma 16x8 accumulator (derivations above), so
+  // every pair converts for free.
+  const std::vector<std::string> texts = {kMma, kMmaLinear, kMmaTile, kMmaCute};
+  for (const std::string &a : texts)
+    for (const std::string &b : texts) {
+      nlohmann::json j =
+          checkedPlanJson({a, b, "--shape", "(16,8)", "--dtype", "f16"});
+      EXPECT_EQ(j["strategy"], "no-op") << a << " -> " << b;
+      EXPECT_EQ(j["src"], j["dst"]) << a << " -> " << b;
+    }
+  // Without --shape a tile layout and a linear layout over `index` agree too:
+  // the tile view flattens row-major (index = 8 row + col).
+  nlohmann::json j = checkedPlanJson(
+      {kMmaTile,
+       "{register: [(1),(64)], lane: [(2),(4),(8),(16),(32)]} -> {index: 128}",
+       "--dtype", "f16"});
+  EXPECT_EQ(j["strategy"], "no-op");
+}
+
+TEST(PlanCommand, RegisterPermutation) {
+  // On 16x16 blocked([1,2],[8,4]) repeats its registers along dim1 first:
+  // register [(0,1),(0,8),(8,0)]; the mma accumulator repeats rows first:
+  // [(0,1),(8,0),(0,8)]. Same lanes, so dst register r = src register r
+  // with bits 1 and 2 swapped: 0 1 4 5 2 3 6 7, 4 registers move, at 0.5
+  // cycles each in the cost model (Plan.h, Cost): 2 cycles.
+  CliRun r = runCli(
+      {"plan", kBlocked12, kMma, "--shape", "(16,16)", "--dtype", "f16"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "strategy: register permutation\n"
+                   "register sources: 0 1 4 5 2 3 6 7\n"
+                   "cost: 4 instructions (4 register moves, 0 selects, 0 "
+                   "shuffles), 0 wavefronts, 0 barriers, 0 B of shared "
+                   "memory, 2.0 estimated cycles\n");
+  nlohmann::json j = checkedPlanJson(
+      {kBlocked12, kMma, "--shape", "(16,16)", "--dtype", "f16"});
+  EXPECT_EQ(j["register_sources"], nlohmann::json::parse("[0,1,4,5,2,3,6,7]"));
+  EXPECT_EQ(j["cost"]["register_moves"], 4);
+}
+
+TEST(PlanCommand, CrossWarpTransposeThroughSharedMemory) {
+  // kRowsTwoWarps -> kColsTwoWarps, f32 (derivation at the layouts). No
+  // logical bit is a register bit of both: scalar 4-byte accesses, one lane
+  // group of 32 lanes. Store: 4 registers x 2 warps = 8 instructions, load
+  // the same. Lower bound per instruction: max(1 group, 2^max(0, 5 lane
+  // bits - 5 bank bits)) = 1, so 8 wavefronts each way, and the planned
+  // swizzle reaches it. (The row-major buffer, offset 16 r + c, has bank
+  // bits c1 c2 c4 c8 r1: A's lanes vary r2 and r4 outside them, 4 words per
+  // bank, 4 wavefronts per store.) Buffer: 256 x 4 B = 1024 B. Cost model
+  // (Plan.h, Cost): 16 wavefronts x 1 + 1 barrier x 20 = 36 cycles.
+  CliRun r = runCli({"plan", kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)",
+                     "--dtype", "f32"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("strategy: shared memory\n"
+                        "vector: 1 x f32 (4 B per access)\n"
+                        "memory layout: {offset: [",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "store: 8 instructions, 8 wavefronts (lower bound 8)\n"
+                       "load: 8 instructions, 8 wavefronts (lower bound 8)\n"
+                       "cost: 16 instructions (0 register moves, 0 "
+                       "selects, 0 shuffles), 16 wavefronts, 1 "
+                       "barrier, 1024 B of shared memory, 36.0 "
+                       "estimated cycles\n"))
+      << r.out;
+
+  nlohmann::json j = checkedPlanJson(
+      {kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)", "--dtype", "f32"});
+  ASSERT_FALSE(j["shared_memory"].is_null());
+  const nlohmann::json &sm = j["shared_memory"];
+  EXPECT_EQ(sm["vector_elements"], 1);
+  EXPECT_EQ(sm["access_bytes"], 4);
+  EXPECT_EQ(sm["store"]["instructions"], 8);
+  EXPECT_EQ(sm["store"]["lower_bound"], 8);
+  EXPECT_EQ(sm["load"]["wavefronts"], 8);
+  EXPECT_EQ(sm["bytes"], 1024);
+  EXPECT_EQ(j["cost"]["smem_bytes"], 1024);
+  EXPECT_EQ(j["cost"]["wavefronts"], 16);
+  EXPECT_EQ(j["cost"]["cycles"], 36.0);
+  EXPECT_EQ(sm["store_instruction"], "st.shared");
+  EXPECT_EQ(sm["iterations"], 1);
+  // f16: still scalar (2 B) accesses and 32-lane groups; one Sub bit
+  // inside the 4-byte word, 5 bank bits: bound per instruction
+  // max(1, 2^max(0, 5 - 1 - 5)) = 1, so 8 + 8 wavefronts again, and
+  // 256 x 2 B = 512 B. The cute form printed for its layout is the inverse
+  // of the memory layout (cute maps (row, col) -> offset), and so is the
+  // tile form (row-major flat index 16 row + col -> address on m).
+  nlohmann::json h = checkedPlanJson(
+      {kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)", "--dtype", "f16"});
+  ASSERT_FALSE(h["shared_memory"].is_null());
+  EXPECT_EQ(h["shared_memory"]["access_bytes"], 2);
+  EXPECT_EQ(h["shared_memory"]["store"]["wavefronts"], 8);
+  EXPECT_EQ(h["shared_memory"]["load"]["wavefronts"], 8);
+  EXPECT_EQ(h["cost"]["smem_bytes"], 512);
+  for (const nlohmann::json &x : {sm, h["shared_memory"]}) {
+    auto memory =
+        lk::linear::parseLinearLayout(x["memory_layout"].get<std::string>());
+    ASSERT_TRUE(memory.hasValue());
+    auto inverse = memory->invert();
+    ASSERT_TRUE(inverse.hasValue());
+    if (x["memory_layout_tile"].is_string()) {
+      std::string text = x["memory_layout_tile"].get<std::string>();
+      auto composed = lk::tile::parseComposeLayout(text);
+      auto plain = lk::tile::parseTileLayout(text);
+      ASSERT_TRUE(composed || plain) << text;
+      for (int64_t row = 0; row < 16; ++row)
+        for (int64_t col = 0; col < 16; ++col) {
+          int64_t flat = 16 * row + col;
+          int64_t address =
+              composed ? composed->addressAt(flat) : plain->addressAt(flat);
+          auto offset = inverse->apply(std::vector<int64_t>{row, col});
+          ASSERT_TRUE(offset.hasValue());
+          EXPECT_EQ(address, (*offset)[0])
+              << text << " at " << row << "," << col;
+        }
+    }
+    if (x["memory_layout_cute"].is_null())
+      continue;
+    auto c = lk::cute::parseComposedLayout(
+        x["memory_layout_cute"].get<std::string>());
+    ASSERT_TRUE(c.hasValue());
+    lk::bridge::CuteToLinearDims d;
+    d.inDims = {dims::dim(0), dims::dim(1)};
+    d.outDims = {{dims::kOffset, 256}};
+    auto asLinear = lk::bridge::cuteToLinear(*c, d);
+    ASSERT_TRUE(asLinear.hasValue()) << asLinear.error().message;
+    EXPECT_EQ(*asLinear, *inverse) << x["memory_layout_cute"];
+  }
+  // The f16 layout has both forms, so the checks above ran at least once.
+  EXPECT_TRUE(h["shared_memory"]["memory_layout_cute"].is_string())
+      << h["shared_memory"]["memory_layout"];
+  EXPECT_TRUE(h["shared_memory"]["memory_layout_tile"].is_string())
+      << h["shared_memory"]["memory_layout"];
+}
+
+TEST(PlanCommand, IntraWarpTransposeUsesWarpShuffles) {
+  // The one-warp twin of the pair above is the worked example of Plan.h:
+  // f32 16x16, blocked([1,4],[8,4]) -> blocked([4,1],[4,8], order [0,1]).
+  // Shared memory costs 8 + 8 wavefronts and a barrier: 16 + 20 = 36
+  // cycles; the shuffles 8 rounds and 48 selects: 8 + 0.5 * 48 = 32 cycles
+  // (Plan.h, Cost), so the shuffles win and nothing touches shared memory.
+  const std::string a =
+      R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})";
+  const std::string b =
+      R"({"kind":"blocked","sizePerThread":[4,1],"threadsPerWarp":[4,8],"warpsPerCTA":[1,1],"order":[0,1]})";
+  nlohmann::json j =
+      checkedPlanJson({a, b, "--shape", "(16,16)", "--dtype", "f32"});
+  EXPECT_EQ(j["strategy"], "warp shuffle");
+  EXPECT_EQ(j["shuffle_rounds"], 8);
+  EXPECT_EQ(j["cost"]["shuffles"], 8);
+  EXPECT_EQ(j["cost"]["selects"], 48);
+  EXPECT_EQ(j["cost"]["cycles"], 32.0);
+  EXPECT_EQ(j["cost"]["barriers"], 0);
+  EXPECT_TRUE(j["shared_memory"].is_null());
+  CliRun r = runCli({"plan", a, b, "--shape", "(16,16)", "--dtype", "f32"});
+  EXPECT_EQ(r.out.rfind("strategy: warp shuffle\nshuffle rounds: 8 (1 x f32 "
+                        "per shuffled vector)\n",
+                        0),
+            0u)
+      << r.out;
+}
+
+// mma v2 accumulator with [2,2] warps -> blocked-row8 ([1,8], [4,8], [4,1]),
+// 64x64 f16: 4096 elements over 128 threads, 32 per thread; the whole CTA
+// tile is 64 x 64 x 2 B = 8192 B.
+const std::string kMma22 =
+    R"({"kind":"nvidia_mma","versionMajor":2,"versionMinor":0,"instrShape":[16,8],"warpsPerCTA":[2,2]})";
+const std::string kRow8 =
+    R"({"kind":"blocked","sizePerThread":[1,8],"threadsPerWarp":[4,8],"warpsPerCTA":[4,1],"order":[1,0]})";
+
+TEST(PlanCommand, SharedMemoryBudgetRepeatsThroughASmallerBuffer) {
+  // A 4096-byte budget is half the 8192-byte tile: 2 iterations through a
+  // 4096 B buffer, 2 * 2 - 1 = 3 barriers (Plan.h, SharedMemoryPlan).
+  CliRun r = runCli({"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype",
+                     "f16", "--smem-budget", "4096"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "iterations: 2 through a 4096 B buffer\n"))
+      << r.out;
+  nlohmann::json j =
+      checkedPlanJson({kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16",
+                       "--smem-budget", "4096"});
+  EXPECT_EQ(j["shared_memory"]["iterations"], 2);
+  EXPECT_EQ(j["cost"]["barriers"], 3);
+  EXPECT_EQ(j["cost"]["smem_bytes"], 4096);
+  // Far below one 128-byte row: refused with the planner's reason.
+  CliRun tiny = runCli({"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype",
+                        "f16", "--smem-budget", "100"});
+  EXPECT_EQ(tiny.status, 1);
+  EXPECT_TRUE(contains(tiny.err, "budget of 100 bytes")) << tiny.err;
+  CliRun negative = runCli({"plan", kMma22, kRow8, "--shape", "(64,64)",
+                            "--dtype", "f16", "--smem-budget", "-1"});
+  EXPECT_EQ(negative.status, 1);
+  EXPECT_TRUE(contains(negative.err, "--smem-budget must be >= 0"))
+      << negative.err;
+}
+
+TEST(PlanCommand, MatrixInstructions) {
+  // The f16 mma accumulator fragment is the stmatrix fragment (lane l holds
+  // row l/4 of an 8x8 matrix, columns 2(l%4) and 2(l%4)+1 in one 32-bit
+  // register; hw-facts §3). 32 elements per thread = 16 32-bit registers;
+  // one stmatrix.x4 stores 4 of them (4 matrices): 4 per warp, 16 in the
+  // CTA. The blocked-row8 side loads 16-byte vectors: 32 / 8 = 4 per
+  // thread, 16 ld.shared in the CTA, each at least 4 wavefronts (8-lane
+  // groups for 16 B): 64.
+  nlohmann::json j = checkedPlanJson(
+      {kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16", "--matrix"});
+  const nlohmann::json &sm = j["shared_memory"];
+  ASSERT_FALSE(sm.is_null());
+  EXPECT_EQ(sm["store_instruction"], "stmatrix.x4");
+  EXPECT_EQ(sm["load_instruction"], "ld.shared");
+  EXPECT_EQ(sm["store"]["instructions"], 16);
+  EXPECT_EQ(sm["load"]["instructions"], 16);
+  EXPECT_EQ(sm["load"]["wavefronts"], 64);
+  CliRun r = runCli({"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype",
+                     "f16", "--matrix"});
+  EXPECT_TRUE(contains(r.out, "matrix instructions: store stmatrix.x4, load "
+                              "ld.shared\n"))
+      << r.out;
+}
+
+TEST(PlanCommand, EmitCuda) {
+  std::vector<std::string> args = {"plan",    kRowsTwoWarps, kColsTwoWarps,
+                                   "--shape", "(16,16)",     "--dtype",
+                                   "f32",     "--emit",      "cuda"};
+  CliRun r = runCli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The summary, then the code of emitCuda (device function lk_convert).
+  EXPECT_EQ(r.out.rfind("strategy: shared memory\n", 0), 0u);
+  EXPECT_TRUE(contains(r.out, "lk_convert")) << r.out;
+  std::string path = ::testing::TempDir() + "/lk_plan_emit.cu";
+  std::vector<std::string> toFile = args;
+  toFile.insert(toFile.end(), {"--out", path, "--host-main"});
+  CliRun w = runCli(toFile);
+  ASSERT_EQ(w.status, 0) << w.err;
+  EXPECT_TRUE(contains(w.out, "CUDA C++ written to " + path)) << w.out;
+  std::ifstream f(path);
+  std::stringstream code;
+  code << f.rdbuf();
+  EXPECT_TRUE(contains(code.str(), "lk_convert"));
+  EXPECT_TRUE(contains(code.str(), "main(")) << "--host-main adds main()";
+  std::remove(path.c_str());
+  // --out without --emit is refused rather than ignored.
+  CliRun bad = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype",
+                       "f16", "--out", path});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(bad.err, "--out needs --emit cuda")) << bad.err;
+}
+
+TEST(PlanCommand, BadDtype) {
+  CliRun missing = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_TRUE(contains(missing.err, "--dtype is required")) << missing.err;
+  CliRun unknown =
+      runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f17"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_TRUE(contains(unknown.err, "unknown element type 'f17'"))
+      << unknown.err;
+  EXPECT_TRUE(contains(unknown.err, "in option --dtype of 'plan'"))
+      << unknown.err;
+  // A known type whose width the planner does not move (4 bits).
+  CliRun narrow = runCli(
+      {"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "nvfp4"});
+  EXPECT_EQ(narrow.status, 1);
+  EXPECT_TRUE(contains(narrow.err, "element width 4 bits is not supported"))
+      << narrow.err;
+}
+
+TEST(PlanCommand, UnparsableLayoutNamesTheArgument) {
+  CliRun src = runCli({"plan", "{register: [(0,1)", kMma, "--shape", "(16,8)",
+                       "--dtype", "f16"});
+  EXPECT_EQ(src.status, 1);
+  EXPECT_TRUE(contains(src.err, "note: in argument SRC of 'plan'")) << src.err;
+  EXPECT_TRUE(contains(src.err, "read as a linear layout")) << src.err;
+  // A tile extent of 3 is not a power of two (bridge/LinearTile.h).
+  CliRun dst = runCli(
+      {"plan", kMma, "S[(8,3):(1,8)]", "--shape", "(16,8)", "--dtype", "f16"});
+  EXPECT_EQ(dst.status, 1);
+  EXPECT_TRUE(contains(dst.err, "not a power of two")) << dst.err;
+  EXPECT_TRUE(contains(dst.err, "note: in argument DST of 'plan'")) << dst.err;
+  EXPECT_TRUE(contains(dst.err, "read as a tile layout")) << dst.err;
+  // A JSON object without its kind's fields.
+  CliRun json = runCli({"plan", R"({"kind":"blocked"})", kMma, "--shape",
+                        "(16,8)", "--dtype", "f16"});
+  EXPECT_EQ(json.status, 1);
+  EXPECT_TRUE(contains(json.err, "missing field")) << json.err;
+  EXPECT_TRUE(contains(json.err, "read as standard-layout parameters"))
+      << json.err;
+  // A cute layout needs its TV form and a shape.
+  CliRun rank = runCli(
+      {"plan", "128:1", kMmaCute, "--shape", "(16,8)", "--dtype", "f16"});
+  EXPECT_TRUE(contains(rank.err, "2 top-level modes")) << rank.err;
+  CliRun noShape = runCli({"plan", kMmaCute, kMmaCute, "--dtype", "f16"});
+  EXPECT_EQ(noShape.status, 1);
+  EXPECT_TRUE(contains(noShape.err, "a cute TV layout needs --shape"))
+      << noShape.err;
+  CliRun noShapeJson = runCli({"plan", kMma, kMma, "--dtype", "f16"});
+  EXPECT_TRUE(
+      contains(noShapeJson.err, "standard-layout parameters need --shape"))
+      << noShapeJson.err;
+}
+
+TEST(PlanCommand, LayoutsOfDifferentTensors) {
+  // A linear layout of 16x8 against --shape (16,16): refused, not ignored.
+  CliRun shape = runCli(
+      {"plan", kMmaLinear, kMma, "--shape", "(16,16)", "--dtype", "f16"});
+  EXPECT_EQ(shape.status, 1);
+  EXPECT_TRUE(contains(shape.err, "logical dims have extents (16,8)"))
+      << shape.err;
+  // 16x8 against 16x16: the planner's alignment names the dim.
+  CliRun sizes =
+      runCli({"plan", kMmaLinear,
+              "{register: [(0,1),(8,0),(0,8)], lane: "
+              "[(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 16, dim1: 16}",
+              "--dtype", "f16"});
+  EXPECT_EQ(sizes.status, 1);
+  EXPECT_TRUE(contains(sizes.err, "not layouts of the same tensor"))
+      << sizes.err;
+  EXPECT_TRUE(contains(sizes.err, "output dim 'dim1' has size 8")) << sizes.err;
+}
+
+} // namespace
