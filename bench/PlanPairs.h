@@ -6,7 +6,8 @@
 ///
 /// \file
 /// The standard distributed layouts the planning benchmarks
-/// (PlanBench.cpp) and the cost table (PlanCostTable.cpp) convert between,
+/// (PlanBench.cpp), the cost table (PlanCostTable.cpp) and the plan tests
+/// (tests/plan/PlanTestUtil.h) convert between,
 /// as Triton encodings, for a given number of warps and element width:
 ///
 ///   blocked-mmalike  blocked([1,2], [8,4], W2, order [1,0]) (equals the mma

@@ -565,17 +565,13 @@ TEST(EmitCudaTables, Errors) {
 // Sweeps: every emitted table executes correctly
 //===----------------------------------------------------------------------===//
 
+/// The standard layouts of bench/PlanPairs.h less blocked-1, mmaV3 and
+/// dotB (a smaller sweep: every width is emitted).
 std::vector<std::shared_ptr<Encoding>> encodings(unsigned warps, int elemBits) {
-  unsigned w0 = warps == 4 ? 2 : warps, w1 = warps == 4 ? 2 : 1;
-  std::vector<std::shared_ptr<Encoding>> r = {
-      blockedEnc({1, 2}, {8, 4}, {w0, w1}, {1, 0}),
-      blockedEnc({1, 4}, {8, 4}, {w0, w1}, {1, 0}),
-      blockedEnc({1, 8}, {4, 8}, {warps, 1}, {1, 0}),
-      blockedEnc({4, 1}, {4, 8}, {w1, w0}, {0, 1}),
-      blockedEnc({2, 2}, {4, 8}, {w0, w1}, {0, 1}),
-      mmaV2Enc({w0, w1})};
-  if (elemBits <= 32)
-    r.push_back(dotEnc(mmaV2Enc({warps, 1}), 0, 32 / elemBits));
+  std::vector<std::shared_ptr<Encoding>> r;
+  for (auto &[name, e] : bench::standardEncodings(warps, elemBits))
+    if (name != "blocked-1" && name != "mmaV3" && name != "dotB")
+      r.push_back(e);
   return r;
 }
 

@@ -327,39 +327,8 @@ TEST(PlanSimulator, CatchesWrongPlans) {
 // Standard pairs
 //===----------------------------------------------------------------------===//
 
-std::vector<std::pair<std::string, std::shared_ptr<Encoding>>>
-standardEncodings(unsigned warps, int elemBits) {
-  std::vector<std::pair<std::string, std::shared_ptr<Encoding>>> r;
-  unsigned w0 = warps, w1 = 1;
-  if (warps == 4) {
-    w0 = 2;
-    w1 = 2;
-  } else if (warps == 8) {
-    w0 = 4;
-    w1 = 2;
-  }
-  r.push_back({"blocked-mmalike", blockedEnc({1, 2}, {8, 4}, {w0, w1}, {1, 0})});
-  r.push_back({"blocked-row", blockedEnc({1, 4}, {8, 4}, {w0, w1}, {1, 0})});
-  r.push_back({"blocked-row8", blockedEnc({1, 8}, {4, 8}, {warps, 1}, {1, 0})});
-  r.push_back({"blocked-col", blockedEnc({4, 1}, {4, 8}, {w1, w0}, {0, 1})});
-  r.push_back({"blocked-1", blockedEnc({1, 1}, {2, 16}, {1, warps}, {1, 0})});
-  r.push_back({"blocked-2x2", blockedEnc({2, 2}, {4, 8}, {w0, w1}, {0, 1})});
-  auto mma = mmaV2Enc({w0, w1});
-  r.push_back({"mma", mma});
-  if (warps >= 4) {
-    // wgmma accumulator: a warpgroup of 4 warps along M.
-    auto v3 = mmaV2Enc({warps, 1});
-    v3->versionMajor = 3;
-    v3->instrShape = {16, 16, 16};
-    r.push_back({"mmaV3", v3});
-  }
-  int kWidth = 32 / elemBits;
-  if (kWidth >= 1) {
-    r.push_back({"dotA", dotEnc(mmaV2Enc({warps, 1}), 0, kWidth)});
-    r.push_back({"dotB", dotEnc(mmaV2Enc({1, warps}), 1, kWidth)});
-  }
-  return r;
-}
+// The standard layouts are bench::standardEncodings (bench/PlanPairs.h).
+using bench::standardEncodings;
 
 struct SweepStats {
   int plans = 0, noop = 0, perm = 0, shared = 0, withV3 = 0;

@@ -14,6 +14,7 @@
 #ifndef LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
 #define LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
 
+#include "../../bench/PlanPairs.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Standard.h"
 
@@ -43,49 +44,15 @@ template <class T> T ok(Expected<T> e) {
 // Encodings (one CTA) and their layouts
 //===----------------------------------------------------------------------===//
 
-inline std::shared_ptr<linear::Encoding>
-blockedEnc(std::vector<unsigned> spt, std::vector<unsigned> tpw,
-           std::vector<unsigned> wpc, std::vector<unsigned> order) {
-  auto e = std::make_shared<linear::Encoding>();
-  e->kind = linear::EncodingKind::Blocked;
-  e->sizePerThread = spt;
-  e->threadsPerWarp = tpw;
-  e->warpsPerCTA = wpc;
-  e->order = order;
-  e->cta = linear::CTALayout::single(spt.size());
-  return e;
-}
-
+// The encoding builders are those of the planning benchmarks
+// (bench/PlanPairs.h), so the tests and the cost table build the same
+// standard layouts.
+inline constexpr auto &blockedEnc = bench::blockedEncoding;
+inline constexpr auto &dotEnc = bench::dotEncoding;
+inline constexpr auto &sliceEnc = bench::sliceEncoding;
 /// The mma.sync (v2, 16x8 instruction) accumulator.
-inline std::shared_ptr<linear::Encoding> mmaV2Enc(std::vector<unsigned> wpc) {
-  auto e = std::make_shared<linear::Encoding>();
-  e->kind = linear::EncodingKind::NvidiaMma;
-  e->versionMajor = 2;
-  e->instrShape = {16, 8};
-  e->warpsPerCTA = wpc;
-  e->cta = linear::CTALayout::single(2);
-  return e;
-}
-
-inline std::shared_ptr<linear::Encoding>
-dotEnc(std::shared_ptr<linear::Encoding> parent, int opIdx, int kWidth) {
-  auto e = std::make_shared<linear::Encoding>();
-  e->kind = linear::EncodingKind::DotOperand;
-  e->opIdx = opIdx;
-  e->kWidth = kWidth;
-  e->parent = parent;
-  e->cta = parent->cta;
-  return e;
-}
-
-inline std::shared_ptr<linear::Encoding>
-sliceEnc(std::shared_ptr<linear::Encoding> parent, int dim) {
-  auto e = std::make_shared<linear::Encoding>();
-  e->kind = linear::EncodingKind::Slice;
-  e->dim = dim;
-  e->parent = parent;
-  e->cta = linear::CTALayout::single(1);
-  return e;
+inline bench::EncodingPtr mmaV2Enc(std::vector<unsigned> wpc) {
+  return bench::mmaEncoding(2, std::move(wpc));
 }
 
 inline linear::LinearLayout layoutOf(const linear::Encoding &e,
