@@ -15,8 +15,10 @@
 
 #include "layoutkit/linear/LinearLayout.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <vector>
 
@@ -27,13 +29,58 @@ inline constexpr std::array<linear::DimId, 4> kHwDims = {
     linear::dims::kRegister, linear::dims::kLane, linear::dims::kWarp,
     linear::dims::kBlock};
 
+/// At most 64 bit-vectors kept inline: the planners build many short-lived
+/// sets of layout columns per plan, and a heap allocation for each was most
+/// of the planning time. A contiguous range (std::span converts from it).
+class Columns {
+public:
+  Columns() = default;
+  Columns(std::initializer_list<uint64_t> cs) {
+    for (uint64_t c : cs)
+      push_back(c);
+  }
+  template <class It> Columns(It first, It last) {
+    for (; first != last; ++first)
+      push_back(*first);
+  }
+  /// @pre size() < 64
+  void push_back(uint64_t c) { v_[n_++] = c; }
+  /// Inserts c before position `at` (0 <= at <= size()). @pre size() < 64
+  void insertAt(size_t at, uint64_t c) {
+    for (size_t i = n_; i > at; --i)
+      v_[i] = v_[i - 1];
+    v_[at] = c;
+    ++n_;
+  }
+  template <class It> void append(It first, It last) {
+    for (; first != last; ++first)
+      push_back(*first);
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  uint64_t *data() { return v_; }
+  const uint64_t *data() const { return v_; }
+  uint64_t *begin() { return v_; }
+  uint64_t *end() { return v_ + n_; }
+  const uint64_t *begin() const { return v_; }
+  const uint64_t *end() const { return v_ + n_; }
+  uint64_t &operator[](size_t i) { return v_[i]; }
+  uint64_t operator[](size_t i) const { return v_[i]; }
+  friend bool operator==(const Columns &a, const Columns &b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+private:
+  uint64_t v_[64];
+  size_t n_ = 0;
+};
+
 /// The columns of input dim `d` of `l` (empty when `l` lacks it).
-inline std::vector<uint64_t> dimColumns(const linear::LinearLayout &l,
-                                        linear::DimId d) {
+inline Columns dimColumns(const linear::LinearLayout &l, linear::DimId d) {
+  Columns c;
   int i = l.inDimIndex(d);
   if (i < 0)
-    return {};
-  std::vector<uint64_t> c;
+    return c;
   for (int b = 0; b < l.inDim(i).log2; ++b)
     c.push_back(l.column(l.inShift(i) + b));
   return c;
@@ -48,7 +95,7 @@ inline std::vector<uint64_t> dimColumns(const linear::LinearLayout &l,
 /// Example: add(0b011, tag 1), add(0b110, tag 2); reduce(v = 0b101) leaves
 /// v = 0 and returns 1 ^ 2 = 3 (0b101 = 0b011 ^ 0b110).
 struct F2Basis {
-  std::vector<uint64_t> rows, combos;
+  Columns rows, combos;
 
   /// Reduces v by the rows; returns the XOR of the tags used and leaves the
   /// remainder (0 iff v was in the span) in v.
@@ -71,8 +118,8 @@ struct F2Basis {
     size_t at = 0;
     while (at < rows.size() && rows[at] > v)
       ++at;
-    rows.insert(rows.begin() + std::ptrdiff_t(at), v);
-    combos.insert(combos.begin() + std::ptrdiff_t(at), combo);
+    rows.insertAt(at, v);
+    combos.insertAt(at, combo);
     return true;
   }
   bool contains(uint64_t v) const {

@@ -76,7 +76,7 @@ Expected<LinearLayout> alignIns(const LinearLayout &l,
   std::vector<DimSize> ins;
   std::vector<uint64_t> cols;
   for (DimId d : kHwDims) {
-    std::vector<uint64_t> c = dimColumns(l, d);
+    Columns c = dimColumns(l, d);
     ins.push_back({d, int(c.size())});
     cols.insert(cols.end(), c.begin(), c.end());
   }

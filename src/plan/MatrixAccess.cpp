@@ -103,4 +103,79 @@ Expected<MatrixAccess> matchMatrixAccess(const LinearLayout &side,
   return m;
 }
 
+Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
+                                       std::span<const int> rowBits,
+                                       bool trans, int maxMatrixBits) {
+  const char *name = trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix";
+  if (side.inDimSize(dims::kLane) != 32)
+    return Diagnostic::error(std::string(name) +
+                             " needs 32 lanes, the layout has " +
+                             std::to_string(side.inDimSize(dims::kLane)));
+  if (maxMatrixBits < 0 || maxMatrixBits > 2)
+    return Diagnostic::error(std::string(name) +
+                             ": at most 4 matrices per instruction");
+  const int outBits = side.totalOutBits();
+  uint64_t rowMask = 0;
+  if (rowBits.size() != 3)
+    return Diagnostic::error(std::string(name) + ": expected 3 row bits, got " +
+                             std::to_string(rowBits.size()));
+  for (int b : rowBits) {
+    if (b < 0 || b >= outBits || (rowMask >> b & 1))
+      return Diagnostic::error(std::string(name) + ": row bit " +
+                               std::to_string(b) +
+                               " is not a distinct logical bit below " +
+                               std::to_string(outBits));
+    rowMask |= uint64_t(1) << b;
+  }
+  auto row = [&](int i) { return uint64_t(1) << rowBits[size_t(i)]; };
+  const int regBits = side.inDimLog2(dims::kRegister);
+  const int laneShift = side.inShift(side.inDimIndex(dims::kLane));
+  MatrixAccess m;
+  m.trans = trans;
+  if (!trans) {
+    for (int i = 0; i < 2; ++i)
+      if (side.column(laneShift + i) != row(i + 1))
+        return Diagnostic::error(
+            std::string(name) + ": lane bit " + std::to_string(i) +
+            " is logical " + std::to_string(side.column(laneShift + i)) +
+            ", not row bit " + std::to_string(rowBits[size_t(i + 1)]));
+    for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
+      if (side.column(b) == row(0))
+        m.halfRegBit = b;
+    if (m.halfRegBit < 0)
+      return Diagnostic::error(std::string(name) +
+                               ": no register bit is row bit " +
+                               std::to_string(rowBits[0]));
+  } else {
+    for (int i = 0; i < 3; ++i)
+      if (side.column(laneShift + 2 + i) != row(i))
+        return Diagnostic::error(
+            std::string(name) + ": lane bit " + std::to_string(2 + i) +
+            " is logical " + std::to_string(side.column(laneShift + 2 + i)) +
+            ", not row bit " + std::to_string(rowBits[size_t(i)]));
+    for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
+      if (side.column(b))
+        m.halfRegBit = b;
+    if (m.halfRegBit < 0)
+      return Diagnostic::error(std::string(name) +
+                               ": no non-zero register bit for the half");
+  }
+  // The rows' three offset bits are exactly rowMask; every other column
+  // must avoid them (the same test as matchMatrixAccess's).
+  for (int c = 0; c < side.totalInBits(); ++c) {
+    bool inRow =
+        trans ? (c >= laneShift + 2 && c < laneShift + 5)
+              : (c == m.halfRegBit || c == laneShift || c == laneShift + 1);
+    if (!inRow && (side.column(c) & rowMask))
+      return Diagnostic::error(std::string(name) + ": input bit " +
+                               std::to_string(c) +
+                               " moves inside a 16-byte row");
+  }
+  for (int b = 0; b < regBits && int(m.matrixRegBits.size()) < maxMatrixBits;
+       ++b)
+    if (b != m.halfRegBit && side.column(b))
+      m.matrixRegBits.push_back(b);
+  return m;
+}
+
 } // namespace lk::plan

@@ -102,7 +102,7 @@ Expected<AlignedPair> alignLayouts(const LinearLayout &src,
     std::vector<DimSize> ins;
     std::vector<uint64_t> cols;
     for (DimId d : kHwDims) {
-      std::vector<uint64_t> c = dimColumns(l, d);
+      Columns c = dimColumns(l, d);
       ins.push_back({d, int(c.size())});
       cols.insert(cols.end(), c.begin(), c.end());
     }
@@ -169,8 +169,8 @@ std::optional<std::vector<int64_t>> registerSources(const AlignedPair &p) {
   for (DimId d : {dims::kLane, dims::kWarp, dims::kBlock})
     if (dimColumns(a, d) != dimColumns(b, d))
       return std::nullopt;
-  std::vector<uint64_t> aReg = dimColumns(a, dims::kRegister);
-  std::vector<uint64_t> bReg = dimColumns(b, dims::kRegister);
+  Columns aReg = dimColumns(a, dims::kRegister);
+  Columns bReg = dimColumns(b, dims::kRegister);
   F2Basis basis;
   for (size_t i = 0; i < aReg.size(); ++i)
     basis.add(aReg[i], uint64_t(1) << i);
@@ -219,7 +219,7 @@ int subBitsOf(int n, int logE, int v) {
 /// matrix (lane bits 2-4; for .trans the half register and lane bits 0, 1).
 Expected<uint64_t> conflictGroupMask(const LinearLayout &l, const SideAccess &s,
                                      int64_t elementBytes) {
-  std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
+  Columns lane = dimColumns(l, dims::kLane);
   uint64_t mask = 0;
   if (s.isMatrix()) {
     if (lane.size() != 5)
@@ -242,23 +242,34 @@ struct SideCost {
   int64_t instructions = 0, wavefronts = 0, bound = 0;
   int lemma = 0;
 };
+/// Warp instructions of one side, per CTA; it does not depend on the
+/// swizzle. A store skips registers and warps holding only duplicates, a
+/// load fills every register of every warp: 2^(|reg != 0| - covered) per
+/// warp, covered = v for a vector, 1 + |matrixRegBits| for a matrix (the
+/// half and the matrix register bits).
+int64_t sideInstructions(const LinearLayout &l, bool store,
+                         const SideAccess &s) {
+  Columns reg = dimColumns(l, dims::kRegister);
+  Columns warp = dimColumns(l, dims::kWarp);
+  int64_t warps =
+      store ? (int64_t(1) << nonzeroCount(warp)) : (int64_t(1) << warp.size());
+  int covered =
+      s.isMatrix() ? 1 + int(s.matrix.matrixRegBits.size()) : s.v();
+  return (int64_t(1) << (nonzeroCount(reg) - covered)) * warps;
+}
+
 Expected<SideCost> sideCost(const LinearLayout &l, bool store,
                             const SideAccess &s, std::span<const uint64_t> mem,
                             int line, int64_t elementBytes) {
   const int n = int(mem.size());
   const int logE = log2Exact(elementBytes);
-  std::vector<uint64_t> reg = dimColumns(l, dims::kRegister);
-  std::vector<uint64_t> lane = dimColumns(l, dims::kLane);
-  std::vector<uint64_t> warp = dimColumns(l, dims::kWarp);
-  int64_t warps =
-      store ? (int64_t(1) << nonzeroCount(warp)) : (int64_t(1) << warp.size());
+  Columns lane = dimColumns(l, dims::kLane);
   std::vector<uint64_t> idx(mem.begin() + line, mem.end());
   SideCost c;
+  c.instructions = sideInstructions(l, store, s);
   if (s.isMatrix()) {
     // One instruction covers the half and matrix register bits; each of its
     // matrices is one group of 8 rows (hw-facts §1.3 model).
-    int covered = 1 + int(s.matrix.matrixRegBits.size());
-    c.instructions = (int64_t(1) << (nonzeroCount(reg) - covered)) * warps;
     LK_TRY(uint64_t gmask, conflictGroupMask(l, s, elementBytes));
     std::vector<uint64_t> group;
     for (int b = 0; b < 64; ++b)
@@ -283,7 +294,6 @@ Expected<SideCost> sideCost(const LinearLayout &l, bool store,
   std::vector<uint64_t> vecIdx(mem.begin(), mem.begin() + v);
   vecIdx.insert(vecIdx.end(), idx.begin(), idx.end());
   int laneBits = int(lane.size());
-  c.instructions = (int64_t(1) << (nonzeroCount(reg) - v)) * warps;
   std::vector<uint64_t> group, thr;
   for (int j = 0; j < laneBits; ++j) {
     if (!lane[j])
@@ -330,7 +340,7 @@ Status fillSharedCosts(const AlignedPair &p, SharedMemoryPlan &sp,
   sp.loadWavefronts = ld.wavefronts;
   sp.loadLowerBound = ld.bound;
   sp.loadLemmaBits = ld.lemma;
-  std::vector<uint64_t> bReg = dimColumns(p.dst, dims::kRegister);
+  Columns bReg = dimColumns(p.dst, dims::kRegister);
   sp.registerCopies =
       ((int64_t(1) << bReg.size()) - (int64_t(1) << nonzeroCount(bReg))) *
       p.dst.inDimSize(dims::kWarp);
@@ -354,7 +364,7 @@ Status checkShareable(const AlignedPair &p) {
                              "plan");
   // CTA-local only: distributed shared memory across a cluster is not
   // planned.
-  std::vector<uint64_t> a = dimColumns(p.src, dims::kBlock),
+  Columns a = dimColumns(p.src, dims::kBlock),
                         b = dimColumns(p.dst, dims::kBlock);
   for (size_t j = 0; j < a.size(); ++j)
     if (a[j] != b[j]) {
@@ -388,7 +398,7 @@ std::vector<int> ctaLogicalBits(const AlignedPair &p) {
 
 /// The register bit of `l` whose column is `col`, or -1.
 int regBitOf(const LinearLayout &l, uint64_t col) {
-  std::vector<uint64_t> reg = dimColumns(l, dims::kRegister);
+  Columns reg = dimColumns(l, dims::kRegister);
   for (size_t j = 0; j < reg.size(); ++j)
     if (reg[j] == col)
       return int(j);
@@ -403,7 +413,7 @@ int regBitOf(const LinearLayout &l, uint64_t col) {
 std::vector<int> iterableBits(const AlignedPair &p, uint64_t excluded) {
   auto holder = [](const LinearLayout &l, int bit) {
     for (DimId d : {dims::kRegister, dims::kWarp}) {
-      std::vector<uint64_t> c = dimColumns(l, d);
+      Columns c = dimColumns(l, d);
       if (std::find(c.begin(), c.end(), uint64_t(1) << bit) != c.end())
         return d == dims::kRegister ? 0 : 1;
     }
@@ -762,28 +772,6 @@ SideAccess vectorSideOver(const LinearLayout &l, std::span<const int> row) {
   return s;
 }
 
-/// A memory layout whose lowest offset bits are `row`, enough to ask
-/// matchMatrixAccess about a side (the rest of the basis is irrelevant to
-/// the tile test).
-Expected<LinearLayout> rowMemory(const AlignedPair &p,
-                                 std::span<const int> row) {
-  const int n = p.src.totalOutBits();
-  std::vector<uint64_t> cols;
-  uint64_t used = 0;
-  for (int b : row) {
-    cols.push_back(uint64_t(1) << b);
-    used |= uint64_t(1) << b;
-  }
-  for (int b = 0; b < n; ++b)
-    if (!(used >> b & 1))
-      cols.push_back(uint64_t(1) << b);
-  std::vector<DimSize> outs;
-  for (int i = 0; i < p.src.numOutDims(); ++i)
-    outs.push_back(p.src.outDim(i));
-  DimSize off{dims::kOffset, n};
-  return LinearLayout::fromColumns(std::span(&off, 1), outs, cols);
-}
-
 bool better(const Plan &a, const Plan &b) {
   if (a.cost.instructions != b.cost.instructions)
     return a.cost.instructions < b.cost.instructions;
@@ -807,8 +795,8 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
   const int maxV = log2Exact(16 / elementBytes);
 
   // 1. Vec: logical bits held in registers by both layouts.
-  std::vector<uint64_t> aReg = dimColumns(p.src, dims::kRegister);
-  std::vector<uint64_t> bReg = dimColumns(p.dst, dims::kRegister);
+  Columns aReg = dimColumns(p.src, dims::kRegister);
+  Columns bReg = dimColumns(p.dst, dims::kRegister);
   SideAccess store, load;
   std::vector<int> vec;
   for (size_t j = 0; j < aReg.size(); ++j) {
@@ -837,8 +825,8 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
   };
   std::vector<Row> rows;
   for (const LinearLayout *l : {&p.src, &p.dst}) {
-    std::vector<uint64_t> lane = dimColumns(*l, dims::kLane);
-    std::vector<uint64_t> reg = dimColumns(*l, dims::kRegister);
+    Columns lane = dimColumns(*l, dims::kLane);
+    Columns reg = dimColumns(*l, dims::kRegister);
     if (lane[0] && lane[1])
       for (uint64_t r : reg)
         if (r)
@@ -848,15 +836,34 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
       rows.push_back({{__builtin_ctzll(lane[2]), __builtin_ctzll(lane[3]),
                        __builtin_ctzll(lane[4])}});
   }
-  for (const Row &row : rows) {
-    LK_TRY(LinearLayout probe, rowMemory(p, row.bits));
+  // The same row set from both layouts is one candidate (the first kept).
+  for (size_t i = rows.size(); i-- > 0;)
+    for (size_t j = 0; j < i; ++j)
+      if (rows[j].bits == rows[i].bits) {
+        rows.erase(rows.begin() + std::ptrdiff_t(i));
+        break;
+      }
+  // Each candidate's instruction count is known before its swizzle is
+  // built (sideInstructions), and a plan is only taken with fewer
+  // instructions than the vector plan and, among those, by fewest
+  // instructions first: so swizzles are built in that order and the search
+  // stops at the first count above the best plan's. The result is the same
+  // as building every candidate (ties keep the row order).
+  struct Candidate {
+    const Row *row;
     SideAccess sides[2];
-    const LinearLayout *ls[2] = {&p.src, &p.dst};
+    uint64_t excluded = 0;
+    int64_t instructions = 0;
+  };
+  std::vector<Candidate> cands;
+  const LinearLayout *ls[2] = {&p.src, &p.dst};
+  for (const Row &row : rows) {
+    Candidate c{&row, {}, 0, 0};
     for (int s = 0; s < 2; ++s) {
       SideAccess vecSide = vectorSideOver(*ls[s], row.bits);
       SideAccess matSide;
       for (bool trans : {false, true}) {
-        Expected<MatrixAccess> m = matchMatrixAccess(*ls[s], probe, trans);
+        Expected<MatrixAccess> m = matchMatrixRows(*ls[s], row.bits, trans);
         if (m && !matSide.isMatrix())
           matSide.matrix = *m;
       }
@@ -864,26 +871,50 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
       // 2^v: use the matrix only when it moves more.
       bool useMatrix = matSide.isMatrix() &&
                        2 * matSide.matrix.count() > (int64_t(1) << vecSide.v());
-      sides[s] = useMatrix ? matSide : vecSide;
+      c.sides[s] = useMatrix ? matSide : vecSide;
     }
-    if (!sides[0].isMatrix() && !sides[1].isMatrix())
+    if (!c.sides[0].isMatrix() && !c.sides[1].isMatrix())
       continue;
     // Bits that must stay inside one instruction.
-    uint64_t excluded = 0;
     for (int s = 0; s < 2; ++s)
-      if (sides[s].isMatrix()) {
-        excluded |= ls[s]->column(sides[s].matrix.halfRegBit);
-        for (int b : sides[s].matrix.matrixRegBits)
-          excluded |= ls[s]->column(b);
+      if (c.sides[s].isMatrix()) {
+        c.excluded |= ls[s]->column(c.sides[s].matrix.halfRegBit);
+        for (int b : c.sides[s].matrix.matrixRegBits)
+          c.excluded |= ls[s]->column(b);
       }
-    Expected<Plan> cand = planCandidate(p, elementBits, options, row.bits,
-                                        sides[0], sides[1], excluded);
+    // Two matrix sides issue the smaller matrix count (finishShared).
+    SideAccess st = c.sides[0], ld = c.sides[1];
+    if (st.isMatrix() && ld.isMatrix()) {
+      size_t k = std::min(st.matrix.matrixRegBits.size(),
+                          ld.matrix.matrixRegBits.size());
+      st.matrix.matrixRegBits.resize(k);
+      ld.matrix.matrixRegBits.resize(k);
+    }
+    c.instructions =
+        sideInstructions(p.src, true, st) + sideInstructions(p.dst, false, ld);
+    if (c.instructions < baseline.smem->storeInstructions +
+                             baseline.smem->loadInstructions)
+      cands.push_back(std::move(c));
+  }
+  std::stable_sort(cands.begin(), cands.end(),
+                   [](const Candidate &a, const Candidate &b) {
+                     return a.instructions < b.instructions;
+                   });
+  bool found = false;
+  for (const Candidate &c : cands) {
+    if (found && c.instructions + baseline.smem->registerCopies >
+                     best.cost.instructions)
+      break;
+    Expected<Plan> cand = planCandidate(p, elementBits, options, c.row->bits,
+                                        c.sides[0], c.sides[1], c.excluded);
     if (!cand)
       continue;
     if (cand->cost.instructions < baseline.cost.instructions &&
         cand->cost.wavefronts <= baseline.cost.wavefronts &&
-        better(*cand, best))
+        better(*cand, best)) {
       best = std::move(*cand);
+      found = true;
+    }
   }
   return best;
 }

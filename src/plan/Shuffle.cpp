@@ -90,7 +90,7 @@ Expected<Plan> planWarpShuffle(const LinearLayout &src, const LinearLayout &dst,
                                "registers per thread; the layout has 2^" +
                                std::to_string(l->inDimLog2(dims::kRegister)) +
                                ": " + l->str());
-  const std::vector<uint64_t> aReg = dimColumns(p.src, dims::kRegister),
+  const Columns aReg = dimColumns(p.src, dims::kRegister),
                               aLane = dimColumns(p.src, dims::kLane),
                               bReg = dimColumns(p.dst, dims::kRegister),
                               bLane = dimColumns(p.dst, dims::kLane);

@@ -29,6 +29,9 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <numeric>
+#include <random>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -326,6 +329,141 @@ TEST(SharedMemoryMatrix, TileDivisionDecidesApplicability) {
   EXPECT_NE(t.error().message.find("lane bit 2"), std::string::npos)
       << t.error().message;
   EXPECT_TRUE(matchMatrixAccess(p.dst, colMajor, true));
+}
+
+/// The memory layout of matchMatrixRows' contract: offset bits 0-2 are the
+/// logical bits `rows`, the others the remaining logical bits in order.
+LinearLayout rowsMemory(const LinearLayout &side, std::span<const int> rows) {
+  const int n = side.totalOutBits();
+  std::vector<uint64_t> cols;
+  uint64_t used = 0;
+  for (int b : rows) {
+    cols.push_back(uint64_t(1) << b);
+    used |= uint64_t(1) << b;
+  }
+  for (int b = 0; b < n; ++b)
+    if (!(used >> b & 1))
+      cols.push_back(uint64_t(1) << b);
+  std::vector<linear::DimSize> outs;
+  for (int i = 0; i < side.numOutDims(); ++i)
+    outs.push_back(side.outDim(i));
+  linear::DimSize off{dims::kOffset, n};
+  return ok(LinearLayout::fromColumns(std::span(&off, 1), outs, cols));
+}
+
+/// A buffer over the logical dims of `side`, in the side's out-dim order
+/// (so that logical bit k of both is the same bit).
+LinearLayout bufferOver(const LinearLayout &side, std::vector<unsigned> order) {
+  LinearLayout mem = ok(linear::identityStandardND(
+      dims::kOffset, std::vector<unsigned>{16, 16}, order));
+  std::vector<DimId> outs;
+  for (int i = 0; i < side.numOutDims(); ++i)
+    outs.push_back(side.outDim(i).id);
+  return ok(mem.transposeOuts(outs));
+}
+
+// matchMatrixRows is matchMatrixAccess without building the memory: the
+// same answers on the two 16x16 buffers of the test above...
+TEST(SharedMemoryMatrix, RowTestMatchesTheTileDivisionOnBuffers) {
+  LinearLayout b = dotOperand(0, {16, 16});
+  AlignedPair p = ok(alignLayouts(b, b));
+  for (auto order : {std::vector<unsigned>{1, 0}, std::vector<unsigned>{0, 1}}) {
+    LinearLayout mem = bufferOver(p.dst, order);
+    std::vector<int> rows;
+    for (int j = 0; j < 3; ++j)
+      rows.push_back(__builtin_ctzll(mem.column(j)));
+    for (bool trans : {false, true}) {
+      Expected<MatrixAccess> slow = matchMatrixAccess(p.dst, mem, trans);
+      Expected<MatrixAccess> fast = matchMatrixRows(p.dst, rows, trans);
+      ASSERT_EQ(bool(slow), bool(fast)) << trans;
+      if (fast) {
+        EXPECT_EQ(fast->halfRegBit, slow->halfRegBit);
+        EXPECT_EQ(fast->matrixRegBits, slow->matrixRegBits);
+      }
+    }
+  }
+  // Row-major: non-trans (half c1, lanes c2 c4); .trans fails at lane bit 2.
+  std::vector<int> rowMajorRows;
+  LinearLayout rowMajor = bufferOver(p.dst, {1, 0});
+  for (int j = 0; j < 3; ++j)
+    rowMajorRows.push_back(__builtin_ctzll(rowMajor.column(j)));
+  MatrixAccess m = ok(matchMatrixRows(p.dst, rowMajorRows, false));
+  EXPECT_EQ(m.halfRegBit, 0);
+  EXPECT_EQ(m.matrixRegBits, (std::vector<int>{1, 2}));
+  Expected<MatrixAccess> t = matchMatrixRows(p.dst, rowMajorRows, true);
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().message.find("lane bit 2"), std::string::npos)
+      << t.error().message;
+  // Malformed rows are diagnosed, not read out of range.
+  EXPECT_FALSE(matchMatrixRows(p.dst, std::vector<int>{0, 1}, false));
+  EXPECT_FALSE(matchMatrixRows(p.dst, std::vector<int>{0, 1, 1}, false));
+  EXPECT_FALSE(matchMatrixRows(p.dst, std::vector<int>{0, 1, 8}, true));
+}
+
+// ...and on random layouts, for the row sets the planner tries (a register
+// bit and lane bits 0, 1; lane bits 2-4 of either layout) and random ones,
+// with every matrix-count limit: success, half and matrix bits agree.
+TEST(SharedMemoryMatrix, RowTestMatchesTheTileDivisionOnRandomLayouts) {
+  std::mt19937_64 rng(515);
+  int agreed = 0, matched[2] = {0, 0};
+  for (int iter = 0; iter < 300; ++iter) {
+    int r0 = 3 + int(rng() % 3), r1 = 3 + int(rng() % 3);
+    int warpBits = int(rng() % 3);
+    LinearLayout a = randomDistributed(rng, r0, r1, warpBits, iter % 3 == 0);
+    LinearLayout o = randomDistributed(rng, r0, r1, warpBits, false);
+    AlignedPair p = ok(alignLayouts(a, o));
+    const int n = p.src.totalOutBits();
+    std::vector<std::vector<int>> rowSets;
+    for (const LinearLayout *l : {&p.src, &p.dst}) {
+      auto col = [&](DimId d, int b) {
+        return l->column(l->inShift(l->inDimIndex(d)) + b);
+      };
+      for (int r = 0; r < l->inDimLog2(dims::kRegister); ++r)
+        if (col(dims::kRegister, r) && col(dims::kLane, 0) &&
+            col(dims::kLane, 1))
+          rowSets.push_back({__builtin_ctzll(col(dims::kRegister, r)),
+                             __builtin_ctzll(col(dims::kLane, 0)),
+                             __builtin_ctzll(col(dims::kLane, 1))});
+      if (col(dims::kLane, 2) && col(dims::kLane, 3) && col(dims::kLane, 4))
+        rowSets.push_back({__builtin_ctzll(col(dims::kLane, 2)),
+                           __builtin_ctzll(col(dims::kLane, 3)),
+                           __builtin_ctzll(col(dims::kLane, 4))});
+    }
+    std::vector<int> perm(size_t(n), 0);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    rowSets.push_back({perm[0], perm[1], perm[2]});
+    for (const std::vector<int> &rows : rowSets) {
+      std::set<int> distinct(rows.begin(), rows.end());
+      if (distinct.size() != 3)
+        continue; // a layout with two equal columns: not a row set
+      for (const LinearLayout *l : {&p.src, &p.dst}) {
+        LinearLayout mem = rowsMemory(*l, rows);
+        for (bool trans : {false, true})
+          for (int maxBits = 0; maxBits <= 2; ++maxBits) {
+            Expected<MatrixAccess> slow =
+                matchMatrixAccess(*l, mem, trans, maxBits);
+            Expected<MatrixAccess> fast =
+                matchMatrixRows(*l, rows, trans, maxBits);
+            ASSERT_EQ(bool(slow), bool(fast))
+                << l->str() << " rows " << rows[0] << "," << rows[1] << ","
+                << rows[2] << " trans " << trans << ": "
+                << (slow ? fast.error().message : slow.error().message);
+            if (!fast)
+              continue;
+            EXPECT_EQ(fast->trans, trans);
+            EXPECT_EQ(fast->halfRegBit, slow->halfRegBit) << l->str();
+            EXPECT_EQ(fast->matrixRegBits, slow->matrixRegBits) << l->str();
+            ++matched[trans];
+          }
+        ++agreed;
+      }
+    }
+  }
+  // Both kinds of match occur, so the agreement is not only on failures.
+  EXPECT_GT(matched[0], 100);
+  EXPECT_GT(matched[1], 100);
+  EXPECT_GT(agreed, 1000);
 }
 
 // f32 128x128 = 64 KiB with 4 warps, through a 16 KiB buffer: 2 iteration

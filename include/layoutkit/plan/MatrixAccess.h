@@ -53,6 +53,7 @@
 #include "layoutkit/linear/LinearLayout.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace lk::plan {
@@ -98,6 +99,27 @@ MatrixRowStart matrixRowStart(const MatrixAccess &m, int64_t base,
 Expected<MatrixAccess> matchMatrixAccess(const linear::LinearLayout &side,
                                          const linear::LinearLayout &memory,
                                          bool trans, int maxMatrixBits = 2);
+
+/// matchMatrixAccess over a memory layout that is known only by its three
+/// lowest offset bits, the logical bits rowBits[0..2], with every other
+/// offset bit an unswizzled logical bit. Equal to matchMatrixAccess(side,
+/// M, trans, maxMatrixBits) for any such M, but builds no layout: the
+/// planner asks it for every candidate row set (Plan.cpp), where the
+/// generic test's inversion and division would dominate planning time.
+/// With the rows r0, r1, r2 the conditions read, on the side's columns:
+///     non-trans: lane bits 0, 1 are r1, r2 and some register bit is r0
+///                (the first is halfRegBit);
+///     .trans:    lane bits 2, 3, 4 are r0, r1, r2; halfRegBit is the first
+///                non-zero register bit;
+/// and every other column of the side avoids r0, r1, r2.
+/// Example: the f16 mma accumulator of the file comment with rows
+/// (col 1, col 2, col 4) gives {trans = false, halfRegBit = 0,
+/// matrixRegBits = {1, 2}}; with rows (row 1, row 2, row 4) non-trans
+/// fails (lane bit 0 is col 2, not row 2) and .trans gives {trans = true,
+/// halfRegBit = 0, matrixRegBits = {1, 2}}.
+Expected<MatrixAccess> matchMatrixRows(const linear::LinearLayout &side,
+                                       std::span<const int> rowBits,
+                                       bool trans, int maxMatrixBits = 2);
 
 } // namespace lk::plan
 
