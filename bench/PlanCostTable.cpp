@@ -167,7 +167,7 @@ int main() {
   };
   const Config configs[] = {{16, 1}, {64, 4}, {128, 8}, {256, 8}};
   std::printf(
-      "| conversion | shape | warps | type | strategy | vector | "
+      "| conversion | shape | warps | type | strategy | accesses | "
       "instructions planned / naive | wavefronts planned (lower bound) / "
       "naive | cycles planned / naive |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
@@ -193,7 +193,19 @@ int main() {
         const plan::Plan &p = c->planned;
         std::string vector = "-", bound;
         if (p.smem) {
-          vector = std::to_string(p.smem->accessBytes) + " B";
+          // "16 B" for vectors on both sides; "stmatrix.x4 / 16 B" (store /
+          // load) when a side uses a matrix instruction.
+          const plan::SharedMemoryPlan &sm = *p.smem;
+          auto side = [&](bool matrix, bool trans, const char *op) {
+            return matrix ? std::string(op) + ".x" +
+                                std::to_string(sm.matrixCount) +
+                                (trans ? ".trans" : "")
+                          : std::to_string(sm.accessBytes) + " B";
+          };
+          vector = side(sm.stmatrixStore, sm.stmatrixTrans, "stmatrix");
+          if (sm.stmatrixStore || sm.ldmatrixLoad)
+            vector +=
+                " / " + side(sm.ldmatrixLoad, sm.ldmatrixTrans, "ldmatrix");
           bound =
               " (" +
               std::to_string(p.smem->storeLowerBound + p.smem->loadLowerBound) +

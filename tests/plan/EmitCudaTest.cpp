@@ -593,22 +593,23 @@ TEST(EmitCudaTables, StandardPairsAllWidths) {
             Plan p = ok(planConversion(*a, *b, bits));
             checkEmission(p, what);
             ++plans;
-            if (p.strategy != Strategy::SharedMemory) {
-              Plan sp = ok(planSharedMemory(*a, *b, bits));
+            Plan sp = p.strategy == Strategy::SharedMemory
+                          ? p
+                          : ok(planSharedMemory(*a, *b, bits));
+            if (p.strategy != Strategy::SharedMemory)
               checkEmission(sp, what + " (shared)");
-            }
             shared += p.strategy == Strategy::SharedMemory;
             if (Expected<Plan> sh = planWarpShuffle(*a, *b, bits)) {
               checkEmission(*sh, what + " (shuffle)");
               ++shuffles;
             }
             if (bits == 16) {
-              PlanOptions o;
-              o.matrixInstructions = true;
-              Plan mp = ok(planSharedMemory(*a, *b, bits, o));
-              checkEmission(mp, what + " (matrix)");
-              stmatrix += mp.smem->stmatrixStore;
-              ldmatrix += mp.smem->ldmatrixLoad;
+              // The default shared plan may use matrices; the vector-only
+              // one emits too.
+              stmatrix += sp.smem->stmatrixStore;
+              ldmatrix += sp.smem->ldmatrixLoad;
+              Plan vp = ok(planSharedMemory(*a, *b, bits, vectorOnly()));
+              checkEmission(vp, what + " (vector only)");
             }
           }
       }
@@ -702,8 +703,7 @@ void expectCompiles(const std::string &nvcc, const std::string &code,
 /// The first standard f16 pair (4 warps, 64x32) whose shared-memory plan
 /// with matrix instructions uses stmatrix (wantStore) or ldmatrix.
 Plan matrixPlan(bool wantStore) {
-  PlanOptions o;
-  o.matrixInstructions = true;
+  PlanOptions o; // ldmatrix / stmatrix allowed by default
   auto encs = encodings(4, 16);
   for (auto &ea : encs)
     for (auto &eb : encs) {
@@ -744,13 +744,15 @@ std::string combinedUnit(std::vector<std::string> &names) {
       {"perm_f32",
        ok(planConversion(mmaLike, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 32))});
   cases.push_back({"smem_f8", ok(planSharedMemory(rowA, colB, 8))});
-  cases.push_back({"smem_f16_vec16", ok(planSharedMemory(vecA, vecB, 16))});
+  cases.push_back(
+      {"smem_f16_vec16", ok(planSharedMemory(vecA, vecB, 16, vectorOnly()))});
   cases.push_back({"smem_f32", ok(planSharedMemory(rowA, colB, 32))});
   cases.push_back({"smem_f64", ok(planSharedMemory(rowA, colB, 64))});
   // Common register bits c1 and r8: 4 x f16 = 8-byte vectors.
   cases.push_back(
       {"smem_f16_vec8",
-       ok(planSharedMemory(rowA, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 16))});
+       ok(planSharedMemory(rowA, layoutOf(*mmaV2Enc({1, 1}), {16, 16}), 16,
+                           vectorOnly()))});
   cases.push_back({"stmatrix", matrixPlan(true)});
   cases.push_back({"ldmatrix", matrixPlan(false)});
   {

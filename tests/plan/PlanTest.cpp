@@ -37,10 +37,45 @@ namespace dims = linear::dims;
 // ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
 using namespace test;
 
-/// Plans, simulates, and checks the invariants every plan must satisfy.
+/// The default plan (ldmatrix / stmatrix allowed) of a pair whose
+/// vector-only plan is `vec`: simulated correct with the predicted counts,
+/// never dearer than `vec`; a matrix plan has fewer instructions and no
+/// more wavefronts than the vector-only shared-memory plan, and no side
+/// beats its bound. (The standard pairs reach the matrix bound:
+/// SharedMemorySweep; a random pair need not, when the row bits leave no
+/// Idx free of both sides' conflict groups.)
+void checkDefaultPlan(const LinearLayout &a, const LinearLayout &b, int bits,
+                      const Plan &vec, const std::string &what) {
+  Plan p = ok(planConversion(a, b, bits));
+  SimulationResult s = ok(simulate(p));
+  EXPECT_TRUE(s.correct) << what << " (default): " << s.firstMismatch << "\n"
+                         << p.describe();
+  EXPECT_LE(p.cost.cycles, vec.cost.cycles) << what;
+  if (!p.smem || !(p.smem->stmatrixStore || p.smem->ldmatrixLoad)) {
+    // Without matrices the default plan is the vector plan.
+    EXPECT_EQ(p.strategy, vec.strategy) << what;
+    EXPECT_EQ(p.cost.cycles, vec.cost.cycles) << what;
+    return;
+  }
+  const SharedMemoryPlan &sp = *p.smem;
+  EXPECT_EQ(s.storeWavefronts, sp.storeWavefronts) << what;
+  EXPECT_EQ(s.loadWavefronts, sp.loadWavefronts) << what;
+  EXPECT_EQ(s.storeInstructions, sp.storeInstructions) << what;
+  EXPECT_EQ(s.loadInstructions, sp.loadInstructions) << what;
+  EXPECT_GE(sp.storeWavefronts, sp.storeLowerBound) << what;
+  EXPECT_GE(sp.loadWavefronts, sp.loadLowerBound) << what;
+  Plan vecShared = ok(planSharedMemory(a, b, bits, vectorOnly()));
+  EXPECT_LT(p.cost.instructions, vecShared.cost.instructions) << what;
+  EXPECT_LE(p.cost.wavefronts, vecShared.cost.wavefronts) << what;
+}
+
+/// Plans with vectors only, simulates, and checks the invariants every plan
+/// must satisfy; then checks the default plan against it
+/// (checkDefaultPlan). Returns the vector-only plan.
 Plan checkedPlan(const LinearLayout &a, const LinearLayout &b, int bits,
                  const std::string &what) {
-  Plan p = ok(planConversion(a, b, bits));
+  Plan p = ok(planConversion(a, b, bits, vectorOnly()));
+  checkDefaultPlan(a, b, bits, p, what);
   SimulationResult s = ok(simulate(p));
   EXPECT_TRUE(s.correct) << what << ": " << s.firstMismatch << "\n"
                          << p.describe();
@@ -72,7 +107,7 @@ Plan checkedPlan(const LinearLayout &a, const LinearLayout &b, int bits,
     EXPECT_EQ(s.shuffles, ctas * p.cost.shuffles) << what;
     EXPECT_EQ(s.selects, ctas * p.cost.selects) << what;
     EXPECT_EQ(s.registerMoves, ctas * p.cost.registerMoves) << what;
-    Expected<Plan> shared = planSharedMemory(a, b, bits);
+    Expected<Plan> shared = planSharedMemory(a, b, bits, vectorOnly());
     if (shared) {
       EXPECT_LE(p.cost.cycles, shared->cost.cycles) << what;
     }
@@ -302,7 +337,7 @@ TEST(PlanSimulator, CatchesWrongPlans) {
                             {16, 64});
   // (planConversion takes warp shuffles for this one-warp pair: 48 vs 52
   // estimated cycles; the shared plan is asked for directly.)
-  Plan q = ok(planSharedMemory(a, b, 16));
+  Plan q = ok(planSharedMemory(a, b, 16, vectorOnly()));
   ASSERT_EQ(q.strategy, Strategy::SharedMemory);
   ASSERT_EQ(q.smem->vectorElements, 8);
   LinearLayout mem = q.smem->memory;
@@ -452,6 +487,42 @@ TEST(PlanStandardPairs, LargeShapesWithEightWarps) {
               (long long)st.plannedWavefronts, (long long)st.naiveWavefronts);
 }
 
+// The 1-D layouts of bench::sliceEncodings (dim 0 sliced away from
+// blocked-row, blocked-col and the mma accumulator, and a 1-D blocked
+// layout): every ordered pair, f8/f16/f32, 16..256 elements, 1-8 warps.
+// Slices broadcast (the sliced dim's lane and warp bits become zero
+// columns), so these exercise duplicated data on both sides.
+TEST(PlanStandardPairs, SlicedLayouts) {
+  int plans = 0, shared = 0, matrices = 0;
+  for (int bits : {8, 16, 32})
+    for (unsigned warps : {1u, 2u, 4u, 8u})
+      for (int64_t n : {16, 32, 64, 128, 256}) {
+        auto encs = bench::sliceEncodings(warps, bits);
+        for (auto &[na, ea] : encs)
+          for (auto &[nb, eb] : encs) {
+            std::vector<int64_t> shp = {n};
+            Expected<LinearLayout> a = linear::toLinearLayout(*ea, shp);
+            Expected<LinearLayout> b = linear::toLinearLayout(*eb, shp);
+            if (!a || !b)
+              continue;
+            std::string what = na + "->" + nb + " " + std::to_string(n) +
+                               " f" + std::to_string(bits) + " w" +
+                               std::to_string(warps);
+            Plan p = checkedPlan(*a, *b, bits, what);
+            ++plans;
+            shared += p.strategy == Strategy::SharedMemory;
+            Plan d = ok(planConversion(*a, *b, bits));
+            matrices += d.smem && (d.smem->stmatrixStore || d.smem->ldmatrixLoad);
+          }
+      }
+  std::printf("sliced pairs: %d plans, %d shared memory (vector-only), %d "
+              "default plans with matrices\n",
+              plans, shared, matrices);
+  EXPECT_GT(plans, 200);
+  EXPECT_GT(shared, 50);
+  EXPECT_GT(matrices, 0);
+}
+
 //===----------------------------------------------------------------------===//
 // Random distributed layouts
 //===----------------------------------------------------------------------===//
@@ -502,11 +573,16 @@ TEST(PlanRandom, SharedPlanOfAnyPairIsCorrect) {
   std::mt19937_64 rng(7);
   for (int iter = 0; iter < 100; ++iter) {
     LinearLayout a = randomDistributed(rng, 4, 4, 1, iter % 2);
-    Plan p = ok(planSharedMemory(a, a, 16));
+    Plan p = ok(planSharedMemory(a, a, 16, vectorOnly()));
     SimulationResult s = ok(simulate(p));
     EXPECT_TRUE(s.correct) << a.str() << s.firstMismatch;
     EXPECT_EQ(s.storeWavefronts, p.smem->storeLowerBound) << a.str();
     EXPECT_EQ(s.loadWavefronts, p.smem->loadLowerBound) << a.str();
+    // The default plan (matrices allowed) is correct too.
+    Plan m = ok(planSharedMemory(a, a, 16));
+    SimulationResult ms = ok(simulate(m));
+    EXPECT_TRUE(ms.correct) << a.str() << ms.firstMismatch;
+    EXPECT_LE(m.cost.cycles, p.cost.cycles) << a.str();
   }
 }
 
@@ -591,7 +667,7 @@ TEST(PlanWarpShuffle, RandomIntraWarpPairs) {
 /// wavefronts counted by the simulator, and checks the planner's total.
 int64_t bruteForceBest(const LinearLayout &a, const LinearLayout &b, int bits,
                        int64_t &layoutsTried) {
-  Plan planned = ok(planSharedMemory(a, b, bits));
+  Plan planned = ok(planSharedMemory(a, b, bits, vectorOnly()));
   const SharedMemoryPlan &sp = *planned.smem;
   int n = planned.layouts.src.totalOutBits();
   int v = int(sp.vecBits.size());
@@ -696,7 +772,7 @@ TEST(PlanBruteForce, NoSwizzleBeatsThePlannedOne) {
     // (One-warp pairs: planConversion may take warp shuffles by the cost
     // model; the swizzle under test is the shared-memory plan's.)
     checkedPlan(a, b, c.bits, a.str() + " -> " + b.str());
-    Plan p = ok(planSharedMemory(a, b, c.bits));
+    Plan p = ok(planSharedMemory(a, b, c.bits, vectorOnly()));
     ASSERT_EQ(p.strategy, Strategy::SharedMemory);
     ASSERT_TRUE(ok(simulate(p)).correct);
     int64_t tried = 0;

@@ -17,6 +17,7 @@
 #include "../../bench/PlanPairs.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Standard.h"
+#include "layoutkit/plan/Plan.h"
 
 #include <gtest/gtest.h>
 
@@ -38,6 +39,15 @@ template <class T> T ok(Expected<T> e) {
     std::abort();
   }
   return std::move(*e);
+}
+
+/// Options of the vector-only plan: st.shared / ld.shared on both sides,
+/// no ldmatrix / stmatrix (the tests of the swizzle's bound and of vector
+/// widths use it; the default plan is compared against it).
+inline PlanOptions vectorOnly() {
+  PlanOptions o;
+  o.matrixInstructions = false;
+  return o;
 }
 
 //===----------------------------------------------------------------------===//

@@ -90,9 +90,11 @@ void expectX4RowStarts(const Plan &p) {
   }
 }
 
+/// ldmatrix / stmatrix allowed: the default, spelled out where a test
+/// compares with vectorOnly().
 PlanOptions withMatrices() {
   PlanOptions o;
-  o.matrixInstructions = true;
+  EXPECT_TRUE(o.matrixInstructions);
   return o;
 }
 
@@ -123,9 +125,9 @@ TEST(SharedMemoryMatrix, LdmatrixLoadsADotOperand) {
   EXPECT_EQ(at(b, dims::kLane, 2), (C{1, 0}));
   EXPECT_EQ(at(a, dims::kLane, 0), (C{0, 8}));
 
-  Plan vec = ok(planSharedMemory(a, b, 16));
+  Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
   ASSERT_TRUE(vec.smem);
-  EXPECT_FALSE(vec.smem->ldmatrixLoad); // off by default
+  EXPECT_FALSE(vec.smem->ldmatrixLoad);
   EXPECT_EQ(vec.smem->vectorElements, 2);
   EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 8);
   simulated(vec, "vector");
@@ -210,7 +212,7 @@ TEST(SharedMemoryMatrix, LdmatrixTransLoadsABOperand) {
   EXPECT_EQ(at(b, dims::kRegister, 1), (C{8, 0}));
   EXPECT_EQ(at(b, dims::kRegister, 2), (C{0, 8}));
   EXPECT_EQ(at(b, dims::kLane, 2), (C{0, 1}));
-  Plan vec = ok(planSharedMemory(a, b, 16));
+  Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
   EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 16);
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   ASSERT_TRUE(p.smem);
@@ -257,7 +259,7 @@ TEST(SharedMemoryMatrix, OneMatrixPerInstructionOnlyWhereItMovesMore) {
   EXPECT_EQ(at(a, dims::kLane, 2), (C{0, 1}));
   EXPECT_EQ(at(b, dims::kRegister, 0), (C{0, 1}));
   EXPECT_EQ(at(b, dims::kLane, 2), (C{1, 0}));
-  Plan vec = ok(planSharedMemory(a, b, 16));
+  Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
   EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 4);
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   const SharedMemoryPlan &sp = *p.smem;
@@ -658,7 +660,7 @@ TEST(SharedMemorySweep, StandardPairsWithMatricesBudgetsAndCtas) {
                 continue;
               std::string what =
                   a.str() + " -> " + b.str() + " f" + std::to_string(bits);
-              Plan v = ok(planSharedMemory(a, b, bits));
+              Plan v = ok(planSharedMemory(a, b, bits, vectorOnly()));
               Plan p = ok(planSharedMemory(a, b, bits, withMatrices()));
               ++plans;
               simulated(p, what);

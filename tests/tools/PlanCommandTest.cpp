@@ -86,8 +86,8 @@ nlohmann::json checkedPlanJson(std::vector<std::string> args) {
   // The planner options the command was given.
   lk::plan::PlanOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--matrix")
-      options.matrixInstructions = true;
+    if (args[i] == "--no-matrix")
+      options.matrixInstructions = false;
     if (args[i] == "--smem-budget" && i + 1 < args.size())
       options.smemBudgetBytes = std::stoll(args[i + 1]);
   }
@@ -215,19 +215,40 @@ TEST(PlanCommand, CrossWarpTransposeThroughSharedMemory) {
   EXPECT_EQ(j["cost"]["cycles"], 36.0);
   EXPECT_EQ(sm["store_instruction"], "st.shared");
   EXPECT_EQ(sm["iterations"], 1);
-  // f16: still scalar (2 B) accesses and 32-lane groups; one Sub bit
-  // inside the 4-byte word, 5 bank bits: bound per instruction
-  // max(1, 2^max(0, 5 - 1 - 5)) = 1, so 8 + 8 wavefronts again, and
-  // 256 x 2 B = 512 B. The cute form printed for its layout is the inverse
-  // of the memory layout (cute maps (row, col) -> offset), and so is the
-  // tile form (row-major flat index 16 row + col -> address on m).
-  nlohmann::json h = checkedPlanJson(
-      {kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)", "--dtype", "f16"});
+  // f16 with vectors only (--no-matrix): still scalar (2 B) accesses and
+  // 32-lane groups; one Sub bit inside the 4-byte word, 5 bank bits: bound
+  // per instruction max(1, 2^max(0, 5 - 1 - 5)) = 1, so 8 + 8 wavefronts
+  // again, and 256 x 2 B = 512 B. The cute form printed for its layout is
+  // the inverse of the memory layout (cute maps (row, col) -> offset), and
+  // so is the tile form (row-major flat index 16 row + col -> address on m).
+  nlohmann::json h =
+      checkedPlanJson({kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)",
+                       "--dtype", "f16", "--no-matrix"});
   ASSERT_FALSE(h["shared_memory"].is_null());
   EXPECT_EQ(h["shared_memory"]["access_bytes"], 2);
+  EXPECT_EQ(h["shared_memory"]["store_instruction"], "st.shared");
   EXPECT_EQ(h["shared_memory"]["store"]["wavefronts"], 8);
   EXPECT_EQ(h["shared_memory"]["load"]["wavefronts"], 8);
   EXPECT_EQ(h["cost"]["smem_bytes"], 512);
+  EXPECT_EQ(h["cost"]["cycles"], 36.0);
+  // f16 by default: the rows r1 r2 r4 are A's lane bits 2-4, so A stores
+  // with stmatrix.trans (half c1, matrix bit c2: x2, one instruction per
+  // warp, 2 matrices = 2 wavefronts each). On those rows B holds r1, r2 in
+  // registers: 4 x f16 = 8-byte loads, one per thread, 2 lane groups of 16
+  // and bound max(2, 2^(5 lane bits - (6 row bits - 2))) = 2 each. Total
+  // 2 + 2 instructions, 4 + 4 wavefronts, 1 barrier: 8 + 20 = 28 cycles.
+  nlohmann::json d = checkedPlanJson(
+      {kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)", "--dtype", "f16"});
+  ASSERT_FALSE(d["shared_memory"].is_null());
+  EXPECT_EQ(d["shared_memory"]["store_instruction"], "stmatrix.x2.trans");
+  EXPECT_EQ(d["shared_memory"]["load_instruction"], "ld.shared");
+  EXPECT_EQ(d["shared_memory"]["access_bytes"], 8);
+  EXPECT_EQ(d["shared_memory"]["store"]["instructions"], 2);
+  EXPECT_EQ(d["shared_memory"]["load"]["instructions"], 2);
+  EXPECT_EQ(d["shared_memory"]["store"]["wavefronts"], 4);
+  EXPECT_EQ(d["shared_memory"]["load"]["wavefronts"], 4);
+  EXPECT_EQ(d["cost"]["barriers"], 1);
+  EXPECT_EQ(d["cost"]["cycles"], 28.0);
   for (const nlohmann::json &x : {sm, h["shared_memory"]}) {
     auto memory =
         lk::linear::parseLinearLayout(x["memory_layout"].get<std::string>());
@@ -339,7 +360,7 @@ TEST(PlanCommand, MatrixInstructions) {
   // thread, 16 ld.shared in the CTA, each at least 4 wavefronts (8-lane
   // groups for 16 B): 64.
   nlohmann::json j = checkedPlanJson(
-      {kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16", "--matrix"});
+      {kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
   const nlohmann::json &sm = j["shared_memory"];
   ASSERT_FALSE(sm.is_null());
   EXPECT_EQ(sm["store_instruction"], "stmatrix.x4");
@@ -347,11 +368,22 @@ TEST(PlanCommand, MatrixInstructions) {
   EXPECT_EQ(sm["store"]["instructions"], 16);
   EXPECT_EQ(sm["load"]["instructions"], 16);
   EXPECT_EQ(sm["load"]["wavefronts"], 64);
-  CliRun r = runCli({"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype",
-                     "f16", "--matrix"});
+  CliRun r = runCli(
+      {"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
   EXPECT_TRUE(contains(r.out, "matrix instructions: store stmatrix.x4, load "
                               "ld.shared\n"))
       << r.out;
+  // --no-matrix: st.shared on both sides. The register bits of both
+  // layouts are c1 and r32 (mma registers c1 r8 c16 c32 r32, blocked-row8
+  // registers c1 c2 c4 r16 r32): 4 x f16 = 8-byte vectors, 32 / 4 = 8
+  // accesses per thread on each side, 32 + 32 in the CTA.
+  nlohmann::json v =
+      checkedPlanJson({kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16",
+                       "--no-matrix"});
+  EXPECT_EQ(v["shared_memory"]["store_instruction"], "st.shared");
+  EXPECT_EQ(v["shared_memory"]["access_bytes"], 8);
+  EXPECT_EQ(v["shared_memory"]["store"]["instructions"], 32);
+  EXPECT_EQ(v["shared_memory"]["load"]["instructions"], 32);
 }
 
 TEST(PlanCommand, EmitCuda) {

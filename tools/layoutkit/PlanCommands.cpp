@@ -303,7 +303,7 @@ Expected<Reply> runPlan(const Invocation &inv) {
     return Diagnostic::error("--smem-budget must be >= 0 bytes (0: unlimited), "
                              "not " +
                              std::to_string(options.smemBudgetBytes));
-  options.matrixInstructions = inv.option("matrix").has_value();
+  options.matrixInstructions = !inv.option("no-matrix").has_value();
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type->bits, options);
   if (!planned) {
@@ -481,7 +481,11 @@ std::vector<CommandSpec> planCommands() {
          "unlimited); a smaller budget repeats through a smaller buffer",
          false,
          {}},
-        {"matrix", "", "allow ldmatrix / stmatrix (16-bit elements)", true, {}},
+        {"no-matrix", "",
+         "vectors only: no ldmatrix / stmatrix (16-bit elements use them "
+         "where they take fewer instructions)",
+         true,
+         {}},
         {"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
         {"host-main",
          "",

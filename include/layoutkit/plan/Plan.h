@@ -31,8 +31,9 @@
 ///    paper's §5.4 (planWarpShuffle, below).
 ///  * SharedMemory. Any pair of distributed layouts: each thread stores its
 ///    elements to a swizzled shared buffer, a barrier, each thread loads
-///    what B needs. With PlanOptions: stmatrix / ldmatrix sides
-///    (MatrixAccess.h) and repetition through a smaller buffer. Layouts
+///    what B needs, with stmatrix / ldmatrix sides where they take fewer
+///    instructions (MatrixAccess.h; PlanOptions turns them off) and, with
+///    a PlanOptions budget, repetition through a smaller buffer. Layouts
 ///    over several CTAs are planned per CTA when A and B have identical
 ///    block columns (the block bits become the highest offset bits, one
 ///    buffer per CTA); otherwise data would move between CTAs, which is
@@ -217,10 +218,11 @@ struct PlanOptions {
   /// 128-byte line) exceeds the budget.
   int64_t smemBudgetBytes = 0;
   /// Use ldmatrix / stmatrix where they apply and reduce the instruction
-  /// count without adding wavefronts (16-bit elements only). Off by
-  /// default: hw-facts marks their wavefront model UNVERIFIED, and the
-  /// plans of the three-argument functions stay what they are.
-  bool matrixInstructions = false;
+  /// count without adding wavefronts (16-bit elements, 32 lanes). On by
+  /// default; false gives the vector-only plan (st.shared / ld.shared on
+  /// both sides), e.g. to compare with it: hw-facts marks the matrix
+  /// instructions' wavefront model UNVERIFIED.
+  bool matrixInstructions = true;
 };
 
 /// What a plan costs, per CTA (every warp of it counted).
@@ -422,16 +424,23 @@ Expected<Plan> planWarpShuffle(const linear::LinearLayout &src,
 /// cycles) win over shared memory (36 cycles).
 Expected<Plan> cheaperPlan(Expected<Plan> first, Expected<Plan> second);
 
-/// The shared-memory plan alone (also for pairs a cheaper strategy handles).
+/// The shared-memory plan alone (also for pairs a cheaper strategy handles),
+/// with default options.
 Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
                                 const linear::LinearLayout &dst,
                                 int64_t elementBits);
-/// The same with options. With matrixInstructions, every candidate row set
-/// of a matrix side (ldmatrix on the load, stmatrix on the store, plain or
-/// .trans) gets its own swizzle (the row bits lowest, Idx chosen by Lemma
-/// 9.5 against both sides' conflict groups) and the candidate with the
-/// fewest instructions wins if it has fewer than the vector plan and no
-/// more wavefronts. Multi-CTA layouts are planned per CTA when their block
+/// The same with options. The vector plan (steps 1-4 above) comes first.
+/// With matrixInstructions (the default), every candidate row set of a
+/// matrix side (ldmatrix on the load, stmatrix on the store, plain or
+/// .trans; rows from a register bit and lane bits 0, 1, or from lane bits
+/// 2-4, of either layout) is a candidate; the candidate with the fewest
+/// instructions wins if it has fewer than the vector plan and no more
+/// wavefronts, the fewest wavefronts breaking ties, then the row order.
+/// Each candidate's instruction count is known before its swizzle (the
+/// row bits lowest, Idx by Lemma 9.5 against both sides' conflict groups)
+/// is built, so swizzles are built in instruction order and the search
+/// stops at the first count above the best. Multi-CTA layouts are planned
+/// per CTA when their block
 /// columns are identical; otherwise the error names the first differing
 /// block basis (data would move between CTAs).
 Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
