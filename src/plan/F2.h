@@ -35,6 +35,15 @@ inline constexpr std::array<linear::DimId, 4> kHwDims = {
 class Columns {
 public:
   Columns() = default;
+  /// Copies the first size() entries only (the rest are never read).
+  Columns(const Columns &o) : n_(o.n_) { std::copy(o.begin(), o.end(), v_); }
+  Columns &operator=(const Columns &o) {
+    if (this != &o) {
+      n_ = o.n_;
+      std::copy(o.begin(), o.end(), v_);
+    }
+    return *this;
+  }
   Columns(std::initializer_list<uint64_t> cs) {
     for (uint64_t c : cs)
       push_back(c);

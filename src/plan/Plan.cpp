@@ -902,8 +902,9 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
                    });
   bool found = false;
   for (const Candidate &c : cands) {
-    if (found && c.instructions + baseline.smem->registerCopies >
-                     best.cost.instructions)
+    if (found && !options.exhaustiveMatrixSearch &&
+        c.instructions + baseline.smem->registerCopies >
+            best.cost.instructions)
       break;
     Expected<Plan> cand = planCandidate(p, elementBits, options, c.row->bits,
                                         c.sides[0], c.sides[1], c.excluded);

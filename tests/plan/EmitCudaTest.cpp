@@ -722,12 +722,14 @@ Plan matrixPlan(bool wantStore) {
   return ok(planSharedMemory(a, a, 16));
 }
 
-/// One translation unit holding a plan of every strategy and width.
-std::string combinedUnit(std::vector<std::string> &names) {
-  struct Case {
-    std::string name;
-    Plan plan;
-  };
+struct EmissionCase {
+  std::string name;
+  Plan plan;
+};
+
+/// A plan of every strategy and width (13 plans).
+std::vector<EmissionCase> emissionCases() {
+  using Case = EmissionCase;
   std::vector<Case> cases;
   LinearLayout mmaLike =
       layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
@@ -764,6 +766,12 @@ std::string combinedUnit(std::vector<std::string> &names) {
   cases.push_back({"shfl_f32", ok(planWarpShuffle(rowA, colB, 32))});
   cases.push_back({"shfl_f8", ok(planWarpShuffle(rowA, colB, 8))});
   cases.push_back({"shfl_f64", ok(planWarpShuffle(rowA, colB, 64))});
+  return cases;
+}
+
+/// One translation unit holding a plan of every strategy and width.
+std::string combinedUnit(std::vector<std::string> &names) {
+  std::vector<EmissionCase> cases = emissionCases();
   std::string unit;
   for (size_t i = 0; i < cases.size(); ++i) {
     CudaEmitOptions o;
@@ -819,6 +827,55 @@ TEST(EmitCudaNvcc, HostMainLinks) {
   EXPECT_NE(code.find("int main()"), std::string::npos);
   // A full build (compile and link against the CUDA runtime).
   expectCompiles(nvcc, code, "main", "sm_90a", "");
+}
+
+/// Whether a CUDA GPU is reachable: `nvidia-smi -L` lists one. LK_GPU=0
+/// turns the GPU tests off, LK_GPU=1 on (without asking nvidia-smi).
+bool gpuReachable() {
+  if (const char *env = std::getenv("LK_GPU"); env && *env)
+    return std::string(env) != "0";
+  CommandResult r = runCommand("nvidia-smi -L");
+  return r.status == 0 && r.output.find("GPU ") != std::string::npos;
+}
+
+// Where a GPU is reachable: every plan of emissionCases (each strategy and
+// width) built with its host main for the GPU at hand (-arch=native) and
+// run (LK_GPU_ARCH=sm_XX builds for that architecture instead). The test
+// kernel converts a tensor whose every element is distinct
+// and counts destination registers that do not hold the element the
+// destination layout names; main prints "PASS: <name>: <GB/s> ..." when
+// there are none, "FAIL: ..." otherwise. The throughput lines are printed
+// for docs/performance.md.
+TEST(EmitCudaGpu, TestKernelsPassOnTheGpu) {
+  std::string nvcc = findNvcc();
+  if (nvcc.empty())
+    GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
+  if (!gpuReachable())
+    GTEST_SKIP() << "no GPU reachable (nvidia-smi -L lists none, or LK_GPU=0)";
+  namespace fs = std::filesystem;
+  std::string arch = "native";
+  if (const char *env = std::getenv("LK_GPU_ARCH"); env && *env)
+    arch = env;
+  for (const EmissionCase &c : emissionCases()) {
+    CudaEmitOptions o;
+    o.functionName = "lk_" + c.name;
+    o.hostMain = true;
+    std::string code = ok(emitCuda(c.plan, o));
+    fs::path dir = tempDir("gpu-" + c.name);
+    fs::path cu = dir / (c.name + ".cu"), exe = dir / c.name;
+    std::ofstream(cu) << code;
+    CommandResult build =
+        runCommand("'" + nvcc + "' -arch=" + arch + " -O3 -std=c++17 '" +
+                   cu.string() + "' -o '" + exe.string() + "'");
+    ASSERT_EQ(build.status, 0) << c.name << ":\n" << build.output;
+    CommandResult run = runCommand("'" + exe.string() + "'");
+    EXPECT_EQ(run.status, 0) << c.name << ":\n" << run.output;
+    EXPECT_EQ(run.output.rfind("PASS: lk_" + c.name + ":", 0), 0u)
+        << run.output;
+    std::printf("%s", run.output.c_str());
+    if (run.status == 0)
+      fs::remove_all(dir);
+  }
 }
 
 } // namespace

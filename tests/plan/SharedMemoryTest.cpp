@@ -602,6 +602,87 @@ TEST(SharedMemoryCta, DifferentBlockColumnsAreRefused) {
             "a cluster is not planned)");
 }
 
+/// The fields of a shared-memory plan that a different search result would
+/// change: the memory layout, the sides and every count.
+void expectSamePlan(const Plan &a, const Plan &b, const std::string &what) {
+  ASSERT_TRUE(a.smem && b.smem) << what;
+  const SharedMemoryPlan &x = *a.smem, &y = *b.smem;
+  EXPECT_EQ(x.memory, y.memory) << what;
+  EXPECT_EQ(x.stmatrixStore, y.stmatrixStore) << what;
+  EXPECT_EQ(x.stmatrixTrans, y.stmatrixTrans) << what;
+  EXPECT_EQ(x.ldmatrixLoad, y.ldmatrixLoad) << what;
+  EXPECT_EQ(x.ldmatrixTrans, y.ldmatrixTrans) << what;
+  EXPECT_EQ(x.matrixCount, y.matrixCount) << what;
+  EXPECT_EQ(x.storeMatrix.halfRegBit, y.storeMatrix.halfRegBit) << what;
+  EXPECT_EQ(x.storeMatrix.matrixRegBits, y.storeMatrix.matrixRegBits) << what;
+  EXPECT_EQ(x.loadMatrix.halfRegBit, y.loadMatrix.halfRegBit) << what;
+  EXPECT_EQ(x.loadMatrix.matrixRegBits, y.loadMatrix.matrixRegBits) << what;
+  EXPECT_EQ(x.vecBits, y.vecBits) << what;
+  EXPECT_EQ(x.iterationBits, y.iterationBits) << what;
+  EXPECT_EQ(a.cost.instructions, b.cost.instructions) << what;
+  EXPECT_EQ(a.cost.wavefronts, b.cost.wavefronts) << what;
+  EXPECT_EQ(a.cost.barriers, b.cost.barriers) << what;
+  EXPECT_EQ(a.cost.smemBytes, b.cost.smemBytes) << what;
+}
+
+// The matrix search stops at the first instruction count above the best
+// plan's (Plan.h); building every candidate instead
+// (PlanOptions::exhaustiveMatrixSearch) must give the same plan: on every
+// ordered pair of the standard f16 layouts (16..128, 1-8 warps, unlimited
+// and a quarter-tile budget) and on random layouts.
+TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
+  PlanOptions exhaustive;
+  exhaustive.exhaustiveMatrixSearch = true;
+  int compared = 0, withMatrices = 0, budgeted = 0;
+  auto compare = [&](const LinearLayout &a, const LinearLayout &b,
+                     const std::string &what) {
+    Expected<Plan> fast = planSharedMemory(a, b, 16);
+    Expected<Plan> slow = planSharedMemory(a, b, 16, exhaustive);
+    ASSERT_EQ(bool(fast), bool(slow)) << what;
+    if (!fast)
+      return;
+    expectSamePlan(*fast, *slow, what);
+    ++compared;
+    withMatrices += fast->smem->stmatrixStore || fast->smem->ldmatrixLoad;
+    PlanOptions q, qx = exhaustive;
+    q.smemBudgetBytes = qx.smemBudgetBytes = fast->smem->bytes / 4;
+    Expected<Plan> fq = planSharedMemory(a, b, 16, q);
+    Expected<Plan> sq = planSharedMemory(a, b, 16, qx);
+    ASSERT_EQ(bool(fq), bool(sq)) << what;
+    if (fq) {
+      expectSamePlan(*fq, *sq, what + " (budget)");
+      ++budgeted;
+    }
+  };
+  for (unsigned warps : {1u, 2u, 4u, 8u})
+    for (int64_t n : {16, 32, 64, 128}) {
+      auto encs = bench::standardEncodings(warps, 16);
+      for (auto &[na, ea] : encs)
+        for (auto &[nb, eb] : encs) {
+          std::vector<int64_t> shape = {n, n};
+          Expected<LinearLayout> a = linear::toLinearLayout(*ea, shape);
+          Expected<LinearLayout> b = linear::toLinearLayout(*eb, shape);
+          if (a && b)
+            compare(*a, *b,
+                    na + "->" + nb + " " + std::to_string(n) + " w" +
+                        std::to_string(warps));
+        }
+    }
+  std::mt19937_64 rng(2611);
+  for (int iter = 0; iter < 200; ++iter) {
+    int warpBits = int(rng() % 3);
+    LinearLayout a = randomDistributed(rng, 4, 4, warpBits, iter % 2);
+    LinearLayout b = randomDistributed(rng, 4, 4, warpBits, iter % 3 == 0);
+    compare(a, b, a.str() + " -> " + b.str());
+  }
+  std::printf("pruned vs exhaustive matrix search: %d plans (%d with "
+              "matrices), %d with a budget\n",
+              compared, withMatrices, budgeted);
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(withMatrices, 100);
+  EXPECT_GT(budgeted, 100);
+}
+
 // Standard layouts (blocked variants, mma v2 accumulator, both dot
 // operands) over 16..64 x 16..64 with 1, 2, 4 warps, every ordered pair,
 // f8 / f16 / f32 (matrix instructions only for f16):

@@ -71,9 +71,12 @@
 ///     max(active lane groups, 2^max(0, |Thr| - |Sub| - |BankWord|))
 /// (the hw layer serves each active lane group in >= 1 wavefront; on the
 /// store, groups holding only duplicated data are inactive). Under the hw
-/// layer's counting model the planned layout reaches it for every pair of
-/// distributed layouts (step 3 always finds a conflict-free Idx), which the
-/// tests check with the simulator and by brute force.
+/// layer's counting model the vector plan's layout reaches it for every
+/// pair of distributed layouts (step 3 always finds a conflict-free Idx),
+/// which the tests check with the simulator and by brute force. A plan with
+/// a matrix side (PlanOptions::matrixInstructions, below) is taken only
+/// with fewer instructions and no more wavefronts than the vector plan; its
+/// sides need not reach their bounds.
 ///
 /// Example (tests/plan/PlanTest.cpp). f32 16x16, one warp, from
 ///   A = blocked([1,4], [8,4], [1,1], order [1,0]):
@@ -223,6 +226,11 @@ struct PlanOptions {
   /// both sides), e.g. to compare with it: hw-facts marks the matrix
   /// instructions' wavefront model UNVERIFIED.
   bool matrixInstructions = true;
+  /// Build the swizzle of every matrix candidate instead of stopping at the
+  /// first instruction count above the best plan's (planSharedMemory).
+  /// The plan is the same, only slower: this exists so that tests can check
+  /// that claim.
+  bool exhaustiveMatrixSearch = false;
 };
 
 /// What a plan costs, per CTA (every warp of it counted).
@@ -439,10 +447,11 @@ Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
 /// Each candidate's instruction count is known before its swizzle (the
 /// row bits lowest, Idx by Lemma 9.5 against both sides' conflict groups)
 /// is built, so swizzles are built in instruction order and the search
-/// stops at the first count above the best. Multi-CTA layouts are planned
-/// per CTA when their block
-/// columns are identical; otherwise the error names the first differing
-/// block basis (data would move between CTAs).
+/// stops at the first count above the best (the same plan as building
+/// every candidate: PlanOptions::exhaustiveMatrixSearch). Multi-CTA layouts
+/// are planned per CTA when their block columns are identical; otherwise
+/// the error names the first differing block basis (data would move
+/// between CTAs).
 Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
                                 const linear::LinearLayout &dst,
                                 int64_t elementBits,
