@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace lk::plan::detail {
@@ -83,6 +84,16 @@ private:
   uint64_t v_[64];
   size_t n_ = 0;
 };
+
+/// A column of `l` as the coordinates of its output dims, "(16,0)".
+inline std::string columnText(const linear::LinearLayout &l, uint64_t col) {
+  std::string s = "(";
+  for (int k = 0; k < l.numOutDims(); ++k) {
+    uint64_t m = (uint64_t(1) << l.outDim(k).log2) - 1;
+    s += (k ? "," : "") + std::to_string((col >> l.outShift(k)) & m);
+  }
+  return s + ")";
+}
 
 /// The columns of input dim `d` of `l` (empty when `l` lacks it).
 inline Columns dimColumns(const linear::LinearLayout &l, linear::DimId d) {

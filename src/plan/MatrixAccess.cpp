@@ -6,6 +6,8 @@
 
 #include "layoutkit/plan/MatrixAccess.h"
 
+#include "MatrixRows.h"
+
 #include "layoutkit/linear/Analysis.h"
 
 namespace lk::plan {
@@ -103,63 +105,48 @@ Expected<MatrixAccess> matchMatrixAccess(const LinearLayout &side,
   return m;
 }
 
-Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
-                                       std::span<const int> rowBits,
-                                       bool trans, int maxMatrixBits) {
-  const char *name = trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix";
+namespace detail {
+
+RowFit fitMatrixRows(const LinearLayout &side, std::span<const int> rowBits,
+                     bool trans, int maxMatrixBits, MatrixAccess &m) {
   if (side.inDimSize(dims::kLane) != 32)
-    return Diagnostic::error(std::string(name) +
-                             " needs 32 lanes, the layout has " +
-                             std::to_string(side.inDimSize(dims::kLane)));
+    return {RowMismatch::LaneCount, 0, uint64_t(side.inDimSize(dims::kLane))};
   if (maxMatrixBits < 0 || maxMatrixBits > 2)
-    return Diagnostic::error(std::string(name) +
-                             ": at most 4 matrices per instruction");
+    return {RowMismatch::MatrixLimit, 0, 0};
+  if (rowBits.size() != 3)
+    return {RowMismatch::RowCount, 0, uint64_t(rowBits.size())};
   const int outBits = side.totalOutBits();
   uint64_t rowMask = 0;
-  if (rowBits.size() != 3)
-    return Diagnostic::error(std::string(name) + ": expected 3 row bits, got " +
-                             std::to_string(rowBits.size()));
-  for (int b : rowBits) {
+  for (int i = 0; i < 3; ++i) {
+    int b = rowBits[size_t(i)];
     if (b < 0 || b >= outBits || (rowMask >> b & 1))
-      return Diagnostic::error(std::string(name) + ": row bit " +
-                               std::to_string(b) +
-                               " is not a distinct logical bit below " +
-                               std::to_string(outBits));
+      return {RowMismatch::RowBit, i, 0};
     rowMask |= uint64_t(1) << b;
   }
   auto row = [&](int i) { return uint64_t(1) << rowBits[size_t(i)]; };
   const int regBits = side.inDimLog2(dims::kRegister);
   const int laneShift = side.inShift(side.inDimIndex(dims::kLane));
-  MatrixAccess m;
+  m = MatrixAccess{};
   m.trans = trans;
   if (!trans) {
+    // Theorem 5.1 over these rows: lane bits 0, 1 are rows 1, 2 and a
+    // register bit (the first, after the permutation) is row 0.
     for (int i = 0; i < 2; ++i)
       if (side.column(laneShift + i) != row(i + 1))
-        return Diagnostic::error(
-            std::string(name) + ": lane bit " + std::to_string(i) +
-            " is logical " + std::to_string(side.column(laneShift + i)) +
-            ", not row bit " + std::to_string(rowBits[size_t(i + 1)]));
+        return {RowMismatch::LaneBit, i, side.column(laneShift + i)};
     for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
       if (side.column(b) == row(0))
         m.halfRegBit = b;
-    if (m.halfRegBit < 0)
-      return Diagnostic::error(std::string(name) +
-                               ": no register bit is row bit " +
-                               std::to_string(rowBits[0]));
   } else {
     for (int i = 0; i < 3; ++i)
       if (side.column(laneShift + 2 + i) != row(i))
-        return Diagnostic::error(
-            std::string(name) + ": lane bit " + std::to_string(2 + i) +
-            " is logical " + std::to_string(side.column(laneShift + 2 + i)) +
-            ", not row bit " + std::to_string(rowBits[size_t(i)]));
+        return {RowMismatch::LaneBit, 2 + i, side.column(laneShift + 2 + i)};
     for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
       if (side.column(b))
         m.halfRegBit = b;
-    if (m.halfRegBit < 0)
-      return Diagnostic::error(std::string(name) +
-                               ": no non-zero register bit for the half");
   }
+  if (m.halfRegBit < 0)
+    return {RowMismatch::NoHalf, 0, 0};
   // The rows' three offset bits are exactly rowMask; every other column
   // must avoid them (the same test as matchMatrixAccess's).
   for (int c = 0; c < side.totalInBits(); ++c) {
@@ -167,15 +154,59 @@ Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
         trans ? (c >= laneShift + 2 && c < laneShift + 5)
               : (c == m.halfRegBit || c == laneShift || c == laneShift + 1);
     if (!inRow && (side.column(c) & rowMask))
-      return Diagnostic::error(std::string(name) + ": input bit " +
-                               std::to_string(c) +
-                               " moves inside a 16-byte row");
+      return {RowMismatch::InsideRow, c, side.column(c)};
   }
   for (int b = 0; b < regBits && int(m.matrixRegBits.size()) < maxMatrixBits;
        ++b)
     if (b != m.halfRegBit && side.column(b))
       m.matrixRegBits.push_back(b);
-  return m;
+  return {};
+}
+
+} // namespace detail
+
+Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
+                                       std::span<const int> rowBits,
+                                       bool trans, int maxMatrixBits) {
+  MatrixAccess m;
+  detail::RowFit fit =
+      detail::fitMatrixRows(side, rowBits, trans, maxMatrixBits, m);
+  const std::string name =
+      trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix";
+  using detail::RowMismatch;
+  switch (fit.why) {
+  case RowMismatch::None:
+    return m;
+  case RowMismatch::LaneCount:
+    return Diagnostic::error(name + " needs 32 lanes, the layout has " +
+                             std::to_string(fit.got));
+  case RowMismatch::MatrixLimit:
+    return Diagnostic::error(name + ": at most 4 matrices per instruction");
+  case RowMismatch::RowCount:
+    return Diagnostic::error(name + ": expected 3 row bits, got " +
+                             std::to_string(fit.got));
+  case RowMismatch::RowBit:
+    return Diagnostic::error(
+        name + ": row bit " + std::to_string(rowBits[size_t(fit.at)]) +
+        " is not a distinct logical bit below " +
+        std::to_string(side.totalOutBits()));
+  case RowMismatch::LaneBit: {
+    int rowIndex = trans ? fit.at - 2 : fit.at + 1;
+    return Diagnostic::error(name + ": lane bit " + std::to_string(fit.at) +
+                             " is logical " + std::to_string(fit.got) +
+                             ", not row bit " +
+                             std::to_string(rowBits[size_t(rowIndex)]));
+  }
+  case RowMismatch::NoHalf:
+    return Diagnostic::error(
+        trans ? name + ": no non-zero register bit for the half"
+              : name + ": no register bit is row bit " +
+                    std::to_string(rowBits[0]));
+  case RowMismatch::InsideRow:
+    return Diagnostic::error(name + ": input bit " + std::to_string(fit.at) +
+                             " moves inside a 16-byte row");
+  }
+  return Diagnostic::error(name + ": internal error: unknown mismatch");
 }
 
 } // namespace lk::plan

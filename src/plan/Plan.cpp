@@ -7,6 +7,7 @@
 #include "layoutkit/plan/Plan.h"
 
 #include "F2.h"
+#include "MatrixRows.h"
 
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Analysis.h"
@@ -258,6 +259,41 @@ int64_t sideInstructions(const LinearLayout &l, bool store,
   return (int64_t(1) << (nonzeroCount(reg) - covered)) * warps;
 }
 
+/// Lane groups of one side's instruction that issue anything: on the
+/// store, lanes holding only duplicates are inactive, so a zero lane column
+/// above the group bits leaves whole groups idle (0 wavefronts); every lane
+/// loads.
+int64_t activeGroups(std::span<const uint64_t> lane, bool store,
+                     int groupBits) {
+  int64_t groups = 1;
+  for (int j = groupBits; j < int(lane.size()); ++j)
+    if (!store || lane[j])
+      groups *= 2;
+  return groups;
+}
+
+/// The lower bound on one side's wavefronts over every memory layout whose
+/// offset bits of one 128-byte row are `line`; it does not depend on the
+/// swizzle. A matrix side: one wavefront per matrix. A vector side, per
+/// instruction: every active group takes a wavefront, and Lemma 9.4 with
+/// the fewest possible Idx/Thr overlap gives 2^max(0, |Thr| - b), b = the
+/// offset bits of a row above the vector.
+Expected<int64_t> sideBound(const LinearLayout &l, bool store,
+                            const SideAccess &s, int line,
+                            int64_t elementBytes) {
+  const int64_t instructions = sideInstructions(l, store, s);
+  if (s.isMatrix())
+    return instructions * s.matrix.count();
+  LK_TRY(hw::LaneGrouping grp,
+         hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << s.v()));
+  Columns lane = dimColumns(l, dims::kLane);
+  const int64_t groups =
+      activeGroups(lane, store, log2Exact(grp.lanesPerGroup));
+  const int thr = int(nonzeroCount(lane));
+  const int tb = std::max(0, thr - (line - s.v()));
+  return instructions * std::max<int64_t>(groups, int64_t(1) << tb);
+}
+
 Expected<SideCost> sideCost(const LinearLayout &l, bool store,
                             const SideAccess &s, std::span<const uint64_t> mem,
                             int line, int64_t elementBytes) {
@@ -280,7 +316,7 @@ Expected<SideCost> sideCost(const LinearLayout &l, bool store,
     rowIdx.insert(rowIdx.end(), idx.begin(), idx.end());
     c.lemma = intersectionDim(group, rowIdx) - intersectionDim(group, row);
     c.wavefronts = c.instructions * s.matrix.count() * (int64_t(1) << c.lemma);
-    c.bound = c.instructions * s.matrix.count();
+    LK_TRY(c.bound, sideBound(l, store, s, line, elementBytes));
     return c;
   }
   const int v = s.v();
@@ -303,20 +339,10 @@ Expected<SideCost> sideCost(const LinearLayout &l, bool store,
       group.push_back(lane[j]);
   }
   int kg = intersectionDim(group, wi) - intersectionDim(group, w);
-  // Lane groups that issue anything: on the store, lanes holding only
-  // duplicates are inactive, so a zero column above the group bits leaves
-  // whole groups idle (0 wavefronts); every lane loads.
-  int64_t groups = 1;
-  for (int j = groupBits; j < laneBits; ++j)
-    if (!store || lane[j])
-      groups *= 2;
+  const int64_t groups = activeGroups(lane, store, groupBits);
   c.wavefronts = c.instructions * groups * (int64_t(1) << kg);
   c.lemma = intersectionDim(vecIdx, thr);
-  // Per instruction, every active group takes a wavefront, and Lemma 9.4
-  // with the fewest possible Idx/Thr overlap gives 2^max(0, |Thr| - b),
-  // b = the offset bits of a row above the vector.
-  int tb = std::max(0, int(thr.size()) - (line - v));
-  c.bound = c.instructions * std::max<int64_t>(groups, int64_t(1) << tb);
+  LK_TRY(c.bound, sideBound(l, store, s, line, elementBytes));
   return c;
 }
 
@@ -365,24 +391,15 @@ Status checkShareable(const AlignedPair &p) {
   // CTA-local only: distributed shared memory across a cluster is not
   // planned.
   Columns a = dimColumns(p.src, dims::kBlock),
-                        b = dimColumns(p.dst, dims::kBlock);
+          b = dimColumns(p.dst, dims::kBlock);
   for (size_t j = 0; j < a.size(); ++j)
-    if (a[j] != b[j]) {
-      auto coord = [&](uint64_t col) {
-        std::string s = "(";
-        for (int k = 0; k < p.src.numOutDims(); ++k) {
-          int sh = p.src.outShift(k);
-          uint64_t m = (uint64_t(1) << p.src.outDim(k).log2) - 1;
-          s += (k ? "," : "") + std::to_string((col >> sh) & m);
-        }
-        return s + ")";
-      };
+    if (a[j] != b[j])
       return Diagnostic::error(
           "data moves between CTAs: block basis " + std::to_string(j) + " is " +
-          coord(a[j]) + " in the source and " + coord(b[j]) +
+          columnText(p.src, a[j]) + " in the source and " +
+          columnText(p.src, b[j]) +
           " in the destination (distributed shared memory across a cluster "
           "is not planned)");
-    }
   return Ok{};
 }
 
@@ -854,47 +871,76 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
     SideAccess sides[2];
     uint64_t excluded = 0;
     int64_t instructions = 0;
+    int64_t bound = 0; ///< the wavefront lower bound (sideBound)
   };
   std::vector<Candidate> cands;
   const LinearLayout *ls[2] = {&p.src, &p.dst};
+  const hw::Machine &target = hw::machine(options.arch);
+  const int line =
+      lineBitsOf(p.src.totalOutBits() - int(ctaLogicalBits(p).size()),
+                 log2Exact(elementBytes));
+  // Side 0 stores (stmatrix), side 1 loads (ldmatrix).
+  const bool hasMatrix[2] = {target.hasStmatrix, target.hasLdmatrix};
   for (const Row &row : rows) {
-    Candidate c{&row, {}, 0, 0};
+    // Each side's choices over these rows: its matrix instruction (when it
+    // fits them) and vectors (the longest prefix of the rows in its
+    // registers). The matrix comes first when it moves more elements per
+    // lane (2 * count against 2^v), so that ties keep it.
+    std::vector<SideAccess> choices[2];
     for (int s = 0; s < 2; ++s) {
       SideAccess vecSide = vectorSideOver(*ls[s], row.bits);
       SideAccess matSide;
       for (bool trans : {false, true}) {
-        Expected<MatrixAccess> m = matchMatrixRows(*ls[s], row.bits, trans);
-        if (m && !matSide.isMatrix())
-          matSide.matrix = *m;
+        if (!hasMatrix[s])
+          break;
+        MatrixAccess m;
+        if (!matSide.isMatrix() &&
+            fitMatrixRows(*ls[s], row.bits, trans, 2, m).why ==
+                RowMismatch::None)
+          matSide.matrix = std::move(m);
       }
-      // A matrix instruction moves 2 * count elements per lane, a vector
-      // 2^v: use the matrix only when it moves more.
-      bool useMatrix = matSide.isMatrix() &&
-                       2 * matSide.matrix.count() > (int64_t(1) << vecSide.v());
-      c.sides[s] = useMatrix ? matSide : vecSide;
+      bool matrixFirst = matSide.isMatrix() && 2 * matSide.matrix.count() >
+                                                   (int64_t(1) << vecSide.v());
+      if (matrixFirst)
+        choices[s].push_back(matSide);
+      choices[s].push_back(vecSide);
+      if (matSide.isMatrix() && !matrixFirst)
+        choices[s].push_back(matSide);
     }
-    if (!c.sides[0].isMatrix() && !c.sides[1].isMatrix())
-      continue;
-    // Bits that must stay inside one instruction.
-    for (int s = 0; s < 2; ++s)
-      if (c.sides[s].isMatrix()) {
-        c.excluded |= ls[s]->column(c.sides[s].matrix.halfRegBit);
-        for (int b : c.sides[s].matrix.matrixRegBits)
-          c.excluded |= ls[s]->column(b);
+    for (const SideAccess &store : choices[0])
+      for (const SideAccess &load : choices[1]) {
+        if (!store.isMatrix() && !load.isMatrix())
+          continue; // the vector plan's territory
+        Candidate c{&row, {store, load}, 0, 0, 0};
+        // Bits that must stay inside one instruction.
+        for (int s = 0; s < 2; ++s)
+          if (c.sides[s].isMatrix()) {
+            c.excluded |= ls[s]->column(c.sides[s].matrix.halfRegBit);
+            for (int b : c.sides[s].matrix.matrixRegBits)
+              c.excluded |= ls[s]->column(b);
+          }
+        // Two matrix sides issue the smaller matrix count (finishShared).
+        SideAccess st = store, ld = load;
+        if (st.isMatrix() && ld.isMatrix()) {
+          size_t k = std::min(st.matrix.matrixRegBits.size(),
+                              ld.matrix.matrixRegBits.size());
+          st.matrix.matrixRegBits.resize(k);
+          ld.matrix.matrixRegBits.resize(k);
+        }
+        c.instructions = sideInstructions(p.src, true, st) +
+                         sideInstructions(p.dst, false, ld);
+        if (c.instructions >= baseline.smem->storeInstructions +
+                                  baseline.smem->loadInstructions)
+          continue;
+        // A plan never beats its bound, so one whose bound is above the
+        // vector plan's wavefronts cannot be taken.
+        LK_TRY(int64_t sb, sideBound(p.src, true, st, line, elementBytes));
+        LK_TRY(int64_t lb, sideBound(p.dst, false, ld, line, elementBytes));
+        c.bound = sb + lb;
+        if (c.bound <= baseline.cost.wavefronts ||
+            options.exhaustiveMatrixSearch)
+          cands.push_back(std::move(c));
       }
-    // Two matrix sides issue the smaller matrix count (finishShared).
-    SideAccess st = c.sides[0], ld = c.sides[1];
-    if (st.isMatrix() && ld.isMatrix()) {
-      size_t k = std::min(st.matrix.matrixRegBits.size(),
-                          ld.matrix.matrixRegBits.size());
-      st.matrix.matrixRegBits.resize(k);
-      ld.matrix.matrixRegBits.resize(k);
-    }
-    c.instructions =
-        sideInstructions(p.src, true, st) + sideInstructions(p.dst, false, ld);
-    if (c.instructions < baseline.smem->storeInstructions +
-                             baseline.smem->loadInstructions)
-      cands.push_back(std::move(c));
   }
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Candidate &a, const Candidate &b) {
@@ -902,10 +948,14 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
                    });
   bool found = false;
   for (const Candidate &c : cands) {
-    if (found && !options.exhaustiveMatrixSearch &&
-        c.instructions + baseline.smem->registerCopies >
-            best.cost.instructions)
-      break;
+    if (found && !options.exhaustiveMatrixSearch) {
+      if (c.instructions + baseline.smem->registerCopies >
+          best.cost.instructions)
+        break;
+      // Same count: only strictly fewer wavefronts would win.
+      if (c.bound >= best.cost.wavefronts)
+        continue;
+    }
     Expected<Plan> cand = planCandidate(p, elementBits, options, c.row->bits,
                                         c.sides[0], c.sides[1], c.excluded);
     if (!cand)

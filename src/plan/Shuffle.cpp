@@ -62,12 +62,18 @@ Expected<Plan> planWarpShuffle(const LinearLayout &src, const LinearLayout &dst,
     return Diagnostic::error("element width " + std::to_string(elementBits) +
                              " bits is not supported (allowed: 8, 16, 32, 64)");
   LK_TRY(AlignedPair p, alignLayouts(src, dst));
-  for (DimId d : {dims::kWarp, dims::kBlock})
-    if (dimColumns(p.src, d) != dimColumns(p.dst, d))
-      return Diagnostic::error("data moves between " +
-                               std::string(linear::dimName(d)) +
-                               "s: warp shuffles cannot convert " +
-                               p.src.str() + " to " + p.dst.str());
+  for (DimId d : {dims::kWarp, dims::kBlock}) {
+    Columns a = dimColumns(p.src, d), b = dimColumns(p.dst, d);
+    for (size_t j = 0; j < a.size(); ++j)
+      if (a[j] != b[j]) {
+        const std::string name(linear::dimName(d));
+        return Diagnostic::error(
+            "data moves between " + name + "s: " + name + " basis " +
+            std::to_string(j) + " is " + columnText(p.src, a[j]) +
+            " in the source and " + columnText(p.src, b[j]) +
+            " in the destination (warp shuffles move data within a warp)");
+      }
+  }
   for (const LinearLayout *l : {&p.src, &p.dst})
     if (!linear::isDistributed(*l))
       return Diagnostic::error("warp shuffles need distributed layouts "

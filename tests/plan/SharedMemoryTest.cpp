@@ -683,6 +683,52 @@ TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
   EXPECT_GT(budgeted, 100);
 }
 
+// PlanOptions::arch = sm_80 (ldmatrix, no stmatrix; hw::Machine): on every
+// ordered pair of the standard f16 layouts (16..64, 1-4 warps) no plan
+// stores with stmatrix, every plan simulates correct on sm_80 (whose
+// simulator refuses stmatrix), costs no more than the vector plan, and
+// some plans load with ldmatrix. Where the sm_90 plan takes no stmatrix,
+// the sm_80 plan is the same plan.
+TEST(SharedMemoryMatrix, Sm80PlansUseLdmatrixButNeverStmatrix) {
+  PlanOptions sm80;
+  sm80.arch = hw::Arch::Sm80;
+  int plans = 0, ldmatrixPlans = 0, sameAsSm90 = 0;
+  for (unsigned warps : {1u, 2u, 4u})
+    for (int64_t n : {16, 32, 64}) {
+      auto encs = bench::standardEncodings(warps, 16);
+      for (auto &[na, ea] : encs)
+        for (auto &[nb, eb] : encs) {
+          std::vector<int64_t> shape = {n, n};
+          Expected<LinearLayout> a = linear::toLinearLayout(*ea, shape);
+          Expected<LinearLayout> b = linear::toLinearLayout(*eb, shape);
+          if (!a || !b)
+            continue;
+          std::string what = na + "->" + nb + " " + std::to_string(n) +
+                             " w" + std::to_string(warps);
+          Plan p = ok(planSharedMemory(*a, *b, 16, sm80));
+          Plan v = ok(planSharedMemory(*a, *b, 16, vectorOnly()));
+          Plan q = ok(planSharedMemory(*a, *b, 16));
+          ++plans;
+          EXPECT_FALSE(p.smem->stmatrixStore) << what;
+          SimulationResult s = ok(simulate(p, hw::Arch::Sm80));
+          EXPECT_TRUE(s.correct) << what << ": " << s.firstMismatch;
+          EXPECT_EQ(s.storeWavefronts, p.smem->storeWavefronts) << what;
+          EXPECT_EQ(s.loadWavefronts, p.smem->loadWavefronts) << what;
+          EXPECT_LE(p.cost.cycles, v.cost.cycles) << what;
+          EXPECT_LE(p.cost.instructions, v.cost.instructions) << what;
+          ldmatrixPlans += p.smem->ldmatrixLoad;
+          if (!q.smem->stmatrixStore) {
+            expectSamePlan(p, q, what);
+            ++sameAsSm90;
+          }
+        }
+    }
+  std::printf("sm_80: %d plans, %d with ldmatrix, %d the same as on sm_90\n",
+              plans, ldmatrixPlans, sameAsSm90);
+  EXPECT_GT(ldmatrixPlans, 50);
+  EXPECT_GT(sameAsSm90, plans / 2);
+}
+
 // Standard layouts (blocked variants, mma v2 accumulator, both dot
 // operands) over 16..64 x 16..64 with 1, 2, 4 warps, every ordered pair,
 // f8 / f16 / f32 (matrix instructions only for f16):

@@ -420,9 +420,13 @@ TEST(ShuffleCostModel, SharedMemoryWhenDataCrossesWarps) {
   LinearLayout b = blocked({1, 8}, {16, 2}, {2, 2}, {1, 0}, {64, 64});
   Expected<Plan> sh = planWarpShuffle(a, b, 16);
   ASSERT_FALSE(sh);
-  EXPECT_NE(sh.error().message.find("data moves between warps"),
-            std::string::npos)
-      << sh.error().message;
+  // A's warps are r8, r16 (4 warps down the rows above 8 rows of lanes);
+  // B's first warp bit is c16 (its lanes cover c8 and r1-r8, registers
+  // c1-c4, warps in order [1, 0]).
+  EXPECT_EQ(sh.error().message,
+            "data moves between warps: warp basis 0 is (8,0) in the source "
+            "and (0,16) in the destination (warp shuffles move data within a "
+            "warp)");
   Plan p = ok(planConversion(a, b, 16));
   EXPECT_EQ(p.strategy, Strategy::SharedMemory);
   EXPECT_DOUBLE_EQ(p.cost.cycles, estimatedCycles(p.cost));

@@ -88,6 +88,8 @@ nlohmann::json checkedPlanJson(std::vector<std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--no-matrix")
       options.matrixInstructions = false;
+    if (args[i] == "--arch" && i + 1 < args.size())
+      options.arch = *lk::hw::parseArch(args[i + 1]);
     if (args[i] == "--smem-budget" && i + 1 < args.size())
       options.smemBudgetBytes = std::stoll(args[i + 1]);
   }
@@ -96,7 +98,7 @@ nlohmann::json checkedPlanJson(std::vector<std::string> args) {
   EXPECT_TRUE(p.hasValue());
   if (!p)
     return j;
-  auto s = lk::plan::simulate(*p);
+  auto s = lk::plan::simulate(*p, options.arch);
   EXPECT_TRUE(s.hasValue());
   if (!s)
     return j;
@@ -249,6 +251,27 @@ TEST(PlanCommand, CrossWarpTransposeThroughSharedMemory) {
   EXPECT_EQ(d["shared_memory"]["load"]["wavefronts"], 4);
   EXPECT_EQ(d["cost"]["barriers"], 1);
   EXPECT_EQ(d["cost"]["cycles"], 28.0);
+  EXPECT_EQ(d["arch"], "sm_90");
+  // sm_80 has no stmatrix, but ldmatrix: the mirror image. The rows c1 c2
+  // c4 are B's lane bits 2-4, so B loads with ldmatrix.x2.trans (half r1,
+  // matrix bit r2); on those rows A holds c1, c2 in registers: 8-byte
+  // stores. Again 2 + 2 instructions, 4 + 4 wavefronts, 28 cycles.
+  nlohmann::json s80 =
+      checkedPlanJson({kRowsTwoWarps, kColsTwoWarps, "--shape", "(16,16)",
+                       "--dtype", "f16", "--arch", "sm_80"});
+  ASSERT_FALSE(s80["shared_memory"].is_null());
+  EXPECT_EQ(s80["arch"], "sm_80");
+  EXPECT_EQ(s80["shared_memory"]["store_instruction"], "st.shared");
+  EXPECT_EQ(s80["shared_memory"]["load_instruction"], "ldmatrix.x2.trans");
+  EXPECT_EQ(s80["shared_memory"]["access_bytes"], 8);
+  EXPECT_EQ(s80["shared_memory"]["store"]["wavefronts"], 4);
+  EXPECT_EQ(s80["shared_memory"]["load"]["wavefronts"], 4);
+  EXPECT_EQ(s80["cost"]["cycles"], 28.0);
+  CliRun bad = runCli({"plan", kRowsTwoWarps, kColsTwoWarps, "--shape",
+                       "(16,16)", "--dtype", "f16", "--arch", "sm_70"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(bad.err, "--arch: unknown architecture 'sm_70'"))
+      << bad.err;
   for (const nlohmann::json &x : {sm, h["shared_memory"]}) {
     auto memory =
         lk::linear::parseLinearLayout(x["memory_layout"].get<std::string>());

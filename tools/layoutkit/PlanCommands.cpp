@@ -304,6 +304,12 @@ Expected<Reply> runPlan(const Invocation &inv) {
                              "not " +
                              std::to_string(options.smemBudgetBytes));
   options.matrixInstructions = !inv.option("no-matrix").has_value();
+  if (std::optional<std::string> a = inv.option("arch")) {
+    Expected<hw::Arch> arch = hw::parseArch(*a);
+    if (!arch)
+      return Diagnostic::error("--arch: " + arch.error().message);
+    options.arch = *arch;
+  }
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type->bits, options);
   if (!planned) {
@@ -322,6 +328,7 @@ Expected<Reply> runPlan(const Invocation &inv) {
   j["strategy"] = std::string(plan::strategyName(p.strategy));
   j["dtype"] = *dtype;
   j["element_bits"] = p.elementBits;
+  j["arch"] = std::string(hw::machine(options.arch).name);
   j["src"] = p.layouts.src.str();
   j["dst"] = p.layouts.dst.str();
   if (p.strategy == plan::Strategy::RegisterPermutation) {
@@ -479,6 +486,11 @@ std::vector<CommandSpec> planCommands() {
          "BYTES",
          "shared memory one CTA may use for the buffer (default 0: "
          "unlimited); a smaller budget repeats through a smaller buffer",
+         false,
+         {}},
+        {"arch", "ARCH",
+         "target GPU: sm_80 (ldmatrix but no stmatrix), sm_90 (default) or "
+         "sm_100",
          false,
          {}},
         {"no-matrix", "",

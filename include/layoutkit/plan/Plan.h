@@ -98,6 +98,7 @@
 #define LAYOUTKIT_PLAN_PLAN_H
 
 #include "layoutkit/core/Expected.h"
+#include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/plan/MatrixAccess.h"
 
@@ -231,6 +232,12 @@ struct PlanOptions {
   /// The plan is the same, only slower: this exists so that tests can check
   /// that claim.
   bool exhaustiveMatrixSearch = false;
+  /// The GPU the plan is for. It decides which matrix instructions exist
+  /// (hw::Machine: ldmatrix on every target here, stmatrix from sm_90), so
+  /// an sm_80 plan never stores with stmatrix; the shared-memory model is
+  /// the same on every target (hw-facts §1). Simulate a plan for the same
+  /// target (simulate(plan, arch)).
+  hw::Arch arch = hw::Arch::Sm90;
 };
 
 /// What a plan costs, per CTA (every warp of it counted).
@@ -441,7 +448,9 @@ Expected<Plan> planSharedMemory(const linear::LinearLayout &src,
 /// With matrixInstructions (the default), every candidate row set of a
 /// matrix side (ldmatrix on the load, stmatrix on the store, plain or
 /// .trans; rows from a register bit and lane bits 0, 1, or from lane bits
-/// 2-4, of either layout) is a candidate; the candidate with the fewest
+/// 2-4, of either layout), with each side by its matrix instruction (where
+/// the rows fit it and options.arch has it) or by vectors, at least one
+/// side by matrices, is a candidate; the candidate with the fewest
 /// instructions wins if it has fewer than the vector plan and no more
 /// wavefronts, the fewest wavefronts breaking ties, then the row order.
 /// Each candidate's instruction count is known before its swizzle (the
