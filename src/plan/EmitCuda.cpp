@@ -384,6 +384,7 @@ Expected<CudaEmitTables> cudaEmitTables(const Plan &plan) {
             v ^= s.srcLaneXor[j];
         s.srcLaneAffine = v == uint64_t(s.srcLane[size_t(l)]);
       }
+      s.laneLocal = round.laneLocal();
       t.shuffles.push_back(std::move(s));
     }
     for (const WarpShufflePlan::RegisterCopy &c : wp.registerCopies) {
@@ -751,8 +752,11 @@ void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
     size_t table = 0;
     for (size_t i = 0; i < t.shuffles.size(); ++i) {
       const CudaShuffle &s = t.shuffles[i];
-      o += in + "{ // round " + std::to_string(i) + "\n";
-      if (s.srcLaneAffine) {
+      o += in + "{ // round " + std::to_string(i) +
+           (s.laneLocal ? " (lane-local: no shuffle)" : "") + "\n";
+      if (s.laneLocal) {
+        // Every lane reads itself.
+      } else if (s.srcLaneAffine) {
         o += in + "  uint32_t from = " + hex(uint64_t(s.srcLane[0]), false) +
              ";\n";
         for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
@@ -773,8 +777,12 @@ void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
                laneCondition(cs[c].lanes) + " ? " + E + "(src[" +
                std::to_string(cs[c].reg) + "]) : s" + std::to_string(e) + ";\n";
       }
-      // Pack, shuffle, unpack.
-      if (eb == 8) {
+      // Pack, shuffle, unpack (a lane-local round keeps its elements).
+      if (s.laneLocal) {
+        for (int64_t e = 0; e < vecN; ++e)
+          o += in + "  const " + T + " r" + std::to_string(e) + " = " + T +
+               "(s" + std::to_string(e) + ");\n";
+      } else if (eb == 8) {
         o += in + "  const uint32_t lo = __shfl_sync(0xffffffffu, "
                   "uint32_t(s0), int(from));\n";
         o += in + "  const uint32_t hi = __shfl_sync(0xffffffffu, "

@@ -28,6 +28,13 @@ using linear::DimId;
 using linear::LinearLayout;
 namespace dims = linear::dims;
 
+bool ShuffleRound::laneLocal() const {
+  for (size_t l = 0; l < srcLane.size(); ++l)
+    if (srcLane[l] != int64_t(l))
+      return false;
+  return true;
+}
+
 double estimatedCycles(const Cost &c) {
   return CostModel::kMoveCycles * double(c.registerMoves + c.selects) +
          CostModel::kShuffleCycles * double(c.shuffles) +
@@ -266,10 +273,13 @@ Expected<Plan> planWarpShuffle(const LinearLayout &src, const LinearLayout &dst,
   sp.receiveSelectBits = rankF2(rho);
   const int64_t warps = p.dst.inDimSize(dims::kWarp);
   const int64_t words = rounds * sp.wordsPerVector;
-  plan.cost.shuffles = words * warps;
+  int64_t shuffled = 0; // rounds that are not lane-local
+  for (const ShuffleRound &r : plan.rounds)
+    shuffled += !r.laneLocal();
+  plan.cost.shuffles = shuffled * sp.wordsPerVector * warps;
   plan.cost.selects =
       int64_t(sp.sendSelectBits + sp.receiveSelectBits) * words * warps;
-  plan.cost.registerMoves = (rounds * 2 * (sp.vectorElements - 1) +
+  plan.cost.registerMoves = (shuffled * 2 * (sp.vectorElements - 1) +
                              int64_t(sp.registerCopies.size())) *
                             warps;
   plan.cost.instructions =

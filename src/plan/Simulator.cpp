@@ -74,9 +74,11 @@ int64_t selectCount(const std::vector<std::vector<int64_t>> &base,
 /// Executes the rounds and register copies of a WarpShuffle plan (Plan.h:
 /// ShuffleRound, WarpShufflePlan) in every warp, after checking every field.
 /// Per round and warp: wordsPerVector 32-bit shuffles, all lanes offering
-/// their packed vector before any lane reads. Counts the shuffles, the
-/// selects (selectCount), the pack and unpack moves (2^|V| - 1 each per
-/// round when a word holds several elements) and the copies.
+/// their packed vector before any lane reads (none in a lane-local round,
+/// ShuffleRound::laneLocal: each lane keeps its own vector). Counts the
+/// shuffles, the selects (selectCount), the pack and unpack moves
+/// (2^|V| - 1 each per shuffled round when a word holds several elements)
+/// and the copies.
 Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
                       SimulationResult &res) {
   if (!plan.shuffle)
@@ -159,7 +161,8 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
           out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
               offered[size_t(from * vecN + e)];
       }
-      res.shuffles += words;
+      if (!r.laneLocal()) // else each lane reads its own vector
+        res.shuffles += words;
     }
     for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
       for (int64_t l = 0; l < lanes; ++l)
@@ -168,7 +171,10 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
     if (rounds) {
       res.selects += selectCount(sendBase, words, false) +
                      selectCount(dstBase, words, true);
-      res.registerMoves += rounds * 2 * (vecN - 1);
+      int64_t shuffled = 0;
+      for (const ShuffleRound &r : plan.rounds)
+        shuffled += !r.laneLocal();
+      res.registerMoves += shuffled * 2 * (vecN - 1);
     }
   }
   return Ok{};

@@ -208,7 +208,13 @@ HostRun runTables(const Plan &plan, const CudaEmitTables &t,
                   if (c.lanes >> l & 1)
                     out[size_t(l)][size_t(c.reg)] = sent[size_t(from)][e];
             }
-            run.shuffles += t.wordsPerVector;
+            if (!s.laneLocal) {
+              run.shuffles += t.wordsPerVector;
+            } else {
+              // A lane-local round reads only the lane itself.
+              for (int64_t l = 0; l < t.lanes; ++l)
+                EXPECT_EQ(s.srcLane[size_t(l)], l);
+            }
           }
           copies(out);
         } else {
@@ -459,6 +465,17 @@ TEST(EmitCudaTables, ShuffleLaneRegisterSwap) {
             std::string::npos);
   EXPECT_NE(code.find("__shfl_sync(0xffffffffu, s0, int(from));"),
             std::string::npos);
+  // Round 0 reads lane l ^ 0 = l: lane-local, emitted without a shuffle;
+  // only round 1's __shfl_sync remains.
+  EXPECT_TRUE(t.shuffles[0].laneLocal);
+  EXPECT_FALSE(t.shuffles[1].laneLocal);
+  EXPECT_NE(code.find("{ // round 0 (lane-local: no shuffle)\n"),
+            std::string::npos);
+  size_t shuffles = 0;
+  for (size_t at = code.find("__shfl_sync("); at != std::string::npos;
+       at = code.find("__shfl_sync(", at + 1))
+    ++shuffles;
+  EXPECT_EQ(shuffles, 1u);
 }
 
 TEST(EmitCudaTables, IterationsThroughASmallerBuffer) {

@@ -122,13 +122,17 @@ TEST(ShuffleHandDerived, OneLaneBitSwapsWithOneRegisterBit) {
       EXPECT_EQ(r.dstRegisters[size_t(l)], std::vector<int64_t>{(l & 1) ^ t});
     }
   // One lane bit chooses the sent register and one the received one:
-  // d_s = d_r = 1, 2 selects per round; cycles = 2 * 1 + 4 * 0.5 = 4.
+  // d_s = d_r = 1, 2 selects per round. Round 0 reads lane l ^ 0 = l: every
+  // lane keeps its own element (register l & 1 into register l & 1), no
+  // shuffle; round 1 shuffles. cycles = 1 * 1 + 4 * 0.5 = 3.
+  EXPECT_TRUE(p.rounds[0].laneLocal());
+  EXPECT_FALSE(p.rounds[1].laneLocal());
   EXPECT_EQ(p.shuffle->sendSelectBits, 1);
   EXPECT_EQ(p.shuffle->receiveSelectBits, 1);
-  EXPECT_EQ(p.cost.shuffles, 2);
+  EXPECT_EQ(p.cost.shuffles, 1);
   EXPECT_EQ(p.cost.selects, 4);
   EXPECT_EQ(p.cost.registerMoves, 0);
-  EXPECT_DOUBLE_EQ(p.cost.cycles, 4.0);
+  EXPECT_DOUBLE_EQ(p.cost.cycles, 3.0);
   checkedShuffle(p, "swap");
   expectOneVectorPerLaneAndRound(p, false, "swap");
 }
@@ -179,7 +183,10 @@ TEST(ShuffleVectorized, CommonRegisterBitsArePackedIntoWords) {
   //   B register [x0, x1, x3], lane [x2, x4, x5, x6, x7]
   // Common register bits x0, x1 (registers 0, 1 of both). 8 elements per
   // thread. f8: V = {x0, x1}, 4 per word: 2 rounds. f16: V = {x0}: 4
-  // rounds. f32: V = {}: 8 rounds. f64: 8 rounds of 2 words.
+  // rounds. f32: V = {}: 8 rounds. f64: 8 rounds of 2 words. B's round bit
+  // x3 is A's lane bit 0 and B's lane bit 0 (x2) is A's register bit 2, so
+  // in the rounds with x3 = 0 (half of them) lane l reads itself: no
+  // shuffle and no pack / unpack there.
   LinearLayout a =
       bitsLayout(8, {x(0), x(1), x(2)}, {x(3), x(4), x(5), x(6), x(7)});
   LinearLayout b =
@@ -196,11 +203,15 @@ TEST(ShuffleVectorized, CommonRegisterBitsArePackedIntoWords) {
     EXPECT_EQ(p.shuffle->vectorElements, w.vec) << what;
     EXPECT_EQ(p.shuffle->wordsPerVector, w.words) << what;
     EXPECT_EQ(int64_t(p.rounds.size()), w.rounds) << what;
-    EXPECT_EQ(p.cost.shuffles, w.rounds * w.words) << what;
-    // E = {x3}, F = {x2}: one select bit on each side.
+    int64_t local = 0;
+    for (const ShuffleRound &r : p.rounds)
+      local += r.laneLocal();
+    EXPECT_EQ(local, w.rounds / 2) << what;
+    EXPECT_EQ(p.cost.shuffles, w.rounds / 2 * w.words) << what;
+    // E = {x3}, F = {x2}: one select bit on each side, in every round.
     EXPECT_EQ(p.cost.selects, 2 * w.rounds * w.words) << what;
-    // Pack and unpack: 2 * (vec - 1) moves per round.
-    EXPECT_EQ(p.cost.registerMoves, w.rounds * 2 * (w.vec - 1)) << what;
+    // Pack and unpack: 2 * (vec - 1) moves per shuffled round.
+    EXPECT_EQ(p.cost.registerMoves, w.rounds / 2 * 2 * (w.vec - 1)) << what;
     // The packed elements are consecutive registers of both sides
     // (register bits 0 and 1 hold x0 and x1).
     for (const ShuffleRound &r : p.rounds)
@@ -258,8 +269,15 @@ TEST(ShuffleRandom, MinimalRoundsWithoutBroadcast) {
     Plan p = ok(planWarpShuffle(a, b, bits));
     EXPECT_EQ(int64_t(p.rounds.size()), int64_t(1) << (regBits - v)) << what;
     int64_t words = bits == 64 ? 2 : 1;
-    EXPECT_EQ(p.cost.shuffles, (int64_t(p.rounds.size()) * words) << warpBits)
-        << what;
+    // Rounds in which every lane reads itself take no shuffle.
+    int64_t shuffled = 0;
+    for (const ShuffleRound &r : p.rounds) {
+      bool self = true;
+      for (size_t l = 0; l < r.srcLane.size(); ++l)
+        self = self && r.srcLane[l] == int64_t(l);
+      shuffled += !self;
+    }
+    EXPECT_EQ(p.cost.shuffles, (shuffled * words) << warpBits) << what;
     checkedShuffle(p, what);
     expectOneVectorPerLaneAndRound(p, false, what);
   }
@@ -354,9 +372,10 @@ TEST(ShuffleBroadcast, DestinationBroadcastSharesTheSender) {
 
 TEST(ShuffleCta, EqualBlockColumnsShuffleInEveryCta) {
   // The one-bit swap with a warp bit (x6) and a block bit (x7) shared by
-  // both layouts: 2 rounds in each of the 2 warps of a CTA, so 4 shuffles
-  // and 8 selects per CTA (costs are per CTA); both CTAs are simulated
-  // (the simulator's counts cover both: 8 shuffles).
+  // both layouts: 2 rounds in each of the 2 warps of a CTA, round 0
+  // lane-local, so 2 shuffles and 8 selects per CTA (costs are per CTA);
+  // both CTAs are simulated (the simulator's counts cover both: 4
+  // shuffles).
   LinearLayout a =
       bitsLayout(8, {x(0)}, {x(1), x(2), x(3), x(4), x(5)}, {x(6)}, {x(7)});
   LinearLayout b =
@@ -364,13 +383,13 @@ TEST(ShuffleCta, EqualBlockColumnsShuffleInEveryCta) {
   Plan p = ok(planConversion(a, b, 32));
   EXPECT_EQ(p.strategy, Strategy::WarpShuffle);
   EXPECT_EQ(p.rounds.size(), 2u);
-  EXPECT_EQ(p.cost.shuffles, 4);
+  EXPECT_EQ(p.cost.shuffles, 2);
   EXPECT_EQ(p.cost.selects, 8);
   EXPECT_NE(p.describe().find("2 rounds of 1 x 32-bit elements"),
             std::string::npos)
       << p.describe();
   SimulationResult s = checkedShuffle(p, "two CTAs");
-  EXPECT_EQ(s.shuffles, 8);
+  EXPECT_EQ(s.shuffles, 4);
   EXPECT_EQ(s.checked, 2 * 2 * 32 * 2); // CTAs x warps x lanes x registers
 }
 
@@ -391,8 +410,8 @@ TEST(ShuffleCostModel, ShufflesWinForAnIntraWarpPair) {
   EXPECT_DOUBLE_EQ(p.cost.cycles, 32.0);
   EXPECT_DOUBLE_EQ(p.cost.cycles, estimatedCycles(p.cost));
   checkedShuffle(p, "chosen");
-  // The one-bit swap: 4 cycles of shuffles against shared memory's
-  // 2 + 2 wavefronts (2 stores, 2 loads) + 20.
+  // The one-bit swap: 3 cycles of shuffles (1 shuffle, 4 selects) against
+  // shared memory's 2 + 2 wavefronts (2 stores, 2 loads) + 20.
   LinearLayout sa = bitsLayout(6, {x(0)}, {x(1), x(2), x(3), x(4), x(5)});
   LinearLayout sb = bitsLayout(6, {x(1)}, {x(0), x(2), x(3), x(4), x(5)});
   EXPECT_DOUBLE_EQ(ok(planSharedMemory(sa, sb, 32)).cost.cycles, 24.0);
@@ -401,12 +420,16 @@ TEST(ShuffleCostModel, ShufflesWinForAnIntraWarpPair) {
 
 TEST(ShuffleCostModel, SharedMemoryWinsForAFullTranspose) {
   // f32 32x32, one warp, lane l holds row l (A) / column l (B): I = {},
-  // |E| = |F| = 5, 32 rounds, d_s = d_r = 5: 32 + 10 * 32 * 0.5 = 192
-  // cycles. Shared memory: 32 + 32 wavefronts + 20 = 84 cycles.
+  // |E| = |F| = 5, 32 rounds, d_s = d_r = 5. In round 0 lane l keeps the
+  // diagonal element (l, l), which it holds in both layouts: no shuffle.
+  // 31 + 10 * 32 * 0.5 = 191 cycles. Shared memory: 32 + 32 wavefronts +
+  // 20 = 84 cycles.
   LinearLayout rows = blocked({1, 32}, {32, 1}, {1, 1}, {1, 0}, {32, 32});
   LinearLayout cols = blocked({32, 1}, {1, 32}, {1, 1}, {0, 1}, {32, 32});
   Plan sh = ok(planWarpShuffle(rows, cols, 32));
-  EXPECT_DOUBLE_EQ(sh.cost.cycles, 192.0);
+  EXPECT_TRUE(sh.rounds[0].laneLocal());
+  EXPECT_EQ(sh.cost.shuffles, 31);
+  EXPECT_DOUBLE_EQ(sh.cost.cycles, 191.0);
   checkedShuffle(sh, "transpose by shuffles");
   Plan p = ok(planConversion(rows, cols, 32));
   EXPECT_EQ(p.strategy, Strategy::SharedMemory);

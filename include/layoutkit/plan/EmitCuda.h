@@ -132,6 +132,9 @@ struct CudaLaneChoice {
 /// lane id when affine: srcLane[l] = srcLane[0] ^ XOR_{k : l_k = 1}
 /// srcLaneXor[k]; otherwise read from a per-lane table.
 struct CudaShuffle {
+  /// Every lane reads itself (ShuffleRound::laneLocal): no __shfl_sync,
+  /// the sent elements are the received ones.
+  bool laneLocal = false;
   std::vector<int64_t> srcLane;
   bool srcLaneAffine = false;
   std::vector<uint64_t> srcLaneXor;

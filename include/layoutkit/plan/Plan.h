@@ -310,15 +310,22 @@ double estimatedCycles(const Cost &c);
 /// what the selects of Cost pay for); the element index j is the same
 /// logical offset on both sides (the vector bits of WarpShufflePlan).
 ///
+/// A round in which every lane reads itself (srcLane[l] == l, laneLocal)
+/// issues no shuffle: each lane moves its sent vector straight into the
+/// received registers.
+///
 /// Example: A = {register: [x0], lane: [x1, x2, x3, x4, x5]} to
 /// B = {register: [x1], lane: [x0, x2, x3, x4, x5]} (xK: logical bit K, 64
 /// f32 elements, one warp) takes 2 rounds t = 0, 1 with
 /// srcLane[l] = l ^ t, sendRegisters[l] = {(l ^ t) & 1},
-/// dstRegisters[l] = {(l & 1) ^ t}.
+/// dstRegisters[l] = {(l & 1) ^ t}. Round 0 is lane-local: lane l keeps
+/// its register l & 1; round 1 shuffles the other one in.
 struct ShuffleRound {
   std::vector<std::vector<int64_t>> sendRegisters;
   std::vector<int64_t> srcLane;
   std::vector<std::vector<int64_t>> dstRegisters;
+  /// srcLane[l] == l for every lane.
+  bool laneLocal() const;
 };
 
 /// The per-plan data of a warp-shuffle plan besides its rounds.
@@ -413,15 +420,17 @@ Expected<Plan> planConversion(const linear::LinearLayout &src,
 ///  5. B's zero register columns are filled by register copies after the
 ///     rounds (WarpShufflePlan::registerCopies).
 ///
-/// Cost per warp with W = rounds * wordsPerVector: W shuffles,
+/// Cost per warp with W = rounds * wordsPerVector and W' = W minus the
+/// words of lane-local rounds (ShuffleRound::laneLocal): W' shuffles,
 /// (d_s + d_r) * W selects (d_s = |F| lane bits choose the sent register,
-/// d_r = |pairs with E| choose the received one), 2 * (2^|V| - 1) moves
-/// per round to pack and unpack a multi-element word, one move per copy.
+/// d_r = |pairs with E| choose the received one; a lane-local round still
+/// selects), 2 * (2^|V| - 1) moves per shuffled round to pack and unpack a
+/// multi-element word, one move per copy.
 ///
 /// Example (ShuffleRound's): A = {register: [x0], lane: [x1..x5]} to
 /// B = {register: [x1], lane: [x0, x2..x5]}: V = {}, R = {x1}, I = {x2..x5},
-/// E = {x1}, F = {x0}: 2 rounds, srcLane[l] = l ^ t, 1 shuffle + 2 selects
-/// per round.
+/// E = {x1}, F = {x0}: 2 rounds, srcLane[l] = l ^ t, 2 selects per round
+/// and 1 shuffle in all (round 0 is lane-local).
 ///
 /// Fails (with the reason) when a warp or block column differs, a layout
 /// is not distributed or does not cover the tensor, or has more than 2^16
