@@ -730,6 +730,8 @@ void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
   case Strategy::WarpShuffle: {
     o += in + "(void)smem;\n";
     o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
+    // (Unused when every round is lane-local and selects nothing.)
+    o += in + "(void)lane;\n";
     bool anyTable = false;
     for (const CudaShuffle &s : t.shuffles)
       anyTable |= !s.srcLaneAffine;

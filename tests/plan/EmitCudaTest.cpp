@@ -744,7 +744,7 @@ struct EmissionCase {
   Plan plan;
 };
 
-/// A plan of every strategy and width (13 plans).
+/// A plan of every strategy and width (15 plans).
 std::vector<EmissionCase> emissionCases() {
   using Case = EmissionCase;
   std::vector<Case> cases;
@@ -783,6 +783,28 @@ std::vector<EmissionCase> emissionCases() {
   cases.push_back({"shfl_f32", ok(planWarpShuffle(rowA, colB, 32))});
   cases.push_back({"shfl_f8", ok(planWarpShuffle(rowA, colB, 8))});
   cases.push_back({"shfl_f64", ok(planWarpShuffle(rowA, colB, 64))});
+  {
+    // Register bit 0 swapped with lane bit 0: round 0 is lane-local (no
+    // __shfl_sync), round 1 shuffles.
+    const int lane0 = mmaLike.inDimLog2(dims::kRegister);
+    LinearLayout swapped = mmaLike;
+    swapped.setColumn(0, mmaLike.column(lane0));
+    swapped.setColumn(lane0, mmaLike.column(0));
+    Plan p = ok(planWarpShuffle(mmaLike, swapped, 16));
+    EXPECT_TRUE(p.rounds[0].laneLocal());
+    EXPECT_FALSE(p.rounds[1].laneLocal());
+    cases.push_back({"shfl_lane_local", std::move(p)});
+    // Register bits 0 and 1 swapped: every round lane-local (a register
+    // permutation, asked of the shuffle planner).
+    LinearLayout regSwap = mmaLike;
+    regSwap.setColumn(0, mmaLike.column(1));
+    regSwap.setColumn(1, mmaLike.column(0));
+    Plan q = ok(planWarpShuffle(mmaLike, regSwap, 16));
+    for (const ShuffleRound &r : q.rounds)
+      EXPECT_TRUE(r.laneLocal());
+    EXPECT_EQ(q.cost.shuffles, 0);
+    cases.push_back({"shfl_all_lane_local", std::move(q)});
+  }
   return cases;
 }
 
@@ -813,7 +835,7 @@ TEST(EmitCudaNvcc, EveryStrategyCompilesForSm90aAndSm80) {
     GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
   std::vector<std::string> names;
   std::string unit = combinedUnit(names);
-  ASSERT_EQ(names.size(), 13u);
+  ASSERT_EQ(names.size(), 15u);
   // The strategies are all present.
   EXPECT_NE(unit.find("__shfl_sync("), std::string::npos);
   EXPECT_NE(unit.find("*reinterpret_cast<uint4 *>("), std::string::npos);
