@@ -784,8 +784,9 @@ std::vector<EmissionCase> emissionCases() {
   cases.push_back({"shfl_f8", ok(planWarpShuffle(rowA, colB, 8))});
   cases.push_back({"shfl_f64", ok(planWarpShuffle(rowA, colB, 64))});
   {
-    // Register bit 0 swapped with lane bit 0: round 0 is lane-local (no
-    // __shfl_sync), round 1 shuffles.
+    // Register bit 0 swapped with lane bit 0 (f16 16x16, 8 registers, no
+    // common vector bit: 4 rounds): the rounds whose round bit is clear
+    // (0 and 2) are lane-local (no __shfl_sync), the others shuffle.
     const int lane0 = mmaLike.inDimLog2(dims::kRegister);
     LinearLayout swapped = mmaLike;
     swapped.setColumn(0, mmaLike.column(lane0));
@@ -793,6 +794,8 @@ std::vector<EmissionCase> emissionCases() {
     Plan p = ok(planWarpShuffle(mmaLike, swapped, 16));
     EXPECT_TRUE(p.rounds[0].laneLocal());
     EXPECT_FALSE(p.rounds[1].laneLocal());
+    EXPECT_TRUE(p.rounds[2].laneLocal());
+    EXPECT_FALSE(p.rounds[3].laneLocal());
     cases.push_back({"shfl_lane_local", std::move(p)});
     // Register bits 0 and 1 swapped: every round lane-local (a register
     // permutation, asked of the shuffle planner).

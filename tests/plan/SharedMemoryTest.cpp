@@ -625,11 +625,12 @@ void expectSamePlan(const Plan &a, const Plan &b, const std::string &what) {
   EXPECT_EQ(a.cost.smemBytes, b.cost.smemBytes) << what;
 }
 
-// The matrix search stops at the first instruction count above the best
-// plan's (Plan.h); building every candidate instead
-// (PlanOptions::exhaustiveMatrixSearch) must give the same plan: on every
-// ordered pair of the standard f16 layouts (16..128, 1-8 warps, unlimited
-// and a quarter-tile budget) and on random layouts.
+// The matrix search skips candidates by their wavefront bound and stops at
+// the first instruction count above the best plan's (Plan.h); building
+// every candidate instead (PlanOptions::exhaustiveMatrixSearch) must give
+// the same plan: on every ordered pair of the standard f16 layouts
+// (16..128, 1-8 warps; unlimited and a quarter-tile budget, sm_80, two
+// CTAs) and on random layouts.
 TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
   PlanOptions exhaustive;
   exhaustive.exhaustiveMatrixSearch = true;
@@ -653,6 +654,17 @@ TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
       expectSamePlan(*fq, *sq, what + " (budget)");
       ++budgeted;
     }
+    // sm_80 (no stmatrix) and two CTAs.
+    PlanOptions s80, s80x = exhaustive;
+    s80.arch = s80x.arch = hw::Arch::Sm80;
+    expectSamePlan(ok(planSharedMemory(a, b, 16, s80)),
+                   ok(planSharedMemory(a, b, 16, s80x)), what + " (sm_80)");
+    LinearLayout block =
+        ok(LinearLayout::identity1D(2, dims::kBlock, a.outDim(0).id));
+    LinearLayout a2 = ok(a * block), b2 = ok(b * block);
+    expectSamePlan(ok(planSharedMemory(a2, b2, 16)),
+                   ok(planSharedMemory(a2, b2, 16, exhaustive)),
+                   what + " (2 CTAs)");
   };
   for (unsigned warps : {1u, 2u, 4u, 8u})
     for (int64_t n : {16, 32, 64, 128}) {
@@ -681,6 +693,41 @@ TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
   EXPECT_GT(compared, 500);
   EXPECT_GT(withMatrices, 100);
   EXPECT_GT(budgeted, 100);
+}
+
+// A side may keep vectors over rows where its matrix instruction fits too.
+// f16 16x16, 4 warps, from the mma accumulator with warps [2, 2]
+// (registers c1 r8, lanes c2 c4 r1 r2 r4, warps c8 and a broadcast) to the
+// A operand of an mma with warps [4, 1] (registers c1 r8 c8, the same
+// lanes, both warp bits broadcast: every warp loads everything).
+//  * Vectors only: the common register bits c1, r8 give 8-byte vectors:
+//    1 store per warp x 2 storing warps + 2 loads per warp x 4 warps = 10.
+//  * Rows c1 c2 c4 (the operand's half register and lanes 0, 1): the
+//    operand loads with ldmatrix.x4 (half c1, matrices r8, c8): 1 per warp,
+//    4. The accumulator fits the same rows with stmatrix.x2 (half c1,
+//    matrix r8), but two matrix sides issue the smaller count, x2, and the
+//    load then takes 2 per warp: 2 + 8 = 10, not fewer. Keeping vectors on
+//    the store side (c1 only: 4-byte vectors, 2 per warp x 2 warps = 4)
+//    gives 4 + 4 = 8 instructions with the same 4 + 16 wavefronts.
+TEST(SharedMemoryMatrix, VectorStoreUnderLdmatrixWhereStmatrixAlsoFits) {
+  LinearLayout a = layoutOf(*mmaV2Enc({2, 2}), {16, 16});
+  LinearLayout b = layoutOf(*dotEnc(mmaV2Enc({4, 1}), 0, 2), {16, 16});
+  Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
+  EXPECT_EQ(vec.smem->storeInstructions, 2);
+  EXPECT_EQ(vec.smem->loadInstructions, 8);
+  Plan p = ok(planSharedMemory(a, b, 16));
+  const SharedMemoryPlan &sp = *p.smem;
+  EXPECT_FALSE(sp.stmatrixStore);
+  EXPECT_TRUE(sp.ldmatrixLoad);
+  EXPECT_FALSE(sp.ldmatrixTrans);
+  EXPECT_EQ(sp.matrixCount, 4);
+  EXPECT_EQ(sp.accessBytes, 4);
+  EXPECT_EQ(sp.storeInstructions, 4);
+  EXPECT_EQ(sp.loadInstructions, 4);
+  EXPECT_EQ(sp.storeWavefronts, 4);
+  EXPECT_EQ(sp.loadWavefronts, 16);
+  EXPECT_EQ(p.cost.wavefronts, vec.cost.wavefronts);
+  simulated(p, "vector store + ldmatrix.x4");
 }
 
 // PlanOptions::arch = sm_80 (ldmatrix, no stmatrix; hw::Machine): on every

@@ -47,7 +47,8 @@
 /// lanes and warps that only hold duplicates do not st.shared; below sm_90
 /// a stmatrix store is emitted as 2-byte stores), WarpShuffle (per round a
 /// select of the register each lane sends, __shfl_sync of the packed
-/// 32-bit words, a select of the register each lane receives). Errors:
+/// 32-bit words, a select of the register each lane receives; a lane-local
+/// round, ShuffleRound::laneLocal, has no __shfl_sync and no packing). Errors:
 /// lanes per warp other than 32, a function name that is not a C
 /// identifier, hostMain without testKernel, a malformed plan (the checks
 /// of the simulator).

@@ -227,10 +227,11 @@ struct PlanOptions {
   /// both sides), e.g. to compare with it: hw-facts marks the matrix
   /// instructions' wavefront model UNVERIFIED.
   bool matrixInstructions = true;
-  /// Build the swizzle of every matrix candidate instead of stopping at the
-  /// first instruction count above the best plan's (planSharedMemory).
-  /// The plan is the same, only slower: this exists so that tests can check
-  /// that claim.
+  /// Build the swizzle of every matrix candidate instead of skipping those
+  /// whose wavefront lower bound rules them out and stopping at the first
+  /// instruction count above the best plan's (planSharedMemory). The plan
+  /// is the same, only slower: this exists so that tests can check that
+  /// claim.
   bool exhaustiveMatrixSearch = false;
   /// The GPU the plan is for. It decides which matrix instructions exist
   /// (hw::Machine: ldmatrix on every target here, stmatrix from sm_90), so
@@ -302,7 +303,8 @@ double estimatedCycles(const Cost &c);
 ///    32 * wordsPerVector bits, and word k is bits [32k, 32k + 32).
 ///  * srcLane[l]: the lane whose vector lane l receives. A round is
 ///    `wordsPerVector` instructions `w'_k = __shfl_sync(0xffffffff, w_k,
-///    srcLane[l])`, one per word, all with the same srcLane.
+///    srcLane[l])`, one per word, all with the same srcLane (none when the
+///    round is lane-local, below).
 ///  * dstRegisters[l][j]: the destination register (of the aligned
 ///    destination layout B) that receives element j of the vector lane l
 ///    receives (unpacked from the words the same way).
@@ -340,7 +342,8 @@ struct WarpShufflePlan {
   /// Elements per vector: 2^|V|, V the common register bits used (at most
   /// 32 bits per vector: 4 for f8, 2 for f16, 1 for f32 and f64).
   int64_t vectorElements = 1;
-  /// 32-bit shuffles per round: 2 for f64, 1 otherwise.
+  /// 32-bit words per vector, i.e. shuffles per round that is not
+  /// lane-local: 2 for f64, 1 otherwise.
   int64_t wordsPerVector = 1;
   /// The vector's logical bits (V, in order: element j has bit k of j as
   /// its offset along vecBits[k]) and the register bits of A and B that

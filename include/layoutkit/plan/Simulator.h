@@ -17,8 +17,9 @@
 ///       - warp-shuffle rounds (Plan.h, ShuffleRound): per round and warp,
 ///         every lane offers the packed vector of its sendRegisters, then
 ///         lane l receives lane srcLane[l]'s into its dstRegisters, counted
-///         as wordsPerVector 32-bit shuffles; selects and pack / unpack
-///         moves are counted as Cost describes; a round with a lane, a
+///         as wordsPerVector 32-bit shuffles (none in a lane-local round,
+///         ShuffleRound::laneLocal); selects and pack / unpack moves are
+///         counted as Cost describes; a round with a lane, a
 ///         register or a vector size out of range is an error;
 ///       - st.shared / ld.shared of `accessBytes` per lane at the offsets of
 ///         the plan's memory layout (which the simulator inverts itself; a
