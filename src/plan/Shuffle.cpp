@@ -279,9 +279,14 @@ Expected<Plan> planWarpShuffle(const LinearLayout &src, const LinearLayout &dst,
   plan.cost.shuffles = shuffled * sp.wordsPerVector * warps;
   plan.cost.selects =
       int64_t(sp.sendSelectBits + sp.receiveSelectBits) * words * warps;
-  plan.cost.registerMoves = (shuffled * 2 * (sp.vectorElements - 1) +
-                             int64_t(sp.registerCopies.size())) *
-                            warps;
+  // A lane-local round moves each element (each 32-bit half of an f64)
+  // from its sent register to its received one: a register move.
+  const int64_t local = rounds - shuffled;
+  plan.cost.registerMoves =
+      (shuffled * 2 * (sp.vectorElements - 1) +
+       local * sp.vectorElements * sp.wordsPerVector +
+       int64_t(sp.registerCopies.size())) *
+      warps;
   plan.cost.instructions =
       plan.cost.shuffles + plan.cost.selects + plan.cost.registerMoves;
   plan.cost.cycles = estimatedCycles(plan.cost);

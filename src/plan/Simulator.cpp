@@ -77,8 +77,9 @@ int64_t selectCount(const std::vector<std::vector<int64_t>> &base,
 /// their packed vector before any lane reads (none in a lane-local round,
 /// ShuffleRound::laneLocal: each lane keeps its own vector). Counts the
 /// shuffles, the selects (selectCount), the pack and unpack moves
-/// (2^|V| - 1 each per shuffled round when a word holds several elements)
-/// and the copies.
+/// (2^|V| - 1 each per shuffled round when a word holds several elements),
+/// the moves of lane-local rounds (one per element and word) and the
+/// copies.
 Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
                       SimulationResult &res) {
   if (!plan.shuffle)
@@ -174,7 +175,10 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
       int64_t shuffled = 0;
       for (const ShuffleRound &r : plan.rounds)
         shuffled += !r.laneLocal();
-      res.registerMoves += shuffled * 2 * (vecN - 1);
+      // Pack and unpack in shuffled rounds; a move per element (per word)
+      // in lane-local ones.
+      res.registerMoves +=
+          shuffled * 2 * (vecN - 1) + (rounds - shuffled) * vecN * words;
     }
   }
   return Ok{};

@@ -123,16 +123,17 @@ TEST(ShuffleHandDerived, OneLaneBitSwapsWithOneRegisterBit) {
     }
   // One lane bit chooses the sent register and one the received one:
   // d_s = d_r = 1, 2 selects per round. Round 0 reads lane l ^ 0 = l: every
-  // lane keeps its own element (register l & 1 into register l & 1), no
-  // shuffle; round 1 shuffles. cycles = 1 * 1 + 4 * 0.5 = 3.
+  // lane keeps its own element (source register l & 1 into destination
+  // register l & 1: one move), no shuffle; round 1 shuffles.
+  // cycles = 1 * 1 + (4 + 1) * 0.5 = 3.5.
   EXPECT_TRUE(p.rounds[0].laneLocal());
   EXPECT_FALSE(p.rounds[1].laneLocal());
   EXPECT_EQ(p.shuffle->sendSelectBits, 1);
   EXPECT_EQ(p.shuffle->receiveSelectBits, 1);
   EXPECT_EQ(p.cost.shuffles, 1);
   EXPECT_EQ(p.cost.selects, 4);
-  EXPECT_EQ(p.cost.registerMoves, 0);
-  EXPECT_DOUBLE_EQ(p.cost.cycles, 3.0);
+  EXPECT_EQ(p.cost.registerMoves, 1);
+  EXPECT_DOUBLE_EQ(p.cost.cycles, 3.5);
   checkedShuffle(p, "swap");
   expectOneVectorPerLaneAndRound(p, false, "swap");
 }
@@ -185,8 +186,9 @@ TEST(ShuffleVectorized, CommonRegisterBitsArePackedIntoWords) {
   // thread. f8: V = {x0, x1}, 4 per word: 2 rounds. f16: V = {x0}: 4
   // rounds. f32: V = {}: 8 rounds. f64: 8 rounds of 2 words. B's round bit
   // x3 is A's lane bit 0 and B's lane bit 0 (x2) is A's register bit 2, so
-  // in the rounds with x3 = 0 (half of them) lane l reads itself: no
-  // shuffle and no pack / unpack there.
+  // in the rounds whose round bit x3 is 0 (half of them) lane l reads
+  // itself: no shuffle and no pack / unpack there, a move per element
+  // and word instead.
   LinearLayout a =
       bitsLayout(8, {x(0), x(1), x(2)}, {x(3), x(4), x(5), x(6), x(7)});
   LinearLayout b =
@@ -210,8 +212,11 @@ TEST(ShuffleVectorized, CommonRegisterBitsArePackedIntoWords) {
     EXPECT_EQ(p.cost.shuffles, w.rounds / 2 * w.words) << what;
     // E = {x3}, F = {x2}: one select bit on each side, in every round.
     EXPECT_EQ(p.cost.selects, 2 * w.rounds * w.words) << what;
-    // Pack and unpack: 2 * (vec - 1) moves per shuffled round.
-    EXPECT_EQ(p.cost.registerMoves, w.rounds / 2 * 2 * (w.vec - 1)) << what;
+    // Pack and unpack: 2 * (vec - 1) moves per shuffled round; vec * words
+    // per lane-local round.
+    EXPECT_EQ(p.cost.registerMoves,
+              w.rounds / 2 * 2 * (w.vec - 1) + w.rounds / 2 * w.vec * w.words)
+        << what;
     // The packed elements are consecutive registers of both sides
     // (register bits 0 and 1 hold x0 and x1).
     for (const ShuffleRound &r : p.rounds)
@@ -410,7 +415,7 @@ TEST(ShuffleCostModel, ShufflesWinForAnIntraWarpPair) {
   EXPECT_DOUBLE_EQ(p.cost.cycles, 32.0);
   EXPECT_DOUBLE_EQ(p.cost.cycles, estimatedCycles(p.cost));
   checkedShuffle(p, "chosen");
-  // The one-bit swap: 3 cycles of shuffles (1 shuffle, 4 selects) against
+  // The one-bit swap: 3.5 cycles (1 shuffle, 4 selects, 1 move) against
   // shared memory's 2 + 2 wavefronts (2 stores, 2 loads) + 20.
   LinearLayout sa = bitsLayout(6, {x(0)}, {x(1), x(2), x(3), x(4), x(5)});
   LinearLayout sb = bitsLayout(6, {x(1)}, {x(0), x(2), x(3), x(4), x(5)});
@@ -418,18 +423,43 @@ TEST(ShuffleCostModel, ShufflesWinForAnIntraWarpPair) {
   EXPECT_EQ(ok(planConversion(sa, sb, 32)).strategy, Strategy::WarpShuffle);
 }
 
+TEST(ShuffleCostModel, LaneLocalRoundsAreRegisterMoves) {
+  // A register-only swap: A register [x0, x1], B register [x1, x0], the
+  // same lanes (x2..x6), f32, one warp. Both register bits are common, but
+  // an f32 word holds one element (V = {}), so the shuffle planner takes
+  // 2^2 = 4 rounds, each lane-local (every lane already holds what it
+  // receives): 4 moves, no shuffle, no select: 2 cycles. The
+  // register permutation swaps registers 1 and 2: 2 moves, 1 cycle, and
+  // planConversion takes it.
+  LinearLayout a = bitsLayout(7, {x(0), x(1)}, {x(2), x(3), x(4), x(5), x(6)});
+  LinearLayout b = bitsLayout(7, {x(1), x(0)}, {x(2), x(3), x(4), x(5), x(6)});
+  Plan sh = ok(planWarpShuffle(a, b, 32));
+  ASSERT_EQ(sh.rounds.size(), 4u);
+  for (const ShuffleRound &r : sh.rounds)
+    EXPECT_TRUE(r.laneLocal());
+  EXPECT_EQ(sh.cost.shuffles, 0);
+  EXPECT_EQ(sh.cost.selects, 0);
+  EXPECT_EQ(sh.cost.registerMoves, 4);
+  EXPECT_DOUBLE_EQ(sh.cost.cycles, 2.0);
+  checkedShuffle(sh, "all lane-local");
+  Plan p = ok(planConversion(a, b, 32));
+  EXPECT_EQ(p.strategy, Strategy::RegisterPermutation);
+  EXPECT_EQ(p.cost.registerMoves, 2);
+  EXPECT_LE(p.cost.cycles, sh.cost.cycles);
+}
+
 TEST(ShuffleCostModel, SharedMemoryWinsForAFullTranspose) {
   // f32 32x32, one warp, lane l holds row l (A) / column l (B): I = {},
   // |E| = |F| = 5, 32 rounds, d_s = d_r = 5. In round 0 lane l keeps the
-  // diagonal element (l, l), which it holds in both layouts: no shuffle.
-  // 31 + 10 * 32 * 0.5 = 191 cycles. Shared memory: 32 + 32 wavefronts +
-  // 20 = 84 cycles.
+  // diagonal element (l, l), which it holds in both layouts: no shuffle,
+  // one move. 31 + (10 * 32 + 1) * 0.5 = 191.5 cycles. Shared memory:
+  // 32 + 32 wavefronts + 20 = 84 cycles.
   LinearLayout rows = blocked({1, 32}, {32, 1}, {1, 1}, {1, 0}, {32, 32});
   LinearLayout cols = blocked({32, 1}, {1, 32}, {1, 1}, {0, 1}, {32, 32});
   Plan sh = ok(planWarpShuffle(rows, cols, 32));
   EXPECT_TRUE(sh.rounds[0].laneLocal());
   EXPECT_EQ(sh.cost.shuffles, 31);
-  EXPECT_DOUBLE_EQ(sh.cost.cycles, 191.0);
+  EXPECT_DOUBLE_EQ(sh.cost.cycles, 191.5);
   checkedShuffle(sh, "transpose by shuffles");
   Plan p = ok(planConversion(rows, cols, 32));
   EXPECT_EQ(p.strategy, Strategy::SharedMemory);

@@ -314,7 +314,7 @@ double estimatedCycles(const Cost &c);
 ///
 /// A round in which every lane reads itself (srcLane[l] == l, laneLocal)
 /// issues no shuffle: each lane moves its sent vector straight into the
-/// received registers.
+/// received registers (a register move per element and 32-bit word).
 ///
 /// Example: A = {register: [x0], lane: [x1, x2, x3, x4, x5]} to
 /// B = {register: [x1], lane: [x0, x2, x3, x4, x5]} (xK: logical bit K, 64
@@ -381,7 +381,11 @@ struct Plan {
 /// Chooses the cheapest correct strategy: NoOp, else RegisterPermutation,
 /// else the cheaper of WarpShuffle (when no element changes warp) and
 /// SharedMemory by Cost::cycles (a tie goes to WarpShuffle); the chosen
-/// plan's cost.cycles is filled. elementBits is 8, 16, 32 or 64. Fails on
+/// plan's cost.cycles is filled. A register permutation is taken whenever
+/// it applies, without comparing cycles: its moves are compile-time
+/// register renames, which the register allocator mostly removes, although
+/// the model charges each (so for a heavily broadcast layout with hundreds
+/// of registers the model can rate shared memory lower). elementBits is 8, 16, 32 or 64. Fails on
 /// layouts that cannot be aligned, and when neither WarpShuffle nor
 /// SharedMemory applies (the shared-memory diagnostic is returned).
 Expected<Plan> planConversion(const linear::LinearLayout &src,
@@ -428,12 +432,13 @@ Expected<Plan> planConversion(const linear::LinearLayout &src,
 /// (d_s + d_r) * W selects (d_s = |F| lane bits choose the sent register,
 /// d_r = |pairs with E| choose the received one; a lane-local round still
 /// selects), 2 * (2^|V| - 1) moves per shuffled round to pack and unpack a
-/// multi-element word, one move per copy.
+/// multi-element word, 2^|V| * wordsPerVector moves per lane-local round
+/// (each element to its received register), one move per copy.
 ///
 /// Example (ShuffleRound's): A = {register: [x0], lane: [x1..x5]} to
 /// B = {register: [x1], lane: [x0, x2..x5]}: V = {}, R = {x1}, I = {x2..x5},
-/// E = {x1}, F = {x0}: 2 rounds, srcLane[l] = l ^ t, 2 selects per round
-/// and 1 shuffle in all (round 0 is lane-local).
+/// E = {x1}, F = {x0}: 2 rounds, srcLane[l] = l ^ t, 2 selects per round,
+/// 1 shuffle in all and 1 move (round 0 is lane-local).
 ///
 /// Fails (with the reason) when a warp or block column differs, a layout
 /// is not distributed or does not cover the tensor, or has more than 2^16
