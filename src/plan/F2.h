@@ -13,6 +13,7 @@
 #ifndef LAYOUTKIT_SRC_PLAN_F2_H
 #define LAYOUTKIT_SRC_PLAN_F2_H
 
+#include "layoutkit/core/SmallVector.h"
 #include "layoutkit/linear/LinearLayout.h"
 
 #include <algorithm>
@@ -30,60 +31,10 @@ inline constexpr std::array<linear::DimId, 4> kHwDims = {
     linear::dims::kRegister, linear::dims::kLane, linear::dims::kWarp,
     linear::dims::kBlock};
 
-/// At most 64 bit-vectors kept inline: the planners build many short-lived
-/// sets of layout columns per plan, and a heap allocation for each was most
-/// of the planning time. A contiguous range (std::span converts from it).
-class Columns {
-public:
-  Columns() = default;
-  /// Copies the first size() entries only (the rest are never read).
-  Columns(const Columns &o) : n_(o.n_) { std::copy(o.begin(), o.end(), v_); }
-  Columns &operator=(const Columns &o) {
-    if (this != &o) {
-      n_ = o.n_;
-      std::copy(o.begin(), o.end(), v_);
-    }
-    return *this;
-  }
-  Columns(std::initializer_list<uint64_t> cs) {
-    for (uint64_t c : cs)
-      push_back(c);
-  }
-  template <class It> Columns(It first, It last) {
-    for (; first != last; ++first)
-      push_back(*first);
-  }
-  /// @pre size() < 64
-  void push_back(uint64_t c) { v_[n_++] = c; }
-  /// Inserts c before position `at` (0 <= at <= size()). @pre size() < 64
-  void insertAt(size_t at, uint64_t c) {
-    for (size_t i = n_; i > at; --i)
-      v_[i] = v_[i - 1];
-    v_[at] = c;
-    ++n_;
-  }
-  template <class It> void append(It first, It last) {
-    for (; first != last; ++first)
-      push_back(*first);
-  }
-  size_t size() const { return n_; }
-  bool empty() const { return n_ == 0; }
-  uint64_t *data() { return v_; }
-  const uint64_t *data() const { return v_; }
-  uint64_t *begin() { return v_; }
-  uint64_t *end() { return v_ + n_; }
-  const uint64_t *begin() const { return v_; }
-  const uint64_t *end() const { return v_ + n_; }
-  uint64_t &operator[](size_t i) { return v_[i]; }
-  uint64_t operator[](size_t i) const { return v_[i]; }
-  friend bool operator==(const Columns &a, const Columns &b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end());
-  }
-
-private:
-  uint64_t v_[64];
-  size_t n_ = 0;
-};
+/// Bit-vectors (layout columns) kept inline up to 64: the planners build
+/// many short-lived sets of layout columns per plan, and a heap allocation
+/// for each was most of the planning time.
+using Columns = SmallVector<uint64_t, 64>;
 
 /// A column of `l` as the coordinates of its output dims, "(16,0)".
 inline std::string columnText(const linear::LinearLayout &l, uint64_t col) {
@@ -138,8 +89,8 @@ struct F2Basis {
     size_t at = 0;
     while (at < rows.size() && rows[at] > v)
       ++at;
-    rows.insertAt(at, v);
-    combos.insertAt(at, combo);
+    rows.insert(at, v);
+    combos.insert(at, combo);
     return true;
   }
   bool contains(uint64_t v) const {

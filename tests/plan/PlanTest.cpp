@@ -657,12 +657,8 @@ TEST(PlanWarpShuffle, RandomIntraWarpPairs) {
     // One shuffle per round and warp, except in rounds where every lane
     // reads itself.
     int64_t shuffled = 0;
-    for (const ShuffleRound &r : p.rounds) {
-      bool self = true;
-      for (size_t l = 0; l < r.srcLane.size(); ++l)
-        self = self && r.srcLane[l] == int64_t(l);
-      shuffled += !self;
-    }
+    for (const ShuffleRound &r : p.rounds)
+      shuffled += !r.laneLocal();
     EXPECT_EQ(s.shuffles, shuffled << warpBits);
     EXPECT_LE(int64_t(p.rounds.size()),
               a.inDimSize(dims::kRegister) * b.inDimSize(dims::kRegister));

@@ -276,12 +276,8 @@ TEST(ShuffleRandom, MinimalRoundsWithoutBroadcast) {
     int64_t words = bits == 64 ? 2 : 1;
     // Rounds in which every lane reads itself take no shuffle.
     int64_t shuffled = 0;
-    for (const ShuffleRound &r : p.rounds) {
-      bool self = true;
-      for (size_t l = 0; l < r.srcLane.size(); ++l)
-        self = self && r.srcLane[l] == int64_t(l);
-      shuffled += !self;
-    }
+    for (const ShuffleRound &r : p.rounds)
+      shuffled += !r.laneLocal();
     EXPECT_EQ(p.cost.shuffles, (shuffled * words) << warpBits) << what;
     checkedShuffle(p, what);
     expectOneVectorPerLaneAndRound(p, false, what);
