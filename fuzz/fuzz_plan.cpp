@@ -214,23 +214,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!options.matrixInstructions)
     what += " no-matrix";
 
+  auto check = [&](const Expected<plan::Plan> &p, const char *entry) {
+    if (p)
+      checkPlan(*p, options.arch, entry, what);
+    else
+      checkRefusal(p.error(), entry, what);
+  };
   Expected<plan::Plan> c =
       plan::planConversion(src, dst, elementBits, options);
-  if (c)
-    checkPlan(*c, options.arch, "planConversion", what);
-  else
-    checkRefusal(c.error(), "planConversion", what);
+  check(c, "planConversion");
   Expected<plan::Plan> s =
       plan::planSharedMemory(src, dst, elementBits, options);
-  if (s)
-    checkPlan(*s, options.arch, "planSharedMemory", what);
-  else
-    checkRefusal(s.error(), "planSharedMemory", what);
+  check(s, "planSharedMemory");
   Expected<plan::Plan> w = plan::planWarpShuffle(src, dst, elementBits);
-  if (w)
-    checkPlan(*w, options.arch, "planWarpShuffle", what);
-  else
-    checkRefusal(w.error(), "planWarpShuffle", what);
+  check(w, "planWarpShuffle");
   // A plan never costs more than the strategies it chose between (NoOp and
   // RegisterPermutation are taken whenever they apply: Plan.h).
   const bool compared = c && (c->strategy == plan::Strategy::WarpShuffle ||

@@ -44,65 +44,10 @@ MatrixRowStart matrixRowStart(const MatrixAccess &m, int64_t base,
 Expected<MatrixAccess> matchMatrixAccess(const LinearLayout &side,
                                          const LinearLayout &memory, bool trans,
                                          int maxMatrixBits) {
-  const char *name = trans ? "ldmatrix/stmatrix .trans" : "ldmatrix/stmatrix";
-  if (side.inDimSize(dims::kLane) != 32)
-    return Diagnostic::error(std::string(name) +
-                             " needs 32 lanes, the layout "
-                             "has " +
-                             std::to_string(side.inDimSize(dims::kLane)));
-  if (maxMatrixBits < 0 || maxMatrixBits > 2)
-    return Diagnostic::error(std::string(name) +
-                             ": at most 4 matrices per instruction");
+  // register/lane/warp -> offset: the 16-byte rows are offset bits 0, 1, 2.
   LK_TRY(LinearLayout regToOffset, linear::registerToOffset(side, memory));
-  const int regBits = regToOffset.inDimLog2(dims::kRegister);
-  const int laneShift =
-      regToOffset.inShift(regToOffset.inDimIndex(dims::kLane));
-  MatrixAccess m;
-  m.trans = trans;
-  if (!trans) {
-    // Theorem 5.1: identity(2 registers) x identity(4 lanes) must
-    // left-divide register/lane -> offset.
-    LK_TRY(linear::PermutedQuotient q,
-           linear::matrixInstructionApplies(regToOffset, 2));
-    m.halfRegBit = q.perm.empty() ? -1 : q.perm[0];
-    if (m.halfRegBit < 0)
-      return Diagnostic::error(std::string(name) +
-                               ": the layout has no register bit");
-  } else {
-    for (int i = 0; i < 3; ++i)
-      if (regToOffset.column(laneShift + 2 + i) != (uint64_t(1) << i))
-        return Diagnostic::error(
-            std::string(name) + ": lane bit " + std::to_string(2 + i) +
-            " is offset " +
-            std::to_string(regToOffset.column(laneShift + 2 + i)) + ", not " +
-            std::to_string(1 << i) + " (a column of each 16-byte row)");
-    for (int b = 0; b < regBits && m.halfRegBit < 0; ++b)
-      if (regToOffset.column(b))
-        m.halfRegBit = b;
-    if (m.halfRegBit < 0)
-      return Diagnostic::error(std::string(name) +
-                               ": no non-zero register bit for the half");
-  }
-  // Every column outside the row must keep rows 16-byte aligned (the low
-  // three offset bits belong to the row).
-  for (int c = 0; c < regToOffset.totalInBits(); ++c) {
-    bool inRow =
-        trans ? (c >= laneShift + 2 && c < laneShift + 5)
-              : (c == m.halfRegBit || c == laneShift || c == laneShift + 1);
-    if (!inRow && (regToOffset.column(c) & 7))
-      return Diagnostic::error(std::string(name) + ": input bit " +
-                               std::to_string(c) +
-                               " moves inside a 16-byte row");
-    if (inRow && !regToOffset.column(c))
-      return Diagnostic::error(std::string(name) + ": input bit " +
-                               std::to_string(c) +
-                               " of the 16-byte row is a broadcast");
-  }
-  for (int b = 0; b < regBits && int(m.matrixRegBits.size()) < maxMatrixBits;
-       ++b)
-    if (b != m.halfRegBit && regToOffset.column(b))
-      m.matrixRegBits.push_back(b);
-  return m;
+  const int rows[3] = {0, 1, 2};
+  return matchMatrixRows(regToOffset, rows, trans, maxMatrixBits);
 }
 
 namespace detail {
@@ -192,10 +137,11 @@ Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
         std::to_string(side.totalOutBits()));
   case RowMismatch::LaneBit: {
     int rowIndex = trans ? fit.at - 2 : fit.at + 1;
+    const int row = rowBits[size_t(rowIndex)];
     return Diagnostic::error(name + ": lane bit " + std::to_string(fit.at) +
-                             " is logical " + std::to_string(fit.got) +
-                             ", not row bit " +
-                             std::to_string(rowBits[size_t(rowIndex)]));
+                             " is column " + std::to_string(fit.got) +
+                             ", not row bit " + std::to_string(row) + " (" +
+                             std::to_string(uint64_t(1) << row) + ")");
   }
   case RowMismatch::NoHalf:
     return Diagnostic::error(

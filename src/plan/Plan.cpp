@@ -206,8 +206,17 @@ struct SideAccess {
 };
 
 /// Offset bits of one 128-byte row of the buffer (fewer for a tile smaller
-/// than a row): everything above is Idx.
+/// than a row): everything above is Idx. `ctaBits`: the offset bits of one
+/// CTA's tile.
 int lineBitsOf(int ctaBits, int logE) { return std::min(ctaBits, 7 - logE); }
+
+std::vector<int> ctaLogicalBits(const AlignedPair &p);
+
+/// lineBitsOf for the pair's CTA tile (all logical bits but the block ones).
+int lineBitsOf(const AlignedPair &p, int64_t elementBytes) {
+  return lineBitsOf(p.src.totalOutBits() - int(ctaLogicalBits(p).size()),
+                    log2Exact(elementBytes));
+}
 
 /// Offset bits inside one 32-bit word beyond the vector (Plan.h: Sub).
 int subBitsOf(int n, int logE, int v) {
@@ -353,9 +362,7 @@ Status fillSharedCosts(const AlignedPair &p, SharedMemoryPlan &sp,
                        const SideAccess &store, const SideAccess &load) {
   std::vector<uint64_t> mem(sp.memory.columns().begin(),
                             sp.memory.columns().end());
-  const int n = int(mem.size());
-  const int line =
-      lineBitsOf(n - int(sp.ctaBits.size()), log2Exact(sp.elementBytes));
+  const int line = lineBitsOf(p, sp.elementBytes);
   LK_TRY(SideCost st, sideCost(p.src, true, store, mem, line, sp.elementBytes));
   LK_TRY(SideCost ld, sideCost(p.dst, false, load, mem, line, sp.elementBytes));
   sp.storeInstructions = st.instructions;
@@ -612,7 +619,7 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
     return Diagnostic::error("vector of " + std::to_string(sp.accessBytes) +
                              " bytes is wider than 16");
   const int logE = log2Exact(sp.elementBytes);
-  const int line = lineBitsOf(n - int(sp.ctaBits.size()), logE);
+  const int line = lineBitsOf(p, sp.elementBytes);
   sp.subBits = subBitsOf(n, logE, v);
   sp.bankBits = line - v - sp.subBits;
   sp.idxBits = n - line;
@@ -731,7 +738,7 @@ Expected<Plan> planCandidate(const AlignedPair &p, int64_t elementBits,
   const int logE = log2Exact(eb);
   std::vector<int> cta = ctaLogicalBits(p);
   const int nCta = n - int(cta.size());
-  const int line = lineBitsOf(nCta, logE);
+  const int line = lineBitsOf(p, eb);
   int v = (store.isMatrix() && load.isMatrix())
               ? 0
               : (store.isMatrix() ? load.v() : store.v());
@@ -876,9 +883,7 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
   std::vector<Candidate> cands;
   const LinearLayout *ls[2] = {&p.src, &p.dst};
   const hw::Machine &target = hw::machine(options.arch);
-  const int line =
-      lineBitsOf(p.src.totalOutBits() - int(ctaLogicalBits(p).size()),
-                 log2Exact(elementBytes));
+  const int line = lineBitsOf(p, elementBytes);
   // Side 0 stores (stmatrix), side 1 loads (ldmatrix).
   const bool hasMatrix[2] = {target.hasStmatrix, target.hasLdmatrix};
   for (const Row &row : rows) {

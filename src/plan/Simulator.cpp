@@ -279,10 +279,9 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
   // One ldmatrix / stmatrix (hw-facts §3.1, §3.2): lane 8j + i gives row i
   // of matrix j; lane l's register j, half h is, with g = l >> 2,
   // q = l & 3: non-trans row g element 2q + h, .trans row 2q + h element g.
-  // Returns false when the instruction is not in iteration `it`.
+  // Does nothing when the instruction is not in iteration `it`.
   auto matrixOp = [&](const LinearLayout &lay, const MatrixAccess &ma,
-                      bool store, int64_t r, int64_t w,
-                      int64_t it) -> Expected<bool> {
+                      bool store, int64_t r, int64_t w, int64_t it) -> Status {
     const int64_t count = ma.count();
     std::vector<int64_t> rowAddr(size_t(8 * count));
     for (int64_t lane = 0; lane < 8 * count; ++lane) {
@@ -297,7 +296,7 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
             " of lane " + std::to_string(lane) + " is not 16-byte aligned");
     }
     if (iterationOf(offsetOf(lay, r, 0, w)) != it)
-      return false;
+      return Ok{};
     for (int64_t l = 0; l < 32; ++l)
       for (int64_t j = 0; j < count; ++j)
         for (int64_t h = 0; h < 2; ++h) {
@@ -314,7 +313,7 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
     LK_TRY(int64_t wf, m.smem.ldmatrixWavefronts(rowAddr, count));
     (store ? res.storeWavefronts : res.loadWavefronts) += wf;
     ++(store ? res.storeInstructions : res.loadInstructions);
-    return true;
+    return Ok{};
   };
   uint64_t srcRegFree = dimFreeMask(src, 0), srcLaneFree = dimFreeMask(src, 1),
            srcWarpFree = dimFreeMask(src, 2);
@@ -332,8 +331,7 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
         if ((uint64_t(r) & srcRegFree) || (r & srcVecMask))
           continue;
         if (sp.stmatrixStore) {
-          LK_TRY(bool done, matrixOp(src, sp.storeMatrix, true, r, w, it));
-          (void)done;
+          LK_CHECK(matrixOp(src, sp.storeMatrix, true, r, w, it));
           continue;
         }
         int64_t first = -1;
@@ -369,8 +367,7 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
         if ((uint64_t(r) & dstRegFree) || (r & dstVecMask))
           continue;
         if (sp.ldmatrixLoad) {
-          LK_TRY(bool done, matrixOp(dst, sp.loadMatrix, false, r, w, it));
-          (void)done;
+          LK_CHECK(matrixOp(dst, sp.loadMatrix, false, r, w, it));
           continue;
         }
         int64_t first = -1;

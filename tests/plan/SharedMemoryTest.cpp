@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/plan/MatrixAccess.h"
 #include "layoutkit/plan/Plan.h"
@@ -325,6 +326,11 @@ TEST(SharedMemoryMatrix, TileDivisionDecidesApplicability) {
   EXPECT_EQ(m.matrixRegBits, (std::vector<int>{1, 2}));
   EXPECT_EQ(m.count(), 4);
   EXPECT_FALSE(matchMatrixAccess(p.dst, colMajor, false));
+  // The division itself (linear::matrixInstructionApplies) agrees.
+  EXPECT_TRUE(linear::matrixInstructionApplies(
+      ok(linear::registerToOffset(p.dst, rowMajor)), 2));
+  EXPECT_FALSE(linear::matrixInstructionApplies(
+      ok(linear::registerToOffset(p.dst, colMajor)), 2));
   // .trans needs lanes 2-4 (r1 r2 r4) at offsets 1, 2, 4: true column-major.
   Expected<MatrixAccess> t = matchMatrixAccess(p.dst, rowMajor, true);
   ASSERT_FALSE(t);
@@ -447,6 +453,17 @@ TEST(SharedMemoryMatrix, RowTestMatchesTheTileDivisionOnRandomLayouts) {
                 matchMatrixAccess(*l, mem, trans, maxBits);
             Expected<MatrixAccess> fast =
                 matchMatrixRows(*l, rows, trans, maxBits);
+            if (!trans) {
+              // The independent reference: Theorem 5.1's left division of
+              // register/lane -> offset by identity(2) x identity(4).
+              Expected<linear::PermutedQuotient> q =
+                  linear::matrixInstructionApplies(
+                      ok(linear::registerToOffset(*l, mem)), 2);
+              ASSERT_EQ(bool(q), bool(fast)) << l->str();
+              if (q && fast) {
+                EXPECT_EQ(q->perm[0], fast->halfRegBit) << l->str();
+              }
+            }
             ASSERT_EQ(bool(slow), bool(fast))
                 << l->str() << " rows " << rows[0] << "," << rows[1] << ","
                 << rows[2] << " trans " << trans << ": "

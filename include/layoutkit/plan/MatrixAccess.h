@@ -85,14 +85,16 @@ MatrixRowStart matrixRowStart(const MatrixAccess &m, int64_t base,
                               int64_t lane);
 
 /// Whether `side` (aligned, 16-bit elements, 32 lanes) can use the matrix
-/// instruction over `memory` (offset -> logical): non-trans by Theorem 5.1,
-/// the left division of register/lane -> offset by
-/// linear::matrixInstructionTile(2), possibly after a register permutation
-/// (the register brought to the front is halfRegBit); .trans when lane bits
-/// 2, 3, 4 map to offsets 1, 2, 4. `matrixRegBits` are the lowest non-zero
+/// instruction over `memory` (offset -> logical): matchMatrixRows (below)
+/// applied to register/lane/warp -> offset (linear::registerToOffset),
+/// whose 16-byte rows are offset bits 0, 1, 2. Non-trans this is Theorem
+/// 5.1: identity(2 registers) x identity(4 lanes) left-divides that map
+/// after a register permutation (linear::matrixInstructionApplies; the
+/// register brought to the front is halfRegBit); .trans needs lane bits
+/// 2, 3, 4 at offsets 1, 2, 4. `matrixRegBits` are the lowest non-zero
 /// register bits other than the half, at most `maxMatrixBits` (<= 2) of
-/// them. Fails with the reason (lane count, a zero lane column, the tile not
-/// dividing, no register bit for the half).
+/// them. Fails with the reason (lane count, a lane bit off its row, no
+/// register bit for the half, a column inside a row).
 /// Example: the f16 mma accumulator above over a memory layout whose lowest
 /// offsets are col 1, col 2, col 4 gives {trans = false, halfRegBit = 0,
 /// matrixRegBits = {1, 2}}.
@@ -100,12 +102,13 @@ Expected<MatrixAccess> matchMatrixAccess(const linear::LinearLayout &side,
                                          const linear::LinearLayout &memory,
                                          bool trans, int maxMatrixBits = 2);
 
-/// matchMatrixAccess over a memory layout that is known only by its three
-/// lowest offset bits, the logical bits rowBits[0..2], with every other
-/// offset bit an unswizzled logical bit. Equal to matchMatrixAccess(side,
-/// M, trans, maxMatrixBits) for any such M, but builds no layout: the
-/// planner asks it for every candidate row set (Plan.cpp), where the
-/// generic test's inversion and division would dominate planning time.
+/// The test on the side's own columns when the 16-byte rows are the bits
+/// rowBits[0..2] of its output: for a memory layout that is known only by
+/// its three lowest offset bits, the logical bits rowBits, with every
+/// other offset bit an unswizzled logical bit, this equals
+/// matchMatrixAccess(side, M, ...) and builds no layout: the planner asks
+/// it for every candidate row set (Plan.cpp), where inverting and
+/// composing the memory would dominate planning time.
 /// With the rows r0, r1, r2 the conditions read, on the side's columns:
 ///     non-trans: lane bits 0, 1 are r1, r2 and some register bit is r0
 ///                (the first is halfRegBit);
