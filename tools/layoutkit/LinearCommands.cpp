@@ -17,6 +17,7 @@
 #include "layoutkit/Handlers.h"
 #include "layoutkit/LayoutArgs.h"
 
+#include "layoutkit/api/Convert.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
@@ -152,14 +153,18 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
 } // namespace
 
 Expected<Reply> runLinearStandard(const Invocation &inv) {
-  auto shape = shapeLeaves(inv.text(1));
+  auto shape = cute::parseIntTuple(inv.text(1));
   if (!shape)
     return inv.inArgument(std::move(shape).error(), 1);
-  auto l = standardLayoutFromJson(inv.text(0), *shape);
+  LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
+  options.shape = std::move(*shape);
+  options.syntax = api::Syntax::StandardParams;
+  auto l = api::parseLayout(inv.text(0), options);
   if (!l)
     return inv.inArgument(std::move(l).error(), 0);
-  Reply r = layoutReplyOf(*l);
-  LK_CHECK(attachPicture(inv, *l, r));
+  const LinearLayout &ll = *l->linear();
+  Reply r = layoutReplyOf(ll);
+  LK_CHECK(attachPicture(inv, ll, r));
   return r;
 }
 
@@ -224,17 +229,19 @@ Expected<Reply> runLinearFromCute(const Invocation &inv) {
 }
 
 Expected<Reply> runLinearFromTile(const Invocation &inv) {
-  auto t = tile::parseTileLayout(inv.text(0));
+  api::ParseOptions options;
+  options.syntax = api::Syntax::TileText;
+  auto t = api::parseLayout(inv.text(0), options);
   if (!t)
     return inv.inArgument(std::move(t).error(), 0);
-  bridge::TileToLinearDims dims;
-  if (std::optional<std::string> shape = inv.option("shape")) {
-    auto s = shapeLeaves(*shape);
-    if (!s)
-      return Diagnostic::error("--shape: " + s.error().message);
-    dims.shape = std::move(*s);
+  std::vector<int64_t> shape;
+  if (std::optional<std::string> s = inv.option("shape")) {
+    auto leaves = api::parseShapeLeaves(*s);
+    if (!leaves)
+      return Diagnostic::error("--shape: " + leaves.error().message);
+    shape = std::move(*leaves);
   }
-  LK_TRY(LinearLayout l, bridge::tileToLinear(*t, dims));
+  LK_TRY(LinearLayout l, api::toLinear(*t, shape));
   return layoutReplyOf(l);
 }
 
