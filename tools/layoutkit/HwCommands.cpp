@@ -14,6 +14,9 @@
 
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Query.h"
+
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/Grid.h"
@@ -172,28 +175,17 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   auto distributed = tile::parseTileLayout(inv.text(0));
   if (!distributed)
     return inParam(std::move(distributed).error(), inv, "argument DISTRIBUTED");
-  const std::string &memText = inv.text(1);
-  tile::ComposeLayout composed;
-  if (memText.find("Swizzle") != std::string::npos) {
-    auto c = tile::parseComposeLayout(memText);
-    if (!c)
-      return inParam(std::move(c).error(), inv, "argument MEMORY");
-    composed = *c;
-  } else {
-    auto t = tile::parseTileLayout(memText);
-    if (!t)
-      return inParam(std::move(t).error(), inv, "argument MEMORY");
-    composed = tile::ComposeLayout(tile::SwizzleLayout(), *t);
-  }
+  api::ParseOptions tileText;
+  tileText.syntax = api::Syntax::TileText;
+  auto composed = api::parseLayout(inv.text(1), tileText);
+  if (!composed)
+    return inParam(std::move(composed).error(), inv, "argument MEMORY");
   LK_TRY(int64_t bits, dtypeBitsOpt(inv));
-  if (std::optional<std::string> mode = inv.option("swizzle")) {
-    if (!composed.swizzle().isIdentity())
-      return Diagnostic::error("MEMORY already has a swizzle; drop --swizzle");
-    LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(*mode));
-    LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(bits, m));
-    composed = tile::ComposeLayout(s, composed.tile());
-  }
-  LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(composed));
+  std::optional<std::string> mode = inv.option("swizzle");
+  LK_TRY(tile::MemoryLayout memory,
+         api::memoryLayout(*composed->tile(), bits,
+                           mode ? std::optional<std::string_view>(*mode)
+                                : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
   LK_TRY(int64_t widest, vectorBytes(*distributed, memory, bits));
   LK_TRY(int64_t width, inv.integerOption("width", widest));

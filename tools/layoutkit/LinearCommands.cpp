@@ -18,6 +18,7 @@
 #include "layoutkit/LayoutArgs.h"
 
 #include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Query.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
@@ -56,36 +57,12 @@ Reply layoutReplyOf(const LinearLayout &l) {
   return r;
 }
 
-/// "dim=value" pairs, comma separated, one per dim of `names` in any order;
-/// dims left out are 0.
+/// "dim=value" pairs (api::parseDimValues); dims left out are 0.
 Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
                                            const LinearLayout &l) {
-  const std::string &text = inv.text(i);
-  std::vector<int64_t> values(size_t(l.numInDims()), 0);
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t eq = text.find('=', p);
-    size_t end = text.find(',', p);
-    if (end == std::string::npos)
-      end = text.size();
-    if (eq == std::string::npos || eq > end)
-      return inv.inArgument(Diagnostic::at("expected dim=value, e.g. lane=5", text, p), i);
-    std::string name = text.substr(p, eq - p);
-    while (!name.empty() && name.back() == ' ')
-      name.pop_back();
-    while (!name.empty() && name.front() == ' ')
-      name.erase(name.begin());
-    int idx = l.inDimIndex(internDim(name));
-    if (idx < 0)
-      return inv.inArgument(Diagnostic::at("the layout has no input dim '" + name + "'",
-                                    text, p, eq - p), i);
-    auto v = parseInteger(std::string_view(text).substr(eq + 1, end - eq - 1));
-    if (!v)
-      return inv.inArgument(Diagnostic::at("expected an integer value for " + name,
-                                    text, eq + 1, std::max<size_t>(1, end - eq - 1)), i);
-    values[size_t(idx)] = *v;
-    p = end + 1;
-  }
+  auto values = api::parseDimValues(inv.text(i), l);
+  if (!values)
+    return inv.inArgument(std::move(values).error(), i);
   return values;
 }
 
