@@ -14,6 +14,7 @@
 
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
 
@@ -41,29 +42,7 @@ Diagnostic inParam(Diagnostic d, const Invocation &inv, const std::string &what)
 
 /// A 64-bit word written in decimal or as 0x... hex.
 Expected<uint64_t> parseWord(const std::string &text) {
-  std::string_view t = text;
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  }
-  if (t.empty() || t.size() > (base == 16 ? 16u : 20u))
-    return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), got '" +
-                             text + "'");
-  uint64_t v = 0;
-  for (char c : t) {
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                   : 99;
-    if (d >= base)
-      return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), "
-                               "got '" + text + "'");
-    if (v > (UINT64_MAX - uint64_t(d)) / uint64_t(base))
-      return Diagnostic::error("'" + text + "' does not fit in 64 bits");
-    v = v * uint64_t(base) + uint64_t(d);
-  }
-  return v;
+  return api::parseWord(text);
 }
 
 std::string hex(uint64_t v) {
@@ -232,23 +211,9 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
   d.mn = tile.first;
   d.k = tile.second;
   if (std::optional<std::string> mode = inv.option("tma-swizzle")) {
-    TmaDescription t;
-    std::string dtype = inv.option("dtype").value_or("f16");
-    std::string tmaType = dtype == "bf16"                     ? "bfloat16"
-                          : dtype == "f32" || dtype == "tf32" ? "float32"
-                          : d.elementBits == 16               ? "float16"
-                          : d.elementBits == 8                ? "uint8"
-                          : d.elementBits == 32               ? "uint32"
-                                                              : dtype;
-    LK_TRY(t.dataType, parseTmaDataType(tmaType));
-    LK_TRY(t.swizzle, hwSwizzle(*mode));
-    int64_t inner = d.major == Major::K ? d.k : d.mn;
-    int64_t outer = d.major == Major::K ? d.mn : d.k;
-    // The global tensor is the tile itself, rows padded to 16 bytes.
-    t.globalDims = {inner, outer};
-    t.globalStrides = {std::max<int64_t>(16, (inner * d.elementBits / 8 + 15) / 16 * 16)};
-    t.boxDims = {inner, outer};
-    d.tma = t;
+    LK_TRY(SwizzleMode swizzle, hwSwizzle(*mode));
+    LK_TRY(d.tma, api::tileTma(inv.option("dtype").value_or("f16"),
+                               d.elementBits, d.major, d.mn, d.k, swizzle));
   }
   if (std::optional<std::string> word = inv.option("descriptor")) {
     LK_TRY(SmemDescriptorKind kind,
