@@ -101,26 +101,6 @@ Expected<LinearLayout> parseDistributed(std::string_view text,
   return l;
 }
 
-std::optional<cute::ComposedLayout> swizzledForm(const LinearLayout &toOffset) {
-  if (Expected<cute::Layout> plain = bridge::linearToCute(toOffset)) {
-    cute::ComposedLayout c;
-    c.layout = std::move(*plain);
-    return c;
-  }
-  int bits = toOffset.totalOutBits();
-  for (int b = 1; b <= bits; ++b)
-    for (int m = 0; b + m <= bits; ++m)
-      for (int s = b; b + m + s <= bits; ++s) {
-        Expected<cute::Swizzle> sw = cute::Swizzle::make(b, m, s);
-        if (!sw)
-          continue;
-        if (Expected<cute::ComposedLayout> c =
-                bridge::linearToCute(toOffset, *sw))
-          return std::move(*c);
-      }
-  return std::nullopt;
-}
-
 MemoryForms memoryForms(const LinearLayout &memory) {
   MemoryForms f;
   Expected<LinearLayout> toOffset = memory.invert();

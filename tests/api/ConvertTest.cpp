@@ -6,6 +6,8 @@
 
 #include "layoutkit/api/Convert.h"
 
+#include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Text.h"
@@ -40,9 +42,9 @@ TEST(ApiConvert, CuteSwizzleBecomesTheTileSwizzle) {
   Expected<tile::ComposeLayout> t = toTile(parsed("Sw<3,3,3> o (8,64):(64,1)"));
   ASSERT_TRUE(t.hasValue()) << t.error().message;
   EXPECT_EQ(t->str(), "Swizzle(M=3,B=3,S=3) o S[(64,8):(1,64)]");
-  // Element (row 1, col 0) is flat index 64 in the tile's row-major order
-  // (64 columns) ... the address the cute layout gives coordinate (1,0):
-  // 64 -> swizzled 72 (the README example).
+  // The tile's flat index x is cute's colex index x (the modes are
+  // reversed): x = 1 is coordinate (1,0), offset 64, swizzled to 64 ^ 8 = 72
+  // (bit 6 xored into bit 3; the README's example).
   EXPECT_EQ(t->addressAt(1), 72);
 }
 
@@ -88,6 +90,23 @@ TEST(ApiConvert, TileAndLinearRoundTrip) {
   EXPECT_EQ(*toLinear(*back), *l);
 }
 
+TEST(ApiConvert, SwizzledTileToLinearInvertsTheAddress) {
+  // register a -> the logical index x whose swizzled address is a, for
+  // every x of the 8x64 tile (Swizzle(M=3,B=3,S=3): bits 6-8 into 3-5).
+  AnyLayout t = parsed("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  Expected<linear::LinearLayout> l = toLinear(t);
+  ASSERT_TRUE(l.hasValue()) << l.error().message;
+  for (int64_t x = 0; x < 512; ++x)
+    EXPECT_EQ(l->applyFlat(uint64_t(t.tile()->addressAt(x))), uint64_t(x)) << x;
+  // Hand check of one basis: register 2^6 = 64 holds what address
+  // Sw(64) = 64 ^ 8 = 72 held before, index 72.
+  EXPECT_EQ(l->basis(linear::dims::kRegister, 6, bridge::indexDim()), 72);
+  // A 64-element tile has address bits 0-5; the swizzle reads bits 6-8
+  // (all 0), so it moves nothing.
+  EXPECT_EQ(*toLinear(parsed("Swizzle(M=3,B=3,S=3) o S[(8,8):(8,1)]")),
+            *toLinear(parsed("S[(8,8):(8,1)]")));
+}
+
 TEST(ApiConvert, TileToCuteIsTheShardOverItsAxes) {
   // Axes (laneid, m) in order of appearance; cute's modes reversed
   // (bridge/TileCute.h): 2 registers on m (1@1), 4 lanes of stride 1 (1@0),
@@ -100,14 +119,33 @@ TEST(ApiConvert, TileToCuteIsTheShardOverItsAxes) {
   EXPECT_FALSE(toCute(parsed("S[(4):(1@laneid)] + R[2:4@laneid]")).hasValue());
 }
 
+TEST(ApiConvert, SwizzledFormFindsTheFirstSwizzle) {
+  // Sw<3,3,3> o (8,64):(64,1) on element offsets, as a linear layout
+  // index -> offset; the search recovers it (B = 3 is the first B whose
+  // swizzle makes the columns strided; M, S follow).
+  cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,3,3> o (8,64):(64,1)");
+  linear::LinearLayout l = *bridge::cuteToLinear(sw);
+  std::optional<cute::ComposedLayout> f = swizzledForm(l);
+  ASSERT_TRUE(f.has_value());
+  for (int64_t i = 0; i < 512; ++i)
+    EXPECT_EQ(f->swizzle(cute::evaluate(f->layout, i)),
+              int64_t(l.applyFlat(uint64_t(i))))
+        << i;
+  EXPECT_EQ(f->str(), "Sw<3,3,3> o (8,64):(64,1)");
+  // A plain strided layout comes back with the identity swizzle.
+  std::optional<cute::ComposedLayout> plain =
+      swizzledForm(*bridge::cuteToLinear(*cute::parseLayout("(4,8):(8,1)")));
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_TRUE(plain->swizzle.isIdentity());
+  EXPECT_EQ(plain->layout.str(), "(4,8):(8,1)");
+}
+
 TEST(ApiConvert, RefusalsNameTheReason) {
   Expected<linear::LinearLayout> odd = toLinear(parsed("(4,3):(1,4)"));
   ASSERT_FALSE(odd.hasValue());
   EXPECT_NE(odd.error().message.find("not a power of two"), std::string::npos);
-  Expected<linear::LinearLayout> sw =
-      toLinear(parsed("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"));
-  ASSERT_FALSE(sw.hasValue());
-  EXPECT_NE(sw.error().message.find("swizzled tile layout"), std::string::npos);
+  // A replica has no cute form.
+  EXPECT_FALSE(toCute(parsed("S[(4):(1@laneid)] + R[2:4@laneid]")).hasValue());
 }
 
 } // namespace

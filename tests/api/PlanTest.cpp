@@ -6,7 +6,6 @@
 
 #include "layoutkit/api/Plan.h"
 
-#include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/linear/Text.h"
@@ -89,27 +88,6 @@ TEST(ApiPlan, DistributedRefusals) {
 
   // A swizzle belongs to memory, not to registers.
   EXPECT_FALSE(parseDistributed("Sw<1,1,1> o (4,8):(8,1)", withShape("(32)")).hasValue());
-}
-
-TEST(ApiPlan, SwizzledFormFindsTheFirstSwizzle) {
-  // Sw<3,3,3> o (8,64):(64,1) on element offsets, as a linear layout
-  // index -> offset; the search recovers it (B = 3 is the first B whose
-  // swizzle makes the columns strided; M, S follow).
-  cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,3,3> o (8,64):(64,1)");
-  LinearLayout l = *bridge::cuteToLinear(sw);
-  std::optional<cute::ComposedLayout> f = swizzledForm(l);
-  ASSERT_TRUE(f.has_value());
-  for (int64_t i = 0; i < 512; ++i)
-    EXPECT_EQ(f->swizzle(cute::evaluate(f->layout, i)),
-              int64_t(l.applyFlat(uint64_t(i))))
-        << i;
-  EXPECT_EQ(f->str(), "Sw<3,3,3> o (8,64):(64,1)");
-  // A plain strided layout comes back with the identity swizzle.
-  std::optional<cute::ComposedLayout> plain =
-      swizzledForm(*bridge::cuteToLinear(*cute::parseLayout("(4,8):(8,1)")));
-  ASSERT_TRUE(plain.has_value());
-  EXPECT_TRUE(plain->swizzle.isIdentity());
-  EXPECT_EQ(plain->layout.str(), "(4,8):(8,1)");
 }
 
 TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {

@@ -18,8 +18,8 @@
 ///   toCute(tile)   = bridge::tileToCute's shard, strides s@i over the
 ///                    tile's axes; refused with a replica, an offset or a
 ///                    swizzle
-///   toCute(linear) = bridge::linearToCute, or the first swizzled strided
-///                    form Sw<B,M,S> o L (swizzledForm, api/Plan.h)
+///   toCute(linear) = swizzledForm below: bridge::linearToCute, or the
+///                    first swizzled strided form Sw<B,M,S> o L
 ///   toTile(cute)   = bridge::cuteToTile over the axis m; the cute swizzle
 ///                    becomes the tile swizzle; refused with an offset
 ///   toTile(tile)   = itself
@@ -27,7 +27,8 @@
 ///                    warp -> warpid, block -> cta)
 ///   toLinear(cute) = bridge::cuteToLinear (index -> offset)
 ///   toLinear(tile) = bridge::tileToLinear over `shape` (empty: index);
-///                    refused with a swizzle
+///                    a swizzle moves the register (the address m): basis
+///                    j becomes the old layout at Sw(2^j)
 ///   toLinear(linear) = itself
 ///
 /// Examples:
@@ -44,7 +45,20 @@
 
 #include "layoutkit/api/Layout.h"
 
+#include <optional>
+#include <span>
+
 namespace lk::api {
+
+/// A layout logical -> offset (its in-dims flattened, the first in-dim
+/// lowest) as a swizzled strided cute layout Sw<B,M,S> o L: the plain
+/// strided form when there is one (B = 0), else the first swizzle in the
+/// order of B, then M, then S (B >= 1, S >= B, B + M + S <= the offset
+/// bits) whose un-swizzled columns are strided; none otherwise.
+/// Example: columns 1, 2, 4, 10 -> Sw<1,1,2> o 16:1 (Sw<1,0,1..3> and
+/// Sw<1,1,1> leave two columns sharing a bit).
+std::optional<cute::ComposedLayout>
+swizzledForm(const linear::LinearLayout &toOffset);
 
 Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
 Expected<tile::ComposeLayout> toTile(const AnyLayout &l);

@@ -48,7 +48,7 @@
 /// Example:
 ///   parseLayout("Sw<3,3,3> o (8,64):(64,1)")  -> cute, CuteText
 ///   parseLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")  -> tile, TileText
-///   parseLayout("(1@0,1@1)", {.shape = IntTuple (4,8)})
+///   parseLayout("(1@0,1@1)") with options.shape (4,8)
 ///       -> cute (4,8):(1@0,1@1), BasisDescriptor
 ///   parseLayout("{register: [(0,1)") -> error "expected ..." with notes
 ///       "read as a linear layout (...)"

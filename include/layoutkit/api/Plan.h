@@ -23,15 +23,11 @@
 ///    coordinate); the thread bits become lane (low 5) and warp (the rest,
 ///    hw/LaneWarp.h); the value bits the register:
 ///      result(register r, lane l, warp w) = colex(tv(l + 32 w, r));
-///  * swizzledForm(toOffset): a layout logical -> offset as a swizzled
-///    strided cute layout Sw<B,M,S> o L: the plain strided form when there
-///    is one (B = 0), else the first swizzle in the order of B, then M, then
-///    S (B >= 1, S >= B, B + M + S <= the offset bits) whose un-swizzled
-///    columns are strided; none otherwise;
 ///  * memoryForms(memory): a shared-memory layout offset -> logical in the
 ///    other two models: cute `Sw o L` over the coordinate (dim0, dim1, ..),
 ///    colex, to the element offset; tile `Swizzle(..) o S[..]` from the
-///    row-major flat index (the last dim fastest) to the address on m;
+///    row-major flat index (the last dim fastest) to the address on m
+///    (both through swizzledForm, api/Convert.h);
 ///  * planConversion(): plan::planConversion plus the memory forms and the
 ///    instruction names of the shared-memory sides.
 ///
@@ -45,6 +41,7 @@
 #ifndef LAYOUTKIT_API_PLAN_H
 #define LAYOUTKIT_API_PLAN_H
 
+#include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/plan/Plan.h"
@@ -72,11 +69,6 @@ Expected<linear::LinearLayout> distributedLayout(const AnyLayout &l,
 /// "read as <grammar> (...)".
 Expected<linear::LinearLayout> parseDistributed(std::string_view text,
                                                 const ParseOptions &options);
-
-/// The swizzled strided cute form of `toOffset` (its in-dims flattened,
-/// the first in-dim lowest), or none (see the file comment).
-std::optional<cute::ComposedLayout>
-swizzledForm(const linear::LinearLayout &toOffset);
 
 /// A shared-memory layout in the cute and tile models, where representable.
 struct MemoryForms {

@@ -10,7 +10,7 @@
 ///
 ///   lane = t mod 32,   warp = t div 32,   t = lane + 32 * warp.
 ///
-/// Three views of the same fact:
+/// Four views of the same fact:
 ///  * laneWarpOf(t): one thread index;
 ///  * laneWarpExtents(n): n threads as (lanes, warps) = (min(n, 32), n / lanes);
 ///  * threadModeAxis(extent, weight): a strided mode of thread indices
