@@ -1,0 +1,41 @@
+//===- Passes.td - The TileAS layout and buffer passes ------*- tablegen -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUTKIT_MLIR_PASSES_TD
+#define LAYOUTKIT_MLIR_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileASAssignLoadStoreLayouts
+    : InterfacePass<"tileas-assign-load-store-layouts",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "chooses the memory kind, layout and copy atom of each "
+                "load/store pipeline alias group";
+  let description = [{
+    Groups tiled loads and stores along produce_one / consume_one edges and
+    convert_layout seeds, collects the candidates of each op, prunes those
+    whose memory kind or layout family the whole group cannot share and
+    those that are structurally illegal, and keeps the cheapest by
+    w_smem * wavefronts + w_tmem * tcgen05 instructions + w_reg * registers
+    (ties: fewer registers, then fewer bank-conflict wavefronts). The winner
+    is written as the `tileas.layout` / `tileas.atom` attributes and into
+    the result types. See docs/mlir.md.
+  }];
+  let dependentDialects = ["::lk::tileas::TileASDialect"];
+  let options = [
+    Option<"arch", "arch", "std::string", "\"sm_90\"",
+           "target architecture: sm_80, sm_90, sm_100 or sm_103">,
+    Option<"numWarps", "num-warps", "int64_t", "4",
+           "warps that share a register tile">,
+    ListOption<"weights", "weights", "double",
+               "cost weights (smem wavefronts, tmem instructions, registers); "
+               "default 1,4,0.25">,
+    Option<"explain", "explain", "bool", "false",
+           "attach a remark listing every candidate and its score">,
+  ];
+}
+
+#endif // LAYOUTKIT_MLIR_PASSES_TD
