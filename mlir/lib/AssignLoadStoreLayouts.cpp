@@ -104,6 +104,12 @@ FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
   if (!cands)
     return op->emitOpError() << cands.error().message;
   c.candidates = std::move(*cands);
+  if (c.candidates.empty())
+    return op->emitOpError()
+           << "has no structurally legal candidate (memory space, shape or "
+              "alignment) for a "
+           << a->rows << "x" << a->cols << " tile of " << a->elementBits
+           << "-bit elements in " << stringifyMemKind(a->bufferKind);
   SmallVector<MemKind> kinds;
   for (const Candidate &cand : c.candidates)
     if (!llvm::is_contained(kinds, cand.memKind))
