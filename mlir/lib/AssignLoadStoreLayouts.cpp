@@ -62,6 +62,8 @@ struct OpConstraint {
   std::optional<SmallVector<LayoutFamily>> families;
   /// Load/store candidates (only loads and stores have them).
   std::vector<Candidate> candidates;
+  /// A convert_layout's target encoding.
+  EncodingAttr seed;
 };
 
 using Collector =
@@ -134,6 +136,7 @@ FailureOr<OpConstraint> collectConvertSeed(Operation *op, const Target &) {
   if (EncodingAttr enc = encodingOf(op->getResult(0).getType())) {
     c.kinds = SmallVector<MemKind>{enc.getMemKind()};
     c.families = SmallVector<LayoutFamily>{enc.getFamily()};
+    c.seed = enc;
   }
   return c;
 }
@@ -206,12 +209,44 @@ std::string describe(const Candidate &c, const CostWeights &w) {
   return s;
 }
 
+/// The encoding a load's result gets: the group's seed when it places the
+/// value the same way (its conversion then is an identity, removed by
+/// tileas-remove-layout-conversions), else the winner's memory kind and
+/// family with the memory layout (memory values) or the catalog atom
+/// (register values).
+EncodingAttr resultEncoding(MLIRContext *ctx, const Candidate &win,
+                            LayoutAttr layout, EncodingAttr seed) {
+  if (seed && seed.getMemKind() == win.memKind &&
+      seed.getFamily() == win.family)
+    return seed;
+  bool memory = isMemory(win.memKind);
+  StringRef atom = lk::hw::findAtom(win.atom) ? StringRef(win.atom) : "";
+  return EncodingAttr::get(ctx, win.memKind, win.family,
+                           memory ? layout : LayoutAttr(), memory ? "" : atom,
+                           std::nullopt);
+}
+
+/// The layout of the buffer a load reads or a store writes: its encoding's,
+/// else row-major.
+LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
+  Value buffer = isa<TiledLoadOp>(op) ? cast<TiledLoadOp>(op).getSource()
+                                      : cast<TiledStoreOp>(op).getDest();
+  if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
+    return enc.getLayout();
+  std::optional<AccessShape> a = accessOf(op, t);
+  lk::Expected<lk::cute::Layout> l =
+      lk::cute::Layout::make(lk::IntTuple::tuple({a->rows, a->cols}),
+                             lk::IntTuple::tuple({a->cols, 1}));
+  return LayoutAttr::get(op->getContext(),
+                         *lk::cute::LayoutAttribute::make(std::move(*l)));
+}
+
 /// Layer 3 for one load/store: the best candidate the group admits, written
 /// back. Notes list every candidate when `explain` is set.
 void applyBest(Operation *op, const OpConstraint &c,
                const SmallVector<MemKind> &kinds,
                const std::optional<SmallVector<LayoutFamily>> &families,
-               const Target &t, bool explain) {
+               EncodingAttr seed, const Target &t, bool explain) {
   std::vector<Candidate> legal;
   for (const Candidate &cand : c.candidates)
     if (llvm::is_contained(kinds, cand.memKind) &&
@@ -233,27 +268,18 @@ void applyBest(Operation *op, const OpConstraint &c,
     return;
   const Candidate &win = legal[*best];
   MLIRContext *ctx = op->getContext();
-  Value buffer = isa<TiledLoadOp>(op) ? cast<TiledLoadOp>(op).getSource()
-                                      : cast<TiledStoreOp>(op).getDest();
-  std::optional<AccessShape> a = accessOf(op, t);
-  LayoutAttr layout;
-  if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
-    layout = enc.getLayout();
-  else if (auto l = lk::cute::Layout::make(lk::IntTuple::tuple({a->rows, a->cols}),
-                                           lk::IntTuple::tuple({a->cols, 1})))
-    layout = LayoutAttr::get(ctx, *lk::cute::LayoutAttribute::make(*l));
+  LayoutAttr buffer = bufferLayoutOf(op, t);
+  EncodingAttr enc = resultEncoding(ctx, win, buffer, seed);
+  // The memory side: the layout the value keeps in memory, else the
+  // buffer's.
+  bool resident = isMemory(enc.getMemKind()) && enc.getLayout();
   op->setAttr("tileas.atom", StringAttr::get(ctx, win.atom));
-  op->setAttr("tileas.layout", layout);
+  op->setAttr("tileas.layout", resident ? enc.getLayout() : buffer);
   // The result type changes only where every user is a group op, whose
   // verifiers accept any encoding of the same tile.
   auto load = dyn_cast<TiledLoadOp>(op);
   if (!load || !llvm::all_of(load->getUsers(), isGroupOp))
     return;
-  bool memory = isMemory(win.memKind);
-  StringRef atom = lk::hw::findAtom(win.atom) ? StringRef(win.atom) : "";
-  auto enc = EncodingAttr::get(ctx, win.memKind, win.family,
-                               memory ? layout : LayoutAttr(),
-                               memory ? "" : atom, std::nullopt);
   RankedTensorType type = load.getType();
   load.getResult().setType(RankedTensorType::get(
       type.getShape(), type.getElementType(), enc));
@@ -305,6 +331,7 @@ struct AssignLoadStoreLayouts
     std::optional<SmallVector<MemKind>> kinds;
     std::optional<SmallVector<LayoutFamily>> families;
     SmallVector<std::pair<Operation *, OpConstraint>> loadStores;
+    EncodingAttr seed;
     for (Operation *op : group) {
       FailureOr<OpConstraint> c =
           collectors().lookup(op->getName().getTypeID())(op, t);
@@ -312,6 +339,8 @@ struct AssignLoadStoreLayouts
         return failure();
       intersect(kinds, c->kinds);
       intersect(families, c->families);
+      if (!seed)
+        seed = c->seed;
       if (isa<TiledLoadOp, TiledStoreOp>(op))
         loadStores.push_back({op, std::move(*c)});
     }
@@ -324,7 +353,7 @@ struct AssignLoadStoreLayouts
                                                MemKind::Register, MemKind::Smem,
                                                MemKind::Tmem, MemKind::Global};
     for (auto &[op, c] : loadStores)
-      applyBest(op, c, allowed, families, t, explain);
+      applyBest(op, c, allowed, families, seed, t, explain);
     return success();
   }
 };

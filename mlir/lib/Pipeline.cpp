@@ -15,6 +15,7 @@ using namespace mlir;
 void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createTileASAssignLoadStoreLayouts());
+  fn.addPass(createTileASRemoveLayoutConversions());
 }
 
 void lk::tileas::registerTileASLayoutPipeline() {

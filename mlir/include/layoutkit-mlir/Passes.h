@@ -12,7 +12,8 @@
 ///   assign-load-store-layouts, remove-layout-conversions,
 ///   remove-buffer-alias, remove-dead-args, resolve-agent-boundary, slicing
 ///
-/// The pipeline holds the passes of that list that exist, in that order.
+/// The pipeline holds the passes of that list that exist, in that order:
+/// today the first two.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_MLIR_PASSES_H

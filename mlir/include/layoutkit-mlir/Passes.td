@@ -38,4 +38,21 @@ def TileASAssignLoadStoreLayouts
   ];
 }
 
+def TileASRemoveLayoutConversions
+    : InterfacePass<"tileas-remove-layout-conversions",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "commutes and deletes redundant convert_layout ops";
+  let description = [{
+    propagate (buffer side backwards: a producer whose result carries its
+    layout is retyped to the conversion's target; register side forwards:
+    conversions sink through elementwise ops) -> cleanup -> rewrite
+    layout-sensitive ops (scf.if arms that convert alike convert once after
+    the merge) -> cleanup -> cleanup. Cleanups fold identity conversions
+    and chains within one memory kind. A conversion between memory kinds
+    never folds; one with a fence, async_wait or a pipeline of depth > 1
+    between it and its producer stays. See docs/mlir.md.
+  }];
+  let dependentDialects = ["::lk::tileas::TileASDialect"];
+}
+
 #endif // LAYOUTKIT_MLIR_PASSES_TD

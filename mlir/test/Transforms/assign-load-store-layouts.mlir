@@ -41,22 +41,33 @@ func.func @bulk_copy_wins(%src: tensor<128x64xf16, #smem>) {
 // The same load whose consumer is bound to a register fragment (the
 // convert_layout seed asks for register, dot_operand): the bulk copy is
 // pruned (memory kind), the vector load too (family), ldmatrix.x4 wins
-// with 12. The register value carries the fragment atom, the swizzled
-// layout stays on the SMEM side (tileas.layout).
+// with 12. The register value takes the seed's encoding (the atom is the
+// op's tileas.atom), the swizzled layout stays on the SMEM side
+// (tileas.layout).
 #smem = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>
 #dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
+#wsmem = #tileas.encoding<smem, shared>
+#acc = #tileas.encoding<register, blocked>
 // IR-LABEL: func.func @register_fragment_consumer
-// CHECK: assign-load-store-layouts.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: layout candidates
+// CHECK: assign-load-store-layouts.mlir:[[@LINE+15]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
 // CHECK: note: ldmatrix.x4.b16 (register, dot_operand): score 12 = smem 4, tmem 0, registers 32 <- chosen
 // CHECK: note: pruned: universal (register, blocked): score 12
 // IR: tileas.tiled_load %{{.*}} {tileas.atom = "ldmatrix.x4.b16", tileas.layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>}
-// IR-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, atom = "ldmatrix.x4.b16">>
-// IR: tileas.convert_layout %{{.*}} : tensor<128x64xf16, #tileas.encoding<register, dot_operand, atom = "ldmatrix.x4.b16">> -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
-func.func @register_fragment_consumer(%src: tensor<128x64xf16, #smem>) {
+// IR-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
+// IR: tileas.convert_layout %{{.*}} : tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>> -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
+// The pipeline's second pass then removes the identity conversion: the
+// load feeds the wgmma directly (the spec's output shape).
+// PIPE-LABEL: func.func @register_fragment_consumer
+// PIPE: %[[A:.*]] = tileas.tiled_load %{{.*}} {tileas.atom = "ldmatrix.x4.b16", tileas.layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>}
+// PIPE-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
+// PIPE-NEXT: tileas.wgmma %[[A]], %arg1, %arg2
+func.func @register_fragment_consumer(%src: tensor<128x64xf16, #smem>, %w: tensor<64x128xf16, #wsmem>,
+                                      %acc: tensor<128x128xf32, #acc>) -> tensor<128x128xf32, #acc> {
   %a = tileas.tiled_load %src : tensor<128x64xf16, #smem> -> tensor<128x64xf16>
   %b = tileas.convert_layout %a : tensor<128x64xf16> -> tensor<128x64xf16, #dot_a>
-  return
+  %r = tileas.wgmma %b, %w, %acc : tensor<128x64xf16, #dot_a>, tensor<64x128xf16, #wsmem>, tensor<128x128xf32, #acc> -> tensor<128x128xf32, #acc>
+  return %r : tensor<128x128xf32, #acc>
 }
 
 // -----
