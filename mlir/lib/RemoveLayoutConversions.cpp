@@ -131,12 +131,15 @@ LogicalResult propagateBufferLayouts(Operation *fn) {
 }
 
 /// The common (source type, target type) of the conversions feeding every
-/// tile operand of `op`, or failure.
+/// operand of `op` (and used only by it), or failure.
 FailureOr<std::pair<Type, Type>> commonConversion(Operation *op) {
   std::optional<std::pair<Type, Type>> types;
   for (Value v : op->getOperands()) {
     auto cvt = v.getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
+    // A conversion with users elsewhere would stay: sinking it would add
+    // one.
+    if (!cvt || llvm::any_of(cvt->getUsers(),
+                             [&](Operation *u) { return u != op; }))
       return failure();
     std::pair<Type, Type> t{cvt.getSource().getType(), cvt.getType()};
     if (types && *types != t)

@@ -115,3 +115,18 @@ func.func @cleanups(%x: tensor<8x8xf32, #a>) -> (tensor<8x8xf32, #a>, tensor<8x8
   %2 = tileas.convert_layout %1 : tensor<8x8xf32, #b> -> tensor<8x8xf32, #c>
   return %same, %2 : tensor<8x8xf32, #a>, tensor<8x8xf32, #c>
 }
+
+// -----
+
+// A conversion that has another user does not sink: that would add one.
+#a = #tileas.encoding<register, blocked>
+#b = #tileas.encoding<register, dot_operand, opIdx = 0>
+// CHECK-LABEL: func.func @shared_conversion
+// CHECK-NEXT: %[[C:.*]] = tileas.convert_layout %arg0
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[C]] : tensor<64x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
+// CHECK-NEXT: return %[[N]], %[[C]]
+func.func @shared_conversion(%x: tensor<64x64xf16, #a>) -> (tensor<64x64xf16, #b>, tensor<64x64xf16, #b>) {
+  %c = tileas.convert_layout %x : tensor<64x64xf16, #a> -> tensor<64x64xf16, #b>
+  %n = arith.negf %c : tensor<64x64xf16, #b>
+  return %n, %c : tensor<64x64xf16, #b>, tensor<64x64xf16, #b>
+}
