@@ -233,12 +233,30 @@ LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
                                       : cast<TiledStoreOp>(op).getDest();
   if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
     return enc.getLayout();
+  // The candidates were computed, so the tile's size fits: make succeeds.
   std::optional<AccessShape> a = accessOf(op, t);
   lk::Expected<lk::cute::Layout> l =
       lk::cute::Layout::make(lk::IntTuple::tuple({a->rows, a->cols}),
                              lk::IntTuple::tuple({a->cols, 1}));
   return LayoutAttr::get(op->getContext(),
                          *lk::cute::LayoutAttribute::make(std::move(*l)));
+}
+
+/// A remark on `op` with one note per candidate: its terms and score,
+/// "pruned: " before those the group excluded, " <- chosen" after the
+/// winner.
+void explainCandidates(Operation *op, ArrayRef<Candidate> all,
+                       ArrayRef<Candidate> legal, std::optional<size_t> best,
+                       const CostWeights &w) {
+  InFlightDiagnostic d = op->emitRemark("layout candidates");
+  for (const Candidate &cand : all) {
+    bool kept = llvm::any_of(legal, [&](const Candidate &l) {
+      return l.atom == cand.atom && l.memKind == cand.memKind;
+    });
+    bool chosen = best && legal[*best].atom == cand.atom;
+    d.attachNote() << (kept ? "" : "pruned: ") << describe(cand, w)
+                   << (chosen ? " <- chosen" : "");
+  }
 }
 
 /// Layer 3 for one load/store: the best candidate the group admits, written
@@ -253,17 +271,8 @@ void applyBest(Operation *op, const OpConstraint &c,
         (!families || llvm::is_contained(*families, cand.family)))
       legal.push_back(cand);
   std::optional<size_t> best = pickByCost(legal, t.weights);
-  if (explain) {
-    InFlightDiagnostic d = op->emitRemark("layout candidates");
-    for (const Candidate &cand : c.candidates) {
-      bool kept = llvm::any_of(legal, [&](const Candidate &l) {
-        return l.atom == cand.atom && l.memKind == cand.memKind;
-      });
-      d.attachNote() << (kept ? "" : "pruned: ") << describe(cand, t.weights)
-                     << (best && legal[*best].atom == cand.atom ? " <- chosen"
-                                                                : "");
-    }
-  }
+  if (explain)
+    explainCandidates(op, c.candidates, legal, best, t.weights);
   if (!best)
     return;
   const Candidate &win = legal[*best];

@@ -158,6 +158,19 @@ LayoutAttr LayoutAttr::get(MLIRContext *ctx,
   return get(ctx, value.str());
 }
 
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef text) {
+  lk::Expected<lk::cute::LayoutAttribute> parsed =
+      lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+  if (!parsed)
+    return emitError() << parsed.error().message;
+  if (parsed->str() != text)
+    return emitError() << "'" << text
+                       << "' is not the canonical text of the layout "
+                       << parsed->str();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // EncodingAttr
 //===----------------------------------------------------------------------===//

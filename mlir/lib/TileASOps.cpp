@@ -45,10 +45,20 @@ static LogicalResult verifySameTile(Operation *op, Value a, Value b,
   return success();
 }
 
+/// A buffer: a memory kind, and a memory layout (when it has one) that
+/// places exactly its elements.
 static LogicalResult verifyBuffer(Operation *op, Value v, StringRef name) {
   if (!isMemory(memKindOf(v.getType())))
     return op->emitOpError() << name
                              << " must be a smem, tmem or global buffer";
+  auto type = cast<RankedTensorType>(v.getType());
+  LayoutAttr layout = encodingOf(type).getLayout();
+  if (layout && type.hasStaticShape() &&
+      layout.getValue().layout.size() != type.getNumElements())
+    return op->emitOpError()
+           << name << " layout " << layout.getText() << " places "
+           << layout.getValue().layout.size() << " elements, the buffer holds "
+           << type.getNumElements();
   return success();
 }
 
@@ -92,7 +102,7 @@ LogicalResult AllocTensorOp::verify() {
                        "(#tileas.encoding<smem|tmem, ...>)");
   if (!getType().hasStaticShape())
     return emitOpError("buffer shape must be static");
-  return success();
+  return verifyBuffer(*this, getResult(), "result");
 }
 
 LogicalResult ViewOp::verify() {

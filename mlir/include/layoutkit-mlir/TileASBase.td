@@ -43,6 +43,8 @@ def TileAS_LayoutAttr : AttrDef<TileAS_Dialect, "Layout"> {
   let summary = "a LayoutKit layout attribute (shape, stride, swizzle, elem)";
   let attrName = "tileas.layout";
   let parameters = (ins StringRefParameter<"canonical text">:$text);
+  // The text must parse and be canonical, so getValue() cannot fail.
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The parsed layout. The text is canonical and was validated when the
     /// attribute was made, so this never fails.

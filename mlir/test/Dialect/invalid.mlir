@@ -227,3 +227,8 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, a
 
 // expected-error @+1 {{unknown memory kind 'shmem' (expected register, smem, tmem or global)}}
 func.func private @f(tensor<16x16xf16, #tileas.encoding<shmem, shared>>)
+
+// -----
+
+// expected-error @+1 {{result layout <(16,16),(16,1)> places 256 elements, the buffer holds 512}}
+%a = tileas.alloc_tensor : tensor<16x32xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(16,16),(16,1)>>>
