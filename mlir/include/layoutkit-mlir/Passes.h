@@ -13,7 +13,8 @@
 ///   remove-buffer-alias, remove-dead-args, resolve-agent-boundary, slicing
 ///
 /// The pipeline holds the passes of that list that exist, in that order:
-/// today the first two.
+/// today assign-load-store-layouts, remove-layout-conversions and
+/// remove-dead-args.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_MLIR_PASSES_H

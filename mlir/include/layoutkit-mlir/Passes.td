@@ -55,4 +55,18 @@ def TileASRemoveLayoutConversions
   let dependentDialects = ["::lk::tileas::TileASDialect"];
 }
 
+def TileASRemoveDeadArgs
+    : InterfacePass<"tileas-remove-dead-args", "mlir::FunctionOpInterface"> {
+  let summary = "removes dead block arguments of scf.for and "
+                "tileas.async.pipeline.execute";
+  let description = [{
+    An scf.for iter-arg is dead when its only use is being yielded back
+    unchanged at its own position (uses of its result become the init
+    value), or when neither it nor its result has a use; it goes with its
+    init operand, its yield operand and its result. A block argument of
+    tileas.async.pipeline.execute with no use goes with its operand.
+    Feeding the terminator at another position keeps an argument live.
+  }];
+}
+
 #endif // LAYOUTKIT_MLIR_PASSES_TD
