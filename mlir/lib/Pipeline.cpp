@@ -16,6 +16,7 @@ void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createTileASAssignLoadStoreLayouts());
   fn.addPass(createTileASRemoveLayoutConversions());
+  fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
 }
 

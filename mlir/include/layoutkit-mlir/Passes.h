@@ -13,8 +13,7 @@
 ///   remove-buffer-alias, remove-dead-args, resolve-agent-boundary, slicing
 ///
 /// The pipeline holds the passes of that list that exist, in that order:
-/// today assign-load-store-layouts, remove-layout-conversions and
-/// remove-dead-args.
+/// today the first four.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_MLIR_PASSES_H

@@ -55,6 +55,25 @@ def TileASRemoveLayoutConversions
   let dependentDialects = ["::lk::tileas::TileASDialect"];
 }
 
+def TileASRemoveBufferAlias
+    : InterfacePass<"tileas-remove-buffer-alias",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "rewrites aliased smem/tmem buffers through selects and "
+                "loops onto their canonical allocation";
+  let description = [{
+    Traces a buffer back through view, copy, select and scf.for iter-args
+    to its alloc_tensor and the element offset it accumulated. A
+    tileas.select of two buffers of one allocation becomes
+    view(alloc, offset = select(cond, offset_true, offset_false)) (through
+    a copy into a fresh buffer when the select's layout differs); uses of
+    a loop-carried buffer whose init and yield are the same allocation at
+    the same offset refer to the allocation directly. An untraceable
+    buffer, or a select whose arms trace to different allocations, gets
+    the warning "Cannot find last written SSA." and stays.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileASRemoveDeadArgs
     : InterfacePass<"tileas-remove-dead-args", "mlir::FunctionOpInterface"> {
   let summary = "removes dead block arguments of scf.for and "
