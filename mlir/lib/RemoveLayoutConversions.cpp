@@ -119,8 +119,8 @@ LogicalResult propagateBufferLayouts(Operation *fn) {
     if (!src.hasOneUse()) {
       OpBuilder b(producer->getContext());
       b.setInsertionPointAfter(producer);
-      auto view = ViewOp::create(b, producer->getLoc(), oldType, src, Value(),
-                                   b.getI64IntegerAttr(0));
+      auto view = ViewOp::create(b, producer->getLoc(), oldType, src,
+                                 Value(), b.getI64IntegerAttr(0));
       src.replaceAllUsesExcept(view.getResult(),
                                SmallPtrSet<Operation *, 2>{cvt, view});
     }
@@ -176,7 +176,7 @@ LogicalResult propagateRegisterLayouts(Operation *fn) {
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
     auto cvt = ConvertLayoutOp::create(b, op->getLoc(), types->second,
-                                         op->getResult(0));
+                                       op->getResult(0));
     op->getResult(0).replaceAllUsesExcept(cvt.getResult(), cvt);
   }
   return success(ok);
