@@ -10,6 +10,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev             # the layoutkit CLI
   clang libclang-rt-14-dev                    # libFuzzer targets
   python3                                     # small test helpers
+  libmlir-22-dev mlir-22-tools                # the tileas MLIR dialect (mlir/)
+  llvm-22-dev llvm-22-tools                   #   and its lit suite
 )
 
 missing=()

@@ -1,0 +1,62 @@
+//===- TileAS.h - The tileas dialect, attributes and ops ---------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The `tileas` dialect (docs/mlir.md). Tile values are ranked tensors whose
+/// encoding is an EncodingAttr:
+///
+///   tensor<128x64xf16, #tileas.encoding<smem, shared,
+///                        layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>>
+///
+/// A tensor without a tileas encoding is a register value whose placement is
+/// not decided yet (memKindOf gives MemKind::Register).
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_MLIR_TILEAS_H
+#define LAYOUTKIT_MLIR_TILEAS_H
+
+#include "layoutkit-mlir/Kinds.h"
+#include "layoutkit/cute/Attribute.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
+
+namespace lk::tileas {
+
+/// "register", "smem", "tmem", "global".
+llvm::StringRef stringifyMemKind(MemKind k);
+std::optional<MemKind> symbolizeMemKind(llvm::StringRef s);
+/// "shared", "blocked", "dot_operand", "linear".
+llvm::StringRef stringifyLayoutFamily(LayoutFamily f);
+std::optional<LayoutFamily> symbolizeLayoutFamily(llvm::StringRef s);
+
+} // namespace lk::tileas
+
+#include "layoutkit-mlir/TileASDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "layoutkit-mlir/TileASAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "layoutkit-mlir/TileASOps.h.inc"
+
+namespace lk::tileas {
+
+/// The tileas encoding of a ranked tensor, or null.
+EncodingAttr encodingOf(mlir::Type type);
+/// The memory kind of a tile type: its encoding's, Register without one.
+MemKind memKindOf(mlir::Type type);
+
+} // namespace lk::tileas
+
+#endif // LAYOUTKIT_MLIR_TILEAS_H

@@ -1,0 +1,370 @@
+//===- AssignLoadStoreLayouts.cpp - tileas-assign-load-store-layouts ------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Three layers (docs/mlir.md):
+//  1. pipeline alias groups: tiled loads and stores, produce_one /
+//     consume_one, views and convert_layout seeds joined along use-def
+//     edges (union-find);
+//  2. per-op constraints and candidates, through a dispatch table keyed by
+//     the op's TypeID: loads and stores enumerate atoms (LayoutCost.h),
+//     produce_one / consume_one allow the memory kinds of a pipeline slot,
+//     convert_layout seeds the memory kind and family of its target,
+//     views pass through; the group keeps the memory kinds and families all
+//     its ops accept (a candidate of another family is pruned, not
+//     penalised);
+//  3. the cheapest surviving candidate of each load/store is written back:
+//     `tileas.atom`, `tileas.layout` (the memory-side layout) and the
+//     result type's encoding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit-mlir/LayoutCost.h"
+#include "layoutkit-mlir/Passes.h"
+#include "layoutkit/hw/Atom.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Format.h"
+
+#include <functional>
+
+namespace lk::tileas {
+#define GEN_PASS_DEF_TILEASASSIGNLOADSTORELAYOUTS
+#include "layoutkit-mlir/Passes.h.inc"
+} // namespace lk::tileas
+
+using namespace mlir;
+using namespace lk::tileas;
+
+namespace {
+
+/// The spec's group-level diagnostic, byte for byte (leading space and
+/// trailing newline included).
+constexpr const char *kNoCommonMemKind =
+    " can not find common memKind among pipeline alias group\n";
+
+/// Target of the pass, from its options.
+struct Target {
+  lk::hw::Arch arch = lk::hw::Arch::Sm90;
+  bool tmemArch = false;
+  int64_t numWarps = 4;
+  CostWeights weights;
+};
+
+/// What one op allows for its group (empty optional: no constraint).
+struct OpConstraint {
+  std::optional<SmallVector<MemKind>> kinds;
+  std::optional<SmallVector<LayoutFamily>> families;
+  /// Load/store candidates (only loads and stores have them).
+  std::vector<Candidate> candidates;
+  /// A convert_layout's target encoding.
+  EncodingAttr seed;
+};
+
+using Collector =
+    std::function<FailureOr<OpConstraint>(Operation *, const Target &)>;
+
+/// The tile and buffer of a tiled load or store, or nullopt when the tile
+/// is not a static 2-d tile of a scalar type (no candidates then).
+std::optional<AccessShape> accessOf(Operation *op, const Target &t) {
+  bool isLoad = isa<TiledLoadOp>(op);
+  Value tile = isLoad ? cast<TiledLoadOp>(op).getResult()
+                      : cast<TiledStoreOp>(op).getValue();
+  Value buffer = isLoad ? cast<TiledLoadOp>(op).getSource()
+                        : cast<TiledStoreOp>(op).getDest();
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  AccessShape a;
+  a.isLoad = isLoad;
+  a.rows = type.getDimSize(0);
+  a.cols = type.getDimSize(1);
+  a.elementBits = type.getElementType().getIntOrFloatBitWidth();
+  a.bufferKind = memKindOf(buffer.getType());
+  if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
+    a.bufferLayout = enc.getLayout().getValue();
+  if (auto align = op->getAttrOfType<IntegerAttr>("tileas.alignment"))
+    a.bufferAlignment = align.getInt();
+  a.arch = t.arch;
+  a.tmemArch = t.tmemArch;
+  a.numWarps = t.numWarps;
+  return a;
+}
+
+FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
+  OpConstraint c;
+  std::optional<AccessShape> a = accessOf(op, t);
+  if (!a)
+    return c;
+  lk::Expected<std::vector<Candidate>> cands = candidatesFor(*a);
+  if (!cands)
+    return op->emitOpError() << cands.error().message;
+  c.candidates = std::move(*cands);
+  if (c.candidates.empty())
+    return op->emitOpError()
+           << "has no structurally legal candidate (memory space, shape or "
+              "alignment) for a "
+           << a->rows << "x" << a->cols << " tile of " << a->elementBits
+           << "-bit elements in " << stringifyMemKind(a->bufferKind);
+  SmallVector<MemKind> kinds;
+  for (const Candidate &cand : c.candidates)
+    if (!llvm::is_contained(kinds, cand.memKind))
+      kinds.push_back(cand.memKind);
+  c.kinds = kinds;
+  return c;
+}
+
+/// produce_one / consume_one: a pipeline slot is smem, or tmem where it
+/// exists.
+FailureOr<OpConstraint> collectPipelineSlot(Operation *, const Target &t) {
+  OpConstraint c;
+  c.kinds = SmallVector<MemKind>{MemKind::Smem};
+  if (t.tmemArch)
+    c.kinds->push_back(MemKind::Tmem);
+  return c;
+}
+
+/// convert_layout: its target encoding, when it has one, seeds the group.
+FailureOr<OpConstraint> collectConvertSeed(Operation *op, const Target &) {
+  OpConstraint c;
+  if (EncodingAttr enc = encodingOf(op->getResult(0).getType())) {
+    c.kinds = SmallVector<MemKind>{enc.getMemKind()};
+    c.families = SmallVector<LayoutFamily>{enc.getFamily()};
+    c.seed = enc;
+  }
+  return c;
+}
+
+FailureOr<OpConstraint> collectNothing(Operation *, const Target &) {
+  return OpConstraint{};
+}
+
+/// Layer 2's op-kind dispatch table.
+const llvm::DenseMap<TypeID, Collector> &collectors() {
+  static const llvm::DenseMap<TypeID, Collector> table = {
+      {TypeID::get<TiledLoadOp>(), collectLoadStore},
+      {TypeID::get<TiledStoreOp>(), collectLoadStore},
+      {TypeID::get<ProduceOneOp>(), collectPipelineSlot},
+      {TypeID::get<ConsumeOneOp>(), collectPipelineSlot},
+      {TypeID::get<ConvertLayoutOp>(), collectConvertSeed},
+      {TypeID::get<ViewOp>(), collectNothing},
+  };
+  return table;
+}
+
+bool isGroupOp(Operation *op) {
+  return collectors().count(op->getName().getTypeID()) != 0;
+}
+
+/// Layer 1: ops of the function joined along use-def edges between group
+/// ops, in first-seen order.
+SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
+  llvm::EquivalenceClasses<Operation *> classes;
+  SmallVector<Operation *> order;
+  fn->walk([&](Operation *op) {
+    if (!isGroupOp(op))
+      return;
+    classes.insert(op);
+    order.push_back(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && isGroupOp(def))
+        classes.unionSets(def, op);
+  });
+  llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
+  for (Operation *op : order)
+    groups[classes.getLeaderValue(op)].push_back(op);
+  SmallVector<SmallVector<Operation *>> out;
+  for (auto &entry : groups)
+    out.push_back(std::move(entry.second));
+  return out;
+}
+
+/// Keeps the elements of `acc` that `next` also has.
+template <class T>
+void intersect(std::optional<SmallVector<T>> &acc,
+               const std::optional<SmallVector<T>> &next) {
+  if (!next)
+    return;
+  if (!acc) {
+    acc = next;
+    return;
+  }
+  llvm::erase_if(*acc, [&](T v) { return !llvm::is_contained(*next, v); });
+}
+
+std::string describe(const Candidate &c, const CostWeights &w) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << c.atom << " (" << stringifyMemKind(c.memKind) << ", "
+     << stringifyLayoutFamily(c.family) << "): score "
+     << llvm::format("%g", score(c.terms, w))
+     << " = smem " << c.terms.smemWavefronts << ", tmem "
+     << c.terms.tmemInstructions << ", registers " << c.terms.registers;
+  return s;
+}
+
+/// The encoding a load's result gets: the group's seed when it places the
+/// value the same way (its conversion then is an identity, removed by
+/// tileas-remove-layout-conversions), else the winner's memory kind and
+/// family with the memory layout (memory values) or the catalog atom
+/// (register values).
+EncodingAttr resultEncoding(MLIRContext *ctx, const Candidate &win,
+                            LayoutAttr layout, EncodingAttr seed) {
+  if (seed && seed.getMemKind() == win.memKind &&
+      seed.getFamily() == win.family)
+    return seed;
+  bool memory = isMemory(win.memKind);
+  StringRef atom = lk::hw::findAtom(win.atom) ? StringRef(win.atom) : "";
+  return EncodingAttr::get(ctx, win.memKind, win.family,
+                           memory ? layout : LayoutAttr(), memory ? "" : atom,
+                           std::nullopt);
+}
+
+/// The layout of the buffer a load reads or a store writes: its encoding's,
+/// else row-major.
+LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
+  Value buffer = isa<TiledLoadOp>(op) ? cast<TiledLoadOp>(op).getSource()
+                                      : cast<TiledStoreOp>(op).getDest();
+  if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
+    return enc.getLayout();
+  // The candidates were computed, so the tile's size fits: make succeeds.
+  std::optional<AccessShape> a = accessOf(op, t);
+  lk::Expected<lk::cute::Layout> l =
+      lk::cute::Layout::make(lk::IntTuple::tuple({a->rows, a->cols}),
+                             lk::IntTuple::tuple({a->cols, 1}));
+  return LayoutAttr::get(op->getContext(),
+                         *lk::cute::LayoutAttribute::make(std::move(*l)));
+}
+
+/// A remark on `op` with one note per candidate: its terms and score,
+/// "pruned: " before those the group excluded, " <- chosen" after the
+/// winner.
+void explainCandidates(Operation *op, ArrayRef<Candidate> all,
+                       ArrayRef<Candidate> legal, std::optional<size_t> best,
+                       const CostWeights &w) {
+  InFlightDiagnostic d = op->emitRemark("layout candidates");
+  for (const Candidate &cand : all) {
+    bool kept = llvm::any_of(legal, [&](const Candidate &l) {
+      return l.atom == cand.atom && l.memKind == cand.memKind;
+    });
+    bool chosen = best && legal[*best].atom == cand.atom;
+    d.attachNote() << (kept ? "" : "pruned: ") << describe(cand, w)
+                   << (chosen ? " <- chosen" : "");
+  }
+}
+
+/// Layer 3 for one load/store: the best candidate the group admits, written
+/// back. Notes list every candidate when `explain` is set.
+void applyBest(Operation *op, const OpConstraint &c,
+               const SmallVector<MemKind> &kinds,
+               const std::optional<SmallVector<LayoutFamily>> &families,
+               EncodingAttr seed, const Target &t, bool explain) {
+  std::vector<Candidate> legal;
+  for (const Candidate &cand : c.candidates)
+    if (llvm::is_contained(kinds, cand.memKind) &&
+        (!families || llvm::is_contained(*families, cand.family)))
+      legal.push_back(cand);
+  std::optional<size_t> best = pickByCost(legal, t.weights);
+  if (explain)
+    explainCandidates(op, c.candidates, legal, best, t.weights);
+  if (!best)
+    return;
+  const Candidate &win = legal[*best];
+  MLIRContext *ctx = op->getContext();
+  LayoutAttr buffer = bufferLayoutOf(op, t);
+  EncodingAttr enc = resultEncoding(ctx, win, buffer, seed);
+  // The memory side: the layout the value keeps in memory, else the
+  // buffer's.
+  bool resident = isMemory(enc.getMemKind()) && enc.getLayout();
+  op->setAttr("tileas.atom", StringAttr::get(ctx, win.atom));
+  op->setAttr("tileas.layout", resident ? enc.getLayout() : buffer);
+  // The result type changes only where every user is a group op, whose
+  // verifiers accept any encoding of the same tile.
+  auto load = dyn_cast<TiledLoadOp>(op);
+  if (!load || !llvm::all_of(load->getUsers(), isGroupOp))
+    return;
+  RankedTensorType type = load.getType();
+  load.getResult().setType(RankedTensorType::get(
+      type.getShape(), type.getElementType(), enc));
+}
+
+struct AssignLoadStoreLayouts
+    : lk::tileas::impl::TileASAssignLoadStoreLayoutsBase<
+          AssignLoadStoreLayouts> {
+  using Base::Base;
+
+  FailureOr<Target> target() {
+    Target t;
+    if (arch == "sm_80") t.arch = lk::hw::Arch::Sm80;
+    else if (arch == "sm_90") t.arch = lk::hw::Arch::Sm90;
+    else if (arch == "sm_100" || arch == "sm_103") {
+      t.arch = lk::hw::Arch::Sm100;
+      t.tmemArch = true;
+    } else {
+      getOperation()->emitError() << "unknown arch '" << arch
+                                  << "' (expected sm_80, sm_90, sm_100, sm_103)";
+      return failure();
+    }
+    if (numWarps < 1) {
+      getOperation()->emitError("num-warps must be at least 1");
+      return failure();
+    }
+    t.numWarps = numWarps;
+    if (!weights.empty()) {
+      if (weights.size() != 3) {
+        getOperation()->emitError(
+            "weights takes three numbers: smem, tmem, registers");
+        return failure();
+      }
+      t.weights = CostWeights{weights[0], weights[1], weights[2]};
+    }
+    return t;
+  }
+
+  void runOnOperation() override {
+    FailureOr<Target> t = target();
+    if (failed(t))
+      return signalPassFailure();
+    for (SmallVector<Operation *> &group : collectPipelineGroups(getOperation()))
+      if (failed(assignGroup(group, *t)))
+        return signalPassFailure();
+  }
+
+  LogicalResult assignGroup(ArrayRef<Operation *> group, const Target &t) {
+    std::optional<SmallVector<MemKind>> kinds;
+    std::optional<SmallVector<LayoutFamily>> families;
+    SmallVector<std::pair<Operation *, OpConstraint>> loadStores;
+    EncodingAttr seed;
+    for (Operation *op : group) {
+      FailureOr<OpConstraint> c =
+          collectors().lookup(op->getName().getTypeID())(op, t);
+      if (failed(c))
+        return failure();
+      intersect(kinds, c->kinds);
+      intersect(families, c->families);
+      if (!seed)
+        seed = c->seed;
+      if (isa<TiledLoadOp, TiledStoreOp>(op))
+        loadStores.push_back({op, std::move(*c)});
+    }
+    if (loadStores.empty())
+      return success();
+    if (kinds && kinds->empty())
+      return group.front()->emitError(kNoCommonMemKind);
+    SmallVector<MemKind> allowed = kinds ? *kinds
+                                         : SmallVector<MemKind>{
+                                               MemKind::Register, MemKind::Smem,
+                                               MemKind::Tmem, MemKind::Global};
+    for (auto &[op, c] : loadStores)
+      applyBest(op, c, allowed, families, seed, t, explain);
+    return success();
+  }
+};
+
+} // namespace

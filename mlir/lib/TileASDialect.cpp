@@ -1,0 +1,287 @@
+//===- TileASDialect.cpp - The tileas dialect and its attributes ----------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// `#tileas.layout<...>` is read by LayoutKit's attribute parser
+// (lk::cute::parseLayoutAttribute): the same grammar, swizzle whitelist,
+// element registry and messages as everywhere else in LayoutKit. Its
+// diagnostic offset is mapped onto the MLIR source location of the text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit-mlir/TileAS.h"
+
+#include "layoutkit/hw/Atom.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace lk::tileas;
+
+#include "layoutkit-mlir/TileASDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "layoutkit-mlir/TileASAttrs.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+StringRef lk::tileas::stringifyMemKind(MemKind k) {
+  switch (k) {
+  case MemKind::Register: return "register";
+  case MemKind::Smem: return "smem";
+  case MemKind::Tmem: return "tmem";
+  case MemKind::Global: return "global";
+  }
+  return "";
+}
+
+std::optional<MemKind> lk::tileas::symbolizeMemKind(StringRef s) {
+  return llvm::StringSwitch<std::optional<MemKind>>(s)
+      .Case("register", MemKind::Register)
+      .Case("smem", MemKind::Smem)
+      .Case("tmem", MemKind::Tmem)
+      .Case("global", MemKind::Global)
+      .Default(std::nullopt);
+}
+
+StringRef lk::tileas::stringifyLayoutFamily(LayoutFamily f) {
+  switch (f) {
+  case LayoutFamily::Shared: return "shared";
+  case LayoutFamily::Blocked: return "blocked";
+  case LayoutFamily::DotOperand: return "dot_operand";
+  case LayoutFamily::Linear: return "linear";
+  }
+  return "";
+}
+
+std::optional<LayoutFamily> lk::tileas::symbolizeLayoutFamily(StringRef s) {
+  return llvm::StringSwitch<std::optional<LayoutFamily>>(s)
+      .Case("shared", LayoutFamily::Shared)
+      .Case("blocked", LayoutFamily::Blocked)
+      .Case("dot_operand", LayoutFamily::DotOperand)
+      .Case("linear", LayoutFamily::Linear)
+      .Default(std::nullopt);
+}
+
+EncodingAttr lk::tileas::encodingOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<EncodingAttr>(tensor.getEncoding())
+                : EncodingAttr();
+}
+
+MemKind lk::tileas::memKindOf(Type type) {
+  EncodingAttr enc = encodingOf(type);
+  return enc ? enc.getMemKind() : MemKind::Register;
+}
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+void TileASDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "layoutkit-mlir/TileASAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "layoutkit-mlir/TileASOps.cpp.inc"
+      >();
+}
+
+/// Reports a LayoutKit diagnostic at its position inside `text`, a piece of
+/// the MLIR source buffer, with its notes attached.
+static void emitLayoutKitError(AsmParser &parser, StringRef text,
+                               const lk::Diagnostic &diag) {
+  size_t offset = diag.range ? diag.range->begin.offset : 0;
+  SMLoc loc = SMLoc::getFromPointer(text.data() + std::min(offset, text.size()));
+  InFlightDiagnostic err = parser.emitError(loc, diag.message);
+  for (const std::string &note : diag.notes)
+    err.attachNote() << note;
+}
+
+/// `layout<...>`: everything after the mnemonic is LayoutKit's text.
+static Attribute parseLayoutAttr(DialectAsmParser &parser, StringRef spec) {
+  StringRef text = spec.drop_front(StringRef("layout").size());
+  lk::Expected<lk::cute::LayoutAttribute> parsed =
+      lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+  if (!parsed) {
+    emitLayoutKitError(parser, text, parsed.error());
+    return {};
+  }
+  return LayoutAttr::get(parser.getContext(), *parsed);
+}
+
+Attribute TileASDialect::parseAttribute(DialectAsmParser &parser,
+                                        Type type) const {
+  StringRef spec = parser.getFullSymbolSpec();
+  if (spec.starts_with("layout<"))
+    return parseLayoutAttr(parser, spec);
+  StringRef mnemonic;
+  Attribute attr;
+  OptionalParseResult result =
+      generatedAttributeParser(parser, &mnemonic, type, attr);
+  if (result.has_value())
+    return attr;
+  parser.emitError(parser.getNameLoc(), "unknown tileas attribute '")
+      << mnemonic << "'";
+  return {};
+}
+
+void TileASDialect::printAttribute(Attribute attr,
+                                   DialectAsmPrinter &printer) const {
+  if (auto layout = dyn_cast<LayoutAttr>(attr)) {
+    printer << "layout" << layout.getText();
+    return;
+  }
+  (void)generatedAttributePrinter(attr, printer);
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+lk::cute::LayoutAttribute LayoutAttr::getValue() const {
+  StringRef text = getText();
+  return *lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+}
+
+LayoutAttr LayoutAttr::get(MLIRContext *ctx,
+                           const lk::cute::LayoutAttribute &value) {
+  return get(ctx, value.str());
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef text) {
+  lk::Expected<lk::cute::LayoutAttribute> parsed =
+      lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+  if (!parsed)
+    return emitError() << parsed.error().message;
+  if (parsed->str() != text)
+    return emitError() << "'" << text
+                       << "' is not the canonical text of the layout "
+                       << parsed->str();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// EncodingAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses one `key = value` entry of an encoding into the matching field.
+static ParseResult parseEncodingEntry(AsmParser &p, LayoutAttr &layout,
+                                      std::string &atom,
+                                      std::optional<int64_t> &opIdx) {
+  SMLoc keyLoc = p.getCurrentLocation();
+  StringRef key;
+  if (p.parseKeyword(&key) || p.parseEqual())
+    return failure();
+  if (key == "layout") {
+    Attribute attr;
+    SMLoc attrLoc = p.getCurrentLocation();
+    if (p.parseAttribute(attr))
+      return failure();
+    layout = dyn_cast<LayoutAttr>(attr);
+    if (!layout)
+      return p.emitError(attrLoc, "expected a #tileas.layout<...> attribute");
+    return success();
+  }
+  if (key == "atom")
+    return p.parseString(&atom);
+  if (key == "opIdx") {
+    int64_t v = 0;
+    if (p.parseInteger(v))
+      return failure();
+    opIdx = v;
+    return success();
+  }
+  return p.emitError(keyLoc, "unknown encoding field '")
+         << key << "' (expected layout, atom or opIdx)";
+}
+
+Attribute EncodingAttr::parse(AsmParser &p, Type) {
+  SMLoc loc = p.getCurrentLocation();
+  StringRef kindName, familyName;
+  if (p.parseLess())
+    return {};
+  SMLoc kindLoc = p.getCurrentLocation();
+  if (p.parseKeyword(&kindName))
+    return {};
+  std::optional<MemKind> kind = symbolizeMemKind(kindName);
+  if (!kind) {
+    p.emitError(kindLoc, "unknown memory kind '")
+        << kindName << "' (expected register, smem, tmem or global)";
+    return {};
+  }
+  SMLoc familyLoc;
+  if (p.parseComma() || (familyLoc = p.getCurrentLocation(), false) ||
+      p.parseKeyword(&familyName))
+    return {};
+  std::optional<LayoutFamily> family = symbolizeLayoutFamily(familyName);
+  if (!family) {
+    p.emitError(familyLoc, "unknown layout family '")
+        << familyName << "' (expected shared, blocked, dot_operand or linear)";
+    return {};
+  }
+  LayoutAttr layout;
+  std::string atom;
+  std::optional<int64_t> opIdx;
+  while (succeeded(p.parseOptionalComma()))
+    if (parseEncodingEntry(p, layout, atom, opIdx))
+      return {};
+  if (p.parseGreater())
+    return {};
+  return getChecked([&] { return p.emitError(loc); }, p.getContext(), *kind,
+                    *family, layout, atom, opIdx);
+}
+
+void EncodingAttr::print(AsmPrinter &p) const {
+  p << "<" << stringifyMemKind(getMemKind()) << ", "
+    << stringifyLayoutFamily(getFamily());
+  if (getLayout()) {
+    p << ", layout = ";
+    p.printAttribute(getLayout());
+  }
+  if (!getAtom().empty())
+    p << ", atom = \"" << getAtom() << "\"";
+  if (getOpIdx())
+    p << ", opIdx = " << *getOpIdx();
+  p << ">";
+}
+
+LogicalResult
+EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     MemKind memKind, LayoutFamily family, LayoutAttr layout,
+                     StringRef atom, std::optional<int64_t> opIdx) {
+  bool memory = isMemory(memKind);
+  if (family == LayoutFamily::Shared && !memory)
+    return emitError() << "the shared layout family places smem, tmem or "
+                          "global values, not register values";
+  if ((family == LayoutFamily::Blocked || family == LayoutFamily::DotOperand) &&
+      memory)
+    return emitError() << "the " << stringifyLayoutFamily(family)
+                       << " layout family places register values, not "
+                       << stringifyMemKind(memKind) << " values";
+  if (layout && !memory)
+    return emitError() << "a memory layout belongs to a smem, tmem or global "
+                          "value, not to a register value";
+  if (!atom.empty()) {
+    lk::Expected<const lk::hw::Atom *> found =
+        lk::hw::findAtom(std::string_view(atom.data(), atom.size()));
+    if (!found)
+      return emitError() << found.error().message;
+  }
+  if (opIdx && family != LayoutFamily::DotOperand)
+    return emitError() << "opIdx is only meaningful for dot_operand";
+  if (opIdx && *opIdx != 0 && *opIdx != 1)
+    return emitError() << "opIdx must be 0 (operand A) or 1 (operand B), got "
+                       << *opIdx;
+  return success();
+}

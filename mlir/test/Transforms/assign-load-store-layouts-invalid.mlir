@@ -1,0 +1,19 @@
+// A pipeline alias group whose ops share no memory kind: the load and
+// the pipeline slot hand the tile over in smem (or tmem), the
+// convert_layout seed binds it to registers. The group-level message is
+// the spec's constant, leading space and trailing newline included.
+// RUN: layoutkit-opt %s --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts))' --verify-diagnostics
+// RUN: not layoutkit-opt %s --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts))' 2>&1 | FileCheck %s --check-prefix=RAW
+// RAW: error:  can not find common memKind among pipeline alias group
+// RAW-EMPTY:
+
+#smem = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>
+#dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
+func.func @no_common_kind(%src: tensor<128x64xf16, #smem>) {
+  // expected-error @+1 {{ can not find common memKind among pipeline alias group}}
+  %a = tileas.tiled_load %src : tensor<128x64xf16, #smem> -> tensor<128x64xf16>
+  %slot = tileas.produce_one %a {depth = 2} : tensor<128x64xf16> -> tensor<128x64xf16>
+  %b = tileas.consume_one %slot : tensor<128x64xf16> -> tensor<128x64xf16>
+  %c = tileas.convert_layout %b : tensor<128x64xf16> -> tensor<128x64xf16, #dot_a>
+  return
+}
