@@ -387,6 +387,14 @@ void bindAlgebra(py::module_ &m) {
         "Mode i = (A_i, B_i): B's copies of A, A the inner block. Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
   m.def("raked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::raked_product(a, b)); },
         py::arg("block"), py::arg("layout"), "Mode i = (B_i, A_i): A's elements interleaved (raked) over B");
+  m.def("swizzle_apply", [](int64_t b, int64_t mm, int64_t s, int64_t x) {
+          if (b < 0 || mm < 0 || b + mm + (s < 0 ? -s : s) > 62)
+            raise(Diagnostic::error("swizzle parameters out of range"));
+          return cute::swizzleApply(int(b), int(mm), int(s), x);
+        }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),
+        "The swizzle formula for any parameters, also those Swizzle() refuses (shift < bits, negative shift): "
+        "x XOR ((x & mask) >> shift), mask = (2^bits - 1) << (base + max(shift, 0)), a negative shift moving bits up. "
+        "Example: swizzle_apply(3, 4, 3, 128) == 144");
   m.def("equivalent", [](const Layout &a, const Layout &b) { return unwrap(cute::equivalent(a, b)); },
         py::arg("a"), py::arg("b"), "True when A(i) == B(i) for every i (and equal sizes)");
 }
