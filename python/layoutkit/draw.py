@@ -18,9 +18,6 @@ Example::
 from __future__ import annotations
 
 import io
-import math
-
-import numpy as np
 
 from . import _layoutkit as _lk
 
@@ -104,7 +101,7 @@ def _figure(panels, rows, cols):
 # Offsets of a layout
 # ----------------------------------------------------------------------------
 
-def layout_table(layout) -> np.ndarray:
+def layout_table(layout):
     """The CLI's table of a cute layout as a (rows, cols) numpy array.
 
     Rank 2: cell (r, c) = L(r, c) (rows = size of mode 0); rank 0 or 1: one
@@ -153,7 +150,7 @@ def draw_layout(layout, filename=None, *, shape=None, dtype_bits=None):
 
 def _tile_shape(tile, shape):
     if shape is not None:
-        return tuple(shape) if len(shape) == 2 else (1, int(np.prod(shape)))
+        return tuple(shape) if len(shape) == 2 else (1, _lk.size(tuple(shape)))
     size = tile.size()
     last = tile.shard[-1][0] if len(tile.shard) > 1 else size
     return (size // last, last)
@@ -264,7 +261,7 @@ def draw_tv_layout(tv, shape, filename=None):
 def _atom_cells(atom):
     shape = atom.shape
     cols = shape[-1]
-    rows = int(np.prod(shape[:-1])) if len(shape) > 1 else 1
+    rows = _lk.size(tuple(shape[:-1])) if len(shape) > 1 else 1
     holders = []
     for t in range(atom.threads):
         for v in range(atom.values):
@@ -318,6 +315,7 @@ def draw_swizzle(swizzle, filename=None, *, layout=None, element_bits=16):
 
     >>> fig = draw_swizzle(Swizzle(3, 3, 3))  # doctest: +SKIP
     """
+    import numpy as np
     if isinstance(swizzle, _lk.ComposedLayout):
         sw, layout = swizzle.swizzle, swizzle.layout
     else:

@@ -146,7 +146,7 @@ warpid, ...); the replica iters give every copy.
 Example:
     >>> T = TileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")
     >>> T.eval(9)
-    [{'m': 1, 'laneid': 4}]
+    [{'laneid': 4, 'm': 1}]
 )doc")
       .def(py::init([](const std::string &text) {
              api::ParseOptions o;
