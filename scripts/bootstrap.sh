@@ -10,6 +10,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev             # the layoutkit CLI
   clang libclang-rt-14-dev                    # libFuzzer targets
   python3                                     # small test helpers
+  pybind11-dev python3-dev                    # the Python module
+  python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
 )
 
 missing=()
