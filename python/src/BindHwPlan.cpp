@@ -239,8 +239,17 @@ void bindAnalyses(py::module_ &m) {
 // Plans
 //===----------------------------------------------------------------------===//
 
+/// A plan; its memory forms are computed on first use (api::memoryForms).
 struct PyPlan {
   api::PlanReport report;
+  bool formsDone = false;
+
+  const api::MemoryForms &forms() {
+    if (!formsDone && report.plan.smem)
+      report.memory = api::memoryForms(report.plan.smem->memory);
+    formsDone = true;
+    return report.memory;
+  }
 };
 
 LinearLayout distributedOf(py::object x, py::object shape) {
@@ -286,14 +295,16 @@ CUDA device function.
              if (!p.report.plan.smem) return py::none();
              return py::cast(p.report.plan.smem->memory);
            }, "The shared-memory layout offset -> logical (None without shared memory)")
-      .def_property_readonly("memory_cute", [](const PyPlan &p) -> py::object {
-             if (!p.report.memory.cute) return py::none();
-             return py::cast(*p.report.memory.cute);
-           })
-      .def_property_readonly("memory_tile", [](const PyPlan &p) -> py::object {
-             if (!p.report.memory.tile) return py::none();
-             return py::cast(*p.report.memory.tile);
-           })
+      .def_property_readonly("memory_cute", [](PyPlan &p) -> py::object {
+             const api::MemoryForms &f = p.forms();
+             if (!f.cute) return py::none();
+             return py::cast(*f.cute);
+           }, "The shared-memory layout as a cute Sw o L over (dim0, dim1, ...) (None when it has none), computed on first use")
+      .def_property_readonly("memory_tile", [](PyPlan &p) -> py::object {
+             const api::MemoryForms &f = p.forms();
+             if (!f.tile) return py::none();
+             return py::cast(*f.tile);
+           }, "The shared-memory layout as a tile layout (None when it has none), computed on first use")
       .def("describe", [](const PyPlan &p) { return p.report.plan.describe(); })
       .def("cuda", [](const PyPlan &p, const std::string &name, bool testKernel, bool hostMain) {
              plan::CudaEmitOptions o{name, testKernel, hostMain};
@@ -318,7 +329,9 @@ CUDA device function.
           PyPlan p;
           {
             py::gil_scoped_release nogil;
-            Expected<api::PlanReport> r = api::planConversion(s, d, t, o);
+            api::ReportOptions lazy; // Plan.memory_cute / memory_tile compute them
+            lazy.memoryForms = false;
+            Expected<api::PlanReport> r = api::planConversion(s, d, t, o, lazy);
             py::gil_scoped_acquire gil;
             p.report = unwrap(std::move(r));
           }

@@ -38,6 +38,13 @@ def test_plan_noop_and_smem():
     q = lk.plan(b, m, dtype="f16")
     assert q.strategy == "shared memory" and q.cost["barriers"] >= 1
     assert "lk_convert" in q.cuda() and q.memory is not None
+    # The cute form (computed on first read) maps the colex coordinate
+    # (dim0 + 32 dim1) of the element at each offset back to that offset.
+    k = q.memory_cute
+    for off in range(0, 1024, 37):
+        (_, d0), (_, d1) = q.memory.apply({"offset": off})
+        assert k(d0 + 32 * d1) == off
+    assert q.memory_tile is not None
 
 
 def test_analyses():
