@@ -12,6 +12,8 @@ packages=(
   python3                                     # small test helpers
   libmlir-22-dev mlir-22-tools                # the tileas MLIR dialect (mlir/)
   llvm-22-dev llvm-22-tools                   #   and its lit suite
+  pybind11-dev python3-dev                    # the Python module
+  python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
 )
 
 missing=()

@@ -143,7 +143,8 @@ std::string instructionName(bool matrix, const char *op, bool trans,
 Expected<PlanReport> planConversion(const LinearLayout &src,
                                     const LinearLayout &dst,
                                     const cute::ElementType &type,
-                                    const plan::PlanOptions &options) {
+                                    const plan::PlanOptions &options,
+                                    const ReportOptions &report) {
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type.bits, options);
   if (!planned) {
@@ -155,7 +156,8 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
   PlanReport r;
   r.plan = std::move(*planned);
   if (const std::optional<plan::SharedMemoryPlan> &m = r.plan.smem) {
-    r.memory = memoryForms(m->memory);
+    if (report.memoryForms)
+      r.memory = memoryForms(m->memory);
     r.storeInstruction = instructionName(m->stmatrixStore, "stmatrix",
                                          m->stmatrixTrans, m->matrixCount,
                                          "st.shared");

@@ -134,6 +134,31 @@ TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {
   EXPECT_EQ(v->loadInstruction, "ld.shared");
 }
 
+TEST(ApiPlan, MemoryFormsOnRequest) {
+  // The same transpose without the memory forms: the same plan and
+  // instructions, `memory` empty, and memoryForms() gives the forms the
+  // default report carries.
+  const int64_t shape[] = {16, 16};
+  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
+  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
+  LinearLayout src = *linear::blockedLayout(s14, t84, w21, o10, shape);
+  LinearLayout dst = *linear::blockedLayout(s41, t48, w12, o01, shape);
+  Expected<PlanReport> full = planConversion(src, dst, kF16);
+  ReportOptions lean;
+  lean.memoryForms = false;
+  Expected<PlanReport> r = planConversion(src, dst, kF16, {}, lean);
+  ASSERT_TRUE(full.hasValue() && r.hasValue());
+  EXPECT_EQ(r->plan.strategy, plan::Strategy::SharedMemory);
+  EXPECT_EQ(r->plan.cost.cycles, full->plan.cost.cycles);
+  EXPECT_EQ(r->plan.smem->memory, full->plan.smem->memory);
+  EXPECT_EQ(r->storeInstruction, "stmatrix.x2.trans");
+  EXPECT_FALSE(r->memory.cute.has_value() || r->memory.tile.has_value());
+  MemoryForms later = memoryForms(r->plan.smem->memory);
+  ASSERT_TRUE(later.cute && later.tile && full->memory.cute && full->memory.tile);
+  EXPECT_EQ(*later.cute, *full->memory.cute);
+  EXPECT_EQ(*later.tile, *full->memory.tile);
+}
+
 TEST(ApiPlan, PlannerFailureNamesTheElementType) {
   LinearLayout a = *parseDistributed(kMmaTv, withShape("(16,8)"));
   Expected<PlanReport> r = planConversion(a, a, cute::ElementType{"nvfp4", 4});

@@ -1,0 +1,420 @@
+//===- BindCute.cpp - The module, errors and the cute model ---------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// `layoutkit._layoutkit`: the module definition, LayoutError, the IntTuple
+// conversions and the cute model with pycute's names (Layout, Swizzle,
+// ComposedLayout and the algebra as functions). Each binding reads its
+// arguments, makes one library call and converts the answer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/Layout.h"
+#include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/cute/Text.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+
+namespace lkpy {
+
+using namespace lk;
+using lk::cute::ComposedLayout;
+using lk::cute::Layout;
+using lk::cute::Swizzle;
+using lk::cute::Tiler;
+
+//===----------------------------------------------------------------------===//
+// Errors and IntTuples
+//===----------------------------------------------------------------------===//
+
+py::object &layoutErrorType() {
+  static py::object *type = nullptr;
+  if (!type)
+    type = new py::object(); // leaked on purpose: lives as long as the module
+  return *type;
+}
+
+void initErrors(py::module_ &m) {
+  py::object base = py::reinterpret_borrow<py::object>(PyExc_ValueError);
+  py::dict ns;
+  ns["__doc__"] = "A LayoutKit diagnostic: a ValueError with the message, "
+                  "the 1-based column and line it points at (None without "
+                  "a text), the 0-based offset, the text and the notes. "
+                  "str(e) is the rendered diagnostic with a caret.";
+  ns["__module__"] = "layoutkit";
+  py::object type = py::reinterpret_borrow<py::object>(
+      reinterpret_cast<PyObject *>(&PyType_Type))(
+      "LayoutError", py::make_tuple(base), ns);
+  layoutErrorType() = type;
+  m.attr("LayoutError") = type;
+}
+
+void raise(const Diagnostic &d) {
+  py::object e = layoutErrorType()(d.render());
+  e.attr("message") = d.message;
+  e.attr("notes") = py::cast(d.notes);
+  if (d.range) {
+    e.attr("column") = d.range->begin.column;
+    e.attr("line") = d.range->begin.line;
+    e.attr("offset") = d.range->begin.offset;
+    e.attr("source") = d.source;
+  } else {
+    e.attr("column") = py::none();
+    e.attr("line") = py::none();
+    e.attr("offset") = py::none();
+    e.attr("source") = py::none();
+  }
+  PyErr_SetObject(layoutErrorType().ptr(), e.ptr());
+  throw py::error_already_set();
+}
+
+IntTuple toIntTuple(py::handle h) {
+  if (py::isinstance<py::str>(h))
+    return unwrap(cute::parseIntTuple(h.cast<std::string>()));
+  if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
+    IntTuple t;
+    for (py::handle e : h)
+      t.push_back(toIntTuple(e));
+    return t;
+  }
+  if (py::isinstance<py::bool_>(h) || !PyIndex_Check(h.ptr()))
+    throw py::type_error("expected an int or a tuple of ints, got " +
+                         py::repr(h).cast<std::string>());
+  return IntTuple(h.cast<int64_t>());
+}
+
+py::object fromIntTuple(const IntTuple &t) {
+  if (t.isLeaf()) {
+    if (!t.basis().empty())
+      return py::str(t.str());
+    return py::int_(t.value());
+  }
+  py::tuple r(t.rank());
+  for (size_t i = 0; i < t.rank(); ++i)
+    r[i] = fromIntTuple(t[i]);
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// cute
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A Layout from (shape[, stride]) or its text.
+Layout makeLayout(py::object shape, py::object stride) {
+  if (py::isinstance<py::str>(shape)) {
+    if (!stride.is_none())
+      throw py::type_error("a layout text takes no stride");
+    return unwrap(cute::parseLayout(shape.cast<std::string>()));
+  }
+  IntTuple s = toIntTuple(shape);
+  if (stride.is_none())
+    return unwrap(Layout::compact(s));
+  return unwrap(Layout::make(std::move(s), toIntTuple(stride)));
+}
+
+/// A tiler: a Layout, an int (n:1), None (keep the mode), a str (tiler
+/// text) or a tuple/list of tilers (one per mode).
+Tiler toTiler(py::handle h) {
+  if (h.is_none())
+    return Tiler::keep();
+  if (py::isinstance<Layout>(h))
+    return Tiler::of(h.cast<Layout>());
+  if (py::isinstance<py::str>(h))
+    return unwrap(cute::parseTiler(h.cast<std::string>()));
+  if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
+    std::vector<Tiler> modes;
+    for (py::handle e : h)
+      modes.push_back(toTiler(e));
+    return Tiler::tuple(std::move(modes));
+  }
+  return unwrap(Tiler::ofSize(h.cast<int64_t>()));
+}
+
+/// The coordinate of a call: one argument as is, several as a tuple.
+IntTuple callCoord(const py::args &args) {
+  if (args.size() == 1)
+    return toIntTuple(args[0]);
+  return toIntTuple(args);
+}
+
+/// L(coord) (pycute's __call__): an int, or the codomain tuple for basis
+/// strides.
+py::object callLayout(const Layout &l, const py::args &args) {
+  if (args.size() == 1 && PyLong_CheckExact(args[0].ptr()) &&
+      !l.hasBasisStrides()) {
+    int64_t i = args[0].cast<int64_t>();
+    if (i >= 0)
+      return py::int_(cute::evaluate(l, i));
+  }
+  IntTuple c = callCoord(args);
+  if (l.hasBasisStrides())
+    return fromIntTuple(unwrap(cute::crd2offset(c, l)));
+  return py::int_(unwrap(cute::crd2idx(c, l)));
+}
+
+/// L(i) for every i < size(L) as an int64 numpy array.
+py::array_t<int64_t> offsets(const Layout &l) {
+  if (l.hasBasisStrides())
+    raise(Diagnostic::error("offsets: the layout has basis strides"));
+  int64_t n = l.size();
+  py::array_t<int64_t> a(n);
+  int64_t *p = a.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = cute::evaluate(l, i);
+  }
+  return a;
+}
+
+py::array_t<int64_t> composedOffsets(const ComposedLayout &c) {
+  if (c.layout.hasBasisStrides())
+    raise(Diagnostic::error("offsets: the layout has basis strides"));
+  int64_t n = c.layout.size();
+  py::array_t<int64_t> a(n);
+  int64_t *p = a.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = c.swizzle(c.offset + cute::evaluate(c.layout, i));
+  }
+  return a;
+}
+
+using LayoutTilerFn = Expected<Layout> (*)(const Layout &, const Tiler &);
+
+void defTilerOp(py::module_ &m, const char *name, LayoutTilerFn f,
+                const char *doc) {
+  m.def(
+      name,
+      [f](const Layout &a, py::object b) { return unwrap(f(a, toTiler(b))); },
+      py::arg("layout"), py::arg("tiler"), doc);
+}
+
+void bindLayout(py::module_ &m) {
+  py::class_<Layout>(m, "Layout", R"doc(A CuTe layout L = shape:stride, a map from coordinates to offsets.
+
+L(c) = sum_i c_i * d_i over the leaves of the coordinate (an integer index
+is first split colexicographically over the shape). Built like pycute's
+Layout: Layout(shape, stride) with nested tuples, Layout(shape) for the
+compact column-major strides, or Layout("(4,8):(8,1)") from CuTe's text.
+
+Example:
+    >>> L = Layout((4, 8), (8, 1))
+    >>> L(1), L(1, 2), L.size(), L
+    (8, 10, 32, (4,8):(8,1))
+)doc")
+      .def(py::init(&makeLayout), py::arg("shape"), py::arg("stride") = py::none())
+      .def("__call__", &callLayout,
+           "L(i) or L(*coord): the offset sum c_i*d_i; an int i is split "
+           "colexicographically. Example: Layout((4,8),(8,1))(1,2) == 10")
+      .def_property_readonly("shape", [](const Layout &l) { return fromIntTuple(l.shape()); },
+                             "The shape as nested tuples, e.g. (4, 8)")
+      .def_property_readonly("stride", [](const Layout &l) { return fromIntTuple(l.stride()); },
+                             "The stride as nested tuples, e.g. (8, 1)")
+      .def("size", &Layout::size, "prod(shape). Example: Layout((4,8)).size() == 32")
+      .def("cosize", [](const Layout &l) { return unwrap(l.cosize()); },
+           "L(size-1) + 1 (the codomain size). Example: Layout((4,8),(8,1)).cosize() == 32")
+      .def("rank", &Layout::rank, "The number of top-level modes")
+      .def("depth", &Layout::depth, "The nesting depth (0 for an integer shape)")
+      .def("__len__", &Layout::rank)
+      .def("__getitem__", [](const Layout &l, int64_t i) {
+             if (i < 0) i += int64_t(l.rank());
+             if (i < 0 || size_t(i) >= l.rank()) throw py::index_error();
+             return l.mode(size_t(i));
+           }, "Mode i as a layout")
+      .def("offsets", &offsets,
+           "numpy int64 array [L(0), ..., L(size-1)], computed in C++. "
+           "Example: Layout((2,2),(2,1)).offsets() -> [0, 2, 1, 3]")
+      .def(py::self == py::self)
+      .def(py::self != py::self)
+      .def("__hash__", [](const Layout &l) {
+             return l.shape().hash() * 31 + l.stride().hash();
+           })
+      .def("__repr__", &Layout::str)
+      .def("__str__", &Layout::str)
+      .def(py::pickle([](const Layout &l) { return l.str(); },
+                      [](const std::string &s) { return unwrap(cute::parseLayout(s)); }));
+}
+
+void bindSwizzle(py::module_ &m) {
+  py::class_<Swizzle>(m, "Swizzle", R"doc(CuTe's Swizzle<B,M,S> (pycute: Swizzle(bits, base, shift)).
+
+Sw(x) = x XOR ((x & (2^B-1) << (M+S)) >> S): the B bits at M+S are XORed
+into the B bits at M.
+
+Example:
+    >>> Swizzle(3, 4, 3)(128)
+    144
+)doc")
+      .def(py::init([](int64_t b, int64_t mm, int64_t s) {
+             return unwrap(Swizzle::make(b, mm, s));
+           }), py::arg("bits"), py::arg("base"), py::arg("shift"))
+      .def("__call__", &Swizzle::operator(), py::arg("offset"))
+      .def_readonly("bits", &Swizzle::B)
+      .def_readonly("base", &Swizzle::M)
+      .def_readonly("shift", &Swizzle::S)
+      .def(py::self == py::self)
+      .def("__hash__", [](const Swizzle &s) { return py::hash(py::make_tuple(s.B, s.M, s.S)); })
+      .def("__repr__", &Swizzle::str);
+}
+
+ComposedLayout makeComposed(py::object a, py::object offset, py::object inner) {
+  if (py::isinstance<py::str>(a) && offset.is_none() && inner.is_none())
+    return unwrap(cute::parseComposedLayout(a.cast<std::string>()));
+  if (!py::isinstance<Swizzle>(a) || !py::isinstance<Layout>(inner))
+    throw py::type_error("ComposedLayout(Swizzle, offset, Layout) or ComposedLayout(text)");
+  return ComposedLayout{a.cast<Swizzle>(), offset.is_none() ? 0 : offset.cast<int64_t>(),
+                        inner.cast<Layout>()};
+}
+
+void bindComposed(py::module_ &m) {
+  py::class_<ComposedLayout>(m, "ComposedLayout", R"doc(Sw o off o L: L(c) + off, then the swizzle (pycute's ComposedLayout(layoutB, offset, layoutA)).
+
+Example:
+    >>> C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+    >>> C(2, 0)
+    144
+    >>> ComposedLayout("Sw<3,4,3> o (8,64):(64,1)") == C
+    True
+)doc")
+      .def(py::init(&makeComposed), py::arg("layoutB"), py::arg("offset") = py::none(),
+           py::arg("layoutA") = py::none())
+      .def_readonly("swizzle", &ComposedLayout::swizzle)
+      .def_readonly("offset", &ComposedLayout::offset)
+      .def_readonly("layout", &ComposedLayout::layout)
+      .def_property_readonly("layoutB", [](const ComposedLayout &c) { return c.swizzle; })
+      .def_property_readonly("layoutA", [](const ComposedLayout &c) { return c.layout; })
+      .def_property_readonly("shape", [](const ComposedLayout &c) { return fromIntTuple(c.layout.shape()); })
+      .def("size", [](const ComposedLayout &c) { return c.layout.size(); })
+      .def("cosize", [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); })
+      .def("__call__", [](const ComposedLayout &c, const py::args &args) {
+             return unwrap(cute::crd2idx(callCoord(args), c));
+           }, "Sw(offset + L(coord))")
+      .def("offsets", &composedOffsets, "numpy array of Sw(off + L(i)) for i < size")
+      .def(py::self == py::self)
+      .def("__hash__", [](const ComposedLayout &c) { return py::hash(py::str(c.str())); })
+      .def("__repr__", &ComposedLayout::str);
+}
+
+/// size / rank / depth of a layout or an IntTuple (pycute's free functions).
+int64_t sizeOf(py::object x) {
+  if (py::isinstance<Layout>(x)) return x.cast<Layout>().size();
+  if (py::isinstance<ComposedLayout>(x)) return x.cast<ComposedLayout>().layout.size();
+  return unwrap(toIntTuple(x).product());
+}
+
+void bindAlgebra(py::module_ &m) {
+  m.def("size", &sizeOf, py::arg("x"), "prod of the leaves of a shape, or size(L). Example: size((4,(2,3))) == 24");
+  m.def("cosize", [](const Layout &l) { return unwrap(l.cosize()); }, py::arg("layout"),
+        "L(size(L)-1)+1. Example: cosize(Layout((4,8),(8,1))) == 32");
+  m.def("rank", [](py::object x) -> int64_t {
+          if (py::isinstance<Layout>(x)) return int64_t(x.cast<Layout>().rank());
+          return int64_t(toIntTuple(x).rank());
+        }, py::arg("x"), "Top-level modes. Example: rank((4,(2,3))) == 2");
+  m.def("depth", [](py::object x) -> int64_t {
+          if (py::isinstance<Layout>(x)) return x.cast<Layout>().depth();
+          return toIntTuple(x).depth();
+        }, py::arg("x"), "Nesting depth. Example: depth((4,(2,3))) == 2");
+  m.def("crd2idx", [](py::object c, const Layout &l) { return unwrap(cute::crd2idx(toIntTuple(c), l)); },
+        py::arg("coord"), py::arg("layout"), "L(coord). Example: crd2idx((1,2), Layout((4,8),(8,1))) == 10");
+  m.def("idx2crd", [](int64_t i, py::object s) { return fromIntTuple(unwrap(cute::idx2crd(i, toIntTuple(s)))); },
+        py::arg("index"), py::arg("shape"), "The colexicographic coordinate of index i. Example: idx2crd(5, (4,8)) == (1, 1)");
+  m.def("make_layout", [](const py::args &modes) {
+          std::vector<Layout> v;
+          for (py::handle h : modes) v.push_back(h.cast<Layout>());
+          return unwrap(cute::makeLayout(v));
+        }, "The layout whose modes are the arguments. Example: make_layout(Layout(4,1), Layout(8,4)) == Layout((4,8),(1,4))");
+  m.def("flatten", [](const Layout &l) { return cute::flatten(l); }, py::arg("layout"),
+        "The leaves as top-level modes. Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == Layout((2,2,2),(1,2,4))");
+  m.def("coalesce", [](const Layout &l, py::object profile) {
+          if (profile.is_none()) return cute::coalesce(l);
+          return unwrap(cute::coalesce(l, toIntTuple(profile)));
+        }, py::arg("layout"), py::arg("profile") = py::none(),
+        "The shortest layout equal as a function on [0,size): adjacent modes (s0:d0, s1:d1) merge when d1 = s0*d0; size-1 modes drop. "
+        "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");
+  m.def("filter", [](const Layout &l, py::object profile) {
+          if (profile.is_none()) return cute::filter(l);
+          return unwrap(cute::filter(l, toIntTuple(profile)));
+        }, py::arg("layout"), py::arg("profile") = py::none(),
+        "coalesce after dropping stride-0 modes. Example: filter(Layout((4,2),(1,0))) == Layout(4, 1)");
+  m.def("filter_zeros", [](const Layout &l) { return cute::filter_zeros(l); }, py::arg("layout"),
+        "Stride-0 modes get shape 1");
+  m.def("composition", [](py::object a, py::object b) -> py::object {
+          if (py::isinstance<ComposedLayout>(a)) {
+            ComposedLayout c = a.cast<ComposedLayout>();
+            c.layout = unwrap(cute::composition(c.layout, toTiler(b)));
+            return py::cast(c);
+          }
+          return py::cast(unwrap(cute::composition(a.cast<Layout>(), toTiler(b))));
+        }, py::arg("layoutA"), py::arg("layoutB"),
+        "(A o B)(c) = A(B(c)), with the shape of B (B may be a tiler: a tuple of layouts, ints or None per mode). "
+        "Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == Layout((2,2),(16,1))");
+  m.def("complement", [](const Layout &l, py::object maxIdx) {
+          if (maxIdx.is_none()) return unwrap(cute::complement(l));
+          return unwrap(cute::complement(l, toIntTuple(maxIdx)));
+        }, py::arg("layout"), py::arg("max_idx") = py::none(),
+        "The sorted layout R disjoint from L's image with (L, R) reaching max_idx (default cosize). "
+        "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
+  m.def("right_inverse", [](const Layout &l) { return unwrap(cute::right_inverse(l)); }, py::arg("layout"),
+        "R with L(R(i)) = i on the largest contiguous range. Example: right_inverse(Layout((4,8),(8,1))) == Layout((8,4),(4,1))");
+  m.def("left_inverse", [](const Layout &l) { return unwrap(cute::left_inverse(l)); }, py::arg("layout"),
+        "R with R(L(i)) = i for i < size(L). Example: left_inverse(Layout(4, 2)) == Layout((2,4),(0,1))");
+  m.def("max_common_layout", [](const Layout &a, const Layout &b) { return unwrap(cute::max_common_layout(a, b)); },
+        py::arg("a"), py::arg("b"), "The largest layout R with A(R(i)) = B(R(i)) = i. Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == Layout(2, 1)");
+  m.def("max_common_vector", [](const Layout &a, const Layout &b) { return unwrap(cute::max_common_vector(a, b)); },
+        py::arg("a"), py::arg("b"), "size(max_common_layout(a, b))");
+  defTilerOp(m, "logical_divide", &cute::logical_divide,
+             "A o (B, complement(B, size(A))): mode 0 the tile, mode 1 the tiles. Example: logical_divide(Layout(16,1), Layout(4,1)) == Layout((4,4),(1,4))");
+  defTilerOp(m, "zipped_divide", &cute::zipped_divide, "logical_divide with the tile modes gathered first: ((tile),(rest))");
+  defTilerOp(m, "tiled_divide", &cute::tiled_divide, "zipped_divide with the rest modes flattened: ((tile), rest0, rest1, ...)");
+  defTilerOp(m, "flat_divide", &cute::flat_divide, "zipped_divide with both parts flattened");
+  defTilerOp(m, "logical_product", &cute::logical_product,
+             "(A, complement(A, size(A)*cosize(B)) o B). Example: logical_product(Layout(2,1), Layout(3,1)) == Layout((2,3),(1,2))");
+  defTilerOp(m, "zipped_product", &cute::zipped_product, "logical_product, tiler modes zipped");
+  defTilerOp(m, "tiled_product", &cute::tiled_product, "zipped_product with the rest modes flattened");
+  defTilerOp(m, "flat_product", &cute::flat_product, "zipped_product with both parts flattened");
+  m.def("blocked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::blocked_product(a, b)); },
+        py::arg("block"), py::arg("layout"),
+        "Mode i = (A_i, B_i): B's copies of A, A the inner block. Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
+  m.def("raked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::raked_product(a, b)); },
+        py::arg("block"), py::arg("layout"), "Mode i = (B_i, A_i): A's elements interleaved (raked) over B");
+  m.def("swizzle_apply", [](int64_t b, int64_t mm, int64_t s, int64_t x) {
+          if (b < 0 || mm < 0 || b + mm + (s < 0 ? -s : s) > 62)
+            raise(Diagnostic::error("swizzle parameters out of range"));
+          return cute::swizzleApply(int(b), int(mm), int(s), x);
+        }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),
+        "The swizzle formula for any parameters, also those Swizzle() refuses (shift < bits, negative shift): "
+        "x XOR ((x & mask) >> shift), mask = (2^bits - 1) << (base + max(shift, 0)), a negative shift moving bits up. "
+        "Example: swizzle_apply(3, 4, 3, 128) == 144");
+  m.def("equivalent", [](const Layout &a, const Layout &b) { return unwrap(cute::equivalent(a, b)); },
+        py::arg("a"), py::arg("b"), "True when A(i) == B(i) for every i (and equal sizes)");
+}
+
+} // namespace
+
+void initCute(py::module_ &m) {
+  bindLayout(m);
+  bindSwizzle(m);
+  bindComposed(m);
+  bindAlgebra(m);
+}
+
+} // namespace lkpy
+
+PYBIND11_MODULE(_layoutkit, m) {
+  m.doc() = "LayoutKit: CuTe layouts, tile layouts, linear layouts over F2, "
+            "hardware atoms and conversion plans (C++ core).";
+  lkpy::initErrors(m);
+  lkpy::initCute(m);
+  lkpy::initModels(m);
+  lkpy::initHwPlan(m);
+}

@@ -1,0 +1,363 @@
+//===- BindHwPlan.cpp - Atoms, descriptors, analyses, plans ---------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// The hardware atom catalog, shared-memory and TMA descriptors, the access
+// analyses (bank conflicts, coalescing, vectorization, duplicates) and
+// conversion plans (api/Plan.h) with their CUDA text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "layoutkit/api/Descriptor.h"
+#include "layoutkit/api/Plan.h"
+#include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/Atom.h"
+#include "layoutkit/hw/Machine.h"
+#include "layoutkit/hw/SmemDescriptor.h"
+#include "layoutkit/hw/SwizzleMode.h"
+#include "layoutkit/linear/Analysis.h"
+#include "layoutkit/plan/EmitCuda.h"
+#include "layoutkit/tile/Bank.h"
+
+#include <cstdio>
+
+namespace lkpy {
+
+using namespace lk;
+using lk::linear::LinearLayout;
+using lk::tile::ComposeLayout;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+hw::Arch archOf(const std::string &name) { return unwrap(hw::parseArch(name)); }
+
+hw::SwizzleMode hwSwizzleOf(const std::string &name) {
+  for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
+    if (i.name == name)
+      return i.mode;
+  std::string known;
+  for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
+    known += (known.empty() ? "" : ", ") + std::string(i.name);
+  raise(Diagnostic::error("unknown swizzle mode '" + name + "' (known: " + known + ")"));
+}
+
+hw::SmemDescriptorKind smemKindOf(const std::string &k) {
+  if (k == "wgmma") return hw::SmemDescriptorKind::Wgmma;
+  if (k == "umma") return hw::SmemDescriptorKind::Umma;
+  raise(Diagnostic::error("unknown descriptor kind '" + k + "' (known: wgmma, umma)"));
+}
+
+hw::Major majorOf(const std::string &m) {
+  if (m == "K") return hw::Major::K;
+  if (m == "MN") return hw::Major::MN;
+  raise(Diagnostic::error("unknown major '" + m + "' (known: K, MN)"));
+}
+
+tile::MemoryLayout memoryOf(const ComposeLayout &c) { return unwrap(tile::MemoryLayout::of(c)); }
+
+//===----------------------------------------------------------------------===//
+// Atoms and descriptors
+//===----------------------------------------------------------------------===//
+
+void bindAtoms(py::module_ &m) {
+  py::class_<hw::Atom>(m, "Atom", R"doc(One hardware instruction's thread/value layout (the atom catalog, docs/hardware.md).
+
+eval(t, v) is the logical coordinate thread t's value v holds: tv(t, v)
+split over the logical shape; tv is the CuTe TV layout (thread, value) ->
+index.
+
+Example:
+    >>> find_atom("mma.m16n8k16.f16.A").eval(1, 2)
+    [8, 2]
+)doc")
+      .def_readonly("name", &hw::Atom::name)
+      .def_property_readonly("arch", [](const hw::Atom &a) { return std::string(hw::atomArchName(a.arch)); })
+      .def_readonly("instruction", &hw::Atom::instruction)
+      .def_readonly("operand", &hw::Atom::operand)
+      .def_readonly("threads", &hw::Atom::threads)
+      .def_readonly("values", &hw::Atom::values)
+      .def_readonly("unverified", &hw::Atom::unverified)
+      .def_readonly("facts", &hw::Atom::facts)
+      .def_readonly("note", &hw::Atom::note)
+      .def_readonly("coord_names", &hw::Atom::coordNames)
+      .def_readonly("tv", &hw::Atom::tv, "The CuTe TV layout (thread, value) -> index")
+      .def_property_readonly("shape", &hw::Atom::logicalShape, "The logical shape, e.g. [16, 16]")
+      .def("eval", [](const hw::Atom &a, int64_t t, int64_t v) { return unwrap(a.eval(t, v)); },
+           py::arg("thread"), py::arg("value"))
+      .def("tile_layout", [](const hw::Atom &a) {
+             return ComposeLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
+           })
+      .def("linear_layout", [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
+      .def("__repr__", [](const hw::Atom &a) { return "<Atom " + a.name + ">"; });
+
+  m.def("atoms", [](std::optional<std::string> arch, std::string instruction, std::string operand) {
+          hw::AtomFilter f;
+          if (arch) f.arch = archOf(*arch);
+          f.instruction = instruction;
+          f.operand = operand;
+          std::vector<const hw::Atom *> l = hw::listAtoms(f);
+          py::list r;
+          for (const hw::Atom *a : l) r.append(py::cast(a, py::return_value_policy::reference));
+          return r;
+        }, py::arg("arch") = py::none(), py::arg("instruction") = "", py::arg("operand") = "",
+        "The atom catalog, filtered by arch ('sm_80', ...), instruction and operand");
+  m.def("find_atom", [](const std::string &name) { return unwrap(hw::findAtom(name)); },
+        py::arg("name"), py::return_value_policy::reference, "The atom named `name`");
+}
+
+py::dict smemDict(const hw::SmemDescriptor &d) {
+  py::dict r;
+  r["start_address"] = d.startAddress;
+  r["leading_byte_offset"] = d.leadingByteOffset;
+  r["stride_byte_offset"] = d.strideByteOffset;
+  r["base_offset"] = d.baseOffset;
+  r["swizzle"] = std::string(hw::name(d.swizzle));
+  r["lbo_absolute"] = d.lboAbsolute;
+  return r;
+}
+
+void bindDescriptors(py::module_ &m) {
+  m.def("decode_smem_descriptor", [](py::object word, const std::string &kind) {
+          uint64_t w = py::isinstance<py::str>(word) ? unwrap(api::parseWord(word.cast<std::string>()))
+                                                     : word.cast<uint64_t>();
+          return smemDict(unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w)));
+        }, py::arg("word"), py::arg("kind") = "wgmma",
+        "The fields of a wgmma/umma shared-memory descriptor word (int or '0x..' text); addresses in bytes");
+  m.def("encode_smem_descriptor", [](int64_t start, int64_t lbo, int64_t sbo, const std::string &swizzle,
+                                     int64_t base, bool lboAbsolute, const std::string &kind) {
+          hw::SmemDescriptor d{start, lbo, sbo, base, hwSwizzleOf(swizzle), lboAbsolute};
+          return unwrap(hw::encodeSmemDescriptor(smemKindOf(kind), d));
+        }, py::arg("start_address"), py::arg("leading_byte_offset"), py::arg("stride_byte_offset"),
+        py::arg("swizzle") = "none", py::arg("base_offset") = 0, py::arg("lbo_absolute") = false,
+        py::arg("kind") = "wgmma", "The 64-bit descriptor word (addresses >> 4 in their fields)");
+  m.def("tile_tma", [](const std::string &elem, int64_t bits, const std::string &major, int64_t mn,
+                       int64_t k, const std::string &swizzle) {
+          hw::TmaDescription t = unwrap(api::tileTma(elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)));
+          py::dict r;
+          r["data_type"] = std::string(hw::info(t.dataType).name);
+          r["global_dims"] = t.globalDims;
+          r["global_strides"] = t.globalStrides;
+          r["box_dims"] = t.boxDims;
+          r["swizzle"] = std::string(hw::name(t.swizzle));
+          return r;
+        }, py::arg("element_type"), py::arg("element_bits"), py::arg("major"), py::arg("mn"), py::arg("k"),
+        py::arg("swizzle") = "none", "The TMA description that loads one (mn, k) tile");
+  m.def("swizzle_modes", [] {
+          py::list r;
+          for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
+            r.append(py::make_tuple(std::string(i.name), i.spanBytes, i.hasCute ? py::cast(cute::Swizzle{i.B, i.M, i.S}) : py::none()));
+          return r;
+        }, "[(name, span bytes, byte Swizzle or None), ...]");
+  m.def("element_swizzle", [](const std::string &mode, int64_t bits) {
+          return unwrap(hw::elementSwizzle(hwSwizzleOf(mode), bits));
+        }, py::arg("mode"), py::arg("element_bits"), "The CuTe swizzle of a mode over element offsets");
+}
+
+//===----------------------------------------------------------------------===//
+// Analyses
+//===----------------------------------------------------------------------===//
+
+void bindAnalyses(py::module_ &m) {
+  m.def("bank_conflicts", [](const ComposeLayout &memory, int64_t bits,
+                             const std::vector<std::vector<int64_t>> &access) {
+          tile::BankConflicts c = unwrap(tile::bankConflicts(memoryOf(memory), bits, access));
+          py::dict d;
+          d["ways"] = c.ways;
+          d["conflict_free"] = c.conflictFree();
+          d["explanation"] = c.explain();
+          return d;
+        }, py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
+        "Bank conflicts of one warp access: access[lane] = the element indices the lane reads; "
+        "ways = the largest number of distinct 4-byte words in one bank");
+  auto warpAccess = [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits, int64_t bytes) {
+    if (!dist.swizzle().isIdentity()) raise(Diagnostic::error("the distributed layout has a swizzle"));
+    return hw::WarpAccess{dist.tile(), memoryOf(mem), bits, bytes};
+  };
+  m.def("shared_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
+                                      int64_t bytes, const std::string &arch) {
+          hw::SharedAccessReport r = unwrap(hw::sharedAccess(warpAccess(dist, mem, bits, bytes), archOf(arch)));
+          py::dict d;
+          d["wavefronts"] = r.wavefronts;
+          d["total"] = r.total;
+          d["minimum"] = r.minimum;
+          d["explanation"] = r.explanation;
+          return d;
+        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
+        py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (bank conflicts per access)");
+  m.def("global_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
+                                      int64_t bytes, const std::string &arch) {
+          hw::WarpAccess a = warpAccess(dist, mem, bits, bytes);
+          hw::GlobalAccessReport r = unwrap(hw::globalAccess(a, archOf(arch)));
+          hw::WarpInstructions ins = unwrap(hw::warpInstructions(a));
+          int64_t requested = 0;
+          for (const auto &lanes : ins.laneAddresses)
+            for (int64_t addr : lanes) requested += addr >= 0 ? bytes : 0;
+          py::dict d;
+          d["sectors"] = r.sectors;
+          d["lines"] = r.lines;
+          d["requested_bytes"] = requested;
+          d["efficiency"] = r.sectors ? double(requested) / double(32 * r.sectors) : 1.0;
+          d["explanation"] = r.explanation;
+          return d;
+        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
+        py::arg("arch") = "sm_90",
+        "Coalescing of a warp's global access: 32-byte sectors and 128-byte lines touched; efficiency = requested bytes / (32 * sectors)");
+  m.def("vector_bytes", [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits) {
+          return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
+        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+        "The widest access (bytes, at most 16) that every lane can make with contiguous registers");
+  m.def("vectorization", [](const LinearLayout &reg, const LinearLayout &mem, bool permute) {
+          LinearLayout r2o = unwrap(linear::registerToOffset(reg, mem));
+          linear::Vectorization v = unwrap(linear::largestVectorization(r2o, permute));
+          return py::make_tuple(v.elements, v.perm);
+        }, py::arg("registers"), py::arg("memory"), py::arg("allow_permutation") = true,
+        "(elements, register permutation) of the largest vector: the register bits whose offsets are 1, 2, 4, ...");
+  m.def("duplicates", [](const LinearLayout &l) {
+          linear::Duplicates d = linear::duplicates(l);
+          py::dict r;
+          for (int i = 0; i < l.numInDims(); ++i)
+            r[py::str(std::string(linear::dimName(l.inDim(i).id)))] = d.freeMask(l, l.inDim(i).id);
+          return r;
+        }, py::arg("layout"), "{in_dim: mask} of the input bits that only duplicate data (broadcast bits)");
+  m.def("replication", [](const ComposeLayout &dist) {
+          hw::ReplicationReport r = unwrap(hw::replication(dist.tile()));
+          py::list l;
+          for (const hw::Replica &x : r.replicated) l.append(py::make_tuple(x.element, x.holders));
+          return py::make_tuple(l, r.explanation);
+        }, py::arg("distributed"), "([(element, [(lane, register), ...]), ...], explanation) of the elements held twice");
+}
+
+//===----------------------------------------------------------------------===//
+// Plans
+//===----------------------------------------------------------------------===//
+
+/// A plan; its memory forms are computed on first use (api::memoryForms).
+struct PyPlan {
+  api::PlanReport report;
+  bool formsDone = false;
+
+  const api::MemoryForms &forms() {
+    if (!formsDone && report.plan.smem)
+      report.memory = api::memoryForms(report.plan.smem->memory);
+    formsDone = true;
+    return report.memory;
+  }
+};
+
+LinearLayout distributedOf(py::object x, py::object shape) {
+  if (py::isinstance<LinearLayout>(x)) return x.cast<LinearLayout>();
+  api::ParseOptions o;
+  o.shapeName = "shape=";
+  if (!shape.is_none()) o.shape = toIntTuple(shape);
+  if (py::isinstance<py::str>(x)) return unwrap(api::parseDistributed(x.cast<std::string>(), o));
+  return unwrap(api::distributedLayout(anyOf(x), o));
+}
+
+py::dict costDict(const plan::Cost &c) {
+  py::dict d;
+  d["instructions"] = c.instructions;
+  d["register_moves"] = c.registerMoves;
+  d["selects"] = c.selects;
+  d["shuffles"] = c.shuffles;
+  d["barriers"] = c.barriers;
+  d["wavefronts"] = c.wavefronts;
+  d["smem_bytes"] = c.smemBytes;
+  d["cycles"] = c.cycles;
+  return d;
+}
+
+void bindPlan(py::module_ &m) {
+  py::class_<PyPlan>(m, "Plan", R"doc(A conversion plan between two distributed layouts (docs/plan.md).
+
+strategy: 'no-op', 'register-permutation', 'warp-shuffle' or
+'shared-memory'; cost: instructions, shuffles, wavefronts, barriers,
+shared bytes and the estimated cycles
+(0.5 per move, 1 per shuffle and wavefront, 20 per barrier); cuda(): the
+CUDA device function.
+)doc")
+      .def_property_readonly("strategy", [](const PyPlan &p) { return std::string(plan::strategyName(p.report.plan.strategy)); })
+      .def_property_readonly("cost", [](const PyPlan &p) { return costDict(p.report.plan.cost); })
+      .def_property_readonly("element_bits", [](const PyPlan &p) { return p.report.plan.elementBits; })
+      .def_property_readonly("src", [](const PyPlan &p) { return p.report.plan.layouts.src; }, "The aligned source layout")
+      .def_property_readonly("dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; }, "The aligned destination layout")
+      .def_property_readonly("store_instruction", [](const PyPlan &p) { return p.report.storeInstruction; })
+      .def_property_readonly("load_instruction", [](const PyPlan &p) { return p.report.loadInstruction; })
+      .def_property_readonly("shuffle_rounds", [](const PyPlan &p) { return p.report.plan.rounds.size(); })
+      .def_property_readonly("memory", [](const PyPlan &p) -> py::object {
+             if (!p.report.plan.smem) return py::none();
+             return py::cast(p.report.plan.smem->memory);
+           }, "The shared-memory layout offset -> logical (None without shared memory)")
+      .def_property_readonly("memory_cute", [](PyPlan &p) -> py::object {
+             const api::MemoryForms &f = p.forms();
+             if (!f.cute) return py::none();
+             return py::cast(*f.cute);
+           }, "The shared-memory layout as a cute Sw o L over (dim0, dim1, ...) (None when it has none), computed on first use")
+      .def_property_readonly("memory_tile", [](PyPlan &p) -> py::object {
+             const api::MemoryForms &f = p.forms();
+             if (!f.tile) return py::none();
+             return py::cast(*f.tile);
+           }, "The shared-memory layout as a tile layout (None when it has none), computed on first use")
+      .def("describe", [](const PyPlan &p) { return p.report.plan.describe(); })
+      .def("cuda", [](const PyPlan &p, const std::string &name, bool testKernel, bool hostMain) {
+             plan::CudaEmitOptions o{name, testKernel, hostMain};
+             return unwrap(plan::emitCuda(p.report.plan, o));
+           }, py::arg("function_name") = "lk_convert", py::arg("test_kernel") = false, py::arg("host_main") = false,
+           "The CUDA text of the plan")
+      .def("__repr__", [](const PyPlan &p) {
+             char cycles[32];
+             std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
+             return "<Plan " + std::string(plan::strategyName(p.report.plan.strategy)) + ", " +
+                    cycles + " cycles>";
+           });
+
+  m.def("plan", [](py::object src, py::object dst, const std::string &dtype, py::object shape,
+                   const std::string &arch, int64_t smemBudget, bool matrix) {
+          LinearLayout s = distributedOf(src, shape), d = distributedOf(dst, shape);
+          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+          plan::PlanOptions o;
+          o.arch = archOf(arch);
+          o.smemBudgetBytes = smemBudget;
+          o.matrixInstructions = matrix;
+          PyPlan p;
+          {
+            py::gil_scoped_release nogil;
+            api::ReportOptions lazy; // Plan.memory_cute / memory_tile compute them
+            lazy.memoryForms = false;
+            Expected<api::PlanReport> r = api::planConversion(s, d, t, o, lazy);
+            py::gil_scoped_acquire gil;
+            p.report = unwrap(std::move(r));
+          }
+          return p;
+        }, py::arg("src"), py::arg("dst"), py::arg("dtype") = "f16", py::arg("shape") = py::none(),
+        py::arg("arch") = "sm_90", py::arg("smem_budget") = 0, py::arg("matrix") = true,
+        R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
+
+src, dst: LinearLayouts (register/lane/warp/block -> dim0..), TileLayouts,
+cute TV layouts or text in any grammar, over `shape` (the tensor's
+extents; needed for tile and cute layouts).
+
+Example:
+    >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    >>> p.strategy
+    'no-op'
+)doc");
+}
+
+} // namespace
+
+void initHwPlan(py::module_ &m) {
+  bindAtoms(m);
+  bindDescriptors(m);
+  bindAnalyses(m);
+  bindPlan(m);
+}
+
+} // namespace lkpy

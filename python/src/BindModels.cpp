@@ -1,0 +1,588 @@
+//===- BindModels.cpp - Tile and linear layouts, conversions --------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// TileLayout (tile::ComposeLayout: S/R/O with an optional swizzle), the
+// linear layouts over F2 with Triton's names, the standard layouts, F2
+// matrices, and the conversions between the three models (api/Convert.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Query.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Standard.h"
+#include "layoutkit/linear/Text.h"
+#include "layoutkit/tile/Bank.h"
+#include "layoutkit/tile/TilePresets.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+
+namespace lkpy {
+
+using namespace lk;
+using lk::linear::DimId;
+using lk::linear::LinearLayout;
+using lk::tile::Axis;
+using lk::tile::ComposeLayout;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// tile
+//===----------------------------------------------------------------------===//
+
+py::dict axisValues(std::span<const Axis> axes, std::span<const int64_t> values) {
+  py::dict d;
+  for (size_t i = 0; i < axes.size(); ++i)
+    d[py::str(std::string(axes[i].name()))] = values[i];
+  return d;
+}
+
+template <class List> py::dict axisValueDict(const List &l) {
+  py::dict d;
+  for (const tile::AxisValue &v : l)
+    d[py::str(std::string(v.axis.name()))] = v.value;
+  return d;
+}
+
+py::list iterList(const tile::IterList &l) {
+  py::list r;
+  for (const tile::Iter &it : l)
+    r.append(py::make_tuple(it.extent, it.stride, std::string(it.axis.name())));
+  return r;
+}
+
+/// The flat index of `x`: an int, or a coordinate over `shape`.
+int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
+  if (PyLong_Check(x.ptr())) {
+    int64_t i = x.cast<int64_t>();
+    if (i < 0 || i >= c.size())
+      raise(Diagnostic::error("index " + std::to_string(i) + " is outside [0, " +
+                              std::to_string(c.size()) + ")"));
+    return i;
+  }
+  if (shape.is_none())
+    throw py::type_error("a coordinate needs shape=");
+  std::vector<int64_t> s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+  return unwrap(api::tileIndex(toIntTuple(x), c.tile(), s));
+}
+
+py::list evalTile(const ComposeLayout &c, py::object x, py::object shape) {
+  tile::CoordSet set = c.eval(flatIndex(c, x, shape));
+  py::list r;
+  for (size_t i = 0; i < set.size(); ++i)
+    r.append(axisValues(c.tile().axes(), set[i]));
+  return r;
+}
+
+std::vector<tile::AxisValue> whereOf(const py::kwargs &kw) {
+  std::vector<tile::AxisValue> v;
+  for (auto [k, val] : kw)
+    v.push_back({unwrap(Axis::byName(k.cast<std::string>())), val.cast<int64_t>()});
+  return v;
+}
+
+std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
+  if (!s) return std::nullopt;
+  return std::string_view(*s);
+}
+
+/// The bank grid: cell (line, bank) = the first element index held there, -1
+/// when none.
+py::array_t<int64_t> bankGrid(const ComposeLayout &c, int64_t dtypeBits,
+                              std::optional<std::string> swizzle) {
+  tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
+  tile::BankView v = unwrap(tile::bankView(mem, dtypeBits));
+  py::array_t<int64_t> a({v.lineCount, tile::kBanks});
+  auto w = a.mutable_unchecked<2>();
+  for (int64_t l = 0; l < v.lineCount; ++l)
+    for (int64_t b = 0; b < tile::kBanks; ++b) {
+      const auto &cell = v.at(v.firstLine + l, b);
+      w(l, b) = cell.empty() ? -1 : cell.front();
+    }
+  return a;
+}
+
+py::dict conflictsDict(const tile::BankConflicts &bc) {
+  py::dict d;
+  d["ways"] = bc.ways;
+  d["conflict_free"] = bc.conflictFree();
+  py::list banks;
+  for (const auto &words : bc.banks) {
+    py::list ws;
+    for (const auto &w : words)
+      ws.append(py::make_tuple(w.bankWord, w.lanes));
+    banks.append(ws);
+  }
+  d["banks"] = banks;
+  d["explanation"] = bc.explain();
+  return d;
+}
+
+py::dict columnConflicts(const ComposeLayout &c, int64_t dtypeBits, int64_t rows,
+                         int64_t cols, int64_t column, std::optional<int64_t> lanes,
+                         int64_t vector, int64_t firstRow, std::optional<std::string> swizzle) {
+  tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
+  api::ColumnRead r{rows, cols, column, lanes, vector, firstRow};
+  return conflictsDict(unwrap(api::columnConflicts(mem, dtypeBits, r)));
+}
+
+void bindTile(py::module_ &m) {
+  py::class_<ComposeLayout>(m, "TileLayout", R"doc(A tile layout L = S[shard] + R[replica] + O (with an optional swizzle on m).
+
+L(x) = { sum_k x_k * s_k @ a_k  +  sum_j r_j * t_j @ b_j  +  O  : r over the
+replica iters }: the flat logical index x is split over the shard's
+extents (last fastest); each iter adds its stride on its axis (m, laneid,
+warpid, ...); the replica iters give every copy.
+
+Example:
+    >>> T = TileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")
+    >>> T.eval(9)
+    [{'laneid': 4, 'm': 1}]
+)doc")
+      .def(py::init([](const std::string &text) {
+             api::ParseOptions o;
+             o.syntax = api::Syntax::TileText;
+             return *unwrap(api::parseLayout(text, o)).tile();
+           }), py::arg("text"))
+      .def_static("preset", [](const std::string &name) {
+             const tile::Preset *p = unwrap(tile::findPreset(name));
+             return ComposeLayout(tile::SwizzleLayout(), p->layout());
+           }, py::arg("name"), "A named layout of the preset table (see tile_presets())")
+      .def("size", &ComposeLayout::size, "The number of logical elements (prod of the shard extents)")
+      .def_property_readonly("shard", [](const ComposeLayout &c) { return iterList(c.tile().shard()); },
+                             "[(extent, stride, axis), ...]")
+      .def_property_readonly("replica", [](const ComposeLayout &c) { return iterList(c.tile().replica()); })
+      .def_property_readonly("offset", [](const ComposeLayout &c) { return axisValueDict(c.tile().offset()); })
+      .def_property_readonly("axes", [](const ComposeLayout &c) {
+             std::vector<std::string> r;
+             for (Axis a : c.tile().axes()) r.emplace_back(a.name());
+             return r;
+           })
+      .def_property_readonly("swizzle", [](const ComposeLayout &c) -> py::object {
+             if (c.swizzle().isIdentity()) return py::none();
+             return py::cast(c.swizzle().toCute());
+           }, "The swizzle on m as a cute Swizzle, None for the identity")
+      .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
+           "L(x): a list of {axis: value}, one per replica; x a flat index or a coordinate over shape")
+      .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none())
+      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape) {
+             py::list r;
+             for (const api::Owner &o : api::owners(c, flatIndex(c, x, shape)))
+               r.append(py::make_tuple(axisValueDict(o.owner), axisValueDict(o.at)));
+             return r;
+           }, py::arg("x"), py::arg("shape") = py::none(),
+           "[(owner axes, where it holds it), ...]. Example: T.owners(9) == [({'laneid': 4}, {'m': 1})]")
+      .def("holds", [](const ComposeLayout &c, const py::kwargs &kw) {
+             std::vector<tile::AxisValue> w = whereOf(kw);
+             return unwrap(api::holders(c, w));
+           }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
+      .def("banks", &bankGrid, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+           "numpy (lines, 32) grid: the element at each 4-byte bank word of shared memory (-1: none); "
+           "bank(a) = floor(a*bytes/4) mod 32")
+      .def("conflicts", &columnConflicts, py::arg("dtype_bits"), py::arg("rows"), py::arg("cols"),
+           py::arg("column"), py::arg("lanes") = py::none(), py::arg("vector") = 1,
+           py::arg("first_row") = 0, py::arg("swizzle") = py::none(),
+           "Bank conflicts of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
+      .def("addresses", [](const ComposeLayout &c) {
+             py::array_t<int64_t> a(c.size());
+             int64_t *p = a.mutable_data();
+             for (int64_t i = 0; i < c.size(); ++i) p[i] = c.addressAt(i);
+             return a;
+           }, "numpy array of the (swizzled) m address of every flat index")
+      .def(py::self == py::self)
+      .def("__hash__", [](const ComposeLayout &c) { return py::hash(py::str(api::tileText(c))); })
+      .def("__repr__", [](const ComposeLayout &c) { return api::tileText(c); });
+
+  m.def("tile_presets", [] {
+    py::list r;
+    for (const tile::Preset &p : tile::presets())
+      r.append(py::make_tuple(std::string(p.name), std::string(p.summary), std::string(p.text),
+                              std::vector<int64_t>(p.shape.begin(), p.shape.end())));
+    return r;
+  }, "[(name, summary, text, shape), ...] of the tile layout presets");
+}
+
+//===----------------------------------------------------------------------===//
+// linear
+//===----------------------------------------------------------------------===//
+
+std::string dimStr(DimId d) { return std::string(linear::dimName(d)); }
+
+py::list dimSizes(const LinearLayout &l, bool in) {
+  py::list r;
+  int n = in ? l.numInDims() : l.numOutDims();
+  for (int i = 0; i < n; ++i) {
+    linear::DimSize d = in ? l.inDim(i) : l.outDim(i);
+    r.append(py::make_tuple(dimStr(d.id), d.size()));
+  }
+  return r;
+}
+
+/// Items of a dict or a list of pairs.
+std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
+  std::vector<std::pair<py::object, py::object>> r;
+  if (py::isinstance<py::dict>(h)) {
+    for (auto [k, v] : h.cast<py::dict>())
+      r.push_back({py::reinterpret_borrow<py::object>(k), py::reinterpret_borrow<py::object>(v)});
+    return r;
+  }
+  for (py::handle p : h) {
+    py::tuple t = py::reinterpret_borrow<py::object>(p).cast<py::tuple>();
+    r.push_back({t[0], t[1]});
+  }
+  return r;
+}
+
+LinearLayout fromBases(py::object bases, py::object outDims, bool requireSurjective) {
+  std::vector<linear::InDimBases> ins;
+  for (auto &[k, v] : pairs(bases))
+    ins.push_back({linear::internDim(k.cast<std::string>()),
+                   v.cast<std::vector<std::vector<int64_t>>>()});
+  bool named = true;
+  for (py::handle h : outDims)
+    named = named && py::isinstance<py::str>(h);
+  if (named && !py::isinstance<py::dict>(outDims)) {
+    std::vector<DimId> names;
+    for (py::handle h : outDims) names.push_back(linear::internDim(h.cast<std::string>()));
+    return unwrap(LinearLayout::make(ins, names));
+  }
+  std::vector<linear::OutDim> outs;
+  for (auto &[k, v] : pairs(outDims))
+    outs.push_back({linear::internDim(k.cast<std::string>()), v.cast<int64_t>()});
+  return unwrap(LinearLayout::make(ins, outs, requireSurjective));
+}
+
+py::dict basesDict(const LinearLayout &l) {
+  py::dict d;
+  for (int i = 0; i < l.numInDims(); ++i)
+    d[py::str(dimStr(l.inDim(i).id))] = l.bases(i);
+  return d;
+}
+
+std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
+  std::vector<int64_t> v(size_t(l.numInDims()), 0);
+  for (auto &[k, val] : pairs(inputs)) {
+    DimId id = linear::internDim(k.cast<std::string>());
+    int i = l.inDimIndex(id);
+    if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + dimStr(id) + "'"));
+    v[size_t(i)] = val.cast<int64_t>();
+  }
+  return v;
+}
+
+py::list applyLinear(const LinearLayout &l, py::object inputs) {
+  std::vector<int64_t> out = unwrap(l.apply(inputsOf(l, inputs)));
+  py::list r;
+  for (int i = 0; i < l.numOutDims(); ++i)
+    r.append(py::make_tuple(dimStr(l.outDim(i).id), out[size_t(i)]));
+  return r;
+}
+
+/// Every input, flat (the first in-dim lowest), -> its outputs: a numpy
+/// (2^inBits, numOutDims) array.
+py::array_t<int64_t> outputsTable(const LinearLayout &l) {
+  if (l.totalInBits() > 26) raise(Diagnostic::error("outputs: more than 2^26 inputs"));
+  int64_t n = l.totalInSize(), k = l.numOutDims();
+  py::array_t<int64_t> a({n, k});
+  int64_t *p = a.mutable_data();
+  {
+    py::gil_scoped_release nogil;
+    for (int64_t x = 0; x < n; ++x) {
+      uint64_t y = l.applyFlat(uint64_t(x));
+      for (int64_t j = 0; j < k; ++j) {
+        linear::DimSize d = l.outDim(int(j));
+        p[x * k + j] = int64_t((y >> l.outShift(int(j))) & ((uint64_t(1) << d.log2) - 1));
+      }
+    }
+  }
+  return a;
+}
+
+std::vector<DimId> dimIds(const std::vector<std::string> &names) {
+  std::vector<DimId> r;
+  for (const auto &n : names) r.push_back(linear::internDim(n));
+  return r;
+}
+
+/// The F2 matrix: M[i][j] = bit i of column j (out bits x in bits).
+py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
+  py::array_t<uint8_t> a({l.totalOutBits(), l.totalInBits()});
+  auto w = a.mutable_unchecked<2>();
+  for (int j = 0; j < l.totalInBits(); ++j)
+    for (int i = 0; i < l.totalOutBits(); ++i)
+      w(i, j) = uint8_t((l.column(j) >> i) & 1);
+  return a;
+}
+
+std::vector<linear::DimSize> dimSizesOf(py::object dims) {
+  std::vector<linear::DimSize> r;
+  for (auto &[k, v] : pairs(dims)) {
+    int64_t size = v.cast<int64_t>();
+    int log2 = 0;
+    while ((int64_t(1) << log2) < size) ++log2;
+    if ((int64_t(1) << log2) != size)
+      raise(Diagnostic::error("dim size " + std::to_string(size) + " is not a power of two"));
+    r.push_back({linear::internDim(k.cast<std::string>()), log2});
+  }
+  return r;
+}
+
+LinearLayout fromF2Matrix(py::array_t<int64_t, py::array::c_style | py::array::forcecast> mat,
+                          py::object inDims, py::object outDims) {
+  if (mat.ndim() != 2) throw py::value_error("expected a 2-D matrix (out bits x in bits)");
+  auto r = mat.unchecked<2>();
+  std::vector<uint64_t> cols(size_t(r.shape(1)), 0);
+  for (py::ssize_t j = 0; j < r.shape(1); ++j)
+    for (py::ssize_t i = 0; i < r.shape(0); ++i)
+      if (r(i, j) & 1) cols[size_t(j)] |= uint64_t(1) << i;
+  return unwrap(LinearLayout::fromColumns(dimSizesOf(inDims), dimSizesOf(outDims), cols));
+}
+
+std::vector<unsigned> unsignedList(const py::dict &d, const char *key) {
+  if (!d.contains(key)) raise(Diagnostic::error(std::string("missing field '") + key + "'"));
+  return d[key].cast<std::vector<unsigned>>();
+}
+int intField(const py::dict &d, const char *key) {
+  if (!d.contains(key)) raise(Diagnostic::error(std::string("missing field '") + key + "'"));
+  return d[key].cast<int>();
+}
+bool boolField(const py::dict &d, const char *key) {
+  return d.contains(key) && d[key].cast<bool>();
+}
+
+/// Triton's standard-layout parameters as a dict (the keys of docs/linear.md:
+/// kind, sizePerThread, threadsPerWarp, ...) -> an Encoding.
+linear::Encoding encodingOf(const py::dict &d, int depth = 0) {
+  using K = linear::EncodingKind;
+  if (depth > 8) raise(Diagnostic::error("layout parents nest too deeply"));
+  if (!d.contains("kind")) raise(Diagnostic::error("expected a layout dict with a 'kind'"));
+  std::string kind = d["kind"].cast<std::string>();
+  linear::Encoding e;
+  if (d.contains("CTAOrder")) {
+    e.cta.ctasPerCGA = unsignedList(d, "CTAsPerCGA");
+    e.cta.ctaSplitNum = unsignedList(d, "CTASplitNum");
+    e.cta.ctaOrder = unsignedList(d, "CTAOrder");
+  }
+  auto parent = [&] {
+    if (!d.contains("parent")) raise(Diagnostic::error("missing field 'parent'"));
+    e.parent = std::make_shared<linear::Encoding>(encodingOf(d["parent"].cast<py::dict>(), depth + 1));
+  };
+  if (kind == "blocked") {
+    e.kind = K::Blocked;
+    e.sizePerThread = unsignedList(d, "sizePerThread");
+    e.threadsPerWarp = unsignedList(d, "threadsPerWarp");
+    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
+    e.order = unsignedList(d, "order");
+  } else if (kind == "nvidia_mma") {
+    e.kind = K::NvidiaMma;
+    e.versionMajor = intField(d, "versionMajor");
+    e.instrShape = unsignedList(d, "instrShape");
+    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
+  } else if (kind == "amd_mfma") {
+    e.kind = K::AmdMfma;
+    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
+    e.mDim = intField(d, "mDim");
+    e.nDim = intField(d, "nDim");
+    e.isTransposed = boolField(d, "isTransposed");
+  } else if (kind == "amd_wmma") {
+    e.kind = K::AmdWmma;
+    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
+    e.version = intField(d, "version");
+    e.isTransposed = boolField(d, "isTransposed");
+  } else if (kind == "dot_operand") {
+    e.kind = K::DotOperand;
+    e.opIdx = intField(d, "opIdx");
+    e.kWidth = intField(d, "kWidth");
+    parent();
+  } else if (kind == "slice") {
+    e.kind = K::Slice;
+    e.dim = intField(d, "dim");
+    parent();
+  } else if (kind == "swizzled_shared") {
+    e.kind = K::SwizzledShared;
+    e.vec = intField(d, "vec");
+    e.perPhase = intField(d, "perPhase");
+    e.maxPhase = intField(d, "maxPhase");
+    e.order = unsignedList(d, "order");
+  } else if (kind == "nvmma_shared") {
+    e.kind = K::NvmmaShared;
+    e.swizzleSizeInBytes = intField(d, "swizzleSizeInBytes");
+    e.elementBitWidth = intField(d, "elementBitWidth");
+    e.transposed = boolField(d, "transposed");
+    e.fp4Padded = boolField(d, "fp4Padded");
+  } else if (kind == "shmem_for_reg_to_reg") {
+    e.kind = K::ShmemForRegToReg;
+    e.tensorShape = unsignedList(d, "tensorShape");
+    e.repShape = unsignedList(d, "repShape");
+    e.order = unsignedList(d, "order");
+  } else {
+    raise(Diagnostic::error("unknown layout kind '" + kind + "'"));
+  }
+  return e; // no CTA fields: one CTA of the tensor's rank
+}
+
+void bindLinear(py::module_ &m) {
+  py::class_<LinearLayout>(m, "LinearLayout", R"doc(A linear layout over F2 (Triton's LinearLayout): in-dims (register, lane, warp, block, ...) -> out-dims (dim0, dim1, ... or offset).
+
+L(x) = XOR of the bases b_j whose input bit x_j is 1: each in-dim's
+k-th basis is the image of 2^k.
+
+Example:
+    >>> L = LinearLayout.from_bases({"register": [[1], [2]], "lane": [[4], [8]]}, ["dim0"])
+    >>> L.apply({"register": 1, "lane": 2})
+    [('dim0', 9)]
+)doc")
+      .def(py::init([](const std::string &text) { return unwrap(linear::parseLinearLayout(text)); }),
+           py::arg("text"))
+      .def_static("from_bases", &fromBases, py::arg("bases"), py::arg("out_dims"),
+                  py::arg("require_surjective") = false,
+                  "bases: {in_dim: [[out coords], ...]} (or pairs); out_dims: names (sizes inferred) or {name: size}")
+      .def_static("identity_1d", [](int64_t size, const std::string &in, const std::string &out) {
+             return unwrap(LinearLayout::identity1D(size, linear::internDim(in), linear::internDim(out)));
+           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> x on one dim")
+      .def_static("zeros_1d", [](int64_t size, const std::string &in, const std::string &out) {
+             return unwrap(LinearLayout::zeros1D(size, linear::internDim(in), linear::internDim(out)));
+           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> 0 (a broadcast)")
+      .def_property_readonly("bases", &basesDict, "{in_dim: [[out coords], ...]}")
+      .def_property_readonly("in_dims", [](const LinearLayout &l) { return dimSizes(l, true); })
+      .def_property_readonly("out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
+      .def("get_in_dim_size", [](const LinearLayout &l, const std::string &d) { return l.inDimSize(linear::internDim(d)); })
+      .def("get_out_dim_size", [](const LinearLayout &l, const std::string &d) { return l.outDimSize(linear::internDim(d)); })
+      .def("get_total_in_dim_size", &LinearLayout::totalInSize)
+      .def("get_total_out_dim_size", &LinearLayout::totalOutSize)
+      .def("apply", &applyLinear, py::arg("inputs"),
+           "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, value), ...]")
+      .def("apply_flat", &LinearLayout::applyFlat, py::arg("x"), "L on the packed input bits (first in-dim lowest)")
+      .def("outputs", &outputsTable, "numpy (2^in_bits, n_out) array of L at every packed input, computed in C++")
+      .def("compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.compose(b)); },
+           py::arg("outer"), "outer o self: x -> outer(self(x)); self's out-dims are outer's in-dims")
+      .def("invert", [](const LinearLayout &l) { return unwrap(l.invert()); }, "L^-1 (L bijective)")
+      .def("pseudoinvert", [](const LinearLayout &l) { return unwrap(l.pseudoinvert()); },
+           "A right inverse P with L(P(y)) = y for y in L's image (free variables 0)")
+      .def("invert_and_compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.invertAndCompose(b)); },
+           py::arg("outer"), "C with outer(C(x)) = self(x): self -> outer's inputs, e.g. a conversion src -> dst")
+      .def("get_free_variable_masks", [](const LinearLayout &l) {
+             auto masks = l.freeVariableMasks();
+             py::dict d;
+             for (int i = 0; i < l.numInDims(); ++i) d[py::str(dimStr(l.inDim(i).id))] = masks[size_t(i)];
+             return d;
+           }, "{in_dim: mask} of the input bits whose value never changes the output (after Gaussian elimination)")
+      .def("sublayout", [](const LinearLayout &l, const std::vector<std::string> &ins, const std::vector<std::string> &outs) {
+             auto a = dimIds(ins), b = dimIds(outs);
+             return unwrap(l.sublayout(a, b));
+           }, py::arg("in_dims"), py::arg("out_dims"))
+      .def("transpose_ins", [](const LinearLayout &l, const std::vector<std::string> &o) { auto a = dimIds(o); return unwrap(l.transposeIns(a)); })
+      .def("transpose_outs", [](const LinearLayout &l, const std::vector<std::string> &o) { auto a = dimIds(o); return unwrap(l.transposeOuts(a)); })
+      .def("flatten_ins", &LinearLayout::flattenIns)
+      .def("flatten_outs", &LinearLayout::flattenOuts)
+      .def("is_surjective", &LinearLayout::isSurjective)
+      .def("is_injective", &LinearLayout::isInjective)
+      .def("is_invertible", &LinearLayout::isInvertible)
+      .def("get_matrix_rank", &LinearLayout::rank)
+      .def("__mul__", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a * b); },
+           "The product: the in- and out-dims of both, b's bits above a's")
+      .def(py::self == py::self)
+      .def("__hash__", &LinearLayout::hash)
+      .def("__repr__", &LinearLayout::str)
+      .def("to_string", &LinearLayout::toString);
+
+  m.def("to_f2_matrix", &toF2Matrix, py::arg("layout"),
+        "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of L(2^j) (the first dims lowest)");
+  m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"), py::arg("out_dims"),
+        "The layout with M's columns as bases; in_dims/out_dims: {name: size} in bit order");
+  m.def("standard_layout", [](py::dict params, const std::vector<int64_t> &shape) {
+          return unwrap(linear::toLinearLayout(encodingOf(params), shape));
+        }, py::arg("params"), py::arg("shape"),
+        "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, "
+        "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg) over a tensor shape");
+  m.def("blocked", [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
+                      const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,
+                      const std::vector<int64_t> &shape) {
+          return unwrap(linear::blockedLayout(spt, tpw, wpc, order, shape));
+        }, py::arg("size_per_thread"), py::arg("threads_per_warp"), py::arg("warps_per_cta"),
+        py::arg("order"), py::arg("shape"), "Triton's BlockedEncodingAttr as a linear layout");
+  m.def("nvidia_mma", [](int versionMajor, const std::vector<unsigned> &instr,
+                         const std::vector<unsigned> &wpc, const std::vector<int64_t> &shape) {
+          return unwrap(linear::nvidiaMmaLayout(versionMajor, instr, wpc, shape));
+        }, py::arg("version_major"), py::arg("instr_shape"), py::arg("warps_per_cta"), py::arg("shape"),
+        "Triton's NvidiaMmaEncodingAttr (v2 mma.sync, v3 wgmma accumulator) as a linear layout");
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+} // namespace
+
+api::AnyLayout anyOf(py::handle h) {
+  api::AnyLayout a;
+  if (py::isinstance<cute::Layout>(h)) {
+    a.syntax = api::Syntax::CuteText;
+    a.value = cute::ComposedLayout{{}, 0, h.cast<cute::Layout>()};
+  } else if (py::isinstance<cute::ComposedLayout>(h)) {
+    a.syntax = api::Syntax::CuteText;
+    a.value = h.cast<cute::ComposedLayout>();
+  } else if (py::isinstance<ComposeLayout>(h)) {
+    a.syntax = api::Syntax::TileText;
+    a.value = h.cast<ComposeLayout>();
+  } else if (py::isinstance<LinearLayout>(h)) {
+    a.syntax = api::Syntax::LinearText;
+    a.value = h.cast<LinearLayout>();
+  } else if (py::isinstance<py::str>(h)) {
+    return unwrap(api::parseLayout(h.cast<std::string>()));
+  } else {
+    throw py::type_error("expected a Layout, ComposedLayout, TileLayout, LinearLayout or layout text");
+  }
+  return a;
+}
+
+namespace {
+
+py::object cuteObject(const cute::ComposedLayout &c) {
+  if (c.swizzle.isIdentity() && c.offset == 0) return py::cast(c.layout);
+  return py::cast(c);
+}
+
+py::object objectOf(const api::AnyLayout &a) {
+  if (const auto *c = a.cute()) return cuteObject(*c);
+  if (const auto *t = a.tile()) return py::cast(*t);
+  return py::cast(*a.linear());
+}
+
+void bindConvert(py::module_ &m) {
+  m.def("parse", [](const std::string &text, py::object shape) {
+          api::ParseOptions o;
+          o.shapeName = "shape=";
+          if (!shape.is_none()) o.shape = toIntTuple(shape);
+          return objectOf(unwrap(api::parseLayout(text, o)));
+        }, py::arg("text"), py::arg("shape") = py::none(),
+        "A layout in any grammar, the model told by the first characters ('{' linear, 'S['/'R['/'Swizzle' tile, "
+        "'<' attribute, else cute; '(' also a basis descriptor over shape)");
+  m.def("to_cute", [](py::object x) { return cuteObject(unwrap(api::toCute(anyOf(x)))); }, py::arg("layout"),
+        "The cute form (a Layout, or a ComposedLayout with a swizzle); refused where the bridge has none");
+  m.def("to_tile", [](py::object x) { return unwrap(api::toTile(anyOf(x))); }, py::arg("layout"),
+        "The tile form (register -> m, lane -> laneid, warp -> warpid, block -> cta)");
+  m.def("to_linear", [](py::object x, std::vector<int64_t> shape) {
+          return unwrap(api::toLinear(anyOf(x), shape));
+        }, py::arg("layout"), py::arg("shape") = std::vector<int64_t>{},
+        "The linear form over F2 (cute: index -> offset; tile: over shape's dims, else index)");
+}
+
+} // namespace
+
+void initModels(py::module_ &m) {
+  bindTile(m);
+  bindLinear(m);
+  bindConvert(m);
+}
+
+} // namespace lkpy

@@ -1,0 +1,73 @@
+"""cute: Layout, Swizzle, ComposedLayout and the algebra (pycute's names).
+Expected values are derived by hand in the comments."""
+import numpy as np
+import pytest
+
+import layoutkit as lk
+from layoutkit import Layout
+
+
+def test_construction_and_queries():
+    L = Layout((4, 8), (8, 1))
+    # L(1) splits 1 colex over (4,8) -> (1,0) -> 1*8; L(1,2) = 8 + 2.
+    assert (L(1), L(1, 2), L((1, 2))) == (8, 10, 10)
+    assert (L.size(), L.cosize(), L.rank(), L.depth()) == (32, 32, 2, 1)
+    assert (L.shape, L.stride) == ((4, 8), (8, 1))
+    assert Layout("(4,8):(8,1)") == L and hash(Layout("(4, 8):(8, 1)")) == hash(L)
+    # Compact strides: prefix products of (2,(3,4)) = (1,(2,6)).
+    assert Layout((2, (3, 4))).stride == (1, (2, 6))
+    assert repr(Layout((2, (3, 4)))) == "(2,(3,4)):(1,(2,6))"
+    assert len(L) == 2 and L[1] == Layout(8, 1)
+    assert lk.size((4, (2, 3))) == 24 and lk.rank((4, (2, 3))) == 2 and lk.depth((4, (2, 3))) == 2
+
+
+def test_offsets_numpy():
+    # (2,2):(2,1): i=0..3 -> coords (0,0),(1,0),(0,1),(1,1) -> 0,2,1,3.
+    off = Layout((2, 2), (2, 1)).offsets()
+    assert off.dtype == np.int64 and off.tolist() == [0, 2, 1, 3]
+    L = Layout((8, (4, 4)), (16, (1, 4)))
+    assert L.offsets().tolist() == [L(i) for i in range(L.size())]
+
+
+def test_algebra_hand_derived():
+    A = Layout((4, 8), (8, 1))
+    # A o 4:2: B's points 0,2,4,6 -> A at (0,0),(2,0),(0,1),(2,1) = 0,16,1,17.
+    assert lk.composition(A, Layout(4, 2)) == Layout((2, 2), (16, 1))
+    # 4:2 covers 0,2,4,6; the rest of [0,16) is reached by (2,2):(1,8).
+    assert lk.complement(Layout(4, 2), 16) == Layout((2, 2), (1, 8))
+    # (4,8):(8,1) transposes a 4x8 row-major tile: its inverse is (8,4):(4,1).
+    assert lk.right_inverse(A) == Layout((8, 4), (4, 1))
+    assert lk.coalesce(Layout((2, 4), (1, 2))) == Layout(8, 1)
+    assert lk.filter(Layout((4, 2), (1, 0))) == Layout(4, 1)
+    assert lk.logical_divide(Layout(16, 1), Layout(4, 1)) == Layout((4, 4), (1, 4))
+    assert lk.zipped_divide(Layout((4, 8)), (2, 4)) == Layout(((2, 4), (2, 2)), ((1, 4), (2, 16)))
+    assert lk.logical_product(Layout(2, 1), Layout(3, 1)) == Layout((2, 3), (1, 2))
+    assert lk.max_common_layout(Layout(8, 1), Layout((2, 4), (1, 8))) == Layout(2, 1)
+    assert lk.idx2crd(5, (4, 8)) == (1, 1) and lk.crd2idx((1, 2), A) == 10
+    assert lk.flatten(Layout((2, (2, 2)), (1, (2, 4)))) == Layout((2, 2, 2), (1, 2, 4))
+    assert lk.make_layout(Layout(4, 1), Layout(8, 4)) == Layout((4, 8), (1, 4))
+
+
+def test_tilers():
+    A = Layout((8, 8))
+    # A tuple of ints is a tiler per mode: 2:1 on mode 0, 4:1 on mode 1.
+    assert lk.logical_divide(A, (2, 4)) == lk.logical_divide(A, (Layout(2, 1), Layout(4, 1)))
+    # None keeps a mode whole.
+    assert lk.logical_divide(A, (2, None)).shape == ((2, 4), 8)
+
+
+def test_swizzle_and_composed():
+    sw = lk.Swizzle(3, 4, 3)
+    # 128 = bit 7 -> XOR into bit 4: 128 ^ 16 = 144.
+    assert sw(128) == 144 and (sw.bits, sw.base, sw.shift) == (3, 4, 3)
+    C = lk.ComposedLayout(sw, 0, Layout((8, 64), (64, 1)))
+    assert C(2, 0) == 144 and repr(C) == "Sw<3,4,3> o (8,64):(64,1)"
+    assert lk.ComposedLayout("Sw<3,4,3> o (8,64):(64,1)") == C
+    assert C.offsets()[2] == 144  # index 2 is the coordinate (2, 0)
+    # index 64 of (8,64):(64,1) is the coordinate (0, 8) -> offset 8.
+    assert lk.composition(C, Layout(2, 64)).layout == Layout(2, 8)
+
+
+def test_swizzle_refuses_overlap():
+    with pytest.raises(lk.LayoutError):
+        lk.Swizzle(3, 4, 2)  # S < B: the swizzle is not an involution

@@ -1,0 +1,63 @@
+"""Atoms, descriptors, analyses, conversions and plans."""
+import layoutkit as lk
+
+
+def test_atoms():
+    a = lk.find_atom("mma.m16n8k16.f16.A")
+    # hw fact: thread 1 value 2 of the A fragment holds (row 8, col 2).
+    assert a.eval(1, 2) == [8, 2] and a.threads == 32 and a.shape == [16, 16]
+    assert a.name in [x.name for x in lk.atoms(arch="sm_80")]
+    assert a.linear_layout().get_total_in_dim_size() == 32 * 8
+
+
+def test_descriptors():
+    w = lk.encode_smem_descriptor(1024, 16, 1024, swizzle="128B")
+    d = lk.decode_smem_descriptor(w)
+    assert (d["start_address"], d["stride_byte_offset"], d["swizzle"]) == (1024, 1024, "128B")
+    t = lk.tile_tma("f16", 16, "K", 64, 64, "128B")
+    # docs/api.md: globalDims {64, 64}, globalStrides {128}, box {64, 64}.
+    assert t["global_dims"] == [64, 64] and t["global_strides"] == [128] and t["data_type"] == "float16"
+
+
+def test_conversions():
+    assert repr(lk.to_linear(lk.Layout((4, 2), (2, 1)))) == "{index: [(2), (4), (1)]} -> {offset: 8}"
+    t = lk.to_tile(lk.ComposedLayout("Sw<3,3,3> o (8,64):(64,1)"))
+    assert t.swizzle == lk.Swizzle(3, 3, 3)
+    c = lk.to_cute(lk.LinearLayout("{register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16}"))
+    assert c == lk.Layout((4, (2, 2)), (1, (8, 4)))
+    assert isinstance(lk.parse("S[8:1]"), lk.TileLayout)
+    assert isinstance(lk.parse("{register: [(1)]} -> {dim0: 2}"), lk.LinearLayout)
+    assert lk.parse("(1@0,1@1)", shape=(4, 8)).shape == (4, 8)
+
+
+def test_plan_noop_and_smem():
+    p = lk.plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    assert p.strategy == "no-op" and p.cost["cycles"] == 0
+    b = lk.blocked([1, 4], [8, 4], [4, 1], [1, 0], [32, 32])
+    m = lk.nvidia_mma(2, [16, 8], [4, 1], [32, 32])
+    q = lk.plan(b, m, dtype="f16")
+    assert q.strategy == "shared memory" and q.cost["barriers"] >= 1
+    assert "lk_convert" in q.cuda() and q.memory is not None
+    # The cute form (computed on first read) maps the colex coordinate
+    # (dim0 + 32 dim1) of the element at each offset back to that offset.
+    k = q.memory_cute
+    for off in range(0, 1024, 37):
+        (_, d0), (_, d1) = q.memory.apply({"offset": off})
+        assert k(d0 + 32 * d1) == off
+    assert q.memory_tile is not None
+
+
+def test_analyses():
+    dist = lk.TileLayout("S[32:1@laneid]")
+    mem = lk.TileLayout("S[32:1]")
+    g = lk.global_access(dist, mem, 32, 4)
+    # 32 lanes x 4 B contiguous: 4 sectors, 1 line, every byte used.
+    assert (g["sectors"], g["lines"], g["efficiency"]) == (4, 1, 1.0)
+    s = lk.shared_access(dist, mem, 32, 4)
+    assert s["total"] == 1
+    strided = lk.TileLayout("S[32:32]")
+    assert lk.shared_access(dist, strided, 32, 4)["total"] == 32
+    r = lk.LinearLayout.from_bases({"register": [[1], [2]], "lane": [[4], [8]]}, ["dim0"])
+    mem_l = lk.LinearLayout.from_bases({"offset": [[1], [2], [4], [8]]}, ["dim0"])
+    assert lk.vectorization(r, mem_l)[0] == 4
+    assert lk.bank_conflicts(mem, 32, [[i] for i in range(32)])["ways"] == 1

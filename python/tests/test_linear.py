@@ -1,0 +1,69 @@
+"""linear: LinearLayout with Triton's names, standard layouts, F2 matrices."""
+import numpy as np
+import pytest
+
+import layoutkit as lk
+from layoutkit import LinearLayout
+
+
+def small():
+    return LinearLayout.from_bases({"register": [[1], [2]], "lane": [[4], [8]]}, ["dim0"])
+
+
+def test_from_bases_apply():
+    L = small()
+    # register 1 -> 1, lane 2 = bit 1 -> 8: 1 ^ 8 = 9.
+    assert L.apply({"register": 1, "lane": 2}) == [("dim0", 9)]
+    assert L.in_dims == [("register", 4), ("lane", 4)] and L.out_dims == [("dim0", 16)]
+    assert L.bases == {"register": [[1], [2]], "lane": [[4], [8]]}
+    assert LinearLayout(repr(L)) == L and hash(LinearLayout(repr(L))) == hash(L)
+
+
+def test_compose_invert():
+    L = small()
+    swap = LinearLayout.from_bases({"dim0": [[2], [1], [8], [4]]}, {"x": 16})
+    c = L.compose(swap)  # x -> swap(L(x)): register bit 0 -> 1 -> 2
+    assert c.apply({"register": 1}) == [("x", 2)]
+    inv = L.invert()
+    assert inv.apply({"dim0": 9}) == [("register", 1), ("lane", 2)]
+    # invert_and_compose(B) = B^-1 o L: L against itself is the identity.
+    ident = L.invert_and_compose(L)
+    assert all(ident.apply({"register": r}) == [("register", r), ("lane", 0)] for r in range(4))
+
+
+def test_pseudoinvert_and_free_masks():
+    # lane bit 1 maps to 0: a broadcast bit; free mask of lane = 0b10.
+    L = LinearLayout.from_bases({"lane": [[1], [0]]}, {"dim0": 2})
+    assert L.get_free_variable_masks() == {"lane": 2}
+    P = L.pseudoinvert()
+    assert L.compose(LinearLayout.from_bases({"dim0": [[1]]}, {"dim0": 2})) == L
+    assert P.apply({"dim0": 1}) == [("lane", 1)]
+    assert lk.duplicates(L) == {"lane": 2}
+
+
+def test_outputs_numpy_and_f2():
+    L = small()
+    out = L.outputs()
+    assert out.shape == (16, 1) and out[:, 0].tolist() == list(range(16))
+    M = lk.to_f2_matrix(L)
+    assert M.shape == (4, 4) and (M == np.eye(4, dtype=np.uint8)).all()
+    assert lk.from_f2_matrix(M, {"register": 4, "lane": 4}, {"dim0": 16}) == L
+
+
+def test_standard_layouts():
+    b = lk.blocked([1], [4], [4], [0], [16])
+    # Triton's SimpleBlocked: lane bases 1,2; warp bases 4,8.
+    assert b.bases == {"register": [], "lane": [[1], [2]], "warp": [[4], [8]], "block": []}
+    p = lk.standard_layout({"kind": "blocked", "sizePerThread": [1], "threadsPerWarp": [4],
+                            "warpsPerCTA": [4], "order": [0]}, [16])
+    assert p == b
+    m = lk.nvidia_mma(2, [16, 8], [1, 1], [16, 8])
+    # mma.sync accumulator: lane bit 0 -> column 2 (dim1 = 2), register bit 0 -> column 1.
+    assert m.bases["register"][0] == [0, 1] and m.bases["lane"][0] == [0, 2]
+
+
+def test_errors():
+    with pytest.raises(lk.LayoutError):
+        lk.standard_layout({"kind": "nonsense"}, [16])
+    with pytest.raises(lk.LayoutError):
+        small().apply({"warp": 1})
