@@ -6,14 +6,18 @@
 ///
 /// \file
 /// The packed representation: column j (flattened input bit j) is a uint64_t
-/// whose bits are the flattened output. Elimination keeps an XOR basis keyed
-/// by the highest set bit, together with the combination of input columns
-/// that produced each basis vector, so rank, free variables and the
-/// minimum-norm right inverse come out of one pass over the columns.
+/// whose bits are the flattened output. Elimination (linear/F2Basis.h) keeps
+/// an XOR basis keyed by the highest set bit, together with the combination
+/// of input columns that produced each basis vector, so rank, free
+/// variables and the minimum-norm right inverse come out of one pass over
+/// the columns.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/linear/LinearLayout.h"
+
+#include "layoutkit/core/Bits.h"
+#include "layoutkit/linear/F2Basis.h"
 
 #include <algorithm>
 #include <deque>
@@ -53,54 +57,7 @@ DimTable &table() {
   return t;
 }
 
-int log2Exact(int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0 ? __builtin_ctzll(uint64_t(v)) : -1;
-}
-
-uint64_t lowMask(int n) {
-  return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
-}
-
-int bitWidth(uint64_t v) { return v == 0 ? 0 : 64 - __builtin_clzll(v); }
-
 std::string name(DimId id) { return std::string(dimName(id)); }
-
-/// An XOR basis keyed by the highest set bit: vec[b] has top bit b; combo[b]
-/// is the set of input columns whose XOR gives vec[b].
-struct Eliminator {
-  uint64_t present = 0;
-  uint64_t vec[64];
-  uint64_t combo[64];
-
-  /// Inserts column `v` (input bit j); returns false when it depends on the
-  /// previous columns (a free variable).
-  bool insert(uint64_t v, uint64_t c) {
-    while (v) {
-      int b = 63 - __builtin_clzll(v);
-      if (!(present >> b & 1)) {
-        vec[b] = v;
-        combo[b] = c;
-        present |= uint64_t(1) << b;
-        return true;
-      }
-      v ^= vec[b];
-      c ^= combo[b];
-    }
-    return false;
-  }
-  /// The combination of columns giving `v`, when `v` is in the span.
-  bool solve(uint64_t v, uint64_t &c) const {
-    c = 0;
-    while (v) {
-      int b = 63 - __builtin_clzll(v);
-      if (!(present >> b & 1))
-        return false;
-      v ^= vec[b];
-      c ^= combo[b];
-    }
-    return true;
-  }
-};
 
 } // namespace
 
@@ -772,23 +729,19 @@ bool LinearLayout::isSurjective() const {
 }
 
 int LinearLayout::rank() const {
-  Eliminator e;
-  int r = 0;
-  for (int j = 0; j < inBits_; ++j)
-    r += e.insert(cols_[j], 0);
-  return r;
+  return rankF2(std::span<const uint64_t>(cols_, size_t(inBits_)));
 }
 
 Expected<LinearLayout> LinearLayout::pseudoinvert() const {
   Expected<LinearLayout> result{std::in_place};
-  Eliminator e;
+  F2Basis e;
   for (int j = 0; j < inBits_; ++j)
-    e.insert(cols_[j], uint64_t(1) << j);
-  if (__builtin_popcountll(e.present) != outBits_) {
+    e.add(cols_[j], uint64_t(1) << j);
+  if (e.rank() != outBits_) {
     result =
         Diagnostic::error("pseudoinvert: the layout is not surjective "
                           "(rank " +
-                          std::to_string(__builtin_popcountll(e.present)) +
+                          std::to_string(e.rank()) +
                           " < " + std::to_string(outBits_) + " output bits)");
     return result;
   }
@@ -800,7 +753,7 @@ Expected<LinearLayout> LinearLayout::pseudoinvert() const {
   std::copy(out_, out_ + nOut_, r.in_);
   std::copy(in_, in_ + nIn_, r.out_);
   for (int b = 0; b < outBits_; ++b) {
-    uint64_t c;
+    uint64_t c = 0;
     e.solve(uint64_t(1) << b, c);
     r.cols_[b] = c;
   }
@@ -1152,10 +1105,10 @@ LinearLayout::permuteBases(DimId in, std::span<const int> perm) const {
 //===----------------------------------------------------------------------===//
 
 uint64_t LinearLayout::freeVariableMaskFlat() const {
-  Eliminator e;
+  F2Basis e;
   uint64_t m = 0;
   for (int j = 0; j < inBits_; ++j)
-    if (!e.insert(cols_[j], 0))
+    if (!e.add(cols_[j], 0))
       m |= uint64_t(1) << j;
   return m;
 }

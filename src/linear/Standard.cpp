@@ -14,6 +14,8 @@
 
 #include "layoutkit/linear/Standard.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -22,8 +24,6 @@ namespace {
 
 using namespace dims;
 
-bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-int log2i(int64_t v) { return v <= 1 ? 0 : 63 - __builtin_clzll(uint64_t(v)); }
 
 std::vector<DimId> standardNames(size_t rank) {
   std::vector<DimId> r;
@@ -500,9 +500,9 @@ Expected<LinearLayout> swizzledSharedToLL(const Encoding &e,
   unsigned colDim = e.order[0], rowDim = e.order[1];
   int64_t numCols = shape[colDim], numRows = shape[rowDim];
   std::vector<std::vector<int64_t>> b;
-  for (int c = 0; c < log2i(numCols); ++c)
+  for (int c = 0; c < log2Floor(numCols); ++c)
     b.push_back({0, int64_t(1) << c});
-  for (int r = 0; r < log2i(numRows); ++r) {
+  for (int r = 0; r < log2Floor(numRows); ++r) {
     int64_t row = int64_t(1) << r;
     b.push_back({row, (e.vec * ((row / e.perPhase) % e.maxPhase)) % numCols});
   }
@@ -566,11 +566,11 @@ Expected<LinearLayout> nvmmaSharedToLL(const Encoding &e,
   }
   auto packed = [](int64_t c) { return c / 16 * 8 + c % 8; };
   std::vector<std::vector<int64_t>> b;
-  for (int c = 0; c < log2i(tileCols); ++c) {
+  for (int c = 0; c < log2Floor(tileCols); ++c) {
     int64_t col = int64_t(1) << c;
     b.push_back({0, e.fp4Padded ? packed(col) : col});
   }
-  for (int r = 0; r < log2i(tileRows); ++r) {
+  for (int r = 0; r < log2Floor(tileRows); ++r) {
     int64_t row = int64_t(1) << r;
     if (noSwizzle) {
       b.push_back({row, 0});
@@ -843,7 +843,7 @@ Expected<LinearLayout> ldmatrixLayout(const Encoding &dot,
       opIdx == 0 ? (trans ? dim(1) : dim(0)) : (trans ? dim(0) : dim(1));
   int64_t rowElems = 8 * 16 / elemBitWidth; // elements in 16 bytes
   std::vector<std::vector<int64_t>> reg;
-  for (int r = 0; r < log2i(rowElems); ++r)
+  for (int r = 0; r < log2Floor(rowElems); ++r)
     reg.push_back({0, int64_t(1) << r});
   std::vector<std::vector<int64_t>> lane = {
       {1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 0}};
@@ -947,7 +947,7 @@ Expected<LinearLayout> stmatrixLayout(const Encoding &mma,
   const int vecSize = 8, rowsPerTile = 16;
   int64_t colsPerChunk = 8 * swizzleByteSize / 16;
   std::vector<std::vector<int64_t>> reg = {{1, 0}, {2, 0}, {4, 0}}, lane, warp;
-  for (int r = 0; r < log2i(rowsPerTile); ++r) {
+  for (int r = 0; r < log2Floor(rowsPerTile); ++r) {
     int64_t row = int64_t(1) << r;
     lane.push_back({vecSize * ((row / perPhase) % maxPhase), row});
   }
@@ -956,20 +956,20 @@ Expected<LinearLayout> stmatrixLayout(const Encoding &mma,
   if (instrN < colsPerChunk)
     return Diagnostic::error(
         "stmatrix: each swizzle chunk must be filled by one warp");
-  for (int c = 0; c < log2i(colsPerChunk / 16); ++c)
+  for (int c = 0; c < log2Floor(colsPerChunk / 16); ++c)
     reg.push_back({16 * (int64_t(1) << c), 0});
   unsigned w0 = mma.warpsPerCTA[0], w1 = mma.warpsPerCTA[1];
-  for (int i = 0; i < log2i(w0); ++i)
+  for (int i = 0; i < log2Floor(w0); ++i)
     warp.push_back({0, (int64_t(1) << i) * instrM});
   int64_t colsPerWarp = std::max<int64_t>(instrN, shape[1] / w1);
   if (int64_t(w1) * instrN < shape[1] || int64_t(w0) * instrM > shape[0])
     return Diagnostic::error(
         "stmatrix: the tensor does not match the MMAv3 tiling");
-  for (int c = 0; c < log2i(colsPerWarp / colsPerChunk); ++c)
+  for (int c = 0; c < log2Floor(colsPerWarp / colsPerChunk); ++c)
     reg.push_back({0, (int64_t(1) << c) * shape[0]});
-  for (int r = 0; r < log2i(shape[0] / (w0 * instrM)); ++r)
+  for (int r = 0; r < log2Floor(shape[0] / (w0 * instrM)); ++r)
     reg.push_back({0, (int64_t(1) << r) * w0 * instrM});
-  for (int i = 0; i < log2i(w1); ++i) {
+  for (int i = 0; i < log2Floor(w1); ++i) {
     int64_t wv = int64_t(1) << i;
     if (wv * colsPerWarp >= shape[1])
       warp.push_back({0, 0});

@@ -6,6 +6,8 @@
 
 #include "layoutkit/plan/Plan.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include "F2.h"
 #include "MatrixRows.h"
 
@@ -40,8 +42,6 @@ std::string_view strategyName(Strategy s) {
 }
 
 namespace {
-
-int log2Exact(int64_t v) { return 63 - __builtin_clzll(uint64_t(v)); }
 
 uint64_t nonzeroCount(std::span<const uint64_t> cols) {
   uint64_t n = 0;
@@ -215,7 +215,7 @@ std::vector<int> ctaLogicalBits(const AlignedPair &p);
 /// lineBitsOf for the pair's CTA tile (all logical bits but the block ones).
 int lineBitsOf(const AlignedPair &p, int64_t elementBytes) {
   return lineBitsOf(p.src.totalOutBits() - int(ctaLogicalBits(p).size()),
-                    log2Exact(elementBytes));
+                    log2Floor(elementBytes));
 }
 
 /// Offset bits inside one 32-bit word beyond the vector (Plan.h: Sub).
@@ -240,7 +240,7 @@ Expected<uint64_t> conflictGroupMask(const LinearLayout &l, const SideAccess &s,
   }
   LK_TRY(hw::LaneGrouping grp,
          hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << s.v()));
-  int groupBits = log2Exact(grp.lanesPerGroup);
+  int groupBits = log2Floor(grp.lanesPerGroup);
   for (int j = 0; j < int(lane.size()) && j < groupBits; ++j)
     mask |= lane[j];
   return mask;
@@ -297,7 +297,7 @@ Expected<int64_t> sideBound(const LinearLayout &l, bool store,
          hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << s.v()));
   Columns lane = dimColumns(l, dims::kLane);
   const int64_t groups =
-      activeGroups(lane, store, log2Exact(grp.lanesPerGroup));
+      activeGroups(lane, store, log2Floor(grp.lanesPerGroup));
   const int thr = int(nonzeroCount(lane));
   const int tb = std::max(0, thr - (line - s.v()));
   return instructions * std::max<int64_t>(groups, int64_t(1) << tb);
@@ -307,7 +307,7 @@ Expected<SideCost> sideCost(const LinearLayout &l, bool store,
                             const SideAccess &s, std::span<const uint64_t> mem,
                             int line, int64_t elementBytes) {
   const int n = int(mem.size());
-  const int logE = log2Exact(elementBytes);
+  const int logE = log2Floor(elementBytes);
   Columns lane = dimColumns(l, dims::kLane);
   std::vector<uint64_t> idx(mem.begin() + line, mem.end());
   SideCost c;
@@ -332,7 +332,7 @@ Expected<SideCost> sideCost(const LinearLayout &l, bool store,
   const int sub = subBitsOf(n, logE, v);
   LK_TRY(hw::LaneGrouping grp,
          hw::machine(hw::Arch::Sm90).smem.grouping(elementBytes << v));
-  int groupBits = log2Exact(grp.lanesPerGroup);
+  int groupBits = log2Floor(grp.lanesPerGroup);
   std::vector<uint64_t> w(mem.begin(), mem.begin() + v + sub);
   std::vector<uint64_t> wi = w;
   wi.insert(wi.end(), idx.begin(), idx.end());
@@ -618,7 +618,7 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
   if (sp.accessBytes > 16)
     return Diagnostic::error("vector of " + std::to_string(sp.accessBytes) +
                              " bytes is wider than 16");
-  const int logE = log2Exact(sp.elementBytes);
+  const int logE = log2Floor(sp.elementBytes);
   const int line = lineBitsOf(p, sp.elementBytes);
   sp.subBits = subBitsOf(n, logE, v);
   sp.bankBits = line - v - sp.subBits;
@@ -644,7 +644,7 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
   // Both matrix sides issue the same matrix count.
   for (SideAccess *s : {&st, &ld})
     if (s->isMatrix())
-      s->matrix.matrixRegBits.resize(size_t(log2Exact(sp.matrixCount)));
+      s->matrix.matrixRegBits.resize(size_t(log2Floor(sp.matrixCount)));
   if (st.isMatrix())
     sp.storeMatrix = st.matrix;
   if (ld.isMatrix())
@@ -735,7 +735,7 @@ Expected<Plan> planCandidate(const AlignedPair &p, int64_t elementBits,
                              uint64_t excluded) {
   const int n = p.src.totalOutBits();
   const int64_t eb = elementBits / 8;
-  const int logE = log2Exact(eb);
+  const int logE = log2Floor(eb);
   std::vector<int> cta = ctaLogicalBits(p);
   const int nCta = n - int(cta.size());
   const int line = lineBitsOf(p, eb);
@@ -816,7 +816,7 @@ Expected<Plan> planSharedMemory(const LinearLayout &src,
   LK_TRY(AlignedPair p, alignLayouts(src, dst));
   LK_CHECK(checkShareable(p));
   const int64_t elementBytes = elementBits / 8;
-  const int maxV = log2Exact(16 / elementBytes);
+  const int maxV = log2Floor(16 / elementBytes);
 
   // 1. Vec: logical bits held in registers by both layouts.
   Columns aReg = dimColumns(p.src, dims::kRegister);

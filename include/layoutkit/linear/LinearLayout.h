@@ -8,7 +8,7 @@
 /// \file
 /// A linear layout is a linear map between two labeled vector spaces over
 /// F2 (the field {0, 1} where addition is XOR). This is the layout model of
-/// Triton (DESIGN.md §2.3; the linear-layouts paper in spec/001).
+/// Triton (docs/design.md §2.3; the linear-layouts paper in spec/001).
 ///
 /// ## The model
 ///
@@ -250,7 +250,6 @@ public:
   /// Index of a dim, or -1 when absent.
   int inDimIndex(DimId id) const;
   int outDimIndex(DimId id) const;
-  bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
   /// Size of a dim (1 when absent, as for an empty dimension).
   int64_t inDimSize(DimId id) const;

@@ -26,7 +26,7 @@
 ///
 /// Parameters from an element type and a shared-memory swizzle mode:
 ///
-///   M = bitlen(128 / dtype_bits) - 1    (16 bytes of elements unswizzled)
+///   M = bitWidth(128 / dtype_bits) - 1    (16 bytes of elements unswizzled)
 ///   B = 0 / 1 / 2 / 3 for none / 32B / 64B / 128B,   S = 3
 ///
 /// Examples:
@@ -81,7 +81,7 @@ public:
   static Expected<SwizzleLayout> make(int64_t perElement, int64_t swizzleLen,
                                       int64_t atomLen);
   /// The swizzle of `mode` for elements of `dtypeBits` bits: M =
-  /// bitlen(128 / dtypeBits) - 1, B = 0/1/2/3, S = 3. `dtypeBits` must be a
+  /// bitWidth(128 / dtypeBits) - 1, B = 0/1/2/3, S = 3. `dtypeBits` must be a
   /// power of two in [1, 128].
   static Expected<SwizzleLayout> forDtype(int64_t dtypeBits, SwizzleMode mode);
   /// The same function as cute's Swizzle<B,M,S>. Fails when S < B (cute
