@@ -16,7 +16,7 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "../tile/TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

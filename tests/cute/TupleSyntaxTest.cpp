@@ -12,7 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "../../src/cute/TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "LinearTestSupport.h"
+#include "support/LinearTestSupport.h"
 
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/ShapeOps.h"
