@@ -86,10 +86,6 @@ Expected<SwizzleLayout> SwizzleLayout::forDtype(int64_t dtypeBits,
   return make(bitWidth(uint64_t(128 / dtypeBits)) - 1, info(mode).swizzleLen, 3);
 }
 
-Expected<SwizzleLayout> SwizzleLayout::fromCute(const cute::Swizzle &s) {
-  return make(s.M, s.B, s.S);
-}
-
 std::string SwizzleLayout::str() const {
   return "Swizzle(M=" + std::to_string(m_) + ",B=" + std::to_string(b_) +
          ",S=" + std::to_string(s_) + ")";

@@ -362,7 +362,7 @@ TEST(PlanSimulator, CatchesWrongPlans) {
 // Standard pairs
 //===----------------------------------------------------------------------===//
 
-// The standard layouts are bench::standardEncodings (tests/support/PlanPairs.h).
+// The standard layouts are bench::standardEncodings (support/PlanPairs.h).
 using bench::standardEncodings;
 
 struct SweepStats {
