@@ -58,6 +58,14 @@ inline Columns dimColumns(const linear::LinearLayout &l, linear::DimId d) {
   return c;
 }
 
+/// The number of non-zero columns.
+inline uint64_t nonzeroCount(std::span<const uint64_t> cols) {
+  uint64_t n = 0;
+  for (uint64_t c : cols)
+    n += c != 0;
+  return n;
+}
+
 /// The F2 eliminator is the linear layer's (linear/F2Basis.h).
 using linear::F2Basis;
 using linear::rankF2;
