@@ -74,11 +74,98 @@ std::vector<int> iterableBits(const AlignedPair &p, uint64_t excluded) {
   return bits;
 }
 
+/// Sub: up to `subCount` bits inside one 32-bit word (lanes that differ
+/// only there share the word), neither in `used` nor in `topMask`. Any
+/// choice keeps the conflict-free solution (docs/plan.md); lane bits of
+/// both sides first, then of one side. Marks them in `used`.
+std::vector<uint64_t> subColumns(int n, uint64_t gA, uint64_t gB,
+                                 int subCount, uint64_t topMask,
+                                 uint64_t &used) {
+  std::vector<int> subOrder;
+  for (uint64_t pref : {gA & gB, (gA | gB) & ~(gA & gB), ~(gA | gB)})
+    for (int b = 0; b < n; ++b)
+      if ((pref >> b & 1) && !((used | topMask) >> b & 1))
+        subOrder.push_back(b);
+  std::vector<uint64_t> sub;
+  for (int b : subOrder) {
+    if (int(sub.size()) == subCount)
+      break;
+    sub.push_back(uint64_t(1) << b);
+    used |= uint64_t(1) << b;
+  }
+  return sub;
+}
+
+/// The candidates for Idx among the `free` bits, in order: span(Z) (outer
+/// bits first), then the pairs x_j ^ y_j (Lemma 9.5), then, where
+/// conflicts are unavoidable, any remaining bit, outer bits first.
+std::vector<uint64_t> idxCandidates(int n, uint64_t gA, uint64_t gB,
+                                    uint64_t free) {
+  uint64_t X = gA & ~gB & free, Y = gB & ~gA & free;
+  uint64_t Z = free & ~(gA | gB);
+  std::vector<uint64_t> idxCand;
+  for (int b = n - 1; b >= 0; --b)
+    if (Z >> b & 1)
+      idxCand.push_back(uint64_t(1) << b);
+  std::vector<int> xs, ys;
+  for (int b = 0; b < n; ++b) {
+    if (X >> b & 1)
+      xs.push_back(b);
+    if (Y >> b & 1)
+      ys.push_back(b);
+  }
+  for (size_t j = 0; j < std::min(xs.size(), ys.size()); ++j)
+    idxCand.push_back((uint64_t(1) << xs[j]) | (uint64_t(1) << ys[j]));
+  for (int b = n - 1; b >= 0; --b)
+    if (free >> b & 1)
+      idxCand.push_back(uint64_t(1) << b);
+  return idxCand;
+}
+
+/// The first `idxCount` candidates independent of `basis` and the top bits.
+std::vector<uint64_t> pickIdx(const F2Basis &basis, std::span<const int> top,
+                              const std::vector<uint64_t> &idxCand,
+                              int idxCount) {
+  std::vector<uint64_t> idx;
+  F2Basis probe = basis;
+  for (int b : top)
+    probe.add(uint64_t(1) << b, 0);
+  for (uint64_t c : idxCand) {
+    if (int(idx.size()) == idxCount)
+      break;
+    if (probe.add(c, 0))
+      idx.push_back(c);
+  }
+  return idx;
+}
+
+/// BankWord: completes `cols` (low + Sub, in `basis`) to `line` columns
+/// independent of Idx and the top bits, lane bits of A first, then of B.
+void completeBankWord(F2Basis &basis, std::vector<uint64_t> &cols,
+                      std::span<const uint64_t> idx, std::span<const int> top,
+                      int n, uint64_t gA, uint64_t gB, int line) {
+  for (uint64_t c : idx)
+    basis.add(c, 0);
+  for (int b : top)
+    basis.add(uint64_t(1) << b, 0);
+  std::vector<uint64_t> bankCand;
+  for (uint64_t pref : {gA, gB & ~gA, ~(gA | gB)})
+    for (int b = 0; b < n; ++b)
+      if (pref >> b & 1)
+        bankCand.push_back(uint64_t(1) << b);
+  for (uint64_t c : bankCand) {
+    if (int(cols.size()) == line)
+      break;
+    if (basis.add(c, 0))
+      cols.push_back(c);
+  }
+}
+
 /// Builds the memory layout [low | Sub | BankWord | Idx | top] (docs/plan.md):
 /// `low` the given lowest offset bits (vector or matrix row), Sub up to
 /// `subCount` bits, Idx from span(Z) + span{x_j ^ y_j} of the conflict
 /// groups gA, gB (Lemma 9.5), `top` the iteration then CTA bits as the
-/// highest offset bits.
+/// highest offset bits (not lane bits, so in Z: they are forced there).
 Expected<LinearLayout> buildMemory(const AlignedPair &p,
                                    std::span<const int> low, int subCount,
                                    uint64_t gA, uint64_t gB,
@@ -92,88 +179,18 @@ Expected<LinearLayout> buildMemory(const AlignedPair &p,
   F2Basis basis;
   std::vector<uint64_t> cols;
   auto take = [&](uint64_t c) {
-    if (!basis.add(c, uint64_t(1) << (cols.size() & 63)))
-      return false;
-    cols.push_back(c);
-    return true;
+    if (basis.add(c, uint64_t(1) << (cols.size() & 63)))
+      cols.push_back(c);
   };
   for (int b : low)
     take(uint64_t(1) << b);
-
-  // Sub: bits inside one 32-bit word; lanes that differ only there share
-  // the word. Any choice keeps the conflict-free solution (docs/plan.md); lane
-  // bits of both sides first.
-  std::vector<int> subOrder;
-  for (uint64_t pref : {gA & gB, (gA | gB) & ~(gA & gB), ~(gA | gB)})
-    for (int b = 0; b < n; ++b)
-      if ((pref >> b & 1) && !((used | topMask) >> b & 1))
-        subOrder.push_back(b);
-  std::vector<uint64_t> sub;
-  for (int b : subOrder) {
-    if (int(sub.size()) == subCount)
-      break;
-    sub.push_back(uint64_t(1) << b);
-    used |= uint64_t(1) << b;
-  }
-  for (uint64_t c : sub)
+  for (uint64_t c : subColumns(n, gA, gB, subCount, topMask, used))
     take(c);
-
-  // Idx from span(Z) + span{x_j ^ y_j} (Lemma 9.5), Z first; the top bits
-  // (not lane bits, so in Z) are forced to the highest offsets.
-  uint64_t all = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
-  uint64_t free = all & ~used & ~topMask;
-  uint64_t X = gA & ~gB & free, Y = gB & ~gA & free;
-  uint64_t Z = free & ~(gA | gB);
-  std::vector<uint64_t> idxCand;
-  for (int b = n - 1; b >= 0; --b)
-    if (Z >> b & 1)
-      idxCand.push_back(uint64_t(1) << b);
-  {
-    std::vector<int> xs, ys;
-    for (int b = 0; b < n; ++b) {
-      if (X >> b & 1)
-        xs.push_back(b);
-      if (Y >> b & 1)
-        ys.push_back(b);
-    }
-    for (size_t j = 0; j < std::min(xs.size(), ys.size()); ++j)
-      idxCand.push_back((uint64_t(1) << xs[j]) | (uint64_t(1) << ys[j]));
-  }
-  // Fallback (conflicts unavoidable): any remaining bit, outer bits first.
-  for (int b = n - 1; b >= 0; --b)
-    if (free >> b & 1)
-      idxCand.push_back(uint64_t(1) << b);
-  const int idxCount = n - line - int(top.size());
-  std::vector<uint64_t> idx;
-  {
-    F2Basis probe = basis;
-    for (int b : top)
-      probe.add(uint64_t(1) << b, 0);
-    for (uint64_t c : idxCand) {
-      if (int(idx.size()) == idxCount)
-        break;
-      if (probe.add(c, 0))
-        idx.push_back(c);
-    }
-  }
-  // BankWord completes low + Sub + Idx + top to a basis: lane bits first.
-  {
-    for (uint64_t c : idx)
-      basis.add(c, 0);
-    for (int b : top)
-      basis.add(uint64_t(1) << b, 0);
-    std::vector<uint64_t> bankCand;
-    for (uint64_t pref : {gA, gB & ~gA, ~(gA | gB)})
-      for (int b = 0; b < n; ++b)
-        if (pref >> b & 1)
-          bankCand.push_back(uint64_t(1) << b);
-    for (uint64_t c : bankCand) {
-      if (int(cols.size()) == line)
-        break;
-      if (basis.add(c, 0))
-        cols.push_back(c);
-    }
-  }
+  const uint64_t free = lowMask(n) & ~used & ~topMask;
+  const std::vector<uint64_t> idx =
+      pickIdx(basis, top, idxCandidates(n, gA, gB, free),
+              n - line - int(top.size()));
+  completeBankWord(basis, cols, idx, top, n, gA, gB, line);
   cols.insert(cols.end(), idx.begin(), idx.end());
   for (int b : top)
     cols.push_back(uint64_t(1) << b);
@@ -188,19 +205,11 @@ Expected<LinearLayout> buildMemory(const AlignedPair &p,
   return LinearLayout::fromColumns(std::span(&off, 1), outs, cols);
 }
 
-/// Assembles and costs a shared-memory plan for a given memory layout and
-/// side accesses.
-Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
-                            LinearLayout mem, const SideAccess &store,
-                            const SideAccess &load,
-                            std::vector<int> iterationBits) {
-  const int n = p.src.totalOutBits();
-  SharedMemoryPlan sp;
-  sp.memory = std::move(mem);
-  sp.elementBytes = elementBits / 8;
-  sp.ctaBits = ctaLogicalBits(p);
-  // The vector of the st.shared / ld.shared side(s): the lowest offset
-  // bits, each a register bit of every vector side.
+/// The vector of the st.shared / ld.shared side(s): the lowest offset bits,
+/// each a register bit of every vector side (none when both sides are
+/// matrices); fills the vector fields of `sp`.
+Status vectorFields(const AlignedPair &p, const SideAccess &store,
+                    const SideAccess &load, SharedMemoryPlan &sp) {
   const SideAccess &vs = store.isMatrix() ? load : store;
   const int v = (store.isMatrix() && load.isMatrix()) ? 0 : vs.v();
   for (int j = 0; j < v; ++j) {
@@ -233,30 +242,38 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
   if (sp.accessBytes > 16)
     return Diagnostic::error("vector of " + std::to_string(sp.accessBytes) +
                              " bytes is wider than 16");
-  const int logE = log2Floor(sp.elementBytes);
+  return Ok{};
+}
+
+/// The offset-bit split [vector | Sub | BankWord | Idx] of `sp` and, with a
+/// matrix side, its row bits, the matrix count both sides issue (the
+/// smaller one) and the matrix fields; `st` and `ld` come back with that
+/// count.
+Status layoutFields(const AlignedPair &p, int64_t elementBits, SideAccess &st,
+                    SideAccess &ld, SharedMemoryPlan &sp) {
+  const int n = p.src.totalOutBits();
+  const int v = int(sp.vecBits.size());
   const int line = lineBitsOf(p, sp.elementBytes);
-  sp.subBits = subBitsOf(n, logE, v);
+  sp.subBits = subBitsOf(n, log2Floor(sp.elementBytes), v);
   sp.bankBits = line - v - sp.subBits;
   sp.idxBits = n - line;
-  if (store.isMatrix() || load.isMatrix()) {
+  if (st.isMatrix() || ld.isMatrix()) {
     if (elementBits != 16)
       return Diagnostic::error("ldmatrix/stmatrix move 16-bit elements, not " +
                                std::to_string(elementBits) + "-bit");
     for (int j = 0; j < 3; ++j)
       sp.rowBits.push_back(__builtin_ctzll(sp.memory.column(j)));
-    int64_t count = store.isMatrix() ? store.matrix.count() : 16;
-    if (load.isMatrix())
-      count = std::min(count, load.matrix.count());
+    int64_t count = st.isMatrix() ? st.matrix.count() : 16;
+    if (ld.isMatrix())
+      count = std::min(count, ld.matrix.count());
     sp.matrixCount = int(count);
     sp.subBits = 0;
     sp.bankBits = line - 3;
   }
-  sp.stmatrixStore = store.isMatrix();
-  sp.stmatrixTrans = store.isMatrix() && store.matrix.trans;
-  sp.ldmatrixLoad = load.isMatrix();
-  sp.ldmatrixTrans = load.isMatrix() && load.matrix.trans;
-  SideAccess st = store, ld = load;
-  // Both matrix sides issue the same matrix count.
+  sp.stmatrixStore = st.isMatrix();
+  sp.stmatrixTrans = st.isMatrix() && st.matrix.trans;
+  sp.ldmatrixLoad = ld.isMatrix();
+  sp.ldmatrixTrans = ld.isMatrix() && ld.matrix.trans;
   for (SideAccess *s : {&st, &ld})
     if (s->isMatrix())
       s->matrix.matrixRegBits.resize(size_t(log2Floor(sp.matrixCount)));
@@ -264,7 +281,12 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
     sp.storeMatrix = st.matrix;
   if (ld.isMatrix())
     sp.loadMatrix = ld.matrix;
-  // The top offset bits: iteration bits, then the CTA bits.
+  return Ok{};
+}
+
+/// The top offset bits: the iteration bits, then the CTA bits; fills the
+/// iterations, barriers and buffer bytes of `sp`.
+Status topFields(int n, std::vector<int> iterationBits, SharedMemoryPlan &sp) {
   for (size_t k = 0; k < sp.ctaBits.size(); ++k)
     if (sp.memory.column(n - int(sp.ctaBits.size()) + int(k)) !=
         uint64_t(1) << sp.ctaBits[k])
@@ -279,6 +301,23 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
   sp.iterations = int64_t(1) << sp.iterationBits.size();
   sp.barriers = 2 * sp.iterations - 1;
   sp.bytes = sp.elementBytes << below;
+  return Ok{};
+}
+
+/// Assembles and costs a shared-memory plan for a given memory layout and
+/// side accesses.
+Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
+                            LinearLayout mem, const SideAccess &store,
+                            const SideAccess &load,
+                            std::vector<int> iterationBits) {
+  SharedMemoryPlan sp;
+  sp.memory = std::move(mem);
+  sp.elementBytes = elementBits / 8;
+  sp.ctaBits = ctaLogicalBits(p);
+  LK_CHECK(vectorFields(p, store, load, sp));
+  SideAccess st = store, ld = load;
+  LK_CHECK(layoutFields(p, elementBits, st, ld, sp));
+  LK_CHECK(topFields(p.src.totalOutBits(), std::move(iterationBits), sp));
   LK_CHECK(fillSharedCosts(p, sp, st, ld));
 
   Plan plan;

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Direct tests of the internal component behind Text.cpp and Attribute.cpp
-/// (src/cute/TupleSyntax.h): leaf spans, the grammar options, and where it
+/// Direct tests of the located tuple parser behind Text.cpp and Attribute.cpp
+/// (cute/TupleSyntax.h): leaf spans, the grammar options, and where it
 /// stops. The grammars' own messages are tested in TextTest and
 /// AttributeTest.
 ///
