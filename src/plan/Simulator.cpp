@@ -32,6 +32,9 @@ struct RegisterFile {
   uint64_t &at(int64_t w, int64_t l, int64_t r) {
     return v[size_t((w * lanes + l) * regs + r)];
   }
+  uint64_t at(int64_t w, int64_t l, int64_t r) const {
+    return v[size_t((w * lanes + l) * regs + r)];
+  }
 };
 
 /// Flattened input of an aligned layout (register, lane, warp, block=0).
@@ -73,6 +76,94 @@ int64_t selectCount(const std::vector<std::vector<int64_t>> &base,
   return s;
 }
 
+/// The 32-bit words of a plan's shuffled vector: fails unless the vector is
+/// one element or a power-of-two number of elements in one 32-bit word, and
+/// wordsPerVector says so.
+Expected<int64_t> shuffleWords(const Plan &plan, const WarpShufflePlan &sp) {
+  const int64_t vecN = sp.vectorElements, eb = plan.elementBits;
+  if (!isPow2(vecN) || (vecN > 1 && eb * vecN > 32))
+    return Diagnostic::error("a shuffled vector of " + std::to_string(vecN) +
+                             " x " + std::to_string(eb) +
+                             "-bit elements is not 32 bits or one element");
+  const int64_t words = (eb * vecN + 31) / 32;
+  if (sp.wordsPerVector != words)
+    return Diagnostic::error("wordsPerVector is " +
+                             std::to_string(sp.wordsPerVector) + ", but " +
+                             std::to_string(vecN) + " x " +
+                             std::to_string(eb) + " bits take " +
+                             std::to_string(words) + " 32-bit words");
+  return words;
+}
+
+/// Checks round t (one entry per lane, lanes and registers in range, no
+/// register receiving two elements) and appends its per-lane base send and
+/// destination registers to sendBase / dstBase.
+Status checkRound(const ShuffleRound &r, size_t t, int64_t vecN,
+                  const RegisterFile &in, const RegisterFile &out,
+                  std::vector<std::vector<int64_t>> &sendBase,
+                  std::vector<std::vector<int64_t>> &dstBase) {
+  const int64_t lanes = in.lanes;
+  const std::string at = "shuffle round " + std::to_string(t) + ": ";
+  if (int64_t(r.srcLane.size()) != lanes ||
+      int64_t(r.sendRegisters.size()) != lanes ||
+      int64_t(r.dstRegisters.size()) != lanes)
+    return Diagnostic::error(at + "srcLane, sendRegisters and "
+                                  "dstRegisters must have one entry per "
+                                  "lane (" +
+                             std::to_string(lanes) + ")");
+  sendBase.emplace_back();
+  dstBase.emplace_back();
+  for (int64_t l = 0; l < lanes; ++l) {
+    const std::string lane = at + "lane " + std::to_string(l) + ": ";
+    int64_t from = r.srcLane[size_t(l)];
+    if (from < 0 || from >= lanes)
+      return Diagnostic::error(lane + "source lane " + std::to_string(from) +
+                               " out of range");
+    const auto &s = r.sendRegisters[size_t(l)];
+    const auto &d = r.dstRegisters[size_t(l)];
+    if (int64_t(s.size()) != vecN || int64_t(d.size()) != vecN)
+      return Diagnostic::error(lane + "a vector has " + std::to_string(vecN) +
+                               " elements");
+    for (int64_t e = 0; e < vecN; ++e) {
+      if (s[size_t(e)] < 0 || s[size_t(e)] >= in.regs)
+        return Diagnostic::error(lane + "send register " +
+                                 std::to_string(s[size_t(e)]) +
+                                 " out of range");
+      if (d[size_t(e)] < 0 || d[size_t(e)] >= out.regs)
+        return Diagnostic::error(lane + "destination register " +
+                                 std::to_string(d[size_t(e)]) +
+                                 " out of range");
+      for (int64_t f = 0; f < e; ++f)
+        if (d[size_t(f)] == d[size_t(e)])
+          return Diagnostic::error(lane + "destination register " +
+                                   std::to_string(d[size_t(e)]) +
+                                   " receives two elements");
+    }
+    sendBase.back().push_back(s[0]);
+    dstBase.back().push_back(d[0]);
+  }
+  return Ok{};
+}
+
+/// One round in warp w: every lane offers its packed vector, then every
+/// lane reads its source lane's (each word moves its own elements, or for
+/// f64 its half of the element, from the same source lane).
+void runRound(const ShuffleRound &r, int64_t vecN, int64_t w,
+              const RegisterFile &in, RegisterFile &out,
+              std::vector<uint64_t> &offered) {
+  const int64_t lanes = in.lanes;
+  for (int64_t l = 0; l < lanes; ++l)
+    for (int64_t e = 0; e < vecN; ++e)
+      offered[size_t(l * vecN + e)] =
+          in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
+  for (int64_t l = 0; l < lanes; ++l) {
+    int64_t from = r.srcLane[size_t(l)];
+    for (int64_t e = 0; e < vecN; ++e)
+      out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
+          offered[size_t(from * vecN + e)];
+  }
+}
+
 /// Executes the rounds and register copies of a WarpShuffle plan (Plan.h:
 /// ShuffleRound, WarpShufflePlan) in every warp, after checking every field.
 /// Per round and warp: wordsPerVector 32-bit shuffles, all lanes offering
@@ -87,96 +178,34 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   if (!plan.shuffle)
     return Diagnostic::error("warp-shuffle plan without its WarpShufflePlan");
   const WarpShufflePlan &sp = *plan.shuffle;
-  const int64_t vecN = sp.vectorElements, eb = plan.elementBits;
-  if (vecN < 1 || (vecN & (vecN - 1)) || (vecN > 1 && eb * vecN > 32))
-    return Diagnostic::error("a shuffled vector of " + std::to_string(vecN) +
-                             " x " + std::to_string(eb) +
-                             "-bit elements is not 32 bits or one element");
-  const int64_t words = (eb * vecN + 31) / 32;
-  if (sp.wordsPerVector != words)
-    return Diagnostic::error("wordsPerVector is " +
-                             std::to_string(sp.wordsPerVector) + ", but " +
-                             std::to_string(vecN) + " x " +
-                             std::to_string(eb) + " bits take " +
-                             std::to_string(words) + " 32-bit words");
-  const int64_t lanes = in.lanes;
+  const int64_t vecN = sp.vectorElements;
+  LK_TRY(const int64_t words, shuffleWords(plan, sp));
   std::vector<std::vector<int64_t>> sendBase, dstBase;
-  for (size_t t = 0; t < plan.rounds.size(); ++t) {
-    const ShuffleRound &r = plan.rounds[t];
-    const std::string at = "shuffle round " + std::to_string(t) + ": ";
-    if (int64_t(r.srcLane.size()) != lanes ||
-        int64_t(r.sendRegisters.size()) != lanes ||
-        int64_t(r.dstRegisters.size()) != lanes)
-      return Diagnostic::error(at + "srcLane, sendRegisters and "
-                                    "dstRegisters must have one entry per "
-                                    "lane (" +
-                               std::to_string(lanes) + ")");
-    sendBase.emplace_back();
-    dstBase.emplace_back();
-    for (int64_t l = 0; l < lanes; ++l) {
-      const std::string lane = at + "lane " + std::to_string(l) + ": ";
-      int64_t from = r.srcLane[size_t(l)];
-      if (from < 0 || from >= lanes)
-        return Diagnostic::error(lane + "source lane " + std::to_string(from) +
-                                 " out of range");
-      const auto &s = r.sendRegisters[size_t(l)];
-      const auto &d = r.dstRegisters[size_t(l)];
-      if (int64_t(s.size()) != vecN || int64_t(d.size()) != vecN)
-        return Diagnostic::error(lane + "a vector has " +
-                                 std::to_string(vecN) + " elements");
-      for (int64_t e = 0; e < vecN; ++e) {
-        if (s[size_t(e)] < 0 || s[size_t(e)] >= in.regs)
-          return Diagnostic::error(lane + "send register " +
-                                   std::to_string(s[size_t(e)]) +
-                                   " out of range");
-        if (d[size_t(e)] < 0 || d[size_t(e)] >= out.regs)
-          return Diagnostic::error(lane + "destination register " +
-                                   std::to_string(d[size_t(e)]) +
-                                   " out of range");
-        for (int64_t f = 0; f < e; ++f)
-          if (d[size_t(f)] == d[size_t(e)])
-            return Diagnostic::error(lane + "destination register " +
-                                     std::to_string(d[size_t(e)]) +
-                                     " receives two elements");
-      }
-      sendBase.back().push_back(s[0]);
-      dstBase.back().push_back(d[0]);
-    }
-  }
+  for (size_t t = 0; t < plan.rounds.size(); ++t)
+    LK_CHECK(checkRound(plan.rounds[t], t, vecN, in, out, sendBase, dstBase));
   for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
     if (c.to < 0 || c.to >= out.regs || c.from < 0 || c.from >= out.regs)
       return Diagnostic::error("register copy " + std::to_string(c.from) +
                                " -> " + std::to_string(c.to) +
                                " out of range");
   const int64_t rounds = int64_t(plan.rounds.size());
-  std::vector<uint64_t> offered(size_t(lanes * vecN));
+  int64_t shuffled = 0;
+  for (const ShuffleRound &r : plan.rounds)
+    shuffled += !r.laneLocal();
+  std::vector<uint64_t> offered(size_t(in.lanes * vecN));
   for (int64_t w = 0; w < in.warps; ++w) {
     for (const ShuffleRound &r : plan.rounds) {
-      for (int64_t l = 0; l < lanes; ++l)
-        for (int64_t e = 0; e < vecN; ++e)
-          offered[size_t(l * vecN + e)] =
-              in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
-      // Each word moves its own elements (or, for f64, its half of the
-      // element) from the same source lane.
-      for (int64_t l = 0; l < lanes; ++l) {
-        int64_t from = r.srcLane[size_t(l)];
-        for (int64_t e = 0; e < vecN; ++e)
-          out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
-              offered[size_t(from * vecN + e)];
-      }
+      runRound(r, vecN, w, in, out, offered);
       if (!r.laneLocal()) // else each lane reads its own vector
         res.shuffles += words;
     }
     for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
-      for (int64_t l = 0; l < lanes; ++l)
+      for (int64_t l = 0; l < in.lanes; ++l)
         out.at(w, l, c.to) = out.at(w, l, c.from);
     res.registerMoves += int64_t(sp.registerCopies.size());
     if (rounds) {
       res.selects += selectCount(sendBase, words, false) +
                      selectCount(dstBase, words, true);
-      int64_t shuffled = 0;
-      for (const ShuffleRound &r : plan.rounds)
-        shuffled += !r.laneLocal();
       // Pack and unpack in shuffled rounds; a move per element (per word)
       // in lane-local ones.
       res.registerMoves +=
