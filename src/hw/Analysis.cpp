@@ -7,6 +7,7 @@
 #include "layoutkit/hw/Analysis.h"
 
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/hw/LaneWarp.h"
 
 #include <algorithm>
 #include <map>
@@ -15,7 +16,7 @@ namespace lk::hw {
 
 namespace {
 
-constexpr int64_t kLanes = 32;
+constexpr int64_t kLanes = kWarpLanes;
 /// Most register slots per lane the analyses walk.
 constexpr int64_t kMaxRegisters = 4096;
 

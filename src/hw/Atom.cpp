@@ -13,6 +13,7 @@
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/tile/Axis.h"
 
 #include <algorithm>
@@ -137,16 +138,11 @@ Expected<tile::TileLayout> Atom::tileLayout() const {
     prefix[c] = prefix[c - 1] * cuteExtents[c - 1];
 
   auto threadIter = [&](int64_t extent, int64_t weight) -> Expected<tile::Iter> {
-    if (threads <= 32)
-      return tile::Iter{extent, weight, tile::Axis::laneid()};
-    if (weight * extent <= 32)
-      return tile::Iter{extent, weight, tile::Axis::laneid()};
-    if (weight % 32 == 0)
-      return tile::Iter{extent, weight / 32, tile::Axis::warpid()};
-    return Diagnostic::error("atom " + name + ": a thread mode of extent " +
-                             std::to_string(extent) + " and weight " +
-                             std::to_string(weight) +
-                             " straddles the lane/warp boundary");
+    Expected<ThreadModeAxis> a = threadModeAxis(extent, weight);
+    if (!a)
+      return Diagnostic::error("atom " + name + ": " + a.error().message);
+    return tile::Iter{extent, a->weight,
+                      a->warp ? tile::Axis::warpid() : tile::Axis::laneid()};
   };
 
   tile::IterList replica;
@@ -227,46 +223,34 @@ Expected<linear::LinearLayout> Atom::linearLayout() const {
                                " is not a power of two; no linear layout");
   int regBits = log2Exact(values);
   int thrBits = log2Exact(threads);
-  int laneBits = std::min(thrBits, 5);
-  int warpBits = thrBits - laneBits;
 
-  auto basisAt = [&](int64_t t, int64_t v) -> Expected<std::vector<int64_t>> {
-    return eval(t, v);
-  };
-  std::vector<linear::InDimBases> ins;
-  linear::InDimBases reg{linear::dims::kRegister, {}};
+  // register, then thread (split into lane and warp below).
+  const linear::DimId thread = linear::internDim("thread");
+  std::vector<linear::InDimBases> ins = {{linear::dims::kRegister, {}},
+                                         {thread, {}}};
   for (int b = 0; b < regBits; ++b) {
-    LK_TRY(auto v, basisAt(0, int64_t(1) << b));
-    reg.bases.push_back(std::move(v));
+    LK_TRY(auto v, eval(0, int64_t(1) << b));
+    ins[0].bases.push_back(std::move(v));
   }
-  linear::InDimBases lane{linear::dims::kLane, {}};
-  for (int b = 0; b < laneBits; ++b) {
-    LK_TRY(auto v, basisAt(int64_t(1) << b, 0));
-    lane.bases.push_back(std::move(v));
-  }
-  ins.push_back(std::move(reg));
-  ins.push_back(std::move(lane));
-  if (warpBits > 0) {
-    linear::InDimBases warp{linear::dims::kWarp, {}};
-    for (int b = 0; b < warpBits; ++b) {
-      LK_TRY(auto v, basisAt(int64_t(1) << (laneBits + b), 0));
-      warp.bases.push_back(std::move(v));
-    }
-    ins.push_back(std::move(warp));
+  for (int b = 0; b < thrBits; ++b) {
+    LK_TRY(auto v, eval(int64_t(1) << b, 0));
+    ins[1].bases.push_back(std::move(v));
   }
   std::vector<linear::OutDim> outs;
   for (size_t d = 0; d < shape.size(); ++d)
     outs.push_back({linear::dims::dim(int(d)), shape[d]});
-  LK_TRY(linear::LinearLayout ll, linear::LinearLayout::make(
-                                      std::span<const linear::InDimBases>(ins),
-                                      std::span<const linear::OutDim>(outs)));
+  LK_TRY(linear::LinearLayout byThread,
+         linear::LinearLayout::make(std::span<const linear::InDimBases>(ins),
+                                    std::span<const linear::OutDim>(outs)));
+  LK_TRY(linear::LinearLayout ll, splitThreadDim(byThread, thread));
   // The map must be the XOR of its bases everywhere.
   for (int64_t t = 0; t < threads; ++t) {
     for (int64_t v = 0; v < values; ++v) {
       LK_TRY(std::vector<int64_t> want, eval(t, v));
-      std::vector<int64_t> in = {v, t & 31};
-      if (warpBits > 0)
-        in.push_back(t >> 5);
+      LaneWarp lw = laneWarpOf(t);
+      std::vector<int64_t> in = {v, lw.lane};
+      if (ll.hasInDim(linear::dims::kWarp))
+        in.push_back(lw.warp);
       LK_TRY(std::vector<int64_t> got, ll.apply(in));
       if (got != want)
         return Diagnostic::error("atom " + name + ": (thread " +

@@ -12,6 +12,7 @@
 #include "layoutkit/plan/EmitCuda.h"
 
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/plan/MatrixAccess.h"
 
@@ -38,7 +39,7 @@ uint64_t CudaThreadTerm::at(int64_t l, int64_t w, int64_t b) const {
 
 namespace {
 
-constexpr int64_t kWarpLanes = 32;
+using hw::kWarpLanes;
 
 /// The columns of input dim `index` (0 register, 1 lane, 2 warp, 3 block)
 /// of an aligned layout, each mapped through `map` and shifted left.

@@ -201,7 +201,7 @@ TEST(ShowLibrary, TabulateAndPalette) {
   lk::cute::ComposedLayout c;
   c.layout = lk::cute::Layout::unchecked(lk::IntTuple::tuple({2, 3}),
                                          lk::IntTuple::tuple({3, 1}));
-  auto table = lk::cli::tabulate(c);
+  auto table = lk::api::tabulate(c);
   ASSERT_TRUE(table);
   EXPECT_EQ(table->rows, 2);
   EXPECT_EQ(table->cols, 3);
@@ -211,7 +211,7 @@ TEST(ShowLibrary, TabulateAndPalette) {
 }
 
 TEST(ShowLibrary, TooManyCellsIsRefused) {
-  // 512 x 512 = 262144 cells > kMaxShowCells.
+  // 512 x 512 = 262144 cells > api::kMaxTableCells.
   CliRun r = runCli({"show", "(512,512):(1,512)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("cells"), std::string::npos) << r.err;

@@ -14,6 +14,10 @@
 
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/Descriptor.h"
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Query.h"
+
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/Grid.h"
@@ -38,29 +42,7 @@ Diagnostic inParam(Diagnostic d, const Invocation &inv, const std::string &what)
 
 /// A 64-bit word written in decimal or as 0x... hex.
 Expected<uint64_t> parseWord(const std::string &text) {
-  std::string_view t = text;
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t.remove_prefix(2);
-  }
-  if (t.empty() || t.size() > (base == 16 ? 16u : 20u))
-    return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), got '" +
-                             text + "'");
-  uint64_t v = 0;
-  for (char c : t) {
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                   : 99;
-    if (d >= base)
-      return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), "
-                               "got '" + text + "'");
-    if (v > (UINT64_MAX - uint64_t(d)) / uint64_t(base))
-      return Diagnostic::error("'" + text + "' does not fit in 64 bits");
-    v = v * uint64_t(base) + uint64_t(d);
-  }
-  return v;
+  return api::parseWord(text);
 }
 
 std::string hex(uint64_t v) {
@@ -172,28 +154,17 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   auto distributed = tile::parseTileLayout(inv.text(0));
   if (!distributed)
     return inParam(std::move(distributed).error(), inv, "argument DISTRIBUTED");
-  const std::string &memText = inv.text(1);
-  tile::ComposeLayout composed;
-  if (memText.find("Swizzle") != std::string::npos) {
-    auto c = tile::parseComposeLayout(memText);
-    if (!c)
-      return inParam(std::move(c).error(), inv, "argument MEMORY");
-    composed = *c;
-  } else {
-    auto t = tile::parseTileLayout(memText);
-    if (!t)
-      return inParam(std::move(t).error(), inv, "argument MEMORY");
-    composed = tile::ComposeLayout(tile::SwizzleLayout(), *t);
-  }
+  api::ParseOptions tileText;
+  tileText.syntax = api::Syntax::TileText;
+  auto composed = api::parseLayout(inv.text(1), tileText);
+  if (!composed)
+    return inParam(std::move(composed).error(), inv, "argument MEMORY");
   LK_TRY(int64_t bits, dtypeBitsOpt(inv));
-  if (std::optional<std::string> mode = inv.option("swizzle")) {
-    if (!composed.swizzle().isIdentity())
-      return Diagnostic::error("MEMORY already has a swizzle; drop --swizzle");
-    LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(*mode));
-    LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(bits, m));
-    composed = tile::ComposeLayout(s, composed.tile());
-  }
-  LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(composed));
+  std::optional<std::string> mode = inv.option("swizzle");
+  LK_TRY(tile::MemoryLayout memory,
+         api::memoryLayout(*composed->tile(), bits,
+                           mode ? std::optional<std::string_view>(*mode)
+                                : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
   LK_TRY(int64_t widest, vectorBytes(*distributed, memory, bits));
   LK_TRY(int64_t width, inv.integerOption("width", widest));
@@ -240,23 +211,9 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
   d.mn = tile.first;
   d.k = tile.second;
   if (std::optional<std::string> mode = inv.option("tma-swizzle")) {
-    TmaDescription t;
-    std::string dtype = inv.option("dtype").value_or("f16");
-    std::string tmaType = dtype == "bf16"                     ? "bfloat16"
-                          : dtype == "f32" || dtype == "tf32" ? "float32"
-                          : d.elementBits == 16               ? "float16"
-                          : d.elementBits == 8                ? "uint8"
-                          : d.elementBits == 32               ? "uint32"
-                                                              : dtype;
-    LK_TRY(t.dataType, parseTmaDataType(tmaType));
-    LK_TRY(t.swizzle, hwSwizzle(*mode));
-    int64_t inner = d.major == Major::K ? d.k : d.mn;
-    int64_t outer = d.major == Major::K ? d.mn : d.k;
-    // The global tensor is the tile itself, rows padded to 16 bytes.
-    t.globalDims = {inner, outer};
-    t.globalStrides = {std::max<int64_t>(16, (inner * d.elementBits / 8 + 15) / 16 * 16)};
-    t.boxDims = {inner, outer};
-    d.tma = t;
+    LK_TRY(SwizzleMode swizzle, hwSwizzle(*mode));
+    LK_TRY(d.tma, api::tileTma(inv.option("dtype").value_or("f16"),
+                               d.elementBits, d.major, d.mn, d.k, swizzle));
   }
   if (std::optional<std::string> word = inv.option("descriptor")) {
     LK_TRY(SmemDescriptorKind kind,

@@ -55,7 +55,7 @@ Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
 
 Expected<Reply> runShow(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout layout, inv.composedLayout(0));
-  LK_TRY(OffsetTable table, tabulate(layout));
+  LK_TRY(OffsetTable table, api::tabulate(layout));
 
   Reply reply;
   reply.text = renderTable(table);
@@ -79,7 +79,7 @@ Expected<Reply> runShow(const Invocation &inv) {
 Expected<Reply> runEval(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout layout, inv.composedLayout(0));
   LK_TRY(IntTuple coord, inv.intTuple(1));
-  LK_TRY(IntTuple offset, evaluateAt(layout, coord));
+  LK_TRY(IntTuple offset, api::evaluate(layout, coord));
   return tupleReply(offset);
 }
 

@@ -12,9 +12,8 @@
 
 #include "layoutkit/Command.h"
 
+#include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Text.h"
-
-#include <charconv>
 
 namespace lk::cli {
 
@@ -25,31 +24,7 @@ bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 } // namespace
 
 Expected<int64_t> parseInteger(std::string_view text) {
-  size_t begin = 0;
-  while (begin < text.size() && isBlank(text[begin]))
-    ++begin;
-  size_t end = text.size();
-  while (end > begin && isBlank(text[end - 1]))
-    --end;
-  if (begin == end)
-    return Diagnostic::at("expected an integer", text, begin);
-  size_t digits = begin;
-  if (text[digits] == '+' || text[digits] == '-')
-    ++digits;
-  // from_chars does not accept '+'; parse the digits and apply the sign.
-  int64_t magnitude = 0;
-  const char *first = text.data() + digits;
-  const char *last = text.data() + end;
-  auto [ptr, ec] = std::from_chars(first, last, magnitude);
-  if (ptr == first)
-    return Diagnostic::at("expected an integer", text, digits);
-  if (ec == std::errc::result_out_of_range)
-    return Diagnostic::at("integer does not fit in 64 bits", text, digits,
-                          size_t(last - first));
-  if (ptr != last)
-    return Diagnostic::at("unexpected character after integer", text,
-                          size_t(ptr - text.data()));
-  return text[begin] == '-' ? -magnitude : magnitude;
+  return api::parseInteger(text);
 }
 
 bool looksSwizzled(std::string_view text) {

@@ -9,30 +9,32 @@
 #include "layoutkit/LinearJson.h"
 
 #include "layoutkit/cute/Text.h"
-#include "layoutkit/linear/Standard.h"
 
 #include <nlohmann/json.hpp>
 
 namespace lk::cli {
 
-Expected<std::vector<int64_t>> shapeLeaves(std::string_view text) {
-  LK_TRY(IntTuple t, cute::parseIntTuple(text));
-  std::vector<int64_t> shape;
-  for (const IntTuple::Node &n : t.leaves())
-    shape.push_back(n.value);
-  return shape;
-}
-
-Expected<linear::LinearLayout>
-standardLayoutFromJson(std::string_view paramsJson,
-                       std::span<const int64_t> shape) {
+Expected<linear::Encoding> readEncodingJson(std::string_view text) {
   nlohmann::json params =
-      nlohmann::json::parse(paramsJson, nullptr, /*allow_exceptions=*/false);
+      nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (params.is_discarded())
     return Diagnostic::error(
         "the standard-layout parameters are not valid JSON");
-  LK_TRY(linear::Encoding enc, encodingFromJson(params));
-  return linear::toLinearLayout(enc, shape);
+  return encodingFromJson(params);
+}
+
+Expected<api::ParseOptions>
+parseOptions(const std::optional<std::string> &shapeText) {
+  api::ParseOptions o;
+  o.shapeName = "--shape";
+  o.readEncoding = readEncodingJson;
+  if (shapeText) {
+    Expected<IntTuple> shape = cute::parseIntTuple(*shapeText);
+    if (!shape)
+      return Diagnostic::error("--shape: " + shape.error().message);
+    o.shape = std::move(*shape);
+  }
+  return o;
 }
 
 } // namespace lk::cli

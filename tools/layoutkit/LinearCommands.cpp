@@ -17,6 +17,8 @@
 #include "layoutkit/Handlers.h"
 #include "layoutkit/LayoutArgs.h"
 
+#include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Query.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
@@ -55,36 +57,12 @@ Reply layoutReplyOf(const LinearLayout &l) {
   return r;
 }
 
-/// "dim=value" pairs, comma separated, one per dim of `names` in any order;
-/// dims left out are 0.
+/// "dim=value" pairs (api::parseDimValues); dims left out are 0.
 Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
                                            const LinearLayout &l) {
-  const std::string &text = inv.text(i);
-  std::vector<int64_t> values(size_t(l.numInDims()), 0);
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t eq = text.find('=', p);
-    size_t end = text.find(',', p);
-    if (end == std::string::npos)
-      end = text.size();
-    if (eq == std::string::npos || eq > end)
-      return inv.inArgument(Diagnostic::at("expected dim=value, e.g. lane=5", text, p), i);
-    std::string name = text.substr(p, eq - p);
-    while (!name.empty() && name.back() == ' ')
-      name.pop_back();
-    while (!name.empty() && name.front() == ' ')
-      name.erase(name.begin());
-    int idx = l.inDimIndex(internDim(name));
-    if (idx < 0)
-      return inv.inArgument(Diagnostic::at("the layout has no input dim '" + name + "'",
-                                    text, p, eq - p), i);
-    auto v = parseInteger(std::string_view(text).substr(eq + 1, end - eq - 1));
-    if (!v)
-      return inv.inArgument(Diagnostic::at("expected an integer value for " + name,
-                                    text, eq + 1, std::max<size_t>(1, end - eq - 1)), i);
-    values[size_t(idx)] = *v;
-    p = end + 1;
-  }
+  auto values = api::parseDimValues(inv.text(i), l);
+  if (!values)
+    return inv.inArgument(std::move(values).error(), i);
   return values;
 }
 
@@ -152,14 +130,18 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
 } // namespace
 
 Expected<Reply> runLinearStandard(const Invocation &inv) {
-  auto shape = shapeLeaves(inv.text(1));
+  auto shape = cute::parseIntTuple(inv.text(1));
   if (!shape)
     return inv.inArgument(std::move(shape).error(), 1);
-  auto l = standardLayoutFromJson(inv.text(0), *shape);
+  LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
+  options.shape = std::move(*shape);
+  options.syntax = api::Syntax::StandardParams;
+  auto l = api::parseLayout(inv.text(0), options);
   if (!l)
     return inv.inArgument(std::move(l).error(), 0);
-  Reply r = layoutReplyOf(*l);
-  LK_CHECK(attachPicture(inv, *l, r));
+  const LinearLayout &ll = *l->linear();
+  Reply r = layoutReplyOf(ll);
+  LK_CHECK(attachPicture(inv, ll, r));
   return r;
 }
 
@@ -224,17 +206,19 @@ Expected<Reply> runLinearFromCute(const Invocation &inv) {
 }
 
 Expected<Reply> runLinearFromTile(const Invocation &inv) {
-  auto t = tile::parseTileLayout(inv.text(0));
+  api::ParseOptions options;
+  options.syntax = api::Syntax::TileText;
+  auto t = api::parseLayout(inv.text(0), options);
   if (!t)
     return inv.inArgument(std::move(t).error(), 0);
-  bridge::TileToLinearDims dims;
-  if (std::optional<std::string> shape = inv.option("shape")) {
-    auto s = shapeLeaves(*shape);
-    if (!s)
-      return Diagnostic::error("--shape: " + s.error().message);
-    dims.shape = std::move(*s);
+  std::vector<int64_t> shape;
+  if (std::optional<std::string> s = inv.option("shape")) {
+    auto leaves = api::parseShapeLeaves(*s);
+    if (!leaves)
+      return Diagnostic::error("--shape: " + leaves.error().message);
+    shape = std::move(*leaves);
   }
-  LK_TRY(LinearLayout l, bridge::tileToLinear(*t, dims));
+  LK_TRY(LinearLayout l, api::toLinear(*t, shape));
   return layoutReplyOf(l);
 }
 

@@ -13,21 +13,10 @@
 /// `--emit cuda` adds the CUDA C++ of the plan (plan/EmitCuda.h).
 ///
 /// SRC and DST are hardware -> logical layouts given in any of the models;
-/// the model is told by the first characters of the text:
-///
-///   {"kind": ...}            standard-layout parameters (the JSON object of
-///                            `linear standard`), over the tensor --shape;
-///   {register: ...} -> {...} a linear layout in its text form;
-///   S[...] / R[...]          a tile layout: axes m -> register, laneid ->
-///                            lane, warpid -> warp, cta -> block (the
-///                            tile -> linear bridge); logical dims dim0.. of
-///                            --shape (row-major), or `index` without it;
-///   anything else            a cute TV layout (thread, value) -> element
-///                            index, CuTe's convention (hw/Atom.h): two
-///                            top-level modes, the thread's low 5 bits are
-///                            the lane, the others the warp, the value is
-///                            the register; the index is split colex over
-///                            --shape (dim0 = the first, fastest coordinate).
+/// reading them (the model told by the first characters, the TV -> linear
+/// conversion of a cute layout) and the memory layout's cute and tile forms
+/// are the front-end API's (api/Plan.h); this file reads the arguments and
+/// prints.
 ///
 /// Example: the mma.m16n8k16 accumulator as a tile layout and as a cute TV
 /// layout is one layout, so the conversion is free:
@@ -45,215 +34,25 @@
 #include "layoutkit/Handlers.h"
 #include "layoutkit/LayoutArgs.h"
 
-#include "layoutkit/bridge/LinearCute.h"
-#include "layoutkit/bridge/LinearTile.h"
-#include "layoutkit/bridge/TileCute.h"
+#include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"
-#include "layoutkit/cute/Text.h"
-#include "layoutkit/linear/Text.h"
 #include "layoutkit/plan/EmitCuda.h"
-#include "layoutkit/plan/Plan.h"
-#include "layoutkit/tile/SwizzleLayout.h"
-#include "layoutkit/tile/TileText.h"
 
-#include <cctype>
 #include <cstdio>
 
 namespace lk::cli {
 
 using linear::LinearLayout;
-namespace dims = linear::dims;
 
 namespace {
 
-/// The layout models a SRC / DST text can be written in.
-enum class LayoutModel { Standard, Linear, Tile, Cute };
-
-std::string_view modelName(LayoutModel m) {
-  switch (m) {
-  case LayoutModel::Standard:
-    return "standard-layout parameters (JSON)";
-  case LayoutModel::Linear:
-    return "a linear layout";
-  case LayoutModel::Tile:
-    return "a tile layout";
-  case LayoutModel::Cute:
-    return "a cute TV layout";
-  }
-  return "?";
-}
-
-/// The model of a layout text, from its first non-blank characters:
-/// `{"` -> JSON parameters, `{` -> linear, `S[` / `R[` -> tile, else cute.
-LayoutModel detectModel(std::string_view text) {
-  size_t p = 0;
-  auto skipBlanks = [&] {
-    while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p])))
-      ++p;
-  };
-  skipBlanks();
-  if (p < text.size() && text[p] == '{') {
-    ++p;
-    skipBlanks();
-    return p < text.size() && text[p] == '"' ? LayoutModel::Standard
-                                             : LayoutModel::Linear;
-  }
-  if (p < text.size() && (text[p] == 'S' || text[p] == 'R')) {
-    ++p;
-    skipBlanks();
-    if (p < text.size() && text[p] == '[')
-      return LayoutModel::Tile;
-  }
-  return LayoutModel::Cute;
-}
-
-/// A cute TV layout (thread, value) -> index, as a linear layout
-/// register/lane/warp -> dim0.. (see the file comment).
-Expected<LinearLayout> cuteTvToLinear(std::string_view text,
-                                      const std::vector<int64_t> *shape) {
-  LK_TRY(cute::Layout tv, cute::parseLayout(text));
-  if (tv.rank() != 2)
-    return Diagnostic::error(
-        "a cute layout for `plan` is a TV layout (thread, value) -> element "
-        "index with 2 top-level modes; " +
-        tv.str() + " has " + std::to_string(tv.rank()));
-  if (!shape)
-    return Diagnostic::error("a cute TV layout needs --shape, the tensor's "
-                             "extents its element index is split over "
-                             "(colex), e.g. --shape '(16,16)'");
-  bridge::CuteToLinearDims d;
-  const linear::DimId thread = linear::internDim("thread");
-  d.inDims = {thread, dims::kRegister};
-  for (size_t i = 0; i < shape->size(); ++i)
-    d.outDims.push_back({dims::dim(int(i)), (*shape)[i]});
-  LK_TRY(LinearLayout l, bridge::cuteToLinear(tv, d));
-  // The thread bits (lowest in the flattened input): lane, then warp.
-  int64_t threads = l.inDimSize(thread);
-  int64_t lanes = std::min<int64_t>(threads, 32);
-  std::vector<linear::OutDim> ins = {{dims::kLane, lanes}};
-  if (threads > lanes)
-    ins.push_back({dims::kWarp, threads / lanes});
-  ins.push_back({dims::kRegister, l.inDimSize(dims::kRegister)});
-  return l.reshapeIns(ins);
-}
-
-/// Checks that a layout given with its own out-dims agrees with --shape.
-Status checkShape(const LinearLayout &l, const std::vector<int64_t> &shape) {
-  bool same = l.numOutDims() == int(shape.size());
-  for (int i = 0; same && i < l.numOutDims(); ++i)
-    same = l.outDim(i).size() == shape[size_t(i)];
-  if (same)
-    return Ok{};
-  std::string s;
-  for (int i = 0; i < l.numOutDims(); ++i)
-    s += (i ? "," : "") + std::to_string(l.outDim(i).size());
-  return Diagnostic::error("the layout's logical dims have extents (" + s +
-                           "), not the --shape given");
-}
-
 /// Parameter i (SRC or DST) as a hardware -> logical linear layout.
 Expected<LinearLayout> distributedParam(const Invocation &inv, size_t i,
-                                        const std::vector<int64_t> *shape) {
-  const std::string &text = inv.text(i);
-  LayoutModel model = detectModel(text);
-  auto read = [&]() -> Expected<LinearLayout> {
-    switch (model) {
-    case LayoutModel::Standard:
-      if (!shape)
-        return Diagnostic::error("standard-layout parameters need --shape, "
-                                 "the tensor shape, e.g. --shape '(64,64)'");
-      return standardLayoutFromJson(text, *shape);
-    case LayoutModel::Linear: {
-      LK_TRY(LinearLayout l, linear::parseLinearLayout(text));
-      if (shape)
-        LK_CHECK(checkShape(l, *shape));
-      return l;
-    }
-    case LayoutModel::Tile: {
-      LK_TRY(tile::TileLayout t, tile::parseTileLayout(text));
-      bridge::TileToLinearDims d;
-      if (shape)
-        d.shape = *shape;
-      return bridge::tileToLinear(t, d);
-    }
-    case LayoutModel::Cute:
-      return cuteTvToLinear(text, shape);
-    }
-    return Diagnostic::error("unknown layout model");
-  };
-  Expected<LinearLayout> l = read();
-  if (!l) {
-    Diagnostic d = inv.inArgument(std::move(l).error(), i);
-    d.notes.push_back("read as " + std::string(modelName(model)) +
-                      " (the model is told by the first characters: '{\"' "
-                      "JSON parameters, '{' linear, 'S[' or 'R[' tile, "
-                      "otherwise cute)");
-    return d;
-  }
+                                        const api::ParseOptions &options) {
+  Expected<LinearLayout> l = api::parseDistributed(inv.text(i), options);
+  if (!l)
+    return inv.inArgument(std::move(l).error(), i);
   return l;
-}
-
-/// A swizzled strided form `Sw<B,M,S> o L` of a layout logical -> offset
-/// (its in-dims flattened first in-dim lowest): the first swizzle, in the
-/// order of B, then M, then S (B = 0: no swizzle), for which the
-/// un-swizzled columns are a strided layout. Empty when there is none.
-std::optional<cute::ComposedLayout> swizzledForm(const LinearLayout &toOffset) {
-  if (Expected<cute::Layout> plain = bridge::linearToCute(toOffset)) {
-    cute::ComposedLayout c;
-    c.layout = std::move(*plain);
-    return c;
-  }
-  int bits = toOffset.totalOutBits();
-  for (int b = 1; b <= bits; ++b)
-    for (int m = 0; b + m <= bits; ++m)
-      for (int s = b; b + m + s <= bits; ++s) {
-        Expected<cute::Swizzle> sw = cute::Swizzle::make(b, m, s);
-        if (!sw)
-          continue;
-        if (Expected<cute::ComposedLayout> c =
-                bridge::linearToCute(toOffset, *sw))
-          return std::move(*c);
-      }
-  return std::nullopt;
-}
-
-/// The memory layout (offset -> logical) in the other two models, when
-/// representable:
-///  * cute: `Sw<B,M,S> o L` over the logical coordinate (dim0, dim1, ...),
-///    one mode per dim, colex (dim0 fastest), to the element offset;
-///  * tile: `Swizzle(M=..,B=..,S=..) o S[...]`, the row-major flat logical
-///    index (the last dim fastest) to the element address on m.
-struct MemoryForms {
-  std::optional<std::string> cute, tile;
-};
-
-MemoryForms memoryForms(const LinearLayout &memory) {
-  MemoryForms f;
-  Expected<LinearLayout> toOffset = memory.invert();
-  if (!toOffset)
-    return f;
-  if (std::optional<cute::ComposedLayout> c = swizzledForm(*toOffset))
-    f.cute = c->str();
-  // Row-major: the last logical dim in the lowest bits, as one in-dim.
-  std::vector<linear::DimId> reversed;
-  for (int i = toOffset->numInDims(); i-- > 0;)
-    reversed.push_back(toOffset->inDim(i).id);
-  Expected<LinearLayout> rowMajor = toOffset->transposeIns(reversed);
-  if (!rowMajor)
-    return f;
-  std::optional<cute::ComposedLayout> flat =
-      swizzledForm(rowMajor->flattenIns());
-  if (!flat)
-    return f;
-  Expected<tile::SwizzleLayout> sw = bridge::swizzleFromCute(flat->swizzle);
-  tile::Axis m = tile::Axis::m();
-  Expected<tile::TileLayout> t =
-      bridge::cuteToTile(flat->layout, std::span<const tile::Axis>(&m, 1));
-  if (sw && t)
-    f.tile = flat->swizzle.isIdentity()
-                 ? t->str()
-                 : tile::ComposeLayout(*sw, std::move(*t)).str();
-  return f;
 }
 
 std::string joinIntegers(const std::vector<int64_t> &v) {
@@ -285,16 +84,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
     d.notes.push_back("in option --dtype of 'plan'");
     return d;
   }
-  std::optional<std::vector<int64_t>> shape;
-  if (std::optional<std::string> s = inv.option("shape")) {
-    auto leaves = shapeLeaves(*s);
-    if (!leaves)
-      return Diagnostic::error("--shape: " + leaves.error().message);
-    shape = std::move(*leaves);
-  }
-  const std::vector<int64_t> *shapePtr = shape ? &*shape : nullptr;
-  LK_TRY(LinearLayout src, distributedParam(inv, 0, shapePtr));
-  LK_TRY(LinearLayout dst, distributedParam(inv, 1, shapePtr));
+  LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
+  LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
+  LK_TRY(LinearLayout dst, distributedParam(inv, 1, parse));
 
   plan::PlanOptions options;
   LK_TRY(options.smemBudgetBytes, inv.integerOption("smem-budget", 0));
@@ -309,15 +101,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
       return Diagnostic::error("--arch: " + arch.error().message);
     options.arch = *arch;
   }
-  Expected<plan::Plan> planned =
-      plan::planConversion(src, dst, type->bits, options);
-  if (!planned) {
-    Diagnostic d = std::move(planned).error();
-    d.notes.push_back("planning SRC -> DST for " + *dtype + " (" +
-                      std::to_string(type->bits) + "-bit elements)");
-    return d;
-  }
-  const plan::Plan &p = *planned;
+  LK_TRY(api::PlanReport report,
+         api::planConversion(src, dst, *type, options));
+  const plan::Plan &p = report.plan;
 
   Reply r;
   std::string &t = r.text;
@@ -344,14 +130,18 @@ Expected<Reply> runPlan(const Invocation &inv) {
   j["shared_memory"] = nullptr;
   if (p.smem) {
     const plan::SharedMemoryPlan &m = *p.smem;
-    MemoryForms forms = memoryForms(m.memory);
+    std::optional<std::string> formCute, formTile;
+    if (report.memory.cute)
+      formCute = report.memory.cute->str();
+    if (report.memory.tile)
+      formTile = api::tileText(*report.memory.tile);
     t += "vector: " + std::to_string(m.vectorElements) + " x " + *dtype + " (" +
          std::to_string(m.accessBytes) + " B per access)\n";
     t += "memory layout: " + m.memory.str() + "\n";
     t += "memory layout (cute, logical -> offset): " +
-         forms.cute.value_or("none (not a swizzled strided layout)") + "\n";
+         formCute.value_or("none (not a swizzled strided layout)") + "\n";
     t += "memory layout (tile, logical -> address): " +
-         forms.tile.value_or("none (not a swizzled strided layout)") + "\n";
+         formTile.value_or("none (not a swizzled strided layout)") + "\n";
     t += "store: " + std::to_string(m.storeInstructions) + " instructions, " +
          std::to_string(m.storeWavefronts) + " wavefronts (lower bound " +
          std::to_string(m.storeLowerBound) + ")\n";
@@ -360,16 +150,10 @@ Expected<Reply> runPlan(const Invocation &inv) {
          std::to_string(m.loadLowerBound) + ")\n";
     if (m.registerCopies)
       t += "register copies: " + std::to_string(m.registerCopies) + "\n";
-    auto matrixOp = [&](bool used, const char *op, bool trans) {
-      return used ? std::string(op) + ".x" + std::to_string(m.matrixCount) +
-                        (trans ? ".trans" : "")
-                  : std::string();
-    };
-    std::string stm = matrixOp(m.stmatrixStore, "stmatrix", m.stmatrixTrans);
-    std::string ldm = matrixOp(m.ldmatrixLoad, "ldmatrix", m.ldmatrixTrans);
-    if (!stm.empty() || !ldm.empty())
-      t += "matrix instructions: store " + (stm.empty() ? "st.shared" : stm) +
-           ", load " + (ldm.empty() ? "ld.shared" : ldm) + "\n";
+    const std::string &stm = report.storeInstruction;
+    const std::string &ldm = report.loadInstruction;
+    if (m.stmatrixStore || m.ldmatrixLoad)
+      t += "matrix instructions: store " + stm + ", load " + ldm + "\n";
     if (m.iterations > 1)
       t += "iterations: " + std::to_string(m.iterations) + " through a " +
            std::to_string(m.bytes) + " B buffer\n";
@@ -377,16 +161,16 @@ Expected<Reply> runPlan(const Invocation &inv) {
                     {"access_bytes", m.accessBytes},
                     {"memory_layout", m.memory.str()},
                     {"memory_layout_cute",
-                     forms.cute ? JsonValue(*forms.cute) : JsonValue()},
+                     formCute ? JsonValue(*formCute) : JsonValue()},
                     {"memory_layout_tile",
-                     forms.tile ? JsonValue(*forms.tile) : JsonValue()},
+                     formTile ? JsonValue(*formTile) : JsonValue()},
                     {"store", accessJson(m.storeInstructions, m.storeWavefronts,
                                          m.storeLowerBound, m.storeLemmaBits)},
                     {"load", accessJson(m.loadInstructions, m.loadWavefronts,
                                         m.loadLowerBound, m.loadLemmaBits)},
                     {"register_copies", m.registerCopies},
-                    {"store_instruction", stm.empty() ? "st.shared" : stm},
-                    {"load_instruction", ldm.empty() ? "ld.shared" : ldm},
+                    {"store_instruction", stm},
+                    {"load_instruction", ldm},
                     {"iterations", m.iterations},
                     {"bytes", m.bytes}};
     j["shared_memory"] = std::move(sm);
@@ -455,9 +239,9 @@ std::vector<CommandSpec> planCommands() {
        "told "
        "by their first characters: '{\"' standard-layout parameters, '{' a "
        "linear layout, 'S[' or 'R[' a tile layout (m -> register, laneid -> "
-       "lane, warpid -> warp), anything else a cute TV layout (thread, "
-       "value) -> element index (thread bits: 5 lane bits, then warp bits; "
-       "the index split colex over --shape). --emit cuda adds the CUDA C++ "
+       "lane, warpid -> warp), '<' a layout attribute and anything else a "
+       "cute TV layout (thread, value) -> element index (thread bits: 5 "
+       "lane bits, then warp bits; the index split colex over --shape). --emit cuda adds the CUDA C++ "
        "of the plan (a device function and a self-checking test kernel).",
        {"layoutkit plan '{\"kind\":\"blocked\",\"sizePerThread\":[1,4],"
         "\"threadsPerWarp\":[8,4],\"warpsPerCTA\":[1,1],\"order\":[1,0]}' "

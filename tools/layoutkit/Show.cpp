@@ -29,57 +29,6 @@ constexpr std::array<const char *, 8> kPalette = {
 
 } // namespace
 
-Expected<IntTuple> evaluateAt(const cute::ComposedLayout &c,
-                                const IntTuple &coord) {
-  bool plain = c.swizzle.isIdentity() && c.offset == 0;
-  if (c.layout.hasBasisStrides()) {
-    if (!plain)
-      return Diagnostic::error(
-          "a swizzle or offset cannot be applied to a basis-stride layout");
-    return cute::crd2offset(coord, c.layout);
-  }
-  LK_TRY(int64_t offset, cute::crd2idx(coord, c));
-  return IntTuple(offset);
-}
-
-Expected<OffsetTable> tabulate(const cute::ComposedLayout &c) {
-  const cute::Layout &l = c.layout;
-  OffsetTable table;
-  table.title = c.swizzle.isIdentity() && c.offset == 0 ? l.str() : c.str();
-  size_t rank = l.rank();
-  if (rank > 2) {
-    return Diagnostic::error("show draws layouts of rank 1 or 2; " + l.str() +
-                             " has rank " + std::to_string(rank))
-        .note("group its modes into two first, e.g. `layoutkit group_modes '" +
-              l.str() + "' 1 " + std::to_string(rank) +
-              "`, or into one (`group_modes ... 0 " + std::to_string(rank) +
-              "`) to show it as a single row");
-  }
-  if (rank == 2) {
-    table.rows = l.mode(0).size();
-    table.cols = l.mode(1).size();
-  } else {
-    table.rows = 1;
-    table.cols = l.size();
-  }
-  if (table.rows * table.cols > kMaxShowCells)
-    return Diagnostic::error("layout has " +
-                             std::to_string(table.rows * table.cols) +
-                             " cells; show draws at most " +
-                             std::to_string(kMaxShowCells))
-        .note("divide it first, e.g. with zipped_divide, and show a tile");
-  table.cells.reserve(size_t(table.rows * table.cols));
-  for (int64_t r = 0; r < table.rows; ++r) {
-    for (int64_t col = 0; col < table.cols; ++col) {
-      IntTuple coord = rank == 2 ? IntTuple::tuple({IntTuple(r), IntTuple(col)})
-                                 : IntTuple(col);
-      LK_TRY(IntTuple value, evaluateAt(c, coord));
-      table.cells.push_back(std::move(value));
-    }
-  }
-  return table;
-}
-
 std::string renderTable(const OffsetTable &table) {
   std::vector<std::string> texts;
   texts.reserve(table.cells.size());

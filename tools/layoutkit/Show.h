@@ -34,6 +34,7 @@
 #ifndef LAYOUTKIT_TOOLS_SHOW_H
 #define LAYOUTKIT_TOOLS_SHOW_H
 
+#include "layoutkit/api/Query.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Swizzle.h"
@@ -43,30 +44,9 @@
 
 namespace lk::cli {
 
-/// The largest number of cells `show` tabulates.
-inline constexpr int64_t kMaxShowCells = int64_t(1) << 16;
-
-/// The offsets of a layout laid out as rows x cols cells.
-struct OffsetTable {
-  /// The layout's text, printed above the table.
-  std::string title;
-  int64_t rows = 0;
-  int64_t cols = 0;
-  /// rows * cols offsets, row-major. A leaf for integer strides, a tuple
-  /// for basis strides.
-  std::vector<IntTuple> cells;
-
-  const IntTuple &at(int64_t r, int64_t c) const { return cells[size_t(r * cols + c)]; }
-};
-
-/// Sw(k + L(coord)) for a swizzled layout, L(coord) otherwise; the codomain
-/// tuple (crd2offset) for a basis-stride layout.
-/// Example: Sw<3,4,3> o (8,64):(64,1) at (2,0): Sw(128) = 144.
-Expected<IntTuple> evaluateAt(const cute::ComposedLayout &layout,
-                              const IntTuple &coord);
-
-/// Evaluates every cell of `layout` (see file comment for the shape).
-Expected<OffsetTable> tabulate(const cute::ComposedLayout &layout);
+/// The table (api::OffsetTable, api::tabulate) is the front-end API's;
+/// this file draws it.
+using api::OffsetTable;
 
 /// The print_layout-style text table, ending with '\n'.
 std::string renderTable(const OffsetTable &table);

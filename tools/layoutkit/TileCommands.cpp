@@ -14,6 +14,9 @@
 #include "layoutkit/Grid.h"
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Query.h"
+
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/Bank.h"
@@ -36,44 +39,21 @@ namespace {
 
 /// LAYOUT: a tile layout, or `Swizzle(...) o <tile layout>`.
 Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
-  const std::string &text = inv.text(i);
-  size_t first = text.find_first_not_of(" \t");
-  if (first != std::string::npos && text.compare(first, 7, "Swizzle") == 0) {
-    auto c = parseComposeLayout(text);
-    if (!c)
-      return inv.inArgument(std::move(c).error(), i);
-    return c;
-  }
-  auto t = parseTileLayout(text);
-  if (!t)
-    return inv.inArgument(std::move(t).error(), i);
-  return ComposeLayout(SwizzleLayout(), std::move(*t));
+  api::ParseOptions options;
+  options.syntax = api::Syntax::TileText;
+  auto l = api::parseLayout(inv.text(i), options);
+  if (!l)
+    return inv.inArgument(std::move(l).error(), i);
+  return *l->tile();
 }
 
 /// SHAPE: an integer or a flat tuple of positive integers the layout admits.
 Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
                                           const TileLayout &layout) {
-  auto t = cute::parseIntTuple(inv.text(i));
-  if (!t)
-    return inv.inArgument(std::move(t).error(), i);
-  std::vector<int64_t> shape;
-  if (t->isLeaf()) {
-    shape.push_back(t->value());
-  } else {
-    for (size_t k = 0; k < t->rank(); ++k) {
-      IntTuple mode = (*t)[k];
-      if (!mode.isLeaf())
-        return inv.inArgument(Diagnostic::error("a logical shape is a flat tuple of "
-                                         "extents, e.g. (8,16); got " +
-                                         t->str()), i);
-      shape.push_back(mode.value());
-    }
-  }
-  if (shape.empty())
-    return inv.inArgument(Diagnostic::error("a logical shape needs at least one extent"), i);
-  Status ok = layout.admits(shape);
-  if (!ok)
-    return inv.inArgument(std::move(ok).error(), i);
+  LK_TRY(IntTuple t, inv.intTuple(i));
+  auto shape = api::tileShape(t, layout);
+  if (!shape)
+    return inv.inArgument(std::move(shape).error(), i);
   return shape;
 }
 
@@ -81,23 +61,8 @@ Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
 Expected<int64_t> coordParam(const Invocation &inv, size_t i,
                              const TileLayout &layout,
                              const std::vector<int64_t> &shape) {
-  auto t = cute::parseIntTuple(inv.text(i));
-  if (!t)
-    return inv.inArgument(std::move(t).error(), i);
-  if (t->isLeaf() && shape.size() != 1) {
-    int64_t flat = t->value();
-    if (flat < 0 || flat >= layout.size())
-      return inv.inArgument(Diagnostic::error("index " + std::to_string(flat) +
-                                       " is outside [0, " +
-                                       std::to_string(layout.size()) + ")"), i);
-    return flat;
-  }
-  std::vector<int64_t> coord;
-  for (const IntTuple::Node &n : t->leaves())
-    coord.push_back(n.value);
-  if (!t->isLeaf() && t->leafCount() != t->rank())
-    return inv.inArgument(Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15)"), i);
-  auto flat = layout.flatten(shape, coord);
+  LK_TRY(IntTuple t, inv.intTuple(i));
+  auto flat = api::tileIndex(t, layout, shape);
   if (!flat)
     return inv.inArgument(std::move(flat).error(), i);
   return flat;
@@ -114,20 +79,10 @@ Expected<int64_t> dtypeBits(const Invocation &inv) {
 Expected<MemoryLayout> memoryParam(const Invocation &inv,
                                    const ComposeLayout &layout,
                                    int64_t bits) {
-  if (std::optional<std::string> mode = inv.option("swizzle")) {
-    if (!layout.swizzle().isIdentity())
-      return Diagnostic::error("LAYOUT already has a swizzle (" +
-                               layout.swizzle().str() + "); drop --swizzle");
-    LK_TRY(SwizzleMode m, swizzleModeByName(*mode));
-    LK_TRY(SwizzleLayout s, SwizzleLayout::forDtype(bits, m));
-    return MemoryLayout::of(ComposeLayout(s, layout.tile()));
-  }
-  return MemoryLayout::of(layout);
-}
-
-/// The layout's text: the tile alone when it has no swizzle.
-std::string layoutText(const ComposeLayout &c) {
-  return c.swizzle().isIdentity() ? c.tile().str() : c.str();
+  std::optional<std::string> mode = inv.option("swizzle");
+  return api::memoryLayout(layout, bits,
+                           mode ? std::optional<std::string_view>(*mode)
+                                : std::nullopt);
 }
 
 //===----------------------------------------------------------------------===//
@@ -149,10 +104,7 @@ JsonValue coordJson(std::span<const int64_t> shape, int64_t flat) {
   return j;
 }
 
-/// Owners are the thread and device axes; the rest say where they hold it.
-bool isOwnerAxis(Axis a) {
-  return a.kind() == AxisKind::Thread || a.kind() == AxisKind::Device;
-}
+using api::isOwnerAxis;
 
 std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c,
                          int which /* 0 all, 1 owner axes, 2 the others */) {
@@ -182,53 +134,10 @@ JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c,
 
 /// WHERE: "laneid=3,warpid=5" (blanks allowed).
 Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
-  const std::string &text = inv.text(i);
-  std::vector<AxisValue> where;
-  size_t p = 0;
-  auto blank = [&] {
-    while (p < text.size() && (text[p] == ' ' || text[p] == '\t'))
-      ++p;
-  };
-  while (true) {
-    blank();
-    size_t nameAt = p;
-    while (p < text.size() && (isalnum(static_cast<unsigned char>(text[p])) ||
-                               text[p] == '_'))
-      ++p;
-    if (p == nameAt)
-      return inv.inArgument(Diagnostic::at("expected an axis name, e.g. laneid=3",
-                                    text, nameAt), i);
-    std::string name = text.substr(nameAt, p - nameAt);
-    auto axis = Axis::byName(name);
-    if (!axis)
-      return inv.inArgument(Diagnostic::at(axis.error().message, text, nameAt,
-                                    name.size()), i);
-    blank();
-    if (p >= text.size() || text[p] != '=')
-      return inv.inArgument(Diagnostic::at("expected '=' after axis " + name, text, p), i);
-    ++p;
-    blank();
-    size_t valueAt = p;
-    while (p < text.size() && isdigit(static_cast<unsigned char>(text[p])))
-      ++p;
-    auto value = parseInteger(std::string_view(text).substr(valueAt, p - valueAt));
-    if (p == valueAt || !value)
-      return inv.inArgument(Diagnostic::at("expected a non-negative value for axis " +
-                                        name,
-                                    text, valueAt), i);
-    for (const AxisValue &w : where)
-      if (w.axis == *axis)
-        return inv.inArgument(Diagnostic::at("axis " + name + " is given twice", text,
-                                      nameAt, name.size()), i);
-    where.push_back({*axis, *value});
-    blank();
-    if (p == text.size())
-      return where;
-    if (text[p] != ',')
-      return inv.inArgument(Diagnostic::at("expected ',' or the end after a value",
-                                    text, p), i);
-    ++p;
-  }
+  auto where = api::parseAxisValues(inv.text(i));
+  if (!where)
+    return inv.inArgument(std::move(where).error(), i);
+  return where;
 }
 
 } // namespace
@@ -273,34 +182,39 @@ Expected<Reply> runTileEval(const Invocation &inv) {
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  const CoordSet &set = e.set;
-  const std::vector<int64_t> &shape = e.shape;
-  int64_t flat = e.flat;
-  std::span<const Axis> axes = e.layout.tile().axes();
+  std::vector<api::Owner> points = api::owners(e.layout, e.flat);
+  auto text = [](const std::vector<AxisValue> &v) {
+    std::string s;
+    for (const AxisValue &a : v)
+      s += (s.empty() ? "" : " ") + std::string(a.axis.name()) + "=" +
+           std::to_string(a.value);
+    return s;
+  };
+  auto json = [](const std::vector<AxisValue> &v) {
+    JsonValue j = JsonValue::object();
+    for (const AxisValue &a : v)
+      j[std::string(a.axis.name())] = a.value;
+    return j;
+  };
   Reply r;
-  r.text = coordText(shape, flat) + " has " + std::to_string(set.size()) +
-           (set.size() == 1 ? " owner" : " owners") + ":\n";
+  r.text = coordText(e.shape, e.flat) + " has " + std::to_string(points.size()) +
+           (points.size() == 1 ? " owner" : " owners") + ":\n";
   JsonValue owners = JsonValue::array();
-  for (size_t i = 0; i < set.size(); ++i) {
-    std::string who = physicalText(axes, set[i], 1);
-    std::string at = physicalText(axes, set[i], 2);
+  for (const api::Owner &p : points) {
+    std::string who = text(p.owner), at = text(p.at);
     r.text += "  " + (who.empty() ? std::string("(no thread axis)") : who) +
               (at.empty() ? "" : " holds it at " + at) + "\n";
-    owners.push_back({{"owner", physicalJson(axes, set[i], 1)},
-                      {"at", physicalJson(axes, set[i], 2)}});
+    owners.push_back({{"owner", json(p.owner)}, {"at", json(p.at)}});
   }
-  r.json = {{"coord", coordJson(shape, flat)}, {"owners", owners}};
+  r.json = {{"coord", coordJson(e.shape, e.flat)}, {"owners", owners}};
   return r;
 }
 
 Expected<Reply> runTileHolds(const Invocation &inv) {
   LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
-  if (!layout.swizzle().isIdentity())
-    return Diagnostic::error("tile holds: invert the tile layout without "
-                             "its swizzle (the swizzle only moves m)");
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(std::vector<AxisValue> where, whereParam(inv, 2));
-  LK_TRY(std::vector<int64_t> flats, layout.tile().holders(where));
+  LK_TRY(std::vector<int64_t> flats, api::holders(layout, where));
   std::string at;
   for (const AxisValue &w : where)
     at += (at.empty() ? "" : " ") + std::string(w.axis.name()) + "=" +
@@ -332,7 +246,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
     return Diagnostic::error("tile show draws at most 65536 elements");
   std::span<const Axis> axes = layout.tile().axes();
   Grid g(rows, cols);
-  g.title = layoutText(layout);
+  g.title = api::tileText(layout);
   std::string names;
   for (Axis a : axes)
     names += (names.empty() ? "" : ",") + std::string(a.name());
@@ -373,7 +287,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   }
   Reply reply;
   reply.text = renderGridText(g);
-  reply.json = {{"layout", layoutText(layout)}, {"axes", names}, {"table", table}};
+  reply.json = {{"layout", api::tileText(layout)}, {"axes", names}, {"table", table}};
   LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
@@ -429,13 +343,19 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
                              std::to_string(shape.size()));
   LK_TRY(int64_t bits, dtypeBits(inv));
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
-  LK_TRY(int64_t column, inv.integerOption("column", 0));
-  LK_TRY(int64_t lanes, inv.integerOption("lanes", std::min<int64_t>(shape[0], 32)));
-  LK_TRY(int64_t vector, inv.integerOption("vector", 1));
-  LK_TRY(int64_t firstRow, inv.integerOption("first-row", 0));
-  LK_TRY(BankAccess access,
-         columnAccess(shape[0], shape[1], firstRow, lanes, column, vector));
-  LK_TRY(BankConflicts c, bankConflicts(memory, bits, access));
+  api::ColumnRead read;
+  read.rows = shape[0];
+  read.cols = shape[1];
+  LK_TRY(read.column, inv.integerOption("column", 0));
+  if (inv.option("lanes")) {
+    LK_TRY(int64_t lanes, inv.integerOption("lanes", 0));
+    read.lanes = lanes;
+  }
+  LK_TRY(read.vector, inv.integerOption("vector", 1));
+  LK_TRY(read.firstRow, inv.integerOption("first-row", 0));
+  LK_TRY(BankConflicts c, api::columnConflicts(memory, bits, read));
+  int64_t lanes = api::laneCount(read), column = read.column,
+          vector = read.vector, firstRow = read.firstRow;
   Reply reply;
   reply.text = "lanes " + std::to_string(firstRow) + ".." +
                std::to_string(firstRow + lanes - 1) + " read column " +

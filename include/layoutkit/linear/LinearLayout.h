@@ -250,6 +250,7 @@ public:
   /// Index of a dim, or -1 when absent.
   int inDimIndex(DimId id) const;
   int outDimIndex(DimId id) const;
+  bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
   /// Size of a dim (1 when absent, as for an empty dimension).
   int64_t inDimSize(DimId id) const;

@@ -1,0 +1,76 @@
+//===- Convert.h - A layout in the other models ------------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// An AnyLayout (api/Layout.h) in each of the three models, where the
+/// bridges (docs/design.md §2.4) make the conversion exact; otherwise the
+/// bridge's diagnostic, which names the leaf, iter or basis that has no
+/// counterpart. Each model keeps its own direction:
+///
+///   cute    coordinate -> offset (or a basis-stride codomain)
+///   tile    logical index -> hardware coordinate (m, laneid, warpid, ...)
+///   linear  hardware (register, lane, warp, block) / index -> logical
+///
+///   toCute(cute)   = itself
+///   toCute(tile)   = bridge::tileToCute's shard, strides s@i over the
+///                    tile's axes; refused with a replica, an offset or a
+///                    swizzle
+///   toCute(linear) = swizzledForm below: bridge::linearToCute, or the
+///                    first swizzled strided form Sw<B,M,S> o L
+///   toTile(cute)   = bridge::cuteToTile over the axis m; the cute swizzle
+///                    becomes the tile swizzle; refused with an offset
+///   toTile(tile)   = itself
+///   toTile(linear) = bridge::linearToTile (register -> m, lane -> laneid,
+///                    warp -> warpid, block -> cta)
+///   toLinear(cute) = bridge::cuteToLinear (index -> offset)
+///   toLinear(tile) = bridge::tileToLinear over `shape` (empty: index);
+///                    a swizzle moves the register (the address m): basis
+///                    j becomes the old layout at Sw(2^j)
+///   toLinear(linear) = itself
+///
+/// Examples:
+///   toLinear(cute (4,2):(2,1))      -> {index: [(2), (4), (1)]} -> {offset: 8}
+///   toTile(cute Sw<3,3,3> o (8,64):(64,1))
+///       -> Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]
+///   toCute(linear {register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16})
+///       -> (4,(2,2)):(1,(8,4))
+///   toLinear(cute (4,3):(1,4))  -> error "... extent 3, not a power of two"
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_API_CONVERT_H
+#define LAYOUTKIT_API_CONVERT_H
+
+#include "layoutkit/api/Layout.h"
+
+#include <optional>
+#include <span>
+
+namespace lk::api {
+
+/// A layout logical -> offset (its in-dims flattened, the first in-dim
+/// lowest) as a swizzled strided cute layout Sw<B,M,S> o L: the plain
+/// strided form when there is one (B = 0), else the first swizzle in the
+/// order of B, then M, then S (B >= 1, S >= B, B + M + S <= the offset
+/// bits) whose un-swizzled columns are strided; none otherwise.
+/// Example: columns 1, 2, 4, 10 -> Sw<1,1,2> o 16:1 (Sw<1,0,1..3> and
+/// Sw<1,1,1> leave two columns sharing a bit).
+std::optional<cute::ComposedLayout>
+swizzledForm(const linear::LinearLayout &toOffset);
+
+Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
+Expected<tile::ComposeLayout> toTile(const AnyLayout &l);
+/// `shape`: the logical dims of a tile layout's linear form (power-of-two
+/// extents; empty: one out-dim `index`); ignored by the other models.
+Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
+                                        std::span<const int64_t> shape = {});
+/// The conversion to model `m`, as an AnyLayout (its syntax: the model's
+/// own text: CuteText, TileText or LinearText).
+Expected<AnyLayout> convert(const AnyLayout &l, Model m,
+                            std::span<const int64_t> shape = {});
+
+} // namespace lk::api
+
+#endif // LAYOUTKIT_API_CONVERT_H

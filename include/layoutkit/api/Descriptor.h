@@ -1,0 +1,49 @@
+//===- Descriptor.h - Descriptor words and a tile's TMA ----------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Inputs front ends give the hw layer's descriptor checks
+/// (docs/hardware.md):
+///
+///  * parseWord: a 64-bit descriptor word in decimal or 0x hex
+///    ("0x40004010", "1073758224"); at most 16 hex or 20 decimal digits;
+///  * tileTma: the TMA description that loads exactly one (mn, k) tile of
+///    `elementBits`-bit elements into shared memory with `swizzle`: the
+///    global tensor is the tile itself, inner dim first (k when K-major,
+///    mn when MN-major), its row pitch the inner extent's bytes rounded up
+///    to 16 (TMA's stride granule); the box is the whole tile. The data type
+///    is named from the element type: bf16 -> bfloat16, f32 / tf32 ->
+///    float32, else by width: 16 -> float16, 8 -> uint8, 32 -> uint32,
+///    otherwise the element type's own name (then parseTmaDataType decides).
+///
+/// Example: tileTma("f16", 16, K, 64, 64, B128) -> globalDims {64, 64},
+/// globalStrides {128}, boxDims {64, 64}, float16, 128B.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_API_DESCRIPTOR_H
+#define LAYOUTKIT_API_DESCRIPTOR_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/hw/CanonicalLayout.h"
+#include "layoutkit/hw/TmaDescriptor.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace lk::api {
+
+/// A 64-bit word in decimal or 0x hex (see the file comment).
+Expected<uint64_t> parseWord(std::string_view text);
+
+/// The TMA description of one (mn, k) tile (see the file comment).
+Expected<hw::TmaDescription> tileTma(std::string_view elementType,
+                                     int64_t elementBits, hw::Major major,
+                                     int64_t mn, int64_t k,
+                                     hw::SwizzleMode swizzle);
+
+} // namespace lk::api
+
+#endif // LAYOUTKIT_API_DESCRIPTOR_H

@@ -1,0 +1,166 @@
+//===- Layout.h - A layout in any model, read from text ----------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The front-end entry point: one text, any of the library's layout
+/// grammars, the model told from the text. Front ends (the CLI, MLIR
+/// passes, the WebAssembly demo, Python bindings) read a user's layout with
+/// parseLayout() and get an `AnyLayout`, a value tagged with its model:
+///
+///   Model   value held                 grammars (Syntax)
+///   cute    cute::ComposedLayout       CuteText (`S:D`, `Sw<B,M,S> o S:D`),
+///                                      Attribute (`<S,D[,swizzle<..>][,elem=T]>`),
+///                                      BasisDescriptor (strides `(1@0,..)`
+///                                      over ParseOptions::shape)
+///   tile    tile::ComposeLayout        TileText (`S[..] + R[..] + O`,
+///                                      `Swizzle(..) o S[..]`)
+///   linear  linear::LinearLayout       LinearText (`{register: ..} -> {..}`),
+///                                      StandardParams (Triton's parameters,
+///                                      read by ParseOptions::readEncoding,
+///                                      over ParseOptions::shape)
+///
+/// ## Detection (the documented order)
+///
+/// The grammars are tried in this order; a grammar is a candidate when the
+/// text's first non-blank characters fit it:
+///
+///   1. StandardParams   `{"`
+///   2. LinearText       `{` not followed by `"`
+///   3. TileText         `S[`, `R[` or `Swizzle`
+///   4. Attribute        `<`
+///   5. CuteText         anything that fits none of 1-4
+///   6. BasisDescriptor  `(`
+///
+/// The first candidate that reads the text wins. When every candidate
+/// fails, the diagnostic is the first candidate's own (its column points
+/// into the text) with the note "read as <grammar> (the model is told by
+/// the first characters: ...)" and, per further candidate, "also tried as
+/// <grammar>: <its first error>". ParseOptions::syntax skips detection.
+///
+/// Edge cases: a basis descriptor is only strides: without a shape it is
+/// refused ("a basis descriptor needs a shape"); standard-layout parameters
+/// need a shape and an encoding reader (the library parses no JSON; the CLI
+/// passes its nlohmann reader, a browser or Python front end its own).
+///
+/// Example:
+///   parseLayout("Sw<3,3,3> o (8,64):(64,1)")  -> cute, CuteText
+///   parseLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")  -> tile, TileText
+///   parseLayout("(1@0,1@1)") with options.shape (4,8)
+///       -> cute (4,8):(1@0,1@1), BasisDescriptor
+///   parseLayout("{register: [(0,1)") -> error "expected ..." with notes
+///       "read as a linear layout (...)"
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_API_LAYOUT_H
+#define LAYOUTKIT_API_LAYOUT_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/core/IntTuple.h"
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Standard.h"
+#include "layoutkit/tile/SwizzleLayout.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace lk::api {
+
+/// The three layout models (docs/design.md §2).
+enum class Model { Cute, Tile, Linear };
+
+/// The grammars parseLayout() reads, in detection order.
+enum class Syntax {
+  StandardParams,
+  LinearText,
+  TileText,
+  Attribute,
+  CuteText,
+  BasisDescriptor,
+};
+
+/// "cute", "tile", "linear".
+std::string_view modelName(Model m);
+/// What the grammar reads, e.g. "a linear layout", "a tile layout",
+/// "standard-layout parameters (JSON)", "a cute layout", "a layout
+/// attribute", "a basis descriptor".
+std::string_view syntaxName(Syntax s);
+/// The model a grammar's layouts belong to.
+Model modelOf(Syntax s);
+
+/// Reads standard-layout parameters (e.g. a JSON object) into an encoding.
+using EncodingReader =
+    std::function<Expected<linear::Encoding>(std::string_view)>;
+
+struct ParseOptions {
+  /// Read with this grammar only (no detection).
+  std::optional<Syntax> syntax;
+  /// The shape StandardParams and BasisDescriptor need (their leaves are
+  /// the tensor's extents for StandardParams).
+  std::optional<IntTuple> shape;
+  /// How diagnostics name the shape, e.g. "--shape" in the CLI.
+  std::string shapeName = "a shape";
+  /// Reader of StandardParams; without one they are refused.
+  EncodingReader readEncoding;
+};
+
+/// A layout of one of the three models, with the grammar it was read from.
+struct AnyLayout {
+  Syntax syntax = Syntax::CuteText;
+  std::variant<cute::ComposedLayout, tile::ComposeLayout, linear::LinearLayout>
+      value;
+  /// The element type a layout attribute names (`elem=...`).
+  std::optional<cute::ElementType> elem;
+
+  Model model() const { return Model(value.index()); }
+  /// The value when the model matches, else nullptr.
+  const cute::ComposedLayout *cute() const {
+    return std::get_if<cute::ComposedLayout>(&value);
+  }
+  const tile::ComposeLayout *tile() const {
+    return std::get_if<tile::ComposeLayout>(&value);
+  }
+  const linear::LinearLayout *linear() const {
+    return std::get_if<linear::LinearLayout>(&value);
+  }
+  /// The model's print form: a composed cute layout without its identity
+  /// swizzle (`(4,8):(8,1)`), a tile layout without its identity swizzle,
+  /// the linear text.
+  std::string str() const;
+};
+
+/// The grammar the first characters point at, first (see the file comment);
+/// always at least CuteText.
+std::vector<Syntax> candidateSyntaxes(std::string_view text);
+
+/// The note "read as <grammar> (the model is told by the first characters:
+/// ...)" that diagnostics about a detected layout carry.
+std::string readAsNote(Syntax s);
+
+/// Reads a layout (see the file comment).
+Expected<AnyLayout> parseLayout(std::string_view text,
+                                const ParseOptions &options = {});
+
+/// The leaves of a shape written as an IntTuple, e.g. "(8,(2,4))" ->
+/// {8, 2, 4}; the column of the first error otherwise.
+Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text);
+
+/// The text of a tile layout: the tile alone when its swizzle is the
+/// identity, `Swizzle(..) o S[..]` otherwise.
+std::string tileText(const tile::ComposeLayout &c);
+/// The text of a composed cute layout: `L` when Sw is the identity and the
+/// offset 0, `Sw<B,M,S> o L` or `Sw<..> o off o L` otherwise.
+std::string cuteText(const cute::ComposedLayout &c);
+
+} // namespace lk::api
+
+#endif // LAYOUTKIT_API_LAYOUT_H

@@ -1,0 +1,101 @@
+//===- Plan.h - Distributed layouts and conversion plans ---------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What a front end needs to plan a conversion between two layouts written
+/// in any model (docs/plan.md):
+///
+///  * distributedLayout(): an AnyLayout as the hardware -> logical linear
+///    layout the planner takes (in-dims register, lane, warp, block; out-dims
+///    dim0.. of the tensor shape):
+///      linear   itself (its out-dim extents must equal the shape's, when
+///               a shape is given);
+///      tile     bridge::tileToLinear over the shape: m -> register,
+///               laneid -> lane, warpid -> warp, cta -> block (without a
+///               shape: one out-dim `index`); refused with a swizzle;
+///      cute     a TV layout (thread, value) -> element index, CuTe's
+///               convention: tvToLinear() below; refused with a swizzle;
+///  * tvToLinear(tv, shape): the two top-level modes of tv are thread and
+///    value; the index is split colex over `shape` (dim0 the first, fastest
+///    coordinate); the thread bits become lane (low 5) and warp (the rest,
+///    hw/LaneWarp.h); the value bits the register:
+///      result(register r, lane l, warp w) = colex(tv(l + 32 w, r));
+///  * memoryForms(memory): a shared-memory layout offset -> logical in the
+///    other two models: cute `Sw o L` over the coordinate (dim0, dim1, ..),
+///    colex, to the element offset; tile `Swizzle(..) o S[..]` from the
+///    row-major flat index (the last dim fastest) to the address on m
+///    (both through swizzledForm, api/Convert.h);
+///  * planConversion(): plan::planConversion plus the memory forms and the
+///    instruction names of the shared-memory sides.
+///
+/// Example (the mma.m16n8k16 accumulator, two spellings of one layout):
+///   ParseOptions o; o.shape = (16,8);
+///   src = parseDistributed("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", o)
+///   dst = parseDistributed("((4,8),(2,2)):((32,1),(16,8))", o)
+///   planConversion(src, dst, {"f16", 16})->plan.strategy == NoOp
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_API_PLAN_H
+#define LAYOUTKIT_API_PLAN_H
+
+#include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/plan/Plan.h"
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace lk::api {
+
+/// The TV layout `tv` as register/lane/warp -> dim0.. (see the file
+/// comment). Fails when tv has not 2 top-level modes, when `shape` is
+/// empty, or when the bridge refuses tv (a non-power-of-two extent, ...).
+/// `shapeName` names the shape in the diagnostic (e.g. "--shape").
+Expected<linear::LinearLayout> tvToLinear(const cute::Layout &tv,
+                                          std::span<const int64_t> shape,
+                                          std::string_view shapeName = "a shape");
+
+/// The hardware -> logical layout of `l` over the leaves of options.shape
+/// (see the file comment).
+Expected<linear::LinearLayout> distributedLayout(const AnyLayout &l,
+                                                 const ParseOptions &options);
+
+/// parseLayout + distributedLayout; a failure of either carries the note
+/// "read as <grammar> (...)".
+Expected<linear::LinearLayout> parseDistributed(std::string_view text,
+                                                const ParseOptions &options);
+
+/// A shared-memory layout in the cute and tile models, where representable.
+struct MemoryForms {
+  std::optional<cute::ComposedLayout> cute;
+  std::optional<tile::ComposeLayout> tile;
+};
+/// `memory` maps offset -> logical (plan::SharedMemoryPlan::memory).
+MemoryForms memoryForms(const linear::LinearLayout &memory);
+
+/// A plan with what front ends print beside it.
+struct PlanReport {
+  plan::Plan plan;
+  /// The forms of plan.smem->memory (empty without shared memory).
+  MemoryForms memory;
+  /// "st.shared" or e.g. "stmatrix.x2.trans"; empty without shared memory.
+  std::string storeInstruction;
+  /// "ld.shared" or e.g. "ldmatrix.x4"; empty without shared memory.
+  std::string loadInstruction;
+};
+
+/// Plans src -> dst for elements of `type`. A planner failure carries the
+/// note "planning SRC -> DST for NAME (B-bit elements)".
+Expected<PlanReport> planConversion(const linear::LinearLayout &src,
+                                    const linear::LinearLayout &dst,
+                                    const cute::ElementType &type,
+                                    const plan::PlanOptions &options = {});
+
+} // namespace lk::api
+
+#endif // LAYOUTKIT_API_PLAN_H

@@ -1,0 +1,162 @@
+//===- Query.h - Evaluate, owners, banks -------------------------*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The questions front ends ask of a parsed layout, with their small input
+/// grammars, as plain values any front end prints:
+///
+///  * cute: evaluate(L, coord) = Sw(k + L(coord)) (a codomain tuple for
+///    basis strides); tabulate(L) = the rows x cols table `show` draws
+///    (rank 2: cell (r, c) = L((r, c)); rank 1 and 0: one row; rank > 2
+///    refused with a note suggesting group_modes);
+///  * tile: tileShape / tileIndex read a logical shape and a coordinate
+///    against a layout; owners(L, x) = L(x) split into the owner axes
+///    (thread and device kinds) and the others (where the owner holds it);
+///    holders(L, where) = the flat indices a partial hardware coordinate
+///    holds (parseAxisValues reads "laneid=3,warpid=5");
+///  * banks: memoryLayout applies a named swizzle mode (--swizzle 128B) to a
+///    tile memory layout; columnConflicts counts the conflicts of lanes
+///    reading one column of a row-major tile;
+///  * linear: parseDimValues reads "lane=5,register=1" (dims left out are
+///    0) for LinearLayout::apply.
+///
+/// Edge cases: a coordinate given as one integer on a rank > 1 shape is
+/// the row-major flat index; a shape is a flat tuple (or one integer) the
+/// layout admits; holders refuses a swizzled layout (the swizzle only moves
+/// m; invert the tile alone).
+///
+/// Example:
+///   L = Sw<3,4,3> o (8,64):(64,1);  evaluate(L, (2,0)) = Sw(128) = 144
+///   T = S[(8,4,2):(4@laneid,1@laneid,1)]; owners(T, 9) ->
+///       {owner {laneid=4}, at {m=1}}
+///   parseAxisValues("laneid=3, warpid=1") -> {laneid 3, warpid 1}
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_API_QUERY_H
+#define LAYOUTKIT_API_QUERY_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/core/IntTuple.h"
+#include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/tile/Bank.h"
+#include "layoutkit/tile/SwizzleLayout.h"
+#include "layoutkit/tile/TileLayout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lk::api {
+
+/// A whole decimal integer (optional sign, surrounding blanks), e.g.
+/// " -12 " -> -12; "12x" -> error "unexpected character after integer" at
+/// the 'x'; out of 64 bits -> error.
+Expected<int64_t> parseInteger(std::string_view text);
+
+//===----------------------------------------------------------------------===//
+// cute
+//===----------------------------------------------------------------------===//
+
+/// Sw(k + L(coord)) for a swizzled layout, L(coord) otherwise; the codomain
+/// tuple (crd2offset) for a basis-stride layout (refused with a swizzle or
+/// an offset). Example: Sw<3,4,3> o (8,64):(64,1) at (2,0): Sw(128) = 144.
+Expected<IntTuple> evaluate(const cute::ComposedLayout &layout,
+                            const IntTuple &coord);
+
+/// The largest number of cells tabulate() fills.
+inline constexpr int64_t kMaxTableCells = int64_t(1) << 16;
+
+/// The offsets of a layout laid out as rows x cols cells.
+struct OffsetTable {
+  /// The layout's text (cuteText).
+  std::string title;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  /// rows * cols offsets, row-major. A leaf for integer strides, a tuple
+  /// for basis strides.
+  std::vector<IntTuple> cells;
+  const IntTuple &at(int64_t r, int64_t c) const {
+    return cells[size_t(r * cols + c)];
+  }
+};
+/// Every cell of `layout` (see the file comment); at most kMaxTableCells.
+Expected<OffsetTable> tabulate(const cute::ComposedLayout &layout);
+
+//===----------------------------------------------------------------------===//
+// tile
+//===----------------------------------------------------------------------===//
+
+/// A logical shape for `layout`: one integer or a flat tuple of extents
+/// that the layout admits (TileLayout::admits).
+Expected<std::vector<int64_t>> tileShape(const IntTuple &shape,
+                                         const tile::TileLayout &layout);
+/// The row-major flat index of `coord` in `shape`: a flat tuple of the
+/// shape's rank, or one integer (the flat index itself, checked against
+/// the layout's size) when the shape's rank is above 1.
+Expected<int64_t> tileIndex(const IntTuple &coord,
+                            const tile::TileLayout &layout,
+                            std::span<const int64_t> shape);
+
+/// Owners are the thread and device axes (laneid, warpid, cta, ...).
+bool isOwnerAxis(tile::Axis a);
+
+/// One point of L(x): the owner's axes and where it holds the element.
+struct Owner {
+  std::vector<tile::AxisValue> owner;
+  std::vector<tile::AxisValue> at;
+};
+/// L(flat) split per point (see isOwnerAxis). @pre 0 <= flat < size
+std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat);
+
+/// "axis=value[, axis=value...]", e.g. "laneid=3,warpid=5" (blanks
+/// allowed; each axis once; values are non-negative integers).
+Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text);
+
+/// The flat indices the hardware coordinate `where` holds (axes left out
+/// range freely). Refused when the layout is swizzled.
+Expected<std::vector<int64_t>>
+holders(const tile::ComposeLayout &layout,
+        std::span<const tile::AxisValue> where);
+
+/// `layout` as a shared-memory layout for `dtypeBits`-bit elements; with
+/// `swizzleMode` (e.g. "128B", tile::swizzleModeByName) the mode's swizzle
+/// for that width is applied (refused when the layout already has one).
+Expected<tile::MemoryLayout>
+memoryLayout(const tile::ComposeLayout &layout, int64_t dtypeBits,
+             std::optional<std::string_view> swizzleMode = std::nullopt);
+
+/// Lanes reading one column of a row-major (rows, cols) tile.
+struct ColumnRead {
+  int64_t rows = 0, cols = 0;
+  int64_t column = 0;
+  /// Absent: min(rows, 32), one warp's lanes.
+  std::optional<int64_t> lanes;
+  int64_t vector = 1;
+  int64_t firstRow = 0;
+};
+/// The read's lanes, ColumnRead::lanes or its default.
+int64_t laneCount(const ColumnRead &read);
+/// The bank conflicts of the read (tile::columnAccess, tile::bankConflicts).
+Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
+                                              int64_t dtypeBits,
+                                              const ColumnRead &read);
+
+//===----------------------------------------------------------------------===//
+// linear
+//===----------------------------------------------------------------------===//
+
+/// "dim=value" pairs, comma separated, one per in-dim of `l` in any order;
+/// in-dims left out are 0. Returns one value per in-dim of `l`, in order.
+/// Example on {register: .., lane: ..}: "lane=5" -> {0, 5}.
+Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
+                                              const linear::LinearLayout &l);
+
+} // namespace lk::api
+
+#endif // LAYOUTKIT_API_QUERY_H

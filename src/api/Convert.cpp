@@ -1,0 +1,146 @@
+//===- Convert.cpp - A layout in the other models -------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Convert.h"
+
+#include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/bridge/LinearTile.h"
+#include "layoutkit/bridge/TileCute.h"
+
+namespace lk::api {
+
+std::optional<cute::ComposedLayout> swizzledForm(const linear::LinearLayout &toOffset) {
+  if (Expected<cute::Layout> plain = bridge::linearToCute(toOffset)) {
+    cute::ComposedLayout c;
+    c.layout = std::move(*plain);
+    return c;
+  }
+  int bits = toOffset.totalOutBits();
+  for (int b = 1; b <= bits; ++b)
+    for (int m = 0; b + m <= bits; ++m)
+      for (int s = b; b + m + s <= bits; ++s) {
+        Expected<cute::Swizzle> sw = cute::Swizzle::make(b, m, s);
+        if (!sw)
+          continue;
+        if (Expected<cute::ComposedLayout> c =
+                bridge::linearToCute(toOffset, *sw))
+          return std::move(*c);
+      }
+  return std::nullopt;
+}
+
+Expected<cute::ComposedLayout> toCute(const AnyLayout &l) {
+  if (const cute::ComposedLayout *c = l.cute())
+    return *c;
+  if (const tile::ComposeLayout *t = l.tile()) {
+    if (!t->swizzle().isIdentity())
+      return Diagnostic::error("a swizzled tile layout has no cute form here: "
+                               "its swizzle acts on the address m, the cute "
+                               "form's codomain is the tile's axes");
+    LK_TRY(bridge::TileAsCute c, bridge::tileToCute(t->tile()));
+    cute::ComposedLayout r;
+    r.layout = std::move(c.shard);
+    return r;
+  }
+  const linear::LinearLayout &ll = *l.linear();
+  if (std::optional<cute::ComposedLayout> c = swizzledForm(ll))
+    return std::move(*c);
+  // Not even swizzled: the plain bridge's diagnostic says why.
+  LK_TRY(cute::Layout plain, bridge::linearToCute(ll));
+  cute::ComposedLayout r;
+  r.layout = std::move(plain);
+  return r;
+}
+
+Expected<tile::ComposeLayout> toTile(const AnyLayout &l) {
+  if (const tile::ComposeLayout *t = l.tile())
+    return *t;
+  if (const cute::ComposedLayout *c = l.cute()) {
+    if (c->offset != 0)
+      return Diagnostic::error("a tile swizzle layout has no offset; " +
+                               c->str() + " has offset " +
+                               std::to_string(c->offset));
+    LK_TRY(tile::SwizzleLayout sw, bridge::swizzleFromCute(c->swizzle));
+    tile::Axis m = tile::Axis::m();
+    LK_TRY(tile::TileLayout t,
+           bridge::cuteToTile(c->layout, std::span<const tile::Axis>(&m, 1)));
+    return tile::ComposeLayout(sw, std::move(t));
+  }
+  LK_TRY(tile::TileLayout t, bridge::linearToTile(*l.linear()));
+  return tile::ComposeLayout(tile::SwizzleLayout(), std::move(t));
+}
+
+namespace {
+
+/// `l` (register -> logical, the register the tile's address m) with the
+/// address swizzled: a' = sw(a) holds what a = sw(a') held (sw is an
+/// involution), so register basis j becomes l(sw(2^j)), the XOR of the old
+/// bases of the bits of sw(2^j). sw xors higher bits into lower ones, so
+/// sw(2^j) < 2^(j+1) stays in the register range; the check guards that.
+Expected<linear::LinearLayout> swizzleRegisters(const linear::LinearLayout &l,
+                                                const tile::SwizzleLayout &sw) {
+  std::vector<linear::InDimBases> ins = l.allBases();
+  for (linear::InDimBases &in : ins) {
+    if (in.dim != linear::dims::kRegister)
+      continue;
+    const std::vector<std::vector<int64_t>> old = in.bases;
+    for (size_t j = 0; j < old.size(); ++j) {
+      int64_t s = sw(int64_t(1) << j);
+      if (s >> old.size())
+        return Diagnostic::error(
+            sw.str() + " moves address " + std::to_string(int64_t(1) << j) +
+            " to " + std::to_string(s) + ", outside the layout's " +
+            std::to_string(int64_t(1) << old.size()) + " addresses");
+      std::vector<int64_t> b(old[j].size(), 0);
+      for (size_t k = 0; k < old.size(); ++k)
+        if ((s >> k) & 1)
+          for (size_t o = 0; o < b.size(); ++o)
+            b[o] ^= old[k][o];
+      in.bases[j] = std::move(b);
+    }
+  }
+  std::vector<linear::OutDim> outs = l.outDims();
+  return linear::LinearLayout::make(std::span<const linear::InDimBases>(ins),
+                                    std::span<const linear::OutDim>(outs));
+}
+
+} // namespace
+
+Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
+                                        std::span<const int64_t> shape) {
+  if (const linear::LinearLayout *ll = l.linear())
+    return *ll;
+  if (const cute::ComposedLayout *c = l.cute())
+    return bridge::cuteToLinear(*c);
+  const tile::ComposeLayout &t = *l.tile();
+  bridge::TileToLinearDims d;
+  d.shape.assign(shape.begin(), shape.end());
+  LK_TRY(linear::LinearLayout plain, bridge::tileToLinear(t.tile(), d));
+  if (t.swizzle().isIdentity())
+    return plain;
+  return swizzleRegisters(plain, t.swizzle());
+}
+
+Expected<AnyLayout> convert(const AnyLayout &l, Model m,
+                            std::span<const int64_t> shape) {
+  switch (m) {
+  case Model::Cute: {
+    LK_TRY(cute::ComposedLayout c, toCute(l));
+    return AnyLayout{Syntax::CuteText, std::move(c), l.elem};
+  }
+  case Model::Tile: {
+    LK_TRY(tile::ComposeLayout t, toTile(l));
+    return AnyLayout{Syntax::TileText, std::move(t), l.elem};
+  }
+  case Model::Linear: {
+    LK_TRY(linear::LinearLayout ll, toLinear(l, shape));
+    return AnyLayout{Syntax::LinearText, std::move(ll), l.elem};
+  }
+  }
+  return Diagnostic::error("unknown model");
+}
+
+} // namespace lk::api

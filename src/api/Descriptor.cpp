@@ -1,0 +1,65 @@
+//===- Descriptor.cpp - Descriptor words and a tile's TMA -----------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Descriptor.h"
+
+#include <algorithm>
+#include <string>
+
+namespace lk::api {
+
+Expected<uint64_t> parseWord(std::string_view text) {
+  std::string_view t = text;
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  }
+  auto bad = [&] {
+    return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), got '" +
+                             std::string(text) + "'");
+  };
+  if (t.empty() || t.size() > (base == 16 ? 16u : 20u))
+    return bad();
+  uint64_t v = 0;
+  for (char c : t) {
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : 99;
+    if (d >= base)
+      return bad();
+    if (v > (UINT64_MAX - uint64_t(d)) / uint64_t(base))
+      return Diagnostic::error("'" + std::string(text) +
+                               "' does not fit in 64 bits");
+    v = v * uint64_t(base) + uint64_t(d);
+  }
+  return v;
+}
+
+Expected<hw::TmaDescription> tileTma(std::string_view elementType,
+                                     int64_t elementBits, hw::Major major,
+                                     int64_t mn, int64_t k,
+                                     hw::SwizzleMode swizzle) {
+  std::string_view type = elementType == "bf16"                        ? "bfloat16"
+                          : elementType == "f32" || elementType == "tf32" ? "float32"
+                          : elementBits == 16                           ? "float16"
+                          : elementBits == 8                            ? "uint8"
+                          : elementBits == 32                           ? "uint32"
+                                                                        : elementType;
+  hw::TmaDescription t;
+  LK_TRY(t.dataType, hw::parseTmaDataType(type));
+  t.swizzle = swizzle;
+  int64_t inner = major == hw::Major::K ? k : mn;
+  int64_t outer = major == hw::Major::K ? mn : k;
+  t.globalDims = {inner, outer};
+  t.globalStrides = {
+      std::max<int64_t>(16, (inner * elementBits / 8 + 15) / 16 * 16)};
+  t.boxDims = {inner, outer};
+  return t;
+}
+
+} // namespace lk::api

@@ -1,0 +1,228 @@
+//===- Layout.cpp - A layout in any model, read from text -----------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Layout.h"
+
+#include "layoutkit/cute/Attribute.h"
+#include "layoutkit/cute/BasisDescriptor.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Text.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <cctype>
+
+namespace lk::api {
+
+std::string_view modelName(Model m) {
+  switch (m) {
+  case Model::Cute:
+    return "cute";
+  case Model::Tile:
+    return "tile";
+  case Model::Linear:
+    return "linear";
+  }
+  return "?";
+}
+
+std::string_view syntaxName(Syntax s) {
+  switch (s) {
+  case Syntax::StandardParams:
+    return "standard-layout parameters (JSON)";
+  case Syntax::LinearText:
+    return "a linear layout";
+  case Syntax::TileText:
+    return "a tile layout";
+  case Syntax::Attribute:
+    return "a layout attribute";
+  case Syntax::CuteText:
+    return "a cute layout";
+  case Syntax::BasisDescriptor:
+    return "a basis descriptor";
+  }
+  return "?";
+}
+
+Model modelOf(Syntax s) {
+  switch (s) {
+  case Syntax::StandardParams:
+  case Syntax::LinearText:
+    return Model::Linear;
+  case Syntax::TileText:
+    return Model::Tile;
+  default:
+    return Model::Cute;
+  }
+}
+
+std::string tileText(const tile::ComposeLayout &c) {
+  return c.swizzle().isIdentity() ? c.tile().str() : c.str();
+}
+
+std::string cuteText(const cute::ComposedLayout &c) {
+  return c.swizzle.isIdentity() && c.offset == 0 ? c.layout.str() : c.str();
+}
+
+std::string AnyLayout::str() const {
+  if (const cute::ComposedLayout *c = cute())
+    return cuteText(*c);
+  if (const tile::ComposeLayout *t = tile())
+    return tileText(*t);
+  return linear()->str();
+}
+
+namespace {
+
+/// The text after leading blanks.
+std::string_view trimmed(std::string_view text) {
+  size_t p = 0;
+  while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p])))
+    ++p;
+  return text.substr(p);
+}
+
+bool startsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+/// The first non-blank character after the first one of `t`, or 0.
+char nextAfter(std::string_view t) {
+  std::string_view rest = t.size() > 1 ? trimmed(t.substr(1)) : std::string_view();
+  return rest.empty() ? 0 : rest[0];
+}
+
+Expected<AnyLayout> readStandard(std::string_view text,
+                                 const ParseOptions &o) {
+  if (!o.shape)
+    return Diagnostic::error("standard-layout parameters need " + o.shapeName +
+                             ", the tensor shape, e.g. (64,64)");
+  if (!o.readEncoding)
+    return Diagnostic::error("standard-layout parameters need an encoding "
+                             "reader (ParseOptions::readEncoding)");
+  LK_TRY(linear::Encoding enc, o.readEncoding(text));
+  std::vector<int64_t> shape;
+  for (const IntTuple::Node &n : o.shape->leaves())
+    shape.push_back(n.value);
+  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(enc, shape));
+  return AnyLayout{Syntax::StandardParams, std::move(l), std::nullopt};
+}
+
+Expected<AnyLayout> readTile(std::string_view text) {
+  if (startsWith(trimmed(text), "Swizzle")) {
+    LK_TRY(tile::ComposeLayout c, tile::parseComposeLayout(text));
+    return AnyLayout{Syntax::TileText, std::move(c), std::nullopt};
+  }
+  LK_TRY(tile::TileLayout t, tile::parseTileLayout(text));
+  return AnyLayout{Syntax::TileText,
+                   tile::ComposeLayout(tile::SwizzleLayout(), std::move(t)),
+                   std::nullopt};
+}
+
+Expected<AnyLayout> readAttribute(std::string_view text) {
+  LK_TRY(cute::LayoutAttribute a, cute::parseLayoutAttribute(text));
+  cute::ComposedLayout c;
+  c.layout = std::move(a.layout);
+  if (a.swizzle)
+    c.swizzle = *a.swizzle;
+  return AnyLayout{Syntax::Attribute, std::move(c), std::move(a.elem)};
+}
+
+Expected<AnyLayout> readBasisDescriptor(std::string_view text,
+                                        const ParseOptions &o) {
+  LK_TRY(IntTuple strides, cute::parseBasisDescriptor(text));
+  if (!o.shape)
+    return Diagnostic::error("a basis descriptor gives only strides; it "
+                             "needs " +
+                             o.shapeName + ", e.g. (4,8) for (1@0,1@1)");
+  cute::ComposedLayout c;
+  LK_TRY(c.layout, cute::Layout::make(*o.shape, std::move(strides)));
+  return AnyLayout{Syntax::BasisDescriptor, std::move(c), std::nullopt};
+}
+
+Expected<AnyLayout> readAs(Syntax s, std::string_view text,
+                           const ParseOptions &o) {
+  switch (s) {
+  case Syntax::StandardParams:
+    return readStandard(text, o);
+  case Syntax::LinearText: {
+    LK_TRY(linear::LinearLayout l, linear::parseLinearLayout(text));
+    return AnyLayout{s, std::move(l), std::nullopt};
+  }
+  case Syntax::TileText:
+    return readTile(text);
+  case Syntax::Attribute:
+    return readAttribute(text);
+  case Syntax::CuteText: {
+    LK_TRY(cute::ComposedLayout c, cute::parseComposedLayout(text));
+    return AnyLayout{s, std::move(c), std::nullopt};
+  }
+  case Syntax::BasisDescriptor:
+    return readBasisDescriptor(text, o);
+  }
+  return Diagnostic::error("unknown grammar");
+}
+
+} // namespace
+
+std::string readAsNote(Syntax s) {
+  return "read as " + std::string(syntaxName(s)) +
+         " (the model is told by the first characters: '{\"' JSON "
+         "parameters, '{' linear, 'S[', 'R[' or 'Swizzle' tile, '<' a layout "
+         "attribute, otherwise cute, and '(' also a basis descriptor)";
+}
+
+std::vector<Syntax> candidateSyntaxes(std::string_view text) {
+  std::string_view t = trimmed(text);
+  char first = t.empty() ? 0 : t[0];
+  if (first == '{')
+    return {nextAfter(t) == '"' ? Syntax::StandardParams : Syntax::LinearText};
+  if ((first == 'S' || first == 'R') && nextAfter(t) == '[')
+    return {Syntax::TileText};
+  if (startsWith(t, "Swizzle"))
+    return {Syntax::TileText};
+  if (first == '<')
+    return {Syntax::Attribute};
+  if (first == '(')
+    return {Syntax::CuteText, Syntax::BasisDescriptor};
+  return {Syntax::CuteText};
+}
+
+Expected<AnyLayout> parseLayout(std::string_view text,
+                                const ParseOptions &options) {
+  if (options.syntax)
+    return readAs(*options.syntax, text, options);
+  std::vector<Syntax> tried = candidateSyntaxes(text);
+  std::optional<Diagnostic> first;
+  std::vector<std::string> also;
+  for (Syntax s : tried) {
+    Expected<AnyLayout> l = readAs(s, text, options);
+    if (l)
+      return l;
+    if (!first)
+      first = std::move(l).error();
+    else
+      also.push_back("also tried as " + std::string(syntaxName(s)) + ": " +
+                     l.error().message +
+                     (l.error().range ? " at column " +
+                                            std::to_string(l.error().range->begin.column)
+                                      : std::string()));
+  }
+  Diagnostic d = std::move(*first);
+  d.notes.push_back(readAsNote(tried.front()));
+  for (std::string &n : also)
+    d.notes.push_back(std::move(n));
+  return d;
+}
+
+Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text) {
+  LK_TRY(IntTuple t, cute::parseIntTuple(text));
+  std::vector<int64_t> shape;
+  for (const IntTuple::Node &n : t.leaves())
+    shape.push_back(n.value);
+  return shape;
+}
+
+} // namespace lk::api

@@ -1,0 +1,168 @@
+//===- Plan.cpp - Distributed layouts and conversion plans ----------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Plan.h"
+
+#include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/bridge/LinearTile.h"
+#include "layoutkit/bridge/TileCute.h"
+#include "layoutkit/hw/LaneWarp.h"
+
+namespace lk::api {
+
+using linear::LinearLayout;
+namespace dims = linear::dims;
+
+Expected<LinearLayout> tvToLinear(const cute::Layout &tv,
+                                  std::span<const int64_t> shape,
+                                  std::string_view shapeName) {
+  if (tv.rank() != 2)
+    return Diagnostic::error(
+        "a distributed cute layout is a TV layout (thread, value) -> element "
+        "index with 2 top-level modes; " +
+        tv.str() + " has " + std::to_string(tv.rank()));
+  if (shape.empty())
+    return Diagnostic::error("a cute TV layout needs " + std::string(shapeName) +
+                             ", the tensor's extents its element index is "
+                             "split over (colex), e.g. (16,16)");
+  bridge::CuteToLinearDims d;
+  const linear::DimId thread = linear::internDim("thread");
+  d.inDims = {thread, dims::kRegister};
+  for (size_t i = 0; i < shape.size(); ++i)
+    d.outDims.push_back({dims::dim(int(i)), shape[i]});
+  LK_TRY(LinearLayout l, bridge::cuteToLinear(tv, d));
+  return hw::splitThreadDim(l, thread);
+}
+
+namespace {
+
+/// Checks that a layout given with its own out-dims agrees with the shape.
+Status checkShape(const LinearLayout &l, std::span<const int64_t> shape,
+                  const std::string &shapeName) {
+  bool same = l.numOutDims() == int(shape.size());
+  for (int i = 0; same && i < l.numOutDims(); ++i)
+    same = l.outDim(i).size() == shape[size_t(i)];
+  if (same)
+    return Ok{};
+  std::string s;
+  for (int i = 0; i < l.numOutDims(); ++i)
+    s += (i ? "," : "") + std::to_string(l.outDim(i).size());
+  return Diagnostic::error("the layout's logical dims have extents (" + s +
+                           "), not the " + shapeName + " given");
+}
+
+std::vector<int64_t> leavesOf(const std::optional<IntTuple> &shape) {
+  std::vector<int64_t> v;
+  if (shape)
+    for (const IntTuple::Node &n : shape->leaves())
+      v.push_back(n.value);
+  return v;
+}
+
+} // namespace
+
+Expected<LinearLayout> distributedLayout(const AnyLayout &l,
+                                         const ParseOptions &options) {
+  std::vector<int64_t> shape = leavesOf(options.shape);
+  if (const LinearLayout *ll = l.linear()) {
+    if (options.shape && l.syntax != Syntax::StandardParams)
+      LK_CHECK(checkShape(*ll, shape, options.shapeName));
+    return *ll;
+  }
+  if (const tile::ComposeLayout *t = l.tile()) {
+    if (!t->swizzle().isIdentity())
+      return Diagnostic::error("a distributed layout has no swizzle; " +
+                               t->str() + " has one");
+    bridge::TileToLinearDims d;
+    d.shape = shape;
+    return bridge::tileToLinear(t->tile(), d);
+  }
+  const cute::ComposedLayout &c = *l.cute();
+  if (!c.swizzle.isIdentity() || c.offset != 0)
+    return Diagnostic::error("a distributed layout has no swizzle or offset; " +
+                             c.str() + " has one");
+  return tvToLinear(c.layout, shape, options.shapeName);
+}
+
+Expected<LinearLayout> parseDistributed(std::string_view text,
+                                        const ParseOptions &options) {
+  Expected<AnyLayout> any = parseLayout(text, options);
+  if (!any)
+    return any.error();
+  Expected<LinearLayout> l = distributedLayout(*any, options);
+  if (!l) {
+    Diagnostic d = std::move(l).error();
+    d.notes.push_back(readAsNote(any->syntax));
+    return d;
+  }
+  return l;
+}
+
+MemoryForms memoryForms(const LinearLayout &memory) {
+  MemoryForms f;
+  Expected<LinearLayout> toOffset = memory.invert();
+  if (!toOffset)
+    return f;
+  f.cute = swizzledForm(*toOffset);
+  // Row-major: the last logical dim in the lowest bits, as one in-dim.
+  std::vector<linear::DimId> reversed;
+  for (int i = toOffset->numInDims(); i-- > 0;)
+    reversed.push_back(toOffset->inDim(i).id);
+  Expected<LinearLayout> rowMajor = toOffset->transposeIns(reversed);
+  if (!rowMajor)
+    return f;
+  std::optional<cute::ComposedLayout> flat =
+      swizzledForm(rowMajor->flattenIns());
+  if (!flat)
+    return f;
+  Expected<tile::SwizzleLayout> sw = bridge::swizzleFromCute(flat->swizzle);
+  tile::Axis m = tile::Axis::m();
+  Expected<tile::TileLayout> t =
+      bridge::cuteToTile(flat->layout, std::span<const tile::Axis>(&m, 1));
+  if (sw && t)
+    f.tile = tile::ComposeLayout(*sw, std::move(*t));
+  return f;
+}
+
+namespace {
+
+/// "stmatrix.x2.trans" when used, else `plain`.
+std::string instructionName(bool matrix, const char *op, bool trans,
+                            int64_t count, const char *plain) {
+  if (!matrix)
+    return plain;
+  return std::string(op) + ".x" + std::to_string(count) + (trans ? ".trans" : "");
+}
+
+} // namespace
+
+Expected<PlanReport> planConversion(const LinearLayout &src,
+                                    const LinearLayout &dst,
+                                    const cute::ElementType &type,
+                                    const plan::PlanOptions &options) {
+  Expected<plan::Plan> planned =
+      plan::planConversion(src, dst, type.bits, options);
+  if (!planned) {
+    Diagnostic d = std::move(planned).error();
+    d.notes.push_back("planning SRC -> DST for " + type.name + " (" +
+                      std::to_string(type.bits) + "-bit elements)");
+    return d;
+  }
+  PlanReport r;
+  r.plan = std::move(*planned);
+  if (const std::optional<plan::SharedMemoryPlan> &m = r.plan.smem) {
+    r.memory = memoryForms(m->memory);
+    r.storeInstruction = instructionName(m->stmatrixStore, "stmatrix",
+                                         m->stmatrixTrans, m->matrixCount,
+                                         "st.shared");
+    r.loadInstruction = instructionName(m->ldmatrixLoad, "ldmatrix",
+                                        m->ldmatrixTrans, m->matrixCount,
+                                        "ld.shared");
+  }
+  return r;
+}
+
+} // namespace lk::api

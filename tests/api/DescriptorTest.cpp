@@ -1,0 +1,56 @@
+//===- DescriptorTest.cpp - parseWord, tileTma ----------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Descriptor.h"
+
+#include <gtest/gtest.h>
+
+namespace lk::api {
+namespace {
+
+TEST(ApiDescriptor, Words) {
+  EXPECT_EQ(*parseWord("0x10"), 16u);
+  EXPECT_EQ(*parseWord("0XfF"), 255u);
+  EXPECT_EQ(*parseWord("1073758224"), 1073758224u);
+  EXPECT_EQ(*parseWord("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(parseWord("18446744073709551616").error().message,
+            "'18446744073709551616' does not fit in 64 bits");
+  EXPECT_FALSE(parseWord("0x").hasValue());
+  EXPECT_FALSE(parseWord("12g").hasValue());
+  EXPECT_FALSE(parseWord("0x11112222333344445").hasValue()); // 17 hex digits
+  EXPECT_FALSE(parseWord("").hasValue());
+}
+
+TEST(ApiDescriptor, TileTma) {
+  // K-major 64x64 f16: inner k = 64 elements = 128 B per row.
+  Expected<hw::TmaDescription> t =
+      tileTma("f16", 16, hw::Major::K, 64, 64, hw::SwizzleMode::B128);
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(t->dataType, hw::TmaDataType::Float16);
+  EXPECT_EQ(t->globalDims, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(t->globalStrides, (std::vector<int64_t>{128}));
+  EXPECT_EQ(t->boxDims, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(t->swizzle, hw::SwizzleMode::B128);
+  // MN-major 128x32 of 8-bit elements: inner mn = 128 B.
+  Expected<hw::TmaDescription> m =
+      tileTma("f8e4m3", 8, hw::Major::MN, 128, 32, hw::SwizzleMode::None);
+  ASSERT_TRUE(m.hasValue()) << m.error().message;
+  EXPECT_EQ(m->dataType, hw::TmaDataType::UInt8);
+  EXPECT_EQ(m->globalDims, (std::vector<int64_t>{128, 32}));
+  EXPECT_EQ(m->globalStrides, (std::vector<int64_t>{128}));
+  // Two f32 per row are 8 B: padded to TMA's 16-B granule.
+  Expected<hw::TmaDescription> f =
+      tileTma("f32", 32, hw::Major::K, 8, 2, hw::SwizzleMode::None);
+  ASSERT_TRUE(f.hasValue()) << f.error().message;
+  EXPECT_EQ(f->dataType, hw::TmaDataType::Float32);
+  EXPECT_EQ(f->globalStrides, (std::vector<int64_t>{16}));
+  EXPECT_EQ(tileTma("bf16", 16, hw::Major::K, 8, 8, hw::SwizzleMode::None)
+                ->dataType,
+            hw::TmaDataType::BFloat16);
+}
+
+} // namespace
+} // namespace lk::api

@@ -1,0 +1,194 @@
+//===- LayoutTest.cpp - parseLayout: detection and diagnostics ------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Layout.h"
+
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Text.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace lk::api {
+namespace {
+
+bool hasNoteStarting(const Diagnostic &d, const std::string &prefix) {
+  return std::any_of(d.notes.begin(), d.notes.end(), [&](const std::string &n) {
+    return n.rfind(prefix, 0) == 0;
+  });
+}
+
+IntTuple tuple(std::string_view text) { return *cute::parseIntTuple(text); }
+
+/// The blocked encoding sizePerThread [1,4], threadsPerWarp [8,4], one warp,
+/// order [1,0] (the `linear standard` example of docs/cli.md).
+linear::Encoding blocked14() {
+  linear::Encoding e;
+  e.kind = linear::EncodingKind::Blocked;
+  e.sizePerThread = {1, 4};
+  e.threadsPerWarp = {8, 4};
+  e.warpsPerCTA = {1, 1};
+  e.order = {1, 0};
+  e.cta = linear::CTALayout::single(2);
+  return e;
+}
+
+TEST(ApiParseLayout, CandidatesFollowTheFirstCharacters) {
+  using V = std::vector<Syntax>;
+  EXPECT_EQ(candidateSyntaxes(R"( {"kind":"blocked"})"), V{Syntax::StandardParams});
+  EXPECT_EQ(candidateSyntaxes("{register: []} -> {dim0: 1}"), V{Syntax::LinearText});
+  EXPECT_EQ(candidateSyntaxes("S [(4):(1)]"), V{Syntax::TileText});
+  EXPECT_EQ(candidateSyntaxes("R[2:1@laneid]"), V{Syntax::TileText});
+  EXPECT_EQ(candidateSyntaxes("Swizzle(M=3,B=3,S=3) o S[8:1]"), V{Syntax::TileText});
+  EXPECT_EQ(candidateSyntaxes("<(2,4),(1,2)>"), V{Syntax::Attribute});
+  EXPECT_EQ(candidateSyntaxes("(1@0,1@1)"),
+            (V{Syntax::CuteText, Syntax::BasisDescriptor}));
+  // "Sw<" is cute's swizzle, not a tile layout; a number is cute.
+  EXPECT_EQ(candidateSyntaxes("Sw<3,3,3> o (8,64):(64,1)"), V{Syntax::CuteText});
+  EXPECT_EQ(candidateSyntaxes("32:1"), V{Syntax::CuteText});
+  EXPECT_EQ(candidateSyntaxes(""), V{Syntax::CuteText});
+}
+
+TEST(ApiParseLayout, EachGrammarReadsItsModel) {
+  Expected<AnyLayout> c = parseLayout("(4,8):(8,1)");
+  ASSERT_TRUE(c.hasValue()) << c.error().message;
+  EXPECT_EQ(c->model(), Model::Cute);
+  EXPECT_EQ(c->syntax, Syntax::CuteText);
+  EXPECT_EQ(c->str(), "(4,8):(8,1)");
+
+  Expected<AnyLayout> sw = parseLayout("Sw<3,3,3> o (8,64):(64,1)");
+  ASSERT_TRUE(sw.hasValue()) << sw.error().message;
+  EXPECT_EQ(sw->cute()->swizzle.B, 3);
+  EXPECT_EQ(sw->str(), "Sw<3,3,3> o (8,64):(64,1)");
+
+  Expected<AnyLayout> t = parseLayout("S[(8,4,2):(4@laneid,1@laneid,1)]");
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(t->model(), Model::Tile);
+  EXPECT_EQ(t->tile()->tile(),
+            *tile::parseTileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]"));
+  EXPECT_TRUE(t->tile()->swizzle().isIdentity());
+
+  Expected<AnyLayout> ts = parseLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  ASSERT_TRUE(ts.hasValue()) << ts.error().message;
+  EXPECT_EQ(ts->str(), "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+
+  const char *linearText =
+      "{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
+      "{dim0: 8, dim1: 8}";
+  Expected<AnyLayout> l = parseLayout(linearText);
+  ASSERT_TRUE(l.hasValue()) << l.error().message;
+  EXPECT_EQ(l->model(), Model::Linear);
+  EXPECT_EQ(*l->linear(), *linear::parseLinearLayout(linearText));
+}
+
+TEST(ApiParseLayout, AttributeKeepsSwizzleAndElementType) {
+  Expected<AnyLayout> a = parseLayout("<(16,16),(1,16),swizzle<2,5,2>>");
+  ASSERT_TRUE(a.hasValue()) << a.error().message;
+  EXPECT_EQ(a->syntax, Syntax::Attribute);
+  EXPECT_EQ(a->cute()->layout.str(), "(16,16):(1,16)");
+  EXPECT_EQ(a->cute()->swizzle.B, 2);
+  EXPECT_EQ(a->cute()->swizzle.M, 5);
+  EXPECT_EQ(a->cute()->swizzle.S, 2);
+  EXPECT_FALSE(a->elem.has_value());
+  Expected<AnyLayout> e = parseLayout("<(128,64),(64,1),elem=nvfp4>");
+  ASSERT_TRUE(e.hasValue()) << e.error().message;
+  ASSERT_TRUE(e->elem.has_value());
+  EXPECT_EQ(e->elem->bits, 4);
+}
+
+TEST(ApiParseLayout, BasisDescriptorTakesTheShape) {
+  ParseOptions o;
+  o.shape = tuple("(4,8)");
+  Expected<AnyLayout> b = parseLayout("(1@0,1@1)", o);
+  ASSERT_TRUE(b.hasValue()) << b.error().message;
+  EXPECT_EQ(b->syntax, Syntax::BasisDescriptor);
+  EXPECT_EQ(b->cute()->layout, *cute::parseLayout("(4,8):(1@0,1@1)"));
+  // Without a shape both candidates fail; the descriptor says why.
+  Expected<AnyLayout> none = parseLayout("(1@0,1@1)");
+  ASSERT_FALSE(none.hasValue());
+  EXPECT_TRUE(hasNoteStarting(none.error(), "read as a cute layout"))
+      << none.error().message;
+  EXPECT_TRUE(hasNoteStarting(none.error(), "also tried as a basis descriptor: "
+                                            "a basis descriptor gives only "
+                                            "strides; it needs a shape"));
+}
+
+TEST(ApiParseLayout, StandardParamsUseTheReaderAndTheShape) {
+  ParseOptions o;
+  o.shape = tuple("(8,16)");
+  o.readEncoding = [](std::string_view) -> Expected<linear::Encoding> {
+    return blocked14();
+  };
+  Expected<AnyLayout> s = parseLayout(R"({"kind":"blocked"})", o);
+  ASSERT_TRUE(s.hasValue()) << s.error().message;
+  EXPECT_EQ(s->syntax, Syntax::StandardParams);
+  const int64_t shape[] = {8, 16};
+  EXPECT_EQ(*s->linear(), *linear::toLinearLayout(blocked14(), shape));
+  // Hand derivation: 4 registers along dim1 (fastest, order [1,0]), then 4
+  // lanes along dim1, then 8 lanes along dim0.
+  EXPECT_EQ(s->linear()->str(),
+            "{register: [(0,1), (0,2)], lane: [(0,4), (0,8), (1,0), (2,0), "
+            "(4,0)], warp: [], block: []} -> {dim0: 8, dim1: 16}");
+
+  ParseOptions noShape = o;
+  noShape.shape.reset();
+  noShape.shapeName = "--shape";
+  Expected<AnyLayout> a = parseLayout(R"({"kind":"blocked"})", noShape);
+  ASSERT_FALSE(a.hasValue());
+  EXPECT_EQ(a.error().message.rfind("standard-layout parameters need --shape", 0), 0u)
+      << a.error().message;
+  EXPECT_TRUE(hasNoteStarting(a.error(), "read as standard-layout parameters"));
+
+  ParseOptions noReader = o;
+  noReader.readEncoding = nullptr;
+  Expected<AnyLayout> r = parseLayout(R"({"kind":"blocked"})", noReader);
+  ASSERT_FALSE(r.hasValue());
+  EXPECT_NE(r.error().message.find("encoding reader"), std::string::npos);
+}
+
+TEST(ApiParseLayout, FailureNamesEveryGrammarTried) {
+  Expected<AnyLayout> l = parseLayout("{register: [(0,1)");
+  ASSERT_FALSE(l.hasValue());
+  // The linear grammar's own error, with its column.
+  Diagnostic own = linear::parseLinearLayout("{register: [(0,1)").error();
+  EXPECT_EQ(l.error().message, own.message);
+  ASSERT_TRUE(l.error().range && own.range);
+  EXPECT_EQ(l.error().range->begin.column, own.range->begin.column);
+  ASSERT_FALSE(l.error().notes.empty());
+  EXPECT_EQ(l.error().notes.back().rfind("read as a linear layout", 0), 0u);
+
+  // '(' : cute first (its error is the diagnostic), then the descriptor.
+  Expected<AnyLayout> c = parseLayout("(4,8):(8,1");
+  ASSERT_FALSE(c.hasValue());
+  Expected<cute::ComposedLayout> cuteError =
+      cute::parseComposedLayout("(4,8):(8,1");
+  EXPECT_EQ(c.error().message, cuteError.error().message);
+  ASSERT_TRUE(c.error().range && cuteError.error().range);
+  EXPECT_EQ(c.error().range->begin.column, cuteError.error().range->begin.column);
+  EXPECT_TRUE(hasNoteStarting(c.error(), "read as a cute layout"));
+  EXPECT_TRUE(hasNoteStarting(c.error(), "also tried as a basis descriptor: "));
+}
+
+TEST(ApiParseLayout, ForcedSyntaxSkipsDetection) {
+  ParseOptions o;
+  o.syntax = Syntax::CuteText;
+  EXPECT_FALSE(parseLayout("S[(4):(1)]", o).hasValue());
+  o.syntax = Syntax::TileText;
+  Expected<AnyLayout> t = parseLayout("S[(4):(1)]", o);
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(t->model(), Model::Tile);
+}
+
+TEST(ApiParseLayout, ShapeLeaves) {
+  EXPECT_EQ(*parseShapeLeaves("(8,(2,4))"), (std::vector<int64_t>{8, 2, 4}));
+  EXPECT_EQ(*parseShapeLeaves("16"), (std::vector<int64_t>{16}));
+  EXPECT_FALSE(parseShapeLeaves("(8,").hasValue());
+}
+
+} // namespace
+} // namespace lk::api

@@ -1,0 +1,145 @@
+//===- PlanTest.cpp - Distributed layouts, memory forms, plans ------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Plan.h"
+
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Standard.h"
+#include "layoutkit/linear/Text.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace lk::api {
+namespace {
+
+using linear::LinearLayout;
+
+ParseOptions withShape(std::string_view shape) {
+  ParseOptions o;
+  o.shape = *cute::parseIntTuple(shape);
+  return o;
+}
+
+const cute::ElementType kF16{"f16", 16};
+
+/// The mma.m16n8k16 accumulator as a cute TV layout, over (16,8) colex:
+/// thread (4,8):(32,1), value (2,2):(16,8).
+constexpr const char *kMmaTv = "((4,8),(2,2)):((32,1),(16,8))";
+constexpr const char *kMmaTile = "S[(2,8,4,2):(2,4@laneid,1@laneid,1)]";
+
+TEST(ApiPlan, TvLayoutSplitsThreadsIntoLanesAndWarps) {
+  Expected<LinearLayout> l = parseDistributed(kMmaTv, withShape("(16,8)"));
+  ASSERT_TRUE(l.hasValue()) << l.error().message;
+  // Index i is (i mod 16, i div 16). Thread bits 0,1: strides 32, 64 ->
+  // (0,2), (0,4); bits 2-4: strides 1, 2, 4 -> (1,0), (2,0), (4,0). Value
+  // bits: strides 16, 8 -> (0,1), (8,0). 32 threads: no warp.
+  EXPECT_EQ(*l, *linear::parseLinearLayout(
+                    "{lane: [(0,2), (0,4), (1,0), (2,0), (4,0)], register: "
+                    "[(0,1), (8,0)]} -> {dim0: 16, dim1: 8}"));
+  // The same layout written as a tile layout.
+  Expected<LinearLayout> t = parseDistributed(kMmaTile, withShape("(16,8)"));
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  auto bases = [](const LinearLayout &x, linear::DimId d) {
+    return x.bases(x.inDimIndex(d));
+  };
+  for (linear::DimId d : {linear::dims::kRegister, linear::dims::kLane})
+    EXPECT_EQ(bases(*l, d), bases(*t, d));
+
+  // 64 threads: thread bit 5 (stride 64 -> index 128 -> dim0 128 ... over
+  // (256)) is the warp's bit 0.
+  Expected<LinearLayout> w = tvToLinear(*cute::parseLayout("(64,4):(4,1)"),
+                                        std::vector<int64_t>{256});
+  ASSERT_TRUE(w.hasValue()) << w.error().message;
+  EXPECT_EQ(w->inDimSize(linear::dims::kLane), 32);
+  EXPECT_EQ(w->inDimSize(linear::dims::kWarp), 2);
+  EXPECT_EQ(w->basis(linear::dims::kWarp, 0, linear::dims::dim(0)), 128);
+  EXPECT_EQ(w->basis(linear::dims::kLane, 4, linear::dims::dim(0)), 64);
+  EXPECT_EQ(w->basis(linear::dims::kRegister, 1, linear::dims::dim(0)), 2);
+}
+
+TEST(ApiPlan, DistributedRefusals) {
+  Expected<LinearLayout> rank = tvToLinear(*cute::parseLayout("128:1"),
+                                           std::vector<int64_t>{128});
+  ASSERT_FALSE(rank.hasValue());
+  EXPECT_NE(rank.error().message.find("2 top-level modes"), std::string::npos);
+  Expected<LinearLayout> noShape =
+      tvToLinear(*cute::parseLayout(kMmaTv), {}, "--shape");
+  ASSERT_FALSE(noShape.hasValue());
+  EXPECT_EQ(noShape.error().message.rfind("a cute TV layout needs --shape", 0), 0u);
+
+  // A linear layout of 16x8 against the shape (16,16).
+  Expected<LinearLayout> shape = parseDistributed(
+      "{register: [(0,1)]} -> {dim0: 1, dim1: 2}", withShape("(16,16)"));
+  ASSERT_FALSE(shape.hasValue());
+  EXPECT_NE(shape.error().message.find("logical dims have extents (1,2)"),
+            std::string::npos);
+  EXPECT_EQ(shape.error().notes.back().rfind("read as a linear layout", 0), 0u);
+
+  // The bridge refuses extent 3; the note names the tile grammar.
+  Expected<LinearLayout> tile = parseDistributed("S[(8,3):(1,8)]", withShape("(16,8)"));
+  ASSERT_FALSE(tile.hasValue());
+  EXPECT_NE(tile.error().message.find("not a power of two"), std::string::npos);
+  EXPECT_EQ(tile.error().notes.back().rfind("read as a tile layout", 0), 0u);
+
+  // A swizzle belongs to memory, not to registers.
+  EXPECT_FALSE(parseDistributed("Sw<1,1,1> o (4,8):(8,1)", withShape("(32)")).hasValue());
+}
+
+TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
+  ParseOptions o = withShape("(16,8)");
+  LinearLayout src = *parseDistributed(kMmaTile, o);
+  LinearLayout dst = *parseDistributed(kMmaTv, o);
+  Expected<PlanReport> r = planConversion(src, dst, kF16);
+  ASSERT_TRUE(r.hasValue()) << r.error().message;
+  EXPECT_EQ(r->plan.strategy, plan::Strategy::NoOp);
+  EXPECT_FALSE(r->memory.cute.has_value());
+  EXPECT_TRUE(r->storeInstruction.empty());
+}
+
+TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {
+  // The 16x16 f16 transpose across two warps of docs/cli.md.
+  const int64_t shape[] = {16, 16};
+  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
+  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
+  LinearLayout src = *linear::blockedLayout(s14, t84, w21, o10, shape);
+  LinearLayout dst = *linear::blockedLayout(s41, t48, w12, o01, shape);
+  Expected<PlanReport> r = planConversion(src, dst, kF16);
+  ASSERT_TRUE(r.hasValue()) << r.error().message;
+  ASSERT_EQ(r->plan.strategy, plan::Strategy::SharedMemory);
+  EXPECT_EQ(r->storeInstruction, "stmatrix.x2.trans");
+  EXPECT_EQ(r->loadInstruction, "ld.shared");
+  ASSERT_TRUE(r->memory.cute && r->memory.tile);
+  // Both forms agree with the linear memory layout (offset -> logical) on
+  // every element: cute maps (dim0, dim1) colex to the offset, tile maps the
+  // row-major index dim0 * 16 + dim1 to the address.
+  const LinearLayout &memory = r->plan.smem->memory;
+  for (uint64_t off = 0; off < 256; ++off) {
+    std::vector<int64_t> c = memory.unpackOut(memory.applyFlat(off));
+    int64_t colex = c[0] + 16 * c[1], rowMajor = c[0] * 16 + c[1];
+    const cute::ComposedLayout &k = *r->memory.cute;
+    EXPECT_EQ(k.swizzle(cute::evaluate(k.layout, colex)), int64_t(off));
+    EXPECT_EQ(r->memory.tile->addressAt(rowMajor), int64_t(off));
+  }
+  // Without matrix instructions both sides are plain.
+  plan::PlanOptions vectors;
+  vectors.matrixInstructions = false;
+  Expected<PlanReport> v = planConversion(src, dst, kF16, vectors);
+  ASSERT_TRUE(v.hasValue()) << v.error().message;
+  EXPECT_EQ(v->storeInstruction, "st.shared");
+  EXPECT_EQ(v->loadInstruction, "ld.shared");
+}
+
+TEST(ApiPlan, PlannerFailureNamesTheElementType) {
+  LinearLayout a = *parseDistributed(kMmaTv, withShape("(16,8)"));
+  Expected<PlanReport> r = planConversion(a, a, cute::ElementType{"nvfp4", 4});
+  ASSERT_FALSE(r.hasValue());
+  EXPECT_EQ(r.error().notes.back(), "planning SRC -> DST for nvfp4 (4-bit elements)");
+}
+
+} // namespace
+} // namespace lk::api

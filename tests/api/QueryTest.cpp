@@ -1,0 +1,164 @@
+//===- QueryTest.cpp - evaluate, owners, holders, banks, values -----------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Query.h"
+
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/Text.h"
+#include "layoutkit/tile/TileText.h"
+
+#include <gtest/gtest.h>
+
+namespace lk::api {
+namespace {
+
+using tile::Axis;
+using tile::AxisValue;
+
+IntTuple tuple(std::string_view t) { return *cute::parseIntTuple(t); }
+
+tile::ComposeLayout tileOf(std::string_view text) {
+  return tile::ComposeLayout(tile::SwizzleLayout(), *tile::parseTileLayout(text));
+}
+
+/// The m8n8 fragment: x = 8 i0 + 2 i1 + i2 over (8,4,2) -> laneid 4 i0 + i1,
+/// m = i2.
+constexpr const char *kFragment = "S[(8,4,2):(4@laneid,1@laneid,1)]";
+
+TEST(ApiQuery, ParseInteger) {
+  EXPECT_EQ(*parseInteger(" -12 "), -12);
+  EXPECT_EQ(*parseInteger("+7"), 7);
+  EXPECT_EQ(parseInteger("12x").error().message,
+            "unexpected character after integer");
+  EXPECT_EQ(parseInteger("99999999999999999999").error().message,
+            "integer does not fit in 64 bits");
+  EXPECT_FALSE(parseInteger("  ").hasValue());
+}
+
+TEST(ApiQuery, EvaluateCute) {
+  // Sw<3,4,3> xors bits 7-9 into bits 4-6: (2,0) -> 128 -> 128 ^ 16 = 144.
+  cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,4,3> o (8,64):(64,1)");
+  EXPECT_EQ(*evaluate(sw, tuple("(2,0)")), IntTuple(144));
+  // Basis strides give the codomain tuple.
+  cute::ComposedLayout basis;
+  basis.layout = *cute::parseLayout("(4,8):(1@0,1@1)");
+  EXPECT_EQ(*evaluate(basis, tuple("(2,5)")), tuple("(2,5)"));
+  basis.swizzle = sw.swizzle;
+  EXPECT_FALSE(evaluate(basis, tuple("(2,5)")).hasValue());
+}
+
+TEST(ApiQuery, Tabulate) {
+  cute::ComposedLayout c;
+  c.layout = *cute::parseLayout("(2,3):(3,1)");
+  Expected<OffsetTable> t = tabulate(c);
+  ASSERT_TRUE(t.hasValue());
+  EXPECT_EQ(t->title, "(2,3):(3,1)");
+  EXPECT_EQ(t->rows, 2);
+  EXPECT_EQ(t->cols, 3);
+  EXPECT_EQ(t->at(1, 2), IntTuple(5)); // 3 * 1 + 1 * 2
+  c.layout = *cute::parseLayout("(2,2,2):(1,2,4)");
+  Expected<OffsetTable> rank3 = tabulate(c);
+  ASSERT_FALSE(rank3.hasValue());
+  EXPECT_NE(rank3.error().notes.front().find("group_modes"), std::string::npos);
+}
+
+TEST(ApiQuery, TileShapeAndIndex) {
+  tile::TileLayout t = *tile::parseTileLayout(kFragment);
+  EXPECT_EQ(*tileShape(tuple("(8,8)"), t), (std::vector<int64_t>{8, 8}));
+  EXPECT_EQ(*tileShape(tuple("64"), t), (std::vector<int64_t>{64}));
+  EXPECT_FALSE(tileShape(tuple("(8,(2,4))"), t).hasValue());
+  EXPECT_FALSE(tileShape(tuple("(3,5)"), t).hasValue()); // 15 elements, not 64
+  const std::vector<int64_t> shape = {8, 8};
+  EXPECT_EQ(*tileIndex(tuple("(1,2)"), t, shape), 10); // row-major 8 * 1 + 2
+  EXPECT_EQ(*tileIndex(tuple("9"), t, shape), 9);
+  EXPECT_FALSE(tileIndex(tuple("70"), t, shape).hasValue());
+  EXPECT_FALSE(tileIndex(tuple("((1,2),3)"), t, shape).hasValue());
+}
+
+TEST(ApiQuery, OwnersAndHolders) {
+  tile::ComposeLayout t = tileOf(kFragment);
+  // x = 9: i0 = 1, i1 = 0, i2 = 1 -> laneid 4, m 1.
+  std::vector<Owner> o = owners(t, 9);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].owner, (std::vector<AxisValue>{{Axis::laneid(), 4}}));
+  EXPECT_EQ(o[0].at, (std::vector<AxisValue>{{Axis::m(), 1}}));
+  // Lane 4 holds i0 = 1, i1 = 0, both i2: x = 8 and 9.
+  std::vector<AxisValue> lane4 = {{Axis::laneid(), 4}};
+  EXPECT_EQ(*holders(t, lane4), (std::vector<int64_t>{8, 9}));
+  // A replica: two owners.
+  std::vector<Owner> two = owners(tileOf("S[(4):(1@laneid)] + R[2:4@laneid]"), 3);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].owner[0].value, 3);
+  EXPECT_EQ(two[1].owner[0].value, 7);
+  // Swizzled: refused.
+  tile::ComposeLayout sw = *tile::parseComposeLayout(
+      "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  EXPECT_FALSE(holders(sw, lane4).hasValue());
+}
+
+TEST(ApiQuery, AxisValues) {
+  Expected<std::vector<AxisValue>> w = parseAxisValues("laneid=3, warpid = 1");
+  ASSERT_TRUE(w.hasValue()) << w.error().message;
+  EXPECT_EQ(*w, (std::vector<AxisValue>{{Axis::laneid(), 3}, {Axis::warpid(), 1}}));
+  Expected<std::vector<AxisValue>> twice = parseAxisValues("laneid=3,laneid=4");
+  ASSERT_FALSE(twice.hasValue());
+  EXPECT_EQ(twice.error().message, "axis laneid is given twice");
+  ASSERT_TRUE(twice.error().range.has_value());
+  EXPECT_EQ(twice.error().range->begin.column, 10u); // the second name
+  EXPECT_FALSE(parseAxisValues("laneid").hasValue());
+  EXPECT_FALSE(parseAxisValues("nosuchaxis=1").hasValue());
+  EXPECT_FALSE(parseAxisValues("laneid=-1").hasValue());
+  EXPECT_FALSE(parseAxisValues("").hasValue());
+}
+
+TEST(ApiQuery, BanksOfAColumnRead) {
+  // 8 rows of 64 f16 = 128 B each: column 0 of every row is in bank 0.
+  tile::ComposeLayout rows = tileOf("S[(8,64):(64,1)]");
+  tile::MemoryLayout plain = *memoryLayout(rows, 16);
+  ColumnRead read;
+  read.rows = 8;
+  read.cols = 64;
+  EXPECT_EQ(laneCount(read), 8); // min(8, 32)
+  Expected<tile::BankConflicts> c = columnConflicts(plain, 16, read);
+  ASSERT_TRUE(c.hasValue()) << c.error().message;
+  EXPECT_EQ(c->ways, 8);
+  // The 128-byte swizzle for f16 (Swizzle(M=3,B=3,S=3)) moves row r's 16-B
+  // chunk 0 to chunk r: all 8 in different banks.
+  Expected<tile::MemoryLayout> swizzled = memoryLayout(rows, 16, "128B");
+  ASSERT_TRUE(swizzled.hasValue()) << swizzled.error().message;
+  EXPECT_EQ(swizzled->str(),
+            tile::MemoryLayout::of(*tile::parseComposeLayout(
+                                       "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"))
+                ->str());
+  EXPECT_EQ(columnConflicts(*swizzled, 16, read)->ways, 1);
+  // Already swizzled: a second swizzle is refused.
+  Expected<tile::MemoryLayout> again = memoryLayout(
+      *tile::parseComposeLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"), 16,
+      "128B");
+  ASSERT_FALSE(again.hasValue());
+  EXPECT_NE(again.error().message.find("already has a swizzle"), std::string::npos);
+  read.rows = 64;
+  EXPECT_EQ(laneCount(read), 32);
+  read.lanes = 4;
+  EXPECT_EQ(laneCount(read), 4);
+}
+
+TEST(ApiQuery, DimValues) {
+  linear::LinearLayout l = *linear::parseLinearLayout(
+      "{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
+      "{dim0: 8, dim1: 8}");
+  EXPECT_EQ(*parseDimValues("lane=5", l), (std::vector<int64_t>{0, 5}));
+  EXPECT_EQ(*parseDimValues(" register = 1 ,lane=2", l),
+            (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(*parseDimValues("", l), (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(parseDimValues("reg=1", l).error().message,
+            "the layout has no input dim 'reg'");
+  EXPECT_FALSE(parseDimValues("lane", l).hasValue());
+  EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
+}
+
+} // namespace
+} // namespace lk::api
