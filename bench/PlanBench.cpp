@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlanPairs.h"
+#include "support/PlanPairs.h"
 
 #include "layoutkit/plan/Plan.h"
 

@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlanPairs.h"
+#include "support/PlanPairs.h"
 
 #include "layoutkit/plan/Plan.h"
 

@@ -63,7 +63,7 @@ Expected<tile::ComposeLayout> toTile(const AnyLayout &l) {
       return Diagnostic::error("a tile swizzle layout has no offset; " +
                                c->str() + " has offset " +
                                std::to_string(c->offset));
-    LK_TRY(tile::SwizzleLayout sw, tile::SwizzleLayout::fromCute(c->swizzle));
+    LK_TRY(tile::SwizzleLayout sw, bridge::swizzleFromCute(c->swizzle));
     tile::Axis m = tile::Axis::m();
     LK_TRY(tile::TileLayout t,
            bridge::cuteToTile(c->layout, std::span<const tile::Axis>(&m, 1)));

@@ -118,8 +118,7 @@ MemoryForms memoryForms(const LinearLayout &memory) {
       swizzledForm(rowMajor->flattenIns());
   if (!flat)
     return f;
-  Expected<tile::SwizzleLayout> sw =
-      tile::SwizzleLayout::fromCute(flat->swizzle);
+  Expected<tile::SwizzleLayout> sw = bridge::swizzleFromCute(flat->swizzle);
   tile::Axis m = tile::Axis::m();
   Expected<tile::TileLayout> t =
       bridge::cuteToTile(flat->layout, std::span<const tile::Axis>(&m, 1));

@@ -6,6 +6,8 @@
 
 #include "layoutkit/bridge/LinearCute.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <bit>
 #include <string>
 
@@ -30,8 +32,6 @@ std::string binary(uint64_t v) {
     s += (v >> b) & 1 ? '1' : '0';
   return "0b" + s;
 }
-
-int bitLength(uint64_t v) { return v == 0 ? 0 : 64 - std::countl_zero(v); }
 
 /// Columns of a plain cute layout (index bit j -> offset), checked.
 struct CuteColumns {
@@ -80,7 +80,7 @@ Expected<CuteColumns> cuteColumns(const cute::Layout &l, const std::string &text
       int k2 = std::countr_zero(uint64_t(s.value));
       for (int i = 0; i < k2; ++i) {
         uint64_t c = uint64_t(d.value);
-        if (c != 0 && bitLength(c) + i > 63)
+        if (c != 0 && bitWidth(c) + i > 63)
           return Diagnostic::error(where + ": offset " + std::to_string(d.value) +
                                    " * 2^" + std::to_string(i) +
                                    " does not fit in 63 bits");
@@ -127,7 +127,7 @@ Expected<LinearLayout> columnsToLinear(const CuteColumns &c,
   uint64_t all = 0;
   for (uint64_t col : c.cols)
     all |= col;
-  int outBits = bitLength(all);
+  int outBits = bitWidth(all);
   if (!dims.outDims.empty()) {
     int want = 0;
     for (const linear::OutDim &o : dims.outDims) {
@@ -163,7 +163,7 @@ void mergedLeaves(std::span<const uint64_t> cols, std::vector<int64_t> &shape,
     size_t k = j + 1;
     while (k < cols.size() &&
            ((first == 0 && cols[k] == 0) ||
-            (first != 0 && bitLength(last) < 64 && cols[k] == last << 1))) {
+            (first != 0 && bitWidth(last) < 64 && cols[k] == last << 1))) {
       last = cols[k];
       extent *= 2;
       ++k;
@@ -290,7 +290,7 @@ Expected<cute::ComposedLayout> linearToCute(const LinearLayout &ll,
                                             const IntTuple *shape) {
   std::vector<uint64_t> cols(ll.columns().begin(), ll.columns().end());
   for (uint64_t &c : cols) {
-    if (bitLength(c) > 62)
+    if (bitWidth(c) > 62)
       return Diagnostic::error("a swizzled offset holds at most 62 bits");
     c = uint64_t(swizzle(int64_t(c)));
   }

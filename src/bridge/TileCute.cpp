@@ -143,4 +143,12 @@ Expected<TileLayout> cuteToTile(const TileAsCute &c) {
   return TileLayout::make(std::move(shard), std::move(replica), c.offset);
 }
 
+Expected<tile::SwizzleLayout> swizzleFromCute(const cute::Swizzle &s) {
+  return tile::SwizzleLayout::make(s.M, s.B, s.S);
+}
+
+cute::Swizzle swizzleToCute(const tile::SwizzleLayout &s) {
+  return cute::Swizzle{s.swizzleLen(), s.perElement(), s.atomLen()};
+}
+
 } // namespace lk::bridge

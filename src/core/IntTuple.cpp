@@ -111,15 +111,6 @@ void IntTuple::push_back(const IntTuple &child) {
   nodes_[0].span = uint16_t(nodes_.size());
 }
 
-void IntTuple::appendModes(const IntTuple &t) {
-  if (t.isLeaf()) {
-    push_back(t);
-    return;
-  }
-  for (size_t i = 0; i < t.rank(); ++i)
-    push_back(t[i]);
-}
-
 size_t IntTuple::leafCount() const {
   size_t n = 0;
   for (const Node &node : nodes_)

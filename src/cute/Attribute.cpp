@@ -7,7 +7,7 @@
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/core/Lexer.h"
 
-#include "TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <array>
 

@@ -8,7 +8,7 @@
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/core/Rational.h"
 
-#include "TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <limits>
 

@@ -15,7 +15,7 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/core/Lexer.h"
 
-#include "TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <cctype>
 #include <vector>

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <string>
 

@@ -6,6 +6,8 @@
 
 #include "layoutkit/hw/Atom.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include "AtomTable.h"
 
 #include "layoutkit/core/IntTuple.h"
@@ -21,15 +23,6 @@
 namespace lk::hw {
 
 namespace {
-
-bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
-int log2Exact(int64_t v) {
-  int k = 0;
-  while ((int64_t(1) << k) < v)
-    ++k;
-  return k;
-}
 
 /// One leaf of a TV layout mode, with its weight inside the mode (the
 /// exclusive prefix product of the mode's earlier leaves).

@@ -6,6 +6,8 @@
 
 #include "layoutkit/hw/CanonicalLayout.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include "layoutkit/core/Checked.h"
 #include "layoutkit/cute/Algebra.h"
 
@@ -18,10 +20,9 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 Status checkElementBits(int64_t bits) {
-  if (!isPowerOfTwo(bits) || bits > 128)
+  if (!isPow2(bits) || bits > 128)
     return Diagnostic::error("element width " + str(bits) +
                              " bits: canonical layouts need a power of two "
                              "from 1 to 128 bits");

@@ -6,6 +6,8 @@
 
 #include "layoutkit/hw/Machine.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -70,7 +72,6 @@ Diagnostic noTmem(const Machine &m) {
   return Diagnostic::error(std::string(m.name) + " has no tensor memory");
 }
 
-bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 } // namespace
 
@@ -165,7 +166,7 @@ GlobalMemoryModel::transactions(std::span<const int64_t> laneAddresses,
 Status Machine::checkTmemAllocation(int64_t nColumns) const {
   if (!tmem.present)
     return noTmem(*this);
-  if (!isPowerOfTwo(nColumns) || nColumns < tmem.allocMinColumns ||
+  if (!isPow2(nColumns) || nColumns < tmem.allocMinColumns ||
       nColumns > tmem.allocMaxColumns)
     return Diagnostic::error("tcgen05.alloc: " + str(nColumns) +
                              " columns is not a power of two in [" +

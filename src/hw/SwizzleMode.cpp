@@ -6,6 +6,8 @@
 
 #include "layoutkit/hw/SwizzleMode.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <array>
 #include <string>
 
@@ -29,12 +31,6 @@ constexpr std::array<SwizzleModeInfo, 7> kModes = {{
     {SwizzleMode::B128Atom64B, "128B_atom64B", 128, 64, 256, 1, 6, 1, true, 6,
      -1, -1, true, false},
 }};
-
-int log2Exact(int64_t v) {
-  if (v <= 0 || (v & (v - 1)) != 0)
-    return -1;
-  return __builtin_ctzll(uint64_t(v));
-}
 
 template <class Pick>
 Expected<SwizzleMode> fromCode(int64_t code, const char *what, Pick pick) {

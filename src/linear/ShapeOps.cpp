@@ -6,6 +6,8 @@
 
 #include "layoutkit/linear/ShapeOps.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -71,7 +73,7 @@ Expected<LinearLayout> reshapeRowMajor(const LinearLayout &l,
                                        std::span<const int64_t> shape) {
   int64_t total = 1;
   for (int64_t s : shape) {
-    if (s <= 0 || (s & (s - 1)) != 0)
+    if (!isPow2(s))
       return Diagnostic::error("reshape: every dim must be a power of two");
     total *= s;
   }
@@ -161,7 +163,7 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
     int64_t have = src.outDim(int(k)).size(), want = dstShape[k];
     if (want == have)
       continue;
-    if (have != 1 || want <= 0 || (want & (want - 1)) != 0)
+    if (have != 1 || !isPow2(want))
       return Diagnostic::error("broadcast: dim " + std::to_string(k) +
                                " can only grow from size 1 to a power of two");
     LK_TRY(LinearLayout rep,

@@ -14,6 +14,8 @@
 
 #include "layoutkit/linear/Standard.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -22,8 +24,6 @@ namespace {
 
 using namespace dims;
 
-bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-int log2i(int64_t v) { return v <= 1 ? 0 : 63 - __builtin_clzll(uint64_t(v)); }
 
 std::vector<DimId> standardNames(size_t rank) {
   std::vector<DimId> r;
@@ -323,6 +323,127 @@ Expected<LinearLayout> wmmaToLL(const Encoding &e,
   return combineCtaCgaWithShape(cta, ctaOf(e, s, rank), shape);
 }
 
+/// A dot operand of a blocked parent: the parent with the whole K dim in
+/// each thread, broadcast over the lanes and warps along K.
+Expected<LinearLayout> dotOfBlocked(const Encoding &e, const Encoding &p,
+                                    std::span<const int64_t> shape,
+                                    unsigned kDim, const CTALayout &cta) {
+  const size_t rank = shape.size();
+  LK_CHECK(checkOrder(p.order, rank, "order"));
+  if (p.sizePerThread.size() != rank || p.threadsPerWarp.size() != rank ||
+      p.warpsPerCTA.size() != rank)
+    return Diagnostic::error("dot_operand: the blocked parent must have the "
+                             "tensor's rank");
+  std::vector<unsigned> threadSize = p.sizePerThread;
+  threadSize[kDim] = unsigned(shape[kDim]);
+  std::vector<DimId> rep;
+  for (unsigned d : p.order)
+    rep.push_back(dim(int(d)));
+  LK_TRY(LinearLayout r, identityStandardND(kRegister, threadSize, p.order));
+  LK_TRY(LinearLayout t,
+         broadcastedDotOperandLayout(p.threadsPerWarp, p.order, kDim, kLane));
+  LK_TRY(LinearLayout w,
+         broadcastedDotOperandLayout(p.warpsPerCTA, p.order, kDim, kWarp));
+  LK_TRY(r, transposeOutsTo(r, rep));
+  LK_TRY(t, transposeOutsTo(t, rep));
+  LK_TRY(w, transposeOutsTo(w, rep));
+  LK_TRY(LinearLayout rt, product(r, t));
+  LK_TRY(LinearLayout l, product(rt, w));
+  return combineCtaCgaWithShape(l, cta, shape);
+}
+
+/// A dot operand of an mma parent: the mma tile of the operand with
+/// kWidth elements per register group, warps broadcast along K.
+Expected<LinearLayout> dotOfNvidiaMma(const Encoding &e, const Encoding &p,
+                                      std::span<const int64_t> shape,
+                                      unsigned kDim, const CTALayout &cta) {
+  const size_t rank = shape.size();
+  const bool isA = e.opIdx == 0;
+  if (p.warpsPerCTA.size() != rank)
+    return Diagnostic::error("dot_operand: the mma parent must have the "
+                             "tensor's rank");
+  if (!isA && p.versionMajor != 2)
+    return Diagnostic::error("dot_operand: operand B of a wgmma (v3) comes "
+                             "from shared memory, not registers");
+  if (e.kWidth <= 0 || !isPow2(e.kWidth))
+    return Diagnostic::error("dot_operand: kWidth must be a power of two");
+  std::vector<unsigned> tile(rank, 1);
+  if (isA) {
+    tile[rank - 2] = 16;
+    tile[rank - 1] = unsigned(e.kWidth * 8);
+  } else {
+    tile[rank - 2] = unsigned(e.kWidth * 8);
+    tile[rank - 1] = 8;
+  }
+  std::vector<unsigned> order = dotOperandOrder(e.opIdx, rank, true);
+  LK_TRY(LinearLayout l, nvidiaMmaTile(tile, unsigned(e.kWidth), order, order));
+  LK_TRY(LinearLayout w,
+         broadcastedDotOperandLayout(p.warpsPerCTA, mmaWarpOrder(p, rank), kDim,
+                                     kWarp));
+  LK_TRY(w, transposeOutsTo(w, outNames(l)));
+  LK_TRY(l, product(l, w));
+  return combineCtaCgaWithShape(l, cta, shape);
+}
+
+/// A dot operand of an AMD mfma / wmma parent.
+Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
+                                std::span<const int64_t> shape, unsigned kDim,
+                                const CTALayout &cta) {
+  const size_t rank = shape.size();
+  if (p.warpsPerCTA.size() != rank || (rank != 2 && rank != 3))
+    return Diagnostic::error("dot_operand: the AMD parent must have the "
+                             "tensor's rank (2 or 3)");
+  if (e.kWidth <= 0 || !isPow2(e.kWidth))
+    return Diagnostic::error("dot_operand: kWidth must be a power of two");
+  int64_t kWidth = e.kWidth;
+  int64_t kSize = shape[kDim];
+  std::vector<unsigned> order = dotOperandOrder(e.opIdx, rank, true);
+  std::vector<std::vector<int64_t>> reg, lane;
+  for (int64_t x = 1; x < kWidth; x *= 2)
+    reg.push_back({x, 0});
+  if (p.kind == EncodingKind::AmdMfma) {
+    int64_t kTile;
+    if (p.mDim == 32) {
+      lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {kWidth, 0}};
+      kTile = kWidth * 2;
+    } else if (p.mDim == 16) {
+      lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {kWidth, 0}, {kWidth * 2, 0}};
+      kTile = kWidth * 4;
+    } else {
+      return Diagnostic::error("amd_mfma: mDim must be 16 or 32");
+    }
+    for (int64_t x = kTile; x < kSize; x *= 2)
+      reg.push_back({x, 0});
+  } else {
+    lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}};
+    if (p.version == 1)
+      lane.push_back({0, 0});
+    else if (p.version == 2)
+      lane.push_back({kWidth, 0});
+    else
+      return Diagnostic::error("amd_wmma: version must be 1 or 2");
+  }
+  LK_TRY(LinearLayout tile,
+         fromBases({{kRegister, reg}, {kLane, lane}},
+                   {dim(int(order[0])), dim(int(order[1]))}));
+  if (rank == 3) {
+    LK_TRY(tile, mul(tile, LinearLayout::identity1D(1, kRegister,
+                                                    dim(int(order[2])))));
+    LK_TRY(tile,
+           mul(tile, LinearLayout::identity1D(1, kLane, dim(int(order[2])))));
+  }
+  std::vector<unsigned> warpOrder = matrixOrder(rank, true);
+  LK_TRY(LinearLayout w,
+         broadcastedDotOperandLayout(p.warpsPerCTA, warpOrder, kDim, kWarp));
+  std::vector<DimId> rep;
+  for (unsigned d : order)
+    rep.push_back(dim(int(d)));
+  LK_TRY(tile, transposeOutsTo(tile, rep));
+  LK_TRY(w, transposeOutsTo(w, rep));
+  LK_TRY(LinearLayout l, product(tile, w));
+  return combineCtaCgaWithShape(l, cta, shape);
+}
+
 Expected<LinearLayout> dotToLL(const Encoding &e,
                                std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
@@ -336,115 +457,17 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
   unsigned kDim = e.opIdx == 0 ? unsigned(rank - 1) : unsigned(rank - 2);
   CTALayout s;
   const CTALayout &cta = ctaOf(*p, s, rank);
-  bool isA = e.opIdx == 0;
-
-  if (p->kind == EncodingKind::Blocked) {
-    LK_CHECK(checkOrder(p->order, rank, "order"));
-    if (p->sizePerThread.size() != rank || p->threadsPerWarp.size() != rank ||
-        p->warpsPerCTA.size() != rank)
-      return Diagnostic::error("dot_operand: the blocked parent must have the "
-                               "tensor's rank");
-    std::vector<unsigned> threadSize = p->sizePerThread;
-    threadSize[kDim] = unsigned(shape[kDim]);
-    std::vector<DimId> rep;
-    for (unsigned d : p->order)
-      rep.push_back(dim(int(d)));
-    LK_TRY(LinearLayout r, identityStandardND(kRegister, threadSize, p->order));
-    LK_TRY(LinearLayout t, broadcastedDotOperandLayout(p->threadsPerWarp,
-                                                       p->order, kDim, kLane));
-    LK_TRY(LinearLayout w,
-           broadcastedDotOperandLayout(p->warpsPerCTA, p->order, kDim, kWarp));
-    LK_TRY(r, transposeOutsTo(r, rep));
-    LK_TRY(t, transposeOutsTo(t, rep));
-    LK_TRY(w, transposeOutsTo(w, rep));
-    LK_TRY(LinearLayout rt, product(r, t));
-    LK_TRY(LinearLayout l, product(rt, w));
-    return combineCtaCgaWithShape(l, cta, shape);
+  switch (p->kind) {
+  case EncodingKind::Blocked:
+    return dotOfBlocked(e, *p, shape, kDim, cta);
+  case EncodingKind::NvidiaMma:
+    return dotOfNvidiaMma(e, *p, shape, kDim, cta);
+  case EncodingKind::AmdMfma:
+  case EncodingKind::AmdWmma:
+    return dotOfAmd(e, *p, shape, kDim, cta);
+  default:
+    return Diagnostic::error("dot_operand: unsupported parent layout");
   }
-
-  if (p->kind == EncodingKind::NvidiaMma) {
-    if (p->warpsPerCTA.size() != rank)
-      return Diagnostic::error("dot_operand: the mma parent must have the "
-                               "tensor's rank");
-    if (!isA && p->versionMajor != 2)
-      return Diagnostic::error("dot_operand: operand B of a wgmma (v3) comes "
-                               "from shared memory, not registers");
-    if (e.kWidth <= 0 || !isPow2(e.kWidth))
-      return Diagnostic::error("dot_operand: kWidth must be a power of two");
-    std::vector<unsigned> tile(rank, 1);
-    if (isA) {
-      tile[rank - 2] = 16;
-      tile[rank - 1] = unsigned(e.kWidth * 8);
-    } else {
-      tile[rank - 2] = unsigned(e.kWidth * 8);
-      tile[rank - 1] = 8;
-    }
-    std::vector<unsigned> order = dotOperandOrder(e.opIdx, rank, true);
-    LK_TRY(LinearLayout l,
-           nvidiaMmaTile(tile, unsigned(e.kWidth), order, order));
-    LK_TRY(LinearLayout w,
-           broadcastedDotOperandLayout(p->warpsPerCTA, mmaWarpOrder(*p, rank),
-                                       kDim, kWarp));
-    LK_TRY(w, transposeOutsTo(w, outNames(l)));
-    LK_TRY(l, product(l, w));
-    return combineCtaCgaWithShape(l, cta, shape);
-  }
-
-  if (p->kind == EncodingKind::AmdMfma || p->kind == EncodingKind::AmdWmma) {
-    if (p->warpsPerCTA.size() != rank || (rank != 2 && rank != 3))
-      return Diagnostic::error("dot_operand: the AMD parent must have the "
-                               "tensor's rank (2 or 3)");
-    if (e.kWidth <= 0 || !isPow2(e.kWidth))
-      return Diagnostic::error("dot_operand: kWidth must be a power of two");
-    int64_t kWidth = e.kWidth;
-    int64_t kSize = shape[kDim];
-    std::vector<unsigned> order = dotOperandOrder(e.opIdx, rank, true);
-    std::vector<std::vector<int64_t>> reg, lane;
-    for (int64_t x = 1; x < kWidth; x *= 2)
-      reg.push_back({x, 0});
-    if (p->kind == EncodingKind::AmdMfma) {
-      int64_t kTile;
-      if (p->mDim == 32) {
-        lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {kWidth, 0}};
-        kTile = kWidth * 2;
-      } else if (p->mDim == 16) {
-        lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {kWidth, 0}, {kWidth * 2, 0}};
-        kTile = kWidth * 4;
-      } else {
-        return Diagnostic::error("amd_mfma: mDim must be 16 or 32");
-      }
-      for (int64_t x = kTile; x < kSize; x *= 2)
-        reg.push_back({x, 0});
-    } else {
-      lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}};
-      if (p->version == 1)
-        lane.push_back({0, 0});
-      else if (p->version == 2)
-        lane.push_back({kWidth, 0});
-      else
-        return Diagnostic::error("amd_wmma: version must be 1 or 2");
-    }
-    LK_TRY(LinearLayout tile,
-           fromBases({{kRegister, reg}, {kLane, lane}},
-                     {dim(int(order[0])), dim(int(order[1]))}));
-    if (rank == 3) {
-      LK_TRY(tile, mul(tile, LinearLayout::identity1D(1, kRegister,
-                                                      dim(int(order[2])))));
-      LK_TRY(tile,
-             mul(tile, LinearLayout::identity1D(1, kLane, dim(int(order[2])))));
-    }
-    std::vector<unsigned> warpOrder = matrixOrder(rank, true);
-    LK_TRY(LinearLayout w,
-           broadcastedDotOperandLayout(p->warpsPerCTA, warpOrder, kDim, kWarp));
-    std::vector<DimId> rep;
-    for (unsigned d : order)
-      rep.push_back(dim(int(d)));
-    LK_TRY(tile, transposeOutsTo(tile, rep));
-    LK_TRY(w, transposeOutsTo(w, rep));
-    LK_TRY(LinearLayout l, product(tile, w));
-    return combineCtaCgaWithShape(l, cta, shape);
-  }
-  return Diagnostic::error("dot_operand: unsupported parent layout");
 }
 
 Expected<LinearLayout> sliceToLL(const Encoding &e,
@@ -500,9 +523,9 @@ Expected<LinearLayout> swizzledSharedToLL(const Encoding &e,
   unsigned colDim = e.order[0], rowDim = e.order[1];
   int64_t numCols = shape[colDim], numRows = shape[rowDim];
   std::vector<std::vector<int64_t>> b;
-  for (int c = 0; c < log2i(numCols); ++c)
+  for (int c = 0; c < log2Floor(numCols); ++c)
     b.push_back({0, int64_t(1) << c});
-  for (int r = 0; r < log2i(numRows); ++r) {
+  for (int r = 0; r < log2Floor(numRows); ++r) {
     int64_t row = int64_t(1) << r;
     b.push_back({row, (e.vec * ((row / e.perPhase) % e.maxPhase)) % numCols});
   }
@@ -566,11 +589,11 @@ Expected<LinearLayout> nvmmaSharedToLL(const Encoding &e,
   }
   auto packed = [](int64_t c) { return c / 16 * 8 + c % 8; };
   std::vector<std::vector<int64_t>> b;
-  for (int c = 0; c < log2i(tileCols); ++c) {
+  for (int c = 0; c < log2Floor(tileCols); ++c) {
     int64_t col = int64_t(1) << c;
     b.push_back({0, e.fp4Padded ? packed(col) : col});
   }
-  for (int r = 0; r < log2i(tileRows); ++r) {
+  for (int r = 0; r < log2Floor(tileRows); ++r) {
     int64_t row = int64_t(1) << r;
     if (noSwizzle) {
       b.push_back({row, 0});
@@ -843,7 +866,7 @@ Expected<LinearLayout> ldmatrixLayout(const Encoding &dot,
       opIdx == 0 ? (trans ? dim(1) : dim(0)) : (trans ? dim(0) : dim(1));
   int64_t rowElems = 8 * 16 / elemBitWidth; // elements in 16 bytes
   std::vector<std::vector<int64_t>> reg;
-  for (int r = 0; r < log2i(rowElems); ++r)
+  for (int r = 0; r < log2Floor(rowElems); ++r)
     reg.push_back({0, int64_t(1) << r});
   std::vector<std::vector<int64_t>> lane = {
       {1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 0}};
@@ -947,7 +970,7 @@ Expected<LinearLayout> stmatrixLayout(const Encoding &mma,
   const int vecSize = 8, rowsPerTile = 16;
   int64_t colsPerChunk = 8 * swizzleByteSize / 16;
   std::vector<std::vector<int64_t>> reg = {{1, 0}, {2, 0}, {4, 0}}, lane, warp;
-  for (int r = 0; r < log2i(rowsPerTile); ++r) {
+  for (int r = 0; r < log2Floor(rowsPerTile); ++r) {
     int64_t row = int64_t(1) << r;
     lane.push_back({vecSize * ((row / perPhase) % maxPhase), row});
   }
@@ -956,20 +979,20 @@ Expected<LinearLayout> stmatrixLayout(const Encoding &mma,
   if (instrN < colsPerChunk)
     return Diagnostic::error(
         "stmatrix: each swizzle chunk must be filled by one warp");
-  for (int c = 0; c < log2i(colsPerChunk / 16); ++c)
+  for (int c = 0; c < log2Floor(colsPerChunk / 16); ++c)
     reg.push_back({16 * (int64_t(1) << c), 0});
   unsigned w0 = mma.warpsPerCTA[0], w1 = mma.warpsPerCTA[1];
-  for (int i = 0; i < log2i(w0); ++i)
+  for (int i = 0; i < log2Floor(w0); ++i)
     warp.push_back({0, (int64_t(1) << i) * instrM});
   int64_t colsPerWarp = std::max<int64_t>(instrN, shape[1] / w1);
   if (int64_t(w1) * instrN < shape[1] || int64_t(w0) * instrM > shape[0])
     return Diagnostic::error(
         "stmatrix: the tensor does not match the MMAv3 tiling");
-  for (int c = 0; c < log2i(colsPerWarp / colsPerChunk); ++c)
+  for (int c = 0; c < log2Floor(colsPerWarp / colsPerChunk); ++c)
     reg.push_back({0, (int64_t(1) << c) * shape[0]});
-  for (int r = 0; r < log2i(shape[0] / (w0 * instrM)); ++r)
+  for (int r = 0; r < log2Floor(shape[0] / (w0 * instrM)); ++r)
     reg.push_back({0, (int64_t(1) << r) * w0 * instrM});
-  for (int i = 0; i < log2i(w1); ++i) {
+  for (int i = 0; i < log2Floor(w1); ++i) {
     int64_t wv = int64_t(1) << i;
     if (wv * colsPerWarp >= shape[1])
       warp.push_back({0, 0});

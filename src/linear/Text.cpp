@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/linear/Text.h"
+
+#include "layoutkit/core/Bits.h"
 #include "layoutkit/core/Lexer.h"
 
 #include <vector>
@@ -95,12 +97,12 @@ public:
         o.sizeSpan.offset = lx_.pos();
         LK_TRY(o.size, lx_.readUint("output dim size"));
         o.sizeSpan.length = std::max<size_t>(1, lx_.pos() - o.sizeSpan.offset);
-        if (o.size <= 0 || (o.size & (o.size - 1)) != 0)
+        if (!isPow2(o.size))
           return lx_.error("size " + std::to_string(o.size) +
                                " of output dim '" + o.name +
                                "' is not a power of two",
                            o.sizeSpan.offset, o.sizeSpan.length);
-        outBits += __builtin_ctzll(uint64_t(o.size));
+        outBits += log2Exact(o.size);
         if (outBits > LinearLayout::kMaxBits)
           return lx_.error("output dims exceed 64 bits in total",
                            o.sizeSpan.offset, o.sizeSpan.length);

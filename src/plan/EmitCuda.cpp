@@ -3,235 +3,21 @@
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
+//
+// emitCuda: the device function, test kernel and host main printed from a
+// plan's tables (cudaEmitTables, EmitTables.cpp).
+//
+//===----------------------------------------------------------------------===//
 
 #include "layoutkit/plan/EmitCuda.h"
 
-#include "layoutkit/hw/LaneWarp.h"
-#include "layoutkit/linear/LinearLayout.h"
-#include "layoutkit/plan/MatrixAccess.h"
-
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace lk::plan {
 
-using linear::LinearLayout;
-namespace dims = linear::dims;
-
-uint64_t CudaThreadTerm::at(int64_t l, int64_t w, int64_t b) const {
-  uint64_t v = 0;
-  auto add = [&v](const std::vector<uint64_t> &cols, int64_t x) {
-    for (size_t j = 0; j < cols.size(); ++j)
-      if (uint64_t(x) >> j & 1)
-        v ^= cols[j];
-  };
-  add(lane, l);
-  add(warp, w);
-  add(block, b);
-  return v;
-}
-
 namespace {
-
-using hw::kWarpLanes;
-
-/// The columns of input dim `index` (0 register, 1 lane, 2 warp, 3 block)
-/// of an aligned layout, each mapped through `map` and shifted left.
-std::vector<uint64_t> dimTerm(const LinearLayout &l, int index,
-                              const LinearLayout *map, int shift) {
-  std::vector<uint64_t> c;
-  for (int b = 0; b < l.inDim(index).log2; ++b) {
-    uint64_t col = l.column(l.inShift(index) + b);
-    c.push_back((map ? map->applyFlat(col) : col) << shift);
-  }
-  return c;
-}
-
-CudaThreadTerm threadTerm(const LinearLayout &l, const LinearLayout *map,
-                          int shift) {
-  return {dimTerm(l, 1, map, shift), dimTerm(l, 2, map, shift),
-          dimTerm(l, 3, map, shift)};
-}
-
-uint64_t dimMask(const LinearLayout &l, int index) {
-  return l.freeVariableMasks()[size_t(index)];
-}
-
-/// The register offset of vector element j (bit k of j selects register
-/// bit bits[k]).
-int64_t vecRegOffset(const std::vector<int> &bits, int64_t j) {
-  int64_t r = 0;
-  for (size_t k = 0; k < bits.size(); ++k)
-    if (j >> k & 1)
-      r |= int64_t(1) << bits[k];
-  return r;
-}
-
-/// Offset -> buffer byte address of the shared-memory step: the plan's
-/// memory layout inverted, reduced modulo the buffer (the iteration and CTA
-/// bits are the highest offset bits), times the element size.
-struct BufferMap {
-  LinearLayout inv;
-  uint64_t elementMask = 0;
-  int byteShift = 0;
-  uint64_t operator()(uint64_t logical) const {
-    return (inv.applyFlat(logical) & elementMask) << byteShift;
-  }
-};
-
-/// The iteration of logical element x: bit k is bit iterationBits[k] of x.
-uint64_t iterationOf(const std::vector<int> &bits, uint64_t x) {
-  uint64_t it = 0;
-  for (size_t k = 0; k < bits.size(); ++k)
-    it |= (x >> bits[size_t(k)] & 1) << k;
-  return it;
-}
-
-/// Checks that address(r, l, w) of every access equals registerBytes ^
-/// thread term (the decomposition the emitted code relies on).
-Status checkDecomposition(const CudaSharedSide &side,
-                          const std::vector<std::vector<uint64_t>> &direct,
-                          int64_t lanes, int64_t warps, const char *what) {
-  for (size_t a = 0; a < side.accesses.size(); ++a)
-    for (int64_t w = 0; w < warps; ++w)
-      for (int64_t l = 0; l < lanes; ++l)
-        if ((side.accesses[a].registerBytes ^ side.thread.at(l, w)) !=
-            direct[a][size_t(w * lanes + l)])
-          return Diagnostic::error(
-              std::string(what) + ": the address of lane " + std::to_string(l) +
-              " is not linear in "
-              "the lane and warp");
-  return Ok{};
-}
-
-/// The vector (st.shared / ld.shared) side over layout `l`, checking that
-/// every vector is contiguous and aligned whatever the thread.
-Expected<CudaSharedSide> vectorSide(const LinearLayout &l,
-                                    const std::vector<int> &vecRegBits,
-                                    const BufferMap &map,
-                                    const std::vector<int> &iterationBits,
-                                    int64_t eb, const char *what) {
-  const int64_t regs = l.inDimSize(dims::kRegister);
-  const int64_t vecN = int64_t(1) << vecRegBits.size();
-  int64_t vecMask = 0;
-  for (int b : vecRegBits) {
-    if (b < 0 || (int64_t(1) << b) >= regs)
-      return Diagnostic::error(std::string(what) + ": vector register bit " +
-                               std::to_string(b) + " out of range");
-    vecMask |= int64_t(1) << b;
-  }
-  CudaSharedSide side;
-  side.accessBytes = vecN * eb;
-  if (side.accessBytes > 16)
-    return Diagnostic::error(std::string(what) + ": vector of " +
-                             std::to_string(side.accessBytes) +
-                             " bytes is wider than 16");
-  for (int b = 0; b < l.inDim(1).log2; ++b)
-    side.thread.lane.push_back(map(l.column(l.inShift(1) + b)));
-  for (int b = 0; b < l.inDim(2).log2; ++b) {
-    uint64_t col = l.column(l.inShift(2) + b);
-    side.thread.warp.push_back(map(col));
-    side.warpIteration.push_back(iterationOf(iterationBits, col));
-  }
-  for (int b = 0; b < l.inDim(3).log2; ++b)
-    side.thread.block.push_back(map(l.column(l.inShift(3) + b)));
-  const uint64_t alignMask = uint64_t(side.accessBytes - 1);
-  for (const std::vector<uint64_t> *cols :
-       {&side.thread.lane, &side.thread.warp})
-    for (uint64_t c : *cols)
-      if (c & alignMask)
-        return Diagnostic::error(std::string(what) +
-                                 ": a thread's vector is not aligned to " +
-                                 std::to_string(side.accessBytes) + " bytes");
-  auto regBytes = [&](int64_t r) { return map(l.applyFlat(uint64_t(r))); };
-  for (int64_t j = 0; j < vecN; ++j)
-    if (regBytes(vecRegOffset(vecRegBits, j)) != uint64_t(j * eb))
-      return Diagnostic::error(std::string(what) +
-                               ": vector is not contiguous in memory");
-  const uint64_t freeRegs = dimMask(l, 0);
-  for (int64_t r = 0; r < regs; ++r) {
-    if ((uint64_t(r) & freeRegs) || (r & vecMask))
-      continue;
-    CudaSharedAccess a;
-    a.registerBytes = regBytes(r);
-    a.iteration = int64_t(iterationOf(iterationBits, l.applyFlat(uint64_t(r))));
-    if (a.registerBytes & alignMask)
-      return Diagnostic::error(std::string(what) + ": register " +
-                               std::to_string(r) + "'s vector is not aligned");
-    for (int64_t j = 0; j < vecN; ++j)
-      a.registers.push_back(r | vecRegOffset(vecRegBits, j));
-    side.accesses.push_back(std::move(a));
-  }
-  return side;
-}
-
-/// The matrix (stmatrix / ldmatrix) side over layout `l`: per instruction
-/// base register, lane l's row address (MatrixAccess.h: matrixRowStart).
-Expected<CudaSharedSide> matrixSide(const LinearLayout &l,
-                                    const MatrixAccess &m, int64_t count,
-                                    const BufferMap &map,
-                                    const std::vector<int> &iterationBits,
-                                    const char *what) {
-  if (int64_t(m.matrixRegBits.size()) > 2 || m.count() != count ||
-      m.halfRegBit < 0)
-    return Diagnostic::error(std::string(what) + ": matrix access with " +
-                             std::to_string(m.count()) +
-                             " matrices, plan says " + std::to_string(count));
-  const int64_t regs = l.inDimSize(dims::kRegister);
-  const int64_t lanes = l.inDimSize(dims::kLane);
-  const int64_t warps = l.inDimSize(dims::kWarp);
-  if (m.registerMask() >= regs)
-    return Diagnostic::error(std::string(what) +
-                             ": matrix register bits out of range");
-  CudaSharedSide side;
-  side.matrixCount = count;
-  side.trans = m.trans;
-  side.accessBytes = 16;
-  auto rowAddress = [&](int64_t base, int64_t lane, int64_t w) {
-    MatrixRowStart s = matrixRowStart(m, base, lane);
-    return map(l.applyFlat(uint64_t(s.reg) | uint64_t(s.lane) << l.inShift(1) |
-                           uint64_t(w) << l.inShift(2)));
-  };
-  const uint64_t origin = rowAddress(0, 0, 0);
-  for (int b = 0; b < l.inDim(1).log2; ++b)
-    side.thread.lane.push_back((int64_t(1) << b) < 8 * count
-                                   ? rowAddress(0, int64_t(1) << b, 0) ^ origin
-                                   : 0);
-  for (int b = 0; b < l.inDim(2).log2; ++b) {
-    uint64_t col = l.column(l.inShift(2) + b);
-    side.thread.warp.push_back(map(col));
-    side.warpIteration.push_back(iterationOf(iterationBits, col));
-  }
-  for (int b = 0; b < l.inDim(3).log2; ++b)
-    side.thread.block.push_back(map(l.column(l.inShift(3) + b)));
-  const uint64_t freeRegs = dimMask(l, 0);
-  std::vector<std::vector<uint64_t>> direct;
-  for (int64_t r = 0; r < regs; ++r) {
-    if ((uint64_t(r) & freeRegs) || (r & m.registerMask()))
-      continue;
-    CudaSharedAccess a;
-    a.registerBytes = rowAddress(r, 0, 0);
-    a.iteration = int64_t(iterationOf(iterationBits, l.applyFlat(uint64_t(r))));
-    for (int64_t j = 0; j < count; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        a.registers.push_back(matrixElementRegister(m, r, j, h));
-    side.accesses.push_back(std::move(a));
-    direct.emplace_back();
-    for (int64_t w = 0; w < warps; ++w)
-      for (int64_t ln = 0; ln < lanes; ++ln)
-        direct.back().push_back(ln < 8 * count
-                                    ? rowAddress(r, ln, w)
-                                    : side.accesses.back().registerBytes ^
-                                          side.thread.at(ln, w));
-  }
-  for (const CudaSharedAccess &a : side.accesses)
-    for (int64_t ln = 0; ln < lanes; ++ln)
-      if ((a.registerBytes ^ side.thread.at(ln, 0)) & 15)
-        return Diagnostic::error(std::string(what) +
-                                 ": a matrix row is not 16-byte aligned");
-  LK_CHECK(checkDecomposition(side, direct, lanes, warps, what));
-  return side;
-}
 
 bool isIdentifier(const std::string &s) {
   if (s.empty() || s.size() > 200)
@@ -245,231 +31,6 @@ bool isIdentifier(const std::string &s) {
   }
   return true;
 }
-
-} // namespace
-
-Expected<CudaEmitTables> cudaEmitTables(const Plan &plan) {
-  const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
-  if (plan.elementBits != 8 && plan.elementBits != 16 &&
-      plan.elementBits != 32 && plan.elementBits != 64)
-    return Diagnostic::error(
-        "element width " + std::to_string(plan.elementBits) +
-        " bits cannot be emitted (allowed: 8, 16, 32, 64)");
-  for (const LinearLayout *l : {&src, &dst})
-    if (l->numInDims() != 4 || l->inDim(0).id != dims::kRegister ||
-        l->inDim(1).id != dims::kLane || l->inDim(2).id != dims::kWarp ||
-        l->inDim(3).id != dims::kBlock)
-      return Diagnostic::error("plan layouts are not aligned (input dims must "
-                               "be register, lane, warp, block): " +
-                               l->str());
-  if (src.totalOutBits() != dst.totalOutBits() || src.totalOutBits() > 62)
-    return Diagnostic::error("plan layouts cover different or too large "
-                             "tensors: " +
-                             src.str() + " vs " + dst.str());
-  CudaEmitTables t;
-  t.lanes = src.inDimSize(dims::kLane);
-  t.warps = src.inDimSize(dims::kWarp);
-  t.blocks = src.inDimSize(dims::kBlock);
-  if (t.lanes != kWarpLanes || dst.inDimSize(dims::kLane) != kWarpLanes)
-    return Diagnostic::error(
-        "CUDA emission needs layouts of 32 lanes per warp; the plan has " +
-        std::to_string(t.lanes));
-  if (dst.inDimSize(dims::kWarp) != t.warps ||
-      dst.inDimSize(dims::kBlock) != t.blocks)
-    return Diagnostic::error("source and destination use different warps or "
-                             "blocks");
-  if (t.warps > 32)
-    return Diagnostic::error("CUDA emission: " + std::to_string(t.warps) +
-                             " warps exceed a 1024-thread CTA");
-  t.srcRegisters = src.inDimSize(dims::kRegister);
-  t.dstRegisters = dst.inDimSize(dims::kRegister);
-  t.elementBytes = plan.elementBits / 8;
-  t.logicalBits = src.totalOutBits();
-  for (int64_t r = 0; r < t.srcRegisters; ++r)
-    t.srcIndex.push_back(src.applyFlat(uint64_t(r)));
-  for (int64_t r = 0; r < t.dstRegisters; ++r)
-    t.dstIndex.push_back(dst.applyFlat(uint64_t(r)));
-  t.srcIndexThread = threadTerm(src, nullptr, 0);
-  t.dstIndexThread = threadTerm(dst, nullptr, 0);
-
-  switch (plan.strategy) {
-  case Strategy::NoOp:
-    if (t.srcRegisters != t.dstRegisters)
-      return Diagnostic::error("no-op plan with different register counts (" +
-                               std::to_string(t.srcRegisters) + " vs " +
-                               std::to_string(t.dstRegisters) + ")");
-    for (int64_t r = 0; r < t.dstRegisters; ++r)
-      t.registerSource.push_back(r);
-    break;
-  case Strategy::RegisterPermutation:
-    if (int64_t(plan.registerSource.size()) != t.dstRegisters)
-      return Diagnostic::error("register permutation has " +
-                               std::to_string(plan.registerSource.size()) +
-                               " entries for " +
-                               std::to_string(t.dstRegisters) + " registers");
-    for (int64_t s : plan.registerSource)
-      if (s < 0 || s >= t.srcRegisters)
-        return Diagnostic::error("register source " + std::to_string(s) +
-                                 " out of range");
-    t.registerSource = plan.registerSource;
-    break;
-  case Strategy::WarpShuffle: {
-    if (!plan.shuffle)
-      return Diagnostic::error("warp-shuffle plan without its WarpShufflePlan");
-    const WarpShufflePlan &wp = *plan.shuffle;
-    const int64_t vecN = wp.vectorElements;
-    if (vecN < 1 || (vecN & (vecN - 1)) ||
-        (vecN > 1 && plan.elementBits * vecN > 32) ||
-        wp.wordsPerVector != (plan.elementBits * vecN + 31) / 32)
-      return Diagnostic::error("warp-shuffle plan with vectors of " +
-                               std::to_string(vecN) + " x " +
-                               std::to_string(plan.elementBits) + " bits in " +
-                               std::to_string(wp.wordsPerVector) + " words");
-    t.vectorElements = vecN;
-    t.wordsPerVector = wp.wordsPerVector;
-    for (size_t i = 0; i < plan.rounds.size(); ++i) {
-      const ShuffleRound &round = plan.rounds[i];
-      const std::string at = "shuffle round " + std::to_string(i) + ": ";
-      if (int64_t(round.srcLane.size()) != t.lanes ||
-          int64_t(round.sendRegisters.size()) != t.lanes ||
-          int64_t(round.dstRegisters.size()) != t.lanes)
-        return Diagnostic::error(at + "srcLane, sendRegisters and "
-                                      "dstRegisters need one entry per lane");
-      CudaShuffle s;
-      s.send.resize(size_t(vecN));
-      s.receive.resize(size_t(vecN));
-      // Adds lane l to the choice of register `reg` (in first-use order).
-      auto choose = [](std::vector<CudaLaneChoice> &cs, int64_t reg,
-                       int64_t l) {
-        for (CudaLaneChoice &c : cs)
-          if (c.reg == reg) {
-            c.lanes |= uint32_t(1) << l;
-            return;
-          }
-        cs.push_back({reg, uint32_t(1) << l});
-      };
-      for (int64_t l = 0; l < t.lanes; ++l) {
-        int64_t from = round.srcLane[size_t(l)];
-        if (from < 0 || from >= t.lanes)
-          return Diagnostic::error(at + "source lane " + std::to_string(from) +
-                                   " out of range");
-        s.srcLane.push_back(from);
-        const auto &sr = round.sendRegisters[size_t(l)];
-        const auto &dr = round.dstRegisters[size_t(l)];
-        if (int64_t(sr.size()) != vecN || int64_t(dr.size()) != vecN)
-          return Diagnostic::error(at + "lane " + std::to_string(l) +
-                                   ": a vector has " + std::to_string(vecN) +
-                                   " elements");
-        for (int64_t e = 0; e < vecN; ++e) {
-          if (sr[size_t(e)] < 0 || sr[size_t(e)] >= t.srcRegisters ||
-              dr[size_t(e)] < 0 || dr[size_t(e)] >= t.dstRegisters)
-            return Diagnostic::error(at + "lane " + std::to_string(l) +
-                                     ": register out of range");
-          for (int64_t f = 0; f < e; ++f)
-            if (dr[size_t(f)] == dr[size_t(e)])
-              return Diagnostic::error(
-                  at + "lane " + std::to_string(l) + ": destination register " +
-                  std::to_string(dr[size_t(e)]) + " receives two elements");
-          choose(s.send[size_t(e)], sr[size_t(e)], l);
-          choose(s.receive[size_t(e)], dr[size_t(e)], l);
-        }
-      }
-      s.srcLaneAffine = true;
-      for (int j = 0; (int64_t(1) << j) < t.lanes; ++j)
-        s.srcLaneXor.push_back(
-            uint64_t(s.srcLane[size_t(1) << j] ^ s.srcLane[0]));
-      for (int64_t l = 0; l < t.lanes && s.srcLaneAffine; ++l) {
-        uint64_t v = uint64_t(s.srcLane[0]);
-        for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
-          if (uint64_t(l) >> j & 1)
-            v ^= s.srcLaneXor[j];
-        s.srcLaneAffine = v == uint64_t(s.srcLane[size_t(l)]);
-      }
-      s.laneLocal = round.laneLocal();
-      t.shuffles.push_back(std::move(s));
-    }
-    for (const WarpShufflePlan::RegisterCopy &c : wp.registerCopies) {
-      if (c.to < 0 || c.to >= t.dstRegisters || c.from < 0 ||
-          c.from >= t.dstRegisters)
-        return Diagnostic::error("register copy " + std::to_string(c.from) +
-                                 " -> " + std::to_string(c.to) +
-                                 " out of range");
-      t.registerCopies.push_back({c.to, c.from});
-    }
-    break;
-  }
-  case Strategy::SharedMemory: {
-    if (!plan.smem)
-      return Diagnostic::error("shared-memory plan without its step");
-    const SharedMemoryPlan &sp = *plan.smem;
-    if (sp.elementBytes != t.elementBytes)
-      return Diagnostic::error("shared-memory plan of " +
-                               std::to_string(sp.elementBytes) +
-                               "-byte elements in a plan of " +
-                               std::to_string(plan.elementBits) + "-bit ones");
-    if (sp.memory.totalInBits() != t.logicalBits ||
-        sp.memory.totalOutBits() != t.logicalBits)
-      return Diagnostic::error("memory layout does not cover the tensor: " +
-                               sp.memory.str());
-    if (sp.iterations != (int64_t(1) << sp.iterationBits.size()))
-      return Diagnostic::error(
-          "shared-memory plan with " + std::to_string(sp.iterations) +
-          " iterations over " + std::to_string(sp.iterationBits.size()) +
-          " iteration bits");
-    for (int b : sp.iterationBits)
-      if (b < 0 || b >= t.logicalBits)
-        return Diagnostic::error("iteration bit " + std::to_string(b) +
-                                 " out of range");
-    if (sp.bytes <= 0 || sp.bytes % t.elementBytes ||
-        (sp.bytes & (sp.bytes - 1)) || sp.bytes > (int64_t(1) << 30) ||
-        (sp.bytes / t.elementBytes) > (int64_t(1) << t.logicalBits))
-      return Diagnostic::error("shared-memory buffer of " +
-                               std::to_string(sp.bytes) +
-                               " bytes cannot be emitted");
-    if ((sp.stmatrixStore || sp.ldmatrixLoad) &&
-        (t.elementBytes != 2 ||
-         (sp.matrixCount != 1 && sp.matrixCount != 2 && sp.matrixCount != 4)))
-      return Diagnostic::error(
-          "ldmatrix/stmatrix plan with " + std::to_string(sp.matrixCount) +
-          " matrices of " + std::to_string(plan.elementBits) + "-bit elements");
-    LK_TRY(LinearLayout inv, sp.memory.invert());
-    BufferMap map{inv, uint64_t(sp.bytes / t.elementBytes) - 1,
-                  __builtin_ctzll(uint64_t(t.elementBytes))};
-    t.smemBytes = sp.bytes;
-    t.iterations = sp.iterations;
-    // stmatrix is a warp-wide .aligned instruction: every lane takes part
-    // (lanes holding duplicates write the same values again).
-    t.storeIdleLanes = sp.stmatrixStore ? 0 : dimMask(src, 1);
-    t.storeIdleWarps = dimMask(src, 2);
-    if (sp.stmatrixStore) {
-      LK_TRY(t.store, matrixSide(src, sp.storeMatrix, sp.matrixCount, map,
-                                 sp.iterationBits, "stmatrix store"));
-      LK_TRY(CudaSharedSide fallback,
-             vectorSide(src, {}, map, sp.iterationBits, t.elementBytes,
-                        "scalar store"));
-      t.storeFallback = std::move(fallback);
-    } else {
-      LK_TRY(t.store, vectorSide(src, sp.srcVecRegBits, map, sp.iterationBits,
-                                 t.elementBytes, "store"));
-    }
-    if (sp.ldmatrixLoad) {
-      LK_TRY(t.load, matrixSide(dst, sp.loadMatrix, sp.matrixCount, map,
-                                sp.iterationBits, "ldmatrix load"));
-    } else {
-      LK_TRY(t.load, vectorSide(dst, sp.dstVecRegBits, map, sp.iterationBits,
-                                t.elementBytes, "load"));
-    }
-    const uint64_t freeRegs = dimMask(dst, 0);
-    for (int64_t r = 0; r < t.dstRegisters; ++r)
-      if (uint64_t(r) & freeRegs)
-        t.registerCopies.push_back({r, int64_t(uint64_t(r) & ~freeRegs)});
-    break;
-  }
-  }
-  return t;
-}
-
-namespace {
 
 std::string hex(uint64_t v, bool wide) {
   char buf[32];
@@ -717,8 +278,177 @@ std::string describeSide(const CudaSharedSide &side, bool store) {
          "-byte vectors at (register constant ^ thread offset)";
 }
 
-void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
+/// The per-lane source-lane tables of the rounds whose source lane is not
+/// affine in the lane id (read from global memory, one 32-byte request per
+/// warp); nothing when every round is affine.
+void emitLaneTables(std::string &o, const std::string &in,
+                    const CudaEmitTables &t) {
+  bool anyTable = false;
+  for (const CudaShuffle &s : t.shuffles)
+    anyTable |= !s.srcLaneAffine;
+  if (!anyTable)
+    return;
+  o += in + "static __device__ const unsigned char lanes[][32] = {\n";
+  for (const CudaShuffle &s : t.shuffles) {
+    if (s.srcLaneAffine)
+      continue;
+    o += in + "    {";
+    for (size_t l = 0; l < s.srcLane.size(); ++l)
+      o += (l ? ", " : "") + std::to_string(s.srcLane[l]);
+    o += "},\n";
+  }
+  o += in + "};\n";
+}
+
+/// `from`, the lane a round reads: affine in the lane id, or from the
+/// round's entry `table` of the lane tables (advanced); nothing for a
+/// lane-local round.
+void emitSourceLane(std::string &o, const std::string &in,
+                    const CudaShuffle &s, size_t &table) {
+  if (s.laneLocal)
+    return; // every lane reads itself
+  if (s.srcLaneAffine) {
+    o += in + "  uint32_t from = " + hex(uint64_t(s.srcLane[0]), false) + ";\n";
+    for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
+      if (s.srcLaneXor[j])
+        o += in + "  from ^= (lane & " + hex(uint64_t(1) << j, false) +
+             ") ? " + hex(s.srcLaneXor[j], false) + " : 0u;\n";
+    return;
+  }
+  o += in + "  const uint32_t from = lanes[" + std::to_string(table++) +
+       "][lane];\n";
+}
+
+/// One round: send (element e from the register of this lane's choice),
+/// pack, shuffle, unpack (a lane-local round keeps its elements), receive.
+void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
+               const CudaEmitTables &t) {
   const char *T = elementType(t.elementBytes);
+  const int64_t eb = t.elementBytes, vecN = t.vectorElements;
+  const std::string E = eb == 8 ? "uint64_t" : "uint32_t";
+  for (int64_t e = 0; e < vecN; ++e) {
+    const auto &cs = s.send[size_t(e)];
+    o += in + "  " + E + " s" + std::to_string(e) + " = " + E + "(src[" +
+         std::to_string(cs[0].reg) + "]);\n";
+    for (size_t c = 1; c < cs.size(); ++c)
+      o += in + "  s" + std::to_string(e) + " = " +
+           laneCondition(cs[c].lanes) + " ? " + E + "(src[" +
+           std::to_string(cs[c].reg) + "]) : s" + std::to_string(e) + ";\n";
+  }
+  if (s.laneLocal) {
+    for (int64_t e = 0; e < vecN; ++e)
+      o += in + "  const " + T + " r" + std::to_string(e) + " = " + T + "(s" +
+           std::to_string(e) + ");\n";
+  } else if (eb == 8) {
+    o += in + "  const uint32_t lo = __shfl_sync(0xffffffffu, "
+              "uint32_t(s0), int(from));\n";
+    o += in + "  const uint32_t hi = __shfl_sync(0xffffffffu, "
+              "uint32_t(s0 >> 32), int(from));\n";
+    o += in + "  const uint64_t r0 = uint64_t(lo) | uint64_t(hi) << 32;\n";
+  } else {
+    std::string word = "s0";
+    for (int64_t e = 1; e < vecN; ++e)
+      word += " | s" + std::to_string(e) + " << " + std::to_string(8 * eb * e);
+    o += in + "  const uint32_t w = __shfl_sync(0xffffffffu, " + word +
+         ", int(from));\n";
+    for (int64_t e = 0; e < vecN; ++e)
+      o += in + "  const " + T + " r" + std::to_string(e) + " = " + T + "(w" +
+           (e ? " >> " + std::to_string(8 * eb * e) : std::string()) + ");\n";
+  }
+  for (int64_t e = 0; e < vecN; ++e)
+    for (const CudaLaneChoice &c : s.receive[size_t(e)]) {
+      std::string d = "dst[" + std::to_string(c.reg) + "]";
+      std::string r = "r" + std::to_string(e);
+      if (c.lanes == 0xffffffffu)
+        o += in + "  " + d + " = " + T + "(" + r + ");\n";
+      else
+        o += in + "  " + d + " = " + laneCondition(c.lanes) + " ? " + T + "(" +
+             r + ") : " + d + ";\n";
+    }
+}
+
+void emitRegisterCopies(std::string &o, const std::string &in,
+                        const CudaEmitTables &t) {
+  for (const auto &[to, from] : t.registerCopies)
+    o += in + "dst[" + std::to_string(to) + "] = dst[" + std::to_string(from) +
+         "];\n";
+}
+
+void emitShuffleBody(std::string &o, const std::string &in,
+                     const CudaEmitTables &t) {
+  o += in + "(void)smem;\n";
+  o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
+  // (Unused when every round is lane-local and selects nothing.)
+  o += in + "(void)lane;\n";
+  emitLaneTables(o, in, t);
+  size_t table = 0;
+  for (size_t i = 0; i < t.shuffles.size(); ++i) {
+    const CudaShuffle &s = t.shuffles[i];
+    o += in + "{ // round " + std::to_string(i) +
+         (s.laneLocal ? " (lane-local: no shuffle)" : "") + "\n";
+    emitSourceLane(o, in, s, table);
+    emitRound(o, in, s, t);
+    o += in + "}\n";
+  }
+  emitRegisterCopies(o, in, t);
+}
+
+/// The thread's ids and the address setup of both sides (and of the
+/// pre-sm_90 store fallback).
+void emitSharedSetup(std::string &o, const std::string &in,
+                     const CudaEmitTables &t) {
+  const bool matrices = t.store.matrixCount || t.load.matrixCount;
+  if (matrices)
+    o += in + "const uint32_t sbase = static_cast<uint32_t>("
+              "__cvta_generic_to_shared(smem));\n";
+  o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
+  o += in + "const uint32_t warp = threadIdx.x / 32u;\n";
+  o += in + "const uint32_t block = blockIdx.x;\n";
+  o += in + "(void)lane;\n" + in + "(void)warp;\n" + in + "(void)block;\n";
+  o += in + "// Store: " + describeSide(t.store, true) + ".\n";
+  emitSideSetup(o, in, t.store, "st");
+  if (t.storeFallback) {
+    o += in + "// Below sm_90 (no stmatrix): the same elements as " +
+         std::to_string(t.elementBytes) + "-byte stores.\n";
+    emitSideSetup(o, in, *t.storeFallback, "sf");
+  }
+  o += in + "// Load: " + describeSide(t.load, false) + ".\n";
+  emitSideSetup(o, in, t.load, "ld");
+}
+
+/// Iteration `it`: the store (lanes and warps holding only duplicates skip
+/// it), a barrier, the load.
+void emitSharedIteration(std::string &o, const std::string &in,
+                         const CudaEmitTables &t, int64_t it) {
+  const bool idle = t.storeIdleLanes || t.storeIdleWarps;
+  if (t.iterations > 1)
+    o += in + "// Iteration " + std::to_string(it) + " of " +
+         std::to_string(t.iterations) + ".\n";
+  if (it > 0)
+    o += in + "__syncthreads();\n";
+  std::string sin = in;
+  if (idle) {
+    o += in + "if ((lane & " + hex(t.storeIdleLanes, false) +
+         ") == 0u && (warp & " + hex(t.storeIdleWarps, false) +
+         ") == 0u) { // lanes / warps holding only duplicates skip\n";
+    sin += "  ";
+  }
+  if (t.storeFallback) {
+    o += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n";
+    emitSide(o, sin, *t.storeFallback, t, true, it, "sf");
+    o += "#else\n";
+    emitSide(o, sin, t.store, t, true, it, "st");
+    o += "#endif\n";
+  } else {
+    emitSide(o, sin, t.store, t, true, it, "st");
+  }
+  if (idle)
+    o += in + "}\n";
+  o += in + "__syncthreads();\n";
+  emitSide(o, in, t.load, t, false, it, "ld");
+}
+
+void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
   const std::string in = "  ";
   switch (plan.strategy) {
   case Strategy::NoOp:
@@ -728,151 +458,15 @@ void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
       o += in + "dst[" + std::to_string(r) + "] = src[" +
            std::to_string(t.registerSource[r]) + "];\n";
     return;
-  case Strategy::WarpShuffle: {
-    o += in + "(void)smem;\n";
-    o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
-    // (Unused when every round is lane-local and selects nothing.)
-    o += in + "(void)lane;\n";
-    bool anyTable = false;
-    for (const CudaShuffle &s : t.shuffles)
-      anyTable |= !s.srcLaneAffine;
-    if (anyTable) {
-      // Rounds whose source lane is not affine in the lane id read it from a
-      // per-lane table in global memory (one 32-byte request per warp).
-      o += in + "static __device__ const unsigned char lanes[][32] = {\n";
-      for (const CudaShuffle &s : t.shuffles) {
-        if (s.srcLaneAffine)
-          continue;
-        o += in + "    {";
-        for (size_t l = 0; l < s.srcLane.size(); ++l)
-          o += (l ? ", " : "") + std::to_string(s.srcLane[l]);
-        o += "},\n";
-      }
-      o += in + "};\n";
-    }
-    const int64_t eb = t.elementBytes, vecN = t.vectorElements;
-    const std::string E = eb == 8 ? "uint64_t" : "uint32_t";
-    size_t table = 0;
-    for (size_t i = 0; i < t.shuffles.size(); ++i) {
-      const CudaShuffle &s = t.shuffles[i];
-      o += in + "{ // round " + std::to_string(i) +
-           (s.laneLocal ? " (lane-local: no shuffle)" : "") + "\n";
-      if (s.laneLocal) {
-        // Every lane reads itself.
-      } else if (s.srcLaneAffine) {
-        o += in + "  uint32_t from = " + hex(uint64_t(s.srcLane[0]), false) +
-             ";\n";
-        for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
-          if (s.srcLaneXor[j])
-            o += in + "  from ^= (lane & " + hex(uint64_t(1) << j, false) +
-                 ") ? " + hex(s.srcLaneXor[j], false) + " : 0u;\n";
-      } else {
-        o += in + "  const uint32_t from = lanes[" + std::to_string(table++) +
-             "][lane];\n";
-      }
-      // Send: element e from the register of this lane's choice.
-      for (int64_t e = 0; e < vecN; ++e) {
-        const auto &cs = s.send[size_t(e)];
-        o += in + "  " + E + " s" + std::to_string(e) + " = " + E + "(src[" +
-             std::to_string(cs[0].reg) + "]);\n";
-        for (size_t c = 1; c < cs.size(); ++c)
-          o += in + "  s" + std::to_string(e) + " = " +
-               laneCondition(cs[c].lanes) + " ? " + E + "(src[" +
-               std::to_string(cs[c].reg) + "]) : s" + std::to_string(e) + ";\n";
-      }
-      // Pack, shuffle, unpack (a lane-local round keeps its elements).
-      if (s.laneLocal) {
-        for (int64_t e = 0; e < vecN; ++e)
-          o += in + "  const " + T + " r" + std::to_string(e) + " = " + T +
-               "(s" + std::to_string(e) + ");\n";
-      } else if (eb == 8) {
-        o += in + "  const uint32_t lo = __shfl_sync(0xffffffffu, "
-                  "uint32_t(s0), int(from));\n";
-        o += in + "  const uint32_t hi = __shfl_sync(0xffffffffu, "
-                  "uint32_t(s0 >> 32), int(from));\n";
-        o += in + "  const uint64_t r0 = uint64_t(lo) | uint64_t(hi) << 32;\n";
-      } else {
-        std::string word = "s0";
-        for (int64_t e = 1; e < vecN; ++e)
-          word +=
-              " | s" + std::to_string(e) + " << " + std::to_string(8 * eb * e);
-        o += in + "  const uint32_t w = __shfl_sync(0xffffffffu, " + word +
-             ", int(from));\n";
-        for (int64_t e = 0; e < vecN; ++e)
-          o += in + "  const " + T + " r" + std::to_string(e) + " = " + T +
-               "(w" +
-               (e ? " >> " + std::to_string(8 * eb * e) : std::string()) +
-               ");\n";
-      }
-      // Receive: element e into the register of this lane's choice.
-      for (int64_t e = 0; e < vecN; ++e)
-        for (const CudaLaneChoice &c : s.receive[size_t(e)]) {
-          std::string d = "dst[" + std::to_string(c.reg) + "]";
-          std::string r = "r" + std::to_string(e);
-          if (c.lanes == 0xffffffffu)
-            o += in + "  " + d + " = " + T + "(" + r + ");\n";
-          else
-            o += in + "  " + d + " = " + laneCondition(c.lanes) + " ? " + T +
-                 "(" + r + ") : " + d + ";\n";
-        }
-      o += in + "}\n";
-    }
-    for (const auto &[to, from] : t.registerCopies)
-      o += in + "dst[" + std::to_string(to) + "] = dst[" +
-           std::to_string(from) + "];\n";
+  case Strategy::WarpShuffle:
+    emitShuffleBody(o, in, t);
     return;
-  }
-  case Strategy::SharedMemory: {
-    const bool matrices = t.store.matrixCount || t.load.matrixCount;
-    if (matrices)
-      o += in + "const uint32_t sbase = static_cast<uint32_t>("
-                "__cvta_generic_to_shared(smem));\n";
-    o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
-    o += in + "const uint32_t warp = threadIdx.x / 32u;\n";
-    o += in + "const uint32_t block = blockIdx.x;\n";
-    o += in + "(void)lane;\n" + in + "(void)warp;\n" + in + "(void)block;\n";
-    o += in + "// Store: " + describeSide(t.store, true) + ".\n";
-    emitSideSetup(o, in, t.store, "st");
-    if (t.storeFallback) {
-      o += in + "// Below sm_90 (no stmatrix): the same elements as " +
-           std::to_string(t.elementBytes) + "-byte stores.\n";
-      emitSideSetup(o, in, *t.storeFallback, "sf");
-    }
-    o += in + "// Load: " + describeSide(t.load, false) + ".\n";
-    emitSideSetup(o, in, t.load, "ld");
-    const bool idle = t.storeIdleLanes || t.storeIdleWarps;
-    for (int64_t it = 0; it < t.iterations; ++it) {
-      if (t.iterations > 1)
-        o += in + "// Iteration " + std::to_string(it) + " of " +
-             std::to_string(t.iterations) + ".\n";
-      if (it > 0)
-        o += in + "__syncthreads();\n";
-      std::string sin = in;
-      if (idle) {
-        o += in + "if ((lane & " + hex(t.storeIdleLanes, false) +
-             ") == 0u && (warp & " + hex(t.storeIdleWarps, false) +
-             ") == 0u) { // lanes / warps holding only duplicates skip\n";
-        sin += "  ";
-      }
-      if (t.storeFallback) {
-        o += "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n";
-        emitSide(o, sin, *t.storeFallback, t, true, it, "sf");
-        o += "#else\n";
-        emitSide(o, sin, t.store, t, true, it, "st");
-        o += "#endif\n";
-      } else {
-        emitSide(o, sin, t.store, t, true, it, "st");
-      }
-      if (idle)
-        o += in + "}\n";
-      o += in + "__syncthreads();\n";
-      emitSide(o, in, t.load, t, false, it, "ld");
-    }
-    for (const auto &[to, from] : t.registerCopies)
-      o += in + "dst[" + std::to_string(to) + "] = dst[" +
-           std::to_string(from) + "];\n";
+  case Strategy::SharedMemory:
+    emitSharedSetup(o, in, t);
+    for (int64_t it = 0; it < t.iterations; ++it)
+      emitSharedIteration(o, in, t, it);
+    emitRegisterCopies(o, in, t);
     return;
-  }
   }
 }
 

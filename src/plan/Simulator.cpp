@@ -6,6 +6,8 @@
 
 #include "layoutkit/plan/Simulator.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include "F2.h"
 
 #include <algorithm>
@@ -28,6 +30,9 @@ struct RegisterFile {
   RegisterFile(int64_t w, int64_t l, int64_t r)
       : warps(w), lanes(l), regs(r), v(size_t(w * l * r), 0) {}
   uint64_t &at(int64_t w, int64_t l, int64_t r) {
+    return v[size_t((w * lanes + l) * regs + r)];
+  }
+  uint64_t at(int64_t w, int64_t l, int64_t r) const {
     return v[size_t((w * lanes + l) * regs + r)];
   }
 };
@@ -71,6 +76,94 @@ int64_t selectCount(const std::vector<std::vector<int64_t>> &base,
   return s;
 }
 
+/// The 32-bit words of a plan's shuffled vector: fails unless the vector is
+/// one element or a power-of-two number of elements in one 32-bit word, and
+/// wordsPerVector says so.
+Expected<int64_t> shuffleWords(const Plan &plan, const WarpShufflePlan &sp) {
+  const int64_t vecN = sp.vectorElements, eb = plan.elementBits;
+  if (!isPow2(vecN) || (vecN > 1 && eb * vecN > 32))
+    return Diagnostic::error("a shuffled vector of " + std::to_string(vecN) +
+                             " x " + std::to_string(eb) +
+                             "-bit elements is not 32 bits or one element");
+  const int64_t words = (eb * vecN + 31) / 32;
+  if (sp.wordsPerVector != words)
+    return Diagnostic::error("wordsPerVector is " +
+                             std::to_string(sp.wordsPerVector) + ", but " +
+                             std::to_string(vecN) + " x " +
+                             std::to_string(eb) + " bits take " +
+                             std::to_string(words) + " 32-bit words");
+  return words;
+}
+
+/// Checks round t (one entry per lane, lanes and registers in range, no
+/// register receiving two elements) and appends its per-lane base send and
+/// destination registers to sendBase / dstBase.
+Status checkRound(const ShuffleRound &r, size_t t, int64_t vecN,
+                  const RegisterFile &in, const RegisterFile &out,
+                  std::vector<std::vector<int64_t>> &sendBase,
+                  std::vector<std::vector<int64_t>> &dstBase) {
+  const int64_t lanes = in.lanes;
+  const std::string at = "shuffle round " + std::to_string(t) + ": ";
+  if (int64_t(r.srcLane.size()) != lanes ||
+      int64_t(r.sendRegisters.size()) != lanes ||
+      int64_t(r.dstRegisters.size()) != lanes)
+    return Diagnostic::error(at + "srcLane, sendRegisters and "
+                                  "dstRegisters must have one entry per "
+                                  "lane (" +
+                             std::to_string(lanes) + ")");
+  sendBase.emplace_back();
+  dstBase.emplace_back();
+  for (int64_t l = 0; l < lanes; ++l) {
+    const std::string lane = at + "lane " + std::to_string(l) + ": ";
+    int64_t from = r.srcLane[size_t(l)];
+    if (from < 0 || from >= lanes)
+      return Diagnostic::error(lane + "source lane " + std::to_string(from) +
+                               " out of range");
+    const auto &s = r.sendRegisters[size_t(l)];
+    const auto &d = r.dstRegisters[size_t(l)];
+    if (int64_t(s.size()) != vecN || int64_t(d.size()) != vecN)
+      return Diagnostic::error(lane + "a vector has " + std::to_string(vecN) +
+                               " elements");
+    for (int64_t e = 0; e < vecN; ++e) {
+      if (s[size_t(e)] < 0 || s[size_t(e)] >= in.regs)
+        return Diagnostic::error(lane + "send register " +
+                                 std::to_string(s[size_t(e)]) +
+                                 " out of range");
+      if (d[size_t(e)] < 0 || d[size_t(e)] >= out.regs)
+        return Diagnostic::error(lane + "destination register " +
+                                 std::to_string(d[size_t(e)]) +
+                                 " out of range");
+      for (int64_t f = 0; f < e; ++f)
+        if (d[size_t(f)] == d[size_t(e)])
+          return Diagnostic::error(lane + "destination register " +
+                                   std::to_string(d[size_t(e)]) +
+                                   " receives two elements");
+    }
+    sendBase.back().push_back(s[0]);
+    dstBase.back().push_back(d[0]);
+  }
+  return Ok{};
+}
+
+/// One round in warp w: every lane offers its packed vector, then every
+/// lane reads its source lane's (each word moves its own elements, or for
+/// f64 its half of the element, from the same source lane).
+void runRound(const ShuffleRound &r, int64_t vecN, int64_t w,
+              const RegisterFile &in, RegisterFile &out,
+              std::vector<uint64_t> &offered) {
+  const int64_t lanes = in.lanes;
+  for (int64_t l = 0; l < lanes; ++l)
+    for (int64_t e = 0; e < vecN; ++e)
+      offered[size_t(l * vecN + e)] =
+          in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
+  for (int64_t l = 0; l < lanes; ++l) {
+    int64_t from = r.srcLane[size_t(l)];
+    for (int64_t e = 0; e < vecN; ++e)
+      out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
+          offered[size_t(from * vecN + e)];
+  }
+}
+
 /// Executes the rounds and register copies of a WarpShuffle plan (Plan.h:
 /// ShuffleRound, WarpShufflePlan) in every warp, after checking every field.
 /// Per round and warp: wordsPerVector 32-bit shuffles, all lanes offering
@@ -85,96 +178,34 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   if (!plan.shuffle)
     return Diagnostic::error("warp-shuffle plan without its WarpShufflePlan");
   const WarpShufflePlan &sp = *plan.shuffle;
-  const int64_t vecN = sp.vectorElements, eb = plan.elementBits;
-  if (vecN < 1 || (vecN & (vecN - 1)) || (vecN > 1 && eb * vecN > 32))
-    return Diagnostic::error("a shuffled vector of " + std::to_string(vecN) +
-                             " x " + std::to_string(eb) +
-                             "-bit elements is not 32 bits or one element");
-  const int64_t words = (eb * vecN + 31) / 32;
-  if (sp.wordsPerVector != words)
-    return Diagnostic::error("wordsPerVector is " +
-                             std::to_string(sp.wordsPerVector) + ", but " +
-                             std::to_string(vecN) + " x " +
-                             std::to_string(eb) + " bits take " +
-                             std::to_string(words) + " 32-bit words");
-  const int64_t lanes = in.lanes;
+  const int64_t vecN = sp.vectorElements;
+  LK_TRY(const int64_t words, shuffleWords(plan, sp));
   std::vector<std::vector<int64_t>> sendBase, dstBase;
-  for (size_t t = 0; t < plan.rounds.size(); ++t) {
-    const ShuffleRound &r = plan.rounds[t];
-    const std::string at = "shuffle round " + std::to_string(t) + ": ";
-    if (int64_t(r.srcLane.size()) != lanes ||
-        int64_t(r.sendRegisters.size()) != lanes ||
-        int64_t(r.dstRegisters.size()) != lanes)
-      return Diagnostic::error(at + "srcLane, sendRegisters and "
-                                    "dstRegisters must have one entry per "
-                                    "lane (" +
-                               std::to_string(lanes) + ")");
-    sendBase.emplace_back();
-    dstBase.emplace_back();
-    for (int64_t l = 0; l < lanes; ++l) {
-      const std::string lane = at + "lane " + std::to_string(l) + ": ";
-      int64_t from = r.srcLane[size_t(l)];
-      if (from < 0 || from >= lanes)
-        return Diagnostic::error(lane + "source lane " + std::to_string(from) +
-                                 " out of range");
-      const auto &s = r.sendRegisters[size_t(l)];
-      const auto &d = r.dstRegisters[size_t(l)];
-      if (int64_t(s.size()) != vecN || int64_t(d.size()) != vecN)
-        return Diagnostic::error(lane + "a vector has " +
-                                 std::to_string(vecN) + " elements");
-      for (int64_t e = 0; e < vecN; ++e) {
-        if (s[size_t(e)] < 0 || s[size_t(e)] >= in.regs)
-          return Diagnostic::error(lane + "send register " +
-                                   std::to_string(s[size_t(e)]) +
-                                   " out of range");
-        if (d[size_t(e)] < 0 || d[size_t(e)] >= out.regs)
-          return Diagnostic::error(lane + "destination register " +
-                                   std::to_string(d[size_t(e)]) +
-                                   " out of range");
-        for (int64_t f = 0; f < e; ++f)
-          if (d[size_t(f)] == d[size_t(e)])
-            return Diagnostic::error(lane + "destination register " +
-                                     std::to_string(d[size_t(e)]) +
-                                     " receives two elements");
-      }
-      sendBase.back().push_back(s[0]);
-      dstBase.back().push_back(d[0]);
-    }
-  }
+  for (size_t t = 0; t < plan.rounds.size(); ++t)
+    LK_CHECK(checkRound(plan.rounds[t], t, vecN, in, out, sendBase, dstBase));
   for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
     if (c.to < 0 || c.to >= out.regs || c.from < 0 || c.from >= out.regs)
       return Diagnostic::error("register copy " + std::to_string(c.from) +
                                " -> " + std::to_string(c.to) +
                                " out of range");
   const int64_t rounds = int64_t(plan.rounds.size());
-  std::vector<uint64_t> offered(size_t(lanes * vecN));
+  int64_t shuffled = 0;
+  for (const ShuffleRound &r : plan.rounds)
+    shuffled += !r.laneLocal();
+  std::vector<uint64_t> offered(size_t(in.lanes * vecN));
   for (int64_t w = 0; w < in.warps; ++w) {
     for (const ShuffleRound &r : plan.rounds) {
-      for (int64_t l = 0; l < lanes; ++l)
-        for (int64_t e = 0; e < vecN; ++e)
-          offered[size_t(l * vecN + e)] =
-              in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
-      // Each word moves its own elements (or, for f64, its half of the
-      // element) from the same source lane.
-      for (int64_t l = 0; l < lanes; ++l) {
-        int64_t from = r.srcLane[size_t(l)];
-        for (int64_t e = 0; e < vecN; ++e)
-          out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
-              offered[size_t(from * vecN + e)];
-      }
+      runRound(r, vecN, w, in, out, offered);
       if (!r.laneLocal()) // else each lane reads its own vector
         res.shuffles += words;
     }
     for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
-      for (int64_t l = 0; l < lanes; ++l)
+      for (int64_t l = 0; l < in.lanes; ++l)
         out.at(w, l, c.to) = out.at(w, l, c.from);
     res.registerMoves += int64_t(sp.registerCopies.size());
     if (rounds) {
       res.selects += selectCount(sendBase, words, false) +
                      selectCount(dstBase, words, true);
-      int64_t shuffled = 0;
-      for (const ShuffleRound &r : plan.rounds)
-        shuffled += !r.laneLocal();
       // Pack and unpack in shuffled rounds; a move per element (per word)
       // in lane-local ones.
       res.registerMoves +=
@@ -184,38 +215,31 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   return Ok{};
 }
 
-/// Executes a SharedMemory plan over every CTA (global warp index
-/// w = block * warpsPerCta + warp): per iteration, the stores of the
-/// elements of that iteration (vectorized st.shared or stmatrix), a barrier,
-/// the loads (ld.shared or ldmatrix), a barrier before the next iteration;
-/// then the register copies of duplicated destination registers. Each CTA
-/// has its own buffer of sp.bytes bytes; an element's buffer offset is
-/// memory^-1(x) mod (bytes / elementBytes) and its iteration the next
-/// log2(iterations) offset bits. Counts are over every CTA.
-Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
-                       RegisterFile &out, SimulationResult &res,
-                       int64_t warpsPerCta) {
-  const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
-  if (!plan.smem)
-    return Diagnostic::error("shared-memory plan without its step");
-  const SharedMemoryPlan &sp = *plan.smem;
-  const int64_t warps = in.warps, lanes = in.lanes;
-  const int64_t srcRegs = in.regs, dstRegs = out.regs;
-  const int64_t ctas = warps / warpsPerCta;
-  LK_TRY(LinearLayout inv, sp.memory.invert());
+/// The register index of vector element j relative to the first one, for a
+/// vector whose element bits are the register bits `bits`.
+int64_t vecRegOffset(const std::vector<int> &bits, int64_t j) {
+  int64_t r = 0;
+  for (size_t k = 0; k < bits.size(); ++k)
+    if (j >> k & 1)
+      r |= int64_t(1) << bits[k];
+  return r;
+}
+
+/// Fails unless the shared-memory step is well formed for machine `m`: sizes,
+/// a buffer that holds a CTA's tile over the iterations, a vector width the
+/// banks take, and matrix instructions the machine has, of 16-bit elements
+/// over 32 lanes.
+Status checkSharedStep(const SharedMemoryPlan &sp, const hw::Machine &m,
+                       int64_t lanes, int64_t ctas) {
   const int64_t eb = sp.elementBytes;
-  const int64_t vecN = sp.vectorElements;
-  const int64_t width = eb * vecN;
-  if (eb <= 0 || sp.bytes <= 0 || sp.bytes % eb || sp.iterations < 1 ||
-      (sp.iterations & (sp.iterations - 1)))
+  if (eb <= 0 || sp.bytes <= 0 || sp.bytes % eb || !isPow2(sp.iterations))
     return Diagnostic::error("malformed shared-memory plan (element size, "
                              "buffer size or iteration count)");
-  const int64_t bufElems = sp.bytes / eb;
-  if (bufElems * sp.iterations * ctas < sp.memory.totalInSize())
+  if ((sp.bytes / eb) * sp.iterations * ctas < sp.memory.totalInSize())
     return Diagnostic::error("the buffer of " + std::to_string(sp.bytes) +
                              " bytes over " + std::to_string(sp.iterations) +
                              " iterations does not hold a CTA's tile");
-  LK_TRY(hw::LaneGrouping grp, m.smem.grouping(width));
+  LK_TRY(hw::LaneGrouping grp, m.smem.grouping(eb * sp.vectorElements));
   (void)grp;
   if (sp.stmatrixStore && !m.hasStmatrix)
     return Diagnostic::error("stmatrix needs sm_90, not " +
@@ -234,54 +258,170 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
                                std::to_string(sp.matrixCount) +
                                " matrices needed)");
   }
-  std::vector<uint64_t> smem(size_t(bufElems * ctas), 0);
-  // The register index of vector element j relative to the first one.
-  auto vecRegOffset = [](const std::vector<int> &bits, int64_t j) {
-    int64_t r = 0;
-    for (size_t k = 0; k < bits.size(); ++k)
-      if (j >> k & 1)
-        r |= int64_t(1) << bits[k];
-    return r;
-  };
-  int64_t srcVecMask = 0, dstVecMask = 0;
-  for (int b : sp.srcVecRegBits)
-    srcVecMask |= int64_t(1) << b;
-  for (int b : sp.dstVecRegBits)
-    dstVecMask |= int64_t(1) << b;
-  if (sp.stmatrixStore)
-    srcVecMask = sp.storeMatrix.registerMask();
-  if (sp.ldmatrixLoad)
-    dstVecMask = sp.loadMatrix.registerMask();
-  // Full offset of the element at (r, l, w) of layout `lay`.
-  auto offsetOf = [&](const LinearLayout &lay, int64_t r, int64_t l,
-                      int64_t w) {
-    return int64_t(inv.applyFlat(lay.applyFlat(hwIndex(lay, r, l, w))));
-  };
-  auto iterationOf = [&](int64_t off) {
-    return (off / bufElems) & (sp.iterations - 1);
-  };
-  // Index into smem of buffer offset `off` in the CTA of warp w.
-  auto slot = [&](int64_t w, int64_t off) {
-    return (w / warpsPerCta) * bufElems + off % bufElems;
-  };
-  // Base offset of a vector; error when not contiguous and aligned.
-  auto vectorBase = [&](const LinearLayout &lay, const std::vector<int> &bits,
-                        int64_t r, int64_t l, int64_t w) -> Expected<int64_t> {
+  return Ok{};
+}
+
+/// One run of a SharedMemory plan (see runSharedMemory): the buffers of
+/// every CTA and the steps that move elements through them.
+class SharedMemoryRun {
+public:
+  SharedMemoryRun(const Plan &plan, const hw::Machine &m, LinearLayout inv,
+                  RegisterFile &in, RegisterFile &out, SimulationResult &res,
+                  int64_t warpsPerCta)
+      : src_(plan.layouts.src), dst_(plan.layouts.dst), sp_(*plan.smem),
+        m_(m), inv_(std::move(inv)), in_(in), out_(out), res_(res),
+        warpsPerCta_(warpsPerCta), eb_(sp_.elementBytes),
+        vecN_(sp_.vectorElements), bufElems_(sp_.bytes / eb_),
+        smem_(size_t(bufElems_ * (in.warps / warpsPerCta)), 0) {}
+
+  /// The stores of iteration `it`: skip duplicated registers and warps;
+  /// lanes that duplicate are inactive (st.shared) or write the same value
+  /// twice (stmatrix).
+  Status store(int64_t it) {
+    const uint64_t regFree = dimFreeMask(src_, 0),
+                   warpFree = dimFreeMask(src_, 2);
+    const int64_t vecMask = sp_.stmatrixStore ? sp_.storeMatrix.registerMask()
+                                              : bitMask(sp_.srcVecRegBits);
+    for (int64_t w = 0; w < in_.warps; ++w) {
+      if (uint64_t(w % warpsPerCta_) & warpFree)
+        continue;
+      for (int64_t r = 0; r < in_.regs; ++r) {
+        if ((uint64_t(r) & regFree) || (r & vecMask))
+          continue;
+        if (sp_.stmatrixStore)
+          LK_CHECK(matrixOp(src_, sp_.storeMatrix, true, r, w, it));
+        else
+          LK_CHECK(storeVector(r, w, it));
+      }
+    }
+    return Ok{};
+  }
+
+  /// The loads of iteration `it`: each distinct destination register once.
+  Status load(int64_t it) {
+    const uint64_t regFree = dimFreeMask(dst_, 0);
+    const int64_t vecMask = sp_.ldmatrixLoad ? sp_.loadMatrix.registerMask()
+                                             : bitMask(sp_.dstVecRegBits);
+    for (int64_t w = 0; w < out_.warps; ++w)
+      for (int64_t r = 0; r < out_.regs; ++r) {
+        if ((uint64_t(r) & regFree) || (r & vecMask))
+          continue;
+        if (sp_.ldmatrixLoad)
+          LK_CHECK(matrixOp(dst_, sp_.loadMatrix, false, r, w, it));
+        else
+          LK_CHECK(loadVector(r, w, it));
+      }
+    return Ok{};
+  }
+
+  /// A free register bit of a distributed layout is a zero column: the
+  /// register with those bits cleared holds the same element.
+  void copyDuplicates() {
+    const uint64_t regFree = dimFreeMask(dst_, 0);
+    for (int64_t w = 0; w < out_.warps; ++w)
+      for (int64_t r = 0; r < out_.regs; ++r) {
+        if (!(uint64_t(r) & regFree))
+          continue;
+        ++res_.registerMoves;
+        for (int64_t l = 0; l < out_.lanes; ++l)
+          out_.at(w, l, r) = out_.at(w, l, int64_t(uint64_t(r) & ~regFree));
+      }
+  }
+
+private:
+  static int64_t bitMask(const std::vector<int> &bits) {
+    int64_t m = 0;
+    for (int b : bits)
+      m |= int64_t(1) << b;
+    return m;
+  }
+  /// Full offset of the element at (r, l, w) of layout `lay`.
+  int64_t offsetOf(const LinearLayout &lay, int64_t r, int64_t l,
+                   int64_t w) const {
+    return int64_t(inv_.applyFlat(lay.applyFlat(hwIndex(lay, r, l, w))));
+  }
+  int64_t iterationOf(int64_t off) const {
+    return (off / bufElems_) & (sp_.iterations - 1);
+  }
+  /// Index into smem_ of buffer offset `off` in the CTA of warp w.
+  int64_t slot(int64_t w, int64_t off) const {
+    return (w / warpsPerCta_) * bufElems_ + off % bufElems_;
+  }
+  /// Base offset of a vector; error when not contiguous and aligned.
+  Expected<int64_t> vectorBase(const LinearLayout &lay,
+                               const std::vector<int> &bits, int64_t r,
+                               int64_t l, int64_t w) const {
     int64_t base = offsetOf(lay, r, l, w);
-    if (base % vecN)
+    if (base % vecN_)
       return Diagnostic::error("vector at offset " + std::to_string(base) +
-                               " is not aligned to " + std::to_string(vecN));
-    for (int64_t j = 1; j < vecN; ++j)
+                               " is not aligned to " + std::to_string(vecN_));
+    for (int64_t j = 1; j < vecN_; ++j)
       if (offsetOf(lay, r | vecRegOffset(bits, j), l, w) != base + j)
         return Diagnostic::error("vector is not contiguous in memory");
     return base;
-  };
-  // One ldmatrix / stmatrix (hw-facts §3.1, §3.2): lane 8j + i gives row i
-  // of matrix j; lane l's register j, half h is, with g = l >> 2,
-  // q = l & 3: non-trans row g element 2q + h, .trans row 2q + h element g.
-  // Does nothing when the instruction is not in iteration `it`.
-  auto matrixOp = [&](const LinearLayout &lay, const MatrixAccess &ma,
-                      bool store, int64_t r, int64_t w, int64_t it) -> Status {
+  }
+
+  /// One st.shared of register vector r of warp w, when in iteration `it`.
+  Status storeVector(int64_t r, int64_t w, int64_t it) {
+    const uint64_t laneFree = dimFreeMask(src_, 1);
+    std::vector<int64_t> addrs(size_t(in_.lanes), -1);
+    int64_t first = -1;
+    for (int64_t l = 0; l < in_.lanes; ++l) {
+      if (uint64_t(l) & laneFree)
+        continue;
+      LK_TRY(int64_t base, vectorBase(src_, sp_.srcVecRegBits, r, l, w));
+      if (first < 0)
+        first = iterationOf(base);
+      if (iterationOf(base) != first)
+        return Diagnostic::error("a store instruction spans iterations");
+      addrs[size_t(l)] = (base % bufElems_) * eb_;
+    }
+    if (first != it)
+      return Ok{};
+    for (int64_t l = 0; l < in_.lanes; ++l) {
+      if (addrs[size_t(l)] < 0)
+        continue;
+      for (int64_t j = 0; j < vecN_; ++j)
+        smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))] =
+            in_.at(w, l, r | vecRegOffset(sp_.srcVecRegBits, j));
+    }
+    LK_TRY(int64_t wf, m_.smem.wavefronts(addrs, eb_ * vecN_));
+    res_.storeWavefronts += wf;
+    ++res_.storeInstructions;
+    return Ok{};
+  }
+
+  /// One ld.shared of register vector r of warp w, when in iteration `it`.
+  Status loadVector(int64_t r, int64_t w, int64_t it) {
+    std::vector<int64_t> addrs(size_t(out_.lanes), -1);
+    int64_t first = -1;
+    for (int64_t l = 0; l < out_.lanes; ++l) {
+      LK_TRY(int64_t base, vectorBase(dst_, sp_.dstVecRegBits, r, l, w));
+      if (first < 0)
+        first = iterationOf(base);
+      if (iterationOf(base) != first)
+        return Diagnostic::error("a load instruction spans iterations");
+      addrs[size_t(l)] = (base % bufElems_) * eb_;
+    }
+    if (first != it)
+      return Ok{};
+    for (int64_t l = 0; l < out_.lanes; ++l)
+      for (int64_t j = 0; j < vecN_; ++j)
+        out_.at(w, l, r | vecRegOffset(sp_.dstVecRegBits, j)) =
+            smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))];
+    LK_TRY(int64_t wf, m_.smem.wavefronts(addrs, eb_ * vecN_));
+    res_.loadWavefronts += wf;
+    ++res_.loadInstructions;
+    return Ok{};
+  }
+
+  /// One ldmatrix / stmatrix (docs/hardware.md §3.1, §3.2): lane 8j + i
+  /// gives row i of matrix j; lane l's register j, half h is, with
+  /// g = l >> 2, q = l & 3: non-trans row g element 2q + h, .trans row
+  /// 2q + h element g. Does nothing when the instruction is not in
+  /// iteration `it`.
+  Status matrixOp(const LinearLayout &lay, const MatrixAccess &ma, bool store,
+                  int64_t r, int64_t w, int64_t it) {
     const int64_t count = ma.count();
     std::vector<int64_t> rowAddr(size_t(8 * count));
     for (int64_t lane = 0; lane < 8 * count; ++lane) {
@@ -289,7 +429,7 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
       int64_t off = offsetOf(lay, rs.reg, rs.lane, w);
       if (iterationOf(off) != iterationOf(offsetOf(lay, r, 0, w)))
         return Diagnostic::error("a matrix instruction spans iterations");
-      rowAddr[size_t(lane)] = (off % bufElems) * eb;
+      rowAddr[size_t(lane)] = (off % bufElems_) * eb_;
       if (rowAddr[size_t(lane)] % 16)
         return Diagnostic::error(
             "row address " + std::to_string(rowAddr[size_t(lane)]) +
@@ -303,103 +443,55 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
           int64_t g = l >> 2, q = l & 3;
           int64_t row = ma.trans ? 2 * q + h : g;
           int64_t col = ma.trans ? g : 2 * q + h;
-          int64_t at = slot(w, rowAddr[size_t(8 * j + row)] / eb + col);
+          int64_t at = slot(w, rowAddr[size_t(8 * j + row)] / eb_ + col);
           int64_t reg = matrixElementRegister(ma, r, j, h);
           if (store)
-            smem[size_t(at)] = in.at(w, l, reg);
+            smem_[size_t(at)] = in_.at(w, l, reg);
           else
-            out.at(w, l, reg) = smem[size_t(at)];
+            out_.at(w, l, reg) = smem_[size_t(at)];
         }
-    LK_TRY(int64_t wf, m.smem.ldmatrixWavefronts(rowAddr, count));
-    (store ? res.storeWavefronts : res.loadWavefronts) += wf;
-    ++(store ? res.storeInstructions : res.loadInstructions);
+    LK_TRY(int64_t wf, m_.smem.ldmatrixWavefronts(rowAddr, count));
+    (store ? res_.storeWavefronts : res_.loadWavefronts) += wf;
+    ++(store ? res_.storeInstructions : res_.loadInstructions);
     return Ok{};
-  };
-  uint64_t srcRegFree = dimFreeMask(src, 0), srcLaneFree = dimFreeMask(src, 1),
-           srcWarpFree = dimFreeMask(src, 2);
-  uint64_t dstRegFree = dimFreeMask(dst, 0);
-  std::vector<int64_t> addrs(static_cast<size_t>(lanes), -1);
+  }
+
+  const LinearLayout &src_, &dst_;
+  const SharedMemoryPlan &sp_;
+  const hw::Machine &m_;
+  const LinearLayout inv_;
+  RegisterFile &in_, &out_;
+  SimulationResult &res_;
+  const int64_t warpsPerCta_, eb_, vecN_, bufElems_;
+  std::vector<uint64_t> smem_;
+};
+
+/// Executes a SharedMemory plan over every CTA (global warp index
+/// w = block * warpsPerCta + warp): per iteration, the stores of the
+/// elements of that iteration (vectorized st.shared or stmatrix), a barrier,
+/// the loads (ld.shared or ldmatrix), a barrier before the next iteration;
+/// then the register copies of duplicated destination registers. Each CTA
+/// has its own buffer of sp.bytes bytes; an element's buffer offset is
+/// memory^-1(x) mod (bytes / elementBytes) and its iteration the next
+/// log2(iterations) offset bits. Counts are over every CTA.
+Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
+                       RegisterFile &out, SimulationResult &res,
+                       int64_t warpsPerCta) {
+  if (!plan.smem)
+    return Diagnostic::error("shared-memory plan without its step");
+  const SharedMemoryPlan &sp = *plan.smem;
+  const int64_t ctas = in.warps / warpsPerCta;
+  LK_TRY(LinearLayout inv, sp.memory.invert());
+  LK_CHECK(checkSharedStep(sp, m, in.lanes, ctas));
+  SharedMemoryRun run(plan, m, std::move(inv), in, out, res, warpsPerCta);
   for (int64_t it = 0; it < sp.iterations; ++it) {
     if (it > 0)
       res.barriers += ctas; // the loads of the previous iteration are done
-    // Store: skip duplicated registers, warps; lanes that duplicate are
-    // inactive (st.shared) or write the same value twice (stmatrix).
-    for (int64_t w = 0; w < warps; ++w) {
-      if (uint64_t(w % warpsPerCta) & srcWarpFree)
-        continue;
-      for (int64_t r = 0; r < srcRegs; ++r) {
-        if ((uint64_t(r) & srcRegFree) || (r & srcVecMask))
-          continue;
-        if (sp.stmatrixStore) {
-          LK_CHECK(matrixOp(src, sp.storeMatrix, true, r, w, it));
-          continue;
-        }
-        int64_t first = -1;
-        for (int64_t l = 0; l < lanes; ++l) {
-          addrs[size_t(l)] = -1;
-          if (uint64_t(l) & srcLaneFree)
-            continue;
-          LK_TRY(int64_t base, vectorBase(src, sp.srcVecRegBits, r, l, w));
-          if (first < 0)
-            first = iterationOf(base);
-          if (iterationOf(base) != first)
-            return Diagnostic::error("a store instruction spans iterations");
-          addrs[size_t(l)] = (base % bufElems) * eb;
-        }
-        if (first != it)
-          continue;
-        for (int64_t l = 0; l < lanes; ++l) {
-          if (addrs[size_t(l)] < 0)
-            continue;
-          for (int64_t j = 0; j < vecN; ++j)
-            smem[size_t(slot(w, addrs[size_t(l)] / eb + j))] =
-                in.at(w, l, r | vecRegOffset(sp.srcVecRegBits, j));
-        }
-        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
-        res.storeWavefronts += wf;
-        ++res.storeInstructions;
-      }
-    }
+    LK_CHECK(run.store(it));
     res.barriers += ctas;
-    // Load each distinct destination register once.
-    for (int64_t w = 0; w < warps; ++w)
-      for (int64_t r = 0; r < dstRegs; ++r) {
-        if ((uint64_t(r) & dstRegFree) || (r & dstVecMask))
-          continue;
-        if (sp.ldmatrixLoad) {
-          LK_CHECK(matrixOp(dst, sp.loadMatrix, false, r, w, it));
-          continue;
-        }
-        int64_t first = -1;
-        for (int64_t l = 0; l < lanes; ++l) {
-          LK_TRY(int64_t base, vectorBase(dst, sp.dstVecRegBits, r, l, w));
-          if (first < 0)
-            first = iterationOf(base);
-          if (iterationOf(base) != first)
-            return Diagnostic::error("a load instruction spans iterations");
-          addrs[size_t(l)] = (base % bufElems) * eb;
-        }
-        if (first != it)
-          continue;
-        for (int64_t l = 0; l < lanes; ++l)
-          for (int64_t j = 0; j < vecN; ++j)
-            out.at(w, l, r | vecRegOffset(sp.dstVecRegBits, j)) =
-                smem[size_t(slot(w, addrs[size_t(l)] / eb + j))];
-        LK_TRY(int64_t wf, m.smem.wavefronts(addrs, width));
-        res.loadWavefronts += wf;
-        ++res.loadInstructions;
-      }
+    LK_CHECK(run.load(it));
   }
-  // A free register bit of a distributed layout is a zero column: the
-  // register with those bits cleared holds the same element.
-  for (int64_t w = 0; w < warps; ++w)
-    for (int64_t r = 0; r < dstRegs; ++r) {
-      if (!(uint64_t(r) & dstRegFree))
-        continue;
-      ++res.registerMoves;
-      for (int64_t l = 0; l < lanes; ++l)
-        out.at(w, l, r) = out.at(w, l, int64_t(uint64_t(r) & ~dstRegFree));
-    }
+  run.copyDuplicates();
   return Ok{};
 }
 

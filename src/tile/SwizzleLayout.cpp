@@ -6,6 +6,8 @@
 
 #include "layoutkit/tile/SwizzleLayout.h"
 
+#include "layoutkit/core/Bits.h"
+
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -31,9 +33,6 @@ constexpr std::array<ModeInfo, 4> kModes = {{
 }};
 
 const ModeInfo &info(SwizzleMode mode) { return kModes[size_t(mode)]; }
-
-/// Number of bits needed to write v > 0 (bitlen(8) == 4).
-int bitlen(int64_t v) { return 64 - __builtin_clzll(uint64_t(v)); }
 
 } // namespace
 
@@ -80,15 +79,11 @@ Expected<SwizzleLayout> SwizzleLayout::make(int64_t perElement,
 
 Expected<SwizzleLayout> SwizzleLayout::forDtype(int64_t dtypeBits,
                                                 SwizzleMode mode) {
-  if (dtypeBits < 1 || dtypeBits > 128 || (dtypeBits & (dtypeBits - 1)) != 0)
+  if (dtypeBits > 128 || !isPow2(dtypeBits))
     return Diagnostic::error("element width " + std::to_string(dtypeBits) +
                              " bits: a swizzle needs a power of two from 1 "
                              "to 128 bits");
-  return make(bitlen(128 / dtypeBits) - 1, info(mode).swizzleLen, 3);
-}
-
-Expected<SwizzleLayout> SwizzleLayout::fromCute(const cute::Swizzle &s) {
-  return make(s.M, s.B, s.S);
+  return make(bitWidth(uint64_t(128 / dtypeBits)) - 1, info(mode).swizzleLen, 3);
 }
 
 std::string SwizzleLayout::str() const {

@@ -20,7 +20,7 @@
 #include "layoutkit/linear/Text.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "../tile/TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

@@ -13,10 +13,11 @@
 #include "layoutkit/bridge/TileCute.h"
 
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "../tile/TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -263,3 +264,35 @@ TEST(TileCuteProperty, RandomCuteLayoutsRoundTrip) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Swizzles
+//===----------------------------------------------------------------------===//
+
+// Tile's Swizzle(M,B,S) and cute's Swizzle<B,M,S> are the same function:
+// every well-formed small (M, B, S), every address below 2^(M+S+B+1).
+TEST(SwizzleBridge, TileAndCuteSwizzlesAgree) {
+  for (int M = 0; M <= 4; ++M)
+    for (int B = 0; B <= 3; ++B)
+      for (int S = B; S <= 5; ++S) {
+        Expected<tile::SwizzleLayout> s = tile::SwizzleLayout::make(M, B, S);
+        ASSERT_TRUE(s);
+        cute::Swizzle c = swizzleToCute(*s);
+        EXPECT_EQ(c.B, B);
+        EXPECT_EQ(c.M, M);
+        EXPECT_EQ(c.S, S);
+        for (int64_t m = 0; m < (int64_t(1) << (M + S + B + 1)); ++m)
+          ASSERT_EQ((*s)(m), cute::swizzleApply(B, M, S, m)) << s->str();
+        Expected<tile::SwizzleLayout> back = swizzleFromCute(c);
+        ASSERT_TRUE(back);
+        EXPECT_EQ(*back, *s);
+      }
+}
+
+// cute accepts S < B (not self-inverse); the tile model refuses it.
+TEST(SwizzleBridge, FromCuteRefusesOverlappingBits) {
+  EXPECT_FALSE(swizzleFromCute(cute::Swizzle{3, 4, 2}));
+  Expected<tile::SwizzleLayout> s = swizzleFromCute(cute::Swizzle{3, 4, 3});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->str(), "Swizzle(M=4,B=3,S=3)");
+}

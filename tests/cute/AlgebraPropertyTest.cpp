@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AlgebraTestSupport.h"
+#include "support/AlgebraTestSupport.h"
 
 namespace lk::cute {
 namespace {

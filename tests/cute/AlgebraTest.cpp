@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AlgebraTestSupport.h"
+#include "support/AlgebraTestSupport.h"
 
 #include "layoutkit/cute/Swizzle.h"
 

@@ -6,7 +6,7 @@
 
 #include "layoutkit/cute/Attribute.h"
 
-#include "GrammarTestSupport.h"
+#include "support/GrammarTestSupport.h"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Text.h"
 
-#include "GrammarTestSupport.h"
+#include "support/GrammarTestSupport.h"
 
 #include <gtest/gtest.h>
 

@@ -5,14 +5,14 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Direct tests of the internal component behind Text.cpp and Attribute.cpp
-/// (src/cute/TupleSyntax.h): leaf spans, the grammar options, and where it
+/// Direct tests of the located tuple parser behind Text.cpp and Attribute.cpp
+/// (cute/TupleSyntax.h): leaf spans, the grammar options, and where it
 /// stops. The grammars' own messages are tested in TextTest and
 /// AttributeTest.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "../../src/cute/TupleSyntax.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <gtest/gtest.h>
 

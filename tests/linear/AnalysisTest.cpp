@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LinearTestSupport.h"
+#include "support/LinearTestSupport.h"
 
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/Standard.h"

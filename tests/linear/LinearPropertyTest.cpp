@@ -9,7 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "LinearTestSupport.h"
+#include "support/LinearTestSupport.h"
 
 #include "layoutkit/linear/LinearLayout.h"
 

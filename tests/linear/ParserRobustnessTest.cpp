@@ -13,7 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "LinearTestSupport.h"
+#include "support/LinearTestSupport.h"
 
 #include "layoutkit/linear/Text.h"
 

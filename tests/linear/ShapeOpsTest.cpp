@@ -13,7 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "LinearTestSupport.h"
+#include "support/LinearTestSupport.h"
 
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/ShapeOps.h"
@@ -196,18 +196,17 @@ TEST(ShapeOps, JoinAndSplit) {
       ASSERT_EQ(out, s);
     });
     EXPECT_TRUE(isDistributed(dst));
-    // split undoes join.
-    EXPECT_EQ(ok(splitForward(dst)), src);
+    // split (joinBackward) undoes join.
     EXPECT_EQ(ok(joinBackward(dst)), src);
   }
   // A minor dim held by lanes cannot be split without moving data.
   LinearLayout lanes =
       P("{register: [(1,0)], lane: [(0,1)]} -> {dim0: 2, dim1: 2}");
-  EXPECT_FALSE(splitForward(lanes));
+  EXPECT_FALSE(joinBackward(lanes));
   // ... but by a register, wherever it is, it can.
   LinearLayout regs =
       P("{register: [(1,0), (0,1)], lane: [(2,0)]} -> {dim0: 4, dim1: 2}");
-  EXPECT_EQ(ok(splitForward(regs)).str(),
+  EXPECT_EQ(ok(joinBackward(regs)).str(),
             "{register: [(1)], lane: [(2)]} -> {dim0: 4}");
 }
 

@@ -23,7 +23,7 @@
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
-#include "PlanTestUtil.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -43,7 +43,7 @@ namespace {
 using linear::Encoding;
 using linear::LinearLayout;
 namespace dims = linear::dims;
-// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+// ok(), the encoding and layout builders, randomDistributed: PlanTestSupport.h.
 using namespace test;
 
 uint64_t hwIndex(const LinearLayout &l, int64_t r, int64_t lane, int64_t w,
@@ -582,7 +582,7 @@ TEST(EmitCudaTables, Errors) {
 // Sweeps: every emitted table executes correctly
 //===----------------------------------------------------------------------===//
 
-/// The standard layouts of bench/PlanPairs.h less blocked-1, mmaV3 and
+/// The standard layouts of tests/support/PlanPairs.h less blocked-1, mmaV3 and
 /// dotB (a smaller sweep: every width is emitted).
 std::vector<std::shared_ptr<Encoding>> encodings(unsigned warps, int elemBits) {
   std::vector<std::shared_ptr<Encoding>> r;

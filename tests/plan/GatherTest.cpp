@@ -15,7 +15,7 @@
 #include "layoutkit/plan/Gather.h"
 #include "layoutkit/linear/Standard.h"
 
-#include "PlanTestUtil.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ namespace {
 
 using linear::LinearLayout;
 namespace dims = linear::dims;
-// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+// ok(), the encoding and layout builders, randomDistributed: PlanTestSupport.h.
 using namespace test;
 
 template <class T> std::string errorOf(const Expected<T> &e) {

@@ -15,7 +15,7 @@
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
-#include "PlanTestUtil.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -34,7 +34,7 @@ using linear::DimSize;
 using linear::Encoding;
 using linear::LinearLayout;
 namespace dims = linear::dims;
-// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+// ok(), the encoding and layout builders, randomDistributed: PlanTestSupport.h.
 using namespace test;
 
 /// The default plan (ldmatrix / stmatrix allowed) of a pair whose
@@ -362,7 +362,7 @@ TEST(PlanSimulator, CatchesWrongPlans) {
 // Standard pairs
 //===----------------------------------------------------------------------===//
 
-// The standard layouts are bench::standardEncodings (bench/PlanPairs.h).
+// The standard layouts are bench::standardEncodings (support/PlanPairs.h).
 using bench::standardEncodings;
 
 struct SweepStats {

@@ -23,7 +23,7 @@
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
-#include "PlanTestUtil.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -45,7 +45,7 @@ using linear::Encoding;
 using linear::EncodingKind;
 using linear::LinearLayout;
 namespace dims = linear::dims;
-// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+// ok(), the encoding and layout builders, randomDistributed: PlanTestSupport.h.
 using namespace test;
 
 /// The mma.sync operand `opIdx` (kWidth 2) of a one-warp accumulator.

@@ -15,7 +15,7 @@
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
-#include "PlanTestUtil.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +33,7 @@ namespace {
 using linear::DimSize;
 using linear::LinearLayout;
 namespace dims = linear::dims;
-// ok(), the encoding and layout builders, randomDistributed: PlanTestUtil.h.
+// ok(), the encoding and layout builders, randomDistributed: PlanTestSupport.h.
 using namespace test;
 
 /// A layout of a 2^n-element 1-D tensor from its columns (logical bit

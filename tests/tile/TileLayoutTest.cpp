@@ -13,7 +13,7 @@
 #include "layoutkit/tile/TileLayout.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include "layoutkit/tile/TileOps.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include "layoutkit/tile/TilePresets.h"
 #include "layoutkit/tile/TileText.h"
 
-#include "TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

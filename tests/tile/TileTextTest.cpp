@@ -6,7 +6,7 @@
 
 #include "layoutkit/tile/TileText.h"
 
-#include "TileTestSupport.h"
+#include "support/TileTestSupport.h"
 
 #include <gtest/gtest.h>
 

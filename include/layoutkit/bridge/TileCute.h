@@ -46,6 +46,8 @@
 
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/cute/Layout.h"
+#include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/tile/SwizzleLayout.h"
 #include "layoutkit/tile/TileLayout.h"
 
 #include <optional>
@@ -88,6 +90,15 @@ Expected<tile::TileLayout> cuteToTile(const cute::Layout &shard,
 
 /// The inverse of tileToCute (shard, replica and offset).
 Expected<tile::TileLayout> cuteToTile(const TileAsCute &c);
+
+/// The tile swizzle with the same function as cute's Swizzle<B,M,S>:
+/// Swizzle(M=M,B=B,S=S) (docs/tile.md, "Relation to cute"). Fails when
+/// S < B: cute evaluates such swizzles, but they are not self-inverse and
+/// the tile model refuses them. Example: Sw<3,4,3> -> Swizzle(M=4,B=3,S=3).
+Expected<tile::SwizzleLayout> swizzleFromCute(const cute::Swizzle &s);
+
+/// cute's Swizzle<B,M,S> with the same function as `s`.
+cute::Swizzle swizzleToCute(const tile::SwizzleLayout &s);
 
 } // namespace lk::bridge
 

@@ -128,8 +128,6 @@ public:
   /// and the result has at most kMaxNodes nodes (use Builder::take() to get
   /// a checked result).
   void push_back(const IntTuple &child);
-  /// Appends every mode of `t` (or `t` itself when a leaf).
-  void appendModes(const IntTuple &t);
 
   /// Number of leaves.
   size_t leafCount() const;

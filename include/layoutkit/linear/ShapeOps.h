@@ -30,8 +30,10 @@
 ///                    become zero are dropped.
 ///   join             a new minor dim of size 2: one register bit selects the
 ///                    operand (the first register, as Triton places it).
-///   split            the inverse of join: the minor dim (size 2) must be
-///                    held by a single register bit, which is removed.
+///   split            the inverse of join, so its forward is joinBackward
+///                    and its backward joinForward: the minor dim (size 2)
+///                    must be held by a single register bit, which is
+///                    removed.
 ///
 /// Example: a blocked layout {register: [(0,1)], lane: [(0,2), (1,0)]} ->
 /// {dim0: 2, dim1: 4} transposed with order [1, 0] becomes
@@ -68,12 +70,6 @@ Expected<LinearLayout> broadcastBackward(const LinearLayout &dst,
 
 Expected<LinearLayout> joinForward(const LinearLayout &src);
 Expected<LinearLayout> joinBackward(const LinearLayout &dst);
-inline Expected<LinearLayout> splitForward(const LinearLayout &src) {
-  return joinBackward(src);
-}
-inline Expected<LinearLayout> splitBackward(const LinearLayout &dst) {
-  return joinForward(dst);
-}
 
 } // namespace lk::linear
 

@@ -107,7 +107,7 @@ Expected<MatrixAccess> matchMatrixAccess(const linear::LinearLayout &side,
 /// its three lowest offset bits, the logical bits rowBits, with every
 /// other offset bit an unswizzled logical bit, this equals
 /// matchMatrixAccess(side, M, ...) and builds no layout: the planner asks
-/// it for every candidate row set (Plan.cpp), where inverting and
+/// it for every candidate row set (SharedMemory.cpp), where inverting and
 /// composing the memory would dominate planning time.
 /// With the rows r0, r1, r2 the conditions read, on the side's columns:
 ///     non-trans: lane bits 0, 1 are r1, r2 and some register bit is r0

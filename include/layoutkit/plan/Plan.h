@@ -39,44 +39,18 @@
 ///    buffer per CTA); otherwise data would move between CTAs, which is
 ///    refused.
 ///
-/// ## The optimal swizzle (paper §5.4 / §9.2)
+/// ## The shared-memory plan
 ///
-/// All layouts here are distributed, so every non-zero column is a distinct
-/// unit vector of the n-bit logical index space F2^n (n = log2 #elements):
-/// the spaces below are spanned by logical bits.
-///
-///  1. Vec: the logical bits that are register bits of both A and B, at most
-///     log2(128 / elementBits) of them (128-bit accesses). Vector width
-///     w = elementBytes * 2^|Vec| bytes.
-///  2. The memory layout M: offset -> logical is built from an ordered basis
-///     [Vec | Sub | BankWord | Idx]: the Vec bits are the lowest offset bits
-///     (so each thread's vector is contiguous), Sub are the bits inside one
-///     32-bit word when w < 4 (s = 2 - log2(elementBytes) - |Vec|), BankWord
-///     are the 32 / (w/4) bank slots of a 128-byte row (5, 4 or 3 bits),
-///     Idx the row.
-///  3. Two lanes of one hardware lane group conflict iff their elements
-///     differ by a vector of span(Vec+Sub+Idx) outside span(Vec+Sub). Let
-///     G_A (G_B) be the logical bits of A's (B's) lanes in one group (lane
-///     bits 0..log2(lanesPerGroup(w))-1). Conflict-free store and load need
-///     Idx to meet span(G_A) and span(G_B) only in 0 (modulo Vec+Sub).
-///     With C = G_A & G_B, X = G_A \ G_B, Y = G_B \ G_A and Z the other
-///     bits, the subspace span(Z) + span{x_j ^ y_j} avoids both (Lemma 9.5)
-///     and has dimension >= |Idx|, so Idx is picked from it: first plain Z
-///     bits, then the XOR pairs (the swizzle). BankWord completes the basis.
-///
-/// Lemma 9.4: a warp access of vector width >= 4 bytes through M takes at
-/// least 2^k wavefronts, k = dim(span(Vec + Idx) & span(Thr)) with Thr the
-/// non-zero lane columns. The plan reports that k for the store and the load
-/// and, per instruction, the bound over all layouts
-///     max(active lane groups, 2^max(0, |Thr| - |Sub| - |BankWord|))
-/// (the hw layer serves each active lane group in >= 1 wavefront; on the
-/// store, groups holding only duplicated data are inactive). Under the hw
-/// layer's counting model the vector plan's layout reaches it for every
-/// pair of distributed layouts (step 3 always finds a conflict-free Idx),
-/// which the tests check with the simulator and by brute force. A plan with
-/// a matrix side (PlanOptions::matrixInstructions, below) is taken only
-/// with fewer instructions and no more wavefronts than the vector plan; its
-/// sides need not reach their bounds.
+/// The buffer's memory layout M (offset -> logical) is the ordered basis
+/// [Vec | Sub | BankWord | Idx]: Vec, the logical bits both layouts hold in
+/// registers (at most 16 bytes per access), are the lowest offset bits;
+/// Sub the rest of a 32-bit word; BankWord the bank slots of a 128-byte
+/// row; Idx the row, chosen from span(Z) + span{x_j ^ y_j} (Lemma 9.5) so
+/// that no lane group of the store or the load conflicts. Each plan reports
+/// its predicted wavefronts, their lower bound over every layout and Lemma
+/// 9.4's k; under the hw layer's counting model the vector plan reaches the
+/// bound for every pair. The derivation and the proofs are in docs/plan.md
+/// ("The optimal swizzle").
 ///
 /// Example (tests/plan/PlanTest.cpp). f32 16x16, one warp, from
 ///   A = blocked([1,4], [8,4], [1,1], order [1,0]):
@@ -224,7 +198,7 @@ struct PlanOptions {
   /// Use ldmatrix / stmatrix where they apply and reduce the instruction
   /// count without adding wavefronts (16-bit elements, 32 lanes). On by
   /// default; false gives the vector-only plan (st.shared / ld.shared on
-  /// both sides), e.g. to compare with it: hw-facts marks the matrix
+  /// both sides), e.g. to compare with it: docs/hardware.md marks the matrix
   /// instructions' wavefront model UNVERIFIED.
   bool matrixInstructions = true;
   /// Build the swizzle of every matrix candidate instead of skipping those
@@ -236,7 +210,7 @@ struct PlanOptions {
   /// The GPU the plan is for. It decides which matrix instructions exist
   /// (hw::Machine: ldmatrix on every target here, stmatrix from sm_90), so
   /// an sm_80 plan never stores with stmatrix; the shared-memory model is
-  /// the same on every target (hw-facts §1). Simulate a plan for the same
+  /// the same on every target (docs/hardware.md §1). Simulate a plan for the same
   /// target (simulate(plan, arch)).
   hw::Arch arch = hw::Arch::Sm90;
 };
@@ -399,41 +373,19 @@ Expected<Plan> planConversion(const linear::LinearLayout &src,
 
 /// The round-optimal warp-shuffle plan of the paper's §5.4, for pairs of
 /// distributed layouts with identical warp and block columns (no element
-/// changes warp). Writing each logical bit by where A and B hold it:
-///
-///  1. V (vectorization): logical bits held in registers by both A and B,
-///     in A's register order, at most log2(32 / elementBits) of them: one
-///     32-bit shuffle moves 2^|V| elements (4 f8, 2 f16, 1 f32); an f64
-///     element takes two 32-bit shuffles (wordsPerVector = 2).
-///  2. Rounds: B's register bits that are neither in V nor zero columns
-///     (R, in order); there are 2^|R| rounds = (distinct elements per
-///     thread of B) / 2^|V|, the minimum, since a lane receives one vector
-///     per round.
-///  3. B's non-zero lane bits are I (also lane bits of A) and F (register
-///     bits of A); A's non-zero lane bits outside I are register bits of
-///     B, E (they are in R). F[i] is paired with E[i] (the paper's G = {e_i ^ f_i}):
-///     in round t lane l of B receives its register r(t, l) =
-///     R(t) ^ sum over paired lane bits f_i set in l of reg_B(e_i).
-///     Then the distinct elements B wants in a round sit in distinct lanes
-///     of A, so each lane sends exactly one vector (lanes B broadcasts over
-///     read the same sender). Without broadcast |E| = |F|.
-///  4. The sender of an element is its minimum-norm preimage under A
-///     (register/lane bits only; duplicated registers are read from the
-///     lowest one). When A has zero lane columns and |F| > |E|, each
-///     unpaired f is paired with a zero lane column z of A instead: those
-///     elements are read from the copy in lane owner ^ z, which keeps one
-///     vector per lane and round (reading only owners would need
-///     2^(|F|-|E|) times the rounds).
-///  5. B's zero register columns are filled by register copies after the
-///     rounds (WarpShufflePlan::registerCopies).
+/// changes warp): V, the logical bits both hold in registers, packs up to
+/// 32 bits of elements per shuffle; there is one round per combination of
+/// R, B's other non-zero register bits (2^|R| rounds, the minimum: a lane
+/// receives one vector per round); each of B's lane bits that A holds in a
+/// register is paired with one of A's lane bits that B holds in a register
+/// (or with a zero lane column of A), so that in every round each lane
+/// sends exactly one vector; B's zero register columns are filled by
+/// register copies. The steps, the proof of minimality and the cost
+/// formula are in docs/plan.md ("Warp shuffles", "The cost model").
 ///
 /// Cost per warp with W = rounds * wordsPerVector and W' = W minus the
-/// words of lane-local rounds (ShuffleRound::laneLocal): W' shuffles,
-/// (d_s + d_r) * W selects (d_s = |F| lane bits choose the sent register,
-/// d_r = |pairs with E| choose the received one; a lane-local round still
-/// selects), 2 * (2^|V| - 1) moves per shuffled round to pack and unpack a
-/// multi-element word, 2^|V| * wordsPerVector moves per lane-local round
-/// (each element to its received register), one move per copy.
+/// words of lane-local rounds: W' shuffles, (d_s + d_r) * W selects, and
+/// the pack / unpack / copy moves of docs/plan.md.
 ///
 /// Example (ShuffleRound's): A = {register: [x0], lane: [x1..x5]} to
 /// B = {register: [x1], lane: [x0, x2..x5]}: V = {}, R = {x1}, I = {x2..x5},

@@ -22,11 +22,12 @@
 ///
 /// Relation to cute: addr(m) = m ^ ((m & ((2^B-1) << (M+S))) >> S), which
 /// is cute's `Swizzle<B,M,S>` (cute/Swizzle.h) -- the same function with the
-/// parameters listed in the order B, M, S. toCute() / fromCute() convert.
+/// parameters listed in the order B, M, S. bridge/TileCute.h converts
+/// (swizzleToCute / swizzleFromCute).
 ///
 /// Parameters from an element type and a shared-memory swizzle mode:
 ///
-///   M = bitlen(128 / dtype_bits) - 1    (16 bytes of elements unswizzled)
+///   M = bitWidth(128 / dtype_bits) - 1    (16 bytes of elements unswizzled)
 ///   B = 0 / 1 / 2 / 3 for none / 32B / 64B / 128B,   S = 3
 ///
 /// Examples:
@@ -35,7 +36,6 @@
 ///   forDtype(32, SwizzleMode::B32)      -> Swizzle(M=2,B=1,S=3)
 ///   Swizzle(M=3,B=3,S=3) on m = 64i + j -> 64i + 8((j/8) xor i) + j mod 8
 ///                                          (i < 8; the spec's 128B/f16 case)
-///   toCute(Swizzle(M=3,B=3,S=3))        -> Sw<3,3,3>
 ///
 /// Text forms (round-trip exact; printing gives the keyword form):
 ///   Swizzle(M=3,B=3,S=3)          keyword form, any order, blanks allowed
@@ -48,7 +48,6 @@
 #define LAYOUTKIT_TILE_SWIZZLELAYOUT_H
 
 #include "layoutkit/core/Expected.h"
-#include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/tile/TileLayout.h"
 
 #include <cstdint>
@@ -81,12 +80,9 @@ public:
   static Expected<SwizzleLayout> make(int64_t perElement, int64_t swizzleLen,
                                       int64_t atomLen);
   /// The swizzle of `mode` for elements of `dtypeBits` bits: M =
-  /// bitlen(128 / dtypeBits) - 1, B = 0/1/2/3, S = 3. `dtypeBits` must be a
+  /// bitWidth(128 / dtypeBits) - 1, B = 0/1/2/3, S = 3. `dtypeBits` must be a
   /// power of two in [1, 128].
   static Expected<SwizzleLayout> forDtype(int64_t dtypeBits, SwizzleMode mode);
-  /// The same function as cute's Swizzle<B,M,S>. Fails when S < B (cute
-  /// evaluates such swizzles, but they are not well-formed here).
-  static Expected<SwizzleLayout> fromCute(const cute::Swizzle &s);
 
   int perElement() const { return m_; }
   int swizzleLen() const { return b_; }
@@ -98,9 +94,6 @@ public:
     int64_t mask = ((int64_t(1) << b_) - 1) << (m_ + s_);
     return m ^ ((m & mask) >> s_);
   }
-  /// cute's Swizzle<B,M,S> with the same function.
-  cute::Swizzle toCute() const { return cute::Swizzle{b_, m_, s_}; }
-
   bool operator==(const SwizzleLayout &) const = default;
 
   /// "Swizzle(M=3,B=3,S=3)".

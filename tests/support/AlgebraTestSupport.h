@@ -1,6 +1,6 @@
 //===- AlgebraTestSupport.h - Helpers for algebra tests ---------*- C++ -*-===//
-#ifndef LAYOUTKIT_TESTS_CUTE_ALGEBRATESTSUPPORT_H
-#define LAYOUTKIT_TESTS_CUTE_ALGEBRATESTSUPPORT_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_ALGEBRATESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_ALGEBRATESTSUPPORT_H
 
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Text.h"

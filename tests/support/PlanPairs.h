@@ -7,7 +7,7 @@
 /// \file
 /// The standard distributed layouts the planning benchmarks
 /// (PlanBench.cpp), the cost table (PlanCostTable.cpp) and the plan tests
-/// (tests/plan/PlanTestUtil.h) convert between,
+/// (tests/support/PlanTestSupport.h) convert between,
 /// as Triton encodings, for a given number of warps and element width:
 ///
 ///   blocked-mmalike  blocked([1,2], [8,4], W2, order [1,0]) (equals the mma
@@ -33,8 +33,8 @@
 /// mmaV3 is left out.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_BENCH_PLANPAIRS_H
-#define LAYOUTKIT_BENCH_PLANPAIRS_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_PLANPAIRS_H
+#define LAYOUTKIT_TESTS_SUPPORT_PLANPAIRS_H
 
 #include "layoutkit/linear/Standard.h"
 
@@ -152,4 +152,4 @@ template <class T> T mustSucceed(Expected<T> e, const char *what) {
 
 } // namespace lk::bench
 
-#endif // LAYOUTKIT_BENCH_PLANPAIRS_H
+#endif // LAYOUTKIT_TESTS_SUPPORT_PLANPAIRS_H

@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Internal to lk_cute (not installed under include/). The one recursive
-/// int-tuple parser behind CuTe's print form (Text.cpp) and the layout
-/// attribute grammar (Attribute.cpp). It records the source span of the whole
+/// The one recursive int-tuple parser behind CuTe's print form (Text.h),
+/// the basis descriptors (BasisDescriptor.h) and the layout attribute
+/// grammar (Attribute.h); its declarations are in namespace detail because
+/// only those grammars and their tests call it. It records the source span of the whole
 /// tuple and of every leaf, so that semantic errors found after parsing
 /// ("shape leaf 0 must be positive", "... are not congruent") point at the
 /// offending text.
@@ -33,18 +34,17 @@
 /// arbitrary input is safe.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_SRC_CUTE_TUPLESYNTAX_H
-#define LAYOUTKIT_SRC_CUTE_TUPLESYNTAX_H
+#ifndef LAYOUTKIT_CUTE_TUPLESYNTAX_H
+#define LAYOUTKIT_CUTE_TUPLESYNTAX_H
 
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/core/Lexer.h"
+#include "layoutkit/core/SmallVector.h"
 #include "layoutkit/cute/Layout.h"
 
 #include <cstdint>
 #include <string_view>
-#include "layoutkit/core/SmallVector.h"
-
 #include <vector>
 
 namespace lk::cute::detail {
@@ -138,4 +138,4 @@ Expected<Layout> makeLocatedLayout(const Lexer &lx, const LocatedTuple &shape,
 
 } // namespace lk::cute::detail
 
-#endif // LAYOUTKIT_SRC_CUTE_TUPLESYNTAX_H
+#endif // LAYOUTKIT_CUTE_TUPLESYNTAX_H

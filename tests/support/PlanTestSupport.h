@@ -1,4 +1,4 @@
-//===- PlanTestUtil.h - Helpers shared by the plan tests --------*- C++ -*-===//
+//===- PlanTestSupport.h - Helpers shared by the plan tests -----*- C++ -*-===//
 //
 // Part of LayoutKit.
 //
@@ -11,10 +11,10 @@
 /// `using namespace test;`.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
-#define LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_PLANTESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_PLANTESTSUPPORT_H
 
-#include "../../bench/PlanPairs.h"
+#include "support/PlanPairs.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/plan/Plan.h"
@@ -55,7 +55,7 @@ inline PlanOptions vectorOnly() {
 //===----------------------------------------------------------------------===//
 
 // The encoding builders are those of the planning benchmarks
-// (bench/PlanPairs.h), so the tests and the cost table build the same
+// (tests/support/PlanPairs.h), so the tests and the cost table build the same
 // standard layouts.
 inline constexpr auto &blockedEnc = bench::blockedEncoding;
 inline constexpr auto &dotEnc = bench::dotEncoding;
@@ -131,4 +131,4 @@ inline linear::LinearLayout randomDistributed(std::mt19937_64 &rng, int r0,
 
 } // namespace lk::plan::test
 
-#endif // LAYOUTKIT_TESTS_PLAN_PLANTESTUTIL_H
+#endif // LAYOUTKIT_TESTS_SUPPORT_PLANTESTSUPPORT_H

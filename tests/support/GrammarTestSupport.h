@@ -10,8 +10,8 @@
 /// random tuples, layouts, tilers, descriptors and attributes.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_TESTS_CUTE_GRAMMARTESTSUPPORT_H
-#define LAYOUTKIT_TESTS_CUTE_GRAMMARTESTSUPPORT_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_GRAMMARTESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_GRAMMARTESTSUPPORT_H
 
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
@@ -221,4 +221,4 @@ private:
 
 } // namespace lk::cute::testing
 
-#endif // LAYOUTKIT_TESTS_CUTE_GRAMMARTESTSUPPORT_H
+#endif // LAYOUTKIT_TESTS_SUPPORT_GRAMMARTESTSUPPORT_H

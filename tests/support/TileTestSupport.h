@@ -10,10 +10,10 @@
 /// random tile layouts, and the diagnostic matcher of the grammar tests.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_TESTS_TILE_TILETESTSUPPORT_H
-#define LAYOUTKIT_TESTS_TILE_TILETESTSUPPORT_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H
 
-#include "../cute/GrammarTestSupport.h"
+#include "support/GrammarTestSupport.h"
 #include "layoutkit/tile/TileLayout.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -148,4 +148,4 @@ private:
 
 } // namespace lk::tile::testing
 
-#endif // LAYOUTKIT_TESTS_TILE_TILETESTSUPPORT_H
+#endif // LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H

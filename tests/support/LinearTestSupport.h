@@ -11,8 +11,8 @@
 /// reference in property tests.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef LAYOUTKIT_TESTS_LINEAR_LINEARTESTSUPPORT_H
-#define LAYOUTKIT_TESTS_LINEAR_LINEARTESTSUPPORT_H
+#ifndef LAYOUTKIT_TESTS_SUPPORT_LINEARTESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_LINEARTESTSUPPORT_H
 
 #include "layoutkit/linear/LinearLayout.h"
 

@@ -1,0 +1,464 @@
+//===- AlgebraSupport.h - Flat modes and the composer, shared --*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Internal to src/cute: the pieces the algebra's operations share. Flat
+/// modes (a layout's leaves as shape:stride:basis) and CuTe's coalesce over
+/// them; the Composer, which composes A with B leaf by leaf and checks that
+/// the result is A o B; the by-mode tiler walk of the divides and products
+/// and CuTe's regroupings of their results.
+///
+/// Example: flatModes of ((2,4),8):((1,2),8) is [2:1, 4:2, 8:8], which
+/// coalescedModes turns into the single mode 64:1.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_SRC_CUTE_ALGEBRASUPPORT_H
+#define LAYOUTKIT_SRC_CUTE_ALGEBRASUPPORT_H
+
+#include "layoutkit/core/Checked.h"
+#include "layoutkit/core/SmallVector.h"
+#include "layoutkit/cute/Algebra.h"
+
+#include <algorithm>
+#include <string>
+
+namespace lk::cute::detail {
+
+
+/// One flattened mode of a layout.
+struct Mode {
+  int64_t shape;
+  int64_t stride;
+  uint32_t basis;
+};
+using Modes = SmallVector<Mode, 16>;
+
+inline Modes flatModes(const Layout &l) {
+  Modes out;
+  const IntTuple::Node *s = l.shape().nodes();
+  const IntTuple::Node *d = l.stride().nodes();
+  for (size_t k = 0, n = l.shape().nodeCount(); k < n; ++k)
+    if (s[k].rank == IntTuple::kLeaf)
+      out.push_back(Mode{s[k].value, d[k].value, d[k].basis});
+  return out;
+}
+
+/// A flat layout from modes; a single mode gives an integer layout when
+/// `unwrapSingle` is set (CuTe's unwrap / integral results).
+/// Emits modes into builders: one leaf, or a flat tuple.
+inline void emitModes(const Modes &modes, bool unwrapSingle, IntTuple::Builder &shape,
+               IntTuple::Builder &stride) {
+  bool tuple = !(unwrapSingle && modes.size() == 1);
+  if (tuple) {
+    shape.open();
+    stride.open();
+  }
+  for (const Mode &m : modes) {
+    shape.leaf(m.shape);
+    stride.leaf(m.stride, m.basis);
+  }
+  if (tuple) {
+    shape.close();
+    stride.close();
+  }
+}
+
+inline Expected<Layout> fromModes(const Modes &modes, bool unwrapSingle) {
+  IntTuple::Builder shape, stride;
+  emitModes(modes, unwrapSingle, shape, stride);
+  return Layout::fromBuilders(shape, stride);
+}
+
+/// "shape:stride" of flat modes, for diagnostics.
+inline std::string modesText(const Modes &modes, bool unwrapSingle) {
+  bool tuple = !(unwrapSingle && modes.size() == 1);
+  std::string shape = tuple ? "(" : "", stride = tuple ? "(" : "";
+  for (size_t i = 0; i < modes.size(); ++i) {
+    shape += (i ? "," : "") + std::to_string(modes[i].shape);
+    stride += (i ? "," : "") + std::to_string(modes[i].stride) +
+              BasisPath::fromRaw(modes[i].basis).str();
+  }
+  return shape + (tuple ? ")" : "") + ":" + stride + (tuple ? ")" : "");
+}
+
+inline Diagnostic opError(const char *op, std::string message) {
+  return Diagnostic::error(std::string(op) + ": " + message);
+}
+
+inline std::string modeStr(const Mode &m) {
+  return std::to_string(m.shape) + ":" + std::to_string(m.stride) +
+         BasisPath::fromRaw(m.basis).str();
+}
+
+/// CuTe's backward coalesce over flat modes. With `keepLastExtent`, a trailing
+/// size-1 mode still contributes its stride (CuTe's coalesce_x: the function is
+/// preserved outside the domain too, which composition relies on).
+/// The coalesced modes; `integral` tells whether CuTe's result is an integer
+/// layout (a single mode never prepended to). The trivial result 1:0 comes
+/// back as one mode 1:0.
+inline Modes coalescedModes(const Modes &modes, bool keepLastExtent, bool &integral) {
+  size_t r = modes.size();
+  if (r == 0) { // the empty layout (), like 1:0
+    integral = true;
+    return Modes{Mode{1, 0, 0}};
+  }
+  Modes out; // built back to front, reversed at the end
+  integral = true;
+  Mode front = modes[r - 1];
+  if (keepLastExtent && front.shape == 1)
+    front.shape = 2;
+  out.push_back(front);
+  Arith ar; // shapes multiply to at most size(layout): cannot overflow
+  for (size_t k = r - 1; k-- > 0;) {
+    const Mode &m = modes[k];
+    Mode &f = out.back();
+    if (m.shape == 1)
+      continue;
+    if (integral && f.shape == 1) {
+      f = m;
+      continue;
+    }
+    int64_t reach;
+    if (!mulOverflows(m.shape, m.stride, reach) && reach == f.stride &&
+        (m.basis == f.basis || f.stride == 0)) {
+      f.shape = ar.mul(m.shape, f.shape);
+      f.stride = m.stride;
+      f.basis = m.basis;
+      continue;
+    }
+    out.push_back(m);
+    integral = false;
+  }
+  std::reverse(out.begin(), out.end());
+  if (integral && out[0].shape == 1)
+    out[0] = Mode{1, 0, 0};
+  return out;
+}
+
+inline Expected<Layout> coalesceModes(const Modes &modes, bool keepLastExtent) {
+  bool integral;
+  Modes out = coalescedModes(modes, keepLastExtent, integral);
+  return fromModes(out, integral);
+}
+
+/// Modes of filter(l): broadcast leaves dropped, then coalesced.
+inline Modes filteredModes(const Layout &l, bool &integral) {
+  Modes m = flatModes(l);
+  for (Mode &x : m)
+    if (x.stride == 0)
+      x.shape = 1;
+  return coalescedModes(m, false, integral);
+}
+
+//===----------------------------------------------------------------------===//
+// Composition core
+//===----------------------------------------------------------------------===//
+
+struct Composer {
+  Modes lhs;        // A after coalesce_x
+  bool lhsIntegral; // A's coalesced form is an integer layout
+  const Layout *a = nullptr; // for diagnostics only; null when A is given
+                             // by its coalesced modes alone
+
+  std::string describeA() const {
+    std::string coalesced = modesText(lhs, lhsIntegral);
+    return a ? "A = " + a->str() + ", coalesced: " + coalesced
+             : "A = " + coalesced;
+  }
+  /// For each coalesced mode of A but the last, the largest coordinate that
+  /// B's leaves together can reach along it. Composing B leaf by leaf is
+  /// only right if these sums never carry into the next mode of A. It
+  /// accumulates over every compose() call, so one Composer serves exactly
+  /// one B (possibly composed in several pieces, as logical_divide does).
+  mutable SmallVector<int64_t, 16> reach;
+
+  /// Fails when two of B's leaves together overflow a mode of A: then
+  /// A(B(c)) != sum of A(B-leaf(c_j)) for some c.
+  template <class Describe> Status checkDistributive(Describe describeB) const {
+    for (size_t i = 0; i + 1 < lhs.size(); ++i)
+      if (reach[i] >= lhs[i].shape)
+        return opError("composition",
+                       "B = " + describeB() + " reaches coordinate " +
+                           std::to_string(reach[i]) +
+                           " along A's coalesced mode " + std::to_string(i) +
+                           " (" + modeStr(lhs[i]) +
+                           ") when its modes are combined; the carry into "
+                           "the next mode would break R(c) = A(B(c))")
+            .note(describeA());
+    return Ok{};
+  }
+
+  /// Composes A with B's subtree at (shape, stride) and appends the result
+  /// (a leaf, or a tuple following B's structure) to the builders.
+  Status compose(const IntTuple::Node *shape, const IntTuple::Node *stride,
+                 IntTuple::Builder &rs, IntTuple::Builder &rd) const {
+    if (shape->rank != IntTuple::kLeaf) {
+      rs.open();
+      rd.open();
+      const IntTuple::Node *si = shape + 1, *di = stride + 1;
+      for (int k = 0; k < shape->rank; ++k) {
+        LK_CHECK(compose(si, di, rs, rd));
+        si += si->span;
+        di += di->span;
+      }
+      rs.close();
+      rd.close();
+      return Ok{};
+    }
+    if (stride->basis != 0)
+      return opError("composition", "B's stride " +
+                                        IntTuple::leaf(stride->value, BasisPath::fromRaw(stride->basis)).str() +
+                                        " is a basis stride; B must have "
+                                        "integer strides");
+    return composeLeaf(shape->value, stride->value, rs, rd);
+  }
+
+  /// Composes A with the single mode s:d of B.
+  Status composeLeaf(int64_t s, int64_t d, IntTuple::Builder &rs,
+                     IntTuple::Builder &rd) const {
+    if (d < 0 && !lhsIntegral)
+      // A negative step walks A's modes backwards; splitting it mode by
+      // mode (and summing it with other modes of B) borrows across modes,
+      // which the construction cannot express.
+      return opError("composition",
+                     "B's mode " + std::to_string(s) + ":" + std::to_string(d) +
+                         " has a negative stride, which is only supported "
+                         "when A coalesces to a single mode")
+          .note(describeA());
+    if (d == 0) {
+      rs.leaf(s);
+      rd.leaf(0);
+      return Ok{};
+    }
+    Arith ar;
+    if (lhsIntegral) {
+      rs.leaf(s);
+      rd.leaf(ar.mul(d, lhs[0].stride), lhs[0].basis);
+      if (!ar.ok())
+        return Arith::diagnostic("composition");
+      return Ok{};
+    }
+    Modes result;
+    int64_t restShape = s;
+    int64_t restStride = d;
+    size_t r = lhs.size();
+    auto leafText = [&] { return std::to_string(s) + ":" + std::to_string(d); };
+    auto where = [&] { return describeA(); };
+    for (size_t i = 0; i + 1 < r; ++i) {
+      int64_t cs = lhs[i].shape;
+      int64_t cd = lhs[i].stride;
+      int64_t absStride = absValue(restStride);
+      if (!(absStride % cs == 0 || absStride < cs))
+        return opError("composition",
+                       "stride divisibility condition fails: B's mode " +
+                           leafText() + " reaches A's coalesced mode " +
+                           std::to_string(i) + " (" + modeStr(lhs[i]) +
+                           ") with stride " + std::to_string(restStride) +
+                           ", which neither divides nor is divisible by " +
+                           std::to_string(cs))
+            .note(where());
+      int64_t nextShape = ceilDiv(cs, absStride);
+      int64_t nextStride = ceilDiv(absStride, cs) * signum(restStride);
+      if (nextShape == 1 || restShape == 1) {
+        restStride = nextStride;
+        continue;
+      }
+      int64_t newShape = std::min(nextShape, restShape);
+      if (restShape % newShape != 0)
+        return opError("composition",
+                       "shape divisibility condition fails: B's mode " +
+                           leafText() + " has " + std::to_string(restShape) +
+                           " elements left at A's coalesced mode " +
+                           std::to_string(i) + " (" + modeStr(lhs[i]) +
+                           "), not a multiple of " + std::to_string(newShape))
+            .note(where());
+      if (cs % absStride != 0 && restShape > newShape)
+        // CuTe accepts this, but the elements of B cross A's mode i at a
+        // point that is not a multiple of the stride: R(c) != A(B(c)).
+        return opError("composition",
+                       "B's mode " + leafText() + " steps by " +
+                           std::to_string(restStride) +
+                           " across A's coalesced mode " + std::to_string(i) +
+                           " (" + modeStr(lhs[i]) + ") whose extent " +
+                           std::to_string(cs) +
+                           " is not a multiple of that step; the result "
+                           "would break R(c) = A(B(c))")
+            .note(where());
+      result.push_back(Mode{newShape, ar.mul(restStride, cd), lhs[i].basis});
+      reach[i] = ar.add(reach[i], ar.mul(newShape - 1, absStride));
+      restShape /= newShape;
+      restStride = nextStride;
+    }
+    const Mode &last = lhs[r - 1];
+    if (result.empty() || restShape != 1)
+      result.push_back(Mode{restShape, ar.mul(restStride, last.stride), last.basis});
+    if (!ar.ok())
+      return Arith::diagnostic("composition");
+    emitModes(result, /*unwrapSingle=*/true, rs, rd);
+    return Ok{};
+  }
+};
+
+inline Composer makeComposer(const Layout &a, const Modes &flat) {
+  Composer c;
+  c.lhs = coalescedModes(flat, /*keepLastExtent=*/true, c.lhsIntegral);
+  c.a = &a;
+  c.reach.resize(c.lhs.size(), 0);
+  return c;
+}
+
+inline Status requireIntegerStrides(const char *op, const Layout &l) {
+  if (l.hasBasisStrides())
+    return opError(op, "layout " + l.str() +
+                           " has basis strides; this operation needs "
+                           "integer strides");
+  return Ok{};
+}
+
+/// CuTe's append<R>: pads a layout to rank r with 1:0 modes. An integer
+/// layout counts as rank 1 and stays an integer layout when r == 1.
+inline Expected<Layout> padToRank(const Layout &l, size_t r) {
+  if (l.rank() >= r)
+    return l;
+  ModeBuilder modes;
+  for (size_t i = 0; i < l.rank(); ++i)
+    modes.append(l.mode(i));
+  while (modes.size() < r)
+    modes.append(Layout());
+  return modes.build();
+}
+
+/// Fails when the size of `l` does not fit in int64; results that combine
+/// the sizes of two inputs (divides, products) can overflow.
+inline Status checkSize(const char *op, const Layout &l) {
+  if (!l.shape().product())
+    return opError(op, "the size of the result " + l.shape().str() +
+                           " does not fit in 64 bits");
+  return Ok{};
+}
+
+/// Appends the modes a by-mode tiler makes of `a` to the builders: `_` keeps
+/// a mode, a layout tiler calls `apply`, a tuple tiler recurses; modes of
+/// `a` past the tiler are kept. Results are built in place, without a
+/// layout per mode.
+template <class Apply>
+inline Status byModeInto(const char *op, const Layout &a, const Tiler &t,
+                  bool keepRest, IntTuple::Builder &rs, IntTuple::Builder &rd,
+                  Apply apply) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    rs.subtree(a.shape());
+    rd.subtree(a.stride());
+    return Ok{};
+  case Tiler::Kind::Layout:
+    return apply(a, t, rs, rd);
+  case Tiler::Kind::Tuple:
+    break;
+  }
+  if (t.modes.size() > a.rank())
+    return opError(op, "the tiler has " + std::to_string(t.modes.size()) +
+                           " modes but the layout " + a.str() + " has only " +
+                           std::to_string(a.rank()));
+  rs.open();
+  rd.open();
+  size_t last = keepRest ? a.rank() : t.modes.size();
+  // Mode i of a tuple starts at pre-order node `at`; an integer layout is
+  // its own mode 0.
+  size_t at = a.shape().isLeaf() ? 0 : 1;
+  for (size_t i = 0; i < last; ++i) {
+    Layout mode = a.subtree(at);
+    at += a.shape().nodes()[at].span;
+    if (i < t.modes.size()) {
+      LK_CHECK(byModeInto(op, mode, t.modes[i], keepRest, rs, rd, apply));
+    } else {
+      rs.subtree(mode.shape());
+      rd.subtree(mode.stride());
+    }
+  }
+  rs.close();
+  rd.close();
+  return Ok{};
+}
+
+/// Builds the result of byModeInto; its size must fit in int64.
+template <class Apply>
+inline Expected<Layout> byModeResult(const char *op, const Layout &a, const Tiler &t,
+                              bool keepRest, Apply apply) {
+  if (t.kind == Tiler::Kind::Keep)
+    return a;
+  IntTuple::Builder rs, rd;
+  LK_CHECK(byModeInto(op, a, t, keepRest, rs, rd, apply));
+  Expected<Layout> r = Layout::fromBuilders(rs, rd);
+  if (r)
+    LK_CHECK(checkSize(op, *r));
+  return r;
+}
+
+/// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
+/// rank-2 (tile, rest) modes into ((tiles...), (rests..., other modes...)).
+inline Expected<Layout> unzipByTiler(const char *op, const Layout &l, const Tiler &t) {
+  if (t.kind != Tiler::Kind::Tuple) {
+    if (l.rank() != 2 || l.shape().isLeaf())
+      return opError(op, "expected a rank-2 (tile, rest) mode but found " + l.str());
+    return l;
+  }
+  if (l.rank() < t.modes.size() || l.shape().isLeaf())
+    return opError(op, "layout " + l.str() + " has fewer modes than the tiler " + t.str());
+  ModeBuilder first, second;
+  for (size_t i = 0; i < t.modes.size(); ++i) {
+    LK_TRY(Layout split, unzipByTiler(op, l.mode(i), t.modes[i]));
+    first.append(split.mode(0));
+    second.append(split.mode(1));
+  }
+  for (size_t i = t.modes.size(); i < l.rank(); ++i)
+    second.append(l.mode(i));
+  LK_TRY(Layout tiles, first.build());
+  LK_TRY(Layout rests, second.build());
+  return makeLayout({tiles, rests});
+}
+
+/// Unpacks a mode into its children when it has rank > 1 (CuTe slicing with
+/// repeat<R>(_): a rank-1 mode stays whole).
+inline void unpackInto(const Layout &mode, ModeBuilder &out) {
+  if (mode.shape().isTuple() && mode.rank() > 1)
+    for (size_t i = 0; i < mode.rank(); ++i)
+      out.append(mode.mode(i));
+  else
+    out.append(mode);
+}
+
+inline Expected<Layout> tiledRegroup(const Layout &zipped) {
+  if (zipped.mode(1).shape().isLeaf() || zipped.mode(1).rank() <= 1)
+    return zipped;
+  ModeBuilder out;
+  out.append(zipped.mode(0));
+  unpackInto(zipped.mode(1), out);
+  return out.build();
+}
+
+inline Expected<Layout> flatRegroup(const Layout &zipped) {
+  ModeBuilder out;
+  unpackInto(zipped.mode(0), out);
+  unpackInto(zipped.mode(1), out);
+  return out.build();
+}
+
+/// Flat modes and whether CuTe's result is an integer layout.
+struct FlatLayout {
+  Modes modes;
+  bool integral = true;
+};
+
+/// complement(l, cotarget) where the cotarget is given by its leaves (only
+/// they matter: CuTe's ceil_div fold through nested modes equals the fold
+/// through the leaves), as flat modes; the divides and products build on
+/// it (Composition.cpp). @pre every leaf >= 1
+Expected<FlatLayout> complementModes(const Layout &l, const int64_t *cotarget,
+                                     size_t cotargetLeaves);
+
+} // namespace lk::cute::detail
+
+#endif // LAYOUTKIT_SRC_CUTE_ALGEBRASUPPORT_H

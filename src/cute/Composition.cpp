@@ -1,0 +1,175 @@
+//===- Composition.cpp - Composition and complement -----------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// composition (layout and tiler forms) and complement.
+//
+// Each operation follows the construction CuTe uses, so results agree with
+// CuTe to the stride of size-1 modes (the oracle compares structurally).
+// Where CuTe's own checks are weaker than the operation's postcondition, an
+// extra check turns the would-be wrong layout into a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/cute/Algebra.h"
+
+#include "AlgebraSupport.h"
+
+#include "layoutkit/core/Checked.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace lk::cute {
+
+using namespace detail;
+
+//===----------------------------------------------------------------------===//
+// Composition, complement, inverses
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A o B appended to the builders (B's structure).
+Status composeInto(const Layout &a, const Layout &b, IntTuple::Builder &rs,
+                   IntTuple::Builder &rd) {
+  if (b.hasBasisStrides())
+    return opError("composition", "B = " + b.str() +
+                                      " has basis strides; B must have "
+                                      "integer strides");
+  Composer c = makeComposer(a, flatModes(a));
+  LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
+  return c.checkDistributive([&] { return b.str(); });
+}
+
+/// composition with a layout tiler: a bare integer n composes as n:1 (also
+/// for n == 1), as CuTe does.
+Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
+                        IntTuple::Builder &rd) {
+  if (t.integer)
+    return composeInto(a, Layout::unchecked(t.layout.shape(), IntTuple(1)), rs, rd);
+  return composeInto(a, t.layout, rs, rd);
+}
+
+} // namespace
+
+Expected<Layout> composition(const Layout &a, const Layout &b) {
+  IntTuple::Builder rs, rd;
+  LK_CHECK(composeInto(a, b, rs, rd));
+  return Layout::fromBuilders(rs, rd);
+}
+
+Expected<Layout> composition(const Layout &a, const Tiler &t) {
+  // By-mode: modes of A past the tiler are dropped (CuTe C++ behaviour).
+  return byModeResult("composition", a, t, /*keepRest=*/false, composeTilerInto);
+}
+
+Expected<FlatLayout> detail::complementModes(const Layout &l,
+                                             const int64_t *cotarget,
+                                             size_t cotargetLeaves) {
+  LK_CHECK(requireIntegerStrides("complement", l));
+  bool filteredIntegral;
+  Modes modes = filteredModes(l, filteredIntegral);
+  for (const Mode &m : modes)
+    if (m.stride < 0)
+      return opError("complement", "layout " + l.str() +
+                                       " has a negative stride; complement "
+                                       "needs non-negative strides");
+  if (filteredIntegral && modes[0].stride == 0) {
+    Arith ar;
+    int64_t total = 1;
+    for (size_t k = 0; k < cotargetLeaves; ++k)
+      total = ar.mul(total, cotarget[k]);
+    if (!ar.ok())
+      return Arith::diagnostic("complement");
+    // compact(total): total:1, or 1:0 for a cotarget of 1.
+    return FlatLayout{Modes{Mode{total, total == 1 ? 0 : 1, 0}}, true};
+  }
+  Arith ar;
+  Modes result;
+  SmallVector<int64_t, 16> resultStride;
+  resultStride.push_back(1);
+  Modes rest = modes;
+  auto nonInjective = [&](const Mode &m, int64_t prev) {
+    return opError("complement",
+                   "the modes of " + l.str() + " do not nest: mode " +
+                       modeStr(m) + " starts inside the extent " +
+                       std::to_string(prev) +
+                       " covered by its smaller-stride modes (CuTe: "
+                       "non-injective layout detected)");
+  };
+  while (rest.size() > 1) {
+    size_t minIdx = 0;
+    for (size_t k = 1; k < rest.size(); ++k)
+      if (rest[k].stride < rest[minIdx].stride)
+        minIdx = k;
+    Mode m = rest[minIdx];
+    int64_t newShape = m.stride / resultStride.back();
+    if (newShape == 0)
+      return nonInjective(m, resultStride.back());
+    result.push_back(Mode{newShape, resultStride.back(), 0});
+    resultStride.push_back(ar.mul(m.stride, m.shape));
+    rest.erase(minIdx);
+  }
+  const Mode &m = rest[0];
+  int64_t newShape = m.stride / resultStride.back();
+  if (newShape == 0)
+    return nonInjective(m, resultStride.back());
+  result.push_back(Mode{newShape, resultStride.back(), 0});
+  int64_t newStride = ar.mul(m.stride, m.shape);
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
+  // rest = size(ceil_div(cotarget, newStride)): CuTe folds the divisor
+  // through the cotarget's modes; nested ceilings compose, so the fold runs
+  // over the leaves.
+  int64_t restShape = 1, divisor = newStride;
+  for (size_t k = 0; k < cotargetLeaves; ++k) {
+    restShape = ar.mul(restShape, ceilDiv(cotarget[k], divisor));
+    divisor = ceilDiv(divisor, cotarget[k]);
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
+  result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
+  FlatLayout out;
+  out.modes = coalescedModes(result, /*keepLastExtent=*/false, out.integral);
+  return out;
+}
+
+namespace {
+
+Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
+                                size_t cotargetLeaves) {
+  LK_TRY(FlatLayout c, complementModes(l, cotarget, cotargetLeaves));
+  return fromModes(c.modes, c.integral);
+}
+
+} // namespace
+
+Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+  SmallVector<int64_t, 16> leaves;
+  for (const IntTuple::Node &n : cotarget.leaves()) {
+    if (n.value < 1 || n.basis != 0)
+      return opError("complement", "cotarget " + cotarget.str() +
+                                       " must have positive integer leaves");
+    leaves.push_back(n.value);
+  }
+  return complementImpl(l, leaves.data(), leaves.size());
+}
+
+Expected<Layout> complement(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("complement", l));
+  // cosize(filter(l)) = 1 + sum (s-1)*|d| over the filtered modes.
+  bool integral;
+  Arith ar;
+  int64_t cosz = 1;
+  for (const Mode &m : filteredModes(l, integral))
+    cosz = ar.add(cosz, ar.mul(m.shape - 1, absValue(m.stride)));
+  if (!ar.ok())
+    return Arith::diagnostic("complement");
+  return complement(l, IntTuple(cosz));
+}
+
+} // namespace lk::cute

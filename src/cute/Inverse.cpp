@@ -1,0 +1,180 @@
+//===- Inverse.cpp - Inverses and common layouts --------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// right_inverse, left_inverse, max_common_layout and max_common_vector.
+//
+// Each operation follows the construction CuTe uses, so results agree with
+// CuTe to the stride of size-1 modes (the oracle compares structurally).
+// Where CuTe's own checks are weaker than the operation's postcondition, an
+// extra check turns the would-be wrong layout into a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/cute/Algebra.h"
+
+#include "AlgebraSupport.h"
+
+#include "layoutkit/core/Checked.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace lk::cute {
+
+using namespace detail;
+
+namespace {
+
+/// Coalesced modes, their exclusive prefix products and the stable order of
+/// their strides: the common start of both inverses.
+struct SortedModes {
+  Modes modes;
+  SmallVector<int64_t, 16> prefix;
+  SmallVector<size_t, 16> order;
+};
+
+SortedModes sortedModes(const Layout &l) {
+  SortedModes s;
+  bool integral;
+  s.modes = coalescedModes(flatModes(l), false, integral);
+  int64_t p = 1;
+  for (const Mode &m : s.modes) {
+    s.prefix.push_back(p);
+    p *= m.shape; // bounded by size(l)
+  }
+  for (size_t i = 0; i < s.modes.size(); ++i)
+    s.order.push_back(i);
+  // Ascending strides with CuTe's exchange sort: for each position i, any
+  // later element with a strictly smaller stride is swapped in. It is not
+  // stable, and which of two equal strides comes first decides which mode
+  // an inverse uses, so the exact procedure is reproduced.
+  for (size_t i = 0; i < s.order.size(); ++i)
+    for (size_t j = i + 1; j < s.order.size(); ++j)
+      if (s.modes[s.order[j]].stride < s.modes[s.order[i]].stride)
+        std::swap(s.order[i], s.order[j]);
+  return s;
+}
+
+/// Largest layout size for which a left inverse that the stride test cannot
+/// vouch for is verified point by point.
+constexpr int64_t kLeftInverseCheckLimit = int64_t(1) << 22;
+
+/// CuTe's left_inverse decodes an offset in the mixed radix of the sorted
+/// non-zero strides. That is exact when each mode ends before the next one
+/// starts (s_k * d_k <= d_(k+1)) and there is no broadcast mode; otherwise
+/// the postcondition L(R(L(i))) = L(i) is checked on every i.
+Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) {
+  bool exact = true;
+  const Mode *prev = nullptr;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == 0) {
+      exact = false;
+      continue;
+    }
+    int64_t extent;
+    if (prev && (mulOverflows(prev->shape, prev->stride, extent) || extent > m.stride))
+      exact = false;
+    prev = &m;
+  }
+  if (exact)
+    return Ok{};
+  int64_t n = l.size();
+  if (n > kLeftInverseCheckLimit)
+    return opError("left_inverse",
+                   "layout " + l.str() +
+                       " has overlapping or broadcast modes and is too large (" +
+                       std::to_string(n) + " elements) to verify a left inverse");
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t li = evaluate(l, i);
+    if (li < 0 || evaluate(l, evaluate(r, li)) != li)
+      return opError("left_inverse",
+                     "layout " + l.str() + " has no left inverse: CuTe's "
+                     "construction " + r.str() + " gives L(R(L(" +
+                     std::to_string(i) + "))) = " +
+                     std::to_string(evaluate(l, evaluate(r, li))) +
+                     " instead of " + std::to_string(li));
+  }
+  return Ok{};
+}
+
+} // namespace
+
+Expected<Layout> right_inverse(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("right_inverse", l));
+  SortedModes s = sortedModes(l);
+  Modes out{Mode{1, 0, 0}};
+  int64_t curr = 1;
+  Arith ar;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == curr) {
+      out.push_back(Mode{m.shape, s.prefix[i], 0});
+      curr = ar.mul(m.shape, m.stride);
+    }
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("right_inverse");
+  return coalesceModes(out, false);
+}
+
+Expected<Layout> left_inverse(const Layout &l) {
+  LK_CHECK(requireIntegerStrides("left_inverse", l));
+  SortedModes s = sortedModes(l);
+  SmallVector<int64_t, 16> shapes;
+  SmallVector<int64_t, 16> strides{0};
+  int64_t covered = 1; // size of the result shape so far
+  Arith ar;
+  for (size_t i : s.order) {
+    const Mode &m = s.modes[i];
+    if (m.stride == 0)
+      continue;
+    if (m.stride < 0 || m.stride % covered != 0)
+      return opError("left_inverse",
+                     "left inverse divisibility condition fails: stride " +
+                         std::to_string(m.stride) + " of mode " + modeStr(m) +
+                         " of coalesce(" + l.str() +
+                         ") is not a multiple of the extent " +
+                         std::to_string(covered) + " already inverted");
+    shapes.push_back(m.stride / covered);
+    strides.push_back(s.prefix[i]);
+    covered = ar.mul(covered, m.stride / covered);
+  }
+  shapes.push_back(s.modes[s.order.back()].shape);
+  Modes out;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    out.push_back(Mode{shapes[i], strides[i], 0});
+  if (!ar.ok())
+    return Arith::diagnostic("left_inverse");
+  LK_TRY(Layout r, coalesceModes(out, false));
+  LK_CHECK(checkLeftInverse(l, r, s));
+  return r;
+}
+
+Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  LK_TRY(Layout common0, composition(a, invB));
+  Layout common = coalesce(common0);
+  Layout first = common.mode(0);
+  if (!(first.shape().isLeaf() && first.stride().value() == 1 &&
+        first.stride().basis().raw() == 0))
+    return Layout();
+  return composition(invB, first);
+}
+
+Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  LK_TRY(Layout common0, composition(a, invB));
+  Layout common = coalesce(common0);
+  Layout first = common.mode(0);
+  if (first.shape().isLeaf() && first.stride().value() == 1 &&
+      first.stride().basis().raw() == 0)
+    return first.shape().value();
+  return int64_t(1);
+}
+
+} // namespace lk::cute

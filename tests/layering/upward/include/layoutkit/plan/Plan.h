@@ -1,0 +1,2 @@
+// A fixture of the layering check (see ../core/Upward.h).
+#include "layoutkit/core/Upward.h"
