@@ -1,6 +1,6 @@
 //===- LinearBench.cpp - Speed of the linear-layout core ------------------===//
 //
-// Targets (issue #4, 20x Triton's LinearLayout on this machine type):
+// Targets (20x Triton's LinearLayout on this machine type):
 // construct <= 75 ns, compose <= 140 ns, invertAndCompose <= 1.7 us,
 // pseudoinvert <= 1.4 us, apply <= 13 ns, free-variable masks <= 60 ns; no
 // heap allocation in the hot operations ("allocs" counter).

@@ -1,6 +1,6 @@
 //===- PlanBench.cpp - Speed of the conversion planner --------------------===//
 //
-// Target (issue #6): planConversion under 20 us per pair for 128x128
+// Target: planConversion under 20 us per pair for 128x128
 // tensors with 8 warps. Measured per pair, for f16:
 //
 //   blocked->mma   blocked-row8 ([1,8], [4,8], [w,1]) -> mma v2 accumulator

@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build git       # toolchain
+  ccache                                      # faster rebuilds
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   nlohmann-json3-dev libcli11-dev             # the layoutkit CLI
   clang libclang-rt-14-dev                    # libFuzzer targets

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/hw-atoms-public.jsonl: atom_eval cases whose expectations
-are the closed formulas of ../shared/hw-facts.md, written here independently of
-the C++ catalog. Each case carries `source` = the hw-facts.md section.
+are the closed formulas of docs/hardware.md, written here independently of
+the C++ catalog. Each case carries `source` = the docs/hardware.md section.
 See tests/data/hw-atoms-public.md for the list of sections.
 
 Usage: python3 scripts/gen_hw_atom_cases.py > tests/data/hw-atoms-public.jsonl
@@ -83,7 +83,7 @@ out = []
 
 def case(atom, t, v, expect, src):
     out.append({"op": "atom_eval", "args": [atom, t, v], "expect": expect,
-                "source": "hw-facts.md " + src})
+                "source": "docs/hardware.md " + src})
 
 
 SAMPLE_LANES = [0, 1, 2, 5, 13, 18, 22, 31]

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs, builds and runs every test: a short libFuzzer run of each
-# grammar and of the algebra (when clang is present), then the unit, property, parser
-# robustness, CLI and oracle-conformance tests. Ends with CTest's summary.
+# grammar, of the algebra and of the planner (when clang is present), the
+# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer in
+# build-asan/ (scripts/sanitize.sh; LK_SANITIZE=0 skips it), then the unit,
+# property, parser robustness, CLI, package and oracle-conformance tests.
+# Ends with CTest's summary of the main build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -15,6 +18,21 @@ if command -v clang++ >/dev/null 2>&1; then
   if [ "$status" -ne 0 ]; then
     tail -n 60 build/fuzz.log
     echo "fuzz smoke failed"
+    exit 1
+  fi
+fi
+if [ "${LK_SANITIZE:-1}" != 0 ]; then
+  echo "== sanitizers: ASan + UBSan build and tests in build-asan/ (log: build-asan/sanitize.log) =="
+  status=0
+  start=$SECONDS
+  mkdir -p build-asan
+  bash scripts/sanitize.sh >build-asan/sanitize.log 2>&1 || status=$?
+  grep -E "tests passed|tests failed" build-asan/sanitize.log || true
+  echo "sanitizer build and tests: $((SECONDS - start)) s"
+  if [ "$status" -ne 0 ]; then
+    grep -E "ERROR: AddressSanitizer|runtime error:|\*\*\*Failed|\(Failed\)|FAILED" build-asan/sanitize.log | head -n 40 || true
+    tail -n 60 build-asan/sanitize.log
+    echo "sanitizer run failed"
     exit 1
   fi
 fi

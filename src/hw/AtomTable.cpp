@@ -7,7 +7,7 @@
 // Each atom is a row: its TV layout as CuTe text (thread mode first, value
 // mode second, onto a column-major codomain) plus the codomain extents.
 // Families (every legal wgmma N, every tcgen05 .num) fill the same row from
-// a formula in N. The layouts are the ones hw-facts.md gives in CuTe form
+// a formula in N. The layouts are the ones docs/hardware.md gives in CuTe form
 // (§2.1-2.5, §4.1-4.2); the ldmatrix and tcgen05 ones are the sheet's lane /
 // register formulas (§3.1, §6.3) written as strides. AtomTest.cpp checks
 // every row against the sheet's formulas and tables, element by element.

@@ -1,4 +1,4 @@
-//===- CanonicalLayout.cpp - Descriptor <-> shared-memory layout -----------===//
+//===- CanonicalLayout.cpp - Descriptor <-> shared-memory layout ----------===//
 //
 // Part of LayoutKit.
 //
@@ -173,7 +173,7 @@ Expected<cute::ComposedLayout> smemLayoutOf(const SmemDescriptor &d, Major major
                "base offset " + str(d.baseOffset) +
                " is not modelled by the layout derivation")
         .note("align the swizzle pattern to its repeat so that the base "
-              "offset is 0 (hw-facts §4.3, open item 6)");
+              "offset is 0 (docs/hardware.md §4.3, open item 6)");
   if (d.lboAbsolute)
     return Diagnostic::error(
         "the absolute LBO mode (UMMA bit 52) is not modelled by the layout "

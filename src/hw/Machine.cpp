@@ -1,4 +1,4 @@
-//===- Machine.cpp - The hardware model table ------------------------------===//
+//===- Machine.cpp - The hardware model table -----------------------------===//
 //
 // Part of LayoutKit.
 //
@@ -17,7 +17,7 @@ namespace lk::hw {
 
 namespace {
 
-// hw-facts §1.1-1.3: identical from CC 5.x to Blackwell.
+// docs/hardware.md §1.1-1.3: identical from CC 5.x to Blackwell.
 constexpr SharedMemoryModel kSmem = {
     /*banks=*/32,
     /*bankWidthBytes=*/4,
@@ -32,7 +32,7 @@ constexpr SharedMemoryModel kSmem = {
     /*storeOneWriterWins=*/true,
 };
 
-// hw-facts §7 (CC 6.0+).
+// docs/hardware.md §7 (CC 6.0+).
 constexpr GlobalMemoryModel kGmem = {
     /*sectorBytes=*/32,
     /*lineBytes=*/128,
@@ -40,7 +40,7 @@ constexpr GlobalMemoryModel kGmem = {
     /*accessWidths=*/{{1, 2, 4, 8, 16}},
 };
 
-// hw-facts §6.1-6.2.
+// docs/hardware.md §6.1-6.2.
 constexpr TensorMemoryModel kTmem100 = {
     /*present=*/true,
     /*lanes=*/128,

@@ -1,4 +1,4 @@
-//===- SmemDescriptor.cpp - wgmma / UMMA shared-memory descriptors ---------===//
+//===- SmemDescriptor.cpp - wgmma / UMMA shared-memory descriptors --------===//
 //
 // Part of LayoutKit.
 //
@@ -15,7 +15,7 @@ namespace lk::hw {
 namespace {
 
 // Field order in both tables: start, LBO, SBO, base offset, [LBO mode],
-// swizzle / layout type. hw-facts §4.3 and §6.5.
+// swizzle / layout type. docs/hardware.md §4.3 and §6.5.
 constexpr std::array<BitField, 5> kWgmmaFields = {{
     {"start address", 0, 14, "(addr & 0x3FFFF) >> 4"},
     {"leading byte offset", 16, 14, "(LBO & 0x3FFFF) >> 4"},

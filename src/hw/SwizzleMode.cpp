@@ -1,4 +1,4 @@
-//===- SwizzleMode.cpp - The swizzle-mode table ----------------------------===//
+//===- SwizzleMode.cpp - The swizzle-mode table ---------------------------===//
 //
 // Part of LayoutKit.
 //
@@ -15,8 +15,8 @@ namespace lk::hw {
 
 namespace {
 
-// hw-facts §5.1 (address formula, repeat), §5.3 (descriptor codes), §6.5.
-// Columns: mode, name, span, granule, repeat, B, M, S, hasCute, TMA code,
+// docs/hardware.md §5.1 (address formula, repeat), §5.3 (descriptor codes),
+// §6.5. Columns: mode, name, span, granule, repeat, B, M, S, hasCute, TMA code,
 // wgmma code, UMMA code, sm_100 only, verified.
 constexpr std::array<SwizzleModeInfo, 7> kModes = {{
     {SwizzleMode::None, "none", 16, 16, 0, 0, 4, 3, true, 0, 0, 0, false, true},

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Tiles follow hw-facts §5.3: a K-major bf16 tile whose TMA box row is one
-// swizzle span (64 elements for 128B, 32 for 64B), rows at span pitch, and
+// Tiles follow docs/hardware.md §5.3: a K-major bf16 tile whose TMA box row is
+// one swizzle span (64 elements for 128B, 32 for 64B), rows at span pitch, and
 // a descriptor with SBO = 8 x span.
 //
 //===----------------------------------------------------------------------===//

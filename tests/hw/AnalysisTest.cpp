@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Expected values: hw-facts §1.3 (wavefront table), §7 (sectors and lines)
-// and the spec's (8,64) float16 bank example; derivations beside each test.
+// Expected values: docs/hardware.md §1.3 (wavefront table), §7 (sectors and
+// lines) and the spec's (8,64) float16 bank example; derivations beside
+// each test.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,11 @@
-//===- AtomTest.cpp - Register-fragment atoms against hw-facts.md ---------===//
+//===- AtomTest.cpp - Register-fragment atoms against docs/hardware.md ----===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 //
 // Every atom of the catalog is checked, for every (thread, value), against
-// the closed formula of ../shared/hw-facts.md written out here again
+// the closed formula of docs/hardware.md written out here again
 // (independently of the catalog's CuTe data): §2.1-2.5 mma.sync, §3.1-3.2
 // ldmatrix/stmatrix, §4.1-4.2 wgmma, §6.3 tcgen05.ld/st. Rows of the sheet's
 // tables are checked literally. Then the three views (cute, tile, linear)

@@ -1,11 +1,11 @@
-//===- AtomTmemTest.cpp - TMEM placements against hw-facts.md -------------===//
+//===- AtomTmemTest.cpp - TMEM placements against docs/hardware.md --------===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 //
 // Every element of every placement is compared with the formulas of
-// ../shared/hw-facts.md §6.4 (accumulator data-path layouts A, B, D, E, F,
+// docs/hardware.md §6.4 (accumulator data-path layouts A, B, D, E, F,
 // G), §6.8 (tcgen05.cp shapes and multicast) and §6.9 (block-scaled scale
 // factors, 4x1 and 2x2 data paths, byte packing).
 //

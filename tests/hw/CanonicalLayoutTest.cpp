@@ -1,4 +1,4 @@
-//===- CanonicalLayoutTest.cpp - Descriptor <-> layout (hw-facts §4.4) ----===//
+//===- CanonicalLayoutTest.cpp - Descriptor <-> canonical layout ----------===//
 //
 // Part of LayoutKit.
 //

@@ -1,4 +1,4 @@
-//===- InstrDescriptorTest.cpp - tcgen05.mma idesc (hw-facts §6.6-6.7) ----===//
+//===- InstrDescriptorTest.cpp - tcgen05.mma instruction descriptor -------===//
 //
 // Part of LayoutKit.
 //

@@ -1,10 +1,10 @@
-//===- MachineTest.cpp - The hardware model against hw-facts.md -----------===//
+//===- MachineTest.cpp - The hardware model against docs/hardware.md ------===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 //
-// Every number is checked against ../shared/hw-facts.md: §1 (shared memory),
+// Every number is checked against docs/hardware.md: §1 (shared memory),
 // §6.1-6.2 (tensor memory), §7 (global memory).
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Bit layouts and test vectors of hw-facts §4.3 (wgmma) and §6.5 (UMMA).
+// Bit layouts and test vectors of docs/hardware.md: §4.3 (wgmma), §6.5
+// (UMMA).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- SwizzleModeTest.cpp - Swizzle modes against hw-facts §5 ------------===//
+//===- SwizzleModeTest.cpp - Hardware swizzle modes -----------------------===//
 //
 // Part of LayoutKit.
 //

@@ -1,4 +1,4 @@
-//===- TmaDescriptorTest.cpp - TMA descriptions (hw-facts §5) -------------===//
+//===- TmaDescriptorTest.cpp - TMA descriptions ---------------------------===//
 //
 // Part of LayoutKit.
 //

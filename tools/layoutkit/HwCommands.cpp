@@ -255,7 +255,7 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
       shape += (shape.empty() ? "" : "x") + std::to_string(e);
     r.text += a->name + "  " + std::string(atomArchName(a->arch)) + "  " +
               a->operand + "  " + shape + "  " + std::to_string(a->threads) +
-              " threads x " + std::to_string(a->values) + " values  (hw-facts " +
+              " threads x " + std::to_string(a->values) + " values  (docs/hardware.md §" +
               a->facts + (a->unverified ? ", UNVERIFIED" : "") + ")\n";
     r.json.push_back({{"name", a->name},
                       {"arch", std::string(atomArchName(a->arch))},
@@ -367,7 +367,7 @@ std::vector<CommandSpec> hwCommands() {
       {"hw atoms", group,
        "List the hardware atoms (mma.sync, ldmatrix, stmatrix, wgmma, tcgen05)",
        "One line per atom: name, first architecture, operand, logical shape, "
-       "threads x values, the hw-facts.md section.",
+       "threads x values, the section of docs/hardware.md.",
        {"layoutkit hw atoms --instruction mma.m16n8k16",
         "layoutkit hw atoms --arch sm_100 --instruction tcgen05.ld"},
        {},

@@ -7,7 +7,7 @@
 /// \file
 /// A cute layout whose extents are powers of two and whose strides never
 /// carry into each other is a linear map over F2; this header converts it
-/// to a LinearLayout and back (DESIGN.md §2.4). Conversions are exact or
+/// to a LinearLayout and back (docs/design.md §2.4). Conversions are exact or
 /// refused with a diagnostic naming the leaf or the basis at fault.
 ///
 /// ## Conventions

@@ -8,7 +8,7 @@
 /// A tile layout (shard / replica / offset over named axes, TIRx) whose
 /// iters are power-of-two walks that tile the hardware bits exactly is a
 /// Triton linear layout read backwards; this header converts both ways
-/// (DESIGN.md §2.4). Conversions are exact or refused with a diagnostic
+/// (docs/design.md §2.4). Conversions are exact or refused with a diagnostic
 /// naming the iter, offset or basis at fault.
 ///
 /// ## Conventions

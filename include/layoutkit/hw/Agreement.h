@@ -8,7 +8,7 @@
 /// A shared-memory operand tile is described three times: by the layout the
 /// compiler attached to the buffer, by the TMA description that writes it,
 /// and by the shared-memory descriptor the MMA reads it with. They must put
-/// every element at the same address (hw-facts §5.3). checkAgreement
+/// every element at the same address (docs/hardware.md §5.3). checkAgreement
 /// evaluates all three on every element of the (MN, K) tile and reports the
 /// first element where they differ, with the reason when one is visible in
 /// the parameters (swizzle modes, element width, row pitch, start address).

@@ -17,11 +17,11 @@
 /// Each lane moves `accessBytes` per instruction: the registers
 /// [k*v, (k+1)*v) with v = accessBytes * 8 / elementBits, which must sit at
 /// consecutive, naturally aligned addresses. Instruction k of the warp is
-/// then one access of the machine model (hw-facts §1.3 for shared memory,
-/// §7 for global memory).
+/// then one access of the machine model (docs/hardware.md §1.3 for shared
+/// memory, §7 for global memory).
 ///
-/// Worked example (hw-facts §1.3 and the spec's bank example): the column
-/// read of an (8,64) f16 row-major tile, lane i holding (i, 0)
+/// Worked example (docs/hardware.md §1.3 and the spec's bank example): the
+/// column read of an (8,64) f16 row-major tile, lane i holding (i, 0)
 /// (distributed S[(8,64):(1@laneid,1@m)], register r = column r) is one
 /// 2-byte access per lane at bytes 128 i: bank 0 eight times, 8 wavefronts;
 /// through Swizzle(M=3,B=3,S=3) the addresses are 144 i: banks 4i, one
@@ -67,7 +67,7 @@ struct SharedAccessReport {
   std::vector<int64_t> wavefronts; ///< per instruction
   int64_t total = 0;
   /// The conflict-free minimum: per instruction, one wavefront for each
-  /// lane group (hw-facts §1.3) that has an active lane.
+  /// lane group (docs/hardware.md §1.3) that has an active lane.
   int64_t minimum = 0;
   /// Per instruction with more wavefronts than the minimum: which lanes of
   /// which lane group ask which bank for how many distinct words.
@@ -93,7 +93,7 @@ Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
                               const tile::MemoryLayout &memory,
                               int64_t elementBits);
 
-/// The cost of one ldmatrix / stmatrix .x1/.x2/.x4 (hw-facts §3, §1.3
+/// The cost of one ldmatrix / stmatrix .x1/.x2/.x4 (docs/hardware.md §3, §1.3
 /// [MODEL]): lane 8j + r supplies the address of row r of matrix j, a
 /// 16-byte row of `memory` starting at logical element rowStarts[8j + r]
 /// (its 128 / elementBits elements must be consecutive and 16-byte

@@ -9,7 +9,7 @@
 /// threads and registers of one instruction: which element of the A, B or
 /// C/D operand of `mma.sync` a lane holds in its i-th fragment element, which
 /// element of which 8x8 matrix `ldmatrix` delivers, which TMEM cell
-/// `tcgen05.ld` reads into a register. Ground truth: ../shared/hw-facts.md
+/// `tcgen05.ld` reads into a register. Ground truth: docs/hardware.md
 /// (§2 mma.sync, §3 ldmatrix/stmatrix, §4.1-4.2 wgmma, §6.3 tcgen05.ld/st).
 ///
 /// ## One map, three views
@@ -18,9 +18,9 @@
 ///
 ///     tv : (thread, value) -> flat index into a column-major codomain
 ///
-/// (hw-facts §0: A -> m + M*k, B -> n + N*k, C -> m + M*n). `eval` turns
-/// that into the logical coordinate the oracle expects, and three views are
-/// derived from it, each checked element by element in the tests:
+/// (docs/hardware.md §0: A -> m + M*k, B -> n + N*k, C -> m + M*n). `eval`
+/// turns that into the logical coordinate the oracle expects, and three views
+/// are derived from it, each checked element by element in the tests:
 ///
 ///  * cute   — `tv` itself, e.g. mma.m16n8k16.f16.C is
 ///             ((4,8),(2,2)):((32,1),(16,8)) onto (M16, N8);
@@ -61,8 +61,8 @@
 /// ## Catalog
 ///
 /// `atoms()` lists every concrete atom (all legal wgmma N, every tcgen05
-/// .num); `findAtom(name)` looks one up by the names of
-/// ../shared/oracles/README.md ("Hardware-atom cases"); `listAtoms` filters
+/// .num); `findAtom(name)` looks one up by the names the `atom_eval` cases
+/// use (tests/data/README.md, "Hardware-atom cases"); `listAtoms` filters
 /// by architecture, instruction and operand.
 ///
 /// Tensor-memory placements (accumulators, tcgen05.cp, block-scaled scale
@@ -102,9 +102,9 @@ struct Atom {
   /// "A", "B", "C" (C is also D) for MMAs; "frag" for the register fragment
   /// of a data-movement instruction (ldmatrix, stmatrix, tcgen05.ld/st).
   std::string operand;
-  /// The section of hw-facts.md the map comes from, e.g. "2.1".
+  /// The section of docs/hardware.md the map comes from, e.g. "2.1".
   std::string facts;
-  /// True where hw-facts.md marks the map UNVERIFIED (tcgen05 .16x64b, the
+  /// True where docs/hardware.md marks the map UNVERIFIED (tcgen05 .16x64b, the
   /// 8-bit ldmatrix.m16n16 / stmatrix.m16n8 forms). The map then is the
   /// documented (CUTLASS-derived) model, pinned by tests.
   bool unverified = false;

@@ -6,9 +6,10 @@
 ///
 /// \file
 /// Where Blackwell's tcgen05 puts data in tensor memory (TMEM: 128 lanes x
-/// 512 columns of 32-bit cells, hw-facts §6.1). Unlike the register atoms
-/// of Atom.h these are not (thread, value) maps but placements of a logical
-/// tile on the TMEM axes, so each is a tile layout (tile/TileLayout.h) over
+/// 512 columns of 32-bit cells, docs/hardware.md §6.1). Unlike the register
+/// atoms of Atom.h these are not (thread, value) maps but placements of a
+/// logical tile on the TMEM axes, so each is a tile layout
+/// (tile/TileLayout.h) over
 ///
 ///   TLane  TMEM lane          TCol  TMEM column (32-bit cell)
 ///   cta    CTA of the pair    m     byte inside the 32-bit cell (scale
@@ -16,7 +17,7 @@
 ///
 /// relative to the base address (L0, C0) given in the parameters.
 ///
-/// ## Accumulator D (hw-facts §6.4), logical shape (M, N)
+/// ## Accumulator D (docs/hardware.md §6.4), logical shape (M, N)
 ///
 ///   M=64,  cta_group::1 (layout F)  TLane = L0 + 32*(m>>4) + (m&15)
 ///          S[(4,16,N):(32@TLane,1@TLane,1@TCol)] + L0@TLane + C0@TCol
@@ -36,7 +37,9 @@
 /// The CTA split (peer 0 holds the first half of M) follows the CUTLASS
 /// comments and is UNVERIFIED against PTX text (§6.4).
 ///
-/// ## tcgen05.cp (hw-facts §6.8), logical shape (source rows, 32-bit words)
+/// ## tcgen05.cp (docs/hardware.md §6.8)
+///
+/// Logical shape (source rows, 32-bit words).
 ///
 ///   .128x256b  S[(128,8):(1@TLane,1@TCol)]      .128x128b  (128,4)
 ///   .4x256b    S[(4,8):(32@TLane,1@TCol)]  (one lane per 32-lane window;
@@ -45,7 +48,9 @@
 ///   .64x128b.warpx2::01_23  S[(2,32,4):(64@TLane,1@TLane,1@TCol)] + R[2:32@TLane]
 ///   .32x128b.warpx4         S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]
 ///
-/// ## Block-scaled MMA scale factors (hw-facts §6.9), logical shape (E, NSF)
+/// ## Block-scaled MMA scale factors (docs/hardware.md §6.9)
+///
+/// Logical shape (E, NSF).
 ///
 /// E = M (SFA) or N (SFB) rows, NSF scale factors per row per MMA (1X: 1,
 /// 2X: 2, 4X: 4); SF_ID s picks the byte inside the cell:
@@ -73,7 +78,7 @@
 
 namespace lk::hw {
 
-/// The MMA whose accumulator is placed (hw-facts §6.4, shapes §6.7).
+/// The MMA whose accumulator is placed (docs/hardware.md §6.4, shapes §6.7).
 struct TmemAccumulator {
   int64_t m = 128;       ///< 64 or 128 (cta_group::1), 128 or 256 (::2); 32/64 for .ws
   int64_t n = 256;       ///< ::1: 8..256 step 8; ::2: 16..256 step 16; .ws: 64/128/256
@@ -96,7 +101,7 @@ Expected<tile::TileLayout> tmemCopyLayout(std::string_view shape);
 /// (32,4).
 Expected<std::vector<int64_t>> tmemCopyShape(std::string_view shape);
 
-/// Scale-factor placement of a block-scaled MMA (hw-facts §6.9).
+/// Scale-factor placement of a block-scaled MMA (docs/hardware.md §6.9).
 struct TmemScaleFactors {
   int64_t rows = 128;     ///< E: M for SFA, N for SFB (a multiple of 32; of 64 for 2x2)
   int scaleVec = 1;       ///< 1 (1X), 2 (2X) or 4 (4X): scale factors per row per MMA
@@ -105,7 +110,7 @@ struct TmemScaleFactors {
   int64_t columnBase = 0; ///< C0
 };
 
-/// The block-scaled kinds of tcgen05.mma (hw-facts §6.9 table).
+/// The block-scaled kinds of tcgen05.mma (docs/hardware.md §6.9 table).
 enum class BlockScaledKind { Mxf8f6f4, Mxf4, Mxf4nvf4 };
 /// Scale-factor element types.
 enum class ScaleType { Ue8m0, Ue4m3 };
@@ -129,8 +134,8 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s);
 
 /// The scale factors of one operand of a cta_group::2 block-scaled MMA
 /// across the CTA pair, as a tile layout over (cta, TLane, TCol, m = byte).
-/// [MODEL, UNVERIFIED: hw-facts §6.9 leaves the per-CTA share beyond the
-/// data paths unverified; this is the documented CUTLASS arrangement.]
+/// [MODEL, UNVERIFIED: docs/hardware.md §6.9 leaves the per-CTA share beyond
+/// the data paths unverified; this is the documented CUTLASS arrangement.]
 ///
 ///   SFA, split by M: CTA c holds the scale factors of its own M/2 rows of A
 ///     (rows [c*M/2, (c+1)*M/2)), each CTA on the 4x1 data path:

@@ -6,7 +6,7 @@
 ///
 /// \file
 /// The canonical shared-memory layouts that wgmma and tcgen05 read through
-/// a matrix descriptor (hw-facts §4.4, §6.5), and the two directions
+/// a matrix descriptor (docs/hardware.md §4.4, §6.5), and the two directions
 /// between a descriptor and the layout it denotes:
 ///
 ///   smemLayoutOf(descriptor, major, elementBits, mn, k) -> Sw o start o L
@@ -39,14 +39,14 @@
 /// 4-row groups); the sheet's 16-byte-unit comment writes a K stride of 4
 /// instead of 8, so this row is **UNVERIFIED** (§6.5).
 ///
-/// What LBO and SBO mean (hw-facts §4.4): K-major none: LBO = between core
-/// matrices adjacent along K, SBO = between 8-row groups along MN; K-major
+/// What LBO and SBO mean (docs/hardware.md §4.4): K-major none: LBO = between
+/// core matrices adjacent along K, SBO = between 8-row groups along MN; K-major
 /// swizzled: LBO unused (the hardware assumes 1, i.e. 16 B; descriptorFor
 /// writes 16 B), SBO = between 8-row groups; MN-major none: LBO = between
 /// 8-K-row groups, SBO = between core matrices along MN; MN-major swizzled:
 /// LBO = between swizzle atoms along MN, SBO = between 8-row groups along K.
 ///
-/// Worked examples (hw-facts §4.4, 16-bit elements, T = 8):
+/// Worked examples (docs/hardware.md §4.4, 16-bit elements, T = 8):
 ///   K 128B, 128 x 64, SBO 1024 B (512 el.):
 ///     Sw<3,3,3> o ((8,16),(8,8)):((64,512),(1,8))        encoded (LBO, SBO) = (1, 64)
 ///   K none, 64 x 16, LBO 1024 B, SBO 128 B:
@@ -58,9 +58,10 @@
 ///
 /// The swizzle acts on the ABSOLUTE address (start + L(c)), the model TMA
 /// documents. Whether the MMA's XOR is keyed on absolute address bits when
-/// the operand starts inside a swizzle period is **UNVERIFIED** (hw-facts
-/// open item 6); smemLayoutOf refuses a non-zero base offset, and the safe
-/// rule is to align every swizzled tile to its repeat (1024 B for 128B).
+/// the operand starts inside a swizzle period is **UNVERIFIED**
+/// (docs/hardware.md open item 6); smemLayoutOf refuses a non-zero base offset,
+/// and the safe rule is to align every swizzled tile to its repeat
+/// (1024 B for 128B).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_HW_CANONICALLAYOUT_H

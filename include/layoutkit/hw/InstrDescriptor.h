@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The 32-bit `idesc` operand of Blackwell `tcgen05.mma` (hw-facts §6.6),
-/// with the shape rules of §6.7 and the majorness rules of §6.5. The kind
-/// (kind::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4) is
+/// The 32-bit `idesc` operand of Blackwell `tcgen05.mma` (docs/hardware.md
+/// §6.6), with the shape rules of §6.7 and the majorness rules of §6.5. The
+/// kind (kind::f16, ::tf32, ::f8f6f4, ::i8, ::mxf8f6f4, ::mxf4, ::mxf4nvf4) is
 /// part of the instruction, not of the word, so decode takes it; so do the
 /// CTA group and the .ws flag, which only the shape rules need.
 ///
@@ -37,7 +37,7 @@
 ///   29-30 SFA ID, 31 K size (mxf4*: 0 K=64, 1 K=96; reserved for mxf8f6f4).
 ///   D is always F32 (no field). SF IDs: mxf8f6f4 0-3; mxf4* 0 or 2.
 ///
-/// Worked examples (hw-facts §6.6 test vectors):
+/// Worked examples (docs/hardware.md §6.6 test vectors):
 ///   f16 kind, bf16 x bf16 -> f32, M=128, N=256, K-major:
 ///     1<<4 | 1<<7 | 1<<10 | (256>>3)<<17 | (128>>4)<<24      = 0x08400490
 ///   f16 -> f32, M=64, N=64, both MN-major                    = 0x04118010

@@ -8,11 +8,11 @@
 /// The memory hierarchy of one GPU architecture (sm_80 Ampere, sm_90 Hopper,
 /// sm_100 Blackwell) as a table of numbers: shared memory banks and
 /// wavefronts, global-memory sectors and lines, tensor memory geometry. Every
-/// number is ground truth from ../shared/hw-facts.md (§1, §6.1-6.2, §7) and
+/// number is ground truth from docs/hardware.md (§1, §6.1-6.2, §7) and
 /// is checked by tests/hw/MachineTest.cpp. The code reads the table; it does
 /// not branch on the architecture.
 ///
-/// Shared memory (hw-facts §1, all three architectures):
+/// Shared memory (docs/hardware.md §1, all three architectures):
 ///   32 banks x 4 bytes; bank(a) = (a >> 2) & 31, row(a) = a >> 7.
 ///   One conflict-free pass (a "wavefront") moves at most 128 bytes.
 ///   Lanes of a w-byte access are processed in groups [MODEL, UNVERIFIED for
@@ -27,13 +27,15 @@
 ///   Example: 32-bit access, lane i at 8*i -> words 0,2,4,...,62 -> banks
 ///   0,2,...,30 hold two words each -> 2 wavefronts.
 ///
-/// Global memory (hw-facts §7, CC 6.0+): a warp access costs one transaction
-///   per distinct 32-byte sector; 128-byte lines = 4 sectors are the tag unit.
+/// Global memory (docs/hardware.md §7, CC 6.0+):
+///   a warp access costs one transaction per distinct 32-byte sector;
+///   128-byte lines = 4 sectors are the tag unit.
 ///   Example: 4-byte access at 4 + 4*i -> bytes 4..131 -> sectors 0..4 (5),
 ///   lines 0..1 (2).
 ///
-/// Tensor memory (hw-facts §6.1-6.2, sm_100 only): 128 lanes x 512 columns
-///   of 32-bit cells (256 KiB per CTA). Address taddr = (lane << 16) | column.
+/// Tensor memory (docs/hardware.md §6.1-6.2, sm_100 only):
+///   128 lanes x 512 columns of 32-bit cells (256 KiB per CTA). Address
+///   taddr = (lane << 16) | column.
 ///   tcgen05.alloc takes a power-of-two number of columns in [32, 512] (unit:
 ///   whole columns of all 128 lanes). Warp w may touch only lanes
 ///   [32*(w%4), 32*(w%4)+32): warp 0 -> 0-31, 1 -> 32-63, 2 -> 64-95,
@@ -57,7 +59,8 @@ namespace lk::hw {
 enum class Arch : uint8_t { Sm80, Sm90, Sm100 };
 
 /// How the lanes of a warp's shared-memory access of one width are split
-/// into groups that the hardware serves one after another (hw-facts §1.3).
+/// into groups that the hardware serves one after another
+/// (docs/hardware.md §1.3).
 struct LaneGrouping {
   int64_t accessBytes = 0;   ///< bytes per lane: 1, 2, 4, 8 or 16
   int64_t lanesPerGroup = 0; ///< 32, 32, 32, 16, 8
@@ -67,7 +70,7 @@ struct LaneGrouping {
   bool verified = false;
 };
 
-/// Shared memory banks and wavefronts (hw-facts §1).
+/// Shared memory banks and wavefronts (docs/hardware.md §1).
 struct SharedMemoryModel {
   int64_t banks = 0;          ///< 32
   int64_t bankWidthBytes = 0; ///< 4
@@ -102,8 +105,8 @@ struct SharedMemoryModel {
   /// distinct words in that bank (at least 1 when the group has an active
   /// lane); the total sums the groups. Fails on a width not in the table, on
   /// more than 32 lanes and on an address not aligned to the width.
-  /// Examples (hw-facts §1.3 table): 32-bit 4*i -> 1; 8*i -> 2; 12*i -> 1;
-  /// 128*i -> 32; 128-bit 16*i -> 4; 128-bit 128*i -> 32.
+  /// Examples (docs/hardware.md §1.3 table): 32-bit 4*i -> 1; 8*i -> 2;
+  /// 12*i -> 1; 128*i -> 32; 128-bit 16*i -> 4; 128-bit 128*i -> 32.
   Expected<int64_t> wavefronts(std::span<const int64_t> laneAddresses,
                                int64_t accessBytes) const;
   /// ldmatrix / stmatrix .x1/.x2/.x4 [MODEL, UNVERIFIED]: matrix j's eight
@@ -117,7 +120,7 @@ struct SharedMemoryModel {
                                        int64_t matrices) const;
 };
 
-/// Sectors and lines of global memory (hw-facts §7).
+/// Sectors and lines of global memory (docs/hardware.md §7).
 struct GlobalMemoryModel {
   int64_t sectorBytes = 0;    ///< 32: the transfer unit
   int64_t lineBytes = 0;      ///< 128: the L1/L2 tag unit
@@ -137,13 +140,13 @@ struct GlobalMemoryModel {
   /// Sectors and lines of one warp access: lane i reads accessBytes bytes
   /// from laneAddresses[i] (negative = inactive). Fails on a width not in
   /// accessWidths and on an address that is not a multiple of the width.
-  /// Examples (hw-facts §7): 4 B at 4*i -> {4, 1}; 4 + 4*i -> {5, 2};
+  /// Examples (docs/hardware.md §7): 4 B at 4*i -> {4, 1}; 4 + 4*i -> {5, 2};
   /// 16 B at 16*i -> {16, 4}; 8 B at 16 + 8*i -> {9, 3}.
   Expected<Transactions> transactions(std::span<const int64_t> laneAddresses,
                                       int64_t accessBytes) const;
 };
 
-/// Tensor memory (hw-facts §6.1-6.2). Absent (present == false) before
+/// Tensor memory (docs/hardware.md §6.1-6.2). Absent (present == false) before
 /// sm_100; every query then fails with "<arch> has no tensor memory".
 struct TensorMemoryModel {
   bool present = false;

@@ -6,8 +6,8 @@
 ///
 /// \file
 /// The 64-bit shared-memory matrix descriptor that Hopper `wgmma.mma_async`
-/// and Blackwell `tcgen05.mma` / `tcgen05.cp` read (hw-facts §4.3, §6.5).
-/// `SmemDescriptor` holds the fields in BYTES (start address, LBO, SBO);
+/// and Blackwell `tcgen05.mma` / `tcgen05.cp` read (docs/hardware.md §4.3,
+/// §6.5). `SmemDescriptor` holds the fields in BYTES (start address, LBO, SBO);
 /// the word stores each as `bytes >> 4` in 14 bits, so each must be a
 /// multiple of 16 below 2^18 = 262144.
 ///
@@ -33,8 +33,8 @@
 /// applies the field to every swizzled mode, so 32B accepts it too (CUTLASS
 /// comments say 128B/64B only and always write 0).
 ///
-/// Worked example (hw-facts §4.3/§6.5): start 0x400, LBO 16 B, SBO 1024 B,
-/// 128B swizzle:
+/// Worked example (docs/hardware.md §4.3/§6.5): start 0x400, LBO 16 B,
+/// SBO 1024 B, 128B swizzle:
 ///   wgmma: 0x40 | 1 << 16 | 64 << 32 | 1 << 62        = 0x4000004000010040
 ///   UMMA:  0x40 | 1 << 16 | 64 << 32 | 1 << 46 | 2 << 61 = 0x4000404000010040
 ///

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The hardware swizzle modes (hw-facts §5.1, §5.3, §6.5) as one table: what
-/// each does to a shared-memory byte address, its CuTe form, and the code
+/// The hardware swizzle modes (docs/hardware.md §5.1, §5.3, §6.5) as one table:
+/// what each does to a shared-memory byte address, its CuTe form, and the code
 /// each descriptor uses for it (CUtensorMapSwizzle, wgmma layout type,
 /// UMMA layout type).
 ///
@@ -23,12 +23,13 @@
 ///   B128Atom64B    a ^ (((a >> 7) & 1) << 6)          Sw<1,6,1> (*)  256
 ///   B128Atom32BFlip8B  not modelled (**UNVERIFIED** flip parity)
 ///   (*) the formula is the sheet's; the CuTe spelling of it is ours and the
-///   mode itself is **UNVERIFIED** (hw-facts open item 4).
+///   mode itself is **UNVERIFIED** (docs/hardware.md open item 4).
 ///
-/// Examples (hw-facts §5.1 test vectors): B128 0x080 -> 0x090, 0x380 ->
+/// Examples (docs/hardware.md §5.1 test vectors): B128 0x080 -> 0x090, 0x380 ->
 /// 0x3f0; B64 0x380 -> 0x3b0; B32 0x3f0 -> 0x3e0; B128Atom32B 0x180 -> 0x1e0.
 ///
-/// Descriptor codes (hw-facts §5.3, §6.5): TMA 128B <-> wgmma 1 <-> UMMA 2;
+/// Descriptor codes (docs/hardware.md §5.3, §6.5):
+/// TMA 128B <-> wgmma 1 <-> UMMA 2;
 /// 64B <-> 2 <-> 4; 32B <-> 3 <-> 6; NONE <-> 0 <-> 0; TMA 128B_ATOM_32B
 /// <-> UMMA 1 (no wgmma code). CUtensorMapSwizzle numbers the modes
 /// NONE 0, 32B 1, 64B 2, 128B 3, 128B_ATOM_32B 4, 128B_ATOM_32B_FLIP_8B 5,

@@ -6,10 +6,10 @@
 ///
 /// \file
 /// A tiled TMA tensor map (what `cuTensorMapEncodeTiled` takes) as a value,
-/// checked against the constraints of hw-facts §5.2, and the shared-memory
-/// layout one box lands in (§5.1). The tensor map object itself is opaque
-/// (128 bytes, no documented bit layout), so there is no bit encoding here;
-/// the enumerator codes are those of cuda.h (CUtensorMapDataType,
+/// checked against the constraints of docs/hardware.md §5.2, and the
+/// shared-memory layout one box lands in (§5.1). The tensor map object itself
+/// is opaque (128 bytes, no documented bit layout), so there is no bit encoding
+/// here; the enumerator codes are those of cuda.h (CUtensorMapDataType,
 /// CUtensorMapInterleave, CUtensorMapSwizzle).
 ///
 /// Dimensions are innermost first (dimension 0 is contiguous in global
@@ -17,7 +17,7 @@
 /// addresses in BYTES; globalStrides[i] is the stride of dimension i + 1
 /// (rank - 1 entries, dimension 0 is dense).
 ///
-/// Constraints checked (hw-facts §5.2; "driver" = cuda.h doc of
+/// Constraints checked (docs/hardware.md §5.2; "driver" = cuda.h doc of
 /// cuTensorMapEncodeTiled, "guide" = CUDA programming guide table):
 ///   * rank 1..5; rank >= 3 with interleave;
 ///   * boxDim[i] in 1..256; elementStrides[i] in 1..8; globalDim[i] in
@@ -119,8 +119,8 @@ int64_t innerBoxBytes(const TmaDescription &d);
 /// the box row is narrower, §5.2), else the inner box bytes.
 int64_t boxRowPitchBytes(const TmaDescription &d);
 
-/// The shared-memory layout of one box (hw-facts §5.1: the unswizzled image
-/// is written row after row, then the byte-address XOR of the mode is
+/// The shared-memory layout of one box (docs/hardware.md §5.1: the unswizzled
+/// image is written row after row, then the byte-address XOR of the mode is
 /// applied on the absolute address). In units of elements of sharedBits
 /// bits: shape (b0, b1, ..., b_{r-1}) with b_i = ceil(boxDim[i] /
 /// elementStrides[i]) for i >= 1 (b0 = boxDim[0]), strides (1, pitch,

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds LayoutKit with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build-asan/ and runs the test suite there. Any sanitizer report fails the
+# test that triggered it (UBSan does not recover; ASan aborts, LeakSanitizer
+# is on). -O1 keeps the build and the run within CI's time budget.
+# Tests labelled `no_sanitizer` are skipped: they check packaging or the
+# repository, not the library's memory use (see their CMakeLists.txt).
+# Extra arguments are passed to ctest (e.g. -R cute).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs="${LK_JOBS:-$(nproc)}"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# Debug with -O1: the layers' -O3 applies to Release and RelWithDebInfo only.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS="$san" \
+  -DCMAKE_EXE_LINKER_FLAGS="$san" \
+  -DLK_BUILD_BENCH=OFF -DLK_BUILD_EXAMPLES=OFF -DLK_BUILD_FUZZ=OFF \
+  "${launcher[@]}" >/dev/null
+cmake --build build-asan -j "$jobs"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+cd build-asan
+ctest --output-on-failure -j "$jobs" -LE no_sanitizer "$@"
