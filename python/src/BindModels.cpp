@@ -15,6 +15,7 @@
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
+#include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/linear/Text.h"
@@ -169,7 +170,7 @@ Example:
            })
       .def_property_readonly("swizzle", [](const ComposeLayout &c) -> py::object {
              if (c.swizzle().isIdentity()) return py::none();
-             return py::cast(c.swizzle().toCute());
+             return py::cast(bridge::swizzleToCute(c.swizzle()));
            }, "The swizzle on m as a cute Swizzle, None for the identity")
       .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
            "L(x): a list of {axis: value}, one per replica; x a flat index or a coordinate over shape")
