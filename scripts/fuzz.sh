@@ -40,6 +40,11 @@ cmake -S "$root" -B "$build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-O1" \
   -DLK_BUILD_FUZZ=ON -DLK_BUILD_TESTS=OFF -DLK_BUILD_BENCH=OFF \
   -DLK_BUILD_TOOLS=OFF -DLK_BUILD_EXAMPLES=OFF >/dev/null
+# The MLIR parser target exists when the configuration found MLIR.
+if [ $# -eq 0 ] && cmake --build "$build" --target help 2>/dev/null |
+    grep -q '^fuzz_mlir_parser:'; then
+  targets+=(fuzz_mlir_parser)
+fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 status=0

@@ -26,6 +26,7 @@
 #include "layoutkit/hw/Atom.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
@@ -259,12 +260,31 @@ void explainCandidates(Operation *op, ArrayRef<Candidate> all,
   }
 }
 
+/// True when `op` and everything that uses its results, transitively, is
+/// free of side effects and region-free, so that the chain computes values
+/// nobody reads; appends the chain to `out`, users before their producers.
+bool collectDeadChain(Operation *op, SmallVector<Operation *> &out) {
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  for (Operation *user : op->getUsers())
+    if (!collectDeadChain(user, out))
+      return false;
+  if (!llvm::is_contained(out, op))
+    out.push_back(op);
+  return true;
+}
+
 /// Layer 3 for one load/store: the best candidate the group admits, written
 /// back. Notes list every candidate when `explain` is set.
 void applyBest(Operation *op, const OpConstraint &c,
                const SmallVector<MemKind> &kinds,
                const std::optional<SmallVector<LayoutFamily>> &families,
                EncodingAttr seed, const Target &t, bool explain) {
+  // An op placed by an earlier run keeps its choice: the pass is a no-op on
+  // its own output.
+  if (op->hasAttr("tileas.atom"))
+    return;
   std::vector<Candidate> legal;
   for (const Candidate &cand : c.candidates)
     if (llvm::is_contained(kinds, cand.memKind) &&
@@ -284,11 +304,20 @@ void applyBest(Operation *op, const OpConstraint &c,
   bool resident = isMemory(enc.getMemKind()) && enc.getLayout();
   op->setAttr("tileas.atom", StringAttr::get(ctx, win.atom));
   op->setAttr("tileas.layout", resident ? enc.getLayout() : buffer);
-  // The result type changes only where every user is a group op, whose
-  // verifiers accept any encoding of the same tile.
+  // The result type changes only where every live user is a group op, whose
+  // verifiers accept any encoding of the same tile; dead users (whose
+  // results are never used) are erased first, so that the decision is the
+  // same before and after a dead-code cleanup.
   auto load = dyn_cast<TiledLoadOp>(op);
-  if (!load || !llvm::all_of(load->getUsers(), isGroupOp))
+  if (!load)
     return;
+  SmallVector<Operation *> dead;
+  for (Operation *user : load->getUsers())
+    if (!isGroupOp(user) && !collectDeadChain(user, dead))
+      return;
+  for (Operation *d : dead)
+    if (d->use_empty())
+      d->erase();
   RankedTensorType type = load.getType();
   load.getResult().setType(RankedTensorType::get(
       type.getShape(), type.getElementType(), enc));

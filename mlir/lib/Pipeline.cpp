@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/FixedPoint.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -12,12 +13,19 @@
 
 using namespace mlir;
 
-void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm) {
-  OpPassManager &fn = pm.nest<func::FuncOp>();
+/// One round of the family, in order.
+static void addFamily(OpPassManager &fn) {
+  using namespace lk::tileas;
   fn.addPass(createTileASAssignLoadStoreLayouts());
   fn.addPass(createTileASRemoveLayoutConversions());
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
+}
+
+/// The family runs until the function stops changing (FixedPoint.h), so
+/// that a second run of the pipeline changes nothing.
+void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm) {
+  pm.nest<func::FuncOp>().addPass(createFixedPointPass(addFamily, 6));
 }
 
 void lk::tileas::registerTileASLayoutPipeline() {

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -203,8 +204,34 @@ bool rewriteLoopCarried(scf::ForOp loop) {
 struct RemoveBufferAlias
     : lk::tileas::impl::TileASRemoveBufferAliasBase<RemoveBufferAlias> {
   void runOnOperation() override {
+    // A loop rewrite can make a select traceable (its arm was the loop's
+    // iter-arg) and a select rewrite a loop: sweep until a sweep rewrites
+    // nothing (at most four), so that a second run finds nothing to do.
+    bool changed = false;
+    for (int sweep = 0; sweep < 4 && this->sweep(); ++sweep)
+      changed = true;
+    // The views and offset constants the rewrites leave dead or duplicated
+    // go now (constants deduplicated at the top of the function).
+    if (changed)
+      (void)lk::tileas::cleanupConversions(getOperation());
+  }
+
+  /// Rewrites every select and loop once; true when the IR changed.
+  bool sweep() {
     SmallVector<SelectOp> selects;
     SmallVector<scf::ForOp> loops;
+    size_t before = 0, after = 0;
+    auto count = [&](size_t &n) {
+      n = 0;
+      getOperation()->walk([&](Operation *op) {
+        if (isa<SelectOp>(op))
+          ++n;
+        else if (auto l = dyn_cast<scf::ForOp>(op))
+          for (BlockArgument a : l.getRegionIterArgs())
+            n += a.use_empty() ? 0 : 1;
+      });
+    };
+    count(before);
     getOperation()->walk([&](Operation *op) {
       if (auto s = dyn_cast<SelectOp>(op))
         selects.push_back(s);
@@ -215,6 +242,8 @@ struct RemoveBufferAlias
       rewriteBufferSelect(s);
     for (scf::ForOp l : loops)
       rewriteLoopCarried(l);
+    count(after);
+    return after != before;
   }
 };
 

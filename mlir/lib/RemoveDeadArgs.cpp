@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -100,18 +101,35 @@ void removeDeadArgs(PipelineExecuteOp op) {
 struct RemoveDeadArgs
     : lk::tileas::impl::TileASRemoveDeadArgsBase<RemoveDeadArgs> {
   void runOnOperation() override {
+    // Removing an argument can make its init dead, and the dead-code
+    // cleanup can leave another loop result unused: repeat until no
+    // argument goes, so that a second run finds nothing to remove.
+    while (removeOnce() != 0)
+      (void)lk::tileas::cleanupConversions(getOperation());
+  }
+
+  /// One sweep; returns how many region arguments went.
+  size_t removeOnce() {
     // Post-order: inner loops first, so an outer yield sees their results.
     SmallVector<Operation *> ops;
+    size_t before = 0, after = 0;
     getOperation()->walk([&](Operation *op) {
       if (isa<scf::ForOp, PipelineExecuteOp>(op))
         ops.push_back(op);
     });
+    for (Operation *op : ops)
+      before += op->getNumOperands();
     for (Operation *op : ops) {
       if (auto loop = dyn_cast<scf::ForOp>(op))
         removeDeadIterArgs(loop);
       else
         removeDeadArgs(cast<PipelineExecuteOp>(op));
     }
+    getOperation()->walk([&](Operation *op) {
+      if (isa<scf::ForOp, PipelineExecuteOp>(op))
+        after += op->getNumOperands();
+    });
+    return before - after;
   }
 };
 

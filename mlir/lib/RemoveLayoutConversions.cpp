@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -74,11 +75,17 @@ struct FoldConversionChain : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-LogicalResult cleanup(Operation *fn) {
+} // namespace
+
+LogicalResult lk::tileas::cleanupConversions(Operation *fn) {
   RewritePatternSet patterns(fn->getContext());
   patterns.add<FoldIdentityConversion, FoldConversionChain>(fn->getContext());
   return applyPatternsGreedily(fn, std::move(patterns));
 }
+
+namespace {
+
+LogicalResult cleanup(Operation *fn) { return lk::tileas::cleanupConversions(fn); }
 
 /// True when an op between `producer` and `use` (same block) pins the
 /// value's layout: a fence, an async_wait, or a produce_one of depth > 1.

@@ -1,0 +1,96 @@
+//===- PipelineBench.cpp - tileas-layout-pipeline on 1k..100k ops ---------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Times tileas-layout-pipeline on functions of about 1k, 10k and 100k ops
+// built with the OpBuilder (docs/performance.md, "The MLIR pipeline"). The
+// function repeats a block of 8 ops: a conversion to a register encoding,
+// an elementwise add in it, a conversion back, a buffer, a view of it at
+// an offset, a select of the two, a store into the select and a load of
+// the buffer, so every pass has work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/TileAS.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace mlir;
+namespace ta = lk::tileas;
+
+namespace {
+
+/// A module with one function of about `ops` ops (8 per block).
+OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
+  OpBuilder b(&ctx);
+  Location loc = b.getUnknownLoc();
+  OwningOpRef<ModuleOp> m = ModuleOp::create(loc);
+  Type f32 = b.getF32Type();
+  auto reg = RankedTensorType::get({64, 64}, f32);
+  auto blocked = RankedTensorType::get(
+      {64, 64}, f32,
+      ta::EncodingAttr::get(&ctx, ta::MemKind::Register,
+                            ta::LayoutFamily::Blocked, ta::LayoutAttr(), "",
+                            std::nullopt));
+  auto smem = RankedTensorType::get(
+      {64, 64}, f32,
+      ta::EncodingAttr::get(&ctx, ta::MemKind::Smem, ta::LayoutFamily::Shared,
+                            ta::LayoutAttr(), "", std::nullopt));
+  b.setInsertionPointToEnd(m->getBody());
+  auto fnType = b.getFunctionType({b.getI1Type(), reg}, {reg});
+  auto fn = func::FuncOp::create(b, loc, "f", fnType);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  Value flag = entry->getArgument(0), x = entry->getArgument(1);
+  for (int64_t i = 0; i < ops / 8; ++i) {
+    Value c = ta::ConvertLayoutOp::create(b, loc, blocked, x);
+    Value s = arith::AddFOp::create(b, loc, c, c);
+    Value back = ta::ConvertLayoutOp::create(b, loc, reg, s);
+    Value buf = ta::AllocTensorOp::create(b, loc, smem);
+    Value view = ta::ViewOp::create(b, loc, smem, buf, Value(),
+                                    b.getI64IntegerAttr(4096));
+    Value sel = ta::SelectOp::create(b, loc, smem, flag, buf, view);
+    ta::TiledStoreOp::create(b, loc, back, sel, ValueRange());
+    x = ta::TiledLoadOp::create(b, loc, reg, buf, ValueRange());
+  }
+  func::ReturnOp::create(b, loc, x);
+  return m;
+}
+
+void BM_Pipeline(benchmark::State &state) {
+  DialectRegistry registry;
+  registry.insert<ta::TileASDialect, func::FuncDialect, arith::ArithDialect,
+                  scf::SCFDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  ctx.disableMultithreading();
+  int64_t opCount = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    OwningOpRef<ModuleOp> m = build(ctx, state.range(0));
+    opCount = 0;
+    m->walk([&](Operation *) { ++opCount; });
+    PassManager pm(&ctx);
+    ta::buildTileASLayoutPipeline(pm);
+    state.ResumeTiming();
+    if (failed(pm.run(*m)))
+      state.SkipWithError("pipeline failed");
+  }
+  state.counters["ops"] = static_cast<double>(opCount);
+}
+
+} // namespace
+
+BENCHMARK(BM_Pipeline)->Arg(1000)->Arg(10000)->Arg(100000)
+    ->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_MAIN();

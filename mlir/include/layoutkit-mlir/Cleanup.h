@@ -1,0 +1,30 @@
+//===- Cleanup.h - The conversion cleanup shared by the passes ---*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The greedy cleanup of `tileas-remove-layout-conversions` (identity
+/// conversions, chains of two conversions within one memory kind, dead
+/// pure ops, constants deduplicated at the top of the function). The
+/// passes that run after it and expose new such patterns (a removed
+/// iter-arg whose uses become its init, a select turned into a view) end
+/// with it, so that a second run of the pipeline changes nothing.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_MLIR_CLEANUP_H
+#define LAYOUTKIT_MLIR_CLEANUP_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+
+namespace lk::tileas {
+
+/// Runs the cleanup on `fn` to a fixed point; fails when it does not
+/// converge.
+mlir::LogicalResult cleanupConversions(mlir::Operation *fn);
+
+} // namespace lk::tileas
+
+#endif // LAYOUTKIT_MLIR_CLEANUP_H

@@ -1,0 +1,45 @@
+//===- RandomProgram.h - Random well-formed tileas functions -----*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A generator of well-formed `tileas` functions as MLIR text, for the
+/// randomized pipeline test and the pipeline benchmark (docs/mlir.md, "The
+/// randomized test"). A function of seed s is
+///
+///   func.func @f(%flag: i1, %n: index, %g0, %g1: 64x64xf32 global buffers,
+///                %x: 64x64xf32 register tile) -> (register tiles)
+///
+/// and its body is `ops` random statements, each one of: a tiled_load of a
+/// global or smem buffer, a convert_layout between register encodings, an
+/// elementwise arith op, a wgmma, an scf.if on %flag, an scf.for over
+/// [0, 2) with a carried tile (and sometimes an argument that is only
+/// yielded back), an alloc_tensor filled by a copy, a view at an offset,
+/// a select of two buffers of one allocation, a tiled_store into a buffer.
+/// Each statement kind is one function (`emit*`), so a new kind is one
+/// more function and one more case.
+///
+/// The same seed always gives the same text (a private xorshift generator,
+/// no std distributions).
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_MLIR_RANDOMPROGRAM_H
+#define LAYOUTKIT_MLIR_RANDOMPROGRAM_H
+
+#include <cstdint>
+#include <string>
+
+namespace lk::tileas {
+
+/// The text of a module holding one function `@f` with about `ops`
+/// statements, chosen by `seed`.
+std::string randomProgram(uint64_t seed, int ops);
+
+/// Tile side of every generated tile (64x64 elements).
+inline constexpr int64_t kRandomTile = 64;
+
+} // namespace lk::tileas
+
+#endif // LAYOUTKIT_MLIR_RANDOMPROGRAM_H

@@ -1,0 +1,239 @@
+//===- RandomProgram.cpp - Random well-formed tileas functions ------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit-mlir/RandomProgram.h"
+
+#include <sstream>
+#include <vector>
+
+namespace {
+
+/// The register types a generated tile may have.
+const char *const kRegTypes[] = {
+    "tensor<64x64xf32>",
+    "tensor<64x64xf32, #tileas.encoding<register, blocked>>",
+    "tensor<64x64xf32, #tileas.encoding<register, linear>>",
+};
+const char *const kSmem = "tensor<64x64xf32, #tileas.encoding<smem, shared>>";
+const char *const kGmem = "tensor<64x64xf32, #tileas.encoding<global, linear>>";
+
+class Gen {
+public:
+  explicit Gen(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ull + 1) {}
+
+  std::string run(int ops) {
+    body << "func.func @f(%flag: i1, %n: index, %g0: " << kGmem << ", %g1: "
+         << kGmem << ", %x: " << kRegTypes[0] << ") -> (";
+    header = body.str();
+    body.str("");
+    body << "  %c0 = arith.constant 0 : index\n"
+            "  %c1 = arith.constant 1 : index\n"
+            "  %c2 = arith.constant 2 : index\n";
+    tiles.push_back({"%x", 0});
+    for (int i = 0; i < ops; ++i)
+      statement("  ");
+    // Return the last few tiles.
+    std::ostringstream ret, types;
+    ret << sink;
+    types << kRegTypes[0];
+    size_t first = tiles.size() > 3 ? tiles.size() - 3 : 0;
+    for (size_t i = first; i < tiles.size(); ++i) {
+      ret << ", " << tiles[i].name;
+      types << ", " << kRegTypes[tiles[i].type];
+    }
+    std::string out = header + types.str() + ") {\n" + body.str() +
+                      "  return " + ret.str() + " : " + types.str() + "\n}\n";
+    return out;
+  }
+
+private:
+  struct Tile {
+    std::string name;
+    int type;
+  };
+  uint64_t state;
+  std::ostringstream body;
+  std::string header;
+  std::vector<Tile> tiles;
+  std::vector<std::string> buffers; // smem buffers, all of type kSmem
+  int counter = 0;
+  std::string sink = "%x"; // the sum of every load, returned
+
+  uint64_t next() {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  }
+  int pick(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
+  std::string fresh() { return "%v" + std::to_string(counter++); }
+  const Tile &anyTile() { return tiles[pick(static_cast<int>(tiles.size()))]; }
+  /// A tile of type `t`: an existing one, or a conversion of one.
+  std::string tileOf(int t, const std::string &ind) {
+    const Tile &s = anyTile();
+    if (s.type == t)
+      return s.name;
+    std::string r = fresh();
+    body << ind << r << " = tileas.convert_layout " << s.name << " : "
+         << kRegTypes[s.type] << " -> " << kRegTypes[t] << "\n";
+    return r;
+  }
+  std::string buffer(const std::string &ind) {
+    if (buffers.empty() || pick(4) == 0)
+      emitAlloc(ind);
+    return buffers[pick(static_cast<int>(buffers.size()))];
+  }
+
+  void statement(const std::string &ind) {
+    switch (pick(10)) {
+    case 0: return emitLoad(ind);
+    case 1: return emitConvert(ind);
+    case 2: case 3: return emitElementwise(ind);
+    case 4: return emitMma(ind);
+    case 5: return ind.size() < 8 ? emitIf(ind) : emitElementwise(ind);
+    case 6: return ind.size() < 8 ? emitFor(ind) : emitElementwise(ind);
+    case 7: return emitView(ind);
+    case 8: return emitSelect(ind);
+    default: return emitStore(ind);
+    }
+  }
+
+  void emitLoad(const std::string &ind) {
+    if (ind.size() > 2)
+      return emitElementwise(ind);
+    std::string r = fresh();
+    if (pick(2) == 0) {
+      body << ind << r << " = tileas.tiled_load %g" << pick(2) << " : " << kGmem
+           << " -> " << kRegTypes[0] << "\n";
+    } else {
+      std::string b = buffer(ind);
+      body << ind << r << " = tileas.tiled_load " << b << " : "
+           << kSmem << " -> " << kRegTypes[0] << "\n";
+    }
+    // The load's only user is an add into the returned sink: the load's
+    // group is the load alone and its value stays live (docs/mlir.md, "The
+    // randomized test", on what the generator avoids).
+    std::string d = fresh(), k = fresh();
+    body << ind << d << " = arith.addf " << r << ", " << r << " : "
+         << kRegTypes[0] << "\n"
+         << ind << k << " = arith.addf " << sink << ", " << d << " : "
+         << kRegTypes[0] << "\n";
+    sink = k;
+    tiles.push_back({d, 0});
+  }
+  void emitConvert(const std::string &ind) {
+    int t = pick(3);
+    tiles.push_back({tileOf(t, ind), t});
+  }
+  void emitElementwise(const std::string &ind) {
+    static const char *const kBin[] = {"addf", "subf", "mulf", "maximumf"};
+    int t = pick(3);
+    std::string a = tileOf(t, ind), r = fresh();
+    if (pick(5) == 0) {
+      body << ind << r << " = arith.negf " << a << " : " << kRegTypes[t] << "\n";
+    } else {
+      std::string b = tileOf(t, ind);
+      body << ind << r << " = arith." << kBin[pick(4)] << " " << a << ", " << b
+           << " : " << kRegTypes[t] << "\n";
+    }
+    tiles.push_back({r, t});
+  }
+  void emitMma(const std::string &ind) {
+    std::string a = tileOf(0, ind), acc = tileOf(1, ind), b = buffer(ind);
+    std::string r = fresh();
+    body << ind << r << " = tileas.wgmma " << a << ", " << b << ", " << acc
+         << " : " << kRegTypes[0] << ", " << kSmem << ", " << kRegTypes[1]
+         << " -> " << kRegTypes[1] << "\n";
+    tiles.push_back({r, 1});
+  }
+  void emitAlloc(const std::string &ind) {
+    std::string a = fresh(), c = fresh();
+    body << ind << a << " = tileas.alloc_tensor : " << kSmem << "\n"
+         << ind << c << " = tileas.copy %g" << pick(2) << ", " << a
+         << " {atom = \"cp.async.bulk.tensor\"} : " << kGmem << ", " << kSmem
+         << " -> " << kSmem << "\n";
+    buffers.push_back(a);
+  }
+  void emitView(const std::string &ind) {
+    std::string b = buffer(ind), v = fresh();
+    // A view one or two tiles further: the elements after the buffer.
+    body << ind << v << " = tileas.view " << b << " {offset = "
+         << 4096 * (1 + pick(2)) << "} : " << kSmem << " -> " << kSmem << "\n";
+    buffers.push_back(v);
+    emitStoreInto(v, ind);
+  }
+  void emitSelect(const std::string &ind) {
+    std::string a = buffer(ind), v = fresh(), s = fresh();
+    body << ind << v << " = tileas.view " << a << " {offset = 4096} : " << kSmem
+         << " -> " << kSmem << "\n"
+         << ind << s << " = tileas.select %flag, " << a << ", " << v << " : "
+         << kSmem << "\n";
+    buffers.push_back(s);
+    emitStoreInto(s, ind);
+  }
+  void emitStore(const std::string &ind) { emitStoreInto(buffer(ind), ind); }
+  void emitStoreInto(const std::string &b, const std::string &ind) {
+    std::string v = tileOf(0, ind);
+    body << ind << "tileas.tiled_store " << v << ", " << b << " : "
+         << kRegTypes[0] << " -> " << kSmem << "\n";
+  }
+
+  /// Runs `n` statements in a nested scope and returns the type-`t` value
+  /// to yield; the scope's tiles and buffers are dropped after it.
+  std::string scope(int n, int t, const std::string &ind) {
+    for (int i = 0; i < n; ++i)
+      statement(ind);
+    return tileOf(t, ind);
+  }
+  void emitIf(const std::string &ind) {
+    int t = pick(3);
+    std::string r = fresh(), in = ind + "  ";
+    size_t nt = tiles.size(), nb = buffers.size();
+    body << ind << r << " = scf.if %flag -> (" << kRegTypes[t] << ") {\n";
+    std::string y = scope(1 + pick(3), t, in);
+    body << in << "scf.yield " << y << " : " << kRegTypes[t] << "\n" << ind
+         << "} else {\n";
+    tiles.resize(nt), buffers.resize(nb);
+    y = scope(1 + pick(3), t, in);
+    body << in << "scf.yield " << y << " : " << kRegTypes[t] << "\n" << ind << "}\n";
+    tiles.resize(nt), buffers.resize(nb);
+    tiles.push_back({r, t});
+  }
+  void emitFor(const std::string &ind) {
+    int t = pick(3);
+    std::string init = tileOf(t, ind), passed = tileOf(t, ind);
+    std::string r = fresh(), arg = fresh(), same = fresh(), in = ind + "  ";
+    bool carryBuffer = pick(2) == 0;
+    std::string buf = carryBuffer ? buffer(ind) : "", barg = fresh();
+    body << ind << r << ":" << (carryBuffer ? 3 : 2) << " = scf.for %i" << counter++
+         << " = %c0 to %c2 step %c1 iter_args(" << arg << " = " << init << ", "
+         << same << " = " << passed;
+    if (carryBuffer)
+      body << ", " << barg << " = " << buf;
+    body << ") -> (" << kRegTypes[t] << ", " << kRegTypes[t]
+         << (carryBuffer ? std::string(", ") + kSmem : "") << ") {\n";
+    size_t nt = tiles.size(), nb = buffers.size();
+    tiles.push_back({arg, t});
+    if (carryBuffer)
+      buffers.push_back(barg);
+    std::string y = scope(1 + pick(3), t, in);
+    body << in << "scf.yield " << y << ", " << same
+         << (carryBuffer ? ", " + barg : "") << " : " << kRegTypes[t] << ", "
+         << kRegTypes[t] << (carryBuffer ? std::string(", ") + kSmem : "") << "\n"
+         << ind << "}\n";
+    tiles.resize(nt), buffers.resize(nb);
+    tiles.push_back({r + "#0", t});
+    tiles.push_back({r + "#1", t});
+    if (carryBuffer)
+      buffers.push_back(r + "#2");
+  }
+};
+
+} // namespace
+
+std::string lk::tileas::randomProgram(uint64_t seed, int ops) {
+  return Gen(seed).run(ops);
+}
