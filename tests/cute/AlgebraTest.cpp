@@ -1,7 +1,7 @@
 //===- AlgebraTest.cpp - Unit tests of the layout algebra -----------------===//
 //
 // Expected values are derived by hand in the comments; the spec's worked
-// examples appear as DESIGN.md §4 decides them.
+// examples appear as docs/design.md §4 decides them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -67,7 +67,7 @@ using Registers = std::vector<std::vector<uint64_t>>;
 /// One shared-memory side of iteration `it` in warp w of block b, with the
 /// hardware meaning of each instruction: st/ld.shared move the vector
 /// elements at consecutive element addresses; stmatrix / ldmatrix .m8n8
-/// (PTX ISA, hw-facts §3): lane 8j + i supplies the address of row i of
+/// (PTX ISA, docs/hardware.md §3): lane 8j + i supplies the address of row i of
 /// matrix j, and 32-bit register j of lane l = 4g + q holds row g, elements
 /// 2q and 2q + 1 (non-trans) or rows 2q and 2q + 1, element g (.trans),
 /// low half first.

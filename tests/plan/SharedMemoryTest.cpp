@@ -7,7 +7,7 @@
 // The shared-memory plan's three extensions (docs/plan.md): ldmatrix /
 // stmatrix sides, repetition through a smaller buffer, CTA-local plans of
 // multi-CTA layouts. Every plan runs through plan::simulate, which executes
-// the matrix instructions with the lane/register semantics of hw-facts §3
+// the matrix instructions with the lane/register semantics of docs/hardware.md §3
 // and counts wavefronts with the hw layer's model, independently of the
 // planner's formulas.
 //
@@ -101,7 +101,7 @@ PlanOptions withMatrices() {
 
 // f16 16x16, one warp.
 //   A = blocked([1,8],[16,2]): regs c1 c2 c4, lanes c8 r1 r2 r4 r8.
-//   B = dot operand A of mma.m16n8k16 (hw-facts §2.1: a0,a1 = row g,
+//   B = dot operand A of mma.m16n8k16 (docs/hardware.md §2.1: a0,a1 = row g,
 //       k 2q,2q+1; a2,a3 row g+8; a4..a7 the same at k+8): regs k1 r8 k8,
 //       lanes k2 k4 r1 r2 r4 (k = column).
 // Vector path: the only common register bit is c1, so 4-byte accesses:
@@ -163,7 +163,7 @@ TEST(SharedMemoryMatrix, LdmatrixLoadsADotOperand) {
 }
 
 // The reverse direction with an mma accumulator source: f16 16x16,
-//   A = mma v2 accumulator: regs c1 r8 c8, lanes c2 c4 r1 r2 r4 (hw-facts
+//   A = mma v2 accumulator: regs c1 r8 c8, lanes c2 c4 r1 r2 r4 (docs/hardware.md
 //       §2.1 C fragment: c0,c1 = row g, col 2q,2q+1; c2,c3 row g+8; the
 //       second n8 tile at col+8),
 //   B = blocked([1,8],[16,2]): regs c1 c2 c4.
@@ -196,7 +196,7 @@ TEST(SharedMemoryMatrix, StmatrixStoresAnMmaAccumulator) {
 
 // .trans: f16 [k, n] = 16x16,
 //   A = blocked([1,8],[16,2]): regs n1 n2 n4, lanes n8 k1 k2 k4 k8;
-//   B = dot operand B of mma.m16n8k16 (hw-facts §2.1: b0,b1 = k 2q,2q+1,
+//   B = dot operand B of mma.m16n8k16 (docs/hardware.md §2.1: b0,b1 = k 2q,2q+1,
 //       n g; b2,b3 at k+8; the second n8 tile at n+8): regs k1 k8 n8,
 //       lanes k2 k4 n1 n2 n4.
 // No common register bit: the vector path moves 2-byte scalars, 8 + 8

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Expected values: hw-facts.md §2.1 (mma fragments), §4.3 (the descriptor
+// Expected values: docs/hardware.md §2.1 (mma fragments), §4.3 (the descriptor
 // with SBO = 1024 B and 128B swizzle: SBO field 64 at bits 32-45, layout
 // code 1 at bits 62-63 -> 0x4000004000010000), §1.3 and the spec's (8,64)
 // f16 column read.
@@ -65,7 +65,7 @@ TEST(CliHw, EncodesAndDecodesDescriptors) {
 }
 
 TEST(CliHw, DecodesInstructionDescriptors) {
-  // hw-facts §6.6 test vectors: 0x08400490 is kind::f16 with bf16 A and B,
+  // docs/hardware.md §6.6 test vectors: 0x08400490 is kind::f16 with bf16 A and B,
   // f32 D, M = 128, N = 256, both K-major.
   EXPECT_EQ(resultOf({"hw", "idesc", "0x08400490", "--kind", "f16"}),
             "kind=f16 a=bf16 b=bf16 d=f32 m=128 n=256 majorA=K majorB=K");

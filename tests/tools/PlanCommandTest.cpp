@@ -377,7 +377,7 @@ TEST(PlanCommand, SharedMemoryBudgetRepeatsThroughASmallerBuffer) {
 TEST(PlanCommand, MatrixInstructions) {
   // The f16 mma accumulator fragment is the stmatrix fragment (lane l holds
   // row l/4 of an 8x8 matrix, columns 2(l%4) and 2(l%4)+1 in one 32-bit
-  // register; hw-facts §3). 32 elements per thread = 16 32-bit registers;
+  // register; docs/hardware.md §3). 32 elements per thread = 16 32-bit registers;
   // one stmatrix.x4 stores 4 of them (4 matrices): 4 per warp, 16 in the
   // CTA. The blocked-row8 side loads 16-byte vectors: 32 / 8 = 4 per
   // thread, 16 ld.shared in the CTA, each at least 4 wavefronts (8-lane

@@ -6,7 +6,7 @@
 ///
 /// \file
 /// The layout algebra with CuTe's semantics (NVIDIA CUTLASS is the reference;
-/// ../shared/oracles/cute-public.jsonl pins the exact results). Every
+/// tests/data/cute-public.jsonl pins the exact results). Every
 /// operation returns a new layout or a Diagnostic; an input that CuTe rejects,
 /// or on which CuTe's construction would break the operation's postcondition,
 /// is an error -- never a wrong layout.

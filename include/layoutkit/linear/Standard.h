@@ -8,7 +8,7 @@
 /// \file
 /// Constructors that produce, for the same parameters, exactly the bases
 /// Triton's `toLinearLayout` produces (LinearLayoutConversions.cpp); the
-/// transcribed expectations of ../shared/oracles/linear-public.jsonl pin
+/// transcribed expectations of tests/data/linear-public.jsonl pin
 /// them. Register layouts have input dims [register, lane, warp, block];
 /// memory layouts [offset, block]; output dims are dim0, dim1, ... (dim0 the
 /// most major tensor dimension, as in Triton).

@@ -7,7 +7,7 @@
 /// \file
 /// How one side of a shared-memory conversion (the store of the source or
 /// the load of the destination) uses `stmatrix` / `ldmatrix`
-/// `.m8n8.{x1,x2,x4}{.trans}.shared.b16` (hw-facts §3.1, §3.2) instead of
+/// `.m8n8.{x1,x2,x4}{.trans}.shared.b16` (docs/hardware.md §3.1, §3.2) instead of
 /// vectorized `st.shared` / `ld.shared`.
 ///
 /// ## The instruction (16-bit elements, 32 lanes)

@@ -33,7 +33,7 @@
 ///         describes (16-byte aligned, else an error), and lane l's 32-bit
 ///         register j, half h moves, with g = l >> 2, q = l & 3, row g
 ///         element 2q + h of matrix j (.trans: row 2q + h element g), as
-///         hw-facts §3.1 / §3.2 state; wavefronts by
+///         docs/hardware.md §3.1 / §3.2 state; wavefronts by
 ///         hw::machine(arch).smem.ldmatrixWavefronts; stmatrix needs sm_90;
 ///       - barriers; a plan with `iterations` > 1 runs store, barrier, load,
 ///         barrier per iteration on a buffer of the plan's (smaller) size,
