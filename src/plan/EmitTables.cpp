@@ -11,6 +11,8 @@
 
 #include "layoutkit/plan/EmitCuda.h"
 
+#include "F2.h"
+
 #include "layoutkit/core/Bits.h"
 #include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/LinearLayout.h"
@@ -21,6 +23,7 @@
 
 namespace lk::plan {
 
+using detail::vecRegOffset;
 using linear::LinearLayout;
 namespace dims = linear::dims;
 
@@ -63,15 +66,6 @@ uint64_t dimMask(const LinearLayout &l, int index) {
   return l.freeVariableMasks()[size_t(index)];
 }
 
-/// The register offset of vector element j (bit k of j selects register
-/// bit bits[k]).
-int64_t vecRegOffset(const std::vector<int> &bits, int64_t j) {
-  int64_t r = 0;
-  for (size_t k = 0; k < bits.size(); ++k)
-    if (j >> k & 1)
-      r |= int64_t(1) << bits[k];
-  return r;
-}
 
 /// Offset -> buffer byte address of the shared-memory step: the plan's
 /// memory layout inverted, reduced modulo the buffer (the iteration and CTA

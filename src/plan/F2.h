@@ -70,6 +70,17 @@ inline uint64_t nonzeroCount(std::span<const uint64_t> cols) {
 using linear::F2Basis;
 using linear::rankF2;
 
+/// The register offset of element j of a vector whose element bits are the
+/// register bits `bits`: bit k of j selects register bit bits[k].
+/// Example: bits = {0, 2}, j = 3 -> 0b101 = 5.
+inline int64_t vecRegOffset(const std::vector<int> &bits, int64_t j) {
+  int64_t r = 0;
+  for (size_t k = 0; k < bits.size(); ++k)
+    if (j >> k & 1)
+      r |= int64_t(1) << bits[k];
+  return r;
+}
+
 } // namespace lk::plan::detail
 
 #endif // LAYOUTKIT_SRC_PLAN_F2_H

@@ -215,15 +215,6 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   return Ok{};
 }
 
-/// The register index of vector element j relative to the first one, for a
-/// vector whose element bits are the register bits `bits`.
-int64_t vecRegOffset(const std::vector<int> &bits, int64_t j) {
-  int64_t r = 0;
-  for (size_t k = 0; k < bits.size(); ++k)
-    if (j >> k & 1)
-      r |= int64_t(1) << bits[k];
-  return r;
-}
 
 /// Fails unless the shared-memory step is well formed for machine `m`: sizes,
 /// a buffer that holds a CTA's tile over the iterations, a vector width the
