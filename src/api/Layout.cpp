@@ -94,6 +94,21 @@ char nextAfter(std::string_view t) {
   return rest.empty() ? 0 : rest[0];
 }
 
+/// Identity swizzles (B = 0) are one function whatever their M and S, and
+/// the print forms omit them; the api keeps the default identity so that a
+/// layout equals its print form read back ("Sw<0,3,3> o 4:1" is 4:1).
+cute::ComposedLayout canonical(cute::ComposedLayout c) {
+  if (c.swizzle.isIdentity())
+    c.swizzle = cute::Swizzle{};
+  return c;
+}
+
+tile::ComposeLayout canonical(tile::ComposeLayout c) {
+  if (c.swizzle().isIdentity() && !(c.swizzle() == tile::SwizzleLayout()))
+    return tile::ComposeLayout(tile::SwizzleLayout(), c.tile());
+  return c;
+}
+
 Expected<AnyLayout> readStandard(std::string_view text,
                                  const ParseOptions &o) {
   if (!o.shape)
@@ -113,7 +128,7 @@ Expected<AnyLayout> readStandard(std::string_view text,
 Expected<AnyLayout> readTile(std::string_view text) {
   if (startsWith(trimmed(text), "Swizzle")) {
     LK_TRY(tile::ComposeLayout c, tile::parseComposeLayout(text));
-    return AnyLayout{Syntax::TileText, std::move(c), std::nullopt};
+    return AnyLayout{Syntax::TileText, canonical(std::move(c)), std::nullopt};
   }
   LK_TRY(tile::TileLayout t, tile::parseTileLayout(text));
   return AnyLayout{Syntax::TileText,
@@ -127,7 +142,8 @@ Expected<AnyLayout> readAttribute(std::string_view text) {
   c.layout = std::move(a.layout);
   if (a.swizzle)
     c.swizzle = *a.swizzle;
-  return AnyLayout{Syntax::Attribute, std::move(c), std::move(a.elem)};
+  return AnyLayout{Syntax::Attribute, canonical(std::move(c)),
+                   std::move(a.elem)};
 }
 
 Expected<AnyLayout> readBasisDescriptor(std::string_view text,
@@ -157,7 +173,7 @@ Expected<AnyLayout> readAs(Syntax s, std::string_view text,
     return readAttribute(text);
   case Syntax::CuteText: {
     LK_TRY(cute::ComposedLayout c, cute::parseComposedLayout(text));
-    return AnyLayout{s, std::move(c), std::nullopt};
+    return AnyLayout{s, canonical(std::move(c)), std::nullopt};
   }
   case Syntax::BasisDescriptor:
     return readBasisDescriptor(text, o);
