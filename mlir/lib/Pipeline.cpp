@@ -20,6 +20,8 @@ static void addFamily(OpPassManager &fn) {
   fn.addPass(createTileASRemoveLayoutConversions());
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
+  fn.addPass(createTileASResolveAgentBoundary());
+  // Slicing comes last in the family's order.
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so
