@@ -268,8 +268,11 @@ size_t eraseSlots(Operation *op, const Slots &slots,
 /// An op with operand or result segments sized by an attribute (their
 /// sizes would need rewriting too).
 bool hasSizedSegments(Operation *op) {
-  return op->getInherentAttr("operandSegmentSizes").has_value() ||
-         op->getInherentAttr("resultSegmentSizes").has_value();
+  auto has = [&](StringRef name) {
+    std::optional<Attribute> a = op->getInherentAttr(name);
+    return a && *a;
+  };
+  return has("operandSegmentSizes") || has("resultSegmentSizes");
 }
 
 /// Removes the dead slots of `op`; returns how many went.

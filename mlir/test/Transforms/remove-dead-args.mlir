@@ -96,7 +96,7 @@ func.func @execute(%x: f32, %y: f32) -> f32 {
 // CHECK-NEXT: tileas.async.pipeline.yield %[[A]] : f32
 // CHECK: return %[[R]]
 func.func @execute_result(%x: f32, %y: f32) -> f32 {
-  %r:2 = tileas.async.pipeline.execute (%x : f32) -> (f32, f32) {
+  %r:2 = tileas.async.pipeline.execute (%x : f32) -> f32, f32 {
   ^bb0(%a: f32):
     tileas.async.pipeline.yield %a, %y : f32, f32
   }

@@ -14,16 +14,16 @@
 
 // A register tile of the enclosing scope, used twice in agent 1: one chain
 // serves both uses; the global buffer stays direct. The pipeline keeps the
-// chain: the conversion out of shared memory starts a layout group of its
-// own, so the store after it is placed in registers (universal, blocked)
-// while the slot stays in shared memory.
+// chain and succeeds: the conversion out of shared memory starts a layout
+// group of its own, so the placed store after it and the shared-memory
+// slot before it are not one group (whose memory kinds, register and smem,
+// would have nothing in common).
 // CHECK-LABEL: func.func @register_value
 // CHECK: %[[BUF:.*]] = tileas.alloc_tensor : tensor<64x64xf32, #tileas.encoding<smem, shared>>
 // CHECK-NEXT: %[[W:.*]] = tileas.copy %arg0, %[[BUF]] {atom = "universal"} : tensor<64x64xf32, #tileas.encoding<register, blocked>>, tensor<64x64xf32, #tileas.encoding<smem, shared>> -> tensor<64x64xf32, #tileas.encoding<smem, shared>>
 // CHECK-NEXT: %[[SLOT:.*]] = tileas.produce_one %[[W]] {depth = 1 : i64} : tensor<64x64xf32, #tileas.encoding<smem, shared>> -> tensor<64x64xf32, #tileas.encoding<smem, shared>>
 // CHECK-NEXT: tileas.async.pipeline.agent_switch {
 // CHECK-NEXT: tileas.fence "cta"
-// CHECK-NEXT: tileas.async.pipeline.yield
 // CHECK-NEXT: }, {
 // CHECK-NEXT: %[[C:.*]] = tileas.consume_one %[[SLOT]] : tensor<64x64xf32, #tileas.encoding<smem, shared>> -> tensor<64x64xf32, #tileas.encoding<smem, shared>>
 // CHECK-NEXT: %[[T:.*]] = tileas.convert_layout %[[C]] : tensor<64x64xf32, #tileas.encoding<smem, shared>> -> tensor<64x64xf32, #tileas.encoding<register, blocked>>
@@ -35,7 +35,7 @@
 // PIPE: tileas.produce_one
 // PIPE: tileas.consume_one
 // PIPE-NEXT: %[[T:.*]] = tileas.convert_layout
-// PIPE: tileas.tiled_store %[[T]], %arg1 {tileas.atom = "universal"
+// PIPE: tileas.tiled_store %[[T]], %arg1 {tileas.atom =
 func.func @register_value(%x: tensor<64x64xf32, #blk>, %g: tensor<64x64xf32, #gmem>) {
   tileas.async.pipeline.agent_switch {
     tileas.fence "cta"
@@ -139,23 +139,6 @@ func.func @two_agents(%x: tensor<64x64xf32>, %g0: tensor<64x64xf32, #gmem>,
 // CHECK-NEXT: %[[TX1:.*]] = tileas.convert_layout %[[CX1]]
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[TX1]], %[[TY]]
-func.func @nested
-// CHECK: tileas.copy %arg0
-// CHECK-NEXT: %[[SX:.*]] = tileas.produce_one
-// CHECK-NEXT: tileas.async.pipeline.agent_switch {
-// CHECK-NEXT: %[[Y:.*]] = arith.negf %arg0
-// CHECK-NEXT: tileas.alloc_tensor
-// CHECK-NEXT: tileas.copy %[[Y]]
-// CHECK-NEXT: %[[SY:.*]] = tileas.produce_one
-// CHECK-NEXT: tileas.async.pipeline.agent_switch {
-// CHECK-NEXT: tileas.fence "cta"
-// CHECK: }, {
-// CHECK-NEXT: %[[CY:.*]] = tileas.consume_one %[[SY]]
-// CHECK-NEXT: %[[TY:.*]] = tileas.convert_layout %[[CY]]
-// CHECK-NEXT: %[[CX:.*]] = tileas.consume_one %[[SX]]
-// CHECK-NEXT: %[[TX:.*]] = tileas.convert_layout %[[CX]]
-// CHECK-NEXT: scf.for
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[TX]], %[[TY]]
 func.func @nested(%x: tensor<64x64xf32>, %g: tensor<64x64xf32, #gmem>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -179,10 +162,11 @@ func.func @nested(%x: tensor<64x64xf32>, %g: tensor<64x64xf32, #gmem>, %n: index
 // -----
 
 // A register tile without a static shape has no buffer to cross in.
-func.func @dynamic(%x: tensor<?x64xf32>) {
+#gmem = #tileas.encoding<global, linear>
+func.func @dynamic(%x: tensor<?x64xf32>, %g: tensor<?x64xf32, #gmem>) {
   tileas.async.pipeline.agent_switch {
     // expected-error @+1 {{uses a register tile of the enclosing scope with a dynamic shape}}
-    %n = arith.negf %x : tensor<?x64xf32>
+    tileas.tiled_store %x, %g : tensor<?x64xf32> -> tensor<?x64xf32, #gmem>
     tileas.async.pipeline.yield
   }
   return
