@@ -168,14 +168,14 @@ private:
     emitStoreInto(v, ind);
   }
   /// A select of a buffer and its view one tile further, or of two views
-  /// of it (one and two tiles further).
+  /// of it (one and three tiles further).
   void emitSelect(const std::string &ind) {
     std::string a = buffer(ind), v = fresh(), s = fresh(), first = a;
     body << ind << v << " = tileas.view " << a << " {offset = 4096} : " << kSmem
          << " -> " << kSmem << "\n";
     if (pick(2) == 0) {
       first = fresh();
-      body << ind << first << " = tileas.view " << a << " {offset = 8192} : "
+      body << ind << first << " = tileas.view " << a << " {offset = 12288} : "
            << kSmem << " -> " << kSmem << "\n";
     }
     body << ind << s << " = tileas.select %flag, " << first << ", " << v

@@ -9,7 +9,10 @@
 // it on random inputs, run tileas-layout-pipeline, verify, interpret again
 // and compare the results and the global buffers element by element, run
 // the pipeline a second time and compare the printed IR. A failure prints
-// the seed and the function; the test is deterministic.
+// the seed and the function; the test is deterministic. It also counts the
+// seeds that drew each shape the passes handle (agent handoffs, scf.while,
+// dead scf.if results, selects of two views) and fails when one of them
+// was never drawn.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,8 +89,22 @@ LogicalResult pipeline(ModuleOp m) {
   return pm.run(m);
 }
 
+/// How many seeds exercised each shape the passes handle (the generator's
+/// coverage, printed at the end and required to be non-zero).
+struct Coverage {
+  int agentHandoffs = 0; // a register tile handed over into an agent
+  int whiles = 0;        // an scf.while with dead and carried arguments
+  int deadIfResults = 0; // an scf.if with a result nothing uses
+  int selectsOfViews = 0; // a select of two views of one allocation
+};
+
+bool contains(const std::string &text, const char *what) {
+  return text.find(what) != std::string::npos;
+}
+
 /// One seed; returns an empty string or what went wrong.
-std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag) {
+std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
+                  Coverage &cov) {
   std::string text = lk::tileas::randomProgram(seed, 12);
   OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
   if (!m)
@@ -106,6 +123,10 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag) {
     return "interpreter after the pipeline: " + err + "\n" + print(*m);
   if (before != after)
     return "results differ after the pipeline\n" + text + "--- after:\n" + print(*m);
+  cov.agentHandoffs += contains(print(*m), "tileas.consume_one");
+  cov.whiles += contains(text, "scf.while");
+  cov.deadIfResults += contains(text, ":2 = scf.if");
+  cov.selectsOfViews += contains(text, "{offset = 12288}");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -187,9 +208,10 @@ int main() {
   uint64_t first = envOr("LK_RANDOM_FIRST_SEED", 1);
   uint64_t count = envOr("LK_RANDOM_SEEDS", 2000);
   int failures = 0;
+  Coverage cov;
   for (uint64_t seed = first; seed < first + count; ++seed) {
     diag.clear();
-    std::string what = check(ctx, seed, diag);
+    std::string what = check(ctx, seed, diag, cov);
     if (what.empty())
       continue;
     std::printf("seed %llu: %s\ndiagnostics:\n%s\n",
@@ -199,5 +221,15 @@ int main() {
   }
   std::printf("%llu seeds, %d failed\n", static_cast<unsigned long long>(count),
               failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
+              "results %d, selects of two views %d\n",
+              cov.agentHandoffs, cov.whiles, cov.deadIfResults,
+              cov.selectsOfViews);
+  // With the default seeds, every shape must have been drawn.
+  bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
+                                 cov.deadIfResults > 0 &&
+                                 cov.selectsOfViews > 0);
+  if (!covered)
+    std::printf("the generator missed a shape\n");
+  return failures == 0 && covered ? 0 : 1;
 }
