@@ -183,6 +183,56 @@ bool interpreterSelfCheck(MLIRContext &ctx) {
          res[1].elements() == std::vector<double>{0, 0, 0, 0};
 }
 
+/// The interpreter on a hand-checked while loop and agent handoff: the
+/// while doubles x = [1,2,3,4] while i < 3 (i = 0, 1, 2: three rounds,
+/// x * 8 = [8,16,24,32]) and returns i = 3; the result travels through a
+/// slot (produce_one, consume_one) into an agent that stores it into %g,
+/// and the store into the produced buffer after the handoff does not reach
+/// the slot's snapshot. Expected: %g = [8,16,24,32], i = 3.
+bool whileAndHandoffSelfCheck(MLIRContext &ctx) {
+  const char *text = R"(
+    #smem = #tileas.encoding<smem, shared>
+    #gmem = #tileas.encoding<global, linear>
+    func.func @f(%x: tensor<2x2xf32>, %g: tensor<2x2xf32, #gmem>) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %r:2 = scf.while (%i = %c0, %t = %x) : (index, tensor<2x2xf32>) -> (index, tensor<2x2xf32>) {
+        %go = arith.cmpi slt, %i, %c3 : index
+        scf.condition(%go) %i, %t : index, tensor<2x2xf32>
+      } do {
+      ^bb0(%j: index, %u: tensor<2x2xf32>):
+        %n = arith.addi %j, %c1 : index
+        %d = arith.addf %u, %u : tensor<2x2xf32>
+        scf.yield %n, %d : index, tensor<2x2xf32>
+      }
+      %buf = tileas.alloc_tensor : tensor<2x2xf32, #smem>
+      %w = tileas.copy %r#1, %buf {atom = "universal"} : tensor<2x2xf32>, tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+      %slot = tileas.produce_one %w {depth = 1} : tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+      tileas.tiled_store %x, %buf : tensor<2x2xf32> -> tensor<2x2xf32, #smem>
+      tileas.async.pipeline.agent_switch {
+        %c = tileas.consume_one %slot : tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+        %v = tileas.convert_layout %c : tensor<2x2xf32, #smem> -> tensor<2x2xf32>
+        tileas.tiled_store %v, %g : tensor<2x2xf32> -> tensor<2x2xf32, #gmem>
+        tileas.async.pipeline.yield
+      }
+      return %r#0 : index
+    })";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
+  if (!m || failed(verify(*m)))
+    return false;
+  std::vector<InterpValue> in{InterpValue::make({2, 2}, {1, 2, 3, 4}),
+                              InterpValue::make({2, 2}, {0, 0, 0, 0})},
+      res;
+  std::string err;
+  if (failed(lk::tileas::interpret(m->lookupSymbol<func::FuncOp>("f"), in, res,
+                                   err)) ||
+      res.size() != 1)
+    return false;
+  return res[0].elements() == std::vector<double>{3} &&
+         in[1].elements() == std::vector<double>{8, 16, 24, 32};
+}
+
 uint64_t envOr(const char *name, uint64_t dflt) {
   const char *v = std::getenv(name);
   return v ? std::strtoull(v, nullptr, 10) : dflt;
@@ -203,6 +253,11 @@ int main() {
   });
   if (!interpreterSelfCheck(ctx)) {
     std::printf("the interpreter's hand-checked function gives wrong values\n");
+    return 1;
+  }
+  if (!whileAndHandoffSelfCheck(ctx)) {
+    std::printf("the interpreter's hand-checked while loop and handoff give "
+                "wrong values\n");
     return 1;
   }
   uint64_t first = envOr("LK_RANDOM_FIRST_SEED", 1);
