@@ -21,7 +21,8 @@ static void addFamily(OpPassManager &fn) {
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
   fn.addPass(createTileASResolveAgentBoundary());
-  // Slicing comes last in the family's order.
+  // tileas-slicing goes here: last in the family's order, after
+  // resolve-agent-boundary.
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so

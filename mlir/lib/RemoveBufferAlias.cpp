@@ -12,14 +12,20 @@
 //   copy %src, %dst         -> trace(%dst)
 //   select %c, %t, %f       -> (alloc, select(%c, off_t, off_f)) when both
 //                              arms are in the same allocation
-//   scf.for iter-arg i      -> trace(init i) when yield i traces to the
+//   scf.if result k         -> as select(%cond, then-yield k, else-yield k)
+//   scf.for iter-arg/result -> trace(init i) when yield i traces to the
 //                              same allocation and offset
 //
-// Anything else (a function argument, a call, an affine.apply, arms in
-// different allocations) is untraceable: the op being rewritten gets the
-// warning "Cannot find last written SSA." and keeps its alias
+// An if's or loop's offset must be computed outside it (it is used after
+// it); otherwise, and for anything else (a function argument, a call, a
+// buffer made by arith or cast from an affine.apply, arms in different
+// allocations), the buffer is untraceable: the op being rewritten gets the
+// warning "Cannot find last written SSA." (once) and keeps its alias
 // (docs/design.md §4.1). Offsets are materialised as `index` arithmetic
-// right before the op that needs them.
+// right before the op that needs them. Sweeps repeat until one rewrites
+// nothing; an alias chain of depth N (alias ops between a use and its
+// allocation) needs at most N, and the tracer, which follows a whole chain,
+// one. `explain=true` reports both numbers as a remark.
 //
 //===----------------------------------------------------------------------===//
 

@@ -61,8 +61,9 @@ def TileASRemoveBufferAlias
   let summary = "rewrites aliased smem/tmem buffers through selects and "
                 "loops onto their canonical allocation";
   let description = [{
-    Traces a buffer back through view, copy, select and scf.for iter-args
-    to its alloc_tensor and the element offset it accumulated. A
+    Traces a buffer back through view, copy, select, scf.if results and
+    scf.for iter-args to its alloc_tensor and the element offset it
+    accumulated. A
     tileas.select of two buffers of one allocation becomes
     view(alloc, offset = select(cond, offset_true, offset_false)) (through
     a copy into a fresh buffer when the select's layout differs); uses of
