@@ -163,6 +163,14 @@ bool isGroupOp(Operation *op) {
   return collectors().count(op->getName().getTypeID()) != 0;
 }
 
+/// A convert_layout between memory kinds moves the value (like a copy): it
+/// starts a group of its own instead of joining its source's (the shared
+/// memory handoff of tileas-resolve-agent-boundary ends in one).
+bool movesMemory(Operation *op) {
+  auto cvt = dyn_cast<ConvertLayoutOp>(op);
+  return cvt && memKindOf(cvt.getSource().getType()) != memKindOf(cvt.getType());
+}
+
 /// Layer 1: ops of the function joined along use-def edges between group
 /// ops, in first-seen order.
 SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
@@ -173,6 +181,8 @@ SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
       return;
     classes.insert(op);
     order.push_back(op);
+    if (movesMemory(op))
+      return;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp(); def && isGroupOp(def))
         classes.unionSets(def, op);

@@ -126,6 +126,11 @@ private:
   LogicalResult mma(Operation &op, Value a, Value b, Value acc);
   LogicalResult scfFor(scf::ForOp op);
   LogicalResult scfIf(scf::IfOp op);
+  LogicalResult scfWhile(scf::WhileOp op);
+  /// A fresh storage holding the elements of `v`, with the shape of `t`.
+  InterpValue snapshot(const InterpValue &v, Type t) {
+    return InterpValue::make(shapeOf(t), v.elements());
+  }
   std::vector<int64_t> origin(Operation *op, ValueRange indices, size_t rank);
 };
 
@@ -278,6 +283,32 @@ LogicalResult Interp::scfIf(scf::IfOp op) {
   return success();
 }
 
+/// The before region runs on the carried values; its scf.condition
+/// operands (condition, then values) either end the loop (they are the
+/// results) or start the after region, whose yield carries on. At most
+/// kMaxWhileIterations rounds.
+LogicalResult Interp::scfWhile(scf::WhileOp op) {
+  constexpr int64_t kMaxWhileIterations = 1 << 20;
+  std::vector<InterpValue> carried, cond, next;
+  for (Value v : op.getInits())
+    carried.push_back(get(v));
+  for (int64_t round = 0; round < kMaxWhileIterations; ++round) {
+    if (failed(runBlock(op.getBefore().front(), carried, cond)))
+      return failure();
+    std::vector<InterpValue> values(cond.begin() + 1, cond.end());
+    if (cond.front().at(0) == 0) {
+      for (auto [r, v] : llvm::zip(op.getResults(), values))
+        set(r, v);
+      return success();
+    }
+    if (failed(runBlock(op.getAfter().front(), values, next)))
+      return failure();
+    carried = next;
+  }
+  return fail(op, "ran past " + std::to_string(kMaxWhileIterations) +
+                      " iterations");
+}
+
 LogicalResult Interp::step(Operation &op) {
   using namespace lk::tileas;
   if (op.getDialect() && op.getDialect()->getNamespace() == "arith")
@@ -286,6 +317,18 @@ LogicalResult Interp::step(Operation &op) {
     return scfFor(f);
   if (auto i = dyn_cast<scf::IfOp>(op))
     return scfIf(i);
+  if (auto w = dyn_cast<scf::WhileOp>(op))
+    return scfWhile(w);
+  // A pipeline slot holds the value as it was produced; consuming it gives
+  // that value (snapshots: later writes to either side do not reach it).
+  if (auto p = dyn_cast<ProduceOneOp>(op)) {
+    set(p.getSlot(), snapshot(get(p.getValue()), p.getType()));
+    return success();
+  }
+  if (auto c = dyn_cast<ConsumeOneOp>(op)) {
+    set(c.getResult(), snapshot(get(c.getSlot()), c.getType()));
+    return success();
+  }
   if (auto a = dyn_cast<AllocTensorOp>(op)) {
     set(a.getResult(), fresh(a.getType()));
     return success();

@@ -20,6 +20,9 @@ static void addFamily(OpPassManager &fn) {
   fn.addPass(createTileASRemoveLayoutConversions());
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
+  fn.addPass(createTileASResolveAgentBoundary());
+  // tileas-slicing goes here: last in the family's order, after
+  // resolve-agent-boundary.
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so

@@ -88,7 +88,7 @@ private:
   }
 
   void statement(const std::string &ind) {
-    switch (pick(10)) {
+    switch (pick(12)) {
     case 0: return emitLoad(ind);
     case 1: return emitConvert(ind);
     case 2: case 3: return emitElementwise(ind);
@@ -97,6 +97,8 @@ private:
     case 6: return ind.size() < 8 ? emitFor(ind) : emitElementwise(ind);
     case 7: return emitView(ind);
     case 8: return emitSelect(ind);
+    case 9: return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
+    case 10: return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
     default: return emitStore(ind);
     }
   }
@@ -165,12 +167,19 @@ private:
     buffers.push_back(v);
     emitStoreInto(v, ind);
   }
+  /// A select of a buffer and its view one tile further, or of two views
+  /// of it (one and three tiles further).
   void emitSelect(const std::string &ind) {
-    std::string a = buffer(ind), v = fresh(), s = fresh();
+    std::string a = buffer(ind), v = fresh(), s = fresh(), first = a;
     body << ind << v << " = tileas.view " << a << " {offset = 4096} : " << kSmem
-         << " -> " << kSmem << "\n"
-         << ind << s << " = tileas.select %flag, " << a << ", " << v << " : "
-         << kSmem << "\n";
+         << " -> " << kSmem << "\n";
+    if (pick(2) == 0) {
+      first = fresh();
+      body << ind << first << " = tileas.view " << a << " {offset = 12288} : "
+           << kSmem << " -> " << kSmem << "\n";
+    }
+    body << ind << s << " = tileas.select %flag, " << first << ", " << v
+         << " : " << kSmem << "\n";
     buffers.push_back(s);
     emitStoreInto(s, ind);
   }
@@ -192,15 +201,80 @@ private:
     int t = pick(3);
     std::string r = fresh(), in = ind + "  ";
     size_t nt = tiles.size(), nb = buffers.size();
-    body << ind << r << " = scf.if %flag -> (" << kRegTypes[t] << ") {\n";
+    // Sometimes a second result that nothing uses (a dead result of the
+    // if: remove-dead-args drops it with both yields' operands).
+    bool dead = pick(2) == 0;
+    std::string types = kRegTypes[t];
+    if (dead)
+      types += std::string(", ") + kRegTypes[0];
+    auto arm = [&] {
+      std::string y = scope(1 + pick(3), t, in);
+      std::string extra = dead ? ", " + tileOf(0, in) : "";
+      body << in << "scf.yield " << y << extra << " : " << types << "\n";
+      tiles.resize(nt), buffers.resize(nb);
+    };
+    body << ind << r << (dead ? ":2" : "") << " = scf.if %flag -> (" << types
+         << ") {\n";
+    arm();
+    body << ind << "} else {\n";
+    arm();
+    body << ind << "}\n";
+    tiles.push_back({dead ? r + "#0" : r, t});
+  }
+  /// An scf.while counting %i from 0 to 2 that carries a tile, with a
+  /// before argument nothing uses, a tile passed through the condition
+  /// and yielded back unchanged (its result is the init), and a condition
+  /// operand whose after argument and result nothing uses: the three dead
+  /// shapes of remove-dead-args.
+  void emitWhile(const std::string &ind) {
+    int t = pick(3);
+    const char *T = kRegTypes[t];
+    std::string init = tileOf(t, ind), passed = tileOf(t, ind),
+                unused = tileOf(t, ind);
+    std::string r = fresh(), i = fresh(), a = fresh(), u = fresh(),
+                d = fresh(), c = fresh(), i2 = fresh(), a2 = fresh(),
+                u2 = fresh(), e2 = fresh(), inext = fresh(), in = ind + "  ";
+    body << ind << r << ":4 = scf.while (" << i << " = %c0, " << a << " = "
+         << init << ", " << u << " = " << passed << ", " << d << " = " << unused
+         << ") : (index, " << T << ", " << T << ", " << T << ") -> (index, "
+         << T << ", " << T << ", " << T << ") {\n"
+         << in << c << " = arith.cmpi slt, " << i << ", %c2 : index\n"
+         << in << "scf.condition(" << c << ") " << i << ", " << a << ", " << u
+         << ", " << a << " : index, " << T << ", " << T << ", " << T << "\n"
+         << ind << "} do {\n"
+         << ind << "^bb0(" << i2 << ": index, " << a2 << ": " << T << ", " << u2
+         << ": " << T << ", " << e2 << ": " << T << "):\n"
+         << in << inext << " = arith.addi " << i2 << ", %c1 : index\n";
+    size_t nt = tiles.size(), nb = buffers.size();
+    tiles.push_back({a2, t});
     std::string y = scope(1 + pick(3), t, in);
-    body << in << "scf.yield " << y << " : " << kRegTypes[t] << "\n" << ind
-         << "} else {\n";
+    body << in << "scf.yield " << inext << ", " << y << ", " << u2 << ", " << y
+         << " : index, " << T << ", " << T << ", " << T << "\n"
+         << ind << "}\n";
     tiles.resize(nt), buffers.resize(nb);
-    y = scope(1 + pick(3), t, in);
-    body << in << "scf.yield " << y << " : " << kRegTypes[t] << "\n" << ind << "}\n";
-    tiles.resize(nt), buffers.resize(nb);
-    tiles.push_back({r, t});
+    tiles.push_back({r + "#1", t});
+    tiles.push_back({r + "#2", t});
+  }
+  /// An agent_switch of two agents. Each runs a few statements on the
+  /// tiles of the enclosing scope (register tiles crossing into the agent,
+  /// handed over through shared memory by resolve-agent-boundary) and
+  /// stores a tile into a global buffer, its observable effect.
+  void emitAgents(const std::string &ind) {
+    std::string in = ind + "  ";
+    size_t nt = tiles.size(), nb = buffers.size();
+    body << ind << "tileas.async.pipeline.agent_switch {\n";
+    for (int agent = 0; agent < 2; ++agent) {
+      if (agent == 1)
+        body << ind << "}, {\n";
+      for (int k = 0, n = 1 + pick(2); k < n; ++k)
+        statement(in);
+      std::string v = tileOf(0, in);
+      body << in << "tileas.tiled_store " << v << ", %g" << pick(2) << " : "
+           << kRegTypes[0] << " -> " << kGmem << "\n"
+           << in << "tileas.async.pipeline.yield\n";
+      tiles.resize(nt), buffers.resize(nb);
+    }
+    body << ind << "}\n";
   }
   void emitFor(const std::string &ind) {
     int t = pick(3);

@@ -12,14 +12,20 @@
 //   copy %src, %dst         -> trace(%dst)
 //   select %c, %t, %f       -> (alloc, select(%c, off_t, off_f)) when both
 //                              arms are in the same allocation
-//   scf.for iter-arg i      -> trace(init i) when yield i traces to the
+//   scf.if result k         -> as select(%cond, then-yield k, else-yield k)
+//   scf.for iter-arg/result -> trace(init i) when yield i traces to the
 //                              same allocation and offset
 //
-// Anything else (a function argument, a call, an affine.apply, arms in
-// different allocations) is untraceable: the op being rewritten gets the
-// warning "Cannot find last written SSA." and keeps its alias
+// An if's or loop's offset must be computed outside it (it is used after
+// it); otherwise, and for anything else (a function argument, a call, a
+// buffer made by arith or cast from an affine.apply, arms in different
+// allocations), the buffer is untraceable: the op being rewritten gets the
+// warning "Cannot find last written SSA." (once) and keeps its alias
 // (docs/design.md §4.1). Offsets are materialised as `index` arithmetic
-// right before the op that needs them.
+// right before the op that needs them. Sweeps repeat until one rewrites
+// nothing; an alias chain of depth N (alias ops between a use and its
+// allocation) needs at most N, and the tracer, which follows a whole chain,
+// one. `explain=true` reports both numbers as a remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +61,9 @@ struct Offset {
 struct Canonical {
   AllocTensorOp alloc;
   Offset offset;
+  /// Alias ops (view, copy, select, iter-arg) between the buffer and the
+  /// allocation: the depth of its alias chain.
+  unsigned hops = 0;
 };
 
 /// Builds `offset` as an index value before `b`'s insertion point: the
@@ -81,9 +90,14 @@ public:
     if (auto view = dyn_cast<ViewOp>(def))
       return traceView(view, builder);
     if (auto copy = dyn_cast<CopyOp>(def))
-      return trace(copy.getDestination(), builder);
+      return deeper(trace(copy.getDestination(), builder));
     if (auto select = dyn_cast<SelectOp>(def))
       return traceSelect(select, builder);
+    unsigned k = cast<OpResult>(v).getResultNumber();
+    if (auto branch = dyn_cast<scf::IfOp>(def))
+      return traceIfResult(branch, k, builder);
+    if (auto loop = dyn_cast<scf::ForOp>(def))
+      return traceIterArg(loop.getRegionIterArgs()[k], builder);
     return std::nullopt;
   }
 
@@ -92,19 +106,79 @@ public:
   std::optional<Canonical> traceSelect(SelectOp select, OpBuilder &builder) {
     std::optional<Canonical> t = trace(select.getTrueValue(), builder);
     std::optional<Canonical> f = trace(select.getFalseValue(), builder);
-    if (!t || !f || t->alloc != f->alloc)
-      return std::nullopt;
-    if (t->offset == f->offset)
-      return t;
-    Location loc = select.getLoc();
-    Value onTrue = materialize(builder, loc, t->offset);
-    Value onFalse = materialize(builder, loc, f->offset);
-    Value chosen = arith::SelectOp::create(builder, loc, select.getCondition(),
-                                           onTrue, onFalse);
-    return Canonical{t->alloc, Offset{0, {chosen}}};
+    return choose(select.getCondition(), t, f, select.getLoc(), builder);
   }
 
 private:
+  /// `cond ? t : f` when both are in one allocation: the offset is
+  /// select(cond, off_t, off_f), or the common offset when they are equal.
+  static std::optional<Canonical> choose(Value cond,
+                                         const std::optional<Canonical> &t,
+                                         const std::optional<Canonical> &f,
+                                         Location loc, OpBuilder &builder) {
+    if (!t || !f || t->alloc != f->alloc)
+      return std::nullopt;
+    unsigned hops = std::max(t->hops, f->hops) + 1;
+    if (t->offset == f->offset)
+      return Canonical{t->alloc, t->offset, hops};
+    Value onTrue = materialize(builder, loc, t->offset);
+    Value onFalse = materialize(builder, loc, f->offset);
+    Value chosen = arith::SelectOp::create(builder, loc, cond, onTrue, onFalse);
+    return Canonical{t->alloc, Offset{0, {chosen}}, hops};
+  }
+
+  /// Records the ops a builder inserts.
+  struct Recorder : OpBuilder::Listener {
+    SmallVector<Operation *> ops;
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      ops.push_back(op);
+    }
+  };
+
+  /// The trace of `v`, defined inside `scope`, as seen from after `scope`
+  /// (where `builder` points): nullopt, with the arithmetic it built
+  /// erased, when the offset needs a value defined inside `scope` (an
+  /// index computed in a branch or the loop body does not reach there).
+  std::optional<Canonical> traceFromOutside(Value v, Operation *scope,
+                                            OpBuilder &builder) {
+    Recorder recorder;
+    OpBuilder inner(builder.getContext(), &recorder);
+    inner.setInsertionPoint(builder.getInsertionBlock(),
+                            builder.getInsertionPoint());
+    std::optional<Canonical> c = trace(v, inner);
+    auto outside = [&](Value x) {
+      return !scope->isAncestor(x.getParentRegion()->getParentOp());
+    };
+    bool ok = !c || llvm::all_of(c->offset.dynamic, outside);
+    for (Operation *op : recorder.ops)
+      ok = ok && llvm::all_of(op->getOperands(), outside);
+    if (ok)
+      return c;
+    for (Operation *op : llvm::reverse(recorder.ops))
+      op->erase();
+    return std::nullopt;
+  }
+
+  /// Result k of an scf.if: both yields' operand k, chosen by the if's
+  /// condition like a select.
+  std::optional<Canonical> traceIfResult(scf::IfOp branch, unsigned k,
+                                         OpBuilder &builder) {
+    if (branch.getElseRegion().empty())
+      return std::nullopt;
+    std::optional<Canonical> t =
+        traceFromOutside(branch.thenYield().getOperand(k), branch, builder);
+    std::optional<Canonical> f =
+        traceFromOutside(branch.elseYield().getOperand(k), branch, builder);
+    return choose(branch.getCondition(), t, f, branch.getLoc(), builder);
+  }
+
+  static std::optional<Canonical> deeper(std::optional<Canonical> c) {
+    if (c)
+      ++c->hops;
+    return c;
+  }
+
   std::optional<Canonical> traceView(ViewOp view, OpBuilder &builder) {
     std::optional<Canonical> c = trace(view.getSource(), builder);
     if (!c)
@@ -113,7 +187,7 @@ private:
       c->offset.constant += static_cast<int64_t>(*view.getOffset());
     else
       c->offset.dynamic.push_back(view.getDynamicOffset());
-    return c;
+    return deeper(c);
   }
 
   /// An scf.for iter-arg whose init and yield are the same buffer.
@@ -125,12 +199,12 @@ private:
     std::optional<Canonical> init = trace(loop.getInitArgs()[i], builder);
     Value yielded = loop.getBody()->getTerminator()->getOperand(i);
     std::optional<Canonical> next =
-        yielded == arg ? init : trace(yielded, builder);
+        yielded == arg ? init : traceFromOutside(yielded, loop, builder);
     visiting.erase(arg);
     if (!init || !next || init->alloc != next->alloc ||
         !(init->offset == next->offset))
       return std::nullopt;
-    return init;
+    return deeper(init);
   }
 
   llvm::SmallPtrSet<Value, 4> visiting;
@@ -146,17 +220,27 @@ Value viewOf(OpBuilder &b, Location loc, const Canonical &c, Type type) {
                         IntegerAttr());
 }
 
+/// Warns once per op that its alias cannot be traced.
+struct Warner {
+  llvm::SmallPtrSet<Operation *, 8> warned;
+  void cannotFind(Operation *op) {
+    if (warned.insert(op).second)
+      op->emitWarning(kCannotFind);
+  }
+};
+
 /// select of two buffers of one allocation -> a view of it (through a copy
-/// into a fresh buffer when the select's layout differs).
-bool rewriteBufferSelect(SelectOp select) {
+/// into a fresh buffer when the select's layout differs). Returns the depth
+/// of the alias chain rewritten, 0 when nothing was.
+unsigned rewriteBufferSelect(SelectOp select, Warner &warner) {
   if (!isMemory(memKindOf(select.getType())))
-    return false;
+    return 0;
   OpBuilder b(select);
   Tracer tracer;
   std::optional<Canonical> c = tracer.traceSelect(select, b);
   if (!c) {
-    select->emitWarning(kCannotFind);
-    return false;
+    warner.cannotFind(select);
+    return 0;
   }
   Type allocType = c->alloc.getType();
   Value replacement;
@@ -170,80 +254,99 @@ bool rewriteBufferSelect(SelectOp select) {
   }
   select.replaceAllUsesWith(replacement);
   select.erase();
-  return true;
+  return c->hops;
 }
 
 /// Loop-carried buffer: uses of the iter-arg (and of the loop result) refer
-/// to the init, which is the canonical buffer at the same offset.
-bool rewriteLoopCarried(scf::ForOp loop) {
-  bool changed = false;
+/// to the init, which is the canonical buffer at the same offset. Returns
+/// the depth of the deepest alias chain rewritten, 0 when nothing was.
+unsigned rewriteLoopCarried(scf::ForOp loop, Warner &warner) {
+  unsigned deepest = 0;
+  Operation *yield = loop.getBody()->getTerminator();
   for (BlockArgument arg : loop.getRegionIterArgs()) {
     if (!isMemory(memKindOf(arg.getType())))
       continue;
     unsigned i = arg.getArgNumber() - 1;
     Value init = loop.getInitArgs()[i];
-    Value yielded = loop.getBody()->getTerminator()->getOperand(i);
-    if (yielded == arg && arg.hasOneUse())
+    bool onlyYielded = llvm::all_of(
+        arg.getUsers(), [&](Operation *user) { return user == yield; });
+    if (onlyYielded && loop.getResult(i).use_empty())
       continue; // nothing refers to the alias
     OpBuilder b(loop);
     Tracer tracer;
     std::optional<Canonical> c = tracer.trace(arg, b);
     if (!c) {
-      loop->emitWarning(kCannotFind);
+      warner.cannotFind(loop);
       continue;
     }
     arg.replaceUsesWithIf(init, [&](OpOperand &use) {
-      return use.getOwner() != loop.getBody()->getTerminator();
+      return use.getOwner() != yield;
     });
     loop.getResult(i).replaceAllUsesWith(init);
-    changed = true;
+    deepest = std::max(deepest, c->hops);
   }
-  return changed;
+  return deepest;
 }
 
 struct RemoveBufferAlias
     : lk::tileas::impl::TileASRemoveBufferAliasBase<RemoveBufferAlias> {
+  using Base::Base;
+  /// Of the current function: sweeps that rewrote, deepest chain.
+  unsigned sweeps = 0, deepest = 0;
+
   void runOnOperation() override {
+    sweeps = deepest = 0;
     // A loop rewrite can make a select traceable (its arm was the loop's
     // iter-arg) and a select rewrite a loop: sweep until a sweep rewrites
-    // nothing (at most four), so that a second run finds nothing to do.
+    // nothing, so that a second run finds nothing to do. Every sweep that
+    // rewrites removes at least the last hop of each chain it meets, so an
+    // alias chain of depth N takes at most N sweeps (the tracer follows a
+    // whole chain at once, so usually one); the bound is the number of
+    // alias ops, counted before starting.
+    size_t bound = 1;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<SelectOp, scf::ForOp>(op))
+        ++bound;
+    });
+    Warner warner;
     bool changed = false;
-    for (int sweep = 0; sweep < 4 && this->sweep(); ++sweep)
+    for (size_t sweep = 0; sweep < bound && this->sweep(warner); ++sweep) {
       changed = true;
+      ++sweeps;
+    }
+    numSweeps += sweeps;
     // The views and offset constants the rewrites leave dead or duplicated
     // go now (constants deduplicated at the top of the function).
     if (changed)
       (void)lk::tileas::cleanupConversions(getOperation());
+    if (explain)
+      getOperation()->emitRemark()
+          << "buffer aliases: " << sweeps << " sweeps rewrote, deepest alias "
+          << "chain " << deepest;
   }
 
-  /// Rewrites every select and loop once; true when the IR changed.
-  bool sweep() {
+  /// Rewrites every select and loop once; true when an alias was rewritten.
+  bool sweep(Warner &warner) {
     SmallVector<SelectOp> selects;
     SmallVector<scf::ForOp> loops;
-    size_t before = 0, after = 0;
-    auto count = [&](size_t &n) {
-      n = 0;
-      getOperation()->walk([&](Operation *op) {
-        if (isa<SelectOp>(op))
-          ++n;
-        else if (auto l = dyn_cast<scf::ForOp>(op))
-          for (BlockArgument a : l.getRegionIterArgs())
-            n += a.use_empty() ? 0 : 1;
-      });
-    };
-    count(before);
     getOperation()->walk([&](Operation *op) {
       if (auto s = dyn_cast<SelectOp>(op))
         selects.push_back(s);
       else if (auto l = dyn_cast<scf::ForOp>(op))
         loops.push_back(l);
     });
+    unsigned rewritten = 0;
+    auto note = [&](unsigned depth) {
+      rewritten += depth != 0;
+      deepest = std::max(deepest, depth);
+    };
     for (SelectOp s : selects)
-      rewriteBufferSelect(s);
+      note(rewriteBufferSelect(s, warner));
     for (scf::ForOp l : loops)
-      rewriteLoopCarried(l);
-    count(after);
-    return after != before;
+      note(rewriteLoopCarried(l, warner));
+    numAliases += rewritten;
+    numDeepest.updateMax(deepest);
+    return rewritten != 0;
   }
 };
 

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mlir-opt with the tileas dialect, the upstream func / arith / scf
-// dialects, every tileas pass and the pipeline `tileas-layout-pipeline`
+// mlir-opt with the tileas dialect, the upstream func / arith / scf /
+// affine dialects, every tileas pass and the pipeline `tileas-layout-pipeline`
 // (docs/mlir.md).
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/TileAS.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,7 +24,8 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<lk::tileas::TileASDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::scf::SCFDialect>();
+                  mlir::arith::ArithDialect, mlir::scf::SCFDialect,
+                  mlir::affine::AffineDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   lk::tileas::registerTileASPasses();

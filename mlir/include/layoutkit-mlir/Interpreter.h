@@ -15,7 +15,9 @@
 /// arguments) are storages that grow on demand (zero-filled), and
 /// `view {offset = k}` / `view[%k]` address the same storage k elements
 /// further; `select` picks one of two references; `copy` and `tiled_store`
-/// write through a reference. Example: `%b = view %a {offset = 8192}` of a
+/// write through a reference; `produce_one` and `consume_one` take a
+/// snapshot (a handoff carries the value as it was produced); `scf.while`
+/// runs at most 2^20 rounds. Example: `%b = view %a {offset = 8192}` of a
 /// 128x64 buffer is the second half of a 2 x 8192-element storage.
 ///
 /// Elements are doubles (integers are exact below 2^53).

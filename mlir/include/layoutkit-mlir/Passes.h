@@ -13,7 +13,7 @@
 ///   remove-buffer-alias, remove-dead-args, resolve-agent-boundary, slicing
 ///
 /// The pipeline holds the passes of that list that exist, in that order:
-/// today the first four.
+/// today the first five.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_MLIR_PASSES_H

@@ -61,8 +61,9 @@ def TileASRemoveBufferAlias
   let summary = "rewrites aliased smem/tmem buffers through selects and "
                 "loops onto their canonical allocation";
   let description = [{
-    Traces a buffer back through view, copy, select and scf.for iter-args
-    to its alloc_tensor and the element offset it accumulated. A
+    Traces a buffer back through view, copy, select, scf.if results and
+    scf.for iter-args to its alloc_tensor and the element offset it
+    accumulated. A
     tileas.select of two buffers of one allocation becomes
     view(alloc, offset = select(cond, offset_true, offset_false)) (through
     a copy into a fresh buffer when the select's layout differs); uses of
@@ -72,20 +73,65 @@ def TileASRemoveBufferAlias
     the warning "Cannot find last written SSA." and stays.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"explain", "explain", "bool", "false",
+           "attach a remark with the sweeps that rewrote an alias and the "
+           "deepest alias chain rewritten">,
+  ];
+  let statistics = [
+    Statistic<"numSweeps", "sweeps",
+              "sweeps that rewrote an alias (an alias chain of depth N "
+              "takes N)">,
+    Statistic<"numAliases", "aliases", "aliases rewritten">,
+    Statistic<"numDeepest", "deepest-chain",
+              "alias ops between the deepest rewritten alias and its "
+              "allocation">,
+  ];
 }
 
 def TileASRemoveDeadArgs
     : InterfacePass<"tileas-remove-dead-args", "mlir::FunctionOpInterface"> {
-  let summary = "removes dead block arguments of scf.for and "
-                "tileas.async.pipeline.execute";
+  let summary = "removes dead block arguments, operands and results of "
+                "every region-branch op (scf.for, scf.while, scf.if, "
+                "tileas.async.pipeline.*)";
   let description = [{
-    An scf.for iter-arg is dead when its only use is being yielded back
-    unchanged at its own position (uses of its result become the init
-    value), or when neither it nor its result has a use; it goes with its
-    init operand, its yield operand and its result. A block argument of
-    tileas.async.pipeline.execute with no use goes with its operand.
-    Feeding the terminator at another position keeps an argument live.
+    Reads each RegionBranchOpInterface op through the interface: a slot is
+    the forwarded operands (entry operands, terminator operands) and the
+    inputs (block arguments, results) they populate. A slot whose inputs
+    are used only by its own forwarded operands goes (an scf.for iter-arg
+    yielded back at its own position with an unused result, an unused
+    scf.while argument, an unused scf.if result). A cycle of slots, one
+    region each, that only carries one entry value x (an scf.for iter-arg
+    only yielded back; an scf.while before-argument only passed on and
+    yielded back at its position) goes, and the uses of its results become
+    x. Arguments that rotate between positions stay. Indices go from the
+    highest down, in one step the verifier accepts.
   }];
+  let statistics = [
+    Statistic<"numSlots", "removed-slots",
+              "slots (argument, operands, result) removed">,
+  ];
+}
+
+def TileASResolveAgentBoundary
+    : InterfacePass<"tileas-resolve-agent-boundary",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "hands register tiles crossing into an agent_switch agent "
+                "over through shared memory";
+  let description = [{
+    A value used in an agent region of tileas.async.pipeline.agent_switch
+    and defined outside it crosses into the agent. A buffer (smem, tmem,
+    global) or a scalar stays direct. A register tile goes through
+    alloc_tensor (smem) + copy + produce_one before the outermost switch
+    on the way, and consume_one + convert_layout back to its type at the
+    start of the agent: one chain per (value, agent), shared by the uses
+    in that agent.
+  }];
+  let dependentDialects = ["::lk::tileas::TileASDialect"];
+  let statistics = [
+    Statistic<"numHandoffs", "handoffs",
+              "register tiles handed over through shared memory">,
+  ];
 }
 
 #endif // LAYOUTKIT_MLIR_PASSES_TD

@@ -14,10 +14,15 @@
 ///
 /// and its body is `ops` random statements, each one of: a tiled_load of a
 /// global or smem buffer, a convert_layout between register encodings, an
-/// elementwise arith op, a wgmma, an scf.if on %flag, an scf.for over
-/// [0, 2) with a carried tile (and sometimes an argument that is only
-/// yielded back), an alloc_tensor filled by a copy, a view at an offset,
-/// a select of two buffers of one allocation, a tiled_store into a buffer.
+/// elementwise arith op, a wgmma, an scf.if on %flag (sometimes with a
+/// result nothing uses), an scf.for over [0, 2) with a carried tile (and
+/// sometimes an argument that is only yielded back), an scf.while over
+/// [0, 2) with a carried tile, an unused before argument, a tile passed
+/// through unchanged and a condition operand nothing reads, an
+/// alloc_tensor filled by a copy, a view at an offset, a select of a buffer
+/// and its view or of two views of one allocation, a tiled_store into a
+/// buffer, an agent_switch of two agents computing on tiles of the
+/// enclosing scope and storing into a global buffer.
 /// Each statement kind is one function (`emit*`), so a new kind is one
 /// more function and one more case.
 ///

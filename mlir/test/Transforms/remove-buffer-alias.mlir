@@ -3,6 +3,10 @@
 // warning and stay.
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(tileas-remove-buffer-alias))' | FileCheck %s
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics --tileas-layout-pipeline | FileCheck %s --check-prefix=PIPE
+// The option explain=true reports, per function, the sweeps that rewrote
+// an alias and the depth of the deepest alias chain rewritten (alias ops
+// between the alias and its allocation), in the order of the functions:
+// RUN: layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-remove-buffer-alias{explain=true}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 
 #smem = #tileas.encoding<smem, shared>
 
@@ -17,6 +21,8 @@
 // CHECK: %[[V:.*]] = tileas.view %[[A]][%[[OFF]]]
 // CHECK-NOT: tileas.select
 // CHECK: return %[[V]]
+// select(%a, view(%a)): chain of depth 2 (select, view), one sweep.
+// EXPLAIN: remark: buffer aliases: 1 sweeps rewrote, deepest alias chain 2
 func.func @select_of_views(%flag: i1) -> tensor<128x64xf16, #smem> {
   %a = tileas.alloc_tensor : tensor<128x64xf16, #smem>
   %b = tileas.view %a {offset = 8192} : tensor<128x64xf16, #smem> -> tensor<128x64xf16, #smem>
@@ -102,4 +108,106 @@ func.func @loop_carried(%n: index) {
     scf.yield %a : tensor<128x64xf16, #smem>
   }
   return
+}
+
+// -----
+
+// An alias chain of depth N = 5: select(view(view(view(view(%a)))), %a).
+// The spec bounds the sweeps by N (each removes at least one hop); the
+// tracer follows the whole chain in one trace, so one sweep rewrites it
+// and the next finds nothing: 1 <= 5. The offset is 4 x 1024.
+#smem = #tileas.encoding<smem, shared>
+// CHECK-LABEL: func.func @chain
+// CHECK-DAG: %[[A:.*]] = tileas.alloc_tensor
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C4K:.*]] = arith.constant 4096 : index
+// CHECK: %[[OFF:.*]] = arith.select %arg0, %[[C4K]], %[[C0]] : index
+// CHECK: %[[V:.*]] = tileas.view %[[A]][%[[OFF]]]
+// CHECK: return %[[V]]
+// EXPLAIN: remark: buffer aliases: 1 sweeps rewrote, deepest alias chain 5
+func.func @chain(%flag: i1) -> tensor<32x32xf16, #smem> {
+  %a = tileas.alloc_tensor : tensor<32x32xf16, #smem>
+  %v1 = tileas.view %a {offset = 1024} : tensor<32x32xf16, #smem> -> tensor<32x32xf16, #smem>
+  %v2 = tileas.view %v1 {offset = 1024} : tensor<32x32xf16, #smem> -> tensor<32x32xf16, #smem>
+  %v3 = tileas.view %v2 {offset = 1024} : tensor<32x32xf16, #smem> -> tensor<32x32xf16, #smem>
+  %v4 = tileas.view %v3 {offset = 1024} : tensor<32x32xf16, #smem> -> tensor<32x32xf16, #smem>
+  %buf = tileas.select %flag, %v4, %a : tensor<32x32xf16, #smem>
+  return %buf : tensor<32x32xf16, #smem>
+}
+
+// -----
+
+// Through scf.if results: %r is %a at 4096 on %flag, %a at 0 otherwise,
+// so the select of %r and %a is the view of %a at
+// select(%other, select(%flag, 4096, 0), 0). Depth 3: select, if, view.
+#smem = #tileas.encoding<smem, shared>
+// CHECK-LABEL: func.func @if_result
+// CHECK-DAG: %[[A:.*]] = tileas.alloc_tensor
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C4K:.*]] = arith.constant 4096 : index
+// CHECK: %[[IN:.*]] = arith.select %arg0, %[[C4K]], %[[C0]] : index
+// CHECK: %[[OFF:.*]] = arith.select %arg1, %[[IN]], %[[C0]] : index
+// CHECK: %[[V:.*]] = tileas.view %[[A]][%[[OFF]]]
+// CHECK-NOT: tileas.select
+// CHECK: return %[[V]]
+// EXPLAIN: remark: buffer aliases: 1 sweeps rewrote, deepest alias chain 3
+func.func @if_result(%flag: i1, %other: i1) -> tensor<64x64xf16, #smem> {
+  %a = tileas.alloc_tensor : tensor<64x64xf16, #smem>
+  %r = scf.if %flag -> (tensor<64x64xf16, #smem>) {
+    %v = tileas.view %a {offset = 4096} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+    scf.yield %v : tensor<64x64xf16, #smem>
+  } else {
+    scf.yield %a : tensor<64x64xf16, #smem>
+  }
+  %buf = tileas.select %other, %r, %a : tensor<64x64xf16, #smem>
+  return %buf : tensor<64x64xf16, #smem>
+}
+
+// -----
+
+// An scf.if result whose offset is computed inside a branch does not reach
+// the select after the if: untraceable, the warning, nothing built.
+#smem = #tileas.encoding<smem, shared>
+// CHECK-LABEL: func.func @if_inner_offset
+// CHECK-NOT: arith.select
+// CHECK: tileas.select
+func.func @if_inner_offset(%flag: i1, %i: index) -> tensor<64x64xf16, #smem> {
+  %a = tileas.alloc_tensor : tensor<64x64xf16, #smem>
+  %r = scf.if %flag -> (tensor<64x64xf16, #smem>) {
+    %j = arith.addi %i, %i : index
+    %v = tileas.view %a[%j] : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+    scf.yield %v : tensor<64x64xf16, #smem>
+  } else {
+    scf.yield %a : tensor<64x64xf16, #smem>
+  }
+  // expected-warning @+1 {{Cannot find last written SSA.}}
+  %buf = tileas.select %flag, %r, %a : tensor<64x64xf16, #smem>
+  return %buf : tensor<64x64xf16, #smem>
+}
+
+// -----
+
+// Untraceable producers, each with the spec's warning and the alias left
+// in place: a buffer made by arith (arith.select of two buffers), a buffer
+// pointer synthesised by affine.apply (cast to a buffer), a buffer
+// returned by a call.
+#smem = #tileas.encoding<smem, shared>
+func.func private @make() -> tensor<64x64xf16, #smem>
+// CHECK-LABEL: func.func @untraceable
+// CHECK-COUNT-3: tileas.select
+func.func @untraceable(%flag: i1, %i: index)
+    -> (tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>) {
+  %a = tileas.alloc_tensor : tensor<64x64xf16, #smem>
+  %v = tileas.view %a {offset = 4096} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+  %ar = arith.select %flag, %a, %v : tensor<64x64xf16, #smem>
+  // expected-warning @+1 {{Cannot find last written SSA.}}
+  %s1 = tileas.select %flag, %ar, %a : tensor<64x64xf16, #smem>
+  %p = affine.apply affine_map<(d0) -> (d0 * 4096)>(%i)
+  %ap = builtin.unrealized_conversion_cast %p : index to tensor<64x64xf16, #smem>
+  // expected-warning @+1 {{Cannot find last written SSA.}}
+  %s2 = tileas.select %flag, %a, %ap : tensor<64x64xf16, #smem>
+  %c = func.call @make() : () -> tensor<64x64xf16, #smem>
+  // expected-warning @+1 {{Cannot find last written SSA.}}
+  %s3 = tileas.select %flag, %c, %v : tensor<64x64xf16, #smem>
+  return %s1, %s2, %s3 : tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>
 }

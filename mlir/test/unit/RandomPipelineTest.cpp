@@ -9,7 +9,10 @@
 // it on random inputs, run tileas-layout-pipeline, verify, interpret again
 // and compare the results and the global buffers element by element, run
 // the pipeline a second time and compare the printed IR. A failure prints
-// the seed and the function; the test is deterministic.
+// the seed and the function; the test is deterministic. It also counts the
+// seeds that drew each shape the passes handle (agent handoffs, scf.while,
+// dead scf.if results, selects of two views) and fails when one of them
+// was never drawn.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,8 +89,22 @@ LogicalResult pipeline(ModuleOp m) {
   return pm.run(m);
 }
 
+/// How many seeds exercised each shape the passes handle (the generator's
+/// coverage, printed at the end and required to be non-zero).
+struct Coverage {
+  int agentHandoffs = 0; // a register tile handed over into an agent
+  int whiles = 0;        // an scf.while with dead and carried arguments
+  int deadIfResults = 0; // an scf.if with a result nothing uses
+  int selectsOfViews = 0; // a select of two views of one allocation
+};
+
+bool contains(const std::string &text, const char *what) {
+  return text.find(what) != std::string::npos;
+}
+
 /// One seed; returns an empty string or what went wrong.
-std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag) {
+std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
+                  Coverage &cov) {
   std::string text = lk::tileas::randomProgram(seed, 12);
   OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
   if (!m)
@@ -106,6 +123,10 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag) {
     return "interpreter after the pipeline: " + err + "\n" + print(*m);
   if (before != after)
     return "results differ after the pipeline\n" + text + "--- after:\n" + print(*m);
+  cov.agentHandoffs += contains(print(*m), "tileas.consume_one");
+  cov.whiles += contains(text, "scf.while");
+  cov.deadIfResults += contains(text, ":2 = scf.if");
+  cov.selectsOfViews += contains(text, "{offset = 12288}");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -162,6 +183,56 @@ bool interpreterSelfCheck(MLIRContext &ctx) {
          res[1].elements() == std::vector<double>{0, 0, 0, 0};
 }
 
+/// The interpreter on a hand-checked while loop and agent handoff: the
+/// while doubles x = [1,2,3,4] while i < 3 (i = 0, 1, 2: three rounds,
+/// x * 8 = [8,16,24,32]) and returns i = 3; the result travels through a
+/// slot (produce_one, consume_one) into an agent that stores it into %g,
+/// and the store into the produced buffer after the handoff does not reach
+/// the slot's snapshot. Expected: %g = [8,16,24,32], i = 3.
+bool whileAndHandoffSelfCheck(MLIRContext &ctx) {
+  const char *text = R"(
+    #smem = #tileas.encoding<smem, shared>
+    #gmem = #tileas.encoding<global, linear>
+    func.func @f(%x: tensor<2x2xf32>, %g: tensor<2x2xf32, #gmem>) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %r:2 = scf.while (%i = %c0, %t = %x) : (index, tensor<2x2xf32>) -> (index, tensor<2x2xf32>) {
+        %go = arith.cmpi slt, %i, %c3 : index
+        scf.condition(%go) %i, %t : index, tensor<2x2xf32>
+      } do {
+      ^bb0(%j: index, %u: tensor<2x2xf32>):
+        %n = arith.addi %j, %c1 : index
+        %d = arith.addf %u, %u : tensor<2x2xf32>
+        scf.yield %n, %d : index, tensor<2x2xf32>
+      }
+      %buf = tileas.alloc_tensor : tensor<2x2xf32, #smem>
+      %w = tileas.copy %r#1, %buf {atom = "universal"} : tensor<2x2xf32>, tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+      %slot = tileas.produce_one %w {depth = 1} : tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+      tileas.tiled_store %x, %buf : tensor<2x2xf32> -> tensor<2x2xf32, #smem>
+      tileas.async.pipeline.agent_switch {
+        %c = tileas.consume_one %slot : tensor<2x2xf32, #smem> -> tensor<2x2xf32, #smem>
+        %v = tileas.convert_layout %c : tensor<2x2xf32, #smem> -> tensor<2x2xf32>
+        tileas.tiled_store %v, %g : tensor<2x2xf32> -> tensor<2x2xf32, #gmem>
+        tileas.async.pipeline.yield
+      }
+      return %r#0 : index
+    })";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
+  if (!m || failed(verify(*m)))
+    return false;
+  std::vector<InterpValue> in{InterpValue::make({2, 2}, {1, 2, 3, 4}),
+                              InterpValue::make({2, 2}, {0, 0, 0, 0})},
+      res;
+  std::string err;
+  if (failed(lk::tileas::interpret(m->lookupSymbol<func::FuncOp>("f"), in, res,
+                                   err)) ||
+      res.size() != 1)
+    return false;
+  return res[0].elements() == std::vector<double>{3} &&
+         in[1].elements() == std::vector<double>{8, 16, 24, 32};
+}
+
 uint64_t envOr(const char *name, uint64_t dflt) {
   const char *v = std::getenv(name);
   return v ? std::strtoull(v, nullptr, 10) : dflt;
@@ -184,12 +255,18 @@ int main() {
     std::printf("the interpreter's hand-checked function gives wrong values\n");
     return 1;
   }
+  if (!whileAndHandoffSelfCheck(ctx)) {
+    std::printf("the interpreter's hand-checked while loop and handoff give "
+                "wrong values\n");
+    return 1;
+  }
   uint64_t first = envOr("LK_RANDOM_FIRST_SEED", 1);
   uint64_t count = envOr("LK_RANDOM_SEEDS", 2000);
   int failures = 0;
+  Coverage cov;
   for (uint64_t seed = first; seed < first + count; ++seed) {
     diag.clear();
-    std::string what = check(ctx, seed, diag);
+    std::string what = check(ctx, seed, diag, cov);
     if (what.empty())
       continue;
     std::printf("seed %llu: %s\ndiagnostics:\n%s\n",
@@ -199,5 +276,15 @@ int main() {
   }
   std::printf("%llu seeds, %d failed\n", static_cast<unsigned long long>(count),
               failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
+              "results %d, selects of two views %d\n",
+              cov.agentHandoffs, cov.whiles, cov.deadIfResults,
+              cov.selectsOfViews);
+  // With the default seeds, every shape must have been drawn.
+  bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
+                                 cov.deadIfResults > 0 &&
+                                 cov.selectsOfViews > 0);
+  if (!covered)
+    std::printf("the generator missed a shape\n");
+  return failures == 0 && covered ? 0 : 1;
 }
