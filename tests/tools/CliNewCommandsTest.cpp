@@ -164,4 +164,23 @@ TEST(CliNewCommands, LinearShapeOps) {
   EXPECT_EQ(runCli({"linear", "expand_dims", kBlocked, "99"}).status, 1);
 }
 
+TEST(CliNewCommands, Gather) {
+  // f32 8x8, one warp, each lane two adjacent columns of one row. Axis 1
+  // (columns): column bit 1 is a register bit, bits 2 and 4 lane bits, so
+  // each of the 2 output registers takes 2^1 rounds: 4 shfl, 4 selects.
+  // Axis 0 (rows): all three row bits are lane bits, no register bit: one
+  // round per register, 2 shfl, nothing to select.
+  const std::string l = "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),"
+                        "(4,0)]} -> {dim0: 8, dim1: 8}";
+  EXPECT_EQ(resultOf({"gather", l, l, "--axis", "1", "--dtype", "f32"}),
+            "warp shuffle: 2 round(s) per output register, 4 shfl, 4 selects");
+  CliRun j = runCli({"gather", l, l, "--axis", "0", "--dtype", "f32", "--json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json doc = j.json();
+  EXPECT_EQ(doc["result"]["cost"]["shuffles"], 2);
+  EXPECT_EQ(doc["result"]["cost"]["selects"], 0);
+  EXPECT_EQ(runCli({"gather", l, l, "--axis", "1"}).status, 1);
+  EXPECT_EQ(runCli({"gather", l, l, "--axis", "7", "--dtype", "f32"}).status, 1);
+}
+
 } // namespace
