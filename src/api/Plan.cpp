@@ -144,6 +144,16 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
                                     const cute::ElementType &type,
                                     const plan::PlanOptions &options,
                                     const ReportOptions &report) {
+  // The planner tabulates every register of a thread; bound that work
+  // before it starts.
+  for (const LinearLayout *l : {&src, &dst}) {
+    int64_t regs = l->inDimSize(linear::dims::kRegister);
+    if (regs > kMaxPlanRegisters)
+      return Diagnostic::error(
+          std::string(l == &src ? "SRC" : "DST") + " has " +
+          std::to_string(regs) + " registers per thread; plans are made for "
+          "at most " + std::to_string(kMaxPlanRegisters));
+  }
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type.bits, options);
   if (!planned) {

@@ -7,6 +7,8 @@
 #include "layoutkit/api/Query.h"
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/core/Checked.h"
+#include "layoutkit/core/Lexer.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/hw/LaneWarp.h"
 
@@ -29,25 +31,24 @@ Expected<int64_t> parseInteger(std::string_view text) {
   size_t end = text.size();
   while (end > begin && isBlank(text[end - 1]))
     --end;
-  if (begin == end)
-    return Diagnostic::at("expected an integer", text, begin);
   size_t digits = begin;
-  if (text[digits] == '+' || text[digits] == '-')
-    ++digits;
-  // from_chars does not accept '+'; parse the digits and apply the sign.
-  int64_t magnitude = 0;
-  const char *first = text.data() + digits;
-  const char *last = text.data() + end;
-  auto [ptr, ec] = std::from_chars(first, last, magnitude);
-  if (ptr == first)
+  if (digits < end && text[digits] == '+')
+    ++digits; // the Lexer reads '-' itself
+  if (digits == end || (digits > begin && text[digits] == '-'))
     return Diagnostic::at("expected an integer", text, digits);
-  if (ec == std::errc::result_out_of_range)
-    return Diagnostic::at("integer does not fit in 64 bits", text, digits,
-                          size_t(last - first));
-  if (ptr != last)
-    return Diagnostic::at("unexpected character after integer", text,
-                          size_t(ptr - text.data()));
-  return text[begin] == '-' ? -magnitude : magnitude;
+  // The shared integer lexer (decimal or 0x hex), over the trimmed text.
+  Lexer lx(text.substr(0, end), /*newlinesAreBlank=*/false);
+  lx.reset(digits);
+  auto v = lx.readInt("");
+  if (!v) {
+    if (v.error().message.find("does not fit") != std::string::npos)
+      return Diagnostic::at("integer does not fit in 64 bits", text, digits,
+                            end - digits);
+    return Diagnostic::at("expected an integer", text, digits);
+  }
+  if (lx.pos() != end)
+    return Diagnostic::at("unexpected character after integer", text, lx.pos());
+  return *v;
 }
 
 //===----------------------------------------------------------------------===//
@@ -87,13 +88,30 @@ Expected<OffsetTable> tabulate(const cute::ComposedLayout &c) {
     table.rows = 1;
     table.cols = l.size();
   }
-  if (table.rows * table.cols > kMaxTableCells)
-    return Diagnostic::error("layout has " +
-                             std::to_string(table.rows * table.cols) +
+  int64_t cells = 0;
+  if (mulOverflows(table.rows, table.cols, cells) || cells > kMaxTableCells)
+    return Diagnostic::error("layout has " + std::to_string(table.rows) +
+                             " x " + std::to_string(table.cols) +
                              " cells; show draws at most " +
                              std::to_string(kMaxTableCells))
         .note("divide it first, e.g. with zipped_divide, and show a tile");
-  table.cells.reserve(size_t(table.rows * table.cols));
+  // A basis-stride cell is a codomain tuple: bound the values, not only the
+  // cells, before filling the table. Every cell has the first one's form.
+  if (cells > 0) {
+    IntTuple origin = rank == 2 ? IntTuple::tuple({IntTuple(0), IntTuple(0)})
+                                : IntTuple(0);
+    LK_TRY(IntTuple first, evaluate(c, origin));
+    int64_t perCell = int64_t(first.leafCount());
+    if (perCell > kMaxTableValues / cells)
+      return Diagnostic::error(
+                 "the table would hold " + std::to_string(cells) +
+                 " cells of " + std::to_string(perCell) +
+                 " values; show draws at most " +
+                 std::to_string(kMaxTableValues) + " values")
+          .note("divide it first, or show a layout with fewer basis "
+                "coordinates");
+  }
+  table.cells.reserve(size_t(cells));
   for (int64_t r = 0; r < table.rows; ++r) {
     for (int64_t col = 0; col < table.cols; ++col) {
       IntTuple coord = rank == 2 ? IntTuple::tuple({IntTuple(r), IntTuple(col)})
@@ -153,8 +171,45 @@ bool isOwnerAxis(tile::Axis a) {
          a.kind() == tile::AxisKind::Device;
 }
 
+TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
+                    int64_t limit) {
+  return {layout.eval(flat, limit), layout.tile().replicaCount()};
+}
+
+std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
+                                      int64_t flat) {
+  const tile::TileLayout &t = layout.tile();
+  std::vector<EvalStep> steps;
+  auto components = t.components(flat);
+  for (size_t k = 0; k < t.shard().size(); ++k) {
+    const tile::Iter &it = t.shard()[k];
+    // c < extent and c * stride is bounded by the layout's validated
+    // largest coordinate, so the product fits.
+    steps.push_back({EvalStep::Kind::Shard, k, it, components[k],
+                     components[k] * it.stride});
+  }
+  for (size_t k = 0; k < t.offset().size(); ++k) {
+    const tile::AxisValue &o = t.offset()[k];
+    steps.push_back(
+        {EvalStep::Kind::Offset, k, tile::Iter{1, o.value, o.axis}, 0, o.value});
+  }
+  for (size_t k = 0; k < t.replica().size(); ++k)
+    steps.push_back({EvalStep::Kind::Replica, k, t.replica()[k], 0, 0});
+  if (!layout.swizzle().isIdentity()) {
+    int64_t m = t.addressAt(flat, tile::Axis::m());
+    steps.push_back({EvalStep::Kind::Swizzle, 0, tile::Iter{1, 0, tile::Axis::m()},
+                     m, layout.addressAt(flat)});
+  }
+  return steps;
+}
+
 std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat) {
-  tile::CoordSet set = layout.eval(flat);
+  return owners(layout, flat, layout.tile().replicaCount());
+}
+
+std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat,
+                          int64_t limit) {
+  tile::CoordSet set = layout.eval(flat, limit);
   std::span<const tile::Axis> axes = layout.tile().axes();
   std::vector<Owner> r(set.size());
   for (size_t i = 0; i < set.size(); ++i)
@@ -174,8 +229,14 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
   while (true) {
     blank();
     size_t nameAt = p;
-    while (p < text.size() &&
-           (std::isalnum(static_cast<unsigned char>(text[p])) || text[p] == '_'))
+    // Non-ASCII bytes are read into the name too, so a misspelt name is
+    // reported whole ("unknown axis 'läneid'"), never cut at its first
+    // non-ASCII character.
+    auto inName = [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return std::isalnum(u) || c == '_' || u >= 0x80;
+    };
+    while (p < text.size() && inName(text[p]))
       ++p;
     if (p == nameAt)
       return Diagnostic::at("expected an axis name, e.g. laneid=3", text,
@@ -216,7 +277,38 @@ holders(const tile::ComposeLayout &layout,
   if (!layout.swizzle().isIdentity())
     return Diagnostic::error("tile holds: invert the tile layout without "
                              "its swizzle (the swizzle only moves m)");
-  return layout.tile().holders(where);
+  auto held = layout.tile().holders(where, kMaxHolderVisits);
+  if (!held)
+    return Diagnostic::error(
+        "the search for the elements held would visit more than " +
+        std::to_string(kMaxHolderVisits) +
+        " candidates (the limit of holders); fix more axes");
+  return held;
+}
+
+Expected<tile::BankView> bankView(const tile::MemoryLayout &memory,
+                                  int64_t dtypeBits, int64_t maxLines) {
+  int64_t size = memory.size();
+  if (size > kMaxBankViewElements)
+    return Diagnostic::error(
+        "the bank view walks every element; this tile has " +
+        std::to_string(size) + ", more than the limit of " +
+        std::to_string(kMaxBankViewElements));
+  return tile::bankView(memory, dtypeBits, maxLines);
+}
+
+Expected<tile::ComposeLayout> withSwizzleMode(const tile::ComposeLayout &layout,
+                                              int64_t dtypeBits,
+                                              std::string_view swizzleMode) {
+  LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(swizzleMode));
+  LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(dtypeBits, m));
+  if (s.isIdentity())
+    return layout;
+  if (!layout.swizzle().isIdentity())
+    return Diagnostic::error("the layout already has a swizzle (" +
+                             layout.swizzle().str() +
+                             "); drop the swizzle mode (--swizzle)");
+  return tile::ComposeLayout(s, layout.tile());
 }
 
 Expected<tile::MemoryLayout>
@@ -240,6 +332,11 @@ int64_t laneCount(const ColumnRead &read) {
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read) {
+  if (laneCount(read) > kMaxReadLanes)
+    return Diagnostic::error("a column read has at most " +
+                             std::to_string(kMaxReadLanes) +
+                             " lanes (the threads of a CTA); got " +
+                             std::to_string(laneCount(read)));
   LK_TRY(tile::BankAccess access,
          tile::columnAccess(read.rows, read.cols, read.firstRow,
                             laneCount(read), read.column, read.vector));

@@ -61,6 +61,17 @@ std::string Lexer::describeNext() {
   unsigned char c = static_cast<unsigned char>(text_[pos_]);
   if (std::isprint(c))
     return std::string("'") + char(c) + "'";
+  // A whole UTF-8 character (lead byte and its continuation bytes), never
+  // half of one.
+  size_t len = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
+  bool whole = len > 0 && pos_ + len <= text_.size();
+  for (size_t k = 1; whole && k < len; ++k)
+    whole = (static_cast<unsigned char>(text_[pos_ + k]) & 0xC0) == 0x80;
+  if (whole)
+    return "'" + std::string(text_.substr(pos_, len)) + "'";
   char buf[16];
   std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
   return buf;
@@ -89,6 +100,20 @@ Status Lexer::expect(std::string_view w, std::string_view context) {
   return expected(what);
 }
 
+namespace {
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+} // namespace
+
 Expected<int64_t> Lexer::readInt(std::string_view what) {
   skipBlanks();
   size_t start = pos_;
@@ -101,20 +126,39 @@ Expected<int64_t> Lexer::readInt(std::string_view what) {
     pos_ = start;
     return expected(std::string(what) + " (an integer)");
   }
+  // "0x" followed by a hex digit starts a hexadecimal integer (0x40 = 64).
+  int base = 10;
+  if (text_[pos_] == '0' && pos_ + 2 < text_.size() &&
+      (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X') &&
+      hexDigit(text_[pos_ + 2]) >= 0) {
+    base = 16;
+    pos_ += 2;
+  }
+  auto tooBig = [&] {
+    return error("integer does not fit in 64 bits" +
+                     (what.empty() ? std::string()
+                                   : " (reading " + std::string(what) + ")"),
+                 start, pos_ - start + 1);
+  };
   // Accumulate as a negative number so INT64_MIN is representable.
   int64_t v = 0;
-  while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-    int digit = text_[pos_] - '0';
-    if (v < (std::numeric_limits<int64_t>::min() + digit) / 10)
-      return error("integer " + std::string(what) + " does not fit in 64 bits",
-                   start, pos_ - start + 1);
-    v = v * 10 - digit;
+  while (pos_ < text_.size()) {
+    int digit = base == 16 ? hexDigit(text_[pos_])
+                           : (std::isdigit(static_cast<unsigned char>(text_[pos_]))
+                                  ? text_[pos_] - '0'
+                                  : -1);
+    if (digit < 0)
+      break;
+    if (v < (std::numeric_limits<int64_t>::min() + digit) / base)
+      return tooBig();
+    v = v * base - digit;
     ++pos_;
   }
   if (!negative) {
-    if (v == std::numeric_limits<int64_t>::min())
-      return error("integer " + std::string(what) + " does not fit in 64 bits",
-                   start, pos_ - start);
+    if (v == std::numeric_limits<int64_t>::min()) {
+      --pos_;
+      return tooBig();
+    }
     v = -v;
   }
   return v;

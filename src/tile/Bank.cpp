@@ -202,10 +202,11 @@ Expected<BankAccess> columnAccess(int64_t rows, int64_t cols, int64_t firstRow,
                              " x " + std::to_string(cols) +
                              " tile has more than 2^63 elements");
   if (addOverflows(firstRow, lanes, lastRow) || lastRow > rows)
-    return Diagnostic::error("column access: rows " + std::to_string(firstRow) +
-                             ".." + std::to_string(firstRow + lanes - 1) +
-                             " leave the " + std::to_string(rows) +
-                             " rows of the tile");
+    // Not firstRow + lanes - 1: that sum is what overflowed.
+    return Diagnostic::error("column access: " + std::to_string(lanes) +
+                             " lanes reading from row " +
+                             std::to_string(firstRow) + " leave the " +
+                             std::to_string(rows) + " rows of the tile");
   if (mulOverflows(column, vector, firstCol) ||
       addOverflows(firstCol, vector, endCol) || endCol > cols)
     return Diagnostic::error("column access: column " + std::to_string(column) +

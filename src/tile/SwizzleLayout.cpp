@@ -92,7 +92,12 @@ std::string SwizzleLayout::str() const {
 }
 
 CoordSet ComposeLayout::eval(int64_t flat) const {
-  CoordSet in = tile_.eval(flat);
+  return eval(flat, tile_.replicaCount());
+}
+
+CoordSet ComposeLayout::eval(int64_t flat, int64_t limit) const {
+  CoordSet in;
+  tile_.evalInto(flat, in, limit);
   int slot = tile_.axisSlot(Axis::m());
   CoordSet out(in.rank());
   for (size_t i = 0; i < in.size(); ++i) {

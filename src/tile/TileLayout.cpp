@@ -271,10 +271,15 @@ Expected<int64_t> TileLayout::address(std::span<const int64_t> shape,
 }
 
 void TileLayout::evalInto(int64_t flat, CoordSet &out) const {
+  evalInto(flat, out, replicaCount_);
+}
+
+void TileLayout::evalInto(int64_t flat, CoordSet &out, int64_t limit) const {
   const size_t n = axes_.size();
   out.reset(n);
   baseInto(flat, out.appendUninitialized());
-  for (int64_t r = 1; r < replicaCount_; ++r) {
+  const int64_t count = std::min(limit, replicaCount_);
+  for (int64_t r = 1; r < count; ++r) {
     int64_t *p = out.appendUninitialized();
     const int64_t *base = out.values().data();
     for (size_t i = 0; i < n; ++i)

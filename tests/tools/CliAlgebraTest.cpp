@@ -180,9 +180,11 @@ TEST(CliAlgebra, Equivalent) {
   // (2,4):(1,2) is i -> i on [0,8), as is 8:1.
   EXPECT_EQ(resultOf({"equivalent", "(2,4):(1,2)", "8:1"}), "true");
   // (2,4):(4,1) sends 1 -> 4.
+  // Like cmp, "not equivalent" is exit status 1 (with the answer printed).
   lk::cli::testing::CliRun r = runCli({"equivalent", "(2,4):(4,1)", "8:1"});
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.line(), "false");
+  EXPECT_EQ(r.err, "");
 }
 
 } // namespace

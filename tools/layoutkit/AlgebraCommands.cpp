@@ -220,7 +220,10 @@ Expected<Reply> runEquivalent(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout a, inv.composedLayout(0));
   LK_TRY(cute::ComposedLayout b, inv.composedLayout(1));
   LK_TRY(bool same, cute::equivalent(a, b));
-  return boolReply(same);
+  // Like cmp(1): the status answers the question in scripts.
+  Reply r = boolReply(same);
+  r.exitCode = same ? kExitOk : kExitBadInput;
+  return r;
 }
 
 } // namespace lk::cli

@@ -294,6 +294,8 @@ int run(const std::vector<std::string> &args, std::ostream &out,
     JsonValue doc = {{"op", b.spec->name},
                           {"inputs", inputsOf(inv)},
                           {"result", reply->json}};
+    if (reply->omitted > 0)
+      doc["omitted"] = reply->omitted;
     out << dumpJson(doc) << "\n";
   } else {
     out << reply->text;
@@ -307,16 +309,34 @@ int run(const std::vector<std::string> &args, std::ostream &out,
 
 const char *toolVersion() { return LK_VERSION; }
 
+namespace {
+
+/// The one place every command's output is finished: `out` is flushed and
+/// a failed write (a full disk, a closed pipe, `> /dev/full`) turns a
+/// successful status into kExitBadInput with a message on `err`.
+int finishOutput(int status, std::ostream &out, std::ostream &err) {
+  out.flush();
+  if (out.good())
+    return status;
+  err << "layoutkit: error: writing the output failed (standard output "
+         "full or closed)\n";
+  err.flush();
+  return status == kExitOk ? int(kExitBadInput) : status;
+}
+
+} // namespace
+
 int runLayoutkit(std::vector<std::string> args, std::ostream &out,
                  std::ostream &err) {
+  int status = kExitInternal;
   try {
-    return run(args, out, err);
+    status = run(args, out, err);
   } catch (const std::exception &e) {
     err << "layoutkit: internal error: " << e.what() << "\n";
   } catch (...) {
     err << "layoutkit: internal error\n";
   }
-  return kExitInternal;
+  return finishOutput(status, out, err);
 }
 
 } // namespace lk::cli

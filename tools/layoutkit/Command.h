@@ -82,6 +82,9 @@ struct Reply {
   JsonValue json;
   bool streamed = false;
   int exitCode = kExitOk;
+  /// Items of a listing left out (see --all): the JSON object gets
+  /// "omitted": N beside "result".
+  int64_t omitted = 0;
 };
 
 using Handler = Expected<Reply> (*)(const Invocation &);

@@ -100,6 +100,19 @@ std::vector<CommandSpec> buildRegistry() {
         integerParam("INDEX", "a 1-D index, e.g. 5")},
        {},
        runIdx2crd},
+      {"parse", inspect,
+       "Read a basis descriptor or a layout attribute and print its "
+       "canonical form",
+       "GRAMMAR is basis (a basis descriptor, e.g. '(1@0, (2@1, 1/2@0@1))', "
+       "counts reduced, blanks normalised) or attribute (a layout attribute, "
+       "e.g. '<(128,64),(64,1),swizzle<3,4,3>,elem=f16>'); docs/grammars.md. "
+       "A text that does not parse is a diagnostic with a caret.",
+       {"layoutkit parse basis '(1@0,2@1)'",
+        "layoutkit parse attribute '<(8,64),(64,1),swizzle<3,4,3>>'"},
+       {{"GRAMMAR", "basis or attribute", Arity::One},
+        {"TEXT", "the text to read", Arity::One}},
+       {},
+       runParse},
       {"size", inspect, "Number of coordinates of a layout (product of shape)",
        "",
        {"layoutkit size '((2,4),8):((1,16),2)'    # 2*4*8 = 64"},
@@ -129,8 +142,10 @@ std::vector<CommandSpec> buildRegistry() {
        runDepth},
       {"equivalent", inspect,
        "Whether two layouts compute the same function on the same domain",
-       "Prints true or false (exit status 0 either way): same size and "
-       "A(i) == B(i) for every i < size.",
+       "Prints true or false; like cmp, the exit status is 0 when they are "
+       "equivalent and 1 when not (2 for a usage error; 1 with a message on "
+       "stderr for unreadable input): same size and A(i) == B(i) for every "
+       "i < size.",
        {"layoutkit equivalent '(2,4):(1,2)' '8:1'   # true",
         "layoutkit equivalent '(2,4):(4,1)' '8:1'   # false"},
        {layoutParam("A"), layoutParam("B")},

@@ -16,7 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <functional>
 #include <map>
 
@@ -31,7 +33,32 @@ using nlohmann::json;
 Expected<int64_t> intFromJson(const json &j) {
   if (!j.is_number_integer())
     return Diagnostic::error("expected an integer, got " + j.dump());
+  if (j.is_number_unsigned() &&
+      j.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+    return Diagnostic::error("integer " + j.dump() +
+                             " does not fit in 64 signed bits");
   return j.get<int64_t>();
+}
+
+Expected<bool> boolField(const json &j, const char *key, bool fallback) {
+  if (!j.is_object() || !j.contains(key))
+    return fallback;
+  const json &v = j[key];
+  if (!v.is_boolean())
+    return Diagnostic::error(std::string("field '") + key +
+                             "' must be true or false, got " + v.dump());
+  return v.get<bool>();
+}
+
+Status swizzleParamsInRange(int64_t b, int64_t m, int64_t s) {
+  constexpr int64_t kMaxBits = 62;
+  if (b < 0 || m < 0 || b > kMaxBits || m > kMaxBits || s < -kMaxBits ||
+      s > kMaxBits || b + m + (s < 0 ? -s : s) > kMaxBits)
+    return Diagnostic::error(
+        "swizzle parameters out of range: need B >= 0, M >= 0 and B + M + |S| "
+        "<= 62, got B=" + std::to_string(b) + " M=" + std::to_string(m) +
+        " S=" + std::to_string(s));
+  return Ok{};
 }
 
 Status arity(const json &args, size_t lo, size_t hi) {
@@ -62,88 +89,157 @@ struct OpCount {
   int failed = 0;
 };
 
+/// Deepest nesting a case may have; parsing, reading and destroying a JSON
+/// value recurse once per level, so deeper texts are refused unread.
+constexpr int kMaxCaseDepth = 64;
+
+/// The largest [ / { nesting of `line` outside strings.
+int nestingDepth(std::string_view line) {
+  int depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+/// The outcome of one case: "" when it passed, else why it failed.
+struct CaseOutcome {
+  std::string op = "<malformed>";
+  std::string failure;
+};
+
+/// Runs the case on one line. Never throws: a value of the wrong type that
+/// an op reads with nlohmann's accessors is that case's failure.
+CaseOutcome runCase(std::string_view line) {
+  CaseOutcome r;
+  if (nestingDepth(line) > kMaxCaseDepth) {
+    r.failure = "JSON nested deeper than " + std::to_string(kMaxCaseDepth) +
+                " levels";
+    return r;
+  }
+  json c = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (c.is_discarded()) {
+    r.failure = "not valid JSON";
+    return r;
+  }
+  if (!c.is_object() || !c.contains("op") || !c["op"].is_string() ||
+      !c.contains("args")) {
+    r.failure = "not a case object (expected {\"op\": NAME, \"args\": [...], "
+                "\"expect\": ...})";
+    return r;
+  }
+  r.op = c["op"].get<std::string>();
+  auto it = allOps().find(r.op);
+  if (it == allOps().end()) {
+    r.failure = "unknown op";
+    return r;
+  }
+  auto expectError = boolField(c, "expect_error", false);
+  if (!expectError) {
+    r.failure = expectError.error().message;
+    return r;
+  }
+  if (!*expectError && !c.contains("expect")) {
+    r.failure = "case has neither expect nor expect_error";
+    return r;
+  }
+  const ConformanceOp &fn = it->second;
+  try {
+    Expected<json> got = fn.run(c["args"]);
+    if (*expectError) {
+      if (got) {
+        const json reason = c.value("reason", json());
+        r.failure = "expected an error (" +
+                    (reason.is_string() ? reason.get<std::string>()
+                                        : reason.dump()) +
+                    "), got " + got->dump();
+      }
+    } else if (!got) {
+      r.failure = "expected " + c["expect"].dump() +
+                  ", got error: " + got.error().message;
+    } else if (fn.same ? !fn.same(*got, c["expect"]) : *got != c["expect"]) {
+      r.failure = "args " + c["args"].dump() + ": expected " +
+                  c["expect"].dump() + ", got " + got->dump();
+    }
+  } catch (const json::exception &e) {
+    r.failure = std::string("a value has the wrong type (") + e.what() +
+                "); args " + c["args"].dump();
+  }
+  return r;
+}
+
 } // namespace
 
-int runConformance(const std::vector<std::string> &files,
-                   const ConformanceOptions &options, std::ostream &out,
-                   std::ostream &err) {
+ConformanceResult runConformance(const std::vector<std::string> &files,
+                                 const ConformanceOptions &options,
+                                 std::ostream &err) {
   std::map<std::string, OpCount> perOp;
   int passed = 0, failed = 0, shown = 0;
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
   auto fail = [&](const std::string &where, const std::string &op,
                   const std::string &why) {
     ++failed;
     ++perOp[op].failed;
     if (options.verbose || shown < 20) {
       err << "FAIL " << where << " [" << op << "]: " << why << "\n";
+      failures.push_back({{"case", where}, {"op", op}, {"message", why}});
       ++shown;
     }
   };
   for (const std::string &file : files) {
     std::ifstream in(file);
     if (!in) {
-      err << "error: cannot open " << file << "\n";
-      fail(file, "<file>", "cannot open");
+      fail(file, "<file>", "cannot open the file");
       continue;
     }
     std::string line;
-    size_t lineNo = 0;
+    size_t lineNo = 0, cases = 0;
     while (std::getline(in, line)) {
       ++lineNo;
       if (line.find_first_not_of(" \t\r") == std::string::npos)
         continue;
-      std::string where = file + ":" + std::to_string(lineNo);
-      json c = json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (c.is_discarded() || !c.is_object() || !c.contains("op") ||
-          !c["op"].is_string() || !c.contains("args")) {
-        fail(where, "<malformed>", "not a case object");
-        continue;
-      }
-      std::string op = c["op"].get<std::string>();
-      auto it = allOps().find(op);
-      if (it == allOps().end()) {
-        fail(where, op, "unknown op");
-        continue;
-      }
-      bool expectError = c.value("expect_error", false);
-      if (!expectError && !c.contains("expect")) {
-        fail(where, op, "case has neither expect nor expect_error");
-        continue;
-      }
-      const ConformanceOp &fn = it->second;
-      Expected<json> got = fn.run(c["args"]);
-      if (expectError) {
-        if (got) {
-          fail(where, op, "expected an error (" + c.value("reason", std::string()) +
-                              "), got " + got->dump());
-          continue;
-        }
-      } else if (!got) {
-        fail(where, op, "expected " + c["expect"].dump() + ", got error: " +
-                            got.error().message);
-        continue;
-      } else if (fn.same ? !fn.same(*got, c["expect"]) : *got != c["expect"]) {
-        fail(where, op, "args " + c["args"].dump() + ": expected " +
-                            c["expect"].dump() + ", got " + got->dump());
+      ++cases;
+      CaseOutcome o = runCase(line);
+      if (!o.failure.empty()) {
+        fail(file + ":" + std::to_string(lineNo), o.op, o.failure);
         continue;
       }
       ++passed;
-      ++perOp[op].passed;
+      ++perOp[o.op].passed;
     }
+    if (cases == 0)
+      fail(file, "<file>", "no cases (the file is empty or blank)");
   }
-  if (options.json) {
-    json summary;
-    for (const auto &[op, n] : perOp)
-      summary["ops"][op] = {{"passed", n.passed}, {"failed", n.failed}};
-    summary["passed"] = passed;
-    summary["failed"] = failed;
-    out << summary.dump(2) << "\n";
-  } else {
-    for (const auto &[op, n] : perOp)
-      out << "  " << op << ": " << n.passed << " passed, " << n.failed
-          << " failed\n";
-    out << passed << " passed, " << failed << " failed\n";
+  ConformanceResult r;
+  r.json = json::object();
+  r.json["ops"] = json::object();
+  for (const auto &[op, n] : perOp) {
+    r.json["ops"][op] = {{"passed", n.passed}, {"failed", n.failed}};
+    r.text += "  " + op + ": " + std::to_string(n.passed) + " passed, " +
+              std::to_string(n.failed) + " failed\n";
   }
-  return (failed == 0 && passed > 0) ? 0 : 1;
+  r.json["passed"] = passed;
+  r.json["failed"] = failed;
+  r.json["failures"] = failures;
+  if (failed > shown)
+    r.json["failures_not_shown"] = failed - shown;
+  r.text += std::to_string(passed) + " passed, " + std::to_string(failed) +
+            " failed\n";
+  r.exitCode = (failed == 0 && passed > 0) ? 0 : 1;
+  return r;
 }
 
 } // namespace lk::cli

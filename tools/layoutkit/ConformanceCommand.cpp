@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Forwards to the oracle runner of Conformance.h, which writes its own
-/// report; the command's exit status is the runner's.
+/// Forwards to the oracle runner of Conformance.h (which lists failures on
+/// stderr as it goes); the summary is the reply, the exit status the
+/// runner's.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +19,11 @@ namespace lk::cli {
 Expected<Reply> runConformanceCommand(const Invocation &inv) {
   ConformanceOptions options;
   options.verbose = inv.option("verbose").has_value();
-  options.json = inv.json;
+  ConformanceResult result = runConformance(inv.values[0], options, *inv.err);
   Reply reply;
-  reply.streamed = true;
-  reply.exitCode = runConformance(inv.values[0], options, *inv.out, *inv.err);
+  reply.text = std::move(result.text);
+  reply.json = std::move(result.json);
+  reply.exitCode = result.exitCode;
   return reply;
 }
 

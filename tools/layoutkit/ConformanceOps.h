@@ -35,8 +35,16 @@ using ConformanceOps = std::map<std::string, ConformanceOp>;
 
 /// Fails unless `args` is an array of lo..hi elements.
 Status arity(const nlohmann::json &args, size_t lo, size_t hi);
-/// Reads a JSON integer.
+/// Reads a JSON integer that fits int64 (an unsigned above INT64_MAX is
+/// refused, not wrapped).
 Expected<int64_t> intFromJson(const nlohmann::json &j);
+/// Field `key` of object `j` as a boolean, `fallback` when absent; a value
+/// of another type (e.g. 1) is an error naming the field.
+Expected<bool> boolField(const nlohmann::json &j, const char *key,
+                         bool fallback);
+/// The swizzle parameters B, M, S of a case, checked without overflow:
+/// 0 <= B, M and B + M + |S| <= 62 (each term bounded before the sum).
+Status swizzleParamsInRange(int64_t b, int64_t m, int64_t s);
 
 /// Each model adds its ops.
 void addCuteOps(ConformanceOps &ops);

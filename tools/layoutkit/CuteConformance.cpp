@@ -217,8 +217,7 @@ const std::map<std::string, OpFn> &cuteTable() {
          LK_TRY(int64_t m, intFromJson(a[1]));
          LK_TRY(int64_t s, intFromJson(a[2]));
          LK_TRY(int64_t x, intFromJson(a[3]));
-         if (b < 0 || m < 0 || b + m + (s < 0 ? -s : s) > 62)
-           return Diagnostic::error("swizzle parameters out of range");
+         LK_CHECK(swizzleParamsInRange(b, m, s));
          return json(swizzleApply(int(b), int(m), int(s), x));
        }},
       {"composed_eval",
@@ -232,8 +231,7 @@ const std::map<std::string, OpFn> &cuteTable() {
          LK_TRY(int64_t off, intFromJson(a[1]));
          LK_TRY(Layout l, layoutFromJson(a[2]));
          LK_TRY(IntTuple c, tupleFromJson(a[3]));
-         if (b < 0 || m < 0 || b + m + (s < 0 ? -s : s) > 62)
-           return Diagnostic::error("swizzle parameters out of range");
+         LK_CHECK(swizzleParamsInRange(b, m, s));
          // The oracle also evaluates swizzles that are not self-inverse
          // (S < B, negative S), so the parameters are not validated here.
          ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};

@@ -6,8 +6,8 @@
 ///
 /// \file
 /// The handler of every row of the command table (Commands.cpp). Handlers
-/// read their arguments through the Invocation and never print, except
-/// `conformance`, which streams its report (Reply::streamed).
+/// read their arguments through the Invocation and never print (the
+/// conformance runner lists failing cases on stderr as it finds them).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_TOOLS_HANDLERS_H
@@ -29,6 +29,19 @@ inline Reply tupleReply(const IntTuple &t) { return {t.str(), toJson(t)}; }
 inline Reply boolReply(bool b) { return {b ? "true" : "false", b}; }
 
 //===----------------------------------------------------------------------===//
+// Long listings
+//===----------------------------------------------------------------------===//
+
+/// The `--all` flag of a command whose output is a list.
+OptionSpec allOption();
+/// How many items a listing shows: api::kListLimit, every one with --all.
+int64_t listLimit(const Invocation &inv);
+/// Records that `total - shown` items were left out: sets reply.omitted
+/// and appends "... N more (--all lists them)" to the text. No-op when
+/// nothing was left out.
+void noteOmitted(Reply &reply, int64_t shown, int64_t total);
+
+//===----------------------------------------------------------------------===//
 // Inspection (InspectCommands.cpp)
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +52,9 @@ Status writeFile(const std::string &path, const std::string &contents);
 Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply);
 
 Expected<Reply> runShow(const Invocation &inv);
+/// `parse GRAMMAR TEXT`: the canonical print form of a basis descriptor or
+/// a layout attribute.
+Expected<Reply> runParse(const Invocation &inv);
 Expected<Reply> runEval(const Invocation &inv);
 Expected<Reply> runIdx2crd(const Invocation &inv);
 Expected<Reply> runSwizzle(const Invocation &inv);
@@ -80,6 +96,7 @@ Expected<Reply> runEquivalent(const Invocation &inv);
 // Tile layouts (TileCommands.cpp): the `layoutkit tile ...` family
 //===----------------------------------------------------------------------===//
 
+Expected<Reply> runTilePresets(const Invocation &inv);
 Expected<Reply> runTileEval(const Invocation &inv);
 Expected<Reply> runTileOwners(const Invocation &inv);
 Expected<Reply> runTileHolds(const Invocation &inv);

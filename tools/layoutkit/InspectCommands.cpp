@@ -12,7 +12,12 @@
 #include "layoutkit/Handlers.h"
 #include "layoutkit/Show.h"
 
+#include "layoutkit/cute/Attribute.h"
+#include "layoutkit/cute/BasisDescriptor.h"
+
 #include <fstream>
+
+#include <limits>
 
 namespace lk::cli {
 
@@ -38,6 +43,28 @@ Status writeFile(const std::string &path, const std::string &contents) {
   return Ok{};
 }
 
+OptionSpec allOption() {
+  return {"all", "", "list every item (default: the first " +
+                         std::to_string(api::kListLimit) +
+                         " and a line saying how many more)",
+          true, {}};
+}
+
+int64_t listLimit(const Invocation &inv) {
+  return inv.option("all") ? std::numeric_limits<int64_t>::max()
+                           : api::kListLimit;
+}
+
+void noteOmitted(Reply &reply, int64_t shown, int64_t total) {
+  if (total <= shown)
+    return;
+  reply.omitted = total - shown;
+  if (!reply.text.empty() && reply.text.back() != '\n')
+    reply.text += "\n";
+  reply.text += "... " + std::to_string(total - shown) +
+                " more (--all lists them)\n";
+}
+
 Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
   std::optional<std::string> path = inv.option("svg");
   if (!path)
@@ -51,6 +78,41 @@ Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
   LK_CHECK(writeFile(*path, svg));
   reply.json["svg_file"] = *path;
   return Ok{};
+}
+
+Expected<Reply> runParse(const Invocation &inv) {
+  const std::string grammar = inv.text(0);
+  const std::string &text = inv.text(1);
+  Reply r;
+  if (grammar == "basis") {
+    auto d = cute::parseBasisDescriptor(text);
+    if (!d)
+      return inv.inArgument(std::move(d).error(), 1);
+    LK_TRY(std::string printed, cute::printBasisDescriptor(*d));
+    r.text = printed;
+    r.json = {{"grammar", grammar}, {"text", printed}, {"value", toJson(*d)}};
+    return r;
+  }
+  if (grammar != "attribute")
+    return inv.inArgument(
+        Diagnostic::error("unknown grammar '" + grammar +
+                          "'; expected basis or attribute"),
+        0);
+  auto a = cute::parseLayoutAttribute(text);
+  if (!a)
+    return inv.inArgument(std::move(a).error(), 1);
+  r.text = cute::printLayoutAttribute(*a);
+  JsonValue swizzle = nullptr, elem = nullptr;
+  if (a->swizzle)
+    swizzle = {{"B", a->swizzle->B}, {"M", a->swizzle->M}, {"S", a->swizzle->S}};
+  if (a->elem)
+    elem = {{"name", a->elem->name}, {"bits", a->elem->bits}};
+  r.json = {{"grammar", grammar},
+            {"text", r.text},
+            {"layout", toJson(a->layout)},
+            {"swizzle", swizzle},
+            {"elem", elem}};
+  return r;
 }
 
 Expected<Reply> runShow(const Invocation &inv) {

@@ -23,6 +23,8 @@
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/TileText.h"
+#include "layoutkit/linear/Analysis.h"
+#include "layoutkit/linear/ShapeOps.h"
 #include "layoutkit/linear/Text.h"
 
 namespace lk::cli {
@@ -240,6 +242,177 @@ Expected<Reply> runLinearToTile(const Invocation &inv) {
   return r;
 }
 
+namespace {
+
+Expected<Reply> runLinearProduct(const Invocation &inv) {
+  LK_TRY(LinearLayout inner, layoutParam(inv, 0));
+  LK_TRY(LinearLayout outer, layoutParam(inv, 1));
+  LK_TRY(LinearLayout p, product(inner, outer));
+  return layoutReplyOf(p);
+}
+
+Expected<Reply> runLinearDivide(const Invocation &inv) {
+  LK_TRY(LinearLayout a, layoutParam(inv, 0));
+  LK_TRY(LinearLayout b, layoutParam(inv, 1));
+  if (inv.option("right")) {
+    LK_TRY(LinearLayout q, divideRight(a, b));
+    return layoutReplyOf(q);
+  }
+  LK_TRY(LinearLayout q, divideLeft(a, b));
+  return layoutReplyOf(q);
+}
+
+/// "0b101" style mask text of `bits` input bits.
+std::string maskText(uint64_t mask) {
+  if (mask == 0)
+    return "0";
+  std::string s;
+  for (uint64_t m = mask; m; m >>= 1)
+    s.insert(s.begin(), char('0' + (m & 1)));
+  return "0b" + s;
+}
+
+Expected<Reply> runLinearProperties(const Invocation &inv) {
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  std::vector<unsigned> order;
+  if (std::optional<std::string> o = inv.option("order")) {
+    auto leaves = api::parseShapeLeaves(*o);
+    if (!leaves)
+      return Diagnostic::error("--order: " + leaves.error().message);
+    for (int64_t v : *leaves)
+      order.push_back(unsigned(v));
+  }
+  Reply r;
+  r.json = JsonValue::object();
+  auto flag = [&](const char *name, bool v) {
+    r.text += std::string(name) + ": " + (v ? "true" : "false") + "\n";
+    r.json[name] = v;
+  };
+  flag("distributed", isDistributed(l));
+  flag("memory", isMemory(l));
+  flag("injective", l.isInjective());
+  flag("surjective", l.isSurjective());
+  auto contiguous = contiguousElements(l, order);
+  if (contiguous) {
+    r.text += "contiguous elements per thread: " +
+              std::to_string(*contiguous) + "\n";
+    r.json["contiguous_elements"] = *contiguous;
+  } else {
+    r.text += "contiguous elements per thread: n/a (" +
+              contiguous.error().message + ")\n";
+    r.json["contiguous_elements"] = nullptr;
+  }
+  Duplicates d = duplicates(l);
+  JsonValue dup = JsonValue::object();
+  std::string dupText;
+  for (int i = 0; i < l.numInDims(); ++i) {
+    std::string name(dimName(l.inDim(i).id));
+    uint64_t freeMask = d.freeMasks[size_t(i)], zeroMask = d.zeroMasks[size_t(i)];
+    dup[name] = {{"free_mask", freeMask}, {"zero_mask", zeroMask}};
+    if (freeMask || zeroMask)
+      dupText += " " + name + " (free " + maskText(freeMask) + ", zero " +
+                 maskText(zeroMask) + ")";
+  }
+  r.text += "duplicates:" + (dupText.empty() ? std::string(" none") : dupText);
+  r.json["duplicates"] = dup;
+  return r;
+}
+
+/// A shape operation of ShapeOps.h: its argument and both directions.
+struct ShapeOp {
+  const char *name;
+  /// What ARG is: none, an order, a shape, or an axis.
+  enum class Arg { None, Order, Shape, Axis } arg;
+  Expected<LinearLayout> (*forward)(const LinearLayout &,
+                                    const std::vector<int64_t> &);
+  Expected<LinearLayout> (*backward)(const LinearLayout &,
+                                     const std::vector<int64_t> &);
+};
+
+std::vector<unsigned> asOrder(const std::vector<int64_t> &v) {
+  return std::vector<unsigned>(v.begin(), v.end());
+}
+
+const ShapeOp kShapeOps[] = {
+    {"trans", ShapeOp::Arg::Order,
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return transForward(l, asOrder(a));
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return transBackward(l, asOrder(a));
+     }},
+    {"reshape", ShapeOp::Arg::Shape,
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return reshapeForward(l, a);
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return reshapeBackward(l, a);
+     }},
+    {"expand_dims", ShapeOp::Arg::Axis,
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return expandDimsForward(l, int(a[0]));
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return expandDimsBackward(l, int(a[0]));
+     }},
+    {"broadcast", ShapeOp::Arg::Shape,
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return broadcastForward(l, a);
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &a) {
+       return broadcastBackward(l, a);
+     }},
+    {"join", ShapeOp::Arg::None,
+     [](const LinearLayout &l, const std::vector<int64_t> &) {
+       return joinForward(l);
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &) {
+       return joinBackward(l);
+     }},
+    // split is the inverse of join.
+    {"split", ShapeOp::Arg::None,
+     [](const LinearLayout &l, const std::vector<int64_t> &) {
+       return joinBackward(l);
+     },
+     [](const LinearLayout &l, const std::vector<int64_t> &) {
+       return joinForward(l);
+     }},
+};
+
+Expected<Reply> runLinearShapeOp(const Invocation &inv) {
+  std::string leaf = leafNameOf(inv.spec->name);
+  const ShapeOp *op = nullptr;
+  for (const ShapeOp &o : kShapeOps)
+    if (leaf == o.name)
+      op = &o;
+  if (!op)
+    return Diagnostic::error("no shape operation '" + leaf + "'");
+  LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  std::vector<int64_t> arg;
+  if (op->arg != ShapeOp::Arg::None) {
+    auto leaves = api::parseShapeLeaves(inv.text(1));
+    if (!leaves)
+      return inv.inArgument(std::move(leaves).error(), 1);
+    arg = std::move(*leaves);
+    if (op->arg == ShapeOp::Arg::Axis && arg.size() != 1)
+      return inv.inArgument(Diagnostic::error("expected one axis, e.g. 1"), 1);
+    if (op->arg == ShapeOp::Arg::Order || op->arg == ShapeOp::Arg::Axis)
+      for (int64_t v : arg)
+        if (v < 0 || v >= LinearLayout::kMaxDims)
+          return inv.inArgument(
+              Diagnostic::error("a dim index is 0.." +
+                                std::to_string(LinearLayout::kMaxDims - 1) +
+                                ", got " + std::to_string(v)),
+              1);
+  }
+  bool backward = inv.option("backward").has_value();
+  LK_TRY(LinearLayout result,
+         backward ? op->backward(l, arg) : op->forward(l, arg));
+  return layoutReplyOf(result);
+}
+
+} // namespace
+
 std::vector<CommandSpec> linearCommands() {
   const std::string group = "Linear layouts";
   const ParamSpec layout{"LAYOUT",
@@ -251,7 +424,7 @@ std::vector<CommandSpec> linearCommands() {
   const char *blocked =
       "'{\"kind\":\"blocked\",\"sizePerThread\":[1,4],\"threadsPerWarp\":[8,4],"
       "\"warpsPerCTA\":[1,1],\"order\":[1,0]}'";
-  return {
+  std::vector<CommandSpec> rows = {
       {"linear standard", group,
        "Build a standard GPU layout (Triton's) from its parameters",
        "PARAMS is a JSON object with `kind` (blocked, nvidia_mma, "
@@ -337,7 +510,78 @@ std::vector<CommandSpec> linearCommands() {
        {layout},
        {},
        runLinearToTile},
+      {"linear product", group,
+       "The product INNER * OUTER (direct sum of the bases)",
+       "Input and output dims are the union, INNER's first; on a common "
+       "output dim OUTER's values are shifted above INNER's.",
+       {"layoutkit linear product '{register: [(1)]} -> {dim0: 2}' "
+        "'{lane: [(1)]} -> {dim0: 2}'"},
+       {{"INNER", "the minor layout", Arity::One},
+        {"OUTER", "the major layout", Arity::One}},
+       {},
+       runLinearProduct},
+      {"linear divide", group,
+       "The quotient C with A = B * C (or, --right, B with A = B * C)",
+       "Left division: A's first bases per input dim must be B's; C keeps "
+       "the rest shifted down. --right divides by the major part.",
+       {"layoutkit linear divide '{register: [(1),(2),(4)]} -> {dim0: 8}' "
+        "'{register: [(1)]} -> {dim0: 2}'"},
+       {{"A", "the layout to divide", Arity::One},
+        {"B", "the divisor (the minor part; with --right the major part)",
+         Arity::One}},
+       {{"right", "", "divide by the major part (A = B * C, C given)", true, {}}},
+       runLinearDivide},
+      {"linear properties", group,
+       "Distributed? memory? contiguity per thread, duplicated data",
+       "distributed: every column has at most one bit, non-zero columns "
+       "distinct; memory: invertible with 1 or 2 bits per column; contiguous "
+       "elements per thread in the memory order --order (default row-major; "
+       "needs a register in-dim and dim0.. out-dims); duplicates: per in-dim "
+       "the free-variable mask (data held twice) and the zero-column mask "
+       "(pure broadcast).",
+       {"layoutkit linear properties '{register: [(0,1)], lane: [(0,2), "
+        "(1,0)]} -> {dim0: 2, dim1: 4}'"},
+       {layout},
+       {{"order", "ORDER", "memory order of the dims, fastest first, e.g. (1,0)",
+         false, {}}},
+       runLinearProperties},
   };
+  const ParamSpec order{"ORDER", "result dim i is operand dim ORDER[i], e.g. (1,0)",
+                        Arity::One};
+  const ParamSpec shapeArg{"SHAPE", "the other shape, e.g. (4,8)", Arity::One};
+  const ParamSpec axis{"AXIS", "the position of the size-1 dim, e.g. 0",
+                       Arity::One};
+  const OptionSpec backward{"backward", "",
+                            "map a wanted result layout to the operand layout "
+                            "that gives it with no data movement",
+                            true, {}};
+  auto shapeRow = [&](const std::string &name, const std::string &summary,
+                      std::vector<ParamSpec> params, const std::string &example) {
+    return CommandSpec{"linear " + name, group, summary,
+                       "Shape operations keep every element in its thread and "
+                       "register (docs/linear.md, Shape operations); the "
+                       "layout's out-dims are dim0.. of the operand.",
+                       {"layoutkit linear " + name + " " + example},
+                       std::move(params), {backward}, runLinearShapeOp};
+  };
+  const std::string blockedArg =
+      "'{register: [(0,1)], lane: [(0,2), (1,0)]} -> {dim0: 2, dim1: 4}'";
+  rows.push_back(shapeRow("trans", "The layout of a transposed tensor",
+                          {layout, order}, blockedArg + " '(1,0)'"));
+  rows.push_back(shapeRow("reshape", "The layout of a reshaped tensor (row-major)",
+                          {layout, shapeArg}, blockedArg + " 8"));
+  rows.push_back(shapeRow("expand_dims", "The layout with a size-1 dim inserted",
+                          {layout, axis}, blockedArg + " 0"));
+  rows.push_back(shapeRow("broadcast", "The layout of a tensor broadcast to SHAPE",
+                          {layout, shapeArg},
+                          "'{lane: [(0,1)]} -> {dim0: 1, dim1: 2}' '(2,2)'"));
+  rows.push_back(shapeRow("join", "The layout of join(a, b): a new minor dim of size 2",
+                          {layout}, blockedArg));
+  rows.push_back(shapeRow("split", "The layout of split: the minor dim of size 2 removed",
+                          {layout},
+                          "'{register: [(0,0,1)], lane: [(0,1,0)]} -> {dim0: 1, "
+                          "dim1: 2, dim2: 2}'"));
+  return rows;
 }
 
 } // namespace lk::cli

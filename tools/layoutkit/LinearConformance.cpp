@@ -94,13 +94,13 @@ Expected<Encoding> encodingFromJsonAt(const json &j, int depth = 0) {
     LK_TRY(int64_t n, intField(j, "nDim"));
     e.mDim = int(m);
     e.nDim = int(n);
-    e.isTransposed = j.value("isTransposed", false);
+    LK_TRY(e.isTransposed, boolField(j, "isTransposed", false));
   } else if (kind == "amd_wmma") {
     e.kind = EncodingKind::AmdWmma;
     LK_TRY(e.warpsPerCTA, unsignedList(j, "warpsPerCTA"));
     LK_TRY(int64_t v, intField(j, "version"));
     e.version = int(v);
-    e.isTransposed = j.value("isTransposed", false);
+    LK_TRY(e.isTransposed, boolField(j, "isTransposed", false));
   } else if (kind == "dot_operand") {
     e.kind = EncodingKind::DotOperand;
     LK_TRY(int64_t op, intField(j, "opIdx"));
@@ -128,8 +128,8 @@ Expected<Encoding> encodingFromJsonAt(const json &j, int depth = 0) {
     LK_TRY(int64_t bits, intField(j, "elementBitWidth"));
     e.swizzleSizeInBytes = int(sw);
     e.elementBitWidth = int(bits);
-    e.transposed = j.value("transposed", false);
-    e.fp4Padded = j.value("fp4Padded", false);
+    LK_TRY(e.transposed, boolField(j, "transposed", false));
+    LK_TRY(e.fp4Padded, boolField(j, "fp4Padded", false));
   } else if (kind == "shmem_for_reg_to_reg") {
     e.kind = EncodingKind::ShmemForRegToReg;
     LK_TRY(e.tensorShape, unsignedList(j, "tensorShape"));

@@ -37,6 +37,7 @@
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/plan/EmitCuda.h"
+#include "layoutkit/plan/Gather.h"
 
 #include <cstdio>
 
@@ -216,6 +217,44 @@ Expected<Reply> runPlan(const Invocation &inv) {
   return r;
 }
 
+namespace {
+
+/// `gather SRC INDEX --axis A --dtype T`: plan::planGather, printed.
+Expected<Reply> runGather(const Invocation &inv) {
+  std::optional<std::string> dtype = inv.option("dtype");
+  if (!dtype)
+    return Diagnostic::error("--dtype is required, e.g. --dtype f32");
+  LK_TRY(cute::ElementType type,
+         cute::ElementTypeRegistry::global().lookup(*dtype));
+  LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
+  LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
+  LK_TRY(LinearLayout index, distributedParam(inv, 1, parse));
+  LK_TRY(int64_t axis, inv.integerOption("axis", 0));
+  if (axis < 0 || axis >= LinearLayout::kMaxDims)
+    return Diagnostic::error("--axis must be a dim index 0.." +
+                             std::to_string(LinearLayout::kMaxDims - 1));
+  LK_TRY(plan::GatherPlan p,
+         plan::planGather(src, index, int(axis), type.bits));
+  Reply r;
+  r.text = p.describe() + "\n";
+  const plan::GatherCost &c = p.cost;
+  r.json = {{"strategy", std::string(plan::gatherStrategyName(p.strategy))},
+            {"description", p.describe()},
+            {"axis", axis},
+            {"element_bits", p.elementBits},
+            {"rounds_per_register", p.roundsPerRegister},
+            {"cost",
+             {{"shuffles", c.shuffles},
+              {"selects", c.selects},
+              {"shared_stores", c.sharedStores},
+              {"shared_loads", c.sharedLoads},
+              {"barriers", c.barriers},
+              {"smem_bytes", c.smemBytes}}}};
+  return r;
+}
+
+} // namespace
+
 std::vector<CommandSpec> planCommands() {
   const std::string group = "Plans";
   const char *layoutHelp =
@@ -294,6 +333,26 @@ std::vector<CommandSpec> planCommands() {
          false,
          {}}},
        runPlan},
+      {"gather",
+       group,
+       "Plan out = gather(src, index, axis) on distributed layouts",
+       "The gather planner (docs/plan.md): thread-local when the axis stays "
+       "in each thread's registers, warp shuffles when it stays in a warp, "
+       "shared memory otherwise; prints the strategy and its instruction "
+       "counts. SRC and INDEX are read as `plan` reads its layouts. The "
+       "planner has no CUDA emitter for gathers yet.",
+       {"layoutkit gather '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),"
+        "(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' '{register: [(0,1)], lane: "
+        "[(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' --axis 1 "
+        "--dtype f32"},
+       {{"SRC", std::string("the source tensor's layout: ") + layoutHelp,
+         Arity::One},
+        {"INDEX", "the index tensor's layout (the output's)", Arity::One}},
+       {{"axis", "A", "the gathered dim (default 0)", false, {}},
+        {"dtype", "TYPE", "element type (required): 8, 16, 32 or 64 bits",
+         false, {}},
+        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
+       runGather},
   };
 }
 

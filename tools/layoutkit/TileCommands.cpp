@@ -21,6 +21,7 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/Bank.h"
 #include "layoutkit/tile/SwizzleLayout.h"
+#include "layoutkit/tile/TilePresets.h"
 #include "layoutkit/tile/TileText.h"
 
 #include <algorithm>
@@ -46,6 +47,10 @@ Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
     return inv.inArgument(std::move(l).error(), i);
   return *l->tile();
 }
+
+/// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),
+/// when --swizzle is given.
+Expected<ComposeLayout> swizzledLayoutParam(const Invocation &inv, size_t i);
 
 /// SHAPE: an integer or a flat tuple of positive integers the layout admits.
 Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
@@ -73,6 +78,15 @@ Expected<int64_t> dtypeBits(const Invocation &inv) {
   std::string name = inv.option("dtype").value_or("f16");
   LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(name));
   return t.bits;
+}
+
+Expected<ComposeLayout> swizzledLayoutParam(const Invocation &inv, size_t i) {
+  LK_TRY(ComposeLayout layout, layoutParam(inv, i));
+  std::optional<std::string> mode = inv.option("swizzle");
+  if (!mode)
+    return layout;
+  LK_TRY(int64_t bits, dtypeBits(inv));
+  return api::withSwizzleMode(layout, bits, *mode);
 }
 
 /// The memory layout of LAYOUT with --swizzle applied.
@@ -148,28 +162,79 @@ Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
 
 namespace {
 
-/// LAYOUT SHAPE COORD, evaluated: L(x) of the coordinate.
+/// LAYOUT SHAPE COORD: the layout and the coordinate's flat index.
 struct Evaluated {
   ComposeLayout layout;
   std::vector<int64_t> shape;
   int64_t flat = 0;
-  CoordSet set;
 };
 
 Expected<Evaluated> evaluateParams(const Invocation &inv) {
   Evaluated e;
-  LK_TRY(e.layout, layoutParam(inv, 0));
+  LK_TRY(e.layout, swizzledLayoutParam(inv, 0));
   LK_TRY(e.shape, shapeParam(inv, 1, e.layout.tile()));
   LK_TRY(e.flat, coordParam(inv, 2, e.layout.tile(), e.shape));
-  e.set = e.layout.eval(e.flat);
   return e;
+}
+
+} // namespace
+
+namespace {
+
+std::string iterText(const Iter &it) {
+  return std::to_string(it.extent) + ":" + std::to_string(it.stride) + "@" +
+         std::string(it.axis.name());
+}
+
+/// `tile eval --steps`: which iter adds what, then the points.
+void addSteps(const Evaluated &e, Reply &r) {
+  std::string text = "x = " + std::to_string(e.flat) + " = " +
+                     coordText(e.shape, e.flat) + "\n";
+  JsonValue steps = JsonValue::array();
+  for (const api::EvalStep &s : api::evaluationSteps(e.layout, e.flat)) {
+    std::string axis(s.iter.axis.name());
+    JsonValue j = {{"axis", axis}};
+    switch (s.kind) {
+    case api::EvalStep::Kind::Shard:
+      text += "shard iter " + std::to_string(s.index) + " (" +
+              iterText(s.iter) + "): c = " + std::to_string(s.component) +
+              ", " + axis + " += " + std::to_string(s.added) + "\n";
+      j = {{"kind", "shard"}, {"iter", s.index}, {"extent", s.iter.extent},
+           {"stride", s.iter.stride}, {"axis", axis},
+           {"component", s.component}, {"added", s.added}};
+      break;
+    case api::EvalStep::Kind::Offset:
+      text += "offset: " + axis + " += " + std::to_string(s.added) + "\n";
+      j = {{"kind", "offset"}, {"axis", axis}, {"added", s.added}};
+      break;
+    case api::EvalStep::Kind::Replica:
+      text += "replica iter " + std::to_string(s.index) + " (" +
+              iterText(s.iter) + "): one point per r in [0," +
+              std::to_string(s.iter.extent) + "), " + axis + " += " +
+              std::to_string(s.iter.stride) + "*r\n";
+      j = {{"kind", "replica"}, {"iter", s.index}, {"extent", s.iter.extent},
+           {"stride", s.iter.stride}, {"axis", axis}};
+      break;
+    case api::EvalStep::Kind::Swizzle:
+      text += "swizzle " + e.layout.swizzle().str() + ": m " +
+              std::to_string(s.component) + " -> " + std::to_string(s.added) +
+              "\n";
+      j = {{"kind", "swizzle"}, {"swizzle", e.layout.swizzle().str()},
+           {"from", s.component}, {"to", s.added}};
+      break;
+    }
+    steps.push_back(j);
+  }
+  r.text = text + "L(x):\n" + r.text;
+  r.json = {{"steps", steps}, {"points", r.json}};
 }
 
 } // namespace
 
 Expected<Reply> runTileEval(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  const CoordSet &set = e.set;
+  api::TilePoints p = api::evaluate(e.layout, e.flat, listLimit(inv));
+  const CoordSet &set = p.points;
   std::span<const Axis> axes = e.layout.tile().axes();
   Reply r;
   r.json = JsonValue::array();
@@ -177,12 +242,17 @@ Expected<Reply> runTileEval(const Invocation &inv) {
     r.text += physicalText(axes, set[i], 0) + "\n";
     r.json.push_back(physicalJson(axes, set[i], 0));
   }
+  noteOmitted(r, int64_t(set.size()), p.total);
+  if (inv.option("steps"))
+    addSteps(e, r);
   return r;
 }
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  std::vector<api::Owner> points = api::owners(e.layout, e.flat);
+  std::vector<api::Owner> points =
+      api::owners(e.layout, e.flat, listLimit(inv));
+  const int64_t total = e.layout.tile().replicaCount();
   auto text = [](const std::vector<AxisValue> &v) {
     std::string s;
     for (const AxisValue &a : v)
@@ -197,8 +267,8 @@ Expected<Reply> runTileOwners(const Invocation &inv) {
     return j;
   };
   Reply r;
-  r.text = coordText(e.shape, e.flat) + " has " + std::to_string(points.size()) +
-           (points.size() == 1 ? " owner" : " owners") + ":\n";
+  r.text = coordText(e.shape, e.flat) + " has " + std::to_string(total) +
+           (total == 1 ? " owner" : " owners") + ":\n";
   JsonValue owners = JsonValue::array();
   for (const api::Owner &p : points) {
     std::string who = text(p.owner), at = text(p.at);
@@ -207,6 +277,7 @@ Expected<Reply> runTileOwners(const Invocation &inv) {
     owners.push_back({{"owner", json(p.owner)}, {"at", json(p.at)}});
   }
   r.json = {{"coord", coordJson(e.shape, e.flat)}, {"owners", owners}};
+  noteOmitted(r, int64_t(points.size()), total);
   return r;
 }
 
@@ -224,18 +295,21 @@ Expected<Reply> runTileHolds(const Invocation &inv) {
            (flats.size() == 1 ? " element" : " elements") +
            (flats.empty() ? "\n" : ":");
   JsonValue elems = JsonValue::array();
-  for (size_t k = 0; k < flats.size(); ++k) {
+  const size_t shown =
+      size_t(std::min<int64_t>(listLimit(inv), int64_t(flats.size())));
+  for (size_t k = 0; k < shown; ++k) {
     r.text += " " + coordText(shape, flats[k]);
     elems.push_back(coordJson(shape, flats[k]));
   }
   if (!flats.empty())
     r.text += "\n";
   r.json = {{"elements", elems}};
+  noteOmitted(r, int64_t(shown), int64_t(flats.size()));
   return r;
 }
 
 Expected<Reply> runTileShow(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(ComposeLayout layout, swizzledLayoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   if (shape.size() > 2)
     return Diagnostic::error("tile show draws shapes of rank 1 or 2; got rank " +
@@ -297,7 +371,7 @@ Expected<Reply> runTileBanks(const Invocation &inv) {
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(int64_t bits, dtypeBits(inv));
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
-  LK_TRY(BankView view, bankView(memory, bits, 4096));
+  LK_TRY(BankView view, api::bankView(memory, bits, 4096));
   Grid g(view.lineCount, kBanks);
   g.title = memory.str() + " as " + inv.option("dtype").value_or("f16");
   g.legend = "rows: bank lines of 128 bytes; columns: banks; cell: the "
@@ -357,6 +431,8 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
   int64_t lanes = api::laneCount(read), column = read.column,
           vector = read.vector, firstRow = read.firstRow;
   Reply reply;
+  // columnConflicts checked firstRow + lanes <= rows, so this cannot
+  // overflow.
   reply.text = "lanes " + std::to_string(firstRow) + ".." +
                std::to_string(firstRow + lanes - 1) + " read column " +
                std::to_string(column) + " (" + std::to_string(vector) +
@@ -374,6 +450,45 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
                 {"conflict_free", c.conflictFree()},
                 {"banks", banks}};
   return reply;
+}
+
+namespace {
+
+std::string shapeText(std::span<const int64_t> shape) {
+  std::string s = "(";
+  for (size_t d = 0; d < shape.size(); ++d)
+    s += (d ? "," : "") + std::to_string(shape[d]);
+  return s + ")";
+}
+
+JsonValue presetJson(const Preset &p) {
+  return {{"name", std::string(p.name)},
+          {"layout", std::string(p.text)},
+          {"shape", std::vector<int64_t>(p.shape.begin(), p.shape.end())},
+          {"summary", std::string(p.summary)}};
+}
+
+} // namespace
+
+Expected<Reply> runTilePresets(const Invocation &inv) {
+  Reply r;
+  if (inv.has(0)) {
+    auto p = findPreset(inv.text(0));
+    if (!p)
+      return inv.inArgument(std::move(p).error(), 0);
+    const Preset &preset = **p;
+    r.text = std::string(preset.text) + "\nshape: " + shapeText(preset.shape) +
+             "\n" + std::string(preset.summary);
+    r.json = presetJson(preset);
+    return r;
+  }
+  r.json = JsonValue::array();
+  for (const Preset &p : presets()) {
+    r.text += std::string(p.name) + "  " + shapeText(p.shape) + "  " +
+              std::string(p.text) + "\n";
+    r.json.push_back(presetJson(p));
+  }
+  return r;
 }
 
 //===----------------------------------------------------------------------===//
@@ -412,6 +527,16 @@ std::vector<CommandSpec> tileCommands() {
                            {"none", "32B", "64B", "128B"}};
   const char *tc = "'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid'";
   return {
+      {"tile presets", group,
+       "List the spec's hardware tile layouts, or print one",
+       "Without NAME: one line per preset (name, logical shape, layout). "
+       "With NAME: its layout, shape and what it describes; the layout "
+       "text can be passed to the other tile commands.",
+       {"layoutkit tile presets",
+        "layoutkit tile presets mma_m8n8_fragment"},
+       {{"NAME", "a preset name, e.g. tensor_core_8x16", Arity::Optional}},
+       {},
+       runTilePresets},
       {"tile eval", group,
        "Evaluate a tile layout: the set L(x) of physical coordinates",
        "L(x) = { D(x) + r + O | r in R }: the coordinate is flattened "
@@ -422,7 +547,11 @@ std::vector<CommandSpec> tileCommands() {
         "layoutkit tile eval 'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]' "
         "'(8,64)' '(3,0)'   # m=216"},
        {layout, shape, coord},
-       {},
+       {allOption(), dtype, swizzle,
+        {"steps", "", "show which iter contributes what to L(x) (the "
+         "components of x, each shard iter's term, the offsets, the replica "
+         "iters and the swizzle); JSON: {\"steps\": [...], \"points\": [...]}",
+         true, {}}},
        runTileEval},
       {"tile owners", group,
        "Which threads own a logical element, and where they hold it",
@@ -431,7 +560,7 @@ std::vector<CommandSpec> tileCommands() {
        "holds the element.",
        {std::string("layoutkit tile owners ") + tc + " '(8,16)' '(0,8)'"},
        {layout, shape, coord},
-       {},
+       {allOption(), dtype, swizzle},
        runTileOwners},
       {"tile holds", group,
        "The logical elements a physical coordinate holds",
@@ -441,7 +570,7 @@ std::vector<CommandSpec> tileCommands() {
        {std::string("layoutkit tile holds ") + tc + " '(8,16)' 'laneid=0,warpid=5'"},
        {layout, shape,
         {"WHERE", "axis=value pairs, e.g. laneid=3,warpid=5", Arity::One}},
-       {},
+       {allOption()},
        runTileHolds},
       {"tile show", group,
        "Draw the logical tile with the physical coordinates of each element",
@@ -450,7 +579,7 @@ std::vector<CommandSpec> tileCommands() {
        "owner (like a thread-value picture).",
        {std::string("layoutkit tile show ") + tc + " '(8,16)' --svg tc.svg"},
        {layout, shape},
-       {svg},
+       {svg, dtype, swizzle},
        runTileShow},
       {"tile banks", group,
        "The line x bank view of a shared-memory layout",

@@ -10,7 +10,6 @@
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  int status = lk::cli::runLayoutkit(std::move(args), std::cout, std::cerr);
-  std::cout.flush();
-  return status;
+  // runLayoutkit flushes std::cout and reports a failed write itself.
+  return lk::cli::runLayoutkit(std::move(args), std::cout, std::cerr);
 }

@@ -78,6 +78,10 @@ struct MemoryForms {
 /// `memory` maps offset -> logical (plan::SharedMemoryPlan::memory).
 MemoryForms memoryForms(const linear::LinearLayout &memory);
 
+/// Most registers per thread (size of the register dim of SRC or DST)
+/// planConversion() accepts: 2^16. More is refused before planning.
+inline constexpr int64_t kMaxPlanRegisters = int64_t(1) << 16;
+
 /// A plan with what front ends print beside it.
 struct PlanReport {
   plan::Plan plan;

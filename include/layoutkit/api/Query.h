@@ -54,9 +54,10 @@
 
 namespace lk::api {
 
-/// A whole decimal integer (optional sign, surrounding blanks), e.g.
-/// " -12 " -> -12; "12x" -> error "unexpected character after integer" at
-/// the 'x'; out of 64 bits -> error.
+/// A whole integer (optional sign, surrounding blanks), decimal or 0x hex
+/// as Lexer::readInt reads it, e.g. " -12 " -> -12, "0x40" -> 64; "12x"
+/// -> error "unexpected character after integer" at the 'x'; out of 64
+/// bits -> error.
 Expected<int64_t> parseInteger(std::string_view text);
 
 //===----------------------------------------------------------------------===//
@@ -71,6 +72,9 @@ Expected<IntTuple> evaluate(const cute::ComposedLayout &layout,
 
 /// The largest number of cells tabulate() fills.
 inline constexpr int64_t kMaxTableCells = int64_t(1) << 16;
+/// The largest number of values (cells x values per cell; a basis-stride
+/// cell holds one value per codomain coordinate) tabulate() fills: 2^20.
+inline constexpr int64_t kMaxTableValues = int64_t(1) << 20;
 
 /// The offsets of a layout laid out as rows x cols cells.
 struct OffsetTable {
@@ -103,6 +107,55 @@ Expected<int64_t> tileIndex(const IntTuple &coord,
                             const tile::TileLayout &layout,
                             std::span<const int64_t> shape);
 
+//===----------------------------------------------------------------------===//
+// Bounds on work and output
+//===----------------------------------------------------------------------===//
+
+/// Items a listing shows unless the caller asks for all of them (front
+/// ends print the first kListLimit and a line "... N more").
+inline constexpr int64_t kListLimit = 1000;
+/// Largest memory tile (logical elements) bankView() walks: 2^20.
+inline constexpr int64_t kMaxBankViewElements = int64_t(1) << 20;
+/// Most lanes a column read may have: 1024, the threads of a CTA.
+inline constexpr int64_t kMaxReadLanes = 1024;
+/// Most candidates holders() visits: 2^22 (so at most 2^22 results).
+inline constexpr int64_t kMaxHolderVisits = int64_t(1) << 22;
+
+/// The first points of L(flat) and how many there are in all (the
+/// replica count). Example: S[4:1] + R[1000000:1@warpid] at 0 with limit
+/// 2 -> points {m=0 warpid=0}, {m=0 warpid=1}; total 1000000.
+struct TilePoints {
+  tile::CoordSet points;
+  int64_t total = 0;
+};
+/// L(flat), at most `limit` points, work bounded by `limit`.
+/// @pre 0 <= flat < size, limit >= 1
+TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
+                    int64_t limit);
+
+/// One term of L(x) = D(x) + O + R, for a step-by-step view:
+///  * Shard: shard iter `index` (extent:stride@axis) takes the component
+///    c = `component` of x (x split over the shard extents, the last iter
+///    fastest) and adds c * stride = `added` on its axis;
+///  * Offset: the offset adds `added` on `axis`;
+///  * Replica: replica iter `index` adds r * stride for each r in
+///    [0, extent) (one point per combination; `added` is 0);
+///  * Swizzle: the swizzle maps m from `component` to `added`.
+/// Example: S[(8,4,2):(4@laneid,1@laneid,1)] at x = 9: components
+/// (1,0,1): laneid += 4, laneid += 0, m += 1.
+struct EvalStep {
+  enum class Kind { Shard, Offset, Replica, Swizzle };
+  Kind kind = Kind::Shard;
+  size_t index = 0;
+  tile::Iter iter;
+  int64_t component = 0;
+  int64_t added = 0;
+};
+/// The terms of L(flat) in the order they apply (shard iters, offsets,
+/// replica iters, the swizzle). @pre 0 <= flat < size
+std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
+                                      int64_t flat);
+
 /// Owners are the thread and device axes (laneid, warpid, cta, ...).
 bool isOwnerAxis(tile::Axis a);
 
@@ -113,23 +166,40 @@ struct Owner {
 };
 /// L(flat) split per point (see isOwnerAxis). @pre 0 <= flat < size
 std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat);
+/// The first `limit` points of owners(layout, flat); their total is
+/// layout.tile().replicaCount(). @pre limit >= 1
+std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat,
+                          int64_t limit);
 
 /// "axis=value[, axis=value...]", e.g. "laneid=3,warpid=5" (blanks
 /// allowed; each axis once; values are non-negative integers).
 Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text);
 
 /// The flat indices the hardware coordinate `where` holds (axes left out
-/// range freely). Refused when the layout is swizzled.
+/// range freely). Refused when the layout is swizzled, and when the search
+/// would visit more than kMaxHolderVisits candidates (the error names it).
 Expected<std::vector<int64_t>>
 holders(const tile::ComposeLayout &layout,
         std::span<const tile::AxisValue> where);
 
+/// `layout` composed with the swizzle of `swizzleMode` ("none", "32B",
+/// "64B", "128B") for `dtypeBits`-bit elements; refused when the layout
+/// already has a swizzle (and the mode is not "none"). Example: 128B for
+/// 16-bit elements is Swizzle(M=3,B=3,S=3).
+Expected<tile::ComposeLayout> withSwizzleMode(const tile::ComposeLayout &layout,
+                                              int64_t dtypeBits,
+                                              std::string_view swizzleMode);
 /// `layout` as a shared-memory layout for `dtypeBits`-bit elements; with
 /// `swizzleMode` (e.g. "128B", tile::swizzleModeByName) the mode's swizzle
 /// for that width is applied (refused when the layout already has one).
 Expected<tile::MemoryLayout>
 memoryLayout(const tile::ComposeLayout &layout, int64_t dtypeBits,
              std::optional<std::string_view> swizzleMode = std::nullopt);
+
+/// tile::bankView of `memory`, refused before any work when the tile has
+/// more than kMaxBankViewElements elements (the error names the limit).
+Expected<tile::BankView> bankView(const tile::MemoryLayout &memory,
+                                  int64_t dtypeBits, int64_t maxLines);
 
 /// Lanes reading one column of a row-major (rows, cols) tile.
 struct ColumnRead {
@@ -142,7 +212,8 @@ struct ColumnRead {
 };
 /// The read's lanes, ColumnRead::lanes or its default.
 int64_t laneCount(const ColumnRead &read);
-/// The bank conflicts of the read (tile::columnAccess, tile::bankConflicts).
+/// The bank conflicts of the read (tile::columnAccess, tile::bankConflicts);
+/// refused when it has more than kMaxReadLanes lanes.
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read);

@@ -57,9 +57,12 @@ public:
   /// Consumes the literal `w` or fails.
   Status expect(std::string_view w, std::string_view context = {});
 
-  /// An optionally signed decimal integer that fits int64.
+  /// An optionally signed integer that fits int64: decimal, or hexadecimal
+  /// after "0x" / "0X" (0x40 = 64, -0x8 = -8). Every grammar and option
+  /// reads integers here, so hex is accepted everywhere. Out of range:
+  /// "integer does not fit in 64 bits (reading WHAT)".
   Expected<int64_t> readInt(std::string_view what);
-  /// An unsigned decimal integer that fits int64.
+  /// An unsigned integer (decimal or 0x hex) that fits int64.
   Expected<int64_t> readUint(std::string_view what);
   /// An identifier [A-Za-z_][A-Za-z0-9_]*.
   Expected<std::string> readIdent(std::string_view what);

@@ -124,6 +124,9 @@ public:
   }
   /// L'(flat), one value per axis of tile().axes(). @pre 0 <= flat < size()
   CoordSet eval(int64_t flat) const;
+  /// The first min(limit, replica count) points of L'(flat).
+  /// @pre 0 <= flat < size(), limit >= 1
+  CoordSet eval(int64_t flat, int64_t limit) const;
 
   bool operator==(const ComposeLayout &o) const {
     return swizzle_ == o.swizzle_ && tile_ == o.tile_;

@@ -210,6 +210,10 @@ public:
   /// result fits CoordSet's inline storage (32 values).
   /// @pre 0 <= flat < size()
   void evalInto(int64_t flat, CoordSet &out) const;
+  /// The first min(limit, replicaCount()) coordinates of L(flat) into
+  /// `out`, in the same order; the work is bounded by `limit`, not by the
+  /// replica count. @pre 0 <= flat < size(), limit >= 1
+  void evalInto(int64_t flat, CoordSet &out, int64_t limit) const;
   /// L(flat). @pre 0 <= flat < size()
   CoordSet eval(int64_t flat) const;
   /// L(x) for a logical coordinate of an admitted shape.
