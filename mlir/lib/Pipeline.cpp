@@ -20,6 +20,7 @@ static void addFamily(OpPassManager &fn) {
   fn.addPass(createTileASRemoveLayoutConversions());
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
+  fn.addPass(createTileASSlicing());
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so
