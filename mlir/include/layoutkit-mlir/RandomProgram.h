@@ -17,7 +17,10 @@
 /// elementwise arith op, a wgmma, an scf.if on %flag, an scf.for over
 /// [0, 2) with a carried tile (and sometimes an argument that is only
 /// yielded back), an alloc_tensor filled by a copy, a view at an offset,
-/// a select of two buffers of one allocation, a tiled_store into a buffer.
+/// a select of two buffers of one allocation, a tiled_store into a buffer,
+/// an scf.for carrying `sliceCount` (1, 2 or 4, dividing its trip count;
+/// lower bound a constant or 16 x an enclosing induction variable; the
+/// body selects on its induction variable; never nested in another).
 /// Each statement kind is one function (`emit*`), so a new kind is one
 /// more function and one more case.
 ///
