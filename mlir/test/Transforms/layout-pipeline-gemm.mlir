@@ -15,9 +15,12 @@
 //  * remove-buffer-alias: each select between the two stages becomes a view
 //    of the ring at offset select(odd, 8192, 0);
 //  * remove-dead-args: the argument only yielded back goes;
-//  * resolve-agent-boundary: the ring buffers are already SMEM, and the
-//    other values an agent uses are defined before the agent switch, so
-//    nothing crosses from one agent to another;
+//  * resolve-agent-boundary: the ring buffers, %A, %B and the index
+//    scalars stay direct uses in the agents. %init is a register tile
+//    defined outside the MMA agent; where the pass hands such a tile over
+//    through shared memory, the MMA agent starts with that handoff and the
+//    first MMA slice's init is its result, not %arg2 (the CHECK-NEXT line
+//    marked "handoff" below);
 //  * slicing: each main loop becomes [0, 32) and [32, 64), the second MMA
 //    slice starting from the first one's accumulator.
 // A second run of the pipeline changes nothing.
@@ -57,6 +60,7 @@
 // The MMA agent: the dead argument is gone, one accumulator is carried
 // from the first slice into the second; B is a TMA load into the pipeline,
 // A an ldmatrix load into the operand layout with no conversion left.
+// handoff:
 // CHECK-NEXT: %[[R0:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C32]] step %[[C1]] iter_args(%[[ACC0:.*]] = %arg2) -> (tensor<128x128xf32, #{{.*}}>) {
 // CHECK: %[[TB:.*]] = tileas.tiled_load %arg1[%{{.*}}, %[[C0]]] {tileas.atom = "cp.async.bulk.tensor"{{.*}}} : tensor<4096x128xf16, #{{.*}}> -> tensor<64x128xf16, #tileas.encoding<smem, shared
 // CHECK-NEXT: %[[SLOT:.*]] = tileas.produce_one %[[TB]] {depth = 2 : i64}
