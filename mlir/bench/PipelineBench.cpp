@@ -6,10 +6,11 @@
 //
 // Times tileas-layout-pipeline on functions of about 1k, 10k and 100k ops
 // built with the OpBuilder (docs/performance.md, "The MLIR pipeline"). The
-// function repeats a block of 8 ops: a conversion to a register encoding,
-// an elementwise add in it, a conversion back, a buffer, a view of it at
-// an offset, a select of the two, a store into the select and a load of
-// the buffer, so every pass has work.
+// function repeats a block of 11 ops: a conversion to a register encoding,
+// an elementwise add in it, a loop of 4 iterations carrying sliceCount = 2
+// (an add in its body), a conversion back, a buffer, a view of it at an
+// offset, a select of the two, a store into the select and a load of the
+// buffer, so every pass has work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +31,20 @@ namespace ta = lk::tileas;
 
 namespace {
 
-/// A module with one function of about `ops` ops (8 per block).
+/// scf.for 0 to 4 step 1 carrying `init` through an add, sliceCount = 2.
+Value slicedLoop(OpBuilder &b, Location loc, Value init, Value c0, Value c1,
+                 Value c4) {
+  auto loop = scf::ForOp::create(
+      b, loc, c0, c4, c1, ValueRange{init},
+      [](OpBuilder &nb, Location l, Value, ValueRange args) {
+        Value s = arith::AddFOp::create(nb, l, args[0], args[0]);
+        scf::YieldOp::create(nb, l, s);
+      });
+  loop->setAttr("sliceCount", b.getI32IntegerAttr(2));
+  return loop.getResult(0);
+}
+
+/// A module with one function of about `ops` ops (11 per block).
 OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
@@ -52,10 +66,14 @@ OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   Value flag = entry->getArgument(0), x = entry->getArgument(1);
-  for (int64_t i = 0; i < ops / 8; ++i) {
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value c4 = arith::ConstantIndexOp::create(b, loc, 4);
+  for (int64_t i = 0; i < ops / 11; ++i) {
     Value c = ta::ConvertLayoutOp::create(b, loc, blocked, x);
     Value s = arith::AddFOp::create(b, loc, c, c);
-    Value back = ta::ConvertLayoutOp::create(b, loc, reg, s);
+    Value l = slicedLoop(b, loc, s, c0, c1, c4);
+    Value back = ta::ConvertLayoutOp::create(b, loc, reg, l);
     Value buf = ta::AllocTensorOp::create(b, loc, smem);
     Value view = ta::ViewOp::create(b, loc, smem, buf, Value(),
                                     b.getI64IntegerAttr(4096));

@@ -124,6 +124,7 @@ private:
   LogicalResult step(Operation &op);
   LogicalResult arith(Operation &op);
   LogicalResult mma(Operation &op, Value a, Value b, Value acc);
+  LogicalResult integerDivision(Operation &op, bool remainder);
   LogicalResult scfFor(scf::ForOp op);
   LogicalResult scfIf(scf::IfOp op);
   LogicalResult scfWhile(scf::WhileOp op);
@@ -234,6 +235,8 @@ LogicalResult Interp::arith(Operation &op) {
       .Case<arith::MinimumFOp>([&](auto) {
         return binary([](double a, double b) { return std::min(a, b); });
       })
+      .Case<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(
+          [&](auto) { return integerDivision(op, isa<arith::RemSIOp, arith::RemUIOp>(op)); })
       .Case<arith::NegFOp>([&](auto) { return unary([](double a) { return -a; }); })
       .Case<arith::IndexCastOp>([&](auto) { return unary([](double a) { return a; }); })
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
@@ -250,6 +253,23 @@ LogicalResult Interp::arith(Operation &op) {
         });
       })
       .Default([&](Operation *o) { return fail(o, "unsupported arith op"); });
+}
+
+/// divsi / divui / remsi / remui on integers (a stage's parity k mod 2):
+/// truncating division, the remainder has the dividend's sign (the unsigned
+/// ops agree on the non-negative values programs index with); a zero
+/// divisor fails.
+LogicalResult Interp::integerDivision(Operation &op, bool remainder) {
+  const InterpValue &x = get(op.getOperand(0)), &y = get(op.getOperand(1));
+  InterpValue r = InterpValue::make(x.shape, {});
+  for (int64_t i = 0; i < r.numElements(); ++i) {
+    auto a = static_cast<int64_t>(x.at(i)), b = static_cast<int64_t>(y.at(i));
+    if (b == 0)
+      return fail(&op, "division by zero");
+    r.at(i) = static_cast<double>(remainder ? a % b : a / b);
+  }
+  set(op.getResult(0), r);
+  return success();
 }
 
 LogicalResult Interp::scfFor(scf::ForOp op) {

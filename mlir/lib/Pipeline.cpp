@@ -21,8 +21,7 @@ static void addFamily(OpPassManager &fn) {
   fn.addPass(createTileASRemoveBufferAlias());
   fn.addPass(createTileASRemoveDeadArgs());
   fn.addPass(createTileASResolveAgentBoundary());
-  // tileas-slicing goes here: last in the family's order, after
-  // resolve-agent-boundary.
+  fn.addPass(createTileASSlicing());
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so

@@ -61,6 +61,8 @@ private:
   std::vector<std::string> buffers; // smem buffers, all of type kSmem
   int counter = 0;
   std::string sink = "%x"; // the sum of every load, returned
+  std::vector<std::string> ivs; // induction variables of the enclosing loops
+  bool sliced = false;           // inside a loop carrying sliceCount
 
   uint64_t next() {
     state ^= state << 13;
@@ -88,7 +90,7 @@ private:
   }
 
   void statement(const std::string &ind) {
-    switch (pick(12)) {
+    switch (pick(13)) {
     case 0: return emitLoad(ind);
     case 1: return emitConvert(ind);
     case 2: case 3: return emitElementwise(ind);
@@ -99,7 +101,8 @@ private:
     case 8: return emitSelect(ind);
     case 9: return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
     case 10: return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
-    default: return emitStore(ind);
+    case 11: return emitStore(ind);
+    default: return ind.size() < 8 && !sliced ? emitSlicedFor(ind) : emitStore(ind);
     }
   }
 
@@ -282,6 +285,7 @@ private:
     std::string r = fresh(), arg = fresh(), same = fresh(), in = ind + "  ";
     bool carryBuffer = pick(2) == 0;
     std::string buf = carryBuffer ? buffer(ind) : "", barg = fresh();
+    ivs.push_back("%i" + std::to_string(counter));
     body << ind << r << ":" << (carryBuffer ? 3 : 2) << " = scf.for %i" << counter++
          << " = %c0 to %c2 step %c1 iter_args(" << arg << " = " << init << ", "
          << same << " = " << passed;
@@ -299,10 +303,62 @@ private:
          << kRegTypes[t] << (carryBuffer ? std::string(", ") + kSmem : "") << "\n"
          << ind << "}\n";
     tiles.resize(nt), buffers.resize(nb);
+    ivs.pop_back();
     tiles.push_back({r + "#0", t});
     tiles.push_back({r + "#1", t});
     if (carryBuffer)
       buffers.push_back(r + "#2");
+  }
+
+  /// An index constant.
+  std::string index(int64_t v, const std::string &ind) {
+    std::string c = fresh();
+    body << ind << c << " = arith.constant " << v << " : index\n";
+    return c;
+  }
+  /// A loop of `count` x `per` iterations carrying sliceCount = count (docs/
+  /// mlir.md, "The pass tileas-slicing"): lower bound a constant or, in a
+  /// loop, 16 x its induction variable; upper bound lb + trips x step - r
+  /// (r < step, the same trip count); the body keeps the carried tile from
+  /// the iterations before a split-dependent point, so slices that ran the
+  /// wrong iterations would give other results.
+  void emitSlicedFor(const std::string &ind) {
+    static const int64_t kCounts[] = {1, 2, 4}, kPer[] = {1, 2}, kLbs[] = {0, 1, 5};
+    int64_t count = kCounts[pick(3)], per = kPer[pick(2)], step = 1 + pick(3);
+    int64_t trips = count * per, mid = pick(static_cast<int>(trips)) * step + 1;
+    // Constants first: index() writes to the body.
+    std::string c16 = index(16, ind), st = index(step, ind);
+    std::string extent = index(trips * step - pick(static_cast<int>(step)), ind);
+    std::string cmid = index(mid, ind), lb = fresh(), ub = fresh(), m = fresh();
+    if (!ivs.empty() && pick(2) == 0)
+      body << ind << lb << " = arith.muli " << ivs.back() << ", " << c16
+           << " : index\n";
+    else
+      body << ind << lb << " = arith.constant " << kLbs[pick(3)] << " : index\n";
+    body << ind << ub << " = arith.addi " << lb << ", " << extent << " : index\n"
+         << ind << m << " = arith.addi " << lb << ", " << cmid << " : index\n";
+    int t = pick(3);
+    std::string init = tileOf(t, ind), passed = tileOf(t, ind);
+    std::string r = fresh(), arg = fresh(), same = fresh(), in = ind + "  ";
+    std::string iv = "%i" + std::to_string(counter++), p = fresh(), k = fresh();
+    const char *type = kRegTypes[t];
+    body << ind << r << ":2 = scf.for " << iv << " = " << lb << " to " << ub
+         << " step " << st << " iter_args(" << arg << " = " << init << ", "
+         << same << " = " << passed << ") -> (" << type << ", " << type << ") {\n"
+         << in << p << " = arith.cmpi slt, " << iv << ", " << m << " : index\n";
+    size_t nt = tiles.size(), nb = buffers.size();
+    tiles.push_back({arg, t});
+    ivs.push_back(iv), sliced = true;
+    std::string y = scope(1 + pick(3), t, in);
+    body << in << k << " = arith.select " << p << ", " << y << ", " << arg
+         << " : " << type << "\n"
+         << in << "scf.yield " << k << ", " << same << " : " << type << ", "
+         << type << "\n"
+         << ind << "} {sliceCount = " << count << " : i32}\n";
+    ivs.pop_back(), sliced = false;
+    tiles.resize(nt), buffers.resize(nb);
+    tiles.push_back({r + "#0", t});
+    tiles.push_back({r + "#1", t});
   }
 };
 

@@ -12,8 +12,7 @@
 ///   assign-load-store-layouts, remove-layout-conversions,
 ///   remove-buffer-alias, remove-dead-args, resolve-agent-boundary, slicing
 ///
-/// The pipeline holds the passes of that list that exist, in that order:
-/// today the first five.
+/// The pipeline holds the passes of that list that exist, in that order.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_MLIR_PASSES_H

@@ -134,4 +134,22 @@ def TileASResolveAgentBoundary
   ];
 }
 
+def TileASSlicing
+    : InterfacePass<"tileas-slicing", "mlir::FunctionOpInterface"> {
+  let summary = "splits scf.for loops carrying sliceCount into consecutive "
+                "loops over equal sub-ranges";
+  let description = [{
+    An scf.for with `sliceCount = N` (an integer attribute) whose trip count
+    T is a multiple of N becomes N loops over [lb + k*c, lb + (k+1)*c) with
+    c = (T / N) * step, each a clone of the body on its own induction
+    variable, slice k + 1 starting from slice k's results. The lower bound
+    must be a constant plus multiples of enclosing induction variables and
+    the extent (upper minus lower bound) and step constants. Every sliced
+    loop is planned before any is rewritten; a plan that fails reports one
+    of the six slicing diagnostics and the pass changes nothing. See
+    docs/mlir.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // LAYOUTKIT_MLIR_PASSES_TD

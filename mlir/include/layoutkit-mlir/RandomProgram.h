@@ -22,7 +22,10 @@
 /// alloc_tensor filled by a copy, a view at an offset, a select of a buffer
 /// and its view or of two views of one allocation, a tiled_store into a
 /// buffer, an agent_switch of two agents computing on tiles of the
-/// enclosing scope and storing into a global buffer.
+/// enclosing scope and storing into a global buffer, an scf.for carrying
+/// `sliceCount` (1, 2 or 4, dividing its trip count; lower bound a
+/// constant or 16 x an enclosing induction variable; the body selects on
+/// its induction variable; never nested in another).
 /// Each statement kind is one function (`emit*`), so a new kind is one
 /// more function and one more case.
 ///
