@@ -27,6 +27,9 @@ constexpr DimId kHwDims[] = {dims::kRegister, dims::kLane, dims::kWarp,
 /// Bound on the hardware locations planned and simulated (128x128 over 8
 /// warps is 2^14).
 constexpr int kMaxHwBits = 20;
+/// Bound on the element ids the simulator holds at once: result locations
+/// x fiber length (2^21 for 128x128 over 8 warps).
+constexpr int kMaxSimulatedIdBits = 26;
 
 /// Places the bits of `v` at the positions listed in `bits` (ascending).
 uint64_t deposit(uint64_t v, std::span<const int> bits) {
@@ -241,6 +244,12 @@ Status checkShape(const ReducePlan &p) {
       p.axis < 0 || p.axis >= s.numOutDims())
     return Diagnostic::error("reduction simulation: the plan's layouts do not "
                              "fit each other or its axis bits");
+  int idBits = r.totalInBits() + s.outDim(p.axis).log2;
+  if (idBits > kMaxSimulatedIdBits)
+    return Diagnostic::error(
+        "reduction simulation: result locations x fiber length is 2^" +
+        std::to_string(idBits) + " element ids, over the limit of 2^" +
+        std::to_string(kMaxSimulatedIdBits));
   if (!inRange(p.registerAxisBits, s.inDimLog2(dims::kRegister)) ||
       !inRange(p.laneAxisBits, s.inDimLog2(dims::kLane)) ||
       !inRange(p.warpAxisBits, s.inDimLog2(dims::kWarp)))

@@ -178,3 +178,41 @@ TEST(ReduceRefusals, SayWhy) {
 }
 
 } // namespace
+
+namespace {
+
+// Bounds before work: 21 hardware bits are refused by the planner; 20 bits
+// (10 zero register bases, 5 lane and 5 warp bits holding a 1-D tensor of
+// 2^10) are planned, but simulating them would hold 2^20 result locations
+// x 2^10 ids per fiber = 2^30 ids, over the simulator's 2^26.
+TEST(ReduceRefusals, BoundsTheWorkBeforeStarting) {
+  auto layout = [](int zeroRegs) {
+    std::vector<std::vector<int64_t>> regs(size_t(zeroRegs),
+                                           std::vector<int64_t>{0});
+    std::vector<std::vector<int64_t>> lanes, warps;
+    for (int b = 0; b < 5; ++b) {
+      lanes.push_back({int64_t(1) << b});
+      warps.push_back({int64_t(32) << b});
+    }
+    return LinearLayout::make({{dims::kRegister, regs},
+                               {dims::kLane, lanes},
+                               {dims::kWarp, warps}},
+                              {{dims::dim(0), 1024}});
+  };
+  auto big = layout(11);
+  ASSERT_TRUE(big);
+  auto refused = plan::planReduction(*big, 0, 32);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("at most 2^20 hardware locations"),
+            std::string::npos);
+  auto l = layout(10);
+  ASSERT_TRUE(l);
+  auto p = plan::planReduction(*l, 0, 32);
+  ASSERT_TRUE(p) << p.error().message;
+  auto s = plan::simulateReduction(*p);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("2^30 element ids"), std::string::npos)
+      << s.error().message;
+}
+
+} // namespace

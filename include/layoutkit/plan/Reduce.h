@@ -116,7 +116,8 @@ struct ReduceSimulation {
 /// must hold exactly the elements of its fiber along the axis, each once.
 /// Reports the counts it executed. Fails on a malformed plan (a bit or
 /// register out of range, two different partials stored to one slot, a
-/// load of a slot no one stored).
+/// load of a slot no one stored) and, before any work, when result
+/// locations x fiber length exceed 2^26 element ids.
 Expected<ReduceSimulation> simulateReduction(const ReducePlan &plan);
 
 } // namespace lk::plan
