@@ -372,6 +372,8 @@ const std::vector<CommandSpec> &commandRegistry() {
       all.push_back(std::move(c));
     for (CommandSpec &c : planCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : paperCommands())
+      all.push_back(std::move(c));
     return all;
   }();
   return registry;
@@ -395,6 +397,9 @@ constexpr FamilySpec kFamilies[] = {
     {"hw", "Hardware",
      "Descriptors, warp access analyses and agreement checks of Ampere, "
      "Hopper and Blackwell (run 'layoutkit hw --help')"},
+    {"paper", "Paper evaluation",
+     "The linear-layouts paper's Tables 2-4 at the layout level and "
+     "reduction plans (run 'layoutkit paper --help')"},
 };
 
 } // namespace

@@ -145,6 +145,9 @@ Expected<Reply> runPlan(const Invocation &inv);
 /// The rows of the plan command.
 std::vector<CommandSpec> planCommands();
 
+// The paper's evaluation (PaperCommands.cpp): `layoutkit paper ...`
+std::vector<CommandSpec> paperCommands();
+
 //===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,281 @@
+//===- PaperCommands.cpp - `layoutkit paper ...` ------------------------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The linear-layouts paper's evaluation at the layout level
+/// (docs/paper.md): `paper table2|table3|table4` print the tables the
+/// paper layer computes, `paper reduce LAYOUT --axis N` plans and simulates
+/// one reduction. Argument handling, one library call, presentation.
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/Handlers.h"
+#include "layoutkit/LayoutArgs.h"
+
+#include "layoutkit/api/Plan.h"
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/paper/Table2.h"
+#include "layoutkit/paper/Table3.h"
+#include "layoutkit/paper/Table4.h"
+#include "layoutkit/plan/Reduce.h"
+
+#include <cstdio>
+
+namespace lk::cli {
+
+namespace {
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width)
+    s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+JsonValue choiceJson(const paper::AccessChoice &c) {
+  JsonValue j = JsonValue::object();
+  j["layout"] = c.layout;
+  j["elements"] = c.elements;
+  j["instruction"] = c.instruction;
+  j["bitwidth"] = c.bitwidth;
+  return j;
+}
+
+Expected<Reply> runTable2(const Invocation &) {
+  LK_TRY(std::vector<paper::Table2Row> rows, paper::table2());
+  Reply r;
+  r.json = JsonValue::array();
+  r.text = pad("tensor", 14) + pad("per-dim", 16) + pad("across dims", 16) +
+           "across-dims layout\n";
+  for (const paper::Table2Row &row : rows) {
+    std::string type = shapeText(row.shape) + "x" + row.dtype;
+    r.text += pad(type, 14) +
+              pad(row.perDim.instruction + " " +
+                      std::to_string(row.perDim.bitwidth),
+                  16) +
+              pad(row.acrossDims.instruction + " " +
+                      std::to_string(row.acrossDims.bitwidth),
+                  16) +
+              row.acrossDims.layout + "\n";
+    JsonValue j = JsonValue::object();
+    j["dtype"] = row.dtype;
+    j["shape"] = row.shape;
+    j["instruction"] = row.acrossDims.instruction;
+    j["bitwidth"] = row.acrossDims.bitwidth;
+    j["layout"] = row.acrossDims.layout;
+    j["per_dim"] = choiceJson(row.perDim);
+    r.json.push_back(std::move(j));
+  }
+  return r;
+}
+
+std::string percentLess(int64_t with, int64_t without) {
+  if (without == 0)
+    return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%",
+                100.0 * double(without - with) / double(without));
+  return buf;
+}
+
+Expected<Reply> runTable3(const Invocation &) {
+  LK_TRY(std::vector<paper::Table3Row> rows, paper::table3());
+  Reply r;
+  r.json = JsonValue::array();
+  r.text = pad("layout", 17) + pad("supported", 11) +
+           pad("st.shared (no elim -> elim)", 30) +
+           "thread stores (no elim -> elim)\n";
+  for (const paper::Table3Row &row : rows) {
+    r.text += pad(row.layout, 17) +
+              pad(std::to_string(row.supported) + "/" +
+                      std::to_string(row.cases),
+                  11) +
+              pad(std::to_string(row.storeInstructionsNoElim) + " -> " +
+                      std::to_string(row.storeInstructions) + " (-" +
+                      percentLess(row.storeInstructions,
+                                  row.storeInstructionsNoElim) +
+                      ")",
+                  30) +
+              std::to_string(row.storeLanesNoElim) + " -> " +
+              std::to_string(row.storeLanes) + " (-" +
+              percentLess(row.storeLanes, row.storeLanesNoElim) + ")\n";
+    if (!row.firstFailure.empty())
+      r.text += "  first failure: " + row.firstFailure + "\n";
+    JsonValue j = JsonValue::object();
+    j["layout"] = row.layout;
+    j["supported"] = row.supported;
+    j["cases"] = row.cases;
+    j["store_instructions"] = row.storeInstructions;
+    j["store_instructions_no_elim"] = row.storeInstructionsNoElim;
+    j["thread_stores"] = row.storeLanes;
+    j["thread_stores_no_elim"] = row.storeLanesNoElim;
+    j["first_failure"] = row.firstFailure;
+    r.json.push_back(std::move(j));
+  }
+  return r;
+}
+
+Expected<Reply> runTable4(const Invocation &) {
+  LK_TRY(paper::Table4 t, paper::table4());
+  Reply r;
+  r.json = JsonValue::object();
+  r.json["passed"] = t.passed;
+  r.json["total"] = t.total;
+  r.json["rows"] = JsonValue::array();
+  r.text = pad("pair", 10) + pad("passed", 10) +
+           "no-op / register / shuffle / shared conversions\n";
+  for (const paper::Table4Row &row : t.rows) {
+    r.text += pad(row.pair, 10) +
+              pad(std::to_string(row.passed) + "/" + std::to_string(row.total),
+                  10) +
+              std::to_string(row.noOp) + " / " +
+              std::to_string(row.registerPermutation) + " / " +
+              std::to_string(row.warpShuffle) + " / " +
+              std::to_string(row.sharedMemory) + "\n";
+    if (!row.firstFailure.empty())
+      r.text += "  first failure: " + row.firstFailure + "\n";
+    JsonValue j = JsonValue::object();
+    j["pair"] = row.pair;
+    j["passed"] = row.passed;
+    j["total"] = row.total;
+    j["no_op"] = row.noOp;
+    j["register_permutation"] = row.registerPermutation;
+    j["warp_shuffle"] = row.warpShuffle;
+    j["shared_memory"] = row.sharedMemory;
+    j["first_failure"] = row.firstFailure;
+    r.json["rows"].push_back(std::move(j));
+  }
+  r.text += "total: " + std::to_string(t.passed) + "/" +
+            std::to_string(t.total) + "\n";
+  return r;
+}
+
+JsonValue countsJson(const plan::ReduceCounts &c) {
+  JsonValue j = JsonValue::object();
+  j["combines"] = c.combines;
+  j["shuffles"] = c.shuffles;
+  j["store_instructions"] = c.storeInstructions;
+  j["thread_stores"] = c.storeLanes;
+  j["load_instructions"] = c.loadInstructions;
+  j["register_copies"] = c.registerCopies;
+  j["barriers"] = c.barriers;
+  j["bytes"] = c.bytes;
+  return j;
+}
+
+Expected<Reply> runReduce(const Invocation &inv) {
+  std::optional<std::string> dtype = inv.option("dtype");
+  int64_t bits = 32;
+  if (dtype) {
+    auto type = cute::ElementTypeRegistry::global().lookup(*dtype);
+    if (!type) {
+      Diagnostic d = std::move(type).error();
+      d.notes.push_back("in option --dtype of 'paper reduce'");
+      return d;
+    }
+    bits = type->bits;
+  }
+  if (!inv.option("axis"))
+    return Diagnostic::error("--axis is required: the output dim to reduce "
+                             "along, e.g. --axis 1");
+  LK_TRY(int64_t axis, inv.integerOption("axis", 0));
+  LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
+  Expected<linear::LinearLayout> l = api::parseDistributed(inv.text(0), parse);
+  if (!l)
+    return inv.inArgument(std::move(l).error(), 0);
+  bool elim = !inv.option("no-dedup").has_value();
+  if (axis < 0 || axis > 64)
+    return Diagnostic::error("--axis: expected 0 to the rank - 1, got " +
+                             std::to_string(axis));
+  LK_TRY(plan::ReducePlan p, plan::planReduction(*l, int(axis), bits, elim));
+  LK_TRY(plan::ReduceSimulation s, plan::simulateReduction(p));
+  Reply r;
+  r.text = "plan: " + p.describe() + "\n" + "result: " + p.result.str() +
+           "\n" + "simulated: " +
+           (s.correct ? std::string("correct") : "WRONG: " + s.firstMismatch) +
+           " (" + std::to_string(s.checked) + " registers checked)\n";
+  r.json = JsonValue::object();
+  r.json["axis"] = axis;
+  r.json["element_bits"] = bits;
+  r.json["eliminate_duplicates"] = elim;
+  r.json["register_axis_bits"] = p.registerAxisBits;
+  r.json["lane_axis_bits"] = p.laneAxisBits;
+  r.json["warp_axis_bits"] = p.warpAxisBits;
+  r.json["result"] = p.result.str();
+  r.json["counts"] = countsJson(p.counts);
+  r.json["correct"] = s.correct;
+  if (!s.correct) {
+    r.exitCode = kExitBadInput;
+    r.json["first_mismatch"] = s.firstMismatch;
+  }
+  return r;
+}
+
+} // namespace
+
+std::vector<CommandSpec> paperCommands() {
+  const std::string group = "Paper evaluation";
+  return {
+      {"paper table2", group,
+       "Table 2: global-access vectorization of f8/f16 [512, k] tensors",
+       "For each tensor type, the blocked layout of a coalescing heuristic "
+       "(16 bytes per thread where contiguity allows, threads along the "
+       "contiguous dim, 4 warps) and the widest access a thread issues: "
+       "per-dim (the legacy analysis of the legacy layout) and across dims "
+       "(the linear layout's contiguous registers). docs/paper.md compares "
+       "them with the paper.",
+       {"layoutkit paper table2 --json"},
+       {},
+       {},
+       runTable2},
+      {"paper table3", group,
+       "Table 3: reductions over blocked, mma, dot-operand, sliced and "
+       "custom layouts",
+       "Every case (16x16..128x128, 1-8 warps, each axis) is planned with "
+       "and without duplicate elimination and simulated on distinct values; "
+       "prints the supported cases and the shared-memory stores.",
+       {"layoutkit paper table3"},
+       {},
+       {},
+       runTable3},
+      {"paper table4", group,
+       "Table 4: mixed-precision dot operands, conversions planned and "
+       "simulated",
+       "For each (integer, float) pair and its grid, the operands are "
+       "loaded in a coalesced blocked layout and converted into their "
+       "dot-operand layouts (mma v2, wgmma); a case passes when every "
+       "conversion simulates correct.",
+       {"layoutkit paper table4 --json"},
+       {},
+       {},
+       runTable4},
+      {"paper reduce", group,
+       "Plan and simulate a reduction of a distributed layout along one axis",
+       "In-thread combines, butterfly shuffle rounds and, when warps hold "
+       "the axis, a shared-memory exchange storing duplicated data once "
+       "(--no-dedup: every lane stores). The layout is read as by "
+       "'layoutkit plan'.",
+       {"layoutkit paper reduce '{register: [(0,1)], lane: [(0,2), (0,4), "
+        "(1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}' --axis 0"},
+       {{"LAYOUT", "a distributed layout, as for 'layoutkit plan'",
+         Arity::One}},
+       {{"axis", "N", "the output dim to reduce along (required)", false, {}},
+        {"dtype", "TYPE", "element type (default f32)", false, {}},
+        {"shape", "SHAPE",
+         "the tensor shape, needed by standard-layout parameters", false, {}},
+        {"no-dedup", "", "store from every lane, register and warp", true,
+         {}}},
+       runReduce},
+  };
+}
+
+} // namespace lk::cli
