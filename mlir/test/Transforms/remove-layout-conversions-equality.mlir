@@ -96,7 +96,7 @@ func.func @not_a_power_of_two(%b: tensor<96x64xf16, #flat>) -> tensor<96x64xf16,
 // 16x8 accumulator, thread (4,8):(32,1), value (2,2):(16,8). Checked with
 //   layoutkit plan '((2,2,8),(2,2)):((32,64,1),(16,8))' '((4,8),(2,2)):((32,1),(16,8))' --shape '(16,8)' --dtype f32
 //   layoutkit plan '{"kind":"blocked","sizePerThread":[1,2],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]}' '{"kind":"nvidia_mma","versionMajor":2,"instrShape":[16,8],"warpsPerCTA":[1,1]}' --shape '(16,8)' --dtype f32
-// which both print "strategy: no-op".
+// give "strategy: no-op" (the Triton parameters build the same bases).
 #blocked = #tileas.encoding<register, blocked, layout = #tileas.layout<((2,2,8),(2,2)),((32,64,1),(16,8))>>
 #mma = #tileas.encoding<register, linear, layout = #tileas.layout<((4,8),(2,2)),((32,1),(16,8))>>
 #gmem = #tileas.encoding<global, linear>
@@ -106,6 +106,33 @@ func.func @not_a_power_of_two(%b: tensor<96x64xf16, #flat>) -> tensor<96x64xf16,
 func.func @blocked_is_mma(%x: tensor<16x8xf32, #blocked>, %g: tensor<16x8xf32, #gmem>) {
   %c = tileas.convert_layout %x : tensor<16x8xf32, #blocked> -> tensor<16x8xf32, #mma>
   tileas.tiled_store %c, %g : tensor<16x8xf32, #mma> -> tensor<16x8xf32, #gmem>
+  return
+}
+
+// -----
+
+// Triton's blocked layout equals a slice of the mma accumulator. The slice
+// along dim 0 of the mma.m16n8 accumulator above keeps the columns: register
+// [(0,1),(8,0)] -> [1, 0], lane [(0,2),(0,4),(1,0),(2,0),(4,0)] ->
+// [2, 4, 0, 0, 0]; the slice drops the zero register basis (as Triton's
+// SliceEncoding does), leaving register [1], lane [2, 4, 0, 0, 0] over 8
+// elements. blocked(sizePerThread [2], threadsPerWarp [32], warpsPerCTA
+// [1], order [0]) on 8 elements: register [1], lanes 2, 4, then 8, 16, 32
+// broadcast (zeroed: the tile of 64 is larger than the tensor), the same
+// bases. As (thread, value) layouts: blocked thread (4,8):(2,0), value 2:1;
+// the slice written per lane bit, thread (2,2,8):(2,4,0), value 2:1.
+//   layoutkit plan '((4,8),2):((2,0),1)' '((2,2,8),2):((2,4,0),1)' --shape '(8)' --dtype f32
+//   layoutkit plan '{"kind":"blocked","sizePerThread":[2],"threadsPerWarp":[32],"warpsPerCTA":[1],"order":[0]}' '{"kind":"slice","dim":0,"parent":{"kind":"nvidia_mma","versionMajor":2,"instrShape":[16,8],"warpsPerCTA":[1,1]}}' --shape '(8)' --dtype f32
+// give "strategy: no-op".
+#blocked = #tileas.encoding<register, blocked, layout = #tileas.layout<((4,8),2),((2,0),1)>>
+#slice = #tileas.encoding<register, linear, layout = #tileas.layout<((2,2,8),2),((2,4,0),1)>>
+#gmem = #tileas.encoding<global, linear>
+// CHECK-LABEL: func.func @blocked_is_slice_of_mma
+// CHECK-NEXT: tileas.tiled_store %arg0, %arg1 : tensor<8xf32, #tileas.encoding<register, blocked, layout = #tileas.layout<((4,8),2),((2,0),1)>>>
+// CHECK-NEXT: return
+func.func @blocked_is_slice_of_mma(%x: tensor<8xf32, #blocked>, %g: tensor<8xf32, #gmem>) {
+  %c = tileas.convert_layout %x : tensor<8xf32, #blocked> -> tensor<8xf32, #slice>
+  tileas.tiled_store %c, %g : tensor<8xf32, #slice> -> tensor<8xf32, #gmem>
   return
 }
 
