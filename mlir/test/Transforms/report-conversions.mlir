@@ -1,6 +1,8 @@
 // tileas-report-conversions: a remark per convert_layout with the strategy
 // and cost of LayoutKit's conversion planner, or why it is not planned.
 // RUN: layoutkit-opt %s --split-input-file --tileas-report-conversions --verify-diagnostics -o /dev/null
+// RUN: not layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(tileas-report-conversions{arch=sm_70})' 2>&1 | FileCheck %s --check-prefix=ARCH
+// ARCH: error: tileas-report-conversions: arch: unknown architecture 'sm_70' (known: sm_80, sm_90, sm_100)
 //
 // Each planned remark is the two first lines of `layoutkit plan` for the
 // same layouts (the (thread, value) layout of each encoding, over the
