@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/Cleanup.h"
+#include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -230,9 +231,11 @@ struct Warner {
 };
 
 /// select of two buffers of one allocation -> a view of it (through a copy
-/// into a fresh buffer when the select's layout differs). Returns the depth
-/// of the alias chain rewritten, 0 when nothing was.
-unsigned rewriteBufferSelect(SelectOp select, Warner &warner) {
+/// into a fresh buffer when the select's layout is another placement,
+/// LayoutEquality.h). Returns the depth of the alias chain rewritten, 0
+/// when nothing was.
+unsigned rewriteBufferSelect(SelectOp select, Warner &warner,
+                             LayoutEquality &eq) {
   if (!isMemory(memKindOf(select.getType())))
     return 0;
   OpBuilder b(select);
@@ -244,7 +247,7 @@ unsigned rewriteBufferSelect(SelectOp select, Warner &warner) {
   }
   Type allocType = c->alloc.getType();
   Value replacement;
-  if (allocType == select.getType()) {
+  if (eq.equal(allocType, select.getType())) {
     replacement = viewOf(b, select.getLoc(), *c, select.getType());
   } else {
     Value view = viewOf(b, select.getLoc(), *c, allocType);
@@ -340,8 +343,9 @@ struct RemoveBufferAlias
       rewritten += depth != 0;
       deepest = std::max(deepest, depth);
     };
+    LayoutEquality eq;
     for (SelectOp s : selects)
-      note(rewriteBufferSelect(s, warner));
+      note(rewriteBufferSelect(s, warner, eq));
     for (scf::ForOp l : loops)
       note(rewriteLoopCarried(l, warner));
     numAliases += rewritten;

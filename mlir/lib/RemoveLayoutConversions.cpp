@@ -16,9 +16,11 @@
 //    their inverse or a layout-fixing op;
 //  * rewrite: an scf.if whose arms both yield a conversion A -> B at one
 //    position yields the A values and converts once after the if;
-//  * cleanup (greedy): convert(x : A -> A) is x; convert(convert(x)) is
-//    one conversion when all three types share a memory kind; dead
-//    conversions go.
+//  * cleanup (greedy): convert(x : A -> B) is x when A and B are one
+//    placement (LayoutEquality.h: the same type, or two encodings LayoutKit
+//    finds to be the same function) and every user takes x in its place
+//    (it still verifies); convert(convert(x)) is one conversion when all
+//    three types share a memory kind; dead conversions go.
 //
 // Never rewritten: a conversion between memory kinds, and a buffer-side
 // conversion separated from its producer by a fence, an async_wait or a
@@ -27,9 +29,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/Cleanup.h"
+#include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -46,16 +50,45 @@ namespace {
 
 bool sameMemKind(Type a, Type b) { return memKindOf(a) == memKindOf(b); }
 
-/// convert_layout(x : T -> T) is x.
+/// True when every user of `cvt` still verifies with the conversion's
+/// source in its place (a terminator: its parent op too, which checks what
+/// it yields). The uses are restored; the verifier's messages are dropped.
+bool usersAccept(ConvertLayoutOp cvt) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : cvt->getUses())
+    uses.push_back(&use);
+  for (OpOperand *use : uses)
+    use->set(cvt.getSource());
+  ScopedDiagnosticHandler quiet(cvt->getContext(),
+                                [](Diagnostic &) { return success(); });
+  bool ok = llvm::all_of(uses, [](OpOperand *use) {
+    Operation *user = use->getOwner();
+    Operation *parent = user->getParentOp();
+    return succeeded(verify(user, /*verifyRecursively=*/false)) &&
+           (!user->hasTrait<OpTrait::IsTerminator>() || !parent ||
+            succeeded(verify(parent, /*verifyRecursively=*/false)));
+  });
+  for (OpOperand *use : uses)
+    use->set(cvt.getResult());
+  return ok;
+}
+
+/// convert_layout(x : A -> B) is x when A and B are one placement and the
+/// users take x (a conversion between two types of one function that a
+/// user needs by name, e.g. a function result, stays).
 struct FoldIdentityConversion : OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FoldIdentityConversion(MLIRContext *ctx, LayoutEquality &eq)
+      : OpRewritePattern(ctx), eq(eq) {}
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
                                 PatternRewriter &rw) const override {
-    if (op.getSource().getType() != op.getType())
+    Type from = op.getSource().getType();
+    if (from != op.getType() &&
+        (!eq.equal(from, op.getType()) || !usersAccept(op)))
       return failure();
     rw.replaceOp(op, op.getSource());
     return success();
   }
+  LayoutEquality &eq;
 };
 
 /// convert(convert(x : A -> B) : B -> C) is convert(x : A -> C) when A, B
@@ -77,15 +110,20 @@ struct FoldConversionChain : OpRewritePattern<ConvertLayoutOp> {
 
 } // namespace
 
-LogicalResult lk::tileas::cleanupConversions(Operation *fn) {
+LogicalResult lk::tileas::cleanupConversions(Operation *fn,
+                                             LayoutEquality &eq) {
   RewritePatternSet patterns(fn->getContext());
-  patterns.add<FoldIdentityConversion, FoldConversionChain>(fn->getContext());
+  patterns.add<FoldIdentityConversion>(fn->getContext(), eq);
+  patterns.add<FoldConversionChain>(fn->getContext());
   return applyPatternsGreedily(fn, std::move(patterns));
 }
 
-namespace {
+LogicalResult lk::tileas::cleanupConversions(Operation *fn) {
+  LayoutEquality eq;
+  return cleanupConversions(fn, eq);
+}
 
-LogicalResult cleanup(Operation *fn) { return lk::tileas::cleanupConversions(fn); }
+namespace {
 
 /// True when an op between `producer` and `use` (same block) pins the
 /// value's layout: a fence, an async_wait, or a produce_one of depth > 1.
@@ -160,8 +198,9 @@ FailureOr<std::pair<Type, Type>> commonConversion(Operation *op) {
 }
 
 /// Forwards from register conversions: elementwise consumers run on the
-/// sources and convert their result.
-LogicalResult propagateRegisterLayouts(Operation *fn) {
+/// sources and convert their result (to its old type, one placement with
+/// the conversions' target).
+LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq) {
   SmallVector<Operation *> work;
   fn->walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -171,7 +210,8 @@ LogicalResult propagateRegisterLayouts(Operation *fn) {
   bool ok = true;
   for (Operation *op : work) {
     FailureOr<std::pair<Type, Type>> types = commonConversion(op);
-    if (failed(types) || op->getResult(0).getType() != types->second)
+    Type oldType = op->getResult(0).getType();
+    if (failed(types) || !eq.equal(oldType, types->second))
       continue;
     for (OpOperand &operand : op->getOpOperands())
       operand.set(operand.get().getDefiningOp<ConvertLayoutOp>().getSource());
@@ -182,15 +222,16 @@ LogicalResult propagateRegisterLayouts(Operation *fn) {
     }
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
-    auto cvt = ConvertLayoutOp::create(b, op->getLoc(), types->second,
+    auto cvt = ConvertLayoutOp::create(b, op->getLoc(), oldType,
                                        op->getResult(0));
     op->getResult(0).replaceAllUsesExcept(cvt.getResult(), cvt);
   }
   return success(ok);
 }
 
-/// scf.if: a result both arms produce by the same conversion A -> B
-/// becomes an A result converted once after the if.
+/// scf.if: a result both arms produce by a conversion from one type A
+/// (the same type: the if's result has one) becomes an A result converted
+/// once after the if.
 void unifyIfArms(scf::IfOp op) {
   if (op.getNumResults() == 0 || op.getElseRegion().empty())
     return;
@@ -225,12 +266,13 @@ struct RemoveLayoutConversions
           RemoveLayoutConversions> {
   void runOnOperation() override {
     Operation *fn = getOperation();
+    LayoutEquality eq;
     bool propagationFailed = failed(propagateBufferLayouts(fn));
-    propagationFailed |= failed(propagateRegisterLayouts(fn));
-    (void)cleanup(fn);
+    propagationFailed |= failed(propagateRegisterLayouts(fn, eq));
+    (void)cleanupConversions(fn, eq);
     rewriteLayoutSensitiveOps(fn);
-    (void)cleanup(fn);
-    (void)cleanup(fn);
+    (void)cleanupConversions(fn, eq);
+    (void)cleanupConversions(fn, eq);
     if (propagationFailed)
       signalPassFailure();
   }

@@ -269,9 +269,15 @@ EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "the " << stringifyLayoutFamily(family)
                        << " layout family places register values, not "
                        << stringifyMemKind(memKind) << " values";
-  if (layout && !memory)
-    return emitError() << "a memory layout belongs to a smem, tmem or global "
-                          "value, not to a register value";
+  // A register value's layout is its (thread, value) placement; a swizzle
+  // permutes a buffer's addresses, so it belongs to smem, tmem or global.
+  if (layout && !memory && layout.getValue().swizzle)
+    return emitError() << "a swizzled layout belongs to a smem, tmem or "
+                          "global value, not to a register value";
+  if (layout && !memory && layout.getValue().layout.rank() != 2)
+    return emitError() << "a register value's layout is a (thread, value) "
+                          "layout of 2 top-level modes, not "
+                       << layout.getValue().layout.rank();
   if (!atom.empty()) {
     lk::Expected<const lk::hw::Atom *> found =
         lk::hw::findAtom(std::string_view(atom.data(), atom.size()));

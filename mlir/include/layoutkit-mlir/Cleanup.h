@@ -21,8 +21,13 @@
 
 namespace lk::tileas {
 
+class LayoutEquality;
+
 /// Runs the cleanup on `fn` to a fixed point; fails when it does not
-/// converge.
+/// converge. Identity conversions are those between one placement
+/// (LayoutEquality.h); `eq` keeps its cache across calls.
+mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
+                                       LayoutEquality &eq);
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn);
 
 } // namespace lk::tileas

@@ -48,11 +48,31 @@ def TileASRemoveLayoutConversions
     conversions sink through elementwise ops) -> cleanup -> rewrite
     layout-sensitive ops (scf.if arms that convert alike convert once after
     the merge) -> cleanup -> cleanup. Cleanups fold identity conversions
-    and chains within one memory kind. A conversion between memory kinds
-    never folds; one with a fence, async_wait or a pipeline of depth > 1
-    between it and its producer stays. See docs/mlir.md.
+    and chains within one memory kind; a conversion between two types of
+    one placement (LayoutKit decides: LayoutEquality.h) is an identity. A
+    conversion between memory kinds never folds; one with a fence,
+    async_wait or a pipeline of depth > 1 between it and its producer
+    stays. See docs/mlir.md.
   }];
   let dependentDialects = ["::lk::tileas::TileASDialect"];
+}
+
+def TileASReportConversions : Pass<"tileas-report-conversions"> {
+  let summary = "remarks naming the conversion planner's strategy and cost "
+                "of every convert_layout";
+  let description = [{
+    Emits a remark on every tileas.convert_layout: the strategy and cost
+    that LayoutKit's conversion planner (api::planConversion) gives it, in
+    the words of `layoutkit plan`, when both sides are register values
+    whose encodings carry a (thread, value) layout; otherwise why it is not
+    planned (a conversion between memory kinds, buffers, a side without a
+    placement). Changes nothing. Run it after
+    tileas-remove-layout-conversions to see what remains. See docs/mlir.md.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", "\"sm_90\"",
+           "target architecture of the plans: sm_80, sm_90, sm_100 or sm_103">,
+  ];
 }
 
 def TileASRemoveBufferAlias

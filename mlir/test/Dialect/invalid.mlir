@@ -215,8 +215,13 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<register, shared>>)
 
 // -----
 
-// expected-error @+1 {{a memory layout belongs to a smem, tmem or global value, not to a register value}}
-func.func private @f(tensor<16x16xf16, #tileas.encoding<register, linear, layout = #tileas.layout<(16,16),(16,1)>>>)
+// expected-error @+1 {{a swizzled layout belongs to a smem, tmem or global value, not to a register value}}
+func.func private @f(tensor<16x16xf16, #tileas.encoding<register, linear, layout = #tileas.layout<(16,16),(16,1),swizzle<2,5,2>>>>)
+
+// -----
+
+// expected-error @+1 {{a register value's layout is a (thread, value) layout of 2 top-level modes, not 3}}
+func.func private @f(tensor<16x16xf16, #tileas.encoding<register, linear, layout = #tileas.layout<(4,8,8),(1,4,32)>>>)
 
 // -----
 
