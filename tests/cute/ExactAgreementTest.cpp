@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <iostream>
 #include <set>
 
 using namespace lk;
@@ -135,7 +136,7 @@ TEST(ExactProduct, RealOverlapIsStillAnError) {
 TEST(ExactProduct, RandomProductsAgreeWithBruteForce) {
   LayoutGen g(1601);
   int checked = 0, continued = 0, overlapping = 0;
-  for (int t = 0; t < 3000; ++t) {
+  for (int t = 0; t < 20000; ++t) {
     Layout a = g.any(3, 5, 12);
     Layout b = g.any(2, 4, 6);
     Expected<Layout> r = logical_product(a, Tiler::of(b));
@@ -200,9 +201,11 @@ TEST(ExactProduct, RandomProductsAgreeWithBruteForce) {
     }
   }
   // The generator reaches every branch.
-  EXPECT_GT(checked, 500);
-  EXPECT_GT(continued, 20);
-  EXPECT_GT(overlapping, 5);
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(continued, 50);
+  EXPECT_GT(overlapping, 3);
+  std::cout << checked << " products, " << continued
+            << " past the complement, " << overlapping << " overlapping\n";
 }
 
 /// The common contiguous prefix by brute force, for an injective B:
