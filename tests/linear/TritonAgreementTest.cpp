@@ -148,9 +148,7 @@ TEST(TritonProduct, RandomProductsKeepBothOrders) {
       return v;
     };
     std::vector<DimId> xo = pick(), yo = pick();
-    LinearLayout a = id1(1, kRegister, dim(0)), b = id1(1, kLane, dim(0));
-    a = LinearLayout();
-    b = LinearLayout();
+    LinearLayout a, b;
     for (DimId d : xo)
       a = mul(a, id1(2, kRegister, d));
     for (DimId d : yo)
