@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 namespace lk::cute {
 
@@ -98,40 +100,101 @@ Expected<Layout> flat_divide(const Layout &a, const Tiler &t) {
 
 namespace {
 
-/// logical_product(A, B) for a layout B, appended as one (A, rest) mode.
+/// Largest size(A) * size(rest) for which the copies of A are compared
+/// element by element when the mode-wise test below cannot vouch for them.
+constexpr int64_t kProductCheckLimit = int64_t(1) << 22;
+
+/// The copies of A placed at the distinct offsets of rest do not overlap:
+/// A(i) + rest(j) = A(i') + rest(j') implies rest(j) = rest(j').
+///
+/// Within the complement's domain (cosize(B) <= size(comp)) that holds by
+/// construction: (A, comp) is injective. Past it, rest continues along the
+/// last mode s:d of the coalesced complement `comp` (as composition allows,
+/// the modes the composition used), and the copies stay
+/// apart when everything below that mode ends before d:
+/// cosize(A) + sum over comp's other modes of (s-1)*d <= d. Otherwise the
+/// images are compared (bounded by kProductCheckLimit).
+/// Example: A = (3,4):(1,5), comp = 2:20: cosize 18 <= 20, so 3:1 continues
+/// to 3:20 and ((3,4),3):((1,5),20) is exact; A = (3,5):(3,17), comp = 3:1:
+/// 4:1 puts a copy at 3, where A(1,0) = 3 already is.
+Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
+                           int64_t compSize, int64_t cosB, const Layout &rest) {
+  if (cosB <= compSize || comp.empty())
+    return Ok{};
+  Arith ar;
+  int64_t below = cosA;
+  for (size_t k = 0; k + 1 < comp.size(); ++k)
+    below = ar.add(below, ar.mul(comp[k].shape - 1, absValue(comp[k].stride)));
+  if (ar.ok() && below <= absValue(comp.back().stride))
+    return Ok{};
+  int64_t na = a.size(), nr = rest.size();
+  int64_t work;
+  if (mulOverflows(na, nr, work) || work > kProductCheckLimit)
+    return opError("logical_product",
+                   "cannot verify that the copies of " + a.str() + " at " +
+                       rest.str() + " do not overlap: " + std::to_string(na) +
+                       " x " + std::to_string(nr) +
+                       " elements exceed the bound of " +
+                       std::to_string(kProductCheckLimit));
+  std::vector<int64_t> offs;
+  offs.resize(static_cast<size_t>(nr));
+  for (int64_t j = 0; j < nr; ++j)
+    offs[size_t(j)] = evaluate(rest, j);
+  std::sort(offs.begin(), offs.end());
+  offs.erase(std::unique(offs.begin(), offs.end()), offs.end());
+  std::vector<std::pair<int64_t, int64_t>> cells; // (offset, copy)
+  cells.reserve(size_t(na) * offs.size());
+  for (int64_t i = 0; i < na; ++i) {
+    int64_t ai = evaluate(a, i);
+    for (int64_t o : offs)
+      cells.push_back({ai + o, o});
+  }
+  std::sort(cells.begin(), cells.end());
+  for (size_t k = 1; k < cells.size(); ++k)
+    if (cells[k].first == cells[k - 1].first &&
+        cells[k].second != cells[k - 1].second)
+      return opError("logical_product",
+                     "the copies of " + a.str() + " at " + rest.str() +
+                         " overlap: offset " + std::to_string(cells[k].first) +
+                         " is in the copies at " +
+                         std::to_string(cells[k - 1].second) + " and " +
+                         std::to_string(cells[k].second) +
+                         " (rest = complement(A, size(A)*cosize(B)) o B "
+                         "continues past the complement)");
+  return Ok{};
+}
+
+/// logical_product(A, B) for a layout B, appended as one (A, rest) mode:
+/// rest = complement(A, size(A)*cosize(B)) o B, with B's image allowed past
+/// the complement (the composition continues along its last mode) as long
+/// as the copies of A do not overlap.
 Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
                    IntTuple::Builder &rd) {
   const Layout &tile = t.layout;
   LK_CHECK(requireIntegerStrides("logical_product", a));
   LK_CHECK(requireIntegerStrides("logical_product", tile));
   LK_TRY(int64_t cosz, tile.cosize());
+  LK_TRY(int64_t cosA, a.cosize());
   LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
   LK_TRY(FlatLayout comp, complementModes(a, &target, 1));
   int64_t compSize = 1;
   for (const Mode &m : comp.modes)
     compSize *= m.shape; // at most the cotarget
-  // B's image must stay inside the complement's domain; past it, the
-  // composition continues along the complement's last mode into A's image
-  // and the copies of A overlap. (CuTe does not check; an inexact complement
-  // of a gapped A is smaller than cosize(B).)
-  if (cosz > compSize)
-    return opError("logical_product",
-                   "the complement of " + a.str() + " in " +
-                       std::to_string(target) + " is " +
-                       modesText(comp.modes, comp.integral) + ", of size " +
-                       std::to_string(compSize) + ", too small for " +
-                       tile.str() + " (cosize " + std::to_string(cosz) +
-                       "): the copies of A would overlap");
-  // rest = complement o B, composed straight into the result.
+  // rest = complement o B.
   Composer c;
   c.lhs = coalescedModes(comp.modes, /*keepLastExtent=*/true, c.lhsIntegral);
   c.reach.resize(c.lhs.size(), 0);
+  IntTuple::Builder bs, bd;
+  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), bs, bd));
+  LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
+  LK_TRY(Layout rest, Layout::fromBuilders(bs, bd));
+  LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, rest));
   rs.open();
   rd.open();
   rs.subtree(a.shape());
   rd.subtree(a.stride());
-  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), rs, rd));
-  LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
+  rs.subtree(rest.shape());
+  rd.subtree(rest.stride());
   rs.close();
   rd.close();
   return Ok{};

@@ -155,26 +155,98 @@ Expected<Layout> left_inverse(const Layout &l) {
   return r;
 }
 
-Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
-  LK_TRY(Layout invB, right_inverse(b));
-  LK_TRY(Layout common0, composition(a, invB));
-  Layout common = coalesce(common0);
-  Layout first = common.mode(0);
-  if (!(first.shape().isLeaf() && first.stride().value() == 1 &&
-        first.stride().basis().raw() == 0))
-    return Layout();
-  return composition(invB, first);
-}
+namespace {
 
-Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
-  LK_TRY(Layout invB, right_inverse(b));
-  LK_TRY(Layout common0, composition(a, invB));
-  Layout common = coalesce(common0);
+/// Most points A(invB(j)) the fallback of commonPrefix evaluates.
+constexpr int64_t kCommonScanLimit = int64_t(1) << 22;
+
+/// The first mode of coalesce(R) if it is N:1 (with R(j) = j for j < N).
+int64_t contiguousFront(const Layout &r) {
+  Layout common = coalesce(r);
   Layout first = common.mode(0);
   if (first.shape().isLeaf() && first.stride().value() == 1 &&
       first.stride().basis().raw() == 0)
     return first.shape().value();
-  return int64_t(1);
+  return 1;
+}
+
+/// N = the largest n <= size(invB) with A(invB(j)) = j for every j < n, the
+/// common contiguous prefix of A and B; at least 1.
+///
+/// Where R = A o invB exists, N is the size of coalesce(R)'s first mode when
+/// its stride is 1 (CuTe's max_common_vector): that mode covers exactly the
+/// j with R(j) = j, since the next mode would merge if it continued at N.
+/// Where the composition fails (a divisibility condition, or LayoutKit's
+/// check that R(c) = A(B(c))), A o P for the longest prefix P of invB's
+/// coalesced modes that composes gives R exactly on [0, size(P)); past a
+/// fully contiguous prefix the points are compared one by one (at most
+/// kCommonScanLimit of them; beyond, N is the verified part).
+int64_t commonPrefix(const Layout &a, const Layout &invB) {
+  if (Expected<Layout> r = composition(a, invB))
+    return contiguousFront(*r);
+  bool integral;
+  Modes modes = coalescedModes(flatModes(invB), false, integral);
+  int64_t n = 1, prefix = 1;
+  Modes head;
+  for (size_t k = 0; k < modes.size(); ++k) {
+    head.push_back(modes[k]);
+    Expected<Layout> pk = fromModes(head, false);
+    Expected<Layout> rk = pk ? composition(a, *pk) : pk;
+    if (!rk)
+      break;
+    prefix *= modes[k].shape; // at most size(invB)
+    n = contiguousFront(*rk);
+    if (n < prefix)
+      return n;
+  }
+  // R(j) = j on [0, n): compare further points until they differ.
+  int64_t size = invB.size(), sizeA = a.size();
+  for (int64_t j = n, steps = 0; j < size && steps < kCommonScanLimit;
+       ++j, ++steps) {
+    int64_t i = evaluate(invB, j);
+    if (i < 0 || i >= sizeA || evaluate(a, i) != j)
+      return j;
+    n = j + 1;
+  }
+  return n;
+}
+
+/// The largest n' <= n for which invB o n':1 is defined (n' is a product of
+/// leading modes of invB times a divisor of the next one); 1 at worst.
+Layout commonLayout(const Layout &invB, int64_t n) {
+  bool integral;
+  Modes modes = coalescedModes(flatModes(invB), false, integral);
+  int64_t prefix = 1;
+  for (const Mode &m : modes) {
+    if (prefix * m.shape > n || m.shape == 1) {
+      int64_t t = n / prefix;
+      while (t > 1 && m.shape % t != 0)
+        --t;
+      n = prefix * t;
+      break;
+    }
+    prefix *= m.shape;
+  }
+  if (n <= 1)
+    return Layout();
+  if (Expected<Layout> r = composition(invB, Layout::unchecked(IntTuple(n), IntTuple(1))))
+    return *r;
+  return Layout();
+}
+
+} // namespace
+
+Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  int64_t n = commonPrefix(a, invB);
+  // 1:0 (CuTe's answer when the first mode is not N:1 with N > 1), else
+  // invB o N:1.
+  return commonLayout(invB, n);
+}
+
+Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, right_inverse(b));
+  return commonPrefix(a, invB);
 }
 
 } // namespace lk::cute

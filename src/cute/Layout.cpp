@@ -28,8 +28,19 @@ Expected<Layout> Layout::make(IntTuple shape, IntTuple stride) {
     return Diagnostic::error("layout has " + std::to_string(shape.leafCount()) +
                              " leaves; at most " + std::to_string(kMaxLeaves) +
                              " are supported");
-  LK_TRY(int64_t size, shape.product());
-  (void)size;
+  LK_CHECK(checkRange(shape, stride));
+  return unchecked(std::move(shape), std::move(stride));
+}
+
+Status Layout::checkRange(const IntTuple &shape, const IntTuple &stride) {
+  Arith sz;
+  int64_t size = 1;
+  for (const IntTuple::Node &n : shape.leaves())
+    size = sz.mul(size, n.value);
+  if (!sz.ok())
+    return Diagnostic::error("layout " + shape.str() + ":" + stride.str() +
+                             " has a size (product of " + shape.str() +
+                             ") that does not fit in 64 bits");
   for (const IntTuple::Node &n : stride.leaves())
     if (n.value == std::numeric_limits<int64_t>::min())
       return Diagnostic::error("stride " + std::to_string(n.value) +
@@ -44,8 +55,20 @@ Expected<Layout> Layout::make(IntTuple shape, IntTuple stride) {
     reach = ar.add(reach, ar.mul(s[i].value - 1, absValue(d[i].value)));
   if (!ar.ok())
     return Diagnostic::error("layout " + shape.str() + ":" + stride.str() +
-                             " reaches offsets that do not fit in 64 bits");
-  return unchecked(std::move(shape), std::move(stride));
+                             " reaches offsets (its cosize) that do not fit "
+                             "in 64 bits");
+  return Ok{};
+}
+
+Expected<Layout> Layout::fromBuilders(const IntTuple::Builder &shape,
+                                      const IntTuple::Builder &stride) {
+  LK_CHECK(shape.check());
+  LK_CHECK(stride.check());
+  Expected<Layout> r = Layout();
+  shape.buildInto(r->shape_);
+  stride.buildInto(r->stride_);
+  LK_CHECK(checkRange(r->shape_, r->stride_));
+  return r;
 }
 
 Expected<Layout> Layout::compact(const IntTuple &shape, int64_t start) {

@@ -66,6 +66,69 @@ Expected<LinearLayout> LinearLayout::compose(const LinearLayout &outer) const {
   return result;
 }
 
+namespace {
+
+/// Triton's supremum of two dim lists whose common dims appear in the same
+/// relative order: a merge that keeps both orders, taking from `a` while its
+/// next dim is not yet due in `b` (ties go to `a`). Writes indices (into a,
+/// or na + index into b for dims only b has) and returns their count.
+/// Example: sup([a, b], [c, b]) = [a, c, b]; sup([a, b], [a, c]) = [a, b, c].
+int supremumOrder(const DimId *a, int na, const DimId *b, int nb, int *out) {
+  auto pos = [](const DimId *v, int nv, DimId id) {
+    for (int t = 0; t < nv; ++t)
+      if (v[t] == id)
+        return t;
+    return -1;
+  };
+  bool takenA[LinearLayout::kMaxDims] = {}, takenB[LinearLayout::kMaxDims] = {};
+  int n = 0, i = 0, j = 0;
+  auto takeA = [&](int t) {
+    takenA[t] = true;
+    int q = pos(b, nb, a[t]);
+    if (q >= 0)
+      takenB[q] = true;
+    out[n++] = t;
+  };
+  auto takeB = [&](int t) {
+    takenB[t] = true;
+    int q = pos(a, na, b[t]);
+    if (q >= 0) {
+      takenA[q] = true;
+      out[n++] = q;
+    } else {
+      out[n++] = na + t;
+    }
+  };
+  constexpr int kNone = 1 << 30;
+  while (true) {
+    while (i < na && takenA[i])
+      ++i;
+    while (j < nb && takenB[j])
+      ++j;
+    if (i >= na && j >= nb)
+      break;
+    if (i < na && j < nb && a[i] == b[j]) {
+      takeA(i);
+      continue;
+    }
+    int qa = i < na ? pos(b, nb, a[i]) : -1;
+    int qb = j < nb ? pos(a, na, b[j]) : -1;
+    int candA = (i < na && qa >= j) ? qa : kNone;
+    int candB = (j < nb && qb >= i) ? qb : kNone;
+    if (i < na && candA == kNone)
+      takeA(i);
+    else if (j < nb && candB == kNone)
+      takeB(j);
+    else if (candA <= candB)
+      takeA(i);
+    else
+      takeB(j);
+  }
+  return n;
+}
+
+} // namespace
+
 Expected<LinearLayout> product(const LinearLayout &inner,
                                const LinearLayout &outer) {
   using Dim = LinearLayout::Dim;
@@ -93,28 +156,35 @@ Expected<LinearLayout> product(const LinearLayout &inner,
       checkOrder(inner.out_, inner.nOut_, outer.out_, outer.nOut_, "output"));
 
   LinearLayout r;
-  // Dims: inner's, then outer's new ones.
+  // Dims: the supremum of both orders (as Triton's operator* orders them), a
+  // common dim with the sum of both sizes.
   auto merge = [](Dim *dst, uint8_t &n, const Dim *a, int na, const Dim *b,
                   int nb) -> Status {
+    DimId ia[LinearLayout::kMaxDims], ib[LinearLayout::kMaxDims];
+    for (int t = 0; t < na; ++t)
+      ia[t] = a[t].id;
+    for (int t = 0; t < nb; ++t)
+      ib[t] = b[t].id;
+    int order[2 * LinearLayout::kMaxDims];
+    int no = supremumOrder(ia, na, ib, nb, order);
+    if (no > LinearLayout::kMaxDims)
+      return Diagnostic::error("product: too many dims");
     n = 0;
     int total = 0;
-    for (int i = 0; i < na; ++i) {
-      dst[n] = a[i];
-      for (int j = 0; j < nb; ++j)
-        if (b[j].id == a[i].id)
-          dst[n].log2 = uint8_t(dst[n].log2 + b[j].log2);
-      total += dst[n].log2;
-      ++n;
-    }
-    for (int j = 0; j < nb; ++j) {
-      bool seen = false;
-      for (int i = 0; i < na; ++i)
-        seen |= a[i].id == b[j].id;
-      if (seen)
-        continue;
-      if (n >= LinearLayout::kMaxDims)
-        return Diagnostic::error("product: too many dims");
-      dst[n] = b[j];
+    for (int k = 0; k < no; ++k) {
+      int i = order[k] < na ? order[k] : -1;
+      int j = order[k] < na ? -1 : order[k] - na;
+      if (i < 0)
+        for (int t = 0; t < na; ++t)
+          if (a[t].id == b[j].id)
+            i = t;
+      if (j < 0)
+        for (int t = 0; t < nb; ++t)
+          if (b[t].id == a[i].id)
+            j = t;
+      dst[n] = i >= 0 ? a[i] : b[j];
+      if (i >= 0 && j >= 0)
+        dst[n].log2 = uint8_t(a[i].log2 + b[j].log2);
       total += dst[n].log2;
       ++n;
     }

@@ -84,21 +84,77 @@ Expected<LinearLayout>
 LinearLayout::invertAndCompose(const LinearLayout &outer) const {
   if (nOut_ != outer.nOut_)
     return Diagnostic::error("invertAndCompose: the layouts have different "
-                             "output dims");
+                             "output dims (" + std::to_string(nOut_) + " and " +
+                             std::to_string(outer.nOut_) + ")");
+  // this's output bits in outer's packing; `over` holds the bits of this's
+  // dims above outer's size (a column using one is outside outer's image).
+  Repack rp;
+  uint64_t over = 0;
   for (int k = 0; k < nOut_; ++k) {
     int p = outer.outDimIndex(out_[k].id);
     if (p < 0)
       return Diagnostic::error("invertAndCompose: output dim '" +
                                name(out_[k].id) +
-                               "' is missing in the outer "
-                               "layout");
-    if (out_[k].log2 > outer.out_[p].log2)
-      return Diagnostic::error("invertAndCompose: output dim '" +
-                               name(out_[k].id) +
-                               "' is larger than in the outer layout");
+                               "' is missing in the outer layout");
+    int w = std::min<int>(out_[k].log2, outer.out_[p].log2);
+    rp.add(out_[k].shift, w, outer.out_[p].shift);
+    if (out_[k].shift != outer.out_[p].shift)
+      rp.identity = false;
+    over |= (lowMask(out_[k].log2) & ~lowMask(w)) << out_[k].shift;
   }
-  LK_TRY(LinearLayout inv, outer.pseudoinvert());
-  return compose(inv);
+  // Identity on the input dims both layouts map alike (same bases, zeros
+  // included): x of such a dim goes to the same x of outer.
+  bool same[kMaxDims] = {};
+  uint64_t sameCols = 0; // outer's columns of those dims
+  for (int i = 0; i < nIn_; ++i) {
+    int o = outer.inDimIndex(in_[i].id);
+    if (o < 0 || in_[i].log2 != outer.in_[o].log2)
+      continue;
+    bool eq = true;
+    for (int b = 0; b < in_[i].log2 && eq; ++b) {
+      uint64_t c = cols_[in_[i].shift + b];
+      eq = !(c & over) && rp(c) == outer.cols_[outer.in_[o].shift + b];
+    }
+    same[i] = eq;
+    if (eq)
+      sameCols |= lowMask(in_[i].log2) << outer.in_[o].shift;
+  }
+  // The other columns are solved over outer's other columns first (the
+  // minimum-norm solution: dependent columns are left at zero, so broadcast
+  // data resolves to the lowest index), then over the identity dims' ones.
+  F2Basis e;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int j = 0; j < outer.inBits_; ++j)
+      if (bool((sameCols >> j) & 1) == bool(pass))
+        e.add(outer.cols_[j], uint64_t(1) << j);
+  Expected<LinearLayout> result{std::in_place};
+  LinearLayout &r = *result;
+  r.nIn_ = nIn_;
+  r.nOut_ = outer.nIn_;
+  r.inBits_ = inBits_;
+  r.outBits_ = outer.inBits_;
+  std::copy(in_, in_ + nIn_, r.in_);
+  std::copy(outer.in_, outer.in_ + outer.nIn_, r.out_);
+  for (int i = 0; i < nIn_; ++i) {
+    int o = outer.inDimIndex(in_[i].id);
+    for (int b = 0; b < in_[i].log2; ++b) {
+      int j = in_[i].shift + b;
+      if (same[i]) {
+        r.cols_[j] = uint64_t(1) << (outer.in_[o].shift + b);
+        continue;
+      }
+      uint64_t c = cols_[j], tags = 0;
+      if ((c & over) || !e.solve(rp(c), tags)) {
+        result = Diagnostic::error(
+            "invertAndCompose: basis " + std::to_string(b) + " of input dim '" +
+            name(in_[i].id) + "' maps outside the image of the outer layout, "
+            "so no C with this(x) = outer(C(x)) exists");
+        return result;
+      }
+      r.cols_[j] = tags;
+    }
+  }
+  return result;
 }
 
 //===----------------------------------------------------------------------===//

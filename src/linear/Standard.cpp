@@ -305,9 +305,13 @@ Expected<LinearLayout> wmmaToLL(const Encoding &e,
     reg = {{0, 1}, {0, 2}, {0, 4}};
     lane = {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}};
   }
+  // The tile's bases name (N, M) in row-major thread order and (M, N) when
+  // transposed: Triton's threadOrder = matrix order, row-major unless
+  // isTransposed (both versions).
+  std::vector<unsigned> threadOrder = matrixOrder(rank, !e.isTransposed);
   LK_TRY(LinearLayout tile,
          fromBases({{kRegister, reg}, {kLane, lane}},
-                   {dim(int(order[0])), dim(int(order[1]))}));
+                   {dim(int(threadOrder[0])), dim(int(threadOrder[1]))}));
   if (rank == 3) {
     LK_TRY(tile, mul(tile, LinearLayout::identity1D(1, kRegister, dim(0))));
     LK_TRY(tile, mul(tile, LinearLayout::identity1D(1, kLane, dim(0))));

@@ -141,9 +141,17 @@ Expected<Layout> right_inverse(const Layout &l);
 /// R with R(L(i)) = i for injective L (L(R(L(i))) = L(i) in general).
 Expected<Layout> left_inverse(const Layout &l);
 
-/// The largest layout R with A(R(i)) = i and B(R(i)) = i (1:0 if none).
+/// The largest layout R with A(R(i)) = i and B(R(i)) = i (1:0 if none):
+/// invB o N:1 with invB = right_inverse(B) and N = max_common_vector(A, B)
+/// (N lowered, if need be, to a length invB o N:1 is defined for). Never
+/// fails on layouts with integer strides.
 Expected<Layout> max_common_layout(const Layout &a, const Layout &b);
-/// size of max_common_layout: how many contiguous elements A and B share.
+/// How many contiguous elements A and B share: the largest N with
+/// A(invB(j)) = j for all j < N (invB = right_inverse(B)), which is CuTe's
+/// size of the first mode of coalesce(A o invB) when its stride is 1. Where
+/// A o invB is not defined (CuTe's divisibility conditions) the answer is
+/// still N, found from the longest composable prefix of invB; at least 1.
+/// Example: max_common_vector((4,2):(1,8), 8:1) = 4.
 Expected<int64_t> max_common_vector(const Layout &a, const Layout &b);
 
 //===----------------------------------------------------------------------===//

@@ -58,17 +58,14 @@ public:
     return l;
   }
   /// The layout whose shape and stride two builders hold, without
-  /// intermediate tuples; fails when either exceeds the representable size.
-  /// @pre the builders are congruent and the other conditions of make() hold
+  /// intermediate tuples. Every algebra result is built here, so this is
+  /// where a result out of range becomes a diagnostic: it fails when either
+  /// tuple exceeds the representable size, when size = prod(s) does not fit
+  /// in int64, or when the reach 1 + sum (s-1)*|d| (the cosize) does not.
+  /// Example: the shape (2,2^62) fails ("size ... does not fit in 64 bits").
+  /// @pre the builders are congruent, shape leaves are positive
   static Expected<Layout> fromBuilders(const IntTuple::Builder &shape,
-                                       const IntTuple::Builder &stride) {
-    LK_CHECK(shape.check());
-    LK_CHECK(stride.check());
-    Expected<Layout> r = Layout();
-    shape.buildInto(r->shape_);
-    stride.buildInto(r->stride_);
-    return r;
-  }
+                                       const IntTuple::Builder &stride);
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
@@ -108,6 +105,10 @@ public:
   bool operator!=(const Layout &o) const { return !(*this == o); }
 
 private:
+  /// size = prod(s) and 1 + sum (s-1)*|d| fit in int64; no stride is
+  /// INT64_MIN.
+  static Status checkRange(const IntTuple &shape, const IntTuple &stride);
+
   IntTuple shape_;
   IntTuple stride_;
 };

@@ -159,10 +159,12 @@ struct OutDim {
 
 class LinearLayout;
 
-/// The product (direct sum) `inner * outer`: input dims are the union (inner's
-/// first, common dims must appear in the same relative order), output dims
-/// likewise; for a common input dim, inner's bases come first; for a common
-/// output dim, outer's values are shifted above inner's.
+/// The product (direct sum) `inner * outer`: input dims are the union, in
+/// Triton's supremum order of both lists (a merge keeping both relative
+/// orders, inner's dim first where either may come next: sup([a, b], [c, b])
+/// = [a, c, b]; common dims must appear in the same relative order), output
+/// dims likewise; for a common input dim, inner's bases come first; for a
+/// common output dim, outer's values are shifted above inner's.
 /// Example: identity1D(4, register, dim0) * identity1D(2, register, dim0) is
 /// identity1D(8, register, dim0); identity1D(4, lane, dim0) *
 /// identity1D(2, register, dim1) maps lane bits to dim0 and the register bit
@@ -335,10 +337,23 @@ public:
   /// has pseudoinverse {dim0: [1, 4]} -> {lane: 8}: dim0=2 -> lane 4, not 6.
   [[nodiscard]] Expected<LinearLayout> pseudoinvert() const;
 
-  /// C such that this(x) = outer(C(x)): this.compose(outer.pseudoinvert()).
-  /// Output dims of both must match (any order) with this's sizes <= outer's
-  /// and outer surjective. The typical use: C maps the source hardware
+  /// C such that this(x) = outer(C(x)) for every x (C: this's input dims ->
+  /// outer's input dims). The typical use: C maps the source hardware
   /// location of an element to the destination location holding it.
+  ///
+  /// Precondition (exact): both have the same output dim names (any order)
+  /// and every basis of this lies in the span of outer's bases (the image of
+  /// this is inside the image of outer; outer need not be surjective, and a
+  /// dim of this may be larger than outer's if its bases stay in range).
+  /// Anything else is a diagnostic naming the first basis outside the image.
+  ///
+  /// Choice among the solutions (as Triton): an input dim both layouts have
+  /// with the same bases (broadcast zeros included) maps to itself; the
+  /// other bases take the minimum-norm preimage over outer's other input
+  /// bits (dependent bits left zero), and use the identity dims' bits only
+  /// where those cannot reach them. So L.invertAndCompose(L) is the
+  /// identity. Example: this = outer = {lane: [1, 0]} -> {dim0: 2} gives
+  /// {lane: [1, 2]} -> {lane: 4}, not lane 2 -> lane 0.
   [[nodiscard]] Expected<LinearLayout>
   invertAndCompose(const LinearLayout &outer) const;
 
