@@ -29,7 +29,9 @@ struct ConformanceOptions {
 
 /// The run's summary: `text` (a count per op and "N passed, M failed"),
 /// `json` ({"ops": {OP: {"passed", "failed"}}, "passed", "failed",
-/// "failures": [{"case": "FILE:LINE", "op", "message"}]}) and the exit code
+/// "failures": [{"case": "FILE:LINE", "op", "message"}], and "deviations"
+/// in the same form when an oracle rejection was answered on purpose: a
+/// documented deviation, neither pass nor failure) and the exit code
 /// (0 only when every case passed and at least one case ran).
 struct ConformanceResult {
   std::string text;
