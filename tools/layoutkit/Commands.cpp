@@ -357,6 +357,8 @@ const std::vector<CommandSpec> &commandRegistry() {
       all.push_back(std::move(c));
     for (CommandSpec &c : planCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : demoCommands())
+      all.push_back(std::move(c));
     return all;
   }();
   return registry;

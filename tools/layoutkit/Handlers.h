@@ -129,6 +129,14 @@ Expected<Reply> runPlan(const Invocation &inv);
 std::vector<CommandSpec> planCommands();
 
 //===----------------------------------------------------------------------===//
+// The browser demo (DemoCommand.cpp): `layoutkit demo`
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runDemo(const Invocation &inv);
+/// The row of the demo command.
+std::vector<CommandSpec> demoCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 
