@@ -409,6 +409,7 @@ std::string presetsJson() {
                        .str("text", tl->str())
                        .raw("shape", ints((*a)->logicalShape()))
                        .str("tv", (*a)->tv.str())
+                       .raw("tvShape", ints((*a)->cuteExtents))
                        .done());
   }
   return Obj()

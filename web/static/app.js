@@ -442,7 +442,10 @@ function applyPreset(name) {
   const p = presets.find((q) => q.name === name);
   if (!p) return;
   Object.assign(tab(), {text: p.text, shape: '(' + p.shape.join(',') + ')', preset: p.name, colour: ''});
-  if (p.tv) $('tv').value = p.tv, $('tvshape').value = '(' + p.shape.join(',') + ')';
+  if (p.tv) {
+    $('tv').value = p.tv;
+    $('tvshape').value = '(' + p.tvShape.join(',') + ')';
+  }
   loadTab();
 }
 
