@@ -548,7 +548,9 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
   } else {
     LK_BIND_TRY(tb, cute::parseTiler(b), "b");
     result = row->tiler(la, tb);
-    bTable = Obj().str("text", tb.str()).done();
+    bTable = tb.kind == cute::Tiler::Kind::Layout
+                 ? tableJson(tb.layout)
+                 : Obj().str("text", tb.str()).done();
   }
   if (!result)
     return errorJson(result.error(), "op");
