@@ -47,10 +47,16 @@ function loadUrl() {
 // Drawing: a grid is one SVG path per colour (fast for 128x128 and more),
 // labels only when the cells are large enough, highlights on their own layer.
 // ---------------------------------------------------------------------------
+const colourMemo = new Map();
 function colourOf(v) {
   if (v === undefined || v === null || v < 0) return '#eeeeee';
-  const h = (v * 137.508) % 360;
-  return `hsl(${h.toFixed(1)},62%,${v % 2 ? 72 : 62}%)`;
+  let c = colourMemo.get(v);
+  if (c === undefined) {
+    const h = (v * 137.508) % 360;
+    c = `hsl(${h.toFixed(1)},62%,${v % 2 ? 72 : 62}%)`;
+    colourMemo.set(v, c);
+  }
+  return c;
 }
 
 function cellSize(rows, cols, width) {
@@ -156,15 +162,20 @@ function unflatten(shape, f) {
   return c;
 }
 
-function colourValue(f) {
-  const m = cur.map, mode = tab().colour;
-  if (mode === 'bank') return cur.banks && cur.banks.ok ? cur.banks.bank[f] : -1;
+// The colour value of element f in the chosen mode: a function made once
+// per drawing (the hot loop of a redraw).
+function colourFn() {
+  const m = cur.map, mode = tab().colour, A = m.axes.length, R = m.replicas, c = m.coords;
+  if (mode === 'bank') {
+    const b = cur.banks && cur.banks.ok ? cur.banks.bank : null;
+    return (f) => b ? b[f] : -1;
+  }
   if (mode === 'thread') {
-    const p = point(f, 0), l = m.axes.indexOf('laneid'), w = m.axes.indexOf('warpid');
-    return (l >= 0 ? p[l] : 0) + 32 * (w >= 0 ? p[w] : 0);
+    const l = m.axes.indexOf('laneid'), w = m.axes.indexOf('warpid');
+    return (f) => (l >= 0 ? c[f * R * A + l] : 0) + 32 * (w >= 0 ? c[f * R * A + w] : 0);
   }
   const a = m.axes.indexOf(mode);
-  return a >= 0 ? m.coords[f * m.replicas * m.axes.length + a] : f;
+  return a >= 0 ? (f) => c[f * R * A + a] : (f) => f;
 }
 
 function cellLabel(f) {
@@ -192,13 +203,20 @@ function physicalGrid() {
   let cols = ext[xa], rows = ya >= 0 ? ext[ya] : 1, wrap = 0;
   if (ya < 0 && cols > 64) { wrap = 64; rows = Math.ceil(cols / 64); cols = 64; }
   const cellOf = (p) => wrap ? p[xa] : (ya >= 0 ? p[ya] * cols + p[xa] : p[xa]);
-  return {xa, ya, rows, cols, cellOf, wrap};
+  // The cell of point r of element f, read straight from the coordinates.
+  const c = m.coords, R = m.replicas;
+  const cellAtPoint = (f, r) => {
+    const b = (f * R + r) * A;
+    return wrap || ya < 0 ? c[b + xa] : c[b + ya] * cols + c[b + xa];
+  };
+  return {xa, ya, rows, cols, cellOf, cellAtPoint, wrap};
 }
 
 function drawTile(width) {
   const m = cur.map;
   const rows = m.shape.length >= 2 ? m.size / m.shape[m.shape.length - 1] : 1;
   const cols = m.shape.length >= 1 ? m.shape[m.shape.length - 1] : 1;
+  const colourValue = colourFn();
   $('logical').innerHTML = gridSvg({rows, cols, value: colourValue, label: cellLabel, title: m.text}, width);
   const pg = physicalGrid();
   cur.pg = pg;
@@ -208,7 +226,7 @@ function drawTile(width) {
   } else {
     const first = new Int32Array(n).fill(-1);
     for (let f = m.size - 1; f >= 0; --f)
-      for (let r = 0; r < m.replicas; ++r) first[pg.cellOf(point(f, r))] = f;
+      for (let r = 0; r < m.replicas; ++r) first[pg.cellAtPoint(f, r)] = f;
     cur.physFirst = first;
     const title = `x: ${m.axes[pg.xa]}` + (pg.ya >= 0 ? `, y: ${m.axes[pg.ya]}` : pg.wrap ? ` (rows of ${pg.wrap})` : '');
     $('physical').innerHTML = gridSvg({rows: pg.rows, cols: pg.cols, title,
@@ -255,7 +273,12 @@ function update() {
   const t0 = performance.now();
   const t = tab();
   const texts = {layout: t.text, shape: t.shape};
+  const lap = {};
+  let tl = t0;
+  const mark = (k) => { const n = performance.now(); lap[k] = +(n - tl).toFixed(1); tl = n; };
+  window.lkLaps = lap;
   const p = call('parse', t.text, t.shape);
+  mark('parse');
   $('layout').setAttribute('aria-invalid', String(!p.ok));
   if (!p.ok) {
     showDiag($('diag'), p.error, texts);
@@ -269,6 +292,7 @@ function update() {
     return f.ok ? `<div><b>${k}</b>: ${esc(f.text)}</div>` : `<div class="refused"><b>${k}</b>: no exact form: ${esc(f.reason)}</div>`;
   }).join('');
   const m = call('tileMap', t.text, t.shape);
+  mark('tileMap');
   if (!m.ok) {
     showDiag($('diag'), m.error, texts);
     $('diag').className = 'diag';
@@ -279,10 +303,13 @@ function update() {
   $('diag').className = 'diag okmsg';
   cur.map = m;
   cur.banks = call('banks', t.text, t.shape, t.dtype, t.swizzle, +t.column || 0);
+  mark('banks');
   colourOptions();
   const width = Math.max(320, $('views').clientWidth);
   drawTile(width);
+  mark('drawTile');
   drawBanks(width);
+  mark('drawBanks');
   window.lkRedrawMs = performance.now() - t0;
   drawAccess();
   saveUrl();
