@@ -175,8 +175,11 @@ async function main() {
   const caretLine = diagText.split('\n')[2] || '';
   check(!bad.ok && offset + 1 === cliColumn && caretLine.indexOf('^') === offset,
     `edit: the diagnostic's caret is at column ${offset + 1} (CLI: ${cliColumn})`);
+  // CuTe's (8,8):(8,1) maps (i,j) to 8i + j with i fastest (colex); the
+  // bridge reverses the modes into the tile's row-major order, so its tile
+  // form has the strides reversed: S[(8,8):(1,8)].
   await page.fill('#layout', '(8,8):(8,1)');
-  check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('S[(8,8):(8,1)]'),
+  check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('S[(8,8):(1,8)]'),
     'edit: a CuTe layout is accepted and shown as a tile layout');
   await page.fill('#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
   check((await page.textContent('#forms')).includes('no exact form'), 'edit: a replica has no cute form, and the reason is shown');
@@ -232,7 +235,7 @@ async function main() {
   // The shared URL restores the tabs and the view.
   await page.click('button[data-view="tile"]');
   await page.fill('#layout', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]');
-  const url = page.url();
+  const url = await page.evaluate(() => location.href);
   const page2 = await ctx.newPage();
   page2.on('pageerror', (e) => errors.push(String(e)));
   await page2.goto(url);
@@ -244,8 +247,10 @@ async function main() {
 
   // Phone width.
   await page.setViewportSize({width: 390, height: 800});
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
-  check(overflow <= 400, `phone width: the page fits 390 px (scroll width ${overflow})`);
+  const overflow = await page.evaluate(() => [document.documentElement.scrollWidth,
+    [...document.querySelectorAll('main *')].filter((e) => e.offsetParent && e.getBoundingClientRect().right > 400 &&
+      getComputedStyle(e.parentElement).overflowX === 'visible').slice(0, 3).map((e) => e.tagName + '#' + e.id).join(' ')]);
+  check(overflow[0] <= 400, `phone width: the page fits 390 px (scroll width ${overflow[0]}${overflow[1] ? ', wide: ' + overflow[1] : ''})`);
   await page.screenshot({path: path.join(shots, 'phone.png')});
   await page.setViewportSize({width: 1280, height: 800});
 
