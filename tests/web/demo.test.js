@@ -248,8 +248,12 @@ async function main() {
   // Phone width.
   await page.setViewportSize({width: 390, height: 800});
   const overflow = await page.evaluate(() => [document.documentElement.scrollWidth,
-    [...document.querySelectorAll('main *')].filter((e) => e.offsetParent && e.getBoundingClientRect().right > 400 &&
-      getComputedStyle(e.parentElement).overflowX === 'visible').slice(0, 3).map((e) => e.tagName + '#' + e.id).join(' ')]);
+    [...document.querySelectorAll('body *')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      if (r.right <= 400 || r.width === 0) return false;
+      for (let p = e.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return false;
+      return true;
+    }).slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + (e.getAttribute('class') || '')).join(' ')]);
   check(overflow[0] <= 400, `phone width: the page fits 390 px (scroll width ${overflow[0]}${overflow[1] ? ', wide: ' + overflow[1] : ''})`);
   await page.screenshot({path: path.join(shots, 'phone.png')});
   await page.setViewportSize({width: 1280, height: 800});
