@@ -15,6 +15,7 @@ packages=(
   llvm-22-dev llvm-22-tools                   #   and its lit suite
   pybind11-dev python3-dev                    # the Python module
   python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
+  emscripten chromium                         # the browser demo and its test
 )
 
 missing=()

@@ -3,7 +3,8 @@
 # author checks before touching a GPU -- the 128B shared-memory swizzle of an
 # f16 tile, splitting a tile into 8x8 blocks, a thread-value layout composed
 # with a tile, building a tile from an atom -- then the oracle conformance
-# run against CuTe. Exits non-zero if any step fails.
+# run against CuTe -- and builds the interactive browser demo (WebAssembly)
+# and says how to open it. Exits non-zero if any step fails; never blocks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -47,3 +48,12 @@ step "the 16x16 tile it builds" \
   show "$tile"
 step "conformance: every case of the CuTe C++ oracle (3220), through the same library" \
   conformance tests/data/cute-public.jsonl
+
+# The interactive demo: the library compiled to WebAssembly (build-wasm/web).
+if command -v emcmake >/dev/null 2>&1; then
+  printf '\n# the interactive layout demo: the library compiled to WebAssembly (docs/demo.md)\n'
+  bash scripts/build-wasm.sh
+  printf '\nOpen the demo: run\n  %s demo\nand open the address it prints (http://127.0.0.1:PORT/) in a browser.\n' "$lk"
+else
+  printf '\n(emcmake not found: the browser demo is not built; see docs/demo.md)\n'
+fi

@@ -9,6 +9,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build.sh
+# The browser demo: its wasm build and the test's npm package (browser.demo
+# is skipped, with the reason, when either is missing).
+if command -v emcmake >/dev/null 2>&1; then
+  bash scripts/build-wasm.sh
+  if command -v npm >/dev/null 2>&1; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+fi
 if command -v clang++ >/dev/null 2>&1; then
   seconds="${LK_FUZZ_SECONDS:-10}"
   echo "== fuzz smoke: ${seconds}s per target (log: build/fuzz.log) =="

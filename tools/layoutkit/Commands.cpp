@@ -374,6 +374,8 @@ const std::vector<CommandSpec> &commandRegistry() {
       all.push_back(std::move(c));
     for (CommandSpec &c : paperCommands())
       all.push_back(std::move(c));
+    for (CommandSpec &c : demoCommands())
+      all.push_back(std::move(c));
     return all;
   }();
   return registry;

@@ -149,6 +149,14 @@ std::vector<CommandSpec> planCommands();
 std::vector<CommandSpec> paperCommands();
 
 //===----------------------------------------------------------------------===//
+// The browser demo (DemoCommand.cpp): `layoutkit demo`
+//===----------------------------------------------------------------------===//
+
+Expected<Reply> runDemo(const Invocation &inv);
+/// The row of the demo command.
+std::vector<CommandSpec> demoCommands();
+
+//===----------------------------------------------------------------------===//
 // Testing (ConformanceCommand.cpp)
 //===----------------------------------------------------------------------===//
 

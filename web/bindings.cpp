@@ -1,0 +1,625 @@
+//===- bindings.cpp - The browser demo's calls into the library -----------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The WebAssembly front end of the demo page (docs/demo.md). Each function
+/// exported to JavaScript is argument reading, one call into the api layer
+/// (or a model layer, for the cute algebra and the hw analyses) and
+/// presentation: it returns one JSON text the page parses. No layout logic
+/// lives here or in the page.
+///
+/// Every reply is an object with "ok". A failure is
+///   {"ok": false, "error": {"message", "offset", "length", "notes",
+///                           "field"}}
+/// where offset is the 0-based character the caret goes under in the text
+/// named by "field" ("layout", "shape", "where", "b", ...), or -1 when the
+/// diagnostic has no position.
+///
+/// Example: parse("S[(8,4,2):(4@laneid,1@laneid,1)", "(8,8)") ->
+///   {"ok":false,"error":{"message":"expected ']' ...","offset":31,...}}
+///
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Plan.h"
+#include "layoutkit/api/Query.h"
+#include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/ElementType.h"
+#include "layoutkit/cute/Text.h"
+#include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/Atom.h"
+#include "layoutkit/tile/Bank.h"
+#include "layoutkit/tile/TilePresets.h"
+
+#include <emscripten/bind.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace lk;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// A minimal JSON writer (presentation only)
+//===----------------------------------------------------------------------===//
+
+std::string quote(std::string_view s) {
+  std::string o = "\"";
+  for (char c : s) {
+    switch (c) {
+    case '"': o += "\\\""; break;
+    case '\\': o += "\\\\"; break;
+    case '\n': o += "\\n"; break;
+    case '\t': o += "\\t"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        o += buf;
+      } else {
+        o += c;
+      }
+    }
+  }
+  return o + "\"";
+}
+
+/// Builds `{"k":v,...}` from already-encoded values.
+class Obj {
+public:
+  Obj &raw(std::string_view k, std::string_view v) {
+    s_ += (s_.size() > 1 ? "," : "") + quote(k) + ":" + std::string(v);
+    return *this;
+  }
+  Obj &str(std::string_view k, std::string_view v) { return raw(k, quote(v)); }
+  Obj &num(std::string_view k, int64_t v) { return raw(k, std::to_string(v)); }
+  Obj &dbl(std::string_view k, double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return raw(k, buf);
+  }
+  Obj &boolean(std::string_view k, bool v) { return raw(k, v ? "true" : "false"); }
+  std::string done() const { return s_ + "}"; }
+
+private:
+  std::string s_ = "{";
+};
+
+template <class T, class F> std::string array(const T &items, F each) {
+  std::string s = "[";
+  bool first = true;
+  for (const auto &x : items) {
+    s += (first ? "" : ",") + each(x);
+    first = false;
+  }
+  return s + "]";
+}
+
+std::string ints(const std::vector<int64_t> &v) {
+  return array(v, [](int64_t x) { return std::to_string(x); });
+}
+
+std::string strings(const std::vector<std::string> &v) {
+  return array(v, [](const std::string &x) { return quote(x); });
+}
+
+std::string errorJson(const Diagnostic &d, std::string_view field) {
+  int64_t offset = d.range ? int64_t(d.range->begin.offset) : -1;
+  int64_t length =
+      d.range ? std::max<int64_t>(1, int64_t(d.range->end.offset) -
+                                         int64_t(d.range->begin.offset))
+              : 0;
+  return Obj()
+      .boolean("ok", false)
+      .raw("error", Obj()
+                        .str("message", d.message)
+                        .num("offset", offset)
+                        .num("length", length)
+                        .raw("notes", strings(d.notes))
+                        .str("field", field)
+                        .str("rendered", d.render())
+                        .done())
+      .done();
+}
+
+#define LK_BIND_TRY(var, expr, field)                                          \
+  auto var##_r = (expr);                                                       \
+  if (!var##_r)                                                                \
+    return errorJson(var##_r.error(), field);                                  \
+  auto var = std::move(*var##_r)
+
+std::string axisValuesJson(const std::vector<tile::AxisValue> &v) {
+  Obj o;
+  for (const tile::AxisValue &a : v)
+    o.num(a.axis.name(), a.value);
+  return o.done();
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the page's inputs
+//===----------------------------------------------------------------------===//
+
+/// The layout text in any grammar; `shape` is read first (a basis
+/// descriptor needs it).
+struct Input {
+  api::AnyLayout layout;
+  std::optional<IntTuple> shape;
+  std::vector<int64_t> leaves;
+};
+
+Expected<Input> readInput(const std::string &text, const std::string &shape,
+                          std::string &field) {
+  Input in;
+  api::ParseOptions o;
+  o.shapeName = "the logical shape";
+  if (shape.find_first_not_of(" \t") != std::string::npos) {
+    field = "shape";
+    LK_TRY(IntTuple t, cute::parseIntTuple(shape));
+    LK_TRY(in.leaves, api::parseShapeLeaves(shape));
+    in.shape = t;
+    o.shape = t;
+  }
+  field = "layout";
+  LK_TRY(in.layout, api::parseLayout(text, o));
+  return in;
+}
+
+/// The layout as a tile layout over the logical shape (the shape's leaves,
+/// or one dimension of the layout's size when none is given).
+struct TileInput {
+  tile::ComposeLayout layout;
+  std::vector<int64_t> shape;
+};
+
+Expected<TileInput> readTile(const std::string &text, const std::string &shape,
+                             std::string &field) {
+  LK_TRY(Input in, readInput(text, shape, field));
+  field = "layout";
+  TileInput t;
+  LK_TRY(t.layout, api::toTile(in.layout));
+  IntTuple s = in.shape ? *in.shape : IntTuple(t.layout.tile().size());
+  field = "shape";
+  LK_TRY(t.shape, api::tileShape(s, t.layout.tile()));
+  field = "layout";
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Exported calls
+//===----------------------------------------------------------------------===//
+
+/// The layout read, its model and grammar, and its form in each model (the
+/// bridge's reason where there is none).
+std::string parseJson(std::string text, std::string shape) {
+  std::string field;
+  auto in = readInput(text, shape, field);
+  if (!in)
+    return errorJson(in.error(), field);
+  std::vector<int64_t> pow2;
+  bool allPow2 = !in->leaves.empty();
+  for (int64_t e : in->leaves)
+    allPow2 = allPow2 && e > 0 && (e & (e - 1)) == 0;
+  if (allPow2)
+    pow2 = in->leaves;
+  Obj forms;
+  for (api::Model m : {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
+    auto c = api::convert(in->layout, m, pow2);
+    forms.raw(api::modelName(m),
+              c ? Obj().boolean("ok", true).str("text", c->str()).done()
+                : Obj()
+                      .boolean("ok", false)
+                      .str("reason", c.error().message)
+                      .raw("notes", strings(c.error().notes))
+                      .done());
+  }
+  return Obj()
+      .boolean("ok", true)
+      .str("model", api::modelName(in->layout.model()))
+      .str("syntax", api::syntaxName(in->layout.syntax))
+      .str("text", in->layout.str())
+      .raw("forms", forms.done())
+      .done();
+}
+
+/// Every element's physical coordinates: coords[(flat * replicas + r) *
+/// axes + a], with the axes, which of them are owner axes, and the text.
+std::string tileMapJson(std::string text, std::string shape) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  const tile::TileLayout &tl = t->layout.tile();
+  if (tl.size() > (int64_t(1) << 18))
+    return errorJson(Diagnostic::error("the demo draws at most 262144 "
+                                       "elements; this layout has " +
+                                       std::to_string(tl.size())),
+                     "shape");
+  std::span<const tile::Axis> axes = tl.axes();
+  std::string coords = "[";
+  coords.reserve(size_t(tl.size() * tl.replicaCount() * axes.size() * 4));
+  bool first = true;
+  for (int64_t f = 0; f < tl.size(); ++f) {
+    tile::CoordSet set = t->layout.eval(f);
+    for (int64_t v : set.values()) {
+      if (!first)
+        coords += ',';
+      coords += std::to_string(v);
+      first = false;
+    }
+  }
+  coords += "]";
+  std::vector<std::string> names, kinds;
+  std::string owner = "[";
+  for (size_t k = 0; k < axes.size(); ++k) {
+    names.emplace_back(axes[k].name());
+    kinds.emplace_back(tile::kindName(axes[k].kind()));
+    owner += std::string(k ? "," : "") +
+             (api::isOwnerAxis(axes[k]) ? "true" : "false");
+  }
+  owner += "]";
+  return Obj()
+      .boolean("ok", true)
+      .str("text", api::tileText(t->layout))
+      .raw("shape", ints(t->shape))
+      .num("size", tl.size())
+      .num("replicas", tl.replicaCount())
+      .raw("axes", strings(names))
+      .raw("kinds", strings(kinds))
+      .raw("ownerAxes", owner)
+      .raw("coords", coords)
+      .done();
+}
+
+/// The owners of logical element `flat` (api::owners).
+std::string ownersJson(std::string text, std::string shape, int flat) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  if (flat < 0 || flat >= t->layout.tile().size())
+    return errorJson(Diagnostic::error("element " + std::to_string(flat) +
+                                       " is outside the layout"),
+                     "element");
+  std::vector<api::Owner> pts = api::owners(t->layout, flat);
+  return Obj()
+      .boolean("ok", true)
+      .raw("coord", ints(tile::TileLayout::unflatten(t->shape, flat)))
+      .raw("owners", array(pts,
+                           [](const api::Owner &p) {
+                             return Obj()
+                                 .raw("owner", axisValuesJson(p.owner))
+                                 .raw("at", axisValuesJson(p.at))
+                                 .done();
+                           }))
+      .done();
+}
+
+/// The flat indices a hardware coordinate holds (api::holders).
+std::string holdsJson(std::string text, std::string shape, std::string where) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  LK_BIND_TRY(w, api::parseAxisValues(where), "where");
+  LK_BIND_TRY(flats, api::holders(t->layout, w), "layout");
+  return Obj().boolean("ok", true).raw("elements", ints(flats)).done();
+}
+
+/// The line x bank view of the layout as shared memory of `dtype` with a
+/// swizzle mode ("none", "32B", "64B", "128B"), and the conflicts of a
+/// warp reading column `column` of a rank-2 tile.
+std::string banksJson(std::string text, std::string shape, std::string dtype,
+                  std::string swizzle, int column) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  std::optional<std::string_view> mode;
+  if (swizzle != "none")
+    mode = swizzle;
+  LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
+  LK_BIND_TRY(view, tile::bankView(memory, type.bits, 4096), "layout");
+  std::string cells = array(view.cells, [](const std::vector<int64_t> &c) {
+    return ints(c);
+  });
+  std::vector<int64_t> slotBank, slotLine;
+  for (int64_t f = 0; f < memory.size(); ++f) {
+    tile::BankSlot s = tile::bankSlot(memory.address(f), type.bits);
+    slotBank.push_back(s.bank);
+    slotLine.push_back(s.line);
+  }
+  Obj o;
+  o.boolean("ok", true)
+      .str("layout", memory.str())
+      .num("dtypeBits", type.bits)
+      .num("firstLine", view.firstLine)
+      .num("lineCount", view.lineCount)
+      .raw("cells", cells)
+      .raw("bank", ints(slotBank))
+      .raw("line", ints(slotLine));
+  if (t->shape.size() == 2) {
+    api::ColumnRead read;
+    read.rows = t->shape[0];
+    read.cols = t->shape[1];
+    read.column = column;
+    auto c = api::columnConflicts(memory, type.bits, read);
+    if (c) {
+      std::vector<int64_t> reads;
+      for (int64_t l = 0; l < api::laneCount(read); ++l)
+        reads.push_back(l * read.cols + column);
+      o.raw("column", Obj()
+                          .num("column", column)
+                          .num("lanes", api::laneCount(read))
+                          .num("ways", c->ways)
+                          .boolean("conflictFree", c->conflictFree())
+                          .raw("elements", ints(reads))
+                          .str("explain", c->explain())
+                          .done());
+    } else {
+      o.str("columnError", c.error().message);
+    }
+  }
+  return o.done();
+}
+
+/// The presets: the spec's table (tile::presets) and register fragments
+/// of the hw atom catalog, each with its text and logical shape.
+std::string presetsJson() {
+  std::vector<std::string> rows;
+  for (const tile::Preset &p : tile::presets())
+    rows.push_back(Obj()
+                       .str("name", p.name)
+                       .str("group", "spec")
+                       .str("summary", p.summary)
+                       .str("text", p.text)
+                       .raw("shape", ints({p.shape.begin(), p.shape.end()}))
+                       .done());
+  // The swizzled shared-memory tile of the spec's bank example.
+  rows.push_back(Obj()
+                     .str("name", "smem_swizzled_128B_8x64")
+                     .str("group", "spec")
+                     .str("summary", "(8,64) f16 tile with the 128B swizzle: "
+                                     "a column read is conflict-free")
+                     .str("text", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
+                     .raw("shape", "[8,64]")
+                     .done());
+  for (const char *name :
+       {"mma.m16n8k16.f16.A", "mma.m16n8k16.f16.B", "mma.m16n8k16.f16.C",
+        "wgmma.m64n64k16.f16.C", "tcgen05.ld.32x32b.x2"}) {
+    auto a = hw::findAtom(name);
+    if (!a)
+      continue;
+    auto tl = (*a)->tileLayout();
+    if (!tl)
+      continue;
+    rows.push_back(Obj()
+                       .str("name", (*a)->name)
+                       .str("group", "hw atom")
+                       .str("summary", (*a)->instruction + " operand " +
+                                           (*a)->operand + " (" +
+                                           std::string(hw::atomArchName((*a)->arch)) +
+                                           ")")
+                       .str("text", tl->str())
+                       .raw("shape", ints((*a)->logicalShape()))
+                       .str("tv", (*a)->tv.str())
+                       .raw("tvShape", ints((*a)->cuteExtents))
+                       .done());
+  }
+  return Obj()
+      .boolean("ok", true)
+      .raw("presets", array(rows, [](const std::string &s) { return s; }))
+      .done();
+}
+
+/// Plans the conversion src -> dst (api::planConversion).
+std::string planJson(std::string src, std::string dst, std::string shape,
+                 std::string dtype) {
+  api::ParseOptions o;
+  o.shapeName = "the logical shape";
+  LK_BIND_TRY(s, cute::parseIntTuple(shape), "shape");
+  o.shape = s;
+  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
+  LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
+  LK_BIND_TRY(r, api::planConversion(a, b, type), "b");
+  const plan::Cost &c = r.plan.cost;
+  std::string rounds = array(r.plan.rounds, [](const plan::ShuffleRound &x) {
+    return Obj()
+        .raw("srcLane", ints(x.srcLane))
+        .raw("send", array(x.sendRegisters, ints))
+        .raw("recv", array(x.dstRegisters, ints))
+        .boolean("laneLocal", x.laneLocal())
+        .done();
+  });
+  Obj out;
+  out.boolean("ok", true)
+      .str("strategy", plan::strategyName(r.plan.strategy))
+      .raw("cost", Obj()
+                       .num("instructions", c.instructions)
+                       .num("registerMoves", c.registerMoves)
+                       .num("selects", c.selects)
+                       .num("shuffles", c.shuffles)
+                       .num("barriers", c.barriers)
+                       .num("wavefronts", c.wavefronts)
+                       .num("smemBytes", c.smemBytes)
+                       .dbl("cycles", c.cycles)
+                       .done())
+      .raw("rounds", rounds)
+      .str("store", r.storeInstruction)
+      .str("load", r.loadInstruction)
+      .str("src", a.str())
+      .str("dst", b.str());
+  if (r.memory.cute)
+    out.str("memoryCute", api::cuteText(*r.memory.cute));
+  if (r.memory.tile)
+    out.str("memoryTile", api::tileText(*r.memory.tile));
+  if (r.plan.smem)
+    out.str("memoryLinear", r.plan.smem->memory.str());
+  return out.done();
+}
+
+/// A table of a cute layout's offsets (api::tabulate), rank <= 2.
+std::string tableJson(const cute::Layout &l) {
+  auto t = api::tabulate(cute::ComposedLayout{{}, 0, l});
+  if (!t)
+    return Obj().str("text", l.str()).str("error", t.error().message).done();
+  std::vector<int64_t> cells;
+  for (const IntTuple &c : t->cells)
+    cells.push_back(c.isLeaf() ? c.value() : -1);
+  return Obj()
+      .str("text", l.str())
+      .num("rows", t->rows)
+      .num("cols", t->cols)
+      .raw("cells", ints(cells))
+      .done();
+}
+
+/// The offsets of a cute layout of rank <= 2 (the TV view).
+std::string cuteTableJson(std::string text) {
+  api::ParseOptions o;
+  o.syntax = api::Syntax::CuteText;
+  LK_BIND_TRY(l, api::parseLayout(text, o), "layout");
+  LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
+  std::vector<int64_t> cells;
+  for (const IntTuple &c : t.cells)
+    cells.push_back(c.isLeaf() ? c.value() : -1);
+  return Obj()
+      .boolean("ok", true)
+      .str("text", t.title)
+      .num("rows", t.rows)
+      .num("cols", t.cols)
+      .raw("cells", ints(cells))
+      .done();
+}
+
+using BinaryOp = Expected<cute::Layout> (*)(const cute::Layout &,
+                                            const cute::Layout &);
+using TilerOp = Expected<cute::Layout> (*)(const cute::Layout &,
+                                           const cute::Tiler &);
+
+/// The operation table of the operations view.
+struct OpRow {
+  const char *name;
+  BinaryOp binary;
+  TilerOp tiler;
+};
+Expected<cute::Layout> composeOp(const cute::Layout &a, const cute::Layout &b) {
+  return cute::composition(a, b);
+}
+Expected<cute::Layout> complementOp(const cute::Layout &a,
+                                    const cute::Layout &b) {
+  return cute::complement(a, b.shape());
+}
+constexpr OpRow kOps[] = {
+    {"composition", composeOp, nullptr},
+    {"complement", complementOp, nullptr},
+    {"logical_divide", nullptr, cute::logical_divide},
+    {"zipped_divide", nullptr, cute::zipped_divide},
+    {"tiled_divide", nullptr, cute::tiled_divide},
+    {"logical_product", nullptr, cute::logical_product},
+    {"zipped_product", nullptr, cute::zipped_product},
+    {"blocked_product", cute::blocked_product, nullptr},
+    {"raked_product", cute::raked_product, nullptr},
+};
+
+/// `op`(a, b) with the inputs and result tabulated. For complement, b's
+/// shape is the cotarget.
+std::string algebraJson(std::string op, std::string a, std::string b) {
+  const OpRow *row = nullptr;
+  for (const OpRow &r : kOps)
+    if (op == r.name)
+      row = &r;
+  if (!row)
+    return errorJson(Diagnostic::error("unknown operation '" + op + "'"), "op");
+  LK_BIND_TRY(la, cute::parseLayout(a), "layout");
+  Expected<cute::Layout> result = cute::Layout();
+  std::string bTable;
+  if (row->binary) {
+    LK_BIND_TRY(lb, cute::parseLayout(b), "b");
+    result = row->binary(la, lb);
+    bTable = tableJson(lb);
+  } else {
+    LK_BIND_TRY(tb, cute::parseTiler(b), "b");
+    result = row->tiler(la, tb);
+    bTable = tb.kind == cute::Tiler::Kind::Layout
+                 ? tableJson(tb.layout)
+                 : Obj().str("text", tb.str()).done();
+  }
+  if (!result)
+    return errorJson(result.error(), "op");
+  return Obj()
+      .boolean("ok", true)
+      .raw("a", tableJson(la))
+      .raw("b", bTable)
+      .raw("result", tableJson(*result))
+      .done();
+}
+
+/// What one warp's access of the layout costs when each lane's registers
+/// come from a row-major tile of the shape in shared / global memory
+/// (hw::vectorBytes, sharedAccess, globalAccess).
+std::string accessJson(std::string text, std::string shape, std::string dtype,
+                   std::string swizzle) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  // The memory side: the logical shape row-major on m.
+  std::string rowMajor = "S[(";
+  std::string strides;
+  int64_t stride = 1;
+  std::vector<std::string> st(t->shape.size());
+  for (size_t d = t->shape.size(); d-- > 0;) {
+    st[d] = std::to_string(stride);
+    stride *= t->shape[d];
+  }
+  for (size_t d = 0; d < t->shape.size(); ++d) {
+    rowMajor += (d ? "," : "") + std::to_string(t->shape[d]);
+    strides += (d ? "," : "") + st[d];
+  }
+  rowMajor += "):(" + strides + ")]";
+  LK_BIND_TRY(mem, api::parseLayout(rowMajor), "layout");
+  std::optional<std::string_view> mode;
+  if (swizzle != "none")
+    mode = swizzle;
+  LK_BIND_TRY(memory, api::memoryLayout(*mem.tile(), type.bits, mode), "layout");
+  LK_BIND_TRY(vb, hw::vectorBytes(t->layout.tile(), memory, type.bits), "layout");
+  hw::WarpAccess wa{t->layout.tile(), memory, type.bits, vb};
+  LK_BIND_TRY(sh, hw::sharedAccess(wa, hw::Arch::Sm90), "layout");
+  LK_BIND_TRY(gl, hw::globalAccess(wa, hw::Arch::Sm90), "layout");
+  return Obj()
+      .boolean("ok", true)
+      .str("memory", memory.str())
+      .num("vectorBytes", vb)
+      .num("instructions", int64_t(sh.wavefronts.size()))
+      .num("wavefronts", sh.total)
+      .num("minimumWavefronts", sh.minimum)
+      .str("sharedExplain", sh.explanation)
+      .num("sectors", gl.sectors)
+      .num("lines", gl.lines)
+      .str("globalExplain", gl.explanation)
+      .done();
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(layoutkit) {
+  emscripten::function("parse", &parseJson);
+  emscripten::function("tileMap", &tileMapJson);
+  emscripten::function("owners", &ownersJson);
+  emscripten::function("holds", &holdsJson);
+  emscripten::function("banks", &banksJson);
+  emscripten::function("presets", &presetsJson);
+  emscripten::function("plan", &planJson);
+  emscripten::function("algebra", &algebraJson);
+  emscripten::function("access", &accessJson);
+  emscripten::function("table", &cuteTableJson);
+}
