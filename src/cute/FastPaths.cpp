@@ -632,6 +632,57 @@ bool coalesceFast(const Layout &l, Layout &out) {
   return w.finish(out);
 }
 
+/// Stores the integer layout s:d; declines when an offset would not fit.
+bool writeLeaf(int64_t s, int64_t d, Layout &out) {
+  int64_t t;
+  if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t))
+    return false;
+  Node ns{s, kLeaf, 1, 0}, nd{d, kLeaf, 1, 0};
+  out.assignNodes(&ns, &nd, 1);
+  return true;
+}
+
+/// composition of two integer layouts in closed form: A = s1:d1 coalesces
+/// to one mode (a size-1 A keeps its stride), so B = s2:d2 gives
+/// s2:d2*d1, or s2:0 when d2 == 0. Example: 128:2 o 32:4 = 32:8.
+bool composeLeaves(const Layout &a, const Layout &b, Layout &out) {
+  const Node &as = *a.shape().nodes(), &ad = *a.stride().nodes();
+  const Node &bs = *b.shape().nodes(), &bd = *b.stride().nodes();
+  int64_t d = 0;
+  if (as.rank != kLeaf || bs.rank != kLeaf || ad.basis != 0 || bd.basis != 0 ||
+      (bd.value != 0 && mulOverflows(bd.value, ad.value, d)))
+    return false;
+  return writeLeaf(bs.value, d, out);
+}
+
+/// complement(s:d, c) in closed form for an integer layout and cotarget:
+/// an image of {0} gives compact(c); otherwise the modes [d:1, r:s*d] with
+/// r = ceil(c / (s*d)), coalesced (d == 1 drops the first, r == 1 the
+/// second). Example: complement(4:32, 256) = (32,2):(1,128).
+bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
+  const Node &s = *l.shape().nodes(), &d = *l.stride().nodes();
+  const Node &c = *cotarget.nodes();
+  if (s.rank != kLeaf || c.rank != kLeaf || d.basis != 0 || c.basis != 0 ||
+      c.value < 1 || d.value < 0)
+    return false;
+  if (d.value == 0 || s.value == 1)
+    return writeLeaf(c.value, c.value == 1 ? 0 : 1, out);
+  int64_t cur;
+  if (mulOverflows(d.value, s.value, cur))
+    return false;
+  int64_t rest = ceilDiv(c.value, cur);
+  if (rest == 1)
+    return writeLeaf(d.value, d.value == 1 ? 0 : 1, out);
+  if (d.value == 1)
+    return writeLeaf(rest, cur, out);
+  Writer w;
+  w.open();
+  w.leaf(d.value, 1);
+  w.leaf(rest, cur);
+  w.close();
+  return w.finish(out);
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -654,6 +705,8 @@ Layout coalesce(const Layout &l) {
 
 Expected<Layout> composition(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
+  if (composeLeaves(a, b, *r))
+    return r;
   Writer w;
   if (!(composeInto(viewOf(a), viewOf(b), w) && w.finish(*r)))
     r = general::composition(a, b);
@@ -669,6 +722,8 @@ Expected<Layout> composition(const Layout &a, const Tiler &t) {
 
 Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   Expected<Layout> r{std::in_place};
+  if (complementLeaf(l, cotarget, *r))
+    return r;
   int64_t cot[kLeaves];
   int nc = 0;
   bool fast = true;
