@@ -47,10 +47,6 @@ std::string BasisPath::str() const {
 // IntTuple
 //===----------------------------------------------------------------------===//
 
-IntTuple::IntTuple() { nodes_.push_back(Node{0, 0, 1, 0}); }
-
-IntTuple::IntTuple(int64_t v) { nodes_.push_back(Node{v, kLeaf, 1, 0}); }
-
 IntTuple::IntTuple(const Node *nodes, size_t count) { nodes_.append(nodes, count); }
 
 IntTuple IntTuple::leaf(int64_t v, BasisPath path) {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 
 #include "AlgebraSupport.h"
 
@@ -98,7 +99,7 @@ Layout filter_zeros(const Layout &l) {
   return Layout::unchecked(l.shape().withLeaves(shapes.data()), l.stride());
 }
 
-Layout coalesce(const Layout &l) {
+Layout general::coalesce(const Layout &l) {
   Modes m = flatModes(l);
   if (m.empty())
     return Layout();

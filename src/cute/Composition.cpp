@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 
 #include "AlgebraSupport.h"
 
@@ -56,13 +57,13 @@ Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
 
 } // namespace
 
-Expected<Layout> composition(const Layout &a, const Layout &b) {
+Expected<Layout> general::composition(const Layout &a, const Layout &b) {
   IntTuple::Builder rs, rd;
   LK_CHECK(composeInto(a, b, rs, rd));
   return Layout::fromBuilders(rs, rd);
 }
 
-Expected<Layout> composition(const Layout &a, const Tiler &t) {
+Expected<Layout> general::composition(const Layout &a, const Tiler &t) {
   // By-mode: modes of A past the tiler are dropped (CuTe C++ behaviour).
   return byModeResult("composition", a, t, /*keepRest=*/false, composeTilerInto);
 }
@@ -148,7 +149,7 @@ Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
 
 } // namespace
 
-Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+Expected<Layout> general::complement(const Layout &l, const IntTuple &cotarget) {
   SmallVector<int64_t, 16> leaves;
   for (const IntTuple::Node &n : cotarget.leaves()) {
     if (n.value < 1 || n.basis != 0)

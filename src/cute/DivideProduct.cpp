@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 
 #include "AlgebraSupport.h"
 
@@ -79,7 +80,7 @@ Status divideInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
 
 } // namespace
 
-Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
+Expected<Layout> general::logical_divide(const Layout &a, const Tiler &t) {
   return byModeResult("logical_divide", a, t, /*keepRest=*/true, divideInto);
 }
 
@@ -202,7 +203,7 @@ Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
 
 } // namespace
 
-Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
+Expected<Layout> general::logical_product(const Layout &a, const Tiler &t) {
   return byModeResult("logical_product", a, t, /*keepRest=*/true, productInto);
 }
 
@@ -227,7 +228,7 @@ Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
   size_t r = std::max(a.rank(), b.rank());
   LK_TRY(Layout pa, padToRank(a, r));
   LK_TRY(Layout pb, padToRank(b, r));
-  LK_TRY(Layout p, logical_product(pa, Tiler::of(pb)));
+  LK_TRY(Layout p, general::logical_product(pa, Tiler::of(pb)));
   // CuTe zips (first, second) = (A', X) for blocked and (X, A') for raked:
   // an integer first layout gives the single mode (first, second); a tuple
   // pairs mode i of both, which needs the second to be a tuple as well.
@@ -251,11 +252,11 @@ Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
 
 } // namespace
 
-Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
+Expected<Layout> general::blocked_product(const Layout &a, const Layout &b) {
   return rankedProduct(a, b, /*raked=*/false);
 }
 
-Expected<Layout> raked_product(const Layout &a, const Layout &b) {
+Expected<Layout> general::raked_product(const Layout &a, const Layout &b) {
   return rankedProduct(a, b, /*raked=*/true);
 }
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 
 #include "AlgebraSupport.h"
 
@@ -104,7 +105,7 @@ Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) 
 
 } // namespace
 
-Expected<Layout> right_inverse(const Layout &l) {
+Expected<Layout> general::right_inverse(const Layout &l) {
   LK_CHECK(requireIntegerStrides("right_inverse", l));
   SortedModes s = sortedModes(l);
   Modes out{Mode{1, 0, 0}};
@@ -122,7 +123,7 @@ Expected<Layout> right_inverse(const Layout &l) {
   return coalesceModes(out, false);
 }
 
-Expected<Layout> left_inverse(const Layout &l) {
+Expected<Layout> general::left_inverse(const Layout &l) {
   LK_CHECK(requireIntegerStrides("left_inverse", l));
   SortedModes s = sortedModes(l);
   SmallVector<int64_t, 16> shapes;

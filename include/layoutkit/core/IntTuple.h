@@ -89,9 +89,9 @@ public:
   static constexpr int16_t kMaxRank = 32767;
 
   /// The empty tuple `()`.
-  IntTuple();
+  IntTuple() { nodes_.push_back(Node{0, 0, 1, 0}); }
   /// The leaf `v`.
-  IntTuple(int64_t v);
+  IntTuple(int64_t v) { nodes_.push_back(Node{v, kLeaf, 1, 0}); }
   IntTuple(int v) : IntTuple(int64_t(v)) {}
   /// The leaf `v@path`.
   static IntTuple leaf(int64_t v, BasisPath path = {});
@@ -158,6 +158,14 @@ public:
 
   const Node *nodes() const { return nodes_.data(); }
   size_t nodeCount() const { return nodes_.size(); }
+  /// Replaces the nodes by `count` copies of `nodes` (the algebra's fast
+  /// paths write a result's pre-order nodes on the stack, then here).
+  /// @pre `nodes` is a valid pre-order tree of count <= kMaxNodes nodes
+  void assignNodes(const Node *nodes, size_t count) {
+    Node *out = nodes_.resizeForOverwrite(count);
+    for (size_t k = 0; k < count; ++k)
+      out[k] = nodes[k];
+  }
 
   class Builder;
 

@@ -77,6 +77,14 @@ public:
       data_[i] = fill;
     size_ = n;
   }
+  /// Sets the size to n without initialising new elements (the caller
+  /// writes them) and returns the data, for results written in place.
+  T *resizeForOverwrite(size_t n) {
+    if (n > capacity_)
+      grow(n);
+    size_ = n;
+    return data_;
+  }
   void append(const T *first, size_t count) {
     if (size_ + count > capacity_)
       grow(size_ + count);

@@ -66,6 +66,13 @@ public:
   /// @pre the builders are congruent, shape leaves are positive
   static Expected<Layout> fromBuilders(const IntTuple::Builder &shape,
                                        const IntTuple::Builder &stride);
+  /// Overwrites this layout with `count` pre-order shape and stride nodes.
+  /// @pre the nodes are congruent trees meeting the conditions of make()
+  void assignNodes(const IntTuple::Node *shape, const IntTuple::Node *stride,
+                   size_t count) {
+    shape_.assignNodes(shape, count);
+    stride_.assignNodes(stride, count);
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.

@@ -1,0 +1,793 @@
+//===- FastPaths.cpp - The algebra's fast paths and public entries --------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every public operation of Algebra.h below first runs a fast path and hands
+// the call to the general construction (AlgebraGeneral.h) when it declines.
+// A fast path handles operands of at most kLeaves leaves with integer
+// strides; it works on fixed arrays of coalesced modes, does each of the
+// general path's checks once on those modes, and writes the result's
+// pre-order nodes on the stack (Writer), copied into the result in place.
+// It declines -- never fails -- on anything the general path reports as an
+// error (and on any overflow), so every diagnostic comes from one place and
+// a fast result always equals the general one; tests/cute/FastPathTest.cpp
+// compares both on random layouts.
+//
+// Example: composition((4,8):(8,1), (8,4):(4,1)): A's coalesced modes are
+// [4:8, 8:1]; B's leaf 8:4 skips A's first mode (4 divides 4) and becomes
+// 8:1, the leaf 4:1 stays inside it and becomes 4:8: result (8,4):(1,8).
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
+
+#include "layoutkit/core/Checked.h"
+
+#include <algorithm>
+
+namespace lk::cute {
+namespace {
+
+using Node = IntTuple::Node;
+constexpr int16_t kLeaf = IntTuple::kLeaf;
+
+/// Most leaves of an operand a fast path takes.
+constexpr int kLeaves = 8;
+/// Room for modes derived from an operand (a complement adds one).
+constexpr int kModes = kLeaves + 2;
+/// Most nodes of a fast result, and its deepest nesting.
+constexpr int kNodes = 48;
+constexpr int kDepth = 12;
+
+/// Flat modes shape:stride, integer strides only.
+struct Modes {
+  int n = 0;
+  int64_t s[kModes];
+  int64_t d[kModes];
+};
+
+/// A subtree of a layout: its shape and stride nodes.
+struct View {
+  const Node *s;
+  const Node *d;
+};
+View viewOf(const Layout &l) { return {l.shape().nodes(), l.stride().nodes()}; }
+
+/// The leaves of `v`; false on a basis stride or more than kLeaves leaves.
+bool leavesOf(View v, Modes &m) {
+  m.n = 0;
+  for (int k = 0, e = v.s->span; k < e; ++k) {
+    if (v.s[k].rank != kLeaf)
+      continue;
+    if (v.d[k].basis != 0 || m.n == kLeaves)
+      return false;
+    m.s[m.n] = v.s[k].value;
+    m.d[m.n] = v.d[k].value;
+    ++m.n;
+  }
+  return true;
+}
+
+/// CuTe's backward coalesce, as detail::coalescedModes: size-1 modes are
+/// dropped, s1:d1 merges into s0:d0 when s0*d0 == d1; with
+/// `keepLastExtent` a trailing size-1 mode keeps its stride (as size 2).
+/// One result mode is an integer layout; none left gives 1:0.
+/// @pre m.n <= kModes
+void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
+  if (m.n == 0) {
+    out.n = 1;
+    out.s[0] = 1;
+    out.d[0] = 0;
+    return;
+  }
+  int64_t ts[kModes], td[kModes]; // back to front
+  int n = 1;
+  ts[0] = m.s[m.n - 1];
+  td[0] = m.d[m.n - 1];
+  if (keepLastExtent && ts[0] == 1)
+    ts[0] = 2;
+  for (int k = m.n - 1; k-- > 0;) {
+    int64_t s = m.s[k], d = m.d[k], reach;
+    if (s == 1)
+      continue;
+    if (n == 1 && ts[0] == 1) {
+      ts[0] = s;
+      td[0] = d;
+    } else if (!mulOverflows(s, d, reach) && reach == td[n - 1]) {
+      ts[n - 1] *= s; // shapes multiply to at most the size
+      td[n - 1] = d;
+    } else {
+      ts[n] = s;
+      td[n] = d;
+      ++n;
+    }
+  }
+  out.n = n;
+  for (int i = 0; i < n; ++i) {
+    out.s[i] = ts[n - 1 - i];
+    out.d[i] = td[n - 1 - i];
+  }
+  if (n == 1 && out.s[0] == 1)
+    out.d[0] = 0;
+}
+
+/// Pre-order shape and stride nodes of a result, written on the stack.
+/// Any write past kNodes or kDepth makes finish() decline.
+struct Writer {
+  Node s[kNodes];
+  Node d[kNodes];
+  int n = 0;
+  int depth = 0;
+  int open_[kDepth];
+  bool ok = true;
+
+  void child() {
+    if (depth)
+      ++s[open_[depth - 1]].rank;
+  }
+  void open() {
+    if (!ok || n == kNodes || depth == kDepth) {
+      ok = false;
+      return;
+    }
+    child();
+    open_[depth++] = n;
+    s[n++] = Node{0, 0, 1, 0};
+  }
+  void close() {
+    if (!ok)
+      return;
+    int at = open_[--depth];
+    s[at].span = uint16_t(n - at);
+    d[at] = s[at];
+  }
+  void leaf(int64_t sv, int64_t dv) {
+    if (!ok || n == kNodes) {
+      ok = false;
+      return;
+    }
+    child();
+    s[n] = Node{sv, kLeaf, 1, 0};
+    d[n] = Node{dv, kLeaf, 1, 0};
+    ++n;
+  }
+  void subtree(View v) {
+    int c = v.s->span;
+    if (!ok || n + c > kNodes) {
+      ok = false;
+      return;
+    }
+    child();
+    for (int k = 0; k < c; ++k) {
+      s[n + k] = v.s[k];
+      d[n + k] = v.d[k];
+    }
+    n += c;
+  }
+  /// Modes as one leaf, or a flat tuple of several.
+  void modes(const Modes &m) {
+    if (m.n == 1)
+      return leaf(m.s[0], m.d[0]);
+    open();
+    for (int i = 0; i < m.n; ++i)
+      leaf(m.s[i], m.d[i]);
+    close();
+  }
+  /// Stores the result in `out`; declines when a write failed or when the
+  /// result's size or an offset would not fit in int64 (Layout's invariant).
+  bool finish(Layout &out) const {
+    if (!ok)
+      return false;
+    int64_t size = 1, hi = 0, t;
+    for (int k = 0; k < n; ++k) {
+      if (s[k].rank != kLeaf)
+        continue;
+      int64_t dv = d[k].value;
+      if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
+          mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
+        return false;
+    }
+    out.assignNodes(s, d, size_t(n));
+    return true;
+  }
+};
+
+/// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
+/// and for each of A's modes but the last the coordinate B's leaves reach
+/// together along it (the distributivity check).
+struct Composer {
+  Modes lhs;
+  int64_t reach[kModes];
+
+  explicit Composer(const Modes &flatA) {
+    coalesceModes(flatA, /*keepLastExtent=*/true, lhs);
+    for (int i = 0; i < lhs.n; ++i)
+      reach[i] = 0;
+  }
+
+  /// A composed with B's mode s:d, following composeLeaf's checks.
+  bool leaf(int64_t s, int64_t d, Writer &w) {
+    int r = lhs.n;
+    if (d < 0 && r != 1)
+      return false;
+    if (d == 0) {
+      w.leaf(s, 0);
+      return true;
+    }
+    int64_t st;
+    if (r == 1) {
+      if (mulOverflows(d, lhs.d[0], st))
+        return false;
+      w.leaf(s, st);
+      return true;
+    }
+    Modes out;
+    int64_t restShape = s, restStride = d;
+    for (int i = 0; i + 1 < r; ++i) {
+      // composeLeaf's step with its ceilings resolved: a stride at least
+      // the extent cs must be a multiple of it and skips the mode (next
+      // stride abs/cs); a smaller one steps inside it (next stride +-1).
+      int64_t cs = lhs.s[i], abs = absValue(restStride), sign = signum(restStride);
+      if (abs >= cs) {
+        if (abs % cs != 0)
+          return false;
+        restStride = abs / cs * sign;
+        continue;
+      }
+      restStride = sign;
+      if (restShape == 1)
+        continue;
+      int64_t newShape = std::min((cs + abs - 1) / abs, restShape), step;
+      if (restShape % newShape != 0 || (restShape > newShape && cs % abs != 0) ||
+          mulOverflows(sign * abs, lhs.d[i], st) ||
+          mulOverflows(newShape - 1, abs, step) ||
+          addOverflows(reach[i], step, reach[i]))
+        return false;
+      out.s[out.n] = newShape;
+      out.d[out.n++] = st;
+      restShape /= newShape;
+    }
+    if (out.n == 0 || restShape != 1) {
+      if (mulOverflows(restStride, lhs.d[r - 1], st))
+        return false;
+      out.s[out.n] = restShape;
+      out.d[out.n++] = st;
+    }
+    w.modes(out);
+    return true;
+  }
+
+  /// A composed with B's subtree, following B's structure.
+  bool tree(View b, Writer &w) {
+    if (b.s->rank == kLeaf)
+      return b.d->basis == 0 && leaf(b.s->value, b.d->value, w);
+    w.open();
+    View c{b.s + 1, b.d + 1};
+    for (int k = 0; k < b.s->rank; ++k) {
+      if (!tree(c, w))
+        return false;
+      c.s += c.s->span;
+      c.d += c.d->span;
+    }
+    w.close();
+    return true;
+  }
+
+  /// No two of B's leaves together carry into A's next mode.
+  bool distributive() const {
+    for (int i = 0; i + 1 < lhs.n; ++i)
+      if (reach[i] >= lhs.s[i])
+        return false;
+    return true;
+  }
+};
+
+/// complement(l, cotarget) as detail::complementModes, the cotarget given
+/// by its leaves. Stable ascending strides: the general path's repeated
+/// "first smallest remaining stride".
+bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
+  Modes f;
+  if (!leavesOf(l, f))
+    return false;
+  for (int i = 0; i < f.n; ++i)
+    if (f.d[i] == 0)
+      f.s[i] = 1;
+  Modes m;
+  coalesceModes(f, false, m);
+  for (int i = 0; i < m.n; ++i)
+    if (m.d[i] < 0)
+      return false;
+  if (m.n == 1 && m.d[0] == 0) {
+    int64_t total = 1;
+    for (int k = 0; k < nc; ++k)
+      if (mulOverflows(total, cot[k], total))
+        return false;
+    out.n = 1;
+    out.s[0] = total;
+    out.d[0] = total == 1 ? 0 : 1;
+    return true;
+  }
+  for (int i = 1; i < m.n; ++i) // insertion sort: stable, linear when sorted
+    for (int j = i; j > 0 && m.d[j] < m.d[j - 1]; --j) {
+      std::swap(m.d[j], m.d[j - 1]);
+      std::swap(m.s[j], m.s[j - 1]);
+    }
+  Modes r;
+  int64_t cur = 1;
+  for (int i = 0; i < m.n; ++i) {
+    int64_t newShape = m.d[i] / cur;
+    if (newShape == 0)
+      return false;
+    r.s[r.n] = newShape;
+    r.d[r.n++] = cur;
+    if (mulOverflows(m.d[i], m.s[i], cur))
+      return false;
+  }
+  int64_t restShape = 1, divisor = cur;
+  for (int k = 0; k < nc; ++k) {
+    if (mulOverflows(restShape, ceilDiv(cot[k], divisor), restShape))
+      return false;
+    divisor = ceilDiv(divisor, cot[k]);
+  }
+  r.s[r.n] = restShape;
+  r.d[r.n++] = restShape == 1 ? 0 : cur;
+  coalesceModes(r, false, out);
+  return true;
+}
+
+/// composition(A, B) appended to `w`.
+bool composeInto(View a, View b, Writer &w) {
+  Modes fa;
+  if (!leavesOf(a, fa))
+    return false;
+  Composer c(fa);
+  return c.tree(b, w) && c.distributive();
+}
+
+/// logical_divide(A, T) for a layout T: (A o T, A o complement(T,
+/// shape(coalesce(A)))), one composer for both, as divideInto.
+bool divideInto(View a, const Layout &tile, Writer &w) {
+  Modes fa;
+  if (!leavesOf(a, fa))
+    return false;
+  Composer c(fa);
+  Modes plain;
+  const Modes *ca = &c.lhs;
+  if (fa.n > 0 && fa.s[fa.n - 1] == 1) {
+    coalesceModes(fa, false, plain);
+    ca = &plain;
+  }
+  Modes rest;
+  if (!complementModes(viewOf(tile), ca->s, ca->n, rest))
+    return false;
+  w.open();
+  if (!c.tree(viewOf(tile), w))
+    return false;
+  if (rest.n > 1)
+    w.open();
+  for (int i = 0; i < rest.n; ++i)
+    if (!c.leaf(rest.s[i], rest.d[i], w))
+      return false;
+  if (rest.n > 1)
+    w.close();
+  w.close();
+  return c.distributive();
+}
+
+/// cosize(B) = 1 + sum (s-1)*|d| over B's leaves.
+bool cosizeOf(View b, int64_t &cosz) {
+  Modes fb;
+  if (!leavesOf(b, fb))
+    return false;
+  cosz = 1;
+  for (int i = 0; i < fb.n; ++i) {
+    int64_t t;
+    if (fb.d[i] == INT64_MIN || mulOverflows(fb.s[i] - 1, absValue(fb.d[i]), t) ||
+        addOverflows(cosz, t, cosz))
+      return false;
+  }
+  return true;
+}
+
+/// The composer of logical_product's rest, complement(A, size(A)*cosize(B))
+/// o B, for a compact A (coalesce(A) == n:1, no holes, no broadcast): the
+/// complement is then exactly cosize(B):n (1:0 when cosize(B) == 1), an
+/// integer layout, so B's leaf s:d becomes s:d*n (s:0 for cosize 1).
+/// Declines for any other A.
+bool productRest(View a, View b, Composer &c) {
+  Modes fa, ca;
+  if (!leavesOf(a, fa))
+    return false;
+  coalesceModes(fa, false, ca);
+  int64_t cosz, target;
+  if (ca.n != 1 || ca.d[0] != 1 || !cosizeOf(b, cosz) ||
+      mulOverflows(ca.s[0], cosz, target))
+    return false;
+  Modes comp;
+  comp.n = 1;
+  comp.s[0] = cosz;
+  comp.d[0] = cosz == 1 ? 0 : ca.s[0];
+  c = Composer(comp);
+  return true;
+}
+
+/// logical_product(A, B) for a layout B: (A, rest).
+bool productInto(View a, const Layout &tile, Writer &w) {
+  Modes none;
+  Composer c(none);
+  if (!productRest(a, viewOf(tile), c))
+    return false;
+  w.open();
+  w.subtree(a);
+  if (!c.tree(viewOf(tile), w))
+    return false;
+  w.close();
+  return true;
+}
+
+/// The by-mode walk of byModeInto: `_` keeps a mode, a layout tiler calls
+/// `apply`, a tuple recurses; A's modes past the tiler are kept
+/// (`keepRest`) or dropped.
+template <class Apply>
+bool byModeInto(View a, const Tiler &t, bool keepRest, Writer &w, Apply apply) {
+  switch (t.kind) {
+  case Tiler::Kind::Keep:
+    w.subtree(a);
+    return true;
+  case Tiler::Kind::Layout:
+    return apply(a, t, w);
+  case Tiler::Kind::Tuple:
+    break;
+  }
+  bool leaf = a.s->rank == kLeaf;
+  size_t rank = leaf ? 1 : size_t(a.s->rank);
+  if (t.modes.size() > rank)
+    return false;
+  w.open();
+  size_t last = keepRest ? rank : t.modes.size();
+  View m = leaf ? a : View{a.s + 1, a.d + 1};
+  for (size_t i = 0; i < last; ++i) {
+    if (i < t.modes.size()) {
+      if (!byModeInto(m, t.modes[i], keepRest, w, apply))
+        return false;
+    } else {
+      w.subtree(m);
+    }
+    m.s += m.s->span;
+    m.d += m.d->span;
+  }
+  w.close();
+  return true;
+}
+
+bool composeTiler(View a, const Tiler &t, Writer &w) {
+  if (t.integer) { // n composes as n:1, also for n == 1
+    Node one{1, kLeaf, 1, 0};
+    return t.layout.shape().isLeaf() &&
+           composeInto(a, View{t.layout.shape().nodes(), &one}, w);
+  }
+  return composeInto(a, viewOf(t.layout), w);
+}
+
+bool divideTiler(View a, const Tiler &t, Writer &w) {
+  return divideInto(a, t.layout, w);
+}
+
+bool productTiler(View a, const Tiler &t, Writer &w) {
+  return productInto(a, t.layout, w);
+}
+
+/// CuTe's append<R>: the modes of `l` padded with 1:0 to rank r, visited in
+/// order (a leaf is its own mode 0).
+template <class F> void paddedModes(View l, size_t r, F f) {
+  static const Node one{1, kLeaf, 1, 0}, zero{0, kLeaf, 1, 0};
+  bool leaf = l.s->rank == kLeaf;
+  size_t rank = leaf ? 1 : size_t(l.s->rank);
+  View m = leaf ? l : View{l.s + 1, l.d + 1};
+  for (size_t i = 0; i < std::max(rank, r); ++i) {
+    f(i < rank ? m : View{&one, &zero});
+    if (i < rank) {
+      m.s += m.s->span;
+      m.d += m.d->span;
+    }
+  }
+}
+
+/// blocked_product (raked = false) or raked_product: mode i of the result
+/// pairs mode i of A' = A padded to rank r with mode i of X = rest of the
+/// logical product (B padded, strides scaled by productRest).
+bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
+  View va = viewOf(a), vb = viewOf(b);
+  size_t r = std::max(a.rank(), b.rank());
+  Modes none;
+  Composer c(none);
+  if (!productRest(va, vb, c))
+    return false;
+  // A' is a leaf only when A is one and r == 1; X likewise with B.
+  bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
+  bool firstLeaf = raked ? bLeaf : aLeaf, secondLeaf = raked ? aLeaf : bLeaf;
+  Writer w;
+  // One (first, second) pair: (A'_i, X_i), or (X_i, A'_i) when raked.
+  auto pair = [&](View am, View bm) {
+    w.open();
+    if (!raked)
+      w.subtree(am);
+    if (!c.tree(bm, w))
+      return false;
+    if (raked)
+      w.subtree(am);
+    w.close();
+    return true;
+  };
+  if (firstLeaf) { // ((first, second))
+    w.open();
+    if (!pair(va, vb))
+      return false;
+    w.close();
+    return w.finish(out);
+  }
+  if (secondLeaf || r > size_t(kNodes))
+    return false; // the general path reports the rank mismatch
+  View am[kNodes], bm[kNodes];
+  size_t na = 0, nb = 0;
+  paddedModes(va, r, [&](View m) { am[na++] = m; });
+  paddedModes(vb, r, [&](View m) { bm[nb++] = m; });
+  w.open();
+  for (size_t i = 0; i < r; ++i)
+    if (!pair(am[i], bm[i]))
+      return false;
+  w.close();
+  return w.finish(out);
+}
+
+/// Coalesced modes, exclusive prefix products and CuTe's exchange-sort
+/// order of the strides, as sortedModes in Inverse.cpp.
+struct Sorted {
+  Modes m;
+  int64_t prefix[kModes];
+  int order[kModes];
+};
+
+bool sortedOf(const Layout &l, Sorted &s) {
+  Modes f;
+  if (!leavesOf(viewOf(l), f))
+    return false;
+  coalesceModes(f, false, s.m);
+  int64_t p = 1;
+  for (int i = 0; i < s.m.n; ++i) {
+    s.prefix[i] = p;
+    p *= s.m.s[i]; // bounded by size(l)
+    s.order[i] = i;
+  }
+  for (int i = 0; i < s.m.n; ++i)
+    for (int j = i + 1; j < s.m.n; ++j)
+      if (s.m.d[s.order[j]] < s.m.d[s.order[i]])
+        std::swap(s.order[i], s.order[j]);
+  return true;
+}
+
+bool rightInverse(const Layout &l, Layout &out) {
+  Sorted s;
+  if (!sortedOf(l, s))
+    return false;
+  Modes r;
+  r.n = 1;
+  r.s[0] = 1;
+  r.d[0] = 0;
+  int64_t curr = 1;
+  for (int k = 0; k < s.m.n; ++k) {
+    int i = s.order[k];
+    if (s.m.d[i] != curr)
+      continue;
+    r.s[r.n] = s.m.s[i];
+    r.d[r.n++] = s.prefix[i];
+    if (mulOverflows(s.m.s[i], s.m.d[i], curr))
+      return false;
+  }
+  Modes c;
+  coalesceModes(r, false, c);
+  Writer w;
+  w.modes(c);
+  return w.finish(out);
+}
+
+/// left_inverse when the stride test of checkLeftInverse vouches for it:
+/// positive strides, each mode ending before the next one starts.
+bool leftInverse(const Layout &l, Layout &out) {
+  Sorted s;
+  if (!sortedOf(l, s))
+    return false;
+  Modes r;
+  r.d[0] = 0;
+  int64_t covered = 1, prevExtent = 0;
+  for (int k = 0; k < s.m.n; ++k) {
+    int i = s.order[k];
+    int64_t d = s.m.d[i];
+    if (d <= 0 || d % covered != 0 || (k > 0 && prevExtent > d) ||
+        mulOverflows(s.m.s[i], d, prevExtent))
+      return false;
+    r.s[r.n] = d / covered;
+    r.d[r.n + 1] = s.prefix[i];
+    ++r.n;
+    covered *= d / covered; // == d: no overflow
+  }
+  r.s[r.n++] = s.m.s[s.order[s.m.n - 1]];
+  Modes c;
+  coalesceModes(r, false, c);
+  Writer w;
+  w.modes(c);
+  return w.finish(out);
+}
+
+bool coalesceFast(const Layout &l, Layout &out) {
+  Modes f, c;
+  if (!leavesOf(viewOf(l), f) || f.n == 0)
+    return false;
+  coalesceModes(f, false, c);
+  Writer w;
+  w.modes(c);
+  return w.finish(out);
+}
+
+/// Stores the integer layout s:d; declines when an offset would not fit.
+bool writeLeaf(int64_t s, int64_t d, Layout &out) {
+  int64_t t;
+  if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t))
+    return false;
+  Node ns{s, kLeaf, 1, 0}, nd{d, kLeaf, 1, 0};
+  out.assignNodes(&ns, &nd, 1);
+  return true;
+}
+
+/// composition of two integer layouts in closed form: A = s1:d1 coalesces
+/// to one mode (a size-1 A keeps its stride), so B = s2:d2 gives
+/// s2:d2*d1, or s2:0 when d2 == 0. Example: 128:2 o 32:4 = 32:8.
+bool composeLeaves(const Layout &a, const Layout &b, Layout &out) {
+  const Node &as = *a.shape().nodes(), &ad = *a.stride().nodes();
+  const Node &bs = *b.shape().nodes(), &bd = *b.stride().nodes();
+  int64_t d = 0;
+  if (as.rank != kLeaf || bs.rank != kLeaf || ad.basis != 0 || bd.basis != 0 ||
+      (bd.value != 0 && mulOverflows(bd.value, ad.value, d)))
+    return false;
+  return writeLeaf(bs.value, d, out);
+}
+
+/// complement(s:d, c) in closed form for an integer layout and cotarget:
+/// an image of {0} gives compact(c); otherwise the modes [d:1, r:s*d] with
+/// r = ceil(c / (s*d)), coalesced (d == 1 drops the first, r == 1 the
+/// second). Example: complement(4:32, 256) = (32,2):(1,128).
+bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
+  const Node &s = *l.shape().nodes(), &d = *l.stride().nodes();
+  const Node &c = *cotarget.nodes();
+  if (s.rank != kLeaf || c.rank != kLeaf || d.basis != 0 || c.basis != 0 ||
+      c.value < 1 || d.value < 0)
+    return false;
+  if (d.value == 0 || s.value == 1)
+    return writeLeaf(c.value, c.value == 1 ? 0 : 1, out);
+  int64_t cur;
+  if (mulOverflows(d.value, s.value, cur))
+    return false;
+  int64_t rest = ceilDiv(c.value, cur);
+  if (rest == 1)
+    return writeLeaf(d.value, d.value == 1 ? 0 : 1, out);
+  if (d.value == 1)
+    return writeLeaf(rest, cur, out);
+  Writer w;
+  w.open();
+  w.leaf(d.value, 1);
+  w.leaf(rest, cur);
+  w.close();
+  return w.finish(out);
+}
+
+/// Runs a by-mode fast path into `out`.
+template <class Apply>
+bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
+  Writer w;
+  return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish(out);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The public operations: the fast path, else the general construction
+//===----------------------------------------------------------------------===//
+
+Layout coalesce(const Layout &l) {
+  Layout r;
+  if (!coalesceFast(l, r))
+    r = general::coalesce(l);
+  return r;
+}
+
+Expected<Layout> composition(const Layout &a, const Layout &b) {
+  Expected<Layout> r{std::in_place};
+  if (composeLeaves(a, b, *r))
+    return r;
+  Writer w;
+  if (!(composeInto(viewOf(a), viewOf(b), w) && w.finish(*r)))
+    r = general::composition(a, b);
+  return r;
+}
+
+Expected<Layout> composition(const Layout &a, const Tiler &t) {
+  Expected<Layout> r{std::in_place};
+  if (!byMode(a, t, /*keepRest=*/false, *r, composeTiler))
+    r = general::composition(a, t);
+  return r;
+}
+
+Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+  Expected<Layout> r{std::in_place};
+  if (complementLeaf(l, cotarget, *r))
+    return r;
+  int64_t cot[kLeaves];
+  int nc = 0;
+  bool fast = true;
+  for (size_t k = 0, n = cotarget.nodeCount(); fast && k < n; ++k) {
+    const Node &x = cotarget.nodes()[k];
+    if (x.rank != kLeaf)
+      continue;
+    fast = nc < kLeaves && x.value >= 1 && x.basis == 0;
+    if (fast)
+      cot[nc++] = x.value;
+  }
+  Modes m;
+  Writer w;
+  if (fast && complementModes(viewOf(l), cot, nc, m)) {
+    w.modes(m);
+    fast = w.finish(*r);
+  } else {
+    fast = false;
+  }
+  if (!fast)
+    r = general::complement(l, cotarget);
+  return r;
+}
+
+Expected<Layout> right_inverse(const Layout &l) {
+  Expected<Layout> r{std::in_place};
+  if (!rightInverse(l, *r))
+    r = general::right_inverse(l);
+  return r;
+}
+
+Expected<Layout> left_inverse(const Layout &l) {
+  Expected<Layout> r{std::in_place};
+  if (!leftInverse(l, *r))
+    r = general::left_inverse(l);
+  return r;
+}
+
+Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
+  Expected<Layout> r{std::in_place};
+  if (!byMode(a, t, /*keepRest=*/true, *r, divideTiler))
+    r = general::logical_divide(a, t);
+  return r;
+}
+
+Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
+  Expected<Layout> r{std::in_place};
+  if (!byMode(a, t, /*keepRest=*/true, *r, productTiler))
+    r = general::logical_product(a, t);
+  return r;
+}
+
+Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
+  Expected<Layout> r{std::in_place};
+  if (!rankedProduct(a, b, /*raked=*/false, *r))
+    r = general::blocked_product(a, b);
+  return r;
+}
+
+Expected<Layout> raked_product(const Layout &a, const Layout &b) {
+  Expected<Layout> r{std::in_place};
+  if (!rankedProduct(a, b, /*raked=*/true, *r))
+    r = general::raked_product(a, b);
+  return r;
+}
+
+} // namespace lk::cute
