@@ -15,7 +15,11 @@
 //    one conversion A -> B follows it, so conversions sink until they meet
 //    their inverse or a layout-fixing op;
 //  * rewrite: an scf.if whose arms both yield a conversion A -> B at one
-//    position yields the A values and converts once after the if;
+//    position yields the A values and converts once after the if; a
+//    depth-1 produce_one/consume_one pair fed by a conversion X -> V
+//    carries X, and each consume_one lays the slot out as its result; a
+//    register conversion inside a pragma range of a value from outside it
+//    moves in front of the range (and merges with a twin there);
 //  * cleanup (greedy): convert(x : A -> B) is x when A and B are one
 //    placement (LayoutEquality.h: the same type, or two encodings LayoutKit
 //    finds to be the same function) and every user takes x in its place
@@ -254,11 +258,111 @@ void unifyIfArms(scf::IfOp op) {
   }
 }
 
+/// The consume_ones reading `slot`, when there is one and nothing else
+/// reads it.
+FailureOr<SmallVector<ConsumeOneOp>> consumersOf(Value slot) {
+  SmallVector<ConsumeOneOp> consumers;
+  for (Operation *user : slot.getUsers()) {
+    auto c = dyn_cast<ConsumeOneOp>(user);
+    if (!c)
+      return failure();
+    consumers.push_back(c);
+  }
+  if (consumers.empty())
+    return failure();
+  return consumers;
+}
+
+/// A depth-1 produce_one whose value and slot have one smem/tmem type V,
+/// the value being convert(x : X -> V) within one memory kind and used
+/// only there, and whose slot only consume_ones read: the pair carries X
+/// (value and slot), the conversion goes, and each consume_one lays the
+/// slot out as its result, as it already does when the buffer side
+/// retyped it. No fence or async_wait may lie between the conversion and
+/// the produce_one; a deeper pipeline pins V (two stages in flight).
+void commuteThroughPair(ProduceOneOp produce) {
+  Value slot = produce.getSlot();
+  Type v = slot.getType();
+  auto cvt = produce.getValue().getDefiningOp<ConvertLayoutOp>();
+  MemKind kind = memKindOf(v);
+  if (produce.getDepth() != 1 || !cvt || !cvt->hasOneUse() ||
+      produce.getValue().getType() != v ||
+      (kind != MemKind::Smem && kind != MemKind::Tmem) ||
+      !sameMemKind(cvt.getSource().getType(), v) ||
+      pinnedBetween(cvt, produce) || failed(consumersOf(slot)))
+    return;
+  produce.getValueMutable().assign(cvt.getSource());
+  slot.setType(cvt.getSource().getType());
+  cvt.erase();
+}
+
+/// The pragma_end closing `begin` (the next one of its name not closing
+/// a nested begin of that name); the verifier guarantees one.
+Operation *pragmaEnd(PragmaBeginOp begin) {
+  int open = 0;
+  for (Operation *it = begin->getNextNode(); it; it = it->getNextNode()) {
+    if (auto b = dyn_cast<PragmaBeginOp>(it); b && b.getKind() == begin.getKind())
+      ++open;
+    if (auto e = dyn_cast<PragmaEndOp>(it); e && e.getKind() == begin.getKind())
+      if (open-- == 0)
+        return it;
+  }
+  return nullptr;
+}
+
+/// A register conversion (within the register kind) directly inside a
+/// pragma range whose source comes from outside the range moves in front
+/// of pragma_begin, where it becomes the conversion of that source to that
+/// type already there (same block), if any: the range encloses the same
+/// computation and reads the value in one layout. Conversions of buffers
+/// stay (the range may write the buffer first), as do those behind a
+/// fence, an async_wait or a deep produce_one in the range.
+void hoistOutOfPragma(PragmaBeginOp begin) {
+  Operation *end = pragmaEnd(begin);
+  if (!end)
+    return;
+  Block *block = begin->getBlock();
+  SmallVector<ConvertLayoutOp> inside;
+  for (Operation *it = begin->getNextNode(); it != end; it = it->getNextNode())
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(it))
+      inside.push_back(cvt);
+  for (ConvertLayoutOp cvt : inside) {
+    Value src = cvt.getSource();
+    Operation *def = src.getDefiningOp();
+    Operation *local = def ? block->findAncestorOpInBlock(*def) : nullptr;
+    if ((local && begin->isBeforeInBlock(local)) ||
+        memKindOf(src.getType()) != MemKind::Register ||
+        memKindOf(cvt.getType()) != MemKind::Register ||
+        pinnedBetween(begin, cvt))
+      continue;
+    cvt->moveBefore(begin);
+    for (Operation *user : src.getUsers()) {
+      auto twin = dyn_cast<ConvertLayoutOp>(user);
+      if (twin && twin != cvt && twin->getBlock() == block &&
+          twin->isBeforeInBlock(cvt) && twin.getType() == cvt.getType()) {
+        cvt.getResult().replaceAllUsesWith(twin.getResult());
+        cvt.erase();
+        break;
+      }
+    }
+  }
+}
+
+/// The rewrite step: scf.if arms, produce/consume pairs, pragma ranges.
 void rewriteLayoutSensitiveOps(Operation *fn) {
   SmallVector<scf::IfOp> ifs;
   fn->walk([&](scf::IfOp op) { ifs.push_back(op); });
   for (scf::IfOp op : ifs)
     unifyIfArms(op);
+  SmallVector<ProduceOneOp> produces;
+  fn->walk([&](ProduceOneOp op) { produces.push_back(op); });
+  for (ProduceOneOp op : produces)
+    commuteThroughPair(op);
+  SmallVector<PragmaBeginOp> begins;
+  fn->walk([&](PragmaBeginOp op) { begins.push_back(op); });
+  // Inner ranges first: what leaves one can then leave the enclosing one.
+  for (PragmaBeginOp op : llvm::reverse(begins))
+    hoistOutOfPragma(op);
 }
 
 struct RemoveLayoutConversions
