@@ -63,6 +63,8 @@ private:
   std::string sink = "%x"; // the sum of every load, returned
   std::vector<std::string> ivs; // induction variables of the enclosing loops
   bool sliced = false;           // inside a loop carrying sliceCount
+  int inWhile = 0; // scf.while bodies around: slicing refuses their block
+                   // arguments as inits ("fail to get an initial forOperand")
 
   uint64_t next() {
     state ^= state << 13;
@@ -102,7 +104,9 @@ private:
     case 9: return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
     case 10: return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
     case 11: return emitStore(ind);
-    default: return ind.size() < 8 && !sliced ? emitSlicedFor(ind) : emitStore(ind);
+    default:
+      return ind.size() < 8 && !sliced && inWhile == 0 ? emitSlicedFor(ind)
+                                                       : emitStore(ind);
     }
   }
 
@@ -250,7 +254,9 @@ private:
          << in << inext << " = arith.addi " << i2 << ", %c1 : index\n";
     size_t nt = tiles.size(), nb = buffers.size();
     tiles.push_back({a2, t});
+    ++inWhile;
     std::string y = scope(1 + pick(3), t, in);
+    --inWhile;
     body << in << "scf.yield " << inext << ", " << y << ", " << u2 << ", " << y
          << " : index, " << T << ", " << T << ", " << T << "\n"
          << ind << "}\n";

@@ -25,7 +25,8 @@
 /// enclosing scope and storing into a global buffer, an scf.for carrying
 /// `sliceCount` (1, 2 or 4, dividing its trip count; lower bound a
 /// constant or 16 x an enclosing induction variable; the body selects on
-/// its induction variable; never nested in another).
+/// its induction variable; never nested in another sliced loop or in an
+/// scf.while body, whose block arguments slicing refuses as inits).
 /// Each statement kind is one function (`emit*`), so a new kind is one
 /// more function and one more case.
 ///
