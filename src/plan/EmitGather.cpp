@@ -111,18 +111,28 @@ void emitRounds(std::string &o, const CudaGatherTables &t) {
   const char *T = elementType(t.elementBytes);
   const bool shuffle = t.strategy == GatherStrategy::WarpShuffle;
   const char *wire = t.elementBytes == 8 ? "(unsigned long long)" : "uint32_t";
-  emitThreadTerm(o, "  ", "treg", threadPart(t, false), false);
-  emitThreadTerm(o, "  ", "tlane", threadPart(t, true), false);
+  // Only what is read is declared (nvcc warns on a variable set but unused).
+  bool selects = false;
+  for (const GatherRegisterSteps &st : t.steps)
+    selects = selects || st.sendRegisters.size() > 1;
+  if (selects)
+    emitThreadTerm(o, "  ", "treg", threadPart(t, false), false);
+  if (shuffle)
+    emitThreadTerm(o, "  ", "tlane", threadPart(t, true), false);
   for (const GatherRegisterSteps &st : t.steps) {
     const std::string r = std::to_string(st.outRegister);
     o += "  {\n    const uint32_t v = uint32_t(index[" + r + "]);\n";
-    o += "    uint32_t reg = treg ^ " + hex(uint64_t(st.base.reg), false) +
-         ";\n";
-    o += "    uint32_t sl = tlane ^ " + hex(uint64_t(st.base.lane), false) +
-         ";\n";
-    emitIndexTerms(o, "    ", "reg", t.fromIndex, false);
-    emitIndexTerms(o, "    ", "sl", t.fromIndex, true);
-    o += "    (void)v;\n    (void)reg;\n    (void)sl;\n";
+    o += "    (void)v;\n";
+    if (st.sendRegisters.size() > 1) {
+      o += "    uint32_t reg = treg ^ " + hex(uint64_t(st.base.reg), false) +
+           ";\n";
+      emitIndexTerms(o, "    ", "reg", t.fromIndex, false);
+    }
+    if (shuffle) {
+      o += "    uint32_t sl = tlane ^ " + hex(uint64_t(st.base.lane), false) +
+           ";\n";
+      emitIndexTerms(o, "    ", "sl", t.fromIndex, true);
+    }
     for (int64_t s : st.sendRegisters) {
       const std::string src = "src[" + std::to_string(s) + "]";
       const std::string x =
