@@ -25,9 +25,10 @@
 ///      of the tile / 2^k (k = 0: unlimited), bit 6 a block bit shared by
 ///      both layouts (two CTAs);
 ///   1: logical bits of dim 0 (low 3 bits) and dim 1 (bits 3-5), each
-///      0..7, the total clamped to 5 + warp bits .. 11;
-///   2: warp bits (0..2), extra zero register columns of the source (bits
-///      2-3) and of the destination (bits 4-5);
+///      0..7, the total clamped to m .. m + 3 with m = 5 + warp bits +
+///      block bit (at most 3 register bits of data);
+///   2: warp bits (0..2), an extra zero register column of the source
+///      (bit 2) and of the destination (bit 4);
 ///   3..: a permutation of the logical bits over the source's slots
 ///      (registers, then lanes, then warps), then one over the
 ///      destination's: slot s takes the bit chosen by byte values as a
@@ -54,6 +55,12 @@ using linear::LinearLayout;
 namespace dims = linear::dims;
 
 namespace {
+
+/// Register bits that hold data, at most (each layout may add one zero
+/// register column): at most 2^4 registers per thread and 2^11 elements.
+/// Larger inputs only slow the fuzzer down; the planners' size limits have
+/// their own unit tests.
+constexpr int kMaxRegBits = 3;
 
 struct Bytes {
   const uint8_t *data;
@@ -155,14 +162,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int blockBits = (b0 >> 6) & 1;
   const int warpBits = (b2 & 3) % 3;
   int dim0Bits = b1 & 7, dim1Bits = (b1 >> 3) & 7;
-  // At least the lanes, the warps and the block bit; at most 11 bits.
+  // At least the lanes, the warps and the block bit; at most kMaxRegBits
+  // more (the registers), so the work per input stays small.
   const int minBits = 5 + warpBits + blockBits;
   while (dim0Bits + dim1Bits < minBits)
     ++(dim0Bits <= dim1Bits ? dim0Bits : dim1Bits);
-  while (dim0Bits + dim1Bits > 11)
+  while (dim0Bits + dim1Bits > minBits + kMaxRegBits)
     --(dim0Bits >= dim1Bits ? dim0Bits : dim1Bits);
   const int n = dim0Bits + dim1Bits;
-  const int srcExtra = (b2 >> 2) & 3, dstExtra = (b2 >> 4) & 3;
+  const int srcExtra = (b2 >> 2) & 1, dstExtra = (b2 >> 4) & 1;
   const bool sameWarps = b2 & 0x80;
 
   // The block bit (two CTAs) is the same logical bit in both layouts.

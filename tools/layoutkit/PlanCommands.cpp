@@ -37,6 +37,7 @@
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/plan/EmitCuda.h"
+#include "layoutkit/plan/EmitGather.h"
 #include "layoutkit/plan/Gather.h"
 
 #include <cstdio>
@@ -250,6 +251,21 @@ Expected<Reply> runGather(const Invocation &inv) {
               {"shared_loads", c.sharedLoads},
               {"barriers", c.barriers},
               {"smem_bytes", c.smemBytes}}}};
+  std::optional<std::string> out = inv.option("out");
+  if (!inv.option("emit")) {
+    if (out)
+      return Diagnostic::error("--out needs --emit cuda");
+    return r;
+  }
+  LK_TRY(std::string code, plan::emitGatherCuda(p));
+  if (out) {
+    LK_CHECK(writeFile(*out, code));
+    r.text += "CUDA C++ written to " + *out + "\n";
+    r.json["cuda_file"] = *out;
+  } else {
+    r.text += "\n" + code;
+    r.json["cuda"] = code;
+  }
   return r;
 }
 
@@ -339,8 +355,9 @@ std::vector<CommandSpec> planCommands() {
        "The gather planner (docs/plan.md): thread-local when the axis stays "
        "in each thread's registers, warp shuffles when it stays in a warp, "
        "shared memory otherwise; prints the strategy and its instruction "
-       "counts. SRC and INDEX are read as `plan` reads its layouts. The "
-       "planner has no CUDA emitter for gathers yet.",
+       "counts. SRC and INDEX are read as `plan` reads its layouts. --emit "
+       "cuda adds the CUDA C++ of the plan (a device function; "
+       "plan/EmitGather.h).",
        {"layoutkit gather '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),"
         "(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' '{register: [(0,1)], lane: "
         "[(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' --axis 1 "
@@ -351,7 +368,13 @@ std::vector<CommandSpec> planCommands() {
        {{"axis", "A", "the gathered dim (default 0)", false, {}},
         {"dtype", "TYPE", "element type (required): 8, 16, 32 or 64 bits",
          false, {}},
-        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
+        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}},
+        {"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
+        {"out",
+         "FILE",
+         "with --emit: write the code to FILE instead",
+         false,
+         {}}},
        runGather},
   };
 }
