@@ -80,10 +80,20 @@ def same(got, expect):
     return got == expect
 
 
+# Oracle rejections answered on purpose, as `layoutkit conformance` lists
+# them (documented deviations): CuTe C++ refuses these pairs only with static
+# shapes; max_common_vector / max_common_layout never fail on two valid
+# layouts of equal size (docs/cute.md).
+STATIC_ONLY_REJECTIONS = {
+    ("max_common_vector", "CuTe C++ rejects: Stride Divisibility Condition"),
+    ("max_common_layout", "CuTe C++ rejects: Stride Divisibility Condition"),
+}
+
+
 def test_cute_public(data_dir):
     all_cases = cases(data_dir / "cute-public.jsonl")
     assert len(all_cases) == 3220
-    failures, checked = [], 0
+    failures, checked, deviations = [], 0, 0
     for c in all_cases:
         try:
             got = cute_answer(c["op"], c["args"])
@@ -93,11 +103,14 @@ def test_cute_public(data_dir):
             checked += 1
             continue
         checked += 1
-        if c.get("expect_error"):
+        if c.get("expect_error") and (c["op"], c.get("reason")) in STATIC_ONLY_REJECTIONS:
+            deviations += 1
+        elif c.get("expect_error"):
             failures.append((c, f"no error, got {got!r}"))
         elif not same(got, c["expect"]):
             failures.append((c, f"got {got!r}"))
     assert failures == [], failures[:5]
+    assert deviations == 2
     assert checked == 3220
 
 

@@ -295,7 +295,11 @@ ConformanceResult runConformance(const std::vector<std::string> &files,
   if (failed > shown)
     r.json["failures_not_shown"] = failed - shown;
   r.text += std::to_string(passed) + " passed, " + std::to_string(failed) +
-            " failed\n";
+            " failed";
+  if (deviations > 0)
+    r.text += ", " + std::to_string(deviations) + " documented deviation" +
+              (deviations == 1 ? "" : "s");
+  r.text += "\n";
   r.exitCode = (failed == 0 && passed > 0) ? 0 : 1;
   return r;
 }
