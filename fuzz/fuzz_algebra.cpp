@@ -790,11 +790,9 @@ void opMaxCommon(const Input &in) {
   gOp = "max_common_vector(a, b) / max_common_layout(a, b)";
   std::string ctx = "a=" + a.str() + " b=" + b.str() + " n=" + S(*n) + " R=" + r->str();
   ALG_CHECK(*n >= 1, ctx);
-  // R may cover less than the common vector (it ends on a mode boundary of
-  // a's composition with b's inverse; docs/cute.md), never more.
-  ALG_CHECK(r->size() >= 1 && r->size() <= *n, ctx + " (size(R) > n)");
+  ALG_CHECK(r->size() == *n, ctx + " (size(R) != n)");
   Flat fa = flatOf(a), fb = flatOf(b), fr = flatOf(*r);
-  for (int64_t i = 0; i < r->size() && i < kMaxPoints; ++i) {
+  for (int64_t i = 0; i < *n && i < kMaxPoints; ++i) {
     int64_t x = ev(fr, i);
     ALG_CHECK(ev(fa, x) == i && ev(fb, x) == i,
               ctx + ": R(" + S(i) + ") = " + S(x) + ", a(R(i)) = " + S(ev(fa, x)) +

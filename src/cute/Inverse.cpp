@@ -212,9 +212,15 @@ int64_t commonPrefix(const Layout &a, const Layout &invB) {
   return n;
 }
 
-/// The largest n' <= n for which invB o n':1 is defined (n' is a product of
-/// leading modes of invB times a divisor of the next one); 1 at worst.
+/// invB o n:1 when that composition is defined; else the largest n' < n
+/// for which it is (n' is a product of leading modes of invB times a divisor
+/// of the next one); 1:0 at worst.
 Layout commonLayout(const Layout &invB, int64_t n) {
+  if (n <= 1)
+    return Layout();
+  if (Expected<Layout> r =
+          composition(invB, Layout::unchecked(IntTuple(n), IntTuple(1))))
+    return *r;
   bool integral;
   Modes modes = coalescedModes(flatModes(invB), false, integral);
   int64_t prefix = 1;
