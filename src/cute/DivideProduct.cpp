@@ -119,7 +119,8 @@ constexpr int64_t kProductCheckLimit = int64_t(1) << 22;
 /// to 3:20 and ((3,4),3):((1,5),20) is exact; A = (3,5):(3,17), comp = 3:1:
 /// 4:1 puts a copy at 3, where A(1,0) = 3 already is.
 Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
-                           int64_t compSize, int64_t cosB, const Layout &rest) {
+                           int64_t compSize, int64_t cosB, const Layout &tile,
+                           const Layout &rest) {
   if (cosB <= compSize || comp.empty())
     return Ok{};
   Arith ar;
@@ -137,11 +138,26 @@ Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
                        " x " + std::to_string(nr) +
                        " elements exceed the bound of " +
                        std::to_string(kProductCheckLimit));
-  std::vector<int64_t> offs;
-  offs.resize(static_cast<size_t>(nr));
+  // Two points of B with different images must keep different offsets:
+  // continuing past a complement whose last mode has stride 0 would stack
+  // the copies (rest(j) = rest(j') although B(j) != B(j')).
+  std::vector<std::pair<int64_t, int64_t>> placed(static_cast<size_t>(nr));
   for (int64_t j = 0; j < nr; ++j)
-    offs[size_t(j)] = evaluate(rest, j);
-  std::sort(offs.begin(), offs.end());
+    placed[size_t(j)] = {evaluate(rest, j), evaluate(tile, j)};
+  std::sort(placed.begin(), placed.end());
+  for (size_t k = 1; k < placed.size(); ++k)
+    if (placed[k].first == placed[k - 1].first &&
+        placed[k].second != placed[k - 1].second)
+      return opError("logical_product",
+                     "the copies of " + a.str() + " for " + tile.str() +
+                         " overlap: B(" + std::to_string(placed[k - 1].second) +
+                         ") and B(" + std::to_string(placed[k].second) +
+                         ") both place a copy at offset " +
+                         std::to_string(placed[k].first));
+  std::vector<int64_t> offs;
+  offs.reserve(placed.size());
+  for (const auto &pb : placed)
+    offs.push_back(pb.first);
   offs.erase(std::unique(offs.begin(), offs.end()), offs.end());
   std::vector<std::pair<int64_t, int64_t>> cells; // (offset, copy)
   cells.reserve(size_t(na) * offs.size());
@@ -189,7 +205,7 @@ Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
   LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), bs, bd));
   LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
   LK_TRY(Layout rest, Layout::fromBuilders(bs, bd));
-  LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, rest));
+  LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, tile, rest));
   rs.open();
   rd.open();
   rs.subtree(a.shape());
