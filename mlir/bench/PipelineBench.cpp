@@ -26,6 +26,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 using namespace mlir;
 namespace ta = lk::tileas;
 
@@ -100,6 +102,8 @@ void BM_Pipeline(benchmark::State &state) {
     m->walk([&](Operation *) { ++opCount; });
     PassManager pm(&ctx);
     ta::buildTileASLayoutPipeline(pm);
+    if (std::getenv("LK_PIPELINE_TIMING"))
+      pm.enableTiming();
     state.ResumeTiming();
     if (failed(pm.run(*m)))
       state.SkipWithError("pipeline failed");

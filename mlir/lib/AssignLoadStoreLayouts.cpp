@@ -286,15 +286,16 @@ bool collectDeadChain(Operation *op, SmallVector<Operation *> &out) {
 }
 
 /// Layer 3 for one load/store: the best candidate the group admits, written
-/// back. Notes list every candidate when `explain` is set.
-void applyBest(Operation *op, const OpConstraint &c,
+/// back. Notes list every candidate when `explain` is set. Returns whether
+/// `op` changed.
+bool applyBest(Operation *op, const OpConstraint &c,
                const SmallVector<MemKind> &kinds,
                const std::optional<SmallVector<LayoutFamily>> &families,
                EncodingAttr seed, const Target &t, bool explain) {
   // An op placed by an earlier run keeps its choice: the pass is a no-op on
   // its own output.
   if (op->hasAttr("tileas.atom"))
-    return;
+    return false;
   std::vector<Candidate> legal;
   for (const Candidate &cand : c.candidates)
     if (llvm::is_contained(kinds, cand.memKind) &&
@@ -304,7 +305,7 @@ void applyBest(Operation *op, const OpConstraint &c,
   if (explain)
     explainCandidates(op, c.candidates, legal, best, t.weights);
   if (!best)
-    return;
+    return false;
   const Candidate &win = legal[*best];
   MLIRContext *ctx = op->getContext();
   LayoutAttr buffer = bufferLayoutOf(op, t);
@@ -320,17 +321,18 @@ void applyBest(Operation *op, const OpConstraint &c,
   // same before and after a dead-code cleanup.
   auto load = dyn_cast<TiledLoadOp>(op);
   if (!load)
-    return;
+    return true;
   SmallVector<Operation *> dead;
   for (Operation *user : load->getUsers())
     if (!isGroupOp(user) && !collectDeadChain(user, dead))
-      return;
+      return true;
   for (Operation *d : dead)
     if (d->use_empty())
       d->erase();
   RankedTensorType type = load.getType();
   load.getResult().setType(RankedTensorType::get(
       type.getShape(), type.getElementType(), enc));
+  return true;
 }
 
 struct AssignLoadStoreLayouts
@@ -370,12 +372,18 @@ struct AssignLoadStoreLayouts
     FailureOr<Target> t = target();
     if (failed(t))
       return signalPassFailure();
+    bool changed = false;
     for (SmallVector<Operation *> &group : collectPipelineGroups(getOperation()))
-      if (failed(assignGroup(group, *t)))
+      if (failed(assignGroup(group, *t, changed)))
         return signalPassFailure();
+    // Unchanged: no verifier run, and the pipeline's fixed point sees it.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 
-  LogicalResult assignGroup(ArrayRef<Operation *> group, const Target &t) {
+  /// Places the loads and stores of `group`; sets `changed` when one was.
+  LogicalResult assignGroup(ArrayRef<Operation *> group, const Target &t,
+                            bool &changed) {
     std::optional<SmallVector<MemKind>> kinds;
     std::optional<SmallVector<LayoutFamily>> families;
     SmallVector<std::pair<Operation *, OpConstraint>> loadStores;
@@ -401,7 +409,7 @@ struct AssignLoadStoreLayouts
                                                MemKind::Register, MemKind::Smem,
                                                MemKind::Tmem, MemKind::Global};
     for (auto &[op, c] : loadStores)
-      applyBest(op, c, allowed, families, seed, t, explain);
+      changed |= applyBest(op, c, allowed, families, seed, t, explain);
     return success();
   }
 };

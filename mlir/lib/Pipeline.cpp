@@ -26,13 +26,15 @@ static void addFamily(OpPassManager &fn) {
 
 /// The family runs until the function stops changing (FixedPoint.h), so
 /// that a second run of the pipeline changes nothing.
-void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm) {
-  pm.nest<func::FuncOp>().addPass(createFixedPointPass(addFamily, 6));
+void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm,
+                                           bool checkChangeReports) {
+  pm.nest<func::FuncOp>().addPass(
+      createFixedPointPass(addFamily, 6, checkChangeReports));
 }
 
 void lk::tileas::registerTileASLayoutPipeline() {
   PassPipelineRegistration<>(
       "tileas-layout-pipeline",
       "the TileAS layout and buffer passes in the family's order",
-      buildTileASLayoutPipeline);
+      [](OpPassManager &pm) { buildTileASLayoutPipeline(pm); });
 }

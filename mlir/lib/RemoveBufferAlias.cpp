@@ -326,6 +326,9 @@ struct RemoveBufferAlias
       getOperation()->emitRemark()
           << "buffer aliases: " << sweeps << " sweeps rewrote, deepest alias "
           << "chain " << deepest;
+    // Unchanged: no verifier run, and the pipeline's fixed point sees it.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 
   /// Rewrites every select and loop once; true when an alias was rewritten.

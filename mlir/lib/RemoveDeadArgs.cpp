@@ -296,8 +296,14 @@ struct RemoveDeadArgs
     // only use of an argument), and the dead-code cleanup can leave a
     // result unused: repeat until nothing goes, so that a second run finds
     // nothing to remove.
-    while (removeOnce() != 0)
+    bool changed = false;
+    while (removeOnce() != 0) {
+      changed = true;
       (void)lk::tileas::cleanupConversions(getOperation());
+    }
+    // Unchanged: no verifier run, and the pipeline's fixed point sees it.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 
   /// One sweep over the region-branch ops, inner ones first (post-order),

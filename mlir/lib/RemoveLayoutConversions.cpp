@@ -115,16 +115,22 @@ struct FoldConversionChain : OpRewritePattern<ConvertLayoutOp> {
 } // namespace
 
 LogicalResult lk::tileas::cleanupConversions(Operation *fn,
-                                             LayoutEquality &eq) {
+                                             LayoutEquality &eq,
+                                             bool *changed) {
   RewritePatternSet patterns(fn->getContext());
   patterns.add<FoldIdentityConversion>(fn->getContext(), eq);
   patterns.add<FoldConversionChain>(fn->getContext());
-  return applyPatternsGreedily(fn, std::move(patterns));
+  bool rewrote = false;
+  LogicalResult result = applyPatternsGreedily(
+      fn, std::move(patterns), GreedyRewriteConfig(), &rewrote);
+  if (changed && rewrote)
+    *changed = true;
+  return result;
 }
 
-LogicalResult lk::tileas::cleanupConversions(Operation *fn) {
+LogicalResult lk::tileas::cleanupConversions(Operation *fn, bool *changed) {
   LayoutEquality eq;
-  return cleanupConversions(fn, eq);
+  return cleanupConversions(fn, eq, changed);
 }
 
 namespace {
@@ -145,8 +151,9 @@ bool pinnedBetween(Operation *producer, Operation *use) {
   return false;
 }
 
-/// Backwards from conversions of buffers: retype the producer.
-LogicalResult propagateBufferLayouts(Operation *fn) {
+/// Backwards from conversions of buffers: retype the producer. Sets
+/// `changed` when a conversion went.
+LogicalResult propagateBufferLayouts(Operation *fn, bool &changed) {
   SmallVector<ConvertLayoutOp> work;
   fn->walk([&](ConvertLayoutOp op) { work.push_back(op); });
   bool ok = true;
@@ -175,6 +182,7 @@ LogicalResult propagateBufferLayouts(Operation *fn) {
     }
     cvt.getResult().replaceAllUsesWith(src);
     cvt.erase();
+    changed = true;
   }
   return success(ok);
 }
@@ -203,8 +211,9 @@ FailureOr<std::pair<Type, Type>> commonConversion(Operation *op) {
 
 /// Forwards from register conversions: elementwise consumers run on the
 /// sources and convert their result (to its old type, one placement with
-/// the conversions' target).
-LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq) {
+/// the conversions' target). Sets `changed` when an op moved.
+LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq,
+                                       bool &changed) {
   SmallVector<Operation *> work;
   fn->walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -220,6 +229,7 @@ LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq) {
     for (OpOperand &operand : op->getOpOperands())
       operand.set(operand.get().getDefiningOp<ConvertLayoutOp>().getSource());
     op->getResult(0).setType(types->first);
+    changed = true;
     if (failed(verify(op, /*verifyRecursively=*/false))) {
       ok = false;
       continue;
@@ -235,10 +245,11 @@ LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq) {
 
 /// scf.if: a result both arms produce by a conversion from one type A
 /// (the same type: the if's result has one) becomes an A result converted
-/// once after the if.
-void unifyIfArms(scf::IfOp op) {
+/// once after the if. Returns whether a result was rewritten.
+bool unifyIfArms(scf::IfOp op) {
   if (op.getNumResults() == 0 || op.getElseRegion().empty())
-    return;
+    return false;
+  bool changed = false;
   scf::YieldOp thenYield = op.thenYield(), elseYield = op.elseYield();
   for (unsigned i = 0; i < op.getNumResults(); ++i) {
     auto a = thenYield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
@@ -255,7 +266,9 @@ void unifyIfArms(scf::IfOp op) {
     builder.setInsertionPointAfter(op);
     auto cvt = ConvertLayoutOp::create(builder, op->getLoc(), target, result);
     result.replaceAllUsesExcept(cvt.getResult(), cvt);
+    changed = true;
   }
+  return changed;
 }
 
 /// The consume_ones reading `slot`, when there is one and nothing else
@@ -280,7 +293,8 @@ FailureOr<SmallVector<ConsumeOneOp>> consumersOf(Value slot) {
 /// slot out as its result, as it already does when the buffer side
 /// retyped it. No fence or async_wait may lie between the conversion and
 /// the produce_one; a deeper pipeline pins V (two stages in flight).
-void commuteThroughPair(ProduceOneOp produce) {
+/// Returns whether the pair changed.
+bool commuteThroughPair(ProduceOneOp produce) {
   Value slot = produce.getSlot();
   Type v = slot.getType();
   auto cvt = produce.getValue().getDefiningOp<ConvertLayoutOp>();
@@ -290,10 +304,11 @@ void commuteThroughPair(ProduceOneOp produce) {
       (kind != MemKind::Smem && kind != MemKind::Tmem) ||
       !sameMemKind(cvt.getSource().getType(), v) ||
       pinnedBetween(cvt, produce) || failed(consumersOf(slot)))
-    return;
+    return false;
   produce.getValueMutable().assign(cvt.getSource());
   slot.setType(cvt.getSource().getType());
   cvt.erase();
+  return true;
 }
 
 /// The pragma_end closing `begin` (the next one of its name not closing
@@ -316,11 +331,13 @@ Operation *pragmaEnd(PragmaBeginOp begin) {
 /// type already there (same block), if any: the range encloses the same
 /// computation and reads the value in one layout. Conversions of buffers
 /// stay (the range may write the buffer first), as do those behind a
-/// fence, an async_wait or a deep produce_one in the range.
-void hoistOutOfPragma(PragmaBeginOp begin) {
+/// fence, an async_wait or a deep produce_one in the range. Returns
+/// whether a conversion moved.
+bool hoistOutOfPragma(PragmaBeginOp begin) {
   Operation *end = pragmaEnd(begin);
   if (!end)
-    return;
+    return false;
+  bool changed = false;
   Block *block = begin->getBlock();
   SmallVector<ConvertLayoutOp> inside;
   for (Operation *it = begin->getNextNode(); it != end; it = it->getNextNode())
@@ -336,6 +353,7 @@ void hoistOutOfPragma(PragmaBeginOp begin) {
         pinnedBetween(begin, cvt))
       continue;
     cvt->moveBefore(begin);
+    changed = true;
     for (Operation *user : src.getUsers()) {
       auto twin = dyn_cast<ConvertLayoutOp>(user);
       if (twin && twin != cvt && twin->getBlock() == block &&
@@ -346,23 +364,25 @@ void hoistOutOfPragma(PragmaBeginOp begin) {
       }
     }
   }
+  return changed;
 }
 
 /// The rewrite step: scf.if arms, produce/consume pairs, pragma ranges.
-void rewriteLayoutSensitiveOps(Operation *fn) {
+/// Sets `changed` when it rewrote something.
+void rewriteLayoutSensitiveOps(Operation *fn, bool &changed) {
   SmallVector<scf::IfOp> ifs;
   fn->walk([&](scf::IfOp op) { ifs.push_back(op); });
   for (scf::IfOp op : ifs)
-    unifyIfArms(op);
+    changed |= unifyIfArms(op);
   SmallVector<ProduceOneOp> produces;
   fn->walk([&](ProduceOneOp op) { produces.push_back(op); });
   for (ProduceOneOp op : produces)
-    commuteThroughPair(op);
+    changed |= commuteThroughPair(op);
   SmallVector<PragmaBeginOp> begins;
   fn->walk([&](PragmaBeginOp op) { begins.push_back(op); });
   // Inner ranges first: what leaves one can then leave the enclosing one.
   for (PragmaBeginOp op : llvm::reverse(begins))
-    hoistOutOfPragma(op);
+    changed |= hoistOutOfPragma(op);
 }
 
 struct RemoveLayoutConversions
@@ -371,14 +391,19 @@ struct RemoveLayoutConversions
   void runOnOperation() override {
     Operation *fn = getOperation();
     LayoutEquality eq;
-    bool propagationFailed = failed(propagateBufferLayouts(fn));
-    propagationFailed |= failed(propagateRegisterLayouts(fn, eq));
-    (void)cleanupConversions(fn, eq);
-    rewriteLayoutSensitiveOps(fn);
-    (void)cleanupConversions(fn, eq);
-    (void)cleanupConversions(fn, eq);
+    bool changed = false;
+    bool propagationFailed = failed(propagateBufferLayouts(fn, changed));
+    propagationFailed |= failed(propagateRegisterLayouts(fn, eq, changed));
+    (void)cleanupConversions(fn, eq, &changed);
+    rewriteLayoutSensitiveOps(fn, changed);
+    (void)cleanupConversions(fn, eq, &changed);
+    (void)cleanupConversions(fn, eq, &changed);
     if (propagationFailed)
-      signalPassFailure();
+      return signalPassFailure();
+    // Unchanged: the verifier need not run again, and the fixed point of
+    // tileas-layout-pipeline sees that this pass found nothing to do.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

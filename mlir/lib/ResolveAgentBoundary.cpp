@@ -102,6 +102,9 @@ struct ResolveAgentBoundary
     for (auto &[crossing, uses] : crossings)
       if (failed(handOver(crossing.first, crossing.second, uses)))
         return signalPassFailure();
+    // No crossing: no verifier run, and the pipeline's fixed point sees it.
+    if (crossings.empty())
+      markAllAnalysesPreserved();
   }
 
   /// The shared-memory chain of one crossing (see the file comment).

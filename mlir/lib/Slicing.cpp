@@ -399,6 +399,10 @@ struct Slicing : lk::tileas::impl::TileASSlicingBase<Slicing> {
     // that the pipeline's next round finds nothing to change.
     if (!plans.empty() && failed(cleanupConversions(getOperation())))
       return signalPassFailure();
+    // No sliced loop: no verifier run, and the pipeline's fixed point sees
+    // it.
+    if (plans.empty())
+      markAllAnalysesPreserved();
   }
 };
 

@@ -25,10 +25,13 @@ class LayoutEquality;
 
 /// Runs the cleanup on `fn` to a fixed point; fails when it does not
 /// converge. Identity conversions are those between one placement
-/// (LayoutEquality.h); `eq` keeps its cache across calls.
+/// (LayoutEquality.h); `eq` keeps its cache across calls. `changed`, when
+/// given, becomes true if the cleanup changed `fn` (it is never reset).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
-                                       LayoutEquality &eq);
-mlir::LogicalResult cleanupConversions(mlir::Operation *fn);
+                                       LayoutEquality &eq,
+                                       bool *changed = nullptr);
+mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
+                                       bool *changed = nullptr);
 
 } // namespace lk::tileas
 

@@ -31,8 +31,11 @@ namespace lk::tileas {
 #define GEN_PASS_REGISTRATION
 #include "layoutkit-mlir/Passes.h.inc"
 
-/// Adds the family's passes, in order, to `pm` (nested on func.func).
-void buildTileASLayoutPipeline(mlir::OpPassManager &pm);
+/// Adds the family's passes, in order, to `pm` (nested on func.func), run
+/// to a fixed point (FixedPoint.h); `checkChangeReports` makes each round
+/// check that its passes report their changes.
+void buildTileASLayoutPipeline(mlir::OpPassManager &pm,
+                               bool checkChangeReports = false);
 /// Registers `tileas-layout-pipeline`.
 void registerTileASLayoutPipeline();
 

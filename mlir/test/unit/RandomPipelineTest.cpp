@@ -87,7 +87,7 @@ LogicalResult run(ModuleOp m, uint64_t seed, std::vector<std::vector<double>> &o
 
 LogicalResult pipeline(ModuleOp m) {
   PassManager pm(m.getContext());
-  lk::tileas::buildTileASLayoutPipeline(pm);
+  lk::tileas::buildTileASLayoutPipeline(pm, /*checkChangeReports=*/true);
   return pm.run(m);
 }
 
