@@ -120,9 +120,15 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
   RewritePatternSet patterns(fn->getContext());
   patterns.add<FoldIdentityConversion>(fn->getContext(), eq);
   patterns.add<FoldConversionChain>(fn->getContext());
+  // The family works on structured control flow (scf regions of one
+  // block): the driver's own erasure of dead pure ops is the whole dead-code
+  // cleanup, and the CFG simplification of regions would only walk the
+  // function again (it took half of the pipeline's instructions).
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   bool rewrote = false;
-  LogicalResult result = applyPatternsGreedily(
-      fn, std::move(patterns), GreedyRewriteConfig(), &rewrote);
+  LogicalResult result =
+      applyPatternsGreedily(fn, std::move(patterns), config, &rewrote);
   if (changed && rewrote)
     *changed = true;
   return result;
@@ -396,8 +402,11 @@ struct RemoveLayoutConversions
     propagationFailed |= failed(propagateRegisterLayouts(fn, eq, changed));
     (void)cleanupConversions(fn, eq, &changed);
     rewriteLayoutSensitiveOps(fn, changed);
-    (void)cleanupConversions(fn, eq, &changed);
-    (void)cleanupConversions(fn, eq, &changed);
+    // cleanup -> rewrite -> cleanup -> cleanup: the last cleanup finds
+    // nothing after one that reached its fixed point, so it runs only when
+    // the one before stopped at the driver's iteration limit.
+    if (failed(cleanupConversions(fn, eq, &changed)))
+      (void)cleanupConversions(fn, eq, &changed);
     if (propagationFailed)
       return signalPassFailure();
     // Unchanged: the verifier need not run again, and the fixed point of
