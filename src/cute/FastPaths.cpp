@@ -683,6 +683,31 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
   return w.finish(out);
 }
 
+//===----------------------------------------------------------------------===//
+// Closed forms for rank-1 operands
+//===----------------------------------------------------------------------===//
+//
+// A layout that is a single leaf s:d is its own coalesced form (1:0 when
+// s == 1), so the operations below reduce to arithmetic on s, d and the
+// second operand's t:e. Each one mirrors the array fast path above on such
+// operands and declines where that path declines (an error of the general
+// path, an overflow), so the results and diagnostics stay the general
+// path's; tests/cute/FastPathTest.cpp compares them on every small operand.
+
+/// The single leaf s:d of `l`; false for a tuple or a basis stride.
+bool leafOf(const Layout &l, int64_t &s, int64_t &d) {
+  const Node &ns = *l.shape().nodes(), &nd = *l.stride().nodes();
+  s = ns.value;
+  d = nd.value;
+  return ns.rank == kLeaf && nd.basis == 0 && s >= 1;
+}
+
+/// coalesce(s:d) = s:d, and 1:0 for s == 1. Example: coalesce(64:2) = 64:2.
+bool coalesceLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  return leafOf(l, s, d) && writeLeaf(s, s == 1 ? 0 : d, out);
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -698,7 +723,7 @@ bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply a
 
 Layout coalesce(const Layout &l) {
   Layout r;
-  if (!coalesceFast(l, r))
+  if (!coalesceLeaf(l, r) && !coalesceFast(l, r))
     r = general::coalesce(l);
   return r;
 }
