@@ -708,6 +708,42 @@ bool coalesceLeaf(const Layout &l, Layout &out) {
   return leafOf(l, s, d) && writeLeaf(s, s == 1 ? 0 : d, out);
 }
 
+/// right_inverse(s:d) = s:1 when d == 1 and s > 1, else 1:0: CuTe's walk
+/// over the coalesced mode s:d (1:0 for s == 1) keeps a mode only when its
+/// stride is the extent covered so far, 1. Example: right_inverse(64:1) = 64:1.
+bool rightInverseLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  if (!leafOf(l, s, d))
+    return false;
+  bool inv = d == 1 && s > 1;
+  return writeLeaf(inv ? s : 1, inv ? 1 : 0, out);
+}
+
+/// left_inverse(s:d), CuTe's mixed-radix decoding of the coalesced mode:
+///  * s == 1: 1:0;
+///  * d > 0: the modes [d:0, s:1] coalesced, s:1 for d == 1 and (d,s):(0,1)
+///    otherwise (offset k*d + r, r < d, decodes to k);
+///  * d == 0: no stride to decode, s:0, which the general path verifies
+///    point by point up to 2^22 elements (a larger s is its error);
+///  * d < 0: the general path's divisibility error: declines.
+/// Example: left_inverse(16:4) = (4,16):(0,1).
+bool leftInverseLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  if (!leafOf(l, s, d) || d < 0)
+    return false;
+  if (s == 1)
+    return writeLeaf(1, 0, out);
+  if (d <= 1)
+    return (d == 1 || s <= (int64_t(1) << 22)) && writeLeaf(s, d, out);
+  Node ns[3] = {{0, 2, 3, 0}, {d, kLeaf, 1, 0}, {s, kLeaf, 1, 0}};
+  Node nd[3] = {{0, 2, 3, 0}, {0, kLeaf, 1, 0}, {1, kLeaf, 1, 0}};
+  int64_t size;
+  if (mulOverflows(d, s, size))
+    return false;
+  out.assignNodes(ns, nd, 3);
+  return true;
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -775,14 +811,14 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
 
 Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!rightInverse(l, *r))
+  if (!rightInverseLeaf(l, *r) && !rightInverse(l, *r))
     r = general::right_inverse(l);
   return r;
 }
 
 Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!leftInverse(l, *r))
+  if (!leftInverseLeaf(l, *r) && !leftInverse(l, *r))
     r = general::left_inverse(l);
   return r;
 }
