@@ -744,6 +744,46 @@ bool leftInverseLeaf(const Layout &l, Layout &out) {
   return true;
 }
 
+/// logical_divide(s:d, t:e) = A o (T, complement(T, s)) with A = s:d, T =
+/// t:e. A single mode composes leaf by leaf with no divisibility condition:
+/// x:y becomes x:y*d (x:0 for y == 0). So
+///  * the tile is t:e*d (t:0 for e == 0);
+///  * for an image of T that is {0} (t == 1 or e == 0) the rest is
+///    compact(s), composed s:d (1:0 for s == 1);
+///  * otherwise the rest is [e:1, R:t*e] with R = ceil(s / (t*e)), size-1
+///    modes dropped (e == 1 the first, R == 1 the second, both: 1:0),
+///    composed [e:d, R:t*e*d].
+/// e < 0 (the complement's error) and any overflow decline.
+/// Example: logical_divide(128:1, 32:1) = (32,4):(1,32).
+bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
+  int64_t s, d, ts, te, tile, te_, rd;
+  if (t.kind != Tiler::Kind::Layout || !leafOf(a, s, d) ||
+      !leafOf(t.layout, ts, te) || te < 0 || mulOverflows(te, d, tile))
+    return false;
+  Writer w;
+  w.open();
+  w.leaf(ts, tile);
+  if (ts == 1 || te == 0) {
+    w.leaf(s, s == 1 ? 0 : d);
+  } else {
+    if (mulOverflows(ts, te, te_) || mulOverflows(te_, d, rd))
+      return false;
+    int64_t r = ceilDiv(s, te_);
+    if (te > 1 && r > 1)
+      w.open();
+    if (te > 1)
+      w.leaf(te, d);
+    if (r > 1)
+      w.leaf(r, rd);
+    if (te == 1 && r == 1)
+      w.leaf(1, 0);
+    if (te > 1 && r > 1)
+      w.close();
+  }
+  w.close();
+  return w.finish(out);
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -825,7 +865,7 @@ Expected<Layout> left_inverse(const Layout &l) {
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!byMode(a, t, /*keepRest=*/true, *r, divideTiler))
+  if (!divideLeaf(a, t, *r) && !byMode(a, t, /*keepRest=*/true, *r, divideTiler))
     r = general::logical_divide(a, t);
   return r;
 }
