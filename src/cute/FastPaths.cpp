@@ -784,6 +784,56 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   return w.finish(out);
 }
 
+/// The rest of logical_product(s:1, t:e) for a compact A (s > 1):
+/// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
+/// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
+/// overflow, declines (to the array path, then the general one).
+bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
+                     int64_t &x) {
+  int64_t d, te, c, target;
+  if (!leafOf(a, s, d) || !leafOf(b, ts, te) || d != 1 || s == 1 ||
+      te == INT64_MIN || mulOverflows(ts - 1, absValue(te), c) ||
+      addOverflows(c, 1, c) || mulOverflows(s, c, target))
+    return false;
+  x = 0;
+  return c == 1 || !mulOverflows(te, s, x);
+}
+
+/// logical_product(s:1, t:e) = (s:1, t:e*s), (s:1, t:0) for cosize(T) == 1.
+/// Example: logical_product(128:1, 4:32) = (128,4):(1,4096).
+bool productLeaf(const Layout &a, const Tiler &t, Layout &out) {
+  int64_t s, ts, x;
+  if (t.kind != Tiler::Kind::Layout || !productRestLeaf(a, t.layout, s, ts, x))
+    return false;
+  Writer w;
+  w.open();
+  w.leaf(s, 1);
+  w.leaf(ts, x);
+  w.close();
+  return w.finish(out);
+}
+
+/// blocked_product(s:1, t:e) = ((s:1, t:x)), raked_product = ((t:x, s:1)):
+/// both operands have rank 1, so the one result mode pairs A with the
+/// product's rest t:x of productRestLeaf.
+/// Example: blocked_product(4:1, 8:1) = ((4,8)):((1,4)).
+bool rankedLeaf(const Layout &a, const Layout &b, bool raked, Layout &out) {
+  int64_t s, ts, x;
+  if (!productRestLeaf(a, b, s, ts, x))
+    return false;
+  Writer w;
+  w.open();
+  w.open();
+  if (raked)
+    w.leaf(ts, x);
+  w.leaf(s, 1);
+  if (!raked)
+    w.leaf(ts, x);
+  w.close();
+  w.close();
+  return w.finish(out);
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -872,21 +922,23 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
 
 Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!byMode(a, t, /*keepRest=*/true, *r, productTiler))
+  if (!productLeaf(a, t, *r) && !byMode(a, t, /*keepRest=*/true, *r, productTiler))
     r = general::logical_product(a, t);
   return r;
 }
 
 Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedProduct(a, b, /*raked=*/false, *r))
+  if (!rankedLeaf(a, b, /*raked=*/false, *r) &&
+      !rankedProduct(a, b, /*raked=*/false, *r))
     r = general::blocked_product(a, b);
   return r;
 }
 
 Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedProduct(a, b, /*raked=*/true, *r))
+  if (!rankedLeaf(a, b, /*raked=*/true, *r) &&
+      !rankedProduct(a, b, /*raked=*/true, *r))
     r = general::raked_product(a, b);
   return r;
 }
