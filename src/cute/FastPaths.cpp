@@ -114,6 +114,23 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
     out.d[0] = 0;
 }
 
+/// Stores n pre-order shape and stride nodes in `out`; declines when the
+/// result's size or an offset would not fit in int64 (Layout's invariant).
+[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d, int n,
+                                              Layout &out) {
+  int64_t size = 1, hi = 0, t;
+  for (int k = 0; k < n; ++k) {
+    if (s[k].rank != kLeaf)
+      continue;
+    int64_t dv = d[k].value;
+    if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
+        mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
+      return false;
+  }
+  out.assignNodes(s, d, size_t(n));
+  return true;
+}
+
 /// Pre-order shape and stride nodes of a result, written on the stack.
 /// Any write past kNodes or kDepth makes finish() decline.
 struct Writer {
@@ -178,21 +195,7 @@ struct Writer {
   }
   /// Stores the result in `out`; declines when a write failed or when the
   /// result's size or an offset would not fit in int64 (Layout's invariant).
-  bool finish(Layout &out) const {
-    if (!ok)
-      return false;
-    int64_t size = 1, hi = 0, t;
-    for (int k = 0; k < n; ++k) {
-      if (s[k].rank != kLeaf)
-        continue;
-      int64_t dv = d[k].value;
-      if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
-          mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
-        return false;
-    }
-    out.assignNodes(s, d, size_t(n));
-    return true;
-  }
+  bool finish(Layout &out) const { return ok && storeNodes(s, d, n, out); }
 };
 
 /// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
@@ -694,6 +697,11 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
 // path, an overflow), so the results and diagnostics stay the general
 // path's; tests/cute/FastPathTest.cpp compares them on every small operand.
 
+/// A leaf node, and a tuple node of `rank` children and `span` nodes (the
+/// same node in the shape and the stride), for results written directly.
+Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
+Node tupleNode(int rank, int span) { return Node{0, int16_t(rank), uint16_t(span), 0}; }
+
 /// The single leaf s:d of `l`; false for a tuple or a basis stride.
 bool leafOf(const Layout &l, int64_t &s, int64_t &d) {
   const Node &ns = *l.shape().nodes(), &nd = *l.stride().nodes();
@@ -760,28 +768,28 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   if (t.kind != Tiler::Kind::Layout || !leafOf(a, s, d) ||
       !leafOf(t.layout, ts, te) || te < 0 || mulOverflows(te, d, tile))
     return false;
-  Writer w;
-  w.open();
-  w.leaf(ts, tile);
+  // (tile, rest): rest is one leaf, or (e,R):(d,t*e*d) at nodes 2-4.
+  Node ns[5] = {tupleNode(2, 3), leafNode(ts)}, nd[5] = {ns[0], leafNode(tile)};
   if (ts == 1 || te == 0) {
-    w.leaf(s, s == 1 ? 0 : d);
-  } else {
-    if (mulOverflows(ts, te, te_) || mulOverflows(te_, d, rd))
-      return false;
-    int64_t r = ceilDiv(s, te_);
-    if (te > 1 && r > 1)
-      w.open();
-    if (te > 1)
-      w.leaf(te, d);
-    if (r > 1)
-      w.leaf(r, rd);
-    if (te == 1 && r == 1)
-      w.leaf(1, 0);
-    if (te > 1 && r > 1)
-      w.close();
+    ns[2] = leafNode(s);
+    nd[2] = leafNode(s == 1 ? 0 : d);
+    return storeNodes(ns, nd, 3, out);
   }
-  w.close();
-  return w.finish(out);
+  if (mulOverflows(ts, te, te_) || mulOverflows(te_, d, rd))
+    return false;
+  int64_t r = ceilDiv(s, te_);
+  if (te == 1 || r == 1) { // one mode left, or none (1:0)
+    ns[2] = leafNode(te == 1 ? r : te);
+    nd[2] = leafNode(te == 1 ? (r == 1 ? 0 : rd) : d);
+    return storeNodes(ns, nd, 3, out);
+  }
+  ns[0] = nd[0] = tupleNode(2, 5);
+  ns[2] = nd[2] = tupleNode(2, 3);
+  ns[3] = leafNode(te);
+  nd[3] = leafNode(d);
+  ns[4] = leafNode(r);
+  nd[4] = leafNode(rd);
+  return storeNodes(ns, nd, 5, out);
 }
 
 /// The rest of logical_product(s:1, t:e) for a compact A (s > 1):
