@@ -636,7 +636,7 @@ bool coalesceFast(const Layout &l, Layout &out) {
 }
 
 /// Stores the integer layout s:d; declines when an offset would not fit.
-bool writeLeaf(int64_t s, int64_t d, Layout &out) {
+[[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d, Layout &out) {
   int64_t t;
   if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t))
     return false;
