@@ -159,7 +159,7 @@ struct Writer {
       return;
     int at = open_[--depth];
     s[at].span = uint16_t(n - at);
-    d[at] = s[at];
+    d[at] = Node{0, s[at].rank, s[at].span, 0}; // field-wise: see assignNodes
   }
   void leaf(int64_t sv, int64_t dv) {
     if (!ok || n == kNodes) {
@@ -769,7 +769,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
       !leafOf(t.layout, ts, te) || te < 0 || mulOverflows(te, d, tile))
     return false;
   // (tile, rest): rest is one leaf, or (e,R):(d,t*e*d) at nodes 2-4.
-  Node ns[5] = {tupleNode(2, 3), leafNode(ts)}, nd[5] = {ns[0], leafNode(tile)};
+  Node ns[5] = {tupleNode(2, 3), leafNode(ts)};
+  Node nd[5] = {tupleNode(2, 3), leafNode(tile)};
   if (ts == 1 || te == 0) {
     ns[2] = leafNode(s);
     nd[2] = leafNode(s == 1 ? 0 : d);
@@ -783,8 +784,10 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
     nd[2] = leafNode(te == 1 ? (r == 1 ? 0 : rd) : d);
     return storeNodes(ns, nd, 3, out);
   }
-  ns[0] = nd[0] = tupleNode(2, 5);
-  ns[2] = nd[2] = tupleNode(2, 3);
+  ns[0] = tupleNode(2, 5);
+  nd[0] = tupleNode(2, 5);
+  ns[2] = tupleNode(2, 3);
+  nd[2] = tupleNode(2, 3);
   ns[3] = leafNode(te);
   nd[3] = leafNode(d);
   ns[4] = leafNode(r);
