@@ -114,6 +114,23 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
     out.d[0] = 0;
 }
 
+/// Stores n pre-order shape and stride nodes in `out`; declines when the
+/// result's size or an offset would not fit in int64 (Layout's invariant).
+[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d, int n,
+                                              Layout &out) {
+  int64_t size = 1, hi = 0, t;
+  for (int k = 0; k < n; ++k) {
+    if (s[k].rank != kLeaf)
+      continue;
+    int64_t dv = d[k].value;
+    if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
+        mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
+      return false;
+  }
+  out.assignNodes(s, d, size_t(n));
+  return true;
+}
+
 /// Pre-order shape and stride nodes of a result, written on the stack.
 /// Any write past kNodes or kDepth makes finish() decline.
 struct Writer {
@@ -142,7 +159,7 @@ struct Writer {
       return;
     int at = open_[--depth];
     s[at].span = uint16_t(n - at);
-    d[at] = s[at];
+    d[at] = Node{0, s[at].rank, s[at].span, 0}; // field-wise: see assignNodes
   }
   void leaf(int64_t sv, int64_t dv) {
     if (!ok || n == kNodes) {
@@ -178,21 +195,7 @@ struct Writer {
   }
   /// Stores the result in `out`; declines when a write failed or when the
   /// result's size or an offset would not fit in int64 (Layout's invariant).
-  bool finish(Layout &out) const {
-    if (!ok)
-      return false;
-    int64_t size = 1, hi = 0, t;
-    for (int k = 0; k < n; ++k) {
-      if (s[k].rank != kLeaf)
-        continue;
-      int64_t dv = d[k].value;
-      if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
-          mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
-        return false;
-    }
-    out.assignNodes(s, d, size_t(n));
-    return true;
-  }
+  bool finish(Layout &out) const { return ok && storeNodes(s, d, n, out); }
 };
 
 /// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
@@ -633,7 +636,7 @@ bool coalesceFast(const Layout &l, Layout &out) {
 }
 
 /// Stores the integer layout s:d; declines when an offset would not fit.
-bool writeLeaf(int64_t s, int64_t d, Layout &out) {
+[[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d, Layout &out) {
   int64_t t;
   if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t))
     return false;
@@ -683,6 +686,165 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
   return w.finish(out);
 }
 
+//===----------------------------------------------------------------------===//
+// Closed forms for rank-1 operands
+//===----------------------------------------------------------------------===//
+//
+// A layout that is a single leaf s:d is its own coalesced form (1:0 when
+// s == 1), so the operations below reduce to arithmetic on s, d and the
+// second operand's t:e. Each one mirrors the array fast path above on such
+// operands and declines where that path declines (an error of the general
+// path, an overflow), so the results and diagnostics stay the general
+// path's; tests/cute/FastPathTest.cpp compares them on every small operand.
+
+/// A leaf node, and a tuple node of `rank` children and `span` nodes (the
+/// same node in the shape and the stride), for results written directly.
+Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
+Node tupleNode(int rank, int span) { return Node{0, int16_t(rank), uint16_t(span), 0}; }
+
+/// The single leaf s:d of `l`; false for a tuple or a basis stride.
+bool leafOf(const Layout &l, int64_t &s, int64_t &d) {
+  const Node &ns = *l.shape().nodes(), &nd = *l.stride().nodes();
+  s = ns.value;
+  d = nd.value;
+  return ns.rank == kLeaf && nd.basis == 0 && s >= 1;
+}
+
+/// coalesce(s:d) = s:d, and 1:0 for s == 1. Example: coalesce(64:2) = 64:2.
+bool coalesceLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  return leafOf(l, s, d) && writeLeaf(s, s == 1 ? 0 : d, out);
+}
+
+/// right_inverse(s:d) = s:1 when d == 1 and s > 1, else 1:0: CuTe's walk
+/// over the coalesced mode s:d (1:0 for s == 1) keeps a mode only when its
+/// stride is the extent covered so far, 1. Example: right_inverse(64:1) = 64:1.
+bool rightInverseLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  if (!leafOf(l, s, d))
+    return false;
+  bool inv = d == 1 && s > 1;
+  return writeLeaf(inv ? s : 1, inv ? 1 : 0, out);
+}
+
+/// left_inverse(s:d), CuTe's mixed-radix decoding of the coalesced mode:
+///  * s == 1: 1:0;
+///  * d > 0: the modes [d:0, s:1] coalesced, s:1 for d == 1 and (d,s):(0,1)
+///    otherwise (offset k*d + r, r < d, decodes to k);
+///  * d == 0: no stride to decode, s:0, which the general path verifies
+///    point by point up to 2^22 elements (a larger s is its error);
+///  * d < 0: the general path's divisibility error: declines.
+/// Example: left_inverse(16:4) = (4,16):(0,1).
+bool leftInverseLeaf(const Layout &l, Layout &out) {
+  int64_t s, d;
+  if (!leafOf(l, s, d) || d < 0)
+    return false;
+  if (s == 1)
+    return writeLeaf(1, 0, out);
+  if (d <= 1)
+    return (d == 1 || s <= (int64_t(1) << 22)) && writeLeaf(s, d, out);
+  Node ns[3] = {{0, 2, 3, 0}, {d, kLeaf, 1, 0}, {s, kLeaf, 1, 0}};
+  Node nd[3] = {{0, 2, 3, 0}, {0, kLeaf, 1, 0}, {1, kLeaf, 1, 0}};
+  int64_t size;
+  if (mulOverflows(d, s, size))
+    return false;
+  out.assignNodes(ns, nd, 3);
+  return true;
+}
+
+/// logical_divide(s:d, t:e) = A o (T, complement(T, s)) with A = s:d, T =
+/// t:e. A single mode composes leaf by leaf with no divisibility condition:
+/// x:y becomes x:y*d (x:0 for y == 0). So
+///  * the tile is t:e*d (t:0 for e == 0);
+///  * for an image of T that is {0} (t == 1 or e == 0) the rest is
+///    compact(s), composed s:d (1:0 for s == 1);
+///  * otherwise the rest is [e:1, R:t*e] with R = ceil(s / (t*e)), size-1
+///    modes dropped (e == 1 the first, R == 1 the second, both: 1:0),
+///    composed [e:d, R:t*e*d].
+/// e < 0 (the complement's error) and any overflow decline.
+/// Example: logical_divide(128:1, 32:1) = (32,4):(1,32).
+bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
+  int64_t s, d, ts, te, tile, te_, rd;
+  if (t.kind != Tiler::Kind::Layout || !leafOf(a, s, d) ||
+      !leafOf(t.layout, ts, te) || te < 0 || mulOverflows(te, d, tile))
+    return false;
+  // (tile, rest): rest is one leaf, or (e,R):(d,t*e*d) at nodes 2-4.
+  Node ns[5] = {tupleNode(2, 3), leafNode(ts)};
+  Node nd[5] = {tupleNode(2, 3), leafNode(tile)};
+  if (ts == 1 || te == 0) {
+    ns[2] = leafNode(s);
+    nd[2] = leafNode(s == 1 ? 0 : d);
+    return storeNodes(ns, nd, 3, out);
+  }
+  if (mulOverflows(ts, te, te_) || mulOverflows(te_, d, rd))
+    return false;
+  int64_t r = ceilDiv(s, te_);
+  if (te == 1 || r == 1) { // one mode left, or none (1:0)
+    ns[2] = leafNode(te == 1 ? r : te);
+    nd[2] = leafNode(te == 1 ? (r == 1 ? 0 : rd) : d);
+    return storeNodes(ns, nd, 3, out);
+  }
+  ns[0] = tupleNode(2, 5);
+  nd[0] = tupleNode(2, 5);
+  ns[2] = tupleNode(2, 3);
+  nd[2] = tupleNode(2, 3);
+  ns[3] = leafNode(te);
+  nd[3] = leafNode(d);
+  ns[4] = leafNode(r);
+  nd[4] = leafNode(rd);
+  return storeNodes(ns, nd, 5, out);
+}
+
+/// The rest of logical_product(s:1, t:e) for a compact A (s > 1):
+/// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
+/// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
+/// overflow, declines (to the array path, then the general one).
+bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
+                     int64_t &x) {
+  int64_t d, te, c, target;
+  if (!leafOf(a, s, d) || !leafOf(b, ts, te) || d != 1 || s == 1 ||
+      te == INT64_MIN || mulOverflows(ts - 1, absValue(te), c) ||
+      addOverflows(c, 1, c) || mulOverflows(s, c, target))
+    return false;
+  x = 0;
+  return c == 1 || !mulOverflows(te, s, x);
+}
+
+/// logical_product(s:1, t:e) = (s:1, t:e*s), (s:1, t:0) for cosize(T) == 1.
+/// Example: logical_product(128:1, 4:32) = (128,4):(1,4096).
+bool productLeaf(const Layout &a, const Tiler &t, Layout &out) {
+  int64_t s, ts, x;
+  if (t.kind != Tiler::Kind::Layout || !productRestLeaf(a, t.layout, s, ts, x))
+    return false;
+  Writer w;
+  w.open();
+  w.leaf(s, 1);
+  w.leaf(ts, x);
+  w.close();
+  return w.finish(out);
+}
+
+/// blocked_product(s:1, t:e) = ((s:1, t:x)), raked_product = ((t:x, s:1)):
+/// both operands have rank 1, so the one result mode pairs A with the
+/// product's rest t:x of productRestLeaf.
+/// Example: blocked_product(4:1, 8:1) = ((4,8)):((1,4)).
+bool rankedLeaf(const Layout &a, const Layout &b, bool raked, Layout &out) {
+  int64_t s, ts, x;
+  if (!productRestLeaf(a, b, s, ts, x))
+    return false;
+  Writer w;
+  w.open();
+  w.open();
+  if (raked)
+    w.leaf(ts, x);
+  w.leaf(s, 1);
+  if (!raked)
+    w.leaf(ts, x);
+  w.close();
+  w.close();
+  return w.finish(out);
+}
+
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
@@ -698,7 +860,7 @@ bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply a
 
 Layout coalesce(const Layout &l) {
   Layout r;
-  if (!coalesceFast(l, r))
+  if (!coalesceLeaf(l, r) && !coalesceFast(l, r))
     r = general::coalesce(l);
   return r;
 }
@@ -750,42 +912,44 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
 
 Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!rightInverse(l, *r))
+  if (!rightInverseLeaf(l, *r) && !rightInverse(l, *r))
     r = general::right_inverse(l);
   return r;
 }
 
 Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!leftInverse(l, *r))
+  if (!leftInverseLeaf(l, *r) && !leftInverse(l, *r))
     r = general::left_inverse(l);
   return r;
 }
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!byMode(a, t, /*keepRest=*/true, *r, divideTiler))
+  if (!divideLeaf(a, t, *r) && !byMode(a, t, /*keepRest=*/true, *r, divideTiler))
     r = general::logical_divide(a, t);
   return r;
 }
 
 Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!byMode(a, t, /*keepRest=*/true, *r, productTiler))
+  if (!productLeaf(a, t, *r) && !byMode(a, t, /*keepRest=*/true, *r, productTiler))
     r = general::logical_product(a, t);
   return r;
 }
 
 Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedProduct(a, b, /*raked=*/false, *r))
+  if (!rankedLeaf(a, b, /*raked=*/false, *r) &&
+      !rankedProduct(a, b, /*raked=*/false, *r))
     r = general::blocked_product(a, b);
   return r;
 }
 
 Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedProduct(a, b, /*raked=*/true, *r))
+  if (!rankedLeaf(a, b, /*raked=*/true, *r) &&
+      !rankedProduct(a, b, /*raked=*/true, *r))
     r = general::raked_product(a, b);
   return r;
 }

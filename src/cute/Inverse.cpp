@@ -243,7 +243,35 @@ Layout commonLayout(const Layout &invB, int64_t n) {
 
 } // namespace
 
+namespace {
+
+/// max_common_vector of two integer leaves A = s:d, B = t:e in closed form:
+/// right_inverse(B) is t:1 when e == 1 and t > 1, else 1:0; A o t:1 = t:d,
+/// whose first mode has stride 1 exactly when d == 1 (A continues past s
+/// along its only mode). So N = t when d == e == 1 and t > 1, else 1, and
+/// max_common_layout is t:1 or 1:0. False when an operand is not a leaf.
+/// Example: max_common_vector(64:1, 64:1) = 64; (64:1, 64:2) gives 1.
+bool commonLeaves(const Layout &a, const Layout &b, int64_t &n) {
+  const IntTuple::Node &as = *a.shape().nodes(), &ad = *a.stride().nodes();
+  const IntTuple::Node &bs = *b.shape().nodes(), &bd = *b.stride().nodes();
+  if (as.rank != IntTuple::kLeaf || bs.rank != IntTuple::kLeaf || ad.basis != 0 ||
+      bd.basis != 0 || as.value < 1 || bs.value < 1)
+    return false;
+  n = ad.value == 1 && bd.value == 1 ? bs.value : 1;
+  return true;
+}
+
+} // namespace
+
 Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
+  if (int64_t m; commonLeaves(a, b, m)) {
+    Expected<Layout> r{std::in_place};
+    if (m > 1) {
+      IntTuple::Node s{m, IntTuple::kLeaf, 1, 0}, d{1, IntTuple::kLeaf, 1, 0};
+      r->assignNodes(&s, &d, 1);
+    }
+    return r;
+  }
   LK_TRY(Layout invB, right_inverse(b));
   int64_t n = commonPrefix(a, invB);
   // 1:0 (CuTe's answer when the first mode is not N:1 with N > 1), else
@@ -252,6 +280,8 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
 }
 
 Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
+  if (int64_t n; commonLeaves(a, b, n))
+    return n;
   LK_TRY(Layout invB, right_inverse(b));
   return commonPrefix(a, invB);
 }

@@ -156,6 +156,93 @@ TEST(FastPaths, ProductsEqualGeneral) {
   }
 }
 
+// The closed forms for rank-1 operands (FastPaths.cpp), on every leaf
+// A = s:d with s in [1, 16], d in [-8, 16] against every leaf t:e with t in
+// [1, 12], e in [-4, 12]: stride 0, size 1, negative strides, tiles that do
+// not divide A, and non-compact A (which the closed forms hand on).
+template <class F> void forLeaves(int64_t maxS, int64_t minD, int64_t maxD, F f) {
+  for (int64_t s = 1; s <= maxS; ++s)
+    for (int64_t d = minD; d <= maxD; ++d)
+      f(Layout::unchecked(IntTuple(s), IntTuple(d)));
+}
+
+TEST(FastPaths, RankOneUnaryEqualsGeneral) {
+  int ok = 0;
+  forLeaves(16, -8, 16, [&](const Layout &a) {
+    ASSERT_EQ(coalesce(a), general::coalesce(a)) << a.str();
+    ASSERT_TRUE(same(right_inverse(a), general::right_inverse(a))) << a.str();
+    auto li = left_inverse(a);
+    ok += bool(li);
+    ASSERT_TRUE(same(li, general::left_inverse(a))) << a.str();
+    for (int64_t c = 1; c <= 64; ++c)
+      ASSERT_TRUE(same(complement(a, IntTuple(c)), general::complement(a, IntTuple(c))))
+          << a.str() << " in " << c;
+  });
+  EXPECT_GT(ok, 0); // negative strides fail, the others do not
+  EXPECT_LT(ok, 16 * 25);
+  // The largest s:0 the general path verifies point by point, and past it.
+  for (int64_t s : {int64_t(1) << 22, (int64_t(1) << 22) + 1}) {
+    Layout a = Layout::unchecked(IntTuple(s), IntTuple(0));
+    ASSERT_TRUE(same(left_inverse(a), general::left_inverse(a))) << a.str();
+  }
+}
+
+TEST(FastPaths, RankOneBinaryEqualsGeneral) {
+  int divided = 0, multiplied = 0;
+  forLeaves(16, -8, 16, [&](const Layout &a) {
+    forLeaves(12, -4, 12, [&](const Layout &b) {
+      Tiler t = Tiler::of(b);
+      ASSERT_TRUE(same(composition(a, b), general::composition(a, b)))
+          << a.str() << " o " << b.str();
+      auto dv = logical_divide(a, t);
+      divided += bool(dv);
+      ASSERT_TRUE(same(dv, general::logical_divide(a, t))) << a.str() << " / " << b.str();
+      auto pr = logical_product(a, t);
+      multiplied += bool(pr);
+      ASSERT_TRUE(same(pr, general::logical_product(a, t))) << a.str() << " * " << b.str();
+      ASSERT_TRUE(same(blocked_product(a, b), general::blocked_product(a, b)))
+          << a.str() << " blocked " << b.str();
+      ASSERT_TRUE(same(raked_product(a, b), general::raked_product(a, b)))
+          << a.str() << " raked " << b.str();
+    });
+  });
+  // Both outcomes occur (negative tile strides fail to divide).
+  EXPECT_GT(divided, 0);
+  EXPECT_LT(divided, 16 * 25 * 12 * 17);
+  EXPECT_GT(multiplied, 0);
+  EXPECT_LT(multiplied, 16 * 25 * 12 * 17);
+  // Integer tilers n (compact(n), 1:0 for n == 1).
+  forLeaves(16, -8, 16, [&](const Layout &a) {
+    for (int64_t n = 1; n <= 20; ++n) {
+      Tiler t = *Tiler::ofSize(n);
+      ASSERT_TRUE(same(logical_divide(a, t), general::logical_divide(a, t)))
+          << a.str() << " / " << n;
+      ASSERT_TRUE(same(logical_product(a, t), general::logical_product(a, t)))
+          << a.str() << " * " << n;
+    }
+  });
+}
+
+// max_common_vector(A, B) by its definition: with invB = right_inverse(B)
+// (the general construction), the largest N <= size(invB) with
+// A(invB(j)) = j for every j < N, at least 1; max_common_layout is
+// invB o N:1, or 1:0 for N == 1 (a rank-1 invB composes with any N:1).
+TEST(FastPaths, RankOneCommonLayoutByDefinition) {
+  forLeaves(16, -8, 16, [&](const Layout &a) {
+    forLeaves(16, -8, 16, [&](const Layout &b) {
+      Layout inv = *general::right_inverse(b);
+      int64_t n = 1;
+      while (n < inv.size() && evaluate(a, evaluate(inv, n)) == n)
+        ++n;
+      Layout want = n == 1 ? Layout()
+                           : *general::composition(
+                                 inv, Layout::unchecked(IntTuple(n), IntTuple(1)));
+      ASSERT_EQ(*max_common_vector(a, b), n) << a.str() << " , " << b.str();
+      ASSERT_EQ(*max_common_layout(a, b), want) << a.str() << " , " << b.str();
+    });
+  });
+}
+
 // The cases the benchmarks time, with their results derived by hand
 // (docs/cute.md), and non-divisible cases that must stay errors.
 TEST(FastPaths, NamedCases) {
@@ -165,6 +252,19 @@ TEST(FastPaths, NamedCases) {
   EXPECT_EQ(*complement(L("4:32"), IntTuple(256)), L("(32,2):(1,128)"));
   EXPECT_EQ(*logical_divide(L("128:1"), Tiler::of(L("32:1"))), L("(32,4):(1,32)"));
   EXPECT_EQ(*logical_product(L("128:1"), Tiler::of(L("4:32"))), L("(128,4):(1,4096)"));
+  // Rank 1: the tile 32:1 of 128:1 repeats 4 times at stride 32; 4:32 of
+  // cosize 97 places 4 copies of 128:1 at 128*32; left_inverse(16:4) reads
+  // offset 4k + r as k; 4:1 and 8:1 give one mode (A, 8:4).
+  EXPECT_EQ(coalesce(L("64:2")), L("64:2"));
+  EXPECT_EQ(coalesce(L("1:5")), L("1:0"));
+  EXPECT_EQ(*right_inverse(L("64:1")), L("64:1"));
+  EXPECT_EQ(*right_inverse(L("64:2")), L("1:0"));
+  EXPECT_EQ(*left_inverse(L("16:4")), L("(4,16):(0,1)"));
+  EXPECT_EQ(*logical_divide(L("128:2"), Tiler::of(L("32:2"))), L("(32,(2,2)):(4,(2,128))"));
+  EXPECT_EQ(*blocked_product(L("4:1"), L("8:1")), L("((4,8)):((1,4))"));
+  EXPECT_EQ(*raked_product(L("4:1"), L("8:1")), L("((8,4)):((4,1))"));
+  EXPECT_EQ(*max_common_layout(L("64:1"), L("64:1")), L("64:1"));
+  EXPECT_EQ(*max_common_vector(L("64:1"), L("32:2")), 1);
   EXPECT_EQ(*blocked_product(L("(2,2):(1,2)"), L("(4,8):(1,4)")),
             L("((2,4),(2,8)):((1,4),(2,16))"));
   // Steps of 3 (and 2) cross A's first mode, of extent 4 (3), at a point

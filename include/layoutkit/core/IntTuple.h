@@ -163,8 +163,15 @@ public:
   /// @pre `nodes` is a valid pre-order tree of count <= kMaxNodes nodes
   void assignNodes(const Node *nodes, size_t count) {
     Node *out = nodes_.resizeForOverwrite(count);
-    for (size_t k = 0; k < count; ++k)
-      out[k] = nodes[k];
+    // Field by field: the nodes were usually just written field by field,
+    // and a whole-node (16-byte) load of them would stall on store
+    // forwarding.
+    for (size_t k = 0; k < count; ++k) {
+      out[k].value = nodes[k].value;
+      out[k].rank = nodes[k].rank;
+      out[k].span = nodes[k].span;
+      out[k].basis = nodes[k].basis;
+    }
   }
 
   class Builder;
