@@ -138,7 +138,7 @@ Expected<Dpas> readParams(const Encoding &e, size_t rank) {
   if (s != 8 && s != 16 && s != 32)
     return fail("the sub-group size (threadsPerWarp) must be 8, 16 or 32 "
                 "(got " + str(s) + ")");
-  LK_CHECK(checkPow2In(e.executionSize, 1, s, "executionSize"));
+  LK_CHECK(checkPow2In(e.executionSize, 1, 32, "executionSize"));
   Dpas p{e.repeatCount, e.systolicDepth, e.executionSize, e.opsPerChannel, s,
          {}, {}, rank};
   LK_TRY(p.warps, pow2List(e.warpsPerCTA, rank, "warpsPerCTA"));
