@@ -175,10 +175,10 @@ Expected<LinearLayout> mul(const LinearLayout &a, Expected<LinearLayout> b) {
   return product(a, *b);
 }
 
-/// How an operand's tile grows: the register dims repCluster repeats, the
-/// dims the warps split (broadcast along K), and the extent of one warp's
-/// tile per dim (for the repetitions over the tensor), dims numbered
-/// rank-2 (rows) and rank-1 (cols).
+/// How an operand's tile grows, dims numbered rank-2 (rows) and rank-1
+/// (cols): the dims repCluster repeats in registers, the dims the warps
+/// split (broadcast along K for A and B), and the order of the
+/// repetitions over the tensor (K first, then the other dim).
 struct Growth {
   unsigned kDim, nonKDim;         ///< repetitions go K first, then non-K
   std::vector<unsigned> clusters; ///< repCluster dims, in product order
@@ -197,6 +197,47 @@ Growth growthOf(int opIdx, unsigned rows, unsigned cols) {
   }
 }
 
+/// One CTA's layout before the repetitions: the instruction tile, its
+/// repCluster copies in registers, then the warps (the batch dim's last).
+Expected<LinearLayout> ctaTile(const Dpas &p, int opIdx, const Growth &g) {
+  const unsigned rows = unsigned(p.rank - 2), cols = unsigned(p.rank - 1);
+  Tile t = opIdx == 0 ? tileA(p) : opIdx == 1 ? tileB(p) : tileC(p);
+  std::vector<InDimBases> ins = {{kRegister, t.reg}, {kLane, t.lane}};
+  DimId names[] = {dim(int(rows)), dim(int(cols))};
+  LK_TRY(LinearLayout l, LinearLayout::make(std::span<const InDimBases>(ins),
+                                            std::span<const DimId>(names)));
+  for (unsigned d : g.clusters) {
+    LK_TRY(l, mul(l, LinearLayout::identity1D(p.cluster[d], kRegister,
+                                              dim(int(d)))));
+  }
+  for (unsigned d : g.warpDims) {
+    bool copies = g.warpsBroadcastK && d == g.kDim;
+    DimId out = dim(int(d));
+    LK_TRY(l, mul(l, copies ? LinearLayout::zeros1D(p.warps[d], kWarp, out)
+                            : LinearLayout::identity1D(p.warps[d], kWarp,
+                                                       out)));
+  }
+  if (p.rank == 3) {
+    LK_TRY(l, mul(l, LinearLayout::identity1D(p.warps[0], kWarp, dim(0))));
+  }
+  return l;
+}
+
+/// The extent of ctaTile along dim d: the instruction tile, times
+/// repCluster where it repeats, times the warps unless they broadcast.
+int64_t ctaExtent(const Dpas &p, int opIdx, const Growth &g, unsigned d) {
+  if (d + 2 < p.rank) // the batch dim
+    return p.warps[d];
+  bool isRows = d == p.rank - 2;
+  int64_t e = isRows ? (opIdx == 1 ? p.D * p.O : p.R)
+                     : (opIdx == 0 ? p.D * p.O : p.E);
+  if (std::find(g.clusters.begin(), g.clusters.end(), d) != g.clusters.end())
+    e *= p.cluster[d];
+  if (!(g.warpsBroadcastK && d == g.kDim))
+    e *= p.warps[d];
+  return e;
+}
+
 } // namespace
 
 Expected<LinearLayout> intelDpasLayout(const Encoding &dpas, int opIdx,
@@ -210,50 +251,16 @@ Expected<LinearLayout> intelDpasLayout(const Encoding &dpas, int opIdx,
                   ")");
   LK_TRY(Dpas p, readParams(dpas, rank));
   LK_CHECK(checkFits(p, opIdx));
-  const unsigned rows = unsigned(rank - 2), cols = unsigned(rank - 1);
-  Tile t = opIdx == 0 ? tileA(p) : opIdx == 1 ? tileB(p) : tileC(p);
-  std::vector<InDimBases> ins = {{kRegister, t.reg}, {kLane, t.lane}};
-  DimId names[] = {dim(int(rows)), dim(int(cols))};
-  LK_TRY(LinearLayout l, LinearLayout::make(std::span<const InDimBases>(ins),
-                                            std::span<const DimId>(names)));
-  Growth g = growthOf(opIdx, rows, cols);
-  for (unsigned d : g.clusters) {
-    LK_TRY(l, mul(l, LinearLayout::identity1D(p.cluster[d], kRegister,
-                                              dim(int(d)))));
-  }
-  for (unsigned d : g.warpDims) {
-    bool copies = g.warpsBroadcastK && d == g.kDim;
-    LK_TRY(l, mul(l, copies ? LinearLayout::zeros1D(p.warps[d], kWarp,
-                                                    dim(int(d)))
-                            : LinearLayout::identity1D(p.warps[d], kWarp,
-                                                       dim(int(d)))));
-  }
-  if (rank == 3) {
-    LK_TRY(l, mul(l, LinearLayout::identity1D(p.warps[0], kWarp, dim(0))));
-  }
-  // One warp's extent per dim: the instruction tile times repCluster (A
-  // and B only along their non-K dim) times the warps (not along K).
-  int64_t tileRows = opIdx == 1 ? p.D * p.O : p.R;
-  int64_t tileCols = opIdx == 0 ? p.D * p.O : p.E;
-  auto extent = [&](unsigned d) {
-    int64_t e = (d == rows ? tileRows : tileCols);
-    bool grows = std::find(g.clusters.begin(), g.clusters.end(), d) !=
-                 g.clusters.end();
-    if (grows)
-      e *= p.cluster[d];
-    if (!(g.warpsBroadcastK && d == g.kDim))
-      e *= p.warps[d];
-    return e;
-  };
-  for (unsigned d : {g.kDim, g.nonKDim}) {
-    LK_TRY(l, mul(l, LinearLayout::identity1D(
-                         std::max<int64_t>(1, shape[d] / extent(d)),
-                         kRegister, dim(int(d)))));
-  }
-  if (rank == 3) {
-    LK_TRY(l, mul(l, LinearLayout::identity1D(
-                         std::max<int64_t>(1, shape[0] / p.warps[0]),
-                         kRegister, dim(0))));
+  Growth g = growthOf(opIdx, unsigned(rank - 2), unsigned(rank - 1));
+  LK_TRY(LinearLayout l, ctaTile(p, opIdx, g));
+  // Registers repeat the CTA tile over the tensor: K, the other dim, the
+  // batch.
+  std::vector<unsigned> repeatDims = {g.kDim, g.nonKDim};
+  if (rank == 3)
+    repeatDims.push_back(0);
+  for (unsigned d : repeatDims) {
+    int64_t reps = std::max<int64_t>(1, shape[d] / ctaExtent(p, opIdx, g, d));
+    LK_TRY(l, mul(l, LinearLayout::identity1D(reps, kRegister, dim(int(d)))));
   }
   return combineCtaCgaWithShape(l, CTALayout::single(rank), shape);
 }
