@@ -129,18 +129,25 @@ Expected<Dpas> readParams(const Encoding &e, size_t rank) {
   if (e.systolicDepth != 8)
     return fail("systolicDepth must be 8 (got " + str(e.systolicDepth) + ")");
   if (e.opsPerChannel != 1 && e.opsPerChannel != 2 && e.opsPerChannel != 4)
-    return fail("opsPerChannel must be 1, 2 or 4 (got " +
-                str(e.opsPerChannel) + ")");
+    return fail("opsPerChannel must be 1, 2 or 4 (got " + str(e.opsPerChannel) +
+                ")");
   if (e.threadsPerWarp.size() != 1)
     return fail("threadsPerWarp is the sub-group size, one number (got " +
                 str(int64_t(e.threadsPerWarp.size())) + " entries)");
   int64_t s = e.threadsPerWarp[0];
   if (s != 8 && s != 16 && s != 32)
     return fail("the sub-group size (threadsPerWarp) must be 8, 16 or 32 "
-                "(got " + str(s) + ")");
+                "(got " +
+                str(s) + ")");
   LK_CHECK(checkPow2In(e.executionSize, 1, 32, "executionSize"));
-  Dpas p{e.repeatCount, e.systolicDepth, e.executionSize, e.opsPerChannel, s,
-         {}, {}, rank};
+  Dpas p{e.repeatCount,
+         e.systolicDepth,
+         e.executionSize,
+         e.opsPerChannel,
+         s,
+         {},
+         {},
+         rank};
   LK_TRY(p.warps, pow2List(e.warpsPerCTA, rank, "warpsPerCTA"));
   LK_TRY(p.cluster, pow2List(e.repCluster, rank, "repCluster"));
   for (unsigned c : e.cta.ctasPerCGA)
@@ -213,9 +220,9 @@ Expected<LinearLayout> ctaTile(const Dpas &p, int opIdx, const Growth &g) {
   for (unsigned d : g.warpDims) {
     bool copies = g.warpsBroadcastK && d == g.kDim;
     DimId out = dim(int(d));
-    LK_TRY(l, mul(l, copies ? LinearLayout::zeros1D(p.warps[d], kWarp, out)
-                            : LinearLayout::identity1D(p.warps[d], kWarp,
-                                                       out)));
+    LK_TRY(l,
+           mul(l, copies ? LinearLayout::zeros1D(p.warps[d], kWarp, out)
+                         : LinearLayout::identity1D(p.warps[d], kWarp, out)));
   }
   if (p.rank == 3) {
     LK_TRY(l, mul(l, LinearLayout::identity1D(p.warps[0], kWarp, dim(0))));
@@ -229,8 +236,8 @@ int64_t ctaExtent(const Dpas &p, int opIdx, const Growth &g, unsigned d) {
   if (d + 2 < p.rank) // the batch dim
     return p.warps[d];
   bool isRows = d == p.rank - 2;
-  int64_t e = isRows ? (opIdx == 1 ? p.D * p.O : p.R)
-                     : (opIdx == 0 ? p.D * p.O : p.E);
+  int64_t e =
+      isRows ? (opIdx == 1 ? p.D * p.O : p.R) : (opIdx == 0 ? p.D * p.O : p.E);
   if (std::find(g.clusters.begin(), g.clusters.end(), d) != g.clusters.end())
     e *= p.cluster[d];
   if (!(g.warpsBroadcastK && d == g.kDim))

@@ -26,8 +26,8 @@
 
 using namespace lk;
 using namespace lk::linear;
-using lk::linear::testing::ok;
 using lk::linear::dims::dim;
+using lk::linear::testing::ok;
 
 namespace {
 
@@ -78,8 +78,8 @@ void expectTile(const LinearLayout &l, int64_t regs, int64_t lanes,
   ASSERT_EQ(l.inDimSize(dims::kLane), lanes) << l.str();
   for (int64_t r = 0; r < regs; ++r)
     for (int64_t t = 0; t < lanes; ++t)
-      EXPECT_EQ(at(l, r, t), want(r, t)) << "register " << r << " lane " << t
-                                         << " of " << l.str();
+      EXPECT_EQ(at(l, r, t), want(r, t))
+          << "register " << r << " lane " << t << " of " << l.str();
 }
 
 LinearLayout layoutOf(const Encoding &e, std::vector<int64_t> shape) {
@@ -165,7 +165,9 @@ TEST(IntelDpas, AccumulatorPictures) {
   // Example 1's C / D (8 x 16, sub-group 16): every row reads t0 .. t15:
   // lane l column l, register r row r.
   expectTile(layoutOf(*dpas(8, 16, 2, 16), {8, 16}), 8, 16,
-             [](int64_t r, int64_t l) { return std::pair{r, l}; });
+             [](int64_t r, int64_t l) {
+               return std::pair{r, l};
+             });
   // Sub-group 32 (the backend's picture): rows alternate t0 .. t15 and t16
   // .. t31: lane l column l mod 16 of the rows of parity l / 16.
   expectTile(layoutOf(*dpas(8, 16, 2, 32), {8, 16}), 4, 32,
@@ -176,14 +178,18 @@ TEST(IntelDpas, AccumulatorPictures) {
   // column l, register r row r; with a sub-group of 16 two rows share a
   // register (rows of parity l / 8).
   expectTile(layoutOf(*dpas(8, 8, 2, 8), {8, 8}), 8, 8,
-             [](int64_t r, int64_t l) { return std::pair{r, l}; });
+             [](int64_t r, int64_t l) {
+               return std::pair{r, l};
+             });
   expectTile(layoutOf(*dpas(8, 8, 2, 16), {8, 8}), 4, 16,
              [](int64_t r, int64_t l) {
                return std::pair{2 * r + l / 8, l % 8};
              });
   // repeatCount 2: C is 2 x 16; sub-group 16 holds row r in register r.
   expectTile(layoutOf(*dpas(2, 16, 2, 16), {2, 16}), 2, 16,
-             [](int64_t r, int64_t l) { return std::pair{r, l}; });
+             [](int64_t r, int64_t l) {
+               return std::pair{r, l};
+             });
 }
 
 //===----------------------------------------------------------------------===//
@@ -428,7 +434,10 @@ TEST(IntelDpas, RejectsBadParameters) {
   EXPECT_EQ(errorOf(with([](Encoding &e) { e.threadsPerWarp = {64}; }), s),
             "intel_dpas: the sub-group size (threadsPerWarp) must be 8, 16 "
             "or 32 (got 64)");
-  EXPECT_EQ(errorOf(with([](Encoding &e) { e.threadsPerWarp = {16, 1}; }), s),
+  EXPECT_EQ(errorOf(with([](Encoding &e) {
+                      e.threadsPerWarp = {16, 1};
+                    }),
+                    s),
             "intel_dpas: threadsPerWarp is the sub-group size, one number "
             "(got 2 entries)");
   EXPECT_EQ(errorOf(with([](Encoding &e) { e.executionSize = 12; }), s),
@@ -437,16 +446,20 @@ TEST(IntelDpas, RejectsBadParameters) {
   EXPECT_EQ(errorOf(with([](Encoding &e) { e.executionSize = 64; }), s),
             "intel_dpas: executionSize must be a power of two in 1..32 (got "
             "64)");
-  EXPECT_EQ(errorOf(with([](Encoding &e) { e.warpsPerCTA = {3, 1}; }), s),
+  EXPECT_EQ(errorOf(with([](Encoding &e) {
+                      e.warpsPerCTA = {3, 1};
+                    }),
+                    s),
             "intel_dpas: every entry of warpsPerCTA must be a power of two "
             "up to 65536 (got 3)");
   EXPECT_EQ(errorOf(with([](Encoding &e) { e.repCluster = {2}; }), s),
             "intel_dpas: repCluster has 1 entries; expected the tensor's "
             "rank 2");
   EXPECT_EQ(errorOf(with([](Encoding &e) {
-              e.cta = CTALayout::single(2);
-              e.cta.ctasPerCGA = {2, 1};
-            }), s),
+                      e.cta = CTALayout::single(2);
+                      e.cta.ctasPerCGA = {2, 1};
+                    }),
+                    s),
             "intel_dpas: a DPAS layout lives in one CTA (CTAsPerCGA must be "
             "all ones)");
   EXPECT_EQ(errorOf(*dpas(8, 16, 2, 16), {16}),
@@ -473,7 +486,9 @@ TEST(IntelDpas, RejectsSubGroupsThatDoNotFitTheTile) {
   EXPECT_EQ(errorOf(operand(1, dpas(8, 16, 4, 16), 2), {32, 16}),
             "dot_operand: operand B of a DPAS layout with opsPerChannel 4 has "
             "kWidth 4 (got 2)");
-  EXPECT_EQ(errorOf(operand(1, dpas(8, 16, 4, 16), 4), {32, 16}).rfind("no error", 0), 0u);
+  EXPECT_EQ(
+      errorOf(operand(1, dpas(8, 16, 4, 16), 4), {32, 16}).rfind("no error", 0),
+      0u);
 }
 
 } // namespace

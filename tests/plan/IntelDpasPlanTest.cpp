@@ -64,14 +64,12 @@ TEST(IntelDpasPlan, BlockedToOperandAAndAccumulatorToBlockedSubGroup16) {
   // f16 A (32 x 16) and f32 C (32 x 32) on 2 x 2 warps of 16 lanes;
   // blocked: 4 elements per thread along dim1, lanes 4 x 4, the same warps.
   bench::EncodingPtr dpas = dpasEnc(16, 2, {2, 2});
-  LinearLayout blockedA =
-      blocked({1, 4}, {4, 4}, {2, 2}, {1, 0}, {32, 16});
+  LinearLayout blockedA = blocked({1, 4}, {4, 4}, {2, 2}, {1, 0}, {32, 16});
   LinearLayout a = layoutOf(*dotEnc(dpas, 0, 1), {32, 16});
   ASSERT_EQ(a.inDimSize(dims::kLane), 16);
   planAndSimulate(blockedA, a, 16);
   LinearLayout c = layoutOf(*dpas, {32, 32});
-  LinearLayout blockedC =
-      blocked({1, 4}, {4, 4}, {2, 2}, {1, 0}, {32, 32});
+  LinearLayout blockedC = blocked({1, 4}, {4, 4}, {2, 2}, {1, 0}, {32, 32});
   planAndSimulate(c, blockedC, 32);
 }
 

@@ -66,7 +66,8 @@ Status dpasFromJson(const json &j, Encoding &e) {
   LK_TRY(e.repeatCount, sizeField(j, "repeatCount"));
   LK_TRY(e.systolicDepth, sizeField(j, "systolicDepth"));
   LK_TRY(e.executionSize, sizeField(j, "executionSize"));
-  const char *ops = j.contains("opsPerChannel") ? "opsPerChannel" : "opsPerChan";
+  const char *ops =
+      j.contains("opsPerChannel") ? "opsPerChannel" : "opsPerChan";
   LK_TRY(e.opsPerChannel, sizeField(j, ops));
   LK_TRY(int subGroup, sizeField(j, "threadsPerWarp"));
   e.threadsPerWarp = {unsigned(subGroup)};
