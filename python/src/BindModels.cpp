@@ -399,6 +399,18 @@ linear::Encoding encodingOf(const py::dict &d, int depth = 0) {
     e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
     e.version = intField(d, "version");
     e.isTransposed = boolField(d, "isTransposed");
+  } else if (kind == "intel_dpas") {
+    // Intel's DpasEncodingAttr; threadsPerWarp is the sub-group size.
+    e.kind = K::IntelDpas;
+    e.repeatCount = intField(d, "repeatCount");
+    e.systolicDepth = intField(d, "systolicDepth");
+    e.executionSize = intField(d, "executionSize");
+    e.opsPerChannel = intField(d, d.contains("opsPerChannel") ? "opsPerChannel" : "opsPerChan");
+    int subGroup = intField(d, "threadsPerWarp");
+    if (subGroup < 0) raise(Diagnostic::error("field 'threadsPerWarp' must not be negative"));
+    e.threadsPerWarp = {unsigned(subGroup)};
+    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
+    e.repCluster = unsignedList(d, "repCluster");
   } else if (kind == "dot_operand") {
     e.kind = K::DotOperand;
     e.opIdx = intField(d, "opIdx");
@@ -503,7 +515,7 @@ Example:
   m.def("standard_layout", [](py::dict params, const std::vector<int64_t> &shape) {
           return unwrap(linear::toLinearLayout(encodingOf(params), shape));
         }, py::arg("params"), py::arg("shape"),
-        "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, "
+        "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
         "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg) over a tensor shape");
   m.def("blocked", [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
                       const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,

@@ -448,6 +448,21 @@ Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
   return combineCtaCgaWithShape(l, cta, shape);
 }
 
+/// A dot operand of an Intel DPAS parent: kWidth, where given, must be what
+/// Intel's dot verifier asks: opsPerChannel / 2 (at least 1) for A,
+/// opsPerChannel for B.
+Expected<LinearLayout> dotOfDpas(const Encoding &e, const Encoding &p,
+                                 std::span<const int64_t> shape) {
+  int want = e.opIdx == 0 ? std::max(1, p.opsPerChannel / 2) : p.opsPerChannel;
+  if (e.kWidth != 0 && e.kWidth != want)
+    return Diagnostic::error(
+        "dot_operand: operand " + std::string(e.opIdx == 0 ? "A" : "B") +
+        " of a DPAS layout with opsPerChannel " +
+        std::to_string(p.opsPerChannel) + " has kWidth " +
+        std::to_string(want) + " (got " + std::to_string(e.kWidth) + ")");
+  return intelDpasLayout(p, e.opIdx, shape);
+}
+
 Expected<LinearLayout> dotToLL(const Encoding &e,
                                std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
@@ -469,6 +484,8 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
   case EncodingKind::AmdMfma:
   case EncodingKind::AmdWmma:
     return dotOfAmd(e, *p, shape, kDim, cta);
+  case EncodingKind::IntelDpas:
+    return dotOfDpas(e, *p, shape);
   default:
     return Diagnostic::error("dot_operand: unsupported parent layout");
   }
@@ -798,6 +815,8 @@ Expected<LinearLayout> toLinearLayout(const Encoding &enc,
     return mfmaToLL(enc, shape);
   case EncodingKind::AmdWmma:
     return wmmaToLL(enc, shape);
+  case EncodingKind::IntelDpas:
+    return intelDpasLayout(enc, 2, shape);
   case EncodingKind::DotOperand:
     return dotToLL(enc, shape);
   case EncodingKind::Slice:

@@ -114,4 +114,39 @@ TEST(CliLinear, BridgesFromAndToCuteAndTile) {
             1); // bases share bit 0: the offsets would carry
 }
 
+TEST(CliLinear, StandardIntelDpas) {
+  // The DpasEncodingAttr description's example 2 (opsPerChan 1, sub-group
+  // 16): A is 8 x 8, even rows on lanes 0..7, odd rows on lanes 8..15, so
+  // lane bit 3 is row 1 and the registers take rows 2 and 4.
+  const std::string dpas =
+      R"("kind":"intel_dpas","repeatCount":8,"systolicDepth":8,"executionSize":16,"threadsPerWarp":16,"warpsPerCTA":[1,1],"repCluster":[1,1])";
+  CliRun r = runCli({"linear", "standard",
+                     R"({"kind":"dot_operand","opIdx":0,"kWidth":1,"parent":{)" +
+                         dpas + R"(,"opsPerChan":1}})",
+                     "(8,8)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["bases"]["register"],
+            nlohmann::json::parse("[[2,0],[4,0]]"));
+  EXPECT_EQ(r.json()["result"]["bases"]["lane"],
+            nlohmann::json::parse("[[0,1],[0,2],[0,4],[1,0]]"));
+  // opsPerChannel is accepted for opsPerChan; a missing parameter and an
+  // out-of-range one are named.
+  EXPECT_EQ(runCli({"linear", "standard", "{" + dpas + R"(,"opsPerChannel":2})",
+                    "(8,16)"})
+                .status,
+            0);
+  CliRun missing = runCli({"linear", "standard", "{" + dpas + "}", "(8,16)"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("missing field 'opsPerChan'"), std::string::npos)
+      << missing.err;
+  CliRun huge = runCli(
+      {"linear", "standard",
+       R"({"kind":"intel_dpas","repeatCount":8,"systolicDepth":8,"executionSize":16,"opsPerChan":2,"threadsPerWarp":-16,"warpsPerCTA":[1,1],"repCluster":[1,1]})",
+       "(8,16)"});
+  EXPECT_EQ(huge.status, 1);
+  EXPECT_NE(huge.err.find("field 'threadsPerWarp' must be in 0..2^30, got -16"),
+            std::string::npos)
+      << huge.err;
+}
+
 } // namespace

@@ -509,4 +509,34 @@ TEST(PlanCommand, LayoutsOfDifferentTensors) {
   EXPECT_TRUE(contains(sizes.err, "output dim 'dim1' has size 8")) << sizes.err;
 }
 
+TEST(PlanCommand, BlockedToIntelDpasOperandAndBack) {
+  // Intel DPAS layouts by name (kind intel_dpas, Intel's parameter names):
+  // a blocked f16 32x16 tensor of 16-lane sub-groups to the A operand of
+  // #dpas<{repeatCount 8, systolicDepth 8, executionSize 16, opsPerChan 2,
+  // threadsPerWarp 16, warpsPerCTA [2, 2]}>, and the f32 accumulator back
+  // to blocked; both plans are re-planned and simulated.
+  const std::string dpas =
+      R"({"kind":"intel_dpas","repeatCount":8,"systolicDepth":8,"executionSize":16,"opsPerChan":2,"threadsPerWarp":16,"warpsPerCTA":[2,2],"repCluster":[1,1]})";
+  const std::string a =
+      R"({"kind":"dot_operand","opIdx":0,"kWidth":1,"parent":)" + dpas + "}";
+  const std::string blocked16 =
+      R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[4,4],"warpsPerCTA":[2,2],"order":[1,0]})";
+  nlohmann::json toA = checkedPlanJson(
+      {blocked16, a, "--shape", "(32,16)", "--dtype", "f16"});
+  EXPECT_FALSE(toA.is_null());
+  nlohmann::json fromC = checkedPlanJson(
+      {dpas, blocked16, "--shape", "(32,32)", "--dtype", "f32"});
+  EXPECT_FALSE(fromC.is_null());
+  // A blocked layout of 32 lanes against a 16-lane sub-group: refused.
+  const std::string blocked32 =
+      R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[2,2],"order":[1,0]})";
+  CliRun bad =
+      runCli({"plan", blocked32, dpas, "--shape", "(32,32)", "--dtype", "f32"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_TRUE(contains(
+      bad.err, "source and destination use different numbers of lanes: 32 "
+               "vs 16"))
+      << bad.err;
+}
+
 } // namespace

@@ -429,8 +429,9 @@ std::vector<CommandSpec> linearCommands() {
        "Build a standard GPU layout (Triton's) from its parameters",
        "PARAMS is a JSON object with `kind` (blocked, nvidia_mma, "
        "dot_operand, slice, swizzled_shared, nvmma_shared, amd_mfma, "
-       "amd_wmma, shmem_for_reg_to_reg) and that kind's parameters, named "
-       "as Triton names them (tests/data/linear-public.jsonl has examples). "
+       "amd_wmma, intel_dpas, shmem_for_reg_to_reg) and that kind's "
+       "parameters, named as Triton (intel_dpas: Intel's backend) names "
+       "them (tests/data/linear-public.jsonl has examples). "
        "SHAPE is the tensor shape. Prints the layout's text; --show adds the "
        "picture of which register / lane / warp holds each element.",
        {std::string("layoutkit linear standard ") + blocked + " '(8,16)' --show"},

@@ -49,6 +49,33 @@ Expected<int64_t> intField(const json &j, const char *key) {
   return intFromJson(j[key]);
 }
 
+/// An integer field in 0..2^30 (the sizes of a layout attribute).
+Expected<int> sizeField(const json &j, const char *key) {
+  LK_TRY(int64_t v, intField(j, key));
+  if (v < 0 || v > (int64_t(1) << 30))
+    return Diagnostic::error(std::string("field '") + key +
+                             "' must be in 0..2^30, got " + std::to_string(v));
+  return int(v);
+}
+
+/// Intel's DpasEncodingAttr parameters; the sub-group size `threadsPerWarp`
+/// is one number, and opsPerChannel is spelled `opsPerChan` as in the
+/// attribute's text form (`opsPerChannel` is accepted too).
+Status dpasFromJson(const json &j, Encoding &e) {
+  e.kind = EncodingKind::IntelDpas;
+  LK_TRY(e.repeatCount, sizeField(j, "repeatCount"));
+  LK_TRY(e.systolicDepth, sizeField(j, "systolicDepth"));
+  LK_TRY(e.executionSize, sizeField(j, "executionSize"));
+  const char *ops =
+      j.contains("opsPerChannel") ? "opsPerChannel" : "opsPerChan";
+  LK_TRY(e.opsPerChannel, sizeField(j, ops));
+  LK_TRY(int subGroup, sizeField(j, "threadsPerWarp"));
+  e.threadsPerWarp = {unsigned(subGroup)};
+  LK_TRY(e.warpsPerCTA, unsignedList(j, "warpsPerCTA"));
+  LK_TRY(e.repCluster, unsignedList(j, "repCluster"));
+  return Ok{};
+}
+
 /// The CTA fields, or one CTA when they are absent (or "default (1 CTA)").
 Expected<CTALayout> ctaFromJson(const json &j) {
   CTALayout c;
@@ -101,6 +128,8 @@ Expected<Encoding> encodingFromJsonAt(const json &j, int depth = 0) {
     LK_TRY(int64_t v, intField(j, "version"));
     e.version = int(v);
     LK_TRY(e.isTransposed, boolField(j, "isTransposed", false));
+  } else if (kind == "intel_dpas") {
+    LK_CHECK(dpasFromJson(j, e));
   } else if (kind == "dot_operand") {
     e.kind = EncodingKind::DotOperand;
     LK_TRY(int64_t op, intField(j, "opIdx"));

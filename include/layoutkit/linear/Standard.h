@@ -49,6 +49,7 @@ enum class EncodingKind {
   NvidiaMma,        ///< versionMajor 2 (mma.sync) or 3 (wgmma) accumulator
   AmdMfma,          ///< AMD MFMA accumulator (mDim = nDim = 16 or 32)
   AmdWmma,          ///< AMD WMMA accumulator (version 1 or 2)
+  IntelDpas,        ///< Intel Xe matrix engine (DPAS) accumulator
   DotOperand,       ///< operand opIdx of a dot whose accumulator is `parent`
   Slice,            ///< `parent` with dim `dim` removed
   SwizzledShared,   ///< shared memory, vec/perPhase/maxPhase swizzle
@@ -66,6 +67,14 @@ struct Encoding {
   int mDim = 32, nDim = 32;
   bool isTransposed = false;
   int version = 1; ///< wmma
+  /// intel_dpas (Intel's DpasEncodingAttr): the instruction computes
+  /// C[repeatCount x executionSize] += A[repeatCount x systolicDepth *
+  /// opsPerChannel] * B[systolicDepth * opsPerChannel x executionSize];
+  /// the sub-group size is the single entry of `threadsPerWarp` (8, 16 or
+  /// 32); repCluster (rank entries) clusters repetitions of the tile.
+  int repeatCount = 8, systolicDepth = 8, executionSize = 16,
+      opsPerChannel = 2;
+  std::vector<unsigned> repCluster;
   int opIdx = 0, kWidth = 0;
   int dim = 0; ///< slice
   std::shared_ptr<const Encoding> parent;
@@ -98,6 +107,33 @@ Expected<LinearLayout> nvidiaMmaLayout(int versionMajor,
                                        std::span<const unsigned> warpsPerCTA,
                                        std::span<const int64_t> shape,
                                        const CTALayout *cta = nullptr);
+
+/// Intel DPAS: the layout of operand `opIdx` (0 = A, 1 = B, 2 = the
+/// accumulator C / D) of the DPAS encoding `dpas` on a 2-D or 3-D `shape`
+/// (Intel's DPAStoLinearLayout). With S the sub-group size, E
+/// executionSize, D systolicDepth, O opsPerChannel, R repeatCount, one
+/// instruction's tile is (rows = dim rank-2, cols = dim rank-1):
+///   A, R x D*O: lanes walk a row (two k per lane, in a register, when
+///      O = 4: packed 16-bit pairs), the lanes left over take the next rows,
+///      registers the remaining rows;
+///   B, D*O x E: lanes walk the E columns; each lane holds O consecutive k
+///      in registers (VNNI), the lanes beyond E take the next O-row groups;
+///   C, R x E: lanes walk the E columns, the lanes beyond E the next rows,
+///      registers the remaining rows.
+/// Then registers repeat the tile repCluster times (A: along M, B: along N,
+/// C: along N, then M), warps split the non-K dims (broadcast along K for
+/// A and B; the lowest warp bits go along dim rank-1), registers repeat it
+/// over the tensor (K first, then the other dim, then the batch), and the
+/// tensor-shape handling of combineCtaCgaWithShape follows.
+/// Example: R = 8, D = 8, E = 16, O = 2, S = 16, one warp, A on (8,16):
+/// {register: [(1,0),(2,0),(4,0)], lane: [(0,1),(0,2),(0,4),(0,8)]}: lane
+/// l register r holds A[r][l].
+/// Fails with a diagnostic on parameters Intel's verifier rejects
+/// (repeatCount outside 1..8, opsPerChannel not 1/2/4, systolicDepth not
+/// 8), sizes that are not powers of two, a sub-group size that is not 8, 16
+/// or 32 or too small (or too large) for the tile, or several CTAs.
+Expected<LinearLayout> intelDpasLayout(const Encoding &dpas, int opIdx,
+                                       std::span<const int64_t> shape);
 
 //===----------------------------------------------------------------------===//
 // ldmatrix / stmatrix
