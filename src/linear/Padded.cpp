@@ -160,6 +160,15 @@ Expected<Waste> PaddedLayout::waste() const {
   return w;
 }
 
+Expected<PaddedLayout>
+pad(std::span<const int64_t> logical,
+    const std::function<Expected<LinearLayout>(std::span<const int64_t>)>
+        &build) {
+  LK_TRY(std::vector<int64_t> padded, paddedShape(logical));
+  LK_TRY(LinearLayout layout, build(padded));
+  return PaddedLayout::make(std::move(layout), logical);
+}
+
 std::string PaddedLayout::str() const {
   std::string s = layout_.str() + " over (";
   for (size_t d = 0; d < logical_.size(); ++d)

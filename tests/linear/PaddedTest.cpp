@@ -52,6 +52,11 @@ TEST(Padded, BlockedOver48MasksLanes) {
                  "warp: [], block: []} -> {dim0: 64}"));
   const int64_t logical[] = {48};
   PaddedLayout p = ok(PaddedLayout::make(b, logical));
+  // pad() builds the same from the logical shape.
+  PaddedLayout q = ok(pad(logical, [&](std::span<const int64_t> s) {
+    return blockedLayout(spt, tpw, wpc, order, s);
+  }));
+  EXPECT_EQ(q.layout(), b);
   EXPECT_TRUE(p.isPadded());
   EXPECT_EQ(p.validElements(), 48);
   EXPECT_EQ(p.paddedElements(), 16);

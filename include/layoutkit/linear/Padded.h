@@ -61,6 +61,7 @@
 #include "layoutkit/linear/LinearLayout.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -139,6 +140,20 @@ private:
   LinearLayout layout_;
   std::vector<int64_t> logical_;
 };
+
+/// Builds the layout of the padded shape of `logical` with `build` (e.g. a
+/// standard layout's constructor, given the padded shape) and masks it:
+///
+///   pad({48}, [&](std::span<const int64_t> s) {
+///     return blockedLayout(spt, tpw, wpc, order, s);   // s = {64}
+///   })   -> the worked example of the file comment
+///
+/// Fails when the shape is not padded (paddedShape) or `build` fails, or
+/// as PaddedLayout::make.
+Expected<PaddedLayout>
+pad(std::span<const int64_t> logical,
+    const std::function<Expected<LinearLayout>(std::span<const int64_t>)>
+        &build);
 
 } // namespace lk::linear
 

@@ -29,9 +29,12 @@
 /// iteration (never touched; bytes that a compacted buffer would save).
 ///
 /// Example (tests/plan/PaddedPlanTest.cpp): f32 over [48], from
-/// {register: [(1)], lane: [(2),(4),(8),(16),(32)]} to
-/// {register: [(16),(32)], lane: [(1),(2),(4),(8)]}: source lanes 24..31
-/// and destination register 3 are fully masked.
+/// {register: [(1)], lane: [(2),(4),(8),(16),(32)]} (element 2l + r) to
+/// {register: [(32)], lane: [(1),(2),(4),(8),(16)]} (element 32r + l):
+/// source lanes 24..31 are fully masked and never store; in the
+/// destination, register 1 of lanes 16..31 holds padding and is never
+/// loaded. Through shared memory: 2 stores and 2 loads, 16 element
+/// accesses masked on each side, 48 valid registers arrive.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_PLAN_PADDEDPLAN_H
