@@ -124,6 +124,34 @@ Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
   return swizzleRegisters(plain, t.swizzle());
 }
 
+Expected<bridge::PaddedConversion>
+toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape) {
+  if (const cute::ComposedLayout *c = l.cute()) {
+    if (!c->swizzle.isIdentity() || c->offset != 0)
+      return Diagnostic::error("padding takes a cute layout without a swizzle "
+                               "or an offset, not " + c->str());
+    return bridge::cuteToPadded(c->layout);
+  }
+  if (shape.empty())
+    return Diagnostic::error("padding a " +
+                             std::string(l.tile() ? "tile" : "linear") +
+                             " layout needs its logical shape");
+  if (const tile::ComposeLayout *t = l.tile()) {
+    if (!t->swizzle().isIdentity())
+      return Diagnostic::error("padding takes a tile layout without a swizzle");
+    return bridge::tileToPadded(t->tile(), shape);
+  }
+  bridge::PaddedConversion pc;
+  LK_TRY(pc.layout, linear::PaddedLayout::make(*l.linear(), shape));
+  pc.paddedText = l.linear()->str();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (linear::nextPow2(shape[d]) != shape[d])
+      pc.steps.push_back({bridge::PadStep::Kind::Dim,
+                          "dim " + std::to_string(d), shape[d],
+                          linear::nextPow2(shape[d])});
+  return pc;
+}
+
 Expected<AnyLayout> convert(const AnyLayout &l, Model m,
                             std::span<const int64_t> shape) {
   switch (m) {

@@ -37,6 +37,31 @@ struct RegisterFile {
   }
 };
 
+/// A source register holding padding in a masked run: reading it is a
+/// violation.
+constexpr uint64_t kPoison = ~uint64_t(0);
+
+/// valid(y) of a masked run (SimulationMask): y_d < extent_d on every
+/// out-dim of the aligned layouts (which the memory layout shares).
+struct Validity {
+  std::vector<int> shift, log2;
+  std::vector<int64_t> extent;
+  bool operator()(uint64_t y) const {
+    for (size_t d = 0; d < extent.size(); ++d)
+      if (int64_t((y >> shift[d]) & ((uint64_t(1) << log2[d]) - 1)) >=
+          extent[d])
+        return false;
+    return true;
+  }
+};
+
+/// Records one access that touched padding (SimulationResult).
+void violation(SimulationResult &res, std::string what) {
+  if (!res.maskViolations)
+    res.firstViolation = std::move(what);
+  ++res.maskViolations;
+}
+
 /// Flattened input of an aligned layout (register, lane, warp, block=0).
 uint64_t hwIndex(const LinearLayout &l, int64_t r, int64_t lane, int64_t w) {
   return uint64_t(r) | uint64_t(lane) << l.inShift(1) |
@@ -148,19 +173,39 @@ Status checkRound(const ShuffleRound &r, size_t t, int64_t vecN,
 /// One round in warp w: every lane offers its packed vector, then every
 /// lane reads its source lane's (each word moves its own elements, or for
 /// f64 its half of the element, from the same source lane).
+/// In a masked run (`srcValid` / `dstValid` non-null: per (warp, lane,
+/// register) whether it holds a valid element), a lane offers 0 instead of
+/// reading a register holding padding and writes only registers holding
+/// valid elements.
 void runRound(const ShuffleRound &r, int64_t vecN, int64_t w,
               const RegisterFile &in, RegisterFile &out,
-              std::vector<uint64_t> &offered) {
+              std::vector<uint64_t> &offered, const RegisterFile *srcValid,
+              const RegisterFile *dstValid, SimulationResult &res) {
   const int64_t lanes = in.lanes;
   for (int64_t l = 0; l < lanes; ++l)
-    for (int64_t e = 0; e < vecN; ++e)
-      offered[size_t(l * vecN + e)] =
-          in.at(w, l, r.sendRegisters[size_t(l)][size_t(e)]);
+    for (int64_t e = 0; e < vecN; ++e) {
+      int64_t reg = r.sendRegisters[size_t(l)][size_t(e)];
+      if (srcValid && !srcValid->at(w, l, reg)) {
+        ++res.maskedAccesses;
+        offered[size_t(l * vecN + e)] = 0;
+        continue;
+      }
+      offered[size_t(l * vecN + e)] = in.at(w, l, reg);
+      if (offered[size_t(l * vecN + e)] == kPoison)
+        violation(res, "warp " + std::to_string(w) + " lane " +
+                           std::to_string(l) + " sends register " +
+                           std::to_string(reg) + ", which holds padding");
+    }
   for (int64_t l = 0; l < lanes; ++l) {
     int64_t from = r.srcLane[size_t(l)];
-    for (int64_t e = 0; e < vecN; ++e)
-      out.at(w, l, r.dstRegisters[size_t(l)][size_t(e)]) =
-          offered[size_t(from * vecN + e)];
+    for (int64_t e = 0; e < vecN; ++e) {
+      int64_t reg = r.dstRegisters[size_t(l)][size_t(e)];
+      if (dstValid && !dstValid->at(w, l, reg)) {
+        ++res.maskedAccesses;
+        continue;
+      }
+      out.at(w, l, reg) = offered[size_t(from * vecN + e)];
+    }
   }
 }
 
@@ -174,7 +219,8 @@ void runRound(const ShuffleRound &r, int64_t vecN, int64_t w,
 /// the moves of lane-local rounds (one per element and word) and the
 /// copies.
 Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
-                      SimulationResult &res) {
+                      SimulationResult &res, const RegisterFile *srcValid,
+                      const RegisterFile *dstValid) {
   if (!plan.shuffle)
     return Diagnostic::error("warp-shuffle plan without its WarpShufflePlan");
   const WarpShufflePlan &sp = *plan.shuffle;
@@ -195,13 +241,18 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   std::vector<uint64_t> offered(size_t(in.lanes * vecN));
   for (int64_t w = 0; w < in.warps; ++w) {
     for (const ShuffleRound &r : plan.rounds) {
-      runRound(r, vecN, w, in, out, offered);
+      runRound(r, vecN, w, in, out, offered, srcValid, dstValid, res);
       if (!r.laneLocal()) // else each lane reads its own vector
         res.shuffles += words;
     }
     for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
-      for (int64_t l = 0; l < in.lanes; ++l)
+      for (int64_t l = 0; l < in.lanes; ++l) {
+        if (dstValid && !dstValid->at(w, l, c.to)) {
+          ++res.maskedAccesses;
+          continue;
+        }
         out.at(w, l, c.to) = out.at(w, l, c.from);
+      }
     res.registerMoves += int64_t(sp.registerCopies.size());
     if (rounds) {
       res.selects += selectCount(sendBase, words, false) +
@@ -258,8 +309,10 @@ class SharedMemoryRun {
 public:
   SharedMemoryRun(const Plan &plan, const hw::Machine &m, LinearLayout inv,
                   RegisterFile &in, RegisterFile &out, SimulationResult &res,
-                  int64_t warpsPerCta)
-      : src_(plan.layouts.src), dst_(plan.layouts.dst), sp_(*plan.smem),
+                  int64_t warpsPerCta, const RegisterFile *srcValid,
+                  const RegisterFile *dstValid, const Validity *valid)
+      : srcValid_(srcValid), dstValid_(dstValid), valid_(valid),
+        src_(plan.layouts.src), dst_(plan.layouts.dst), sp_(*plan.smem),
         m_(m), inv_(std::move(inv)), in_(in), out_(out), res_(res),
         warpsPerCta_(warpsPerCta), eb_(sp_.elementBytes),
         vecN_(sp_.vectorElements), bufElems_(sp_.bytes / eb_),
@@ -314,8 +367,13 @@ public:
         if (!(uint64_t(r) & regFree))
           continue;
         ++res_.registerMoves;
-        for (int64_t l = 0; l < out_.lanes; ++l)
+        for (int64_t l = 0; l < out_.lanes; ++l) {
+          if (!dstOn(w, l, r)) {
+            ++res_.maskedAccesses;
+            continue;
+          }
           out_.at(w, l, r) = out_.at(w, l, int64_t(uint64_t(r) & ~regFree));
+        }
       }
   }
 
@@ -356,10 +414,14 @@ private:
   Status storeVector(int64_t r, int64_t w, int64_t it) {
     const uint64_t laneFree = dimFreeMask(src_, 1);
     std::vector<int64_t> addrs(size_t(in_.lanes), -1);
-    int64_t first = -1;
+    int64_t first = -1, offLanes = 0;
     for (int64_t l = 0; l < in_.lanes; ++l) {
       if (uint64_t(l) & laneFree)
         continue;
+      if (elementsOn(sp_.srcVecRegBits, true, r, l, w) == 0) {
+        ++offLanes; // the lane is predicated off
+        continue;
+      }
       LK_TRY(int64_t base, vectorBase(src_, sp_.srcVecRegBits, r, l, w));
       if (first < 0)
         first = iterationOf(base);
@@ -367,14 +429,29 @@ private:
         return Diagnostic::error("a store instruction spans iterations");
       addrs[size_t(l)] = (base % bufElems_) * eb_;
     }
+    if (first < 0 ? it == 0 : first == it) // counted in one iteration
+      res_.maskedAccesses += offLanes * vecN_;
     if (first != it)
-      return Ok{};
+      return Ok{}; // not this iteration, or every lane predicated off
     for (int64_t l = 0; l < in_.lanes; ++l) {
       if (addrs[size_t(l)] < 0)
         continue;
-      for (int64_t j = 0; j < vecN_; ++j)
-        smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))] =
-            in_.at(w, l, r | vecRegOffset(sp_.srcVecRegBits, j));
+      if (elementsOn(sp_.srcVecRegBits, true, r, l, w) < vecN_)
+        ++res_.partialVectors;
+      for (int64_t j = 0; j < vecN_; ++j) {
+        int64_t reg = r | vecRegOffset(sp_.srcVecRegBits, j);
+        if (!srcOn(w, l, reg)) {
+          ++res_.maskedAccesses;
+          continue;
+        }
+        checkSlot(offsetOf(src_, reg, l, w), true, w, l);
+        uint64_t v = in_.at(w, l, reg);
+        if (v == kPoison)
+          violation(res_, "warp " + std::to_string(w) + " lane " +
+                              std::to_string(l) + " stores register " +
+                              std::to_string(reg) + ", which holds padding");
+        smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))] = v;
+      }
     }
     LK_TRY(int64_t wf, m_.smem.wavefronts(addrs, eb_ * vecN_));
     res_.storeWavefronts += wf;
@@ -385,8 +462,12 @@ private:
   /// One ld.shared of register vector r of warp w, when in iteration `it`.
   Status loadVector(int64_t r, int64_t w, int64_t it) {
     std::vector<int64_t> addrs(size_t(out_.lanes), -1);
-    int64_t first = -1;
+    int64_t first = -1, offLanes = 0;
     for (int64_t l = 0; l < out_.lanes; ++l) {
+      if (elementsOn(sp_.dstVecRegBits, false, r, l, w) == 0) {
+        ++offLanes;
+        continue;
+      }
       LK_TRY(int64_t base, vectorBase(dst_, sp_.dstVecRegBits, r, l, w));
       if (first < 0)
         first = iterationOf(base);
@@ -394,12 +475,25 @@ private:
         return Diagnostic::error("a load instruction spans iterations");
       addrs[size_t(l)] = (base % bufElems_) * eb_;
     }
+    if (first < 0 ? it == 0 : first == it)
+      res_.maskedAccesses += offLanes * vecN_;
     if (first != it)
       return Ok{};
-    for (int64_t l = 0; l < out_.lanes; ++l)
-      for (int64_t j = 0; j < vecN_; ++j)
-        out_.at(w, l, r | vecRegOffset(sp_.dstVecRegBits, j)) =
-            smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))];
+    for (int64_t l = 0; l < out_.lanes; ++l) {
+      if (addrs[size_t(l)] < 0)
+        continue;
+      if (elementsOn(sp_.dstVecRegBits, false, r, l, w) < vecN_)
+        ++res_.partialVectors;
+      for (int64_t j = 0; j < vecN_; ++j) {
+        int64_t reg = r | vecRegOffset(sp_.dstVecRegBits, j);
+        if (!dstOn(w, l, reg)) {
+          ++res_.maskedAccesses;
+          continue;
+        }
+        checkSlot(offsetOf(dst_, reg, l, w), false, w, l);
+        out_.at(w, l, reg) = smem_[size_t(slot(w, addrs[size_t(l)] / eb_ + j))];
+      }
+    }
     LK_TRY(int64_t wf, m_.smem.wavefronts(addrs, eb_ * vecN_));
     res_.loadWavefronts += wf;
     ++res_.loadInstructions;
@@ -436,6 +530,11 @@ private:
           int64_t col = ma.trans ? g : 2 * q + h;
           int64_t at = slot(w, rowAddr[size_t(8 * j + row)] / eb_ + col);
           int64_t reg = matrixElementRegister(ma, r, j, h);
+          // A matrix instruction moves whole rows: it cannot skip padding.
+          if (store ? !srcOn(w, l, reg) : !dstOn(w, l, reg))
+            violation(res_, std::string(store ? "stmatrix" : "ldmatrix") +
+                                " moves padding (warp " + std::to_string(w) +
+                                " lane " + std::to_string(l) + ")");
           if (store)
             smem_[size_t(at)] = in_.at(w, l, reg);
           else
@@ -447,6 +546,37 @@ private:
     return Ok{};
   }
 
+  /// A masked run: does the element of (warp, lane, register) count, and
+  /// does the element at a full buffer offset (memory layout) count.
+  bool srcOn(int64_t w, int64_t l, int64_t r) const {
+    return !srcValid_ || srcValid_->at(w, l, r);
+  }
+  bool dstOn(int64_t w, int64_t l, int64_t r) const {
+    return !dstValid_ || dstValid_->at(w, l, r);
+  }
+  /// Checks that full offset `off`, accessed for a valid element, does not
+  /// hold padding by the memory layout.
+  void checkSlot(int64_t off, bool store, int64_t w, int64_t l) {
+    if (valid_ && !(*valid_)(sp_.memory.applyFlat(uint64_t(off))))
+      violation(res_, std::string(store ? "a store to" : "a load from") +
+                          " offset " + std::to_string(off) +
+                          ", which holds padding (warp " + std::to_string(w) +
+                          " lane " + std::to_string(l) + ")");
+  }
+  /// Of the vector of register r (vector bits `bits`) in lane l of warp w:
+  /// how many elements count (all of them without a mask).
+  int64_t elementsOn(const std::vector<int> &bits, bool src, int64_t r,
+                     int64_t l, int64_t w) const {
+    int64_t n = 0;
+    for (int64_t j = 0; j < vecN_; ++j) {
+      int64_t reg = r | vecRegOffset(bits, j);
+      n += src ? srcOn(w, l, reg) : dstOn(w, l, reg);
+    }
+    return n;
+  }
+
+  const RegisterFile *srcValid_, *dstValid_;
+  const Validity *valid_;
   const LinearLayout &src_, &dst_;
   const SharedMemoryPlan &sp_;
   const hw::Machine &m_;
@@ -467,14 +597,16 @@ private:
 /// log2(iterations) offset bits. Counts are over every CTA.
 Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
                        RegisterFile &out, SimulationResult &res,
-                       int64_t warpsPerCta) {
+                       int64_t warpsPerCta, const RegisterFile *srcValid,
+                       const RegisterFile *dstValid, const Validity *valid) {
   if (!plan.smem)
     return Diagnostic::error("shared-memory plan without its step");
   const SharedMemoryPlan &sp = *plan.smem;
   const int64_t ctas = in.warps / warpsPerCta;
   LK_TRY(LinearLayout inv, sp.memory.invert());
   LK_CHECK(checkSharedStep(sp, m, in.lanes, ctas));
-  SharedMemoryRun run(plan, m, std::move(inv), in, out, res, warpsPerCta);
+  SharedMemoryRun run(plan, m, std::move(inv), in, out, res, warpsPerCta,
+                      srcValid, dstValid, valid);
   for (int64_t it = 0; it < sp.iterations; ++it) {
     if (it > 0)
       res.barriers += ctas; // the loads of the previous iteration are done
@@ -489,6 +621,11 @@ Status runSharedMemory(const Plan &plan, const hw::Machine &m, RegisterFile &in,
 } // namespace
 
 Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
+  return simulate(plan, arch, SimulationMask{});
+}
+
+Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch,
+                                    const SimulationMask &mask) {
   const LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
   const hw::Machine &m = hw::machine(arch);
   // Every CTA runs: warp index w = block * warpsPerCta + warp (the block
@@ -505,18 +642,60 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
   if (lanes > m.warpSize)
     return Diagnostic::error("more lanes than the warp size");
 
+  const bool masked = !mask.logicalExtents.empty();
+  Validity valid;
+  if (masked) {
+    if (int(mask.logicalExtents.size()) != src.numOutDims())
+      return Diagnostic::error(
+          "the mask has " + std::to_string(mask.logicalExtents.size()) +
+          " extents for " + std::to_string(src.numOutDims()) + " out-dims");
+    for (int d = 0; d < src.numOutDims(); ++d) {
+      valid.shift.push_back(src.outShift(d));
+      valid.log2.push_back(src.outDim(d).log2);
+      valid.extent.push_back(mask.logicalExtents[size_t(d)]);
+    }
+  }
   SimulationResult res;
   RegisterFile in(warps, lanes, srcRegs), out(warps, lanes, dstRegs);
+  RegisterFile srcOn(masked ? warps : 0, lanes, srcRegs),
+      dstOn(masked ? warps : 0, lanes, dstRegs);
   for (int64_t w = 0; w < warps; ++w)
-    for (int64_t l = 0; l < lanes; ++l)
-      for (int64_t r = 0; r < srcRegs; ++r)
-        in.at(w, l, r) = src.applyFlat(hwIndex(src, r, l, w)) + 1;
+    for (int64_t l = 0; l < lanes; ++l) {
+      for (int64_t r = 0; r < srcRegs; ++r) {
+        uint64_t x = src.applyFlat(hwIndex(src, r, l, w));
+        bool ok = !masked || valid(x);
+        in.at(w, l, r) = ok ? x + 1 : kPoison;
+        if (masked)
+          srcOn.at(w, l, r) = ok;
+      }
+      if (masked)
+        for (int64_t r = 0; r < dstRegs; ++r)
+          dstOn.at(w, l, r) = valid(dst.applyFlat(hwIndex(dst, r, l, w)));
+    }
+  const RegisterFile *srcValid = masked ? &srcOn : nullptr,
+                     *dstValid = masked ? &dstOn : nullptr;
+  // Copies a source register into a destination register, predicated on
+  // the destination holding a valid element.
+  auto copyRegister = [&](int64_t w, int64_t l, int64_t r, int64_t s) {
+    if (dstValid && !dstValid->at(w, l, r)) {
+      ++res.maskedAccesses;
+      return;
+    }
+    out.at(w, l, r) = in.at(w, l, s);
+    if (out.at(w, l, r) == kPoison)
+      violation(res, "warp " + std::to_string(w) + " lane " +
+                         std::to_string(l) + " reads register " +
+                         std::to_string(s) + ", which holds padding");
+  };
 
   switch (plan.strategy) {
   case Strategy::NoOp:
     if (srcRegs != dstRegs)
       return Diagnostic::error("no-op plan with different register counts");
-    out.v = in.v;
+    for (int64_t w = 0; w < warps; ++w)
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int64_t r = 0; r < dstRegs; ++r)
+          copyRegister(w, l, r, r);
     break;
   case Strategy::RegisterPermutation: {
     if (int64_t(plan.registerSource.size()) != dstRegs)
@@ -529,15 +708,16 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
         res.registerMoves += warps;
       for (int64_t w = 0; w < warps; ++w)
         for (int64_t l = 0; l < lanes; ++l)
-          out.at(w, l, r) = in.at(w, l, s);
+          copyRegister(w, l, r, s);
     }
     break;
   }
   case Strategy::WarpShuffle:
-    LK_CHECK(runWarpShuffle(plan, in, out, res));
+    LK_CHECK(runWarpShuffle(plan, in, out, res, srcValid, dstValid));
     break;
   case Strategy::SharedMemory:
-    LK_CHECK(runSharedMemory(plan, m, in, out, res, warpsPerCta));
+    LK_CHECK(runSharedMemory(plan, m, in, out, res, warpsPerCta, srcValid,
+                             dstValid, masked ? &valid : nullptr));
     break;
   }
   res.instructions = res.registerMoves + res.selects + res.shuffles +
@@ -545,9 +725,17 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
   for (int64_t w = 0; w < warps; ++w)
     for (int64_t l = 0; l < lanes; ++l)
       for (int64_t r = 0; r < dstRegs; ++r) {
+        uint64_t got = out.at(w, l, r);
+        if (dstValid && !dstValid->at(w, l, r)) {
+          if (got != 0) // a register of padding was written
+            violation(res, "warp " + std::to_string(w) + " lane " +
+                               std::to_string(l) + " register " +
+                               std::to_string(r) +
+                               " holds padding but was written");
+          continue;
+        }
         ++res.checked;
         uint64_t want = dst.applyFlat(hwIndex(dst, r, l, w)) + 1;
-        uint64_t got = out.at(w, l, r);
         if (got != want) {
           if (!res.mismatches)
             res.firstMismatch = "warp " + std::to_string(w) + " lane " +
@@ -558,7 +746,7 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch) {
           ++res.mismatches;
         }
       }
-  res.correct = res.mismatches == 0;
+  res.correct = res.mismatches == 0 && res.maskViolations == 0;
   return res;
 }
 

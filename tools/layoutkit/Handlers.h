@@ -132,6 +132,7 @@ Expected<Reply> runLinearCompose(const Invocation &inv);
 Expected<Reply> runLinearInvert(const Invocation &inv);
 Expected<Reply> runLinearFromCute(const Invocation &inv);
 Expected<Reply> runLinearFromTile(const Invocation &inv);
+Expected<Reply> runLinearPad(const Invocation &inv);
 Expected<Reply> runLinearToCute(const Invocation &inv);
 Expected<Reply> runLinearToTile(const Invocation &inv);
 /// The rows of the linear family.

@@ -224,6 +224,67 @@ Expected<Reply> runLinearFromTile(const Invocation &inv) {
   return layoutReplyOf(l);
 }
 
+namespace {
+
+JsonValue wasteJson(const Waste &w) {
+  JsonValue masked = JsonValue::object();
+  // Runs [first, last] of fully masked values (a mask can have 2^24).
+  for (const MaskedInputs &m : w.masked) {
+    JsonValue runs = JsonValue::array();
+    for (size_t i = 0; i < m.values.size();) {
+      size_t j = i;
+      while (j + 1 < m.values.size() && m.values[j + 1] == m.values[j] + 1)
+        ++j;
+      runs.push_back({m.values[i], m.values[j]});
+      i = j + 1;
+    }
+    masked[std::string(dimName(m.dim))] = runs;
+  }
+  return {{"elements", w.elements},
+          {"valid_elements", w.validElements},
+          {"padded_elements", w.paddedElements},
+          {"fraction", w.fraction},
+          {"slots", w.slots},
+          {"masked_slots", w.maskedSlots},
+          {"masked", masked}};
+}
+
+} // namespace
+
+Expected<Reply> runLinearPad(const Invocation &inv) {
+  auto any = api::parseLayout(inv.text(0));
+  if (!any)
+    return inv.inArgument(std::move(any).error(), 0);
+  std::vector<int64_t> shape;
+  if (std::optional<std::string> s = inv.option("shape")) {
+    auto leaves = api::parseShapeLeaves(*s);
+    if (!leaves)
+      return Diagnostic::error("--shape: " + leaves.error().message);
+    shape = std::move(*leaves);
+  }
+  LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(*any, shape));
+  LK_TRY(Waste w, pc.layout.waste());
+  Reply r;
+  r.text = "padded: " + pc.paddedText + "\n" + pc.describe() + "\nlinear: " +
+           pc.layout.str() + "\nwaste: " + w.str();
+  static constexpr const char *kKinds[] = {"dim", "extent", "stride"};
+  JsonValue steps = JsonValue::array();
+  for (const bridge::PadStep &st : pc.steps)
+    steps.push_back({{"kind", kKinds[int(st.kind)]},
+                     {"where", st.where},
+                     {"from", st.from},
+                     {"to", st.to}});
+  std::vector<int64_t> logical(pc.layout.logicalShape().begin(),
+                               pc.layout.logicalShape().end());
+  r.json = {{"padded", pc.paddedText},
+            {"steps", steps},
+            {"exact", pc.exact},
+            {"layout", layoutJson(pc.layout.layout())},
+            {"logical_shape", logical},
+            {"waste", wasteJson(w)}};
+  return r;
+}
+
 Expected<Reply> runLinearToCute(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(cute::Layout c, bridge::linearToCute(l));
@@ -488,6 +549,24 @@ std::vector<CommandSpec> linearCommands() {
        {{"LAYOUT", "a cute layout, e.g. (4,8):(8,1) or 'Sw<3,4,3> o (8,64):(64,1)'", Arity::One}},
        {},
        runLinearFromCute},
+      {"linear pad", group,
+       "A layout of any shape as a padded linear layout, with the waste",
+       "Extents that are not powers of two are padded to the next one and "
+       "masked (docs/linear.md, Non-power-of-two shapes): a cute layout over "
+       "its modes (offset -> dim0..), a tile layout over --shape (hardware -> "
+       "dim0..), a linear layout with --shape as its logical shape. Prints "
+       "the padded layout, each change (dims, extents, strides), whether "
+       "valid elements keep their places, the linear layout and the waste "
+       "(padded elements, masked slots, fully masked registers / lanes / "
+       "offsets).",
+       {"layoutkit linear pad '(4,3):(1,4)'",
+        "layoutkit linear pad 'S[(2,128,112):(112@TCol,1@TLane,1@TCol)]' "
+        "--shape '(2,128,112)'"},
+       {{"LAYOUT", "a cute, tile or linear layout", Arity::One}},
+       {{"shape", "SHAPE",
+         "the logical shape (tile and linear layouts), e.g. (2,128,112)",
+         false, {}}},
+       runLinearPad},
       {"linear from-tile", group,
        "The linear layout of a tile layout (hardware -> logical)",
        "One in-dim per axis (m -> register, laneid -> lane, warpid -> warp, "

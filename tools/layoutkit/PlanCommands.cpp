@@ -39,6 +39,7 @@
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/plan/EmitGather.h"
 #include "layoutkit/plan/Gather.h"
+#include "layoutkit/plan/PaddedPlan.h"
 
 #include <cstdio>
 
@@ -72,6 +73,48 @@ JsonValue accessJson(int64_t instructions, int64_t wavefronts,
           {"lemma_bits", lemmaBits}};
 }
 
+/// The padding lines of `plan --logical`: each side's waste, the buffer's,
+/// and the masked simulation (plan/PaddedPlan.h).
+Status addPadding(Reply &r, const plan::Plan &p,
+                  const std::vector<int64_t> &logical, hw::Arch arch) {
+  LK_TRY(plan::PaddedPlan pp, plan::maskPlan(p, logical));
+  LK_TRY(plan::SimulationResult sim, plan::simulatePadded(pp, arch));
+  r.text += "\nsource padding: " + pp.srcWaste.str() +
+            "\ndestination padding: " + pp.dstWaste.str();
+  JsonValue pad = {{"logical_shape", logical},
+                   {"src_padded_elements", pp.srcWaste.paddedElements},
+                   {"src_masked_slots", pp.srcWaste.maskedSlots},
+                   {"dst_masked_slots", pp.dstWaste.maskedSlots}};
+  if (p.smem) {
+    r.text += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) +
+              " of " + std::to_string(pp.smemOffsets) +
+              " offsets never written or read; " +
+              std::to_string(pp.unusedBufferSlots) + " of " +
+              std::to_string(pp.bufferSlots) + " slots unused (" +
+              std::to_string(pp.unusedBufferBytes) + " B)";
+    pad["masked_smem_offsets"] = pp.maskedSmemOffsets;
+    pad["unused_buffer_bytes"] = pp.unusedBufferBytes;
+  }
+  r.text += "\nmasked simulation: " +
+            std::string(sim.correct ? "correct" : "WRONG") + ", " +
+            std::to_string(sim.checked) + " valid registers checked, " +
+            std::to_string(sim.maskedAccesses) + " accesses masked, " +
+            std::to_string(sim.storeInstructions + sim.loadInstructions) +
+            " shared-memory instructions issued, " +
+            std::to_string(sim.maskViolations) + " touching padding";
+  pad["simulation"] = {{"correct", sim.correct},
+                       {"checked", sim.checked},
+                       {"masked_accesses", sim.maskedAccesses},
+                       {"store_instructions", sim.storeInstructions},
+                       {"load_instructions", sim.loadInstructions},
+                       {"violations", sim.maskViolations}};
+  if (!sim.correct)
+    pad["simulation"]["first_problem"] =
+        sim.maskViolations ? sim.firstViolation : sim.firstMismatch;
+  r.json["padding"] = std::move(pad);
+  return Ok{};
+}
+
 } // namespace
 
 Expected<Reply> runPlan(const Invocation &inv) {
@@ -102,6 +145,15 @@ Expected<Reply> runPlan(const Invocation &inv) {
     if (!arch)
       return Diagnostic::error("--arch: " + arch.error().message);
     options.arch = *arch;
+  }
+  std::vector<int64_t> logical;
+  if (std::optional<std::string> l = inv.option("logical")) {
+    auto leaves = api::parseShapeLeaves(*l);
+    if (!leaves)
+      return Diagnostic::error("--logical: " + leaves.error().message);
+    logical = std::move(*leaves);
+    // ldmatrix / stmatrix move whole rows: they cannot skip padding.
+    options.matrixInstructions = false;
   }
   LK_TRY(api::PlanReport report,
          api::planConversion(src, dst, *type, options));
@@ -194,8 +246,14 @@ Expected<Reply> runPlan(const Invocation &inv) {
       {"barriers", c.barriers},         {"wavefronts", c.wavefronts},
       {"smem_bytes", c.smemBytes},      {"cycles", c.cycles}};
 
+  if (!logical.empty())
+    LK_CHECK(addPadding(r, p, logical, options.arch));
+
   std::optional<std::string> out = inv.option("out");
   bool hostMain = inv.option("host-main").has_value();
+  if (!logical.empty() && inv.option("emit"))
+    return Diagnostic::error("--emit cuda does not emit masked plans: drop "
+                             "--logical or --emit");
   if (!inv.option("emit")) {
     if (out || hostMain)
       return Diagnostic::error(std::string(out ? "--out" : "--host-main") +
@@ -311,6 +369,15 @@ std::vector<CommandSpec> planCommands() {
          "TYPE",
          "element type (required), e.g. f16, bf16, f8e4m3, "
          "f32, f64: 8, 16, 32 or 64 bits",
+         false,
+         {}},
+        {"logical",
+         "SHAPE",
+         "the logical shape when it is not a power of two, e.g. (48,24): "
+         "SRC and DST are layouts of its padded shape (each extent rounded "
+         "up to a power of two, as --shape), the padding is masked (never "
+         "read or written; no matrix instructions) and the plan is "
+         "simulated masked; prints each side's and the buffer's waste",
          false,
          {}},
         {"shape",

@@ -44,6 +44,7 @@
 #define LAYOUTKIT_API_CONVERT_H
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/bridge/PaddedBridge.h"
 
 #include <optional>
 #include <span>
@@ -66,6 +67,17 @@ Expected<tile::ComposeLayout> toTile(const AnyLayout &l);
 /// extents; empty: one out-dim `index`); ignored by the other models.
 Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
                                         std::span<const int64_t> shape = {});
+/// A layout of any shape as a padded linear layout (bridge/PaddedBridge.h,
+/// linear/Padded.h): a cute layout over its top-level modes (offset ->
+/// dims; `shape` ignored), a tile layout over `shape` (required), a linear
+/// layout with `shape` as its logical shape (required; the layout already
+/// has the padded shape: the account lists the padded dims only). Swizzled and offset layouts
+/// are refused.
+/// Example: toPaddedLinear(cute (4,3):(1,4)) -> {offset: [(1,0), (2,0),
+/// (0,1), (0,2)]} -> {dim0: 4, dim1: 4} over (4,3).
+Expected<bridge::PaddedConversion>
+toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape = {});
+
 /// The conversion to model `m`, as an AnyLayout (its syntax: the model's
 /// own text: CuteText, TileText or LinearText).
 Expected<AnyLayout> convert(const AnyLayout &l, Model m,

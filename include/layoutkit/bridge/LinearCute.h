@@ -72,6 +72,7 @@
 ///       -> {index: [(1), (2), (4), (10)]} -> {offset: 16}
 ///   cuteToLinear((4,3):(1,4))  -> error "leaf 1 (3:4) of (4,3):(1,4) has
 ///                                 extent 3, not a power of two"
+///                                 (bridge/PaddedBridge.h pads it instead)
 ///   linearToCute({register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16})
 ///       -> (4,(2,2)):(1,(8,4))
 ///   linearToCute({register: [(1), (5)]} -> {offset: 8}) -> error "basis 1 of

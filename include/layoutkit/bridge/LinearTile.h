@@ -74,7 +74,7 @@
 ///   tileToLinear(S[(4):(1@laneid)] + R[2:4@laneid])
 ///     -> {lane: [(1), (2), (0)]} -> {index: 4}
 ///   tileToLinear(S[(8,3):(1,8)]) -> error "iter 1 of S[(8,3):(1,8)] has
-///     extent 3, not a power of two"
+///     extent 3, not a power of two" (bridge/PaddedBridge.h pads it)
 ///   linearToTile({register: [(1)], lane: [(2), (0)]} -> {index: 4})
 ///     -> S[(2,2):(1@laneid,1)] + R[2:2@laneid]
 ///

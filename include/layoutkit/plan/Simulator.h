@@ -61,6 +61,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lk::plan {
 
@@ -77,6 +78,36 @@ struct SimulationResult {
   int64_t storeInstructions = 0, loadInstructions = 0;
   int64_t storeWavefronts = 0, loadWavefronts = 0;
   int64_t barriers = 0;
+  /// Masked runs (SimulationMask): element accesses predicated off because
+  /// the element is padding; lane vectors moved with some (not all) of
+  /// their elements predicated off; and accesses that touched padding
+  /// anyway (each an error: a source register holding padding read, a
+  /// shared-memory offset holding padding by the memory layout written or
+  /// read, a destination register of padding written, a matrix instruction
+  /// over padding). `checked` then counts only valid destination registers.
+  int64_t maskedAccesses = 0;
+  int64_t partialVectors = 0;
+  int64_t maskViolations = 0;
+  std::string firstViolation;
+};
+
+/// The padding of a masked run: the logical extent of every out-dim of the
+/// plan's aligned layouts (linear/Padded.h); empty means nothing is masked.
+///
+/// A masked run predicates every element access on the element it is for
+/// (the source register's element for stores and sends, the destination
+/// register's for loads, receives and copies): an access for padding is
+/// skipped, and an instruction whose every lane is skipped is not issued
+/// (not counted, no wavefronts). Source registers holding padding start
+/// with a poison value; destination registers of padding must stay
+/// unwritten. The result is correct when every valid destination register
+/// holds its element and nothing touched padding.
+///
+/// Example: blocked [2] x 32 lanes over [48] (padded 64) to its
+/// register-high twin, through shared memory: lanes 24..31 of the source
+/// never store; 16 element accesses are masked on each side.
+struct SimulationMask {
+  std::vector<int64_t> logicalExtents;
 };
 
 /// Runs `plan` (see the file comment). Fails (rather than reporting a
@@ -85,6 +116,10 @@ struct SimulationResult {
 /// hardware lacks.
 Expected<SimulationResult> simulate(const Plan &plan,
                                     hw::Arch arch = hw::Arch::Sm90);
+/// A masked run (SimulationMask). Fails as above, and when the mask has
+/// not one extent per out-dim.
+Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch,
+                                    const SimulationMask &mask);
 
 } // namespace lk::plan
 
