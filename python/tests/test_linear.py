@@ -62,6 +62,22 @@ def test_standard_layouts():
     assert m.bases["register"][0] == [0, 1] and m.bases["lane"][0] == [0, 2]
 
 
+def test_intel_dpas_accumulator():
+    # Intel's DPAS C tile, repeatCount 8 x executionSize 16, sub-group 16:
+    # every row is read by lanes 0..15, so lane l holds column l and
+    # register r row r: lane bases are columns 1, 2, 4, 8 and register bases
+    # rows 1, 2, 4 (dim0 is the row).
+    c = lk.standard_layout({"kind": "intel_dpas", "repeatCount": 8, "systolicDepth": 8,
+                            "executionSize": 16, "opsPerChan": 2, "threadsPerWarp": 16,
+                            "warpsPerCTA": [1, 1], "repCluster": [1, 1]}, [8, 16])
+    assert c.bases["lane"] == [[0, 1], [0, 2], [0, 4], [0, 8]]
+    assert c.bases["register"] == [[1, 0], [2, 0], [4, 0]]
+    with pytest.raises(lk.LayoutError):
+        lk.standard_layout({"kind": "intel_dpas", "repeatCount": 8, "systolicDepth": 4,
+                            "executionSize": 16, "opsPerChan": 2, "threadsPerWarp": 16,
+                            "warpsPerCTA": [1, 1], "repCluster": [1, 1]}, [8, 16])
+
+
 def test_errors():
     with pytest.raises(lk.LayoutError):
         lk.standard_layout({"kind": "nonsense"}, [16])
