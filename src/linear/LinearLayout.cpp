@@ -67,8 +67,21 @@ DimId internDim(std::string_view n) {
   auto it = t.ids.find(n);
   if (it != t.ids.end())
     return it->second;
+  if (t.names.size() >= dims::kNoDim)
+    return dims::kNoDim;
   return t.add(std::string(n));
 }
+
+namespace {
+/// The diagnostic of a dim that internDim could not name, or success.
+Status checkNamed(DimId id) {
+  if (id == dims::kNoDim)
+    return Diagnostic::error("too many distinct dim names in this process "
+                             "(at most " +
+                             std::to_string(dims::kNoDim) + ")");
+  return Ok{};
+}
+} // namespace
 
 std::string_view dimName(DimId id) {
   DimTable &t = table();
@@ -83,6 +96,7 @@ std::string_view dimName(DimId id) {
 //===----------------------------------------------------------------------===//
 
 Status LinearLayout::appendIn(DimId id, int log2, const uint64_t *cols) {
+  LK_CHECK(checkNamed(id));
   if (nIn_ >= kMaxDims)
     return Diagnostic::error("too many input dims (at most " +
                              std::to_string(kMaxDims) + ")");
@@ -99,6 +113,7 @@ Status LinearLayout::appendIn(DimId id, int log2, const uint64_t *cols) {
 }
 
 Status LinearLayout::appendOut(DimId id, int log2) {
+  LK_CHECK(checkNamed(id));
   if (nOut_ >= kMaxDims)
     return Diagnostic::error("too many output dims (at most " +
                              std::to_string(kMaxDims) + ")");
@@ -225,6 +240,10 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
   for (size_t k = 0; k < outs.size(); ++k) {
     const OutDim &o = outs[k];
     int lg = log2Exact(o.size);
+    if (Status named = checkNamed(o.dim); !named) {
+      result = named.error();
+      return result;
+    }
     if (lg < 0) {
       result = Diagnostic::error("size " + std::to_string(o.size) +
                                  " of output dim '" + name(o.dim) +
@@ -258,6 +277,10 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
   for (size_t d = 0; d < ins.size(); ++d) {
     DimId inDim = ins.dim(d);
     size_t n = ins.count(d);
+    if (Status named = checkNamed(inDim); !named) {
+      result = named.error();
+      return result;
+    }
     if (size_t(j) + n > size_t(kMaxBits)) {
       result = Diagnostic::error("input dims exceed 64 bits in total (at '" +
                                  name(inDim) + "')");
@@ -394,6 +417,7 @@ Status placeDims(std::span<const DimSize> dims, LinearLayout::Dim *out,
                  const char *side, int &bits) {
   bits = 0;
   for (size_t k = 0; k < dims.size(); ++k) {
+    LK_CHECK(checkNamed(dims[k].id));
     if (dims[k].log2 < 0 || bits + dims[k].log2 > LinearLayout::kMaxBits)
       return Diagnostic::error(std::string("fromColumns: ") + side +
                                " dims exceed 64 bits");

@@ -130,13 +130,18 @@ public:
     std::vector<InDimBases> inBases;
     for (const ParsedIn &in : ins) {
       InDimBases ib{internDim(in.name), {}};
+      if (ib.dim == dims::kNoDim)
+        return tooManyNames(in.name, in.nameSpan);
       for (const ParsedBasis &b : in.bases)
         ib.bases.push_back(b.values);
       inBases.push_back(std::move(ib));
     }
     std::vector<OutDim> outDims;
-    for (const ParsedOut &o : outs)
+    for (const ParsedOut &o : outs) {
       outDims.push_back({internDim(o.name), o.size});
+      if (outDims.back().dim == dims::kNoDim)
+        return tooManyNames(o.name, o.nameSpan);
+    }
     Expected<LinearLayout> l = LinearLayout::make(
         std::span<const InDimBases>(inBases), std::span<const OutDim>(outDims));
     if (!l)
@@ -147,6 +152,14 @@ public:
   Lexer &lexer() { return lx_; }
 
 private:
+  /// internDim's table is full (dims::kNoDim): the name cannot be held.
+  Diagnostic tooManyNames(const std::string &name, Span at) {
+    return lx_.error("dim '" + name + "' cannot be named: too many distinct "
+                         "dim names in this process (at most " +
+                         std::to_string(dims::kNoDim) + ")",
+                     at.offset, at.length);
+  }
+
   Expected<ParsedIn> inDim(size_t &totalBases) {
     ParsedIn in;
     lx_.peek();

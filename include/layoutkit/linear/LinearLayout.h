@@ -109,7 +109,10 @@ namespace lk::linear {
 using DimId = uint16_t;
 
 /// Interns `name` (thread-safe). Names are [A-Za-z_][A-Za-z0-9_]*; the
-/// parser enforces that, this function accepts any string.
+/// parser enforces that, this function accepts any string. A process holds
+/// at most 65535 distinct names (ids are 16-bit); once the table is full a
+/// new name gets dims::kNoDim, over which no layout can be built (the
+/// constructors refuse it with a diagnostic, the text parser at the name).
 DimId internDim(std::string_view name);
 /// The name of an interned id. @pre id came from internDim or dims::
 std::string_view dimName(DimId id);
@@ -124,6 +127,8 @@ inline constexpr DimId kOffset = 4;
 inline constexpr DimId kIteration = 5;
 /// "dim0" ... "dim15".
 inline constexpr DimId kDim0 = 6;
+/// What internDim gives a new name once the table is full.
+inline constexpr DimId kNoDim = 0xFFFF;
 inline constexpr int kNumStandardOutDims = 16;
 constexpr DimId dim(int i) { return DimId(kDim0 + i); }
 } // namespace dims
