@@ -102,6 +102,39 @@ Diagnostic withNote(Diagnostic d, std::string note) {
   return d;
 }
 
+/// The end of both conversions: the layout `build` makes from the items'
+/// own strides when `toLinear` accepts it (exact padding), else from
+/// restride's strides, recorded as stride steps (valid elements move).
+/// `build(strides)` gives the model's layout (one stride per item),
+/// `toLinear(layout)` its linear layout.
+template <class Build, class ToLinear>
+Expected<PaddedConversion> finishPadding(PaddedConversion pc,
+                                         const std::vector<WalkItem> &items,
+                                         std::span<const int64_t> logical,
+                                         Build build, ToLinear toLinear) {
+  std::vector<int64_t> strides;
+  for (const WalkItem &it : items)
+    strides.push_back(it.d);
+  LK_TRY(auto padded, build(strides));
+  auto ll = toLinear(padded);
+  if (!ll) {
+    auto walked = restride(items);
+    if (!walked)
+      return withNote(std::move(walked).error(),
+                      "padding only the extents gives " + padded.str() + ": " +
+                          ll.error().message);
+    if (!addStrideSteps(items, *walked, pc.steps))
+      return std::move(ll).error();
+    pc.exact = false;
+    LK_TRY(padded, build(*walked));
+    LK_TRY(LinearLayout restrided, toLinear(padded));
+    ll = std::move(restrided);
+  }
+  LK_TRY(pc.layout, PaddedLayout::make(std::move(*ll), logical));
+  pc.paddedText = padded.str();
+  return pc;
+}
+
 //===----------------------------------------------------------------------===//
 // cute
 //===----------------------------------------------------------------------===//
@@ -180,27 +213,10 @@ Expected<PaddedConversion> cuteToPadded(const cute::Layout &layout) {
     return cute::Layout::make(layout.shape().withLeaves(pext.data()),
                               layout.stride().withLeaves(strides.data()));
   };
-  std::vector<int64_t> strides;
-  for (const WalkItem &it : items)
-    strides.push_back(it.d);
-  LK_TRY(cute::Layout padded, build(strides));
-  auto ll = cuteOffsetToLogical(padded, rank);
-  if (!ll) {
-    auto walked = restride(items);
-    if (!walked)
-      return withNote(std::move(walked).error(),
-                      "padding only the extents gives " + padded.str() + ": " +
-                          ll.error().message);
-    if (!addStrideSteps(items, *walked, pc.steps))
-      return std::move(ll).error();
-    pc.exact = false;
-    LK_TRY(padded, build(*walked));
-    LK_TRY(LinearLayout restrided, cuteOffsetToLogical(padded, rank));
-    ll = std::move(restrided);
-  }
-  LK_TRY(pc.layout, PaddedLayout::make(std::move(*ll), logical));
-  pc.paddedText = padded.str();
-  return pc;
+  return finishPadding(std::move(pc), items, logical, build,
+                       [&](const cute::Layout &l) {
+                         return cuteOffsetToLogical(l, rank);
+                       });
 }
 
 //===----------------------------------------------------------------------===//
@@ -268,27 +284,10 @@ Expected<PaddedConversion> tileToPadded(const tile::TileLayout &layout,
       r[i].stride = strides[s.size() + i];
     return tile::TileLayout::make(std::move(s), std::move(r), layout.offset());
   };
-  std::vector<int64_t> strides;
-  for (const WalkItem &it : items)
-    strides.push_back(it.d);
-  LK_TRY(tile::TileLayout padded, build(strides));
-  auto ll = tileToLinear(padded, dims);
-  if (!ll) {
-    auto walked = restride(items);
-    if (!walked)
-      return withNote(std::move(walked).error(),
-                      "padding only the extents gives " + padded.str() + ": " +
-                          ll.error().message);
-    if (!addStrideSteps(items, *walked, pc.steps))
-      return std::move(ll).error();
-    pc.exact = false;
-    LK_TRY(padded, build(*walked));
-    LK_TRY(LinearLayout restrided, tileToLinear(padded, dims));
-    ll = std::move(restrided);
-  }
-  LK_TRY(pc.layout, PaddedLayout::make(std::move(*ll), shape));
-  pc.paddedText = padded.str();
-  return pc;
+  return finishPadding(std::move(pc), items, shape, build,
+                       [&](const tile::TileLayout &l) {
+                         return tileToLinear(l, dims);
+                       });
 }
 
 } // namespace lk::bridge
