@@ -133,6 +133,9 @@ struct Invocation {
   Expected<int64_t> integer(size_t i) const;
   /// Option `name` read as an IntTuple. @pre option(name) is set
   Expected<IntTuple> intTupleOption(std::string_view name) const;
+  /// Option `name` read as a flat list of integers ("(2,128,112)", "8,16"),
+  /// empty when it is not given; errors say "--NAME: ...".
+  Expected<std::vector<int64_t>> leavesOption(std::string_view name) const;
   /// Option `name` read as an integer, or `fallback` when it is not given.
   Expected<int64_t> integerOption(std::string_view name, int64_t fallback) const;
 

@@ -12,6 +12,7 @@
 
 #include "layoutkit/Command.h"
 
+#include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Text.h"
 
@@ -100,6 +101,18 @@ Expected<int64_t> Invocation::integerOption(std::string_view name,
     return Diagnostic::error("option --" + std::string(name) + ": " +
                              n.error().message);
   return n;
+}
+
+Expected<std::vector<int64_t>>
+Invocation::leavesOption(std::string_view name) const {
+  std::optional<std::string> value = option(name);
+  if (!value)
+    return std::vector<int64_t>{};
+  auto leaves = api::parseShapeLeaves(*value);
+  if (!leaves)
+    return Diagnostic::error("--" + std::string(name) + ": " +
+                             leaves.error().message);
+  return leaves;
 }
 
 Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {

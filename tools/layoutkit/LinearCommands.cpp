@@ -213,13 +213,7 @@ Expected<Reply> runLinearFromTile(const Invocation &inv) {
   auto t = api::parseLayout(inv.text(0), options);
   if (!t)
     return inv.inArgument(std::move(t).error(), 0);
-  std::vector<int64_t> shape;
-  if (std::optional<std::string> s = inv.option("shape")) {
-    auto leaves = api::parseShapeLeaves(*s);
-    if (!leaves)
-      return Diagnostic::error("--shape: " + leaves.error().message);
-    shape = std::move(*leaves);
-  }
+  LK_TRY(std::vector<int64_t> shape, inv.leavesOption("shape"));
   LK_TRY(LinearLayout l, api::toLinear(*t, shape));
   return layoutReplyOf(l);
 }
@@ -255,13 +249,7 @@ Expected<Reply> runLinearPad(const Invocation &inv) {
   auto any = api::parseLayout(inv.text(0));
   if (!any)
     return inv.inArgument(std::move(any).error(), 0);
-  std::vector<int64_t> shape;
-  if (std::optional<std::string> s = inv.option("shape")) {
-    auto leaves = api::parseShapeLeaves(*s);
-    if (!leaves)
-      return Diagnostic::error("--shape: " + leaves.error().message);
-    shape = std::move(*leaves);
-  }
+  LK_TRY(std::vector<int64_t> shape, inv.leavesOption("shape"));
   LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(*any, shape));
   LK_TRY(Waste w, pc.layout.waste());
   Reply r;
@@ -335,14 +323,10 @@ std::string maskText(uint64_t mask) {
 
 Expected<Reply> runLinearProperties(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
+  LK_TRY(std::vector<int64_t> orderLeaves, inv.leavesOption("order"));
   std::vector<unsigned> order;
-  if (std::optional<std::string> o = inv.option("order")) {
-    auto leaves = api::parseShapeLeaves(*o);
-    if (!leaves)
-      return Diagnostic::error("--order: " + leaves.error().message);
-    for (int64_t v : *leaves)
-      order.push_back(unsigned(v));
-  }
+  for (int64_t v : orderLeaves)
+    order.push_back(unsigned(v));
   Reply r;
   r.json = JsonValue::object();
   auto flag = [&](const char *name, bool v) {

@@ -146,15 +146,10 @@ Expected<Reply> runPlan(const Invocation &inv) {
       return Diagnostic::error("--arch: " + arch.error().message);
     options.arch = *arch;
   }
-  std::vector<int64_t> logical;
-  if (std::optional<std::string> l = inv.option("logical")) {
-    auto leaves = api::parseShapeLeaves(*l);
-    if (!leaves)
-      return Diagnostic::error("--logical: " + leaves.error().message);
-    logical = std::move(*leaves);
-    // ldmatrix / stmatrix move whole rows: they cannot skip padding.
+  LK_TRY(std::vector<int64_t> logical, inv.leavesOption("logical"));
+  // ldmatrix / stmatrix move whole rows: they cannot skip padding.
+  if (!logical.empty())
     options.matrixInstructions = false;
-  }
   LK_TRY(api::PlanReport report,
          api::planConversion(src, dst, *type, options));
   const plan::Plan &p = report.plan;
