@@ -20,7 +20,7 @@
 //    carries X, and each consume_one lays the slot out as its result; a
 //    register conversion inside a pragma range of a value from outside it
 //    moves in front of the range (and merges with a twin there);
-//  * cleanup (greedy): convert(x : A -> B) is x when A and B are one
+//  * cleanup (Cleanup.h): convert(x : A -> B) is x when A and B are one
 //    placement (LayoutEquality.h: the same type, or two encodings LayoutKit
 //    finds to be the same function) and every user takes x in its place
 //    (it still verifies); convert(convert(x)) is one conversion when all
@@ -38,9 +38,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace lk::tileas {
 #define GEN_PASS_DEF_TILEASREMOVELAYOUTCONVERSIONS
@@ -53,93 +51,6 @@ using namespace lk::tileas;
 namespace {
 
 bool sameMemKind(Type a, Type b) { return memKindOf(a) == memKindOf(b); }
-
-/// True when every user of `cvt` still verifies with the conversion's
-/// source in its place (a terminator: its parent op too, which checks what
-/// it yields). The uses are restored; the verifier's messages are dropped.
-bool usersAccept(ConvertLayoutOp cvt) {
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : cvt->getUses())
-    uses.push_back(&use);
-  for (OpOperand *use : uses)
-    use->set(cvt.getSource());
-  ScopedDiagnosticHandler quiet(cvt->getContext(),
-                                [](Diagnostic &) { return success(); });
-  bool ok = llvm::all_of(uses, [](OpOperand *use) {
-    Operation *user = use->getOwner();
-    Operation *parent = user->getParentOp();
-    return succeeded(verify(user, /*verifyRecursively=*/false)) &&
-           (!user->hasTrait<OpTrait::IsTerminator>() || !parent ||
-            succeeded(verify(parent, /*verifyRecursively=*/false)));
-  });
-  for (OpOperand *use : uses)
-    use->set(cvt.getResult());
-  return ok;
-}
-
-/// convert_layout(x : A -> B) is x when A and B are one placement and the
-/// users take x (a conversion between two types of one function that a
-/// user needs by name, e.g. a function result, stays).
-struct FoldIdentityConversion : OpRewritePattern<ConvertLayoutOp> {
-  FoldIdentityConversion(MLIRContext *ctx, LayoutEquality &eq)
-      : OpRewritePattern(ctx), eq(eq) {}
-  LogicalResult matchAndRewrite(ConvertLayoutOp op,
-                                PatternRewriter &rw) const override {
-    Type from = op.getSource().getType();
-    if (from != op.getType() &&
-        (!eq.equal(from, op.getType()) || !usersAccept(op)))
-      return failure();
-    rw.replaceOp(op, op.getSource());
-    return success();
-  }
-  LayoutEquality &eq;
-};
-
-/// convert(convert(x : A -> B) : B -> C) is convert(x : A -> C) when A, B
-/// and C share a memory kind.
-struct FoldConversionChain : OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op,
-                                PatternRewriter &rw) const override {
-    auto inner = op.getSource().getDefiningOp<ConvertLayoutOp>();
-    if (!inner)
-      return failure();
-    Type a = inner.getSource().getType(), b = inner.getType(), c = op.getType();
-    if (!sameMemKind(a, b) || !sameMemKind(b, c))
-      return failure();
-    rw.replaceOpWithNewOp<ConvertLayoutOp>(op, c, inner.getSource());
-    return success();
-  }
-};
-
-} // namespace
-
-LogicalResult lk::tileas::cleanupConversions(Operation *fn,
-                                             LayoutEquality &eq,
-                                             bool *changed) {
-  RewritePatternSet patterns(fn->getContext());
-  patterns.add<FoldIdentityConversion>(fn->getContext(), eq);
-  patterns.add<FoldConversionChain>(fn->getContext());
-  // The family works on structured control flow (scf regions of one
-  // block): the driver's own erasure of dead pure ops is the whole dead-code
-  // cleanup, and the CFG simplification of regions would only walk the
-  // function again (it took half of the pipeline's instructions).
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  bool rewrote = false;
-  LogicalResult result =
-      applyPatternsGreedily(fn, std::move(patterns), config, &rewrote);
-  if (changed && rewrote)
-    *changed = true;
-  return result;
-}
-
-LogicalResult lk::tileas::cleanupConversions(Operation *fn, bool *changed) {
-  LayoutEquality eq;
-  return cleanupConversions(fn, eq, changed);
-}
-
-namespace {
 
 /// True when an op between `producer` and `use` (same block) pins the
 /// value's layout: a fence, an async_wait, or a produce_one of depth > 1.
@@ -404,7 +315,7 @@ struct RemoveLayoutConversions
     rewriteLayoutSensitiveOps(fn, changed);
     // cleanup -> rewrite -> cleanup -> cleanup: the last cleanup finds
     // nothing after one that reached its fixed point, so it runs only when
-    // the one before stopped at the driver's iteration limit.
+    // the one before stopped at its step bound.
     if (failed(cleanupConversions(fn, eq, &changed)))
       (void)cleanupConversions(fn, eq, &changed);
     if (propagationFailed)

@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The greedy cleanup of `tileas-remove-layout-conversions` (identity
+/// The cleanup of `tileas-remove-layout-conversions` (identity
 /// conversions, chains of two conversions within one memory kind, dead
-/// pure ops, constants deduplicated at the top of the function). The
+/// pure ops, constants deduplicated at the top of the function). It works
+/// on a worklist of the conversions, dead ops and constants one walk finds,
+/// not on every op of the function (lib/Cleanup.cpp), so its cost follows
+/// what it can change, plus that walk. The
 /// passes that run after it and expose new such patterns (a removed
 /// iter-arg whose uses become its init, a select turned into a view) end
 /// with it, so that a second run of the pipeline changes nothing.
@@ -23,8 +26,9 @@ namespace lk::tileas {
 
 class LayoutEquality;
 
-/// Runs the cleanup on `fn` to a fixed point; fails when it does not
-/// converge. Identity conversions are those between one placement
+/// Runs the cleanup on `fn` to a fixed point; fails when it has not
+/// converged within ten steps per op of `fn` (each step erases an op or
+/// moves a conversion up a chain, so this is a fault, not a long input). Identity conversions are those between one placement
 /// (LayoutEquality.h); `eq` keeps its cache across calls. `changed`, when
 /// given, becomes true if the cleanup changed `fn` (it is never reset).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,

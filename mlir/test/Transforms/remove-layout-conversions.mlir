@@ -130,3 +130,40 @@ func.func @shared_conversion(%x: tensor<64x64xf16, #a>) -> (tensor<64x64xf16, #b
   %n = arith.negf %c : tensor<64x64xf16, #b>
   return %n, %c : tensor<64x64xf16, #b>, tensor<64x64xf16, #b>
 }
+
+// -----
+
+// The cleanup's scope: dead pure ops go (a dead chain of two conversions, a
+// dead add in a loop body); the constants become one of each value at the
+// top of the function (each moved to the front in turn, so the last one
+// found comes first; the loop's 2 is the function's 2); other ops are not
+// folded (the add of two constants stays: that is canonicalization's work).
+#acc = #tileas.encoding<register, blocked>
+#dot = #tileas.encoding<register, dot_operand, opIdx = 0>
+// CHECK-LABEL: func.func @cleanup_scope
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[C1]], %[[C2]] : index
+// CHECK-NEXT: %[[R:.*]] = scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %[[C1]] iter_args(%[[A:.*]] = %[[C0]])
+// CHECK-NEXT: %[[U:.*]] = arith.muli %[[I]], %[[C2]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.addi %[[A]], %[[U]] : index
+// CHECK-NEXT: scf.yield %[[T]] : index
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[S]], %[[R]] : index, index
+func.func @cleanup_scope(%x: tensor<64x64xf16, #acc>, %n: index) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %d = tileas.convert_layout %x : tensor<64x64xf16, #acc> -> tensor<64x64xf16, #dot>
+  %e = tileas.convert_layout %d : tensor<64x64xf16, #dot> -> tensor<64x64xf16, #acc>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = arith.addi %c1, %c2 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (index) {
+    %k = arith.constant 2 : index
+    %dead = arith.addi %i, %k : index
+    %u = arith.muli %i, %k : index
+    %t = arith.addi %a, %u : index
+    scf.yield %t : index
+  }
+  return %s, %r : index, index
+}
