@@ -1,17 +1,23 @@
-//===- PipelineBench.cpp - tileas-layout-pipeline on 1k..100k ops ---------===//
+//===- PipelineBench.cpp - tileas-layout-pipeline on 1k..300k ops ---------===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 //
-// Times tileas-layout-pipeline on functions of about 1k, 10k and 100k ops
-// built with the OpBuilder (docs/performance.md, "The MLIR pipeline"). The
+// Times tileas-layout-pipeline on functions of about 1k to 300k ops built
+// with the OpBuilder (docs/performance.md, "The MLIR pipeline"). The
 // function repeats a block of 11 ops: a conversion to a register encoding,
 // an elementwise add in it, a loop of 4 iterations carrying sliceCount = 2
 // (an add in its body), a conversion back, a buffer, a view of it at an
 // offset, a select of the two, a store into the select and a load of the
 // buffer, so every pass has work. With LK_PIPELINE_TIMING set in the
-// environment, MLIR's pass timing report follows each run.
+// environment, MLIR's pass timing report follows each run; with
+// LK_PIPELINE_NO_VERIFY set, the verifier does not run after each pass.
+//
+// BM_Verify times one run of MLIR's verifier on the same functions: one
+// walk of the IR that does the same work per op at every size, so its time
+// per op shows what the machine's caches alone do to a walk as the
+// function grows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +29,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <benchmark/benchmark.h>
@@ -105,6 +112,8 @@ void BM_Pipeline(benchmark::State &state) {
     ta::buildTileASLayoutPipeline(pm);
     if (std::getenv("LK_PIPELINE_TIMING"))
       pm.enableTiming();
+    if (std::getenv("LK_PIPELINE_NO_VERIFY"))
+      pm.enableVerifier(false);
     state.ResumeTiming();
     if (failed(pm.run(*m)))
       state.SkipWithError("pipeline failed");
@@ -112,8 +121,28 @@ void BM_Pipeline(benchmark::State &state) {
   state.counters["ops"] = static_cast<double>(opCount);
 }
 
+/// One run of MLIR's verifier on the function (building is not timed).
+void BM_Verify(benchmark::State &state) {
+  DialectRegistry registry;
+  registry.insert<ta::TileASDialect, func::FuncDialect, arith::ArithDialect,
+                  scf::SCFDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  ctx.disableMultithreading();
+  for (auto _ : state) {
+    state.PauseTiming();
+    OwningOpRef<ModuleOp> m = build(ctx, state.range(0));
+    state.ResumeTiming();
+    if (failed(verify(*m)))
+      state.SkipWithError("verify failed");
+  }
+}
+
 } // namespace
 
-BENCHMARK(BM_Pipeline)->Arg(1000)->Arg(10000)->Arg(100000)
-    ->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Verify)->Arg(1000)->Arg(10000)->Arg(30000)->Arg(100000)
+    ->Arg(300000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+BENCHMARK(BM_Pipeline)->Arg(1000)->Arg(10000)->Arg(30000)->Arg(100000)
+    ->Arg(300000)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_MAIN();
