@@ -227,10 +227,10 @@ async function main() {
   `access of a tid layout: ${JSON.stringify(shownAccess)} as 'layoutkit hw analyse'`);
   check(shownAccess && shownAccess.vectorBytes === 16 && shownAccess.wavefronts === 8 && shownAccess.sectors === 8 && shownAccess.lines === 4,
     'access of a tid layout: 16 B, 8 wavefronts, 8 sectors in 4 lines (derived by hand)');
-  await page.fill('#layout', 'S[(8,16):(1@laneid,16@tid)]');
-  check((await page.textContent('#access')).includes('names both laneid and tid'), 'access: laneid and tid together are refused with the reason');
   await page.evaluate(() => document.getElementById('access').scrollIntoView());
   await page.screenshot({path: path.join(shots, 'access-tid.png')});
+  await page.fill('#layout', 'S[(8,16):(1@laneid,16@tid)]');
+  check((await page.textContent('#access')).includes('names both laneid and tid'), 'access: laneid and tid together are refused with the reason');
   await page.selectOption('#dtype', 'f16');
 
   // A conversion through a swizzled staging buffer: the drawn grid is the
