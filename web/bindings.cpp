@@ -418,6 +418,23 @@ std::string presetsJson() {
       .done();
 }
 
+/// The bank of each logical element of a plan's staging buffer, with the
+/// logical shape's leaves and the memory layout's text.
+Expected<std::string> stagingBanks(const api::PlanReport &r,
+                                   const std::string &shape, int64_t bits) {
+  if (!r.memory.tile)
+    return Diagnostic::error("the staging layout has no tile form to draw");
+  LK_TRY(std::vector<int64_t> leaves, api::parseShapeLeaves(shape));
+  LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(*r.memory.tile));
+  LK_TRY(std::vector<int64_t> banks, tile::elementBanks(memory, bits));
+  return Obj()
+      .str("layout", memory.str())
+      .raw("shape", ints(leaves))
+      .num("dtypeBits", bits)
+      .raw("banks", ints(banks))
+      .done();
+}
+
 /// Plans the conversion src -> dst (api::planConversion).
 std::string planJson(std::string src, std::string dst, std::string shape,
                  std::string dtype) {
@@ -460,8 +477,24 @@ std::string planJson(std::string src, std::string dst, std::string shape,
     out.str("memoryCute", api::cuteText(*r.memory.cute));
   if (r.memory.tile)
     out.str("memoryTile", api::tileText(*r.memory.tile));
-  if (r.plan.smem)
-    out.str("memoryLinear", r.plan.smem->memory.str());
+  if (r.plan.smem) {
+    const plan::SharedMemoryPlan &sm = *r.plan.smem;
+    out.str("memoryLinear", sm.memory.str());
+    out.raw("smem", Obj()
+                        .num("storeWavefronts", sm.storeWavefronts)
+                        .num("loadWavefronts", sm.loadWavefronts)
+                        .num("storeLowerBound", sm.storeLowerBound)
+                        .num("loadLowerBound", sm.loadLowerBound)
+                        .num("accessBytes", sm.accessBytes)
+                        .done());
+    // The staging buffer drawn over the logical tile: each element's bank
+    // under the plan's memory layout (tile::elementBanks).
+    auto banks = stagingBanks(r, shape, type.bits);
+    if (banks)
+      out.raw("staging", *banks);
+    else
+      out.str("stagingError", banks.error().message);
+  }
   return out.done();
 }
 

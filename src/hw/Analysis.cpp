@@ -28,25 +28,60 @@ struct Slots {
   std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> holders;
 };
 
+/// The axes that say which thread of the analysed warp holds an element.
+/// laneid is a lane of one warp (values over 31 are refused); tid and
+/// tid_in_wg count the threads of a block / warpgroup, 32 per warp, so
+/// warp 0 is the values 0..31 and lane = value.
+struct LaneAxis {
+  tile::Axis axis;
+  bool warpLocal;
+};
+constexpr LaneAxis kLaneAxes[] = {{tile::Axis::laneid(), true},
+                                  {tile::Axis::tid(), false},
+                                  {tile::Axis::tid_in_wg(), false}};
+
+/// The one lane axis `d` names, or a diagnostic naming what is missing or
+/// doubled.
+Expected<LaneAxis> laneAxisOf(const tile::TileLayout &d) {
+  std::vector<LaneAxis> named;
+  for (const LaneAxis &a : kLaneAxes)
+    if (d.names(a.axis))
+      named.push_back(a);
+  if (named.empty())
+    return Diagnostic::error(
+        "the distributed layout " + d.str() +
+        " has no lane axis: a warp's threads are laneid (a lane of the "
+        "warp) or tid / tid_in_wg (a thread of the block / warpgroup, "
+        "warp 0 being threads 0..31)");
+  if (named.size() > 1)
+    return Diagnostic::error(
+        "the distributed layout " + d.str() + " names both " +
+        std::string(named[0].axis.name()) + " and " +
+        std::string(named[1].axis.name()) +
+        ": a thread is either a lane (laneid, with warpid) or a block-wide "
+        "thread index, not both (tid = 32 warpid + laneid)");
+  return named[0];
+}
+
 Expected<Slots> slotsOf(const tile::TileLayout &d) {
   using tile::Axis;
-  int laneSlot = d.axisSlot(Axis::laneid());
+  LK_TRY(LaneAxis lane, laneAxisOf(d));
+  int laneSlot = d.axisSlot(lane.axis);
   int regSlot = d.axisSlot(Axis::m());
-  if (laneSlot < 0)
-    return Diagnostic::error("the distributed layout " + d.str() +
-                             " has no laneid axis");
   for (Axis a : d.axes())
-    if (a != Axis::laneid() && a != Axis::m() &&
-        a.kind() != tile::AxisKind::Thread)
+    if (a != Axis::m() && a.kind() != tile::AxisKind::Thread)
       return Diagnostic::error("the distributed layout " + d.str() +
                                " names axis '" + std::string(a.name()) +
-                               "'; a warp's registers are over laneid, m "
-                               "(the register) and other thread axes");
-  tile::Footprint lanes = d.footprint(Axis::laneid());
-  if (lanes.max >= kLanes)
+                               "'; a warp's registers are over a lane axis "
+                               "(laneid or tid), m (the register) and other "
+                               "thread axes");
+  tile::Footprint lanes = d.footprint(lane.axis);
+  if (lane.warpLocal && (lanes.max >= kLanes || lanes.min < 0))
     return Diagnostic::error("the distributed layout " + d.str() +
-                             " reaches laneid " + std::to_string(lanes.max) +
-                             "; a warp has 32 lanes");
+                             " reaches laneid " +
+                             std::to_string(lanes.max >= kLanes ? lanes.max
+                                                                : lanes.min) +
+                             "; a warp has lanes 0..31");
   Slots s;
   s.registers = regSlot < 0 ? 1 : d.footprint(Axis::m()).max + 1;
   if (s.registers > kMaxRegisters)
@@ -60,20 +95,26 @@ Expected<Slots> slotsOf(const tile::TileLayout &d) {
     d.evalInto(f, set);
     for (size_t i = 0; i < set.size(); ++i) {
       auto c = set[i];
-      bool warp0 = true; // other thread axes at 0: the first warp
+      // Warp 0: other thread axes at 0 and, for tid, threads 0..31.
+      int64_t l = c[size_t(laneSlot)];
+      bool warp0 = l >= 0 && l < kLanes;
       for (size_t k = 0; k < c.size(); ++k)
         if (int(k) != laneSlot && int(k) != regSlot && c[k] != 0)
           warp0 = false;
       if (!warp0)
         continue;
-      int64_t lane = c[size_t(laneSlot)];
       int64_t reg = regSlot < 0 ? 0 : c[size_t(regSlot)];
-      int64_t &slot = s.byLane[size_t(lane)][size_t(reg)];
+      int64_t &slot = s.byLane[size_t(l)][size_t(reg)];
       if (slot < 0 || f < slot)
         slot = f;
-      s.holders[f].push_back({lane, reg});
+      s.holders[f].push_back({l, reg});
     }
   }
+  if (s.holders.empty())
+    return Diagnostic::error("warp 0 of " + d.str() +
+                             " holds no element (it is the threads with " +
+                             std::string(lane.axis.name()) +
+                             " 0..31 and every other thread axis at 0)");
   return s;
 }
 

@@ -86,6 +86,22 @@ std::string MemoryLayout::str() const {
   return swizzle_.isIdentity() ? tile_.str() : swizzle_.str() + " o " + tile_.str();
 }
 
+Expected<std::vector<int64_t>> elementBanks(const MemoryLayout &layout,
+                                            int64_t dtypeBits,
+                                            int64_t maxElements) {
+  if (layout.size() > maxElements)
+    return Diagnostic::error("the banks of " + layout.str() + " are " +
+                             std::to_string(layout.size()) +
+                             " elements; at most " +
+                             std::to_string(maxElements) + " are listed");
+  LK_CHECK(checkDtype(dtypeBits));
+  LK_CHECK(checkAddresses(layout, dtypeBits));
+  std::vector<int64_t> banks(size_t(layout.size()));
+  for (int64_t f = 0; f < layout.size(); ++f)
+    banks[size_t(f)] = bankSlot(layout.address(f), dtypeBits).bank;
+  return banks;
+}
+
 Expected<BankView> bankView(const MemoryLayout &layout, int64_t dtypeBits,
                             int64_t maxLines) {
   LK_CHECK(checkDtype(dtypeBits));

@@ -246,5 +246,137 @@ TEST(Analysis, RefusesWhatIsNotAWarpAccess) {
       << misaligned.error().message;
 }
 
+// Block-wide thread axes: warp 0 is threads 0..31, lane = tid mod 32
+// (Analysis.h).
+
+TEST(Analysis, TidWarpZeroIsTheLaneidLayoutItEncodes) {
+  // S[(8,64):(1@tid,1@m)]: thread i holds row i, threads 0..7 all in warp
+  // 0 as lanes 0..7: the same access as S[(8,64):(1@laneid,1@m)], so the
+  // same counts (SpecColumnRead*: 512 wavefronts unswizzled at 2 B, 64
+  // through the 128B swizzle).
+  for (const char *thread : {"tid", "tid_in_wg"}) {
+    std::string tid = std::string("S[(8,64):(1@") + thread + ",1@m)]";
+    const std::pair<const char *, int64_t> memories[] = {
+        {"S[(8,64):(64,1)]", 512},
+        {"Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]", 64}};
+    for (const auto &[memory, total] : memories) {
+      auto byTid = sharedAccess(access(tid, memory, 16, 2), Arch::Sm90);
+      auto byLane = sharedAccess(
+          access("S[(8,64):(1@laneid,1@m)]", memory, 16, 2), Arch::Sm90);
+      ASSERT_TRUE(byTid) << byTid.error().message;
+      ASSERT_TRUE(byLane);
+      EXPECT_EQ(byTid->wavefronts, byLane->wavefronts) << tid << memory;
+      EXPECT_EQ(byTid->explanation, byLane->explanation);
+      EXPECT_EQ(byTid->total, total);
+      auto gTid = globalAccess(access(tid, memory, 16, 2), Arch::Sm90);
+      auto gLane = globalAccess(
+          access("S[(8,64):(1@laneid,1@m)]", memory, 16, 2), Arch::Sm90);
+      ASSERT_TRUE(gTid && gLane);
+      EXPECT_EQ(gTid->sectors, gLane->sectors);
+      EXPECT_EQ(gTid->lines, gLane->lines);
+    }
+    auto v = vectorBytes(tileOf(tid), memoryOf("S[(8,64):(64,1)]"), 16);
+    ASSERT_TRUE(v);
+    EXPECT_EQ(*v, 16); // 8 consecutive halves of a row
+  }
+}
+
+TEST(Analysis, TidWarpZeroHoldsOnlyItsOwnThreads) {
+  // S[(8,16):(16@tid,1@m)]: row i to thread 16 i. Warp 0 = threads 0 and
+  // 16 (rows 0 and 1) = lanes 0 and 16; rows 2..7 are warps 1..3. f32
+  // row-major (16,1): a row is 16 consecutive floats, so 16-byte vectors:
+  // 4 instructions, lane 0 at byte 16k, lane 16 at 64 + 16k, the other
+  // lanes idle.
+  WarpAccess a = access("S[(8,16):(16@tid,1@m)]", "S[(8,16):(16,1)]", 32, 16);
+  auto v = vectorBytes(a.distributed, a.memory, 32);
+  ASSERT_TRUE(v) << v.error().message;
+  EXPECT_EQ(*v, 16);
+  auto w = warpInstructions(a);
+  ASSERT_TRUE(w) << w.error().message;
+  ASSERT_EQ(w->laneAddresses.size(), 4u);
+  for (int64_t k = 0; k < 4; ++k)
+    for (int64_t l = 0; l < 32; ++l)
+      EXPECT_EQ(w->laneAddresses[size_t(k)][size_t(l)],
+                l == 0 ? 16 * k : l == 16 ? 64 + 16 * k : -1);
+  // 16-byte accesses go in quarter-warp groups of 8 lanes: lanes 0 and 16
+  // are in groups 0 and 2, one wavefront each: 2 per instruction, the
+  // minimum.
+  auto s = sharedAccess(a, Arch::Sm90);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->wavefronts, (std::vector<int64_t>{2, 2, 2, 2}));
+  EXPECT_EQ(s->minimum, 8);
+  // Global: sectors k/2 and 2 + k/2 of line 0 per instruction.
+  auto g = globalAccess(a, Arch::Sm90);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->sectors, 8);
+  EXPECT_EQ(g->lines, 4);
+  // The same strides on laneid would need lanes up to 112: refused.
+  auto lane = sharedAccess(
+      access("S[(8,16):(16@laneid,1@m)]", "S[(8,16):(16,1)]", 32, 16),
+      Arch::Sm90);
+  ASSERT_FALSE(lane);
+  EXPECT_NE(lane.error().message.find("reaches laneid 112"), std::string::npos)
+      << lane.error().message;
+}
+
+TEST(Analysis, TidBeyondTheFirstWarpIsLeftOut) {
+  // S[(64,2):(1@tid,1@m)] on f32 row-major (64,2): thread t holds row t at
+  // bytes 8t, 8t + 4. Only threads 0..31 are warp 0. At 4 B per access, 2
+  // instructions; lane l at byte 8l (+4): word 2l (+1), bank 2l mod 32, so
+  // lanes l and l + 16 ask one bank for two words: 2 wavefronts each.
+  // Thread 32 (word 64, bank 0 again) would make 3 if it were counted.
+  WarpAccess a = access("S[(64,2):(1@tid,1@m)]", "S[(64,2):(2,1)]", 32, 4);
+  auto s = sharedAccess(a, Arch::Sm90);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->wavefronts, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(s->minimum, 2);
+  EXPECT_NE(s->explanation.find("  lanes 0-31: bank 0 serves 2 words: word 0 "
+                                "<- lane 0; word 32 <- lane 16\n"),
+            std::string::npos)
+      << s->explanation;
+  // 8 B: half-warp groups, each 16 lanes x 8 B = 128 consecutive bytes:
+  // one wavefront per group.
+  auto v = vectorBytes(a.distributed, a.memory, 32);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(*v, 8);
+  a.accessBytes = 8;
+  auto s8 = sharedAccess(a, Arch::Sm90);
+  ASSERT_TRUE(s8);
+  EXPECT_EQ(s8->total, 2);
+  // Replication counts warp 0 only: S[64:1@tid] + R[2:32@tid] puts
+  // element e on threads e and e + 32, never twice in warp 0; with
+  // R[2:16@tid] on 32 elements, elements 0..15 sit on lanes e and e + 16
+  // (elements 16..31 on threads 32..47 for their second copy).
+  auto once = replication(tileOf("S[64:1@tid] + R[2:32@tid]"));
+  ASSERT_TRUE(once) << once.error().message;
+  EXPECT_TRUE(once->replicated.empty());
+  auto twice = replication(tileOf("S[32:1@tid] + R[2:16@tid]"));
+  ASSERT_TRUE(twice);
+  ASSERT_EQ(twice->replicated.size(), 16u);
+  EXPECT_EQ(twice->replicated[15].holders,
+            (std::vector<std::pair<int64_t, int64_t>>{{15, 0}, {31, 0}}));
+}
+
+TEST(Analysis, RefusesTwoLaneAxesOrNone) {
+  auto both = sharedAccess(
+      access("S[(32,2):(1@laneid,32@tid)]", "S[(32,2):(2,1)]", 32, 4),
+      Arch::Sm90);
+  ASSERT_FALSE(both);
+  EXPECT_NE(both.error().message.find("names both laneid and tid"),
+            std::string::npos)
+      << both.error().message;
+  auto none = sharedAccess(access("S[32:1@warpid]", "S[32:1]", 32, 4),
+                           Arch::Sm90);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("has no lane axis"), std::string::npos)
+      << none.error().message;
+  // Threads 32..63 only: warp 0 holds nothing.
+  auto empty = sharedAccess(access("S[32:1@tid] + 32@tid", "S[32:1]", 32, 4),
+                            Arch::Sm90);
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().message.find("holds no element"), std::string::npos)
+      << empty.error().message;
+}
+
 } // namespace
 } // namespace lk::hw

@@ -187,6 +187,42 @@ TEST(Bank, WideElementsCoverSeveralWordsAndOffsetsShiftLines) {
   EXPECT_EQ(c->banks[16][0].lanes, (std::vector<int64_t>{0, 1}));
 }
 
+TEST(Bank, ElementBanksShowTheSwizzleOverTheLogicalTile) {
+  // (8,64) f16 row-major: (i, j) at address 64i + j, bankword
+  // floor((64i + j) * 2 / 4) = 32i + j/2, bank (j / 2) mod 32: every row
+  // has banks 0,0,1,1,...,31,31.
+  auto plain = elementBanks(memory(rowMajor(8, 64)), 16);
+  ASSERT_TRUE(plain) << plain.error().message;
+  ASSERT_EQ(plain->size(), 512u);
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 64; ++j)
+      EXPECT_EQ((*plain)[size_t(64 * i + j)], (j / 2) % 32) << i << "," << j;
+  // Swizzle(M=3,B=3,S=3): address 64i + 8((j/8) xor i) + j mod 8, so bank
+  // 4((j/8) xor i) + (j mod 8)/2: column 0 at 4i, (3, 9) at
+  // 4(1 xor 3) + 0 = 8, (7, 63) at 4(7 xor 7) + 3 = 3.
+  auto sw = elementBanks(memory("Swizzle(M=3,B=3,S=3) o " + rowMajor(8, 64)), 16);
+  ASSERT_TRUE(sw);
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ((*sw)[size_t(64 * i)], 4 * i);
+  EXPECT_EQ((*sw)[64 * 3 + 9], 8);
+  EXPECT_EQ((*sw)[64 * 7 + 63], 3);
+  // Every bank of the view agrees with the per-element list.
+  auto v = bankView(memory("Swizzle(M=3,B=3,S=3) o " + rowMajor(8, 64)), 16);
+  ASSERT_TRUE(v);
+  for (int64_t line = v->firstLine; line < v->firstLine + v->lineCount; ++line)
+    for (int64_t b = 0; b < kBanks; ++b)
+      for (int64_t f : v->at(line, b))
+        EXPECT_EQ((*sw)[size_t(f)], b);
+  // Bounded before any work; bad widths and overflow refused.
+  auto big = elementBanks(memory(rowMajor(8, 64)), 16, 511);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("are 512 elements; at most 511"),
+            std::string::npos)
+      << big.error().message;
+  EXPECT_FALSE(elementBanks(memory(rowMajor(8, 8)), 0));
+  EXPECT_FALSE(elementBanks(memory("S[2:4611686018427387904]"), 16));
+}
+
 TEST(Bank, RefusesNonMemoryLayoutsAndBadRequests) {
   auto lanes = parseTileLayout("S[(8,4):(4@laneid,1)]");
   ASSERT_TRUE(lanes);

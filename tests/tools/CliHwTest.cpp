@@ -99,6 +99,30 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
       << global.out;
 }
 
+TEST(CliHw, AnalysesABlockWideTidLayoutAsWarpZero) {
+  // Thread t holds row t of an f32 (64,2) row-major tile; warp 0 is
+  // threads 0..31 (lane = tid). 8-byte vectors: lane l at byte 8l, two
+  // half-warp groups of 128 consecutive bytes: 1 wavefront each. At 4 B:
+  // lanes l and l + 16 share bank 2l mod 32 with distinct words: 2 per
+  // instruction (AnalysisTest derives the same).
+  CliRun r = runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]",
+                     "S[(64,2):(2,1)]", "--dtype", "f32", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["vector_bytes"], 8);
+  EXPECT_EQ(r.json()["result"]["total"], 2);
+  CliRun w4 = runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]",
+                      "S[(64,2):(2,1)]", "--dtype", "f32", "--width", "4",
+                      "--json"});
+  ASSERT_EQ(w4.status, 0) << w4.err;
+  EXPECT_EQ(w4.json()["result"]["total"], 4);
+  EXPECT_EQ(w4.json()["result"]["minimum"], 2);
+  CliRun both = runCli({"hw", "analyse", "S[(32,2):(1@laneid,32@tid)]",
+                        "S[(32,2):(2,1)]", "--dtype", "f32"});
+  EXPECT_EQ(both.status, 1);
+  EXPECT_NE(both.err.find("names both laneid and tid"), std::string::npos)
+      << both.err;
+}
+
 TEST(CliHw, AgreementVerdictAndExitStatus) {
   CliRun ok = runCli({"hw", "agree", "Sw<3,3,3> o (64,64):(64,1)", "--mn", "64",
                       "--k", "64", "--dtype", "bf16", "--tma-swizzle", "128B",

@@ -208,6 +208,83 @@ async function main() {
   await page.selectOption('#dtype', 'f16');
   await page.selectOption('#swizzle', 'none');
 
+  // Access analysis of a block-wide tid layout: warp 0 is threads 0..31
+  // (hw/Analysis.h). Row i goes to thread 16 i, so warp 0 is rows 0 and 1
+  // on lanes 0 and 16; the numbers equal `layoutkit hw analyse` of the same
+  // layout against the row-major tile the page uses, and the header's
+  // worked example (f32: 16 B vectors, 8 wavefronts, 8 sectors, 4 lines).
+  await page.selectOption('#preset', '');
+  await page.selectOption('#dtype', 'f32');
+  await page.fill('#shape', '(8,16)');
+  await page.fill('#layout', 'S[(8,16):(16@tid,1@m)]');
+  const shownAccess = JSON.parse((await page.getAttribute('#access', 'data-result')) || 'null');
+  const accessShared = lk('hw', 'analyse', 'S[(8,16):(16@tid,1@m)]', 'S[(8,16):(16,1)]', '--dtype', 'f32');
+  const accessGlobal = lk('hw', 'analyse', 'S[(8,16):(16@tid,1@m)]', 'S[(8,16):(16,1)]', '--dtype', 'f32', '--global');
+  check(shownAccess && accessShared.ok && accessGlobal.ok &&
+    shownAccess.vectorBytes === accessShared.result.vector_bytes && shownAccess.wavefronts === accessShared.result.total &&
+    shownAccess.minimum === accessShared.result.minimum && shownAccess.sectors === accessGlobal.result.sectors &&
+    shownAccess.lines === accessGlobal.result.lines,
+  `access of a tid layout: ${JSON.stringify(shownAccess)} as 'layoutkit hw analyse'`);
+  check(shownAccess && shownAccess.vectorBytes === 16 && shownAccess.wavefronts === 8 && shownAccess.sectors === 8 && shownAccess.lines === 4,
+    'access of a tid layout: 16 B, 8 wavefronts, 8 sectors in 4 lines (derived by hand)');
+  await page.evaluate(() => document.getElementById('access').scrollIntoView());
+  await page.screenshot({path: path.join(shots, 'access-tid.png')});
+  await page.fill('#layout', 'S[(8,16):(1@laneid,16@tid)]');
+  check((await page.textContent('#access')).includes('names both laneid and tid'), 'access: laneid and tid together are refused with the reason');
+  await page.selectOption('#dtype', 'f16');
+
+  // A conversion through a swizzled staging buffer: the drawn grid is the
+  // logical tile, each cell the bank `layoutkit tile banks` gives the
+  // plan's memory layout (docs/cli.md's blocked transpose: Swizzle(M=4,
+  // B=2,S=2) o S[(2,8,4,2,2):(64,1,16,128,8)]), written as tile layouts:
+  // blocked([1,4],[8,4],[2,1], order [1,0]) puts (i, j) on warp i/8, lane
+  // 4(i mod 8) + j/4, register j mod 4; blocked([4,1],[4,8],[1,2], order
+  // [0,1]) on warp j/8, lane i/4 + 4(j mod 8), register i mod 4.
+  {
+    const src = 'S[(2,8,4,4):(1@warpid,4@laneid,1@laneid,1@m)]';
+    const dst = 'S[(4,4,2,8):(1@laneid,1@m,1@warpid,4@laneid)]';
+    await page.fill('#shape', '(16,16)');
+    await page.fill('#layout', src);
+    await page.click('button[data-view="plan"]');
+    await page.fill('#dst', dst);
+    await page.click('#planbtn');
+    const want = lk('plan', src, dst, '--shape', '(16,16)', '--dtype', 'f16');
+    const st = await page.evaluate(() => window.lkStaging());
+    const cells = await page.evaluate(() => {
+      const svg = document.querySelector('#staging svg');
+      if (!svg) return -1;
+      let n = 0;
+      for (const p of svg.querySelectorAll(':scope > path')) n += (p.getAttribute('d').match(/z/g) || []).length;
+      return n;
+    });
+    check(want.ok && st && st.layout === want.result.shared_memory.memory_layout_tile && cells === 256,
+      `staging buffer: ${cells} cells drawn for ${st && st.layout} (plan: ${want.ok && want.result.shared_memory.memory_layout_tile})`);
+    const banks = st ? lk('tile', 'banks', st.layout, '(16,16)', '--dtype', 'f16') : {ok: false};
+    const cliBank = new Map();
+    if (banks.ok) banks.result.lines.forEach((line) => line.forEach((cell, b) => cell.forEach(([i, j]) => cliBank.set(i * 16 + j, b))));
+    const probe = [0, 1, 17, 34, 100, 255];
+    check(banks.ok && st && probe.every((f) => st.banks[f] === cliBank.get(f)),
+      `staging buffer: banks of cells ${probe.join(',')} are ${st && probe.map((f) => st.banks[f]).join(',')} as 'layoutkit tile banks'`);
+    // Hover and keyboard name the cell's bank.
+    const at = await page.evaluate(() => {
+      const svg = document.querySelector('#staging svg');
+      svg.scrollIntoView();
+      const b = svg.getBoundingClientRect(), cs = +svg.dataset.cs;
+      return {x: b.left + 28 + 1 * cs + cs / 2, y: b.top + 14 + 2 * cs + cs / 2};
+    });
+    await page.mouse.move(at.x, at.y);
+    const hover = await page.textContent('#staginghover');
+    await page.focus('#staging');
+    await page.keyboard.press('ArrowRight');
+    const key = await page.textContent('#staginghover');
+    check(st && hover === `(2,1) bank ${st.banks[33]}` && key === `(0,1) bank ${st.banks[1]}`,
+      `staging buffer: hover "${hover}" and the keyboard cursor "${key}" name the bank`);
+    check((await page.textContent('#stagingcap')).includes(`${want.ok && want.result.cost.wavefronts} wavefronts`),
+      'staging buffer: the caption names the plan\'s wavefronts');
+    await page.screenshot({path: path.join(shots, 'conversion-staging.png'), fullPage: true});
+    await page.click('button[data-view="tile"]');
+  }
+
   // A conversion plan, as `layoutkit plan`.
   await page.selectOption('#preset', '');
   await page.fill('#shape', '(16,8)');

@@ -421,13 +421,15 @@ std::vector<CommandSpec> hwCommands() {
       {"hw analyse", group,
        "Wavefronts (or sectors), vector width and replication of a warp's access",
        "DISTRIBUTED is a tile layout over laneid and m (the register slot) "
-       "saying which lane holds which element; MEMORY a tile layout on m "
+       "saying which lane holds which element, or over a block-wide tid "
+       "(warp 0 = tid 0..31, lane = tid; not together with laneid); other "
+       "thread axes are taken at 0. MEMORY a tile layout on m "
        "(optionally 'Swizzle(...) o ...') giving each element its address. "
        "Each lane moves --width bytes per instruction (default: the widest "
        "its registers allow).",
        {"layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]'   # 8-way",
         "layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]' --swizzle 128B"},
-       {{"DISTRIBUTED", "a tile layout over laneid and m, e.g. S[(8,64):(1@laneid,1@m)]", Arity::One},
+       {{"DISTRIBUTED", "a tile layout over laneid (or tid) and m, e.g. S[(8,64):(1@laneid,1@m)]", Arity::One},
         {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
        {dtype, arch,
         {"width", "BYTES", "bytes per lane per instruction: 1, 2, 4, 8 or 16", false, {}},

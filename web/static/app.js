@@ -17,7 +17,7 @@ const defaults = () => ({text: '', shape: '', dtype: 'f16', swizzle: 'none', col
 const state = {tabs: [defaults()], active: 0, view: 'tile'};
 let presets = [];
 let cur = {}; // the active tab's replies
-let sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0};
+let sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, cursorS: 0};
 
 const tab = () => state.tabs[state.active];
 
@@ -170,9 +170,9 @@ function colourFn() {
     const b = cur.banks && cur.banks.ok ? cur.banks.bank : null;
     return (f) => b ? b[f] : -1;
   }
-  if (mode === 'thread') {
-    const l = m.axes.indexOf('laneid'), w = m.axes.indexOf('warpid');
-    return (f) => (l >= 0 ? c[f * R * A + l] : 0) + 32 * (w >= 0 ? c[f * R * A + w] : 0);
+  if (mode === 'thread') { // laneid + 32 warpid, or the block-wide tid
+    const l = m.axes.indexOf('laneid'), w = m.axes.indexOf('warpid'), t = m.axes.indexOf('tid');
+    return (f) => (l >= 0 ? c[f * R * A + l] : 0) + 32 * (w >= 0 ? c[f * R * A + w] : 0) + (t >= 0 ? c[f * R * A + t] : 0);
   }
   const a = m.axes.indexOf(mode);
   return a >= 0 ? (f) => c[f * R * A + a] : (f) => f;
@@ -232,7 +232,7 @@ function drawTile(width) {
     $('physical').innerHTML = gridSvg({rows: pg.rows, cols: pg.cols, title,
       value: (i) => first[i] < 0 ? -1 : colourValue(first[i]), label: (i) => ''}, width);
   }
-  sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0};
+  sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, cursorS: 0};
 }
 
 function drawBanks(width) {
@@ -251,13 +251,20 @@ function drawBanks(width) {
   $('conflicts').dataset.ways = c ? c.ways : '';
 }
 
+// Warp 0's access: its lanes are laneid, or tid / tid_in_wg 0..31 (the
+// library's rule, hw/Analysis.h); the other warps are left out.
 function drawAccess() {
   const a = call('access', tab().text, tab().shape, tab().dtype, tab().swizzle);
-  $('access').textContent = a.ok
-    ? `memory: ${a.memory}\nvector: ${a.vectorBytes} B per lane per access (${a.vectorBytes > 1 ? 'vectorized' : 'scalar'})\n` +
+  const el = $('access');
+  const blockWide = cur.map.axes.find((x) => x === 'tid' || x === 'tid_in_wg');
+  el.textContent = a.ok
+    ? `warp 0: ${blockWide ? `${blockWide} 0..31 as lanes 0..31 (other warps left out)` : 'lanes laneid 0..31'}\n` +
+      `memory: ${a.memory}\nvector: ${a.vectorBytes} B per lane per access (${a.vectorBytes > 1 ? 'vectorized' : 'scalar'})\n` +
       `shared: ${a.instructions} instructions, ${a.wavefronts} wavefronts (minimum ${a.minimumWavefronts})\n${a.sharedExplain}\n` +
       `global: ${a.sectors} sectors, ${a.lines} lines (${a.sectors <= a.lines * 4 ? 'coalesced' : ''})\n${a.globalExplain}`
-    : 'not a warp access of laneid and m: ' + a.error.message;
+    : 'no warp access to analyse (a lane axis, laneid or tid, and the register axis m): ' + a.error.message;
+  el.dataset.result = a.ok ? JSON.stringify({vectorBytes: a.vectorBytes, instructions: a.instructions, wavefronts: a.wavefronts,
+    minimum: a.minimumWavefronts, sectors: a.sectors, lines: a.lines}) : '';
 }
 
 function colourOptions() {
@@ -350,7 +357,7 @@ function selectPhysical(i) {
   highlight($('physical'), [i], '#000', i);
 }
 
-function keyNav(panel, ev, cursorKey, onEnter) {
+function keyNav(panel, ev, cursorKey, onEnter, hover = (i) => showHover(panel === $('logical') ? i : -1)) {
   const svg = panel.querySelector('svg');
   if (!svg) return;
   const cols = +svg.dataset.cols, n = cols * +svg.dataset.rows;
@@ -358,7 +365,7 @@ function keyNav(panel, ev, cursorKey, onEnter) {
   if (d !== undefined) {
     sel[cursorKey] = Math.min(n - 1, Math.max(0, sel[cursorKey] + d));
     highlight(panel, [], '#000', sel[cursorKey]);
-    showHover(panel === $('logical') ? sel[cursorKey] : -1);
+    hover(sel[cursorKey]);
     ev.preventDefault();
   } else if (ev.key === 'Enter' || ev.key === ' ') {
     onEnter(sel[cursorKey]);
@@ -436,8 +443,37 @@ function updatePlan() {
     $('planout').dataset.strategy = r.strategy;
     planRounds = r.rounds;
   }
+  drawStaging(r.ok ? r : null);
   drawRound();
   saveUrl();
+}
+
+// The staging buffer of a plan through shared memory: the logical tile,
+// each cell coloured by the bank of its address under the plan's memory
+// layout (banks from the library), so a swizzle shows as a permuted
+// pattern.
+let staging = null;
+function drawStaging(r) {
+  staging = r && r.staging ? r.staging : null;
+  sel.cursorS = 0;
+  $('staginghover').textContent = '';
+  if (!staging) {
+    $('stagingcap').textContent = r && r.stagingError ? 'staging buffer not drawn: ' + r.stagingError : (r && r.smem ? '' : 'no shared memory in this plan');
+    $('staging').innerHTML = '';
+    return;
+  }
+  const sh = staging.shape, cols = sh.length ? sh[sh.length - 1] : 1, rows = staging.banks.length / cols;
+  const sm = r.smem;
+  $('stagingcap').textContent = `${staging.layout} (${staging.dtypeBits}-bit elements, ${sm.accessBytes} B accesses): ` +
+    `${r.cost.wavefronts} wavefronts (store ${sm.storeWavefronts}, at best ${sm.storeLowerBound}; load ${sm.loadWavefronts}, at best ${sm.loadLowerBound})`;
+  const w = Math.max(320, $('views').clientWidth);
+  $('staging').innerHTML = gridSvg({rows, cols, value: (i) => staging.banks[i], label: (i) => staging.banks[i],
+    title: `staging buffer ${staging.layout}: logical tile coloured by bank`}, w);
+}
+
+function stagingHover(i) {
+  if (!staging || i < 0 || i >= staging.banks.length) { $('staginghover').textContent = ''; return; }
+  $('staginghover').textContent = `(${unflatten(staging.shape, i).join(',')}) bank ${staging.banks[i]}`;
 }
 
 function drawRound() {
@@ -487,12 +523,12 @@ function showView(v) {
 }
 
 function exportSvg() {
-  const svg = $('logical').querySelector('svg');
+  const svg = (state.view === 'plan' ? $('staging') : $('logical')).querySelector('svg');
   if (!svg) return;
   const blob = new Blob([svg.outerHTML], {type: 'image/svg+xml'});
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
-  a.download = (tab().preset || 'layout') + '.svg';
+  a.download = (tab().preset || 'layout') + (state.view === 'plan' ? '-staging' : '') + '.svg';
   a.click();
 }
 
@@ -507,6 +543,8 @@ function wire() {
   $('physical').addEventListener('click', (e) => { const i = cellAt($('physical'), e); if (i >= 0) selectPhysical(i); });
   $('logical').addEventListener('keydown', (e) => keyNav($('logical'), e, 'cursorL', selectElement));
   $('physical').addEventListener('keydown', (e) => keyNav($('physical'), e, 'cursorP', selectPhysical));
+  $('staging').addEventListener('mousemove', (e) => stagingHover(cellAt($('staging'), e)));
+  $('staging').addEventListener('keydown', (e) => keyNav($('staging'), e, 'cursorS', stagingHover, stagingHover));
   $('tabs').addEventListener('click', (e) => {
     const k = e.target.dataset.tab;
     if (k === undefined) return;
@@ -528,6 +566,7 @@ createLayoutKit().then((mod) => {
   LK = mod;
   window.lk = (fn, ...args) => call(fn, ...args); // for the browser tests
   window.lkCurrent = () => cur;
+  window.lkStaging = () => staging;
   presets = call('presets').presets;
   $('preset').innerHTML = '<option value="">(custom)</option>' + presets.map((p) => `<option value="${esc(p.name)}" title="${esc(p.summary)}">${esc(p.group)}: ${esc(p.name)}</option>`).join('');
   wire();

@@ -7,10 +7,30 @@
 /// \file
 /// What one warp's access costs, given who holds what and where it lives:
 ///
-///  * the *distributed* layout is a tile layout over `laneid` and `m` (m is
-///    the register slot; other thread axes are fixed at 0, so the analysis
-///    is of warp 0): lane l holds in register r the logical element(s) at
-///    {laneid = l, m = r};
+///  * the *distributed* layout is a tile layout over one lane axis and `m`
+///    (m is the register slot); the analysis is of warp 0. The lane axis is
+///    either `laneid` (a lane of the warp, values 0..31) or a block-wide
+///    thread index, `tid` (or `tid_in_wg` within a warpgroup), of which
+///    warp w is the threads 32w..32w+31:
+///
+///        lane = t mod 32,   warp = floor(t / 32),   warp 0 <=> 0 <= t < 32
+///
+///    so an element belongs to warp 0 when its thread index is below 32 and
+///    every other thread axis (warpid, wgid, cta, ...) is 0; elements of
+///    other warps are left out, not refused. Lane l holds in register r the
+///    logical element(s) at {lane axis = l, m = r}.
+///    Edge cases: laneid beyond 31 is refused (a warp has 32 lanes); a
+///    layout naming both laneid and tid (or tid_in_wg) is refused, since
+///    tid = 32 warpid + laneid already says which lane it is, and a thread
+///    given twice is a contradiction, not a combination; no lane axis, or a
+///    warp 0 that holds nothing, is refused with the reason.
+///    Example: S[(8,16):(16@tid,1@m)] gives row i to thread 16 i; warp 0 is
+///    threads 0 and 16 (rows 0 and 1), i.e. lanes 0 and 16; threads
+///    32..112 (rows 2..7) belong to warps 1..3 and are not analysed. With
+///    f32 row-major S[(8,16):(16,1)], the widest access is 16 bytes: 4
+///    instructions, lane 0 at bytes 16k and lane 16 at 64 + 16k, one
+///    wavefront for each of their two quarter-warp groups: 8 wavefronts
+///    (the minimum), 8 sectors in 4 lines;
 ///  * the *memory* layout (tile::MemoryLayout) gives each logical element
 ///    its element address; elements have `elementBits` bits.
 ///
@@ -45,7 +65,7 @@ namespace lk::hw {
 
 /// One warp, its registers and the memory they come from or go to.
 struct WarpAccess {
-  tile::TileLayout distributed; ///< over laneid and m (register slot)
+  tile::TileLayout distributed; ///< over laneid or tid, and m (register)
   tile::MemoryLayout memory;    ///< logical element -> element address
   int64_t elementBits = 16;
   int64_t accessBytes = 4; ///< per lane per instruction: 1, 2, 4, 8 or 16
@@ -54,8 +74,8 @@ struct WarpAccess {
 /// The lanes' byte addresses of each instruction (-1: the lane holds
 /// nothing in those registers). Fails when a lane's registers of one
 /// instruction are not consecutive, aligned addresses, or when the
-/// distributed layout names an axis other than laneid, m and the thread
-/// axes fixed at 0.
+/// distributed layout names an axis other than its lane axis (laneid, tid
+/// or tid_in_wg: exactly one), m and other thread axes (fixed at 0).
 struct WarpInstructions {
   int64_t registersPerAccess = 1; ///< v
   std::vector<std::vector<int64_t>> laneAddresses; ///< [instruction][lane]
