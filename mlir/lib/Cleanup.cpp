@@ -13,13 +13,16 @@
 //  2. the worklist runs bottom-up (the last op found goes first): a dead op
 //     goes, and the producers of its operands are looked at again (they may
 //     be dead now); a conversion folds when it is an identity or the second
-//     of a chain, and what the fold can have enabled goes back on the list
-//     (the conversions that use its result, the first conversion of a
-//     chain).
+//     of a chain, and what the fold can have enabled goes back on the list:
+//     the conversions whose operand it changed (the users of the folded
+//     conversion, which now use its source or the merged conversion), the
+//     merged conversion, and the first conversion of a chain.
 //
-// Every step erases an op or moves a conversion one producer up a chain of
-// conversions, so the list empties; a bound on the steps (ten per op of
-// the function) turns a fault into a failure instead of a hang.
+// Every fold erases a conversion, or replaces one by a conversion of an
+// earlier value of the chain, so the list empties. Only ops whose operands
+// changed go back on it, so a step count of ten per op and operand of the
+// function is never reached by a correct run: that bound turns a fault
+// into a failure instead of a hang.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,13 +115,13 @@ private:
   void eraseDead(Operation *op);
   bool foldIdentity(ConvertLayoutOp cvt);
   bool foldChain(ConvertLayoutOp cvt);
-  void pushConvertUsers(Value v);
+  SmallVector<Operation *, 4> convertUsers(Value v);
 
   Operation *fn_;
   LayoutEquality &eq_;
   OperationFolder folder_;
   Worklist work_;
-  size_t ops_ = 0;
+  size_t size_ = 0; ///< ops and operands of the function
 };
 
 /// Step 1: constants into the folder, conversions and dead ops onto the
@@ -126,7 +129,7 @@ private:
 void Cleanup::seed(bool &changed) {
   std::vector<Operation *> constants;
   fn_->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    ++ops_;
+    size_ += 1 + op->getNumOperands();
     if (op == fn_)
       return;
     if (op->hasTrait<OpTrait::ConstantLike>() && !isOpTriviallyDead(op))
@@ -161,10 +164,14 @@ void Cleanup::eraseDead(Operation *op) {
       work_.push(p);
 }
 
-void Cleanup::pushConvertUsers(Value v) {
+/// The conversions among the users of `v` (collected before a fold moves
+/// them to another value).
+SmallVector<Operation *, 4> Cleanup::convertUsers(Value v) {
+  SmallVector<Operation *, 4> users;
   for (Operation *user : v.getUsers())
     if (isa<ConvertLayoutOp>(user))
-      work_.push(user);
+      users.push_back(user);
+  return users;
 }
 
 /// convert_layout(x : A -> B) is x when A and B are one placement and the
@@ -176,9 +183,11 @@ bool Cleanup::foldIdentity(ConvertLayoutOp cvt) {
   if (from != cvt.getType() &&
       (!eq_.equal(from, cvt.getType()) || !usersAccept(cvt)))
     return false;
+  SmallVector<Operation *, 4> moved = convertUsers(cvt.getResult());
   cvt.getResult().replaceAllUsesWith(source);
   eraseDead(cvt);
-  pushConvertUsers(source);
+  for (Operation *user : moved)
+    work_.push(user);
   return true;
 }
 
@@ -195,17 +204,19 @@ bool Cleanup::foldChain(ConvertLayoutOp cvt) {
   OpBuilder builder(cvt);
   auto merged =
       ConvertLayoutOp::create(builder, cvt.getLoc(), c, inner.getSource());
+  SmallVector<Operation *, 4> moved = convertUsers(cvt.getResult());
   cvt.getResult().replaceAllUsesWith(merged.getResult());
   eraseDead(cvt);
   work_.push(merged);
-  pushConvertUsers(merged.getResult());
+  for (Operation *user : moved)
+    work_.push(user);
   return true;
 }
 
 /// Step 2: the worklist, bottom-up, within the step bound.
 LogicalResult Cleanup::run(bool &changed) {
   seed(changed);
-  const size_t bound = 10 * ops_ + 64;
+  const size_t bound = 10 * size_ + 64;
   for (size_t steps = 0; Operation *op = work_.pop(); ++steps) {
     if (steps == bound)
       return failure();

@@ -26,9 +26,10 @@ namespace lk::tileas {
 
 class LayoutEquality;
 
-/// Runs the cleanup on `fn` to a fixed point; fails when it has not
-/// converged within ten steps per op of `fn` (each step erases an op or
-/// moves a conversion up a chain, so this is a fault, not a long input). Identity conversions are those between one placement
+/// Runs the cleanup on `fn` to a fixed point. Every fold erases a
+/// conversion or moves one up a chain, so it always converges; it fails
+/// only past ten steps per op and operand of `fn`, a fault's bound, not a
+/// long input's. Identity conversions are those between one placement
 /// (LayoutEquality.h); `eq` keeps its cache across calls. `changed`, when
 /// given, becomes true if the cleanup changed `fn` (it is never reset).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
