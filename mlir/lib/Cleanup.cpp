@@ -10,19 +10,20 @@
 //     hoists it to the top of the function and replaces duplicates, the
 //     first one seen in pre-order staying), and every conversion and every
 //     trivially dead op on the worklist;
-//  2. the worklist runs bottom-up (the last op found goes first): a dead op
-//     goes, and the producers of its operands are looked at again (they may
-//     be dead now); a conversion folds when it is an identity or the second
-//     of a chain, and what the fold can have enabled goes back on the list:
-//     the conversions whose operand it changed (the users of the folded
-//     conversion, which now use its source or the merged conversion), the
-//     merged conversion, and the first conversion of a chain.
+//  2. the worklist runs top-down (in the walk's order): a dead op goes, and
+//     the producers of the values it (or an op nested in it) used from
+//     outside are looked at again, as they may be dead now; a conversion
+//     folds when it is an identity or the second of a chain, and what the
+//     fold can have enabled goes back on the list: the conversions whose
+//     operand it changed (the users of the folded conversion, which now use
+//     its source or the merged conversion) and the merged conversion.
 //
-// Every fold erases a conversion, or replaces one by a conversion of an
-// earlier value of the chain, so the list empties. Only ops whose operands
-// changed go back on it, so a step count of ten per op and operand of the
-// function is never reached by a correct run: that bound turns a fault
-// into a failure instead of a hang.
+// Top-down, a conversion is visited after the conversion it converts, which
+// has already merged with its own chain, so each conversion merges once and
+// a chain of n conversions takes O(n) steps. Every fold erases a conversion
+// or replaces one by a conversion of an earlier value of the chain, so the
+// list empties. The step bound (ten per op and operand of the function)
+// is there to turn a fault into a failure instead of a hang.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,9 +126,9 @@ private:
 };
 
 /// Step 1: constants into the folder, conversions and dead ops onto the
-/// list, in pre-order.
+/// list so that they come off it in pre-order.
 void Cleanup::seed(bool &changed) {
-  std::vector<Operation *> constants;
+  std::vector<Operation *> constants, found;
   fn_->walk<WalkOrder::PreOrder>([&](Operation *op) {
     size_ += 1 + op->getNumOperands();
     if (op == fn_)
@@ -135,25 +136,31 @@ void Cleanup::seed(bool &changed) {
     if (op->hasTrait<OpTrait::ConstantLike>() && !isOpTriviallyDead(op))
       constants.push_back(op);
     else if (isa<ConvertLayoutOp>(op) || isOpTriviallyDead(op))
-      work_.push(op);
+      found.push_back(op);
   });
+  for (auto it = found.rbegin(); it != found.rend(); ++it)
+    work_.push(*it);
   for (Operation *c : constants) {
+    Attribute value;
+    if (!matchPattern(c, m_Constant(&value)))
+      continue; // a constant-like op that does not fold: left alone
     Block *block = c->getBlock();
     Operation *before = c->getPrevNode();
-    if (!folder_.insertKnownConstant(c) || c->getBlock() != block ||
+    if (!folder_.insertKnownConstant(c, value) || c->getBlock() != block ||
         c->getPrevNode() != before)
       changed = true; // replaced by an earlier twin, or hoisted
   }
 }
 
 /// Erases a dead op (its nested ops leave the list with it) and queues the
-/// producers of its operands, which may be dead now.
+/// producers of the values it and its nested ops used from outside it,
+/// which may be dead now (e.g. a constant used only in a dead loop's body).
 void Cleanup::eraseDead(Operation *op) {
   SmallVector<Operation *, 4> producers;
-  for (Value v : op->getOperands())
-    if (Operation *p = v.getDefiningOp())
-      producers.push_back(p);
   op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (Operation *p = v.getDefiningOp(); p && !op->isAncestor(p))
+        producers.push_back(p);
     work_.remove(nested);
     if (nested->hasTrait<OpTrait::ConstantLike>())
       folder_.notifyRemoval(nested);
@@ -213,7 +220,7 @@ bool Cleanup::foldChain(ConvertLayoutOp cvt) {
   return true;
 }
 
-/// Step 2: the worklist, bottom-up, within the step bound.
+/// Step 2: the worklist, top-down, within the step bound.
 LogicalResult Cleanup::run(bool &changed) {
   seed(changed);
   const size_t bound = 10 * size_ + 64;

@@ -27,9 +27,9 @@ namespace lk::tileas {
 class LayoutEquality;
 
 /// Runs the cleanup on `fn` to a fixed point. Every fold erases a
-/// conversion or moves one up a chain, so it always converges; it fails
-/// only past ten steps per op and operand of `fn`, a fault's bound, not a
-/// long input's. Identity conversions are those between one placement
+/// conversion or moves one up a chain, so it always converges, in at most
+/// about three steps per op and operand of `fn` (each conversion merges
+/// once, top-down); it fails past ten, a fault's bound. Identity conversions are those between one placement
 /// (LayoutEquality.h); `eq` keeps its cache across calls. `changed`, when
 /// given, becomes true if the cleanup changed `fn` (it is never reset).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,

@@ -167,3 +167,24 @@ func.func @cleanup_scope(%x: tensor<64x64xf16, #acc>, %n: index) -> (index, inde
   }
   return %s, %r : index, index
 }
+
+// -----
+
+// A dead loop goes with what only it used: its operands' producers and the
+// values its body took from outside (the product %w, and the constant 7,
+// which the cleanup has hoisted out of the body before the loop goes).
+// CHECK-LABEL: func.func @dead_loop_inputs
+// CHECK-NEXT: return
+func.func @dead_loop_inputs(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.muli %n, %n : index
+  %w = arith.addi %n, %n : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %v) -> (index) {
+    %k = arith.constant 7 : index
+    %t = arith.addi %a, %k : index
+    %u = arith.addi %t, %w : index
+    scf.yield %u : index
+  }
+  return
+}

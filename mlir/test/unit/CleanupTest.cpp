@@ -15,6 +15,14 @@
 //    ... ending in the argument's own type: chains merge into one
 //    conversion T -> T, an identity, so none remains and the function
 //    returns its argument;
+//  * a chain of 3N conversions through three register encodings in turn
+//    (dot operand 0, dot operand 1, blocked), every link also returned:
+//    link i becomes convert(x) to its type, an identity for the blocked
+//    links, so 2N conversions remain, all of the argument; top-down each
+//    link merges once, within the step bound;
+//  * a dead loop goes with everything only it used, in one cleanup: the
+//    producers of its operands and the values its body took from outside
+//    (a constant the cleanup hoists out of the body, an add);
 //  * a second cleanup changes nothing.
 //
 // Exit status 0 when every check holds.
@@ -24,7 +32,9 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/TileAS.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -70,6 +80,43 @@ std::string chain() {
          " {\n" + body + "  return " + prev + " : " + kReg + "\n}\n";
 }
 
+std::string sharedChain() {
+  const char *types[3] = {
+      kDot, "tensor<64x64xf16, #tileas.encoding<register, dot_operand, "
+            "opIdx = 1>>",
+      kReg};
+  std::string body, ret, rtypes, prev = "%x";
+  const char *from = kReg;
+  for (int i = 0; i < 3 * kN; ++i) {
+    std::string v = "%c" + std::to_string(i);
+    const char *to = types[i % 3];
+    body += "  " + v + " = tileas.convert_layout " + prev + " : " + from +
+            " -> " + to + "\n";
+    ret += std::string(i ? ", " : "") + v;
+    rtypes += std::string(i ? ", " : "") + to;
+    prev = v;
+    from = to;
+  }
+  return "func.func @shared(%x: " + std::string(kReg) + ") -> (" + rtypes +
+         ") {\n" + body + "  return " + ret + " : " + rtypes + "\n}\n";
+}
+
+const char *kDeadLoop = R"(
+func.func @dead_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.muli %n, %n : index
+  %w = arith.addi %n, %n : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %v) -> (index) {
+    %k = arith.constant 7 : index
+    %t = arith.addi %a, %k : index
+    %u = arith.addi %t, %w : index
+    scf.yield %u : index
+  }
+  return
+}
+)";
+
 int conversions(Operation *fn) {
   int n = 0;
   fn->walk([&](lk::tileas::ConvertLayoutOp) { ++n; });
@@ -107,11 +154,12 @@ func::FuncOp cleanTwice(MLIRContext &ctx, const std::string &text,
 
 int main() {
   DialectRegistry registry;
-  registry.insert<lk::tileas::TileASDialect, func::FuncDialect>();
+  registry.insert<lk::tileas::TileASDialect, func::FuncDialect,
+                  arith::ArithDialect, scf::SCFDialect>();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
-  OwningOpRef<ModuleOp> fanModule, chainModule;
+  OwningOpRef<ModuleOp> fanModule, chainModule, sharedModule, loopModule;
   if (auto fn = cleanTwice(ctx, fanOut(), fanModule))
     expect(conversions(fn) == kN,
            "fan-out: the N conversions to smem remain, the N identities go");
@@ -121,6 +169,17 @@ int main() {
     expect(ret.getOperand(0) == fn.getArgument(0),
            "chain: the function returns its argument");
   }
+  if (auto fn = cleanTwice(ctx, sharedChain(), sharedModule)) {
+    bool allOfX = true;
+    fn->walk([&](lk::tileas::ConvertLayoutOp c) {
+      allOfX &= c.getSource() == fn.getArgument(0);
+    });
+    expect(conversions(fn) == 2 * kN && allOfX,
+           "shared chain: 2N conversions remain, each of the argument");
+  }
+  if (auto fn = cleanTwice(ctx, kDeadLoop, loopModule))
+    expect(fn.getBody().front().getOperations().size() == 1,
+           "dead loop: only the return remains");
   std::printf("%s\n", failures ? "cleanup test failed" : "cleanup test passed");
   return failures ? 1 : 0;
 }
