@@ -227,6 +227,9 @@ std::string parseJson(std::string text, std::string shape) {
       .done();
 }
 
+/// The most elements a panel draws (the logical tile, the staging buffer).
+constexpr int64_t kMaxDrawn = int64_t(1) << 18;
+
 /// Every element's physical coordinates: coords[(flat * replicas + r) *
 /// axes + a], with the axes, which of them are owner axes, and the text.
 std::string tileMapJson(std::string text, std::string shape) {
@@ -235,9 +238,10 @@ std::string tileMapJson(std::string text, std::string shape) {
   if (!t)
     return errorJson(t.error(), field);
   const tile::TileLayout &tl = t->layout.tile();
-  if (tl.size() > (int64_t(1) << 18))
-    return errorJson(Diagnostic::error("the demo draws at most 262144 "
-                                       "elements; this layout has " +
+  if (tl.size() > kMaxDrawn)
+    return errorJson(Diagnostic::error("the demo draws at most " +
+                                       std::to_string(kMaxDrawn) +
+                                       " elements; this layout has " +
                                        std::to_string(tl.size())),
                      "shape");
   std::span<const tile::Axis> axes = tl.axes();
@@ -426,7 +430,16 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
     return Diagnostic::error("the staging layout has no tile form to draw");
   LK_TRY(std::vector<int64_t> leaves, api::parseShapeLeaves(shape));
   LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(*r.memory.tile));
-  LK_TRY(std::vector<int64_t> banks, tile::elementBanks(memory, bits));
+  LK_TRY(std::vector<int64_t> banks,
+         tile::elementBanks(memory, bits, kMaxDrawn));
+  // The page lays the banks out as rows of the last extent.
+  int64_t cells = 1;
+  for (int64_t e : leaves)
+    cells = e > 0 && cells <= kMaxDrawn ? cells * e : kMaxDrawn + 1;
+  if (cells != int64_t(banks.size()))
+    return Diagnostic::error("the staging buffer has " +
+                             std::to_string(banks.size()) +
+                             " elements, not the logical shape's " + shape);
   return Obj()
       .str("layout", memory.str())
       .raw("shape", ints(leaves))

@@ -19,6 +19,9 @@ namespace {
 constexpr int64_t kLanes = kWarpLanes;
 /// Most register slots per lane the analyses walk.
 constexpr int64_t kMaxRegisters = 4096;
+/// The elements of a distributed layout the analysis evaluates (all of
+/// them, to find warp 0's): checked before any work.
+constexpr int64_t kMaxElements = int64_t(1) << 20;
 
 /// slots[lane][register] = the smallest flat index held there, or -1.
 struct Slots {
@@ -53,18 +56,26 @@ Expected<LaneAxis> laneAxisOf(const tile::TileLayout &d) {
         " has no lane axis: a warp's threads are laneid (a lane of the "
         "warp) or tid / tid_in_wg (a thread of the block / warpgroup, "
         "warp 0 being threads 0..31)");
+  // A block-wide index already counts warps: tid = 32 warpid + laneid.
+  if (named.size() == 1 && !named[0].warpLocal && d.names(tile::Axis::warpid()))
+    named.push_back({tile::Axis::warpid(), true});
   if (named.size() > 1)
     return Diagnostic::error(
         "the distributed layout " + d.str() + " names both " +
         std::string(named[0].axis.name()) + " and " +
         std::string(named[1].axis.name()) +
-        ": a thread is either a lane (laneid, with warpid) or a block-wide "
-        "thread index, not both (tid = 32 warpid + laneid)");
+        ": a thread is given once, as a lane and a warp (laneid, warpid) or "
+        "as one block- or warpgroup-wide index (tid or tid_in_wg; tid = 32 "
+        "warpid + laneid)");
   return named[0];
 }
 
 Expected<Slots> slotsOf(const tile::TileLayout &d) {
   using tile::Axis;
+  if (d.size() > kMaxElements)
+    return Diagnostic::error("the distributed layout " + d.str() + " has " +
+                             std::to_string(d.size()) + " elements; at most " +
+                             std::to_string(kMaxElements) + " are analysed");
   LK_TRY(LaneAxis lane, laneAxisOf(d));
   int laneSlot = d.axisSlot(lane.axis);
   int regSlot = d.axisSlot(Axis::m());

@@ -370,12 +370,36 @@ TEST(Analysis, RefusesTwoLaneAxesOrNone) {
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("has no lane axis"), std::string::npos)
       << none.error().message;
+  // tid already counts warps (tid = 32 warpid + laneid), and so does
+  // tid_in_wg within its warpgroup: either with warpid, or with each other,
+  // names a thread twice.
+  for (const char *twice : {"S[(32,2):(1@tid,1@warpid)]",
+                            "S[(32,2):(1@tid_in_wg,32@tid)]"}) {
+    auto r = sharedAccess(access(twice, "S[(32,2):(2,1)]", 32, 4), Arch::Sm90);
+    ASSERT_FALSE(r) << twice;
+    EXPECT_NE(r.error().message.find("names both"), std::string::npos)
+        << r.error().message;
+  }
   // Threads 32..63 only: warp 0 holds nothing.
   auto empty = sharedAccess(access("S[32:1@tid] + 32@tid", "S[32:1]", 32, 4),
                             Arch::Sm90);
   ASSERT_FALSE(empty);
   EXPECT_NE(empty.error().message.find("holds no element"), std::string::npos)
       << empty.error().message;
+}
+
+// The analysis evaluates every element to find warp 0's, so a layout over
+// more than 2^20 elements is refused before any work: 2^20 threads x 2^12
+// registers here (2^32 elements).
+TEST(Analysis, RefusesLayoutsBeyondItsBound) {
+  auto big = sharedAccess(
+      access("S[(1048576,4096):(1@tid,1@m)]", "S[(1048576,4096):(4096,1)]", 32,
+             4),
+      Arch::Sm90);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("at most 1048576 are analysed"),
+            std::string::npos)
+      << big.error().message;
 }
 
 } // namespace

@@ -170,9 +170,11 @@ function colourFn() {
     const b = cur.banks && cur.banks.ok ? cur.banks.bank : null;
     return (f) => b ? b[f] : -1;
   }
-  if (mode === 'thread') { // laneid + 32 warpid, or the block-wide tid
-    const l = m.axes.indexOf('laneid'), w = m.axes.indexOf('warpid'), t = m.axes.indexOf('tid');
-    return (f) => (l >= 0 ? c[f * R * A + l] : 0) + 32 * (w >= 0 ? c[f * R * A + w] : 0) + (t >= 0 ? c[f * R * A + t] : 0);
+  if (mode === 'thread') { // laneid + 32 warpid, or a block- / warpgroup-wide index
+    const at = (name) => m.axes.indexOf(name);
+    const l = at('laneid'), w = at('warpid'), t = at('tid'), g = at('tid_in_wg');
+    const v = (f, a) => (a >= 0 ? c[f * R * A + a] : 0);
+    return (f) => v(f, l) + 32 * v(f, w) + v(f, t) + v(f, g);
   }
   const a = m.axes.indexOf(mode);
   return a >= 0 ? (f) => c[f * R * A + a] : (f) => f;
@@ -458,7 +460,7 @@ function drawStaging(r) {
   sel.cursorS = 0;
   $('staginghover').textContent = '';
   if (!staging) {
-    $('stagingcap').textContent = r && r.stagingError ? 'staging buffer not drawn: ' + r.stagingError : (r && r.smem ? '' : 'no shared memory in this plan');
+    $('stagingcap').textContent = !r || !r.ok ? '' : r.stagingError ? 'staging buffer not drawn: ' + r.stagingError : (r.smem ? '' : 'no shared memory in this plan');
     $('staging').innerHTML = '';
     return;
   }
