@@ -16,9 +16,6 @@
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/TileAS.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,8 +35,7 @@ namespace {
 MLIRContext &context() {
   static MLIRContext *ctx = [] {
     DialectRegistry registry;
-    registry.insert<lk::tileas::TileASDialect, func::FuncDialect,
-                    arith::ArithDialect, scf::SCFDialect>();
+    lk::tileas::registerProgramDialects(registry);
     auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     c->loadAllAvailableDialects();
     // Diagnostics of malformed input are expected: keep them quiet.

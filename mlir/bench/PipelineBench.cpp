@@ -35,6 +35,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <memory>
 
 using namespace mlir;
 namespace ta = lk::tileas;
@@ -95,13 +96,19 @@ OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
   return m;
 }
 
-void BM_Pipeline(benchmark::State &state) {
+/// A single-threaded context with the program dialects loaded.
+std::unique_ptr<MLIRContext> benchContext() {
   DialectRegistry registry;
-  registry.insert<ta::TileASDialect, func::FuncDialect, arith::ArithDialect,
-                  scf::SCFDialect>();
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  ctx.disableMultithreading();
+  ta::registerProgramDialects(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry,
+                                           MLIRContext::Threading::DISABLED);
+  ctx->loadAllAvailableDialects();
+  return ctx;
+}
+
+void BM_Pipeline(benchmark::State &state) {
+  std::unique_ptr<MLIRContext> owned = benchContext();
+  MLIRContext &ctx = *owned;
   int64_t opCount = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -123,12 +130,8 @@ void BM_Pipeline(benchmark::State &state) {
 
 /// One run of MLIR's verifier on the function (building is not timed).
 void BM_Verify(benchmark::State &state) {
-  DialectRegistry registry;
-  registry.insert<ta::TileASDialect, func::FuncDialect, arith::ArithDialect,
-                  scf::SCFDialect>();
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  ctx.disableMultithreading();
+  std::unique_ptr<MLIRContext> owned = benchContext();
+  MLIRContext &ctx = *owned;
   for (auto _ : state) {
     state.PauseTiming();
     OwningOpRef<ModuleOp> m = build(ctx, state.range(0));

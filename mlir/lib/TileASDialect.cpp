@@ -15,7 +15,11 @@
 
 #include "layoutkit/hw/Atom.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -290,4 +294,9 @@ EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "opIdx must be 0 (operand A) or 1 (operand B), got "
                        << *opIdx;
   return success();
+}
+
+void lk::tileas::registerProgramDialects(DialectRegistry &registry) {
+  registry.insert<TileASDialect, func::FuncDialect, arith::ArithDialect,
+                  scf::SCFDialect>();
 }

@@ -14,18 +14,14 @@
 #include "layoutkit-mlir/TileAS.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<lk::tileas::TileASDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::scf::SCFDialect,
-                  mlir::affine::AffineDialect>();
+  lk::tileas::registerProgramDialects(registry);
+  registry.insert<mlir::affine::AffineDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   lk::tileas::registerTileASPasses();

@@ -57,6 +57,11 @@ EncodingAttr encodingOf(mlir::Type type);
 /// The memory kind of a tile type: its encoding's, Register without one.
 MemKind memKindOf(mlir::Type type);
 
+/// Registers the dialects a tileas program is written in: tileas and the
+/// upstream func, arith and scf around it (every tool, test and benchmark
+/// of the family reads and builds programs with these).
+void registerProgramDialects(mlir::DialectRegistry &registry);
+
 } // namespace lk::tileas
 
 #endif // LAYOUTKIT_MLIR_TILEAS_H

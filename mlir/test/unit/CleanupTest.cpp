@@ -32,9 +32,7 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/TileAS.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -154,8 +152,7 @@ func::FuncOp cleanTwice(MLIRContext &ctx, const std::string &text,
 
 int main() {
   DialectRegistry registry;
-  registry.insert<lk::tileas::TileASDialect, func::FuncDialect,
-                  arith::ArithDialect, scf::SCFDialect>();
+  lk::tileas::registerProgramDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 

@@ -288,8 +288,7 @@ uint64_t envOr(const char *name, uint64_t dflt) {
 
 int main() {
   DialectRegistry registry;
-  registry.insert<lk::tileas::TileASDialect, func::FuncDialect,
-                  arith::ArithDialect, scf::SCFDialect>();
+  lk::tileas::registerProgramDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   std::string diag;
