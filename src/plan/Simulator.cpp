@@ -11,7 +11,9 @@
 #include "F2.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lk::plan {
@@ -410,29 +412,49 @@ private:
     return base;
   }
 
-  /// One st.shared of register vector r of warp w, when in iteration `it`.
-  Status storeVector(int64_t r, int64_t w, int64_t it) {
-    const uint64_t laneFree = dimFreeMask(src_, 1);
-    std::vector<int64_t> addrs(size_t(in_.lanes), -1);
+  /// The byte address of each lane's vector in one st.shared (store) or
+  /// ld.shared of register vector r of warp w (-1: the lane does not
+  /// access; a store leaves the lanes that duplicate another's values to
+  /// that lane), or nothing when the instruction is not in iteration `it`.
+  /// Its predicated-off lanes count as masked accesses once, in its
+  /// iteration.
+  Expected<std::optional<std::vector<int64_t>>>
+  laneAddresses(bool store, int64_t r, int64_t w, int64_t it) {
+    const LinearLayout &lay = store ? src_ : dst_;
+    const auto bits = store ? sp_.srcVecRegBits : sp_.dstVecRegBits;
+    const int64_t lanes = store ? in_.lanes : out_.lanes;
+    const uint64_t laneFree = store ? dimFreeMask(src_, 1) : 0;
+    std::vector<int64_t> addrs(size_t(lanes), -1);
     int64_t first = -1, offLanes = 0;
-    for (int64_t l = 0; l < in_.lanes; ++l) {
+    for (int64_t l = 0; l < lanes; ++l) {
       if (uint64_t(l) & laneFree)
         continue;
-      if (elementsOn(sp_.srcVecRegBits, true, r, l, w) == 0) {
+      if (elementsOn(bits, store, r, l, w) == 0) {
         ++offLanes; // the lane is predicated off
         continue;
       }
-      LK_TRY(int64_t base, vectorBase(src_, sp_.srcVecRegBits, r, l, w));
+      LK_TRY(int64_t base, vectorBase(lay, bits, r, l, w));
       if (first < 0)
         first = iterationOf(base);
       if (iterationOf(base) != first)
-        return Diagnostic::error("a store instruction spans iterations");
+        return Diagnostic::error(std::string("a ") +
+                                 (store ? "store" : "load") +
+                                 " instruction spans iterations");
       addrs[size_t(l)] = (base % bufElems_) * eb_;
     }
     if (first < 0 ? it == 0 : first == it) // counted in one iteration
       res_.maskedAccesses += offLanes * vecN_;
     if (first != it)
-      return Ok{}; // not this iteration, or every lane predicated off
+      return std::optional<std::vector<int64_t>>(); // not this iteration
+    return std::optional<std::vector<int64_t>>(std::move(addrs));
+  }
+
+  /// One st.shared of register vector r of warp w, when in iteration `it`.
+  Status storeVector(int64_t r, int64_t w, int64_t it) {
+    LK_TRY(auto found, laneAddresses(true, r, w, it));
+    if (!found)
+      return Ok{};
+    const std::vector<int64_t> &addrs = *found;
     for (int64_t l = 0; l < in_.lanes; ++l) {
       if (addrs[size_t(l)] < 0)
         continue;
@@ -461,24 +483,10 @@ private:
 
   /// One ld.shared of register vector r of warp w, when in iteration `it`.
   Status loadVector(int64_t r, int64_t w, int64_t it) {
-    std::vector<int64_t> addrs(size_t(out_.lanes), -1);
-    int64_t first = -1, offLanes = 0;
-    for (int64_t l = 0; l < out_.lanes; ++l) {
-      if (elementsOn(sp_.dstVecRegBits, false, r, l, w) == 0) {
-        ++offLanes;
-        continue;
-      }
-      LK_TRY(int64_t base, vectorBase(dst_, sp_.dstVecRegBits, r, l, w));
-      if (first < 0)
-        first = iterationOf(base);
-      if (iterationOf(base) != first)
-        return Diagnostic::error("a load instruction spans iterations");
-      addrs[size_t(l)] = (base % bufElems_) * eb_;
-    }
-    if (first < 0 ? it == 0 : first == it)
-      res_.maskedAccesses += offLanes * vecN_;
-    if (first != it)
+    LK_TRY(auto found, laneAddresses(false, r, w, it));
+    if (!found)
       return Ok{};
+    const std::vector<int64_t> &addrs = *found;
     for (int64_t l = 0; l < out_.lanes; ++l) {
       if (addrs[size_t(l)] < 0)
         continue;
