@@ -35,6 +35,19 @@ PaddedLayout padded(std::string_view text, std::vector<int64_t> logical) {
   return ok(PaddedLayout::make(ok(linear::parseLinearLayout(text)), logical));
 }
 
+/// The pair of the [48] tests below: register r of lane l holds 2l + r
+/// (A), 32r + l (B).
+PaddedLayout blocked48A() {
+  return padded("{register: [(1)], lane: [(2), (4), (8), (16), (32)], "
+                "warp: [], block: []} -> {dim0: 64}",
+                {48});
+}
+PaddedLayout blocked48B() {
+  return padded("{register: [(32)], lane: [(1), (2), (4), (8), (16)], "
+                "warp: [], block: []} -> {dim0: 64}",
+                {48});
+}
+
 std::vector<int64_t> range(int64_t lo, int64_t hi, int64_t step = 1) {
   std::vector<int64_t> v;
   for (int64_t i = lo; i < hi; i += step)
@@ -53,12 +66,7 @@ std::vector<int64_t> range(int64_t lo, int64_t hi, int64_t step = 1) {
 // instructions, in the second lanes 16..31 off (16 masked accesses). 48
 // valid destination registers checked.
 TEST(PaddedPlan, Blocked48SharedMemory) {
-  PaddedLayout a = padded("{register: [(1)], lane: [(2), (4), (8), (16), "
-                          "(32)], warp: [], block: []} -> {dim0: 64}",
-                          {48});
-  PaddedLayout b = padded("{register: [(32)], lane: [(1), (2), (4), (8), "
-                          "(16)], warp: [], block: []} -> {dim0: 64}",
-                          {48});
+  PaddedLayout a = blocked48A(), b = blocked48B();
   PaddedPlan p;
   p.plan = ok(planSharedMemory(a.layout(), b.layout(), 32));
   p.logicalShape = {48};
@@ -88,12 +96,7 @@ TEST(PaddedPlan, Blocked48SharedMemory) {
 // iteration each buffer slot holds one element, so 16 slots (64 bytes of
 // f32) are never used.
 TEST(PaddedPlan, BufferWaste) {
-  PaddedLayout a = padded("{register: [(1)], lane: [(2), (4), (8), (16), "
-                          "(32)], warp: [], block: []} -> {dim0: 64}",
-                          {48});
-  PaddedLayout b = padded("{register: [(32)], lane: [(1), (2), (4), (8), "
-                          "(16)], warp: [], block: []} -> {dim0: 64}",
-                          {48});
+  PaddedLayout a = blocked48A(), b = blocked48B();
   const int64_t logical[] = {48};
   PaddedPlan p = ok(
       maskPlan(ok(planSharedMemory(a.layout(), b.layout(), 32)), logical));
