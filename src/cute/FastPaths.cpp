@@ -71,47 +71,41 @@ bool leavesOf(View v, Modes &m) {
   return true;
 }
 
-/// CuTe's backward coalesce, as detail::coalescedModes: size-1 modes are
-/// dropped, s1:d1 merges into s0:d0 when s0*d0 == d1; with
+/// CuTe's coalesce, as detail::coalescedModes: size-1 modes are dropped,
+/// s1:d1 merges into the mode s0:d0 before it when s0*d0 == d1; with
 /// `keepLastExtent` a trailing size-1 mode keeps its stride (as size 2).
 /// One result mode is an integer layout; none left gives 1:0.
-/// @pre m.n <= kModes
+/// Merging depends only on neighbouring pairs, so the walk runs front to
+/// back like the general path's result reads (back to front and reversing
+/// gives the same modes, but the reversal reloads just-written stores).
+/// Example: [2:1, 1:7, 4:2, 3:16] -> [8:1, 3:16].
+/// @pre m.n <= kModes; `out` may be `m`
 void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
-  if (m.n == 0) {
-    out.n = 1;
-    out.s[0] = 1;
-    out.d[0] = 0;
-    return;
-  }
-  int64_t ts[kModes], td[kModes]; // back to front
-  int n = 1;
-  ts[0] = m.s[m.n - 1];
-  td[0] = m.d[m.n - 1];
-  if (keepLastExtent && ts[0] == 1)
-    ts[0] = 2;
-  for (int k = m.n - 1; k-- > 0;) {
-    int64_t s = m.s[k], d = m.d[k], reach;
-    if (s == 1)
-      continue;
-    if (n == 1 && ts[0] == 1) {
-      ts[0] = s;
-      td[0] = d;
-    } else if (!mulOverflows(s, d, reach) && reach == td[n - 1]) {
-      ts[n - 1] *= s; // shapes multiply to at most the size
-      td[n - 1] = d;
+  int n = 0, count = m.n;
+  int64_t reach = 0; // s*d of the last mode merged or kept
+  bool reachOk = false;
+  for (int k = 0; k < count; ++k) {
+    int64_t s = m.s[k], d = m.d[k];
+    if (s == 1) {
+      if (!(keepLastExtent && k + 1 == count))
+        continue;
+      s = 2;
+    }
+    if (n > 0 && reachOk && reach == d) {
+      out.s[n - 1] *= s; // shapes multiply to at most the size
     } else {
-      ts[n] = s;
-      td[n] = d;
+      out.s[n] = s;
+      out.d[n] = d;
       ++n;
     }
+    reachOk = !mulOverflows(s, d, reach);
+  }
+  if (n == 0) {
+    out.s[0] = 1;
+    out.d[0] = 0;
+    n = 1;
   }
   out.n = n;
-  for (int i = 0; i < n; ++i) {
-    out.s[i] = ts[n - 1 - i];
-    out.d[i] = td[n - 1 - i];
-  }
-  if (n == 1 && out.s[0] == 1)
-    out.d[0] = 0;
 }
 
 /// Stores n pre-order shape and stride nodes in `out`; declines when the
@@ -203,12 +197,12 @@ struct Writer {
 /// together along it (the distributivity check).
 struct Composer {
   Modes lhs;
-  int64_t reach[kModes];
+  /// Zeroed whole: a loop bounded by lhs.n becomes a `rep stos`, whose
+  /// start-up costs more than the ten stores.
+  int64_t reach[kModes] = {};
 
   explicit Composer(const Modes &flatA) {
     coalesceModes(flatA, /*keepLastExtent=*/true, lhs);
-    for (int i = 0; i < lhs.n; ++i)
-      reach[i] = 0;
   }
 
   /// A composed with B's mode s:d, following composeLeaf's checks.
@@ -313,11 +307,19 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     out.d[0] = total == 1 ? 0 : 1;
     return true;
   }
-  for (int i = 1; i < m.n; ++i) // insertion sort: stable, linear when sorted
-    for (int j = i; j > 0 && m.d[j] < m.d[j - 1]; --j) {
-      std::swap(m.d[j], m.d[j - 1]);
-      std::swap(m.s[j], m.s[j - 1]);
+  // Insertion sort: stable, linear when sorted. The held mode moves once
+  // (swapping pairs let the compiler reload just-written strides as one
+  // vector, which stalls).
+  for (int i = 1; i < m.n; ++i) {
+    int64_t ks = m.s[i], kd = m.d[i];
+    int j = i;
+    for (; j > 0 && kd < m.d[j - 1]; --j) {
+      m.s[j] = m.s[j - 1];
+      m.d[j] = m.d[j - 1];
     }
+    m.s[j] = ks;
+    m.d[j] = kd;
+  }
   Modes r;
   int64_t cur = 1;
   for (int i = 0; i < m.n; ++i) {
@@ -395,12 +397,13 @@ bool cosizeOf(View b, int64_t &cosz) {
   return true;
 }
 
-/// The composer of logical_product's rest, complement(A, size(A)*cosize(B))
-/// o B, for a compact A (coalesce(A) == n:1, no holes, no broadcast): the
+/// The left operand of logical_product's rest, complement(A,
+/// size(A)*cosize(B)) o B, for a compact A (coalesce(A) == n:1, no holes, no broadcast): the
 /// complement is then exactly cosize(B):n (1:0 when cosize(B) == 1), an
 /// integer layout, so B's leaf s:d becomes s:d*n (s:0 for cosize 1).
-/// Declines for any other A.
-bool productRest(View a, View b, Composer &c) {
+/// Declines for any other A. The caller composes B with `comp` (a
+/// Composer built once: copying one would reload just-written stores).
+bool productRest(View a, View b, Modes &comp) {
   Modes fa, ca;
   if (!leavesOf(a, fa))
     return false;
@@ -409,20 +412,18 @@ bool productRest(View a, View b, Composer &c) {
   if (ca.n != 1 || ca.d[0] != 1 || !cosizeOf(b, cosz) ||
       mulOverflows(ca.s[0], cosz, target))
     return false;
-  Modes comp;
   comp.n = 1;
   comp.s[0] = cosz;
   comp.d[0] = cosz == 1 ? 0 : ca.s[0];
-  c = Composer(comp);
   return true;
 }
 
 /// logical_product(A, B) for a layout B: (A, rest).
 bool productInto(View a, const Layout &tile, Writer &w) {
-  Modes none;
-  Composer c(none);
-  if (!productRest(a, viewOf(tile), c))
+  Modes comp;
+  if (!productRest(a, viewOf(tile), comp))
     return false;
+  Composer c(comp);
   w.open();
   w.subtree(a);
   if (!c.tree(viewOf(tile), w))
@@ -505,10 +506,10 @@ template <class F> void paddedModes(View l, size_t r, F f) {
 bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   View va = viewOf(a), vb = viewOf(b);
   size_t r = std::max(a.rank(), b.rank());
-  Modes none;
-  Composer c(none);
-  if (!productRest(va, vb, c))
+  Modes comp;
+  if (!productRest(va, vb, comp))
     return false;
+  Composer c(comp);
   // A' is a leaf only when A is one and r == 1; X likewise with B.
   bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
   bool firstLeaf = raked ? bLeaf : aLeaf, secondLeaf = raked ? aLeaf : bLeaf;
