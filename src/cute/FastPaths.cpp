@@ -34,6 +34,11 @@ namespace {
 using Node = IntTuple::Node;
 constexpr int16_t kLeaf = IntTuple::kLeaf;
 
+/// A leaf node, and a tuple node of `rank` children and `span` nodes (the
+/// same node in the shape and the stride), for results written directly.
+Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
+Node tupleNode(int rank, int span) { return Node{0, int16_t(rank), uint16_t(span), 0}; }
+
 /// Most leaves of an operand a fast path takes.
 constexpr int kLeaves = 8;
 /// Room for modes derived from an operand (a complement adds one).
@@ -476,8 +481,63 @@ bool composeTiler(View a, const Tiler &t, Writer &w) {
   return composeInto(a, viewOf(t.layout), w);
 }
 
+/// logical_divide(s:d, t:e) of two integer leaves in closed form, as
+/// divideLeaf below (which derives it and returns it as nodes for rank-1
+/// operands): the tile t:x, then the rest as one mode or two. False for
+/// e < 0 and on any overflow, where the general path decides.
+struct LeafQuotient {
+  int64_t tileShape, tileStride;
+  int restModes; // 1 or 2
+  int64_t restShape[2], restStride[2];
+};
+
+[[gnu::always_inline]] inline bool divideLeaves(int64_t s, int64_t d, int64_t ts,
+                                                int64_t te, LeafQuotient &q) {
+  int64_t tile, span, rd;
+  if (te < 0 || mulOverflows(te, d, tile))
+    return false;
+  q.tileShape = ts;
+  q.tileStride = tile;
+  q.restModes = 1;
+  if (ts == 1 || te == 0) { // T's image is {0}: the rest is A
+    q.restShape[0] = s;
+    q.restStride[0] = s == 1 ? 0 : d;
+    return true;
+  }
+  if (mulOverflows(ts, te, span) || mulOverflows(span, d, rd))
+    return false;
+  int64_t r = ceilDiv(s, span);
+  if (te == 1 || r == 1) { // one rest mode, or none (1:0)
+    q.restShape[0] = te == 1 ? r : te;
+    q.restStride[0] = te == 1 ? (r == 1 ? 0 : rd) : d;
+    return true;
+  }
+  q.restModes = 2;
+  q.restShape[0] = te;
+  q.restStride[0] = d;
+  q.restShape[1] = r;
+  q.restStride[1] = rd;
+  return true;
+}
+
+/// A mode divided by a layout tile; a leaf by a leaf in closed form (the
+/// common case of a by-mode tiler such as (8:1,4:1)).
 bool divideTiler(View a, const Tiler &t, Writer &w) {
-  return divideInto(a, t.layout, w);
+  const Node &ts = *t.layout.shape().nodes(), &td = *t.layout.stride().nodes();
+  LeafQuotient q{};
+  if (a.s->rank != kLeaf || a.d->basis != 0 || ts.rank != kLeaf || td.basis != 0 ||
+      ts.value < 1 || !divideLeaves(a.s->value, a.d->value, ts.value, td.value, q))
+    return divideInto(a, t.layout, w);
+  w.open();
+  w.leaf(q.tileShape, q.tileStride);
+  if (q.restModes == 2)
+    w.open();
+  for (int i = 0; i < q.restModes; ++i)
+    w.leaf(q.restShape[i], q.restStride[i]);
+  if (q.restModes == 2)
+    w.close();
+  w.close();
+  return true;
 }
 
 bool productTiler(View a, const Tiler &t, Writer &w) {
@@ -698,10 +758,6 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
 // path, an overflow), so the results and diagnostics stay the general
 // path's; tests/cute/FastPathTest.cpp compares them on every small operand.
 
-/// A leaf node, and a tuple node of `rank` children and `span` nodes (the
-/// same node in the shape and the stride), for results written directly.
-Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
-Node tupleNode(int rank, int span) { return Node{0, int16_t(rank), uint16_t(span), 0}; }
 
 /// The single leaf s:d of `l`; false for a tuple or a basis stride.
 bool leafOf(const Layout &l, int64_t &s, int64_t &d) {
@@ -763,7 +819,9 @@ bool leftInverseLeaf(const Layout &l, Layout &out) {
 ///    modes dropped (e == 1 the first, R == 1 the second, both: 1:0),
 ///    composed [e:d, R:t*e*d].
 /// e < 0 (the complement's error) and any overflow decline.
-/// Example: logical_divide(128:1, 32:1) = (32,4):(1,32).
+/// Example: logical_divide(128:1, 32:1) = (32,4):(1,32). The same closed
+/// form is divideLeaves, for the leaf modes of a by-mode tiler; this one
+/// writes its nodes directly, which keeps the rank-1 call at a few ns.
 bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   int64_t s, d, ts, te, tile, te_, rd;
   if (t.kind != Tiler::Kind::Layout || !leafOf(a, s, d) ||

@@ -223,6 +223,29 @@ TEST(FastPaths, RankOneBinaryEqualsGeneral) {
   });
 }
 
+// A by-mode tiler whose modes are leaves divides each leaf mode of A in
+// closed form (divideLeaves). Every leaf mode s:d (s <= 12, -6 <= d <= 12)
+// divided by every leaf tile t:e (t <= 9, -3 <= e <= 9), placed as the
+// second mode of (3,s):(1,d) with `_` on the first, equals the general
+// construction, result or diagnostic; both outcomes occur (a negative tile
+// stride fails).
+TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
+  int divided = 0, trials = 0;
+  forLeaves(12, -6, 12, [&](const Layout &mode) {
+    Layout a = *makeLayout({Layout::unchecked(IntTuple(3), IntTuple(1)), mode});
+    forLeaves(9, -3, 9, [&](const Layout &tile) {
+      Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(tile)});
+      auto dv = logical_divide(a, t);
+      divided += bool(dv);
+      ++trials;
+      ASSERT_TRUE(same(dv, general::logical_divide(a, t)))
+          << a.str() << " / (_," << tile.str() << ")";
+    });
+  });
+  EXPECT_GT(divided, 0);
+  EXPECT_LT(divided, trials);
+}
+
 // max_common_vector(A, B) by its definition: with invB = right_inverse(B)
 // (the general construction), the largest N <= size(invB) with
 // A(invB(j)) = j for every j < N, at least 1; max_common_layout is
