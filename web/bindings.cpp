@@ -27,6 +27,7 @@
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
+#include "layoutkit/core/Checked.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
@@ -434,9 +435,10 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
          tile::elementBanks(memory, bits, kMaxDrawn));
   // The page lays the banks out as rows of the last extent.
   int64_t cells = 1;
+  bool fits = true;
   for (int64_t e : leaves)
-    cells = e > 0 && cells <= kMaxDrawn ? cells * e : kMaxDrawn + 1;
-  if (cells != int64_t(banks.size()))
+    fits = fits && e > 0 && !mulOverflows(cells, e, cells);
+  if (!fits || cells != int64_t(banks.size()))
     return Diagnostic::error("the staging buffer has " +
                              std::to_string(banks.size()) +
                              " elements, not the logical shape's " + shape);
