@@ -30,8 +30,9 @@ class LayoutEquality;
 /// conversion or moves one up a chain, so it always converges, in at most
 /// about three steps per op and operand of `fn` (each conversion merges
 /// once, top-down); it fails past ten, a fault's bound. Identity
-/// conversions are those between one placement (LayoutEquality.h); `eq` keeps its cache across calls. `changed`, when
-/// given, becomes true if the cleanup changed `fn` (it is never reset).
+/// conversions are those between one placement (LayoutEquality.h); `eq`
+/// keeps its cache across calls. `changed`, when given, becomes true if the
+/// cleanup changed `fn` (it is never reset).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
                                        LayoutEquality &eq,
                                        bool *changed = nullptr);
