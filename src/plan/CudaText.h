@@ -6,7 +6,8 @@
 //
 // The pieces of CUDA C++ text that the conversion emitter (EmitCuda.cpp)
 // and the gather emitter (EmitGather.cpp) both print: identifiers, hex
-// constants, raw-bit element types and thread terms.
+// constants, raw-bit element types, thread terms, the number of self-check
+// passes and the host main() (CudaText.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_SRC_PLAN_CUDATEXT_H
@@ -74,6 +75,27 @@ inline void emitThreadTerm(std::string &o, const std::string &indent,
   part("warp", t.warp);
   part("block", t.block);
 }
+
+/// Self-check passes for ids below 2^idBits carried as (id + 1) in
+/// elements of `elementBytes`: pass p carries bits [p * w, (p + 1) * w) of
+/// (id + 1), w = 8 * elementBytes, so two different ids differ in some pass.
+/// Example: f8 and 2048 elements (idBits 11): 2 passes.
+inline int selfCheckPasses(int idBits, int64_t elementBytes) {
+  const int w = int(elementBytes * 8);
+  return (idBits + 1 + w - 1) / w;
+}
+
+/// The host main() of both emitters: launches NAME_test_kernel(counter) on
+/// NAME_blocks CTAs of 32 * NAME_warps threads with NAME_smem_bytes of
+/// dynamic shared memory (raising the limit over 48 KiB); prints
+/// "FAIL: NAME: <count> mismatched registers (<CUDA error>)" and returns 1
+/// on a mismatch or CUDA error ("FAIL: cudaMalloc" when no device answers);
+/// then times NAME_bench_kernel(iterations, sink) over 1024 x NAME_blocks
+/// CTAs x 1000 iterations and prints
+/// "PASS: NAME: <GB/s> GB/s (1024 x 1000 <noun> of <bytes> B in <ms> ms)",
+/// GB/s counting `bytes` per iteration per replica.
+void emitHostMain(std::string &o, const std::string &name, int64_t bytes,
+                  const std::string &noun);
 
 } // namespace lk::plan::cudatext
 

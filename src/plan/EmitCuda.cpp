@@ -427,7 +427,7 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
                     const std::string &name) {
   const char *T = elementType(t.elementBytes);
   const int bits = int(t.elementBytes * 8);
-  const int passes = (t.logicalBits + 1 + bits - 1) / bits;
+  const int passes = selfCheckPasses(t.logicalBits, t.elementBytes);
   o += "\n// Self-check: src register r of (lane, warp, block) holds bits\n"
        "// [pass * " +
        std::to_string(bits) +
@@ -487,60 +487,10 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
 
 void emitHostMain(std::string &o, const CudaEmitTables &t,
                   const std::string &name) {
-  const int64_t tensorBytes = t.elementBytes << t.logicalBits;
   o += "\n// Checks the conversion, then times it (tensor bytes converted per\n"
        "// second over many CTAs).\n";
-  o += "int main() {\n";
-  o += "  const int threads = 32 * " + name + "_warps;\n";
-  o += "  const size_t smem = size_t(" + name + "_smem_bytes);\n";
-  o += "  if (smem > 48 * 1024) {\n";
-  o += "    cudaFuncSetAttribute(" + name +
-       "_test_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-       "int(smem));\n";
-  o += "    cudaFuncSetAttribute(" + name +
-       "_bench_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
-       "int(smem));\n";
-  o += "  }\n";
-  o += "  unsigned long long *counter = nullptr;\n";
-  o += "  if (cudaMalloc(&counter, 2 * sizeof(unsigned long long)) != "
-       "cudaSuccess) {\n";
-  o += "    std::printf(\"FAIL: cudaMalloc\\n\");\n    return 1;\n  }\n";
-  o += "  cudaMemset(counter, 0, 2 * sizeof(unsigned long long));\n";
-  o += "  " + name + "_test_kernel<<<" + name +
-       "_blocks, threads, smem>>>(counter);\n";
-  o += "  cudaError_t err = cudaDeviceSynchronize();\n";
-  o += "  unsigned long long bad = 0;\n";
-  o += "  if (err == cudaSuccess)\n";
-  o += "    err = cudaMemcpy(&bad, counter, sizeof bad, "
-       "cudaMemcpyDeviceToHost);\n";
-  o += "  if (err != cudaSuccess || bad != 0) {\n";
-  o += "    std::printf(\"FAIL: " + name +
-       ": %llu mismatched registers (%s)\\n\", bad, "
-       "cudaGetErrorString(err));\n";
-  o += "    return 1;\n  }\n";
-  o += "  const int replicas = 1024, iterations = 1000;\n";
-  o += "  cudaEvent_t start, stop;\n";
-  o += "  cudaEventCreate(&start);\n  cudaEventCreate(&stop);\n";
-  o += "  " + name + "_bench_kernel<<<" + name +
-       "_blocks * replicas, threads, smem>>>(1, counter + 1);\n";
-  o += "  cudaEventRecord(start);\n";
-  o += "  " + name + "_bench_kernel<<<" + name +
-       "_blocks * replicas, threads, smem>>>(iterations, counter + 1);\n";
-  o += "  cudaEventRecord(stop);\n";
-  o += "  err = cudaEventSynchronize(stop);\n";
-  o += "  float ms = 0.0f;\n  cudaEventElapsedTime(&ms, start, stop);\n";
-  o += "  if (err != cudaSuccess) {\n";
-  o += "    std::printf(\"FAIL: " + name +
-       " timing: %s\\n\", cudaGetErrorString(err));\n";
-  o += "    return 1;\n  }\n";
-  o += "  const double bytes = " + std::to_string(tensorBytes) +
-       ".0 * replicas * iterations;\n";
-  o += "  std::printf(\"PASS: " + name +
-       ": %.1f GB/s (%d x %d conversions of " + std::to_string(tensorBytes) +
-       " B in %.3f ms)\\n\", bytes / (ms * 1e6), replicas, iterations, "
-       "ms);\n";
-  o += "  return 0;\n";
-  o += "}\n";
+  cudatext::emitHostMain(o, name, t.elementBytes << t.logicalBits,
+                         "conversions");
 }
 
 } // namespace

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // cudaGatherTables: the constants of a GatherPlan in the form the emitted
-// code uses them; emitGatherCuda: the device function printed from them.
+// code uses them; emitGatherCuda: the device function printed from them,
+// and the test kernel, timing kernel and host main() when asked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +79,35 @@ void sharedTables(const GatherPlan &p, CudaGatherTables &t) {
   t.storeIdleWarps = free[2];
   t.axisStrideBytes = rowMajor(s, uint64_t(1) << s.outShift(p.axis)) * eb;
   t.smemBytes = p.cost.smemBytes;
+}
+
+/// Per-register values and thread term (lane, warp, block columns) of
+/// id(l.applyFlat(hw)), `id` linear in the layout word. The input dims are
+/// [register, lane, warp, block] (GatherPlan).
+template <class Id>
+void idTerms(const LinearLayout &l, Id id, std::vector<uint64_t> &perRegister,
+             CudaThreadTerm &term) {
+  for (int64_t r = 0; r < l.inDimSize(dims::kRegister); ++r)
+    perRegister.push_back(id(l.applyFlat(uint64_t(r))));
+  std::vector<uint64_t> *parts[3] = {&term.lane, &term.warp, &term.block};
+  for (int d = 1; d < 4 && d < l.numInDims(); ++d)
+    for (int j = 0; j < l.inDim(d).log2; ++j)
+      parts[d - 1]->push_back(id(l.column(l.inShift(d) + j)));
+}
+
+/// The element ids of the test kernel (CudaGatherTables::srcId ...).
+void testTables(const GatherPlan &p, CudaGatherTables &t) {
+  const LinearLayout &s = p.src, &ix = p.index;
+  idTerms(s, [&](uint64_t w) { return rowMajor(s, w); }, t.srcId,
+          t.srcIdThread);
+  idTerms(ix, [&](uint64_t w) { return rowMajor(ix, w); }, t.outId,
+          t.outIdThread);
+  idTerms(ix, [&](uint64_t w) { return rowMajor(s, offAxis(p, w)); },
+          t.wantId, t.wantIdThread);
+  t.axisSize = uint64_t(s.outDim(p.axis).size());
+  t.axisStride = rowMajor(s, uint64_t(1) << s.outShift(p.axis));
+  t.srcIdBits = s.totalOutBits();
+  t.outIdBits = ix.totalOutBits();
 }
 
 /// `VAR ^= (v & bit) ? c : 0u;` for the non-zero terms of the index.
@@ -172,7 +202,113 @@ void emitShared(std::string &o, const CudaGatherTables &t) {
          hex(t.axisStrideBytes, false) + "));\n";
 }
 
+/// NAME_test_index: gatherTestIndex on the device.
+void emitTestIndex(std::string &o, const CudaGatherTables &t,
+                   const std::string &name) {
+  o += "\n__device__ __forceinline__ uint32_t " + name +
+       "_test_index(uint32_t id) {\n";
+  o += "  uint32_t h = id * 0x9e3779b1u;\n  h ^= h >> 16;\n";
+  o += "  h *= 0x85ebca6bu;\n  h ^= h >> 13;\n";
+  o += "  return h & " + hex(t.axisSize - 1, false) + ";\n}\n";
+}
+
+/// The test kernel's index values and wanted ids (before the passes).
+void emitTestSetup(std::string &o, const CudaGatherTables &t,
+                   const std::string &name) {
+  emitThreadTerm(o, "  ", "si", t.srcIdThread, true);
+  emitThreadTerm(o, "  ", "oi", t.outIdThread, true);
+  emitThreadTerm(o, "  ", "wi", t.wantIdThread, true);
+  o += "  int32_t index[" + name + "_out_regs];\n";
+  o += "  uint64_t want[" + name + "_out_regs];\n";
+  for (size_t r = 0; r < t.outId.size(); ++r) {
+    const std::string i = "index[" + std::to_string(r) + "]";
+    o += "  " + i + " = int32_t(" + name + "_test_index(uint32_t(oi ^ " +
+         hex(t.outId[r], true) + ")));\n";
+    o += "  want[" + std::to_string(r) + "] = wi ^ " + hex(t.wantId[r], true) +
+         " ^ uint64_t(" + i + ") * " + hex(t.axisStride, true) + ";\n";
+  }
+}
+
+void emitTestKernel(std::string &o, const CudaGatherTables &t,
+                    const std::string &name) {
+  const std::string T = elementType(t.elementBytes);
+  const int bits = int(t.elementBytes * 8);
+  const int passes = selfCheckPasses(t.srcIdBits, t.elementBytes);
+  emitTestIndex(o, t, name);
+  o += "\n// Self-check: src register r holds bits [pass * " +
+       std::to_string(bits) +
+       ", ...) of (row-major id + 1)\n// of its element; index[r] = " + name +
+       "_test_index(row-major id of output\n// register r); out[r] must "
+       "hold the same bits of (id + 1) of the source element\n// at its "
+       "coordinate with the axis coordinate replaced by index[r]. Launch " +
+       name + "_blocks\n// CTAs of 32 * " + name + "_warps threads with " +
+       name + "_smem_bytes of dynamic shared memory;\n// *mismatches must "
+       "stay 0.\n";
+  o += "__global__ void " + name +
+       "_test_kernel(unsigned long long *mismatches) {\n";
+  o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
+  o += "  const uint32_t lane = threadIdx.x % 32u;\n";
+  o += "  const uint32_t warp = threadIdx.x / 32u;\n";
+  o += "  const uint32_t block = blockIdx.x;\n";
+  emitTestSetup(o, t, name);
+  o += "  unsigned long long bad = 0;\n";
+  o += "  for (int pass = 0; pass < " + std::to_string(passes) +
+       "; ++pass) {\n";
+  o += "    const int shift = pass * " + std::to_string(bits) + ";\n";
+  o += "    " + T + " src[" + name + "_src_regs];\n";
+  o += "    " + T + " out[" + name + "_out_regs];\n";
+  for (size_t r = 0; r < t.srcId.size(); ++r)
+    o += "    src[" + std::to_string(r) + "] = " + T + "(((si ^ " +
+         hex(t.srcId[r], true) + ") + 1ull) >> shift);\n";
+  o += "    // Complemented: a register left unwritten mismatches.\n";
+  o += "    for (int r = 0; r < " + name + "_out_regs; ++r)\n";
+  o += "      out[r] = " + T + "(~((want[r] + 1ull) >> shift));\n";
+  o += "    " + name + "(src, index, out, " + name + "_smem);\n";
+  o += "    for (int r = 0; r < " + name + "_out_regs; ++r)\n";
+  o += "      bad += out[r] != " + T + "((want[r] + 1ull) >> shift);\n";
+  o += "    __syncthreads();\n  }\n";
+  o += "  (void)lane;\n  (void)warp;\n  (void)block;\n";
+  o += "  if (bad)\n    atomicAdd(mismatches, bad);\n}\n";
+}
+
+/// The timing kernel: the gather in a loop, each result folded back into
+/// the source so that no iteration can be dropped.
+void emitBenchKernel(std::string &o, const CudaGatherTables &t,
+                     const std::string &name) {
+  const std::string T = elementType(t.elementBytes);
+  o += "\n__global__ void " + name +
+       "_bench_kernel(int iterations, unsigned long long *sink) {\n";
+  o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
+  o += "  " + T + " src[" + name + "_src_regs];\n";
+  o += "  int32_t index[" + name + "_out_regs];\n";
+  o += "  " + T + " out[" + name + "_out_regs];\n";
+  o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
+  o += "    src[r] = " + T + "(threadIdx.x * 131u + r);\n";
+  o += "  for (int r = 0; r < " + name + "_out_regs; ++r) {\n";
+  o += "    index[r] = int32_t(" + name +
+       "_test_index(threadIdx.x * 64u + uint32_t(r)));\n";
+  o += "    out[r] = 0;\n  }\n";
+  o += "  for (int i = 0; i < iterations; ++i) {\n";
+  o += "    " + name + "(src, index, out, " + name + "_smem);\n";
+  o += "    __syncthreads();\n";
+  o += "    for (int r = 0; r < " + name + "_src_regs; ++r)\n";
+  o += "      src[r] ^= out[r % " + name + "_out_regs];\n";
+  o += "  }\n";
+  o += "  unsigned long long acc = 0;\n";
+  o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
+  o += "    acc = acc * 31ull + src[r];\n";
+  o += "  if (acc == 0x5eedull)\n    *sink = acc;\n}\n";
+}
+
 } // namespace
+
+uint32_t gatherTestIndex(uint64_t outId, uint64_t axisSize) {
+  uint32_t h = uint32_t(outId) * 0x9e3779b1u;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  return h & uint32_t(axisSize - 1);
+}
 
 Expected<CudaGatherTables> cudaGatherTables(const GatherPlan &plan) {
   const LinearLayout &s = plan.src, &ix = plan.index;
@@ -187,6 +323,7 @@ Expected<CudaGatherTables> cudaGatherTables(const GatherPlan &plan) {
   t.srcRegisters = s.inDimSize(dims::kRegister);
   t.outRegisters = ix.inDimSize(dims::kRegister);
   t.elementBytes = plan.elementBits / 8;
+  testTables(plan, t);
   if (plan.strategy == GatherStrategy::SharedMemory) {
     if (plan.cost.smemBytes > (int64_t(1) << 31))
       return Diagnostic::error("a gather buffer of " +
@@ -218,10 +355,20 @@ Expected<std::string> emitGatherCuda(const GatherPlan &plan,
   if (!isIdentifier(name))
     return Diagnostic::error("function name '" + name.substr(0, 200) +
                              "' is not a C identifier");
+  if (options.hostMain && !options.testKernel)
+    return Diagnostic::error("the host main() launches the test kernel: "
+                             "hostMain needs testKernel");
   LK_TRY(CudaGatherTables t, cudaGatherTables(plan));
+  if (options.testKernel && t.outIdBits > 32)
+    return Diagnostic::error(
+        "the test kernel hashes 32-bit element ids; the output tensor has "
+        "2^" + std::to_string(t.outIdBits) + " elements");
   const std::string T = elementType(t.elementBytes);
   std::string o = "// Generated by LayoutKit: " + plan.describe() + "\n";
-  o += "#include <cstdint>\n#include <cuda_runtime.h>\n\n";
+  o += "#include <cstdint>\n";
+  if (options.hostMain)
+    o += "#include <cstdio>\n";
+  o += "#include <cuda_runtime.h>\n\n";
   auto constant = [&](const char *what, int64_t v) {
     o += "inline constexpr int " + name + "_" + what + " = " +
          std::to_string(v) + ";\n";
@@ -243,6 +390,14 @@ Expected<std::string> emitGatherCuda(const GatherPlan &plan,
   else
     emitRounds(o, t);
   o += "}\n";
+  if (options.testKernel)
+    emitTestKernel(o, t, name);
+  if (options.hostMain) {
+    emitBenchKernel(o, t, name);
+    o += "\n// Checks the gather, then times it (output bytes gathered per\n"
+         "// second over many CTAs).\n";
+    emitHostMain(o, name, t.elementBytes << t.outIdBits, "gathers");
+  }
   return o;
 }
 

@@ -23,6 +23,7 @@
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
+#include "support/NvccTestSupport.h"
 #include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -644,79 +645,6 @@ TEST(EmitCudaTables, StandardPairsAllWidths) {
 // nvcc
 //===----------------------------------------------------------------------===//
 
-/// nvcc from LK_NVCC, PATH, or /usr/local/cuda/bin/nvcc; empty when none.
-std::string findNvcc() {
-  namespace fs = std::filesystem;
-  auto runnable = [](const fs::path &p) {
-    return !p.empty() && fs::is_regular_file(p) &&
-           ::access(p.c_str(), X_OK) == 0;
-  };
-  if (const char *env = std::getenv("LK_NVCC"); env && *env)
-    return runnable(env) ? std::string(env) : std::string();
-  if (const char *path = std::getenv("PATH")) {
-    std::string s = path;
-    size_t start = 0;
-    while (start <= s.size()) {
-      size_t end = s.find(':', start);
-      if (end == std::string::npos)
-        end = s.size();
-      fs::path p = fs::path(s.substr(start, end - start)) / "nvcc";
-      if (end > start && runnable(p))
-        return p.string();
-      start = end + 1;
-    }
-  }
-  fs::path fallback = "/usr/local/cuda/bin/nvcc";
-  return runnable(fallback) ? fallback.string() : std::string();
-}
-
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-CommandResult runCommand(const std::string &cmd) {
-  CommandResult r;
-  FILE *f = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!f)
-    return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    r.output.append(buf, n);
-  r.status = ::pclose(f);
-  return r;
-}
-
-/// A fresh temp directory for this test.
-std::filesystem::path tempDir(const std::string &stem) {
-  namespace fs = std::filesystem;
-  fs::path d = fs::temp_directory_path() /
-               ("lk-emit-" + stem + "-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
-/// Compiles `code` with `nvcc -arch=ARCH -c` (and -Werror on every
-/// warning); failure carries nvcc's output.
-void expectCompiles(const std::string &nvcc, const std::string &code,
-                    const std::string &stem, const std::string &arch,
-                    const std::string &extra = "-c") {
-  namespace fs = std::filesystem;
-  fs::path dir = tempDir(stem);
-  fs::path cu = dir / (stem + ".cu");
-  std::ofstream(cu) << code;
-  fs::path obj = dir / (stem + "-" + arch + ".o");
-  CommandResult r = runCommand(
-      "'" + nvcc + "' -arch=" + arch + " -std=c++17 -Werror all-warnings " +
-      extra + " '" + cu.string() + "' -o '" + obj.string() + "'");
-  EXPECT_EQ(r.status, 0) << "nvcc -arch=" << arch << " " << extra
-                         << " failed on " << cu << ":\n"
-                         << r.output;
-  if (r.status == 0)
-    fs::remove_all(dir);
-}
-
 /// The first standard f16 pair (4 warps, 64x32) whose shared-memory plan
 /// with matrix instructions uses stmatrix (wantStore) or ldmatrix.
 Plan matrixPlan(bool wantStore) {
@@ -871,15 +799,6 @@ TEST(EmitCudaNvcc, HostMainLinks) {
   expectCompiles(nvcc, code, "main", "sm_90a", "");
 }
 
-/// Whether a CUDA GPU is reachable: `nvidia-smi -L` lists one. LK_GPU=0
-/// turns the GPU tests off, LK_GPU=1 on (without asking nvidia-smi).
-bool gpuReachable() {
-  if (const char *env = std::getenv("LK_GPU"); env && *env)
-    return std::string(env) != "0";
-  CommandResult r = runCommand("nvidia-smi -L");
-  return r.status == 0 && r.output.find("GPU ") != std::string::npos;
-}
-
 // Where a GPU is reachable: every plan of emissionCases (each strategy and
 // width) built with its host main for the GPU at hand (-arch=native) and
 // run (LK_GPU_ARCH=sm_XX builds for that architecture instead). The test
@@ -894,29 +813,17 @@ TEST(EmitCudaGpu, TestKernelsPassOnTheGpu) {
     GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
   if (!gpuReachable())
     GTEST_SKIP() << "no GPU reachable (nvidia-smi -L lists none, or LK_GPU=0)";
-  namespace fs = std::filesystem;
-  std::string arch = "native";
-  if (const char *env = std::getenv("LK_GPU_ARCH"); env && *env)
-    arch = env;
+  const std::string arch = gpuArch();
   for (const EmissionCase &c : emissionCases()) {
     CudaEmitOptions o;
     o.functionName = "lk_" + c.name;
     o.hostMain = true;
-    std::string code = ok(emitCuda(c.plan, o));
-    fs::path dir = tempDir("gpu-" + c.name);
-    fs::path cu = dir / (c.name + ".cu"), exe = dir / c.name;
-    std::ofstream(cu) << code;
-    CommandResult build =
-        runCommand("'" + nvcc + "' -arch=" + arch + " -O3 -std=c++17 '" +
-                   cu.string() + "' -o '" + exe.string() + "'");
-    ASSERT_EQ(build.status, 0) << c.name << ":\n" << build.output;
-    CommandResult run = runCommand("'" + exe.string() + "'");
-    EXPECT_EQ(run.status, 0) << c.name << ":\n" << run.output;
-    EXPECT_EQ(run.output.rfind("PASS: lk_" + c.name + ":", 0), 0u)
-        << run.output;
-    std::printf("%s", run.output.c_str());
-    if (run.status == 0)
-      fs::remove_all(dir);
+    GpuRun g = buildAndRun(nvcc, ok(emitCuda(c.plan, o)), c.name, arch);
+    ASSERT_TRUE(g.built) << c.name << ":\n" << g.run.output;
+    EXPECT_EQ(g.run.status, 0) << c.name << ":\n" << g.run.output;
+    EXPECT_EQ(g.run.output.rfind("PASS: lk_" + c.name + ":", 0), 0u)
+        << g.run.output;
+    std::printf("%s", g.run.output.c_str());
   }
 }
 

@@ -183,4 +183,30 @@ TEST(CliNewCommands, Gather) {
   EXPECT_EQ(runCli({"gather", l, l, "--axis", "7", "--dtype", "f32"}).status, 1);
 }
 
+// --emit cuda prints the device function only; --host-main adds the test
+// kernel and main() (as for `plan`); --host-main without --emit is refused.
+TEST(CliNewCommands, GatherEmitHostMain) {
+  const std::string l = "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),"
+                        "(4,0)]} -> {dim0: 8, dim1: 8}";
+  std::vector<std::string> args = {"gather", l,       l,        "--axis",
+                                   "1",      "--dtype", "f32", "--emit",
+                                   "cuda"};
+  CliRun plain = runCli(args);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_NE(plain.out.find("__device__ void lk_gather("), std::string::npos);
+  EXPECT_EQ(plain.out.find("lk_gather_test_kernel"), std::string::npos);
+  EXPECT_EQ(plain.out.find("int main()"), std::string::npos);
+  args.push_back("--host-main");
+  CliRun full = runCli(args);
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_NE(full.out.find("__global__ void lk_gather_test_kernel("),
+            std::string::npos);
+  EXPECT_NE(full.out.find("int main()"), std::string::npos);
+  CliRun bad = runCli({"gather", l, l, "--axis", "1", "--dtype", "f32",
+                       "--host-main"});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("--host-main needs --emit cuda"), std::string::npos)
+      << bad.err;
+}
+
 } // namespace

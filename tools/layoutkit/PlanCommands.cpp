@@ -305,12 +305,17 @@ Expected<Reply> runGather(const Invocation &inv) {
               {"barriers", c.barriers},
               {"smem_bytes", c.smemBytes}}}};
   std::optional<std::string> out = inv.option("out");
+  const bool hostMain = inv.option("host-main").has_value();
   if (!inv.option("emit")) {
-    if (out)
-      return Diagnostic::error("--out needs --emit cuda");
+    if (out || hostMain)
+      return Diagnostic::error(std::string(out ? "--out" : "--host-main") +
+                               " needs --emit cuda");
     return r;
   }
-  LK_TRY(std::string code, plan::emitGatherCuda(p));
+  plan::CudaGatherEmitOptions emitOptions;
+  emitOptions.testKernel = hostMain;
+  emitOptions.hostMain = hostMain;
+  LK_TRY(std::string code, plan::emitGatherCuda(p, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
     r.text += "CUDA C++ written to " + *out + "\n";
@@ -419,7 +424,8 @@ std::vector<CommandSpec> planCommands() {
        "shared memory otherwise; prints the strategy and its instruction "
        "counts. SRC and INDEX are read as `plan` reads its layouts. --emit "
        "cuda adds the CUDA C++ of the plan (a device function; "
-       "plan/EmitGather.h).",
+       "plan/EmitGather.h); --host-main adds a self-checking test kernel "
+       "and a main() that runs it.",
        {"layoutkit gather '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),"
         "(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' '{register: [(0,1)], lane: "
         "[(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}' --axis 1 "
@@ -432,6 +438,12 @@ std::vector<CommandSpec> planCommands() {
          false, {}},
         {"shape", "SHAPE", "the tensor shape, as for plan", false, {}},
         {"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
+        {"host-main",
+         "",
+         "with --emit cuda: also the self-checking test kernel and a host "
+         "main() that runs it",
+         true,
+         {}},
         {"out",
          "FILE",
          "with --emit: write the code to FILE instead",

@@ -7,7 +7,8 @@
 /// \file
 /// Turns a plan::GatherPlan (Gather.h) into CUDA C++: one device function
 /// that performs the gather, with the same conventions as the conversion
-/// emitter (EmitCuda.h).
+/// emitter (EmitCuda.h), and optionally a self-checking test kernel and a
+/// host main() that runs it (emitGatherCuda).
 ///
 /// ## The emitted contract
 ///
@@ -45,7 +46,8 @@
 /// is a power of two, so the XOR forms are exact.
 ///
 /// Errors: lanes per warp other than 32, a function name that is not a C
-/// identifier, a plan whose tables do not match its layouts.
+/// identifier, hostMain without testKernel, a plan whose tables do not
+/// match its layouts.
 ///
 /// Example (Gather.h's hand-derived f32 8x8 plan, axis 1): per output
 /// register r, `reg = r ^ (v & 1)`, `sl = (lane & 0x1c) | (v >> 1 & 3)` in
@@ -83,18 +85,64 @@ struct CudaGatherTables {
   CudaThreadTerm storeThread, loadThread;
   uint64_t storeIdleRegisters = 0, storeIdleLanes = 0, storeIdleWarps = 0;
   uint64_t axisStrideBytes = 0;
+  /// The test kernel's element ids (row-major positions, dim0 slowest), as
+  /// per-register constant ^ thread term (linear: every dim is a power of
+  /// two). srcId[r]: source register r, in the source tensor; outId[r]:
+  /// output register r, in the output (index) tensor; wantId[r]: output
+  /// register r with its axis coordinate cleared, in the source tensor, so
+  /// the element out[r] must hold for index value v is
+  ///     wantId[r] ^ wantIdThread ^ v * axisStride.
+  std::vector<uint64_t> srcId, outId, wantId;
+  CudaThreadTerm srcIdThread, outIdThread, wantIdThread;
+  /// Size of the source axis; row-major stride of its coordinate (elements).
+  uint64_t axisSize = 0, axisStride = 0;
+  /// log2 of the number of elements of the source / output tensor.
+  int srcIdBits = 0, outIdBits = 0;
 };
 
 /// The tables of `plan`. Fails on lanes per warp other than 32 and on a
 /// plan whose addressing does not match its layouts.
 Expected<CudaGatherTables> cudaGatherTables(const GatherPlan &plan);
 
+/// The index value the test kernel gives the output element of row-major
+/// id `outId` (a deterministic pseudo-random value in [0, axisSize),
+/// axisSize a power of two): h = uint32(outId) * 0x9e3779b1, h ^= h >> 16,
+/// h *= 0x85ebca6b, h ^= h >> 13, result h & (axisSize - 1). The emitted
+/// NAME_test_index computes the same. Example: outId 0 gives 0 for any
+/// axis size. Elements the index layout holds more than once get one value.
+uint32_t gatherTestIndex(uint64_t outId, uint64_t axisSize);
+
 struct CudaGatherEmitOptions {
   std::string functionName = "lk_gather";
+  /// Also emit NAME_test_index and the self-checking NAME_test_kernel
+  /// (off by default: the unit is the device function alone).
+  bool testKernel = false;
+  /// Also emit NAME_bench_kernel and a host main() that runs the test
+  /// kernel, prints PASS with GB/s or FAIL (needs testKernel).
+  bool hostMain = false;
 };
 
-/// The CUDA C++ translation unit (<cstdint> and <cuda_runtime.h> only)
-/// for `plan`: the constants and the device function of the file comment.
+/// The CUDA C++ translation unit for `plan` (<cstdint>, <cuda_runtime.h>,
+/// and <cstdio> with hostMain): the constants and the device function of
+/// the file comment, then the options' kernels.
+///
+/// Test kernel `NAME_test_kernel(unsigned long long *mismatches)`: every
+/// thread gives src register r (id + 1) of its element (srcId), index
+/// register r the value gatherTestIndex(outId of r), and adds to
+/// *mismatches the output registers that do not hold (id + 1) of
+/// src[x with x_axis := index[x]] (wantId). Elements narrower than the ids
+/// are checked in selfCheckPasses passes, pass p carrying bits
+/// [p * elementBits, (p + 1) * elementBits) of (id + 1) with the same index
+/// values: the plan reads the same locations in every pass, so a register
+/// holding a wrong element differs from the wanted one in some pass. Each
+/// output register starts a pass as the complement of what it must become,
+/// so one the gather never writes is counted too. Launch: NAME_blocks CTAs
+/// of 32 * NAME_warps threads with NAME_smem_bytes of dynamic shared memory.
+/// The host main (CudaText.h) counts the output tensor's bytes per gather.
+///
+/// Errors: a function name that is not a C identifier, hostMain without
+/// testKernel, a test kernel for an output tensor of more than 2^32
+/// elements (the hash takes 32-bit ids), and those of cudaGatherTables.
 Expected<std::string> emitGatherCuda(const GatherPlan &plan,
                                      const CudaGatherEmitOptions &options = {});
 

@@ -1,0 +1,149 @@
+//===- NvccTestSupport.h - nvcc helpers of the emitter tests -*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Helpers shared by the CUDA emitter tests (EmitCudaTest.cpp,
+/// EmitGatherTest.cpp): finding nvcc, running a command with its output,
+/// a per-process temp directory, compiling a unit under -Werror, and
+/// whether a GPU is reachable. Pulled in with `using namespace test;`.
+///
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_TESTS_SUPPORT_NVCCTESTSUPPORT_H
+#define LAYOUTKIT_TESTS_SUPPORT_NVCCTESTSUPPORT_H
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace lk::plan::test {
+
+/// nvcc from LK_NVCC, PATH, or /usr/local/cuda/bin/nvcc; empty when none.
+inline std::string findNvcc() {
+  namespace fs = std::filesystem;
+  auto runnable = [](const fs::path &p) {
+    return !p.empty() && fs::is_regular_file(p) &&
+           ::access(p.c_str(), X_OK) == 0;
+  };
+  if (const char *env = std::getenv("LK_NVCC"); env && *env)
+    return runnable(env) ? std::string(env) : std::string();
+  if (const char *path = std::getenv("PATH")) {
+    std::string s = path;
+    size_t start = 0;
+    while (start <= s.size()) {
+      size_t end = s.find(':', start);
+      if (end == std::string::npos)
+        end = s.size();
+      fs::path p = fs::path(s.substr(start, end - start)) / "nvcc";
+      if (end > start && runnable(p))
+        return p.string();
+      start = end + 1;
+    }
+  }
+  fs::path fallback = "/usr/local/cuda/bin/nvcc";
+  return runnable(fallback) ? fallback.string() : std::string();
+}
+
+struct CommandResult {
+  int status = -1;
+  std::string output;
+};
+
+/// Runs `cmd` through the shell, stdout and stderr together.
+inline CommandResult runCommand(const std::string &cmd) {
+  CommandResult r;
+  FILE *f = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!f)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    r.output.append(buf, n);
+  r.status = ::pclose(f);
+  return r;
+}
+
+/// A fresh temp directory for this test.
+inline std::filesystem::path tempDir(const std::string &stem) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::temp_directory_path() /
+               ("lk-emit-" + stem + "-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+/// Compiles `code` with `nvcc -arch=ARCH -c` (and -Werror on every
+/// warning); `extra` "" builds and links instead. A failure carries nvcc's
+/// output.
+inline void expectCompiles(const std::string &nvcc, const std::string &code,
+                           const std::string &stem, const std::string &arch,
+                           const std::string &extra = "-c") {
+  namespace fs = std::filesystem;
+  fs::path dir = tempDir(stem);
+  fs::path cu = dir / (stem + ".cu");
+  std::ofstream(cu) << code;
+  fs::path obj = dir / (stem + "-" + arch + ".o");
+  CommandResult r = runCommand(
+      "'" + nvcc + "' -arch=" + arch + " -std=c++17 -Werror all-warnings " +
+      extra + " '" + cu.string() + "' -o '" + obj.string() + "'");
+  EXPECT_EQ(r.status, 0) << "nvcc -arch=" << arch << " " << extra
+                         << " failed on " << cu << ":\n"
+                         << r.output;
+  if (r.status == 0)
+    fs::remove_all(dir);
+}
+
+/// Whether a CUDA GPU is reachable: `nvidia-smi -L` lists one. LK_GPU=0
+/// turns the GPU tests off, LK_GPU=1 on (without asking nvidia-smi).
+inline bool gpuReachable() {
+  if (const char *env = std::getenv("LK_GPU"); env && *env)
+    return std::string(env) != "0";
+  CommandResult r = runCommand("nvidia-smi -L");
+  return r.status == 0 && r.output.find("GPU ") != std::string::npos;
+}
+
+/// The architecture the GPU tests build for: LK_GPU_ARCH, else "native".
+inline std::string gpuArch() {
+  if (const char *env = std::getenv("LK_GPU_ARCH"); env && *env)
+    return env;
+  return "native";
+}
+
+/// Builds `code` with its host main for `arch` (-O3) and runs it; the
+/// result is the program's (a failed build: nvcc's, status != 0, with
+/// `built` false).
+struct GpuRun {
+  bool built = false;
+  CommandResult run;
+};
+inline GpuRun buildAndRun(const std::string &nvcc, const std::string &code,
+                          const std::string &stem, const std::string &arch) {
+  namespace fs = std::filesystem;
+  fs::path dir = tempDir("gpu-" + stem);
+  fs::path cu = dir / (stem + ".cu"), exe = dir / stem;
+  std::ofstream(cu) << code;
+  GpuRun g;
+  CommandResult build =
+      runCommand("'" + nvcc + "' -arch=" + arch + " -O3 -std=c++17 '" +
+                 cu.string() + "' -o '" + exe.string() + "'");
+  if (build.status != 0) {
+    g.run = build;
+    return g;
+  }
+  g.built = true;
+  g.run = runCommand("'" + exe.string() + "'");
+  if (g.run.status == 0)
+    fs::remove_all(dir);
+  return g;
+}
+
+} // namespace lk::plan::test
+
+#endif // LAYOUTKIT_TESTS_SUPPORT_NVCCTESTSUPPORT_H
