@@ -237,13 +237,13 @@ void emitTestKernel(std::string &o, const CudaGatherTables &t,
   emitTestIndex(o, t, name);
   o += "\n// Self-check: src register r holds bits [pass * " +
        std::to_string(bits) +
-       ", ...) of (row-major id + 1)\n// of its element; index[r] = " + name +
-       "_test_index(row-major id of output\n// register r); out[r] must "
-       "hold the same bits of (id + 1) of the source element\n// at its "
-       "coordinate with the axis coordinate replaced by index[r]. Launch " +
-       name + "_blocks\n// CTAs of 32 * " + name + "_warps threads with " +
-       name + "_smem_bytes of dynamic shared memory;\n// *mismatches must "
-       "stay 0.\n";
+       ", ...) of (row-major id + 1)\n"
+       "// of its element; index[r] = " + name + "_test_index(row-major id\n"
+       "// of output register r); out[r] must hold the same bits of (id + 1)\n"
+       "// of the source element at its coordinate with the axis coordinate\n"
+       "// replaced by index[r]. Launch " + name + "_blocks CTAs of\n"
+       "// 32 * " + name + "_warps threads with " + name + "_smem_bytes\n"
+       "// of dynamic shared memory; *mismatches must stay 0.\n";
   o += "__global__ void " + name +
        "_test_kernel(unsigned long long *mismatches) {\n";
   o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
