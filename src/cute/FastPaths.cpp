@@ -325,10 +325,13 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     m.s[j] = ks;
     m.d[j] = kd;
   }
+  // The divisions below form one dependent chain, and each 64-bit idiv
+  // takes 10+ cycles, so the ones with a known quotient are skipped: the
+  // first stride is divided by cur = 1.
   Modes r;
   int64_t cur = 1;
   for (int i = 0; i < m.n; ++i) {
-    int64_t newShape = m.d[i] / cur;
+    int64_t newShape = i == 0 ? m.d[0] : m.d[i] / cur;
     if (newShape == 0)
       return false;
     r.s[r.n] = newShape;
@@ -336,11 +339,22 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     if (mulOverflows(m.d[i], m.s[i], cur))
       return false;
   }
+  // restShape = prod ceilDiv(c_k, divisor_k), divisor_k+1 = ceilDiv(
+  // divisor_k, c_k), with every c_k >= 1 (callers pass shapes) and
+  // divisor >= 1, so one of the two quotients is always 1: c >= divisor
+  // gives ceilDiv(divisor, c) = 1, c < divisor gives ceilDiv(c, divisor)
+  // = 1. At most one division per mode, none once the divisor is 1.
   int64_t restShape = 1, divisor = cur;
   for (int k = 0; k < nc; ++k) {
-    if (mulOverflows(restShape, ceilDiv(cot[k], divisor), restShape))
-      return false;
-    divisor = ceilDiv(divisor, cot[k]);
+    const int64_t c = cot[k];
+    if (c >= divisor) {
+      if (mulOverflows(restShape, divisor == 1 ? c : ceilDiv(c, divisor),
+                       restShape))
+        return false;
+      divisor = 1;
+    } else {
+      divisor = ceilDiv(divisor, c);
+    }
   }
   r.s[r.n] = restShape;
   r.d[r.n++] = restShape == 1 ? 0 : cur;
