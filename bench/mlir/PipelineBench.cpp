@@ -111,14 +111,18 @@ void BM_Pipeline(benchmark::State &state) {
   MLIRContext &ctx = *owned;
   int64_t opCount = 0;
   // Declared outside the loop so that freeing the function (as costly as
-  // a walk) happens while the timer is paused, not inside the timed run.
+  // a walk) and the pass manager (with LK_PIPELINE_TIMING, printing its
+  // report) happen while the timer is paused, not inside the timed run.
   OwningOpRef<ModuleOp> m;
+  std::unique_ptr<PassManager> owner;
   for (auto _ : state) {
     state.PauseTiming();
+    owner.reset();
     m = build(ctx, state.range(0));
     opCount = 0;
     m->walk([&](Operation *) { ++opCount; });
-    PassManager pm(&ctx);
+    owner = std::make_unique<PassManager>(&ctx);
+    PassManager &pm = *owner;
     ta::buildTileASLayoutPipeline(pm);
     if (std::getenv("LK_PIPELINE_TIMING"))
       pm.enableTiming();
