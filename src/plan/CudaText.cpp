@@ -12,63 +12,105 @@
 #include "CudaText.h"
 
 namespace lk::plan::cudatext {
-
 namespace {
+
+/// NAME_cuda_ok(err, what): prints "FAIL: NAME: <what>: <CUDA error>" and
+/// returns false when err is not cudaSuccess.
+void emitOkHelper(std::string &o, const std::string &name) {
+  o +=
+      "static bool " + name + "_cuda_ok(cudaError_t err, const char *what) {\n";
+  o += "  if (err == cudaSuccess)\n    return true;\n";
+  o += "  std::printf(\"FAIL: " + name +
+       ": %s: %s\\n\", what, cudaGetErrorString(err));\n";
+  o += "  return false;\n}\n\n";
+}
+
+/// `if (!NAME_cuda_ok(CALL, "WHAT")) return 1;` at `indent`.
+void emitChecked(std::string &o, const std::string &name,
+                 const std::string &indent, const std::string &call,
+                 const std::string &what) {
+  o += indent + "if (!" + name + "_cuda_ok(" + call + ", \"" + what + "\"))\n" +
+       indent + "  return 1;\n";
+}
+
+/// A launch followed by its error check: a launch that fails (too much
+/// shared memory, too many threads) is reported by cudaGetLastError, a
+/// fault while it runs by cudaDeviceSynchronize. `before` runs between the
+/// launch and the synchronization (an event record).
+void emitLaunch(std::string &o, const std::string &name,
+                const std::string &launch, const std::string &what,
+                const std::string &before = "") {
+  o += "  " + launch + ";\n";
+  o += "  err = cudaGetLastError();\n";
+  if (!before.empty())
+    o += "  if (err == cudaSuccess)\n    err = " + before + ";\n";
+  o += "  if (err == cudaSuccess)\n    err = cudaDeviceSynchronize();\n";
+  emitChecked(o, name, "  ", "err", what);
+}
 
 /// Raises the dynamic shared-memory limit of both kernels when over 48 KiB.
 void emitSmemLimit(std::string &o, const std::string &name) {
   o += "  if (smem > 48 * 1024) {\n";
   for (const char *k : {"_test_kernel", "_bench_kernel"})
-    o += "    cudaFuncSetAttribute(" + name + k +
-         ", cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));\n";
+    emitChecked(o, name, "    ",
+                "cudaFuncSetAttribute(" + name + k +
+                    ", cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))",
+                std::string("cudaFuncSetAttribute(") + (k + 1) + ")");
   o += "  }\n";
 }
 
 /// The test launch: FAIL (exit 1) on a CUDA error or a mismatch.
 void emitCheck(std::string &o, const std::string &name) {
   o += "  unsigned long long *counter = nullptr;\n";
-  o += "  if (cudaMalloc(&counter, 2 * sizeof(unsigned long long)) != "
-       "cudaSuccess) {\n";
-  o += "    std::printf(\"FAIL: cudaMalloc\\n\");\n    return 1;\n  }\n";
-  o += "  cudaMemset(counter, 0, 2 * sizeof(unsigned long long));\n";
-  o += "  " + name + "_test_kernel<<<" + name +
-       "_blocks, threads, smem>>>(counter);\n";
-  o += "  cudaError_t err = cudaDeviceSynchronize();\n";
+  emitChecked(o, name, "  ",
+              "cudaMalloc(&counter, 2 * sizeof(unsigned long long))",
+              "cudaMalloc");
+  emitChecked(o, name, "  ",
+              "cudaMemset(counter, 0, 2 * sizeof(unsigned long long))",
+              "cudaMemset");
+  o += "  cudaError_t err = cudaSuccess;\n";
+  emitLaunch(o, name,
+             name + "_test_kernel<<<" + name +
+                 "_blocks, threads, smem>>>(counter)",
+             "test kernel");
   o += "  unsigned long long bad = 0;\n";
-  o += "  if (err == cudaSuccess)\n";
-  o += "    err = cudaMemcpy(&bad, counter, sizeof bad, "
-       "cudaMemcpyDeviceToHost);\n";
-  o += "  if (err != cudaSuccess || bad != 0) {\n";
+  emitChecked(o, name, "  ",
+              "cudaMemcpy(&bad, counter, sizeof bad, cudaMemcpyDeviceToHost)",
+              "cudaMemcpy");
+  o += "  if (bad != 0) {\n";
   o += "    std::printf(\"FAIL: " + name +
-       ": %llu mismatched registers (%s)\\n\", bad, "
-       "cudaGetErrorString(err));\n";
+       ": %llu mismatched registers\\n\", bad);\n";
   o += "    return 1;\n  }\n";
+}
+
+/// One warm-up and one timed launch of the timing kernel.
+void emitTiming(std::string &o, const std::string &name) {
+  o += "  const int replicas = 1024, iterations = 1000;\n";
+  o += "  cudaEvent_t start, stop;\n";
+  emitChecked(o, name, "  ", "cudaEventCreate(&start)", "cudaEventCreate");
+  emitChecked(o, name, "  ", "cudaEventCreate(&stop)", "cudaEventCreate");
+  const std::string grid = name + "_bench_kernel<<<" + name +
+                           "_blocks * replicas, threads, smem>>>(";
+  emitLaunch(o, name, grid + "1, counter + 1)", "warm-up kernel");
+  emitChecked(o, name, "  ", "cudaEventRecord(start)", "cudaEventRecord");
+  emitLaunch(o, name, grid + "iterations, counter + 1)", "timing kernel",
+             "cudaEventRecord(stop)");
+  o += "  float ms = 0.0f;\n";
+  emitChecked(o, name, "  ", "cudaEventElapsedTime(&ms, start, stop)",
+              "cudaEventElapsedTime");
 }
 
 } // namespace
 
 void emitHostMain(std::string &o, const std::string &name, int64_t bytes,
                   const std::string &noun) {
+  emitOkHelper(o, name);
   o += "int main() {\n";
   o += "  const int threads = 32 * " + name + "_warps;\n";
   o += "  const size_t smem = size_t(" + name + "_smem_bytes);\n";
   emitSmemLimit(o, name);
   emitCheck(o, name);
-  o += "  const int replicas = 1024, iterations = 1000;\n";
-  o += "  cudaEvent_t start, stop;\n";
-  o += "  cudaEventCreate(&start);\n  cudaEventCreate(&stop);\n";
-  o += "  " + name + "_bench_kernel<<<" + name +
-       "_blocks * replicas, threads, smem>>>(1, counter + 1);\n";
-  o += "  cudaEventRecord(start);\n";
-  o += "  " + name + "_bench_kernel<<<" + name +
-       "_blocks * replicas, threads, smem>>>(iterations, counter + 1);\n";
-  o += "  cudaEventRecord(stop);\n";
-  o += "  err = cudaEventSynchronize(stop);\n";
-  o += "  float ms = 0.0f;\n  cudaEventElapsedTime(&ms, start, stop);\n";
-  o += "  if (err != cudaSuccess) {\n";
-  o += "    std::printf(\"FAIL: " + name +
-       " timing: %s\\n\", cudaGetErrorString(err));\n";
-  o += "    return 1;\n  }\n";
+  emitTiming(o, name);
   o += "  const double bytes = " + std::to_string(bytes) +
        ".0 * replicas * iterations;\n";
   o += "  std::printf(\"PASS: " + name + ": %.1f GB/s (%d x %d " + noun +

@@ -85,13 +85,17 @@ inline int selfCheckPasses(int idBits, int64_t elementBytes) {
   return (idBits + 1 + w - 1) / w;
 }
 
-/// The host main() of both emitters: launches NAME_test_kernel(counter) on
-/// NAME_blocks CTAs of 32 * NAME_warps threads with NAME_smem_bytes of
-/// dynamic shared memory (raising the limit over 48 KiB); prints
-/// "FAIL: NAME: <count> mismatched registers (<CUDA error>)" and returns 1
-/// on a mismatch or CUDA error ("FAIL: cudaMalloc" when no device answers);
-/// then times NAME_bench_kernel(iterations, sink) over 1024 x NAME_blocks
-/// CTAs x 1000 iterations and prints
+/// The host main() of both emitters, after a helper NAME_cuda_ok: launches
+/// NAME_test_kernel(counter) on NAME_blocks CTAs of 32 * NAME_warps threads
+/// with NAME_smem_bytes of dynamic shared memory (raising the limit over
+/// 48 KiB). Every CUDA call's result is checked, and every launch is
+/// followed by `err = cudaGetLastError()` and cudaDeviceSynchronize, so a
+/// kernel that cannot launch (say, more shared memory than a block may
+/// have) fails instead of leaving the counter 0. It prints
+/// "FAIL: NAME: <what>: <CUDA error>" on an error (what: cudaMalloc,
+/// test kernel, ...) and "FAIL: NAME: <count> mismatched registers" on a
+/// mismatch, returning 1; then it times NAME_bench_kernel(iterations,
+/// sink) over 1024 x NAME_blocks CTAs x 1000 iterations and prints
 /// "PASS: NAME: <GB/s> GB/s (1024 x 1000 <noun> of <bytes> B in <ms> ms)",
 /// GB/s counting `bytes` per iteration per replica.
 void emitHostMain(std::string &o, const std::string &name, int64_t bytes,

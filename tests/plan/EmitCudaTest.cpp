@@ -799,6 +799,35 @@ TEST(EmitCudaNvcc, HostMainLinks) {
   expectCompiles(nvcc, code, "main", "sm_90a", "");
 }
 
+// The host main() checks every CUDA call and every launch
+// (hostMainErrorHandling, NvccTestSupport.h): a kernel that cannot launch,
+// say with more dynamic shared memory than a block may have, prints
+// "FAIL: NAME: test kernel: <CUDA error>" instead of PASS with a counter
+// never written. The checker itself flags a main without those checks.
+TEST(EmitCudaTables, HostMainChecksEveryLaunchAndCall) {
+  for (const EmissionCase &c : emissionCases()) {
+    CudaEmitOptions o;
+    o.functionName = "lk_" + c.name;
+    o.hostMain = true;
+    const std::string code = ok(emitCuda(c.plan, o));
+    EXPECT_EQ(hostMainErrorHandling(code), "") << c.name;
+    EXPECT_NE(code.find("std::printf(\"FAIL: lk_" + c.name +
+                        ": %s: %s\\n\", what, cudaGetErrorString(err));"),
+              std::string::npos);
+    const std::string last = "  err = cudaGetLastError();\n";
+    std::string unchecked = code;
+    unchecked.erase(unchecked.rfind(last), last.size());
+    EXPECT_NE(hostMainErrorHandling(unchecked), "") << c.name;
+  }
+  const std::string bare = "int main() {\n  k<<<1, 32>>>(p);\n"
+                           "  cudaDeviceSynchronize();\n}\n";
+  EXPECT_EQ(hostMainErrorHandling(bare),
+            "unchecked:   cudaDeviceSynchronize();\n"
+            "no cudaGetLastError after:   k<<<1, 32>>>(p);\n"
+            "no synchronize and check after:   k<<<1, 32>>>(p);\n"
+            "expected 3 launches (test, warm-up, timing), found 1\n");
+}
+
 // Where a GPU is reachable: every plan of emissionCases (each strategy and
 // width) built with its host main for the GPU at hand (-arch=native) and
 // run (LK_GPU_ARCH=sm_XX builds for that architecture instead). The test

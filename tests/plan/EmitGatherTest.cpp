@@ -408,6 +408,21 @@ TEST(EmitGatherTestKernel, TextHoldsWhatTheOptionsAsk) {
   }
 }
 
+// The host main() checks every CUDA call and every launch (see
+// EmitCudaTables.HostMainChecksEveryLaunchAndCall), for every plan.
+TEST(EmitGatherTestKernel, HostMainChecksEveryLaunchAndCall) {
+  int n = 0;
+  for (const GatherPlan &p : standardPlans()) {
+    CudaGatherEmitOptions o;
+    o.functionName = "g" + std::to_string(n++);
+    o.testKernel = o.hostMain = true;
+    const std::string code = ok(emitGatherCuda(p, o));
+    EXPECT_EQ(hostMainErrorHandling(code), "") << p.describe();
+    EXPECT_EQ(count(code, "  err = cudaGetLastError();\n"), 3u);
+    EXPECT_EQ(count(code, "\"FAIL: " + o.functionName + ": %s: %s\\n\""), 1u);
+  }
+}
+
 TEST(EmitGatherTestKernel, OptionErrors) {
   GatherPlan p = ok(planGather(
       blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),

@@ -20,8 +20,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace lk::plan::test {
 
@@ -98,6 +101,51 @@ inline void expectCompiles(const std::string &nvcc, const std::string &code,
                          << r.output;
   if (r.status == 0)
     fs::remove_all(dir);
+}
+
+/// What is wrong with the error handling of an emitted host main() (empty:
+/// nothing): every line of main() that calls a CUDA runtime function must
+/// check its result (`NAME_cuda_ok(cudaX(...), ...)` or `err = cudaX(...)`),
+/// and every kernel launch (`<<<`) must be followed on the next line by
+/// `err = cudaGetLastError();` and, before the next launch, by a
+/// cudaDeviceSynchronize and a `NAME_cuda_ok(err, ...)` check.
+inline std::string hostMainErrorHandling(const std::string &code) {
+  const size_t at = code.find("int main() {");
+  if (at == std::string::npos)
+    return "no int main()";
+  std::istringstream in(code.substr(at));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  const std::regex call("cuda[A-Z][A-Za-z]*\\(");
+  std::string why;
+  size_t launches = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string &l = lines[i];
+    if (std::regex_search(l, call) &&
+        l.find("_cuda_ok(cuda") == std::string::npos &&
+        l.find("err = cuda") == std::string::npos)
+      why += "unchecked: " + l + "\n";
+    if (l.find("<<<") == std::string::npos)
+      continue;
+    ++launches;
+    if (i + 1 >= lines.size() || lines[i + 1] != "  err = cudaGetLastError();")
+      why += "no cudaGetLastError after: " + l + "\n";
+    bool synced = false, checked = false;
+    for (size_t j = i + 1;
+         j < lines.size() && lines[j].find("<<<") == std::string::npos; ++j) {
+      synced = synced || lines[j].find("err = cudaDeviceSynchronize();") !=
+                             std::string::npos;
+      checked = checked || (synced && lines[j].find("_cuda_ok(err, ") !=
+                                          std::string::npos);
+    }
+    if (!checked)
+      why += "no synchronize and check after: " + l + "\n";
+  }
+  if (launches != 3)
+    why += "expected 3 launches (test, warm-up, timing), found " +
+           std::to_string(launches) + "\n";
+  return why;
 }
 
 /// Whether a CUDA GPU is reachable: `nvidia-smi -L` lists one. LK_GPU=0
