@@ -837,23 +837,57 @@ TEST(EmitCudaTables, HostMainChecksEveryLaunchAndCall) {
 // there are none, "FAIL: ..." otherwise. The throughput lines are printed
 // for docs/performance.md.
 TEST(EmitCudaGpu, TestKernelsPassOnTheGpu) {
-  std::string nvcc = findNvcc();
-  if (nvcc.empty())
-    GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
-  if (!gpuReachable())
-    GTEST_SKIP() << "no GPU reachable (nvidia-smi -L lists none, or LK_GPU=0)";
-  const std::string arch = gpuArch();
+  std::string nvcc;
+  if (std::string why = gpuSkipReason(nvcc); !why.empty())
+    GTEST_SKIP() << why;
+  std::vector<GpuUnit> units;
   for (const EmissionCase &c : emissionCases()) {
     CudaEmitOptions o;
     o.functionName = "lk_" + c.name;
     o.hostMain = true;
-    GpuRun g = buildAndRun(nvcc, ok(emitCuda(c.plan, o)), c.name, arch);
-    ASSERT_TRUE(g.built) << c.name << ":\n" << g.run.output;
-    EXPECT_EQ(g.run.status, 0) << c.name << ":\n" << g.run.output;
-    EXPECT_EQ(g.run.output.rfind("PASS: lk_" + c.name + ":", 0), 0u)
-        << g.run.output;
-    std::printf("%s", g.run.output.c_str());
+    units.push_back({o.functionName, ok(emitCuda(c.plan, o))});
   }
+  expectGpuRuns(nvcc, units, /*pass=*/true);
+}
+
+/// shfl_f32 of emissionCases with lane 0 of its first shuffling round
+/// sending the register after the right one: the emitter accepts it, and
+/// the lane that reads lane 0 receives a wrong element.
+Plan brokenShufflePlan() {
+  Plan p = emissionCases()[10].plan;
+  EXPECT_EQ(p.strategy, Strategy::WarpShuffle);
+  for (ShuffleRound &r : p.rounds)
+    if (!r.laneLocal()) {
+      r.sendRegisters[0][0] ^= 1;
+      break;
+    }
+  return p;
+}
+
+// The corruption of brokenShufflePlan really moves wrong data: the host
+// run of its tables counts mismatches (the intact plan counts none), so
+// EmitCudaGpu.BrokenPlanFails must see FAIL.
+TEST(EmitCudaTables, BrokenShufflePlanMismatchesOnTheHost) {
+  ASSERT_EQ(emissionCases()[10].name, "shfl_f32");
+  const Plan good = emissionCases()[10].plan;
+  EXPECT_EQ(runTables(good, ok(cudaEmitTables(good))).mismatches, 0);
+  const Plan bad = brokenShufflePlan();
+  EXPECT_GT(runTables(bad, ok(cudaEmitTables(bad))).mismatches, 0);
+  EXPECT_TRUE(emitCuda(bad));
+}
+
+// The negative GPU test: the broken plan's program must print
+// "FAIL: lk_broken_shfl: <n> mismatched registers" and exit non-zero, so a
+// test kernel that never counted would not go unnoticed.
+TEST(EmitCudaGpu, BrokenPlanFails) {
+  std::string nvcc;
+  if (std::string why = gpuSkipReason(nvcc); !why.empty())
+    GTEST_SKIP() << why;
+  CudaEmitOptions o;
+  o.functionName = "lk_broken_shfl";
+  o.hostMain = true;
+  expectGpuRuns(nvcc, {{o.functionName, ok(emitCuda(brokenShufflePlan(), o))}},
+                /*pass=*/false);
 }
 
 } // namespace

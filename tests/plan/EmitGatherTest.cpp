@@ -366,6 +366,27 @@ TEST(EmitGatherTestKernel, HostRunCatchesWrongChecksAndGathers) {
   }
 }
 
+/// Gather.h's f32 8x8 WarpShuffle plan (axis 1) with the lane term of
+/// index bit 0 flipped: the emitter accepts it, and an odd index value
+/// reads the neighbouring lane's column.
+GatherPlan brokenGatherPlan() {
+  GatherPlan p =
+      ok(planGather(blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
+                    blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
+  EXPECT_EQ(p.strategy, GatherStrategy::WarpShuffle);
+  p.fromIndex[0].lane ^= 1;
+  return p;
+}
+
+// The corruption of brokenGatherPlan really moves wrong data: the test
+// kernel run on the host counts mismatches, so EmitGatherGpu.BrokenPlanFails
+// must see FAIL.
+TEST(EmitGatherTestKernel, BrokenPlanMismatchesOnTheHost) {
+  const GatherPlan bad = brokenGatherPlan();
+  EXPECT_GT(testKernelOnHost(ok(cudaGatherTables(bad))), 0);
+  EXPECT_TRUE(emitGatherCuda(bad));
+}
+
 size_t passesIn(const std::string &code) {
   const std::string key = "for (int pass = 0; pass < ";
   size_t at = code.find(key);
@@ -493,20 +514,28 @@ TEST(EmitGatherNvcc, HostMainLinks) {
 // hold src[x with x_axis := index[x]]; main prints "PASS: <name>: <GB/s>
 // ..." when there are none, "FAIL: ..." otherwise. The lines are printed.
 TEST(EmitGatherGpu, TestKernelsPassOnTheGpu) {
-  std::string nvcc = findNvcc();
-  if (nvcc.empty())
-    GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
-  if (!gpuReachable())
-    GTEST_SKIP() << "no GPU reachable (nvidia-smi -L lists none, or LK_GPU=0)";
-  const std::string arch = gpuArch();
-  for (const auto &[name, code] : testUnits(true)) {
-    GpuRun g = buildAndRun(nvcc, code, name, arch);
-    ASSERT_TRUE(g.built) << name << ":\n" << g.run.output;
-    EXPECT_EQ(g.run.status, 0) << name << ":\n" << g.run.output;
-    EXPECT_EQ(g.run.output.rfind("PASS: " + name + ":", 0), 0u)
-        << g.run.output;
-    std::printf("%s", g.run.output.c_str());
-  }
+  std::string nvcc;
+  if (std::string why = gpuSkipReason(nvcc); !why.empty())
+    GTEST_SKIP() << why;
+  std::vector<GpuUnit> units;
+  for (const auto &[name, code] : testUnits(true))
+    units.push_back({name, code});
+  expectGpuRuns(nvcc, units, /*pass=*/true);
+}
+
+// The negative GPU test: brokenGatherPlan's program must print
+// "FAIL: lk_broken_gather: <n> mismatched registers" and exit non-zero
+// (EmitGatherTestKernel.BrokenPlanMismatchesOnTheHost shows it must).
+TEST(EmitGatherGpu, BrokenPlanFails) {
+  std::string nvcc;
+  if (std::string why = gpuSkipReason(nvcc); !why.empty())
+    GTEST_SKIP() << why;
+  CudaGatherEmitOptions o;
+  o.functionName = "lk_broken_gather";
+  o.testKernel = o.hostMain = true;
+  expectGpuRuns(nvcc,
+                {{o.functionName, ok(emitGatherCuda(brokenGatherPlan(), o))}},
+                /*pass=*/false);
 }
 
 } // namespace

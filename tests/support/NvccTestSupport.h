@@ -192,6 +192,42 @@ inline GpuRun buildAndRun(const std::string &nvcc, const std::string &code,
   return g;
 }
 
+/// Why the GPU tests cannot run here, empty when they can: no nvcc (set
+/// into `nvcc` otherwise) or no GPU reachable.
+inline std::string gpuSkipReason(std::string &nvcc) {
+  nvcc = findNvcc();
+  if (nvcc.empty())
+    return "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
+  if (!gpuReachable())
+    return "no GPU reachable (nvidia-smi -L lists none, or LK_GPU=0)";
+  return "";
+}
+
+/// A named translation unit with its host main.
+struct GpuUnit {
+  std::string name, code;
+};
+
+/// Builds every unit for gpuArch() and runs it, printing its output. With
+/// `pass`, each must exit 0 with its first line "PASS: NAME: ..."; without,
+/// each must exit non-zero with its first line "FAIL: NAME: ...". A unit
+/// that does not build stops the loop.
+inline void expectGpuRuns(const std::string &nvcc,
+                          const std::vector<GpuUnit> &units, bool pass) {
+  const std::string arch = gpuArch();
+  const std::string word = pass ? "PASS: " : "FAIL: ";
+  for (const GpuUnit &u : units) {
+    GpuRun g = buildAndRun(nvcc, u.code, u.name, arch);
+    ASSERT_TRUE(g.built) << u.name << ":\n" << g.run.output;
+    if (pass)
+      EXPECT_EQ(g.run.status, 0) << u.name << ":\n" << g.run.output;
+    else
+      EXPECT_NE(g.run.status, 0) << u.name << ":\n" << g.run.output;
+    EXPECT_EQ(g.run.output.rfind(word + u.name + ":", 0), 0u) << g.run.output;
+    std::printf("%s", g.run.output.c_str());
+  }
+}
+
 } // namespace lk::plan::test
 
 #endif // LAYOUTKIT_TESTS_SUPPORT_NVCCTESTSUPPORT_H
