@@ -85,6 +85,21 @@ inline int selfCheckPasses(int idBits, int64_t elementBytes) {
   return (idBits + 1 + w - 1) / w;
 }
 
+/// The test kernels' poison: before pass `pass` every byte of the dynamic
+/// shared buffer NAME_smem (NAME_smem_bytes long) becomes 0xa5 ^ pass, then
+/// __syncthreads(), so a slot the plan fails to store reads a value that
+/// differs from the previous pass's instead of that value. Nothing when
+/// `smemBytes` is 0.
+inline void emitSmemPoison(std::string &o, const std::string &name,
+                           int64_t smemBytes) {
+  if (smemBytes == 0)
+    return;
+  o += "    for (int i = int(threadIdx.x); i < " + name +
+       "_smem_bytes; i += int(blockDim.x))\n";
+  o += "      " + name + "_smem[i] = (unsigned char)(0xa5 ^ pass);\n";
+  o += "    __syncthreads();\n";
+}
+
 /// The host main() of both emitters, after a helper NAME_cuda_ok: launches
 /// NAME_test_kernel(counter) on NAME_blocks CTAs of 32 * NAME_warps threads
 /// with NAME_smem_bytes of dynamic shared memory (raising the limit over

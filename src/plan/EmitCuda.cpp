@@ -448,6 +448,7 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
   o +=
       "  for (int pass = 0; pass < " + std::to_string(passes) + "; ++pass) {\n";
   o += "    const int shift = pass * " + std::to_string(bits) + ";\n";
+  emitSmemPoison(o, name, t.smemBytes);
   o += "    " + std::string(T) + " src[" + name + "_src_regs];\n";
   o += "    " + std::string(T) + " dst[" + name + "_dst_regs];\n";
   for (size_t r = 0; r < t.srcIndex.size(); ++r)

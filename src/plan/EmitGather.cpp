@@ -255,6 +255,7 @@ void emitTestKernel(std::string &o, const CudaGatherTables &t,
   o += "  for (int pass = 0; pass < " + std::to_string(passes) +
        "; ++pass) {\n";
   o += "    const int shift = pass * " + std::to_string(bits) + ";\n";
+  emitSmemPoison(o, name, t.smemBytes);
   o += "    " + T + " src[" + name + "_src_regs];\n";
   o += "    " + T + " out[" + name + "_out_regs];\n";
   for (size_t r = 0; r < t.srcId.size(); ++r)

@@ -184,10 +184,14 @@ Expected<CudaEmitTables> cudaEmitTables(const Plan &plan);
 /// plan.layouts.dst to *mismatches. Elements narrower than the index are
 /// checked in ceil((logicalBits + 1) / elementBits) passes, pass p moving
 /// bits [p * elementBits, (p + 1) * elementBits) of (index + 1), so every
-/// misplaced element is caught. Launch: NAME_blocks CTAs of 32 * NAME_warps
+/// misplaced element is caught. Before each pass every byte of the shared
+/// buffer becomes 0xa5 ^ pass (then __syncthreads()), so a slot the plan
+/// fails to store reads garbage, not the previous pass's value; nothing
+/// when NAME_smem_bytes is 0. Launch: NAME_blocks CTAs of 32 * NAME_warps
 /// threads with NAME_smem_bytes of dynamic shared memory.
-/// The host main also times NAME_bench_kernel (the conversion repeated in a
-/// loop) and prints PASS/FAIL and tensor bytes converted per second.
+/// The host main checks every CUDA call and launch (CudaText.h), also times
+/// NAME_bench_kernel (the conversion repeated in a loop) and prints
+/// PASS/FAIL and tensor bytes converted per second.
 Expected<std::string> emitCuda(const Plan &plan,
                                const CudaEmitOptions &options = {});
 

@@ -136,9 +136,12 @@ struct CudaGatherEmitOptions {
 /// values: the plan reads the same locations in every pass, so a register
 /// holding a wrong element differs from the wanted one in some pass. Each
 /// output register starts a pass as the complement of what it must become,
-/// so one the gather never writes is counted too. Launch: NAME_blocks CTAs
-/// of 32 * NAME_warps threads with NAME_smem_bytes of dynamic shared memory.
-/// The host main (CudaText.h) counts the output tensor's bytes per gather.
+/// so one the gather never writes is counted too, and (SharedMemory) every
+/// byte of the buffer becomes 0xa5 ^ p before pass p, so a slot never
+/// stored reads garbage, not the previous pass's value. Launch: NAME_blocks
+/// CTAs of 32 * NAME_warps threads with NAME_smem_bytes of dynamic shared
+/// memory. The host main (CudaText.h) checks every CUDA call and launch and
+/// counts the output tensor's bytes per gather.
 ///
 /// Errors: a function name that is not a C identifier, hostMain without
 /// testKernel, a test kernel for an output tensor of more than 2^32
