@@ -53,9 +53,11 @@ uint64_t rowMajorOf(const LinearLayout &l, uint64_t word) {
   return p;
 }
 
-uint64_t hw(const LinearLayout &l, int64_t r, int64_t lane, int64_t w) {
-  return uint64_t(r) | uint64_t(lane) << l.inShift(1) |
-         uint64_t(w) << l.inShift(2);
+uint64_t hw(const LinearLayout &l, int64_t r, int64_t lane, int64_t w,
+            int64_t b = 0) {
+  uint64_t x = uint64_t(r) | uint64_t(lane) << l.inShift(1) |
+               uint64_t(w) << l.inShift(2);
+  return l.numInDims() > 3 ? x | uint64_t(b) << l.inShift(3) : x;
 }
 
 /// XOR of terms[i] over the set bits i of x, register or lane part.
@@ -68,14 +70,20 @@ int64_t termOf(const std::vector<SourceLocation> &terms, uint64_t x,
   return v;
 }
 
-/// What one execution of the tables reads and checks (block 0).
+/// What one execution of the tables reads and checks, in CTA `block`
+/// (set by executeTables before it calls the functions).
 struct HostRun {
+  int64_t block = 0;
   /// The value of source register r of (warp w, lane l).
   std::function<uint64_t(int64_t w, int64_t l, int64_t r)> src;
   /// The index value of output register r of (w, l).
   std::function<int64_t(int64_t w, int64_t l, int64_t r)> index;
   /// The value output register r of (w, l) must hold for index value v.
   std::function<uint64_t(int64_t w, int64_t l, int64_t r, int64_t v)> want;
+  /// What output register r of (w, l) holds before the gather (empty: 0).
+  std::function<uint64_t(int64_t w, int64_t l, int64_t r)> init;
+  /// What every element slot of the shared buffer holds before the stores.
+  uint64_t poison = 0;
 };
 
 /// The source value output register r of (w, l) receives for index value
@@ -85,29 +93,31 @@ uint64_t roundsOnHost(const CudaGatherTables &t, const HostRun &h, int64_t w,
   const GatherRegisterSteps &st = t.steps[size_t(r)];
   int64_t reg = st.base.reg ^ termOf(t.fromIndex, uint64_t(v), false) ^
                 termOf(t.fromLane, uint64_t(l), false) ^
-                termOf(t.fromWarp, uint64_t(w), false);
+                termOf(t.fromWarp, uint64_t(w), false) ^
+                termOf(t.fromBlock, uint64_t(h.block), false);
   int64_t sl = st.base.lane ^ termOf(t.fromIndex, uint64_t(v), true) ^
                termOf(t.fromLane, uint64_t(l), true) ^
-               termOf(t.fromWarp, uint64_t(w), true);
+               termOf(t.fromWarp, uint64_t(w), true) ^
+               termOf(t.fromBlock, uint64_t(h.block), true);
   if (t.strategy == GatherStrategy::ThreadLocal)
     sl = l; // no shuffle: the emitted code reads its own src
-  uint64_t got = 0;
+  uint64_t got = h.init ? h.init(w, l, r) : 0;
   for (int64_t send : st.sendRegisters)
     if (st.sendRegisters.size() == 1 || reg == send)
       got = h.src(w, sl, send);
   return got;
 }
 
-/// Executes the tables of `t` on the host for one CTA (block 0) as the
-/// emitted code does and returns the number of output registers that
-/// differ from h.want.
-int64_t executeTables(const CudaGatherTables &t, const HostRun &h) {
+/// Executes the tables of `t` on the host for CTA h.block as the emitted
+/// code does and returns the number of output registers that differ from
+/// h.want.
+int64_t executeBlock(const CudaGatherTables &t, const HostRun &h) {
   const int64_t lanes = 32;
   const uint64_t eb = uint64_t(t.elementBytes);
   std::vector<uint64_t> buf;
   if (t.strategy == GatherStrategy::SharedMemory) {
     EXPECT_EQ(t.smemBytes % t.elementBytes, 0);
-    buf.assign(size_t(t.smemBytes / t.elementBytes), 0);
+    buf.assign(size_t(t.smemBytes / t.elementBytes), h.poison);
     for (int64_t w = 0; w < t.warps; ++w)
       for (int64_t l = 0; l < lanes; ++l) {
         if ((uint64_t(l) & t.storeIdleLanes) || (uint64_t(w) & t.storeIdleWarps))
@@ -115,7 +125,8 @@ int64_t executeTables(const CudaGatherTables &t, const HostRun &h) {
         for (int64_t r = 0; r < t.srcRegisters; ++r) {
           if (uint64_t(r) & t.storeIdleRegisters)
             continue;
-          uint64_t byte = t.storeBytes[size_t(r)] ^ t.storeThread.at(l, w);
+          uint64_t byte =
+              t.storeBytes[size_t(r)] ^ t.storeThread.at(l, w, h.block);
           EXPECT_LT(byte / eb, buf.size());
           if (byte / eb < buf.size())
             buf[size_t(byte / eb)] = h.src(w, l, r);
@@ -129,7 +140,8 @@ int64_t executeTables(const CudaGatherTables &t, const HostRun &h) {
         const int64_t v = h.index(w, l, r);
         uint64_t got = 0;
         if (t.strategy == GatherStrategy::SharedMemory) {
-          uint64_t byte = t.loadBytes[size_t(r)] ^ t.loadThread.at(l, w) ^
+          uint64_t byte = t.loadBytes[size_t(r)] ^
+                          t.loadThread.at(l, w, h.block) ^
                           uint64_t(v) * t.axisStrideBytes;
           got = byte / eb < buf.size() ? buf[size_t(byte / eb)] : 0;
         } else {
@@ -137,6 +149,14 @@ int64_t executeTables(const CudaGatherTables &t, const HostRun &h) {
         }
         bad += got != h.want(w, l, r, v);
       }
+  return bad;
+}
+
+/// executeBlock over every CTA.
+int64_t executeTables(const CudaGatherTables &t, HostRun &h) {
+  int64_t bad = 0;
+  for (h.block = 0; h.block < t.blocks; ++h.block)
+    bad += executeBlock(t, h);
   return bad;
 }
 
@@ -163,36 +183,60 @@ int64_t runOnHost(const GatherPlan &p, const CudaGatherTables &t,
   const LinearLayout &s = p.src, &ix = p.index;
   HostRun h;
   h.src = [&](int64_t w, int64_t l, int64_t r) {
-    return rowMajorOf(s, s.applyFlat(hw(s, r, l, w))) + 1;
+    return rowMajorOf(s, s.applyFlat(hw(s, r, l, w, h.block))) + 1;
   };
   h.index = [&](int64_t w, int64_t l, int64_t r) {
-    return indexValues[size_t(rowMajorOf(ix, ix.applyFlat(hw(ix, r, l, w))))];
+    return indexValues[size_t(
+        rowMajorOf(ix, ix.applyFlat(hw(ix, r, l, w, h.block))))];
   };
   h.want = [&](int64_t w, int64_t l, int64_t r, int64_t v) {
-    return wantedFromLayouts(p, ix.applyFlat(hw(ix, r, l, w)), v);
+    return wantedFromLayouts(p, ix.applyFlat(hw(ix, r, l, w, h.block)), v);
   };
   return executeTables(t, h);
 }
 
-/// The test kernel of emitGatherCuda on the host (one pass carrying the
-/// whole id + 1): src, index values and wanted values from the test tables
-/// (srcId, outId through gatherTestIndex, wantId), the gather from the
-/// other tables. Returns the kernel's mismatch count.
-int64_t testKernelOnHost(const CudaGatherTables &t) {
+/// The test kernel of emitGatherCuda on the host, pass by pass as the
+/// emitted kernel runs them: pass p gives src register r bits [p * w,
+/// (p + 1) * w) of (srcId + 1) truncated to the element (w = element bits),
+/// index register r gatherTestIndex(outId), starts output register r as
+/// the complement of its wanted bits, fills the shared buffer with bytes
+/// 0xa5 ^ p, gathers with the other tables and counts the registers that
+/// differ from the wanted bits of (wantId ^ v * axisStride) + 1. `passes`
+/// < 0: selfCheckPasses, ceil((srcIdBits + 1) / w). Returns the kernel's
+/// mismatch count over all passes.
+int64_t testKernelOnHost(const CudaGatherTables &t, int passes = -1) {
+  const int bits = int(t.elementBytes * 8);
+  if (passes < 0)
+    passes = (t.srcIdBits + 1 + bits - 1) / bits;
+  const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
   HostRun h;
-  h.src = [&](int64_t w, int64_t l, int64_t r) {
-    return (t.srcId[size_t(r)] ^ t.srcIdThread.at(l, w)) + 1;
+  auto index = [&](int64_t w, int64_t l, int64_t r) {
+    return int64_t(gatherTestIndex(
+        t.outId[size_t(r)] ^ t.outIdThread.at(l, w, h.block), t.axisSize));
   };
-  h.index = [&](int64_t w, int64_t l, int64_t r) {
-    return int64_t(gatherTestIndex(t.outId[size_t(r)] ^ t.outIdThread.at(l, w),
-                                   t.axisSize));
+  auto wantId = [&](int64_t w, int64_t l, int64_t r, int64_t v) {
+    return t.wantId[size_t(r)] ^ t.wantIdThread.at(l, w, h.block) ^
+           uint64_t(v) * t.axisStride;
   };
-  h.want = [&](int64_t w, int64_t l, int64_t r, int64_t v) {
-    return (t.wantId[size_t(r)] ^ t.wantIdThread.at(l, w) ^
-            uint64_t(v) * t.axisStride) +
-           1;
-  };
-  return executeTables(t, h);
+  int64_t bad = 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    auto bitsOf = [&](uint64_t id) {
+      return ((id + 1) >> (pass * bits)) & mask;
+    };
+    h.src = [&](int64_t w, int64_t l, int64_t r) {
+      return bitsOf(t.srcId[size_t(r)] ^ t.srcIdThread.at(l, w, h.block));
+    };
+    h.index = index;
+    h.want = [&](int64_t w, int64_t l, int64_t r, int64_t v) {
+      return bitsOf(wantId(w, l, r, v));
+    };
+    h.init = [&](int64_t w, int64_t l, int64_t r) {
+      return ~bitsOf(wantId(w, l, r, index(w, l, r))) & mask;
+    };
+    h.poison = (0x0101010101010101ull * uint64_t(0xa5 ^ pass)) & mask;
+    bad += executeTables(t, h);
+  }
+  return bad;
 }
 
 size_t count(const std::string &text, const std::string &what) {
@@ -225,10 +269,57 @@ std::vector<GatherPlan> standardPlans() {
   return plans;
 }
 
+/// A 16x8 layout over two CTAs: register (0,1), lanes (0,2), (0,4),
+/// (1,0), (2,0), (4,0), no warp bit, block (8,0): CTA b holds rows
+/// 8b .. 8b + 7.
+LinearLayout twoCtaLayout() {
+  std::vector<linear::DimSize> ins = {{dims::kRegister, 1},
+                                      {dims::kLane, 5},
+                                      {dims::kWarp, 0},
+                                      {dims::kBlock, 1}};
+  std::vector<linear::DimSize> outs = {{dims::dim(0), 4}, {dims::dim(1), 3}};
+  auto rc = [](uint64_t r, uint64_t c) { return r | c << 4; };
+  return ok(LinearLayout::fromColumns(
+      ins, outs,
+      std::vector<uint64_t>{rc(0, 1), rc(0, 2), rc(0, 4), rc(1, 0), rc(2, 0),
+                            rc(4, 0), rc(8, 0)}));
+}
+
+/// Plans beyond standardPlans' same-layout single-CTA ones, f8 and f32
+/// each: a source of 8x16 gathered along axis 1 by an 8x8 index in another
+/// layout; a broadcast layout (8x4 on two warps of 32 lanes: each element
+/// held twice, once per warp); a two-CTA layout gathered along axis 1.
+std::vector<GatherPlan> extraPlans() {
+  struct Case {
+    LinearLayout src, index;
+    int axis;
+  };
+  const LinearLayout bcast = blocked({1, 1}, {8, 4}, {2, 1}, {1, 0}, {8, 4});
+  const std::vector<Case> cases = {
+      {blocked({1, 4}, {8, 4}, {1, 1}, {1, 0}, {8, 16}),
+       blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1},
+      {bcast, bcast, 1},
+      {twoCtaLayout(), twoCtaLayout(), 1},
+  };
+  std::vector<GatherPlan> plans;
+  for (const Case &c : cases)
+    for (int64_t bits : {8, 32})
+      plans.push_back(ok(planGather(c.src, c.index, c.axis, bits)));
+  return plans;
+}
+
+/// standardPlans, then extraPlans.
+std::vector<GatherPlan> allPlans() {
+  std::vector<GatherPlan> plans = standardPlans();
+  for (GatherPlan &p : extraPlans())
+    plans.push_back(std::move(p));
+  return plans;
+}
+
 TEST(EmitGatherTables, HostRunMatchesTheLayoutsForEveryStrategy) {
   std::mt19937 rng(2026);
   int strategies[3] = {0, 0, 0};
-  for (const GatherPlan &p : standardPlans()) {
+  for (const GatherPlan &p : allPlans()) {
     ++strategies[int(p.strategy)];
     CudaGatherTables t = ok(cudaGatherTables(p));
     const int64_t axisSize = p.src.outDim(p.axis).size();
@@ -288,34 +379,44 @@ TEST(EmitGatherTables, Errors) {
                                "not match the layouts");
 }
 
+/// The test-table ids of thread (b, w, l) that differ from the layouts'.
+int64_t wrongIds(const GatherPlan &p, const CudaGatherTables &t, int64_t b,
+                 int64_t w, int64_t l) {
+  const LinearLayout &s = p.src, &ix = p.index;
+  int64_t wrong = 0;
+  for (int64_t r = 0; r < t.srcRegisters; ++r)
+    wrong += (t.srcId[size_t(r)] ^ t.srcIdThread.at(l, w, b)) !=
+             rowMajorOf(s, s.applyFlat(hw(s, r, l, w, b)));
+  for (int64_t r = 0; r < t.outRegisters; ++r) {
+    const uint64_t word = ix.applyFlat(hw(ix, r, l, w, b));
+    const uint64_t id = t.outId[size_t(r)] ^ t.outIdThread.at(l, w, b);
+    wrong += id != rowMajorOf(ix, word);
+    wrong += gatherTestIndex(id, t.axisSize) >= t.axisSize;
+    for (int64_t v = 0; v < int64_t(t.axisSize); ++v)
+      wrong += (t.wantId[size_t(r)] ^ t.wantIdThread.at(l, w, b) ^
+                uint64_t(v) * t.axisStride) +
+                   1 !=
+               wantedFromLayouts(p, word, v);
+  }
+  return wrong;
+}
+
 // The test kernel's ids are those of the layouts: srcId is the row-major
 // position of each source register's element, outId that of each output
 // register's element in the output tensor, and wantId ^ v * axisStride
 // that of src[x with x_axis := v] (wantedFromLayouts), for every thread of
-// block 0 and every v; its index values lie in [0, axis size). Then the
+// every CTA and every v; its index values lie in [0, axis size). Then the
 // kernel's check, run on the host with the gather's tables, counts nothing.
 TEST(EmitGatherTestKernel, IdsMatchTheLayoutsAndTheHostRunPasses) {
-  for (const GatherPlan &p : standardPlans()) {
-    const LinearLayout &s = p.src, &ix = p.index;
+  for (const GatherPlan &p : allPlans()) {
+    const LinearLayout &s = p.src;
     CudaGatherTables t = ok(cudaGatherTables(p));
     ASSERT_EQ(t.axisSize, uint64_t(s.outDim(p.axis).size()));
     int64_t wrong = 0;
-    for (int64_t w = 0; w < t.warps; ++w)
-      for (int64_t l = 0; l < 32; ++l) {
-        for (int64_t r = 0; r < t.srcRegisters; ++r)
-          wrong += (t.srcId[size_t(r)] ^ t.srcIdThread.at(l, w)) !=
-                   rowMajorOf(s, s.applyFlat(hw(s, r, l, w)));
-        for (int64_t r = 0; r < t.outRegisters; ++r) {
-          const uint64_t word = ix.applyFlat(hw(ix, r, l, w));
-          const uint64_t id = t.outId[size_t(r)] ^ t.outIdThread.at(l, w);
-          wrong += id != rowMajorOf(ix, word);
-          wrong += gatherTestIndex(id, t.axisSize) >= t.axisSize;
-          for (int64_t v = 0; v < int64_t(t.axisSize); ++v)
-            wrong += (t.wantId[size_t(r)] ^ t.wantIdThread.at(l, w) ^
-                      uint64_t(v) * t.axisStride) + 1 !=
-                     wantedFromLayouts(p, word, v);
-        }
-      }
+    for (int64_t b = 0; b < t.blocks; ++b)
+      for (int64_t w = 0; w < t.warps; ++w)
+        for (int64_t l = 0; l < 32; ++l)
+          wrong += wrongIds(p, t, b, w, l);
     EXPECT_EQ(wrong, 0) << p.describe() << "\n" << s.str();
     EXPECT_EQ(testKernelOnHost(t), 0) << p.describe() << "\n" << s.str();
   }
@@ -341,9 +442,10 @@ TEST(EmitGatherTestKernel, TestIndexByHand) {
 
 // A wrong check or a wrong gather is caught by the kernel's logic on the
 // host: a flipped wanted id, a wrong axis stride or source id makes a
-// correct gather fail, and so does a wrong index term of the gather.
+// correct gather fail, and so does a wrong index term of the gather (on
+// every f32 plan of allPlans).
 TEST(EmitGatherTestKernel, HostRunCatchesWrongChecksAndGathers) {
-  for (const GatherPlan &p : standardPlans()) {
+  for (const GatherPlan &p : allPlans()) {
     if (p.elementBits != 32)
       continue;
     const CudaGatherTables good = ok(cudaGatherTables(p));
@@ -364,6 +466,24 @@ TEST(EmitGatherTestKernel, HostRunCatchesWrongChecksAndGathers) {
       t.fromIndex[0].reg ^= 1, t.fromIndex[0].lane ^= 1;
     EXPECT_GT(testKernelOnHost(t), 0) << p.describe();
   }
+}
+
+// Why f8 needs two passes: the f8 shared-memory plan of the 64x32 tensor
+// (2^11 elements, axis 0 of stride 32) altered to load row ^ 8 reads an
+// element whose id differs by 8 * 32 = 256, so (id + 1) mod 256 (one pass)
+// cannot tell it from the right one; the second pass (bits 8..15) does.
+TEST(EmitGatherTestKernel, OnePassOfF8MissesWhatTwoPassesCatch) {
+  const GatherPlan p = standardPlans()[24];
+  ASSERT_EQ(p.elementBits, 8);
+  ASSERT_EQ(p.strategy, GatherStrategy::SharedMemory);
+  CudaGatherTables t = ok(cudaGatherTables(p));
+  ASSERT_EQ(t.srcIdBits, 11);
+  ASSERT_EQ(t.axisStride, 32u);
+  EXPECT_EQ(testKernelOnHost(t), 0);
+  for (uint64_t &b : t.loadBytes)
+    b ^= 8 * t.axisStrideBytes;
+  EXPECT_EQ(testKernelOnHost(t, 1), 0);
+  EXPECT_GT(testKernelOnHost(t), 0);
 }
 
 /// Gather.h's f32 8x8 WarpShuffle plan (axis 1) with the lane term of
@@ -433,7 +553,7 @@ TEST(EmitGatherTestKernel, TextHoldsWhatTheOptionsAsk) {
 // EmitCudaTables.HostMainChecksEveryLaunchAndCall), for every plan.
 TEST(EmitGatherTestKernel, HostMainChecksEveryLaunchAndCall) {
   int n = 0;
-  for (const GatherPlan &p : standardPlans()) {
+  for (const GatherPlan &p : allPlans()) {
     CudaGatherEmitOptions o;
     o.functionName = "g" + std::to_string(n++);
     o.testKernel = o.hostMain = true;
@@ -465,11 +585,16 @@ TEST(EmitGatherTestKernel, OptionErrors) {
 // nvcc (compile only) and the GPU
 //===----------------------------------------------------------------------===//
 
-/// Every standard plan with its test kernel, named lk_g<i>_<strategy>_f<bits>.
+/// Every standard plan and the f32 extra plans (31) with their test
+/// kernels, named lk_g<i>_<strategy>_f<bits>.
 std::vector<std::pair<std::string, std::string>> testUnits(bool hostMain) {
   std::vector<std::pair<std::string, std::string>> units;
   int n = 0;
-  for (const GatherPlan &p : standardPlans()) {
+  std::vector<GatherPlan> plans = standardPlans();
+  for (GatherPlan &p : extraPlans())
+    if (p.elementBits == 32)
+      plans.push_back(std::move(p));
+  for (const GatherPlan &p : plans) {
     std::string strategy(gatherStrategyName(p.strategy));
     for (char &c : strategy)
       if (c == ' ' || c == '-')
@@ -488,7 +613,7 @@ TEST(EmitGatherNvcc, EveryStrategyCompilesForSm90aAndSm80) {
   std::string nvcc = findNvcc();
   if (nvcc.empty())
     GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
-  // One translation unit: the 28 plans with their test kernels.
+  // One translation unit: the 31 plans with their test kernels.
   std::string unit;
   for (const auto &[name, code] : testUnits(false))
     unit += code + "\n";
@@ -502,12 +627,12 @@ TEST(EmitGatherNvcc, HostMainLinks) {
     GTEST_SKIP() << "nvcc not found (LK_NVCC, PATH, /usr/local/cuda/bin)";
   // A shared-memory plan (the last layout, axis 0, f16): full build.
   auto units = testUnits(true);
-  ASSERT_EQ(units.size(), 28u);
+  ASSERT_EQ(units.size(), 31u);
   ASSERT_EQ(standardPlans()[25].strategy, GatherStrategy::SharedMemory);
   expectCompiles(nvcc, units[25].second, "gather-main", "sm_90a", "");
 }
 
-// Where a GPU is reachable: each of the 28 plans built with its host main
+// Where a GPU is reachable: each of the 31 plans built with its host main
 // for the GPU at hand (-arch=native; LK_GPU_ARCH=sm_XX instead) and run.
 // The test kernel gathers from a source whose every element is distinct
 // with pseudo-random index values and counts output registers that do not
