@@ -225,7 +225,8 @@ void emitTestSetup(std::string &o, const CudaGatherTables &t,
     o += "  " + i + " = int32_t(" + name + "_test_index(uint32_t(oi ^ " +
          hex(t.outId[r], true) + ")));\n";
     o += "  want[" + std::to_string(r) + "] = wi ^ " + hex(t.wantId[r], true) +
-         " ^ uint64_t(" + i + ") * " + hex(t.axisStride, true) + ";\n";
+         " ^ uint64_t(uint32_t(" + i + ")) * " + hex(t.axisStride, true) +
+         ";\n";
   }
 }
 

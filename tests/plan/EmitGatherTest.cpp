@@ -581,6 +581,32 @@ TEST(EmitGatherTestKernel, OptionErrors) {
   EXPECT_EQ(e.error().message, "function name '' is not a C identifier");
 }
 
+// An output tensor of 2^33 elements (64 columns, 2^27 rows, one row pair
+// per CTA: 2^27 CTAs, a cheap plan since every dim is a list of columns)
+// has ids the 32-bit hash cannot take: the test kernel is refused, the
+// device function alone is emitted.
+TEST(EmitGatherTestKernel, RefusesOutputsOverTwoToThe32Elements) {
+  std::vector<linear::DimSize> ins = {{dims::kRegister, 1},
+                                      {dims::kLane, 5},
+                                      {dims::kWarp, 0},
+                                      {dims::kBlock, 27}};
+  std::vector<linear::DimSize> outs = {{dims::dim(0), 27}, {dims::dim(1), 6}};
+  std::vector<uint64_t> cols;
+  for (int j = 0; j < 6; ++j) // register, lanes: the 64 columns
+    cols.push_back(uint64_t(1) << (27 + j));
+  for (int k = 0; k < 27; ++k) // blocks: the rows
+    cols.push_back(uint64_t(1) << k);
+  LinearLayout l = ok(LinearLayout::fromColumns(ins, outs, cols));
+  GatherPlan p = ok(planGather(l, l, 1, 32));
+  CudaGatherEmitOptions o;
+  o.testKernel = true;
+  Expected<std::string> e = emitGatherCuda(p, o);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message, "the test kernel hashes 32-bit element ids; "
+                               "the output tensor has 2^33 elements");
+  EXPECT_TRUE(emitGatherCuda(p));
+}
+
 //===----------------------------------------------------------------------===//
 // nvcc (compile only) and the GPU
 //===----------------------------------------------------------------------===//

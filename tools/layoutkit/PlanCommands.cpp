@@ -115,6 +115,41 @@ Status addPadding(Reply &r, const plan::Plan &p,
   return Ok{};
 }
 
+/// What --emit cuda, --host-main and --out ask of plan and gather.
+struct EmitRequest {
+  bool emit = false, hostMain = false;
+  std::optional<std::string> out;
+};
+
+/// Reads the three options; --out or --host-main without --emit cuda is
+/// refused ("--out needs --emit cuda").
+Expected<EmitRequest> emitRequest(const Invocation &inv) {
+  EmitRequest e;
+  e.emit = inv.option("emit").has_value();
+  e.hostMain = inv.option("host-main").has_value();
+  e.out = inv.option("out");
+  if (!e.emit && (e.out || e.hostMain))
+    return Diagnostic::error(std::string(e.out ? "--out" : "--host-main") +
+                             " needs --emit cuda");
+  return e;
+}
+
+/// The option specs of emitRequest, shared by plan and gather.
+std::vector<OptionSpec> emitOptionSpecs() {
+  return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
+          {"host-main",
+           "",
+           "with --emit cuda: also a host main() that runs the "
+           "self-checking test kernel (emitted with it)",
+           true,
+           {}},
+          {"out",
+           "FILE",
+           "with --emit: write the code to FILE instead",
+           false,
+           {}}};
+}
+
 } // namespace
 
 Expected<Reply> runPlan(const Invocation &inv) {
@@ -244,19 +279,15 @@ Expected<Reply> runPlan(const Invocation &inv) {
   if (!logical.empty())
     LK_CHECK(addPadding(r, p, logical, options.arch));
 
-  std::optional<std::string> out = inv.option("out");
-  bool hostMain = inv.option("host-main").has_value();
-  if (!logical.empty() && inv.option("emit"))
+  LK_TRY(EmitRequest emit, emitRequest(inv));
+  const std::optional<std::string> &out = emit.out;
+  if (!logical.empty() && emit.emit)
     return Diagnostic::error("--emit cuda does not emit masked plans: drop "
                              "--logical or --emit");
-  if (!inv.option("emit")) {
-    if (out || hostMain)
-      return Diagnostic::error(std::string(out ? "--out" : "--host-main") +
-                               " needs --emit cuda");
+  if (!emit.emit)
     return r;
-  }
   plan::CudaEmitOptions emitOptions;
-  emitOptions.hostMain = hostMain;
+  emitOptions.hostMain = emit.hostMain;
   LK_TRY(std::string code, plan::emitCuda(p, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
@@ -304,17 +335,13 @@ Expected<Reply> runGather(const Invocation &inv) {
               {"shared_loads", c.sharedLoads},
               {"barriers", c.barriers},
               {"smem_bytes", c.smemBytes}}}};
-  std::optional<std::string> out = inv.option("out");
-  const bool hostMain = inv.option("host-main").has_value();
-  if (!inv.option("emit")) {
-    if (out || hostMain)
-      return Diagnostic::error(std::string(out ? "--out" : "--host-main") +
-                               " needs --emit cuda");
+  LK_TRY(EmitRequest emit, emitRequest(inv));
+  const std::optional<std::string> &out = emit.out;
+  if (!emit.emit)
     return r;
-  }
   plan::CudaGatherEmitOptions emitOptions;
-  emitOptions.testKernel = hostMain;
-  emitOptions.hostMain = hostMain;
+  emitOptions.testKernel = emit.hostMain;
+  emitOptions.hostMain = emit.hostMain;
   LK_TRY(std::string code, plan::emitGatherCuda(p, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
@@ -336,7 +363,7 @@ std::vector<CommandSpec> planCommands() {
       "parameters as `linear standard` takes them (with --shape), a linear "
       "layout text, a tile layout (S[...] + R[...]) or a cute TV layout "
       "(thread, value) -> index (with --shape)";
-  return {
+  std::vector<CommandSpec> specs = {
       {"plan",
        group,
        "Plan the conversion of a tensor from one distributed layout to another",
@@ -354,7 +381,8 @@ std::vector<CommandSpec> planCommands() {
        "linear layout, 'S[' or 'R[' a tile layout (m -> register, laneid -> "
        "lane, warpid -> warp), '<' a layout attribute and anything else a "
        "cute TV layout (thread, value) -> element index (thread bits: 5 "
-       "lane bits, then warp bits; the index split colex over --shape). --emit cuda adds the CUDA C++ "
+       "lane bits, then warp bits; the index split colex over --shape). --emit "
+       "cuda adds the CUDA C++ "
        "of the plan (a device function and a self-checking test kernel).",
        {"layoutkit plan '{\"kind\":\"blocked\",\"sizePerThread\":[1,4],"
         "\"threadsPerWarp\":[8,4],\"warpsPerCTA\":[1,1],\"order\":[1,0]}' "
@@ -393,27 +421,17 @@ std::vector<CommandSpec> planCommands() {
          "unlimited); a smaller budget repeats through a smaller buffer",
          false,
          {}},
-        {"arch", "ARCH",
+        {"arch",
+         "ARCH",
          "target GPU: sm_80 (ldmatrix but no stmatrix), sm_90 (default) or "
          "sm_100",
          false,
          {}},
-        {"no-matrix", "",
+        {"no-matrix",
+         "",
          "vectors only: no ldmatrix / stmatrix (16-bit elements use them "
          "where they take fewer instructions)",
          true,
-         {}},
-        {"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
-        {"host-main",
-         "",
-         "with --emit cuda: also a host main() that runs "
-         "the test kernel",
-         true,
-         {}},
-        {"out",
-         "FILE",
-         "with --emit: write the code to FILE instead",
-         false,
          {}}},
        runPlan},
       {"gather",
@@ -434,23 +452,19 @@ std::vector<CommandSpec> planCommands() {
          Arity::One},
         {"INDEX", "the index tensor's layout (the output's)", Arity::One}},
        {{"axis", "A", "the gathered dim (default 0)", false, {}},
-        {"dtype", "TYPE", "element type (required): 8, 16, 32 or 64 bits",
-         false, {}},
-        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}},
-        {"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
-        {"host-main",
-         "",
-         "with --emit cuda: also the self-checking test kernel and a host "
-         "main() that runs it",
-         true,
-         {}},
-        {"out",
-         "FILE",
-         "with --emit: write the code to FILE instead",
+        {"dtype",
+         "TYPE",
+         "element type (required): 8, 16, 32 or 64 bits",
          false,
-         {}}},
+         {}},
+        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
        runGather},
   };
+  // Both commands emit CUDA the same way.
+  for (CommandSpec &c : specs)
+    for (OptionSpec &o : emitOptionSpecs())
+      c.options.push_back(std::move(o));
+  return specs;
 }
 
 } // namespace lk::cli

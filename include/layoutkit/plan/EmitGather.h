@@ -105,11 +105,15 @@ struct CudaGatherTables {
 Expected<CudaGatherTables> cudaGatherTables(const GatherPlan &plan);
 
 /// The index value the test kernel gives the output element of row-major
-/// id `outId` (a deterministic pseudo-random value in [0, axisSize),
-/// axisSize a power of two): h = uint32(outId) * 0x9e3779b1, h ^= h >> 16,
-/// h *= 0x85ebca6b, h ^= h >> 13, result h & (axisSize - 1). The emitted
-/// NAME_test_index computes the same. Example: outId 0 gives 0 for any
-/// axis size. Elements the index layout holds more than once get one value.
+/// id `outId`: a deterministic pseudo-random value in [0, axisSize).
+/// h = uint32(outId) * 0x9e3779b1, h ^= h >> 16, h *= 0x85ebca6b,
+/// h ^= h >> 13, result h & (axisSize - 1). The emitted NAME_test_index
+/// computes the same. Precondition: axisSize is a non-zero power of two at
+/// most 2^32 (every axis of a layout is); the mask is then exact. Other
+/// values are not checked: 0 masks with all ones, and a non-power of two
+/// masks with a value whose set bits can exceed axisSize - 1. Example:
+/// outId 0 gives 0 for any axis size. Elements the index layout holds more
+/// than once get one value.
 uint32_t gatherTestIndex(uint64_t outId, uint64_t axisSize);
 
 struct CudaGatherEmitOptions {
