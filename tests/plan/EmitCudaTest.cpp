@@ -803,7 +803,8 @@ TEST(EmitCudaNvcc, HostMainLinks) {
 // (hostMainErrorHandling, NvccTestSupport.h): a kernel that cannot launch,
 // say with more dynamic shared memory than a block may have, prints
 // "FAIL: NAME: test kernel: <CUDA error>" instead of PASS with a counter
-// never written. The checker itself flags a main without those checks.
+// never written. The checker itself flags a main without those checks (in
+// line order: the launch's two problems, then the unchecked call).
 TEST(EmitCudaTables, HostMainChecksEveryLaunchAndCall) {
   for (const EmissionCase &c : emissionCases()) {
     CudaEmitOptions o;
@@ -822,9 +823,9 @@ TEST(EmitCudaTables, HostMainChecksEveryLaunchAndCall) {
   const std::string bare = "int main() {\n  k<<<1, 32>>>(p);\n"
                            "  cudaDeviceSynchronize();\n}\n";
   EXPECT_EQ(hostMainErrorHandling(bare),
-            "unchecked:   cudaDeviceSynchronize();\n"
             "no cudaGetLastError after:   k<<<1, 32>>>(p);\n"
             "no synchronize and check after:   k<<<1, 32>>>(p);\n"
+            "unchecked:   cudaDeviceSynchronize();\n"
             "expected 3 launches (test, warm-up, timing), found 1\n");
 }
 
