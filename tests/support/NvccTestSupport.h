@@ -210,8 +210,10 @@ struct GpuUnit {
 
 /// Builds every unit for gpuArch() and runs it, printing its output. With
 /// `pass`, each must exit 0 with its first line "PASS: NAME: ..."; without,
-/// each must exit non-zero with its first line "FAIL: NAME: ...". A unit
-/// that does not build stops the loop.
+/// each must exit non-zero with its first line "FAIL: NAME: <n> mismatched
+/// registers" (a mismatch the test kernel counted, not a CUDA error such as
+/// a failed cudaMalloc where no GPU answers). A unit that does not build
+/// stops the loop.
 inline void expectGpuRuns(const std::string &nvcc,
                           const std::vector<GpuUnit> &units, bool pass) {
   const std::string arch = gpuArch();
@@ -224,6 +226,10 @@ inline void expectGpuRuns(const std::string &nvcc,
     else
       EXPECT_NE(g.run.status, 0) << u.name << ":\n" << g.run.output;
     EXPECT_EQ(g.run.output.rfind(word + u.name + ":", 0), 0u) << g.run.output;
+    const std::regex counted("^FAIL: " + u.name +
+                             ": [1-9][0-9]* mismatched registers\n");
+    if (!pass)
+      EXPECT_TRUE(std::regex_search(g.run.output, counted)) << g.run.output;
     std::printf("%s", g.run.output.c_str());
   }
 }
