@@ -221,15 +221,17 @@ inline void expectGpuRuns(const std::string &nvcc,
   for (const GpuUnit &u : units) {
     GpuRun g = buildAndRun(nvcc, u.code, u.name, arch);
     ASSERT_TRUE(g.built) << u.name << ":\n" << g.run.output;
-    if (pass)
+    if (pass) {
       EXPECT_EQ(g.run.status, 0) << u.name << ":\n" << g.run.output;
-    else
+    } else {
       EXPECT_NE(g.run.status, 0) << u.name << ":\n" << g.run.output;
+    }
     EXPECT_EQ(g.run.output.rfind(word + u.name + ":", 0), 0u) << g.run.output;
     const std::regex counted("^FAIL: " + u.name +
                              ": [1-9][0-9]* mismatched registers\n");
-    if (!pass)
+    if (!pass) {
       EXPECT_TRUE(std::regex_search(g.run.output, counted)) << g.run.output;
+    }
     std::printf("%s", g.run.output.c_str());
   }
 }
