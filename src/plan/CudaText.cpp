@@ -121,4 +121,35 @@ void emitHostMain(std::string &o, const std::string &name, int64_t bytes,
   o += "}\n";
 }
 
+void emitTestKernelHead(std::string &o, const std::string &name) {
+  o += "__global__ void " + name +
+       "_test_kernel(unsigned long long *mismatches) {\n";
+  o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
+  o += "  const uint32_t lane = threadIdx.x % 32u;\n";
+  o += "  const uint32_t warp = threadIdx.x / 32u;\n";
+  o += "  const uint32_t block = blockIdx.x;\n";
+}
+
+void emitTestKernelTail(std::string &o) {
+  o += "  (void)lane;\n  (void)warp;\n  (void)block;\n";
+  o += "  if (bad)\n    atomicAdd(mismatches, bad);\n";
+  o += "}\n";
+}
+
+void emitBenchLoop(std::string &o, const std::string &name,
+                   const std::string &call, const std::string &out,
+                   const std::string &outRegs) {
+  o += "  for (int i = 0; i < iterations; ++i) {\n";
+  o += "    " + call + ";\n";
+  o += "    __syncthreads();\n";
+  o += "    for (int r = 0; r < " + name + "_src_regs; ++r)\n";
+  o += "      src[r] ^= " + out + "[r % " + outRegs + "];\n";
+  o += "  }\n";
+  o += "  unsigned long long acc = 0;\n";
+  o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
+  o += "    acc = acc * 31ull + src[r];\n";
+  o += "  if (acc == 0x5eedull)\n    *sink = acc;\n";
+  o += "}\n";
+}
+
 } // namespace lk::plan::cudatext

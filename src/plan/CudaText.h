@@ -100,6 +100,26 @@ inline void emitSmemPoison(std::string &o, const std::string &name,
   o += "    __syncthreads();\n";
 }
 
+/// The opening of both emitters' NAME_test_kernel(mismatches): the
+/// signature, the dynamic shared buffer NAME_smem, and the lane, warp and
+/// block of the thread.
+void emitTestKernelHead(std::string &o, const std::string &name);
+
+/// The close of a test kernel after its pass loop: the thread's `bad`
+/// count added to *mismatches when non-zero.
+void emitTestKernelTail(std::string &o);
+
+/// The timing loop and epilogue of both emitters' NAME_bench_kernel:
+/// `iterations` times `call;` then __syncthreads(), each result folded
+/// back into the source (src[r] ^= OUT[r % OUT_REGS], so no iteration can
+/// be dropped), and the source hashed into *sink when it equals a value
+/// it never takes in practice (so the loop is live). Example: for the
+/// conversion, call "NAME(src, dst, NAME_smem)", out "dst", outRegs
+/// "NAME_dst_regs".
+void emitBenchLoop(std::string &o, const std::string &name,
+                   const std::string &call, const std::string &out,
+                   const std::string &outRegs);
+
 /// The host main() of both emitters, after a helper NAME_cuda_ok: launches
 /// NAME_test_kernel(counter) on NAME_blocks CTAs of 32 * NAME_warps threads
 /// with NAME_smem_bytes of dynamic shared memory (raising the limit over

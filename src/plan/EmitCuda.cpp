@@ -436,12 +436,7 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
        "destination\n// layout. Launch " +
        name + "_blocks CTAs of 32 * " + name + "_warps threads with " + name +
        "_smem_bytes of\n// dynamic shared memory; *mismatches must stay 0.\n";
-  o += "__global__ void " + name +
-       "_test_kernel(unsigned long long *mismatches) {\n";
-  o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
-  o += "  const uint32_t lane = threadIdx.x % 32u;\n";
-  o += "  const uint32_t warp = threadIdx.x / 32u;\n";
-  o += "  const uint32_t block = blockIdx.x;\n";
+  emitTestKernelHead(o, name);
   emitThreadTerm(o, "  ", "si", t.srcIndexThread, true);
   emitThreadTerm(o, "  ", "di", t.dstIndexThread, true);
   o += "  unsigned long long bad = 0;\n";
@@ -460,9 +455,7 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
          hex(t.dstIndex[r], true) + ") + 1ull) >> shift);\n";
   o += "    __syncthreads();\n";
   o += "  }\n";
-  o += "  (void)lane;\n  (void)warp;\n  (void)block;\n";
-  o += "  if (bad)\n    atomicAdd(mismatches, bad);\n";
-  o += "}\n";
+  emitTestKernelTail(o);
 
   // The timing kernel: the conversion in a loop, each result folded back
   // into the source so that no iteration can be dropped.
@@ -473,17 +466,8 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
   o += "  " + std::string(T) + " dst[" + name + "_dst_regs];\n";
   o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
   o += "    src[r] = " + std::string(T) + "(threadIdx.x * 131u + r);\n";
-  o += "  for (int i = 0; i < iterations; ++i) {\n";
-  o += "    " + name + "(src, dst, " + name + "_smem);\n";
-  o += "    __syncthreads();\n";
-  o += "    for (int r = 0; r < " + name + "_src_regs; ++r)\n";
-  o += "      src[r] ^= dst[r % " + name + "_dst_regs];\n";
-  o += "  }\n";
-  o += "  unsigned long long acc = 0;\n";
-  o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
-  o += "    acc = acc * 31ull + src[r];\n";
-  o += "  if (acc == 0x5eedull)\n    *sink = acc;\n";
-  o += "}\n";
+  emitBenchLoop(o, name, name + "(src, dst, " + name + "_smem)", "dst",
+                name + "_dst_regs");
 }
 
 void emitHostMain(std::string &o, const CudaEmitTables &t,

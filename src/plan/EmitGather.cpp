@@ -245,12 +245,7 @@ void emitTestKernel(std::string &o, const CudaGatherTables &t,
        "// replaced by index[r]. Launch " + name + "_blocks CTAs of\n"
        "// 32 * " + name + "_warps threads with " + name + "_smem_bytes\n"
        "// of dynamic shared memory; *mismatches must stay 0.\n";
-  o += "__global__ void " + name +
-       "_test_kernel(unsigned long long *mismatches) {\n";
-  o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
-  o += "  const uint32_t lane = threadIdx.x % 32u;\n";
-  o += "  const uint32_t warp = threadIdx.x / 32u;\n";
-  o += "  const uint32_t block = blockIdx.x;\n";
+  emitTestKernelHead(o, name);
   emitTestSetup(o, t, name);
   o += "  unsigned long long bad = 0;\n";
   o += "  for (int pass = 0; pass < " + std::to_string(passes) +
@@ -269,8 +264,7 @@ void emitTestKernel(std::string &o, const CudaGatherTables &t,
   o += "    for (int r = 0; r < " + name + "_out_regs; ++r)\n";
   o += "      bad += out[r] != " + T + "((want[r] + 1ull) >> shift);\n";
   o += "    __syncthreads();\n  }\n";
-  o += "  (void)lane;\n  (void)warp;\n  (void)block;\n";
-  o += "  if (bad)\n    atomicAdd(mismatches, bad);\n}\n";
+  emitTestKernelTail(o);
 }
 
 /// The timing kernel: the gather in a loop, each result folded back into
@@ -290,16 +284,8 @@ void emitBenchKernel(std::string &o, const CudaGatherTables &t,
   o += "    index[r] = int32_t(" + name +
        "_test_index(threadIdx.x * 64u + uint32_t(r)));\n";
   o += "    out[r] = 0;\n  }\n";
-  o += "  for (int i = 0; i < iterations; ++i) {\n";
-  o += "    " + name + "(src, index, out, " + name + "_smem);\n";
-  o += "    __syncthreads();\n";
-  o += "    for (int r = 0; r < " + name + "_src_regs; ++r)\n";
-  o += "      src[r] ^= out[r % " + name + "_out_regs];\n";
-  o += "  }\n";
-  o += "  unsigned long long acc = 0;\n";
-  o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
-  o += "    acc = acc * 31ull + src[r];\n";
-  o += "  if (acc == 0x5eedull)\n    *sink = acc;\n}\n";
+  emitBenchLoop(o, name, name + "(src, index, out, " + name + "_smem)",
+                "out", name + "_out_regs");
 }
 
 } // namespace
