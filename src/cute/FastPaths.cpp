@@ -45,6 +45,8 @@ constexpr int kLeaves = 8;
 constexpr int kModes = kLeaves + 2;
 /// Most nodes of a fast result, and its deepest nesting.
 constexpr int kNodes = 48;
+/// Nodes a result holds without the heap (IntTuple's inline storage).
+constexpr int kInline = 16;
 constexpr int kDepth = 12;
 
 /// Flat modes shape:stride, integer strides only.
@@ -113,10 +115,9 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
   out.n = n;
 }
 
-/// Stores n pre-order shape and stride nodes in `out`; declines when the
-/// result's size or an offset would not fit in int64 (Layout's invariant).
-[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d, int n,
-                                              Layout &out) {
+/// True when the size and every offset of the layout of n pre-order shape
+/// and stride nodes fit in int64 (Layout's invariant).
+[[gnu::always_inline]] inline bool fitsInt64(const Node *s, const Node *d, int n) {
   int64_t size = 1, hi = 0, t;
   for (int k = 0; k < n; ++k) {
     if (s[k].rank != kLeaf)
@@ -126,26 +127,56 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
         mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
       return false;
   }
+  return true;
+}
+
+/// Stores n pre-order shape and stride nodes in `out`; declines when the
+/// result's size or an offset would not fit in int64 (Layout's invariant).
+[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d, int n,
+                                              Layout &out) {
+  if (!fitsInt64(s, d, n))
+    return false;
   out.assignNodes(s, d, size_t(n));
   return true;
 }
 
-/// Pre-order shape and stride nodes of a result, written on the stack.
-/// Any write past kNodes or kDepth makes finish() decline.
+/// Pre-order shape and stride nodes of a result, written in place into the
+/// result layout's own storage: inline for up to kInline nodes, grown once
+/// to kNodes (on the heap, as any larger layout is) when a result needs
+/// more. Any write past kNodes or kDepth makes finish() decline; a declined
+/// writer leaves `out` unspecified, and the caller assigns the general
+/// construction's result to it.
 struct Writer {
-  Node s[kNodes];
-  Node d[kNodes];
-  int n = 0;
-  int depth = 0;
-  int open_[kDepth];
+  explicit Writer(Layout &out) : out_(out) { out.nodesForOverwrite(kInline, s, d); }
+
+  // The counters are `long long`, a type no Node field has: a store into
+  // a node then cannot alias them, so they stay in registers (with `int`,
+  // every `basis` store, an unsigned int, made the compiler reload them).
+  using Count = long long;
+  Layout &out_;
+  Node *s;
+  Node *d;
+  Count n = 0;
+  Count cap = kInline;
+  Count depth = 0;
+  Count open_[kDepth];
   bool ok = true;
 
+  /// Room for c more nodes, growing the storage once if needed.
+  bool room(Count c) { return n + c <= cap || grow(n + c); }
+  [[gnu::noinline]] bool grow(Count need) {
+    if (!ok || need > kNodes)
+      return ok = false;
+    out_.nodesForOverwrite(kNodes, s, d); // keeps the nodes written so far
+    cap = kNodes;
+    return true;
+  }
   void child() {
     if (depth)
       ++s[open_[depth - 1]].rank;
   }
   void open() {
-    if (!ok || n == kNodes || depth == kDepth) {
+    if (!ok || depth == kDepth || !room(1)) {
       ok = false;
       return;
     }
@@ -156,12 +187,12 @@ struct Writer {
   void close() {
     if (!ok)
       return;
-    int at = open_[--depth];
+    Count at = open_[--depth];
     s[at].span = uint16_t(n - at);
-    d[at] = Node{0, s[at].rank, s[at].span, 0}; // field-wise: see assignNodes
+    d[at] = Node{0, s[at].rank, s[at].span, 0};
   }
   void leaf(int64_t sv, int64_t dv) {
-    if (!ok || n == kNodes) {
+    if (!ok || !room(1)) {
       ok = false;
       return;
     }
@@ -171,13 +202,13 @@ struct Writer {
     ++n;
   }
   void subtree(View v) {
-    int c = v.s->span;
-    if (!ok || n + c > kNodes) {
+    Count c = v.s->span;
+    if (!ok || !room(c)) {
       ok = false;
       return;
     }
     child();
-    for (int k = 0; k < c; ++k) {
+    for (Count k = 0; k < c; ++k) {
       s[n + k] = v.s[k];
       d[n + k] = v.d[k];
     }
@@ -192,9 +223,15 @@ struct Writer {
       leaf(m.s[i], m.d[i]);
     close();
   }
-  /// Stores the result in `out`; declines when a write failed or when the
-  /// result's size or an offset would not fit in int64 (Layout's invariant).
-  bool finish(Layout &out) const { return ok && storeNodes(s, d, n, out); }
+  /// Sets the result's node count; declines when a write failed or when
+  /// the result's size or an offset would not fit in int64 (Layout's
+  /// invariant).
+  bool finish() {
+    if (!ok || !fitsInt64(s, d, int(n)))
+      return false;
+    out_.nodesForOverwrite(size_t(n), s, d);
+    return true;
+  }
 };
 
 /// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
@@ -455,7 +492,7 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 /// `apply`, a tuple recurses; A's modes past the tiler are kept
 /// (`keepRest`) or dropped.
 template <class Apply>
-bool byModeInto(View a, const Tiler &t, bool keepRest, Writer &w, Apply apply) {
+bool byModeInto(const View &a, const Tiler &t, bool keepRest, Writer &w, Apply apply) {
   switch (t.kind) {
   case Tiler::Kind::Keep:
     w.subtree(a);
@@ -471,7 +508,7 @@ bool byModeInto(View a, const Tiler &t, bool keepRest, Writer &w, Apply apply) {
     return false;
   w.open();
   size_t last = keepRest ? rank : t.modes.size();
-  View m = leaf ? a : View{a.s + 1, a.d + 1};
+  View m{a.s + !leaf, a.d + !leaf}; // a leaf is its own mode 0
   for (size_t i = 0; i < last; ++i) {
     if (i < t.modes.size()) {
       if (!byModeInto(m, t.modes[i], keepRest, w, apply))
@@ -564,7 +601,7 @@ template <class F> void paddedModes(View l, size_t r, F f) {
   static const Node one{1, kLeaf, 1, 0}, zero{0, kLeaf, 1, 0};
   bool leaf = l.s->rank == kLeaf;
   size_t rank = leaf ? 1 : size_t(l.s->rank);
-  View m = leaf ? l : View{l.s + 1, l.d + 1};
+  View m{l.s + !leaf, l.d + !leaf}; // a leaf is its own mode 0
   for (size_t i = 0; i < std::max(rank, r); ++i) {
     f(i < rank ? m : View{&one, &zero});
     if (i < rank) {
@@ -587,7 +624,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   // A' is a leaf only when A is one and r == 1; X likewise with B.
   bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
   bool firstLeaf = raked ? bLeaf : aLeaf, secondLeaf = raked ? aLeaf : bLeaf;
-  Writer w;
+  Writer w(out);
   // One (first, second) pair: (A'_i, X_i), or (X_i, A'_i) when raked.
   auto pair = [&](View am, View bm) {
     w.open();
@@ -605,7 +642,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
     if (!pair(va, vb))
       return false;
     w.close();
-    return w.finish(out);
+    return w.finish();
   }
   if (secondLeaf || r > size_t(kNodes))
     return false; // the general path reports the rank mismatch
@@ -618,7 +655,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
     if (!pair(am[i], bm[i]))
       return false;
   w.close();
-  return w.finish(out);
+  return w.finish();
 }
 
 /// Coalesced modes, exclusive prefix products and CuTe's exchange-sort
@@ -667,9 +704,9 @@ bool rightInverse(const Layout &l, Layout &out) {
   }
   Modes c;
   coalesceModes(r, false, c);
-  Writer w;
+  Writer w(out);
   w.modes(c);
-  return w.finish(out);
+  return w.finish();
 }
 
 /// left_inverse when the stride test of checkLeftInverse vouches for it:
@@ -695,9 +732,9 @@ bool leftInverse(const Layout &l, Layout &out) {
   r.s[r.n++] = s.m.s[s.order[s.m.n - 1]];
   Modes c;
   coalesceModes(r, false, c);
-  Writer w;
+  Writer w(out);
   w.modes(c);
-  return w.finish(out);
+  return w.finish();
 }
 
 bool coalesceFast(const Layout &l, Layout &out) {
@@ -705,9 +742,9 @@ bool coalesceFast(const Layout &l, Layout &out) {
   if (!leavesOf(viewOf(l), f) || f.n == 0)
     return false;
   coalesceModes(f, false, c);
-  Writer w;
+  Writer w(out);
   w.modes(c);
-  return w.finish(out);
+  return w.finish();
 }
 
 /// Stores the integer layout s:d; declines when an offset would not fit.
@@ -753,12 +790,15 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
     return writeLeaf(d.value, d.value == 1 ? 0 : 1, out);
   if (d.value == 1)
     return writeLeaf(rest, cur, out);
-  Writer w;
-  w.open();
-  w.leaf(d.value, 1);
-  w.leaf(rest, cur);
-  w.close();
-  return w.finish(out);
+  Node *ns, *nd;
+  out.nodesForOverwrite(3, ns, nd);
+  ns[0] = tupleNode(2, 3);
+  nd[0] = tupleNode(2, 3);
+  ns[1] = leafNode(d.value);
+  nd[1] = leafNode(1);
+  ns[2] = leafNode(rest);
+  nd[2] = leafNode(cur);
+  return fitsInt64(ns, nd, 3);
 }
 
 //===----------------------------------------------------------------------===//
@@ -873,7 +913,7 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 /// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
 /// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
 /// overflow, declines (to the array path, then the general one).
-bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
+[[gnu::always_inline]] inline bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
                      int64_t &x) {
   int64_t d, te, c, target;
   if (!leafOf(a, s, d) || !leafOf(b, ts, te) || d != 1 || s == 1 ||
@@ -886,44 +926,48 @@ bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
 
 /// logical_product(s:1, t:e) = (s:1, t:e*s), (s:1, t:0) for cosize(T) == 1.
 /// Example: logical_product(128:1, 4:32) = (128,4):(1,4096).
-bool productLeaf(const Layout &a, const Tiler &t, Layout &out) {
+[[gnu::always_inline]] inline bool productLeaf(const Layout &a, const Tiler &t, Layout &out) {
   int64_t s, ts, x;
   if (t.kind != Tiler::Kind::Layout || !productRestLeaf(a, t.layout, s, ts, x))
     return false;
-  Writer w;
-  w.open();
-  w.leaf(s, 1);
-  w.leaf(ts, x);
-  w.close();
-  return w.finish(out);
+  Node *ns, *nd;
+  out.nodesForOverwrite(3, ns, nd);
+  ns[0] = tupleNode(2, 3);
+  nd[0] = tupleNode(2, 3);
+  ns[1] = leafNode(s);
+  nd[1] = leafNode(1);
+  ns[2] = leafNode(ts);
+  nd[2] = leafNode(x);
+  return fitsInt64(ns, nd, 3);
 }
 
 /// blocked_product(s:1, t:e) = ((s:1, t:x)), raked_product = ((t:x, s:1)):
 /// both operands have rank 1, so the one result mode pairs A with the
 /// product's rest t:x of productRestLeaf.
 /// Example: blocked_product(4:1, 8:1) = ((4,8)):((1,4)).
-bool rankedLeaf(const Layout &a, const Layout &b, bool raked, Layout &out) {
+[[gnu::always_inline]] inline bool rankedLeaf(const Layout &a, const Layout &b, bool raked, Layout &out) {
   int64_t s, ts, x;
   if (!productRestLeaf(a, b, s, ts, x))
     return false;
-  Writer w;
-  w.open();
-  w.open();
-  if (raked)
-    w.leaf(ts, x);
-  w.leaf(s, 1);
-  if (!raked)
-    w.leaf(ts, x);
-  w.close();
-  w.close();
-  return w.finish(out);
+  Node *ns, *nd;
+  out.nodesForOverwrite(4, ns, nd);
+  ns[0] = tupleNode(1, 4);
+  nd[0] = tupleNode(1, 4);
+  ns[1] = tupleNode(2, 3);
+  nd[1] = tupleNode(2, 3);
+  int a_ = raked ? 3 : 2, x_ = raked ? 2 : 3; // where A's and X's leaves go
+  ns[a_] = leafNode(s);
+  nd[a_] = leafNode(1);
+  ns[x_] = leafNode(ts);
+  nd[x_] = leafNode(x);
+  return fitsInt64(ns, nd, 4);
 }
 
 /// Runs a by-mode fast path into `out`.
 template <class Apply>
 bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
-  Writer w;
-  return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish(out);
+  Writer w(out);
+  return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish();
 }
 
 } // namespace
@@ -943,8 +987,8 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (composeLeaves(a, b, *r))
     return r;
-  Writer w;
-  if (!(composeInto(viewOf(a), viewOf(b), w) && w.finish(*r)))
+  Writer w(*r);
+  if (!(composeInto(viewOf(a), viewOf(b), w) && w.finish()))
     r = general::composition(a, b);
   return r;
 }
@@ -972,10 +1016,10 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
       cot[nc++] = x.value;
   }
   Modes m;
-  Writer w;
+  Writer w(*r);
   if (fast && complementModes(viewOf(l), cot, nc, m)) {
     w.modes(m);
-    fast = w.finish(*r);
+    fast = w.finish();
   } else {
     fast = false;
   }

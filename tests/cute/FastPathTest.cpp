@@ -246,6 +246,44 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
   EXPECT_LT(divided, trials);
 }
 
+// Results are written in place into the returned layout: up to 16 nodes
+// in its inline storage, up to 48 after one growth that must keep the
+// nodes already written, and beyond that the general construction.
+TEST(FastPaths, ResultsPastInlineStorage) {
+  // A = (X, 8) with X = (2,...,2):(1,2,...,2^(n-1)) of n leaves and the
+  // mode 8:2^n; the tiler (_, 2:1) keeps X and splits 8:D into the tile
+  // 2:D and the rest 4:2D. The result ((X),(2,4)) has n + 5 nodes (n = 11:
+  // 16, n = 12: 17, n = 43: 48, n = 44: 49).
+  for (int n = 1; n <= 50; ++n) {
+    std::string xs, xd;
+    for (int i = 0; i < n; ++i) {
+      xs += (i ? ",2" : "2");
+      xd += (i ? "," : "") + std::to_string(int64_t(1) << i);
+    }
+    std::string d = std::to_string(int64_t(1) << n),
+                d2 = std::to_string(int64_t(1) << (n + 1));
+    Layout a = L("((" + xs + "),8):((" + xd + ")," + d + ")");
+    Layout want = L("((" + xs + "),(2,4)):((" + xd + "),(" + d + "," + d2 + "))");
+    Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("2:1"))});
+    auto fast = logical_divide(a, t);
+    ASSERT_TRUE(fast) << n;
+    EXPECT_EQ(fast->shape().nodeCount(), size_t(n + 5));
+    EXPECT_EQ(*fast, want) << n;
+    EXPECT_TRUE(same(fast, general::logical_divide(a, t))) << n;
+  }
+  // blocked_product of A = ((2,2),(2,2),(2,2),(2,2)), compact, with the
+  // compact B = (2,2,2,2): the rest is B's leaves s:d as s:d*256, and mode
+  // i pairs A_i with X_i: 1 + 4 * (1 + 3 + 1) = 21 nodes.
+  Layout a = L("((2,2),(2,2),(2,2),(2,2)):((1,2),(4,8),(16,32),(64,128))");
+  Layout b = L("(2,2,2,2):(1,2,4,8)");
+  EXPECT_EQ(*blocked_product(a, b),
+            L("(((2,2),2),((2,2),2),((2,2),2),((2,2),2)):"
+              "(((1,2),256),((4,8),512),((16,32),1024),((64,128),2048))"));
+  EXPECT_EQ(*raked_product(a, b),
+            L("((2,(2,2)),(2,(2,2)),(2,(2,2)),(2,(2,2))):"
+              "((256,(1,2)),(512,(4,8)),(1024,(16,32)),(2048,(64,128)))"));
+}
+
 // max_common_vector(A, B) by its definition: with invB = right_inverse(B)
 // (the general construction), the largest N <= size(invB) with
 // A(invB(j)) = j for every j < N, at least 1; max_common_layout is

@@ -174,6 +174,13 @@ public:
     }
   }
 
+  /// Sets the node count to `count` without initialising new nodes and
+  /// returns the nodes, for a result written in place; nodes below the old
+  /// count keep their values (also when the storage grows). The tuple is
+  /// invalid until the caller has written a pre-order tree of `count` nodes.
+  /// Counts up to 16 use the inline storage (no heap).
+  [[gnu::always_inline]] Node *nodesForOverwrite(size_t count) { return nodes_.resizeForOverwrite(count); }
+
   class Builder;
 
 private:

@@ -79,7 +79,7 @@ public:
   }
   /// Sets the size to n without initialising new elements (the caller
   /// writes them) and returns the data, for results written in place.
-  T *resizeForOverwrite(size_t n) {
+  [[gnu::always_inline]] T *resizeForOverwrite(size_t n) {
     if (n > capacity_)
       grow(n);
     size_ = n;

@@ -73,6 +73,15 @@ public:
     shape_.assignNodes(shape, count);
     stride_.assignNodes(stride, count);
   }
+  /// Sets both node counts to `count` (see IntTuple::nodesForOverwrite) and
+  /// returns the shape and stride nodes, for a result written in place.
+  /// @pre before the layout is read again, the caller has written congruent
+  /// trees of `count` nodes meeting the conditions of make()
+  [[gnu::always_inline]] void nodesForOverwrite(size_t count, IntTuple::Node *&shape,
+                         IntTuple::Node *&stride) {
+    shape = shape_.nodesForOverwrite(count);
+    stride = stride_.nodesForOverwrite(count);
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
