@@ -9,7 +9,7 @@
 // A fast path handles operands of at most kLeaves leaves with integer
 // strides; it works on fixed arrays of coalesced modes, does each of the
 // general path's checks once on those modes, and writes the result's
-// pre-order nodes on the stack (Writer), copied into the result in place.
+// pre-order nodes in place into the returned layout (Writer).
 // It declines -- never fails -- on anything the general path reports as an
 // error (and on any overflow), so every diagnostic comes from one place and
 // a fast result always equals the general one; tests/cute/FastPathTest.cpp
@@ -46,7 +46,7 @@ constexpr int kModes = kLeaves + 2;
 /// Most nodes of a fast result, and its deepest nesting.
 constexpr int kNodes = 48;
 /// Nodes a result holds without the heap (IntTuple's inline storage).
-constexpr int kInline = 16;
+constexpr int kInline = int(IntTuple::kInlineNodes);
 constexpr int kDepth = 12;
 
 /// Flat modes shape:stride, integer strides only.

@@ -85,6 +85,8 @@ public:
   static constexpr int16_t kLeaf = -1;
   /// Largest number of nodes one tuple may have.
   static constexpr size_t kMaxNodes = 65535;
+  /// Nodes a tuple holds without the heap.
+  static constexpr size_t kInlineNodes = 16;
   /// Largest number of modes one tuple node may have.
   static constexpr int16_t kMaxRank = 32767;
 
@@ -158,8 +160,8 @@ public:
 
   const Node *nodes() const { return nodes_.data(); }
   size_t nodeCount() const { return nodes_.size(); }
-  /// Replaces the nodes by `count` copies of `nodes` (the algebra's fast
-  /// paths write a result's pre-order nodes on the stack, then here).
+  /// Replaces the nodes by `count` copies of `nodes` (the algebra's rank-1
+  /// closed forms write a result's few nodes on the stack, then here).
   /// @pre `nodes` is a valid pre-order tree of count <= kMaxNodes nodes
   void assignNodes(const Node *nodes, size_t count) {
     Node *out = nodes_.resizeForOverwrite(count);
@@ -178,14 +180,14 @@ public:
   /// returns the nodes, for a result written in place; nodes below the old
   /// count keep their values (also when the storage grows). The tuple is
   /// invalid until the caller has written a pre-order tree of `count` nodes.
-  /// Counts up to 16 use the inline storage (no heap).
+  /// Counts up to kInlineNodes use the inline storage (no heap).
   [[gnu::always_inline]] Node *nodesForOverwrite(size_t count) { return nodes_.resizeForOverwrite(count); }
 
   class Builder;
 
 private:
   explicit IntTuple(const Node *nodes, size_t count);
-  SmallVector<Node, 16> nodes_;
+  SmallVector<Node, kInlineNodes> nodes_;
 };
 
 /// Builds a tuple node by node, in pre-order, without temporaries:
