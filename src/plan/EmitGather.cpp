@@ -13,6 +13,7 @@
 #include "layoutkit/plan/EmitGather.h"
 
 #include "CudaText.h"
+#include "GatherWords.h"
 
 #include <string>
 
@@ -24,28 +25,11 @@ using namespace cudatext;
 using linear::LinearLayout;
 namespace dims = linear::dims;
 
-/// Row-major position of an output word of `l` (dim0 slowest). Every dim is
-/// a power of two, so this is a permutation of the word's bits (linear).
-uint64_t rowMajor(const LinearLayout &l, uint64_t word) {
-  uint64_t p = 0;
-  for (int k = 0; k < l.numOutDims(); ++k) {
-    const int w = l.outDim(k).log2;
-    p = (p << w) | ((word >> l.outShift(k)) & ((uint64_t(1) << w) - 1));
-  }
-  return p;
-}
+using detail::rowMajor;
 
 /// An index-layout word with its axis bits dropped, in the source's dims.
 uint64_t offAxis(const GatherPlan &p, uint64_t word) {
-  uint64_t r = 0;
-  for (int k = 0; k < p.src.numOutDims(); ++k) {
-    if (k == p.axis)
-      continue;
-    const int w = p.src.outDim(k).log2;
-    r |= ((word >> p.index.outShift(k)) & ((uint64_t(1) << w) - 1))
-         << p.src.outShift(k);
-  }
-  return r;
+  return detail::offAxisToSrc(p.src, p.index, p.axis, word);
 }
 
 /// The shared-memory tables: byte offsets of the source registers in the

@@ -7,6 +7,7 @@
 #include "layoutkit/plan/Gather.h"
 
 #include "F2.h"
+#include "GatherWords.h"
 
 #include "layoutkit/core/Checked.h"
 
@@ -92,32 +93,13 @@ struct Geometry {
   /// An index-layout output word with its axis bits dropped, re-packed into
   /// the source's output dims (off-axis dims have equal sizes).
   uint64_t offAxisToSrc(uint64_t word) const {
-    uint64_t r = 0;
-    for (int k = 0; k < src->numOutDims(); ++k) {
-      if (k == axis)
-        continue;
-      int w = src->outDim(k).log2;
-      uint64_t bits = (word >> index->outShift(k)) & ((uint64_t(1) << w) - 1);
-      r |= bits << src->outShift(k);
-    }
-    return r;
+    return detail::offAxisToSrc(*src, *index, axis, word);
   }
   SourceLocation location(uint64_t srcHw) const {
     return {int64_t(srcHw & ((uint64_t(1) << srcRegBits) - 1)),
             int64_t((srcHw >> srcRegBits) & ((uint64_t(1) << laneBits) - 1))};
   }
 };
-
-/// Row-major position of an output word of `l` (dim0 slowest).
-int64_t rowMajor(const LinearLayout &l, uint64_t word) {
-  int64_t p = 0;
-  for (int k = 0; k < l.numOutDims(); ++k) {
-    DimSize d = l.outDim(k);
-    p = p * d.size() +
-        int64_t((word >> l.outShift(k)) & ((uint64_t(1) << d.log2) - 1));
-  }
-  return p;
-}
 
 /// The addressing of equation (1), or nullopt when the gather is not
 /// warp-local (conditions (a)-(c) of Gather.h).
@@ -479,9 +461,7 @@ public:
       for (int64_t l = 0; l < lanes_; ++l)
         for (int64_t r = 0; r < srcRegs_; ++r)
           srcAt(grp, l, r) =
-              uint64_t(rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l,
-                                                         grp)))) +
-              1;
+              rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l, grp))) + 1;
   }
 
   /// Stores the source to a row-major buffer of the CTA, a barrier, one
@@ -504,7 +484,7 @@ public:
             continue;
           }
           int64_t p =
-              rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l, w)));
+              int64_t(rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l, w))));
           addrs[size_t(l)] = p * elementBytes_;
           smem[size_t(p)] = srcAt(w, l, r);
         }
@@ -517,7 +497,7 @@ public:
     for (int64_t w = 0; w < groups_; ++w)
       for (int64_t r = 0; r < outRegs_; ++r) {
         for (int64_t l = 0; l < lanes_; ++l) {
-          int64_t p = rowMajor(s_, wantedWord(w, l, r));
+          int64_t p = int64_t(rowMajor(s_, wantedWord(w, l, r)));
           addrs[size_t(l)] = p * elementBytes_;
           outAt(w, l, r) = smem[size_t(p)];
         }
@@ -549,7 +529,7 @@ public:
       for (int64_t l = 0; l < lanes_; ++l)
         for (int64_t r = 0; r < outRegs_; ++r) {
           ++res.checked;
-          uint64_t want = uint64_t(rowMajor(s_, wantedWord(grp, l, r))) + 1;
+          uint64_t want = rowMajor(s_, wantedWord(grp, l, r)) + 1;
           uint64_t got = outAt(grp, l, r);
           if (got != want) {
             if (!res.mismatches)
