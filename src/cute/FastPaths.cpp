@@ -27,6 +27,7 @@
 #include "layoutkit/core/Checked.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace lk::cute {
 namespace {
@@ -143,16 +144,19 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
 /// Pre-order shape and stride nodes of a result, written in place into the
 /// result layout's own storage: inline for up to kInline nodes, grown once
 /// to kNodes (on the heap, as any larger layout is) when a result needs
-/// more. Any write past kNodes or kDepth makes finish() decline; a declined
-/// writer leaves `out` unspecified, and the caller assigns the general
-/// construction's result to it.
+/// more (a grown result keeps its 48-node block). Any write past kNodes or
+/// kDepth makes finish() decline; a declined writer leaves `out`
+/// unspecified, and the caller assigns the general construction's result
+/// to it.
 struct Writer {
   explicit Writer(Layout &out) : out_(out) { out.nodesForOverwrite(kInline, s, d); }
 
-  // The counters are `long long`, a type no Node field has: a store into
-  // a node then cannot alias them, so they stay in registers (with `int`,
-  // every `basis` store, an unsigned int, made the compiler reload them).
-  using Count = long long;
+  // The counters have a 64-bit type that no Node field has (long long
+  // where int64_t is long, else long): a store into a node then cannot
+  // alias them, so they stay in registers. With `int`, every store of a
+  // node's `basis` (an unsigned int) made the compiler reload them.
+  using Count = std::conditional_t<std::is_same_v<int64_t, long>, long long, long>;
+  static_assert(!std::is_same_v<Count, int64_t> && sizeof(Count) == 8);
   Layout &out_;
   Node *s;
   Node *d;
@@ -913,8 +917,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 /// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
 /// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
 /// overflow, declines (to the array path, then the general one).
-[[gnu::always_inline]] inline bool productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts,
-                     int64_t &x) {
+[[gnu::always_inline]] inline bool
+productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts, int64_t &x) {
   int64_t d, te, c, target;
   if (!leafOf(a, s, d) || !leafOf(b, ts, te) || d != 1 || s == 1 ||
       te == INT64_MIN || mulOverflows(ts - 1, absValue(te), c) ||
@@ -926,7 +930,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 
 /// logical_product(s:1, t:e) = (s:1, t:e*s), (s:1, t:0) for cosize(T) == 1.
 /// Example: logical_product(128:1, 4:32) = (128,4):(1,4096).
-[[gnu::always_inline]] inline bool productLeaf(const Layout &a, const Tiler &t, Layout &out) {
+[[gnu::always_inline]] inline bool productLeaf(const Layout &a, const Tiler &t,
+                                               Layout &out) {
   int64_t s, ts, x;
   if (t.kind != Tiler::Kind::Layout || !productRestLeaf(a, t.layout, s, ts, x))
     return false;
@@ -945,7 +950,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 /// both operands have rank 1, so the one result mode pairs A with the
 /// product's rest t:x of productRestLeaf.
 /// Example: blocked_product(4:1, 8:1) = ((4,8)):((1,4)).
-[[gnu::always_inline]] inline bool rankedLeaf(const Layout &a, const Layout &b, bool raked, Layout &out) {
+[[gnu::always_inline]] inline bool rankedLeaf(const Layout &a, const Layout &b,
+                                              bool raked, Layout &out) {
   int64_t s, ts, x;
   if (!productRestLeaf(a, b, s, ts, x))
     return false;

@@ -50,4 +50,4 @@ inline uint64_t offAxisToSrc(const linear::LinearLayout &src,
 
 } // namespace lk::plan::detail
 
-#endif
+#endif // LAYOUTKIT_SRC_PLAN_GATHERWORDS_H

@@ -160,8 +160,8 @@ public:
 
   const Node *nodes() const { return nodes_.data(); }
   size_t nodeCount() const { return nodes_.size(); }
-  /// Replaces the nodes by `count` copies of `nodes` (the algebra's rank-1
-  /// closed forms write a result's few nodes on the stack, then here).
+  /// Replaces the nodes by `count` copies of `nodes` (three of the algebra's
+  /// rank-1 closed forms write a result's few nodes on the stack, then here).
   /// @pre `nodes` is a valid pre-order tree of count <= kMaxNodes nodes
   void assignNodes(const Node *nodes, size_t count) {
     Node *out = nodes_.resizeForOverwrite(count);
@@ -181,7 +181,9 @@ public:
   /// count keep their values (also when the storage grows). The tuple is
   /// invalid until the caller has written a pre-order tree of `count` nodes.
   /// Counts up to kInlineNodes use the inline storage (no heap).
-  [[gnu::always_inline]] Node *nodesForOverwrite(size_t count) { return nodes_.resizeForOverwrite(count); }
+  [[gnu::always_inline]] Node *nodesForOverwrite(size_t count) {
+    return nodes_.resizeForOverwrite(count);
+  }
 
   class Builder;
 
