@@ -151,12 +151,13 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
 struct Writer {
   explicit Writer(Layout &out) : out_(out) { out.nodesForOverwrite(kInline, s, d); }
 
-  // The counters have a 64-bit type that no Node field has (long long
-  // where int64_t is long, else long): a store into a node then cannot
-  // alias them, so they stay in registers. With `int`, every store of a
-  // node's `basis` (an unsigned int) made the compiler reload them.
+  // The counters (at most kNodes) have an integer type that no Node field
+  // has: long long where int64_t is long, else long. A store into a node
+  // then cannot alias them, so they stay in registers; with `int`, every
+  // store of a node's `basis` (an unsigned int) made the compiler reload
+  // them.
   using Count = std::conditional_t<std::is_same_v<int64_t, long>, long long, long>;
-  static_assert(!std::is_same_v<Count, int64_t> && sizeof(Count) == 8);
+  static_assert(!std::is_same_v<Count, int64_t> && !std::is_same_v<Count, int>);
   Layout &out_;
   Node *s;
   Node *d;
