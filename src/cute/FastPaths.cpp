@@ -962,11 +962,11 @@ productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts, int64
   nd[0] = tupleNode(1, 4);
   ns[1] = tupleNode(2, 3);
   nd[1] = tupleNode(2, 3);
-  int a_ = raked ? 3 : 2, x_ = raked ? 2 : 3; // where A's and X's leaves go
-  ns[a_] = leafNode(s);
-  nd[a_] = leafNode(1);
-  ns[x_] = leafNode(ts);
-  nd[x_] = leafNode(x);
+  int ai = raked ? 3 : 2, xi = raked ? 2 : 3; // where A's and X's leaves go
+  ns[ai] = leafNode(s);
+  nd[ai] = leafNode(1);
+  ns[xi] = leafNode(ts);
+  nd[xi] = leafNode(x);
   return fitsInt64(ns, nd, 4);
 }
 

@@ -381,9 +381,9 @@ std::vector<CommandSpec> planCommands() {
        "linear layout, 'S[' or 'R[' a tile layout (m -> register, laneid -> "
        "lane, warpid -> warp), '<' a layout attribute and anything else a "
        "cute TV layout (thread, value) -> element index (thread bits: 5 "
-       "lane bits, then warp bits; the index split colex over --shape). --emit "
-       "cuda adds the CUDA C++ "
-       "of the plan (a device function and a self-checking test kernel).",
+       "lane bits, then warp bits; the index split colex over --shape). "
+       "--emit cuda adds the CUDA C++ of the plan (a device function and a "
+       "self-checking test kernel).",
        {"layoutkit plan '{\"kind\":\"blocked\",\"sizePerThread\":[1,4],"
         "\"threadsPerWarp\":[8,4],\"warpsPerCTA\":[1,1],\"order\":[1,0]}' "
         "'{\"kind\":\"blocked\",\"sizePerThread\":[4,1],\"threadsPerWarp\":"
