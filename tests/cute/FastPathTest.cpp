@@ -246,6 +246,103 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
   EXPECT_LT(divided, trials);
 }
 
+// The closed form for a flat A of up to three leaves divided by a by-mode
+// tiler of leaf tiles and `_` (divideLeafModes). A = (m, 3:1, 2:-24) with
+// every leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e
+// (t <= 6, -2 <= e <= 6) in the tilers (t:e), (t:e, _, 2:1) and
+// (_, 3:1, t:e); A with a fourth mode 5:7 is past the closed form (the
+// by-mode walk takes it). Result or diagnostic equals the general
+// construction; both outcomes occur.
+TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
+  int divided = 0, trials = 0;
+  Layout one3 = L("3:1"), two = L("2:-24"), five = L("5:7");
+  forLeaves(10, -5, 10, [&](const Layout &m) {
+    for (const Layout &a :
+         {*makeLayout({m, one3, two}), *makeLayout({m, one3, two, five})})
+      forLeaves(6, -2, 6, [&](const Layout &tile) {
+        for (const Tiler &t :
+             {Tiler::tuple({Tiler::of(tile)}),
+              Tiler::tuple({Tiler::of(tile), Tiler::keep(), Tiler::of(L("2:1"))}),
+              Tiler::tuple({Tiler::keep(), Tiler::of(L("3:1")), Tiler::of(tile)})}) {
+          auto dv = logical_divide(a, t);
+          divided += bool(dv);
+          ++trials;
+          ASSERT_TRUE(same(dv, general::logical_divide(a, t)))
+              << a.str() << " / " << t.str();
+        }
+      });
+  });
+  EXPECT_GT(divided, 0);
+  EXPECT_LT(divided, trials);
+}
+
+// The closed form for a flat B (composeFlat): A = (4,s):(1,d) and (2,3,4)
+// with strides (1,2,6) or (1,8,2) (a hole, unsorted), B = (x:y, 2:z) over
+// small x, y, z including stride 0 and negative strides; B of rank 3 after
+// an A of 5 modes needs more than 16 nodes and takes the Writer path.
+TEST(FastPaths, FlatCompositionEqualsGeneral) {
+  int composed = 0, trials = 0;
+  std::vector<Layout> as = {L("(2,3,4):(1,2,6)"), L("(2,3,4):(1,8,2)"),
+                            L("(2,2,2,2,2):(1,2,4,8,16)")};
+  for (int64_t s = 1; s <= 6; ++s)
+    for (int64_t d = -2; d <= 8; ++d)
+      as.push_back(*makeLayout({L("4:1"), Layout::unchecked(IntTuple(s), IntTuple(d))}));
+  for (const Layout &a : as)
+    for (int64_t x = 1; x <= 6; ++x)
+      for (int64_t y = -3; y <= 6; ++y)
+        for (int64_t z : {0, 1, 3, 4}) {
+          Layout b = *makeLayout({Layout::unchecked(IntTuple(x), IntTuple(y)),
+                                  Layout::unchecked(IntTuple(2), IntTuple(z))});
+          Layout b3 = *makeLayout({b.mode(0), b.mode(1), L("2:2")});
+          for (const Layout &bb : {b, b3}) {
+            auto r = composition(a, bb);
+            composed += bool(r);
+            ++trials;
+            ASSERT_TRUE(same(r, general::composition(a, bb)))
+                << a.str() << " o " << bb.str();
+          }
+        }
+  EXPECT_GT(composed, 0);
+  EXPECT_LT(composed, trials);
+}
+
+// The products' closed forms (productWhole, rankedProduct) skip the
+// result's fit pass, relying on productRest's @post; B's size-1 leaves
+// may still scale past int64 (2 * 2^62) or onto INT64_MIN (2 * -2^62), and
+// size(A)*size(B) may overflow while A*cosize(B) does not (a broadcast
+// B). Compact A's with size-1 leaves and nesting, against B's of 1-3
+// leaves: each result or diagnostic equals the general construction.
+TEST(FastPaths, ProductClosedFormsEqualGeneral) {
+  std::vector<Layout> as = {L("2:1"), L("(4,8):(1,4)"), L("((2,1),4):((1,99),2)"),
+                            L("(1,(2,2)):(7,(1,2))"), L("(3,(1,5)):(1,(4,3))"),
+                            L("(4,8):(1,5)"), L("(1,1):(3,0)"), L("1073741824:1")};
+  std::vector<Layout> bs = {L("(2,2):(1,2)"), L("4:-3"), L("(3,1,2):(2,5,-1)"),
+                            L("((2,2),2):((1,2),4)"), L("(1,4):(4611686018427387904,1)"),
+                            L("(1,4):(-4611686018427387904,1)"), L("8589934592:0"),
+                            L("(2,3):(0,0)"), L("(4,2):(1,0)")};
+  int ok = 0, trials = 0;
+  for (const Layout &a : as)
+    for (const Layout &b : bs) {
+      Tiler t = Tiler::of(b);
+      auto p = logical_product(a, t);
+      ok += bool(p);
+      trials += 1;
+      ASSERT_TRUE(same(p, general::logical_product(a, t))) << a.str() << " * " << b.str();
+      ASSERT_TRUE(same(blocked_product(a, b), general::blocked_product(a, b)))
+          << a.str() << " blocked " << b.str();
+      ASSERT_TRUE(same(raked_product(a, b), general::raked_product(a, b)))
+          << a.str() << " raked " << b.str();
+    }
+  EXPECT_GT(ok, 0);
+  EXPECT_LT(ok, trials);
+  // Hand-derived: cosize((2,2):(1,2)) = 4, so B's strides scale by 32.
+  EXPECT_EQ(*logical_product(L("(4,8):(1,4)"), Tiler::of(L("(2,2):(1,2)"))),
+            L("((4,8),(2,2)):((1,4),(32,64))"));
+  EXPECT_EQ(*logical_divide(L("(64,32):(32,1)"),
+                            Tiler::tuple({Tiler::of(L("8:1")), Tiler::of(L("4:1"))})),
+            L("((8,8),(4,8)):((32,256),(1,4))"));
+}
+
 // Results are written in place into the returned layout: up to 16 nodes
 // in its inline storage, up to 48 after one growth that must keep the
 // nodes already written, and beyond that the general construction. That
