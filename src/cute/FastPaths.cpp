@@ -9,7 +9,10 @@
 // A fast path handles operands of at most kLeaves leaves with integer
 // strides; it works on fixed arrays of coalesced modes, does each of the
 // general path's checks once on those modes, and writes the result's
-// pre-order nodes in place into the returned layout (Writer).
+// pre-order nodes in place into the returned layout: through a Writer,
+// which records the tuple structure as it goes, or, for the rank-1 closed
+// forms and the common flat shapes (composeFlat, productWhole,
+// rankedProduct, divideLeafModes), directly at positions known up front.
 // It declines -- never fails -- on anything the general path reports as an
 // error (and on any overflow), so every diagnostic comes from one place and
 // a fast result always equals the general one; tests/cute/FastPathTest.cpp
@@ -284,26 +287,25 @@ struct Composer {
     coalesceModes(flatA, /*keepLastExtent=*/true, lhs);
   }
 
-  /// A composed with B's mode s:d, following composeLeaf's checks: the
-  /// result's modes in `out` (one mode is a leaf).
-  bool leafModes(int64_t s, int64_t d, Modes &out) {
+  /// A composed with B's mode s:d, following composeLeaf's checks,
+  /// appended to `w`: a Writer, or any sink with the same leaf(s, d) and
+  /// modes(m) (composeFlat's NodeSink).
+  template <class Sink> bool leaf(int64_t s, int64_t d, Sink &w) {
     int r = lhs.n;
-    out.n = 1;
-    out.s[0] = s;
     if (d < 0 && r != 1)
       return false;
     if (d == 0) {
-      out.d[0] = 0;
+      w.leaf(s, 0);
       return true;
     }
     int64_t st;
     if (r == 1) {
       if (mulOverflows(d, lhs.d[0], st))
         return false;
-      out.d[0] = st;
+      w.leaf(s, st);
       return true;
     }
-    out.n = 0;
+    Modes out;
     int64_t restShape = s, restStride = d;
     for (int i = 0; i + 1 < r; ++i) {
       // composeLeaf's step with its ceilings resolved: a stride at least
@@ -335,14 +337,6 @@ struct Composer {
       out.s[out.n] = restShape;
       out.d[out.n++] = st;
     }
-    return true;
-  }
-
-  /// A composed with B's mode s:d, appended to `w`.
-  bool leaf(int64_t s, int64_t d, Writer &w) {
-    Modes out;
-    if (!leafModes(s, d, out))
-      return false;
     w.modes(out);
     return true;
   }
@@ -456,22 +450,25 @@ bool composeInto(View a, View b, Writer &w) {
   return c.tree(b, w) && c.distributive();
 }
 
-/// Writes modes m at s/d as one leaf, or a flat tuple of m.n leaves.
-/// Returns how many nodes it wrote.
-[[gnu::always_inline]] inline int writeModes(const Modes &m, Node *s, Node *d) {
-  if (m.n == 1) {
-    s[0] = leafNode(m.s[0]);
-    d[0] = leafNode(m.d[0]);
-    return 1;
+/// The nodes of a flat result after its root, at positions known up front
+/// (no structure to record): the Composer's sink for composeFlat.
+struct NodeSink {
+  Node *s, *d;
+  int n = 1; // node 0 is the root, written last
+  void leaf(int64_t sv, int64_t dv) {
+    s[n] = leafNode(sv);
+    d[n++] = leafNode(dv);
   }
-  s[0] = tupleNode(m.n, m.n + 1);
-  d[0] = tupleNode(m.n, m.n + 1);
-  for (int i = 0; i < m.n; ++i) {
-    s[1 + i] = leafNode(m.s[i]);
-    d[1 + i] = leafNode(m.d[i]);
+  /// Modes as one leaf, or a flat tuple of m.n leaves.
+  void modes(const Modes &m) {
+    if (m.n == 1)
+      return leaf(m.s[0], m.d[0]);
+    s[n] = tupleNode(m.n, m.n + 1);
+    d[n++] = tupleNode(m.n, m.n + 1);
+    for (int i = 0; i < m.n; ++i)
+      leaf(m.s[i], m.d[i]);
   }
-  return m.n + 1;
-}
+};
 
 /// composition(A, B) for a flat B = (s_0:d_0, ..., s_r-1:d_r-1) of integer
 /// leaves, written in place without a Writer: a root of r modes, mode i
@@ -488,15 +485,13 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   Composer c(fa);
   if (1 + r * (1 + c.lhs.n) > kInline)
     return false;
-  Node *s, *d;
-  out.nodesForOverwrite(kInline, s, d);
-  int n = 1;
-  for (int i = 1; i <= r; ++i) {
-    Modes m;
-    if (bd[i].basis != 0 || !c.leafModes(bs[i].value, bd[i].value, m))
+  NodeSink w;
+  out.nodesForOverwrite(kInline, w.s, w.d);
+  for (int i = 1; i <= r; ++i)
+    if (bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
       return false;
-    n += writeModes(m, s + n, d + n);
-  }
+  Node *s = w.s, *d = w.d;
+  int n = w.n;
   s[0] = tupleNode(r, n);
   d[0] = tupleNode(r, n);
   out.nodesForOverwrite(size_t(n), s, d);
