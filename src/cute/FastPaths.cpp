@@ -274,6 +274,37 @@ struct Writer {
   }
 };
 
+/// Nodes written at positions known up front, with no structure to
+/// record: the Composer's sink for composeFlat, and storeModes'.
+struct NodeSink {
+  Node *s, *d;
+  int n; // the next node
+  void leaf(int64_t sv, int64_t dv) {
+    s[n] = leafNode(sv);
+    d[n++] = leafNode(dv);
+  }
+  /// Modes as one leaf, or a flat tuple of m.n leaves.
+  void modes(const Modes &m) {
+    if (m.n == 1)
+      return leaf(m.s[0], m.d[0]);
+    s[n] = tupleNode(m.n, m.n + 1);
+    d[n++] = tupleNode(m.n, m.n + 1);
+    for (int i = 0; i < m.n; ++i)
+      leaf(m.s[i], m.d[i]);
+  }
+};
+
+/// Stores modes m as the whole result (NodeSink::modes), in place;
+/// declines when the result would not fit in int64.
+/// Example: [4:2, 2:32] -> (4,2):(2,32); [8:1] -> 8:1.
+[[gnu::always_inline]] inline bool storeModes(const Modes &m, Layout &out) {
+  static_assert(kModes + 1 <= kInline);
+  NodeSink w{nullptr, nullptr, 0};
+  out.nodesForOverwrite(m.n == 1 ? 1 : size_t(m.n) + 1, w.s, w.d);
+  w.modes(m);
+  return fitsInt64(w.s, w.d, w.n);
+}
+
 /// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
 /// and for each of A's modes but the last the coordinate B's leaves reach
 /// together along it (the distributivity check).
@@ -450,26 +481,6 @@ bool composeInto(View a, View b, Writer &w) {
   return c.tree(b, w) && c.distributive();
 }
 
-/// The nodes of a flat result after its root, at positions known up front
-/// (no structure to record): the Composer's sink for composeFlat.
-struct NodeSink {
-  Node *s, *d;
-  int n = 1; // node 0 is the root, written last
-  void leaf(int64_t sv, int64_t dv) {
-    s[n] = leafNode(sv);
-    d[n++] = leafNode(dv);
-  }
-  /// Modes as one leaf, or a flat tuple of m.n leaves.
-  void modes(const Modes &m) {
-    if (m.n == 1)
-      return leaf(m.s[0], m.d[0]);
-    s[n] = tupleNode(m.n, m.n + 1);
-    d[n++] = tupleNode(m.n, m.n + 1);
-    for (int i = 0; i < m.n; ++i)
-      leaf(m.s[i], m.d[i]);
-  }
-};
-
 /// composition(A, B) for a flat B = (s_0:d_0, ..., s_r-1:d_r-1) of integer
 /// leaves, written in place without a Writer: a root of r modes, mode i
 /// the composer's modes for s_i:d_i. Declines when the result could pass
@@ -485,7 +496,7 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   Composer c(fa);
   if (1 + r * (1 + c.lhs.n) > kInline)
     return false;
-  NodeSink w;
+  NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
   for (int i = 1; i <= r; ++i)
     if (bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
@@ -911,9 +922,7 @@ bool rightInverse(const Layout &l, Layout &out) {
   }
   Modes c;
   coalesceModes(r, false, c);
-  Writer w(out);
-  w.modes(c);
-  return w.finish();
+  return storeModes(c, out);
 }
 
 /// left_inverse when the stride test of checkLeftInverse vouches for it:
@@ -939,9 +948,7 @@ bool leftInverse(const Layout &l, Layout &out) {
   r.s[r.n++] = s.m.s[s.order[s.m.n - 1]];
   Modes c;
   coalesceModes(r, false, c);
-  Writer w(out);
-  w.modes(c);
-  return w.finish();
+  return storeModes(c, out);
 }
 
 bool coalesceFast(const Layout &l, Layout &out) {
@@ -949,9 +956,7 @@ bool coalesceFast(const Layout &l, Layout &out) {
   if (!leavesOf(viewOf(l), f) || f.n == 0)
     return false;
   coalesceModes(f, false, c);
-  Writer w(out);
-  w.modes(c);
-  return w.finish();
+  return storeModes(c, out);
 }
 
 /// Stores the integer layout s:d; declines when an offset would not fit.
@@ -1216,14 +1221,7 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
       cot[nc++] = x.value;
   }
   Modes m;
-  Writer w(*r);
-  if (fast && complementModes(viewOf(l), cot, nc, m)) {
-    w.modes(m);
-    fast = w.finish();
-  } else {
-    fast = false;
-  }
-  if (!fast)
+  if (!(fast && complementModes(viewOf(l), cot, nc, m) && storeModes(m, *r)))
     r = general::complement(l, cotarget);
   return r;
 }
