@@ -242,8 +242,9 @@ struct Writer {
     copyTree(v, s + n, d + n);
     n += c;
   }
-  /// The subtree v with every leaf stride d replaced by d*x; a basis
-  /// stride or an overflow makes finish() decline.
+  /// The subtree v with every leaf stride d replaced by d*x; what
+  /// scaledCopy refuses (a basis stride, an overflow, INT64_MIN) makes
+  /// finish() decline.
   void scaled(View v, int64_t x) {
     Count c = v.s->span;
     if (!ok || !room(c)) {
@@ -498,8 +499,8 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
     return false;
   NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
-  for (int i = 1; i <= r; ++i)
-    if (bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
+  for (int i = 1; i <= r; ++i) // a child of span 1 is a leaf or ()
+    if (bs[i].rank != kLeaf || bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
       return false;
   Node *s = w.s, *d = w.d;
   int n = w.n;
@@ -541,7 +542,7 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
 
 /// cosize(B) = 1 + sum (s-1)*|d| and size(B) = prod s over B's leaves;
 /// false on a basis stride, more than kLeaves leaves, or an overflow.
-bool cosizeOf(View b, int64_t &cosz, int64_t &size) {
+bool cosizeAndSize(View b, int64_t &cosz, int64_t &size) {
   cosz = 1;
   size = 1;
   for (int k = 0, e = b.s->span, leaves = 0; k < e; ++k) {
@@ -587,7 +588,7 @@ bool productRest(View a, View b, int64_t &x) {
       return false;
   }
   int64_t cosz, sizeB, t;
-  if (n == 1 || !cosizeOf(b, cosz, sizeB) || mulOverflows(n, cosz, t) ||
+  if (n == 1 || !cosizeAndSize(b, cosz, sizeB) || mulOverflows(n, cosz, t) ||
       mulOverflows(n, sizeB, t))
     return false;
   x = cosz == 1 ? 0 : n;
@@ -608,8 +609,8 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 
 /// logical_product(A, B) for a layout tiler B, written in place without a
 /// Writer: the root, A's nodes, then B's with every stride scaled by
-/// productRest's x. Declines what productRest declines and B's basis
-/// strides. Example: logical_product((4,8):(1,4), (2,2):(1,2))
+/// productRest's x. Declines what productRest declines, results past
+/// kNodes, and what scaledCopy refuses. Example: logical_product((4,8):(1,4), (2,2):(1,2))
 ///          = ((4,8),(2,2)):((1,4),(32,64)).
 bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   View va = viewOf(a), vb = viewOf(t.layout);
@@ -617,6 +618,8 @@ bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   if (t.kind != Tiler::Kind::Layout || !productRest(va, vb, x))
     return false;
   int na = va.s->span, nb = vb.s->span, n = 1 + na + nb;
+  if (n > kNodes) // as for the Writer; past 65535 nodes is the general error
+    return false;
   Node *s, *d;
   out.nodesForOverwrite(size_t(n), s, d);
   s[0] = tupleNode(2, n);
@@ -793,7 +796,7 @@ bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
         return false;
       n += writeQuotient(q, s + n, d + n);
     } else if (md.basis == 0) {
-      s[n] = ms; // a leaf: the root's span is r + 1
+      s[n] = ms; // a leaf or (): the root's span is r + 1
       d[n++] = md;
     } else {
       return false;
@@ -810,7 +813,7 @@ bool productTiler(View a, const Tiler &t, Writer &w) {
 }
 
 /// CuTe's append<R>: the modes of `l` padded with 1:0 to rank r, stored
-/// in `m` (a leaf is its own mode 0). @pre r <= kLeaves, rank(l) <= r
+/// in `m` (a leaf is its own mode 0). @pre rank(l) <= r <= kLeaves
 void paddedModes(View l, size_t r, View *m) {
   static const Node one{1, kLeaf, 1, 0}, zero{0, kLeaf, 1, 0};
   bool leaf = l.s->rank == kLeaf;
@@ -836,8 +839,10 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   View va = viewOf(a), vb = viewOf(b);
   size_t r = std::max(a.rank(), b.rank());
   int64_t x;
-  // productRest takes at most kLeaves leaves of each, so r <= kLeaves.
-  if (!productRest(va, vb, x))
+  // The mode arrays hold kLeaves modes; () modes may raise a rank past the
+  // leaf count, and a rank-0 operand is padded to (1:0) first (CuTe's
+  // append), which the general path does.
+  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !productRest(va, vb, x))
     return false;
   // A' is a leaf only when A is one and r == 1; X likewise with B.
   bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
@@ -862,16 +867,16 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   out.nodesForOverwrite(size_t(n), s, d);
   s[0] = tupleNode(int(r), n);
   d[0] = tupleNode(int(r), n);
-  for (size_t i = 0, k = 1; i < r; ++i) {
-    int span = 1 + am[i].s->span + bm[i].s->span;
-    s[k] = tupleNode(2, span);
-    d[k] = tupleNode(2, span);
-    int first = raked ? bm[i].s->span : am[i].s->span;
-    int ka = int(k) + 1 + (raked ? first : 0), kb = int(k) + 1 + (raked ? 0 : first);
+  for (int i = 0, k = 1; i < int(r); ++i) {
+    // Pair i at node k: its two children from k + 1, raked puts X_i first.
+    int na = am[i].s->span, nb = bm[i].s->span;
+    s[k] = tupleNode(2, 1 + na + nb);
+    d[k] = tupleNode(2, 1 + na + nb);
+    int ka = raked ? k + 1 + nb : k + 1, kb = raked ? k + 1 : k + 1 + na;
     copyTree(am[i], s + ka, d + ka);
     if (!scaledCopy(bm[i], x, s + kb, d + kb))
       return false;
-    k += size_t(span);
+    k += 1 + na + nb;
   }
   return true; // fits: the leaves of logical_product's, productRest's @post
 }
