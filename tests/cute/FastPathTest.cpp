@@ -74,9 +74,9 @@ struct Outcomes {
 
 /// A random operand: rank 1 (a single mode), nested, with broadcast modes
 /// and holes, sometimes negative strides, sometimes more than the 8 leaves
-/// a fast path takes.
+/// a fast path takes, sometimes with an empty-tuple mode ().
 Layout operand(LayoutGen &gen) {
-  switch (gen.pick(0, 5)) {
+  switch (gen.pick(0, 6)) {
   case 0: { // a single mode, stride 0 included
     int64_t s = gen.pick(1, 64), d = gen.pick(0, 3) == 0 ? 0 : gen.pick(1, 64);
     return Layout::unchecked(IntTuple(s), IntTuple(d));
@@ -89,8 +89,12 @@ Layout operand(LayoutGen &gen) {
     return gen.negate(gen.any(4, 6, 24));
   case 4:
     return gen.any(12, 3, 64); // often past the fast paths' 8 leaves
-  default:
+  case 5:
     return gen.any(6, 8, 48);
+  default: { // () first or last: no leaf, but a mode
+    Layout x = gen.any(4, 6, 24), e = L("():()");
+    return gen.pick(0, 1) ? *makeLayout({e, x}) : *makeLayout({x, e});
+  }
   }
 }
 
