@@ -20,6 +20,10 @@
 /// checks that enumerate a result skip results above kMaxPoints, so one input
 /// runs in well under 10 ms.
 ///
+/// Every input also runs each operation that has a fast path
+/// (FastPaths.cpp) against the general construction (AlgebraGeneral.h):
+/// the same layout, or the same diagnostic.
+///
 /// LK_FUZZ_ALGEBRA_TRACE=1 prints each decoded input (to see what a seed or
 /// a crash input means).
 ///
@@ -31,6 +35,7 @@
 
 #include "FuzzSupport.h"
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 #include "layoutkit/cute/Text.h"
 
 #include <algorithm>
@@ -1044,6 +1049,58 @@ bool decodeText(const uint8_t *data, size_t size, Input &in) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Fast paths against the general construction
+//===----------------------------------------------------------------------===//
+
+/// The same layout, or errors with the same message.
+void checkSame(const char *op, const Expected<Layout> &fast, const Expected<Layout> &slow) {
+  gOp = op;
+  if (fast && slow)
+    ALG_CHECK(*fast == *slow, "fast " + fast->str() + ", general " + slow->str());
+  else if (!fast && !slow)
+    ALG_CHECK(fast.error().render() == slow.error().render(),
+              "fast: " + fast.error().render() + "general: " + slow.error().render());
+  else
+    ALG_CHECK(bool(fast) == bool(slow),
+              fast ? "fast " + fast->str() + ", general: " + slow.error().render()
+                   : "fast: " + fast.error().render() + "general " + slow->str());
+}
+
+/// Every operation with a fast path, on A and the second operand, gives
+/// the general construction's answer. The cotarget of the complement is
+/// A's size times 4 (room for a rest mode) and, as a tuple, (4, size).
+void checkFastPaths(const Input &in) {
+  const Layout &a = in.a;
+  const Tiler &t = in.t;
+  checkSame("coalesce(A), fast against general", coalesce(a), general::coalesce(a));
+  checkSame("right_inverse(A), fast against general", right_inverse(a),
+            general::right_inverse(a));
+  checkSame("left_inverse(A), fast against general", left_inverse(a),
+            general::left_inverse(a));
+  int64_t n = a.size();
+  for (const IntTuple &cot : {IntTuple(n * 4), IntTuple::tuple({IntTuple(4), IntTuple(n)})})
+    checkSame("complement(A, cotarget), fast against general", complement(a, cot),
+              general::complement(a, cot));
+  if (!in.haveT)
+    return;
+  checkSame("composition(A, tiler), fast against general", composition(a, t),
+            general::composition(a, t));
+  checkSame("logical_divide(A, tiler), fast against general", logical_divide(a, t),
+            general::logical_divide(a, t));
+  checkSame("logical_product(A, tiler), fast against general", logical_product(a, t),
+            general::logical_product(a, t));
+  if (t.kind != Tiler::Kind::Layout)
+    return;
+  const Layout &b = t.layout;
+  checkSame("composition(A, B), fast against general", composition(a, b),
+            general::composition(a, b));
+  checkSame("blocked_product(A, B), fast against general", blocked_product(a, b),
+            general::blocked_product(a, b));
+  checkSame("raked_product(A, B), fast against general", raked_product(a, b),
+            general::raked_product(a, b));
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -1082,5 +1139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case kEquivalent: opEquivalent(in); break;
   case kCoordinates: opCoordinates(in); break;
   }
+  if (!in.a.hasBasisStrides())
+    checkFastPaths(in);
   return 0;
 }

@@ -4,8 +4,8 @@
 // general construction of AlgebraGeneral.h. On thousands of random operands
 // (fixed seeds) -- rank 1 and nested, broadcast (stride-0) modes, holes,
 // negative strides, shapes that do not divide, more leaves than the fast
-// paths take -- both must give the same layout, or both the same
-// diagnostic.
+// paths take, empty-tuple modes () -- both must give the same layout, or
+// both the same diagnostic.
 //
 //===----------------------------------------------------------------------===//
 
