@@ -1067,38 +1067,32 @@ void checkSame(const char *op, const Expected<Layout> &fast, const Expected<Layo
                    : "fast: " + fast.error().render() + "general " + slow->str());
 }
 
+/// `call` (an operation of Algebra.h) against general::`call`.
+#define SAME_AS_GENERAL(call) checkSame(#call ", fast against general", call, general::call)
+
 /// Every operation with a fast path, on A and the second operand, gives
 /// the general construction's answer. The cotarget of the complement is
 /// A's size times 4 (room for a rest mode) and, as a tuple, (4, size).
 void checkFastPaths(const Input &in) {
   const Layout &a = in.a;
   const Tiler &t = in.t;
-  checkSame("coalesce(A), fast against general", coalesce(a), general::coalesce(a));
-  checkSame("right_inverse(A), fast against general", right_inverse(a),
-            general::right_inverse(a));
-  checkSame("left_inverse(A), fast against general", left_inverse(a),
-            general::left_inverse(a));
+  SAME_AS_GENERAL(coalesce(a));
+  SAME_AS_GENERAL(right_inverse(a));
+  SAME_AS_GENERAL(left_inverse(a));
   int64_t n = a.size();
   for (const IntTuple &cot : {IntTuple(n * 4), IntTuple::tuple({IntTuple(4), IntTuple(n)})})
-    checkSame("complement(A, cotarget), fast against general", complement(a, cot),
-              general::complement(a, cot));
+    SAME_AS_GENERAL(complement(a, cot));
   if (!in.haveT)
     return;
-  checkSame("composition(A, tiler), fast against general", composition(a, t),
-            general::composition(a, t));
-  checkSame("logical_divide(A, tiler), fast against general", logical_divide(a, t),
-            general::logical_divide(a, t));
-  checkSame("logical_product(A, tiler), fast against general", logical_product(a, t),
-            general::logical_product(a, t));
+  SAME_AS_GENERAL(composition(a, t));
+  SAME_AS_GENERAL(logical_divide(a, t));
+  SAME_AS_GENERAL(logical_product(a, t));
   if (t.kind != Tiler::Kind::Layout)
     return;
   const Layout &b = t.layout;
-  checkSame("composition(A, B), fast against general", composition(a, b),
-            general::composition(a, b));
-  checkSame("blocked_product(A, B), fast against general", blocked_product(a, b),
-            general::blocked_product(a, b));
-  checkSame("raked_product(A, B), fast against general", raked_product(a, b),
-            general::raked_product(a, b));
+  SAME_AS_GENERAL(composition(a, b));
+  SAME_AS_GENERAL(blocked_product(a, b));
+  SAME_AS_GENERAL(raked_product(a, b));
 }
 
 } // namespace
