@@ -278,8 +278,8 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
 // (t <= 6, -2 <= e <= 6) in the tilers (t:e), (t:e, _, 2:1), (_, 3:1, t:e),
 // (4, t:e) and ((t:e)) (a tuple where the mode is a leaf: declined); A
 // with a fourth mode 5:7 is past the closed form (the by-mode walk takes
-// it). Result or diagnostic equals the general
-// construction; both outcomes occur.
+// it, dividing its leaf modes in divideTiler). Result or diagnostic equals
+// the general construction; both outcomes occur.
 TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
   Outcomes divided;
   Layout one3 = L("3:1"), two = L("2:-24"), five = L("5:7");
