@@ -5,7 +5,9 @@
 // For each case of AlgebraCases.h it builds the same operands as CuTe
 // layouts of runtime integers, checks that both results are the same
 // function (same size, same offset at every index) and registers
-// BM_cute/<case> and BM_lk/<case> side by side. Shapes and strides are
+// BM_cute/<case> and BM_lk/<case> side by side, with BM_floor/<case>
+// (KnownResult.h): LayoutKit's signature returning the known result,
+// the least any implementation behind it costs. Shapes and strides are
 // runtime ints, except the strides of layouts CuTe complements at rank > 1
 // (complement_2*, the tile of logical_divide_2l, A of the products) and
 // of left_inverse's operands, which CuTe requires to be static. CuTe's runtime path skips
@@ -15,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../AlgebraCases.h"
+#include "KnownResult.h"
 
 #include <cute/layout.hpp>
 
@@ -105,6 +108,26 @@ void add(const char *name, Operands operands, CuteOp op) {
     for (int64_t i = 0; i < n; ++i) {
       benchmark::DoNotOptimize(in);
       auto r = lk::bench::runCase(c->op, in);
+      benchmark::DoNotOptimize(r);
+    }
+  };
+  if (!mine)
+    return;
+  lk::cute::Layout known = *mine;
+  benchmark::RegisterBenchmark((std::string("BM_floor/") + name).c_str(),
+                               [=](benchmark::State &state) {
+                                 lk::cute::Layout in = known;
+                                 for (auto _ : state) {
+                                   benchmark::DoNotOptimize(in);
+                                   auto r = lk::bench::returnKnown(in);
+                                   benchmark::DoNotOptimize(r);
+                                 }
+                               });
+  gLoops[std::string("floor/") + name] = [=](int64_t n) {
+    lk::cute::Layout in = known;
+    for (int64_t i = 0; i < n; ++i) {
+      benchmark::DoNotOptimize(in);
+      auto r = lk::bench::returnKnown(in);
       benchmark::DoNotOptimize(r);
     }
   };

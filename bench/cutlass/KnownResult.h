@@ -1,0 +1,29 @@
+//===- KnownResult.h - The least an operation's call can cost --------------===//
+//
+// An operation with LayoutKit's signature, `Expected<Layout> f(const
+// Layout &, ...)` compiled in the library, does at least this: a call
+// out of line, an Expected<Layout> built in the caller's slot with the
+// result's shape and stride nodes, and its destruction. returnKnown does
+// only that, with the answer already known, so its time is a floor under
+// every implementation of the operation behind that signature: no
+// arithmetic, no check, no operand read. CuteSideBySide.cpp times it per
+// case as BM_floor/<case> beside CuTe and LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LAYOUTKIT_BENCH_KNOWNRESULT_H
+#define LAYOUTKIT_BENCH_KNOWNRESULT_H
+
+#include "layoutkit/core/Expected.h"
+#include "layoutkit/cute/Layout.h"
+
+namespace lk::bench {
+
+/// Returns `result`, written in place as the fast paths write theirs, out
+/// of line (its own translation unit).
+/// @post *returnKnown(l) == l.
+Expected<cute::Layout> returnKnown(const cute::Layout &result);
+
+} // namespace lk::bench
+
+#endif // LAYOUTKIT_BENCH_KNOWNRESULT_H
