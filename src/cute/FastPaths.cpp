@@ -540,21 +540,50 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
   return c.distributive();
 }
 
-/// cosize(B) = 1 + sum (s-1)*|d| and size(B) = prod s over B's leaves;
-/// false on a basis stride, more than kLeaves leaves, or an overflow.
-bool cosizeAndSize(View b, int64_t &cosz, int64_t &size) {
-  cosz = 1;
-  size = 1;
-  for (int k = 0, e = b.s->span, leaves = 0; k < e; ++k) {
+/// cosize(B) = 1 + sum (s-1)*|d| and size(B) = prod s, leaf by leaf.
+struct Extent {
+  int64_t cosize = 1, size = 1;
+  /// Adds the leaf s:d; false on an overflow or d == INT64_MIN.
+  [[gnu::always_inline]] bool add(int64_t s, int64_t d) {
+    int64_t t;
+    return d != INT64_MIN && !mulOverflows(s - 1, absValue(d), t) &&
+           !addOverflows(cosize, t, cosize) && !mulOverflows(size, s, size);
+  }
+};
+
+/// The extent of B's leaves; false on a basis stride, more than kLeaves
+/// leaves, or an overflow.
+bool extentOf(View b, Extent &e) {
+  for (int k = 0, n = b.s->span, leaves = 0; k < n; ++k) {
     if (b.s[k].rank != kLeaf)
       continue;
-    int64_t s = b.s[k].value, d = b.d[k].value, t;
-    if (++leaves > kLeaves || b.d[k].basis != 0 || d == INT64_MIN ||
-        mulOverflows(s - 1, absValue(d), t) || addOverflows(cosz, t, cosz) ||
-        mulOverflows(size, s, size))
+    if (++leaves > kLeaves || b.d[k].basis != 0 || !e.add(b.s[k].value, b.d[k].value))
       return false;
   }
   return true;
+}
+
+/// The size n of a compact A (see productRest); false for any other A and
+/// for n == 1.
+bool compactSize(View a, int64_t &n) {
+  n = 1; // the next stride of a compact A, then its size
+  for (int k = 0, e = a.s->span, leaves = 0; k < e; ++k) {
+    if (a.s[k].rank != kLeaf)
+      continue;
+    if (++leaves > kLeaves || a.d[k].basis != 0)
+      return false;
+    int64_t s = a.s[k].value;
+    if (s != 1 && (a.d[k].value != n || mulOverflows(n, s, n)))
+      return false;
+  }
+  return n != 1;
+}
+
+/// Whether the rest of a product of a compact A of size n by a B of
+/// extent e has productRest's bound: n*cosize(B) and n*size(B) fit.
+bool restFits(int64_t n, const Extent &e) {
+  int64_t t;
+  return !mulOverflows(n, e.cosize, t) && !mulOverflows(n, e.size, t);
 }
 
 /// The scale x of logical_product's rest, complement(A, size(A)*cosize(B))
@@ -577,22 +606,30 @@ bool cosizeAndSize(View b, int64_t &cosz, int64_t &size) {
 /// leaves, which add nothing to an offset, can still overflow: the copy
 /// checks them.
 bool productRest(View a, View b, int64_t &x) {
-  int64_t n = 1; // the next stride of a compact A, then its size
-  for (int k = 0, e = a.s->span, leaves = 0; k < e; ++k) {
-    if (a.s[k].rank != kLeaf)
-      continue;
-    if (++leaves > kLeaves || a.d[k].basis != 0)
-      return false;
-    int64_t s = a.s[k].value;
-    if (s != 1 && (a.d[k].value != n || mulOverflows(n, s, n)))
-      return false;
-  }
-  int64_t cosz, sizeB, t;
-  if (n == 1 || !cosizeAndSize(b, cosz, sizeB) || mulOverflows(n, cosz, t) ||
-      mulOverflows(n, sizeB, t))
+  int64_t n;
+  Extent e;
+  if (!compactSize(a, n) || !extentOf(b, e) || !restFits(n, e))
     return false;
-  x = cosz == 1 ? 0 : n;
+  x = e.cosize == 1 ? 0 : n;
   return true;
+}
+
+/// scaledCopy with x = n (the same refusals) that also measures the copied
+/// leaves' extent, for the products that write the rest before they know
+/// cosize(B): one walk over B instead of two. The caller then checks restFits and that
+/// cosize(B) != 1 (where the rest's strides are 0, not d*n).
+[[gnu::always_inline]] inline bool restCopy(View v, int64_t n, Node *s, Node *d,
+                                            Extent &ext) {
+  bool ok = true;
+  for (int k = 0, c = v.s->span; k < c; ++k) {
+    Node sh = v.s[k], e = v.d[k];
+    if (e.rank == kLeaf)
+      ok &= e.basis == 0 && ext.add(sh.value, e.value) &&
+            !mulOverflows(e.value, n, e.value) && e.value != INT64_MIN;
+    s[k] = sh;
+    d[k] = e;
+  }
+  return ok;
 }
 
 /// logical_product(A, B) for a layout B: (A, rest).
@@ -609,14 +646,15 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 
 /// logical_product(A, B) for a layout tiler B, written in place without a
 /// Writer: the root, A's nodes, then B's with every stride scaled by
-/// productRest's x. Declines what productRest declines, results past
-/// kNodes, and what scaledCopy refuses.
+/// productRest's x. Declines what productRest declines (checked after
+/// restCopy measured B), B of cosize 1, results past kNodes, and what
+/// restCopy refuses.
 /// Example: logical_product((4,8):(1,4), (2,2):(1,2))
 ///          = ((4,8),(2,2)):((1,4),(32,64)).
 bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   View va = viewOf(a), vb = viewOf(t.layout);
-  int64_t x;
-  if (t.kind != Tiler::Kind::Layout || !productRest(va, vb, x))
+  int64_t x; // size(A)
+  if (t.kind != Tiler::Kind::Layout || !compactSize(va, x))
     return false;
   int na = va.s->span, nb = vb.s->span, n = 1 + na + nb;
   if (n > kNodes) // as for the Writer; past 65535 nodes is the general error
@@ -626,7 +664,9 @@ bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   s[0] = tupleNode(2, n);
   d[0] = tupleNode(2, n);
   copyTree(va, s + 1, d + 1);
-  return scaledCopy(vb, x, s + 1 + na, d + 1 + na); // fits: productRest's @post
+  Extent e;
+  return restCopy(vb, x, s + 1 + na, d + 1 + na, e) && e.cosize != 1 &&
+         restFits(x, e); // fits: productRest's @post
 }
 
 /// The by-mode walk of byModeInto: `_` keeps a mode, a layout tiler calls
@@ -837,16 +877,19 @@ void paddedModes(View l, size_t r, View *m) {
 /// X = rest of the logical product (B padded, strides scaled by
 /// productRest's x); raked puts X_i first. When the first operand of the
 /// pairs is a leaf and r == 1 the result is the one pair ((first, second)).
+/// B is walked once: restCopy scales it by size(A) and measures it, and
+/// productRest's conditions are checked after the copy. Declines what
+/// productRest declines, and B of cosize 1 (its rest has strides 0).
 /// Example: blocked_product((2,2):(1,2), (4,8):(1,4))
 ///          = ((2,4),(2,8)):((1,4),(2,16)).
 bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   View va = viewOf(a), vb = viewOf(b);
   size_t r = std::max(a.rank(), b.rank());
-  int64_t x;
+  int64_t x; // size(A): productRest's x, checked after the copy measured B
   // The mode arrays hold kLeaves modes; () modes may raise a rank past the
   // leaf count, and a rank-0 operand is padded to (1:0) first (CuTe's
   // append), which the general path does.
-  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !productRest(va, vb, x))
+  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !compactSize(va, x))
     return false;
   // A' is a leaf only when A is one and r == 1; X likewise with B.
   bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
@@ -871,6 +914,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   out.nodesForOverwrite(size_t(n), s, d);
   s[0] = tupleNode(int(r), n);
   d[0] = tupleNode(int(r), n);
+  Extent e; // of B: its padding adds leaves 1:0, which change neither
   for (int i = 0, k = 1; i < int(r); ++i) {
     // Pair i at node k: its two children from k + 1, raked puts X_i first.
     int na = am[i].s->span, nb = bm[i].s->span;
@@ -878,11 +922,12 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
     d[k] = tupleNode(2, 1 + na + nb);
     int ka = raked ? k + 1 + nb : k + 1, kb = raked ? k + 1 : k + 1 + na;
     copyTree(am[i], s + ka, d + ka);
-    if (!scaledCopy(bm[i], x, s + kb, d + kb))
+    if (!restCopy(bm[i], x, s + kb, d + kb, e))
       return false;
     k += 1 + na + nb;
   }
-  return true; // fits: the leaves of logical_product's, productRest's @post
+  // cosize(B) == 1 would need the strides 0: the general path writes them.
+  return e.cosize != 1 && restFits(x, e); // fits: productRest's @post
 }
 
 /// Coalesced modes, exclusive prefix products and CuTe's exchange-sort

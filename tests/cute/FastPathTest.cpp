@@ -342,7 +342,7 @@ TEST(FastPaths, ProductClosedFormsEqualGeneral) {
   std::vector<Layout> bs = {L("(2,2):(1,2)"), L("4:-3"), L("(3,1,2):(2,5,-1)"),
                             L("((2,2),2):((1,2),4)"), L("(1,4):(4611686018427387904,1)"),
                             L("(1,4):(-4611686018427387904,1)"), L("8589934592:0"),
-                            L("(2,3):(0,0)"), L("(4,2):(1,0)")};
+                            L("(2,3):(0,0)"), L("(4,2):(1,0)"), L("(1,2):(5,0)")};
   Outcomes products;
   for (const Layout &a : as)
     for (const Layout &b : bs)
