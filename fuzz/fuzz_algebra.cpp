@@ -123,10 +123,13 @@ Flat flatOf(const Layout &l) {
   return f;
 }
 
-/// L(x) for integer strides; x may be negative or past size(L).
+/// L(x) for integer strides; x may be negative or past size(L). A layout
+/// without leaves (an empty tuple, size 1) is 0.
 LK_NO_COVERAGE int64_t ev(const Flat &f, int64_t x) {
   int64_t r = 0;
   size_t n = f.leaves.size();
+  if (n == 0)
+    return 0;
   for (size_t k = 0; k + 1 < n; ++k) {
     r += (x % f.leaves[k].shape) * f.leaves[k].stride;
     x /= f.leaves[k].shape;
@@ -233,10 +236,13 @@ LK_NO_COVERAGE std::vector<uint64_t> imageSortedOff(const Flat &f) {
 
 /// A(x) is the reference's value also for x < 0 only where A is one linear
 /// run: coalesce(A) is a single mode and A's last leaf is not a size-1 leaf
-/// (which composition keeps to extend A past its size).
+/// (which composition keeps to extend A past its size). A without leaves
+/// (an empty tuple (), such as a by-mode divide's mode of A) has no run to
+/// extend.
 bool linearEverywhere(const Layout &a) {
   Flat f = flatOf(a);
-  return coalesce(a).shape().isLeaf() && f.leaves.back().shape != 1;
+  return !f.leaves.empty() && coalesce(a).shape().isLeaf() &&
+         f.leaves.back().shape != 1;
 }
 
 /// `r` refines `b`: wherever b has a leaf, r has a subtree of the same size.
