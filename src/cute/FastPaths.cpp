@@ -12,7 +12,7 @@
 // pre-order nodes in place into the returned layout: through a Writer,
 // which records the tuple structure as it goes, or, for the rank-1 closed
 // forms and the common flat shapes (composeFlat, productWhole,
-// rankedProduct, divideLeafModes), directly at positions known up front.
+// rankedProduct, divideModes), directly at positions known up front.
 // It declines -- never fails -- on anything the general path reports as an
 // error (and on any overflow), so every diagnostic comes from one place and
 // a fast result always equals the general one; tests/cute/FastPathTest.cpp
@@ -284,6 +284,12 @@ struct NodeSink {
     s[n] = leafNode(sv);
     d[n++] = leafNode(dv);
   }
+  /// The tuple node of `rank` children at node `at`, kept before they
+  /// were written: its span runs to the next node.
+  void tuple(int at, int rank) {
+    s[at] = tupleNode(rank, n - at);
+    d[at] = tupleNode(rank, n - at);
+  }
   /// Modes as one leaf, or a flat tuple of m.n leaves.
   void modes(const Modes &m) {
     if (m.n == 1)
@@ -510,21 +516,29 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   return c.distributive() && fitsInt64(s, d, n);
 }
 
-/// logical_divide(A, T) for a layout T: (A o T, A o complement(T,
-/// shape(coalesce(A)))), one composer for both, as divideInto.
-bool divideInto(View a, const Layout &tile, Writer &w) {
-  Modes fa;
-  if (!leavesOf(a, fa))
-    return false;
-  Composer c(fa);
+/// The rest of logical_divide(A, T) for a layout T, before A's composer
+/// `c` composes it: complement(T, shape(coalesce(A))) as modes, for A's
+/// leaves `fa` (coalesced again without keeping a last size-1 extent when
+/// fa ends in one, where c's modes differ from coalesce(A)'s).
+[[gnu::always_inline]] inline bool divideRest(const Modes &fa, const Composer &c, View tile,
+                                              Modes &rest) {
   Modes plain;
   const Modes *ca = &c.lhs;
   if (fa.n > 0 && fa.s[fa.n - 1] == 1) {
     coalesceModes(fa, false, plain);
     ca = &plain;
   }
-  Modes rest;
-  if (!complementModes(viewOf(tile), ca->s, ca->n, rest))
+  return complementModes(tile, ca->s, ca->n, rest);
+}
+
+/// logical_divide(A, T) for a layout T: (A o T, A o complement(T,
+/// shape(coalesce(A)))), one composer for both, as divideInto.
+bool divideInto(View a, const Layout &tile, Writer &w) {
+  Modes fa, rest;
+  if (!leavesOf(a, fa))
+    return false;
+  Composer c(fa);
+  if (!divideRest(fa, c, viewOf(tile), rest))
     return false;
   w.open();
   if (!c.tree(viewOf(tile), w))
@@ -814,40 +828,91 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
   return true;
 }
 
-/// logical_divide of a flat A = (s_0:d_0, ..., s_r-1:d_r-1), r <= 3, by a
-/// by-mode tiler of leaf tiles and `_`, in closed form (divideLeaves),
-/// written in place: a root of r modes, each divided or kept. Declines
-/// anything else, for byModeInto or the general path. The root and up to
-/// 3 divided modes of at most 5 nodes fit IntTuple's 16 inline nodes.
-/// Example: logical_divide((64,32):(32,1), (8:1,4:1))
-///          = ((8,8),(4,8)):((32,256),(1,4)).
-bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
-  static_assert(1 + 3 * 5 <= kInline);
-  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
-  int r = as->rank;
-  size_t tr = t.modes.size();
-  if (t.kind != Tiler::Kind::Tuple || r < 1 || r > 3 || as->span != r + 1 ||
-      tr > size_t(r))
+/// Mode A_i divided by a layout tile T that is a leaf or a flat tuple of
+/// leaves, appended to `w` as divideInto appends it to a Writer: the pair
+/// (A_i o T, A_i o complement(T, shape(coalesce(A_i)))), a leaf by a leaf
+/// in closed form (leafQuotient, writeQuotient). A tuple node is written
+/// after its children, at the position kept for it. Declines any other
+/// tile, and before any write that could pass kInline nodes (a composed
+/// leaf takes one node, or 1 + m for the m > 1 modes of A_i's composer).
+bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
+  if (t.kind != Tiler::Kind::Layout)
     return false;
-  Node *s, *d;
-  out.nodesForOverwrite(kInline, s, d);
-  int n = 1;
-  for (int i = 0; i < r; ++i) {
-    const Node &ms = as[1 + i], &md = ad[1 + i];
-    LeafQuotient q;
-    if (i < int(tr) && t.modes[i].kind != Tiler::Kind::Keep) {
-      if (!leafQuotient(ms, md, t.modes[i], q))
-        return false;
-      n += writeQuotient(q, s + n, d + n);
-    } else if (md.basis == 0) {
-      s[n] = ms; // a leaf or (): the root's span is r + 1
-      d[n++] = md;
-    } else {
+  LeafQuotient q{}; // without {}, GCC warns that a one-mode rest leaves
+                    // restShape[1] unset, which writeQuotient never reads
+  if (leafQuotient(*a.s, *a.d, t, q)) {
+    if (w.n + 5 > kInline)
       return false;
-    }
+    w.n += writeQuotient(q, w.s + w.n, w.d + w.n);
+    return true;
   }
-  s[0] = tupleNode(r, n);
-  d[0] = tupleNode(r, n);
+  View tv = viewOf(t.layout);
+  bool leaf = tv.s->rank == kLeaf;
+  int leaves = leaf ? 1 : tv.s->rank;
+  Modes fa, rest;
+  if ((!leaf && (leaves < 1 || tv.s->span != leaves + 1)) || !leavesOf(a, fa))
+    return false;
+  Composer c(fa);
+  // Room for a composed leaf, and the tuple nodes kept before it.
+  const int most = c.lhs.n == 1 ? 1 : 1 + c.lhs.n;
+  auto room = [&](int kept) { return w.n + kept + most <= kInline; };
+  if (!divideRest(fa, c, tv, rest) || !room(2))
+    return false;
+  int pair = w.n++, tuple = leaf ? -1 : w.n++;
+  for (int k = leaf ? 0 : 1; k < (leaf ? 1 : leaves + 1); ++k) // a flat tile's
+    if (tv.s[k].rank != kLeaf || tv.d[k].basis != 0 ||        // children: leaves
+        !room(0) || !c.leaf(tv.s[k].value, tv.d[k].value, w)) // or ()
+      return false;
+  if (!leaf)
+    w.tuple(tuple, leaves);
+  int restTuple = rest.n > 1 && room(1) ? w.n++ : -1;
+  for (int i = 0; i < rest.n; ++i)
+    if (!room(0) || !c.leaf(rest.s[i], rest.d[i], w))
+      return false;
+  if (rest.n > 1)
+    w.tuple(restTuple, rest.n);
+  w.tuple(pair, 2);
+  return c.distributive();
+}
+
+/// logical_divide of A = (A_0, ..., A_r-1) by a by-mode tiler whose modes
+/// are `_` or layout tiles that are leaves or flat tuples of leaves,
+/// written in place without a Writer: the root, then each A_i divided
+/// (divideModeInto) or copied (`_`, and A's modes past the tiler).
+/// Declines anything else, A's basis strides, and results past kInline
+/// nodes, for byModeInto (whose Writer grows) or the general path.
+/// Examples: logical_divide((64,32):(32,1), (8:1,4:1))
+///           = ((8,8),(4,8)):((32,256),(1,4));
+///           logical_divide(((8,8),(4,8)):((8,64),(1,512)), ((4,2):(1,8),4:1))
+///           = (((4,2),(2,4)),(4,8)):(((8,64),(32,128)),(1,512)).
+bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  int r = as->rank, tr = int(t.modes.size());
+  if (t.kind != Tiler::Kind::Tuple || as->rank == kLeaf || r < 1 || tr > r)
+    return false;
+  NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
+  out.nodesForOverwrite(kInline, w.s, w.d);
+  View m{as + 1, ad + 1};
+  for (int i = 0; i < r; ++i) {
+    int c = m.s->span;
+    if (i < tr && t.modes[i].kind != Tiler::Kind::Keep) {
+      if (!divideModeInto(m, t.modes[i], w))
+        return false;
+    } else {
+      if (w.n + c > kInline)
+        return false;
+      for (int k = 0; k < c; ++k)
+        if (m.d[k].basis != 0)
+          return false;
+      copyTree(m, w.s + w.n, w.d + w.n);
+      w.n += c;
+    }
+    m.s += c;
+    m.d += c;
+  }
+  w.tuple(0, r);
+  int n = w.n;
+  Node *s = w.s, *d = w.d;
   out.nodesForOverwrite(size_t(n), s, d);
   return fitsInt64(s, d, n);
 }
@@ -1296,7 +1361,7 @@ Expected<Layout> left_inverse(const Layout &l) {
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!divideLeaf(a, t, *r) && !divideLeafModes(a, t, *r) &&
+  if (!divideLeaf(a, t, *r) && !divideModes(a, t, *r) &&
       !byMode(a, t, /*keepRest=*/true, *r, divideTiler))
     r = general::logical_divide(a, t);
   return r;

@@ -272,14 +272,13 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
   EXPECT_LT(divided, trials);
 }
 
-// The closed form for a flat A of up to three leaves divided by a by-mode
-// tiler of leaf tiles and `_` (divideLeafModes). A = (m, 3:1, 2:-24) with
-// every leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e
-// (t <= 6, -2 <= e <= 6) in the tilers (t:e), (t:e, _, 2:1), (_, 3:1, t:e),
-// (4, t:e) and ((t:e)) (a tuple where the mode is a leaf: declined); A
-// with a fourth mode 5:7 is past the closed form (the by-mode walk takes
-// it, dividing its leaf modes in divideTiler). Result or diagnostic equals
-// the general construction; both outcomes occur.
+// The by-mode divide written in place (divideModes) with leaf modes and
+// leaf tiles, each divided in closed form. A = (m, 3:1, 2:-24) with every
+// leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e (t <= 6,
+// -2 <= e <= 6) in the tilers (t:e), (t:e, _, 2:1), (_, 3:1, t:e), (4, t:e)
+// and ((t:e)) (a tuple where the mode is a leaf: declined), also with a
+// fourth mode 5:7, kept. Result or diagnostic equals the general
+// construction; both outcomes occur.
 TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
   Outcomes divided;
   Layout one3 = L("3:1"), two = L("2:-24"), five = L("5:7");
@@ -299,6 +298,57 @@ TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
       });
   });
   EXPECT_TRUE(divided.both()) << divided.ok << " of " << divided.trials;
+}
+
+// divideModes with nested modes of A and flat tiles, which it divides
+// with A's composer (divideModeInto): modes with a hole, unsorted strides,
+// a broadcast, a negative stride and a size-1 leaf last (the rest then
+// comes from A coalesced again), by every leaf tile t:e (t <= 6,
+// -2 <= e <= 6) and flat tiles (t:e, 2:k) (2:2 with 2:8 leaves gaps on
+// both sides: three rest modes), alone, beside `_` or a second
+// tile, and with a third nested mode kept. Tiles with a () child, of rank
+// 0 or nested are declined to the by-mode walk. Results past the 16
+// inline nodes are declined to the walk's Writer, which grows: the
+// third mode ((2,2),(2,2)) makes some results pass 16 nodes. Result or
+// diagnostic equals the general construction; both outcomes occur.
+TEST(FastPaths, NestedModesByFlatTilesEqualGeneral) {
+  Outcomes divided;
+  std::vector<Layout> firsts = {L("(8,8):(8,64)"), L("(4,(2,2)):(1,(8,4))"),
+                                L("(2,3):(0,2)"), L("(3,2):(-1,12)"),
+                                L("(4,1):(2,5)"), L("((2,2),3):((1,2),4)")};
+  Layout second = L("(4,8):(1,512)"), third = L("((2,2),(2,2)):((1,2),(4,8))");
+  std::vector<Tiler> odd = {Tiler::of(L("(2,()):(1,())")), Tiler::of(L("():()")),
+                            Tiler::of(L("((2,2),2):((1,2),4)"))};
+  for (const Layout &f : firsts)
+    for (const Layout &a : {*makeLayout({f, second}), *makeLayout({f, second, third})})
+      forLeaves(6, -2, 6, [&](const Layout &leaf) {
+        std::vector<Tiler> tiles = {Tiler::of(leaf)};
+        for (int64_t k : {0, 1, 4, 8})
+          tiles.push_back(Tiler::of(
+              *makeLayout({leaf, Layout::unchecked(IntTuple(2), IntTuple(k))})));
+        for (const Tiler &tile : tiles)
+          for (const Tiler &t :
+               {Tiler::tuple({tile}), Tiler::tuple({tile, Tiler::keep()}),
+                Tiler::tuple({Tiler::keep(), tile}),
+                Tiler::tuple({tile, Tiler::of(L("(2,2):(1,2)"))})})
+            ASSERT_TRUE(divided(logical_divide(a, t), general::logical_divide(a, t)))
+                << a.str() << " / " << t.str();
+      });
+  for (const Layout &f : firsts)
+    for (const Tiler &tile : odd) {
+      Layout a = *makeLayout({f, second});
+      Tiler t = Tiler::tuple({tile, Tiler::of(L("4:1"))});
+      ASSERT_TRUE(divided(logical_divide(a, t), general::logical_divide(a, t)))
+          << a.str() << " / " << t.str();
+    }
+  EXPECT_TRUE(divided.both()) << divided.ok << " of " << divided.trials;
+  // Hand-derived: mode 0 is 64:8 coalesced; (4,2):(1,8) composes to
+  // (4,2):(8,64), its complement in 64 is (2,4):(4,16), composed
+  // (2,4):(32,128). Mode 1: 4:1 takes A_1's first mode 4:1, the rest 8:4
+  // its second, 8:512.
+  EXPECT_EQ(*logical_divide(L("((8,8),(4,8)):((8,64),(1,512))"),
+                            Tiler::tuple({Tiler::of(L("(4,2):(1,8)")), Tiler::of(L("4:1"))})),
+            L("(((4,2),(2,4)),(4,8)):(((8,64),(32,128)),(1,512))"));
 }
 
 // The closed form for a flat B (composeFlat): A = (4,s):(1,d) and (2,3,4)
@@ -432,6 +482,28 @@ TEST(FastPaths, ResultsPastInlineStorage) {
     auto fast = logical_divide(a, t);
     ASSERT_TRUE(fast) << n;
     EXPECT_EQ(fast->shape().nodeCount(), size_t(n + 5)) << n;
+    EXPECT_EQ(*fast, want) << n;
+    EXPECT_TRUE(same(fast, general::logical_divide(a, t))) << n;
+  }
+  // The same A with the mode (8,8):(8D,64D) and the tiler (_,(4,2):(1,8)),
+  // which divideModes writes in place while it fits: 64:8D coalesced, the
+  // tile composes to (4,2):(8D,64D), its complement in 64, (2,4):(4,16),
+  // to (2,4):(32D,128D). The result has n + 9 nodes (n = 7: 16, n = 8: 17,
+  // declined before its 17th node is written).
+  for (int n = 1; n <= 40; ++n) {
+    std::string xs, xd;
+    for (int i = 0; i < n; ++i) {
+      xs += (i ? ",2" : "2");
+      xd += (i ? "," : "") + std::to_string(int64_t(1) << i);
+    }
+    auto times = [&](int k) { return std::to_string(int64_t(k) << n); };
+    Layout a = L("((" + xs + "),(8,8)):((" + xd + "),(" + times(8) + "," + times(64) + "))");
+    Layout want = L("((" + xs + "),((4,2),(2,4))):((" + xd + "),((" + times(8) + "," +
+                    times(64) + "),(" + times(32) + "," + times(128) + ")))");
+    Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("(4,2):(1,8)"))});
+    auto fast = logical_divide(a, t);
+    ASSERT_TRUE(fast) << n;
+    EXPECT_EQ(fast->shape().nodeCount(), size_t(n + 9)) << n;
     EXPECT_EQ(*fast, want) << n;
     EXPECT_TRUE(same(fast, general::logical_divide(a, t))) << n;
   }
