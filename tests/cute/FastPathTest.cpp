@@ -456,6 +456,29 @@ TEST(FastPaths, ResultPastMaxNodesIsTheGeneralError) {
   EXPECT_EQ(fast.error().render(), slow.error().render());
 }
 
+/// X = (2,...,2):(1,2,...,2^(n-1)) of n leaves, as shape and stride text.
+std::pair<std::string, std::string> powersOfTwo(int n) {
+  std::string xs, xd;
+  for (int i = 0; i < n; ++i) {
+    xs += (i ? ",2" : "2");
+    xd += (i ? "," : "") + std::to_string(int64_t(1) << i);
+  }
+  return {"(" + xs + ")", "(" + xd + ")"};
+}
+
+/// logical_divide(a, t) is `want`, of `nodes` nodes, and the general
+/// construction's result.
+::testing::AssertionResult dividesTo(const Layout &a, const Tiler &t, const Layout &want,
+                                     size_t nodes) {
+  auto fast = logical_divide(a, t);
+  if (!fast)
+    return ::testing::AssertionFailure() << fast.error().render();
+  if (fast->shape().nodeCount() != nodes || *fast != want)
+    return ::testing::AssertionFailure() << fast->str() << " of "
+                                         << fast->shape().nodeCount() << " nodes";
+  return same(fast, general::logical_divide(a, t));
+}
+
 // Results are written in place into the returned layout: up to 16 nodes
 // in its inline storage, up to 48 after one growth that must keep the
 // nodes already written, and beyond that the general construction. That
@@ -469,21 +492,13 @@ TEST(FastPaths, ResultsPastInlineStorage) {
   // 2:D and the rest 4:2D. The result ((X),(2,4)) has n + 5 nodes (n = 11:
   // 16, n = 12: 17, n = 43: 48, n = 44: 49).
   for (int n = 1; n <= 50; ++n) {
-    std::string xs, xd;
-    for (int i = 0; i < n; ++i) {
-      xs += (i ? ",2" : "2");
-      xd += (i ? "," : "") + std::to_string(int64_t(1) << i);
-    }
+    auto [xs, xd] = powersOfTwo(n);
     std::string d = std::to_string(int64_t(1) << n),
                 d2 = std::to_string(int64_t(1) << (n + 1));
-    Layout a = L("((" + xs + "),8):((" + xd + ")," + d + ")");
-    Layout want = L("((" + xs + "),(2,4)):((" + xd + "),(" + d + "," + d2 + "))");
+    Layout a = L("(" + xs + ",8):(" + xd + "," + d + ")");
+    Layout want = L("(" + xs + ",(2,4)):(" + xd + ",(" + d + "," + d2 + "))");
     Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("2:1"))});
-    auto fast = logical_divide(a, t);
-    ASSERT_TRUE(fast) << n;
-    EXPECT_EQ(fast->shape().nodeCount(), size_t(n + 5)) << n;
-    EXPECT_EQ(*fast, want) << n;
-    EXPECT_TRUE(same(fast, general::logical_divide(a, t))) << n;
+    ASSERT_TRUE(dividesTo(a, t, want, size_t(n + 5))) << n;
   }
   // The same A with the mode (8,8):(8D,64D) and the tiler (_,(4,2):(1,8)),
   // which divideModes writes in place while it fits: 64:8D coalesced, the
@@ -491,21 +506,13 @@ TEST(FastPaths, ResultsPastInlineStorage) {
   // to (2,4):(32D,128D). The result has n + 9 nodes (n = 7: 16, n = 8: 17,
   // declined before its 17th node is written).
   for (int n = 1; n <= 40; ++n) {
-    std::string xs, xd;
-    for (int i = 0; i < n; ++i) {
-      xs += (i ? ",2" : "2");
-      xd += (i ? "," : "") + std::to_string(int64_t(1) << i);
-    }
+    auto [xs, xd] = powersOfTwo(n);
     auto times = [&](int k) { return std::to_string(int64_t(k) << n); };
-    Layout a = L("((" + xs + "),(8,8)):((" + xd + "),(" + times(8) + "," + times(64) + "))");
-    Layout want = L("((" + xs + "),((4,2),(2,4))):((" + xd + "),((" + times(8) + "," +
+    Layout a = L("(" + xs + ",(8,8)):(" + xd + ",(" + times(8) + "," + times(64) + "))");
+    Layout want = L("(" + xs + ",((4,2),(2,4))):(" + xd + ",((" + times(8) + "," +
                     times(64) + "),(" + times(32) + "," + times(128) + ")))");
     Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("(4,2):(1,8)"))});
-    auto fast = logical_divide(a, t);
-    ASSERT_TRUE(fast) << n;
-    EXPECT_EQ(fast->shape().nodeCount(), size_t(n + 9)) << n;
-    EXPECT_EQ(*fast, want) << n;
-    EXPECT_TRUE(same(fast, general::logical_divide(a, t))) << n;
+    ASSERT_TRUE(dividesTo(a, t, want, size_t(n + 9))) << n;
   }
   // blocked_product of A = ((2,2),(2,2),(2,2),(2,2)), compact, with the
   // compact B = (2,2,2,2): the rest is B's leaves s:d as s:d*256, and mode
