@@ -6,7 +6,8 @@
 // result's shape and stride nodes, and its destruction. returnKnown does
 // only that, with the answer already known, so its time is a floor under
 // every implementation of the operation behind that signature: no
-// arithmetic, no check, no operand read. CuteSideBySide.cpp times it per
+// arithmetic, no check, no read of the operation's operands (only a copy
+// of the known result's nodes). CuteSideBySide.cpp times it per
 // case as BM_floor/<case> beside CuTe and LayoutKit.
 //
 //===----------------------------------------------------------------------===//

@@ -119,10 +119,11 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
   out.n = n;
 }
 
-/// True when the size and every offset of the layout of n pre-order shape
-/// and stride nodes fit in int64 (Layout's invariant).
+/// True when the size and the cosize 1 + sum (s-1)*|d| of the layout of n
+/// pre-order shape and stride nodes fit in int64 (Layout's invariant, as
+/// Layout::checkRange states it).
 [[gnu::always_inline]] inline bool fitsInt64(const Node *s, const Node *d, int n) {
-  int64_t size = 1, hi = 0, t;
+  int64_t size = 1, hi = 1, t;
   for (int k = 0; k < n; ++k) {
     if (s[k].rank != kLeaf)
       continue;
@@ -628,8 +629,8 @@ bool productRest(View a, View b, int64_t &x) {
   return true;
 }
 
-/// scaledCopy with x = n (the same refusals) that also measures the copied
-/// leaves' extent, for the products that write the rest before they know
+/// scaledCopy with x = n (its refusals, and an overflow of B's size or
+/// cosize) that also measures the copied leaves' extent, for the products that write the rest before they know
 /// cosize(B): one walk over B instead of two. The caller then checks restFits and that
 /// cosize(B) != 1 (where the rest's strides are 0, not d*n).
 [[gnu::always_inline]] inline bool restCopy(View v, int64_t n, Node *s, Node *d,
@@ -660,9 +661,9 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 
 /// logical_product(A, B) for a layout tiler B, written in place without a
 /// Writer: the root, A's nodes, then B's with every stride scaled by
-/// productRest's x. Declines what productRest declines (checked after
-/// restCopy measured B), B of cosize 1, results past kNodes, and what
-/// restCopy refuses.
+/// productRest's x. Declines a non-compact A, B of cosize 1, results past
+/// kNodes or past productRest's bound (checked after restCopy measured B),
+/// and what restCopy refuses. B's leaves are bounded by kNodes only.
 /// Example: logical_product((4,8):(1,4), (2,2):(1,2))
 ///          = ((4,8),(2,2)):((1,4),(32,64)).
 bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
@@ -841,7 +842,7 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
   LeafQuotient q{}; // without {}, GCC warns that a one-mode rest leaves
                     // restShape[1] unset, which writeQuotient never reads
   if (leafQuotient(*a.s, *a.d, t, q)) {
-    if (w.n + 5 > kInline)
+    if (w.n + 5 > kInline) // the most writeQuotient writes (3 for a one-mode rest)
       return false;
     w.n += writeQuotient(q, w.s + w.n, w.d + w.n);
     return true;
@@ -865,7 +866,12 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
       return false;
   if (!leaf)
     w.tuple(tuple, leaves);
-  int restTuple = rest.n > 1 && room(1) ? w.n++ : -1;
+  int restTuple = -1;
+  if (rest.n > 1) {
+    if (!room(1))
+      return false;
+    restTuple = w.n++;
+  }
   for (int i = 0; i < rest.n; ++i)
     if (!room(0) || !c.leaf(rest.s[i], rest.d[i], w))
       return false;
@@ -1078,10 +1084,11 @@ bool coalesceFast(const Layout &l, Layout &out) {
   return storeModes(c, out);
 }
 
-/// Stores the integer layout s:d; declines when an offset would not fit.
+/// Stores the integer layout s:d; declines when its cosize 1 + (s-1)*|d|
+/// would not fit.
 [[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d, Layout &out) {
   int64_t t;
-  if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t))
+  if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t) || t == INT64_MAX)
     return false;
   Node ns{s, kLeaf, 1, 0}, nd{d, kLeaf, 1, 0};
   out.assignNodes(&ns, &nd, 1);

@@ -22,11 +22,26 @@ using testing::T;
 
 constexpr int kTrials = 4000;
 
-/// Same layout, or both errors with the same message.
+/// The same pre-order nodes, every field: Layout's == compares the trees
+/// (ranks and leaves), and a wrong span or tuple value that it would miss
+/// misplaces every mode after it.
+bool sameNodes(const IntTuple &x, const IntTuple &y) {
+  if (x.nodeCount() != y.nodeCount())
+    return false;
+  for (size_t k = 0; k < x.nodeCount(); ++k) {
+    const IntTuple::Node &a = x.nodes()[k], &b = y.nodes()[k];
+    if (a.value != b.value || a.rank != b.rank || a.span != b.span || a.basis != b.basis)
+      return false;
+  }
+  return true;
+}
+
+/// Same layout, node for node, or both errors with the same message.
 ::testing::AssertionResult same(const Expected<Layout> &fast,
                                 const Expected<Layout> &general) {
   if (fast && general) {
-    if (*fast == *general)
+    if (*fast == *general && sameNodes(fast->shape(), general->shape()) &&
+        sameNodes(fast->stride(), general->stride()))
       return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure()
            << "fast " << fast->str() << " != general " << general->str();
@@ -304,8 +319,9 @@ TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
 // with A's composer (divideModeInto): modes with a hole, unsorted strides,
 // a broadcast, a negative stride and a size-1 leaf last (the rest then
 // comes from A coalesced again), by every leaf tile t:e (t <= 6,
-// -2 <= e <= 6) and flat tiles (t:e, 2:k) (2:2 with 2:8 leaves gaps on
-// both sides: three rest modes), alone, beside `_` or a second
+// -2 <= e <= 6) and flat tiles (t:e, 2:k), k in {0, 1, 4, 8} (the tile
+// (2:2, 2:8) leaves gaps on both sides: three rest modes), alone, beside
+// `_` or a second
 // tile, and with a third nested mode kept. Tiles with a () child, of rank
 // 0 or nested are declined to the by-mode walk. Results past the 16
 // inline nodes are declined to the walk's Writer, which grows: the
@@ -383,16 +399,22 @@ TEST(FastPaths, FlatCompositionEqualsGeneral) {
 // result's fit pass, relying on productRest's @post; B's size-1 leaves
 // may still scale past int64 (2 * 2^62) or onto INT64_MIN (2 * -2^62), and
 // size(A)*size(B) may overflow while A*cosize(B) does not (a broadcast
-// B). Compact A's with size-1 leaves and nesting, against B's of 1-3
-// leaves: each result or diagnostic equals the general construction.
+// B). The bound itself is checked after the copy: n*cosize(B) past int64
+// ((2,1) by (2,2):(2^61,2^61): cosize 1 + 2^62) and n*size(B) past it
+// (2^32 by (2^31,2):(0,1), of cosize 2). Compact A's with size-1 leaves
+// and nesting, against B's of 1-3 leaves: each result or diagnostic
+// equals the general construction.
 TEST(FastPaths, ProductClosedFormsEqualGeneral) {
   std::vector<Layout> as = {L("2:1"), L("(4,8):(1,4)"), L("((2,1),4):((1,99),2)"),
                             L("(1,(2,2)):(7,(1,2))"), L("(3,(1,5)):(1,(4,3))"),
-                            L("(4,8):(1,5)"), L("(1,1):(3,0)"), L("1073741824:1")};
+                            L("(4,8):(1,5)"), L("(1,1):(3,0)"), L("1073741824:1"),
+                            L("(2,1):(1,0)"), L("(4294967296,1):(1,0)")};
   std::vector<Layout> bs = {L("(2,2):(1,2)"), L("4:-3"), L("(3,1,2):(2,5,-1)"),
                             L("((2,2),2):((1,2),4)"), L("(1,4):(4611686018427387904,1)"),
                             L("(1,4):(-4611686018427387904,1)"), L("8589934592:0"),
-                            L("(2,3):(0,0)"), L("(4,2):(1,0)"), L("(1,2):(5,0)")};
+                            L("(2,3):(0,0)"), L("(4,2):(1,0)"), L("(1,2):(5,0)"),
+                            L("(2,2):(2305843009213693952,2305843009213693952)"),
+                            L("(2147483648,2):(0,1)")};
   Outcomes products;
   for (const Layout &a : as)
     for (const Layout &b : bs)
@@ -435,6 +457,35 @@ TEST(FastPaths, EmptyTupleModesEqualGeneral) {
       }
     }
   }
+}
+
+// A result's cosize, 1 + sum (s-1)*|d|, must fit in int64, not only the
+// sum (Layout::checkRange). A = 2:d divided by 8:1 has the tile 8:d, of
+// cosize 1 + 7d: d = (2^63-1)/7 = 1317624576693539401 makes it 2^63, one
+// past INT64_MAX, an error; d - 1 fits; d = 2^62 overflows the sum. The
+// closed forms for a leaf (divideLeaf, composeLeaves), divideModes and
+// the by-mode walk's Writer each meet it.
+TEST(FastPaths, CosizeOnePastInt64IsTheGeneralError) {
+  int ok = 0;
+  for (int64_t d : {int64_t(1317624576693539400), int64_t(1317624576693539401),
+                    int64_t(1) << 62}) {
+    std::string ds = std::to_string(d);
+    Layout leaf = L("2:" + ds), flat = L("(2,1):(" + ds + ",0)"),
+           nested = L("((2,1),1):((" + ds + ",0),0)"), eight = L("8:1");
+    Tiler byMode = Tiler::tuple({Tiler::of(eight), Tiler::keep()});
+    Tiler nestedMode = Tiler::tuple({Tiler::tuple({Tiler::of(eight)}), Tiler::keep()});
+    auto r = logical_divide(leaf, Tiler::of(eight));
+    ok += bool(r);
+    ASSERT_TRUE(same(r, general::logical_divide(leaf, Tiler::of(eight)))) << ds;
+    ASSERT_TRUE(same(composition(leaf, eight), general::composition(leaf, eight))) << ds;
+    ASSERT_TRUE(same(logical_divide(flat, byMode), general::logical_divide(flat, byMode)))
+        << ds;
+    ASSERT_TRUE(same(logical_divide(nested, nestedMode),
+                     general::logical_divide(nested, nestedMode)))
+        << ds;
+    EXPECT_EQ(bool(r), d == 1317624576693539400) << ds;
+  }
+  EXPECT_EQ(ok, 1);
 }
 
 // Results past a tuple's 65535 nodes are the general construction's error,
@@ -485,7 +536,10 @@ std::pair<std::string, std::string> powersOfTwo(int n) {
 // the fast path writes these results was checked by hand: making
 // Writer::grow overwrite node 2 after growing fails this test (for the
 // divides with n = 12 to 14, which grow after writing X, and for both
-// products, which grow at their 17th node).
+// products, which grow at their 17th node). In the first loop divideModes
+// writes the results of n <= 9 in place (it keeps room for the closed
+// form's 5 nodes, of which this one writes 3); from n = 10 it declines
+// and the by-mode walk's Writer takes them, growing from n = 12.
 TEST(FastPaths, ResultsPastInlineStorage) {
   // A = (X, 8) with X = (2,...,2):(1,2,...,2^(n-1)) of n leaves and the
   // mode 8:2^n; the tiler (_, 2:1) keeps X and splits 8:D into the tile
@@ -513,6 +567,28 @@ TEST(FastPaths, ResultsPastInlineStorage) {
                     times(64) + "),(" + times(32) + "," + times(128) + ")))");
     Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("(4,2):(1,8)"))});
     ASSERT_TRUE(dividesTo(a, t, want, size_t(n + 9))) << n;
+  }
+  // The boundary of divideModes' room checks, for each way it writes a
+  // mode: A = (X, M) with X of n = 1..14 leaves (kept, n + 1 nodes) and M
+  // a leaf (the closed form: 3 or 5 nodes) or a mode of two leaves (A's
+  // composer, one node or a tuple per composed leaf), divided by leaf and
+  // flat tiles; the results cross 16 nodes as n grows. Each equals the
+  // general construction node for node (too generous a room check writes
+  // past the inline nodes, which the sanitizer build reports).
+  for (int n = 1; n <= 14; ++n) {
+    auto [xs, xd] = powersOfTwo(n);
+    auto times = [&](int k) { return std::to_string(int64_t(k) << n); };
+    for (const std::string &m :
+         {"64:" + times(1), "(4,4):(" + times(1) + "," + times(16) + ")",
+          "(8,8):(" + times(8) + "," + times(64) + ")"}) {
+      Layout a = L("(" + xs + "," + m.substr(0, m.find(':')) + "):(" + xd + "," +
+                   m.substr(m.find(':') + 1) + ")");
+      for (const char *tile : {"2:2", "2:1", "8:1", "(1,8):(0,1)", "(4,2):(1,8)"}) {
+        Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L(tile))});
+        ASSERT_TRUE(same(logical_divide(a, t), general::logical_divide(a, t)))
+            << a.str() << " / " << t.str();
+      }
+    }
   }
   // blocked_product of A = ((2,2),(2,2),(2,2),(2,2)), compact, with the
   // compact B = (2,2,2,2): the rest is B's leaves s:d as s:d*256, and mode
