@@ -153,16 +153,31 @@ void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
   }
 }
 
+/// cosize(B) = 1 + sum (s-1)*|d| and size(B) = prod s, leaf by leaf.
+struct Extent {
+  int64_t cosize = 1, size = 1;
+  /// Adds the leaf s:d; false on an overflow or d == INT64_MIN.
+  [[gnu::always_inline]] bool add(int64_t s, int64_t d) {
+    int64_t t;
+    return d != INT64_MIN && !mulOverflows(s - 1, absValue(d), t) &&
+           !addOverflows(cosize, t, cosize) && !mulOverflows(size, s, size);
+  }
+};
+
 /// Copies the subtree v to s/d with every leaf stride e replaced by e*x;
 /// false on a basis stride, an overflow or a stride of INT64_MIN (out of a
-/// layout's range), where the caller declines.
-[[gnu::always_inline]] inline bool scaledCopy(View v, int64_t x, Node *s, Node *d) {
+/// layout's range), where the caller declines. With `ext` it also adds
+/// each copied leaf s:e to it (false when that overflows): the products
+/// that write their rest before they know cosize(B) walk B only once.
+[[gnu::always_inline]] inline bool scaledCopy(View v, int64_t x, Node *s, Node *d,
+                                              Extent *ext = nullptr) {
   bool ok = true;
   for (int k = 0, c = v.s->span; k < c; ++k) {
-    Node e = v.d[k];
+    Node sh = v.s[k], e = v.d[k];
     if (e.rank == kLeaf)
-      ok &= e.basis == 0 && !mulOverflows(e.value, x, e.value) && e.value != INT64_MIN;
-    s[k] = v.s[k];
+      ok &= e.basis == 0 && (!ext || ext->add(sh.value, e.value)) &&
+            !mulOverflows(e.value, x, e.value) && e.value != INT64_MIN;
+    s[k] = sh;
     d[k] = e;
   }
   return ok;
@@ -555,17 +570,6 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
   return c.distributive();
 }
 
-/// cosize(B) = 1 + sum (s-1)*|d| and size(B) = prod s, leaf by leaf.
-struct Extent {
-  int64_t cosize = 1, size = 1;
-  /// Adds the leaf s:d; false on an overflow or d == INT64_MIN.
-  [[gnu::always_inline]] bool add(int64_t s, int64_t d) {
-    int64_t t;
-    return d != INT64_MIN && !mulOverflows(s - 1, absValue(d), t) &&
-           !addOverflows(cosize, t, cosize) && !mulOverflows(size, s, size);
-  }
-};
-
 /// The extent of B's leaves; false on a basis stride, more than kLeaves
 /// leaves, or an overflow.
 bool extentOf(View b, Extent &e) {
@@ -629,24 +633,6 @@ bool productRest(View a, View b, int64_t &x) {
   return true;
 }
 
-/// scaledCopy with x = n (its refusals, and an overflow of B's size or
-/// cosize) that also measures the copied leaves' extent, for the products that write the rest before they know
-/// cosize(B): one walk over B instead of two. The caller then checks restFits and that
-/// cosize(B) != 1 (where the rest's strides are 0, not d*n).
-[[gnu::always_inline]] inline bool restCopy(View v, int64_t n, Node *s, Node *d,
-                                            Extent &ext) {
-  bool ok = true;
-  for (int k = 0, c = v.s->span; k < c; ++k) {
-    Node sh = v.s[k], e = v.d[k];
-    if (e.rank == kLeaf)
-      ok &= e.basis == 0 && ext.add(sh.value, e.value) &&
-            !mulOverflows(e.value, n, e.value) && e.value != INT64_MIN;
-    s[k] = sh;
-    d[k] = e;
-  }
-  return ok;
-}
-
 /// logical_product(A, B) for a layout B: (A, rest).
 bool productInto(View a, const Layout &tile, Writer &w) {
   int64_t x;
@@ -662,8 +648,8 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 /// logical_product(A, B) for a layout tiler B, written in place without a
 /// Writer: the root, A's nodes, then B's with every stride scaled by
 /// productRest's x. Declines a non-compact A, B of cosize 1, results past
-/// kNodes or past productRest's bound (checked after restCopy measured B),
-/// and what restCopy refuses. B's leaves are bounded by kNodes only.
+/// kNodes or past productRest's bound (checked after the copy measured B),
+/// and what scaledCopy refuses. B's leaves are bounded by kNodes only.
 /// Example: logical_product((4,8):(1,4), (2,2):(1,2))
 ///          = ((4,8),(2,2)):((1,4),(32,64)).
 bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
@@ -680,7 +666,7 @@ bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   d[0] = tupleNode(2, n);
   copyTree(va, s + 1, d + 1);
   Extent e;
-  return restCopy(vb, x, s + 1 + na, d + 1 + na, e) && e.cosize != 1 &&
+  return scaledCopy(vb, x, s + 1 + na, d + 1 + na, &e) && e.cosize != 1 &&
          restFits(x, e); // fits: productRest's @post
 }
 
@@ -860,9 +846,10 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
   if (!divideRest(fa, c, tv, rest) || !room(2))
     return false;
   int pair = w.n++, tuple = leaf ? -1 : w.n++;
-  for (int k = leaf ? 0 : 1; k < (leaf ? 1 : leaves + 1); ++k) // a flat tile's
-    if (tv.s[k].rank != kLeaf || tv.d[k].basis != 0 ||        // children: leaves
-        !room(0) || !c.leaf(tv.s[k].value, tv.d[k].value, w)) // or ()
+  // The tile's leaves: itself, or a flat tuple's children (a () declines).
+  for (int k = !leaf; k < !leaf + leaves; ++k)
+    if (tv.s[k].rank != kLeaf || tv.d[k].basis != 0 || !room(0) ||
+        !c.leaf(tv.s[k].value, tv.d[k].value, w))
       return false;
   if (!leaf)
     w.tuple(tuple, leaves);
@@ -894,7 +881,7 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
 bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   int r = as->rank, tr = int(t.modes.size());
-  if (t.kind != Tiler::Kind::Tuple || as->rank == kLeaf || r < 1 || tr > r)
+  if (t.kind != Tiler::Kind::Tuple || r < 1 || tr > r) // a leaf's rank is kLeaf < 0
     return false;
   NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
@@ -948,7 +935,7 @@ void paddedModes(View l, size_t r, View *m) {
 /// X = rest of the logical product (B padded, strides scaled by
 /// productRest's x); raked puts X_i first. When the first operand of the
 /// pairs is a leaf and r == 1 the result is the one pair ((first, second)).
-/// B is walked once: restCopy scales it by size(A) and measures it, and
+/// B is walked once: scaledCopy scales it by size(A) and measures it, and
 /// productRest's conditions are checked after the copy. Declines what
 /// productRest declines, and B of cosize 1 (its rest has strides 0).
 /// Example: blocked_product((2,2):(1,2), (4,8):(1,4))
@@ -993,7 +980,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
     d[k] = tupleNode(2, 1 + na + nb);
     int ka = raked ? k + 1 + nb : k + 1, kb = raked ? k + 1 : k + 1 + na;
     copyTree(am[i], s + ka, d + ka);
-    if (!restCopy(bm[i], x, s + kb, d + kb, e))
+    if (!scaledCopy(bm[i], x, s + kb, d + kb, &e))
       return false;
     k += 1 + na + nb;
   }
