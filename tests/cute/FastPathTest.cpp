@@ -321,9 +321,8 @@ TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
 // comes from A coalesced again), by every leaf tile t:e (t <= 6,
 // -2 <= e <= 6) and flat tiles (t:e, 2:k), k in {0, 1, 4, 8} (the tile
 // (2:2, 2:8) leaves gaps on both sides: three rest modes), alone, beside
-// `_` or a second
-// tile, and with a third nested mode kept. Tiles with a () child, of rank
-// 0 or nested are declined to the by-mode walk. Results past the 16
+// `_` or a second tile, and with a third nested mode kept. Tiles with a ()
+// child, of rank 0 or nested are declined to the by-mode walk. Results past the 16
 // inline nodes are declined to the walk's Writer, which grows: the
 // third mode ((2,2),(2,2)) makes some results pass 16 nodes. Result or
 // diagnostic equals the general construction; both outcomes occur.
