@@ -120,6 +120,63 @@ std::string laneCondition(uint32_t mask) {
   return "(" + hex(mask, false) + " >> lane & 1u)";
 }
 
+/// One st.shared (store) or ld.shared of access `a` at byte `addr` of the
+/// buffer, as vector type V.
+void emitVector(std::string &o, const std::string &ind,
+                const CudaSharedAccess &a, const CudaEmitTables &t, bool store,
+                const char *V, const std::string &addr, int64_t bytes) {
+  const int64_t eb = t.elementBytes;
+  if (store) {
+    o += ind + "*reinterpret_cast<" + V +
+         " *>(static_cast<unsigned char *>(smem) + " + addr + ") = " +
+         packVector("src", a.registers, eb, bytes) + ";\n";
+    return;
+  }
+  o += ind + "{\n";
+  o += ind + "  const " + V + " v = *reinterpret_cast<const " + V +
+       " *>(static_cast<const unsigned char *>(smem) + " + addr + ");\n";
+  o += unpackVector(ind + "  ", "dst", "v", a.registers, eb, bytes);
+  o += ind + "}\n";
+}
+
+/// The masked form of emitVector: the whole vector when every register of
+/// the access holds a valid element (sv / dv), else one element access per
+/// valid register at its own byte.
+void emitMaskedVector(std::string &o, const std::string &ind,
+                      const CudaSharedAccess &a, const CudaEmitTables &t,
+                      bool store, const char *V, const std::string &addr,
+                      int64_t bytes) {
+  const char *T = elementType(t.elementBytes);
+  const std::string flag = store ? "sv[" : "dv[";
+  auto on = [&](size_t j) {
+    return flag + std::to_string(a.registers[j]) + "]";
+  };
+  auto element = [&](size_t j) {
+    const std::string at = addr + " + " +
+                           std::to_string(int64_t(j) * t.elementBytes) + "u";
+    const std::string reg = std::to_string(a.registers[j]);
+    if (store)
+      return "*reinterpret_cast<" + std::string(T) +
+             " *>(static_cast<unsigned char *>(smem) + " + at + ") = src[" +
+             reg + "];\n";
+    return "dst[" + reg + "] = *reinterpret_cast<const " + std::string(T) +
+           " *>(static_cast<const unsigned char *>(smem) + " + at + ");\n";
+  };
+  if (a.registers.size() == 1) {
+    o += ind + "if (" + on(0) + ")\n" + ind + "  " + element(0);
+    return;
+  }
+  std::string all;
+  for (size_t j = 0; j < a.registers.size(); ++j)
+    all += (j ? " && " : "") + on(j);
+  o += ind + "if (" + all + ") {\n";
+  emitVector(o, ind + "  ", a, t, store, V, addr, bytes);
+  o += ind + "} else { // some elements are padding: one access per valid one\n";
+  for (size_t j = 0; j < a.registers.size(); ++j)
+    o += ind + "  if (" + on(j) + ")\n" + ind + "    " + element(j);
+  o += ind + "}\n";
+}
+
 /// The statements of one shared-memory side for the accesses of iteration
 /// `iteration` (guarded per warp when the iteration depends on the warp).
 void emitSide(std::string &o, const std::string &in, const CudaSharedSide &side,
@@ -187,18 +244,10 @@ void emitSide(std::string &o, const std::string &in, const CudaSharedSide &side,
           }
           o += ind + "}\n";
         }
-      } else if (store) {
-        o += ind + "*reinterpret_cast<" + V +
-             " *>(static_cast<unsigned char *>(smem) + " + addr + ") = " +
-             packVector("src", a.registers, t.elementBytes, side.accessBytes) +
-             ";\n";
+      } else if (t.masked()) {
+        emitMaskedVector(o, ind, a, t, store, V, addr, side.accessBytes);
       } else {
-        o += ind + "{\n";
-        o += ind + "  const " + V + " v = *reinterpret_cast<const " + V +
-             " *>(static_cast<const unsigned char *>(smem) + " + addr + ");\n";
-        o += unpackVector(ind + "  ", "dst", "v", a.registers, t.elementBytes,
-                          side.accessBytes);
-        o += ind + "}\n";
+        emitVector(o, ind, a, t, store, V, addr, side.accessBytes);
       }
     }
     if (warpDependent)
@@ -279,14 +328,21 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
   const char *T = elementType(t.elementBytes);
   const int64_t eb = t.elementBytes, vecN = t.vectorElements;
   const std::string E = eb == 8 ? "uint64_t" : "uint32_t";
+  // Masked: a register of padding is not read; the lane sends 0 for it.
+  auto sent = [&](int64_t reg) {
+    const std::string r = std::to_string(reg);
+    if (!t.masked())
+      return E + "(src[" + r + "])";
+    return "(sv[" + r + "] ? " + E + "(src[" + r + "]) : " + E + "(0))";
+  };
   for (int64_t e = 0; e < vecN; ++e) {
     const auto &cs = s.send[size_t(e)];
-    o += in + "  " + E + " s" + std::to_string(e) + " = " + E + "(src[" +
-         std::to_string(cs[0].reg) + "]);\n";
+    o += in + "  " + E + " s" + std::to_string(e) + " = " + sent(cs[0].reg) +
+         ";\n";
     for (size_t c = 1; c < cs.size(); ++c)
       o += in + "  s" + std::to_string(e) + " = " +
-           laneCondition(cs[c].lanes) + " ? " + E + "(src[" +
-           std::to_string(cs[c].reg) + "]) : s" + std::to_string(e) + ";\n";
+           laneCondition(cs[c].lanes) + " ? " + sent(cs[c].reg) + " : s" +
+           std::to_string(e) + ";\n";
   }
   if (s.laneLocal) {
     for (int64_t e = 0; e < vecN; ++e)
@@ -312,7 +368,11 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
     for (const CudaLaneChoice &c : s.receive[size_t(e)]) {
       std::string d = "dst[" + std::to_string(c.reg) + "]";
       std::string r = "r" + std::to_string(e);
-      if (c.lanes == 0xffffffffu)
+      if (t.masked()) // a register of padding is never written
+        o += in + "  if (dv[" + std::to_string(c.reg) + "]" +
+             (c.lanes == 0xffffffffu ? "" : " && " + laneCondition(c.lanes)) +
+             ")\n" + in + "    " + d + " = " + T + "(" + r + ");\n";
+      else if (c.lanes == 0xffffffffu)
         o += in + "  " + d + " = " + T + "(" + r + ");\n";
       else
         o += in + "  " + d + " = " + laneCondition(c.lanes) + " ? " + T + "(" +
@@ -323,16 +383,19 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
 void emitRegisterCopies(std::string &o, const std::string &in,
                         const CudaEmitTables &t) {
   for (const auto &[to, from] : t.registerCopies)
-    o += in + "dst[" + std::to_string(to) + "] = dst[" + std::to_string(from) +
+    o += in + (t.masked() ? "if (dv[" + std::to_string(to) + "]) " : "") +
+         "dst[" + std::to_string(to) + "] = dst[" + std::to_string(from) +
          "];\n";
 }
 
 void emitShuffleBody(std::string &o, const std::string &in,
                      const CudaEmitTables &t) {
   o += in + "(void)smem;\n";
-  o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
-  // (Unused when every round is lane-local and selects nothing.)
-  o += in + "(void)lane;\n";
+  if (!t.masked()) { // else the mask's prologue declared it
+    o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
+    // (Unused when every round is lane-local and selects nothing.)
+    o += in + "(void)lane;\n";
+  }
   emitLaneTables(o, in, t);
   size_t table = 0;
   for (size_t i = 0; i < t.shuffles.size(); ++i) {
@@ -346,6 +409,14 @@ void emitShuffleBody(std::string &o, const std::string &in,
   emitRegisterCopies(o, in, t);
 }
 
+/// lane, warp and block of the calling thread (each may go unused).
+void emitThreadIds(std::string &o, const std::string &in) {
+  o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
+  o += in + "const uint32_t warp = threadIdx.x / 32u;\n";
+  o += in + "const uint32_t block = blockIdx.x;\n";
+  o += in + "(void)lane;\n" + in + "(void)warp;\n" + in + "(void)block;\n";
+}
+
 /// The thread's ids and the address setup of both sides (and of the
 /// pre-sm_90 store fallback).
 void emitSharedSetup(std::string &o, const std::string &in,
@@ -354,10 +425,8 @@ void emitSharedSetup(std::string &o, const std::string &in,
   if (matrices)
     o += in + "const uint32_t sbase = static_cast<uint32_t>("
               "__cvta_generic_to_shared(smem));\n";
-  o += in + "const uint32_t lane = threadIdx.x % 32u;\n";
-  o += in + "const uint32_t warp = threadIdx.x / 32u;\n";
-  o += in + "const uint32_t block = blockIdx.x;\n";
-  o += in + "(void)lane;\n" + in + "(void)warp;\n" + in + "(void)block;\n";
+  if (!t.masked()) // else the mask's prologue declared them
+    emitThreadIds(o, in);
   o += in + "// Store: " + describeSide(t.store, true) + ".\n";
   emitSideSetup(o, in, t.store, "st");
   if (t.storeFallback) {
@@ -401,14 +470,64 @@ void emitSharedIteration(std::string &o, const std::string &in,
   emitSide(o, in, t.load, t, false, it, "ld");
 }
 
-void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t) {
+/// NAME_valid(y): whether flat logical index y is an element of the
+/// logical shape (CudaEmitTables::valid); nothing when unmasked.
+void emitValidFunction(std::string &o, const CudaEmitTables &t,
+                       const std::string &name) {
+  if (!t.masked())
+    return;
+  o += "// Whether flat index y of the padded shape is an element of the\n"
+       "// logical shape (every padded dim's coordinate below its extent).\n";
+  o += "__device__ __forceinline__ bool " + name + "_valid(uint64_t y) {\n";
+  o += "  return ";
+  for (size_t k = 0; k < t.bounds.size(); ++k) {
+    const CudaDimBound &b = t.bounds[k];
+    o += std::string(k ? " &&\n         " : "") + "((y >> " +
+         std::to_string(b.shift) + ") & " +
+         hex((uint64_t(1) << b.log2) - 1, true) + ") < " +
+         hex(uint64_t(b.extent), true);
+  }
+  o += ";\n}\n\n";
+}
+
+/// The masked body's prologue: the thread's ids, then sv[r] (dv[r]): does
+/// src (dst) register r of this thread hold a valid element. A copy or
+/// permutation (`srcFlags` false) reads only dv: the register it copies
+/// holds the same element.
+void emitMaskPrologue(std::string &o, const std::string &in,
+                      const CudaEmitTables &t, const std::string &name,
+                      bool srcFlags) {
+  emitThreadIds(o, in);
+  o += in + "// Registers holding padding are never read (src) or written "
+            "(dst).\n";
+  emitThreadTerm(o, in, "di", t.dstIndexThread, true);
+  o += in + "bool dv[" + std::to_string(t.dstRegisters) + "];\n";
+  for (size_t r = 0; r < t.dstIndex.size(); ++r)
+    o += in + "dv[" + std::to_string(r) + "] = " + name + "_valid(di ^ " +
+         hex(t.dstIndex[r], true) + ");\n";
+  if (!srcFlags)
+    return;
+  emitThreadTerm(o, in, "si", t.srcIndexThread, true);
+  o += in + "bool sv[" + std::to_string(t.srcRegisters) + "];\n";
+  for (size_t r = 0; r < t.srcIndex.size(); ++r)
+    o += in + "sv[" + std::to_string(r) + "] = " + name + "_valid(si ^ " +
+         hex(t.srcIndex[r], true) + ");\n";
+}
+
+void emitBody(std::string &o, const Plan &plan, const CudaEmitTables &t,
+              const std::string &name) {
   const std::string in = "  ";
+  if (t.masked())
+    emitMaskPrologue(o, in, t, name,
+                     plan.strategy == Strategy::SharedMemory ||
+                         plan.strategy == Strategy::WarpShuffle);
   switch (plan.strategy) {
   case Strategy::NoOp:
   case Strategy::RegisterPermutation:
     o += in + "(void)smem;\n";
     for (size_t r = 0; r < t.registerSource.size(); ++r)
-      o += in + "dst[" + std::to_string(r) + "] = src[" +
+      o += in + (t.masked() ? "if (dv[" + std::to_string(r) + "]) " : "") +
+           "dst[" + std::to_string(r) + "] = src[" +
            std::to_string(t.registerSource[r]) + "];\n";
     return;
   case Strategy::WarpShuffle:
@@ -433,7 +552,13 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
        std::to_string(bits) +
        ", ...) of (logical index + 1) under the source layout; every dst\n"
        "// register must hold the same bits of its index under the "
-       "destination\n// layout. Launch " +
+       "destination\n// layout" +
+       std::string(t.masked()
+                       ? " (masked: src registers of padding hold all ones,\n"
+                         "// dst registers of padding must keep the marker "
+                         "0x5a.. ^ pass)"
+                       : "") +
+       ". Launch " +
        name + "_blocks CTAs of 32 * " + name + "_warps threads with " + name +
        "_smem_bytes of\n// dynamic shared memory; *mismatches must stay 0.\n";
   emitTestKernelHead(o, name);
@@ -446,13 +571,31 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
   emitSmemPoison(o, name, t.smemBytes);
   o += "    " + std::string(T) + " src[" + name + "_src_regs];\n";
   o += "    " + std::string(T) + " dst[" + name + "_dst_regs];\n";
-  for (size_t r = 0; r < t.srcIndex.size(); ++r)
-    o += "    src[" + std::to_string(r) + "] = " + T + "(((si ^ " +
-         hex(t.srcIndex[r], true) + ") + 1ull) >> shift);\n";
+  const std::string marker =
+      std::string(T) + "(0x5a5a5a5a5a5a5a5aull ^ unsigned(pass))";
+  for (size_t r = 0; r < t.srcIndex.size(); ++r) {
+    const std::string idx = "(si ^ " + hex(t.srcIndex[r], true) + ")";
+    const std::string value = std::string(T) + "((" + idx + " + 1ull) >> shift)";
+    o += "    src[" + std::to_string(r) + "] = " +
+         (t.masked() ? name + "_valid" + idx + " ? " + value + " : " + T +
+                           "(~0ull)"
+                     : value) +
+         ";\n";
+  }
+  if (t.masked())
+    for (size_t r = 0; r < t.dstIndex.size(); ++r)
+      o += "    dst[" + std::to_string(r) + "] = " + marker + ";\n";
   o += "    " + name + "(src, dst, " + name + "_smem);\n";
-  for (size_t r = 0; r < t.dstIndex.size(); ++r)
-    o += "    bad += dst[" + std::to_string(r) + "] != " + T + "(((di ^ " +
-         hex(t.dstIndex[r], true) + ") + 1ull) >> shift);\n";
+  for (size_t r = 0; r < t.dstIndex.size(); ++r) {
+    const std::string idx = "(di ^ " + hex(t.dstIndex[r], true) + ")";
+    const std::string want = std::string(T) + "((" + idx + " + 1ull) >> shift)";
+    const std::string reg = "dst[" + std::to_string(r) + "]";
+    o += "    bad += " +
+         (t.masked() ? "(" + name + "_valid" + idx + " ? " + want + " : " +
+                           marker + ") != " + reg
+                     : reg + " != " + want) +
+         ";\n";
+  }
   o += "    __syncthreads();\n";
   o += "  }\n";
   emitTestKernelTail(o);
@@ -463,7 +606,9 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
        "_bench_kernel(int iterations, unsigned long long *sink) {\n";
   o += "  extern __shared__ __align__(16) unsigned char " + name + "_smem[];\n";
   o += "  " + std::string(T) + " src[" + name + "_src_regs];\n";
-  o += "  " + std::string(T) + " dst[" + name + "_dst_regs];\n";
+  // Masked: registers of padding stay unwritten, so all start at 0.
+  o += "  " + std::string(T) + " dst[" + name + "_dst_regs]" +
+       (t.masked() ? " = {}" : "") + ";\n";
   o += "  for (int r = 0; r < " + name + "_src_regs; ++r)\n";
   o += "    src[r] = " + std::string(T) + "(threadIdx.x * 131u + r);\n";
   emitBenchLoop(o, name, name + "(src, dst, " + name + "_smem)", "dst",
@@ -478,10 +623,7 @@ void emitHostMain(std::string &o, const CudaEmitTables &t,
                          "conversions");
 }
 
-} // namespace
-
-Expected<std::string> emitCuda(const Plan &plan,
-                               const CudaEmitOptions &options) {
+Status checkOptions(const CudaEmitOptions &options) {
   const std::string &name = options.functionName;
   if (!isIdentifier(name))
     return Diagnostic::error("CUDA function name '" + name +
@@ -489,12 +631,23 @@ Expected<std::string> emitCuda(const Plan &plan,
   if (options.hostMain && !options.testKernel)
     return Diagnostic::error("the host main() launches the test kernel: "
                              "hostMain needs testKernel");
-  LK_TRY(CudaEmitTables t, cudaEmitTables(plan));
+  return Ok{};
+}
+
+/// The translation unit of `plan` from its tables; `logical` names the
+/// logical shape of a masked plan.
+std::string emitUnit(const Plan &plan, const CudaEmitTables &t,
+                     const CudaEmitOptions &options,
+                     const std::string &logical) {
+  const std::string &name = options.functionName;
   const char *T = elementType(t.elementBytes);
   std::string o;
   o += "// Generated by LayoutKit (plan::emitCuda): " + plan.describe() + ".\n";
   o += "// From " + plan.layouts.src.str() + "\n//   to " +
        plan.layouts.dst.str() + "\n";
+  if (t.masked())
+    o += "// Masked to the logical shape " + logical +
+         ": padding is never read, written or stored.\n";
   o += "//\n// Contract:\n"
        "//   __device__ void " +
        name + "(const " + T + " (&src)[" + name + "_src_regs],\n//     " + T +
@@ -521,16 +674,36 @@ Expected<std::string> emitCuda(const Plan &plan,
        "_blocks = " + std::to_string(t.blocks) + ";\n";
   o += "inline constexpr int " + name +
        "_smem_bytes = " + std::to_string(t.smemBytes) + ";\n\n";
+  emitValidFunction(o, t, name);
   o += "__device__ __forceinline__ void " + name + "(const " + T + " (&src)[" +
        std::to_string(t.srcRegisters) + "], " + T + " (&dst)[" +
        std::to_string(t.dstRegisters) + "], void *smem) {\n";
-  emitBody(o, plan, t);
+  emitBody(o, plan, t, name);
   o += "}\n";
   if (options.testKernel)
     emitTestKernel(o, t, name);
   if (options.hostMain)
     emitHostMain(o, t, name);
   return o;
+}
+
+} // namespace
+
+Expected<std::string> emitCuda(const Plan &plan,
+                               const CudaEmitOptions &options) {
+  LK_CHECK(checkOptions(options));
+  LK_TRY(CudaEmitTables t, cudaEmitTables(plan));
+  return emitUnit(plan, t, options, "");
+}
+
+Expected<std::string> emitCuda(const PaddedPlan &plan,
+                               const CudaEmitOptions &options) {
+  LK_CHECK(checkOptions(options));
+  LK_TRY(CudaEmitTables t, cudaEmitTables(plan.plan, plan.logicalShape));
+  std::string logical = "(";
+  for (size_t d = 0; d < plan.logicalShape.size(); ++d)
+    logical += (d ? "," : "") + std::to_string(plan.logicalShape[d]);
+  return emitUnit(plan.plan, t, options, logical + ")");
 }
 
 } // namespace lk::plan

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 
 namespace lk::plan {
 
@@ -38,6 +39,13 @@ uint64_t CudaThreadTerm::at(int64_t l, int64_t w, int64_t b) const {
   add(warp, w);
   add(block, b);
   return v;
+}
+
+bool CudaEmitTables::valid(uint64_t y) const {
+  for (const CudaDimBound &b : bounds)
+    if (int64_t((y >> b.shift) & ((uint64_t(1) << b.log2) - 1)) >= b.extent)
+      return false;
+  return true;
 }
 
 namespace {
@@ -486,7 +494,43 @@ Status sharedTables(const Plan &plan, CudaEmitTables &t) {
   return Ok{};
 }
 
+/// The bounds of a masked emission: one per out-dim of the plan's layouts
+/// whose logical extent is below its padded size.
+Status maskBounds(const Plan &plan, std::span<const int64_t> logical,
+                  CudaEmitTables &t) {
+  const LinearLayout &src = plan.layouts.src;
+  if (int64_t(logical.size()) != src.numOutDims())
+    return Diagnostic::error(
+        "the logical shape has " + std::to_string(logical.size()) +
+        " extents for the plan's " + std::to_string(src.numOutDims()) +
+        " out-dims");
+  for (int d = 0; d < src.numOutDims(); ++d) {
+    const int log2 = src.outDim(d).log2;
+    const int64_t extent = logical[size_t(d)], size = int64_t(1) << log2;
+    if (extent < 1 || extent > size)
+      return Diagnostic::error("logical extent " + std::to_string(extent) +
+                               " of out-dim " + std::to_string(d) +
+                               " is not in [1, " + std::to_string(size) +
+                               "], its padded size");
+    if (extent < size)
+      t.bounds.push_back({src.outShift(d), log2, extent});
+  }
+  if (t.masked() && (t.store.matrixCount || t.load.matrixCount))
+    return Diagnostic::error(
+        "a masked plan cannot use ldmatrix / stmatrix, which move whole rows "
+        "with their padding; plan the padded pair without matrix "
+        "instructions");
+  return Ok{};
+}
+
 } // namespace
+
+Expected<CudaEmitTables> cudaEmitTables(const Plan &plan,
+                                        std::span<const int64_t> logical) {
+  LK_TRY(CudaEmitTables t, cudaEmitTables(plan));
+  LK_CHECK(maskBounds(plan, logical, t));
+  return t;
+}
 
 Expected<CudaEmitTables> cudaEmitTables(const Plan &plan) {
   LK_TRY(CudaEmitTables t, commonTables(plan));

@@ -437,6 +437,26 @@ TEST(PlanCommand, EmitCuda) {
   EXPECT_TRUE(contains(bad.err, "--out needs --emit cuda")) << bad.err;
 }
 
+// --logical with --emit cuda emits the masked plan (plan/EmitCuda.h,
+// "Masked plans"): a 12x8 f16 tile of the 16x8 accumulator moved to the
+// mma layout. Both are the same layout (a no-op), whose registers of
+// padding (rows 12..15) are neither read nor written.
+TEST(PlanCommand, EmitCudaMasked) {
+  CliRun r = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)",
+                     "--logical", "(12,8)", "--dtype", "f16", "--emit",
+                     "cuda", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json v = r.json();
+  EXPECT_EQ(v["result"]["strategy"], "no-op");
+  const std::string code = v["result"]["cuda"];
+  EXPECT_TRUE(contains(code, "// Masked to the logical shape (12,8)")) << code;
+  EXPECT_TRUE(contains(code, "__device__ __forceinline__ bool "
+                             "lk_convert_valid(uint64_t y)"))
+      << code;
+  EXPECT_TRUE(contains(code, "  if (dv[0]) dst[0] = src[0];\n")) << code;
+  EXPECT_EQ(v["result"]["padding"]["simulation"]["correct"], true) << r.out;
+}
+
 TEST(PlanCommand, BadDtype) {
   CliRun missing = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)"});
   EXPECT_EQ(missing.status, 1);

@@ -75,9 +75,8 @@ JsonValue accessJson(int64_t instructions, int64_t wavefronts,
 
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
 /// and the masked simulation (plan/PaddedPlan.h).
-Status addPadding(Reply &r, const plan::Plan &p,
-                  const std::vector<int64_t> &logical, hw::Arch arch) {
-  LK_TRY(plan::PaddedPlan pp, plan::maskPlan(p, logical));
+Status addPadding(Reply &r, const plan::PaddedPlan &pp, hw::Arch arch) {
+  const std::vector<int64_t> &logical = pp.logicalShape;
   LK_TRY(plan::SimulationResult sim, plan::simulatePadded(pp, arch));
   r.text += "\nsource padding: " + pp.srcWaste.str() +
             "\ndestination padding: " + pp.dstWaste.str();
@@ -85,7 +84,7 @@ Status addPadding(Reply &r, const plan::Plan &p,
                    {"src_padded_elements", pp.srcWaste.paddedElements},
                    {"src_masked_slots", pp.srcWaste.maskedSlots},
                    {"dst_masked_slots", pp.dstWaste.maskedSlots}};
-  if (p.smem) {
+  if (pp.plan.smem) {
     r.text += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) +
               " of " + std::to_string(pp.smemOffsets) +
               " offsets never written or read; " +
@@ -276,19 +275,21 @@ Expected<Reply> runPlan(const Invocation &inv) {
       {"barriers", c.barriers},         {"wavefronts", c.wavefronts},
       {"smem_bytes", c.smemBytes},      {"cycles", c.cycles}};
 
-  if (!logical.empty())
-    LK_CHECK(addPadding(r, p, logical, options.arch));
+  std::optional<plan::PaddedPlan> padded;
+  if (!logical.empty()) {
+    LK_TRY(plan::PaddedPlan pp, plan::maskPlan(p, logical));
+    LK_CHECK(addPadding(r, pp, options.arch));
+    padded = std::move(pp);
+  }
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;
-  if (!logical.empty() && emit.emit)
-    return Diagnostic::error("--emit cuda does not emit masked plans: drop "
-                             "--logical or --emit");
   if (!emit.emit)
     return r;
   plan::CudaEmitOptions emitOptions;
   emitOptions.hostMain = emit.hostMain;
-  LK_TRY(std::string code, plan::emitCuda(p, emitOptions));
+  LK_TRY(std::string code, padded ? plan::emitCuda(*padded, emitOptions)
+                                  : plan::emitCuda(p, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
     t += "\nCUDA C++ written to " + *out;

@@ -53,6 +53,28 @@
 /// identifier, hostMain without testKernel, a malformed plan (the checks
 /// of the simulator).
 ///
+/// ## Masked plans (non-power-of-two shapes)
+///
+/// A plan over padded layouts (PaddedPlan.h) is emitted masked: element
+/// index y (the flat logical index of the padded shape) is valid when
+///     ((y >> shift_d) & (2^log2_d - 1)) < extent_d on every padded dim d,
+/// which the emitted `NAME_valid(y)` tests. Each thread computes once per
+/// register whether it holds a valid element (sv[r] for src, dv[r] for
+/// dst) and then follows the masked simulation (Simulator.h,
+/// SimulationMask): a src register of padding is never read (a shuffle
+/// sends 0 for it), a dst register of padding is never written, and a
+/// shared-memory slot is written or read only for a valid element. A
+/// vector access whose elements are all valid stays one vector access;
+/// one with only some valid becomes one scalar access per valid element
+/// (the simulator counts it once, as a partial vector); a lane with none
+/// valid does not access. Masked plans use no ldmatrix / stmatrix, which
+/// move whole rows (planPaddedConversion plans them without).
+///
+/// Example (tests/plan/EmitCudaMaskedTest.cpp, Blocked48SharedMemory): f32
+/// over [48] padded to 64, register r of lane l holding 2l + r: NAME_valid(y)
+/// is ((y >> 0) & 0x3f) < 0x30; lanes 24..31 hold only padding, so sv[0]
+/// and sv[1] are false there and those lanes store nothing.
+///
 /// Example (f16, one warp, NoOp with 2 registers), body of `lk_convert`:
 ///     (void)smem;
 ///     dst[0] = src[0];
@@ -63,10 +85,12 @@
 #define LAYOUTKIT_PLAN_EMITCUDA_H
 
 #include "layoutkit/core/Expected.h"
+#include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/plan/Plan.h"
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -142,6 +166,14 @@ struct CudaShuffle {
   std::vector<std::vector<CudaLaneChoice>> send, receive;
 };
 
+/// One padded out-dim of a masked emission: element index y is valid on it
+/// when ((y >> shift) & (2^log2 - 1)) < extent.
+/// Example: [48] padded to 64: shift 0, log2 6, extent 48.
+struct CudaDimBound {
+  int shift = 0, log2 = 0;
+  int64_t extent = 0;
+};
+
 /// Every number the emitter writes, computed at planning time. The emitter
 /// prints exactly these; tests execute them on the host and compare with
 /// plan::simulate.
@@ -170,12 +202,28 @@ struct CudaEmitTables {
   /// Self-check: logical index of (r, l, w, b) = index[r] ^ thread term.
   std::vector<uint64_t> srcIndex, dstIndex;
   CudaThreadTerm srcIndexThread, dstIndexThread;
+  /// Masked emission: the padded out-dims (extent below the padded size);
+  /// empty when every element is valid. An element index y is valid when
+  /// it is within every bound.
+  std::vector<CudaDimBound> bounds;
+  bool masked() const { return !bounds.empty(); }
+  bool valid(uint64_t y) const;
 };
 
 /// The tables of `plan` (validated as by the simulator). Fails on lanes per
 /// warp other than 32, on a plan whose fields do not fit its strategy, and
 /// on plan features the emitter does not handle.
 Expected<CudaEmitTables> cudaEmitTables(const Plan &plan);
+
+/// The tables of `plan` masked by the logical shape `logical` (one extent
+/// per out-dim, 1 <= extent <= the padded size): bounds holds the dims
+/// whose extent is below their padded size, so a logical shape equal to
+/// the padded shape gives the unmasked tables. Fails as above, on a
+/// logical shape that does not fit the plan's layouts, and on a masked
+/// plan with ldmatrix or stmatrix (they move whole rows, padding
+/// included).
+Expected<CudaEmitTables> cudaEmitTables(const Plan &plan,
+                                        std::span<const int64_t> logical);
 
 /// The CUDA C++ translation unit for `plan` (see the file comment). The
 /// test kernel `NAME_test_kernel(unsigned long long *mismatches)` fills each
@@ -193,6 +241,17 @@ Expected<CudaEmitTables> cudaEmitTables(const Plan &plan);
 /// NAME_bench_kernel (the conversion repeated in a loop) and prints
 /// PASS/FAIL and tensor bytes converted per second.
 Expected<std::string> emitCuda(const Plan &plan,
+                               const CudaEmitOptions &options = {});
+
+/// The masked translation unit of a padded plan (see "Masked plans" above):
+/// the device function predicated on NAME_valid, and a test kernel that
+/// fills src registers of padding with a poison value (all bits set),
+/// fills every dst register with a marker (0x5a in every byte, ^ pass)
+/// before the call, and counts a valid dst register that does not hold its
+/// element and a dst register of padding that no longer holds the marker.
+/// Same contract and failures as emitCuda(plan), and those of
+/// cudaEmitTables(plan, logical).
+Expected<std::string> emitCuda(const PaddedPlan &plan,
                                const CudaEmitOptions &options = {});
 
 } // namespace lk::plan
