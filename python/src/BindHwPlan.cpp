@@ -242,6 +242,8 @@ void bindAnalyses(py::module_ &m) {
 /// A plan; its memory forms are computed on first use (api::memoryForms).
 struct PyPlan {
   api::PlanReport report;
+  /// Set for a plan of a padded tensor (plan(..., logical=...)).
+  std::optional<plan::PaddedPlan> padded;
   bool formsDone = false;
 
   const api::MemoryForms &forms() {
@@ -308,9 +310,36 @@ CUDA device function.
       .def("describe", [](const PyPlan &p) { return p.report.plan.describe(); })
       .def("cuda", [](const PyPlan &p, const std::string &name, bool testKernel, bool hostMain) {
              plan::CudaEmitOptions o{name, testKernel, hostMain};
-             return unwrap(plan::emitCuda(p.report.plan, o));
+             return unwrap(p.padded ? plan::emitCuda(*p.padded, o) : plan::emitCuda(p.report.plan, o));
            }, py::arg("function_name") = "lk_convert", py::arg("test_kernel") = false, py::arg("host_main") = false,
-           "The CUDA text of the plan")
+           "The CUDA text of the plan (masked for a padded tensor: padding is never read or written)")
+      .def_property_readonly("logical_shape", [](const PyPlan &p) -> py::object {
+             if (!p.padded) return py::none();
+             return py::cast(p.padded->logicalShape);
+           }, "The logical shape of a padded tensor (None for a shape of powers of two)")
+      .def_property_readonly("padding", [](const PyPlan &p) -> py::object {
+             if (!p.padded) return py::none();
+             const plan::PaddedPlan &pp = *p.padded;
+             plan::SimulationResult sim;
+             {
+               py::gil_scoped_release nogil;
+               Expected<plan::SimulationResult> r = plan::simulatePadded(pp);
+               py::gil_scoped_acquire gil;
+               sim = unwrap(std::move(r));
+             }
+             py::dict d;
+             d["src_padded_elements"] = pp.srcWaste.paddedElements;
+             d["dst_padded_elements"] = pp.dstWaste.paddedElements;
+             d["masked_smem_offsets"] = pp.maskedSmemOffsets;
+             d["unused_buffer_bytes"] = pp.unusedBufferBytes;
+             py::dict s;
+             s["correct"] = sim.correct;
+             s["checked"] = sim.checked;
+             s["masked_accesses"] = sim.maskedAccesses;
+             s["violations"] = sim.maskViolations;
+             d["simulation"] = s;
+             return d;
+           }, "For a padded tensor: padded elements per side, buffer offsets holding padding, unused buffer bytes, and the masked simulation (correct, checked, masked_accesses, violations); None otherwise")
       .def("__repr__", [](const PyPlan &p) {
              char cycles[32];
              std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
@@ -319,8 +348,13 @@ CUDA device function.
            });
 
   m.def("plan", [](py::object src, py::object dst, const std::string &dtype, py::object shape,
-                   const std::string &arch, int64_t smemBudget, bool matrix) {
+                   const std::string &arch, int64_t smemBudget, bool matrix, py::object logical) {
           LinearLayout s = distributedOf(src, shape), d = distributedOf(dst, shape);
+          std::vector<int64_t> extents;
+          if (py::isinstance<py::int_>(logical))
+            extents = {logical.cast<int64_t>()};
+          else if (!logical.is_none())
+            extents = logical.cast<std::vector<int64_t>>();
           cute::ElementType t = unwrap(cute::lookupElementType(dtype));
           plan::PlanOptions o;
           o.arch = archOf(arch);
@@ -331,18 +365,32 @@ CUDA device function.
             py::gil_scoped_release nogil;
             api::ReportOptions lazy; // Plan.memory_cute / memory_tile compute them
             lazy.memoryForms = false;
-            Expected<api::PlanReport> r = api::planConversion(s, d, t, o, lazy);
-            py::gil_scoped_acquire gil;
-            p.report = unwrap(std::move(r));
+            if (extents.empty()) {
+              Expected<api::PlanReport> r = api::planConversion(s, d, t, o, lazy);
+              py::gil_scoped_acquire gil;
+              p.report = unwrap(std::move(r));
+            } else {
+              Expected<api::PaddedPlanReport> r =
+                  api::planPaddedConversion(s, d, t, extents, o, lazy);
+              py::gil_scoped_acquire gil;
+              api::PaddedPlanReport pr = unwrap(std::move(r));
+              p.report = std::move(pr.report);
+              p.padded = std::move(pr.padded);
+            }
           }
           return p;
         }, py::arg("src"), py::arg("dst"), py::arg("dtype") = "f16", py::arg("shape") = py::none(),
         py::arg("arch") = "sm_90", py::arg("smem_budget") = 0, py::arg("matrix") = true,
+        py::arg("logical") = py::none(),
         R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
 
 src, dst: LinearLayouts (register/lane/warp/block -> dim0..), TileLayouts,
 cute TV layouts or text in any grammar, over `shape` (the tensor's
-extents; needed for tile and cute layouts).
+extents; needed for tile and cute layouts). `logical`: the tensor's shape
+when it is not all powers of two; src and dst then cover its padded
+shape (`shape`, each extent rounded up), the plan uses no ldmatrix /
+stmatrix, every access is predicated on its element (Plan.padding,
+Plan.cuda()), and `matrix` is ignored.
 
 Example:
     >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))

@@ -1,4 +1,6 @@
 """Atoms, descriptors, analyses, conversions and plans."""
+import pytest
+
 import layoutkit as lk
 
 
@@ -45,6 +47,29 @@ def test_plan_noop_and_smem():
         (_, d0), (_, d1) = q.memory.apply({"offset": off})
         assert k(d0 + 32 * d1) == off
     assert q.memory_tile is not None
+
+
+def test_plan_of_a_padded_tensor():
+    # A 12x24 f16 tile in the 16x32 blocked layouts of docs/cli.md's
+    # transpose: 512 - 288 = 224 elements of each side are padding; the
+    # masked plan moves the 288 valid ones and never touches padding.
+    b = lk.blocked([1, 4], [8, 4], [2, 1], [1, 0], [16, 32])
+    c = lk.blocked([4, 1], [4, 8], [1, 2], [0, 1], [16, 32])
+    p = lk.plan(b, c, dtype="f16", logical=(12, 24))
+    assert p.strategy == "shared memory" and p.store_instruction == "st.shared"
+    assert p.logical_shape == [12, 24]
+    pad = p.padding
+    assert pad["src_padded_elements"] == 224 and pad["dst_padded_elements"] == 224
+    sim = pad["simulation"]
+    assert sim["correct"] and sim["checked"] == 288 and sim["violations"] == 0
+    code = p.cuda()
+    assert "lk_convert_valid(uint64_t y)" in code
+    assert "// Masked to the logical shape (12,24)" in code
+    q = lk.plan(b, c, dtype="f16")
+    assert q.logical_shape is None and q.padding is None
+    assert "lk_convert_valid" not in q.cuda()
+    with pytest.raises(lk.LayoutError, match="the logical shape has 1 extents"):
+        lk.plan(b, c, dtype="f16", logical=(12,))
 
 
 def test_analyses():

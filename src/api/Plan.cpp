@@ -177,4 +177,15 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
   return r;
 }
 
+Expected<PaddedPlanReport>
+planPaddedConversion(const LinearLayout &src, const LinearLayout &dst,
+                     const cute::ElementType &type,
+                     std::span<const int64_t> logical,
+                     plan::PlanOptions options, const ReportOptions &report) {
+  options.matrixInstructions = false; // whole rows: cannot skip padding
+  LK_TRY(PlanReport r, planConversion(src, dst, type, options, report));
+  LK_TRY(plan::PaddedPlan padded, plan::maskPlan(r.plan, logical));
+  return PaddedPlanReport{std::move(r), std::move(padded)};
+}
+
 } // namespace lk::api

@@ -101,6 +101,39 @@ TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
   EXPECT_TRUE(r->storeInstruction.empty());
 }
 
+// The 16x16 transpose above over a 12x12 tensor padded to 16x16: the same
+// pair planned without matrix instructions (the unpadded plan stores with
+// stmatrix), 256 - 144 = 112 elements of each side padding, and the masked
+// run moves every one of the 144 valid registers without touching padding.
+TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
+  const int64_t shape[] = {16, 16};
+  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
+  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
+  LinearLayout src = *linear::blockedLayout(s14, t84, w21, o10, shape);
+  LinearLayout dst = *linear::blockedLayout(s41, t48, w12, o01, shape);
+  const std::vector<int64_t> logical{12, 12};
+  Expected<PaddedPlanReport> r =
+      planPaddedConversion(src, dst, kF16, logical);
+  ASSERT_TRUE(r.hasValue()) << r.error().message;
+  ASSERT_EQ(r->report.plan.strategy, plan::Strategy::SharedMemory);
+  EXPECT_EQ(r->report.storeInstruction, "st.shared");
+  EXPECT_EQ(r->report.loadInstruction, "ld.shared");
+  EXPECT_EQ(r->padded.logicalShape, logical);
+  EXPECT_EQ(r->padded.srcWaste.paddedElements, 112);
+  EXPECT_EQ(r->padded.dstWaste.paddedElements, 112);
+  Expected<plan::SimulationResult> sim = plan::simulatePadded(r->padded);
+  ASSERT_TRUE(sim.hasValue()) << sim.error().message;
+  EXPECT_TRUE(sim->correct) << sim->firstMismatch << sim->firstViolation;
+  EXPECT_EQ(sim->checked, 144);
+  // A logical shape that does not fit the layouts is refused.
+  Expected<PaddedPlanReport> bad =
+      planPaddedConversion(src, dst, kF16, std::vector<int64_t>{12, 17});
+  EXPECT_FALSE(bad.hasValue());
+  Expected<PaddedPlanReport> rank =
+      planPaddedConversion(src, dst, kF16, std::vector<int64_t>{12});
+  EXPECT_FALSE(rank.hasValue());
+}
+
 TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {
   // The 16x16 f16 transpose across two warps of docs/cli.md.
   const int64_t shape[] = {16, 16};

@@ -73,6 +73,19 @@ JsonValue accessJson(int64_t instructions, int64_t wavefronts,
           {"lemma_bits", lemmaBits}};
 }
 
+/// plan's library call: api::planConversion, or with --logical (a shape
+/// not all powers of two) api::planPaddedConversion; `padded` is empty
+/// without --logical.
+Expected<api::PaddedPlanReport>
+planTensor(const linear::LinearLayout &src, const linear::LinearLayout &dst,
+           const cute::ElementType &type, const std::vector<int64_t> &logical,
+           const plan::PlanOptions &options) {
+  if (!logical.empty())
+    return api::planPaddedConversion(src, dst, type, logical, options);
+  LK_TRY(api::PlanReport r, api::planConversion(src, dst, type, options));
+  return api::PaddedPlanReport{std::move(r), {}};
+}
+
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
 /// and the masked simulation (plan/PaddedPlan.h).
 Status addPadding(Reply &r, const plan::PaddedPlan &pp, hw::Arch arch) {
@@ -181,11 +194,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
     options.arch = *arch;
   }
   LK_TRY(std::vector<int64_t> logical, inv.leavesOption("logical"));
-  // ldmatrix / stmatrix move whole rows: they cannot skip padding.
-  if (!logical.empty())
-    options.matrixInstructions = false;
-  LK_TRY(api::PlanReport report,
-         api::planConversion(src, dst, *type, options));
+  LK_TRY(api::PaddedPlanReport planned,
+         planTensor(src, dst, *type, logical, options));
+  const api::PlanReport &report = planned.report;
   const plan::Plan &p = report.plan;
 
   Reply r;
@@ -275,12 +286,8 @@ Expected<Reply> runPlan(const Invocation &inv) {
       {"barriers", c.barriers},         {"wavefronts", c.wavefronts},
       {"smem_bytes", c.smemBytes},      {"cycles", c.cycles}};
 
-  std::optional<plan::PaddedPlan> padded;
-  if (!logical.empty()) {
-    LK_TRY(plan::PaddedPlan pp, plan::maskPlan(p, logical));
-    LK_CHECK(addPadding(r, pp, options.arch));
-    padded = std::move(pp);
-  }
+  if (!logical.empty())
+    LK_CHECK(addPadding(r, planned.padded, options.arch));
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;
@@ -288,8 +295,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
     return r;
   plan::CudaEmitOptions emitOptions;
   emitOptions.hostMain = emit.hostMain;
-  LK_TRY(std::string code, padded ? plan::emitCuda(*padded, emitOptions)
-                                  : plan::emitCuda(p, emitOptions));
+  LK_TRY(std::string code, logical.empty()
+                               ? plan::emitCuda(p, emitOptions)
+                               : plan::emitCuda(planned.padded, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
     t += "\nCUDA C++ written to " + *out;

@@ -29,7 +29,9 @@
 ///    row-major flat index (the last dim fastest) to the address on m
 ///    (both through swizzledForm, api/Convert.h);
 ///  * planConversion(): plan::planConversion plus the memory forms and the
-///    instruction names of the shared-memory sides.
+///    instruction names of the shared-memory sides;
+///  * planPaddedConversion(): the same for a tensor whose logical shape is
+///    not all powers of two, over its padded shape (plan/PaddedPlan.h).
 ///
 /// Example (the mma.m16n8k16 accumulator, two spellings of one layout):
 ///   ParseOptions o; o.shape = (16,8);
@@ -44,6 +46,7 @@
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/cute/ElementType.h"
+#include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/plan/Plan.h"
 
 #include <optional>
@@ -110,6 +113,31 @@ Expected<PlanReport> planConversion(const linear::LinearLayout &src,
                                     const cute::ElementType &type,
                                     const plan::PlanOptions &options = {},
                                     const ReportOptions &report = {});
+
+/// A plan of a padded tensor: the report, and the padded account of its
+/// plan (padded.plan is a copy of report.plan).
+struct PaddedPlanReport {
+  PlanReport report;
+  plan::PaddedPlan padded;
+};
+
+/// planConversion for a tensor of logical shape `logical` whose layouts
+/// src and dst cover its padded shape (each extent rounded up to a power
+/// of two): planned without ldmatrix / stmatrix, which move whole rows and
+/// cannot skip padding, then accounted by plan::maskPlan (each side's
+/// waste, the buffer's). Run masked by plan::simulatePadded, emitted
+/// masked by plan::emitCuda(padded). Fails as planConversion does, and
+/// when `logical` does not fit the layouts' out-dims (one extent per
+/// out-dim, each at most its padded size).
+/// Example: src, dst over (16,32) with logical (12,24): a shared-memory
+/// plan whose 224 padded elements of 512 are never read or written.
+Expected<PaddedPlanReport>
+planPaddedConversion(const linear::LinearLayout &src,
+                     const linear::LinearLayout &dst,
+                     const cute::ElementType &type,
+                     std::span<const int64_t> logical,
+                     plan::PlanOptions options = {},
+                     const ReportOptions &report = {});
 
 } // namespace lk::api
 
