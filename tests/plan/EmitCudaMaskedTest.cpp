@@ -36,16 +36,6 @@ namespace {
 using linear::PaddedLayout;
 using namespace test;
 
-PaddedLayout padded(std::string_view text, std::vector<int64_t> logical) {
-  return ok(PaddedLayout::make(ok(linear::parseLinearLayout(text)), logical));
-}
-
-PlanOptions noMatrix() {
-  PlanOptions o;
-  o.matrixInstructions = false;
-  return o;
-}
-
 /// `plan` over layouts of the padded shape of `logical`.
 PaddedPlan masked(Plan plan, const std::vector<int64_t> &logical) {
   return ok(maskPlan(std::move(plan), logical));
@@ -120,35 +110,13 @@ HostRun checkMasked(const PaddedPlan &p, const std::string &what) {
                          << s.firstViolation;
   CudaEmitTables t = ok(cudaEmitTables(p.plan, p.logicalShape));
   HostRun run = runTables(p.plan, t, false, p.logicalShape);
-  EXPECT_EQ(run.mismatches, 0) << what << ": " << run.firstMismatch;
-  EXPECT_EQ(run.violations, 0) << what << ": " << run.firstViolation;
-  EXPECT_EQ(run.checked, s.checked) << what;
-  EXPECT_EQ(run.storeInstructions, s.storeInstructions) << what;
-  EXPECT_EQ(run.loadInstructions, s.loadInstructions) << what;
-  EXPECT_EQ(run.storeWavefronts, s.storeWavefronts) << what;
-  EXPECT_EQ(run.loadWavefronts, s.loadWavefronts) << what;
-  EXPECT_EQ(run.shuffles, s.shuffles) << what;
-  EXPECT_EQ(run.maskedAccesses, s.maskedAccesses) << what;
-  EXPECT_EQ(run.partialVectors, s.partialVectors) << what;
+  expectSimulatorCounts(run, s, what);
   Expected<std::string> code = emitCuda(p);
   EXPECT_TRUE(code) << what << ": " << code.error().message;
   if (code) {
     EXPECT_EQ(unguardedAccesses(*code, "lk_convert"), "") << what;
   }
   return run;
-}
-
-/// The [48] pair of PaddedPlanTest: f32, register r of lane l holds 2l + r
-/// (A) and 32r + l (B).
-PaddedLayout blocked48A() {
-  return padded("{register: [(1)], lane: [(2), (4), (8), (16), (32)], "
-                "warp: [], block: []} -> {dim0: 64}",
-                {48});
-}
-PaddedLayout blocked48B() {
-  return padded("{register: [(32)], lane: [(1), (2), (4), (8), (16)], "
-                "warp: [], block: []} -> {dim0: 64}",
-                {48});
 }
 
 // Through shared memory (hand derivation in PaddedPlanTest's
@@ -161,7 +129,7 @@ PaddedLayout blocked48B() {
 TEST(EmitCudaMasked, Blocked48SharedMemory) {
   PaddedLayout a = blocked48A(), b = blocked48B();
   PaddedPlan p = masked(
-      ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix())), {48});
+      ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly())), {48});
   HostRun run = checkMasked(p, "blocked48 shared");
   EXPECT_EQ(run.storeInstructions, 2);
   EXPECT_EQ(run.loadInstructions, 2);
@@ -185,7 +153,7 @@ TEST(EmitCudaMasked, Blocked48SharedMemory) {
 TEST(EmitCudaMasked, GuardCheckCatchesSwappedFlags) {
   PaddedLayout a = blocked48A(), b = blocked48B();
   const std::string code = ok(emitCuda(masked(
-      ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix())), {48})));
+      ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly())), {48})));
   ASSERT_EQ(unguardedAccesses(code, "lk_convert"), "");
   auto swapped = [&](const std::string &from, const std::string &to) {
     std::string c = code;
@@ -231,7 +199,7 @@ PaddedPlan partialVectorPlan() {
   PaddedLayout b = padded("{register: [(1), (2)], lane: [(8), (16), (32), "
                           "(64), (4)], warp: [], block: []} -> {dim0: 128}",
                           {126});
-  return masked(ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix())),
+  return masked(ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly())),
                 {126});
 }
 
@@ -257,25 +225,11 @@ TEST(EmitCudaMasked, PartialVectorsFallBackToElements) {
 // shared-memory plan and the shuffle plan, masked, agree with the
 // simulator.
 TEST(EmitCudaMasked, BlockedSweep) {
-  struct Params {
-    std::vector<unsigned> spt, tpw, wpc, order;
-  };
-  const std::vector<Params> ps = {
-      {{1, 4}, {8, 4}, {2, 1}, {1, 0}}, {{4, 1}, {4, 8}, {1, 2}, {0, 1}},
-      {{2, 2}, {2, 16}, {2, 1}, {1, 0}}, {{1, 1}, {32, 1}, {1, 2}, {0, 1}},
-      {{8, 1}, {1, 32}, {2, 1}, {1, 0}}};
-  const std::vector<std::vector<int64_t>> shapes = {{12, 8}, {5, 24}, {48, 3},
-                                                    {32, 20}};
   int runs = 0, partial = 0, shuffles = 0;
-  for (const auto &logical : shapes) {
-    std::vector<int64_t> shape = ok(linear::paddedShape(logical));
-    std::vector<PaddedLayout> ls;
-    for (const Params &p : ps)
-      ls.push_back(ok(PaddedLayout::make(
-          ok(linear::blockedLayout(p.spt, p.tpw, p.wpc, p.order, shape)),
-          logical)));
-    for (const PaddedLayout &a : ls)
-      for (const PaddedLayout &b : ls)
+  for (const PaddedSweepSet &set : paddedBlockedSweep()) {
+    const std::vector<int64_t> &logical = set.logical;
+    for (const PaddedLayout &a : set.layouts)
+      for (const PaddedLayout &b : set.layouts)
         for (int64_t bits : {8, 16, 32, 64}) {
           const std::string what =
               a.str() + " -> " + b.str() + " b" + std::to_string(bits);
@@ -283,7 +237,7 @@ TEST(EmitCudaMasked, BlockedSweep) {
           checkMasked(chosen, what);
           ++runs;
           if (auto smem = planSharedMemory(a.layout(), b.layout(), bits,
-                                           noMatrix())) {
+                                           vectorOnly())) {
             partial += checkMasked(masked(std::move(*smem), logical),
                                    what + " (shared)")
                            .partialVectors > 0;
@@ -305,7 +259,7 @@ TEST(EmitCudaMasked, BlockedSweep) {
 // bounds and the unit is the unmasked one.
 TEST(EmitCudaMasked, PowerOfTwoShapeIsUnmasked) {
   PaddedLayout a = blocked48A(), b = blocked48B();
-  Plan plan = ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix()));
+  Plan plan = ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly()));
   PaddedPlan whole = masked(plan, {64});
   EXPECT_FALSE(ok(cudaEmitTables(plan, whole.logicalShape)).masked());
   EXPECT_EQ(ok(emitCuda(whole)), ok(emitCuda(plan)));
@@ -313,7 +267,7 @@ TEST(EmitCudaMasked, PowerOfTwoShapeIsUnmasked) {
 
 TEST(EmitCudaMasked, Errors) {
   PaddedLayout a = blocked48A(), b = blocked48B();
-  Plan plan = ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix()));
+  Plan plan = ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly()));
   auto message = [&](std::vector<int64_t> logical) {
     Expected<CudaEmitTables> t = cudaEmitTables(plan, logical);
     EXPECT_FALSE(t);
@@ -361,7 +315,7 @@ PaddedLayout registers96(bool swapped) {
 std::vector<PaddedPlan> maskedCases() {
   PaddedLayout a = blocked48A(), b = blocked48B();
   std::vector<PaddedPlan> plans = {
-      masked(ok(planSharedMemory(a.layout(), b.layout(), 32, noMatrix())),
+      masked(ok(planSharedMemory(a.layout(), b.layout(), 32, vectorOnly())),
              {48}),
       masked(ok(planWarpShuffle(a.layout(), b.layout(), 32)), {48}),
       partialVectorPlan(), ok(planPaddedConversion(a, a, 32)),
@@ -380,7 +334,7 @@ std::vector<PaddedPlan> maskedCases() {
         ok(linear::blockedLayout(sb, tb, w, ob, shape)), logical));
     plans.push_back(ok(planPaddedConversion(x, y, bits)));
     plans.push_back(masked(
-        ok(planSharedMemory(x.layout(), y.layout(), bits, noMatrix())),
+        ok(planSharedMemory(x.layout(), y.layout(), bits, vectorOnly())),
         logical));
   }
   return plans;

@@ -56,13 +56,7 @@ void checkEmission(const Plan &plan, const std::string &what) {
   ASSERT_TRUE(s.correct) << what << ": " << s.firstMismatch;
   CudaEmitTables t = ok(cudaEmitTables(plan));
   HostRun run = runTables(plan, t);
-  EXPECT_EQ(run.mismatches, 0) << what << ": " << run.firstMismatch;
-  EXPECT_EQ(run.checked, s.checked) << what;
-  EXPECT_EQ(run.storeInstructions, s.storeInstructions) << what;
-  EXPECT_EQ(run.loadInstructions, s.loadInstructions) << what;
-  EXPECT_EQ(run.storeWavefronts, s.storeWavefronts) << what;
-  EXPECT_EQ(run.loadWavefronts, s.loadWavefronts) << what;
-  EXPECT_EQ(run.shuffles, s.shuffles) << what;
+  expectSimulatorCounts(run, s, what);
   if (plan.smem) {
     EXPECT_EQ(run.barriers, s.barriers) << what;
   }

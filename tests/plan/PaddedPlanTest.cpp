@@ -17,6 +17,8 @@
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/linear/Text.h"
 
+#include "support/PlanTestSupport.h"
+
 #include <gtest/gtest.h>
 
 using namespace lk;
@@ -31,22 +33,9 @@ template <class T> T ok(Expected<T> e) {
   return e ? std::move(*e) : T{};
 }
 
-PaddedLayout padded(std::string_view text, std::vector<int64_t> logical) {
-  return ok(PaddedLayout::make(ok(linear::parseLinearLayout(text)), logical));
-}
-
-/// The pair of the [48] tests below: register r of lane l holds 2l + r
-/// (A), 32r + l (B).
-PaddedLayout blocked48A() {
-  return padded("{register: [(1)], lane: [(2), (4), (8), (16), (32)], "
-                "warp: [], block: []} -> {dim0: 64}",
-                {48});
-}
-PaddedLayout blocked48B() {
-  return padded("{register: [(32)], lane: [(1), (2), (4), (8), (16)], "
-                "warp: [], block: []} -> {dim0: 64}",
-                {48});
-}
+using test::blocked48A;
+using test::blocked48B;
+using test::padded;
 
 std::vector<int64_t> range(int64_t lo, int64_t hi, int64_t step = 1) {
   std::vector<int64_t> v;
@@ -172,25 +161,11 @@ TEST(PaddedPlan, Blocked12x8Masks) {
 // the chosen plan and the shared-memory plan, for each element width, run
 // masked: every valid element arrives, nothing touches padding.
 TEST(PaddedPlan, BlockedSweep) {
-  struct Params {
-    std::vector<unsigned> spt, tpw, wpc, order;
-  };
-  const std::vector<Params> ps = {
-      {{1, 4}, {8, 4}, {2, 1}, {1, 0}}, {{4, 1}, {4, 8}, {1, 2}, {0, 1}},
-      {{2, 2}, {2, 16}, {2, 1}, {1, 0}}, {{1, 1}, {32, 1}, {1, 2}, {0, 1}},
-      {{8, 1}, {1, 32}, {2, 1}, {1, 0}}};
-  const std::vector<std::vector<int64_t>> shapes = {{12, 8}, {5, 24}, {48, 3},
-                                                    {32, 20}};
   int runs = 0;
-  for (const auto &logical : shapes) {
-    std::vector<int64_t> shape = ok(linear::paddedShape(logical));
-    std::vector<PaddedLayout> ls;
-    for (const Params &p : ps)
-      ls.push_back(ok(PaddedLayout::make(
-          ok(linear::blockedLayout(p.spt, p.tpw, p.wpc, p.order, shape)),
-          logical)));
-    for (const PaddedLayout &a : ls)
-      for (const PaddedLayout &b : ls)
+  for (const test::PaddedSweepSet &set : test::paddedBlockedSweep()) {
+    const std::vector<int64_t> &logical = set.logical;
+    for (const PaddedLayout &a : set.layouts)
+      for (const PaddedLayout &b : set.layouts)
         for (int64_t bits : {16, 32}) {
           PaddedPlan p = ok(planPaddedConversion(a, b, bits));
           SimulationResult r = ok(simulatePadded(p));

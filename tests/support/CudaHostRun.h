@@ -22,6 +22,7 @@
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/plan/Plan.h"
+#include "layoutkit/plan/Simulator.h"
 
 #include <gtest/gtest.h>
 
@@ -338,6 +339,25 @@ inline HostRun runTables(const Plan &plan, const CudaEmitTables &t,
     }
   }
   return run;
+}
+
+/// Expects a host run to be correct (no mismatch, nothing touching
+/// padding) and to count what the simulator counts for the same plan:
+/// valid registers checked, instructions and wavefronts of both sides,
+/// shuffles, masked accesses and partial vectors (both 0 unmasked).
+inline void expectSimulatorCounts(const HostRun &run,
+                                  const SimulationResult &s,
+                                  const std::string &what) {
+  EXPECT_EQ(run.mismatches, 0) << what << ": " << run.firstMismatch;
+  EXPECT_EQ(run.violations, 0) << what << ": " << run.firstViolation;
+  EXPECT_EQ(run.checked, s.checked) << what;
+  EXPECT_EQ(run.storeInstructions, s.storeInstructions) << what;
+  EXPECT_EQ(run.loadInstructions, s.loadInstructions) << what;
+  EXPECT_EQ(run.storeWavefronts, s.storeWavefronts) << what;
+  EXPECT_EQ(run.loadWavefronts, s.loadWavefronts) << what;
+  EXPECT_EQ(run.shuffles, s.shuffles) << what;
+  EXPECT_EQ(run.maskedAccesses, s.maskedAccesses) << what;
+  EXPECT_EQ(run.partialVectors, s.partialVectors) << what;
 }
 
 } // namespace lk::plan::test

@@ -16,6 +16,8 @@
 
 #include "support/PlanPairs.h"
 #include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Padded.h"
+#include "layoutkit/linear/Text.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/plan/Plan.h"
 
@@ -26,6 +28,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +51,61 @@ inline PlanOptions vectorOnly() {
   PlanOptions o;
   o.matrixInstructions = false;
   return o;
+}
+
+/// The padded layout of linear-layout text `text` over logical shape
+/// `logical`.
+inline linear::PaddedLayout padded(std::string_view text,
+                                   std::vector<int64_t> logical) {
+  return ok(linear::PaddedLayout::make(ok(linear::parseLinearLayout(text)),
+                                       logical));
+}
+
+/// The [48] pair of the padded tests (f32 over [48] padded to 64):
+/// register r of lane l holds 2l + r (A), 32r + l (B).
+inline linear::PaddedLayout blocked48A() {
+  return padded("{register: [(1)], lane: [(2), (4), (8), (16), (32)], "
+                "warp: [], block: []} -> {dim0: 64}",
+                {48});
+}
+inline linear::PaddedLayout blocked48B() {
+  return padded("{register: [(32)], lane: [(1), (2), (4), (8), (16)], "
+                "warp: [], block: []} -> {dim0: 64}",
+                {48});
+}
+
+/// The blocked layouts of one logical shape of the padded sweeps.
+struct PaddedSweepSet {
+  std::vector<int64_t> logical;
+  std::vector<linear::PaddedLayout> layouts;
+};
+
+/// The padded sweeps' operands (PaddedPlanTest, EmitCudaMaskedTest): for
+/// each of four shapes not all powers of two, the blocked layouts of five
+/// parameter sets (size per thread, threads per warp, warps, order) over
+/// its padded shape.
+inline std::vector<PaddedSweepSet> paddedBlockedSweep() {
+  struct Params {
+    std::vector<unsigned> spt, tpw, wpc, order;
+  };
+  const std::vector<Params> ps = {
+      {{1, 4}, {8, 4}, {2, 1}, {1, 0}}, {{4, 1}, {4, 8}, {1, 2}, {0, 1}},
+      {{2, 2}, {2, 16}, {2, 1}, {1, 0}}, {{1, 1}, {32, 1}, {1, 2}, {0, 1}},
+      {{8, 1}, {1, 32}, {2, 1}, {1, 0}}};
+  std::vector<PaddedSweepSet> sets;
+  for (std::vector<int64_t> logical : {std::vector<int64_t>{12, 8},
+                                       std::vector<int64_t>{5, 24},
+                                       std::vector<int64_t>{48, 3},
+                                       std::vector<int64_t>{32, 20}}) {
+    std::vector<int64_t> shape = ok(linear::paddedShape(logical));
+    PaddedSweepSet set{logical, {}};
+    for (const Params &p : ps)
+      set.layouts.push_back(ok(linear::PaddedLayout::make(
+          ok(linear::blockedLayout(p.spt, p.tpw, p.wpc, p.order, shape)),
+          logical)));
+    sets.push_back(std::move(set));
+  }
+  return sets;
 }
 
 //===----------------------------------------------------------------------===//
