@@ -242,8 +242,11 @@ void bindAnalyses(py::module_ &m) {
 /// A plan; its memory forms are computed on first use (api::memoryForms).
 struct PyPlan {
   api::PlanReport report;
-  /// Set for a plan of a padded tensor (plan(..., logical=...)).
+  /// Set for a plan of a padded tensor (plan(..., logical=...)), with the
+  /// architecture it was planned for and, once read, Plan.padding.
   std::optional<plan::PaddedPlan> padded;
+  hw::Arch arch = hw::Arch::Sm90;
+  py::object padding;
   bool formsDone = false;
 
   const api::MemoryForms &forms() {
@@ -261,6 +264,21 @@ LinearLayout distributedOf(py::object x, py::object shape) {
   if (!shape.is_none()) o.shape = toIntTuple(shape);
   if (py::isinstance<py::str>(x)) return unwrap(api::parseDistributed(x.cast<std::string>(), o));
   return unwrap(api::distributedLayout(anyOf(x), o));
+}
+
+/// The extents of plan(..., logical=): an int, a tuple of ints (nested
+/// tuples are flattened) or their text; empty for None.
+std::vector<int64_t> logicalExtents(py::object logical) {
+  std::vector<int64_t> extents;
+  if (logical.is_none())
+    return extents;
+  const IntTuple t = toIntTuple(logical);
+  for (size_t k = 0; k < t.nodeCount(); ++k)
+    if (t.nodes()[k].rank == IntTuple::kLeaf)
+      extents.push_back(t.nodes()[k].value);
+  if (extents.empty())
+    unwrap(Expected<int>(Diagnostic::error("logical= names no extent")));
+  return extents;
 }
 
 py::dict costDict(const plan::Cost &c) {
@@ -316,30 +334,34 @@ CUDA device function.
       .def_property_readonly("logical_shape", [](const PyPlan &p) -> py::object {
              if (!p.padded) return py::none();
              return py::cast(p.padded->logicalShape);
-           }, "The logical shape of a padded tensor (None for a shape of powers of two)")
-      .def_property_readonly("padding", [](const PyPlan &p) -> py::object {
+           }, "The logical shape given as logical= (None without it)")
+      .def_property_readonly("padding", [](PyPlan &p) -> py::object {
              if (!p.padded) return py::none();
+             if (p.padding) return p.padding;
              const plan::PaddedPlan &pp = *p.padded;
              plan::SimulationResult sim;
              {
                py::gil_scoped_release nogil;
-               Expected<plan::SimulationResult> r = plan::simulatePadded(pp);
+               Expected<plan::SimulationResult> r = plan::simulatePadded(pp, p.arch);
                py::gil_scoped_acquire gil;
                sim = unwrap(std::move(r));
              }
              py::dict d;
              d["src_padded_elements"] = pp.srcWaste.paddedElements;
              d["dst_padded_elements"] = pp.dstWaste.paddedElements;
-             d["masked_smem_offsets"] = pp.maskedSmemOffsets;
-             d["unused_buffer_bytes"] = pp.unusedBufferBytes;
+             if (pp.plan.smem) {
+               d["masked_smem_offsets"] = pp.maskedSmemOffsets;
+               d["unused_buffer_bytes"] = pp.unusedBufferBytes;
+             }
              py::dict s;
              s["correct"] = sim.correct;
              s["checked"] = sim.checked;
              s["masked_accesses"] = sim.maskedAccesses;
              s["violations"] = sim.maskViolations;
              d["simulation"] = s;
-             return d;
-           }, "For a padded tensor: padded elements per side, buffer offsets holding padding, unused buffer bytes, and the masked simulation (correct, checked, masked_accesses, violations); None otherwise")
+             p.padding = d;
+             return p.padding;
+           }, "With logical=: padded elements per side, for shared-memory plans the buffer offsets holding padding and the unused buffer bytes, and the masked simulation (correct, checked, masked_accesses, violations), computed on first read; None otherwise")
       .def("__repr__", [](const PyPlan &p) {
              char cycles[32];
              std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
@@ -350,11 +372,7 @@ CUDA device function.
   m.def("plan", [](py::object src, py::object dst, const std::string &dtype, py::object shape,
                    const std::string &arch, int64_t smemBudget, bool matrix, py::object logical) {
           LinearLayout s = distributedOf(src, shape), d = distributedOf(dst, shape);
-          std::vector<int64_t> extents;
-          if (py::isinstance<py::int_>(logical))
-            extents = {logical.cast<int64_t>()};
-          else if (!logical.is_none())
-            extents = logical.cast<std::vector<int64_t>>();
+          std::vector<int64_t> extents = logicalExtents(logical);
           cute::ElementType t = unwrap(cute::lookupElementType(dtype));
           plan::PlanOptions o;
           o.arch = archOf(arch);
@@ -376,6 +394,7 @@ CUDA device function.
               api::PaddedPlanReport pr = unwrap(std::move(r));
               p.report = std::move(pr.report);
               p.padded = std::move(pr.padded);
+              p.arch = o.arch;
             }
           }
           return p;

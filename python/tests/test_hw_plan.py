@@ -70,6 +70,14 @@ def test_plan_of_a_padded_tensor():
     assert "lk_convert_valid" not in q.cuda()
     with pytest.raises(lk.LayoutError, match="the logical shape has 1 extents"):
         lk.plan(b, c, dtype="f16", logical=(12,))
+    with pytest.raises(lk.LayoutError, match="names no extent"):
+        lk.plan(b, c, logical=())
+    with pytest.raises(TypeError):
+        lk.plan(b, c, logical=1.5)
+    # The text form, as shape= takes it; the padded shape itself pads
+    # nothing, so the plan keeps its stmatrix store.
+    assert lk.plan(b, c, logical="(12,24)").logical_shape == [12, 24]
+    assert lk.plan(b, c, logical=(16, 32)).store_instruction.startswith("stmatrix")
 
 
 def test_analyses():

@@ -10,6 +10,7 @@
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/hw/LaneWarp.h"
+#include "layoutkit/linear/Padded.h"
 
 namespace lk::api {
 
@@ -182,7 +183,12 @@ planPaddedConversion(const LinearLayout &src, const LinearLayout &dst,
                      const cute::ElementType &type,
                      std::span<const int64_t> logical,
                      plan::PlanOptions options, const ReportOptions &report) {
-  options.matrixInstructions = false; // whole rows: cannot skip padding
+  // The logical shape is checked before planning; ldmatrix / stmatrix move
+  // whole rows, so a pair with padding plans without them.
+  LK_TRY(linear::PaddedLayout a, linear::PaddedLayout::make(src, logical));
+  LK_TRY(linear::PaddedLayout b, linear::PaddedLayout::make(dst, logical));
+  if (a.isPadded() || b.isPadded())
+    options.matrixInstructions = false;
   LK_TRY(PlanReport r, planConversion(src, dst, type, options, report));
   LK_TRY(plan::PaddedPlan padded, plan::maskPlan(r.plan, logical));
   return PaddedPlanReport{std::move(r), std::move(padded)};

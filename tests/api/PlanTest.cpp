@@ -101,7 +101,7 @@ TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
   EXPECT_TRUE(r->storeInstruction.empty());
 }
 
-// The 16x16 transpose above over a 12x12 tensor padded to 16x16: the same
+// The 16x16 transpose below over a 12x12 tensor padded to 16x16: the same
 // pair planned without matrix instructions (the unpadded plan stores with
 // stmatrix), 256 - 144 = 112 elements of each side padding, and the masked
 // run moves every one of the 144 valid registers without touching padding.
@@ -132,6 +132,12 @@ TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
   Expected<PaddedPlanReport> rank =
       planPaddedConversion(src, dst, kF16, std::vector<int64_t>{12});
   EXPECT_FALSE(rank.hasValue());
+  // The padded shape itself pads nothing: the plan may use stmatrix (the
+  // unpadded plan of this pair does).
+  Expected<PaddedPlanReport> whole =
+      planPaddedConversion(src, dst, kF16, std::vector<int64_t>{16, 16});
+  ASSERT_TRUE(whole.hasValue()) << whole.error().message;
+  EXPECT_EQ(whole->report.storeInstruction, "stmatrix.x2.trans");
 }
 
 TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {

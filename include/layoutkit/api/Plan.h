@@ -123,12 +123,13 @@ struct PaddedPlanReport {
 
 /// planConversion for a tensor of logical shape `logical` whose layouts
 /// src and dst cover its padded shape (each extent rounded up to a power
-/// of two): planned without ldmatrix / stmatrix, which move whole rows and
-/// cannot skip padding, then accounted by plan::maskPlan (each side's
-/// waste, the buffer's). Run masked by plan::simulatePadded, emitted
-/// masked by plan::emitCuda(padded). Fails as planConversion does, and
-/// when `logical` does not fit the layouts' out-dims (one extent per
-/// out-dim, each at most its padded size).
+/// of two): when any extent is padded, planned without ldmatrix /
+/// stmatrix, which move whole rows and cannot skip padding; then accounted
+/// by plan::maskPlan (each side's waste, the buffer's). Run masked by
+/// plan::simulatePadded, emitted masked by plan::emitCuda(padded). Fails,
+/// before planning, when `logical` does not fit the layouts (one extent
+/// per out-dim, each rounding up to that out-dim's size, as
+/// linear::PaddedLayout::make checks), and as planConversion does.
 /// Example: src, dst over (16,32) with logical (12,24): a shared-memory
 /// plan whose 224 padded elements of 512 are never read or written.
 Expected<PaddedPlanReport>
