@@ -16,6 +16,7 @@
 #include "layoutkit/core/Bits.h"
 #include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Padded.h"
 #include "layoutkit/plan/MatrixAccess.h"
 
 #include <algorithm>
@@ -495,25 +496,17 @@ Status sharedTables(const Plan &plan, CudaEmitTables &t) {
 }
 
 /// The bounds of a masked emission: one per out-dim of the plan's layouts
-/// whose logical extent is below its padded size.
+/// whose logical extent is below its padded size. The logical shape must
+/// fit both layouts as linear::PaddedLayout::make requires.
 Status maskBounds(const Plan &plan, std::span<const int64_t> logical,
                   CudaEmitTables &t) {
   const LinearLayout &src = plan.layouts.src;
-  if (int64_t(logical.size()) != src.numOutDims())
-    return Diagnostic::error(
-        "the logical shape has " + std::to_string(logical.size()) +
-        " extents for the plan's " + std::to_string(src.numOutDims()) +
-        " out-dims");
+  for (const LinearLayout *l : {&src, &plan.layouts.dst})
+    LK_CHECK(linear::PaddedLayout::make(*l, logical));
   for (int d = 0; d < src.numOutDims(); ++d) {
     const int log2 = src.outDim(d).log2;
-    const int64_t extent = logical[size_t(d)], size = int64_t(1) << log2;
-    if (extent < 1 || extent > size)
-      return Diagnostic::error("logical extent " + std::to_string(extent) +
-                               " of out-dim " + std::to_string(d) +
-                               " is not in [1, " + std::to_string(size) +
-                               "], its padded size");
-    if (extent < size)
-      t.bounds.push_back({src.outShift(d), log2, extent});
+    if (logical[size_t(d)] < (int64_t(1) << log2))
+      t.bounds.push_back({src.outShift(d), log2, logical[size_t(d)]});
   }
   if (t.masked() && (t.store.matrixCount || t.load.matrixCount))
     return Diagnostic::error(

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace lk::api {
 namespace {
@@ -101,16 +102,22 @@ TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
   EXPECT_TRUE(r->storeInstruction.empty());
 }
 
+/// The 16x16 f16 transpose across two warps of docs/cli.md: blocked
+/// [1,4] x [8,4] x [2,1] (order 1,0) to [4,1] x [4,8] x [1,2] (order 0,1).
+std::pair<LinearLayout, LinearLayout> transpose16() {
+  const int64_t shape[] = {16, 16};
+  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
+  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
+  return {*linear::blockedLayout(s14, t84, w21, o10, shape),
+          *linear::blockedLayout(s41, t48, w12, o01, shape)};
+}
+
 // The 16x16 transpose below over a 12x12 tensor padded to 16x16: the same
 // pair planned without matrix instructions (the unpadded plan stores with
 // stmatrix), 256 - 144 = 112 elements of each side padding, and the masked
 // run moves every one of the 144 valid registers without touching padding.
 TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
-  const int64_t shape[] = {16, 16};
-  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
-  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
-  LinearLayout src = *linear::blockedLayout(s14, t84, w21, o10, shape);
-  LinearLayout dst = *linear::blockedLayout(s41, t48, w12, o01, shape);
+  const auto [src, dst] = transpose16();
   const std::vector<int64_t> logical{12, 12};
   Expected<PaddedPlanReport> r =
       planPaddedConversion(src, dst, kF16, logical);
@@ -141,12 +148,7 @@ TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
 }
 
 TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {
-  // The 16x16 f16 transpose across two warps of docs/cli.md.
-  const int64_t shape[] = {16, 16};
-  const unsigned s14[] = {1, 4}, t84[] = {8, 4}, w21[] = {2, 1}, o10[] = {1, 0};
-  const unsigned s41[] = {4, 1}, t48[] = {4, 8}, w12[] = {1, 2}, o01[] = {0, 1};
-  LinearLayout src = *linear::blockedLayout(s14, t84, w21, o10, shape);
-  LinearLayout dst = *linear::blockedLayout(s41, t48, w12, o01, shape);
+  const auto [src, dst] = transpose16();
   Expected<PlanReport> r = planConversion(src, dst, kF16);
   ASSERT_TRUE(r.hasValue()) << r.error().message;
   ASSERT_EQ(r->plan.strategy, plan::Strategy::SharedMemory);

@@ -273,12 +273,15 @@ TEST(EmitCudaMasked, Errors) {
     EXPECT_FALSE(t);
     return t ? std::string() : t.error().message;
   };
+  // linear::PaddedLayout::make's diagnostics: the shape must pad to the
+  // layouts' out-dims exactly (20 pads to 32, not to the 64 of dim0).
   EXPECT_EQ(message({48, 2}),
-            "the logical shape has 2 extents for the plan's 1 out-dims");
-  EXPECT_EQ(message({0}),
-            "logical extent 0 of out-dim 0 is not in [1, 64], its padded size");
-  EXPECT_EQ(message({65}), "logical extent 65 of out-dim 0 is not in [1, "
-                           "64], its padded size");
+            "the logical shape has 2 extents, the layout 1 out-dims");
+  EXPECT_EQ(message({0}), "extent 0 of dim 0 is not in [1, 2^62]");
+  EXPECT_EQ(message({65}),
+            "out-dim dim0 has size 64; the padded extent of 65 is 128");
+  EXPECT_EQ(message({20}),
+            "out-dim dim0 has size 64; the padded extent of 20 is 32");
   // ldmatrix / stmatrix cannot skip padding: a masked plan with them is
   // refused (an f16 transpose of 16x16 tiles stores with stmatrix).
   const unsigned sa[] = {1, 8}, ta[] = {8, 4}, oa[] = {1, 0};

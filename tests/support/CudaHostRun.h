@@ -20,6 +20,7 @@
 #include "support/PlanTestSupport.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Padded.h"
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
@@ -27,6 +28,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -186,13 +188,10 @@ inline HostRun runTables(const Plan &plan, const CudaEmitTables &t,
                          std::span<const int64_t> logical = {}) {
   const linear::LinearLayout &src = plan.layouts.src, &dst = plan.layouts.dst;
   HostRun run;
-  auto valid = [&](uint64_t y) {
-    for (size_t d = 0; d < logical.size(); ++d)
-      if (int64_t(y >> src.outShift(int(d)) &
-                  ((uint64_t(1) << src.outDim(int(d)).log2) - 1)) >= logical[d])
-        return false;
-    return true;
-  };
+  std::optional<linear::PaddedLayout> padded;
+  if (!logical.empty())
+    padded = ok(linear::PaddedLayout::make(src, logical));
+  auto valid = [&](uint64_t y) { return !padded || padded->validOut(y); };
   auto fill = [&](int64_t w, int64_t b) {
     Registers in(size_t(t.lanes),
                  std::vector<uint64_t>(size_t(t.srcRegisters)));

@@ -216,12 +216,13 @@ struct CudaEmitTables {
 Expected<CudaEmitTables> cudaEmitTables(const Plan &plan);
 
 /// The tables of `plan` masked by the logical shape `logical` (one extent
-/// per out-dim, 1 <= extent <= the padded size): bounds holds the dims
-/// whose extent is below their padded size, so a logical shape equal to
-/// the padded shape gives the unmasked tables. Fails as above, on a
-/// logical shape that does not fit the plan's layouts, and on a masked
-/// plan with ldmatrix or stmatrix (they move whole rows, padding
-/// included).
+/// per out-dim, each out-dim's size the next power of two of its extent,
+/// as linear::PaddedLayout::make requires of both layouts): bounds holds
+/// the dims whose extent is below their padded size, so a logical shape
+/// equal to the padded shape gives the unmasked tables. Fails as above,
+/// with make's diagnostic on a logical shape that does not fit the plan's
+/// layouts, and on a masked plan with ldmatrix or stmatrix (they move
+/// whole rows, padding included).
 Expected<CudaEmitTables> cudaEmitTables(const Plan &plan,
                                         std::span<const int64_t> logical);
 
