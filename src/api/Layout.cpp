@@ -10,6 +10,7 @@
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Text.h"
+#include "layoutkit/linear/TtgirText.h"
 #include "layoutkit/tile/TileText.h"
 
 #include <cctype>
@@ -38,6 +39,8 @@ std::string_view syntaxName(Syntax s) {
     return "a tile layout";
   case Syntax::Attribute:
     return "a layout attribute";
+  case Syntax::TtgirText:
+    return "Triton's TTGIR layout text";
   case Syntax::CuteText:
     return "a cute layout";
   case Syntax::BasisDescriptor:
@@ -50,6 +53,7 @@ Model modelOf(Syntax s) {
   switch (s) {
   case Syntax::StandardParams:
   case Syntax::LinearText:
+  case Syntax::TtgirText:
     return Model::Linear;
   case Syntax::TileText:
     return Model::Tile;
@@ -125,6 +129,31 @@ Expected<AnyLayout> readStandard(std::string_view text,
   return AnyLayout{Syntax::StandardParams, std::move(l), std::nullopt};
 }
 
+/// TTGIR text over the shape of its type or of the options (see Layout.h).
+Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
+  LK_TRY(linear::TtgirLayout t, linear::parseTtgir(text));
+  std::optional<std::vector<int64_t>> shape = std::move(t.shape);
+  if (o.shape) {
+    std::vector<int64_t> given;
+    for (const IntTuple::Node &n : o.shape->leaves())
+      given.push_back(n.value);
+    if (shape && *shape != given)
+      return Diagnostic::error("the tensor type's shape and " + o.shapeName +
+                               " " + o.shape->str() + " disagree");
+    shape = std::move(given);
+  }
+  if (!shape) {
+    if (t.encoding.kind == linear::EncodingKind::Linear)
+      return AnyLayout{Syntax::TtgirText, *t.encoding.linear, std::nullopt};
+    return Diagnostic::error("a TTGIR layout attribute needs the tensor "
+                             "shape: write its type, e.g. 'tensor<128x64xf16, "
+                             "#ttg...>', or give " +
+                             o.shapeName);
+  }
+  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(t.encoding, *shape));
+  return AnyLayout{Syntax::TtgirText, std::move(l), std::nullopt};
+}
+
 Expected<AnyLayout> readTile(std::string_view text) {
   if (startsWith(trimmed(text), "Swizzle")) {
     LK_TRY(tile::ComposeLayout c, tile::parseComposeLayout(text));
@@ -171,6 +200,8 @@ Expected<AnyLayout> readAs(Syntax s, std::string_view text,
     return readTile(text);
   case Syntax::Attribute:
     return readAttribute(text);
+  case Syntax::TtgirText:
+    return readTtgir(text, o);
   case Syntax::CuteText: {
     LK_TRY(cute::ComposedLayout c, cute::parseComposedLayout(text));
     return AnyLayout{s, canonical(std::move(c)), std::nullopt};
@@ -187,7 +218,8 @@ std::string readAsNote(Syntax s) {
   return "read as " + std::string(syntaxName(s)) +
          " (the model is told by the first characters: '{\"' JSON "
          "parameters, '{' linear, 'S[', 'R[' or 'Swizzle' tile, '<' a layout "
-         "attribute, otherwise cute, and '(' also a basis descriptor)";
+         "attribute, '#', 'tensor<' or '!ttg.memdesc<' Triton's TTGIR, "
+         "otherwise cute, and '(' also a basis descriptor)";
 }
 
 std::vector<Syntax> candidateSyntaxes(std::string_view text) {
@@ -201,6 +233,9 @@ std::vector<Syntax> candidateSyntaxes(std::string_view text) {
     return {Syntax::TileText};
   if (first == '<')
     return {Syntax::Attribute};
+  if (first == '#' || startsWith(t, "tensor<") ||
+      startsWith(t, "!ttg.memdesc<"))
+    return {Syntax::TtgirText};
   if (first == '(')
     return {Syntax::CuteText, Syntax::BasisDescriptor};
   return {Syntax::CuteText};

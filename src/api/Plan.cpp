@@ -69,7 +69,8 @@ Expected<LinearLayout> distributedLayout(const AnyLayout &l,
                                          const ParseOptions &options) {
   std::vector<int64_t> shape = leavesOf(options.shape);
   if (const LinearLayout *ll = l.linear()) {
-    if (options.shape && l.syntax != Syntax::StandardParams)
+    if (options.shape && l.syntax != Syntax::StandardParams &&
+        l.syntax != Syntax::TtgirText)
       LK_CHECK(checkShape(*ll, shape, options.shapeName));
     return *ll;
   }

@@ -118,8 +118,22 @@ Expected<LinearLayout> fromBases(
 
 int stdIndex(DimId id) { return int(id) - int(kDim0); }
 
-Expected<LinearLayout> makeCgaLayout(const CTALayout &cta) {
-  size_t rank = cta.ctaOrder.size();
+Expected<LinearLayout> makeCgaLayout(const CTALayout &cta, size_t rank) {
+  if (cta.blockBases) {
+    // Sizes: the smallest powers of two above every value (not surjective:
+    // CTAsPerCGA larger than CTASplitNum gives zero bases).
+    std::vector<OutDim> outs;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t size = 1;
+      for (const std::vector<int64_t> &b : *cta.blockBases)
+        while (size <= b[d])
+          size *= 2;
+      outs.push_back({dim(int(d)), size});
+    }
+    InDimBases in{kBlock, *cta.blockBases};
+    return LinearLayout::make(std::span<const InDimBases>(&in, 1),
+                              std::span<const OutDim>(outs));
+  }
   LinearLayout ret;
   for (size_t i = 0; i < rank; ++i) {
     unsigned d = cta.ctaOrder[i];
@@ -137,6 +151,20 @@ Expected<LinearLayout> makeCgaLayout(const CTALayout &cta) {
 }
 
 Status checkCta(const CTALayout &cta, size_t rank) {
+  if (cta.blockBases) {
+    if (cta.blockBases->size() > 16)
+      return Diagnostic::error("CGALayout has more than 16 bases");
+    for (const std::vector<int64_t> &b : *cta.blockBases) {
+      if (b.size() != rank)
+        return Diagnostic::error("every CGALayout basis must have the "
+                                 "tensor's rank (" +
+                                 std::to_string(rank) + ")");
+      for (int64_t v : b)
+        if (v < 0 || v > (int64_t(1) << 30))
+          return Diagnostic::error("CGALayout entries must be in 0..2^30");
+    }
+    return Ok{};
+  }
   if (cta.ctasPerCGA.size() != rank || cta.ctaSplitNum.size() != rank)
     return Diagnostic::error("the CTA fields must have the tensor's rank (" +
                              std::to_string(rank) + ")");
@@ -184,7 +212,7 @@ Expected<LinearLayout> nvidiaMmaTile(std::span<const unsigned> tileShape,
 }
 
 const CTALayout &ctaOf(const Encoding &e, CTALayout &storage, size_t rank) {
-  if (e.cta.ctaOrder.empty()) {
+  if (e.cta.ctaOrder.empty() && !e.cta.blockBases) {
     storage = CTALayout::single(rank);
     return storage;
   }
@@ -790,7 +818,7 @@ Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayout,
     return Diagnostic::error(
         "the layout has " + std::to_string(ctaLayout.numOutDims()) +
         " output dims; the tensor has rank " + std::to_string(rank));
-  LK_TRY(LinearLayout cga0, makeCgaLayout(cta));
+  LK_TRY(LinearLayout cga0, makeCgaLayout(cta, rank));
   LK_TRY(LinearLayout cga1, ensureLayoutNotLargerThan(cga0, shape));
   LK_TRY(LinearLayout cga, transposeOutsTo(cga1, outNames(ctaLayout)));
   std::vector<int64_t> ctaShape(rank);
@@ -801,6 +829,26 @@ Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayout,
   LK_TRY(LinearLayout r, product(b, cga));
   return transposeOutsTo(r, standardNames(rank));
 }
+
+namespace {
+
+/// A `#ttg.linear` layout on `shape`: registers repeat to cover a larger
+/// tensor, register bases of a smaller one are dropped (Triton's
+/// LinearEncodingAttr::toLinearLayout, with the output dims in order).
+Expected<LinearLayout> explicitLinear(const Encoding &e,
+                                      std::span<const int64_t> shape) {
+  if (!e.linear)
+    return Diagnostic::error("linear: missing layout");
+  const LinearLayout &l = *e.linear;
+  if (size_t(l.numOutDims()) != shape.size())
+    return Diagnostic::error(
+        "linear: the layout has " + std::to_string(l.numOutDims()) +
+        " output dims; the tensor has rank " + std::to_string(shape.size()));
+  LK_TRY(LinearLayout a, ensureLayoutNotSmallerThan(l, shape));
+  return ensureLayoutNotLargerThan(a, shape, /*broadcastRegisters=*/false);
+}
+
+} // namespace
 
 Expected<LinearLayout> toLinearLayout(const Encoding &enc,
                                       std::span<const int64_t> shape) {
@@ -827,6 +875,8 @@ Expected<LinearLayout> toLinearLayout(const Encoding &enc,
     return nvmmaSharedToLL(enc, shape);
   case EncodingKind::ShmemForRegToReg:
     return shmemForRegToReg(enc);
+  case EncodingKind::Linear:
+    return explicitLinear(enc, shape);
   }
   return Diagnostic::error("unknown encoding kind");
 }

@@ -33,11 +33,17 @@ using namespace lk::linear;
 
 namespace {
 
+/// A linear layout: its text, or Triton's TTGIR text (a tensor type, or a
+/// `#ttg.linear` attribute, gives the shape). Other text is read as the
+/// linear grammar, so its diagnostic is that grammar's.
 Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
-  auto l = parseLinearLayout(inv.text(i));
+  LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
+  if (api::candidateSyntaxes(inv.text(i)).front() != api::Syntax::TtgirText)
+    options.syntax = api::Syntax::LinearText;
+  auto l = api::parseLayout(inv.text(i), options);
   if (!l)
     return inv.inArgument(std::move(l).error(), i);
-  return l;
+  return *l->linear();
 }
 
 /// The bases as JSON: {in-dim: [[v per out-dim], ...]}, out_dims.
@@ -137,7 +143,10 @@ Expected<Reply> runLinearStandard(const Invocation &inv) {
     return inv.inArgument(std::move(shape).error(), 1);
   LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
   options.shape = std::move(*shape);
-  options.syntax = api::Syntax::StandardParams;
+  options.shapeName = "SHAPE";
+  bool ttgir =
+      api::candidateSyntaxes(inv.text(0)).front() == api::Syntax::TtgirText;
+  options.syntax = ttgir ? api::Syntax::TtgirText : api::Syntax::StandardParams;
   auto l = api::parseLayout(inv.text(0), options);
   if (!l)
     return inv.inArgument(std::move(l).error(), 0);
@@ -462,7 +471,9 @@ std::vector<CommandSpec> linearCommands() {
   const std::string group = "Linear layouts";
   const ParamSpec layout{"LAYOUT",
                          "a linear layout in its text form, e.g. '{register: "
-                         "[(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'",
+                         "[(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}', "
+                         "or Triton's TTGIR text with its tensor type, e.g. "
+                         "'tensor<16x16xf32, #ttg.blocked<{...}>>'",
                          Arity::One};
   const OptionSpec svg{"svg", "FILE",
                        "also write an SVG picture ('-': print it instead)", false, {}};
@@ -476,11 +487,14 @@ std::vector<CommandSpec> linearCommands() {
        "dot_operand, slice, swizzled_shared, nvmma_shared, amd_mfma, "
        "amd_wmma, intel_dpas, shmem_for_reg_to_reg) and that kind's "
        "parameters, named as Triton (intel_dpas: Intel's backend) names "
-       "them (tests/data/linear-public.jsonl has examples). "
+       "them (tests/data/linear-public.jsonl has examples), or Triton's "
+       "TTGIR attribute text ('#ttg.blocked<{...}>', alias lines before it, "
+       "docs/linear.md). "
        "SHAPE is the tensor shape. Prints the layout's text; --show adds the "
        "picture of which register / lane / warp holds each element.",
        {std::string("layoutkit linear standard ") + blocked + " '(8,16)' --show"},
-       {{"PARAMS", "the layout parameters as a JSON object", Arity::One},
+       {{"PARAMS", "the layout parameters as a JSON object or TTGIR text",
+         Arity::One},
         {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::One}},
        {{"show", "", "also draw the holders of each element", true, {}}, svg},
        runLinearStandard},

@@ -10,7 +10,10 @@
 /// `kind` and that kind's parameters named as Triton names them, e.g.
 ///   {"kind": "blocked", "sizePerThread": [1, 4], "threadsPerWarp": [8, 4],
 ///    "warpsPerCTA": [1, 1], "order": [1, 0]}
-/// Used by the conformance runner and by `layoutkit linear standard`.
+/// Used by the conformance runner and by `layoutkit linear standard`. The
+/// members become named fields checked by linear::makeEncoding
+/// (EncodingFields.h), the validation TTGIR text and Python dicts share;
+/// `CTALayout` (the oracle's description of the CTA fields) is skipped.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_TOOLS_LINEARJSON_H

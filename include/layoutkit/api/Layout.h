@@ -20,7 +20,10 @@
 ///   linear  linear::LinearLayout       LinearText (`{register: ..} -> {..}`),
 ///                                      StandardParams (Triton's parameters,
 ///                                      read by ParseOptions::readEncoding,
-///                                      over ParseOptions::shape)
+///                                      over ParseOptions::shape),
+///                                      TtgirText (Triton's attribute text
+///                                      `#ttg.blocked<{..}>`, alias lines,
+///                                      `tensor<128x64xf16, #..>`)
 ///
 /// ## Detection (the documented order)
 ///
@@ -31,8 +34,9 @@
 ///   2. LinearText       `{` not followed by `"`
 ///   3. TileText         `S[`, `R[` or `Swizzle`
 ///   4. Attribute        `<`
-///   5. CuteText         anything that fits none of 1-4
-///   6. BasisDescriptor  `(`
+///   5. TtgirText        `#`, `tensor<` or `!ttg.memdesc<`
+///   6. CuteText         anything that fits none of 1-5
+///   7. BasisDescriptor  `(`
 ///
 /// The first candidate that reads the text wins. When every candidate
 /// fails, the diagnostic is the first candidate's own (its column points
@@ -44,10 +48,17 @@
 /// refused ("a basis descriptor needs a shape"); standard-layout parameters
 /// need a shape and an encoding reader (the library parses no JSON; the CLI
 /// passes its nlohmann reader, a browser or Python front end its own).
+/// TTGIR text takes its shape from its tensor type, else from
+/// ParseOptions::shape (both given: they must agree); a `#ttg.linear`
+/// attribute alone is its own layout, sizes inferred.
 ///
 /// Example:
 ///   parseLayout("Sw<3,3,3> o (8,64):(64,1)")  -> cute, CuteText
 ///   parseLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")  -> tile, TileText
+///   parseLayout("tensor<16x16xf32, #ttg.blocked<{sizePerThread = [1, 1],
+///       threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>")
+///       -> linear {register: [(0,8), (4,0), (8,0)], lane: [(0,1), (0,2),
+///          (0,4), (1,0), (2,0)], ...}, TtgirText
 ///   parseLayout("(1@0,1@1)") with options.shape (4,8)
 ///       -> cute (4,8):(1@0,1@1), BasisDescriptor
 ///   parseLayout("{register: [(0,1)") -> error "expected ..." with notes
@@ -84,6 +95,7 @@ enum class Syntax {
   LinearText,
   TileText,
   Attribute,
+  TtgirText,
   CuteText,
   BasisDescriptor,
 };
@@ -92,7 +104,7 @@ enum class Syntax {
 std::string_view modelName(Model m);
 /// What the grammar reads, e.g. "a linear layout", "a tile layout",
 /// "standard-layout parameters (JSON)", "a cute layout", "a layout
-/// attribute", "a basis descriptor".
+/// attribute", "Triton's TTGIR layout text", "a basis descriptor".
 std::string_view syntaxName(Syntax s);
 /// The model a grammar's layouts belong to.
 Model modelOf(Syntax s);

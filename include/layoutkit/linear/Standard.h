@@ -32,6 +32,7 @@
 #include "layoutkit/linear/LinearLayout.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,6 +41,11 @@ namespace lk::linear {
 /// How the CTAs of a cluster (CGA) split the tensor (Triton's CTALayoutAttr).
 struct CTALayout {
   std::vector<unsigned> ctasPerCGA, ctaSplitNum, ctaOrder;
+  /// Triton's newer spelling `CGALayout = [[..], ..]`: block bit i moves to
+  /// the CTA tile at blockBases[i] (one entry per tensor dim, dim0 first, in
+  /// units of CTA tiles; a zero basis is a broadcast CTA). When set it
+  /// replaces the three lists above; output sizes are the smallest that fit.
+  std::optional<std::vector<std::vector<int64_t>>> blockBases;
   /// One CTA: all ones, order [rank-1, ..., 0].
   static CTALayout single(size_t rank);
 };
@@ -55,6 +61,7 @@ enum class EncodingKind {
   SwizzledShared,   ///< shared memory, vec/perPhase/maxPhase swizzle
   NvmmaShared,      ///< shared memory for (w)gmma: 0/32/64/128-byte swizzle
   ShmemForRegToReg, ///< the scratch layout of a register-to-register conversion
+  Linear,           ///< an explicit linear layout (`#ttg.linear<{...}>`)
 };
 
 /// A Triton layout attribute: the fields of `kind` are used, the others
@@ -82,6 +89,11 @@ struct Encoding {
   int swizzleSizeInBytes = 128, elementBitWidth = 16;
   bool transposed = false, fp4Padded = false;
   std::vector<unsigned> tensorShape, repShape; ///< shmem_for_reg_to_reg
+  /// Linear: the layout, output dims dim0..dim{rank-1}, sizes inferred from
+  /// the bases; a tensor shape repeats its registers to cover a larger
+  /// tensor and drops (not zeroes) register bases of a smaller one, as
+  /// Triton's LinearEncodingAttr does.
+  std::shared_ptr<const LinearLayout> linear;
   CTALayout cta;
 };
 
