@@ -151,8 +151,8 @@ std::string_view typeName(Type t) {
 
 std::string describe(const FieldValue &v) {
   struct {
-    std::string operator()(int64_t) { return "an integer"; }
-    std::string operator()(bool) { return "a boolean"; }
+    std::string operator()(int64_t v) { return std::to_string(v); }
+    std::string operator()(bool b) { return b ? "true" : "false"; }
     std::string operator()(const std::vector<int64_t> &) {
       return "a list of integers";
     }
@@ -539,9 +539,9 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
                          [&](const EncodingField &f) { return f.name == n; });
     };
     if (!given(s.name) && !given(s.alt))
-      return placed(Diagnostic::error(std::string(k.name) +
-                                      " needs the field '" +
-                                      std::string(s.name) + "'"),
+      return placed(Diagnostic::error("missing field '" +
+                                      std::string(s.name) + "' (" +
+                                      std::string(k.name) + " needs it)"),
                     source, kindOffset, 1);
   }
   if (Status st = interpret(e, fields); !st)

@@ -52,6 +52,52 @@ TEST(ApiParseLayout, CandidatesFollowTheFirstCharacters) {
   EXPECT_EQ(candidateSyntaxes("Sw<3,3,3> o (8,64):(64,1)"), V{Syntax::CuteText});
   EXPECT_EQ(candidateSyntaxes("32:1"), V{Syntax::CuteText});
   EXPECT_EQ(candidateSyntaxes(""), V{Syntax::CuteText});
+  // Triton's TTGIR: an attribute or alias line, a tensor or memdesc type.
+  EXPECT_EQ(candidateSyntaxes(" #ttg.blocked<{}>"), V{Syntax::TtgirText});
+  EXPECT_EQ(candidateSyntaxes("#mma = #ttg.nvidia_mma<{}>"), V{Syntax::TtgirText});
+  EXPECT_EQ(candidateSyntaxes("tensor<8xf16, #b>"), V{Syntax::TtgirText});
+  EXPECT_EQ(candidateSyntaxes("!ttg.memdesc<8xf16, #s>"), V{Syntax::TtgirText});
+}
+
+/// blocked14() as TTGIR.
+const char *kBlocked14 =
+    "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+    "warpsPerCTA = [1, 1], order = [1, 0]}>";
+
+TEST(ApiParseLayout, TtgirTextIsALinearLayoutOverItsShape) {
+  int64_t shape[] = {8, 16};
+  std::string expect = linear::toLinearLayout(blocked14(), shape)->str();
+  // The tensor type gives the shape.
+  Expected<AnyLayout> t =
+      parseLayout(std::string("tensor<8x16xf16, ") + kBlocked14 + ">");
+  ASSERT_TRUE(t.hasValue()) << t.error().render();
+  EXPECT_EQ(t->syntax, Syntax::TtgirText);
+  EXPECT_EQ(t->model(), Model::Linear);
+  EXPECT_EQ(t->str(), expect);
+  // Else ParseOptions::shape, named by shapeName when missing.
+  ParseOptions o;
+  o.shapeName = "--shape";
+  Expected<AnyLayout> none = parseLayout(kBlocked14, o);
+  ASSERT_FALSE(none.hasValue());
+  EXPECT_NE(none.error().message.find("or give --shape"), std::string::npos)
+      << none.error().message;
+  EXPECT_TRUE(hasNoteStarting(none.error(), "read as Triton's TTGIR layout text"));
+  o.shape = tuple("(8,16)");
+  Expected<AnyLayout> given = parseLayout(kBlocked14, o);
+  ASSERT_TRUE(given.hasValue()) << given.error().render();
+  EXPECT_EQ(given->str(), expect);
+  // Both: they must agree.
+  Expected<AnyLayout> both =
+      parseLayout(std::string("tensor<8x32xf16, ") + kBlocked14 + ">", o);
+  ASSERT_FALSE(both.hasValue());
+  EXPECT_EQ(both.error().message,
+            "the tensor type's shape and --shape (8,16) disagree");
+  // A #ttg.linear attribute alone is its own layout.
+  Expected<AnyLayout> lin = parseLayout(
+      "#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>");
+  ASSERT_TRUE(lin.hasValue()) << lin.error().render();
+  EXPECT_EQ(lin->str(),
+            "{register: [(1)], lane: [(2)], warp: [], block: []} -> {dim0: 4}");
 }
 
 TEST(ApiParseLayout, EachGrammarReadsItsModel) {

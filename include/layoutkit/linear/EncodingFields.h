@@ -12,9 +12,9 @@
 /// values and reports the same diagnostic:
 ///
 ///   unknown field       "amd_mfma has no field 'mDims'"  (+ the field list)
-///   missing field       "blocked needs the field 'order'"
-///   wrong type          "field 'order' must be a list of integers, got a
-///                        boolean"
+///   missing field       "missing field 'order' (blocked needs it)"
+///   wrong type          "field 'order' must be a list of integers, got
+///                        true"
 ///   value out of range  "field 'vec' must be in 0..2^30, got -1"
 ///   consistency         checkEncoding(): ranks that disagree, a parent
 ///                        nested deeper than 8, ...

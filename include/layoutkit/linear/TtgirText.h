@@ -43,7 +43,7 @@
 ///                 warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
 ///     -> two CTAs splitting dim0
 ///   #ttg.blocked<{sizePerThread = [1, 4], order = [1, 0]}>
-///     -> error "blocked needs the field 'threadsPerWarp'" with a caret
+///     -> error "missing field 'threadsPerWarp' (blocked needs it)", caret
 ///        under "blocked"
 ///
 //===----------------------------------------------------------------------===//

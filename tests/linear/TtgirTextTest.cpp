@@ -1,0 +1,336 @@
+//===- TtgirTextTest.cpp - Triton's layout attributes as TTGIR text -------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+///
+/// TTGIR strings written in the form Triton's IR dumps print (alias lines,
+/// tensor and memdesc types, both CTA spellings) read to the encoding a
+/// test builds field by field; the layouts are then compared through
+/// toLinearLayout, whose bases the oracle pins (tests/tools/TtgirTest.cpp
+/// runs every oracle case through TTGIR). Then every diagnostic with its
+/// column, and makeEncoding's checks shared with the JSON reader.
+///
+//===----------------------------------------------------------------------===//
+
+#include "support/LinearTestSupport.h"
+
+#include "layoutkit/linear/EncodingFields.h"
+#include "layoutkit/linear/TtgirText.h"
+
+#include <gtest/gtest.h>
+
+using namespace lk;
+using namespace lk::linear;
+using lk::linear::testing::ok;
+
+namespace {
+
+TtgirLayout read(std::string_view text) {
+  Expected<TtgirLayout> t = parseTtgir(text);
+  EXPECT_TRUE(t) << t.error().render();
+  return t ? *t : TtgirLayout{};
+}
+
+std::string layoutOf(const Encoding &e, std::vector<int64_t> shape) {
+  Expected<LinearLayout> l = toLinearLayout(e, shape);
+  return l ? l->str() : "error: " + l.error().message;
+}
+
+Encoding blocked(std::vector<unsigned> spt, std::vector<unsigned> tpw,
+                 std::vector<unsigned> wpc, std::vector<unsigned> order) {
+  Encoding e;
+  e.kind = EncodingKind::Blocked;
+  e.sizePerThread = std::move(spt);
+  e.threadsPerWarp = std::move(tpw);
+  e.warpsPerCTA = std::move(wpc);
+  e.order = std::move(order);
+  return e;
+}
+
+Encoding mmaV2(std::vector<unsigned> warps) {
+  Encoding e;
+  e.kind = EncodingKind::NvidiaMma;
+  e.versionMajor = 2;
+  e.warpsPerCTA = std::move(warps);
+  e.instrShape = {16, 8};
+  return e;
+}
+
+TEST(TtgirText, BlockedWithHandDerivedBases) {
+  TtgirLayout t = read("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp "
+                       "= [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>");
+  EXPECT_FALSE(t.shape);
+  EXPECT_EQ(t.encoding.kind, EncodingKind::Blocked);
+  // 32x16: dim1 fastest; registers dim1 0..3, 4 lanes dim1 4..15, 8 lanes
+  // dim0 0..7, 4 warps dim0 8..31.
+  EXPECT_EQ(layoutOf(t.encoding, {32, 16}),
+            "{register: [(0,1), (0,2)], lane: [(0,4), (0,8), (1,0), (2,0), "
+            "(4,0)], warp: [(8,0), (16,0)], block: []} -> {dim0: 32, dim1: "
+            "16}");
+}
+
+TEST(TtgirText, DumpWithAliasesAndATensorType) {
+  // As an IR dump prints it: aliases first (a comment between), then a use.
+  TtgirLayout t = read(
+      "#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+      "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+      "#loc = loc(\"kernel.py\":12:0)\n"
+      "// the accumulator\n"
+      "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+      "warpsPerCTA = [2, 2], instrShape = [16, 8]}>\n"
+      "#smem = #ttg.shared_memory\n"
+      "tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = "
+      "2}>>");
+  ASSERT_TRUE(t.shape);
+  EXPECT_EQ(*t.shape, (std::vector<int64_t>{128, 64}));
+  Encoding dot;
+  dot.kind = EncodingKind::DotOperand;
+  dot.opIdx = 0;
+  dot.kWidth = 2;
+  dot.parent = std::make_shared<const Encoding>(mmaV2({2, 2}));
+  EXPECT_EQ(layoutOf(t.encoding, *t.shape), layoutOf(dot, {128, 64}));
+  EXPECT_EQ(t.encoding.parent->warpsPerCTA, (std::vector<unsigned>{2, 2}));
+}
+
+TEST(TtgirText, AliasUsedAsTheTypesLayoutAndInAParent) {
+  TtgirLayout t = read(
+      "#mma = #triton_gpu.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
+      "warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>\n"
+      "#slice = #ttg.slice<{dim = 1, parent = #mma}>\n"
+      "tensor<128xf32, #slice>");
+  EXPECT_EQ(*t.shape, (std::vector<int64_t>{128}));
+  Encoding mma;
+  mma.kind = EncodingKind::NvidiaMma;
+  mma.versionMajor = 3;
+  mma.warpsPerCTA = {4, 1};
+  mma.instrShape = {16, 64, 16};
+  Encoding slice;
+  slice.kind = EncodingKind::Slice;
+  slice.dim = 1;
+  slice.parent = std::make_shared<const Encoding>(mma);
+  EXPECT_EQ(layoutOf(t.encoding, {128}), layoutOf(slice, {128}));
+  // Only alias lines: the last one is the layout.
+  TtgirLayout last = read("#a = #ttg.blocked<{sizePerThread = [1], "
+                          "threadsPerWarp = [32], warpsPerCTA = [4], order = "
+                          "[0]}>\n#b = #ttg.slice<{dim = 0, parent = #a}>");
+  EXPECT_EQ(last.encoding.kind, EncodingKind::Slice);
+  EXPECT_EQ(last.encoding.parent->kind, EncodingKind::Blocked);
+  EXPECT_FALSE(last.shape);
+}
+
+TEST(TtgirText, AmdKindsInOldAndNewSpellings) {
+  Encoding mfma;
+  mfma.kind = EncodingKind::AmdMfma;
+  mfma.warpsPerCTA = {2, 2};
+  mfma.mDim = mfma.nDim = 32;
+  mfma.isTransposed = true;
+  for (const char *text :
+       {"#ttg.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
+        "[2, 2], instrShape = [32, 32], isTransposed = true}>",
+        "#ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, "
+        "32, 16], isTransposed = true}>"}) {
+    TtgirLayout t = read(text);
+    EXPECT_EQ(t.encoding.mDim, 32) << text;
+    EXPECT_EQ(layoutOf(t.encoding, {64, 64}), layoutOf(mfma, {64, 64}))
+        << text;
+  }
+  Encoding wmma;
+  wmma.kind = EncodingKind::AmdWmma;
+  wmma.version = 2;
+  wmma.isTransposed = true;
+  wmma.warpsPerCTA = {1, 2};
+  TtgirLayout w = read("#ttg.amd_wmma<{version = 2, isTranspose = true, "
+                       "warpsPerCTA = [1, 2]}>");
+  EXPECT_TRUE(w.encoding.isTransposed);
+  EXPECT_EQ(layoutOf(w.encoding, {32, 32}), layoutOf(wmma, {32, 32}));
+}
+
+TEST(TtgirText, SharedKindsAndAMemdescType) {
+  TtgirLayout s = read("!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec = "
+                       "8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, "
+                       "#smem, mutable>");
+  EXPECT_EQ(*s.shape, (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(s.encoding.vec, 8);
+  EXPECT_EQ(s.encoding.maxPhase, 8);
+  TtgirLayout n = read("#ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+                       "transposed = false, elementBitWidth = 16}>");
+  Encoding nv;
+  nv.kind = EncodingKind::NvmmaShared;
+  nv.swizzleSizeInBytes = 128;
+  nv.elementBitWidth = 16;
+  EXPECT_EQ(layoutOf(n.encoding, {64, 64}), layoutOf(nv, {64, 64}));
+  // Row r of a 128-byte swizzle XORs its 16-byte chunk with r mod 8: row 1
+  // starts at column 8 of the 64 16-bit columns.
+  EXPECT_NE(layoutOf(n.encoding, {64, 64}).find("(1,8)"), std::string::npos);
+}
+
+TEST(TtgirText, BothCtaSpellingsGiveOneLayout) {
+  // Two CTAs split dim0 of a 256-element tensor: block -> (128).
+  std::string base = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
+                     "[32], warpsPerCTA = [4], order = [0], ";
+  TtgirLayout oldForm = read(
+      base + "CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>");
+  TtgirLayout newForm = read(base + "CGALayout = [[1]]}>");
+  ASSERT_TRUE(newForm.encoding.cta.blockBases);
+  std::string split = layoutOf(oldForm.encoding, {256});
+  EXPECT_NE(split.find("block: [(128)]"), std::string::npos) << split;
+  EXPECT_EQ(layoutOf(newForm.encoding, {256}), split);
+  // A broadcast CTA: both hold the whole tensor.
+  TtgirLayout bOld = read(
+      base + "CTAsPerCGA = [2], CTASplitNum = [1], CTAOrder = [0]}>");
+  TtgirLayout bNew = read(base + "CGALayout = [[0]]}>");
+  std::string bc = layoutOf(bOld.encoding, {128});
+  EXPECT_NE(bc.find("block: [(0)]"), std::string::npos) << bc;
+  EXPECT_EQ(layoutOf(bNew.encoding, {128}), bc);
+  // printTtgir keeps the spelling it was given.
+  EXPECT_NE(ok(printTtgir(newForm.encoding)).find("CGALayout = [[1]]"),
+            std::string::npos);
+}
+
+TEST(TtgirText, ExplicitLinearLayout) {
+  const char *text = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, "
+                     "4], [1, 0], [2, 0], [4, 0], [8, 0]], warp = [[16, 0]], "
+                     "block = []}>";
+  TtgirLayout t = read(text);
+  ASSERT_EQ(t.encoding.kind, EncodingKind::Linear);
+  const char *expect = "{register: [(0,1), (0,2)], lane: [(0,4), (1,0), "
+                       "(2,0), (4,0), (8,0)], warp: [(16,0)], block: []} -> "
+                       "{dim0: 32, dim1: 8}";
+  EXPECT_EQ(t.encoding.linear->str(), expect);
+  EXPECT_EQ(layoutOf(t.encoding, {32, 8}), expect);
+  // On a tensor twice as wide, registers repeat over dim1: (0,8) added.
+  EXPECT_NE(layoutOf(t.encoding, {32, 16}).find("register: [(0,1), (0,2), "
+                                                "(0,8)]"),
+            std::string::npos);
+  // It prints back as it was read.
+  EXPECT_EQ(ok(printTtgir(t.encoding)), text);
+}
+
+/// The message and 1-based column of the error reading `text`.
+std::pair<std::string, size_t> errorOf(std::string_view text) {
+  Expected<TtgirLayout> t = parseTtgir(text);
+  if (t)
+    return {"<read>", 0};
+  const Diagnostic &d = t.error();
+  return {d.message, d.range ? d.range->begin.column : 0};
+}
+
+TEST(TtgirText, DiagnosticsPointAtTheField) {
+  using P = std::pair<std::string, size_t>;
+  //          1         2         3         4         5         6
+  // 123456789012345678901234567890123456789012345678901234567890123
+  // #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+  const std::string ok1 = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                          "maxPhase = 8, order = [1, 0]}>";
+  EXPECT_EQ(errorOf(ok1).first, "<read>");
+  EXPECT_EQ(errorOf("#ttg.swizzled_shared<{vec = 8, perPhas = 1, maxPhase = "
+                    "8, order = [1, 0]}>"),
+            (P{"swizzled_shared has no field 'perPhas'", 32}));
+  EXPECT_EQ(errorOf("#ttg.swizzled_shared<{vec = 8, maxPhase = 8, order = "
+                    "[1, 0]}>"),
+            (P{"missing field 'perPhase' (swizzled_shared needs it)", 6}));
+  EXPECT_EQ(errorOf("#ttg.swizzled_shared<{vec = [8], perPhase = 1, maxPhase "
+                    "= 8, order = [1, 0]}>"),
+            (P{"field 'vec' must be an integer, got a list of integers", 23}));
+  EXPECT_EQ(errorOf("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = "
+                    "8, order = [1, 4294967296]}>"),
+            (P{"field 'order' must be in 0..2^30, got 4294967296", 60}));
+  EXPECT_EQ(errorOf("#ttg.swizled_shared<{vec = 8}>"),
+            (P{"unknown layout kind 'swizled_shared'", 6}));
+  EXPECT_EQ(errorOf("#ttng.tensor_memory_encoding<{blockM = 128}>"),
+            (P{"unknown dialect 'ttng': layouts are '#ttg.<kind>'", 2}));
+  EXPECT_EQ(errorOf("#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>"),
+            (P{"unknown alias '#mma' (define it on an earlier line: '#mma = "
+               "#ttg...')",
+               34}));
+  EXPECT_EQ(errorOf("#smem = #ttg.shared_memory\ntensor<4xf16, #smem>"),
+            (P{"alias '#smem' is '#ttg.shared_memory', not a layout "
+               "LayoutKit reads",
+               15}));
+  EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1] threadsPerWarp = "
+                    "[32]}>"),
+            (P{"expected ',' between fields (or '}' to close them) but found "
+               "'t'",
+               35}));
+  EXPECT_EQ(errorOf("tensor<?x4xf16, #blocked>").second, 8u);
+  // Consistency (checkEncoding) points at the kind.
+  EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
+                    "[32], warpsPerCTA = [4], order = [0]}>"),
+            (P{"blocked: sizePerThread, threadsPerWarp, warpsPerCTA and "
+               "order must have one length (the rank)",
+               6}));
+  EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
+                    "[32], warpsPerCTA = [4], order = [0], CGALayout = [[1]], "
+                    "CTAOrder = [0]}>")
+                .first,
+            "CGALayout and CTAsPerCGA/CTASplitNum/CTAOrder are two spellings "
+            "of one field; give one");
+}
+
+TEST(TtgirText, DiagnosticsKeepTheLineOfADump) {
+  Expected<TtgirLayout> t = parseTtgir(
+      "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], "
+      "instrShape = [16, 8]}>\n"
+      "#mma = #ttg.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], "
+      "instrShape = [16, 8, 16]}>\n");
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().message, "alias '#mma' is defined twice");
+  EXPECT_EQ(t.error().range->begin.line, 2u);
+  EXPECT_EQ(t.error().range->begin.column, 2u);
+  // Parents nest at most 8 deep; the 9th is refused before any recursion.
+  std::string deep = "#a0 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp "
+                     "= [32], warpsPerCTA = [4], order = [0]}>\n";
+  std::string use = "#a0";
+  for (int i = 0; i < 10; ++i)
+    use = "#ttg.slice<{dim = 0, parent = " + use + "}>";
+  Expected<TtgirLayout> d = parseTtgir(deep + use);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("nest deeper than 8"), std::string::npos);
+}
+
+TEST(EncodingFields, OneValidationForEverySyntax) {
+  using V = std::vector<int64_t>;
+  std::vector<EncodingField> f = {{"vec", int64_t(8)},
+                                  {"perPhase", int64_t(1)},
+                                  {"maxPhase", int64_t(8)},
+                                  {"order", V{1, 0}}};
+  Encoding e = ok(makeEncoding(EncodingKind::SwizzledShared, f));
+  EXPECT_EQ(e.vec, 8);
+  EXPECT_EQ(e.order, (std::vector<unsigned>{1, 0}));
+  // 2^31 would wrap in an int: refused before narrowing.
+  f[0].value = int64_t(1) << 31;
+  Expected<Encoding> big = makeEncoding(EncodingKind::SwizzledShared, f);
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().message, "field 'vec' must be in 0..2^30, got 2147483648");
+  EXPECT_FALSE(big.error().range); // no source: no caret
+  f[0].value = OtherValue{"a string"};
+  EXPECT_EQ(makeEncoding(EncodingKind::SwizzledShared, f).error().message,
+            "field 'vec' must be an integer, got a string");
+  // checkEncoding also guards encodings built in C++.
+  Encoding b = blocked({1, 1}, {32}, {4}, {0});
+  EXPECT_FALSE(checkEncoding(b));
+  Encoding dot;
+  dot.kind = EncodingKind::DotOperand;
+  EXPECT_EQ(checkEncoding(dot).error().message,
+            "dot_operand needs a parent layout");
+  EXPECT_TRUE(checkEncoding(blocked({1}, {32}, {4}, {0})));
+}
+
+TEST(TtgirText, PrintReadsBack) {
+  Encoding dot;
+  dot.kind = EncodingKind::DotOperand;
+  dot.opIdx = 1;
+  dot.kWidth = 4;
+  dot.parent = std::make_shared<const Encoding>(mmaV2({4, 1}));
+  std::string text = ok(printTtgir(dot));
+  EXPECT_EQ(text, "#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{"
+                  "versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "
+                  "instrShape = [16, 8]}>, kWidth = 4}>");
+  EXPECT_EQ(layoutOf(read(text).encoding, {64, 32}), layoutOf(dot, {64, 32}));
+  Encoding dpas;
+  dpas.kind = EncodingKind::IntelDpas;
+  EXPECT_FALSE(printTtgir(dpas));
+}
+
+} // namespace

@@ -1,0 +1,165 @@
+//===- TtgirTest.cpp - TTGIR text against the linear oracle, and the CLI --===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every linear_standard case of tests/data/linear-public.jsonl that has a
+// TTGIR form is read from its JSON, printed as TTGIR (printTtgir), read
+// back (parseTtgir) and laid out over the case's shape: the bases must be
+// the oracle's, as through the JSON form. Then the CLI: the linear
+// subcommands and both sides of plan take TTGIR text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CliTestSupport.h"
+
+#include "layoutkit/LinearJson.h"
+#include "layoutkit/linear/EncodingFields.h"
+#include "layoutkit/linear/TtgirText.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+using namespace lk;
+using namespace lk::linear;
+using lk::cli::testing::CliRun;
+using lk::cli::testing::resultOf;
+using lk::cli::testing::runCli;
+using nlohmann::json;
+
+namespace {
+
+/// Whether the kind (or a parent) has no TTGIR form in Triton's GPU dialect.
+bool hasTtgirForm(const Encoding &e) {
+  if (e.kind == EncodingKind::IntelDpas ||
+      e.kind == EncodingKind::ShmemForRegToReg)
+    return false;
+  return !e.parent || hasTtgirForm(*e.parent);
+}
+
+json basesOf(const LinearLayout &l) {
+  json bases = json::object();
+  for (int i = 0; i < l.numInDims(); ++i)
+    bases[std::string(dimName(l.inDim(i).id))] = l.bases(i);
+  return bases;
+}
+
+TEST(TtgirOracle, EveryKindGivesTheOraclesBasesThroughTtgirText) {
+  std::ifstream in(std::string(LK_TEST_DATA_DIR) + "/linear-public.jsonl");
+  ASSERT_TRUE(in) << "missing oracle";
+  std::string line;
+  int checked = 0, skipped = 0;
+  std::set<std::string> kinds;
+  while (std::getline(in, line)) {
+    json c = json::parse(line);
+    if (c["op"] != "linear_standard" || !c["expect"].contains("bases"))
+      continue;
+    Expected<Encoding> e = cli::encodingFromJson(c["args"][0]);
+    ASSERT_TRUE(e) << c["id"] << ": " << e.error().message;
+    if (!hasTtgirForm(*e)) {
+      ++skipped;
+      continue;
+    }
+    Expected<std::string> text = printTtgir(*e);
+    ASSERT_TRUE(text) << c["id"] << ": " << text.error().message;
+    Expected<TtgirLayout> back = parseTtgir(*text);
+    ASSERT_TRUE(back) << c["id"] << ": " << back.error().render() << *text;
+    std::vector<int64_t> shape = c["args"][1].get<std::vector<int64_t>>();
+    Expected<LinearLayout> l = toLinearLayout(back->encoding, shape);
+    ASSERT_TRUE(l) << c["id"] << ": " << l.error().message << "\n" << *text;
+    EXPECT_EQ(basesOf(*l), c["expect"]["bases"]) << c["id"] << "\n" << *text;
+    // The same text inside its tensor type gives the shape itself.
+    std::string type = "tensor<";
+    for (int64_t s : shape)
+      type += std::to_string(s) + "x";
+    Expected<TtgirLayout> typed = parseTtgir(type + "f16, " + *text + ">");
+    ASSERT_TRUE(typed) << typed.error().render();
+    EXPECT_EQ(*typed->shape, shape);
+    for (const Encoding *k = &*e; k; k = k->parent.get())
+      kinds.insert(std::string(encodingKindName(k->kind)));
+    ++checked;
+  }
+  // 70 cases; shmem_for_reg_to_reg has no TTGIR form. The kinds, parents
+  // included (amd_mfma and amd_wmma come as dot_operand parents):
+  EXPECT_EQ(checked, 69);
+  EXPECT_EQ(skipped, 1);
+  EXPECT_EQ(kinds, (std::set<std::string>{
+                       "amd_mfma", "amd_wmma", "blocked", "dot_operand",
+                       "nvidia_mma", "nvmma_shared", "slice",
+                       "swizzled_shared"}));
+}
+
+// The blocked layout B = sizePerThread [1, 4], threadsPerWarp [8, 4],
+// warpsPerCTA [1, 1], order [1, 0] on (8, 16): registers take dim1 0..3
+// ((0,1), (0,2)), lanes dim1 4..15 ((0,4), (0,8)) then dim0 ((1,0), (2,0),
+// (4,0)): the CTA tile is exactly 8 x 16.
+const std::string kBlockedText =
+    "{register: [(0,1), (0,2)], lane: [(0,4), (0,8), (1,0), (2,0), (4,0)], "
+    "warp: [], block: []} -> {dim0: 8, dim1: 16}";
+const std::string kBlockedAttr =
+    "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+    "warpsPerCTA = [1, 1], order = [1, 0]}>";
+
+TEST(CliTtgir, LinearStandardTakesTtgirOrJson) {
+  EXPECT_EQ(resultOf({"linear", "standard", kBlockedAttr, "(8,16)"}),
+            kBlockedText);
+  EXPECT_EQ(resultOf({"linear", "standard",
+                      "{\"kind\":\"blocked\",\"sizePerThread\":[1,4],"
+                      "\"threadsPerWarp\":[8,4],\"warpsPerCTA\":[1,1],"
+                      "\"order\":[1,0]}",
+                      "(8,16)"}),
+            kBlockedText);
+  // A tensor type whose shape disagrees with SHAPE.
+  CliRun r = runCli({"linear", "standard",
+                     "tensor<8x32xf16, " + kBlockedAttr + ">", "(8,16)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("the tensor type's shape and SHAPE (8,16) disagree"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(CliTtgir, LinearLayoutArgumentsTakeTtgirText) {
+  std::string typed = "tensor<8x16xf16, " + kBlockedAttr + ">";
+  // lane 9 = bits 0 and 3 -> (0,4) ^ (2,0) = (2,4).
+  EXPECT_EQ(resultOf({"linear", "apply", typed, "lane=9"}), "dim0=2 dim1=4");
+  CliRun r = runCli({"linear", "bases", typed, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["text"], kBlockedText);
+  // Alias lines of a dump, then the use.
+  std::string dump = "#blocked = " + kBlockedAttr +
+                     "\n#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], "
+                     "threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = "
+                     "[0, 1]}>\ntensor<8x16xf16, #blocked>";
+  EXPECT_EQ(resultOf({"linear", "bases", dump, "--json"}).find(kBlockedText) !=
+                std::string::npos,
+            true);
+  // A diagnostic points into the dump: line 3, the unknown alias.
+  std::string bad = "#blocked = " + kBlockedAttr +
+                    "\ntensor<8x16xf16, #blocked2>";
+  r = runCli({"linear", "bases", bad});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("unknown alias '#blocked2'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at line 2, column 18"), std::string::npos) << r.err;
+  // Without a shape, an attribute alone is refused with what to give.
+  r = runCli({"linear", "bases", kBlockedAttr});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("needs the tensor shape"), std::string::npos) << r.err;
+}
+
+TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
+  // The same layout on both sides (TTGIR and its linear text) plans to no-op.
+  CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",
+                     kBlockedText, "--dtype", "f16", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["strategy"], "no-op") << r.out;
+  // --shape gives the shape of a bare attribute.
+  r = runCli({"plan", kBlockedAttr, kBlockedAttr, "--shape", "(8,16)",
+              "--dtype", "f16", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["strategy"], "no-op") << r.out;
+}
+
+} // namespace
