@@ -132,17 +132,17 @@ Expected<AnyLayout> readStandard(std::string_view text,
 /// TTGIR text over the shape of its type or of the options (see Layout.h).
 Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
   LK_TRY(linear::TtgirLayout t, linear::parseTtgir(text));
-  std::optional<std::vector<int64_t>> shape = std::move(t.shape);
+  bool typed = t.shape.has_value();
+  std::vector<int64_t> shape = typed ? *t.shape : std::vector<int64_t>();
   if (o.shape) {
     std::vector<int64_t> given;
     for (const IntTuple::Node &n : o.shape->leaves())
       given.push_back(n.value);
-    if (shape && *shape != given)
+    if (typed && shape != given)
       return Diagnostic::error("the tensor type's shape and " + o.shapeName +
                                " " + o.shape->str() + " disagree");
     shape = std::move(given);
-  }
-  if (!shape) {
+  } else if (!typed) {
     if (t.encoding.kind == linear::EncodingKind::Linear)
       return AnyLayout{Syntax::TtgirText, *t.encoding.linear, std::nullopt};
     return Diagnostic::error("a TTGIR layout attribute needs the tensor "
@@ -150,7 +150,7 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
                              "#ttg...>', or give " +
                              o.shapeName);
   }
-  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(t.encoding, *shape));
+  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(t.encoding, shape));
   return AnyLayout{Syntax::TtgirText, std::move(l), std::nullopt};
 }
 

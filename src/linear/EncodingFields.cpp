@@ -183,7 +183,8 @@ Status inRange(std::string_view name, int64_t v) {
   return Ok{};
 }
 
-/// The value of `f` as `t` after the range checks.
+/// Whether `v` has the type of field `s` and its integers are in range
+/// (checked before any narrowing to int or unsigned).
 Status checkValue(const Spec &s, const FieldValue &v) {
   auto wrong = [&] {
     return Diagnostic::error("field '" + std::string(s.name) + "' must be " +
@@ -247,7 +248,8 @@ std::vector<std::vector<int64_t>> toBases(const FieldValue &v) {
   return {};
 }
 
-/// The int member a field of `kind` named `name` is stored in, or null.
+/// The int member field `name` is stored in, or null (`version` is
+/// amd_wmma's version, or amd_mfma's versionMajor).
 int *intSlot(Encoding &e, std::string_view name) {
   struct Slot {
     std::string_view name;
@@ -359,7 +361,7 @@ Status store(Encoding &e, const Spec &s, const FieldValue &v,
   return Diagnostic::error("field '" + std::string(s.name) + "' is not stored");
 }
 
-/// The diagnostic `d` pointed at `f` in `source` (when there is one).
+/// `d` pointed at [offset, offset + length) of `source`, when given.
 Diagnostic placed(Diagnostic d, std::string_view source, size_t offset,
                   size_t length) {
   if (source.empty() || offset > source.size())

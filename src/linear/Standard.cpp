@@ -14,6 +14,8 @@
 
 #include "layoutkit/linear/Standard.h"
 
+#include "layoutkit/linear/EncodingFields.h"
+
 #include "layoutkit/core/Bits.h"
 
 #include <algorithm>
@@ -852,6 +854,7 @@ Expected<LinearLayout> explicitLinear(const Encoding &e,
 
 Expected<LinearLayout> toLinearLayout(const Encoding &enc,
                                       std::span<const int64_t> shape) {
+  LK_CHECK(checkEncoding(enc));
   if (enc.kind != EncodingKind::ShmemForRegToReg)
     LK_CHECK(checkShape(shape));
   switch (enc.kind) {

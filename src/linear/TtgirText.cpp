@@ -63,7 +63,9 @@ public:
       }
       size_t start = lx_.pos();
       if (lx_.peek() == '#' && isDefinition()) {
-        LK_TRY(last, definition());
+        LK_TRY(std::shared_ptr<const Encoding> def, definition());
+        if (def) // the last alias that is a layout
+          last = std::move(def);
         continue;
       }
       TtgirLayout r;
@@ -96,8 +98,7 @@ private:
   bool isDefinition() {
     size_t save = lx_.pos();
     lx_.consumeIf('#');
-    bool def = lx_.peek() != '.' && lx_.readIdent("alias") &&
-               lx_.peek() == '=';
+    bool def = lx_.readIdent("alias") && lx_.peek() == '=';
     lx_.reset(save);
     return def;
   }

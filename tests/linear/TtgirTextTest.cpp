@@ -140,6 +140,17 @@ TEST(TtgirText, AmdKindsInOldAndNewSpellings) {
   wmma.version = 2;
   wmma.isTransposed = true;
   wmma.warpsPerCTA = {1, 2};
+  // Test files write `kWidth=8` without blanks; a dot operand of the mfma.
+  TtgirLayout d = read("#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, "
+                       "2], instrShape = [32, 32], isTransposed = true}>\n"
+                       "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth=8}>");
+  Encoding dot;
+  dot.kind = EncodingKind::DotOperand;
+  dot.opIdx = 1;
+  dot.kWidth = 8;
+  dot.parent = std::make_shared<const Encoding>(mfma);
+  EXPECT_EQ(d.encoding.kWidth, 8);
+  EXPECT_EQ(layoutOf(d.encoding, {64, 64}), layoutOf(dot, {64, 64}));
   TtgirLayout w = read("#ttg.amd_wmma<{version = 2, isTranspose = true, "
                        "warpsPerCTA = [1, 2]}>");
   EXPECT_TRUE(w.encoding.isTransposed);
