@@ -345,3 +345,51 @@ TEST(TtgirText, PrintReadsBack) {
 }
 
 } // namespace
+
+namespace {
+
+/// Every prefix, and 5000 seeded one-byte mutations, of a dump that uses
+/// each construct: the reader returns an encoding or a diagnostic whose
+/// range lies inside the text (crashes and hangs fail the run).
+TEST(TtgirText, HostileInputGetsADiagnostic) {
+  const std::string dump =
+      "#loc = loc(\"k.py\":1:0)\n"
+      "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+      "warpsPerCTA = [2, 2], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], "
+      "CTAOrder = [1, 0], instrShape = [16, 8]}>\n"
+      "// the operand\n"
+      "#lin = #ttg.linear<{register = [[0, 1]], lane = [[1, 0]], warp = [], "
+      "block = []}>\n"
+      "tensor<64x32x!tt.ptr<f16>, #ttg.slice<{dim = 0, parent = "
+      "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>}>>";
+  auto check = [](const std::string &text) {
+    Expected<TtgirLayout> t = parseTtgir(text);
+    if (!t && t.error().range) {
+      EXPECT_LE(t.error().range->begin.offset, text.size()) << text;
+    }
+  };
+  for (size_t n = 0; n <= dump.size(); ++n)
+    check(dump.substr(0, n));
+  lk::linear::testing::Random r(31);
+  const std::string alphabet = "#<>{}[],=.x0123456789-! \n";
+  for (int i = 0; i < 5000; ++i) {
+    std::string m = dump;
+    size_t at = size_t(r.uniform(0, int64_t(m.size()) - 1));
+    char c = alphabet[size_t(r.uniform(0, int64_t(alphabet.size()) - 1))];
+    if (r.chance(50))
+      m[at] = c;
+    else
+      m.insert(m.begin() + at, c);
+    check(m);
+  }
+}
+
+/// A dump ending in an alias that is no layout uses the last layout alias.
+TEST(TtgirText, LastLayoutAliasOfADump) {
+  TtgirLayout t = read("#blocked = #ttg.blocked<{sizePerThread = [1], "
+                       "threadsPerWarp = [32], warpsPerCTA = [4], order = "
+                       "[0]}>\n#smem = #ttg.shared_memory\n");
+  EXPECT_EQ(t.encoding.kind, EncodingKind::Blocked);
+}
+
+} // namespace
