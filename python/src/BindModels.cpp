@@ -18,6 +18,7 @@
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Standard.h"
+#include "layoutkit/linear/Structure.h"
 #include "layoutkit/linear/Text.h"
 #include "layoutkit/tile/Bank.h"
 #include "layoutkit/tile/TilePresets.h"
@@ -243,23 +244,50 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   return r;
 }
 
-LinearLayout fromBases(py::object bases, py::object outDims, bool requireSurjective) {
+/// [(name, size), ...] or {name: size} -> OutDim list (sizes checked by the library).
+std::vector<linear::OutDim> namedSizes(py::object dims) {
+  std::vector<linear::OutDim> r;
+  for (auto &[k, v] : pairs(dims))
+    r.push_back({linear::internDim(k.cast<std::string>()), v.cast<int64_t>()});
+  return r;
+}
+
+/// Triton's from_bases: out_dim_names alone (sizes inferred, surjective
+/// required), names with out_dim_sizes (surjective unless
+/// require_surjective=False), or {name: size} / pairs (surjective only when
+/// require_surjective=True).
+LinearLayout fromBases(py::object bases, py::object outDims, py::object outSizes,
+                       py::object requireSurjective) {
   std::vector<linear::InDimBases> ins;
   for (auto &[k, v] : pairs(bases))
     ins.push_back({linear::internDim(k.cast<std::string>()),
                    v.cast<std::vector<std::vector<int64_t>>>()});
-  bool named = true;
+  bool named = !py::isinstance<py::dict>(outDims);
   for (py::handle h : outDims)
     named = named && py::isinstance<py::str>(h);
-  if (named && !py::isinstance<py::dict>(outDims)) {
+  std::optional<bool> require;
+  if (!requireSurjective.is_none()) require = requireSurjective.cast<bool>();
+  if (named && outSizes.is_none()) {
+    if (require == false)
+      raise(Diagnostic::error("from_bases: require_surjective=False needs out_dim_sizes "
+                              "(sizes inferred from names alone make the layout surjective)"));
     std::vector<DimId> names;
     for (py::handle h : outDims) names.push_back(linear::internDim(h.cast<std::string>()));
     return unwrap(LinearLayout::make(ins, names));
   }
   std::vector<linear::OutDim> outs;
-  for (auto &[k, v] : pairs(outDims))
-    outs.push_back({linear::internDim(k.cast<std::string>()), v.cast<int64_t>()});
-  return unwrap(LinearLayout::make(ins, outs, requireSurjective));
+  if (!outSizes.is_none()) {
+    if (!named) throw py::type_error("from_bases: out_dim_sizes goes with a list of out-dim names");
+    std::vector<int64_t> sizes = outSizes.cast<std::vector<int64_t>>();
+    std::vector<std::string> names = outDims.cast<std::vector<std::string>>();
+    if (sizes.size() != names.size())
+      raise(Diagnostic::error("from_bases: " + std::to_string(names.size()) + " out-dim names but " +
+                              std::to_string(sizes.size()) + " out_dim_sizes"));
+    for (size_t i = 0; i < names.size(); ++i) outs.push_back({linear::internDim(names[i]), sizes[i]});
+    return unwrap(LinearLayout::make(ins, outs, require.value_or(true)));
+  }
+  outs = namedSizes(outDims);
+  return unwrap(LinearLayout::make(ins, outs, require.value_or(false)));
 }
 
 py::dict basesDict(const LinearLayout &l) {
@@ -326,26 +354,38 @@ py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
 
 std::vector<linear::DimSize> dimSizesOf(py::object dims) {
   std::vector<linear::DimSize> r;
-  for (auto &[k, v] : pairs(dims)) {
-    int64_t size = v.cast<int64_t>();
-    int log2 = 0;
-    while ((int64_t(1) << log2) < size) ++log2;
-    if ((int64_t(1) << log2) != size)
-      raise(Diagnostic::error("dim size " + std::to_string(size) + " is not a power of two"));
-    r.push_back({linear::internDim(k.cast<std::string>()), log2});
-  }
+  for (auto &[k, v] : pairs(dims))
+    r.push_back(unwrap(linear::dimSizeOf(linear::internDim(k.cast<std::string>()), v.cast<int64_t>())));
   return r;
 }
 
-LinearLayout fromF2Matrix(py::array_t<int64_t, py::array::c_style | py::array::forcecast> mat,
-                          py::object inDims, py::object outDims) {
+/// M (out bits x in bits, entries 0/1) -> the layout; the counts are
+/// checked against the dims by linear::fromF2Matrix before any work.
+LinearLayout fromF2Matrix(py::object obj, py::object inDims, py::object outDims) {
+  py::array any = py::array::ensure(obj);
+  if (!any) throw py::type_error("from_f2_matrix: expected a 2-D array of 0/1 entries");
+  char kind = any.dtype().kind();
+  if (kind != 'i' && kind != 'u' && kind != 'b')
+    throw py::type_error("from_f2_matrix: expected an integer or bool matrix, got dtype " +
+                         std::string(py::str(any.dtype())));
+  auto mat = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(any);
   if (mat.ndim() != 2) throw py::value_error("expected a 2-D matrix (out bits x in bits)");
-  auto r = mat.unchecked<2>();
-  std::vector<uint64_t> cols(size_t(r.shape(1)), 0);
-  for (py::ssize_t j = 0; j < r.shape(1); ++j)
-    for (py::ssize_t i = 0; i < r.shape(0); ++i)
-      if (r(i, j) & 1) cols[size_t(j)] |= uint64_t(1) << i;
-  return unwrap(LinearLayout::fromColumns(dimSizesOf(inDims), dimSizesOf(outDims), cols));
+  std::span<const int64_t> bits(mat.data(), size_t(mat.size()));
+  return unwrap(linear::fromF2Matrix(dimSizesOf(inDims), dimSizesOf(outDims), bits,
+                                     mat.shape(0), mat.shape(1)));
+}
+
+std::vector<std::string> dimNames(const LinearLayout &l, bool in) {
+  std::vector<std::string> r;
+  int n = in ? l.numInDims() : l.numOutDims();
+  for (int i = 0; i < n; ++i) r.push_back(dimStr(in ? l.inDim(i).id : l.outDim(i).id));
+  return r;
+}
+
+/// A quotient as Triton returns it: the layout, or None when there is none.
+py::object optionalLayout(Expected<LinearLayout> e) {
+  if (!e) return py::none();
+  return py::cast(*e);
 }
 
 std::vector<unsigned> unsignedList(const py::dict &d, const char *key) {
@@ -456,16 +496,109 @@ Example:
 )doc")
       .def(py::init([](const std::string &text) { return unwrap(linear::parseLinearLayout(text)); }),
            py::arg("text"))
-      .def_static("from_bases", &fromBases, py::arg("bases"), py::arg("out_dims"),
-                  py::arg("require_surjective") = false,
-                  "bases: {in_dim: [[out coords], ...]} (or pairs); out_dims: names (sizes inferred) or {name: size}")
+      .def_static("from_bases", &fromBases, py::arg("bases"), py::arg("out_dim_names"),
+                  py::arg("out_dim_sizes") = py::none(), py::arg("require_surjective") = py::none(),
+                  "bases: {in_dim: [[out coords], ...]} (or pairs); out_dim_names: names (sizes inferred, "
+                  "surjective), names with out_dim_sizes (surjective unless require_surjective=False), "
+                  "or {name: size} (surjective only with require_surjective=True)")
       .def_static("identity_1d", [](int64_t size, const std::string &in, const std::string &out) {
              return unwrap(LinearLayout::identity1D(size, linear::internDim(in), linear::internDim(out)));
            }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> x on one dim")
-      .def_static("zeros_1d", [](int64_t size, const std::string &in, const std::string &out) {
-             return unwrap(LinearLayout::zeros1D(size, linear::internDim(in), linear::internDim(out)));
-           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> 0 (a broadcast)")
+      .def_static("zeros_1d", [](int64_t size, const std::string &in, const std::string &out, int64_t outSize) {
+             return unwrap(linear::zeros1D(size, linear::internDim(in), linear::internDim(out), outSize));
+           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), py::arg("out_dim_size") = 1,
+           "x -> 0 (a broadcast); out_dim of size out_dim_size")
+      .def_static("empty", [] { return LinearLayout::empty(); }, "The layout with no dims (the identity of *)")
+      .def_static("strided_1d", [](int64_t size, int64_t stride, const std::string &in, const std::string &out) {
+             return unwrap(linear::strided1D(size, stride, linear::internDim(in), linear::internDim(out)));
+           }, py::arg("size"), py::arg("stride"), py::arg("in_dim"), py::arg("out_dim"),
+           "x -> stride * x on one dim (size, stride powers of two; out size size * stride)")
       .def_property_readonly("bases", &basesDict, "{in_dim: [[out coords], ...]}")
+      .def_property_readonly("num_in_dims", &LinearLayout::numInDims)
+      .def_property_readonly("num_out_dims", &LinearLayout::numOutDims)
+      .def("get_bases", &basesDict, "{in_dim: [[out coords], ...]} (the bases property)")
+      .def("get_basis", [](const LinearLayout &l, const std::string &in, int pos, py::object out) -> py::object {
+             int i = l.inDimIndex(linear::internDim(in));
+             if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
+             if (pos < 0 || pos >= l.inDim(i).log2)
+               raise(Diagnostic::error("basis " + std::to_string(pos) + " of in-dim '" + in + "' is outside [0, " +
+                                       std::to_string(l.inDim(i).log2) + ")"));
+             std::vector<int64_t> b = l.bases(i)[size_t(pos)];
+             if (out.is_none()) return py::cast(b);
+             int k = l.outDimIndex(linear::internDim(out.cast<std::string>()));
+             if (k < 0) raise(Diagnostic::error("the layout has no out-dim '" + out.cast<std::string>() + "'"));
+             return py::cast(b[size_t(k)]);
+           }, py::arg("in_dim"), py::arg("pos"), py::arg("out_dim") = py::none(),
+           "L(in_dim = 2^pos) as [values per out-dim], or its value on out_dim")
+      .def("get_in_dim_names", [](const LinearLayout &l) { return dimNames(l, true); })
+      .def("get_out_dim_names", [](const LinearLayout &l) { return dimNames(l, false); })
+      .def("get_out_dim_sizes", [](const LinearLayout &l) {
+             std::vector<int64_t> r;
+             for (int k = 0; k < l.numOutDims(); ++k) r.push_back(l.outDim(k).size());
+             return r;
+           })
+      .def("get_out_dims", [](const LinearLayout &l) { return dimSizes(l, false); }, "[(out_dim, size), ...]")
+      .def("get_out_dim_index", [](const LinearLayout &l, const std::string &d) {
+             int k = l.outDimIndex(linear::internDim(d));
+             if (k < 0) raise(Diagnostic::error("the layout has no out-dim '" + d + "'"));
+             return k;
+           }, py::arg("out_dim"))
+      .def("has_in_dim", [](const LinearLayout &l, const std::string &d) { return l.hasInDim(linear::internDim(d)); })
+      .def("has_out_dim", [](const LinearLayout &l, const std::string &d) { return l.hasOutDim(linear::internDim(d)); })
+      .def("get_num_in_dims", &LinearLayout::numInDims)
+      .def("get_num_out_dims", &LinearLayout::numOutDims)
+      .def("get_in_dim_size_log2", [](const LinearLayout &l, const std::string &d) { return l.inDimLog2(linear::internDim(d)); })
+      .def("get_out_dim_size_log2", [](const LinearLayout &l, const std::string &d) { return l.outDimLog2(linear::internDim(d)); })
+      .def("get_total_in_dim_size_log2", &LinearLayout::totalInBits)
+      .def("get_total_out_dim_size_log2", &LinearLayout::totalOutBits)
+      .def("get_num_consecutive_in_out", &linear::numConsecutiveInOut,
+           "The largest V = 2^k with L(a*V + v, ...) = L(a*V, ...) + (v, 0, ...) for v < V "
+           "(first in-dim onto the first out-dim)")
+      .def("reshape_ins", [](const LinearLayout &l, py::object dims) { return unwrap(l.reshapeIns(namedSizes(dims))); },
+           py::arg("new_in_dims"), "The flattened in bits re-split over [(name, size), ...] (first lowest)")
+      .def("reshape_outs", [](const LinearLayout &l, py::object dims) { return unwrap(l.reshapeOuts(namedSizes(dims))); },
+           py::arg("new_out_dims"), "The flattened out bits re-split over [(name, size), ...] (first lowest)")
+      .def("concat_ins", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.concatIns(b)); },
+           py::arg("other"), "self's in-dims then other's (equal out-dims)")
+      .def("concat_outs", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.concatOuts(b)); },
+           py::arg("other"), "self's out-dims then other's (equal in-dims)")
+      .def("divide_left", [](const LinearLayout &a, const LinearLayout &b) { return optionalLayout(linear::divideLeft(a, b)); },
+           py::arg("divisor"), "C with self == divisor * C, or None")
+      .def("divide_right", [](const LinearLayout &a, const LinearLayout &c) { return optionalLayout(linear::divideRight(a, c)); },
+           py::arg("divisor"), "B with self == B * divisor, or None")
+      .def("is_trivial_over", [](const LinearLayout &l, const std::vector<std::string> &d) {
+             auto ids = dimIds(d);
+             return linear::isTrivialOver(l, ids);
+           }, py::arg("dim_names"), "L is the identity on these dims and keeps them apart from the others")
+      .def("quotient", [](const LinearLayout &l, const std::vector<std::string> &d) -> py::object {
+             auto ids = dimIds(d);
+             auto q = linear::quotient(l, ids);
+             return q ? py::cast(*q) : py::none();
+           }, py::arg("dim_names"), "The sublayout of the other dims when is_trivial_over(dim_names), else None")
+      .def("sublayout_is_zero", [](const LinearLayout &l, const std::vector<std::string> &ins,
+                                   const std::vector<std::string> &outs) {
+             auto a = dimIds(ins), b = dimIds(outs);
+             return l.sublayoutIsZero(a, b);
+           }, py::arg("in_dims"), py::arg("out_dims"))
+      .def("remove_zero_bases_along_dim", [](const LinearLayout &l, const std::string &d) {
+             return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
+           }, py::arg("in_dim"), "The layout without in_dim's zero bases")
+      .def("unsqueeze_ins", [](const LinearLayout &l, const std::string &d) {
+             return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
+           }, py::arg("in_dim"), "remove_zero_bases_along_dim (Triton's second name for it)")
+      .def("unsqueeze_in", [](const LinearLayout &l, const std::string &d) {
+             return unwrap(linear::removeUnitInDim(l, linear::internDim(d)));
+           }, py::arg("in_dim"), "The layout without in_dim, which must have size 1")
+      .def("unsqueeze_out", [](const LinearLayout &l, const std::string &d) {
+             return unwrap(linear::removeUnitOutDim(l, linear::internDim(d)));
+           }, py::arg("out_dim"), "The layout without out_dim, which must have size 1")
+      .def("equal_ignoring_out_dim_sizes", &linear::equalIgnoringOutDimSizes, py::arg("other"))
+      .def("get_matrix_view", [](const LinearLayout &l) {
+             std::vector<std::vector<int>> m(size_t(l.totalOutBits()), std::vector<int>(size_t(l.totalInBits())));
+             for (int i = 0; i < l.totalOutBits(); ++i)
+               for (int j = 0; j < l.totalInBits(); ++j) m[size_t(i)][size_t(j)] = int((l.column(j) >> i) & 1);
+             return m;
+           }, "The F2 matrix as lists: row i (out bit), column j (in bit) = bit i of L(2^j)")
       .def_property_readonly("in_dims", [](const LinearLayout &l) { return dimSizes(l, true); })
       .def_property_readonly("out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
       .def("get_in_dim_size", [](const LinearLayout &l, const std::string &d) { return l.inDimSize(linear::internDim(d)); })
@@ -504,10 +637,16 @@ Example:
       .def("__mul__", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a * b); },
            "The product: the in- and out-dims of both, b's bits above a's")
       .def(py::self == py::self)
+      .def(py::self != py::self)
       .def("__hash__", &LinearLayout::hash)
       .def("__repr__", &LinearLayout::str)
+      .def("__str__", &LinearLayout::toString, "The readable list of bases (Triton's str)")
       .def("to_string", &LinearLayout::toString);
 
+  m.def("divide_left", [](const LinearLayout &a, const LinearLayout &b) { return optionalLayout(linear::divideLeft(a, b)); },
+        py::arg("a"), py::arg("b"), "C with a == b * C (b the minor part), or None");
+  m.def("divide_right", [](const LinearLayout &a, const LinearLayout &c) { return optionalLayout(linear::divideRight(a, c)); },
+        py::arg("a"), py::arg("c"), "B with a == B * c (c the major part), or None");
   m.def("to_f2_matrix", &toF2Matrix, py::arg("layout"),
         "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of L(2^j) (the first dims lowest)");
   m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"), py::arg("out_dims"),
