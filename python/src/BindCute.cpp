@@ -13,6 +13,7 @@
 
 #include "Common.h"
 
+#include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/cute/Swizzle.h"
@@ -165,6 +166,7 @@ py::array_t<int64_t> offsets(const Layout &l) {
   if (l.hasBasisStrides())
     raise(Diagnostic::error("offsets: the layout has basis strides"));
   int64_t n = l.size();
+  check(api::checkWork("offsets", n, 1, api::kMaxArrayValues));
   py::array_t<int64_t> a(n);
   int64_t *p = a.mutable_data();
   {
@@ -179,6 +181,7 @@ py::array_t<int64_t> composedOffsets(const ComposedLayout &c) {
   if (c.layout.hasBasisStrides())
     raise(Diagnostic::error("offsets: the layout has basis strides"));
   int64_t n = c.layout.size();
+  check(api::checkWork("offsets", n, 1, api::kMaxArrayValues));
   py::array_t<int64_t> a(n);
   int64_t *p = a.mutable_data();
   {

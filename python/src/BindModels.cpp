@@ -77,11 +77,24 @@ int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
   return unwrap(api::tileIndex(toIntTuple(x), c.tile(), s));
 }
 
-py::list evalTile(const ComposeLayout &c, py::object x, py::object shape) {
-  tile::CoordSet set = c.eval(flatIndex(c, x, shape));
+/// The number of points L(x) returns: `limit` when given (>= 1), else every
+/// replica, refused above api::kMaxPoints before any work.
+int64_t pointLimit(const ComposeLayout &c, const char *what, std::optional<int64_t> limit) {
+  if (limit) {
+    if (*limit < 1) raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
+    return *limit;
+  }
+  check(api::checkWork(std::string(what) + " (pass limit= for the first points)", 1,
+                       c.tile().replicaCount(), api::kMaxPoints));
+  return c.tile().replicaCount();
+}
+
+py::list evalTile(const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+  int64_t flat = flatIndex(c, x, shape);
+  api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, "eval", limit));
   py::list r;
-  for (size_t i = 0; i < set.size(); ++i)
-    r.append(axisValues(c.tile().axes(), set[i]));
+  for (size_t i = 0; i < pts.points.size(); ++i)
+    r.append(axisValues(c.tile().axes(), pts.points[i]));
   return r;
 }
 
@@ -98,18 +111,23 @@ std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
 }
 
 /// The bank grid: cell (line, bank) = the first element index held there, -1
-/// when none.
-py::array_t<int64_t> bankGrid(const ComposeLayout &c, int64_t dtypeBits,
-                              std::optional<std::string> swizzle) {
+/// when none; with `words`, a third axis of the word's elements (up to
+/// 32 / dtypeBits of them side by side, -1 padded). Refused above
+/// api::kMaxBankViewElements elements before any work.
+py::array bankGrid(const ComposeLayout &c, int64_t dtypeBits,
+                              std::optional<std::string> swizzle, bool words) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
-  tile::BankView v = unwrap(tile::bankView(mem, dtypeBits));
-  py::array_t<int64_t> a({v.lineCount, tile::kBanks});
-  auto w = a.mutable_unchecked<2>();
+  tile::BankView v = unwrap(api::bankView(mem, dtypeBits, int64_t(1) << 16));
+  int64_t per = words ? std::max<int64_t>(1, 32 / std::max<int64_t>(1, dtypeBits)) : 1;
+  py::array_t<int64_t> a(std::vector<py::ssize_t>{v.lineCount, tile::kBanks, per});
+  auto w = a.mutable_unchecked<3>();
   for (int64_t l = 0; l < v.lineCount; ++l)
     for (int64_t b = 0; b < tile::kBanks; ++b) {
       const auto &cell = v.at(v.firstLine + l, b);
-      w(l, b) = cell.empty() ? -1 : cell.front();
+      for (int64_t k = 0; k < per; ++k)
+        w(l, b, k) = k < int64_t(cell.size()) ? cell[size_t(k)] : -1;
     }
+  if (!words) return a.reshape(std::vector<py::ssize_t>{v.lineCount, tile::kBanks});
   return a;
 }
 
@@ -173,28 +191,37 @@ Example:
              if (c.swizzle().isIdentity()) return py::none();
              return py::cast(bridge::swizzleToCute(c.swizzle()));
            }, "The swizzle on m as a cute Swizzle, None for the identity")
-      .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
-           "L(x): a list of {axis: value}, one per replica; x a flat index or a coordinate over shape")
-      .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none())
-      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape) {
+      .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
+           "L(x): a list of {axis: value}, one per replica (the first `limit` when given; more than "
+           "limits['points'] replicas need limit=); x a flat index or a coordinate over shape")
+      .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none())
+      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+             int64_t flat = flatIndex(c, x, shape);
              py::list r;
-             for (const api::Owner &o : api::owners(c, flatIndex(c, x, shape)))
+             for (const api::Owner &o : api::owners(c, flat, pointLimit(c, "owners", limit)))
                r.append(py::make_tuple(axisValueDict(o.owner), axisValueDict(o.at)));
              return r;
-           }, py::arg("x"), py::arg("shape") = py::none(),
+           }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
            "[(owner axes, where it holds it), ...]. Example: T.owners(9) == [({'laneid': 4}, {'m': 1})]")
       .def("holds", [](const ComposeLayout &c, const py::kwargs &kw) {
              std::vector<tile::AxisValue> w = whereOf(kw);
              return unwrap(api::holders(c, w));
            }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
-      .def("banks", &bankGrid, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-           "numpy (lines, 32) grid: the element at each 4-byte bank word of shared memory (-1: none); "
+      .def("banks", [](const ComposeLayout &c, int64_t bits, std::optional<std::string> sw) {
+             return bankGrid(c, bits, sw, false);
+           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+           "numpy (lines, 32) grid: the first element at each 4-byte bank word of shared memory (-1: none); "
            "bank(a) = floor(a*bytes/4) mod 32")
+      .def("bank_words", [](const ComposeLayout &c, int64_t bits, std::optional<std::string> sw) {
+             return bankGrid(c, bits, sw, true);
+           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+           "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of each bank word, by address (-1: none)")
       .def("conflicts", &columnConflicts, py::arg("dtype_bits"), py::arg("rows"), py::arg("cols"),
            py::arg("column"), py::arg("lanes") = py::none(), py::arg("vector") = 1,
            py::arg("first_row") = 0, py::arg("swizzle") = py::none(),
            "Bank conflicts of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
       .def("addresses", [](const ComposeLayout &c) {
+             check(api::checkWork("addresses", c.size(), 1, api::kMaxArrayValues));
              py::array_t<int64_t> a(c.size());
              int64_t *p = a.mutable_data();
              for (int64_t i = 0; i < c.size(); ++i) p[i] = c.addressAt(i);
@@ -203,6 +230,15 @@ Example:
       .def(py::self == py::self)
       .def("__hash__", [](const ComposeLayout &c) { return py::hash(py::str(api::tileText(c))); })
       .def("__repr__", [](const ComposeLayout &c) { return api::tileText(c); });
+
+  py::dict limits;
+  limits["array_values"] = api::kMaxArrayValues;
+  limits["points"] = api::kMaxPoints;
+  limits["draw_cells"] = api::kMaxDrawCells;
+  limits["draw_inputs"] = api::kMaxTableValues;
+  limits["holder_visits"] = api::kMaxHolderVisits;
+  limits["bank_view_elements"] = api::kMaxBankViewElements;
+  m.attr("limits") = limits;
 
   m.def("tile_presets", [] {
     py::list r;
@@ -319,8 +355,9 @@ py::list applyLinear(const LinearLayout &l, py::object inputs) {
 /// Every input, flat (the first in-dim lowest), -> its outputs: a numpy
 /// (2^inBits, numOutDims) array.
 py::array_t<int64_t> outputsTable(const LinearLayout &l) {
-  if (l.totalInBits() > 26) raise(Diagnostic::error("outputs: more than 2^26 inputs"));
+  if (l.totalInBits() > 62) raise(Diagnostic::error("outputs: 2^" + std::to_string(l.totalInBits()) + " inputs"));
   int64_t n = l.totalInSize(), k = l.numOutDims();
+  check(api::checkWork("outputs", n, std::max<int64_t>(k, 1), api::kMaxArrayValues));
   py::array_t<int64_t> a({n, k});
   int64_t *p = a.mutable_data();
   {

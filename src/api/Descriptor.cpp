@@ -50,6 +50,18 @@ Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                           : elementBits == 8                            ? "uint8"
                           : elementBits == 32                           ? "uint32"
                                                                         : elementType;
+  // TMA's global dims are 1..2^32 elements; checking them first keeps the
+  // pitch arithmetic (at most 2^32 * 64 bits) inside int64.
+  for (auto [name, v] : {std::pair{"mn", mn}, std::pair{"k", k}})
+    if (v < 1 || v > (int64_t(1) << 32))
+      return Diagnostic::error(std::string("tile TMA: ") + name + " = " +
+                               std::to_string(v) +
+                               "; expected 1..4294967296 elements (TMA's "
+                               "global dim range)");
+  if (elementBits < 1 || elementBits > 64)
+    return Diagnostic::error("tile TMA: element width " +
+                             std::to_string(elementBits) +
+                             " bits; expected 1..64");
   hw::TmaDescription t;
   LK_TRY(t.dataType, hw::parseTmaDataType(type));
   t.swizzle = swizzle;

@@ -146,6 +146,12 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
                                     const cute::ElementType &type,
                                     const plan::PlanOptions &options,
                                     const ReportOptions &report) {
+  // A budget is a byte count (0: none); a negative one is refused whatever
+  // strategy the plan would take.
+  if (options.smemBudgetBytes < 0)
+    return Diagnostic::error("shared-memory budget " +
+                             std::to_string(options.smemBudgetBytes) +
+                             " bytes; expected >= 0 (0: no budget)");
   // The planner tabulates every register of a thread; bound that work
   // before it starts.
   for (const LinearLayout *l : {&src, &dst}) {

@@ -171,6 +171,17 @@ bool isOwnerAxis(tile::Axis a) {
          a.kind() == tile::AxisKind::Device;
 }
 
+Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
+                 int64_t limit) {
+  Expected<int64_t> n = checkedMul(elements, perElement, "the work bound");
+  if (!n || *n > limit)
+    return Diagnostic::error(std::string(what) + ": " + std::to_string(elements) +
+                             " elements x " + std::to_string(perElement) +
+                             " values exceed the limit of " +
+                             std::to_string(limit) + " values");
+  return Ok{};
+}
+
 TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
                     int64_t limit) {
   return {layout.eval(flat, limit), layout.tile().replicaCount()};

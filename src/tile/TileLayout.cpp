@@ -327,6 +327,12 @@ TileLayout::holders(std::span<const AxisValue> where, int64_t limit) const {
   const size_t nAxes = axes_.size();
   const size_t n = shard_.size();
   std::vector<int64_t> out;
+  // Every replica is a candidate start: more replicas than the budget is
+  // refused before they are listed (R[2^62] would not fit in memory).
+  if (replicaCount_ > limit)
+    return Diagnostic::error("holders(): " + std::to_string(replicaCount_) +
+                             " replicas, more than " + std::to_string(limit) +
+                             " candidates to visit");
   // Constraint per slot: -1 = free.
   std::vector<int64_t> want(nAxes, -1);
   for (const AxisValue &w : where) {
@@ -392,6 +398,9 @@ TileLayout::holders(std::span<const AxisValue> where, int64_t limit) const {
   // Replica contributions: evaluate L(0) and subtract its base.
   evalInto(0, reps);
   for (size_t r = 0; r < reps.size(); ++r) {
+    if (++visited > limit) // infeasible replicas count too
+      return Diagnostic::error("holders(): more than " +
+                               std::to_string(limit) + " candidates to visit");
     bool feasible = true;
     for (size_t a = 0; a < nAxes; ++a) {
       if (want[a] < 0)

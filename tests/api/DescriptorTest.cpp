@@ -50,6 +50,18 @@ TEST(ApiDescriptor, TileTma) {
   EXPECT_EQ(tileTma("bf16", 16, hw::Major::K, 8, 8, hw::SwizzleMode::None)
                 ->dataType,
             hw::TmaDataType::BFloat16);
+  // Extents outside TMA's 1..2^32 and widths outside 1..64 are refused
+  // before the pitch is computed (2^62 * 16 bits would wrap).
+  const int64_t big = int64_t(1) << 62;
+  EXPECT_FALSE(tileTma("f16", 16, hw::Major::K, big, big, hw::SwizzleMode::None));
+  EXPECT_FALSE(tileTma("f16", 16, hw::Major::K, 64, 0, hw::SwizzleMode::None));
+  EXPECT_FALSE(tileTma("f16", 16, hw::Major::MN, -8, 64, hw::SwizzleMode::None));
+  EXPECT_FALSE(tileTma("f16", 65, hw::Major::K, 8, 8, hw::SwizzleMode::None));
+  // The largest inner extent TMA takes still gives an exact pitch.
+  Expected<hw::TmaDescription> wide = tileTma(
+      "f16", 16, hw::Major::K, 1, int64_t(1) << 32, hw::SwizzleMode::None);
+  ASSERT_TRUE(wide.hasValue()) << wide.error().message;
+  EXPECT_EQ(wide->globalStrides, (std::vector<int64_t>{int64_t(1) << 33}));
 }
 
 } // namespace

@@ -102,6 +102,19 @@ TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
   EXPECT_TRUE(r->storeInstruction.empty());
 }
 
+TEST(ApiPlan, NegativeBudgetRefusedWhateverTheStrategy) {
+  // A no-op pair never reaches shared memory, yet -1 bytes is refused.
+  ParseOptions o = withShape("(16,8)");
+  LinearLayout src = *parseDistributed(kMmaTile, o);
+  LinearLayout dst = *parseDistributed(kMmaTv, o);
+  plan::PlanOptions neg;
+  neg.smemBudgetBytes = -1;
+  Expected<PlanReport> r = planConversion(src, dst, kF16, neg);
+  ASSERT_FALSE(r.hasValue());
+  EXPECT_NE(r.error().message.find("budget -1"), std::string::npos)
+      << r.error().message;
+}
+
 /// The 16x16 f16 transpose across two warps of docs/cli.md: blocked
 /// [1,4] x [8,4] x [2,1] (order 1,0) to [4,1] x [4,8] x [1,2] (order 0,1).
 std::pair<LinearLayout, LinearLayout> transpose16() {

@@ -28,6 +28,17 @@ tile::ComposeLayout tileOf(std::string_view text) {
 /// m = i2.
 constexpr const char *kFragment = "S[(8,4,2):(4@laneid,1@laneid,1)]";
 
+TEST(ApiQuery, CheckWork) {
+  EXPECT_TRUE(checkWork("offsets", 1 << 12, 1 << 12, kMaxArrayValues));
+  Status over = checkWork("offsets", kMaxArrayValues + 1, 1, kMaxArrayValues);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().message,
+            "offsets: 16777217 elements x 1 values exceed the limit of "
+            "16777216 values");
+  // 2^40 x 2^40 overflows int64: refused, not wrapped to a small count.
+  EXPECT_FALSE(checkWork("eval", int64_t(1) << 40, int64_t(1) << 40, kMaxPoints));
+}
+
 TEST(ApiQuery, ParseInteger) {
   EXPECT_EQ(*parseInteger(" -12 "), -12);
   EXPECT_EQ(*parseInteger("+7"), 7);

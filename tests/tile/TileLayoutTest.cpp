@@ -287,6 +287,14 @@ TEST(TileLayout, HoldersLimit) {
   const AxisValue any[] = {{Axis::m(), 3}};
   EXPECT_EQ(l.holders(any)->size(), 1024u); // (3, j) for every j
   EXPECT_FALSE(l.holders(any, 100));
+  // Replicas count as candidates: 1000 warps of one 4-element shard hold
+  // m = 1 at flat 1 each; a budget of 500 is refused before the replicas
+  // are listed, and 2^62 replicas are refused at once, not enumerated.
+  const AxisValue m1[] = {{Axis::m(), 1}};
+  TileLayout r = parse("S[4:1] + R[1000:1@warpid]");
+  EXPECT_EQ(*r.holders(m1, 5000), (std::vector<int64_t>{1}));
+  EXPECT_FALSE(r.holders(m1, 500));
+  EXPECT_FALSE(parse("S[4:1] + R[4611686018427387904:1@warpid]").holders(m1));
 }
 
 TEST(TileLayout, InjectivityPerAxis) {

@@ -18,6 +18,8 @@
 ///    is named from the element type: bf16 -> bfloat16, f32 / tf32 ->
 ///    float32, else by width: 16 -> float16, 8 -> uint8, 32 -> uint32,
 ///    otherwise the element type's own name (then parseTmaDataType decides).
+///    mn and k must be in 1..2^32 (TMA's global dims) and elementBits in
+///    1..64, checked before any arithmetic (2^62 is refused, not wrapped).
 ///
 /// Example: tileTma("f16", 16, K, 64, 64, B128) -> globalDims {64, 64},
 /// globalStrides {128}, boxDims {64, 64}, float16, 128B.

@@ -107,7 +107,8 @@ struct ReportOptions {
 };
 
 /// Plans src -> dst for elements of `type`. A planner failure carries the
-/// note "planning SRC -> DST for NAME (B-bit elements)".
+/// note "planning SRC -> DST for NAME (B-bit elements)". A negative
+/// options.smemBudgetBytes is refused before planning.
 Expected<PlanReport> planConversion(const linear::LinearLayout &src,
                                     const linear::LinearLayout &dst,
                                     const cute::ElementType &type,

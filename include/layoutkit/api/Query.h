@@ -121,6 +121,21 @@ inline constexpr int64_t kMaxReadLanes = 1024;
 /// Most candidates holders() visits: 2^22 (so at most 2^22 results).
 inline constexpr int64_t kMaxHolderVisits = int64_t(1) << 22;
 
+/// Most values a front end returns as one array (Python's offsets(),
+/// addresses(), outputs()): 2^24, 128 MB of int64.
+inline constexpr int64_t kMaxArrayValues = int64_t(1) << 24;
+/// Most points (replicas) one evaluation or owner list returns whole.
+inline constexpr int64_t kMaxPoints = int64_t(1) << 16;
+/// Most cells a picture draws (Python's draw_*): kMaxTableCells, as `show`.
+inline constexpr int64_t kMaxDrawCells = kMaxTableCells;
+
+/// Refuses, before any work, a request of `elements` x `perElement`
+/// values above `limit` (the product overflow-checked): "offsets: 2^28
+/// elements x 1 values exceed the limit of 16777216 values". Both factors
+/// must be >= 0.
+Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
+                 int64_t limit);
+
 /// The first points of L(flat) and how many there are in all (the
 /// replica count). Example: S[4:1] + R[1000000:1@warpid] at 0 with limit
 /// 2 -> points {m=0 warpid=0}, {m=0 warpid=1}; total 1000000.
