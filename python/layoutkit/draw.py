@@ -7,6 +7,15 @@ are the CLI's (``layoutkit show --svg``, ``layoutkit hw atom --svg``): the
 same cells, labels and fills (a layout's cell is filled by offset mod 8
 from the CLI's eight light colours; an atom's by thread from its twelve).
 
+Size cap: a picture has at most ``limits["draw_cells"]`` cells (65,536,
+the cap of ``layoutkit show``) and reads at most ``limits["draw_inputs"]``
+inputs (1,048,576 hardware locations of a linear layout or TV layout);
+both are counted before any work and a larger request raises
+``LayoutError`` naming the count and the cap.  Cells are one
+``PolyCollection`` (one artist); labels, a text each, are drawn up to
+1,024 cells per figure while they fit at 5 points or more (else the fills
+alone, with a note in the title).
+
 Example::
 
     >>> import layoutkit as lk
@@ -26,7 +35,27 @@ OFFSET_FILLS = ["#f4cccc", "#fce5cd", "#fff2cc", "#d9ead3",
                 "#d0e0e3", "#cfe2f3", "#d9d2e9", "#ead1dc"]
 THREAD_FILLS = OFFSET_FILLS + ["#e6b8af", "#b6d7a8", "#a4c2f4", "#ffe599"]
 
-_MAX_LABELLED_CELLS = 4096
+# Labelled cells per figure: glyphs cost the most to render.
+_MAX_LABELLED_CELLS = 1024
+# Columns one panel row shows; wider tables wrap (draw_swizzle).
+_WRAP_COLUMNS = 32
+
+
+def _limit(name):
+    return int(_lk.limits[name])
+
+
+def _check_cells(what, cells, inputs=0):
+    """Refuses a picture of more than limits['draw_cells'] cells or
+    limits['draw_inputs'] inputs, before any work."""
+    if cells > _limit("draw_cells"):
+        raise _lk.LayoutError(
+            f"{what}: {cells} cells exceed the drawing limit of {_limit('draw_cells')} "
+            f"cells (layoutkit.limits['draw_cells']); draw a tile of it")
+    if inputs > _limit("draw_inputs"):
+        raise _lk.LayoutError(
+            f"{what}: {inputs} inputs exceed the drawing limit of {_limit('draw_inputs')} "
+            f"(layoutkit.limits['draw_inputs']); draw a sublayout of it")
 
 
 def _pyplot():
@@ -58,43 +87,89 @@ def to_svg(fig) -> str:
 
 
 def _grid(ax, labels, fills, title, row_labels=None, col_labels=None,
-          font=None):
-    """Draws a rows x cols table of labelled, filled cells on ``ax``."""
-    from matplotlib.patches import Rectangle
+          max_labelled=_MAX_LABELLED_CELLS):
+    """Draws a rows x cols table of filled cells on ``ax`` as one
+    PolyCollection (a collection of patches), labelled when it has at most
+    `max_labelled` cells."""
+    import numpy as np
+    from matplotlib.collections import PolyCollection
     rows, cols = len(labels), len(labels[0]) if labels else 0
-    longest = max((len(s) for row in labels for s in row), default=1)
-    if font is None:
-        font = max(3.0, min(10.0, 60.0 / max(1, longest) ** 0.5 / max(1, cols) ** 0.35))
-    show_text = rows * cols <= _MAX_LABELLED_CELLS
-    for r in range(rows):
-        for c in range(cols):
-            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=fills[r][c],
-                                   edgecolor="#333333", linewidth=0.6))
-            if show_text and labels[r][c]:
-                ax.text(c + 0.5, r + 0.5, labels[r][c], ha="center",
-                        va="center", fontsize=font, family="monospace")
+    # Unit squares at (c, r), row-major: vertices built in one numpy step.
+    r, c = np.divmod(np.arange(rows * cols), max(1, cols))
+    corners = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])
+    verts = np.stack([c, r], axis=1)[:, None, :] + corners[None, :, :]
+    ax.add_collection(PolyCollection(
+        verts, facecolors=[f for row in fills for f in row], edgecolors="#333333",
+        linewidths=0.6 if rows * cols <= 1024 else 0.3))
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
-    ax.set_xticks([c + 0.5 for c in range(cols)])
-    ax.set_yticks([r + 0.5 for r in range(rows)])
-    ax.set_xticklabels(col_labels or [str(c) for c in range(cols)],
-                       fontsize=max(3, font - 1))
-    ax.set_yticklabels(row_labels or [str(r) for r in range(rows)],
-                       fontsize=max(3, font - 1))
+    font = _label_rows(ax, labels, rows, cols) if rows * cols <= max_labelled else 0
+    if not font and rows * cols:
+        title += f"\n(labels omitted: {rows * cols} cells)"
+    tick = max(5.0, min(8.0, font or 6.0))
+    step_c, step_r = max(1, cols // 32), max(1, rows // 32)
+    ax.set_xticks([c + 0.5 for c in range(0, cols, step_c)])
+    ax.set_yticks([r + 0.5 for r in range(0, rows, step_r)])
+    ax.set_xticklabels((col_labels or [str(c) for c in range(cols)])[::step_c], fontsize=tick)
+    ax.set_yticklabels((row_labels or [str(r) for r in range(rows)])[::step_r], fontsize=tick)
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
     for s in ax.spines.values():
         s.set_visible(False)
-    ax.set_title(title, fontsize=10, family="monospace", pad=14)
+    ax.set_title(title, fontsize=9, family="monospace", pad=14)
 
 
-def _figure(panels, rows, cols):
+def _label_rows(ax, labels, rows, cols):
+    """Writes each cell's label centred in it (the callers cap the labelled
+    cells per figure at _MAX_LABELLED_CELLS: a Text costs about a
+    millisecond to draw).  The font fits the longest line at 0.6 em per
+    character and every line at 1.2 em, at most 10 points; returns it, or
+    0 under 5 points (unreadable at the default size)."""
+    ax.apply_aspect()
+    fig, pos = ax.figure, ax.get_position()
+    cell = 72 * min(pos.width * fig.get_figwidth() / max(1, cols),
+                    pos.height * fig.get_figheight() / max(1, rows))
+    longest = _longest(labels)
+    lines = max((s.count("\n") + 1 for row in labels for s in row), default=1)
+    font = min(10.0, 0.85 * cell / (0.6 * max(2, longest)), 0.8 * cell / (1.2 * lines))
+    if font < 5.0:
+        return 0
+    for r, row in enumerate(labels):
+        for c, text in enumerate(row):
+            if text:
+                ax.text(c + 0.5, r + 0.5, text, ha="center", va="center",
+                        fontsize=font, family="monospace", linespacing=1.1)
+    return font
+
+
+def _cell_in(longest):
+    """A cell's width in inches: room for about `longest` characters."""
+    return min(1.0, max(0.32, 0.075 * longest + 0.1))
+
+
+def _figure(panels, rows, cols, longest=3, vertical=False):
+    """A figure of `panels` rows x cols tables, side by side (or stacked
+    when `vertical`); a cell fits `longest` label characters, and the
+    tables stay within about 24 x 18 inches (readable at 100 dpi)."""
     plt = _pyplot()
-    w = min(30.0, max(3.0, 0.55 * cols + 1.0))
-    h = min(30.0, max(2.0, 0.45 * rows + 1.2))
-    fig, axes = plt.subplots(1, panels, figsize=(w * panels, h), squeeze=False)
-    return fig, list(axes[0])
+    labelled = panels * rows * cols <= _MAX_LABELLED_CELLS
+    cell = _cell_in(longest) if labelled else 0.12
+    across, down = (cols, rows * panels) if vertical else (cols * panels, rows)
+    cell = min(cell, 24.0 / max(1, across), 16.0 / max(1, down))
+    w, h = cols * cell + 1.2, rows * cell + 1.4
+    shape = (panels, 1) if vertical else (1, panels)
+    size = (w, h * panels) if vertical else (w * panels, h)
+    fig, axes = plt.subplots(*shape, figsize=size, squeeze=False)
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.03, top=0.9,
+                        wspace=0.1, hspace=0.2)
+    return fig, list(axes.ravel())
+
+
+def _longest(labels):
+    """The longest line of any label."""
+    return max((len(line) for row in labels for s in row for line in s.split("\n")),
+               default=1)
 
 
 # ----------------------------------------------------------------------------
@@ -111,6 +186,9 @@ def layout_table(layout):
     [[0, 1], [2, 3]]
     """
     inner = layout.layout if isinstance(layout, _lk.ComposedLayout) else layout
+    if inner.rank() > 2:
+        raise _lk.LayoutError("a layout of rank > 2 has no table: group its modes first")
+    _check_cells("draw_layout", inner.size())
     offsets = layout.offsets()
     if inner.rank() == 2 and inner.depth() >= 1:
         rows = _lk.size(inner.shape[0])
@@ -138,7 +216,7 @@ def draw_layout(layout, filename=None, *, shape=None, dtype_bits=None):
         table = layout_table(layout)
         labels = [[str(v) for v in row] for row in table.tolist()]
         fills = [[OFFSET_FILLS[v % 8] for v in row] for row in table.tolist()]
-        fig, (ax,) = _figure(1, *table.shape)
+        fig, (ax,) = _figure(1, *table.shape, _longest(labels))
         _grid(ax, labels, fills, repr(layout))
         return _finish(fig, filename)
     if isinstance(layout, _lk.TileLayout):
@@ -158,62 +236,71 @@ def _tile_shape(tile, shape):
 
 def _draw_tile(tile, shape):
     rows, cols = _tile_shape(tile, shape)
+    _check_cells("draw_layout", rows * cols)
     owner_axes = ("laneid", "warpid", "tid", "tid_in_wg", "wgid", "cta")
     labels, fills = [], []
     for r in range(rows):
         lrow, frow = [], []
         for c in range(cols):
-            point = tile.eval(r * cols + c)[0]
+            point = tile.eval(r * cols + c, limit=1)[0]
             lrow.append(" ".join(f"{k[0] if k != 'm' else 'm'}{v}" if k in owner_axes + ("m",)
                                  else f"{k}{v}" for k, v in point.items()))
             key = sum(point.get(a, 0) * (1 + 32 * i) for i, a in enumerate(owner_axes))
             frow.append(THREAD_FILLS[key % len(THREAD_FILLS)])
         labels.append(lrow)
         fills.append(frow)
-    fig, (ax,) = _figure(1, rows, cols)
+    fig, (ax,) = _figure(1, rows, cols, _longest(labels))
     _grid(ax, labels, fills, repr(tile))
     return fig
 
 
-def _owner_grid(layout):
+def _owner_grid(layout, what="draw_layout"):
     """(labels, fills, rows, cols) of a distributed linear layout:
-    element (dim0, dim1) <- T<thread>R<register> of its first holder."""
-    dims = [d for d, _ in layout.in_dims]
+    element (dim0, dim1) <- T<thread>R<register> of its first holder (the
+    lowest flat input), computed with numpy over layout.outputs()."""
+    import numpy as np
     outs = layout.out_dims
     if len(outs) > 2:
         raise _lk.LayoutError("only 1-D and 2-D tensors are drawn")
     rows = outs[0][1] if len(outs) == 2 else 1
     cols = outs[-1][1]
+    _check_cells(what, rows * cols, layout.get_total_in_dim_size())
     table = layout.outputs()
-    labels = [[[] for _ in range(cols)] for _ in range(rows)]
+    x = np.arange(table.shape[0], dtype=np.int64)
+    coord, rest = {}, x
+    for d, size in layout.in_dims:
+        coord[d], rest = rest % size, rest // size
+    zero = np.zeros_like(x)
+    warps = dict(layout.in_dims).get("warp", 1)
+    thread = coord.get("lane", zero) + 32 * coord.get("warp", zero) + \
+        32 * warps * coord.get("block", zero)
+    reg = coord.get("register", zero)
+    r = table[:, 0] if len(outs) == 2 else zero
+    c = table[:, -1]
+    cell = r * cols + c
+    # The first (lowest) input of every cell: unique keeps first indices.
+    cells, first = np.unique(cell, return_index=True)
+    labels = [[""] * cols for _ in range(rows)]
     fills = [["#ffffff"] * cols for _ in range(rows)]
-    sizes = dict(layout.in_dims)
-    for x in range(table.shape[0]):
-        rest, coord = x, {}
-        for d in dims:
-            coord[d] = rest % sizes[d]
-            rest //= sizes[d]
-        thread = coord.get("lane", 0) + 32 * coord.get("warp", 0) + \
-            32 * sizes.get("warp", 1) * coord.get("block", 0)
-        r, c = (table[x, 0], table[x, 1]) if len(outs) == 2 else (0, table[x, 0])
-        if not labels[r][c]:
-            fills[r][c] = THREAD_FILLS[thread % len(THREAD_FILLS)]
-        if len(labels[r][c]) < 1:
-            labels[r][c].append(f"T{thread}R{coord.get('register', 0)}")
-    return [["/".join(s) for s in row] for row in labels], fills, rows, cols
+    for k, i in zip(cells.tolist(), first.tolist()):
+        t = int(thread[i])
+        labels[k // cols][k % cols] = f"T{t}\nR{int(reg[i])}"
+        fills[k // cols][k % cols] = THREAD_FILLS[t % len(THREAD_FILLS)]
+    return labels, fills, rows, cols
 
 
 def _draw_linear(layout):
     ins = [d for d, _ in layout.in_dims]
     if any(d in ("lane", "warp", "register") for d in ins):
         labels, fills, rows, cols = _owner_grid(layout)
-        fig, (ax,) = _figure(1, rows, cols)
+        fig, (ax,) = _figure(1, rows, cols, _longest(labels))
         _grid(ax, labels, fills, "linear layout")
         return fig
+    _check_cells("draw_layout", layout.get_total_in_dim_size())
     table = layout.outputs()[:, 0].reshape(1, -1)
     labels = [[str(v) for v in table[0].tolist()]]
     fills = [[OFFSET_FILLS[v % 8] for v in table[0].tolist()]]
-    fig, (ax,) = _figure(1, 1, table.shape[1])
+    fig, (ax,) = _figure(1, 1, table.shape[1], _longest(labels))
     _grid(ax, labels, fills, "linear layout")
     return fig
 
@@ -223,14 +310,16 @@ def _draw_linear(layout):
 # ----------------------------------------------------------------------------
 
 def _tv_cells(rows, cols, holders):
-    """holders: iterable of (row, col, thread, value)."""
-    labels = [[""] * cols for _ in range(rows)]
+    """holders: iterable of (row, col, thread, value).  A cell with one
+    holder reads T<t> over V<v>; with several, one T<t>V<v> line each."""
+    held = [[[] for _ in range(cols)] for _ in range(rows)]
     fills = [["#ffffff"] * cols for _ in range(rows)]
     for r, c, t, v in holders:
-        cell = f"T{t}V{v}"
-        labels[r][c] = cell if not labels[r][c] else labels[r][c] + "/" + cell
-        if fills[r][c] == "#ffffff":
+        if not held[r][c]:
             fills[r][c] = THREAD_FILLS[t % len(THREAD_FILLS)]
+        held[r][c].append((t, v))
+    labels = [["" if not h else f"T{h[0][0]}\nV{h[0][1]}" if len(h) == 1 else
+               "\n".join(f"T{t}V{v}" for t, v in h) for h in row] for row in held]
     return labels, fills
 
 
@@ -246,6 +335,7 @@ def draw_tv_layout(tv, shape, filename=None):
     rows, cols = (shape[0], shape[1]) if len(shape) == 2 else (shape[0], 1)
     threads = _lk.size(tv.shape[0])
     values = _lk.size(tv.shape[1]) if tv.rank() > 1 else 1
+    _check_cells("draw_tv_layout", rows * cols, threads * values)
     offsets = tv.offsets()
     holders = []
     for v in range(values):
@@ -253,7 +343,7 @@ def draw_tv_layout(tv, shape, filename=None):
             i = int(offsets[t + v * threads])
             holders.append((i % rows, i // rows, t, v))
     labels, fills = _tv_cells(rows, cols, holders)
-    fig, (ax,) = _figure(1, rows, cols)
+    fig, (ax,) = _figure(1, rows, cols, _longest(labels))
     _grid(ax, labels, fills, repr(tv))
     return _finish(fig, filename)
 
@@ -281,23 +371,39 @@ def draw_mma_atom(atom, filename=None):
 
     >>> fig = draw_mma_atom("mma.m16n8k16.f16.A")  # doctest: +SKIP
     """
-    if isinstance(atom, str):
-        try:
-            chosen = [_lk.find_atom(atom)]
-        except _lk.LayoutError:
-            chosen = _lk.atoms(instruction=atom)
-            if not chosen:
-                raise
-    else:
-        chosen = [atom]
+    chosen = _atoms_named(atom) if isinstance(atom, str) else [atom]
     cells = [_atom_cells(a) for a in chosen]
     rows = max(c[0] for c in cells)
     cols = max(c[1] for c in cells)
-    fig, axes = _figure(len(chosen), rows, cols)
-    for ax, a, (r, c, holders) in zip(axes, chosen, cells):
-        labels, fills = _tv_cells(r, c, holders)
-        _grid(ax, labels, fills, a.name)
+    grids = [_tv_cells(r, c, holders) for r, c, holders in cells]
+    fig, axes = _figure(len(chosen), rows, cols, max(_longest(g[0]) for g in grids))
+    for ax, a, (labels, fills) in zip(axes, chosen, grids):
+        _grid(ax, labels, fills, a.name, max_labelled=_MAX_LABELLED_CELLS // len(chosen))
     return _finish(fig, filename)
+
+
+def _atoms_named(name):
+    """The atoms a name selects, as `layoutkit hw atoms` prints them: an
+    atom's full name ('mma.m16n8k16.f16.A'), the name without the operand
+    ('mma.m16n8k16.f16': its operands), or an instruction with one element
+    type ('ldmatrix.x4'); an instruction of several element types is
+    refused with the names to choose from."""
+    try:
+        return [_lk.find_atom(name)]
+    except _lk.LayoutError:
+        pass
+    every = _lk.atoms()
+    chosen = [a for a in every if a.name.startswith(name + ".")] or \
+        [a for a in every if a.instruction == name]
+    if not chosen:
+        raise _lk.LayoutError(f"no atom or instruction named '{name}' "
+                              "(layoutkit.atoms() lists them)")
+    groups = sorted({a.name.rsplit(".", 1)[0] for a in chosen
+                     if a.operand in ("A", "B", "C")})
+    if len(groups) > 1:
+        raise _lk.LayoutError(f"'{name}' names {len(groups)} atom groups; choose one of: "
+                              + ", ".join(groups))
+    return chosen
 
 
 # ----------------------------------------------------------------------------
@@ -305,7 +411,8 @@ def draw_mma_atom(atom, filename=None):
 # ----------------------------------------------------------------------------
 
 def draw_swizzle(swizzle, filename=None, *, layout=None, element_bits=16):
-    """Draws a swizzle before and after: two tables of the same row-major
+    """Draws a swizzle before and after: two tables (stacked, rows wider
+    than 32 columns wrapped) of the same row-major
     tile, the left L(r, c), the right Sw(L(r, c)); a cell's fill is its
     4-byte bank group (the 16-byte chunk, address*bytes div 16 mod 8), so
     the chunks that the swizzle moves stand out.
@@ -321,7 +428,9 @@ def draw_swizzle(swizzle, filename=None, *, layout=None, element_bits=16):
     else:
         sw = swizzle
         if layout is None:
-            rows, cols = 1 << sw.bits, 1 << (sw.base + sw.shift)
+            if sw.bits + sw.base + abs(sw.shift) > 16:
+                _check_cells("draw_swizzle", 1 << (sw.bits + sw.base + abs(sw.shift)))
+            rows, cols = 1 << sw.bits, 1 << (sw.base + abs(sw.shift))
             layout = _lk.Layout((rows, cols), (cols, 1))
     before = layout_table(layout)
     after = np.vectorize(sw)(before) if before.size else before
@@ -330,12 +439,36 @@ def draw_swizzle(swizzle, filename=None, *, layout=None, element_bits=16):
     def fill(v):
         return OFFSET_FILLS[(v * bytes_ // 16) % 8]
 
-    fig, axes = _figure(2, *before.shape)
-    for ax, table, title in ((axes[0], before, f"{layout!r}"),
-                             (axes[1], after, f"{sw!r} o {layout!r}")):
-        _grid(ax, [[str(v) for v in row] for row in table.tolist()],
-              [[fill(v) for v in row] for row in table.tolist()], title)
+    # Rows wider than _WRAP_COLUMNS wrap: display row r*k + j shows columns
+    # [j*W, (j+1)*W) of row r; the panels stack vertically.
+    cols = before.shape[1]
+    wrap = min(cols, _WRAP_COLUMNS)
+    k = -(-cols // wrap) if cols else 1
+    row_labels = [f"{r}" if j == 0 else f"{r}+{j * wrap}" for r in range(before.shape[0])
+                  for j in range(k)]
+
+    def wrapped(table):
+        labels, fills = [], []
+        for row in table.tolist():
+            for j in range(k):
+                part = row[j * wrap:(j + 1) * wrap]
+                labels.append([str(v) for v in part] + [""] * (wrap - len(part)))
+                fills.append([fill(v) for v in part] + ["#ffffff"] * (wrap - len(part)))
+        return labels, fills
+
+    panels = [wrapped(before), wrapped(after)]
+    longest = max(_longest(p[0]) for p in panels)
+    fig, axes = _figure(2, len(panels[0][0]), wrap, longest, vertical=True)
+    for ax, (labels, fills), title in zip(axes, panels, (f"{layout!r}", f"{sw!r} o {layout!r}")):
+        _grid(ax, labels, fills, title, row_labels=row_labels,
+              max_labelled=_MAX_LABELLED_CELLS // 2)
     return _finish(fig, filename)
+
+
+def _word_label(elements):
+    """A word's elements side by side, two per line (8-bit words: 2 x 2)."""
+    pairs = [elements[i:i + 2] for i in range(0, len(elements), 2)]
+    return "\n".join(" ".join(str(v) for v in p) for p in pairs)
 
 
 def draw_banks(memory, dtype_bits, filename=None, *, swizzle=None):
@@ -344,15 +477,22 @@ def draw_banks(memory, dtype_bits, filename=None, *, swizzle=None):
     filled by the element's row of 8 (index div 8 mod 8).
 
     ``memory``: a ``TileLayout`` (element -> address on m), ``swizzle``: a
-    mode name ('32B', '64B', '128B') applied for ``dtype_bits``.
+    mode name ('32B', '64B', '128B') applied for ``dtype_bits``.  A cell
+    lists every element of its word (32 / dtype_bits of them side by
+    side, two per line: "16 17" for f16, "4 5" over "6 7" for 8 bits).
 
     >>> fig = draw_banks(TileLayout("S[(8,64):(64,1)]"), 16, swizzle="128B")  # doctest: +SKIP
     """
-    grid = memory.banks(dtype_bits, swizzle)
-    labels = [[("" if v < 0 else str(v)) for v in row] for row in grid.tolist()]
-    fills = [[("#ffffff" if v < 0 else OFFSET_FILLS[(v // 8) % 8]) for v in row]
-             for row in grid.tolist()]
-    fig, (ax,) = _figure(1, *grid.shape)
+    # One cell per 4-byte word: a tile of n elements fills at least
+    # n * bits / 32 cells; refused before the bank view is built.
+    _check_cells("draw_banks", -(-memory.size() * dtype_bits // 32))
+    words = memory.bank_words(dtype_bits, swizzle)
+    _check_cells("draw_banks", words.shape[0] * words.shape[1])
+    labels, fills = [], []
+    for line in words.tolist():
+        labels.append([_word_label([v for v in w if v >= 0]) for w in line])
+        fills.append([("#ffffff" if w[0] < 0 else OFFSET_FILLS[(w[0] // 8) % 8]) for w in line])
+    fig, (ax,) = _figure(1, words.shape[0], words.shape[1], _longest(labels))
     title = f"{memory!r}, {dtype_bits}-bit" + (f", {swizzle} swizzle" if swizzle else "")
     _grid(ax, labels, fills, title)
     ax.set_xlabel("bank")
@@ -372,11 +512,12 @@ def draw_plan(plan, filename=None):
     >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
     >>> fig = draw_plan(p)  # doctest: +SKIP
     """
-    src = _owner_grid(plan.src)
-    dst = _owner_grid(plan.dst)
-    fig, axes = _figure(2, max(src[2], dst[2]), max(src[3], dst[3]))
-    _grid(axes[0], src[0], src[1], "source")
-    _grid(axes[1], dst[0], dst[1], "destination")
+    src = _owner_grid(plan.src, "draw_plan")
+    dst = _owner_grid(plan.dst, "draw_plan")
+    fig, axes = _figure(2, max(src[2], dst[2]), max(src[3], dst[3]),
+                        max(_longest(src[0]), _longest(dst[0])))
+    _grid(axes[0], src[0], src[1], "source", max_labelled=_MAX_LABELLED_CELLS // 2)
+    _grid(axes[1], dst[0], dst[1], "destination", max_labelled=_MAX_LABELLED_CELLS // 2)
     cost = plan.cost
     fig.suptitle(f"{plan.strategy}: {cost['instructions']} instructions, "
                  f"{cost['shuffles']} shuffles, {cost['wavefronts']} wavefronts, "

@@ -83,3 +83,20 @@ def test_tma_and_plan_edges():
     refused(lambda: lk.plan(b, b, smem_budget=-(2**40)), "budget")
     assert lk.plan(b, b, smem_budget=0).strategy == "no-op"
 
+
+def test_draw_bounded_before_work():
+    cap = lk.limits["draw_cells"]
+    refused(lambda: lk.draw_layout(lk.Layout(2**20, 1)), "draw_layout", str(2**20), str(cap))
+    refused(lambda: lk.draw_layout(lk.Layout((512, 512), (512, 1))), "draw_layout")
+    refused(lambda: lk.draw_layout(lk.TileLayout("S[(512,512):(512,1)]")), "draw_layout")
+    refused(lambda: lk.draw_layout(lk.LinearLayout.identity_1d(2**17, "offset", "dim0")),
+            "draw_layout")
+    refused(lambda: lk.draw_tv_layout(lk.Layout((2**11, 2**10), (1, 2**11)), (2**11, 2**10)),
+            "draw_tv_layout")
+    refused(lambda: lk.draw_swizzle(lk.Swizzle(10, 4, 10)), "draw_swizzle")
+    refused(lambda: lk.draw_banks(lk.TileLayout("S[(1024,1024):(1024,1)]"), 8), "draw_banks")
+    # A layout of many replicas draws its first point per cell: bounded work.
+    fig = lk.draw_layout(lk.TileLayout("S[4:1] + R[1048576:1@warpid]"))
+    assert "R[1048576:1@warpid]" in fig.axes[0].get_title()
+    # One row of 4 cells, each labelled with its first point (warp 0).
+    assert [t.get_text() for t in fig.axes[0].texts] == [f"m{i} w0" for i in range(4)]
