@@ -644,7 +644,12 @@ Example:
       .def("get_total_out_dim_size", &LinearLayout::totalOutSize)
       .def("apply", &applyLinear, py::arg("inputs"),
            "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, value), ...]")
-      .def("apply_flat", &LinearLayout::applyFlat, py::arg("x"), "L on the packed input bits (first in-dim lowest)")
+      .def("apply_flat", [](const LinearLayout &l, uint64_t x) {
+             if (l.totalInBits() < 64 && x >> l.totalInBits())
+               raise(Diagnostic::error("apply_flat: input " + std::to_string(x) + " is outside [0, 2^" +
+                                       std::to_string(l.totalInBits()) + ")"));
+             return l.applyFlat(x);
+           }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
       .def("outputs", &outputsTable, "numpy (2^in_bits, n_out) array of L at every packed input, computed in C++")
       .def("compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.compose(b)); },
            py::arg("outer"), "outer o self: x -> outer(self(x)); self's out-dims are outer's in-dims")

@@ -163,3 +163,13 @@ def test_from_f2_matrix_checks_counts():
         lk.from_f2_matrix(2 * eye, {"register": 8}, {"dim0": 8})
     with pytest.raises(TypeError):
         lk.from_f2_matrix(eye.astype(float), {"register": 8}, {"dim0": 8})
+
+
+def test_apply_flat_refuses_inputs_past_the_layout():
+    L = lane_reg()  # 4 in bits: inputs 0..15
+    # Input 0b1001 = register bit 0 and lane bit 1: (0,1) ^ (1,0) -> packed
+    # dim0 bit 0 + dim1 bit 1 = 0b0011.
+    assert L.apply_flat(9) == 3
+    for x in (16, 2**40, 2**64 - 1):
+        with pytest.raises(lk.LayoutError, match="outside"):
+            L.apply_flat(x)
