@@ -554,7 +554,7 @@ Example:
       .def_property_readonly("num_in_dims", &LinearLayout::numInDims)
       .def_property_readonly("num_out_dims", &LinearLayout::numOutDims)
       .def("get_bases", &basesDict, "{in_dim: [[out coords], ...]} (the bases property)")
-      .def("get_basis", [](const LinearLayout &l, const std::string &in, int pos, py::object out) -> py::object {
+      .def("get_basis", [](const LinearLayout &l, const std::string &in, int64_t pos, py::object out) -> py::object {
              int i = l.inDimIndex(linear::internDim(in));
              if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
              if (pos < 0 || pos >= l.inDim(i).log2)

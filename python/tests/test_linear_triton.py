@@ -27,8 +27,9 @@ def test_names_and_sizes():
     assert L.get_total_in_dim_size_log2() == 4 and L.get_total_out_dim_size_log2() == 4
     assert L.get_basis("lane", 1) == [1, 0] and L.get_basis("lane", 0, "dim1") == 4
     assert L.get_bases() == L.bases
-    with pytest.raises(lk.LayoutError):
-        L.get_basis("lane", 2)
+    for pos in (2, -1, 2**31, 2**62):
+        with pytest.raises(lk.LayoutError, match="outside"):
+            L.get_basis("lane", pos)
     with pytest.raises(lk.LayoutError):
         L.get_out_dim_index("warp")
 
