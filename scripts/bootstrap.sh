@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# Installs every system package LayoutKit's build and tests need on a fresh
-# Debian 12 machine. Idempotent: packages already present are skipped, and
-# nothing is downloaded when all are there. Run as root (or with sudo).
+# Installs the system packages LayoutKit needs on a fresh Debian 12 machine.
+#
+#   scripts/bootstrap.sh [demo|test]
+#
+# demo: what scripts/demo.sh builds and runs (the CLI, layoutkit-opt, the
+# wasm demo); test (the default): everything the test suite needs too.
+# Idempotent: packages already present are skipped, and nothing is
+# downloaded when all are there. Run as root (or with sudo).
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build git       # toolchain
   ccache                                      # faster rebuilds
-  libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   nlohmann-json3-dev libcli11-dev             # the layoutkit CLI
-  clang libclang-rt-14-dev                    # libFuzzer targets
-  python3                                     # small test helpers
+  python3                                     # small helpers
   libmlir-22-dev mlir-22-tools                # the tileas MLIR dialect (mlir/)
   llvm-22-dev llvm-22-tools                   #   and its lit suite
-  pybind11-dev python3-dev                    # the Python module
-  python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
-  emscripten chromium                         # the browser demo and its test
+  emscripten                                  # the browser demo
 )
+if [ "${1:-test}" != demo ]; then
+  packages+=(
+    libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
+    clang libclang-rt-14-dev                    # libFuzzer targets
+    pybind11-dev python3-dev python3-venv       # the Python module, its install test
+    python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
+    chromium                                    # the browser test
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,48 +1,48 @@
 #!/usr/bin/env bash
-# Installs, builds and runs every test: a short libFuzzer run of each
-# grammar, of the algebra and of the planner (when clang is present), the
-# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer in
-# build-asan/ (scripts/sanitize.sh; LK_SANITIZE=0 skips it), then the unit,
-# property, parser robustness, CLI, package and oracle-conformance tests.
-# Ends with CTest's summary of the main build.
+# Installs, builds and runs every test once: a short libFuzzer run of each
+# grammar, of the algebra, the planner and the MLIR parser (when clang is
+# present), then CTest: the unit, property, parser robustness, CLI, MLIR lit,
+# Python (installed from a clean copy into a fresh venv), browser, package
+# and oracle-conformance tests. Prints the time of each stage; its last line
+# is CTest's summary. The sanitizer pass (scripts/sanitize.sh) is separate:
+# .ci/run runs it after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
-bash scripts/build.sh
-# The browser demo: its wasm build and the test's npm package (browser.demo
-# is skipped, with the reason, when either is missing).
-if command -v emcmake >/dev/null 2>&1; then
+source scripts/stages.sh
+
+web() {
   bash scripts/build-wasm.sh
   if command -v npm >/dev/null 2>&1; then
     npm ci --no-audit --no-fund --loglevel=error
   fi
-fi
-if command -v clang++ >/dev/null 2>&1; then
-  seconds="${LK_FUZZ_SECONDS:-10}"
-  echo "== fuzz smoke: ${seconds}s per target (log: build/fuzz.log) =="
-  status=0
+}
+
+fuzz_smoke() {
+  local seconds="${LK_FUZZ_SECONDS:-10}" status=0
+  echo "${seconds}s per target (log: build/fuzz.log)"
   bash scripts/fuzz.sh "$seconds" >build/fuzz.log 2>&1 || status=$?
   grep -E "^===|^Done [0-9]+ runs" build/fuzz.log || true
   if [ "$status" -ne 0 ]; then
     tail -n 60 build/fuzz.log
     echo "fuzz smoke failed"
-    exit 1
+    return 1
   fi
+}
+
+suite() {
+  (cd build && ctest --output-on-failure -j "${LK_JOBS:-$(nproc)}") | tee build/ctest.log
+}
+
+stage "install packages (scripts/bootstrap.sh)" bash scripts/bootstrap.sh
+stage "build (scripts/build.sh)" bash scripts/build.sh
+# The browser demo: its wasm build and the test's npm package (browser.demo
+# is skipped, with the reason, when either is missing).
+if command -v emcmake >/dev/null 2>&1; then
+  stage "wasm build and npm packages" web
 fi
-if [ "${LK_SANITIZE:-1}" != 0 ]; then
-  echo "== sanitizers: ASan + UBSan build and tests in build-asan/ (log: build-asan/sanitize.log) =="
-  status=0
-  start=$SECONDS
-  mkdir -p build-asan
-  bash scripts/sanitize.sh >build-asan/sanitize.log 2>&1 || status=$?
-  grep -E "tests passed|tests failed" build-asan/sanitize.log || true
-  echo "sanitizer build and tests: $((SECONDS - start)) s"
-  if [ "$status" -ne 0 ]; then
-    grep -E "ERROR: AddressSanitizer|runtime error:|\*\*\*Failed|\(Failed\)|FAILED" build-asan/sanitize.log | head -n 40 || true
-    tail -n 60 build-asan/sanitize.log
-    echo "sanitizer run failed"
-    exit 1
-  fi
+if command -v clang++ >/dev/null 2>&1; then
+  stage "fuzz smoke (scripts/fuzz.sh)" fuzz_smoke
 fi
-cd build
-ctest --output-on-failure -j "${LK_JOBS:-$(nproc)}"
+stage "tests (ctest)" suite
+stage_summary "scripts/test.sh"
+grep -E "tests passed|tests failed" build/ctest.log | tail -n 1
