@@ -24,13 +24,14 @@ Expected<Swizzle> Swizzle::make(int64_t B, int64_t M, int64_t S) {
   if (B < 0 || M < 0)
     return Diagnostic::error("swizzle " + name +
                              ": B and M must be non-negative");
-  if (S < B)
-    return Diagnostic::error("swizzle " + name + ": S must be >= B (S = " +
+  int64_t absS = S < 0 ? (S < -62 ? 63 : -S) : S;
+  if (absS < B)
+    return Diagnostic::error("swizzle " + name + ": |S| must be >= B (S = " +
                              std::to_string(S) + ", B = " + std::to_string(B) +
                              ") so that the swizzle is self-inverse");
-  if (B > 62 || M > 62 || S > 62 || B + M + S > 62)
+  if (B > 62 || M > 62 || absS > 62 || B + M + absS > 62)
     return Diagnostic::error("swizzle " + name +
-                             ": B + M + S must be at most 62");
+                             ": B + M + |S| must be at most 62");
   return Swizzle{int(B), int(M), int(S)};
 }
 

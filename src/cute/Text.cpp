@@ -81,10 +81,11 @@ public:
       LK_CHECK(lx_.expect('>', "to close the swizzle"));
       size_t swEnd = lx_.pos();
       // Swizzle::make sums B + M + S; keep huge values away from it.
-      if (b >= 0 && m >= 0 && s >= b && (m > 62 || s > 62))
+      if (b >= 0 && m >= 0 && (s >= b || s <= -b) &&
+          (m > 62 || s > 62 || s < -62))
         return lx_.error("swizzle Sw<" + std::to_string(b) + "," +
                              std::to_string(m) + "," + std::to_string(s) +
-                             ">: B + M + S must be at most 62",
+                             ">: B + M + |S| must be at most 62",
                          swStart, swEnd - swStart);
       Expected<Swizzle> sw = Swizzle::make(b, m, s);
       if (!sw)

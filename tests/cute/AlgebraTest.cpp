@@ -318,6 +318,15 @@ TEST(Swizzle, CuTeFormula) {
     EXPECT_EQ(swizzleApply(3, 4, 3, swizzleApply(3, 4, 3, x)), x);
   EXPECT_FALSE(Swizzle::make(3, 4, 2)); // S < B: not self-inverse
   EXPECT_TRUE(Swizzle::make(2, 5, 2));
+  // A negative S (CuTe's Swizzle<2,4,-3>): bits [4,6) go into [7,9), so
+  // 0x10 -> 0x10 ^ 0x80 = 0x90, and the map is still self-inverse.
+  Expected<Swizzle> neg = Swizzle::make(2, 4, -3);
+  ASSERT_TRUE(neg);
+  EXPECT_EQ((*neg)(0x10), 0x90);
+  for (int64_t x = 0; x < 4096; ++x)
+    EXPECT_EQ((*neg)((*neg)(x)), x);
+  EXPECT_FALSE(Swizzle::make(3, 4, -2)); // |S| < B
+  EXPECT_FALSE(Swizzle::make(1, 30, -40)); // B + M + |S| > 62
 }
 
 } // namespace

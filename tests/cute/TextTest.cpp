@@ -182,9 +182,9 @@ TEST(TextComposed, Diagnostics) {
   EXPECT_TRUE(failsAt(bad, "S must be >= B", 1));
   EXPECT_EQ(bad.error().range->end.column, 10u);
   EXPECT_TRUE(failsAt(parseComposedLayout("  Sw<-1,4,3> o 8:1"), "B and M must be non-negative", 3));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,60,3> o 8:1"), "B + M + S must be at most 62", 1));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,60,3> o 8:1"), "B + M + |S| must be at most 62", 1));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,9223372036854775807,9223372036854775807> o 8:1"),
-                      "B + M + S must be at most 62", 1));
+                      "B + M + |S| must be at most 62", 1));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4> o 8:1"), "expected ',' after swizzle M but found '>'", 7));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw(3,4,3) o 8:1"), "expected '<' after 'Sw' but found '('", 3));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> (8,64):(64,1)"), "expected 'o'", 11));

@@ -10,7 +10,8 @@
 ///   Sw(x) = x ^ ((x & (((1<<B)-1) << (M+S))) >> S)
 ///
 /// i.e. bits [M+S, M+S+B) are XORed into bits [M, M+B). With S >= B the two
-/// fields do not overlap and Sw is self-inverse: Sw(Sw(x)) == x.
+/// fields do not overlap and Sw is self-inverse: Sw(Sw(x)) == x. A negative
+/// S (|S| >= B) goes the other way: bits [M, M+B) into [M-S, M-S+B).
 /// (DESIGN §4: the spec's variant that reads bits [S, S+B) is not used.)
 ///
 /// Examples:
@@ -44,7 +45,8 @@ struct Swizzle {
   int M = 0;
   int S = 0;
 
-  /// Validates 0 <= B, 0 <= M, S >= B (self-inverse), B + M + S <= 62.
+  /// Validates 0 <= B, 0 <= M, |S| >= B (self-inverse), B + M + |S| <= 62.
+  /// A negative S (CuTe allows it) XORs bits [M, M+B) into [M-S, M-S+B).
   static Expected<Swizzle> make(int64_t B, int64_t M, int64_t S);
   int64_t operator()(int64_t x) const { return swizzleApply(B, M, S, x); }
   bool isIdentity() const { return B == 0; }
