@@ -17,6 +17,7 @@ class LayoutError(ValueError):
     offset: Optional[int]
     source: Optional[str]
     notes: List[str]
+    path: Optional[str]
 
 # ---------------------------------------------------------------- cute
 class Layout:

@@ -46,7 +46,9 @@ void initErrors(py::module_ &m) {
   py::dict ns;
   ns["__doc__"] = "A LayoutKit diagnostic: a ValueError with the message, "
                   "the 1-based column and line it points at (None without "
-                  "a text), the 0-based offset, the text and the notes. "
+                  "a text), the 0-based offset, the text, the notes and the "
+                  "path of the faulty part of a Python argument (e.g. "
+                  "'shape[1][0]'; None when the fault is not in one). "
                   "str(e) is the rendered diagnostic with a caret.";
   ns["__module__"] = "layoutkit";
   py::object type = py::reinterpret_borrow<py::object>(
@@ -54,12 +56,33 @@ void initErrors(py::module_ &m) {
       "LayoutError", py::make_tuple(base), ns);
   layoutErrorType() = type;
   m.attr("LayoutError") = type;
+  // The one translation of C++ exceptions the bindings let through: a
+  // value pybind11 could not convert is a TypeError naming both types.
+  py::register_local_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const py::cast_error &e) {
+      std::string what = e.what();
+      const std::string prefix = "Unable to cast Python instance of type ";
+      if (what.rfind(prefix, 0) == 0)
+        what = "expected a value of C++ type " +
+               what.substr(what.find(" to C++ type ") + 13) + ", got " +
+               what.substr(prefix.size(), what.find(" to C++ type ") -
+                                              prefix.size());
+      PyErr_SetString(PyExc_TypeError, what.c_str());
+    }
+  });
 }
 
-void raise(const Diagnostic &d) {
-  py::object e = layoutErrorType()(d.render());
+void raise(const Diagnostic &d, const std::string &path) {
+  std::string text = d.render();
+  if (!path.empty())
+    text = path + ": " + text;
+  py::object e = layoutErrorType()(text);
   e.attr("message") = d.message;
   e.attr("notes") = py::cast(d.notes);
+  e.attr("path") = path.empty() ? py::object(py::none()) : py::str(path);
   if (d.range) {
     e.attr("column") = d.range->begin.column;
     e.attr("line") = d.range->begin.line;
@@ -75,19 +98,173 @@ void raise(const Diagnostic &d) {
   throw py::error_already_set();
 }
 
-IntTuple toIntTuple(py::handle h) {
-  if (py::isinstance<py::str>(h))
-    return unwrap(cute::parseIntTuple(h.cast<std::string>()));
-  if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
-    IntTuple t;
-    for (py::handle e : h)
-      t.push_back(toIntTuple(e));
-    return t;
+namespace {
+
+/// repr(h) cut to 60 characters (a hostile value may print as megabytes).
+std::string shortRepr(py::handle h) {
+  PyObject *r = PyObject_Repr(h.ptr());
+  if (!r) {
+    PyErr_Clear();
+    return "<unprintable " + std::string(Py_TYPE(h.ptr())->tp_name) + ">";
   }
-  if (py::isinstance<py::bool_>(h) || !PyIndex_Check(h.ptr()))
-    throw py::type_error("expected an int or a tuple of ints, got " +
-                         py::repr(h).cast<std::string>());
-  return IntTuple(h.cast<int64_t>());
+  Py_ssize_t n = 0;
+  const char *s = PyUnicode_AsUTF8AndSize(r, &n);
+  std::string out = s ? std::string(s, size_t(n)) : std::string("?");
+  Py_DECREF(r);
+  if (!s)
+    PyErr_Clear();
+  if (out.size() > 60)
+    out = out.substr(0, 57) + "...";
+  return out;
+}
+
+[[noreturn]] void throwPy(PyObject *type, const std::string &msg) {
+  PyErr_SetString(type, msg.c_str());
+  throw py::error_already_set();
+}
+
+/// toInt64 with the place named by `where` (an argument name or a path).
+int64_t readInt(PyObject *o, const std::string &where) {
+  if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow)
+      return v;
+  }
+  if (PyBool_Check(o) || !PyIndex_Check(o))
+    throwPy(PyExc_TypeError, where + ": expected an int, got " +
+                                 shortRepr(o) + " (" + Py_TYPE(o)->tp_name +
+                                 ")");
+  PyObject *i = PyNumber_Index(o);
+  if (!i)
+    throw py::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow)
+    throwPy(PyExc_OverflowError,
+            where + ": " + shortRepr(o) +
+                " does not fit in a 64-bit integer [-2^63, 2^63)");
+  if (v == -1 && PyErr_Occurred())
+    throw py::error_already_set();
+  return v;
+}
+
+/// Reads nested tuples/lists of ints into a Builder, tracking the path
+/// (indices from the argument) for the messages and bounding depth and
+/// node count before the work grows.
+class TupleReader {
+public:
+  explicit TupleReader(const char *what) : what_(what) {}
+
+  void read(PyObject *o) {
+    if (PyLong_CheckExact(o)) {
+      count(1);
+      b_.leaf(readInt(o, where()));
+      return;
+    }
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+      readTuple(o);
+      return;
+    }
+    if (PyUnicode_Check(o)) {
+      Py_ssize_t n = 0;
+      const char *s = PyUnicode_AsUTF8AndSize(o, &n);
+      if (!s)
+        throw py::error_already_set();
+      auto t = cute::parseIntTuple(std::string_view(s, size_t(n)));
+      if (!t)
+        raise(t.error(), path_.empty() ? std::string() : where());
+      count(t->nodeCount());
+      b_.subtree(*t);
+      return;
+    }
+    if (PyBool_Check(o) || !PyIndex_Check(o))
+      throwPy(PyExc_TypeError, where() + ": expected an int or a tuple of "
+                                         "ints, got " +
+                                   shortRepr(o) + " (" + Py_TYPE(o)->tp_name +
+                                   ")");
+    count(1);
+    b_.leaf(readInt(o, where()));
+  }
+
+  IntTuple take() {
+    auto t = b_.take();
+    if (!t)
+      raise(t.error(), what_);
+    return std::move(*t);
+  }
+
+private:
+  void readTuple(PyObject *o) {
+    if (int(path_.size()) >= kMaxNesting)
+      fail("nested deeper than " + std::to_string(kMaxNesting) +
+           " levels (a list that contains itself?)");
+    if (PySequence_Fast_GET_SIZE(o) > Py_ssize_t(IntTuple::kMaxRank))
+      fail("a tuple of " + std::to_string(PySequence_Fast_GET_SIZE(o)) +
+           " modes; at most " + std::to_string(IntTuple::kMaxRank));
+    count(1);
+    b_.open();
+    path_.push_back(0);
+    // The size is read again each step: an item's __index__ may shrink a
+    // list; each item is held while it is read.
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+      path_.back() = i;
+      py::object item = py::reinterpret_borrow<py::object>(
+          PySequence_Fast_GET_ITEM(o, i));
+      read(item.ptr());
+    }
+    path_.pop_back();
+    b_.close();
+  }
+
+  void count(size_t n) {
+    nodes_ += n;
+    if (nodes_ > IntTuple::kMaxNodes)
+      fail("more than " + std::to_string(IntTuple::kMaxNodes) +
+           " nodes (ints and tuples)");
+  }
+
+  /// "shape[1][0]"; a deep path keeps its first 4 and last 2 indices.
+  std::string where() const {
+    std::string s = what_;
+    size_t n = path_.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (n > 8 && k == 4) {
+        s += "...(" + std::to_string(n - 6) + " more)...";
+        k = n - 3;
+        continue;
+      }
+      s += "[" + std::to_string(path_[k]) + "]";
+    }
+    return s;
+  }
+
+  [[noreturn]] void fail(const std::string &msg) {
+    raise(Diagnostic::error(std::string(what_) + " is " + msg), where());
+  }
+
+  const char *what_;
+  IntTuple::Builder b_;
+  std::vector<Py_ssize_t> path_;
+  size_t nodes_ = 0;
+};
+
+} // namespace
+
+int64_t toInt64(py::handle h, const char *what) {
+  return readInt(h.ptr(), what);
+}
+
+IntTuple toIntTuple(py::handle h, const char *what) {
+  PyObject *o = h.ptr();
+  if (PyLong_CheckExact(o)) // the common leaf, without a builder
+    return IntTuple(readInt(o, what));
+  if (PyUnicode_Check(o))
+    return unwrap(cute::parseIntTuple(h.cast<std::string>()));
+  TupleReader r(what);
+  r.read(o);
+  return r.take();
 }
 
 py::object fromIntTuple(const IntTuple &t) {
@@ -115,15 +292,16 @@ Layout makeLayout(py::object shape, py::object stride) {
       throw py::type_error("a layout text takes no stride");
     return unwrap(cute::parseLayout(shape.cast<std::string>()));
   }
-  IntTuple s = toIntTuple(shape);
+  IntTuple s = toIntTuple(shape, "shape");
   if (stride.is_none())
     return unwrap(Layout::compact(s));
-  return unwrap(Layout::make(std::move(s), toIntTuple(stride)));
+  return unwrap(Layout::make(std::move(s), toIntTuple(stride, "stride")));
 }
 
 /// A tiler: a Layout, an int (n:1), None (keep the mode), a str (tiler
-/// text) or a tuple/list of tilers (one per mode).
-Tiler toTiler(py::handle h) {
+/// text) or a tuple/list of tilers (one per mode), at most kMaxNesting
+/// levels deep. `path` names the place for the messages ("tiler[1]").
+Tiler toTiler(py::handle h, const std::string &path = "tiler", int depth = 0) {
   if (h.is_none())
     return Tiler::keep();
   if (py::isinstance<Layout>(h))
@@ -131,30 +309,39 @@ Tiler toTiler(py::handle h) {
   if (py::isinstance<py::str>(h))
     return unwrap(cute::parseTiler(h.cast<std::string>()));
   if (py::isinstance<py::tuple>(h) || py::isinstance<py::list>(h)) {
+    if (depth >= kMaxNesting)
+      raise(Diagnostic::error("tiler is nested deeper than " +
+                              std::to_string(kMaxNesting) +
+                              " levels (a list that contains itself?)"),
+            path);
     std::vector<Tiler> modes;
-    for (py::handle e : h)
-      modes.push_back(toTiler(e));
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
+    for (size_t i = 0; i < seq.size(); ++i)
+      modes.push_back(toTiler(seq[i], path + "[" + std::to_string(i) + "]",
+                              depth + 1));
     return Tiler::tuple(std::move(modes));
   }
-  return unwrap(Tiler::ofSize(h.cast<int64_t>()));
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
+    throw py::type_error(path + ": expected a Layout, an int, None, a layout "
+                                "text or a tuple of tilers, got " +
+                         std::string(Py_TYPE(h.ptr())->tp_name));
+  return unwrap(Tiler::ofSize(toInt64(h, path.c_str())));
 }
 
 /// The coordinate of a call: one argument as is, several as a tuple.
 IntTuple callCoord(const py::args &args) {
   if (args.size() == 1)
-    return toIntTuple(args[0]);
-  return toIntTuple(args);
+    return toIntTuple(args[0], "coord");
+  return toIntTuple(args, "coord");
 }
 
 /// L(coord) (pycute's __call__): an int, or the codomain tuple for basis
 /// strides.
 py::object callLayout(const Layout &l, const py::args &args) {
   if (args.size() == 1 && PyLong_CheckExact(args[0].ptr()) &&
-      !l.hasBasisStrides()) {
-    int64_t i = args[0].cast<int64_t>();
-    if (i >= 0)
-      return py::int_(cute::evaluate(l, i));
-  }
+      !l.hasBasisStrides())
+    return py::int_(
+        unwrap(cute::crd2idx(IntTuple(toInt64(args[0], "index")), l)));
   IntTuple c = callCoord(args);
   if (l.hasBasisStrides())
     return fromIntTuple(unwrap(cute::crd2offset(c, l)));
@@ -258,7 +445,7 @@ Example:
     >>> Swizzle(3, 4, 3)(128)
     144
 )doc")
-      .def(py::init([](int64_t b, int64_t mm, int64_t s) {
+      .def(py::init([](Int64 b, Int64 mm, Int64 s) {
              return unwrap(Swizzle::make(b, mm, s));
            }), py::arg("bits"), py::arg("base"), py::arg("shift"))
       .def("__call__", &Swizzle::operator(), py::arg("offset"))
@@ -275,7 +462,7 @@ ComposedLayout makeComposed(py::object a, py::object offset, py::object inner) {
     return unwrap(cute::parseComposedLayout(a.cast<std::string>()));
   if (!py::isinstance<Swizzle>(a) || !py::isinstance<Layout>(inner))
     throw py::type_error("ComposedLayout(Swizzle, offset, Layout) or ComposedLayout(text)");
-  return ComposedLayout{a.cast<Swizzle>(), offset.is_none() ? 0 : offset.cast<int64_t>(),
+  return ComposedLayout{a.cast<Swizzle>(), offset.is_none() ? 0 : toInt64(offset, "offset"),
                         inner.cast<Layout>()};
 }
 
@@ -312,7 +499,7 @@ Example:
 int64_t sizeOf(py::object x) {
   if (py::isinstance<Layout>(x)) return x.cast<Layout>().size();
   if (py::isinstance<ComposedLayout>(x)) return x.cast<ComposedLayout>().layout.size();
-  return unwrap(toIntTuple(x).product());
+  return unwrap(toIntTuple(x, "shape").product());
 }
 
 void bindAlgebra(py::module_ &m) {
@@ -321,15 +508,15 @@ void bindAlgebra(py::module_ &m) {
         "L(size(L)-1)+1. Example: cosize(Layout((4,8),(8,1))) == 32");
   m.def("rank", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return int64_t(x.cast<Layout>().rank());
-          return int64_t(toIntTuple(x).rank());
+          return int64_t(toIntTuple(x, "shape").rank());
         }, py::arg("x"), "Top-level modes. Example: rank((4,(2,3))) == 2");
   m.def("depth", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return x.cast<Layout>().depth();
-          return toIntTuple(x).depth();
+          return toIntTuple(x, "shape").depth();
         }, py::arg("x"), "Nesting depth. Example: depth((4,(2,3))) == 2");
-  m.def("crd2idx", [](py::object c, const Layout &l) { return unwrap(cute::crd2idx(toIntTuple(c), l)); },
+  m.def("crd2idx", [](py::object c, const Layout &l) { return unwrap(cute::crd2idx(toIntTuple(c, "coord"), l)); },
         py::arg("coord"), py::arg("layout"), "L(coord). Example: crd2idx((1,2), Layout((4,8),(8,1))) == 10");
-  m.def("idx2crd", [](int64_t i, py::object s) { return fromIntTuple(unwrap(cute::idx2crd(i, toIntTuple(s)))); },
+  m.def("idx2crd", [](Int64 i, py::object s) { return fromIntTuple(unwrap(cute::idx2crd(i, toIntTuple(s, "shape")))); },
         py::arg("index"), py::arg("shape"), "The colexicographic coordinate of index i. Example: idx2crd(5, (4,8)) == (1, 1)");
   m.def("make_layout", [](const py::args &modes) {
           std::vector<Layout> v;
@@ -340,13 +527,13 @@ void bindAlgebra(py::module_ &m) {
         "The leaves as top-level modes. Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == Layout((2,2,2),(1,2,4))");
   m.def("coalesce", [](const Layout &l, py::object profile) {
           if (profile.is_none()) return cute::coalesce(l);
-          return unwrap(cute::coalesce(l, toIntTuple(profile)));
+          return unwrap(cute::coalesce(l, toIntTuple(profile, "profile")));
         }, py::arg("layout"), py::arg("profile") = py::none(),
         "The shortest layout equal as a function on [0,size): adjacent modes (s0:d0, s1:d1) merge when d1 = s0*d0; size-1 modes drop. "
         "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");
   m.def("filter", [](const Layout &l, py::object profile) {
           if (profile.is_none()) return cute::filter(l);
-          return unwrap(cute::filter(l, toIntTuple(profile)));
+          return unwrap(cute::filter(l, toIntTuple(profile, "profile")));
         }, py::arg("layout"), py::arg("profile") = py::none(),
         "coalesce after dropping stride-0 modes. Example: filter(Layout((4,2),(1,0))) == Layout(4, 1)");
   m.def("filter_zeros", [](const Layout &l) { return cute::filter_zeros(l); }, py::arg("layout"),
@@ -363,7 +550,7 @@ void bindAlgebra(py::module_ &m) {
         "Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == Layout((2,2),(16,1))");
   m.def("complement", [](const Layout &l, py::object maxIdx) {
           if (maxIdx.is_none()) return unwrap(cute::complement(l));
-          return unwrap(cute::complement(l, toIntTuple(maxIdx)));
+          return unwrap(cute::complement(l, toIntTuple(maxIdx, "max_idx")));
         }, py::arg("layout"), py::arg("max_idx") = py::none(),
         "The sorted layout R disjoint from L's image with (L, R) reaching max_idx (default cosize). "
         "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
@@ -390,12 +577,16 @@ void bindAlgebra(py::module_ &m) {
         "Mode i = (A_i, B_i): B's copies of A, A the inner block. Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
   m.def("raked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::raked_product(a, b)); },
         py::arg("block"), py::arg("layout"), "Mode i = (B_i, A_i): A's elements interleaved (raked) over B");
-  m.def("swizzle_apply", [](int64_t b, int64_t mm, int64_t s, int64_t x) {
-          if (b < 0 || mm < 0 || b + mm + (s < 0 ? -s : s) > 62)
-            raise(Diagnostic::error("swizzle parameters out of range"));
+  m.def("swizzle_apply", [](Int64 b, Int64 mm, Int64 s, Int64 x) {
+          // Each bound first: |s| of -2^63 and the sum would overflow.
+          if (b < 0 || mm < 0 || b > 62 || mm > 62 || s < -62 || s > 62 ||
+              b + mm + (s < 0 ? -s : s) > 62)
+            raise(Diagnostic::error(
+                "swizzle_apply(" + std::to_string(b) + ", " + std::to_string(mm) + ", " +
+                std::to_string(s) + "): bits and base must be >= 0 and bits + base + |shift| <= 62"));
           return cute::swizzleApply(int(b), int(mm), int(s), x);
         }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),
-        "The swizzle formula for any parameters, also those Swizzle() refuses (shift < bits, negative shift): "
+        "The swizzle formula for any parameters, also those Swizzle() refuses (|shift| < bits): "
         "x XOR ((x & mask) >> shift), mask = (2^bits - 1) << (base + max(shift, 0)), a negative shift moving bits up. "
         "Example: swizzle_apply(3, 4, 3, 128) == 144");
   m.def("equivalent", [](const Layout &a, const Layout &b) { return unwrap(cute::equivalent(a, b)); },

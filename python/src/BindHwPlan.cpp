@@ -90,7 +90,7 @@ Example:
       .def_readonly("coord_names", &hw::Atom::coordNames)
       .def_readonly("tv", &hw::Atom::tv, "The CuTe TV layout (thread, value) -> index")
       .def_property_readonly("shape", &hw::Atom::logicalShape, "The logical shape, e.g. [16, 16]")
-      .def("eval", [](const hw::Atom &a, int64_t t, int64_t v) { return unwrap(a.eval(t, v)); },
+      .def("eval", [](const hw::Atom &a, Int64 t, Int64 v) { return unwrap(a.eval(t, v)); },
            py::arg("thread"), py::arg("value"))
       .def("tile_layout", [](const hw::Atom &a) {
              return ComposeLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
@@ -131,15 +131,15 @@ void bindDescriptors(py::module_ &m) {
           return smemDict(unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w)));
         }, py::arg("word"), py::arg("kind") = "wgmma",
         "The fields of a wgmma/umma shared-memory descriptor word (int or '0x..' text); addresses in bytes");
-  m.def("encode_smem_descriptor", [](int64_t start, int64_t lbo, int64_t sbo, const std::string &swizzle,
-                                     int64_t base, bool lboAbsolute, const std::string &kind) {
+  m.def("encode_smem_descriptor", [](Int64 start, Int64 lbo, Int64 sbo, const std::string &swizzle,
+                                     Int64 base, bool lboAbsolute, const std::string &kind) {
           hw::SmemDescriptor d{start, lbo, sbo, base, hwSwizzleOf(swizzle), lboAbsolute};
           return unwrap(hw::encodeSmemDescriptor(smemKindOf(kind), d));
         }, py::arg("start_address"), py::arg("leading_byte_offset"), py::arg("stride_byte_offset"),
         py::arg("swizzle") = "none", py::arg("base_offset") = 0, py::arg("lbo_absolute") = false,
         py::arg("kind") = "wgmma", "The 64-bit descriptor word (addresses >> 4 in their fields)");
-  m.def("tile_tma", [](const std::string &elem, int64_t bits, const std::string &major, int64_t mn,
-                       int64_t k, const std::string &swizzle) {
+  m.def("tile_tma", [](const std::string &elem, Int64 bits, const std::string &major, Int64 mn,
+                       Int64 k, const std::string &swizzle) {
           hw::TmaDescription t = unwrap(api::tileTma(elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)));
           py::dict r;
           r["data_type"] = std::string(hw::info(t.dataType).name);
@@ -156,7 +156,7 @@ void bindDescriptors(py::module_ &m) {
             r.append(py::make_tuple(std::string(i.name), i.spanBytes, i.hasCute ? py::cast(cute::Swizzle{i.B, i.M, i.S}) : py::none()));
           return r;
         }, "[(name, span bytes, byte Swizzle or None), ...]");
-  m.def("element_swizzle", [](const std::string &mode, int64_t bits) {
+  m.def("element_swizzle", [](const std::string &mode, Int64 bits) {
           return unwrap(hw::elementSwizzle(hwSwizzleOf(mode), bits));
         }, py::arg("mode"), py::arg("element_bits"), "The CuTe swizzle of a mode over element offsets");
 }
@@ -166,7 +166,7 @@ void bindDescriptors(py::module_ &m) {
 //===----------------------------------------------------------------------===//
 
 void bindAnalyses(py::module_ &m) {
-  m.def("bank_conflicts", [](const ComposeLayout &memory, int64_t bits,
+  m.def("bank_conflicts", [](const ComposeLayout &memory, Int64 bits,
                              const std::vector<std::vector<int64_t>> &access) {
           tile::BankConflicts c = unwrap(tile::bankConflicts(memoryOf(memory), bits, access));
           py::dict d;
@@ -181,8 +181,8 @@ void bindAnalyses(py::module_ &m) {
     if (!dist.swizzle().isIdentity()) raise(Diagnostic::error("the distributed layout has a swizzle"));
     return hw::WarpAccess{dist.tile(), memoryOf(mem), bits, bytes};
   };
-  m.def("shared_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
-                                      int64_t bytes, const std::string &arch) {
+  m.def("shared_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+                                      Int64 bytes, const std::string &arch) {
           hw::SharedAccessReport r = unwrap(hw::sharedAccess(warpAccess(dist, mem, bits, bytes), archOf(arch)));
           py::dict d;
           d["wavefronts"] = r.wavefronts;
@@ -192,8 +192,8 @@ void bindAnalyses(py::module_ &m) {
           return d;
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
         py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (bank conflicts per access)");
-  m.def("global_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
-                                      int64_t bytes, const std::string &arch) {
+  m.def("global_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+                                      Int64 bytes, const std::string &arch) {
           hw::WarpAccess a = warpAccess(dist, mem, bits, bytes);
           hw::GlobalAccessReport r = unwrap(hw::globalAccess(a, archOf(arch)));
           hw::WarpInstructions ins = unwrap(hw::warpInstructions(a));
@@ -210,7 +210,7 @@ void bindAnalyses(py::module_ &m) {
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
         py::arg("arch") = "sm_90",
         "Coalescing of a warp's global access: 32-byte sectors and 128-byte lines touched; efficiency = requested bytes / (32 * sectors)");
-  m.def("vector_bytes", [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits) {
+  m.def("vector_bytes", [](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits) {
           return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
         "The widest access (bytes, at most 16) that every lane can make with contiguous registers");
@@ -370,7 +370,7 @@ CUDA device function.
            });
 
   m.def("plan", [](py::object src, py::object dst, const std::string &dtype, py::object shape,
-                   const std::string &arch, int64_t smemBudget, bool matrix, py::object logical) {
+                   const std::string &arch, Int64 smemBudget, bool matrix, py::object logical) {
           LinearLayout s = distributedOf(src, shape), d = distributedOf(dst, shape);
           std::vector<int64_t> extents = logicalExtents(logical);
           cute::ElementType t = unwrap(cute::lookupElementType(dtype));

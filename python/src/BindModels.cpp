@@ -65,7 +65,7 @@ py::list iterList(const tile::IterList &l) {
 /// The flat index of `x`: an int, or a coordinate over `shape`.
 int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
   if (PyLong_Check(x.ptr())) {
-    int64_t i = x.cast<int64_t>();
+    int64_t i = toInt64(x, "index");
     if (i < 0 || i >= c.size())
       raise(Diagnostic::error("index " + std::to_string(i) + " is outside [0, " +
                               std::to_string(c.size()) + ")"));
@@ -101,7 +101,7 @@ py::list evalTile(const ComposeLayout &c, py::object x, py::object shape, std::o
 std::vector<tile::AxisValue> whereOf(const py::kwargs &kw) {
   std::vector<tile::AxisValue> v;
   for (auto [k, val] : kw)
-    v.push_back({unwrap(Axis::byName(k.cast<std::string>())), val.cast<int64_t>()});
+    v.push_back({unwrap(Axis::byName(k.cast<std::string>())), toInt64(val, "axis value")});
   return v;
 }
 
@@ -114,7 +114,7 @@ std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
 /// when none; with `words`, a third axis of the word's elements (up to
 /// 32 / dtypeBits of them side by side, -1 padded). Refused above
 /// api::kMaxBankViewElements elements before any work.
-py::array bankGrid(const ComposeLayout &c, int64_t dtypeBits,
+py::array bankGrid(const ComposeLayout &c, Int64 dtypeBits,
                               std::optional<std::string> swizzle, bool words) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   tile::BankView v = unwrap(api::bankView(mem, dtypeBits, int64_t(1) << 16));
@@ -147,9 +147,9 @@ py::dict conflictsDict(const tile::BankConflicts &bc) {
   return d;
 }
 
-py::dict columnConflicts(const ComposeLayout &c, int64_t dtypeBits, int64_t rows,
-                         int64_t cols, int64_t column, std::optional<int64_t> lanes,
-                         int64_t vector, int64_t firstRow, std::optional<std::string> swizzle) {
+py::dict columnConflicts(const ComposeLayout &c, Int64 dtypeBits, Int64 rows,
+                         Int64 cols, Int64 column, std::optional<int64_t> lanes,
+                         Int64 vector, Int64 firstRow, std::optional<std::string> swizzle) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   api::ColumnRead r{rows, cols, column, lanes, vector, firstRow};
   return conflictsDict(unwrap(api::columnConflicts(mem, dtypeBits, r)));
@@ -339,7 +339,7 @@ std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
     DimId id = linear::internDim(k.cast<std::string>());
     int i = l.inDimIndex(id);
     if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + dimStr(id) + "'"));
-    v[size_t(i)] = val.cast<int64_t>();
+    v[size_t(i)] = toInt64(val, "input");
   }
   return v;
 }
@@ -392,7 +392,7 @@ py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
 std::vector<linear::DimSize> dimSizesOf(py::object dims) {
   std::vector<linear::DimSize> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back(unwrap(linear::dimSizeOf(linear::internDim(k.cast<std::string>()), v.cast<int64_t>())));
+    r.push_back(unwrap(linear::dimSizeOf(linear::internDim(k.cast<std::string>()), toInt64(v, "dim size"))));
   return r;
 }
 
@@ -538,15 +538,15 @@ Example:
                   "bases: {in_dim: [[out coords], ...]} (or pairs); out_dim_names: names (sizes inferred, "
                   "surjective), names with out_dim_sizes (surjective unless require_surjective=False), "
                   "or {name: size} (surjective only with require_surjective=True)")
-      .def_static("identity_1d", [](int64_t size, const std::string &in, const std::string &out) {
+      .def_static("identity_1d", [](Int64 size, const std::string &in, const std::string &out) {
              return unwrap(LinearLayout::identity1D(size, linear::internDim(in), linear::internDim(out)));
            }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> x on one dim")
-      .def_static("zeros_1d", [](int64_t size, const std::string &in, const std::string &out, int64_t outSize) {
+      .def_static("zeros_1d", [](Int64 size, const std::string &in, const std::string &out, Int64 outSize) {
              return unwrap(linear::zeros1D(size, linear::internDim(in), linear::internDim(out), outSize));
            }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), py::arg("out_dim_size") = 1,
            "x -> 0 (a broadcast); out_dim of size out_dim_size")
       .def_static("empty", [] { return LinearLayout::empty(); }, "The layout with no dims (the identity of *)")
-      .def_static("strided_1d", [](int64_t size, int64_t stride, const std::string &in, const std::string &out) {
+      .def_static("strided_1d", [](Int64 size, Int64 stride, const std::string &in, const std::string &out) {
              return unwrap(linear::strided1D(size, stride, linear::internDim(in), linear::internDim(out)));
            }, py::arg("size"), py::arg("stride"), py::arg("in_dim"), py::arg("out_dim"),
            "x -> stride * x on one dim (size, stride powers of two; out size size * stride)")
@@ -554,7 +554,7 @@ Example:
       .def_property_readonly("num_in_dims", &LinearLayout::numInDims)
       .def_property_readonly("num_out_dims", &LinearLayout::numOutDims)
       .def("get_bases", &basesDict, "{in_dim: [[out coords], ...]} (the bases property)")
-      .def("get_basis", [](const LinearLayout &l, const std::string &in, int64_t pos, py::object out) -> py::object {
+      .def("get_basis", [](const LinearLayout &l, const std::string &in, Int64 pos, py::object out) -> py::object {
              int i = l.inDimIndex(linear::internDim(in));
              if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
              if (pos < 0 || pos >= l.inDim(i).log2)

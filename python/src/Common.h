@@ -15,9 +15,14 @@
 #ifndef LAYOUTKIT_PYTHON_COMMON_H
 #define LAYOUTKIT_PYTHON_COMMON_H
 
+// Cast failures name the Python and the C++ type (the module's translation
+// turns them into TypeError); defined before pybind11 in every binding file.
+#define PYBIND11_DETAILED_ERROR_MESSAGES
+
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
+#include "layoutkit/cute/TupleSyntax.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -30,11 +35,15 @@ namespace py = pybind11;
 
 /// The LayoutError type (created once by initErrors).
 py::object &layoutErrorType();
-/// Creates layoutkit.LayoutError in module `m`.
+/// Creates layoutkit.LayoutError in module `m` and registers the module's
+/// one error translation: a pybind11 cast failure (a Python value of the
+/// wrong type for a C++ parameter) raises TypeError, never RuntimeError.
 void initErrors(py::module_ &m);
 
-/// Raises `d` as LayoutError (never returns).
-[[noreturn]] void raise(const lk::Diagnostic &d);
+/// Raises `d` as LayoutError (never returns). `path` is where in a Python
+/// value the fault is ("shape[1][0]"); it is set as the error's `path`
+/// attribute (None when empty) and prefixes the message.
+[[noreturn]] void raise(const lk::Diagnostic &d, const std::string &path = {});
 
 /// The value of `e`, or LayoutError with its diagnostic.
 template <class T> T unwrap(lk::Expected<T> e) {
@@ -47,9 +56,30 @@ inline void check(const lk::Status &s) {
     raise(s.error());
 }
 
+/// Deepest nesting of a Python tuple/list read as an IntTuple or a tiler:
+/// the bound of the text grammar (64), so a self-referencing list or a
+/// 100000-deep list is a LayoutError, not a stack overflow.
+inline constexpr int kMaxNesting = lk::cute::detail::kMaxTupleNesting;
+
+/// An integer argument: a Python int or any object with __index__ (numpy
+/// integers), never a bool or a float. TypeError for another type,
+/// OverflowError outside [-2^63, 2^63). `what` names the argument.
+int64_t toInt64(py::handle h, const char *what);
+
+/// An int64_t function parameter read with toInt64's rules (pybind11's own
+/// int64_t caster refuses 2^64 as "incompatible arguments"): declare the
+/// parameter as `Int64 n` and use it as an int64_t.
+struct Int64 {
+  int64_t v = 0;
+  operator int64_t() const { return v; }
+};
+
 /// An int or a (nested) tuple/list of ints as an IntTuple; a `str` is read
-/// as IntTuple text ("(4,(2,8))", also basis strides "1@0").
-lk::IntTuple toIntTuple(py::handle h);
+/// as IntTuple text ("(4,(2,8))", also basis strides "1@0"). At most
+/// kMaxNesting levels and IntTuple::kMaxNodes nodes (LayoutError with the
+/// path), TypeError for another leaf type, OverflowError outside int64.
+/// `what` names the argument in the messages ("shape", "coord").
+lk::IntTuple toIntTuple(py::handle h, const char *what = "value");
 /// An IntTuple as an int or nested tuples; a basis-stride leaf as its text
 /// ("2@1").
 py::object fromIntTuple(const lk::IntTuple &t);
@@ -64,5 +94,23 @@ void initModels(py::module_ &m);
 void initHwPlan(py::module_ &m);
 
 } // namespace lkpy
+
+namespace pybind11::detail {
+/// Reads lkpy::Int64 parameters with lkpy::toInt64 (TypeError for a
+/// non-integer is pybind11's "incompatible arguments"; OverflowError for
+/// an integer outside int64 is raised at once).
+template <> struct type_caster<lkpy::Int64> {
+  PYBIND11_TYPE_CASTER(lkpy::Int64, const_name("int"));
+  bool load(handle src, bool) {
+    if (!src || PyBool_Check(src.ptr()) || !PyIndex_Check(src.ptr()))
+      return false;
+    value.v = lkpy::toInt64(src, "an int argument");
+    return true;
+  }
+  static handle cast(lkpy::Int64 v, return_value_policy, handle) {
+    return PyLong_FromLongLong(v.v);
+  }
+};
+} // namespace pybind11::detail
 
 #endif // LAYOUTKIT_PYTHON_COMMON_H
