@@ -23,6 +23,10 @@ from ._layoutkit import (  # noqa: F401
     LayoutError, Layout, Swizzle, ComposedLayout, TileLayout, LinearLayout,
     Atom, Plan,
 )
+from ._tuples import (  # noqa: F401  (pycute's helpers on plain tuples)
+    is_int, is_tuple, is_layout, signum, inner_product, tuple_max,
+    elem_scale, crd2crd, shiftl, shiftr, hier_unzip,
+)
 from . import draw  # noqa: F401
 from .draw import (  # noqa: F401
     draw_layout, draw_tv_layout, draw_swizzle, draw_banks, draw_mma_atom,

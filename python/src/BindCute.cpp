@@ -155,9 +155,16 @@ int64_t readInt(PyObject *o, const std::string &where) {
 /// node count before the work grows.
 class TupleReader {
 public:
-  explicit TupleReader(const char *what) : what_(what) {}
+  /// `noneAsZero`: a None leaf reads as 0 (pycute's crd2idx and slices).
+  TupleReader(const char *what, bool noneAsZero = false)
+      : what_(what), noneAsZero_(noneAsZero) {}
 
   void read(PyObject *o) {
+    if (o == Py_None && noneAsZero_) {
+      count(1);
+      b_.leaf(0);
+      return;
+    }
     if (PyLong_CheckExact(o)) {
       count(1);
       b_.leaf(readInt(o, where()));
@@ -245,6 +252,7 @@ private:
   }
 
   const char *what_;
+  bool noneAsZero_;
   IntTuple::Builder b_;
   std::vector<Py_ssize_t> path_;
   size_t nodes_ = 0;
@@ -256,13 +264,13 @@ int64_t toInt64(py::handle h, const char *what) {
   return readInt(h.ptr(), what);
 }
 
-IntTuple toIntTuple(py::handle h, const char *what) {
+IntTuple toIntTuple(py::handle h, const char *what, bool noneAsZero) {
   PyObject *o = h.ptr();
   if (PyLong_CheckExact(o)) // the common leaf, without a builder
     return IntTuple(readInt(o, what));
   if (PyUnicode_Check(o))
     return unwrap(cute::parseIntTuple(h.cast<std::string>()));
-  TupleReader r(what);
+  TupleReader r(what, noneAsZero);
   r.read(o);
   return r.take();
 }
@@ -335,17 +343,136 @@ IntTuple callCoord(const py::args &args) {
   return toIntTuple(args, "coord");
 }
 
+/// True when `h` is None or a tuple/list holding a None (pycute's
+/// has_none), at most kMaxNesting levels deep.
+bool hasNone(py::handle h, int depth = 0) {
+  if (h.is_none())
+    return true;
+  if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
+    if (depth >= kMaxNesting)
+      raise(Diagnostic::error("coordinate is nested deeper than " +
+                              std::to_string(kMaxNesting) + " levels"));
+    for (py::handle e : h)
+      if (hasNone(e, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+/// The modes of (s, d) that `crd` marks with None, in order, flattened one
+/// level per tuple as CuTe's slice does: slice((_,(_,1)), (a,(b,c))) keeps
+/// a and b. @pre crd was converted against the layout (congruent where it
+/// is a tuple).
+void keptModes(py::handle crd, const IntTuple &s, const IntTuple &d,
+               IntTuple &keepS, IntTuple &keepD) {
+  if (crd.is_none()) {
+    keepS.push_back(s);
+    keepD.push_back(d);
+    return;
+  }
+  if (!PyTuple_Check(crd.ptr()) && !PyList_Check(crd.ptr()))
+    return;
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(crd);
+  if (s.isLeaf() || seq.size() != s.rank())
+    raise(Diagnostic::error("slice: coordinate " + shortRepr(crd) +
+                            " is not congruent to " + s.str()));
+  for (size_t i = 0; i < seq.size(); ++i)
+    keptModes(seq[i], s[i], d[i], keepS, keepD);
+}
+
+/// CuTe's slice_and_offset: the sub-layout of the modes marked None, and
+/// L(crd) with None read as 0. Example: ((4,8):(8,1))(None, 2) -> (4):(8), 2.
+std::pair<Layout, int64_t> sliceAndOffset(py::handle crd, const Layout &l) {
+  int64_t offset =
+      unwrap(cute::crd2idx(toIntTuple(crd, "coord", /*noneAsZero=*/true), l));
+  IntTuple keepS, keepD;
+  keptModes(crd, l.shape(), l.stride(), keepS, keepD);
+  return {unwrap(Layout::make(std::move(keepS), std::move(keepD))), offset};
+}
+
 /// L(coord) (pycute's __call__): an int, or the codomain tuple for basis
-/// strides.
+/// strides; a coordinate with None slices (the sub-layout, as pycute).
 py::object callLayout(const Layout &l, const py::args &args) {
   if (args.size() == 1 && PyLong_CheckExact(args[0].ptr()) &&
       !l.hasBasisStrides())
     return py::int_(
         unwrap(cute::crd2idx(IntTuple(toInt64(args[0], "index")), l)));
-  IntTuple c = callCoord(args);
+  py::handle crd = args.size() == 1 ? args[0] : py::handle(args);
+  // Read first (bounded, with the path of a fault), None as 0; a None
+  // makes the call a slice.
+  IntTuple c = toIntTuple(crd, "coord", /*noneAsZero=*/true);
+  if (hasNone(crd))
+    return py::cast(sliceAndOffset(crd, l).first);
   if (l.hasBasisStrides())
     return fromIntTuple(unwrap(cute::crd2offset(c, l)));
   return py::int_(unwrap(cute::crd2idx(c, l)));
+}
+
+/// pycute's crd2idx(crd, shape, stride=None) and crd2idx(crd, layout):
+/// the offset of `crd` (None read as 0) in shape:stride (compact strides
+/// when none are given).
+int64_t crd2idxAny(py::object crd, py::object shape, py::object stride) {
+  IntTuple c = toIntTuple(crd, "coord", /*noneAsZero=*/true);
+  if (py::isinstance<Layout>(shape)) {
+    if (!stride.is_none())
+      throw py::type_error("crd2idx(coord, layout) takes no stride");
+    return unwrap(cute::crd2idx(c, shape.cast<const Layout &>()));
+  }
+  return unwrap(cute::crd2idx(c, makeLayout(shape, stride)));
+}
+
+/// CuTe's idx2crd(idx, shape, stride): c = (idx / d) % s at each leaf of
+/// (shape, stride) (C++ division, truncating); an index tuple goes mode by
+/// mode. Example: idx2crd(13, (4,8), (1,4)) = (13 % 4, (13/4) % 8) = (1, 3).
+IntTuple idx2crdStrided(const IntTuple &idx, const IntTuple &s,
+                        const IntTuple &d) {
+  auto fail = [&](const std::string &why) -> IntTuple {
+    raise(Diagnostic::error("idx2crd(" + idx.str() + ", " + s.str() + ", " +
+                            d.str() + "): " + why));
+  };
+  if (idx.isTuple() || s.isTuple()) {
+    if (s.isLeaf() || d.isLeaf() || s.rank() != d.rank() ||
+        (idx.isTuple() && idx.rank() != s.rank()))
+      return fail("the index, shape and stride are not congruent");
+    IntTuple r;
+    for (size_t i = 0; i < s.rank(); ++i)
+      r.push_back(idx2crdStrided(idx.isTuple() ? idx[i] : idx, s[i], d[i]));
+    return r;
+  }
+  if (d.isTuple())
+    return fail("the stride is not congruent to the shape");
+  if (d.value() == 0 || s.value() <= 0)
+    return fail("strides must be nonzero and shapes positive");
+  if (idx.value() == INT64_MIN && d.value() == -1)
+    return fail("integer overflow");
+  return IntTuple((idx.value() / d.value()) % s.value());
+}
+
+py::object idx2crdAny(py::object idx, py::object shape, py::object stride) {
+  IntTuple s = toIntTuple(shape, "shape");
+  if (stride.is_none() && PyIndex_Check(idx.ptr()) && !PyBool_Check(idx.ptr()))
+    return fromIntTuple(unwrap(cute::idx2crd(toInt64(idx, "index"), s)));
+  IntTuple d = stride.is_none() ? unwrap(prefixProduct(s))
+                                : toIntTuple(stride, "stride");
+  return fromIntTuple(idx2crdStrided(toIntTuple(idx, "index"), s, d));
+}
+
+/// make_layout(A, B, ...) or pycute's make_layout([A, B, ...]) (any
+/// iterable of layouts).
+Layout makeLayoutOf(const py::args &args) {
+  py::object seq = args;
+  if (args.size() == 1 && !py::isinstance<Layout>(args[0]))
+    seq = args[0];
+  std::vector<Layout> v;
+  size_t i = 0;
+  for (py::handle h : py::iter(seq)) {
+    if (!py::isinstance<Layout>(h))
+      throw py::type_error("make_layout: mode " + std::to_string(i) +
+                           " is not a Layout (" + Py_TYPE(h.ptr())->tp_name + ")");
+    v.push_back(h.cast<Layout>());
+    ++i;
+  }
+  return unwrap(cute::makeLayout(v));
 }
 
 /// L(i) for every i < size(L) as an int64 numpy array.
@@ -448,7 +575,11 @@ Example:
       .def(py::init([](Int64 b, Int64 mm, Int64 s) {
              return unwrap(Swizzle::make(b, mm, s));
            }), py::arg("bits"), py::arg("base"), py::arg("shift"))
-      .def("__call__", &Swizzle::operator(), py::arg("offset"))
+      .def("__call__", [](const Swizzle &s, Int64 x) { return s(x); }, py::arg("offset"))
+      .def("size", [](const Swizzle &s) { return int64_t(1) << (s.B + s.M + std::abs(s.S)); },
+           "2^(bits + base + |shift|): the offsets the swizzle permutes among themselves")
+      .def("cosize", [](const Swizzle &s) { return int64_t(1) << (s.B + s.M + std::abs(s.S)); },
+           "Same as size()")
       .def_readonly("bits", &Swizzle::B)
       .def_readonly("base", &Swizzle::M)
       .def_readonly("shift", &Swizzle::S)
@@ -485,7 +616,14 @@ Example:
       .def_property_readonly("layoutA", [](const ComposedLayout &c) { return c.layout; })
       .def_property_readonly("shape", [](const ComposedLayout &c) { return fromIntTuple(c.layout.shape()); })
       .def("size", [](const ComposedLayout &c) { return c.layout.size(); })
-      .def("cosize", [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); })
+      .def("__len__", [](const ComposedLayout &c) { return c.layout.rank(); })
+      .def("__getitem__", [](const ComposedLayout &c, int64_t i) {
+             if (i < 0) i += int64_t(c.layout.rank());
+             if (i < 0 || size_t(i) >= c.layout.rank()) throw py::index_error();
+             return ComposedLayout{c.swizzle, c.offset, c.layout.mode(size_t(i))};
+           }, "Sw o off o L[i]: mode i with the same swizzle and offset (pycute)")
+      .def("cosize", [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); },
+           "cosize of the inner layout, as CuTe C++ (pycute returns the swizzle's size)")
       .def("__call__", [](const ComposedLayout &c, const py::args &args) {
              return unwrap(cute::crd2idx(callCoord(args), c));
            }, "Sw(offset + L(coord))")
@@ -493,6 +631,16 @@ Example:
       .def(py::self == py::self)
       .def("__hash__", [](const ComposedLayout &c) { return py::hash(py::str(c.str())); })
       .def("__repr__", &ComposedLayout::str);
+}
+
+/// A Layout, or an int n read as pycute does (Layout(n): the compact n:1).
+Layout asLayout(py::handle h, const char *what) {
+  if (py::isinstance<Layout>(h))
+    return h.cast<Layout>();
+  if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr()))
+    return unwrap(Layout::compact(IntTuple(toInt64(h, what))));
+  throw py::type_error(std::string(what) + ": expected a Layout or an int, got " +
+                       Py_TYPE(h.ptr())->tp_name);
 }
 
 /// size / rank / depth of a layout or an IntTuple (pycute's free functions).
@@ -504,27 +652,66 @@ int64_t sizeOf(py::object x) {
 
 void bindAlgebra(py::module_ &m) {
   m.def("size", &sizeOf, py::arg("x"), "prod of the leaves of a shape, or size(L). Example: size((4,(2,3))) == 24");
-  m.def("cosize", [](const Layout &l) { return unwrap(l.cosize()); }, py::arg("layout"),
+  m.def("cosize", [](py::object x) {
+          if (py::isinstance<ComposedLayout>(x)) return unwrap(x.cast<const ComposedLayout &>().layout.cosize());
+          if (py::isinstance<Swizzle>(x)) { Swizzle s = x.cast<Swizzle>(); return int64_t(1) << (s.B + s.M + std::abs(s.S)); }
+          return unwrap(asLayout(x, "layout").cosize());
+        }, py::arg("layout"),
         "L(size(L)-1)+1. Example: cosize(Layout((4,8),(8,1))) == 32");
   m.def("rank", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return int64_t(x.cast<Layout>().rank());
+          if (py::isinstance<ComposedLayout>(x)) return int64_t(x.cast<const ComposedLayout &>().layout.rank());
           return int64_t(toIntTuple(x, "shape").rank());
         }, py::arg("x"), "Top-level modes. Example: rank((4,(2,3))) == 2");
   m.def("depth", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return x.cast<Layout>().depth();
           return toIntTuple(x, "shape").depth();
         }, py::arg("x"), "Nesting depth. Example: depth((4,(2,3))) == 2");
-  m.def("crd2idx", [](py::object c, const Layout &l) { return unwrap(cute::crd2idx(toIntTuple(c, "coord"), l)); },
-        py::arg("coord"), py::arg("layout"), "L(coord). Example: crd2idx((1,2), Layout((4,8),(8,1))) == 10");
-  m.def("idx2crd", [](Int64 i, py::object s) { return fromIntTuple(unwrap(cute::idx2crd(i, toIntTuple(s, "shape")))); },
-        py::arg("index"), py::arg("shape"), "The colexicographic coordinate of index i. Example: idx2crd(5, (4,8)) == (1, 1)");
-  m.def("make_layout", [](const py::args &modes) {
-          std::vector<Layout> v;
-          for (py::handle h : modes) v.push_back(h.cast<Layout>());
-          return unwrap(cute::makeLayout(v));
-        }, "The layout whose modes are the arguments. Example: make_layout(Layout(4,1), Layout(8,4)) == Layout((4,8),(1,4))");
-  m.def("flatten", [](const Layout &l) { return cute::flatten(l); }, py::arg("layout"),
-        "The leaves as top-level modes. Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == Layout((2,2,2),(1,2,4))");
+  m.def("crd2idx", &crd2idxAny, py::arg("coord"), py::arg("shape"), py::arg("stride") = py::none(),
+        "crd2idx(coord, layout) or pycute's crd2idx(coord, shape, stride=None) (compact strides by default; "
+        "None in coord reads as 0). Example: crd2idx((1,2), Layout((4,8),(8,1))) == crd2idx((1,2), (4,8), (8,1)) == 10");
+  m.def("idx2crd", &idx2crdAny, py::arg("index"), py::arg("shape"), py::arg("stride") = py::none(),
+        "The colexicographic coordinate of index i (0 <= i < size(shape)); with a stride (or an index tuple), "
+        "CuTe's (i / d) % s at each leaf. Example: idx2crd(5, (4,8)) == (1, 1) and idx2crd(13, (4,8), (1,4)) == (1, 3)");
+  m.def("make_layout", &makeLayoutOf,
+        "The layout whose modes are the arguments, or the layouts of one iterable. "
+        "Example: make_layout(Layout(4,1), Layout(8,4)) == make_layout([Layout(4,1), Layout(8,4)]) == Layout((4,8),(1,4))");
+  m.def("slice_and_offset", [](py::object crd, const Layout &l) { return sliceAndOffset(crd, l); },
+        py::arg("coord"), py::arg("layout"),
+        "(the modes of L marked None in coord, L(coord with None as 0)). "
+        "Example: slice_and_offset((None, 2), Layout((4,8),(8,1))) == (Layout((4,),(8,)), 2)");
+  m.def("has_none", [](py::object x) {
+          toIntTuple(x, "value", /*noneAsZero=*/true); // bounded, path on a fault
+          return hasNone(x);
+        }, py::arg("x"),
+        "True when x is None or a (nested) tuple holding None (a slice mark). Example: has_none((1,(None,2))) == True");
+  m.def("slice_", [](py::object crd, py::object trg) {
+          IntTuple t = toIntTuple(trg, "target");
+          toIntTuple(crd, "coord", /*noneAsZero=*/true); // bounds the walk below
+          IntTuple keepS, keepD;
+          keptModes(crd, t, t, keepS, keepD);
+          return fromIntTuple(keepS);
+        }, py::arg("coord"), py::arg("target"),
+        "The modes of target marked None in coord, flattened one level per tuple (CuTe's slice). "
+        "Example: slice_((None,(None,1)), (4,(8,2))) == (4, 8)");
+  m.def("flatten", [](py::object x) -> py::object {
+          if (py::isinstance<Layout>(x)) return py::cast(cute::flatten(x.cast<const Layout &>()));
+          IntTuple t = toIntTuple(x, "value");
+          IntTuple flat = unwrap(t.flatten());
+          return fromIntTuple(flat.isLeaf() ? IntTuple::tuple({flat}) : flat);
+        }, py::arg("x"),
+        "The leaves as top-level modes (a Layout), or the leaves of a tuple as a flat tuple (pycute; an int gives (int,)). "
+        "Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == Layout((2,2,2),(1,2,4)) and flatten((1,(2,3))) == (1, 2, 3)");
+  m.def("product", [](py::object x) { return unwrap(toIntTuple(x, "shape").product()); }, py::arg("x"),
+        "The product of the leaves. Example: product((2,(3,4))) == 24");
+  m.def("prefix_product", [](py::object x, Int64 init) { return fromIntTuple(unwrap(prefixProduct(toIntTuple(x, "shape"), init))); },
+        py::arg("shape"), py::arg("init") = 1,
+        "Exclusive prefix products, congruent to the shape. Example: prefix_product((2,(3,4))) == (1, (2, 6))");
+  m.def("shape_div", [](py::object a, py::object b) {
+          return fromIntTuple(unwrap(cute::shape_div(toIntTuple(a, "shape"), toIntTuple(b, "divisor"), cute::Rounding::Exact)));
+        }, py::arg("shape"), py::arg("divisor"),
+        "Divides a shape mode by mode, the divisor carried over (each step needs s % d == 0 or d % s == 0). "
+        "Example: shape_div((4,6), 8) == (1, 3)");
   m.def("coalesce", [](const Layout &l, py::object profile) {
           if (profile.is_none()) return cute::coalesce(l);
           return unwrap(cute::coalesce(l, toIntTuple(profile, "profile")));
@@ -548,15 +735,22 @@ void bindAlgebra(py::module_ &m) {
         }, py::arg("layoutA"), py::arg("layoutB"),
         "(A o B)(c) = A(B(c)), with the shape of B (B may be a tiler: a tuple of layouts, ints or None per mode). "
         "Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == Layout((2,2),(16,1))");
-  m.def("complement", [](const Layout &l, py::object maxIdx) {
+  m.def("complement", [](py::object x, py::object maxIdx) {
+          Layout l = asLayout(x, "layout");
           if (maxIdx.is_none()) return unwrap(cute::complement(l));
           return unwrap(cute::complement(l, toIntTuple(maxIdx, "max_idx")));
         }, py::arg("layout"), py::arg("max_idx") = py::none(),
         "The sorted layout R disjoint from L's image with (L, R) reaching max_idx (default cosize). "
         "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
-  m.def("right_inverse", [](const Layout &l) { return unwrap(cute::right_inverse(l)); }, py::arg("layout"),
+  m.def("right_inverse", [](py::object x) -> py::object {
+          if (x.is_none()) return py::none();
+          return py::cast(unwrap(cute::right_inverse(asLayout(x, "layout"))));
+        }, py::arg("layout"),
         "R with L(R(i)) = i on the largest contiguous range. Example: right_inverse(Layout((4,8),(8,1))) == Layout((8,4),(4,1))");
-  m.def("left_inverse", [](const Layout &l) { return unwrap(cute::left_inverse(l)); }, py::arg("layout"),
+  m.def("left_inverse", [](py::object x) -> py::object {
+          if (x.is_none()) return py::none();
+          return py::cast(unwrap(cute::left_inverse(asLayout(x, "layout"))));
+        }, py::arg("layout"),
         "R with R(L(i)) = i for i < size(L). Example: left_inverse(Layout(4, 2)) == Layout((2,4),(0,1))");
   m.def("max_common_layout", [](const Layout &a, const Layout &b) { return unwrap(cute::max_common_layout(a, b)); },
         py::arg("a"), py::arg("b"), "The largest layout R with A(R(i)) = B(R(i)) = i. Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == Layout(2, 1)");

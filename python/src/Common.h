@@ -79,7 +79,9 @@ struct Int64 {
 /// kMaxNesting levels and IntTuple::kMaxNodes nodes (LayoutError with the
 /// path), TypeError for another leaf type, OverflowError outside int64.
 /// `what` names the argument in the messages ("shape", "coord").
-lk::IntTuple toIntTuple(py::handle h, const char *what = "value");
+/// `noneAsZero` reads a None leaf as 0 (a coordinate with slice marks).
+lk::IntTuple toIntTuple(py::handle h, const char *what = "value",
+                        bool noneAsZero = false);
 /// An IntTuple as an int or nested tuples; a basis-stride leaf as its text
 /// ("2@1").
 py::object fromIntTuple(const lk::IntTuple &t);
