@@ -19,8 +19,13 @@
 #include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/cute/Text.h"
 
+#include "layoutkit/core/Checked.h"
+
 #include <pybind11/numpy.h>
 #include <pybind11/operators.h>
+
+#include <cstdlib>
+#include <optional>
 
 namespace lkpy {
 
@@ -390,6 +395,144 @@ std::pair<Layout, int64_t> sliceAndOffset(py::handle crd, const Layout &l) {
   return {unwrap(Layout::make(std::move(keepS), std::move(keepD))), offset};
 }
 
+//===----------------------------------------------------------------------===//
+// Vectorized evaluation: L(ndarray)
+//===----------------------------------------------------------------------===//
+
+bool anyArray(const py::args &args) {
+  for (py::handle h : args)
+    if (py::isinstance<py::array>(h))
+      return true;
+  return false;
+}
+
+/// An integer ndarray (or int) as a C-contiguous int64 array; TypeError for
+/// another dtype (floats are never truncated), OverflowError for unsigned
+/// values past 2^63 - 1.
+py::array_t<int64_t> intArray(py::handle h, const std::string &what) {
+  if (!py::isinstance<py::array>(h))
+    return py::array_t<int64_t>(std::vector<py::ssize_t>{},
+                                std::vector<int64_t>{toInt64(h, what.c_str())}.data());
+  py::array a = py::reinterpret_borrow<py::array>(h);
+  char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error(what + ": expected an integer array, got dtype " +
+                         std::string(py::str(a.dtype())));
+  if (kind == 'u' && a.dtype().itemsize() == 8 && a.size() > 0 &&
+      a.attr("max")().cast<uint64_t>() > uint64_t(INT64_MAX))
+    throwPy(PyExc_OverflowError,
+            what + ": an unsigned value does not fit in a 64-bit integer");
+  return py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+/// One term source of a vectorized call: the values of one argument and the
+/// layout they index (a mode of L, or L itself for an index array).
+struct Column {
+  const int64_t *values;
+  Layout layout;
+  /// sum over leaves (s-1)|d| fits in int64: for 0 <= c < size(layout) the
+  /// unchecked evaluate() cannot overflow.
+  bool boundFits = false;
+};
+
+bool evaluationBoundFits(const Layout &l) {
+  int64_t bound = 0;
+  auto s = l.shape().leaves();
+  auto d = l.stride().leaves();
+  for (size_t k = 0; k < s.size(); ++k) {
+    int64_t t;
+    if (d[k].value == INT64_MIN || mulOverflows(s[k].value - 1, std::abs(d[k].value), t) ||
+        addOverflows(bound, t, bound))
+      return false;
+  }
+  return true;
+}
+
+/// sum_k L_k(c_k) for each element, overflow checked; returns the first
+/// failing element (or -1) and leaves its diagnostic in `err`.
+int64_t evalColumns(const std::vector<Column> &cols, int64_t n, int64_t *out,
+                    std::optional<Diagnostic> &err) {
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t r = 0;
+    for (const Column &c : cols) {
+      int64_t x = c.values[e];
+      if (c.boundFits && x >= 0 && x < c.layout.size()) {
+        if (addOverflows(r, cute::evaluate(c.layout, x), r)) {
+          err = Arith::diagnostic("crd2idx");
+          return e;
+        }
+        continue;
+      }
+      Expected<int64_t> v = cute::crd2idx(IntTuple(x), c.layout);
+      if (!v || addOverflows(r, *v, r)) {
+        err = v ? Arith::diagnostic("crd2idx") : v.error();
+        return e;
+      }
+    }
+    out[e] = r;
+  }
+  return -1;
+}
+
+/// L(i_array) or L(c0_array, c1_array, ...): an int64 array of the
+/// broadcast shape; one argument is an array of indices, several are the
+/// coordinates of L's top-level modes (ints and arrays broadcast together).
+/// A composed layout adds its offset and applies its swizzle.
+py::array_t<int64_t> evalArrays(const Layout &l, const py::args &args,
+                                const ComposedLayout *c = nullptr) {
+  if (l.hasBasisStrides())
+    raise(Diagnostic::error("L(array): the layout has basis strides; "
+                            "vectorized evaluation needs integer strides"));
+  if (args.size() > 1 && args.size() != l.rank())
+    raise(Diagnostic::error("L(arrays): " + std::to_string(args.size()) +
+                            " coordinate arrays for a layout of rank " +
+                            std::to_string(l.rank())));
+  std::vector<py::array_t<int64_t>> arrays;
+  py::list parts;
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (PyTuple_Check(args[k].ptr()) || PyList_Check(args[k].ptr()))
+      throw py::type_error("L(arrays): argument " + std::to_string(k) +
+                           " is a tuple; pass one integer array (or int) per mode");
+    arrays.push_back(intArray(args[k], "argument " + std::to_string(k)));
+    parts.append(arrays.back());
+  }
+  // numpy's broadcasting gives the result shape and views of each argument.
+  py::tuple views = py::module_::import("numpy").attr("broadcast_arrays")(*parts);
+  py::array first = views[0].cast<py::array>();
+  std::vector<py::ssize_t> shape(first.shape(), first.shape() + first.ndim());
+  std::vector<py::array_t<int64_t>> flat;
+  std::vector<Column> cols;
+  for (size_t k = 0; k < views.size(); ++k) {
+    flat.push_back(py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+        views[k].attr("copy")()));
+    Layout m = args.size() == 1 ? l : l.mode(k);
+    bool fits = evaluationBoundFits(m);
+    cols.push_back({flat.back().data(), std::move(m), fits});
+  }
+  py::array_t<int64_t> out(shape);
+  int64_t n = int64_t(out.size());
+  int64_t *o = out.mutable_data();
+  std::optional<Diagnostic> err;
+  int64_t bad;
+  {
+    py::gil_scoped_release nogil;
+    bad = evalColumns(cols, n, o, err);
+    if (bad < 0 && c)
+      for (int64_t e = 0; e < n; ++e) {
+        int64_t x;
+        if (addOverflows(o[e], c->offset, x)) {
+          bad = e;
+          err = Arith::diagnostic("the offset of " + c->str());
+          break;
+        }
+        o[e] = c->swizzle(x);
+      }
+  }
+  if (bad >= 0)
+    raise(*err, "element " + std::to_string(bad) + " (flat index)");
+  return out;
+}
+
 /// L(coord) (pycute's __call__): an int, or the codomain tuple for basis
 /// strides; a coordinate with None slices (the sub-layout, as pycute).
 py::object callLayout(const Layout &l, const py::args &args) {
@@ -397,6 +540,8 @@ py::object callLayout(const Layout &l, const py::args &args) {
       !l.hasBasisStrides())
     return py::int_(
         unwrap(cute::crd2idx(IntTuple(toInt64(args[0], "index")), l)));
+  if (anyArray(args))
+    return evalArrays(l, args);
   py::handle crd = args.size() == 1 ? args[0] : py::handle(args);
   // Read first (bounded, with the path of a fault), None as 0; a None
   // makes the call a slice.
@@ -624,9 +769,11 @@ Example:
            }, "Sw o off o L[i]: mode i with the same swizzle and offset (pycute)")
       .def("cosize", [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); },
            "cosize of the inner layout, as CuTe C++ (pycute returns the swizzle's size)")
-      .def("__call__", [](const ComposedLayout &c, const py::args &args) {
-             return unwrap(cute::crd2idx(callCoord(args), c));
-           }, "Sw(offset + L(coord))")
+      .def("__call__", [](const ComposedLayout &c, const py::args &args) -> py::object {
+             if (anyArray(args))
+               return evalArrays(c.layout, args, &c);
+             return py::int_(unwrap(cute::crd2idx(callCoord(args), c)));
+           }, "Sw(offset + L(coord)); integer arrays evaluate element-wise")
       .def("offsets", &composedOffsets, "numpy array of Sw(off + L(i)) for i < size")
       .def(py::self == py::self)
       .def("__hash__", [](const ComposedLayout &c) { return py::hash(py::str(c.str())); })

@@ -71,3 +71,53 @@ def test_swizzle_and_composed():
 def test_swizzle_refuses_overlap():
     with pytest.raises(lk.LayoutError):
         lk.Swizzle(3, 4, 2)  # S < B: the swizzle is not an involution
+
+
+# ---------------------------------------------------------------- L(ndarray)
+
+def test_index_arrays():
+    L = Layout((4, 8), (8, 1))
+    idx = np.arange(32).reshape(4, 8)
+    out = L(idx)
+    # Element-wise L(i), the input's shape kept, int64.
+    assert out.dtype == np.int64 and out.shape == (4, 8)
+    assert out.ravel().tolist() == [L(i) for i in range(32)]
+    # Unsigned and narrow integer dtypes are indices too; an index past
+    # size(L) continues along the last mode, as L(i) does: 33 -> (1, 8) -> 8 + 8.
+    assert L(np.array([33, 2], dtype=np.uint16)).tolist() == [16, 16]
+    # A 0-d array gives a 0-d array.
+    assert L(np.array(5)).shape == () and int(L(np.array(5))) == L(5)
+
+
+def test_coordinate_arrays_broadcast():
+    L = Layout((4, (2, 4)), (1, (16, 4)))
+    r = np.arange(4)[:, None]
+    c = np.arange(8)[None, :]
+    out = L(r, c)
+    assert out.shape == (4, 8)
+    assert all(out[i, j] == L(i, j) for i in range(4) for j in range(8))
+    # An int broadcasts against an array.
+    assert L(2, np.arange(8)).tolist() == [L(2, j) for j in range(8)]
+
+
+def test_composed_layout_arrays():
+    C = lk.ComposedLayout(lk.Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+    rows = np.arange(8)
+    assert C(rows, 3).tolist() == [C(i, 3) for i in range(8)]
+
+
+def test_arrays_refuse_floats_and_report_overflow():
+    L = Layout(4, 2)
+    for bad in (np.array([1.5]), np.array([1.0]), np.array([True]), np.array(["1"])):
+        with pytest.raises(TypeError):
+            L(bad)
+    with pytest.raises(OverflowError):
+        L(np.array([2**63], dtype=np.uint64))
+    # (2^62) * 2 overflows at element 1, named in the error.
+    with pytest.raises(lk.LayoutError) as ei:
+        L(np.array([1, 2**62]))
+    assert ei.value.path == "element 1 (flat index)"
+    with pytest.raises(lk.LayoutError):
+        Layout((4, 8))(np.arange(3), np.arange(3), np.arange(3))  # 3 arrays, rank 2
+    with pytest.raises(lk.LayoutError):
+        Layout((4, 8), ("1@0", "1@1"))(np.arange(3))  # basis strides
