@@ -179,8 +179,13 @@ TEST(TextComposed, Examples) {
 TEST(TextComposed, Diagnostics) {
   // Swizzle validation is reported at the swizzle (whole "Sw<...>").
   Expected<ComposedLayout> bad = parseComposedLayout("Sw<3,4,2> o 8:1");
-  EXPECT_TRUE(failsAt(bad, "S must be >= B", 1));
+  EXPECT_TRUE(failsAt(bad, "|S| must be >= B", 1));
   EXPECT_EQ(bad.error().range->end.column, 10u);
+  // A negative S with |S| >= B is CuTe's other direction; -70 is refused
+  // before the sum B + M + |S| is formed.
+  EXPECT_TRUE(parseComposedLayout("Sw<2,4,-3> o 8:1"));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,-2> o 8:1"), "|S| must be >= B", 1));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,10,-70> o 8:1"), "B + M + |S| must be at most 62", 1));
   EXPECT_TRUE(failsAt(parseComposedLayout("  Sw<-1,4,3> o 8:1"), "B and M must be non-negative", 3));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,60,3> o 8:1"), "B + M + |S| must be at most 62", 1));
   EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,9223372036854775807,9223372036854775807> o 8:1"),
