@@ -207,12 +207,12 @@ Example:
              std::vector<tile::AxisValue> w = whereOf(kw);
              return unwrap(api::holders(c, w));
            }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
-      .def("banks", [](const ComposeLayout &c, int64_t bits, std::optional<std::string> sw) {
+      .def("banks", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
              return bankGrid(c, bits, sw, false);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
            "numpy (lines, 32) grid: the first element at each 4-byte bank word of shared memory (-1: none); "
            "bank(a) = floor(a*bytes/4) mod 32")
-      .def("bank_words", [](const ComposeLayout &c, int64_t bits, std::optional<std::string> sw) {
+      .def("bank_words", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
              return bankGrid(c, bits, sw, true);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
            "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of each bank word, by address (-1: none)")
