@@ -18,7 +18,7 @@ namespace {
 using tile::Axis;
 using tile::AxisValue;
 
-IntTuple tuple(std::string_view t) { return *cute::parseIntTuple(t); }
+IntTuple intTuple(std::string_view t) { return *cute::parseIntTuple(t); }
 
 tile::ComposeLayout tileOf(std::string_view text) {
   return tile::ComposeLayout(tile::SwizzleLayout(), *tile::parseTileLayout(text));
@@ -52,13 +52,13 @@ TEST(ApiQuery, ParseInteger) {
 TEST(ApiQuery, EvaluateCute) {
   // Sw<3,4,3> xors bits 7-9 into bits 4-6: (2,0) -> 128 -> 128 ^ 16 = 144.
   cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,4,3> o (8,64):(64,1)");
-  EXPECT_EQ(*evaluate(sw, tuple("(2,0)")), IntTuple(144));
+  EXPECT_EQ(*evaluate(sw, intTuple("(2,0)")), IntTuple(144));
   // Basis strides give the codomain tuple.
   cute::ComposedLayout basis;
   basis.layout = *cute::parseLayout("(4,8):(1@0,1@1)");
-  EXPECT_EQ(*evaluate(basis, tuple("(2,5)")), tuple("(2,5)"));
+  EXPECT_EQ(*evaluate(basis, intTuple("(2,5)")), intTuple("(2,5)"));
   basis.swizzle = sw.swizzle;
-  EXPECT_FALSE(evaluate(basis, tuple("(2,5)")).hasValue());
+  EXPECT_FALSE(evaluate(basis, intTuple("(2,5)")).hasValue());
 }
 
 TEST(ApiQuery, Tabulate) {
@@ -78,15 +78,15 @@ TEST(ApiQuery, Tabulate) {
 
 TEST(ApiQuery, TileShapeAndIndex) {
   tile::TileLayout t = *tile::parseTileLayout(kFragment);
-  EXPECT_EQ(*tileShape(tuple("(8,8)"), t), (std::vector<int64_t>{8, 8}));
-  EXPECT_EQ(*tileShape(tuple("64"), t), (std::vector<int64_t>{64}));
-  EXPECT_FALSE(tileShape(tuple("(8,(2,4))"), t).hasValue());
-  EXPECT_FALSE(tileShape(tuple("(3,5)"), t).hasValue()); // 15 elements, not 64
+  EXPECT_EQ(*tileShape(intTuple("(8,8)"), t), (std::vector<int64_t>{8, 8}));
+  EXPECT_EQ(*tileShape(intTuple("64"), t), (std::vector<int64_t>{64}));
+  EXPECT_FALSE(tileShape(intTuple("(8,(2,4))"), t).hasValue());
+  EXPECT_FALSE(tileShape(intTuple("(3,5)"), t).hasValue()); // 15 elements, not 64
   const std::vector<int64_t> shape = {8, 8};
-  EXPECT_EQ(*tileIndex(tuple("(1,2)"), t, shape), 10); // row-major 8 * 1 + 2
-  EXPECT_EQ(*tileIndex(tuple("9"), t, shape), 9);
-  EXPECT_FALSE(tileIndex(tuple("70"), t, shape).hasValue());
-  EXPECT_FALSE(tileIndex(tuple("((1,2),3)"), t, shape).hasValue());
+  EXPECT_EQ(*tileIndex(intTuple("(1,2)"), t, shape), 10); // row-major 8 * 1 + 2
+  EXPECT_EQ(*tileIndex(intTuple("9"), t, shape), 9);
+  EXPECT_FALSE(tileIndex(intTuple("70"), t, shape).hasValue());
+  EXPECT_FALSE(tileIndex(intTuple("((1,2),3)"), t, shape).hasValue());
 }
 
 TEST(ApiQuery, OwnersAndHolders) {

@@ -18,6 +18,8 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Text.h"
 
+#include "support/BridgeTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,28 +29,11 @@
 
 using namespace lk;
 using namespace lk::bridge;
+using namespace lk::bridge::testing;
 using lk::linear::LinearLayout;
 namespace dims = lk::linear::dims;
 
 namespace {
-
-cute::Layout cuteOf(std::string_view text) {
-  Expected<cute::Layout> l = cute::parseLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : cute::Layout();
-}
-
-cute::ComposedLayout composedOf(std::string_view text) {
-  Expected<cute::ComposedLayout> l = cute::parseComposedLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : cute::ComposedLayout();
-}
-
-LinearLayout linearOf(std::string_view text) {
-  Expected<LinearLayout> l = linear::parseLinearLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : LinearLayout();
-}
 
 /// Every element: cute's L(i) == linear's applyFlat(i).
 ::testing::AssertionResult agrees(const cute::Layout &c, const LinearLayout &l) {
@@ -202,15 +187,6 @@ TEST(LinearCute, LinearToCuteExamples) {
 //===----------------------------------------------------------------------===//
 // Property tests
 //===----------------------------------------------------------------------===//
-
-struct Gen {
-  std::mt19937_64 rng;
-  explicit Gen(uint64_t seed) : rng(seed) {}
-  int64_t uniform(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  }
-  bool chance(int percent) { return uniform(0, 99) < percent; }
-};
 
 /// A random nested cute layout with power-of-two extents. Representable
 /// strides (pow2 walks on free offset bits, zero, or a disjoint multi-bit

@@ -22,6 +22,8 @@
 
 #include "support/TileTestSupport.h"
 
+#include "support/BridgeTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 
 using namespace lk;
 using namespace lk::bridge;
+using namespace lk::bridge::testing;
 using lk::linear::LinearLayout;
 using lk::tile::Axis;
 using lk::tile::CoordSet;
@@ -38,18 +41,6 @@ using lk::tile::TileLayout;
 namespace dims = lk::linear::dims;
 
 namespace {
-
-TileLayout tileOf(std::string_view text) {
-  Expected<TileLayout> l = tile::parseTileLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : TileLayout();
-}
-
-LinearLayout linearOf(std::string_view text) {
-  Expected<LinearLayout> l = linear::parseLinearLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : LinearLayout();
-}
 
 /// For every flat x and every coordinate h of L(x): ll(h) == x (as the
 /// row-major coordinate of `shape` when given); and every hardware point of
@@ -194,15 +185,6 @@ TEST(LinearTile, LinearRefusals) {
 //===----------------------------------------------------------------------===//
 // Property tests
 //===----------------------------------------------------------------------===//
-
-struct Gen {
-  std::mt19937_64 rng;
-  explicit Gen(uint64_t seed) : rng(seed) {}
-  int64_t uniform(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  }
-  bool chance(int percent) { return uniform(0, 99) < percent; }
-};
 
 /// A random hardware -> logical layout over register, lane, warp, block,
 /// TLane (in the bridge's in-dim order). Representable: every logical bit

@@ -19,30 +19,21 @@
 
 #include "support/TileTestSupport.h"
 
+#include "support/BridgeTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 using namespace lk;
 using namespace lk::bridge;
+using namespace lk::bridge::testing;
 using lk::tile::Axis;
 using lk::tile::CoordSet;
 using lk::tile::TileLayout;
 using lk::tile::testing::TileGenerator;
 
 namespace {
-
-TileLayout tileOf(std::string_view text) {
-  Expected<TileLayout> l = tile::parseTileLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : TileLayout();
-}
-
-cute::Layout cuteOf(std::string_view text) {
-  Expected<cute::Layout> l = cute::parseLayout(text);
-  EXPECT_TRUE(l) << (l ? "" : l.error().render());
-  return l ? *l : cute::Layout();
-}
 
 /// Value of a crd2offset result on codomain dimension i (0 past its end).
 int64_t dim(const IntTuple &t, size_t i) {

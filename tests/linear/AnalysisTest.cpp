@@ -15,10 +15,10 @@
 using namespace lk;
 using namespace lk::linear;
 using lk::linear::testing::ok;
+using lk::linear::testing::P;
 
 namespace {
 
-LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
 
 LinearLayout blocked(std::vector<unsigned> spt, std::vector<unsigned> tpw,
                      std::vector<unsigned> wpc, std::vector<unsigned> order,

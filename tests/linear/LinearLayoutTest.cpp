@@ -22,12 +22,12 @@ using namespace lk;
 using namespace lk::linear;
 using namespace lk::linear::dims;
 using lk::linear::testing::ok;
+using lk::linear::testing::P;
 
 namespace {
 
 const DimId kDim1 = dim(1);
 
-LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
 
 // The first 8x8 quarter of the mma.sync accumulator (file comment of
 // LinearLayout.h).

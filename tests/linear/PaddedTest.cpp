@@ -21,10 +21,10 @@
 using namespace lk;
 using namespace lk::linear;
 using lk::linear::testing::ok;
+using lk::linear::testing::P;
 
 namespace {
 
-LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
 
 TEST(Padded, NextPow2AndShape) {
   EXPECT_EQ(nextPow2(1), 1);

@@ -29,11 +29,11 @@
 using namespace lk;
 using namespace lk::linear;
 using lk::linear::testing::ok;
+using lk::linear::testing::P;
 using lk::linear::testing::Random;
 
 namespace {
 
-LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
 
 /// A random blocked layout of a random shape of `rank` dims.
 LinearLayout randomBlocked(Random &r, size_t rank,

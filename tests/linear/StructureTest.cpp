@@ -21,10 +21,10 @@
 using namespace lk;
 using namespace lk::linear;
 using lk::linear::testing::ok;
+using lk::linear::testing::P;
 
 namespace {
 
-LinearLayout P(std::string_view text) { return ok(parseLinearLayout(text)); }
 
 TEST(Structure, Strided1D) {
   // L(x) = 4x on 8 registers: bases 4, 8, 16; out size 32.

@@ -42,7 +42,7 @@ struct PaperPair {
   const char *pair;
   int64_t total;
 };
-constexpr PaperPair kPaper[] = {
+constexpr PaperPair kPaperPairs[] = {
     {"i16/f16", 64}, {"i16/f32", 32}, {"i16/f64", 32}, {"i16/f8", 96},
     {"i32/f16", 32}, {"i32/f64", 32}, {"i32/f8", 48},  {"i64/f16", 32},
     {"i64/f32", 32}, {"i64/f8", 48},  {"i8/f16", 96},  {"i8/f32", 48},
@@ -52,12 +52,12 @@ TEST(PaperTable4, AllSevenHundredEightyFourCasesPass) {
   auto t = table4();
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->total, 784);
-  ASSERT_EQ(t->rows.size(), std::size(kPaper));
+  ASSERT_EQ(t->rows.size(), std::size(kPaperPairs));
   for (size_t i = 0; i < t->rows.size(); ++i) {
     const Table4Row &r = t->rows[i];
     SCOPED_TRACE(r.pair);
-    EXPECT_EQ(r.pair, kPaper[i].pair);
-    EXPECT_EQ(r.total, kPaper[i].total);
+    EXPECT_EQ(r.pair, kPaperPairs[i].pair);
+    EXPECT_EQ(r.total, kPaperPairs[i].total);
     EXPECT_EQ(r.passed, r.total) << r.firstFailure;
   }
   EXPECT_EQ(t->passed, 784);

@@ -15,6 +15,7 @@
 #define LAYOUTKIT_TESTS_SUPPORT_LINEARTESTSUPPORT_H
 
 #include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Text.h"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,11 @@ template <class T> T ok(Expected<T> e) {
     std::abort();
   }
   return std::move(*e);
+}
+
+/// A linear layout read from its text form, failing the test on an error.
+inline LinearLayout P(std::string_view text) {
+  return ok(parseLinearLayout(text));
 }
 
 class Random {
