@@ -275,6 +275,7 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
       active += addr >= 0;
     int64_t ideal = std::max<int64_t>(
         1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
+    r.minimumSectors += ideal;
     r.explanation += "instruction " + std::to_string(k) + ": " +
                      std::to_string(active) + " lanes x " +
                      std::to_string(a.accessBytes) + " B touch " +

@@ -171,6 +171,8 @@ TEST(Analysis, GlobalSectorsAndLines) {
   ASSERT_EQ(r->perInstruction.size(), 1u);
   EXPECT_EQ(r->sectors, 5);
   EXPECT_EQ(r->lines, 2);
+  // 32 x 4 B = 128 B fit 4 sectors: 5 is not coalesced.
+  EXPECT_EQ(r->minimumSectors, 4);
   EXPECT_EQ(r->explanation,
             "instruction 0: 32 lanes x 4 B touch 5 sectors (at best 4) in 2 "
             "lines\n");
@@ -180,6 +182,8 @@ TEST(Analysis, GlobalSectorsAndLines) {
   ASSERT_TRUE(v);
   EXPECT_EQ(v->sectors, 16);
   EXPECT_EQ(v->lines, 4);
+  // 32 x 16 B = 512 B = 16 sectors: the minimum, coalesced.
+  EXPECT_EQ(v->minimumSectors, 16);
 }
 
 TEST(Analysis, VectorWidthFollowsTheRegisters) {

@@ -101,6 +101,10 @@ struct GlobalAccessReport {
   std::vector<GlobalMemoryModel::Transactions> perInstruction;
   int64_t sectors = 0;
   int64_t lines = 0;
+  /// The fewest sectors the same bytes could touch: per instruction,
+  /// max(1, ceil(active lanes x accessBytes / sectorBytes)), summed.
+  /// The access is coalesced when sectors == minimumSectors.
+  int64_t minimumSectors = 0;
   std::string explanation;
 };
 Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch);
