@@ -33,11 +33,14 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/hw/Analysis.h"
 #include "layoutkit/hw/Atom.h"
+#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/tile/Bank.h"
 #include "layoutkit/tile/TilePresets.h"
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -146,6 +149,147 @@ std::string axisValuesJson(const std::vector<tile::AxisValue> &v) {
 // Reading the page's inputs
 //===----------------------------------------------------------------------===//
 
+/// A minimal reader of Triton's standard-layout parameters as JSON, the
+/// same objects the CLI reads: {"kind": K, field: value, ...} where a
+/// value is an integer, a boolean, a list of integers, a list of integer
+/// lists or a parent object. The fields go to linear::makeEncoding, so
+/// names, ranges and diagnostics are the engine's. Nesting deeper than 8
+/// and anything else (strings outside "kind", floats) are refused.
+class ParamsReader {
+public:
+  explicit ParamsReader(std::string_view t) : t_(t) {}
+  Expected<linear::Encoding> read() {
+    LK_TRY(linear::Encoding e, object(0));
+    blanks();
+    if (i_ != t_.size())
+      return fail("end of the parameters");
+    return e;
+  }
+
+private:
+  Diagnostic fail(std::string_view what) const {
+    return Diagnostic::error("standard-layout parameters: expected " +
+                             std::string(what) + " at character " +
+                             std::to_string(i_ + 1));
+  }
+  void blanks() {
+    while (i_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[i_])))
+      ++i_;
+  }
+  bool eat(char c) {
+    blanks();
+    if (i_ < t_.size() && t_[i_] == c)
+      return ++i_, true;
+    return false;
+  }
+  Expected<std::string> string() {
+    if (!eat('"'))
+      return fail("a string");
+    size_t end = t_.find('"', i_);
+    if (end == std::string_view::npos)
+      return fail("a closing '\"'");
+    std::string s(t_.substr(i_, end - i_));
+    i_ = end + 1;
+    return s;
+  }
+  Expected<int64_t> integer() {
+    blanks();
+    size_t b = i_;
+    if (i_ < t_.size() && t_[i_] == '-')
+      ++i_;
+    while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_])))
+      ++i_;
+    auto v = api::parseInteger(t_.substr(b, i_ - b));
+    if (!v) {
+      i_ = b;
+      return fail("an integer");
+    }
+    return *v;
+  }
+  Expected<linear::FieldValue> value(int depth) {
+    blanks();
+    if (t_.substr(i_, 4) == "true")
+      return i_ += 4, linear::FieldValue(true);
+    if (t_.substr(i_, 5) == "false")
+      return i_ += 5, linear::FieldValue(false);
+    if (i_ < t_.size() && t_[i_] == '{') {
+      LK_TRY(linear::Encoding p, object(depth + 1));
+      return linear::FieldValue(
+          std::make_shared<const linear::Encoding>(std::move(p)));
+    }
+    if (!eat('[')) {
+      LK_TRY(int64_t v, integer());
+      return linear::FieldValue(v);
+    }
+    std::vector<int64_t> ints;
+    std::vector<std::vector<int64_t>> lists;
+    while (!eat(']')) {
+      if (!ints.empty() || !lists.empty())
+        if (!eat(','))
+          return fail("',' or ']'");
+      blanks();
+      if (i_ < t_.size() && t_[i_] == '[' && ints.empty()) {
+        ++i_;
+        std::vector<int64_t> l;
+        while (!eat(']')) {
+          if (!l.empty() && !eat(','))
+            return fail("',' or ']'");
+          LK_TRY(int64_t v, integer());
+          l.push_back(v);
+        }
+        lists.push_back(std::move(l));
+      } else if (lists.empty()) {
+        LK_TRY(int64_t v, integer());
+        ints.push_back(v);
+      } else {
+        return fail("a list");
+      }
+    }
+    if (!lists.empty())
+      return linear::FieldValue(std::move(lists));
+    return linear::FieldValue(std::move(ints));
+  }
+  Expected<linear::Encoding> object(int depth) {
+    if (depth > 8)
+      return Diagnostic::error("layout parents nest deeper than 8");
+    if (!eat('{'))
+      return fail("'{'");
+    std::optional<std::string> kind;
+    std::vector<linear::EncodingField> fields;
+    while (!eat('}')) {
+      if ((kind || !fields.empty()) && !eat(','))
+        return fail("',' or '}'");
+      LK_TRY(std::string key, string());
+      if (!eat(':'))
+        return fail("':'");
+      if (key == "kind") {
+        LK_TRY(std::string k, string());
+        kind = k;
+        continue;
+      }
+      LK_TRY(linear::FieldValue v, value(depth));
+      fields.push_back({key, std::move(v)});
+    }
+    if (!kind)
+      return Diagnostic::error("expected a layout object with a 'kind'");
+    auto k = linear::encodingKindFromName(*kind);
+    if (!k)
+      return Diagnostic::error("unknown layout kind '" + *kind + "'");
+    return linear::makeEncoding(*k, fields);
+  }
+  std::string_view t_;
+  size_t i_ = 0;
+};
+
+/// The page's parse options: the shape (when given) and the reader of
+/// standard-layout parameters.
+api::ParseOptions parseOptions() {
+  api::ParseOptions o;
+  o.shapeName = "the logical shape";
+  o.readEncoding = [](std::string_view t) { return ParamsReader(t).read(); };
+  return o;
+}
+
 /// The layout text in any grammar; `shape` is read first (a basis
 /// descriptor needs it).
 struct Input {
@@ -157,8 +301,7 @@ struct Input {
 Expected<Input> readInput(const std::string &text, const std::string &shape,
                           std::string &field) {
   Input in;
-  api::ParseOptions o;
-  o.shapeName = "the logical shape";
+  api::ParseOptions o = parseOptions();
   if (shape.find_first_not_of(" \t") != std::string::npos) {
     field = "shape";
     LK_TRY(IntTuple t, cute::parseIntTuple(shape));
@@ -171,11 +314,45 @@ Expected<Input> readInput(const std::string &text, const std::string &shape,
   return in;
 }
 
-/// The layout as a tile layout over the logical shape (the shape's leaves,
-/// or one dimension of the layout's size when none is given).
+/// The layout as a tile layout over the logical shape (the shape's leaves;
+/// when none is given, the sizes of a cute layout's top modes, else one
+/// dimension of the layout's size).
+///
+/// A cute layout keeps CuTe's orientation, as `layoutkit show` draws it:
+/// the page's element f (row-major over the shape) is the coordinate x,
+/// and CuTe reads x colexicographically, so its tile index (the bridge's
+/// flat index) is colex(x). Example: (4,8):(8,1) over (4,8), row 0 holds
+/// offsets 0 1 ... 7.
 struct TileInput {
   tile::ComposeLayout layout;
   std::vector<int64_t> shape;
+  bool colex = false;
+  /// The tile layout's flat index of the page's element f.
+  int64_t tileIndex(int64_t f) const {
+    if (!colex)
+      return f;
+    int64_t k = 0, scale = 1;
+    std::vector<int64_t> c = tile::TileLayout::unflatten(shape, f);
+    for (size_t d = 0; d < c.size(); ++d) {
+      k += c[d] * scale;
+      scale *= shape[d];
+    }
+    return k;
+  }
+  /// The page's element of the tile layout's flat index k.
+  int64_t pageIndex(int64_t k) const {
+    if (!colex)
+      return k;
+    int64_t f = 0;
+    std::vector<int64_t> c(shape.size());
+    for (size_t d = 0; d < shape.size(); ++d) {
+      c[d] = k % shape[d];
+      k /= shape[d];
+    }
+    for (size_t d = 0; d < shape.size(); ++d)
+      f = f * shape[d] + c[d];
+    return f;
+  }
 };
 
 Expected<TileInput> readTile(const std::string &text, const std::string &shape,
@@ -185,11 +362,21 @@ Expected<TileInput> readTile(const std::string &text, const std::string &shape,
   TileInput t;
   LK_TRY(t.layout, api::toTile(in.layout));
   IntTuple s = in.shape ? *in.shape : IntTuple(t.layout.tile().size());
+  if (const cute::ComposedLayout *c = in.layout.cute()) {
+    t.colex = true;
+    if (!in.shape && c->layout.rank() == 2)
+      s = IntTuple::tuple({IntTuple(c->layout.mode(0).size()),
+                           IntTuple(c->layout.mode(1).size())});
+  }
   field = "shape";
   LK_TRY(t.shape, api::tileShape(s, t.layout.tile()));
   field = "layout";
   return t;
 }
+
+/// The most elements x replicas the tile map returns (its coordinates
+/// are this times the axes).
+constexpr int64_t kMaxMapPoints = int64_t(1) << 20;
 
 //===----------------------------------------------------------------------===//
 // Exported calls
@@ -245,12 +432,16 @@ std::string tileMapJson(std::string text, std::string shape) {
                                        " elements; this layout has " +
                                        std::to_string(tl.size())),
                      "shape");
+  if (Status w = api::checkWork("the demo's picture", tl.size(),
+                                tl.replicaCount(), kMaxMapPoints);
+      !w)
+    return errorJson(w.error(), "layout");
   std::span<const tile::Axis> axes = tl.axes();
   std::string coords = "[";
   coords.reserve(size_t(tl.size() * tl.replicaCount() * axes.size() * 4));
   bool first = true;
   for (int64_t f = 0; f < tl.size(); ++f) {
-    tile::CoordSet set = t->layout.eval(f);
+    tile::CoordSet set = t->layout.eval(t->tileIndex(f));
     for (int64_t v : set.values()) {
       if (!first)
         coords += ',';
@@ -291,7 +482,11 @@ std::string ownersJson(std::string text, std::string shape, int flat) {
     return errorJson(Diagnostic::error("element " + std::to_string(flat) +
                                        " is outside the layout"),
                      "element");
-  std::vector<api::Owner> pts = api::owners(t->layout, flat);
+  if (Status w = api::checkWork("owners", 1, t->layout.tile().replicaCount(),
+                                api::kMaxPoints);
+      !w)
+    return errorJson(w.error(), "layout");
+  std::vector<api::Owner> pts = api::owners(t->layout, t->tileIndex(flat));
   return Obj()
       .boolean("ok", true)
       .raw("coord", ints(tile::TileLayout::unflatten(t->shape, flat)))
@@ -313,6 +508,9 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
     return errorJson(t.error(), field);
   LK_BIND_TRY(w, api::parseAxisValues(where), "where");
   LK_BIND_TRY(flats, api::holders(t->layout, w), "layout");
+  for (int64_t &f : flats)
+    f = t->pageIndex(f);
+  std::sort(flats.begin(), flats.end());
   return Obj().boolean("ok", true).raw("elements", ints(flats)).done();
 }
 
@@ -331,12 +529,15 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
   LK_BIND_TRY(view, tile::bankView(memory, type.bits, 4096), "layout");
-  std::string cells = array(view.cells, [](const std::vector<int64_t> &c) {
+  std::string cells = array(view.cells, [&](std::vector<int64_t> c) {
+    for (int64_t &f : c)
+      f = t->pageIndex(f);
     return ints(c);
   });
   std::vector<int64_t> slotBank, slotLine;
   for (int64_t f = 0; f < memory.size(); ++f) {
-    tile::BankSlot s = tile::bankSlot(memory.address(f), type.bits);
+    tile::BankSlot s =
+        tile::bankSlot(memory.address(t->tileIndex(f)), type.bits);
     slotBank.push_back(s.bank);
     slotLine.push_back(s.line);
   }
@@ -349,7 +550,10 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
       .raw("cells", cells)
       .raw("bank", ints(slotBank))
       .raw("line", ints(slotLine));
-  if (t->shape.size() == 2) {
+  if (t->colex) {
+    o.str("columnError", "column reads are analysed for tile layouts; "
+                         "paste the tile form shown above");
+  } else if (t->shape.size() == 2) {
     api::ColumnRead read;
     read.rows = t->shape[0];
     read.cols = t->shape[1];
@@ -453,8 +657,7 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
 /// Plans the conversion src -> dst (api::planConversion).
 std::string planJson(std::string src, std::string dst, std::string shape,
                  std::string dtype) {
-  api::ParseOptions o;
-  o.shapeName = "the logical shape";
+  api::ParseOptions o = parseOptions();
   LK_BIND_TRY(s, cute::parseIntTuple(shape), "shape");
   o.shape = s;
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
@@ -547,6 +750,64 @@ std::string cuteTableJson(std::string text) {
       .done();
 }
 
+/// The most logical cells the TV view draws.
+constexpr int64_t kMaxTvCells = api::kMaxDrawCells;
+
+/// The TV view: a cute layout (thread, value) -> index tabulated, and the
+/// logical tile of `shape` (rank 1 or 2, index r + rows * c: CuTe's
+/// colex codomain) with the thread and value of each cell (-1: no TV
+/// pair reaches it). Refused: a shape over kMaxTvCells cells, and an
+/// index outside the shape (the TV layout would drop elements).
+std::string tvJson(std::string text, std::string shape) {
+  api::ParseOptions o;
+  o.syntax = api::Syntax::CuteText;
+  LK_BIND_TRY(l, api::parseLayout(text, o), "layout");
+  LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
+  LK_BIND_TRY(leaves, api::parseShapeLeaves(shape), "shape");
+  if (leaves.empty() || leaves.size() > 2)
+    return errorJson(Diagnostic::error("the TV view's shape has rank 1 or 2, "
+                                       "not " + std::to_string(leaves.size())),
+                     "shape");
+  int64_t rows = leaves[0], cols = leaves.size() > 1 ? leaves[1] : 1;
+  if (Status w = api::checkWork("the TV view's tile", rows, cols, kMaxTvCells);
+      !w)
+    return errorJson(w.error(), "shape");
+  if (rows < 1 || cols < 1)
+    return errorJson(Diagnostic::error("the TV view's shape has an extent "
+                                       "below 1"),
+                     "shape");
+  std::vector<int64_t> thread(size_t(rows * cols), -1), value(thread);
+  for (int64_t i = 0; i < t.rows * t.cols; ++i) {
+    const IntTuple &c = t.cells[size_t(i)];
+    if (!c.isLeaf() || c.value() < 0 || c.value() >= rows * cols)
+      return errorJson(
+          Diagnostic::error("thread " + std::to_string(i / t.cols) +
+                            ", value " + std::to_string(i % t.cols) +
+                            " maps to index " +
+                            (c.isLeaf() ? std::to_string(c.value()) : c.str()) +
+                            ", outside the shape's " +
+                            std::to_string(rows * cols) + " elements"),
+          "shape");
+    int64_t r = c.value() % rows, col = c.value() / rows;
+    thread[size_t(r * cols + col)] = i / t.cols;
+    value[size_t(r * cols + col)] = i % t.cols;
+  }
+  std::vector<int64_t> cells;
+  for (const IntTuple &c : t.cells)
+    cells.push_back(c.value());
+  return Obj()
+      .boolean("ok", true)
+      .str("text", t.title)
+      .num("rows", t.rows)
+      .num("cols", t.cols)
+      .raw("cells", ints(cells))
+      .num("tileRows", rows)
+      .num("tileCols", cols)
+      .raw("thread", ints(thread))
+      .raw("value", ints(value))
+      .done();
+}
+
 using BinaryOp = Expected<cute::Layout> (*)(const cute::Layout &,
                                             const cute::Layout &);
 using TilerOp = Expected<cute::Layout> (*)(const cute::Layout &,
@@ -589,7 +850,19 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
   LK_BIND_TRY(la, cute::parseLayout(a), "layout");
   Expected<cute::Layout> result = cute::Layout();
   std::string bTable;
-  if (row->binary) {
+  if (row->binary == complementOp) {
+    // B is the cotarget, an integer tuple (`32`, `(4,8)`), or a layout
+    // whose shape is taken, as `layoutkit complement` reads it.
+    auto cot = cute::parseIntTuple(b);
+    if (cot) {
+      result = cute::complement(la, *cot);
+      bTable = Obj().str("text", cot->str()).done();
+    } else {
+      LK_BIND_TRY(lb, cute::parseLayout(b), "b");
+      result = cute::complement(la, lb.shape());
+      bTable = tableJson(lb);
+    }
+  } else if (row->binary) {
     LK_BIND_TRY(lb, cute::parseLayout(b), "b");
     result = row->binary(la, lb);
     bTable = tableJson(lb);
@@ -653,6 +926,8 @@ std::string accessJson(std::string text, std::string shape, std::string dtype,
       .str("sharedExplain", sh.explanation)
       .num("sectors", gl.sectors)
       .num("lines", gl.lines)
+      .num("minimumSectors", gl.minimumSectors)
+      .boolean("coalesced", gl.sectors == gl.minimumSectors)
       .str("globalExplain", gl.explanation)
       .done();
 }
@@ -670,4 +945,5 @@ EMSCRIPTEN_BINDINGS(layoutkit) {
   emscripten::function("algebra", &algebraJson);
   emscripten::function("access", &accessJson);
   emscripten::function("table", &cuteTableJson);
+  emscripten::function("tv", &tvJson);
 }
