@@ -85,7 +85,17 @@ const sortedOwners = (list) => list.map((o) => JSON.stringify([Object.entries(o.
 
 async function waitReady(page) {
   await page.waitForSelector('body[data-ready="1"]', {timeout: 60000});
+  await settle(page);
 }
+
+// The page answers asynchronously (a worker, debounced input): wait until
+// nothing is pending (body[data-busy="0"]).
+async function settle(page) {
+  await page.waitForFunction(() => document.body.dataset.busy === '0', null, {timeout: 60000});
+}
+async function fill(page, sel, v) { await page.fill(sel, v); await settle(page); }
+async function select(page, sel, v) { await page.selectOption(sel, v); await settle(page); }
+async function click(page, sel) { await page.click(sel); await settle(page); }
 
 async function main() {
   fs.mkdirSync(shots, {recursive: true});
@@ -111,14 +121,14 @@ async function main() {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(server.url);
   await waitReady(page);
-  check(errors.length === 0, 'loads without console errors');
+  check(errors.length === 0, 'loads without console errors' + (errors.length ? ': ' + errors.join(' | ') : ''));
 
   // Every preset: it draws, screenshots, and a clicked element's owners are
   // the CLI's.
-  const presets = await page.evaluate(() => window.lk('presets').presets);
+  const presets = await page.evaluate(async () => (await window.lk('presets')).presets);
   check(presets.length >= 12, `${presets.length} presets listed`);
   for (const p of presets) {
-    await page.selectOption('#preset', p.name);
+    await select(page, '#preset', p.name);
     const diag = await page.textContent('#diag');
     check(diag === 'ok', `preset ${p.name}: reads and draws (${diag.split('\n')[0]})`);
     await page.screenshot({path: path.join(shots, p.name + '.png')});
@@ -135,19 +145,20 @@ async function main() {
       return {x: b.left + 28 + c * cs + cs / 2, y: b.top + 14 + r * cs + cs / 2};
     }, f);
     await page.mouse.click(box.x, box.y);
+    await settle(page);
     const shown = JSON.parse(await page.getAttribute('#info', 'data-owners'));
     const want = lk('tile', 'owners', p.text, shape, String(f));
     check(want.ok && JSON.stringify(sortedOwners(shown)) === JSON.stringify(sortedOwners(want.result.owners)),
       `preset ${p.name}: owners of element ${f} match 'layoutkit tile owners' (${shown.length} owners)`);
     if (p.name === 'tensor_core_8x16') {
       // The spec's statement: element (0,0) lives on warps {5, 9}.
-      const o = await page.evaluate(() => window.lk('owners', document.getElementById('layout').value, document.getElementById('shape').value, 0));
+      const o = await page.evaluate(async () => window.lk('owners', document.getElementById('layout').value, document.getElementById('shape').value, 0));
       check(JSON.stringify(o.owners.map((x) => x.owner.warpid).sort((a, b) => a - b)) === '[5,9]', 'tensor_core_8x16: (0,0) on warps 5 and 9 (spec)');
     }
   }
 
   // Clicking a physical thread lists what it holds, as `layoutkit tile holds`.
-  await page.selectOption('#preset', 'mma_m8n8_fragment');
+  await select(page, '#preset', 'mma_m8n8_fragment');
   const held = await page.evaluate(() => {
     const svg = document.querySelector('#physical svg');
     svg.scrollIntoView();
@@ -155,6 +166,7 @@ async function main() {
     return {x: b.left + 28 + 5 * cs + cs / 2, y: b.top + 14 + cs / 2};
   });
   await page.mouse.click(held.x, held.y);
+  await settle(page);
   const holds = JSON.parse(await page.getAttribute('#info', 'data-holds'));
   const infoText = await page.textContent('#info');
   const where = infoText.split(' holds')[0];
@@ -163,11 +175,11 @@ async function main() {
   check(cliHolds.ok && JSON.stringify(holds) === JSON.stringify(flat), `physical ${where}: holds ${JSON.stringify(holds)} as 'layoutkit tile holds'`);
 
   // Editing: a valid text draws, an invalid one puts the caret where the CLI does.
-  await page.selectOption('#preset', '');
-  await page.fill('#shape', '(8,8)');
-  await page.fill('#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)]');
+  await select(page, '#preset', '');
+  await fill(page, '#shape', '(8,8)');
+  await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)]');
   check((await page.textContent('#diag')) === 'ok', 'edit: a valid tile layout draws');
-  await page.fill('#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:4@warpid');
+  await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:4@warpid');
   const bad = lk('tile', 'owners', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:4@warpid', '(8,8)', '0');
   const cliColumn = +((bad.text || '').match(/at column (\d+)/) || [0, -1])[1];
   const offset = +(await page.getAttribute('#diag', 'data-offset'));
@@ -178,19 +190,19 @@ async function main() {
   // CuTe's (8,8):(8,1) maps (i,j) to 8i + j with i fastest (colex); the
   // bridge reverses the modes into the tile's row-major order, so its tile
   // form has the strides reversed: S[(8,8):(1,8)].
-  await page.fill('#layout', '(8,8):(8,1)');
+  await fill(page, '#layout', '(8,8):(8,1)');
   check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('S[(8,8):(1,8)]'),
     'edit: a CuTe layout is accepted and shown as a tile layout');
-  await page.fill('#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
+  await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
   check((await page.textContent('#forms')).includes('no exact form'), 'edit: a replica has no cute form, and the reason is shown');
 
   // Banks and conflicts against the CLI and the spec's example.
-  await page.selectOption('#preset', 'smem_row_major_8x64');
+  await select(page, '#preset', 'smem_row_major_8x64');
   const specWays = {f16: {none: 8, '128B': 1}};
   for (const dtype of ['f16', 'f32']) {
     for (const sw of ['none', '32B', '64B', '128B']) {
-      await page.selectOption('#dtype', dtype);
-      await page.selectOption('#swizzle', sw);
+      await select(page, '#dtype', dtype);
+      await select(page, '#swizzle', sw);
       const ways = +(await page.getAttribute('#conflicts', 'data-ways'));
       const args = ['S[(8,64):(64,1)]', '(8,64)', '--dtype', dtype].concat(sw === 'none' ? [] : ['--swizzle', sw]);
       const c = lk('tile', 'conflicts', ...args, '--column', '0');
@@ -205,18 +217,18 @@ async function main() {
         await page.screenshot({path: path.join(shots, `banks-f16-${sw}.png`)});
     }
   }
-  await page.selectOption('#dtype', 'f16');
-  await page.selectOption('#swizzle', 'none');
+  await select(page, '#dtype', 'f16');
+  await select(page, '#swizzle', 'none');
 
   // Access analysis of a block-wide tid layout: warp 0 is threads 0..31
   // (hw/Analysis.h). Row i goes to thread 16 i, so warp 0 is rows 0 and 1
   // on lanes 0 and 16; the numbers equal `layoutkit hw analyse` of the same
   // layout against the row-major tile the page uses, and the header's
   // worked example (f32: 16 B vectors, 8 wavefronts, 8 sectors, 4 lines).
-  await page.selectOption('#preset', '');
-  await page.selectOption('#dtype', 'f32');
-  await page.fill('#shape', '(8,16)');
-  await page.fill('#layout', 'S[(8,16):(16@tid,1@m)]');
+  await select(page, '#preset', '');
+  await select(page, '#dtype', 'f32');
+  await fill(page, '#shape', '(8,16)');
+  await fill(page, '#layout', 'S[(8,16):(16@tid,1@m)]');
   const shownAccess = JSON.parse((await page.getAttribute('#access', 'data-result')) || 'null');
   const accessShared = lk('hw', 'analyse', 'S[(8,16):(16@tid,1@m)]', 'S[(8,16):(16,1)]', '--dtype', 'f32');
   const accessGlobal = lk('hw', 'analyse', 'S[(8,16):(16@tid,1@m)]', 'S[(8,16):(16,1)]', '--dtype', 'f32', '--global');
@@ -229,9 +241,9 @@ async function main() {
     'access of a tid layout: 16 B, 8 wavefronts, 8 sectors in 4 lines (derived by hand)');
   await page.evaluate(() => document.getElementById('access').scrollIntoView());
   await page.screenshot({path: path.join(shots, 'access-tid.png')});
-  await page.fill('#layout', 'S[(8,16):(1@laneid,16@tid)]');
+  await fill(page, '#layout', 'S[(8,16):(1@laneid,16@tid)]');
   check((await page.textContent('#access')).includes('names both laneid and tid'), 'access: laneid and tid together are refused with the reason');
-  await page.selectOption('#dtype', 'f16');
+  await select(page, '#dtype', 'f16');
 
   // A conversion through a swizzled staging buffer: the drawn grid is the
   // logical tile, each cell the bank `layoutkit tile banks` gives the
@@ -243,11 +255,11 @@ async function main() {
   {
     const src = 'S[(2,8,4,4):(1@warpid,4@laneid,1@laneid,1@m)]';
     const dst = 'S[(4,4,2,8):(1@laneid,1@m,1@warpid,4@laneid)]';
-    await page.fill('#shape', '(16,16)');
-    await page.fill('#layout', src);
-    await page.click('button[data-view="plan"]');
-    await page.fill('#dst', dst);
-    await page.click('#planbtn');
+    await fill(page, '#shape', '(16,16)');
+    await fill(page, '#layout', src);
+    await click(page, 'button[data-view="plan"]');
+    await fill(page, '#dst', dst);
+    await click(page, '#planbtn');
     const want = lk('plan', src, dst, '--shape', '(16,16)', '--dtype', 'f16');
     const st = await page.evaluate(() => window.lkStaging());
     const cells = await page.evaluate(() => {
@@ -282,17 +294,17 @@ async function main() {
     check((await page.textContent('#stagingcap')).includes(`${want.ok && want.result.cost.wavefronts} wavefronts`),
       'staging buffer: the caption names the plan\'s wavefronts');
     await page.screenshot({path: path.join(shots, 'conversion-staging.png'), fullPage: true});
-    await page.click('button[data-view="tile"]');
+    await click(page, 'button[data-view="tile"]');
   }
 
   // A conversion plan, as `layoutkit plan`.
-  await page.selectOption('#preset', '');
-  await page.fill('#shape', '(16,8)');
-  await page.fill('#layout', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]');
-  await page.click('button[data-view="plan"]');
+  await select(page, '#preset', '');
+  await fill(page, '#shape', '(16,8)');
+  await fill(page, '#layout', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]');
+  await click(page, 'button[data-view="plan"]');
   for (const dst of ['((4,8),(2,2)):((32,1),(16,8))', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]']) {
-    await page.fill('#dst', dst);
-    await page.click('#planbtn');
+    await fill(page, '#dst', dst);
+    await click(page, '#planbtn');
     const strategy = await page.getAttribute('#planout', 'data-strategy');
     const want = lk('plan', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', dst, '--shape', '(16,8)', '--dtype', 'f16');
     check(want.ok && strategy === want.result.strategy, `plan to ${dst}: ${strategy} as 'layoutkit plan'`);
@@ -300,18 +312,18 @@ async function main() {
   await page.screenshot({path: path.join(shots, 'conversion.png')});
 
   // The operations and TV views draw.
-  await page.click('button[data-view="ops"]');
-  await page.selectOption('#op', 'logical_divide');
-  await page.fill('#opB', '2:1');
+  await click(page, 'button[data-view="ops"]');
+  await select(page, '#op', 'logical_divide');
+  await fill(page, '#opB', '2:1');
   check((await page.$$('#opout svg')).length === 3, 'operations: inputs and result drawn side by side');
   await page.screenshot({path: path.join(shots, 'operations.png')});
-  await page.click('button[data-view="tv"]');
+  await click(page, 'button[data-view="tv"]');
   check((await page.$$('#tvout svg')).length === 2, 'TV view: the TV table and the logical tile drawn');
   await page.screenshot({path: path.join(shots, 'tv.png')});
 
   // The shared URL restores the tabs and the view.
-  await page.click('button[data-view="tile"]');
-  await page.fill('#layout', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]');
+  await click(page, 'button[data-view="tile"]');
+  await fill(page, '#layout', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]');
   const url = await page.evaluate(() => location.href);
   const page2 = await ctx.newPage();
   page2.on('pageerror', (e) => errors.push(String(e)));
@@ -337,10 +349,10 @@ async function main() {
 
   // Redraw of a 128x128 tile after an edit (the page's own measurement of
   // the wasm call and the drawing).
-  await page.fill('#shape', '(128,128)');
+  await fill(page, '#shape', '(128,128)');
   const times = [];
   for (let k = 0; k < 7; ++k) {
-    await page.fill('#layout', `S[(4,32,128):(1@warpid,1@laneid,${k % 2 ? 2 : 1})]`);
+    await fill(page, '#layout', `S[(4,32,128):(1@warpid,1@laneid,${k % 2 ? 2 : 1})]`);
     times.push(await page.evaluate(() => window.lkRedrawMs));
   }
   times.sort((a, b) => a - b);
@@ -349,6 +361,142 @@ async function main() {
   console.log(`redraw of a 128x128 tile: median ${median.toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')})`);
   check(median < 500, 'redraw of 128x128 completes (median under 500 ms; the 50 ms target is reported in docs/performance.md)');
   await page.screenshot({path: path.join(shots, 'tile-128x128.png')});
+
+  // --- The engine runs in a worker; bounds; supersession (issue 34 item 1).
+  check(await page.evaluate(() => typeof window.createLayoutKit === 'undefined' && typeof window.lkEngine.worker === 'object'),
+    'engine: the wasm module is not on the page thread (a Worker runs it)');
+  await page.evaluate(() => {
+    window.lkLong = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.lkLong.push(e.duration); }).observe({entryTypes: ['longtask']});
+  });
+  await fill(page, '#shape', '(512,512)');
+  // 2^18 elements x 4096 replicas: refused before any work (api::checkWork).
+  await fill(page, '#layout', 'S[(512,512):(512,1)] + R[4096:1@warpid]');
+  const bigDiag = await page.textContent('#diag');
+  check(bigDiag.includes('elements x') && bigDiag.includes('exceed the limit'), `engine: a 512x512 x 4096-replica layout is refused: ${bigDiag.split('\n')[0]}`);
+  check((await page.getAttribute('#status', 'data-state')) === 'stale' && (await page.evaluate(() => document.getElementById('view-tile').classList.contains('stale'))),
+    'engine: after an error the old pictures are marked stale');
+  // Typing into a 128x128 tile: each keystroke supersedes the last; the
+  // page shows "computing" meanwhile and ends on the last text.
+  await fill(page, '#shape', '(128,128)');
+  await fill(page, '#layout', '');
+  await page.type('#layout', 'S[(4,32,128):(1@warpid,1@laneid,1)]', {delay: 20});
+  const midState = await page.getAttribute('#status', 'data-state');
+  await settle(page);
+  const lastMap = await page.evaluate(() => window.lkCurrent().map.text);
+  check(midState === 'computing' && (await page.textContent('#diag')) === 'ok' && lastMap === 'S[(4,32,128):(1@warpid,1@laneid,1)]',
+    `engine: typing shows "${midState}" and ends on the last text (${lastMap})`);
+  const longest = await page.evaluate(() => Math.max(0, ...window.lkLong));
+  check(longest < 100, `engine: the longest main-thread task while typing and refusing is ${longest.toFixed(0)} ms (< 100)`);
+  // A superseded running request restarts the worker; the page still answers.
+  await page.evaluate(() => { document.getElementById('layout').value = 'S[(128,128):(1@m,128@m)]'; document.getElementById('layout').dispatchEvent(new Event('input')); });
+  await page.waitForTimeout(170);
+  await fill(page, '#layout', 'S[(4,32,128):(1@warpid,1@laneid,2)]');
+  check((await page.textContent('#diag')) === 'ok', 'engine: an edit during a computation draws the newer layout');
+  // TV view: a shape too big is refused by the library; one too small too.
+  await click(page, 'button[data-view="tv"]');
+  await fill(page, '#tv', '((4,8),(2,2)):((32,1),(16,8))');
+  await fill(page, '#tvshape', '(100000,100000)');
+  const tvBig = await page.textContent('#tvdiag');
+  check(tvBig.includes('exceed the limit of 65536'), `TV view: (100000,100000) refused: ${tvBig.split('\n')[0]}`);
+  // (4,8),(2,2) with strides (32,1),(16,8) reaches index 3*32+7+16+8 = 127:
+  // a (16,4) tile of 64 elements is too small.
+  await fill(page, '#tvshape', '(16,4)');
+  const tvSmall = await page.textContent('#tvdiag');
+  check(tvSmall.includes('outside the shape\'s 64 elements'), `TV view: a too-small shape is refused: ${tvSmall.split('\n')[0]}`);
+  await fill(page, '#tvshape', '(16,8)');
+  check((await page.textContent('#tvdiag')) === '' && (await page.$$('#tvout svg')).length === 2, 'TV view: (16,8) draws');
+  await click(page, 'button[data-view="tile"]');
+
+  // --- Item 2: CuTe text in CuTe's orientation. (4,8):(8,1) maps (r,c)
+  // to 8r + c (hand derivation), so row 0 reads 0..7 as `layoutkit show`.
+  await fill(page, '#shape', '(4,8)');
+  await fill(page, '#layout', '(4,8):(8,1)');
+  const cuteOffsets = await page.evaluate(() => { const m = window.lkCurrent().map; return [...m.coords]; });
+  const wantOffsets = [...Array(32).keys()].map((f) => 8 * Math.floor(f / 8) + (f % 8));
+  check(JSON.stringify(cuteOffsets) === JSON.stringify(wantOffsets), `cute orientation: (4,8):(8,1) row 0 reads ${cuteOffsets.slice(0, 8).join(' ')}`);
+  await fill(page, '#layout', '(4,8):(1,4)');
+  const colMajor = await page.evaluate(() => [...window.lkCurrent().map.coords].slice(0, 8));
+  check(JSON.stringify(colMajor) === '[0,4,8,12,16,20,24,28]', `cute orientation: (4,8):(1,4) row 0 reads ${colMajor.join(' ')} (r + 4c)`);
+  const cuteOwner = await page.evaluate(async () => window.lk('owners', '(4,8):(8,1)', '(4,8)', 9));
+  check(cuteOwner.ok && cuteOwner.owners[0].at.m === 9, 'cute orientation: element (1,1) is at offset 9');
+
+  // --- Item 3: the coalesced verdict. Lane i holds row i of a row-major
+  // (32,32) f32 tile: 16 B vectors, 8 instructions of 32 lanes at 128 B
+  // apart: 32 sectors each (256) where 32 x 16 B fit 16 (128): not
+  // coalesced. The CLI's sectors agree.
+  await select(page, '#dtype', 'f32');
+  await fill(page, '#shape', '(32,32)');
+  await fill(page, '#layout', 'S[(32,32):(1@laneid,1@m)]');
+  const acc = JSON.parse((await page.getAttribute('#access', 'data-result')) || 'null');
+  const accCli = lk('hw', 'analyse', 'S[(32,32):(1@laneid,1@m)]', 'S[(32,32):(32,1)]', '--dtype', 'f32', '--global');
+  check(acc && accCli.ok && acc.sectors === accCli.result.sectors && acc.sectors === 256 && acc.minimumSectors === 128 && !acc.coalesced &&
+    (await page.textContent('#access')).includes('not coalesced: at best 128 sectors'), `access: 256 sectors, at best 128: not coalesced`);
+  // Lane i holds column i: each register a 128 B row of 32 lanes: 4
+  // sectors, the minimum: coalesced.
+  await fill(page, '#layout', 'S[(32,32):(1@m,1@laneid)]');
+  const acc2 = JSON.parse((await page.getAttribute('#access', 'data-result')) || 'null');
+  check(acc2 && acc2.sectors === 128 && acc2.minimumSectors === 128 && acc2.coalesced && (await page.textContent('#access')).includes('(coalesced)'),
+    'access: 32 instructions x 4 sectors, the minimum: coalesced');
+  await select(page, '#dtype', 'f16');
+
+  // --- Item 4: an edit renames the tab and the preset menu.
+  await select(page, '#preset', 'mma_m8n8_fragment');
+  check((await page.textContent('#tabs button[aria-selected="true"]')) === 'mma_m8n8_fragment', 'preset: the tab is named after the preset');
+  await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
+  check((await page.inputValue('#preset')) === '' && (await page.textContent('#tabs button[aria-selected="true"]')).startsWith('layout '),
+    'preset: after an edit the menu reads (custom) and the tab is renamed');
+
+  // --- Item 5: Triton layouts as TTGIR text and as parameters, through
+  // the engine's reader; the plan's strategy is the CLI's.
+  await fill(page, '#shape', '(16,8)');
+  await fill(page, '#layout', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]');
+  await click(page, 'button[data-view="plan"]');
+  for (const dst of ['#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>',
+    '{"kind":"blocked","sizePerThread":[1,2],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]}']) {
+    await fill(page, '#dst', dst);
+    await click(page, '#planbtn');
+    const want = lk('plan', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', dst, '--shape', '(16,8)', '--dtype', 'f16');
+    const diag = await page.textContent('#plandiag');
+    check(want.ok && diag === '' && (await page.getAttribute('#planout', 'data-strategy')) === want.result.strategy,
+      `Triton destination ${dst.slice(0, 14)}...: planned as 'layoutkit plan' (${diag.split('\n')[0] || want.result.strategy})`);
+  }
+  await click(page, 'button[data-view="tile"]');
+  await fill(page, '#layout', '{"kind":"blocked","sizePerThread":[1,2],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]}');
+  check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('linear'), 'Triton parameters in the layout field are read');
+  await fill(page, '#layout', '#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>');
+  check((await page.textContent('#diag')) === 'ok', 'TTGIR text in the layout field is read');
+
+  // --- Item 7: complement with an integer cotarget, as the CLI. A covers
+  // 0..15, so its complement in 32 is 2:16.
+  await click(page, 'button[data-view="ops"]');
+  await fill(page, '#opA', '(4,4):(4,1)');
+  await select(page, '#op', 'complement');
+  await fill(page, '#opB', '32');
+  const comp = lk('complement', '(4,4):(4,1)', '32');
+  const compShown = await page.textContent('#opout');
+  check(comp.ok && comp.result.layout === '2:16' && (await page.textContent('#opdiag')) === '' && compShown.includes('complement: 2:16'),
+    `operations: complement with B = 32 gives ${comp.ok && comp.result.layout} as the CLI`);
+  await click(page, 'button[data-view="tile"]');
+
+  // --- Item 6: a crafted URL state falls back visibly.
+  {
+    const crafted = {tabs: [{text: 'S[(8,4,2):(4@laneid,1@laneid,1)]', shape: '(8,8)', dtype: 'q7'}], view: 'nope'};
+    const page3 = await ctx.newPage();
+    page3.on('pageerror', (e) => errors.push(String(e)));
+    await page3.goto(server.url + '#' + encodeURIComponent(JSON.stringify(crafted)));
+    await waitReady(page3);
+    const notice = await page3.textContent('#notice');
+    check(!(await page3.getAttribute('#notice', 'hidden') !== null) && notice.includes('"nope"') && notice.includes('"q7"') &&
+      (await page3.inputValue('#dtype')) === 'f16' && (await page3.isVisible('#view-tile')) && (await page3.textContent('#diag')) === 'ok',
+    `crafted URL: the notice names the bad view and dtype, the tile view draws (${notice.split('\n').slice(1).join('; ')})`);
+    await page3.goto('about:blank'); // a hash change alone does not reload
+    await page3.goto(server.url + '#' + encodeURIComponent('{"tabs": 5}'));
+    await waitReady(page3);
+    check((await page3.textContent('#notice')).includes('does not hold a page state') && (await page3.textContent('#diag')) === 'ok',
+      'crafted URL: a state without tabs falls back to the first preset, with a notice');
+    await page3.close();
+  }
 
   check(errors.length === 0, 'no console errors during the run' + (errors.length ? ': ' + errors.join(' | ') : ''));
   await ctx.close();

@@ -4,8 +4,78 @@
 // this file draws what it returns and keeps the page state.
 'use strict';
 
-let LK = null; // the wasm module
-const call = (fn, ...args) => JSON.parse(LK[fn](...args));
+// ---------------------------------------------------------------------------
+// The engine: the wasm module runs in a worker (worker.js). One request is
+// in flight at a time; each belongs to a lane ('tile', 'ops', 'tv', 'plan',
+// 'pick'), and a new request supersedes its lane's older one: dropped when
+// still queued, the worker terminated and restarted (from the compiled
+// module, a few ms) when it is the one running. A superseded request
+// resolves to null; its caller draws nothing.
+// ---------------------------------------------------------------------------
+const engine = {
+  module: null, worker: null, seq: 0, running: null, queue: [], restarts: 0,
+  start() {
+    this.worker = new Worker('worker.js');
+    this.worker.onmessage = (e) => this.done(e.data);
+    this.worker.onerror = (e) => { e.preventDefault(); this.done({seq: this.running && this.running.seq, fatal: e.message || 'error'}); };
+    this.worker.postMessage({init: this.module});
+  },
+  restart() {
+    this.worker.terminate();
+    this.restarts++;
+    this.start();
+  },
+  // calls: [[fn, ...args], ...]; stop: skip the rest when one of the
+  // first `stop` calls fails.
+  request(lane, calls, stop = 0) {
+    return new Promise((resolve) => {
+      for (const q of this.queue) if (q.lane === lane) q.resolve(null);
+      this.queue = this.queue.filter((q) => q.lane !== lane);
+      this.queue.push({lane, calls, stop, resolve, seq: ++this.seq});
+      if (this.running && this.running.lane === lane) {
+        this.running.resolve(null);
+        this.running = null;
+        this.restart();
+      }
+      this.pump();
+    });
+  },
+  pump() {
+    if (!this.running && this.queue.length) {
+      this.running = this.queue.shift();
+      this.worker.postMessage({seq: this.running.seq, calls: this.running.calls, stop: this.running.stop});
+    }
+    markBusy();
+  },
+  done(d) {
+    const r = this.running;
+    if (!r || d.seq !== r.seq) return;
+    this.running = null;
+    if (d.fatal) {
+      // A trapped module is not reused: every reply is the reason.
+      this.restart();
+      const error = {message: 'the engine stopped (' + d.fatal + '); it was restarted', offset: -1, notes: [], field: 'layout'};
+      r.resolve(r.calls.map(() => ({ok: false, error})));
+    } else {
+      r.resolve(d.replies);
+    }
+    this.pump();
+  },
+  pending() { return this.queue.length + (this.running ? 1 : 0); },
+};
+
+// Debounced input: an edit waits `ms` for the next one before it asks the
+// engine. The body's data-busy counts what is still to come (the tests
+// wait for 0).
+const timers = new Map();
+function later(key, fn, ms = 150) {
+  clearTimeout(timers.get(key));
+  timers.set(key, setTimeout(() => { timers.delete(key); fn(); markBusy(); }, ms));
+  markBusy();
+}
+function markBusy() {
+  document.body.dataset.busy = String(timers.size + engine.pending());
+}
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
@@ -27,20 +97,59 @@ function saveUrl() {
   history.replaceState(null, '', '#' + encodeURIComponent(JSON.stringify(s)));
 }
 
+// The choices a URL state may name; anything else is replaced by the
+// default and listed in the notice above the page.
+const options = (id) => [...$(id).options].map((o) => o.value);
 function loadUrl() {
   if (location.hash.length < 2) return false;
+  const fixed = [];
+  const pick = (what, v, allowed, dflt) => {
+    if (allowed.includes(v)) return v;
+    fixed.push(`${what} ${JSON.stringify(v)} is not one of ${allowed.join(', ')}: using ${dflt}`);
+    return dflt;
+  };
+  const text = (what, v, dflt) => {
+    if (typeof v === 'string') return v;
+    if (v !== undefined) fixed.push(`${what} is not a text: using ${JSON.stringify(dflt)}`);
+    return dflt;
+  };
+  let s;
   try {
-    const s = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-    state.tabs = s.tabs.map((t) => Object.assign(defaults(), t));
-    state.active = Math.min(s.active || 0, state.tabs.length - 1);
-    state.view = s.view || 'tile';
-    if (s.op) [$('op').value, $('opA').value, $('opB').value] = s.op;
-    if (s.tv) [$('tv').value, $('tvshape').value] = s.tv;
-    if (s.dst) $('dst').value = s.dst;
-    return true;
+    s = JSON.parse(decodeURIComponent(location.hash.slice(1)));
   } catch (e) {
+    s = null;
+  }
+  if (!s || typeof s !== 'object' || !Array.isArray(s.tabs) || !s.tabs.length || s.tabs.length > 32) {
+    showNotice('The URL does not hold a page state (expected {"tabs": [1 to 32 layouts], ...}); showing the first preset.');
     return false;
   }
+  const d = defaults();
+  state.tabs = s.tabs.map((t, k) => {
+    const o = t && typeof t === 'object' ? t : {};
+    const w = `tab ${k + 1}:`;
+    const col = Number.isInteger(o.column) && o.column >= 0 ? o.column : (o.column === undefined ? 0 : (fixed.push(`${w} column ${JSON.stringify(o.column)} is not a whole number >= 0: using 0`), 0));
+    return {text: text(`${w} layout`, o.text, ''), shape: text(`${w} shape`, o.shape, ''),
+      dtype: pick(`${w} dtype`, o.dtype === undefined ? d.dtype : o.dtype, options('dtype'), d.dtype),
+      swizzle: pick(`${w} swizzle`, o.swizzle === undefined ? d.swizzle : o.swizzle, options('swizzle'), d.swizzle),
+      column: col, colour: text(`${w} colour`, o.colour, ''),
+      cell: pick(`${w} cell`, o.cell === undefined ? d.cell : o.cell, options('cellmode'), d.cell),
+      preset: text(`${w} preset`, o.preset, '')};
+  });
+  state.active = Number.isInteger(s.active) && s.active >= 0 && s.active < state.tabs.length ? s.active : 0;
+  state.view = pick('view', s.view === undefined ? 'tile' : s.view, ['tile', 'ops', 'tv', 'plan'], 'tile');
+  if (Array.isArray(s.op) && s.op.length === 3) {
+    $('op').value = pick('operation', s.op[0], options('op'), 'composition');
+    $('opA').value = text('A', s.op[1], $('opA').value); $('opB').value = text('B', s.op[2], $('opB').value);
+  }
+  if (Array.isArray(s.tv) && s.tv.length === 2) { $('tv').value = text('TV layout', s.tv[0], $('tv').value); $('tvshape').value = text('TV shape', s.tv[1], $('tvshape').value); }
+  if (s.dst !== undefined) $('dst').value = text('destination', s.dst, $('dst').value);
+  if (fixed.length) showNotice('Parts of the URL state were not understood:\n' + fixed.join('\n'));
+  return true;
+}
+
+function showNotice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = !text;
 }
 
 // ---------------------------------------------------------------------------
@@ -255,18 +364,17 @@ function drawBanks(width) {
 
 // Warp 0's access: its lanes are laneid, or tid / tid_in_wg 0..31 (the
 // library's rule, hw/Analysis.h); the other warps are left out.
-function drawAccess() {
-  const a = call('access', tab().text, tab().shape, tab().dtype, tab().swizzle);
+function drawAccess(a) {
   const el = $('access');
   const blockWide = cur.map.axes.find((x) => x === 'tid' || x === 'tid_in_wg');
   el.textContent = a.ok
     ? `warp 0: ${blockWide ? `${blockWide} 0..31 as lanes 0..31 (other warps left out)` : 'lanes laneid 0..31'}\n` +
       `memory: ${a.memory}\nvector: ${a.vectorBytes} B per lane per access (${a.vectorBytes > 1 ? 'vectorized' : 'scalar'})\n` +
       `shared: ${a.instructions} instructions, ${a.wavefronts} wavefronts (minimum ${a.minimumWavefronts})\n${a.sharedExplain}\n` +
-      `global: ${a.sectors} sectors, ${a.lines} lines (${a.sectors <= a.lines * 4 ? 'coalesced' : ''})\n${a.globalExplain}`
+      `global: ${a.sectors} sectors, ${a.lines} lines (${a.coalesced ? 'coalesced' : `not coalesced: at best ${a.minimumSectors} sectors`})\n${a.globalExplain}`
     : 'no warp access to analyse (a lane axis, laneid or tid, and the register axis m): ' + a.error.message;
   el.dataset.result = a.ok ? JSON.stringify({vectorBytes: a.vectorBytes, instructions: a.instructions, wavefronts: a.wavefronts,
-    minimum: a.minimumWavefronts, sectors: a.sectors, lines: a.lines}) : '';
+    minimum: a.minimumWavefronts, sectors: a.sectors, lines: a.lines, minimumSectors: a.minimumSectors, coalesced: a.coalesced}) : '';
 }
 
 function colourOptions() {
@@ -278,58 +386,64 @@ function colourOptions() {
   sel.innerHTML = opts.map((o) => `<option ${o === tab().colour ? 'selected' : ''}>${o}</option>`).join('');
 }
 
-function update() {
-  const t0 = performance.now();
+// The tile view's pictures: greyed while a newer edit is computed or
+// after an error (they show the last layout read), with the reason.
+function setStale(stale, why) {
+  $('view-tile').classList.toggle('stale', stale);
+  $('status').textContent = why;
+  $('status').dataset.state = stale ? (why.startsWith('computing') ? 'computing' : 'stale') : 'current';
+}
+
+async function update() {
   const t = tab();
   const texts = {layout: t.text, shape: t.shape};
-  const lap = {};
-  let tl = t0;
-  const mark = (k) => { const n = performance.now(); lap[k] = +(n - tl).toFixed(1); tl = n; };
-  window.lkLaps = lap;
-  const p = call('parse', t.text, t.shape);
-  mark('parse');
+  setStale(true, 'computing…');
+  const t0 = performance.now();
+  const r = await engine.request('tile', [['parse', t.text, t.shape], ['tileMap', t.text, t.shape],
+    ['banks', t.text, t.shape, t.dtype, t.swizzle, +t.column || 0], ['access', t.text, t.shape, t.dtype, t.swizzle]], 2);
+  if (!r) return; // superseded by a newer edit
+  const tEngine = performance.now();
+  const [p, m, banks, access] = r;
   $('layout').setAttribute('aria-invalid', String(!p.ok));
-  if (!p.ok) {
-    showDiag($('diag'), p.error, texts);
-    $('diag').className = 'diag';
+  const failed = !p.ok ? p : !m.ok ? m : null;
+  if (p.ok) {
+    $('forms').innerHTML = `read as ${esc(p.syntax)} (${p.model})<br>` + ['cute', 'tile', 'linear'].map((k) => {
+      const f = p.forms[k];
+      return f.ok ? `<div><b>${k}</b>: ${esc(f.text)}</div>` : `<div class="refused"><b>${k}</b>: no exact form: ${esc(f.reason)}</div>`;
+    }).join('');
+  } else {
     $('forms').textContent = '';
-    saveUrl();
-    return;
   }
-  $('forms').innerHTML = `read as ${esc(p.syntax)} (${p.model})<br>` + ['cute', 'tile', 'linear'].map((k) => {
-    const f = p.forms[k];
-    return f.ok ? `<div><b>${k}</b>: ${esc(f.text)}</div>` : `<div class="refused"><b>${k}</b>: no exact form: ${esc(f.reason)}</div>`;
-  }).join('');
-  const m = call('tileMap', t.text, t.shape);
-  mark('tileMap');
-  if (!m.ok) {
-    showDiag($('diag'), m.error, texts);
+  if (failed) {
+    showDiag($('diag'), failed.error, texts);
     $('diag').className = 'diag';
+    setStale(!!cur.map, cur.map ? 'stale: the pictures show the last layout that was read' : '');
     saveUrl();
     return;
   }
   $('diag').textContent = 'ok';
   $('diag').className = 'diag okmsg';
   cur.map = m;
-  cur.banks = call('banks', t.text, t.shape, t.dtype, t.swizzle, +t.column || 0);
-  mark('banks');
+  cur.banks = banks;
   colourOptions();
   const width = Math.max(320, $('views').clientWidth);
   drawTile(width);
-  mark('drawTile');
   drawBanks(width);
-  mark('drawBanks');
+  drawAccess(access);
+  setStale(false, '');
+  window.lkLaps = {engine: +(tEngine - t0).toFixed(1), draw: +(performance.now() - tEngine).toFixed(1)};
   window.lkRedrawMs = performance.now() - t0;
-  drawAccess();
   saveUrl();
 }
 
 // ---------------------------------------------------------------------------
 // Selection: an element's owners, a physical cell's holdings.
 // ---------------------------------------------------------------------------
-function selectElement(f) {
+async function selectElement(f) {
   const t = tab(), m = cur.map;
-  const o = call('owners', t.text, t.shape, f);
+  const r = await engine.request('pick', [['owners', t.text, t.shape, f]]);
+  if (!r || m !== cur.map) return;
+  const o = r[0];
   if (!o.ok) { $('info').textContent = o.error.message; return; }
   const phys = new Set();
   for (let r = 0; r < m.replicas; ++r) phys.add(cur.pg.cellOf(point(f, r)));
@@ -343,13 +457,15 @@ function selectElement(f) {
   highlight($('physical'), phys, '#000');
 }
 
-function selectPhysical(i) {
+async function selectPhysical(i) {
   const m = cur.map, pg = cur.pg;
   let where;
   if (pg.wrap) where = `${m.axes[pg.xa]}=${i}`;
   else if (pg.ya >= 0) where = `${m.axes[pg.xa]}=${i % pg.cols},${m.axes[pg.ya]}=${(i / pg.cols) | 0}`;
   else where = `${m.axes[pg.xa]}=${i}`;
-  const h = call('holds', tab().text, tab().shape, where);
+  const r = await engine.request('pick', [['holds', tab().text, tab().shape, where]]);
+  if (!r || m !== cur.map) return;
+  const h = r[0];
   sel.cursorP = i;
   if (!h.ok) { $('info').textContent = h.error.message; return; }
   $('info').textContent = `${where} holds ${h.elements.length} element${h.elements.length === 1 ? '' : 's'}:` +
@@ -392,8 +508,10 @@ function tableFigure(t, caption, width) {
     gridSvg({rows: t.rows, cols: t.cols, value: (i) => t.cells[i], label: (i) => t.cells[i], title: t.text}, width) + '</figure>';
 }
 
-function updateOps() {
-  const r = call('algebra', $('op').value, $('opA').value, $('opB').value);
+async function updateOps() {
+  const q = await engine.request('ops', [['algebra', $('op').value, $('opA').value, $('opB').value]]);
+  if (!q) return;
+  const r = q[0];
   if (!r.ok) {
     showDiag($('opdiag'), r.error, {layout: $('opA').value, b: $('opB').value});
     $('opout').innerHTML = '';
@@ -405,20 +523,15 @@ function updateOps() {
   saveUrl();
 }
 
-function updateTv() {
-  const t = call('table', $('tv').value);
-  const shape = $('tvshape').value.replace(/[()\s]/g, '').split(',').map(Number);
-  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value}); $('tvout').innerHTML = ''; saveUrl(); return; }
+async function updateTv() {
+  const q = await engine.request('tv', [['tv', $('tv').value, $('tvshape').value]]);
+  if (!q) return;
+  const t = q[0];
+  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}); $('tvout').innerHTML = ''; saveUrl(); return; }
   $('tvdiag').textContent = '';
-  const rows = shape[0] || 1, cols = shape.length > 1 ? shape[1] : 1;
-  // Logical (r, c) is index r + rows*c (CuTe's column-major codomain).
-  const thread = new Int32Array(rows * cols).fill(-1), value = new Int32Array(rows * cols).fill(-1);
-  for (let i = 0; i < t.rows * t.cols; ++i) {
-    const idx = t.cells[i];
-    if (idx < 0 || idx >= rows * cols) continue;
-    const r = idx % rows, c = Math.floor(idx / rows), cell = r * cols + c;
-    thread[cell] = (i / t.cols) | 0; value[cell] = i % t.cols;
-  }
+  // The library places thread t, value v at logical (r, c) of index
+  // r + rows * c (CuTe's colex codomain); cells no pair reaches are -1.
+  const rows = t.tileRows, cols = t.tileCols, thread = t.thread, value = t.value;
   const w = Math.max(300, $('views').clientWidth / 2);
   $('tvout').innerHTML = tableFigure(t, '(thread, value) -> index', w) +
     `<figure><figcaption>logical ${rows}x${cols}: thread (colour) and value</figcaption>` +
@@ -427,9 +540,11 @@ function updateTv() {
 }
 
 let planRounds = [], round = 0;
-function updatePlan() {
+async function updatePlan() {
   const t = tab();
-  const r = call('plan', t.text, $('dst').value, t.shape, t.dtype);
+  const q = await engine.request('plan', [['plan', t.text, $('dst').value, t.shape, t.dtype]]);
+  if (!q) return;
+  const r = q[0];
   planRounds = [];
   round = 0;
   if (!r.ok) {
@@ -535,7 +650,15 @@ function exportSvg() {
 }
 
 function wire() {
-  const field = (id, key, conv = (x) => x) => $(id).addEventListener('input', () => { tab()[key] = conv($(id).value); update(); });
+  // An edit of the text or the shape makes the tab a custom layout: the
+  // preset menu and the tab's name say so at once; the engine is asked
+  // after the debounce, the old pictures greyed meanwhile.
+  const field = (id, key, conv = (x) => x) => $(id).addEventListener('input', () => {
+    tab()[key] = conv($(id).value);
+    if (key !== 'column' && tab().preset) { tab().preset = ''; $('preset').value = ''; drawTabs(); }
+    setStale(true, 'computing…');
+    later('tile', update);
+  });
   field('layout', 'text'); field('shape', 'shape'); field('column', 'column', Number);
   for (const [id, key] of [['dtype', 'dtype'], ['swizzle', 'swizzle'], ['colour', 'colour'], ['cellmode', 'cell']])
     $(id).addEventListener('change', () => { tab()[key] = $(id).value; update(); });
@@ -555,8 +678,8 @@ function wire() {
     loadTab();
   });
   for (const b of document.querySelectorAll('.viewtabs button')) b.addEventListener('click', () => showView(b.dataset.view));
-  for (const id of ['op', 'opA', 'opB']) $(id).addEventListener('input', updateOps);
-  for (const id of ['tv', 'tvshape']) $(id).addEventListener('input', updateTv);
+  for (const id of ['op', 'opA', 'opB']) $(id).addEventListener('input', () => later('ops', updateOps));
+  for (const id of ['tv', 'tvshape']) $(id).addEventListener('input', () => later('tv', updateTv));
   $('planbtn').addEventListener('click', updatePlan);
   $('prev').addEventListener('click', () => { if (round > 0) --round; drawRound(); });
   $('next').addEventListener('click', () => { if (round + 1 < planRounds.length) ++round; drawRound(); });
@@ -564,16 +687,22 @@ function wire() {
   $('export').addEventListener('click', exportSvg);
 }
 
-createLayoutKit().then((mod) => {
-  LK = mod;
-  window.lk = (fn, ...args) => call(fn, ...args); // for the browser tests
+async function start() {
+  markBusy();
+  const bytes = await (await fetch('layoutkit.wasm')).arrayBuffer();
+  engine.module = await WebAssembly.compile(bytes);
+  engine.start();
+  let direct = 0; // each test call its own lane: none supersedes another
+  window.lk = async (fn, ...args) => (await engine.request('direct' + direct++, [[fn, ...args]]))[0];
   window.lkCurrent = () => cur;
   window.lkStaging = () => staging;
-  presets = call('presets').presets;
+  window.lkEngine = engine;
+  presets = (await window.lk('presets')).presets;
   $('preset').innerHTML = '<option value="">(custom)</option>' + presets.map((p) => `<option value="${esc(p.name)}" title="${esc(p.summary)}">${esc(p.group)}: ${esc(p.name)}</option>`).join('');
   wire();
   if (loadUrl()) loadTab();
   else applyPreset(presets[0].name);
   showView(state.view);
   document.body.dataset.ready = '1';
-});
+}
+start();

@@ -1,0 +1,57 @@
+// The demo's engine thread (docs/demo.md): the wasm module runs here, so a
+// long library call never blocks the page. The page posts
+//   {init: WebAssembly.Module}                 once, the compiled module
+//   {seq, calls: [[fn, ...args], ...], stop}   one batch per request (stop:
+//                                              skip the rest when one of the
+//                                              first `stop` calls fails)
+// and gets back {seq, replies: [object, ...]} (each reply the bindings'
+// JSON, parsed here), or {seq, fatal: text} when the module trapped; the
+// page then starts a fresh worker (a trapped module is not reused). The
+// page supersedes a request by terminating this worker: nothing here
+// cancels.
+'use strict';
+importScripts('layoutkit.js');
+
+let ready = null;
+let mod = null;
+
+// Arrays of the big replies travel as typed arrays (transferred, not
+// copied): the tile map's coordinates and the banks' per-element slots.
+function transferables(r) {
+  const out = [];
+  for (const k of ['coords', 'bank', 'line']) {
+    if (Array.isArray(r[k])) {
+      r[k] = Int32Array.from(r[k]);
+      out.push(r[k].buffer);
+    }
+  }
+  return out;
+}
+
+self.onmessage = async (e) => {
+  const d = e.data;
+  if (d.init) {
+    ready = createLayoutKit({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(d.init, imports).then((inst) => done(inst));
+        return {};
+      },
+    }).then((m) => { mod = m; });
+    return;
+  }
+  await ready;
+  const replies = [], moved = [];
+  try {
+    for (const [fn, ...args] of d.calls) {
+      const r = JSON.parse(mod[fn](...args));
+      moved.push(...transferables(r));
+      replies.push(r);
+      if (!r.ok && replies.length <= (d.stop || 0)) break; // the rest would repeat the error
+    }
+    while (replies.length < d.calls.length) replies.push({ok: false, skipped: true});
+  } catch (err) {
+    self.postMessage({seq: d.seq, fatal: String(err && err.message || err)});
+    return;
+  }
+  self.postMessage({seq: d.seq, replies}, moved);
+};
