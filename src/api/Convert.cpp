@@ -144,11 +144,11 @@ toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape) {
   bridge::PaddedConversion pc;
   LK_TRY(pc.layout, linear::PaddedLayout::make(*l.linear(), shape));
   pc.paddedText = l.linear()->str();
+  LK_TRY(std::vector<int64_t> pshape, linear::paddedShape(shape));
   for (size_t d = 0; d < shape.size(); ++d)
-    if (linear::nextPow2(shape[d]) != shape[d])
+    if (pshape[d] != shape[d])
       pc.steps.push_back({bridge::PadStep::Kind::Dim,
-                          "dim " + std::to_string(d), shape[d],
-                          linear::nextPow2(shape[d])});
+                          "dim " + std::to_string(d), shape[d], pshape[d]});
   return pc;
 }
 

@@ -180,6 +180,10 @@ Expected<cute::Layout> columnsToCute(const LinearLayout &ll,
   if (ll.totalOutBits() > 63)
     return Diagnostic::error("a cute offset holds at most 63 bits; the layout has " +
                              std::to_string(ll.totalOutBits()) + " output bits");
+  // The merged leaf extents below are at most 2^(input bits).
+  if (ll.totalInBits() > 62)
+    return Diagnostic::error("a cute layout has at most 2^62 elements; the layout has " +
+                             std::to_string(ll.totalInBits()) + " input bits");
   // Disjoint non-zero columns: sum == XOR.
   uint64_t used = 0;
   auto name = [&](int j) {

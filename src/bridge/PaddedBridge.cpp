@@ -194,16 +194,17 @@ Expected<PaddedConversion> cuteToPadded(const cute::Layout &layout) {
               std::to_string(m) +
               ": padding it would change the logical coordinate of the "
               "leaves above it");
-        E = nextPow2(e);
+        LK_TRY(E, nextPow2(e));
         extentSteps.push_back({PadStep::Kind::Extent, who, e, E});
       }
       ext.push_back(e);
       pext.push_back(E);
       items.push_back({e, E, d, 0, who});
     }
-    if (nextPow2(n) != n)
+    LK_TRY(int64_t padded, nextPow2(n));
+    if (padded != n)
       pc.steps.push_back(
-          {PadStep::Kind::Dim, "dim " + std::to_string(m), n, nextPow2(n)});
+          {PadStep::Kind::Dim, "dim " + std::to_string(m), n, padded});
   }
   pc.steps.insert(pc.steps.end(), extentSteps.begin(), extentSteps.end());
 
@@ -261,7 +262,7 @@ Expected<PaddedConversion> tileToPadded(const tile::TileLayout &layout,
               std::to_string(d) + " (" + std::to_string(shape[d]) +
               "): padding it would change the logical coordinate of the "
               "iters above it");
-        E = nextPow2(it.extent);
+        LK_TRY(E, nextPow2(it.extent));
         extentSteps.push_back({PadStep::Kind::Extent, who, it.extent, E});
       }
       items.push_back({it.extent, E, it.stride, int(it.axis.id()), who});

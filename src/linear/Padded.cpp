@@ -6,15 +6,14 @@
 
 #include "layoutkit/linear/Padded.h"
 
+#include "layoutkit/core/Checked.h"
+
 #include <cstdio>
 
 namespace lk::linear {
 
-int64_t nextPow2(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p <<= 1;
-  return p;
+Expected<int64_t> nextPow2(int64_t n) {
+  return checkedNextPow2(n, "the padded extent");
 }
 
 Expected<std::vector<int64_t>> paddedShape(std::span<const int64_t> logical) {
@@ -24,7 +23,8 @@ Expected<std::vector<int64_t>> paddedShape(std::span<const int64_t> logical) {
       return Diagnostic::error("extent " + std::to_string(logical[d]) +
                                " of dim " + std::to_string(d) +
                                " is not in [1, 2^62]");
-    out.push_back(nextPow2(logical[d]));
+    LK_TRY(int64_t p, nextPow2(logical[d]));
+    out.push_back(p);
   }
   return out;
 }

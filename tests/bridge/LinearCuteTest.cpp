@@ -377,4 +377,26 @@ TEST(LinearCuteProperty, RandomLinearLayoutsRoundTrip) {
   EXPECT_GT(converted, 700);
 }
 
+// 63 zero columns would merge into one leaf of extent 2^63: refused before
+// the extents are formed (a cute size is an int64; 2^62 at most).
+TEST(LinearCute, SixtyThreeInputBitsAreRefused) {
+  std::vector<uint64_t> cols(63, 0);
+  linear::DimSize in{dims::kRegister, 63}, out{dims::kOffset, 1};
+  LinearLayout l = *LinearLayout::fromColumns(std::span(&in, 1),
+                                              std::span(&out, 1), cols);
+  auto c = linearToCute(l);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "a cute layout has at most 2^62 elements; the "
+                               "layout has 63 input bits");
+  // 62 zero columns: one broadcast leaf 2^62:0.
+  cols.pop_back();
+  in.log2 = 62;
+  LinearLayout l62 = *LinearLayout::fromColumns(std::span(&in, 1),
+                                                std::span(&out, 1), cols);
+  auto c62 = linearToCute(l62);
+  ASSERT_TRUE(c62) << c62.error().message;
+  EXPECT_EQ(c62->str(), "4611686018427387904:0");
+}
+
 } // namespace
+

@@ -114,6 +114,19 @@ TEST(PaddedBridge, CuteHierarchicalMode) {
   EXPECT_EQ(ok(pc.layout.waste()).masked[0].values, masked);
 }
 
+// An extent in (2^62, 2^63) pads to 2^63, beyond int64: the leaf's
+// rounding and the mode's both report it (the rounding used to loop
+// forever). 2^62 + 1 and 2^63 - 1 are the two ends of the range.
+TEST(PaddedBridge, ExtentPaddingOverflows) {
+  for (const char *text : {"4611686018427387905:1", "9223372036854775807:1"}) {
+    auto r = cuteToPadded(ok(cute::parseLayout(text)));
+    ASSERT_FALSE(r) << text;
+    EXPECT_NE(r.error().message.find("integer overflow in the padded extent"),
+              std::string::npos)
+        << r.error().message;
+  }
+}
+
 TEST(PaddedBridge, CuteDiagnostics) {
   // Overlapping modes: 4:1 spans 4, and 2:2 starts inside it.
   auto overlap = cuteToPadded(ok(cute::parseLayout("(4,2):(1,2)")));

@@ -22,6 +22,31 @@ TEST(Checked, DetectsOverflow) {
   EXPECT_EQ(e.error().message, "integer overflow in cosize");
 }
 
+// The largest int64 power of two is 2^62; every n in (2^62, 2^63) rounds up
+// to 2^63, which is not an int64, so the rounding reports the overflow
+// instead of wrapping (a doubling loop would wrap to 0 and never end).
+TEST(Checked, NextPow2) {
+  EXPECT_EQ(*lk::checkedNextPow2(1, "x"), 1);
+  EXPECT_EQ(*lk::checkedNextPow2(5, "x"), 8);
+  EXPECT_EQ(*lk::checkedNextPow2(int64_t(1) << 62, "x"), int64_t(1) << 62);
+  EXPECT_EQ(*lk::checkedNextPow2((int64_t(1) << 61) + 1, "x"), int64_t(1) << 62);
+  for (int64_t n : {(int64_t(1) << 62) + 1, int64_t(3) << 61, kMax}) {
+    auto e = lk::checkedNextPow2(n, "the padded extent");
+    ASSERT_FALSE(e) << n;
+    EXPECT_EQ(e.error().message,
+              "integer overflow in the padded extent: the power of two >= " +
+                  std::to_string(n) + " is 2^63, beyond int64");
+  }
+  auto z = lk::checkedNextPow2(0, "the padded extent");
+  ASSERT_FALSE(z);
+  EXPECT_EQ(z.error().message, "the padded extent must be >= 1, got 0");
+  EXPECT_FALSE(lk::checkedNextPow2(kMin, "x"));
+  EXPECT_EQ(*lk::checkedPow2(62, "x"), int64_t(1) << 62);
+  EXPECT_EQ(lk::checkedPow2(63, "size").error().message,
+            "integer overflow in size: 2^63 is beyond int64");
+  EXPECT_FALSE(lk::checkedPow2(-1, "size"));
+}
+
 TEST(Checked, StickyAccumulator) {
   lk::Arith ar;
   int64_t x = ar.mul(3, 4);

@@ -27,11 +27,16 @@ namespace {
 
 
 TEST(Padded, NextPow2AndShape) {
-  EXPECT_EQ(nextPow2(1), 1);
-  EXPECT_EQ(nextPow2(3), 4);
-  EXPECT_EQ(nextPow2(48), 64);
-  EXPECT_EQ(nextPow2(64), 64);
-  EXPECT_EQ(nextPow2(224), 256);
+  EXPECT_EQ(ok(nextPow2(1)), 1);
+  EXPECT_EQ(ok(nextPow2(3)), 4);
+  EXPECT_EQ(ok(nextPow2(48)), 64);
+  EXPECT_EQ(ok(nextPow2(64)), 64);
+  EXPECT_EQ(ok(nextPow2(224)), 256);
+  EXPECT_EQ(ok(nextPow2(int64_t(1) << 62)), int64_t(1) << 62);
+  // (2^62, 2^63) would round to 2^63: reported, not a hang.
+  auto big = nextPow2((int64_t(1) << 62) + 3);
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("is 2^63, beyond int64"), std::string::npos);
   std::vector<int64_t> shape{3, 112, 8};
   EXPECT_EQ(ok(paddedShape(shape)), (std::vector<int64_t>{4, 128, 8}));
   std::vector<int64_t> bad{4, 0};

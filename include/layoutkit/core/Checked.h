@@ -48,6 +48,18 @@ Expected<int64_t> checkedAdd(int64_t a, int64_t b, const char *what);
 Expected<int64_t> checkedSub(int64_t a, int64_t b, const char *what);
 Expected<int64_t> checkedMul(int64_t a, int64_t b, const char *what);
 
+/// The smallest power of two >= n, for 1 <= n <= 2^62 (2^62 is the largest
+/// power of two of int64): checkedNextPow2(48, w) == 64,
+/// checkedNextPow2(64, w) == 64, checkedNextPow2(1, w) == 1. Fails, naming
+/// `what`, for n < 1 ("<what> must be >= 1, got 0") and for n in
+/// (2^62, 2^63) ("integer overflow in <what>: the power of two >= N is
+/// 2^63, beyond int64"). No loop: 1 << ceil(log2 n).
+Expected<int64_t> checkedNextPow2(int64_t n, const char *what);
+
+/// 2^k for 0 <= k <= 62; fails naming `what` otherwise ("integer overflow
+/// in <what>: 2^63 is beyond int64").
+Expected<int64_t> checkedPow2(int64_t k, const char *what);
+
 /// ceil(a / b) for b > 0 (any sign of a). @pre b > 0
 constexpr int64_t ceilDiv(int64_t a, int64_t b) {
   return a >= 0 ? (a / b) + (a % b != 0) : -((-a) / b);

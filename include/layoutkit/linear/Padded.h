@@ -68,9 +68,11 @@
 
 namespace lk::linear {
 
-/// The smallest power of two >= n (n >= 1). nextPow2(48) = 64, nextPow2(64)
-/// = 64, nextPow2(1) = 1. @pre 1 <= n <= 2^62.
-int64_t nextPow2(int64_t n);
+/// The smallest power of two >= n: nextPow2(48) = 64, nextPow2(64) = 64,
+/// nextPow2(1) = 1. Fails for n < 1 and for n > 2^62, whose next power of
+/// two (2^63) is beyond int64 ("integer overflow in the padded extent: the
+/// power of two >= 9223372036854775807 is 2^63, beyond int64").
+Expected<int64_t> nextPow2(int64_t n);
 
 /// The padded shape: nextPow2 of every extent. Fails on an extent < 1 or
 /// above 2^62 (naming the dim).
