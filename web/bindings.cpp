@@ -482,9 +482,7 @@ std::string ownersJson(std::string text, std::string shape, int flat) {
     return errorJson(Diagnostic::error("element " + std::to_string(flat) +
                                        " is outside the layout"),
                      "element");
-  if (Status w = api::checkWork("owners", 1, t->layout.tile().replicaCount(),
-                                api::kMaxPoints);
-      !w)
+  if (Expected<int64_t> w = api::tilePointBound(t->layout.tile(), 1, "owners"); !w)
     return errorJson(w.error(), "layout");
   std::vector<api::Owner> pts = api::owners(t->layout, t->tileIndex(flat));
   return Obj()

@@ -78,14 +78,14 @@ int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
 }
 
 /// The number of points L(x) returns: `limit` when given (>= 1), else every
-/// replica, refused above api::kMaxPoints before any work.
+/// replica, refused above api::kMaxTilePoints (api::tilePointBound, as the
+/// CLI and the demo) before any work.
 int64_t pointLimit(const ComposeLayout &c, const char *what, std::optional<int64_t> limit) {
   if (limit) {
     if (*limit < 1) raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
     return *limit;
   }
-  check(api::checkWork(std::string(what) + " (pass limit= for the first points)", 1,
-                       c.tile().replicaCount(), api::kMaxPoints));
+  unwrap(api::tilePointBound(c.tile(), 1, std::string(what) + " (pass limit= for the first points)"));
   return c.tile().replicaCount();
 }
 
@@ -233,7 +233,7 @@ Example:
 
   py::dict limits;
   limits["array_values"] = api::kMaxArrayValues;
-  limits["points"] = api::kMaxPoints;
+  limits["points"] = api::kMaxTilePoints;
   limits["draw_cells"] = api::kMaxDrawCells;
   limits["draw_inputs"] = api::kMaxTableValues;
   limits["holder_visits"] = api::kMaxHolderVisits;
@@ -644,12 +644,7 @@ Example:
       .def("get_total_out_dim_size", &LinearLayout::totalOutSize)
       .def("apply", &applyLinear, py::arg("inputs"),
            "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, value), ...]")
-      .def("apply_flat", [](const LinearLayout &l, uint64_t x) {
-             if (l.totalInBits() < 64 && x >> l.totalInBits())
-               raise(Diagnostic::error("apply_flat: input " + std::to_string(x) + " is outside [0, 2^" +
-                                       std::to_string(l.totalInBits()) + ")"));
-             return l.applyFlat(x);
-           }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
+      .def("apply_flat", [](const LinearLayout &l, uint64_t x) { return unwrap(l.applyFlatChecked(x)); }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
       .def("outputs", &outputsTable, "numpy (2^in_bits, n_out) array of L at every packed input, computed in C++")
       .def("compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.compose(b)); },
            py::arg("outer"), "outer o self: x -> outer(self(x)); self's out-dims are outer's in-dims")

@@ -182,6 +182,25 @@ Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
   return Ok{};
 }
 
+Expected<int64_t> tilePointBound(const tile::TileLayout &layout,
+                                 int64_t elements, std::string_view what) {
+  const int64_t replicas = layout.replicaCount();
+  auto refuse = [&](const std::string &count) {
+    return Diagnostic::error(
+        std::string(what) + " would enumerate " + count + " points (" +
+        std::to_string(elements) + (elements == 1 ? " element" : " elements") +
+        " x " + std::to_string(replicas) +
+        (replicas == 1 ? " replica" : " replicas") + "); the limit is " +
+        std::to_string(kMaxTilePoints) + " points (kMaxTilePoints)");
+  };
+  int64_t points;
+  if (mulOverflows(elements, replicas, points))
+    return refuse("more than 2^63");
+  if (points > kMaxTilePoints)
+    return refuse(std::to_string(points));
+  return points;
+}
+
 TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
                     int64_t limit) {
   return {layout.eval(flat, limit), layout.tile().replicaCount()};
@@ -288,6 +307,13 @@ holders(const tile::ComposeLayout &layout,
   if (!layout.swizzle().isIdentity())
     return Diagnostic::error("tile holds: invert the tile layout without "
                              "its swizzle (the swizzle only moves m)");
+  const int64_t replicas = layout.tile().replicaCount();
+  if (replicas > kMaxHolderVisits)
+    return Diagnostic::error(
+        "the search for the elements held starts once per replica; the "
+        "layout has " + std::to_string(replicas) + " replicas, more than " +
+        std::to_string(kMaxHolderVisits) +
+        " (the limit of holders, kMaxHolderVisits)");
   auto held = layout.tile().holders(where, kMaxHolderVisits);
   if (!held)
     return Diagnostic::error(

@@ -18,6 +18,18 @@ int64_t swizzleApply(int B, int M, int S, int64_t x) {
   return int64_t(ux ^ shifted);
 }
 
+Status swizzleParamsValid(int64_t B, int64_t M, int64_t S) {
+  constexpr int64_t kMax = 62;
+  // Each term is checked alone first, so the sum and |S| cannot overflow.
+  if (B < 0 || M < 0 || B > kMax || M > kMax || S < -kMax || S > kMax ||
+      B + M + (S < 0 ? -S : S) > kMax)
+    return Diagnostic::error(
+        "swizzle parameters out of range: need 0 <= B, 0 <= M and B + M + |S| "
+        "<= 62, got B=" + std::to_string(B) + " M=" + std::to_string(M) +
+        " S=" + std::to_string(S));
+  return Ok{};
+}
+
 Expected<Swizzle> Swizzle::make(int64_t B, int64_t M, int64_t S) {
   std::string name = "Sw<" + std::to_string(B) + "," + std::to_string(M) +
                      "," + std::to_string(S) + ">";

@@ -538,6 +538,16 @@ std::vector<OutDim> LinearLayout::outDims() const {
   return r;
 }
 
+Expected<uint64_t> LinearLayout::applyFlatChecked(uint64_t x) const {
+  if (inBits_ < 64 && (x >> inBits_) != 0)
+    return Diagnostic::error("flat input " + std::to_string(x) +
+                             " is outside [0, " +
+                             std::to_string(uint64_t(1) << inBits_) +
+                             "), the layout's " + std::to_string(inBits_) +
+                             " input bits");
+  return applyFlat(x);
+}
+
 uint64_t LinearLayout::packIn(std::span<const int64_t> in) const {
   uint64_t x = 0;
   for (int i = 0; i < nIn_ && i < int(in.size()); ++i)

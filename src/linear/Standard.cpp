@@ -17,6 +17,7 @@
 #include "layoutkit/linear/EncodingFields.h"
 
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/core/Checked.h"
 
 #include <algorithm>
 #include <numeric>
@@ -521,6 +522,35 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
   }
 }
 
+/// Registers per thread that Triton's blocked layout counts for a tensor
+/// of `shape` (its elements-per-thread, kept by slices): the product over
+/// the dims d != skip of ceil(perCta_d / (spt_d * tpw_d * wpc_d)) * spt_d,
+/// with perCta_d = shape_d / min(shape_d, CTASplitNum_d). A blocked layout
+/// wider than the tensor thus counts sizePerThread registers on a dim of
+/// extent 1. Every factor is a power of two (the parameters are).
+Expected<int64_t> blockedRegisterCount(const Encoding &b,
+                                       std::span<const int64_t> shape,
+                                       size_t skip) {
+  CTALayout s;
+  const CTALayout &cta = ctaOf(b, s, shape.size());
+  Arith ar;
+  int64_t count = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (d == skip)
+      continue;
+    int64_t perCta =
+        shape[d] / std::min<int64_t>(shape[d], cta.ctaSplitNum[d]);
+    int64_t tile = ar.mul(ar.mul(b.sizePerThread[d], b.threadsPerWarp[d]),
+                          b.warpsPerCTA[d]);
+    if (!ar.ok())
+      break;
+    count = ar.mul(count, ar.mul(ceilDiv(perCta, tile), b.sizePerThread[d]));
+  }
+  if (!ar.ok())
+    return Arith::diagnostic("the blocked parent's registers per thread");
+  return count;
+}
+
 Expected<LinearLayout> sliceToLL(const Encoding &e,
                                  std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
@@ -552,6 +582,16 @@ Expected<LinearLayout> sliceToLL(const Encoding &e,
       if (std::any_of(b.begin(), b.end(), [](int64_t v) { return v != 0; }))
         kept.push_back(std::move(b));
     in.bases = std::move(kept);
+    // Triton keeps a blocked parent's register count (its elements per
+    // thread): the registers of a parent wider than the tensor come back as
+    // zero bases, appended after the kept ones. E.g. the slice along dim 0
+    // of sizePerThread [1,4] for shape [1] has registers [[0], [0]].
+    if (p->kind == EncodingKind::Blocked) {
+      LK_TRY(int64_t count, blockedRegisterCount(*p, parentShape, size_t(e.dim)));
+      int want = log2Floor(count);
+      while (int(in.bases.size()) < want)
+        in.bases.push_back(std::vector<int64_t>(size_t(sliced.numOutDims()), 0));
+    }
   }
   std::vector<OutDim> outs = sliced.outDims();
   return LinearLayout::make(std::span<const InDimBases>(ins),
@@ -763,6 +803,11 @@ Expected<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout &l,
     if (s < 0 || size_t(s) >= shape.size())
       return Diagnostic::error("ensureLayoutNotLargerThan: no size for '" +
                                std::string(dimName(o.id)) + "'");
+    if (o.log2 > 62)
+      return Diagnostic::error("ensureLayoutNotLargerThan: out-dim '" +
+                               std::string(dimName(o.id)) + "' has 2^" +
+                               std::to_string(o.log2) +
+                               " elements; a size is an int64 (at most 2^62)");
     int64_t actual = o.size(), want = shape[size_t(s)];
     if (actual <= want)
       continue;
@@ -799,11 +844,12 @@ Expected<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout &l,
   // outDimNames)).
   std::vector<OutDim> outs;
   for (int k = 0; k < l.numOutDims(); ++k) {
-    int64_t size = 1;
+    // The smallest power of two above every basis value: 2^(max bit width).
+    int bits = 0;
     for (const InDimBases &in : ins)
       for (const auto &b : in.bases)
-        while (size <= b[size_t(k)])
-          size *= 2;
+        bits = std::max(bits, bitWidth(uint64_t(b[size_t(k)])));
+    LK_TRY(int64_t size, checkedPow2(bits, "the out-dim size"));
     outs.push_back({l.outDim(k).id, size});
   }
   return LinearLayout::make(std::span<const InDimBases>(ins),

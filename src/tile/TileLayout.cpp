@@ -394,6 +394,12 @@ TileLayout::holders(std::span<const AxisValue> where, int64_t limit) const {
         return;
     }
   };
+  // Every replica is one more start of the search: bounded by the limit
+  // too, before the replicas are listed.
+  if (replicaCount_ > limit)
+    return Diagnostic::error("holders(): " + std::to_string(replicaCount_) +
+                             " replicas to try, more than " +
+                             std::to_string(limit) + " candidates");
   CoordSet reps;
   // Replica contributions: evaluate L(0) and subtract its base.
   evalInto(0, reps);

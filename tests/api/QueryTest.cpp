@@ -36,7 +36,7 @@ TEST(ApiQuery, CheckWork) {
             "offsets: 16777217 elements x 1 values exceed the limit of "
             "16777216 values");
   // 2^40 x 2^40 overflows int64: refused, not wrapped to a small count.
-  EXPECT_FALSE(checkWork("eval", int64_t(1) << 40, int64_t(1) << 40, kMaxPoints));
+  EXPECT_FALSE(checkWork("eval", int64_t(1) << 40, int64_t(1) << 40, kMaxArrayValues));
 }
 
 TEST(ApiQuery, ParseInteger) {
@@ -169,6 +169,41 @@ TEST(ApiQuery, DimValues) {
             "the layout has no input dim 'reg'");
   EXPECT_FALSE(parseDimValues("lane", l).hasValue());
   EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
+}
+
+// One bound on elements x replicas: the replica count is the product of
+// every replica iter's extent (two iters of 128 and 256: 2^15).
+TEST(TilePointBound, CountsEveryReplicaIter) {
+  tile::TileLayout one = *tile::parseTileLayout("S[4:1]");
+  EXPECT_EQ(*tilePointBound(one, 4, "x"), 4);
+  tile::TileLayout two =
+      *tile::parseTileLayout("S[4:1] + R[128:1@warpid] + R[256:1@laneid]");
+  EXPECT_EQ(*tilePointBound(two, 2, "x"), int64_t(1) << 16); // at the limit
+  auto over = tilePointBound(two, 3, "tile show");
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().message,
+            "tile show would enumerate 98304 points (3 elements x 32768 "
+            "replicas); the limit is 65536 points (kMaxTilePoints)");
+  // elements x replicas past int64.
+  tile::TileLayout huge = *tile::parseTileLayout("S[4:1] + R[4611686018427387904:1@warpid]");
+  auto wrap = tilePointBound(huge, 4, "eval");
+  ASSERT_FALSE(wrap);
+  EXPECT_NE(wrap.error().message.find("more than 2^63 points"), std::string::npos);
+}
+
+// holders starts its search once per replica: 2^23 replicas (more than
+// kMaxHolderVisits = 2^22) are refused before any is listed; 2^20 are
+// searched (m = 1 is element 1 in every replica, reported once).
+TEST(ApiQuery, HoldersBoundsTheReplicas) {
+  AxisValue m1[] = {{Axis::m(), 1}};
+  auto many = holders(tileOf("S[4:1] + R[8388608:1@warpid]"), m1);
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().message,
+            "the search for the elements held starts once per replica; the "
+            "layout has 8388608 replicas, more than 4194304 (the limit of "
+            "holders, kMaxHolderVisits)");
+  EXPECT_EQ(*holders(tileOf("S[4:1] + R[1048576:1@warpid]"), m1),
+            (std::vector<int64_t>{1}));
 }
 
 } // namespace

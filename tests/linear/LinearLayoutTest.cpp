@@ -286,4 +286,26 @@ TEST(LinearLayout, DivideLeftAndRight) {
   EXPECT_EQ(pq.quotient, C);
 }
 
+// applyFlat drops input bits above the layout's; applyFlatChecked, what a
+// front end calls, reports them. 4 input bits: 15 is the last input, 16 is
+// outside (applyFlat(16) == applyFlat(0) == 0).
+TEST(LinearLayout, ApplyFlatCheckedRefusesInputsPastTheSize) {
+  LinearLayout l = P("{register: [(1), (2)], lane: [(4), (8)]} -> {dim0: 16}");
+  EXPECT_EQ(ok(l.applyFlatChecked(15)), 15u);
+  EXPECT_EQ(l.applyFlat(16), 0u);
+  auto e = l.applyFlatChecked(16);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message,
+            "flat input 16 is outside [0, 16), the layout's 4 input bits");
+  EXPECT_FALSE(l.applyFlatChecked(~uint64_t(0)));
+  // 64 input bits take every uint64_t.
+  std::vector<uint64_t> cols;
+  for (int i = 0; i < 64; ++i)
+    cols.push_back(uint64_t(1) << i);
+  DimSize in{kRegister, 64}, out{dim(0), 64};
+  LinearLayout full = ok(LinearLayout::fromColumns(std::span(&in, 1),
+                                                   std::span(&out, 1), cols));
+  EXPECT_EQ(ok(full.applyFlatChecked(~uint64_t(0))), ~uint64_t(0));
+}
+
 } // namespace

@@ -106,6 +106,69 @@ TEST(Standard, SliceAndDotOperands) {
   EXPECT_FALSE(toLinearLayout(dot, shape2)); // wgmma B comes from shared memory
 }
 
+// A slice of a blocked layout wider than the tensor keeps the parent's
+// registers per thread, as zero bases (Triton's SliceWithShape1). Parent
+// blocked sizePerThread [1,4], threadsPerWarp [8,4], warpsPerCTA [2,2],
+// order [1,0], sliced along dim 0 for shape [1]: the parent shape is [1,1];
+// along dim 1 a thread holds ceil(1 / (4*4*2)) * 4 = 4 registers (2 bases),
+// all of them on the one element: [(0), (0)]. Along dim 0 (sliced away)
+// sizePerThread is 1, so nothing else is added. Slicing along dim 1 (where
+// the 4 registers lie) keeps ceil(1 / (1*8*2)) * 1 = 1 register: none.
+TEST(Standard, SliceOfWiderBlockedKeepsZeroRegisters) {
+  auto parent = std::make_shared<Encoding>();
+  parent->kind = EncodingKind::Blocked;
+  parent->sizePerThread = {1, 4};
+  parent->threadsPerWarp = {8, 4};
+  parent->warpsPerCTA = {2, 2};
+  parent->order = {1, 0};
+  Encoding slice;
+  slice.kind = EncodingKind::Slice;
+  slice.dim = 0;
+  slice.parent = parent;
+  int64_t one[] = {1};
+  EXPECT_EQ(ok(toLinearLayout(slice, one)).str(),
+            "{register: [(0), (0)], lane: [(0), (0), (0), (0), (0)], "
+            "warp: [(0), (0)], block: []} -> {dim0: 1}");
+  slice.dim = 1;
+  EXPECT_EQ(ok(toLinearLayout(slice, one)).str(),
+            "{register: [], lane: [(0), (0), (0), (0), (0)], "
+            "warp: [(0), (0)], block: []} -> {dim0: 1}");
+  // A tensor the parent covers: registers as before, none added. Order
+  // [1,0] walks dim 1 first: registers (1), (2); lanes (4), (8) then the
+  // three dim-0 lane bits, now 0; warps (16) then the dim-0 one.
+  slice.dim = 0;
+  int64_t wide[] = {32};
+  EXPECT_EQ(ok(toLinearLayout(slice, wide)).str(),
+            "{register: [(1), (2)], lane: [(4), (8), (0), (0), (0)], "
+            "warp: [(16), (0)], block: []} -> {dim0: 32}");
+}
+
+// ensureLayoutNotLargerThan works with out-dim sizes as int64: a 63-bit
+// out-dim (2^63 elements, not an int64) is reported; it used to read as a
+// negative size and then loop forever doubling the recomputed size.
+TEST(Standard, EnsureNotLargerThanReportsA63BitOutDim) {
+  std::vector<uint64_t> cols;
+  for (int i = 0; i < 63; ++i)
+    cols.push_back(uint64_t(1) << i);
+  DimSize in{dims::kRegister, 63}, out{dims::dim(0), 63};
+  LinearLayout l = ok(LinearLayout::fromColumns(std::span(&in, 1),
+                                                std::span(&out, 1), cols));
+  int64_t shape[] = {int64_t(1) << 62};
+  auto r = ensureLayoutNotLargerThan(l, shape);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "ensureLayoutNotLargerThan: out-dim 'dim0' has 2^63 elements; a "
+            "size is an int64 (at most 2^62)");
+  // 62 bits fit: fitting to 2^61 zeroes the top basis.
+  cols.pop_back();
+  in.log2 = out.log2 = 62;
+  LinearLayout l62 = ok(LinearLayout::fromColumns(std::span(&in, 1),
+                                                  std::span(&out, 1), cols));
+  int64_t half[] = {int64_t(1) << 61};
+  EXPECT_EQ(ok(ensureLayoutNotLargerThan(l62, half)).outDimSize(dims::dim(0)),
+            int64_t(1) << 61);
+}
+
 TEST(Standard, SharedLayoutsAreMemoryLayouts) {
   Encoding sw;
   sw.kind = EncodingKind::SwizzledShared;

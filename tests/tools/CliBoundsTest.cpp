@@ -86,19 +86,19 @@ TEST(CliBounds, HoldsIsCut) {
 }
 
 TEST(CliBounds, ShowRefusesHugeCodomainTables) {
-  // 65536 cells of 255 basis coordinates each: 16711680 values > 2^20.
+  // 65536 cells of 255 basis coordinates each: 16711680 values > 2^17.
   CliRun r = runCli({"show", "(256,256):(1@0,1@254)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("65536 cells of 255 values"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("at most 1048576 values"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at most 131072 values"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
 
 TEST(CliBounds, BanksRefusesHugeTilesBeforeWalking) {
-  // 4096 x 4096 = 2^24 elements > 2^20.
+  // 4096 x 4096 = 2^24 elements > 2^16.
   CliRun r = runCli({"tile", "banks", "S[(4096,4096):(4096,1)]", "(4096,4096)"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("16777216, more than the limit of 1048576"),
+  EXPECT_NE(r.err.find("16777216, more than the limit of 65536"),
             std::string::npos)
       << r.err;
 }
@@ -248,6 +248,165 @@ TEST(CliBounds, ConformanceEmptyFileSaysSo) {
   EXPECT_NE(r.err.find(file + " [<file>]: no cases"), std::string::npos)
       << r.err;
   std::filesystem::remove(file);
+}
+
+} // namespace
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// 64-bit edges (issue classes 2 and 4): each used to hang or print a
+// wrapped value.
+//===----------------------------------------------------------------------===//
+
+// Padding an extent in (2^62, 2^63) would need 2^63: exit 1 naming the
+// overflow, at once (the rounding loop used to spin forever).
+TEST(CliEdges, PadBeyondInt64IsReported) {
+  for (std::string ext : {"4611686018427387905", "6917529027641081856",
+                          "9223372036854775807"}) {
+    CliRun r = runCli({"linear", "pad", ext + ":1"});
+    EXPECT_EQ(r.status, 1) << ext;
+    EXPECT_NE(r.err.find("integer overflow in the padded extent: the power "
+                         "of two >= " + ext + " is 2^63, beyond int64"),
+              std::string::npos)
+        << r.err;
+  }
+  // 2^62 itself is a power of two: nothing to pad, not an overflow.
+  EXPECT_EQ(runCli({"linear", "pad", "4611686018427387904:1"}).err.find(
+                "overflow"),
+            std::string::npos);
+}
+
+// |S| is checked before it is formed: INT64_MIN and -63 are refused with
+// the three values named; -62 with B = M = 0 is the largest legal shift.
+TEST(CliEdges, SwizzleShiftAtTheEdges) {
+  for (std::string s : {"-9223372036854775808", "-63", "63"}) {
+    CliRun r = runCli({"swizzle", "3", "4", s, "1016"});
+    EXPECT_EQ(r.status, 1) << s;
+    EXPECT_NE(r.err.find("swizzle parameters out of range: need 0 <= B, 0 <= "
+                         "M and B + M + |S| <= 62, got B=3 M=4 S=" + s),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_EQ(resultOf({"swizzle", "0", "0", "-62", "5"}), "5"); // B = 0: identity
+  // S < 0 moves bits [M, M+B) up by |S|: 3622 = 0b1110'0010'0110 has 1 in
+  // the field [5, 8), which flips bit 8: 3622 + 256.
+  EXPECT_EQ(resultOf({"swizzle", "3", "5", "-3", "3622"}), "3878");
+  // The help states the same formula.
+  CliRun h = runCli({"swizzle", "--help"});
+  EXPECT_NE(h.out.find("X ^ shiftr(X & (((1<<B)-1) << (M+max(S,0))), S)"),
+            std::string::npos)
+      << h.out;
+}
+
+// An --order entry outside [0, rank) is refused before it is narrowed to an
+// unsigned (it used to be reported as entry 4294967295).
+TEST(CliEdges, OrderEntryOutOfRange) {
+  const std::string l = "{register: [(0,1)], lane: [(1,0)]} -> {dim0: 2, dim1: 2}";
+  for (std::string o : {"(9223372036854775807,0)", "(-1,0)", "(2,0)"}) {
+    CliRun r = runCli({"linear", "properties", l, "--order", o});
+    EXPECT_EQ(r.status, 1) << o;
+    std::string first = o.substr(1, o.find(',') - 1);
+    EXPECT_NE(r.err.find("--order entry 0 is " + first +
+                         "; expected an out-dim index in [0, 2)"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_EQ(runCli({"linear", "properties", l, "--order", "(1,0)"}).status, 0);
+}
+
+// 2^64 - 1 in a conformance line is not an int64: a failure naming it, in
+// every model's readers (it used to read as -1).
+TEST(CliEdges, ConformanceUnsignedBeyondInt64) {
+  std::string file = writeTemp(
+      "uint64.jsonl",
+      R"({"op":"size","args":[18446744073709551615],"expect":-1})"
+      "\n"
+      R"({"op":"tile_eval","args":["S[4:1]",[4],18446744073709551615],"expect":[]})"
+      "\n"
+      R"({"op":"linear_standard","args":[{"kind":"blocked","sizePerThread":[18446744073709551615],"threadsPerWarp":[32],"warpsPerCTA":[1],"order":[0]},[32]],"expect":{}})"
+      "\n");
+  CliRun r = runCli({"conformance", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("0 passed, 3 failed"), std::string::npos) << r.out;
+  for (int line = 1; line <= 3; ++line)
+    EXPECT_NE(r.err.find(file + ":" + std::to_string(line)), std::string::npos)
+        << r.err;
+  EXPECT_NE(r.err.find("18446744073709551615 does not fit in 64 signed bits"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("got -1"), std::string::npos) << r.err;
+}
+
+} // namespace
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Elements x replicas (api::tilePointBound) and the conformance line cap
+//===----------------------------------------------------------------------===//
+
+// 4 cells x 10^6 replicas = 4,000,000 points, over 2^16 = 65,536: refused
+// before any cell is evaluated (it used to print 71 MB). 4 x 16384 = 2^16
+// is drawn.
+TEST(CliPoints, TileShowBoundsElementsTimesReplicas) {
+  CliRun r = runCli({"tile", "show", "S[4:1] + R[1000000:1@warpid]", "4"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("tile show would enumerate 4000000 points (4 elements "
+                       "x 1000000 replicas); the limit is 65536 points "
+                       "(kMaxTilePoints)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(runCli({"tile", "show", "S[4:1] + R[16384:1@warpid]", "4"}).status, 0);
+}
+
+// --all is capped at 2^16 listed points; only those are computed (2^40
+// replicas would otherwise take minutes and gigabytes).
+TEST(CliPoints, EvalAllIsCapped) {
+  CliRun r = runCli({"tile", "eval", "S[4:1] + R[1099511627776:1@warpid]", "4",
+                     "1", "--all"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lineCount(r.out), 65536u + 1);
+  EXPECT_NE(r.out.find("... " + std::to_string((int64_t(1) << 40) - 65536) +
+                       " more (--all lists at most 65536)"),
+            std::string::npos);
+}
+
+// A conformance tile_eval with 10^9 replicas is that case's failure, named.
+TEST(CliPoints, ConformanceTileEvalIsBounded) {
+  std::string file = writeTemp(
+      "replicas.jsonl",
+      R"({"op":"tile_eval","args":["S[4:1] + R[1000000000:1@warpid]",[4],1],"expect":[]})"
+      "\n"
+      R"({"op":"tile_eval","args":["S[4:1] + R[2:1@warpid]",[4],1],"expect":[{"m":1,"warpid":0},{"m":1,"warpid":1}]})"
+      "\n");
+  CliRun r = runCli({"conformance", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("1 passed, 1 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("tile_eval would enumerate 1000000000 points (1 "
+                       "element x 1000000000 replicas)"),
+            std::string::npos)
+      << r.err;
+}
+
+// A line over 1 MiB (here 300,000 strings, 1.8 MB) fails unparsed; the
+// next line still runs.
+TEST(CliPoints, ConformanceLineIsCapped) {
+  std::string big = R"({"op":"size","args":[)";
+  for (int i = 0; i < 300000; ++i)
+    big += i ? R"(,"abc")" : R"("abc")";
+  big += R"(],"expect":1})";
+  std::string file = writeTemp("longline.jsonl",
+                               big + "\n" R"({"op":"size","args":["8:1"],"expect":8})" "\n");
+  CliRun r = runCli({"conformance", file});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("1 passed, 1 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find(file + ":1 [<malformed>]: the line has " +
+                       std::to_string(big.size()) +
+                       " bytes; a case has at most 1048576 (1 MiB)"),
+            std::string::npos)
+      << r.err;
 }
 
 } // namespace

@@ -332,10 +332,11 @@ std::vector<CommandSpec> buildRegistry() {
        {},
        runCeilDiv},
       {"swizzle", shapes,
-       "Sw<B,M,S>(X) = X ^ ((X & (((1<<B)-1) << (M+S))) >> S)",
-       "Bits [M+S, M+S+B) of X are XORed into bits [M, M+B). S may be "
-       "negative (the field then moves left); with S >= B the swizzle is "
-       "self-inverse.",
+       "Sw<B,M,S>(X) = X ^ shiftr(X & (((1<<B)-1) << (M+max(S,0))), S)",
+       "shiftr(V, S) is V >> S for S >= 0 and V << -S for S < 0. For S >= 0 "
+       "bits [M+S, M+S+B) of X are XORed into bits [M, M+B); for S < 0 bits "
+       "[M, M+B) are XORed into bits [M-S, M-S+B). Requires 0 <= B, 0 <= M "
+       "and B + M + |S| <= 62; with S >= B the swizzle is self-inverse.",
        {"layoutkit swizzle 3 4 3 128    # bit 7 -> bit 4: 144",
         "layoutkit swizzle 3 4 3 24     # 24 (no bit in [7,10)): 24"},
        {integerParam("B", "number of bits in the mask, e.g. 3"),

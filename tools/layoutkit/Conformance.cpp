@@ -15,6 +15,7 @@
 
 #include "layoutkit/Conformance.h"
 #include "layoutkit/ConformanceOps.h"
+#include "layoutkit/cute/Swizzle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,14 +56,7 @@ Expected<bool> boolField(const json &j, const char *key, bool fallback) {
 }
 
 Status swizzleParamsInRange(int64_t b, int64_t m, int64_t s) {
-  constexpr int64_t kMaxBits = 62;
-  if (b < 0 || m < 0 || b > kMaxBits || m > kMaxBits || s < -kMaxBits ||
-      s > kMaxBits || b + m + (s < 0 ? -s : s) > kMaxBits)
-    return Diagnostic::error(
-        "swizzle parameters out of range: need B >= 0, M >= 0 and B + M + |S| "
-        "<= 62, got B=" + std::to_string(b) + " M=" + std::to_string(m) +
-        " S=" + std::to_string(s));
-  return Ok{};
+  return cute::swizzleParamsValid(b, m, s);
 }
 
 Status arity(const json &args, size_t lo, size_t hi) {
@@ -97,6 +91,31 @@ struct OpCount {
 /// Deepest nesting a case may have; parsing, reading and destroying a JSON
 /// value recurse once per level, so deeper texts are refused unread.
 constexpr int kMaxCaseDepth = 64;
+
+/// Longest case line kept: 1 MiB (the longest shipped case is under 4 KB).
+/// A longer line is that case's failure, its bytes past the limit skipped
+/// as they are read, so memory stays bounded by the limit (a line of a
+/// million JSON strings would otherwise parse into hundreds of MB).
+constexpr size_t kMaxCaseBytes = size_t(1) << 20;
+
+/// Reads one line (without its '\n') into `line`, keeping at most
+/// kMaxCaseBytes bytes; `bytes` is the line's full length. False at the
+/// end of the input.
+bool readCaseLine(std::istream &in, std::string &line, size_t &bytes) {
+  line.clear();
+  bytes = 0;
+  std::streambuf *sb = in.rdbuf();
+  bool any = false;
+  for (int c = sb->sbumpc(); c != std::char_traits<char>::eof();
+       c = sb->sbumpc()) {
+    any = true;
+    if (c == '\n')
+      return true;
+    if (++bytes <= kMaxCaseBytes)
+      line.push_back(char(c));
+  }
+  return any;
+}
 
 /// The largest [ / { nesting of `line` outside strings.
 int nestingDepth(std::string_view line) {
@@ -243,12 +262,18 @@ ConformanceResult runConformance(const std::vector<std::string> &files,
       continue;
     }
     std::string line;
-    size_t lineNo = 0, cases = 0;
-    while (std::getline(in, line)) {
+    size_t lineNo = 0, cases = 0, bytes = 0;
+    while (readCaseLine(in, line, bytes)) {
       ++lineNo;
       if (line.find_first_not_of(" \t\r") == std::string::npos)
         continue;
       ++cases;
+      if (bytes > kMaxCaseBytes) {
+        fail(file + ":" + std::to_string(lineNo), "<malformed>",
+             "the line has " + std::to_string(bytes) + " bytes; a case has at "
+             "most " + std::to_string(kMaxCaseBytes) + " (1 MiB)");
+        continue;
+      }
       CaseOutcome o = runCase(line);
       if (!o.failure.empty()) {
         fail(file + ":" + std::to_string(lineNo), o.op, o.failure);

@@ -27,8 +27,10 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 Expected<IntTuple> tupleFromJson(const json &j) {
-  if (j.is_number_integer())
-    return IntTuple(j.get<int64_t>());
+  if (j.is_number_integer()) {
+    LK_TRY(int64_t v, intFromJson(j));
+    return IntTuple(v);
+  }
   if (!j.is_array())
     return Diagnostic::error("expected an int or an array for an IntTuple, got " + j.dump());
   IntTuple t;
@@ -50,7 +52,8 @@ json tupleToJson(const IntTuple &t) {
 
 Expected<Layout> layoutFromJson(const json &j) {
   if (j.is_number_integer()) {
-    LK_TRY(Tiler t, Tiler::ofSize(j.get<int64_t>()));
+    LK_TRY(int64_t size, intFromJson(j));
+    LK_TRY(Tiler t, Tiler::ofSize(size));
     return t.layout;
   }
   if (!j.is_string())
@@ -61,8 +64,10 @@ Expected<Layout> layoutFromJson(const json &j) {
 Expected<Tiler> tilerFromJson(const json &j) {
   if (j.is_null())
     return Tiler::keep();
-  if (j.is_number_integer())
-    return Tiler::ofSize(j.get<int64_t>());
+  if (j.is_number_integer()) {
+    LK_TRY(int64_t size, intFromJson(j));
+    return Tiler::ofSize(size);
+  }
   if (j.is_string()) {
     LK_TRY(Layout l, parseLayout(j.get<std::string>()));
     return Tiler::of(std::move(l));

@@ -14,6 +14,7 @@
 
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"
+#include "layoutkit/cute/Swizzle.h"
 
 #include <fstream>
 
@@ -51,8 +52,7 @@ OptionSpec allOption() {
 }
 
 int64_t listLimit(const Invocation &inv) {
-  return inv.option("all") ? std::numeric_limits<int64_t>::max()
-                           : api::kListLimit;
+  return inv.option("all") ? api::kMaxListAll : api::kListLimit;
 }
 
 void noteOmitted(Reply &reply, int64_t shown, int64_t total) {
@@ -62,7 +62,10 @@ void noteOmitted(Reply &reply, int64_t shown, int64_t total) {
   if (!reply.text.empty() && reply.text.back() != '\n')
     reply.text += "\n";
   reply.text += "... " + std::to_string(total - shown) +
-                " more (--all lists them)\n";
+                (shown < api::kListLimit || shown >= api::kMaxListAll
+                     ? " more (--all lists at most " +
+                           std::to_string(api::kMaxListAll) + ")\n"
+                     : " more (--all lists them)\n");
 }
 
 Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
@@ -157,12 +160,7 @@ Expected<Reply> runSwizzle(const Invocation &inv) {
   LK_TRY(int64_t m, inv.integer(1));
   LK_TRY(int64_t s, inv.integer(2));
   LK_TRY(int64_t x, inv.integer(3));
-  int64_t absS = s < 0 ? -s : s;
-  if (b < 0 || m < 0 || b > 62 || m > 62 || absS > 62 || b + m + absS >= 63)
-    return Diagnostic::error("swizzle parameters out of range: need 0 <= B, "
-                             "0 <= M and B + M + |S| < 63")
-        .note("got B=" + std::to_string(b) + ", M=" + std::to_string(m) +
-              ", S=" + std::to_string(s));
+  LK_CHECK(cute::swizzleParamsValid(b, m, s));
   return integerReply(cute::swizzleApply(int(b), int(m), int(s), x));
 }
 

@@ -334,8 +334,15 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> orderLeaves, inv.leavesOption("order"));
   std::vector<unsigned> order;
-  for (int64_t v : orderLeaves)
+  for (size_t i = 0; i < orderLeaves.size(); ++i) {
+    int64_t v = orderLeaves[i];
+    // Checked before the narrowing to unsigned, so no value wraps.
+    if (v < 0 || v >= l.numOutDims())
+      return Diagnostic::error("--order entry " + std::to_string(i) + " is " +
+                               std::to_string(v) + "; expected an out-dim index "
+                               "in [0, " + std::to_string(l.numOutDims()) + ")");
     order.push_back(unsigned(v));
+  }
   Reply r;
   r.json = JsonValue::object();
   auto flag = [&](const char *name, bool v) {

@@ -318,6 +318,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   int64_t cols = shape.back();
   if (rows * cols > (int64_t(1) << 16))
     return Diagnostic::error("tile show draws at most 65536 elements");
+  LK_CHECK(api::tilePointBound(layout.tile(), rows * cols, "tile show"));
   std::span<const Axis> axes = layout.tile().axes();
   Grid g(rows, cols);
   g.title = api::tileText(layout);

@@ -16,6 +16,7 @@
 
 #include "layoutkit/ConformanceOps.h"
 
+#include "layoutkit/api/Query.h"
 #include "layoutkit/tile/TileLayout.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -33,7 +34,8 @@ namespace {
 Expected<std::vector<int64_t>> intsFromJson(const json &j, const char *what) {
   std::vector<int64_t> out;
   if (j.is_number_integer()) {
-    out.push_back(j.get<int64_t>());
+    LK_TRY(int64_t v, intFromJson(j));
+    out.push_back(v);
     return out;
   }
   if (!j.is_array())
@@ -57,6 +59,7 @@ Expected<json> tileEval(const json &a) {
   LK_TRY(TileLayout l, layoutFromJson(a[0]));
   LK_TRY(std::vector<int64_t> shape, intsFromJson(a[1], "shape"));
   LK_TRY(std::vector<int64_t> coord, intsFromJson(a[2], "coordinate"));
+  LK_CHECK(api::tilePointBound(l, 1, "tile_eval"));
   LK_TRY(CoordSet set, l.eval(shape, coord));
   json out = json::array();
   std::set<std::string> seen;

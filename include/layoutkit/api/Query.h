@@ -73,8 +73,10 @@ Expected<IntTuple> evaluate(const cute::ComposedLayout &layout,
 /// The largest number of cells tabulate() fills.
 inline constexpr int64_t kMaxTableCells = int64_t(1) << 16;
 /// The largest number of values (cells x values per cell; a basis-stride
-/// cell holds one value per codomain coordinate) tabulate() fills: 2^20.
-inline constexpr int64_t kMaxTableValues = int64_t(1) << 20;
+/// cell holds one value per codomain coordinate) tabulate() fills: 2^17,
+/// which keeps a drawing (text, JSON and SVG of up to 20-digit values)
+/// under 10 MB.
+inline constexpr int64_t kMaxTableValues = int64_t(1) << 17;
 
 /// The offsets of a layout laid out as rows x cols cells.
 struct OffsetTable {
@@ -114,18 +116,39 @@ Expected<int64_t> tileIndex(const IntTuple &coord,
 /// Items a listing shows unless the caller asks for all of them (front
 /// ends print the first kListLimit and a line "... N more").
 inline constexpr int64_t kListLimit = 1000;
-/// Largest memory tile (logical elements) bankView() walks: 2^20.
-inline constexpr int64_t kMaxBankViewElements = int64_t(1) << 20;
+/// Largest memory tile (logical elements) bankView() walks: 2^16. Every
+/// element is listed once in a bank view, so this bounds its output too
+/// (a 256 x 256 tile; 1024 x 1024 b1 elements are refused, not printed).
+inline constexpr int64_t kMaxBankViewElements = int64_t(1) << 16;
 /// Most lanes a column read may have: 1024, the threads of a CTA.
 inline constexpr int64_t kMaxReadLanes = 1024;
 /// Most candidates holders() visits: 2^22 (so at most 2^22 results).
 inline constexpr int64_t kMaxHolderVisits = int64_t(1) << 22;
 
+/// Most points (elements x replicas) one call enumerates: 2^16. Every
+/// front end checks tilePointBound before enumerating points of a tile
+/// layout (tile show's cells, a conformance tile_eval, Python's eval,
+/// owners and holds, the wasm demo); each point is drawn or answered, so
+/// this bounds the output (a few MB) as well as the work.
+inline constexpr int64_t kMaxTilePoints = int64_t(1) << 16;
+/// Most items an unabridged listing (--all) prints: 2^16; the rest is
+/// counted in a final "... N more" line.
+inline constexpr int64_t kMaxListAll = int64_t(1) << 16;
+
+/// The points L takes on `elements` elements: elements x the replica count
+/// (the product of the extents of every replica iter, each nested or
+/// repeated iter counted), overflow-checked. Refused before any work, with
+/// `what` and the bound named, when it exceeds kMaxTilePoints:
+///   tilePointBound(S[4:1] + R[1000000:1@warpid], 4, "tile show") ->
+///   "tile show would enumerate 4000000 points (4 elements x 1000000
+///   replicas); the limit is 65536 points (kMaxTilePoints)".
+/// @pre elements >= 0
+Expected<int64_t> tilePointBound(const tile::TileLayout &layout,
+                                 int64_t elements, std::string_view what);
+
 /// Most values a front end returns as one array (Python's offsets(),
 /// addresses(), outputs()): 2^24, 128 MB of int64.
 inline constexpr int64_t kMaxArrayValues = int64_t(1) << 24;
-/// Most points (replicas) one evaluation or owner list returns whole.
-inline constexpr int64_t kMaxPoints = int64_t(1) << 16;
 /// Most cells a picture draws (Python's draw_*): kMaxTableCells, as `show`.
 inline constexpr int64_t kMaxDrawCells = kMaxTableCells;
 
@@ -191,8 +214,10 @@ std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat,
 Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text);
 
 /// The flat indices the hardware coordinate `where` holds (axes left out
-/// range freely). Refused when the layout is swizzled, and when the search
-/// would visit more than kMaxHolderVisits candidates (the error names it).
+/// range freely). Refused when the layout is swizzled, when it has more
+/// than kMaxHolderVisits replicas (each starts the search once), and when
+/// the search would visit more than kMaxHolderVisits candidates (the error
+/// names the limit).
 Expected<std::vector<int64_t>>
 holders(const tile::ComposeLayout &layout,
         std::span<const tile::AxisValue> where);

@@ -37,8 +37,18 @@ namespace lk::cute {
 
 /// Evaluates the swizzle formula for any B, M >= 0 and any sign of S (a
 /// negative S shifts left): Y = ((1<<B)-1) << (M + max(0,S)),
-/// result = x ^ shiftr(x & Y, S). @pre 0 <= B, 0 <= M, B + M + |S| < 63
+/// result = x ^ shiftr(x & Y, S) with shiftr(v, S) = v >> S for S >= 0 and
+/// v << -S for S < 0. For S >= 0 bits [M+S, M+S+B) of x are XORed into bits
+/// [M, M+B); for S < 0 bits [M, M+B) into bits [M-S, M-S+B).
+/// Example: swizzleApply(3, 5, -3, 3622) == 3878 (bit 5 of 3622 flips bit 8).
+/// @pre swizzleParamsValid(B, M, S)
 int64_t swizzleApply(int B, int M, int S, int64_t x);
+
+/// The range swizzleApply takes: 0 <= B, 0 <= M, -62 <= S <= 62 and
+/// B + M + |S| <= 62, checked without forming |S| (S may be INT64_MIN).
+/// The error names the three values ("swizzle parameters out of range:
+/// need 0 <= B, 0 <= M and B + M + |S| <= 62, got B=3 M=4 S=-9223372036854775808").
+Status swizzleParamsValid(int64_t B, int64_t M, int64_t S);
 
 struct Swizzle {
   int B = 0;

@@ -305,6 +305,11 @@ public:
     }
     return r;
   }
+  /// applyFlat for a front end's input: fails when x is not below
+  /// 2^totalInBits() ("flat input 16 is outside [0, 16), the layout's 4
+  /// input bits") instead of dropping the high bits. Every uint64_t is in
+  /// range of a 64-bit layout.
+  Expected<uint64_t> applyFlatChecked(uint64_t x) const;
   /// L at one value per input dim, in input-dim order; one value per output
   /// dim. Fails when a value does not fit its dim.
   /// Example (the file comment's layout): apply({1, 5}) == {1, 3}.

@@ -232,9 +232,9 @@ public:
   /// take any value (so {laneid 3, warpid 5} asks what one thread holds
   /// over all registers). An axis the layout does not name is at 0.
   /// Solved per replica combination by a bounded search over the shard
-  /// iters of each constrained axis; fails only when more than `limit`
-  /// candidates would have to be visited (each replica combination counts
-  /// as one; more replicas than `limit` are refused before any is listed).
+  /// iters of each constrained axis; fails when more than `limit`
+  /// candidates would have to be visited, or (checked before the replicas
+  /// are listed) there are more than `limit` replica combinations.
   Expected<std::vector<int64_t>> holders(std::span<const AxisValue> where,
                                          int64_t limit = int64_t(1) << 26) const;
 
