@@ -5,7 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // The request-line rules of DemoServer.h (GET only, no way out of the
-// directory) and one real request over a loopback socket.
+// directory), real requests over a loopback socket, and hostile clients:
+// symlinks out, dot-files, an over-long head, escape bytes, idle, slow and
+// many parallel clients, the connection cap. Every client here is on
+// 127.0.0.1, at most 24 at once, and every wait is bounded (the server's
+// head deadline is cut to 300 ms for the test).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +23,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 using lk::cli::contentType;
 using lk::cli::requestPath;
@@ -102,6 +109,206 @@ TEST(DemoServer, ServesAFileAndRefusesTheRest) {
   EXPECT_EQ(up.substr(0, 12), "HTTP/1.1 400");
   EXPECT_EQ(post.substr(0, 12), "HTTP/1.1 405");
   EXPECT_EQ(log.str(), "200 /hello.txt\n404 /nope.txt\n400 GET /../hello.txt HTTP/1.0\n405 POST /hello.txt HTTP/1.0\n");
+}
+
+using Clock = std::chrono::steady_clock;
+
+int connectTo(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{5, 0}; // a test never waits longer on one read
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+/// Everything the server sends until it closes; "<reset>" appended when
+/// the connection was reset instead of closed.
+std::string readAll(int fd) {
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0)
+    out.append(buf, size_t(n));
+  if (n < 0 && errno == ECONNRESET)
+    out += "<reset>";
+  return out;
+}
+
+std::string makeRoot(const std::string &name) {
+  namespace fs = std::filesystem;
+  std::string root = ::testing::TempDir() + name;
+  fs::remove_all(root);
+  fs::create_directories(root + "/sub");
+  std::ofstream(root + "/hello.txt") << "hello";
+  std::ofstream(root + "/sub/in.txt") << "inside";
+  std::ofstream(root + "/.secret") << "secret";
+  fs::create_symlink("/etc/passwd", root + "/passwd.txt");
+  fs::create_symlink("/etc", root + "/etc");
+  fs::create_symlink(root + "/sub/in.txt", root + "/alias.txt");
+  return root;
+}
+
+lk::cli::ServerLimits quick() {
+  lk::cli::ServerLimits l;
+  l.headMs = 300;
+  l.writeMs = 2000;
+  l.maxConnections = 8;
+  return l;
+}
+
+TEST(DemoServer, OnlyRegularFilesInsideTheRoot) {
+  std::string root = makeRoot("lk_demo_files");
+  auto l = lk::cli::listenLocal(0);
+  ASSERT_TRUE(l) << l.error().message;
+  std::ostringstream log;
+  std::thread server([&] { lk::cli::serveStatic(*l, root, 6, log, quick()); });
+  std::string out = get(l->port, "GET /passwd.txt HTTP/1.0\r\n\r\n");
+  std::string dir = get(l->port, "GET /etc/passwd HTTP/1.0\r\n\r\n");
+  std::string dot = get(l->port, "GET /.secret HTTP/1.0\r\n\r\n");
+  std::string alias = get(l->port, "GET /alias.txt HTTP/1.0\r\n\r\n");
+  std::string sub = get(l->port, "GET /sub/in.txt HTTP/1.0\r\n\r\n");
+  std::string folder = get(l->port, "GET /sub HTTP/1.0\r\n\r\n");
+  server.join();
+  ::close(l->fd);
+  EXPECT_EQ(out.substr(0, 12), "HTTP/1.1 404");    // a link out of the root
+  EXPECT_EQ(dir.substr(0, 12), "HTTP/1.1 404");    // through a linked folder
+  EXPECT_EQ(dot.substr(0, 12), "HTTP/1.1 400");    // a dot-file
+  EXPECT_EQ(alias.substr(0, 15), "HTTP/1.1 200 OK"); // a link that stays in
+  EXPECT_EQ(alias.substr(alias.size() - 6), "inside");
+  EXPECT_EQ(sub.substr(sub.size() - 6), "inside");
+  EXPECT_EQ(folder.substr(0, 12), "HTTP/1.1 404"); // not a regular file
+  EXPECT_EQ(out.find("root:"), std::string::npos);
+}
+
+TEST(DemoServer, LongHeadIs431AndEscapesAreLogged) {
+  std::string root = makeRoot("lk_demo_head");
+  auto l = lk::cli::listenLocal(0);
+  ASSERT_TRUE(l) << l.error().message;
+  std::ostringstream log;
+  std::thread server([&] { lk::cli::serveStatic(*l, root, 2, log, quick()); });
+  // 9000 bytes, no blank line: answered 431 and closed cleanly (no reset),
+  // although the client wrote more than the server read.
+  std::string longHead = "GET /" + std::string(9000, 'a');
+  int fd = connectTo(l->port);
+  ASSERT_GE(fd, 0);
+  ::send(fd, longHead.data(), longHead.size(), MSG_NOSIGNAL);
+  std::string answer = readAll(fd);
+  ::close(fd);
+  std::string esc = get(l->port, "GET /\x1b[2J\x07 HTTP/1.0\r\n\r\n");
+  server.join();
+  ::close(l->fd);
+  EXPECT_EQ(answer.substr(0, 46),
+            "HTTP/1.1 431 Request Header Fields Too Large\r\n");
+  EXPECT_EQ(answer.find("<reset>"), std::string::npos);
+  EXPECT_EQ(esc.substr(0, 12), "HTTP/1.1 400");
+  EXPECT_NE(log.str().find("400 GET /\\x1b[2J\\x07 HTTP/1.0\n"), std::string::npos)
+      << log.str();
+  EXPECT_EQ(log.str().find('\x1b'), std::string::npos);
+  EXPECT_EQ(lk::cli::logText("a\\b\xff"), "a\\x5cb\\xff");
+}
+
+// An idle client and a slow one (a byte every 100 ms: 2.7 s for its 27
+// bytes) stall nobody: 16 clients in parallel are all served while they hang
+// on, each within 1.5 s, less than the 2 s head deadline a server serving
+// one connection at a time would make them wait behind the idle one. The
+// slow one is cut off at the deadline (plus the 250 ms drain), the idle one
+// too.
+TEST(DemoServer, IdleSlowAndParallelClients) {
+  std::string root = makeRoot("lk_demo_parallel");
+  auto l = lk::cli::listenLocal(0);
+  ASSERT_TRUE(l) << l.error().message;
+  std::ostringstream log;
+  lk::cli::ServerLimits lim = quick();
+  lim.maxConnections = 24;
+  lim.headMs = 2000;
+  std::thread server([&] { lk::cli::serveStatic(*l, root, 18, log, lim); });
+  int idle = connectTo(l->port);
+  ASSERT_GE(idle, 0);
+  auto slowStart = Clock::now();
+  std::string slowAnswer;
+  std::thread slow([&] {
+    int fd = connectTo(l->port);
+    std::string req = "GET /hello.txt HTTP/1.0\r\n\r\n";
+    for (char c : req) {
+      if (::send(fd, &c, 1, MSG_NOSIGNAL) != 1)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    slowAnswer = readAll(fd);
+    ::close(fd);
+  });
+  std::vector<std::string> answers(16);
+  std::vector<double> seconds(16);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 16; ++i)
+    clients.emplace_back([&, i] {
+      auto t0 = Clock::now();
+      answers[size_t(i)] = get(l->port, "GET /hello.txt HTTP/1.0\r\n\r\n");
+      seconds[size_t(i)] =
+          std::chrono::duration<double>(Clock::now() - t0).count();
+    });
+  for (std::thread &t : clients)
+    t.join();
+  slow.join();
+  double slowSeconds =
+      std::chrono::duration<double>(Clock::now() - slowStart).count();
+  std::string idleAnswer = readAll(idle); // cut off at the head deadline
+  ::close(idle);
+  server.join();
+  ::close(l->fd);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(answers[size_t(i)].substr(0, 15), "HTTP/1.1 200 OK") << i;
+    EXPECT_LT(seconds[size_t(i)], 1.5) << i;
+  }
+  // The server stops reading at 2 s and closes by 2.25 s without an
+  // answer; the client's next sends fail (all 27 bytes take 2.7 s).
+  EXPECT_LT(slowSeconds, 5.0);
+  EXPECT_EQ(slowAnswer.find("HTTP/1.1"), std::string::npos) << slowAnswer;
+  EXPECT_EQ(idleAnswer, "");
+  // Two cut off (idle: "408 ", slow: "408 GET /hel..."), 16 served.
+  std::string text = log.str();
+  size_t cut = 0, served = 0;
+  for (size_t p = 0; (p = text.find("408 ", p)) != std::string::npos; ++p)
+    ++cut;
+  for (size_t p = 0; (p = text.find("200 /hello.txt", p)) != std::string::npos; ++p)
+    ++served;
+  EXPECT_EQ(cut, 2u) << text;
+  EXPECT_EQ(served, 16u) << text;
+}
+
+// Beyond maxConnections at once, a connection is answered 503 at once.
+TEST(DemoServer, ConnectionCap) {
+  std::string root = makeRoot("lk_demo_cap");
+  auto l = lk::cli::listenLocal(0);
+  ASSERT_TRUE(l) << l.error().message;
+  std::ostringstream log;
+  lk::cli::ServerLimits lim = quick();
+  lim.maxConnections = 2;
+  lim.headMs = 1000;
+  std::thread server([&] { lk::cli::serveStatic(*l, root, 3, log, lim); });
+  int a = connectTo(l->port), b = connectTo(l->port);
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100)); // both accepted
+  auto t0 = Clock::now();
+  std::string third = get(l->port, "GET /hello.txt HTTP/1.0\r\n\r\n");
+  double took = std::chrono::duration<double>(Clock::now() - t0).count();
+  ::close(a);
+  ::close(b);
+  server.join();
+  ::close(l->fd);
+  EXPECT_EQ(third.substr(0, 12), "HTTP/1.1 503");
+  EXPECT_LT(took, 0.9); // before the two idle ones time out
+  EXPECT_NE(log.str().find("503 (connection cap of 2 reached)"),
+            std::string::npos)
+      << log.str();
 }
 
 } // namespace

@@ -8,15 +8,22 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace lk::cli {
 
@@ -45,48 +52,139 @@ bool pathChar(char c) {
          c == '-';
 }
 
-void sendAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (n <= 0)
-      return;
-    data.remove_prefix(size_t(n));
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds left until `deadline` (0 when passed).
+int msLeft(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - Clock::now())
+                  .count();
+  return left <= 0 ? 0 : int(std::min<long long>(left, INT_MAX));
+}
+
+/// Waits until fd is ready for `events` or the deadline passes.
+bool waitFor(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    int ms = msLeft(deadline);
+    if (ms == 0)
+      return false;
+    pollfd p{fd, events, 0};
+    int n = ::poll(&p, 1, ms);
+    if (n > 0)
+      return true;
+    if (n == 0 || errno != EINTR)
+      return false;
   }
 }
 
+/// Writes all of `data` before `deadline`; false when the client is gone or
+/// too slow.
+bool sendAll(int fd, std::string_view data, Clock::time_point deadline) {
+  while (!data.empty()) {
+    if (!waitFor(fd, POLLOUT, deadline))
+      return false;
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+      continue;
+    if (n <= 0)
+      return false;
+    data.remove_prefix(size_t(n));
+  }
+  return true;
+}
+
 void reply(int fd, int status, std::string_view reason, std::string_view type,
-           std::string_view body, bool head) {
+           std::string_view body, bool head, Clock::time_point deadline) {
   std::ostringstream h;
   h << "HTTP/1.1 " << status << " " << reason << "\r\n"
     << "Content-Type: " << type << "\r\n"
     << "Content-Length: " << body.size() << "\r\n"
     << "Cache-Control: no-store\r\nConnection: close\r\n\r\n";
-  sendAll(fd, h.str());
-  if (!head)
-    sendAll(fd, body);
+  if (sendAll(fd, h.str(), deadline) && !head)
+    sendAll(fd, body, deadline);
 }
 
-/// Reads the request head (up to the blank line), at most kMaxHead bytes.
-std::string readHead(int fd) {
-  std::string head;
+/// The request head as read before the deadline.
+struct Head {
+  std::string text;
+  bool complete = false; ///< the blank line arrived
+  bool tooLong = false;  ///< kMaxHead bytes without the blank line
+};
+
+/// Reads the request head (up to the blank line), at most kMaxHead bytes,
+/// all of it before `deadline` (one recv timeout per byte would let a
+/// client sending a byte every few seconds hold the connection forever).
+Head readHead(int fd, Clock::time_point deadline) {
+  Head h;
   char buf[1024];
-  while (head.size() < kMaxHead && head.find("\r\n\r\n") == std::string::npos &&
-         head.find("\n\n") == std::string::npos) {
-    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+  while (h.text.size() < kMaxHead) {
+    if (h.text.find("\r\n\r\n") != std::string::npos ||
+        h.text.find("\n\n") != std::string::npos) {
+      h.complete = true;
+      return h;
+    }
+    if (!waitFor(fd, POLLIN, deadline))
+      return h;
+    ssize_t n = ::recv(fd, buf, std::min(sizeof buf, kMaxHead - h.text.size()),
+                       MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+      continue;
+    if (n <= 0)
+      return h;
+    h.text.append(buf, size_t(n));
+  }
+  h.complete = h.text.find("\r\n\r\n") != std::string::npos ||
+               h.text.find("\n\n") != std::string::npos;
+  h.tooLong = !h.complete;
+  return h;
+}
+
+/// Ends the connection without a reset: no more writes, then the unread
+/// input (at most 1 MiB, for at most 250 ms) is drained before the close.
+void closeGracefully(int fd) {
+  ::shutdown(fd, SHUT_WR);
+  auto deadline = Clock::now() + std::chrono::milliseconds(250);
+  char buf[4096];
+  size_t drained = 0;
+  while (drained < (size_t(1) << 20) && waitFor(fd, POLLIN, deadline)) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
     if (n <= 0)
       break;
-    head.append(buf, size_t(n));
+    drained += size_t(n);
   }
-  return head;
+  ::close(fd);
 }
 
-/// The file's bytes when it is a regular file of at most kMaxFile bytes.
-std::optional<std::string> readFile(const std::string &path) {
+/// The resolved directory of `root` ("" when it does not resolve).
+std::string resolvedRoot(const std::string &root) {
+  char *r = ::realpath(root.c_str(), nullptr);
+  if (!r)
+    return "";
+  std::string s(r);
+  std::free(r);
+  return s;
+}
+
+/// The file's bytes when `root + path` resolves (symlinks followed) to a
+/// regular file of at most kMaxFile bytes inside `realRoot`.
+std::optional<std::string> readFile(const std::string &realRoot,
+                                    const std::string &root,
+                                    const std::string &path) {
+  if (realRoot.empty())
+    return std::nullopt;
+  char *r = ::realpath((root + path).c_str(), nullptr);
+  if (!r)
+    return std::nullopt;
+  std::string real(r);
+  std::free(r);
+  if (real.compare(0, realRoot.size(), realRoot) != 0 ||
+      real.size() <= realRoot.size() || real[realRoot.size()] != '/')
+    return std::nullopt;
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+  if (::stat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       st.st_size > kMaxFile)
     return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(real, std::ios::binary);
   if (!in)
     return std::nullopt;
   std::ostringstream s;
@@ -94,28 +192,61 @@ std::optional<std::string> readFile(const std::string &path) {
   return s.str();
 }
 
-void handle(int fd, const std::string &root, std::ostream &log) {
-  std::string head = readHead(fd);
-  std::string line = head.substr(0, head.find_first_of("\r\n"));
+/// What the connection threads share.
+struct Shared {
+  std::string root, realRoot;
+  std::ostream &log;
+  ServerLimits limits;
+  std::mutex mu; ///< guards log and active
+  std::condition_variable idle;
+  int active = 0;
+
+  void logLine(const std::string &line) {
+    std::lock_guard<std::mutex> g(mu);
+    log << line << "\n";
+    log.flush();
+  }
+};
+
+void handle(int fd, Shared &sh) {
+  auto start = Clock::now();
+  auto writeBy = start + std::chrono::milliseconds(sh.limits.headMs) +
+                 std::chrono::milliseconds(sh.limits.writeMs);
+  Head head = readHead(fd, start + std::chrono::milliseconds(sh.limits.headMs));
+  std::string line = head.text.substr(0, head.text.find_first_of("\r\n"));
+  if (head.tooLong) {
+    reply(fd, 431, "Request Header Fields Too Large", "text/plain; charset=utf-8",
+          "the request head is longer than " + std::to_string(kMaxHead) +
+              " bytes\n",
+          false, writeBy);
+    sh.logLine("431 " + logText(line.substr(0, 200)));
+    return;
+  }
+  if (!head.complete) {
+    // Idle, too slow or gone: no answer, just the log line.
+    sh.logLine("408 " + logText(line.substr(0, 200)));
+    return;
+  }
   bool isHead = line.rfind("HEAD ", 0) == 0;
   auto path = requestPath(line);
   if (!path) {
     bool badMethod = path.error().message.find("method") != std::string::npos;
     reply(fd, badMethod ? 405 : 400,
           badMethod ? "Method Not Allowed" : "Bad Request",
-          "text/plain; charset=utf-8", path.error().message + "\n", isHead);
-    log << (badMethod ? "405 " : "400 ") << line.substr(0, 200) << "\n";
+          "text/plain; charset=utf-8", path.error().message + "\n", isHead,
+          writeBy);
+    sh.logLine((badMethod ? "405 " : "400 ") + logText(line.substr(0, 200)));
     return;
   }
-  std::optional<std::string> body = readFile(root + *path);
+  std::optional<std::string> body = readFile(sh.realRoot, sh.root, *path);
   if (!body) {
     reply(fd, 404, "Not Found", "text/plain; charset=utf-8",
-          "not found: " + *path + "\n", isHead);
-    log << "404 " << *path << "\n";
+          "not found: " + *path + "\n", isHead, writeBy);
+    sh.logLine("404 " + *path);
     return;
   }
-  reply(fd, 200, "OK", contentType(*path), *body, isHead);
-  log << "200 " << *path << "\n";
+  reply(fd, 200, "OK", contentType(*path), *body, isHead, writeBy);
+  sh.logLine("200 " + *path);
 }
 
 } // namespace
@@ -147,6 +278,9 @@ Expected<std::string> requestPath(std::string_view line) {
                                                  : j - i - 1);
     if (seg == "..")
       return Diagnostic::error("'..' in the path");
+    if (!seg.empty() && seg[0] == '.')
+      return Diagnostic::error("a path segment starting with '.' (hidden "
+                               "files are not served)");
     if (j == std::string::npos)
       break;
     i = j;
@@ -189,22 +323,57 @@ Expected<Listener> listenLocal(int port) {
   return Listener{fd, int(ntohs(a.sin_port))};
 }
 
+std::string logText(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += char(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 void serveStatic(const Listener &l, const std::string &root,
-                 int64_t maxRequests, std::ostream &log) {
-  for (int64_t served = 0; maxRequests < 0 || served < maxRequests; ++served) {
+                 int64_t maxRequests, std::ostream &log,
+                 const ServerLimits &limits) {
+  Shared sh{root, resolvedRoot(root), log, limits, {}, {}, 0};
+  for (int64_t accepted = 0; maxRequests < 0 || accepted < maxRequests;) {
     int c = ::accept(l.fd, nullptr, nullptr);
     if (c < 0) {
-      if (errno == EINTR)
+      if (errno == EINTR || errno == ECONNABORTED)
         continue;
       break;
     }
-    timeval tv{5, 0};
-    ::setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    handle(c, root, log);
-    log.flush();
-    ::close(c);
+    ++accepted;
+    {
+      std::unique_lock<std::mutex> g(sh.mu);
+      if (sh.active >= limits.maxConnections) {
+        g.unlock();
+        auto by = Clock::now() + std::chrono::seconds(1);
+        reply(c, 503, "Service Unavailable", "text/plain; charset=utf-8",
+              "too many connections\n", false, by);
+        closeGracefully(c);
+        sh.logLine("503 (connection cap of " +
+                   std::to_string(limits.maxConnections) + " reached)");
+        continue;
+      }
+      ++sh.active;
+    }
+    std::thread([c, &sh] {
+      handle(c, sh);
+      closeGracefully(c);
+      std::lock_guard<std::mutex> g(sh.mu);
+      if (--sh.active == 0)
+        sh.idle.notify_all();
+    }).detach();
   }
+  std::unique_lock<std::mutex> g(sh.mu);
+  sh.idle.wait(g, [&] { return sh.active == 0; });
 }
 
 } // namespace lk::cli
