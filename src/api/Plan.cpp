@@ -7,6 +7,7 @@
 #include "layoutkit/api/Plan.h"
 
 #include "layoutkit/bridge/LinearCute.h"
+#include "layoutkit/core/Bits.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/hw/LaneWarp.h"
@@ -161,6 +162,27 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
           std::string(l == &src ? "SRC" : "DST") + " has " +
           std::to_string(regs) + " registers per thread; plans are made for "
           "at most " + std::to_string(kMaxPlanRegisters));
+    // Sizes of at most 2^64 in-bits: compared as log2 first, so no product
+    // overflows.
+    const char *side = l == &src ? "SRC" : "DST";
+    int laneBits = l->inDimLog2(linear::dims::kLane),
+        warpBits = l->inDimLog2(linear::dims::kWarp),
+        blockBits = l->inDimLog2(linear::dims::kBlock);
+    if (laneBits > log2Floor(kMaxPlanLanes))
+      return Diagnostic::error(std::string(side) + " has 2^" +
+                               std::to_string(laneBits) +
+                               " lanes per warp; plans are made for at most " +
+                               std::to_string(kMaxPlanLanes));
+    if (laneBits + warpBits > log2Floor(kMaxPlanThreads))
+      return Diagnostic::error(
+          std::string(side) + " has 2^" + std::to_string(laneBits + warpBits) +
+          " threads (lanes x warps); plans are made for at most " +
+          std::to_string(kMaxPlanThreads) + " (a CTA)");
+    if (blockBits > log2Floor(kMaxPlanBlocks))
+      return Diagnostic::error(std::string(side) + " has 2^" +
+                               std::to_string(blockBits) +
+                               " blocks; plans are made for at most " +
+                               std::to_string(kMaxPlanBlocks) + " (a cluster)");
   }
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type.bits, options);

@@ -91,6 +91,31 @@ TEST(ApiPlan, DistributedRefusals) {
   EXPECT_FALSE(parseDistributed("Sw<1,1,1> o (4,8):(8,1)", withShape("(32)")).hasValue());
 }
 
+// The thread hierarchy is bounded before planning: 2^39 lanes used to
+// exhaust memory (the planner tabulates per lane). Each layout here maps
+// register bit 0 and lane bits to consecutive offsets, transposed between
+// SRC and DST so that a plan needs shared memory.
+LinearLayout lanes(int laneBits, bool swapped, const char *extra = "") {
+  std::string reg = swapped ? "(2)" : "(1)", lane = swapped ? "(1)" : "(2)";
+  for (int i = 2; i <= laneBits; ++i)
+    lane += ", (" + std::to_string(int64_t(1) << i) + ")";
+  return *linear::parseLinearLayout(
+      "{register: [" + reg + "], lane: [" + lane + "]" + extra +
+      "} -> {dim0: " + std::to_string(int64_t(1) << (laneBits + 1)) + "}");
+}
+
+TEST(ApiPlan, ThreadHierarchyIsBounded) {
+  auto many = planConversion(lanes(39, false), lanes(39, true), kF16);
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().message,
+            "SRC has 2^39 lanes per warp; plans are made for at most 64");
+  // 64 lanes (wave64): planned.
+  EXPECT_TRUE(planConversion(lanes(6, false), lanes(6, true), kF16));
+  auto wide = planConversion(lanes(7, false), lanes(7, true), kF16);
+  ASSERT_FALSE(wide);
+  EXPECT_NE(wide.error().message.find("2^7 lanes"), std::string::npos);
+}
+
 TEST(ApiPlan, NoOpBetweenTwoSpellingsOfOneLayout) {
   ParseOptions o = withShape("(16,8)");
   LinearLayout src = *parseDistributed(kMmaTile, o);

@@ -60,6 +60,13 @@ def cases():
         ("replicas", ["conformance", conformance_file([
             '{"op":"tile_eval","args":["S[4:1] + R[1000000000:1@warpid]",[4],1],"expect":[]}'])], 1,
          "kMaxTilePoints"),
+        ("replicas", ["plan", "{register: [(1)], lane: [" +
+                      ",".join(f"({1 << i})" for i in range(1, 40)) +
+                      "]} -> {dim0: 1099511627776}",
+                      "{register: [(2)], lane: [(1)," +
+                      ",".join(f"({1 << i})" for i in range(2, 40)) +
+                      "]} -> {dim0: 1099511627776}", "--dtype", "f16"], 1,
+         "lanes per warp; plans are made for at most 64"),
         # Class 4: 64-bit edges (used to answer wrapped values).
         ("edges", ["swizzle", "3", "4", "-9223372036854775808", "1016"], 1,
          "swizzle parameters out of range"),
