@@ -26,10 +26,14 @@ def limit():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
+TEMP_FILES = []
+
+
 def conformance_file(lines):
     f = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
     f.write("\n".join(lines) + "\n")
     f.close()
+    TEMP_FILES.append(f.name)
     return f.name
 
 
@@ -130,6 +134,8 @@ def main():
             print(f"FAIL [{cls}] {short}: {'; '.join(problems)}\n  {err[:300]}")
         else:
             print(f"ok   [{cls}] {short} ({took:.2f} s)")
+    for name in TEMP_FILES:
+        os.unlink(name)
     print(f"{failures} failed")
     return 1 if failures else 0
 
