@@ -17,6 +17,7 @@
 #include "layoutkit/api/Query.h"
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/linear/Structure.h"
 #include "layoutkit/linear/Text.h"
@@ -425,99 +426,79 @@ py::object optionalLayout(Expected<LinearLayout> e) {
   return py::cast(*e);
 }
 
-std::vector<unsigned> unsignedList(const py::dict &d, const char *key) {
-  if (!d.contains(key)) raise(Diagnostic::error(std::string("missing field '") + key + "'"));
-  return d[key].cast<std::vector<unsigned>>();
+/// TTGIR text (`#ttg.blocked<{...}>`, a `tensor<...>` type, a pasted dump
+/// with alias lines) as a linear layout, through api::parseLayout: the
+/// shape comes from the tensor type or `shape` (both: they must agree).
+LinearLayout ttgirLayout(const std::string &text, py::object shape) {
+  api::ParseOptions o;
+  o.syntax = api::Syntax::TtgirText;
+  o.shapeName = "shape=";
+  if (!shape.is_none()) o.shape = toIntTuple(shape, "shape");
+  return *unwrap(api::parseLayout(text, o)).linear();
 }
-int intField(const py::dict &d, const char *key) {
-  if (!d.contains(key)) raise(Diagnostic::error(std::string("missing field '") + key + "'"));
-  return d[key].cast<int>();
-}
-bool boolField(const py::dict &d, const char *key) {
-  return d.contains(key) && d[key].cast<bool>();
+
+linear::Encoding encodingOf(const py::dict &d, int depth = 0);
+
+/// One dict item as the field value linear::makeEncoding() checks: bool
+/// before int (a Python bool is an int), a list of ints, a list of lists
+/// of ints (bases), a dict (a parent encoding); anything else is described
+/// for the diagnostic.
+linear::FieldValue fieldValueOf(py::handle v, int depth) {
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
+  if (py::isinstance<py::int_>(v)) return toInt64(v, "field");
+  if (py::isinstance<py::dict>(v))
+    return std::shared_ptr<const linear::Encoding>(
+        std::make_shared<linear::Encoding>(encodingOf(v.cast<py::dict>(), depth + 1)));
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    py::sequence seq = v.cast<py::sequence>();
+    bool nested = seq.size() > 0 && (py::isinstance<py::list>(seq[0]) || py::isinstance<py::tuple>(seq[0]));
+    if (!nested) {
+      std::vector<int64_t> r;
+      for (py::handle x : seq) {
+        if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
+          return linear::OtherValue{"a list holding " + std::string(py::str(py::type::of(x).attr("__name__")))};
+        r.push_back(toInt64(x, "field"));
+      }
+      return r;
+    }
+    std::vector<std::vector<int64_t>> bases;
+    for (py::handle row : seq) {
+      if (!py::isinstance<py::list>(row) && !py::isinstance<py::tuple>(row))
+        return linear::OtherValue{"a list mixing lists and other values"};
+      std::vector<int64_t> b;
+      for (py::handle x : row.cast<py::sequence>()) {
+        if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
+          return linear::OtherValue{"a list of lists holding " + std::string(py::str(py::type::of(x).attr("__name__")))};
+        b.push_back(toInt64(x, "field"));
+      }
+      bases.push_back(std::move(b));
+    }
+    return bases;
+  }
+  return linear::OtherValue{"a " + std::string(py::str(py::type::of(v).attr("__name__")))};
 }
 
 /// Triton's standard-layout parameters as a dict (the keys of docs/linear.md:
-/// kind, sizePerThread, threadsPerWarp, ...) -> an Encoding.
-linear::Encoding encodingOf(const py::dict &d, int depth = 0) {
-  using K = linear::EncodingKind;
+/// kind, sizePerThread, threadsPerWarp, ...) -> an Encoding, through the
+/// library's one reader of encodings (linear::makeEncoding): the same
+/// names, checks and messages as the CLI's JSON and TTGIR text.
+linear::Encoding encodingOf(const py::dict &d, int depth) {
   if (depth > 8) raise(Diagnostic::error("layout parents nest too deeply"));
-  if (!d.contains("kind")) raise(Diagnostic::error("expected a layout dict with a 'kind'"));
-  std::string kind = d["kind"].cast<std::string>();
-  linear::Encoding e;
-  if (d.contains("CTAOrder")) {
-    e.cta.ctasPerCGA = unsignedList(d, "CTAsPerCGA");
-    e.cta.ctaSplitNum = unsignedList(d, "CTASplitNum");
-    e.cta.ctaOrder = unsignedList(d, "CTAOrder");
+  if (!d.contains("kind") || !py::isinstance<py::str>(d["kind"]))
+    raise(Diagnostic::error("expected a layout dict with a 'kind' string"));
+  std::string name = d["kind"].cast<std::string>();
+  std::optional<linear::EncodingKind> kind = linear::encodingKindFromName(name);
+  if (!kind) raise(Diagnostic::error("unknown layout kind '" + name + "'"));
+  std::vector<linear::EncodingField> fields;
+  for (auto item : d) {
+    if (!py::isinstance<py::str>(item.first)) throw py::type_error("layout dict keys must be strings");
+    std::string key = item.first.cast<std::string>();
+    // `CTALayout` describes the CTA fields in the linear oracle's JSON (as
+    // the CLI's JSON reader, it is not a parameter).
+    if (key == "kind" || key == "CTALayout") continue;
+    fields.push_back({key, fieldValueOf(item.second, depth), 0, 0});
   }
-  auto parent = [&] {
-    if (!d.contains("parent")) raise(Diagnostic::error("missing field 'parent'"));
-    e.parent = std::make_shared<linear::Encoding>(encodingOf(d["parent"].cast<py::dict>(), depth + 1));
-  };
-  if (kind == "blocked") {
-    e.kind = K::Blocked;
-    e.sizePerThread = unsignedList(d, "sizePerThread");
-    e.threadsPerWarp = unsignedList(d, "threadsPerWarp");
-    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
-    e.order = unsignedList(d, "order");
-  } else if (kind == "nvidia_mma") {
-    e.kind = K::NvidiaMma;
-    e.versionMajor = intField(d, "versionMajor");
-    e.instrShape = unsignedList(d, "instrShape");
-    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
-  } else if (kind == "amd_mfma") {
-    e.kind = K::AmdMfma;
-    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
-    e.mDim = intField(d, "mDim");
-    e.nDim = intField(d, "nDim");
-    e.isTransposed = boolField(d, "isTransposed");
-  } else if (kind == "amd_wmma") {
-    e.kind = K::AmdWmma;
-    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
-    e.version = intField(d, "version");
-    e.isTransposed = boolField(d, "isTransposed");
-  } else if (kind == "intel_dpas") {
-    // Intel's DpasEncodingAttr; threadsPerWarp is the sub-group size.
-    e.kind = K::IntelDpas;
-    e.repeatCount = intField(d, "repeatCount");
-    e.systolicDepth = intField(d, "systolicDepth");
-    e.executionSize = intField(d, "executionSize");
-    e.opsPerChannel = intField(d, d.contains("opsPerChannel") ? "opsPerChannel" : "opsPerChan");
-    int subGroup = intField(d, "threadsPerWarp");
-    if (subGroup < 0) raise(Diagnostic::error("field 'threadsPerWarp' must not be negative"));
-    e.threadsPerWarp = {unsigned(subGroup)};
-    e.warpsPerCTA = unsignedList(d, "warpsPerCTA");
-    e.repCluster = unsignedList(d, "repCluster");
-  } else if (kind == "dot_operand") {
-    e.kind = K::DotOperand;
-    e.opIdx = intField(d, "opIdx");
-    e.kWidth = intField(d, "kWidth");
-    parent();
-  } else if (kind == "slice") {
-    e.kind = K::Slice;
-    e.dim = intField(d, "dim");
-    parent();
-  } else if (kind == "swizzled_shared") {
-    e.kind = K::SwizzledShared;
-    e.vec = intField(d, "vec");
-    e.perPhase = intField(d, "perPhase");
-    e.maxPhase = intField(d, "maxPhase");
-    e.order = unsignedList(d, "order");
-  } else if (kind == "nvmma_shared") {
-    e.kind = K::NvmmaShared;
-    e.swizzleSizeInBytes = intField(d, "swizzleSizeInBytes");
-    e.elementBitWidth = intField(d, "elementBitWidth");
-    e.transposed = boolField(d, "transposed");
-    e.fp4Padded = boolField(d, "fp4Padded");
-  } else if (kind == "shmem_for_reg_to_reg") {
-    e.kind = K::ShmemForRegToReg;
-    e.tensorShape = unsignedList(d, "tensorShape");
-    e.repShape = unsignedList(d, "repShape");
-    e.order = unsignedList(d, "order");
-  } else {
-    raise(Diagnostic::error("unknown layout kind '" + kind + "'"));
-  }
-  return e; // no CTA fields: one CTA of the tensor's rank
+  return unwrap(linear::makeEncoding(*kind, fields));
 }
 
 void bindLinear(py::module_ &m) {
@@ -533,6 +514,11 @@ Example:
 )doc")
       .def(py::init([](const std::string &text) { return unwrap(linear::parseLinearLayout(text)); }),
            py::arg("text"))
+      .def_static("from_ttgir", &ttgirLayout, py::arg("text"), py::arg("shape") = py::none(),
+                  "Triton's layout from TTGIR text: an attribute (#ttg.blocked<{...}>, #ttg.nvidia_mma, #ttg.dot_op, "
+                  "#ttg.slice, #ttg.amd_mfma, #ttg.amd_wmma, #ttg.swizzled_shared, #ttg.nvmma_shared, #ttg.linear), "
+                  "a tensor<...> type (which gives the shape) or a pasted dump whose alias lines resolve; "
+                  "shape= when the text has no type")
       .def_static("from_bases", &fromBases, py::arg("bases"), py::arg("out_dim_names"),
                   py::arg("out_dim_sizes") = py::none(), py::arg("require_surjective") = py::none(),
                   "bases: {in_dim: [[out coords], ...]} (or pairs); out_dim_names: names (sizes inferred, "
@@ -688,8 +674,10 @@ Example:
         "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of L(2^j) (the first dims lowest)");
   m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"), py::arg("out_dims"),
         "The layout with M's columns as bases; in_dims/out_dims: {name: size} in bit order");
-  m.def("standard_layout", [](py::dict params, const std::vector<int64_t> &shape) {
-          return unwrap(linear::toLinearLayout(encodingOf(params), shape));
+  m.def("standard_layout", [](py::object params, const std::vector<int64_t> &shape) {
+          if (py::isinstance<py::str>(params)) return ttgirLayout(params.cast<std::string>(), py::cast(shape));
+          if (!py::isinstance<py::dict>(params)) throw py::type_error("params: a dict of Triton's parameters or TTGIR text");
+          return unwrap(linear::toLinearLayout(encodingOf(params.cast<py::dict>()), shape));
         }, py::arg("params"), py::arg("shape"),
         "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
         "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg) over a tensor shape");

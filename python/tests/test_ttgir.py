@@ -1,0 +1,82 @@
+"""Triton layouts from TTGIR text and from dicts: one reader, one validation.
+
+LinearLayout.from_ttgir and standard_layout(text) read TTGIR through the
+library's api.parseLayout; standard_layout(dict) maps the dict to the same
+named fields (linear.makeEncoding). Expected layouts are the dict form's,
+which test_oracles.py checks against Triton's own bases.
+"""
+import pytest
+
+import layoutkit as lk
+
+BLOCKED = {"kind": "blocked", "sizePerThread": [1, 4], "threadsPerWarp": [8, 4],
+           "warpsPerCTA": [4, 1], "order": [1, 0]}
+BLOCKED_TTGIR = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]}>")
+MMA = {"kind": "nvidia_mma", "versionMajor": 2, "versionMinor": 0,
+       "warpsPerCTA": [2, 2], "instrShape": [16, 8]}
+MMA_TTGIR = ("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], "
+             "instrShape = [16, 8]}>")
+
+
+def test_attribute_text_is_the_dict_layout():
+    want = lk.standard_layout(BLOCKED, [32, 16])
+    assert lk.LinearLayout.from_ttgir(BLOCKED_TTGIR, shape=(32, 16)) == want
+    assert lk.standard_layout(BLOCKED_TTGIR, [32, 16]) == want
+    # Hand check of one basis: lane 4 is the third lane bit; threadsPerWarp
+    # [8, 4] with order [1, 0] puts lane bits 0-1 on dim1 (4 lanes x 4
+    # registers = 16 columns) and lane bit 2 on dim0 row 1.
+    assert want.get_basis("lane", 2) == [1, 0]
+
+
+def test_tensor_type_gives_the_shape():
+    want = lk.standard_layout(BLOCKED, [64, 16])
+    assert lk.LinearLayout.from_ttgir(f"tensor<64x16xf16, {BLOCKED_TTGIR}>") == want
+    with pytest.raises(lk.LayoutError):
+        lk.LinearLayout.from_ttgir(f"tensor<64x16xf16, {BLOCKED_TTGIR}>", shape=(32, 16))
+
+
+def test_pasted_dump_with_aliases():
+    dump = (f"#mma = {MMA_TTGIR}\n"
+            "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>")
+    want = lk.standard_layout({"kind": "dot_operand", "opIdx": 0, "kWidth": 2, "parent": MMA}, [64, 32])
+    assert lk.LinearLayout.from_ttgir(dump, shape=(64, 32)) == want
+
+
+def test_one_validation_for_text_and_dict():
+    # The same fault gives the same message in both syntaxes.
+    bad = dict(BLOCKED, sizePerThread=[1, -4])
+    with pytest.raises(lk.LayoutError, match=r"field 'sizePerThread' must be in 0..2\^30, got -4"):
+        lk.standard_layout(bad, [32, 16])
+    with pytest.raises(lk.LayoutError, match=r"must be in 0..2\^30"):
+        lk.LinearLayout.from_ttgir(BLOCKED_TTGIR.replace("[1, 4]", "[1, -4]", 1), shape=(32, 16))
+    missing = {k: v for k, v in BLOCKED.items() if k != "order"}
+    with pytest.raises(lk.LayoutError, match=r"missing field 'order' \(blocked needs it\)"):
+        lk.standard_layout(missing, [32, 16])
+    with pytest.raises(lk.LayoutError, match="blocked has no field 'ordr'"):
+        lk.standard_layout(dict(missing, ordr=[1, 0]), [32, 16])
+    with pytest.raises(lk.LayoutError, match="unknown layout kind 'nope'"):
+        lk.standard_layout({"kind": "nope"}, [32, 16])
+    with pytest.raises(lk.LayoutError, match="must be a list of integers"):
+        lk.standard_layout(dict(BLOCKED, order=[1, True]), [32, 16])
+    with pytest.raises(OverflowError):
+        lk.standard_layout(dict(BLOCKED, sizePerThread=[1, 2**64]), [32, 16])
+
+
+def test_text_diagnostic_points_at_the_field():
+    text = BLOCKED_TTGIR.replace("order", "ordr")
+    with pytest.raises(lk.LayoutError) as e:
+        lk.LinearLayout.from_ttgir(text, shape=(32, 16))
+    message = str(e.value)
+    column = text.index("ordr") + 1
+    assert f"column {column}" in message
+    # The caret line marks the field under its text.
+    lines = message.splitlines()
+    caret = next(l for l in lines if l.strip().startswith("^"))
+    assert caret.index("^") - 2 == column - 1
+
+
+def test_parse_and_plan_read_ttgir():
+    assert lk.parse(BLOCKED_TTGIR, shape=(32, 16)) == lk.standard_layout(BLOCKED, [32, 16])
+    with pytest.raises(TypeError):
+        lk.standard_layout(3, [32, 16])
