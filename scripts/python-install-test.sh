@@ -40,6 +40,6 @@ echo "installed in $((SECONDS - start)) s"
 
 echo "== pytest against the installed package =="
 cd "$work"
-env -u PYTHONPATH LK_EXPECT_INSTALLED=1 LK_REPO="$work/src" LK_PEERS="$root/../shared/peers" \
+env -u PYTHONPATH LK_EXPECT_INSTALLED=1 LK_REPO="$work/src" LK_PEERS="$(dirname "$root")/shared/peers" \
   MPLBACKEND=Agg "$work/venv/bin/python" -m pytest -q -p no:cacheprovider \
   "$work/src/python/tests"

@@ -22,7 +22,7 @@ def refused(fn, *words):
 def test_limits_are_published():
     L = lk.limits
     assert L["array_values"] == 2**24 and L["points"] == 2**16
-    assert L["draw_cells"] == 2**16 and L["draw_inputs"] == 2**20
+    assert L["draw_cells"] == 2**16 and L["draw_inputs"] == 2**17
 
 
 def test_arrays_bounded_by_elements():

@@ -2,7 +2,7 @@
 test judged by CuTe C++ semantics.
 
 pycute (CUTLASS's Python CuTe) is not vendored; it is looked up in
-$LK_PEERS, then in <repo>/../shared/peers (CI: PYTHONPATH=../shared/peers),
+$LK_PEERS, then in the folder shared/peers beside the repository (as CI lays it out),
 then on sys.path, and the module is skipped, with that reason, only when it
 is in none of them. Where pycute and layoutkit differ, the difference must
 be one CuTe C++ makes: the oracle file (tests/data/cute-public.jsonl,
@@ -34,7 +34,7 @@ def _import_pycute():
     try:
         return importlib.import_module("pycute")
     except ImportError:
-        pytest.skip("pycute is not in $LK_PEERS, <repo>/../shared/peers or on sys.path",
+        pytest.skip("pycute is not in $LK_PEERS, shared/peers beside the repository or on sys.path",
                     allow_module_level=True)
 
 
