@@ -32,6 +32,7 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit/core/Checked.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -48,6 +49,8 @@ using namespace lk::tileas;
 namespace {
 
 constexpr const char *kCannotFind = "Cannot find last written SSA.";
+constexpr const char *kOffsetOverflow =
+    "alias offsets sum past 2^63-1 (views of views); the alias stays";
 
 /// An element offset into an allocation: a constant plus index values.
 struct Offset {
@@ -184,9 +187,17 @@ private:
     std::optional<Canonical> c = trace(view.getSource(), builder);
     if (!c)
       return std::nullopt;
-    if (view.getOffset())
-      c->offset.constant += static_cast<int64_t>(*view.getOffset());
-    else
+    // The constant part is summed with a check: views of views whose
+    // offsets add up past 2^63-1 make the buffer untraceable (the alias
+    // stays, with its own warning) instead of wrapping to a negative offset.
+    if (view.getOffset()) {
+      if (lk::addOverflows(c->offset.constant,
+                           static_cast<int64_t>(*view.getOffset()),
+                           c->offset.constant)) {
+        overflowed = true;
+        return std::nullopt;
+      }
+    } else
       c->offset.dynamic.push_back(view.getDynamicOffset());
     return deeper(c);
   }
@@ -209,6 +220,10 @@ private:
   }
 
   llvm::SmallPtrSet<Value, 4> visiting;
+
+public:
+  /// Set when a trace failed because constant offsets summed past 2^63-1.
+  bool overflowed = false;
 };
 
 /// A view of `c` with `type`, before `at`.
@@ -221,12 +236,13 @@ Value viewOf(OpBuilder &b, Location loc, const Canonical &c, Type type) {
                         IntegerAttr());
 }
 
-/// Warns once per op that its alias cannot be traced.
+/// Warns once per op that its alias cannot be traced: kCannotFind, or
+/// kOffsetOverflow when the trace stopped at an offset sum past 2^63-1.
 struct Warner {
   llvm::SmallPtrSet<Operation *, 8> warned;
-  void cannotFind(Operation *op) {
+  void cannotFind(Operation *op, const Tracer &tracer) {
     if (warned.insert(op).second)
-      op->emitWarning(kCannotFind);
+      op->emitWarning(tracer.overflowed ? kOffsetOverflow : kCannotFind);
   }
 };
 
@@ -242,7 +258,7 @@ unsigned rewriteBufferSelect(SelectOp select, Warner &warner,
   Tracer tracer;
   std::optional<Canonical> c = tracer.traceSelect(select, b);
   if (!c) {
-    warner.cannotFind(select);
+    warner.cannotFind(select, tracer);
     return 0;
   }
   Type allocType = c->alloc.getType();
@@ -279,7 +295,7 @@ unsigned rewriteLoopCarried(scf::ForOp loop, Warner &warner) {
     Tracer tracer;
     std::optional<Canonical> c = tracer.trace(arg, b);
     if (!c) {
-      warner.cannotFind(loop);
+      warner.cannotFind(loop, tracer);
       continue;
     }
     arg.replaceUsesWithIf(init, [&](OpOperand &use) {

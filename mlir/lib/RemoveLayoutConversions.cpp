@@ -35,10 +35,15 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/Pragmas.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
 
 namespace lk::tileas {
 #define GEN_PASS_DEF_TILEASREMOVELAYOUTCONVERSIONS
@@ -228,61 +233,119 @@ bool commuteThroughPair(ProduceOneOp produce) {
   return true;
 }
 
-/// The pragma_end closing `begin` (the next one of its name not closing
-/// a nested begin of that name); the verifier guarantees one.
-Operation *pragmaEnd(PragmaBeginOp begin) {
-  int open = 0;
-  for (Operation *it = begin->getNextNode(); it; it = it->getNextNode()) {
-    if (auto b = dyn_cast<PragmaBeginOp>(it); b && b.getKind() == begin.getKind())
-      ++open;
-    if (auto e = dyn_cast<PragmaEndOp>(it); e && e.getKind() == begin.getKind())
-      if (open-- == 0)
-        return it;
-  }
-  return nullptr;
-}
-
-/// A register conversion (within the register kind) directly inside a
-/// pragma range whose source comes from outside the range moves in front
-/// of pragma_begin, where it becomes the conversion of that source to that
+/// Hoists the register conversions out of the pragma ranges of one block
+/// in one pass. A register conversion (within the register kind) inside a
+/// range whose source comes from outside the range moves in front of
+/// pragma_begin, where it becomes the conversion of that source to that
 /// type already there (same block), if any: the range encloses the same
 /// computation and reads the value in one layout. Conversions of buffers
 /// stay (the range may write the buffer first), as do those behind a
-/// fence, an async_wait or a deep produce_one in the range. Returns
-/// whether a conversion moved.
-bool hoistOutOfPragma(PragmaBeginOp begin) {
-  Operation *end = pragmaEnd(begin);
-  if (!end)
-    return false;
-  bool changed = false;
-  Block *block = begin->getBlock();
-  SmallVector<ConvertLayoutOp> inside;
-  for (Operation *it = begin->getNextNode(); it != end; it = it->getNextNode())
-    if (auto cvt = dyn_cast<ConvertLayoutOp>(it))
-      inside.push_back(cvt);
-  for (ConvertLayoutOp cvt : inside) {
-    Value src = cvt.getSource();
-    Operation *def = src.getDefiningOp();
-    Operation *local = def ? block->findAncestorOpInBlock(*def) : nullptr;
-    if ((local && begin->isBeforeInBlock(local)) ||
-        memKindOf(src.getType()) != MemKind::Register ||
-        memKindOf(cvt.getType()) != MemKind::Register ||
-        pinnedBetween(begin, cvt))
-      continue;
-    cvt->moveBefore(begin);
-    changed = true;
-    for (Operation *user : src.getUsers()) {
-      auto twin = dyn_cast<ConvertLayoutOp>(user);
-      if (twin && twin != cvt && twin->getBlock() == block &&
-          twin->isBeforeInBlock(cvt) && twin.getType() == cvt.getType()) {
-        cvt.getResult().replaceAllUsesWith(twin.getResult());
-        cvt.erase();
-        break;
+/// fence, an async_wait or a deep produce_one in the range.
+///
+/// Ranges go from the last pragma_begin of the block to the first, so what
+/// leaves an inner range can then leave the enclosing one. Positions are
+/// the ops' indices in the block before the pass (a moved conversion takes
+/// the index of the begin it moved in front of, ties broken by its own);
+/// only conversions move, so a prefix count of pinning ops answers "pinned
+/// between" in O(1). A conversion that cannot leave a range cannot leave
+/// any range that begins earlier (its source or a pin lies after that
+/// begin too), so it is dropped from the candidates: each conversion is
+/// looked at once per range it leaves plus once.
+class PragmaHoister {
+public:
+  explicit PragmaHoister(Block &block) : block(block) {
+    size_t i = 0;
+    pinsBefore.push_back(0);
+    for (Operation &op : block) {
+      pos[&op] = i++;
+      pinsBefore.push_back(pinsBefore.back() + pins(&op));
+      if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
+        key[cvt] = {pos[&op], pos[&op]};
+        candidates.emplace(key[cvt], cvt);
       }
     }
   }
-  return changed;
-}
+
+  /// Hoists out of every range of the block; true when a conversion moved.
+  bool run() {
+    PragmaPairs pairs = matchPragmas(block);
+    SmallVector<Operation *> begins;
+    for (Operation &op : block)
+      if (isa<PragmaBeginOp>(op) && pairs.endOf.count(&op))
+        begins.push_back(&op);
+    bool changed = false;
+    for (Operation *begin : llvm::reverse(begins))
+      changed |= hoistOutOf(begin, pairs.endOf[begin]);
+    return changed;
+  }
+
+private:
+  using Key = std::pair<size_t, size_t>;
+
+  static bool pins(Operation *op) {
+    if (isa<FenceOp, AsyncWaitOp>(op))
+      return true;
+    auto p = dyn_cast<ProduceOneOp>(op);
+    return p && p.getDepth() > 1;
+  }
+
+  /// The position of `op` (an op of the block, or one of its ancestors).
+  Key keyOf(Operation *op) {
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(op); cvt && key.count(cvt))
+      return key[cvt];
+    return {pos[op], pos[op]};
+  }
+
+  bool hoistOutOf(Operation *begin, Operation *end) {
+    size_t b = pos[begin];
+    SmallVector<ConvertLayoutOp> inside;
+    for (auto it = candidates.upper_bound({b, SIZE_MAX});
+         it != candidates.end() && it->first < Key{pos[end], 0}; ++it)
+      inside.push_back(it->second);
+    bool changed = false;
+    for (ConvertLayoutOp cvt : inside) {
+      candidates.erase(key[cvt]);
+      Value src = cvt.getSource();
+      Operation *def = src.getDefiningOp();
+      Operation *local = def ? block.findAncestorOpInBlock(*def) : nullptr;
+      if ((local && keyOf(local) > Key{b, SIZE_MAX}) ||
+          memKindOf(src.getType()) != MemKind::Register ||
+          memKindOf(cvt.getType()) != MemKind::Register ||
+          pinsBefore[key[cvt].first] != pinsBefore[b + 1])
+        continue; // stays here and in every range around
+      cvt->moveBefore(begin);
+      key[cvt] = {b, key[cvt].second};
+      changed = true;
+      if (!mergeWithTwin(cvt))
+        candidates.emplace(key[cvt], cvt);
+    }
+    return changed;
+  }
+
+  /// Replaces `cvt` by an earlier conversion of its source to its type in
+  /// the block, if there is one; true when it did (and erased `cvt`).
+  bool mergeWithTwin(ConvertLayoutOp cvt) {
+    for (Operation *user : cvt.getSource().getUsers()) {
+      auto twin = dyn_cast<ConvertLayoutOp>(user);
+      if (twin && twin != cvt && twin->getBlock() == &block &&
+          keyOf(twin) < key[cvt] && twin.getType() == cvt.getType()) {
+        cvt.getResult().replaceAllUsesWith(twin.getResult());
+        key.erase(cvt);
+        cvt.erase();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Block &block;
+  llvm::DenseMap<Operation *, size_t> pos;
+  /// pinsBefore[i]: the pinning ops among the first i ops of the block.
+  SmallVector<size_t> pinsBefore;
+  llvm::DenseMap<Operation *, Key> key;
+  /// The conversions that may still leave a range, by position.
+  std::map<Key, ConvertLayoutOp> candidates;
+};
 
 /// The rewrite step: scf.if arms, produce/consume pairs, pragma ranges.
 /// Sets `changed` when it rewrote something.
@@ -295,11 +358,10 @@ void rewriteLayoutSensitiveOps(Operation *fn, bool &changed) {
   fn->walk([&](ProduceOneOp op) { produces.push_back(op); });
   for (ProduceOneOp op : produces)
     changed |= commuteThroughPair(op);
-  SmallVector<PragmaBeginOp> begins;
-  fn->walk([&](PragmaBeginOp op) { begins.push_back(op); });
-  // Inner ranges first: what leaves one can then leave the enclosing one.
-  for (PragmaBeginOp op : llvm::reverse(begins))
-    changed |= hoistOutOfPragma(op);
+  llvm::SetVector<Block *> blocks;
+  fn->walk([&](PragmaBeginOp op) { blocks.insert(op->getBlock()); });
+  for (Block *block : blocks)
+    changed |= PragmaHoister(*block).run();
 }
 
 struct RemoveLayoutConversions

@@ -12,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/TileAS.h"
+#include "layoutkit-mlir/Pragmas.h"
 
+#include "layoutkit/core/Checked.h"
 #include "layoutkit/hw/Atom.h"
 
 #include "mlir/IR/Builders.h"
@@ -193,10 +195,19 @@ LogicalResult InsertSliceOp::verify() {
     int64_t off = getOffsets()[d];
     if (off < 0)
       return emitOpError() << "offset " << d << " is negative";
-    if (!src.isDynamicDim(d) && !dst.isDynamicDim(d) &&
-        off + src.getDimSize(d) > dst.getDimSize(d))
-      return emitOpError() << "slice [" << off << ", "
-                           << off + src.getDimSize(d) << ") of dimension " << d
+    if (src.isDynamicDim(d) || dst.isDynamicDim(d))
+      continue;
+    // off + extent <= dest extent, checked: an offset near 2^63 must not
+    // wrap past the comparison.
+    int64_t end = 0;
+    if (lk::addOverflows(off, src.getDimSize(d), end))
+      return emitOpError() << "slice of dimension " << d << " at offset "
+                           << off << " with extent " << src.getDimSize(d)
+                           << " ends past 2^63-1 (dest extent "
+                           << dst.getDimSize(d) << ")";
+    if (end > dst.getDimSize(d))
+      return emitOpError() << "slice [" << off << ", " << end
+                           << ") of dimension " << d
                            << " exceeds the dest extent " << dst.getDimSize(d);
   }
   return success();
@@ -419,35 +430,54 @@ LogicalResult PipelineYieldOp::verify() {
   return success();
 }
 
-/// Finds the partner of a pragma op named `name` in its block, walking
-/// forwards (begin) or backwards (end) and skipping nested pairs of the same
-/// name.
-template <class Self, class Partner>
-static bool hasPartner(Operation *op, StringRef name, bool forward) {
-  int depth = 0;
-  for (Operation *it = forward ? op->getNextNode() : op->getPrevNode(); it;
-       it = forward ? it->getNextNode() : it->getPrevNode()) {
-    if (auto same = dyn_cast<Self>(it); same && same.getKind() == name)
-      ++depth;
-    else if (auto other = dyn_cast<Partner>(it); other && other.getKind() == name) {
-      if (depth == 0)
-        return true;
-      --depth;
+PragmaPairs lk::tileas::matchPragmas(Block &block) {
+  PragmaPairs pairs;
+  llvm::StringMap<llvm::SmallVector<Operation *, 4>> open;
+  // The first partnerless op: the first unclosed begin or stray end.
+  size_t index = 0, firstIndex = SIZE_MAX;
+  llvm::DenseMap<Operation *, size_t> beginIndex;
+  for (Operation &op : block) {
+    ++index;
+    if (auto begin = dyn_cast<PragmaBeginOp>(op)) {
+      open[begin.getKind()].push_back(&op);
+      beginIndex[&op] = index;
+    } else if (auto end = dyn_cast<PragmaEndOp>(op)) {
+      llvm::SmallVector<Operation *, 4> &stack = open[end.getKind()];
+      if (stack.empty()) {
+        if (index < firstIndex)
+          firstIndex = index, pairs.unmatched = &op;
+        continue;
+      }
+      pairs.endOf[stack.pop_back_val()] = &op;
     }
   }
-  return false;
+  for (auto &entry : open)
+    for (Operation *begin : entry.second)
+      if (beginIndex[begin] < firstIndex)
+        firstIndex = beginIndex[begin], pairs.unmatched = begin;
+  return pairs;
 }
 
-LogicalResult PragmaBeginOp::verify() {
-  if (!hasPartner<PragmaBeginOp, PragmaEndOp>(*this, getKind(), true))
-    return emitOpError() << "pragma \"" << getKind()
-                         << "\" is not closed by a pragma_end in its block";
-  return success();
+/// The pairing of a block is checked once, by its first pragma op (found
+/// by walking back to the previous pragma op or the block start: every op
+/// is walked over at most once per block), which reports the first op
+/// without a partner at that op. Linear in the block.
+static LogicalResult verifyPragmaBlock(Operation *op) {
+  for (Operation *it = op->getPrevNode(); it; it = it->getPrevNode())
+    if (isa<PragmaBeginOp, PragmaEndOp>(it))
+      return success();
+  Operation *bad = matchPragmas(*op->getBlock()).unmatched;
+  if (!bad)
+    return success();
+  if (auto begin = dyn_cast<PragmaBeginOp>(bad))
+    bad->emitOpError() << "pragma \"" << begin.getKind()
+                       << "\" is not closed by a pragma_end in its block";
+  else
+    bad->emitOpError() << "pragma_end \"" << cast<PragmaEndOp>(bad).getKind()
+                       << "\" has no pragma_begin before it in its block";
+  return failure();
 }
 
-LogicalResult PragmaEndOp::verify() {
-  if (!hasPartner<PragmaEndOp, PragmaBeginOp>(*this, getKind(), false))
-    return emitOpError() << "pragma_end \"" << getKind()
-                         << "\" has no pragma_begin before it in its block";
-  return success();
-}
+LogicalResult PragmaBeginOp::verify() { return verifyPragmaBlock(*this); }
+
+LogicalResult PragmaEndOp::verify() { return verifyPragmaBlock(*this); }

@@ -6,26 +6,83 @@
 //
 // mlir-opt with the tileas dialect, the upstream func / arith / scf /
 // affine dialects, every tileas pass and the pipeline `tileas-layout-pipeline`
-// (docs/mlir.md).
+// (docs/mlir.md). The input is refused before parsing when it nests deeper
+// than lk::tileas::kMaxNestingDepth; parsing, verification and the passes
+// run on a thread with a stack of lk::tileas::kDriverStackBytes
+// (docs/mlir.md, "Input bounds").
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/InputBounds.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/TileAS.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/thread.h"
+
+using namespace mlir;
+
+/// Reads the input, refuses it when it nests too deep, runs mlir-opt on it
+/// and writes the output file.
+static LogicalResult runDriver(StringRef inputFilename,
+                               StringRef outputFilename,
+                               DialectRegistry &registry,
+                               const MlirOptMainConfig &config) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFilename, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return failure();
+  }
+  if (std::optional<size_t> at = lk::tileas::firstTooDeep(
+          file->getBuffer(), lk::tileas::kMaxNestingDepth)) {
+    llvm::SourceMgr sources;
+    const char *where = file->getBufferStart() + *at;
+    sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    sources.PrintMessage(llvm::SMLoc::getFromPointer(where),
+                         llvm::SourceMgr::DK_Error,
+                         "input nests deeper than " +
+                             llvm::Twine(lk::tileas::kMaxNestingDepth) +
+                             " brackets ({, (, [, <); refused before parsing");
+    return failure();
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return failure();
+  }
+  if (failed(MlirOptMain(output->os(), std::move(file), registry, config)))
+    return failure();
+  output->keep();
+  return success();
+}
+
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
+  DialectRegistry registry;
   lk::tileas::registerProgramDialects(registry);
-  registry.insert<mlir::affine::AffineDialect>();
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
+  registry.insert<affine::AffineDialect>();
+  registerCanonicalizerPass();
+  registerCSEPass();
   lk::tileas::registerTileASPasses();
   lk::tileas::registerTileASLayoutPipeline();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "LayoutKit tileas optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "LayoutKit tileas optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  LogicalResult result = failure();
+  llvm::thread driver(std::optional<unsigned>(lk::tileas::kDriverStackBytes), [&] {
+    result = runDriver(inputFilename, outputFilename, registry, config);
+  });
+  driver.join();
+  return asMainReturnCode(result);
 }

@@ -65,6 +65,26 @@ func.func @f(%a: tensor<16x16xf16>, %b: tensor<32x32xf16>) {
 
 // -----
 
+// Offsets near 2^63: off + extent is computed with a check, so an offset
+// whose end would wrap past 2^63-1 is refused like a small one past the
+// dest (2^63-1 + 16 wraps to a negative end without the check).
+func.func @f(%a: tensor<16x16xf16>, %b: tensor<32x32xf16>) {
+  // expected-error @+1 {{slice of dimension 1 at offset 9223372036854775807 with extent 16 ends past 2^63-1 (dest extent 32)}}
+  %c = tileas.insert_slice %a into %b[0, 9223372036854775807] : tensor<16x16xf16> into tensor<32x32xf16>
+  return
+}
+
+// -----
+
+// 2^63-17 + 16 = 2^63-1 is representable: past the dest, the usual message.
+func.func @f(%a: tensor<16x16xf16>, %b: tensor<32x32xf16>) {
+  // expected-error @+1 {{slice [9223372036854775791, 9223372036854775807) of dimension 0 exceeds the dest extent 32}}
+  %c = tileas.insert_slice %a into %b[9223372036854775791, 0] : tensor<16x16xf16> into tensor<32x32xf16>
+  return
+}
+
+// -----
+
 func.func @f(%a: tensor<16x16xf16>) {
   // expected-error @+1 {{source must be a smem, tmem or global buffer}}
   %c = tileas.tiled_load %a : tensor<16x16xf16> -> tensor<16x16xf16>

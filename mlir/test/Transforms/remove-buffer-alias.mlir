@@ -211,3 +211,27 @@ func.func @untraceable(%flag: i1, %i: index)
   %s3 = tileas.select %flag, %c, %v : tensor<64x64xf16, #smem>
   return %s1, %s2, %s3 : tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>
 }
+
+// -----
+
+// Offsets are summed with a check. view(view(%a, 2^63-1), 2^63-1) would
+// wrap to -2: the select keeps its alias, with a warning naming the
+// overflow. One less than 2^63 in two steps (2^62 + (2^62-1)) is still
+// representable and folds into one view at 9223372036854775807.
+#smem = #tileas.encoding<smem, shared>
+// CHECK-LABEL: func.func @offset_overflow
+// CHECK: %[[S:.*]] = tileas.select
+// CHECK: tileas.view %{{.*}} {offset = 9223372036854775807 : i64}
+// CHECK-NOT: offset = -
+// CHECK: return %[[S]]
+func.func @offset_overflow(%flag: i1) -> (tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>) {
+  %a = tileas.alloc_tensor : tensor<64x64xf16, #smem>
+  %v1 = tileas.view %a {offset = 9223372036854775807} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+  %v2 = tileas.view %v1 {offset = 9223372036854775807} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+  // expected-warning @+1 {{alias offsets sum past 2^63-1 (views of views); the alias stays}}
+  %s = tileas.select %flag, %v2, %a : tensor<64x64xf16, #smem>
+  %w1 = tileas.view %a {offset = 4611686018427387904} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+  %w2 = tileas.view %w1 {offset = 4611686018427387903} : tensor<64x64xf16, #smem> -> tensor<64x64xf16, #smem>
+  %t = tileas.select %flag, %w2, %w2 : tensor<64x64xf16, #smem>
+  return %s, %t : tensor<64x64xf16, #smem>, tensor<64x64xf16, #smem>
+}
