@@ -98,6 +98,70 @@ std::optional<AccessShape> accessOf(Operation *op, const Target &t) {
   return a;
 }
 
+/// Keeps the elements of `acc` that `next` also has.
+template <class T>
+void intersect(std::optional<SmallVector<T>> &acc,
+               const std::optional<SmallVector<T>> &next) {
+  if (!next)
+    return;
+  if (!acc) {
+    acc = next;
+    return;
+  }
+  llvm::erase_if(*acc, [&](T v) { return !llvm::is_contained(*next, v); });
+}
+
+bool isGroupOp(Operation *op);
+
+/// Arithmetic: an elementwise op or any op of `arith` / `math`. It computes
+/// on values in registers.
+bool computesInRegisters(Operation *op) {
+  StringRef ns = op->getName().getDialectNamespace();
+  return op->hasTrait<OpTrait::Elementwise>() || ns == "arith" || ns == "math";
+}
+
+/// The memory kinds the user of `use` accepts for that operand, when it is
+/// not a group op (group ops meet in the group): arithmetic takes
+/// registers; wgmma takes a in registers or smem, b in smem, acc in
+/// registers; tcgen05_mma a in smem or tmem, b in smem, acc in tmem.
+/// nullopt: no constraint (control flow, copies, calls, ...).
+std::optional<SmallVector<MemKind>> operandKinds(OpOperand &use) {
+  Operation *user = use.getOwner();
+  unsigned i = use.getOperandNumber();
+  using K = SmallVector<MemKind>;
+  if (isGroupOp(user))
+    return std::nullopt;
+  if (isa<WgmmaOp>(user))
+    return i == 0 ? K{MemKind::Register, MemKind::Smem}
+                  : i == 1 ? K{MemKind::Smem} : K{MemKind::Register};
+  if (isa<Tcgen05MmaOp>(user))
+    return i == 0 ? K{MemKind::Smem, MemKind::Tmem}
+                  : i == 1 ? K{MemKind::Smem} : K{MemKind::Tmem};
+  if (computesInRegisters(user))
+    return K{MemKind::Register};
+  return std::nullopt;
+}
+
+/// Layer 2's memory-space filter: where the tile of a load or store may
+/// live, from its context outside the group. A load's result: what every
+/// non-group user accepts. A stored value: the memory kind of its encoding,
+/// or registers when arithmetic computed it. nullopt: no constraint.
+std::optional<SmallVector<MemKind>> contextKinds(Operation *op) {
+  std::optional<SmallVector<MemKind>> kinds;
+  if (auto load = dyn_cast<TiledLoadOp>(op)) {
+    for (OpOperand &use : load.getResult().getUses())
+      intersect(kinds, operandKinds(use));
+    return kinds;
+  }
+  Value value = cast<TiledStoreOp>(op).getValue();
+  if (EncodingAttr enc = encodingOf(value.getType()))
+    return SmallVector<MemKind>{enc.getMemKind()};
+  Operation *def = value.getDefiningOp();
+  if (def && !isGroupOp(def) && computesInRegisters(def))
+    return SmallVector<MemKind>{MemKind::Register};
+  return std::nullopt;
+}
+
 FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
   OpConstraint c;
   std::optional<AccessShape> a = accessOf(op, t);
@@ -118,6 +182,23 @@ FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
     if (!llvm::is_contained(kinds, cand.memKind))
       kinds.push_back(cand.memKind);
   c.kinds = kinds;
+  std::optional<SmallVector<MemKind>> context = contextKinds(op);
+  intersect(c.kinds, context);
+  if (c.kinds->empty()) {
+    InFlightDiagnostic d = op->emitOpError()
+                           << "has no candidate in a memory kind its context "
+                              "allows (the tile must live in";
+    for (MemKind k : *context)
+      d << " " << stringifyMemKind(k);
+    if (context->empty())
+      d << " no kind: its users disagree";
+    d << "; the candidates put it in";
+    for (MemKind k : kinds)
+      d << " " << stringifyMemKind(k);
+    return d << ")";
+  }
+  // The group's kinds are within these: applyBest prunes (and `explain`
+  // lists as pruned) the candidates in another kind.
   return c;
 }
 
@@ -194,19 +275,6 @@ SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
   for (auto &entry : groups)
     out.push_back(std::move(entry.second));
   return out;
-}
-
-/// Keeps the elements of `acc` that `next` also has.
-template <class T>
-void intersect(std::optional<SmallVector<T>> &acc,
-               const std::optional<SmallVector<T>> &next) {
-  if (!next)
-    return;
-  if (!acc) {
-    acc = next;
-    return;
-  }
-  llvm::erase_if(*acc, [&](T v) { return !llvm::is_contained(*next, v); });
 }
 
 std::string describe(const Candidate &c, const CostWeights &w) {
