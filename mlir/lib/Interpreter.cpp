@@ -7,6 +7,7 @@
 #include "layoutkit-mlir/Interpreter.h"
 #include "layoutkit-mlir/TileAS.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
@@ -330,6 +331,19 @@ LogicalResult Interp::scfWhile(scf::WhileOp op) {
 }
 
 LogicalResult Interp::step(Operation &op) {
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+    // The map folded at the operands' values (index integers).
+    SmallVector<Attribute> operands, results;
+    for (Value v : apply.getMapOperands())
+      operands.push_back(IntegerAttr::get(IndexType::get(op.getContext()),
+                                          static_cast<int64_t>(scalar(v))));
+    if (failed(apply.getAffineMap().constantFold(operands, results)) ||
+        results.size() != 1)
+      return fail(&op, "affine.apply does not fold");
+    set(apply.getResult(), scalarValue(static_cast<double>(
+                               cast<IntegerAttr>(results[0]).getInt())));
+    return success();
+  }
   using namespace lk::tileas;
   if (op.getDialect() && op.getDialect()->getNamespace() == "arith")
     return arith(op);

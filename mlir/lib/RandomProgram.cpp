@@ -324,7 +324,8 @@ private:
   }
   /// A loop of `count` x `per` iterations carrying sliceCount = count (docs/
   /// mlir.md, "The pass tileas-slicing"): lower bound a constant or, in a
-  /// loop, 16 x its induction variable; upper bound lb + trips x step - r
+  /// loop, 16 x its induction variable (arith.muli) or 16 x it + the step
+  /// (affine.apply); upper bound lb + trips x step - r
   /// (r < step, the same trip count); the body keeps the carried tile from
   /// the iterations before a split-dependent point, so slices that ran the
   /// wrong iterations would give other results.
@@ -336,9 +337,13 @@ private:
     std::string c16 = index(16, ind), st = index(step, ind);
     std::string extent = index(trips * step - pick(static_cast<int>(step)), ind);
     std::string cmid = index(mid, ind), lb = fresh(), ub = fresh(), m = fresh();
-    if (!ivs.empty() && pick(2) == 0)
+    int form = ivs.empty() ? 2 : pick(3);
+    if (form == 0)
       body << ind << lb << " = arith.muli " << ivs.back() << ", " << c16
            << " : index\n";
+    else if (form == 1)
+      body << ind << lb << " = affine.apply affine_map<(d0)[s0] -> (d0 * 16 + s0)>("
+           << ivs.back() << ")[" << st << "]\n";
     else
       body << ind << lb << " = arith.constant " << kLbs[pick(3)] << " : index\n";
     body << ind << ub << " = arith.addi " << lb << ", " << extent << " : index\n"

@@ -32,8 +32,10 @@
 //       the trip count is not a multiple; the slices exceed kMaxSlicedOps)
 //   "unsupported op to be a lower bound in slicing pass "   the lower bound
 //       is not a constant plus multiples of enclosing induction variables
+//       (through arith.addi / subi / muli and affine.apply)
 //   "unsupported op in Slicing pass"   an op of the body outside tileas,
-//       arith and scf (a func.call, an unregistered op)
+//       arith and scf other than affine.apply (a func.call, an
+//       unregistered op)
 //   "unsupported atom of copyOp in slicing pass"   a `universal` copy of
 //       the body with an operand that no layout placed (no encoding)
 //   "fail to get an initial forOperand in slicing pass"   an init is a
@@ -48,6 +50,7 @@
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit/core/Checked.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -92,7 +95,10 @@ struct Affine {
 
 /// Decodes index arithmetic over constants and induction variables of
 /// enclosing scf.for loops: arith.constant, addi, subi, muli by a
-/// constant. Example: %lb = arith.muli %j, %c64 -> 64 * %j.
+/// constant, and affine.apply of a map whose result is a sum of constant
+/// multiples of its operands (decoded in turn) plus a constant. Examples:
+/// %lb = arith.muli %j, %c64 -> 64 * %j;
+/// %lb = affine.apply affine_map<(d0) -> (d0 * 64 + 16)>(%j) -> 64 * %j + 16.
 class BoundDecoder {
 public:
   FailureOr<Affine> decode(Value v) {
@@ -113,6 +119,8 @@ public:
       return sum(op, isa<arith::SubIOp>(op) ? -1 : 1);
     if (isa<arith::MulIOp>(op))
       return product(op);
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+      return applyExpr(apply, apply.getAffineMap().getResult(0));
     return stop(v);
   }
   /// The first value that did not decode.
@@ -134,6 +142,47 @@ private:
       return stop(op->getResult(0));
     return a;
   }
+  /// An expression of an affine.apply: constants, its dims and symbols
+  /// (decoded in turn), sums, and products with a constant side; floordiv,
+  /// ceildiv and mod stop.
+  FailureOr<Affine> applyExpr(affine::AffineApplyOp apply, AffineExpr e) {
+    if (++visited > kMaxBoundTerms)
+      return stop(apply.getResult());
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return Affine{c.getValue(), {}};
+    ValueRange operands = apply.getMapOperands();
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return decode(operands[d.getPosition()]);
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      return decode(operands[apply.getAffineMap().getNumDims() + sym.getPosition()]);
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin || (e.getKind() != AffineExprKind::Add &&
+                 e.getKind() != AffineExprKind::Mul))
+      return stop(apply.getResult());
+    FailureOr<Affine> a = applyExpr(apply, bin.getLHS());
+    if (failed(a))
+      return failure();
+    FailureOr<Affine> b = applyExpr(apply, bin.getRHS());
+    if (failed(b))
+      return failure();
+    if (e.getKind() == AffineExprKind::Add) {
+      if (!axpy(*a, 1, *b))
+        return stop(apply.getResult());
+      return a;
+    }
+    return scaled(*a, *b, apply.getResult());
+  }
+  /// a * b when one side is a constant.
+  FailureOr<Affine> scaled(const Affine &a, const Affine &b, Value at) {
+    if (!a.terms.empty() && !b.terms.empty())
+      return stop(at);
+    const Affine &var = a.terms.empty() ? b : a;
+    int64_t k = a.terms.empty() ? a.constant : b.constant;
+    Affine out;
+    if (!axpy(out, k, var))
+      return stop(at);
+    return out;
+  }
   FailureOr<Affine> product(Operation *op) {
     FailureOr<Affine> a = decode(op->getOperand(0));
     if (failed(a))
@@ -141,14 +190,7 @@ private:
     FailureOr<Affine> b = decode(op->getOperand(1));
     if (failed(b))
       return failure();
-    if (!a->terms.empty() && !b->terms.empty())
-      return stop(op->getResult(0));
-    Affine &var = a->terms.empty() ? *b : *a;
-    int64_t k = a->terms.empty() ? a->constant : b->constant;
-    Affine out;
-    if (!axpy(out, k, var))
-      return stop(op->getResult(0));
-    return out;
+    return scaled(*a, *b, op->getResult(0));
   }
 
 public:
@@ -246,11 +288,13 @@ LogicalResult checkBody(scf::ForOp loop, int64_t count) {
   WalkResult r = loop.getBody()->walk([&](Operation *op) {
     ++ops;
     StringRef ns = op->getName().getDialectNamespace();
-    if (!llvm::is_contained(kClonableDialects, ns)) {
+    if (!llvm::is_contained(kClonableDialects, ns) &&
+        !isa<affine::AffineApplyOp>(op)) {
       InFlightDiagnostic d = loop.emitOpError(kUnsupportedOp);
       d.attachNote(op->getLoc())
           << "'" << op->getName()
-          << "' cannot be cloned per slice: only tileas, arith and scf ops can";
+          << "' cannot be cloned per slice: only tileas, arith and scf ops "
+             "and affine.apply can";
       return WalkResult::interrupt();
     }
     if (isa<scf::ForOp>(op) && op->hasAttr(kSliceCount)) {

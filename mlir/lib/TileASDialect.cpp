@@ -15,6 +15,7 @@
 
 #include "layoutkit/hw/Atom.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -298,5 +299,5 @@ EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 void lk::tileas::registerProgramDialects(DialectRegistry &registry) {
   registry.insert<TileASDialect, func::FuncDialect, arith::ArithDialect,
-                  scf::SCFDialect>();
+                  scf::SCFDialect, affine::AffineDialect>();
 }

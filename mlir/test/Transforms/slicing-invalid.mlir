@@ -97,6 +97,43 @@ func.func @divided_lower_bound(%j: index) {
 
 // -----
 
+// An affine.apply the decoder does not read: a floordiv of the enclosing
+// induction variable is not a constant multiple of it.
+func.func @affine_floordiv_lower_bound(%j: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %k = %c1 to %c2 step %c1 {
+    // expected-note @+1 {{the lower bound is computed by 'affine.apply' here}}
+    %lb = affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%k)
+    %ub = affine.apply affine_map<(d0) -> (d0 + 8)>(%lb)
+    // expected-error @+1 {{unsupported op to be a lower bound in slicing pass }}
+    scf.for %i = %lb to %ub step %c1 {
+    } {sliceCount = 2 : i32}
+  }
+  return
+}
+
+// -----
+
+// The product of two induction variables is not affine.
+func.func @affine_product_lower_bound() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %k = %c1 to %c2 step %c1 {
+    scf.for %m = %c1 to %c2 step %c1 {
+      // expected-note @+1 {{the lower bound is computed by 'affine.apply' here}}
+      %lb = affine.apply affine_map<(d0)[s0] -> (d0 * s0)>(%k)[%m]
+      %ub = arith.addi %lb, %c2 : index
+      // expected-error @+1 {{unsupported op to be a lower bound in slicing pass }}
+      scf.for %i = %lb to %ub step %c1 {
+      } {sliceCount = 2 : i32}
+    }
+  }
+  return
+}
+
+// -----
+
 // A call in the body: its effects are unknown, it is not cloned per slice.
 // MSG: error: 'scf.for' op unsupported op in Slicing pass{{$}}
 func.func private @work(index)
@@ -106,7 +143,7 @@ func.func @call_in_body() {
   %c8 = arith.constant 8 : index
   // expected-error @+1 {{unsupported op in Slicing pass}}
   scf.for %i = %c0 to %c8 step %c1 {
-    // expected-note @+1 {{'func.call' cannot be cloned per slice: only tileas, arith and scf ops can}}
+    // expected-note @+1 {{'func.call' cannot be cloned per slice: only tileas, arith and scf ops and affine.apply can}}
     func.call @work(%i) : (index) -> ()
   } {sliceCount = 2 : i32}
   return

@@ -121,6 +121,46 @@ func.func @dynamic_lower_bound(%buf: tensor<512x8xf32, #smem>, %t: tensor<1x1xf3
 
 // -----
 
+// The spec's form of the lower bound: an affine.apply over the induction
+// variable of an enclosing loop. lb = 64 * %j + 16 (through a symbol
+// operand of 16) and ub = lb + 64 (an affine.apply of lb) are 8 iterations
+// of step 8 whatever %j is; 2 slices of 4 iterations span 32: the split
+// point is %lb + 32 and the second slice ends at the loop's own bound. The
+// body's own affine.apply (the row of the store) is cloned per slice.
+#smem = #tileas.encoding<smem, shared>
+
+// CHECK-LABEL: func.func @affine_lower_bound
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: %[[LB:.*]] = affine.apply #{{.*}}(%[[J]])[%{{.*}}]
+// CHECK-NEXT: %[[UB:.*]] = affine.apply #{{.*}}(%[[LB]])
+// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[LB]], %[[C32]] : index
+// CHECK-NEXT: scf.for %[[I0:.*]] = %[[LB]] to %[[S1]] step %{{.*}} {
+// CHECK-NEXT: %[[R0:.*]] = affine.apply #{{.*}}(%[[I0]])
+// CHECK-NEXT: tileas.tiled_store %arg1, %arg0[%[[R0]], %[[J]]]
+// CHECK: scf.for %[[I1:.*]] = %[[S1]] to %[[UB]] step
+// CHECK-NEXT: %[[R1:.*]] = affine.apply #{{.*}}(%[[I1]])
+// CHECK-NEXT: tileas.tiled_store %arg1, %arg0[%[[R1]], %[[J]]]
+// CHECK-NOT: sliceCount
+func.func @affine_lower_bound(%buf: tensor<512x8xf32, #smem>, %t: tensor<1x1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.for %j = %c0 to %c4 step %c1 {
+    %lb = affine.apply affine_map<(d0)[s0] -> (d0 * 64 + s0)>(%j)[%c16]
+    %ub = affine.apply affine_map<(d0) -> (d0 + 64)>(%lb)
+    scf.for %i = %lb to %ub step %c8 {
+      %row = affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%i)
+      tileas.tiled_store %t, %buf[%row, %j] : tensor<1x1xf32> -> tensor<512x8xf32, #smem>
+    } {sliceCount = 2 : i32}
+  }
+  return
+}
+
+// -----
+
 // An i32 loop: the split point is an i32 constant (3 + 6 / 2 * 1 = 6).
 // sliceCount = 1 leaves one loop and drops the attribute; a loop without
 // the attribute stays as it is.

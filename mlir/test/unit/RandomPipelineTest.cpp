@@ -13,7 +13,8 @@
 // functions come first: buffers through views and selects, a while loop
 // and agent handoff, and a loop before and after tileas-slicing. It also
 // counts the seeds that drew each shape the passes handle (agent handoffs,
-// scf.while, dead scf.if results, selects of two views) and fails when one
+// scf.while, dead scf.if results, selects of two views, affine.apply lower
+// bounds of sliced loops) and fails when one
 // of them was never drawn.
 //
 //===----------------------------------------------------------------------===//
@@ -98,6 +99,7 @@ struct Coverage {
   int whiles = 0;        // an scf.while with dead and carried arguments
   int deadIfResults = 0; // an scf.if with a result nothing uses
   int selectsOfViews = 0; // a select of two views of one allocation
+  int affineBounds = 0;   // a sliced loop whose lower bound is affine.apply
 };
 
 bool contains(const std::string &text, const char *what) {
@@ -129,6 +131,7 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
   cov.whiles += contains(text, "scf.while");
   cov.deadIfResults += contains(text, ":2 = scf.if");
   cov.selectsOfViews += contains(text, "{offset = 12288}");
+  cov.affineBounds += contains(text, "affine.apply");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -327,13 +330,15 @@ int main() {
   std::printf("%llu seeds, %d failed\n", static_cast<unsigned long long>(count),
               failures);
   std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
-              "results %d, selects of two views %d\n",
+              "results %d, selects of two views %d, affine lower bounds "
+              "%d\n",
               cov.agentHandoffs, cov.whiles, cov.deadIfResults,
-              cov.selectsOfViews);
+              cov.selectsOfViews, cov.affineBounds);
   // With the default seeds, every shape must have been drawn.
   bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
                                  cov.deadIfResults > 0 &&
-                                 cov.selectsOfViews > 0);
+                                 cov.selectsOfViews > 0 &&
+                                 cov.affineBounds > 0);
   if (!covered)
     std::printf("the generator missed a shape\n");
   return failures == 0 && covered ? 0 : 1;
