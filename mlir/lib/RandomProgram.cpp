@@ -304,8 +304,23 @@ private:
     if (carryBuffer)
       buffers.push_back(barg);
     std::string y = scope(1 + pick(3), t, in);
+    // The carried buffer goes back as itself, as a view of itself at
+    // offset 0, or as a select of it and that view: an alias through the
+    // body that is still the init's buffer in every iteration.
+    std::string yb = barg;
+    if (int how = carryBuffer ? pick(3) : 0; how != 0) {
+      yb = fresh();
+      body << in << yb << " = tileas.view " << barg << " {offset = 0} : "
+           << kSmem << " -> " << kSmem << "\n";
+      if (how == 2) {
+        std::string sel = fresh();
+        body << in << sel << " = tileas.select %flag, " << barg << ", " << yb
+             << " : " << kSmem << "\n";
+        yb = sel;
+      }
+    }
     body << in << "scf.yield " << y << ", " << same
-         << (carryBuffer ? ", " + barg : "") << " : " << kRegTypes[t] << ", "
+         << (carryBuffer ? ", " + yb : "") << " : " << kRegTypes[t] << ", "
          << kRegTypes[t] << (carryBuffer ? std::string(", ") + kSmem : "") << "\n"
          << ind << "}\n";
     tiles.resize(nt), buffers.resize(nb);

@@ -13,8 +13,9 @@
 //   select %c, %t, %f       -> (alloc, select(%c, off_t, off_f)) when both
 //                              arms are in the same allocation
 //   scf.if result k         -> as select(%cond, then-yield k, else-yield k)
-//   scf.for iter-arg/result -> trace(init i) when yield i traces to the
-//                              same allocation and offset
+//   scf.for iter-arg/result -> trace(init i) when yield i, traced with
+//                              the iter-arg taken as trace(init i), is at
+//                              the same allocation and offset
 //
 // An if's or loop's offset must be computed outside it (it is used after
 // it); otherwise, and for anything else (a function argument, a call, a
@@ -86,8 +87,11 @@ public:
   /// The canonical allocation of `v`; nullopt when untraceable. `builder`
   /// is where the arithmetic of a select of offsets goes.
   std::optional<Canonical> trace(Value v, OpBuilder &builder) {
-    if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto it = assumed.find(arg); it != assumed.end())
+        return it->second;
       return traceIterArg(arg, builder);
+    }
     Operation *def = v.getDefiningOp();
     if (auto alloc = dyn_cast<AllocTensorOp>(def))
       return Canonical{alloc, {}};
@@ -202,7 +206,12 @@ private:
     return deeper(c);
   }
 
-  /// An scf.for iter-arg whose init and yield are the same buffer.
+  /// An scf.for iter-arg whose init and yield are the same buffer. The
+  /// yield is traced under the hypothesis that the iter-arg is its init
+  /// (a yield that is a view, select or copy of the iter-arg itself goes
+  /// through the body back to it): when the yield then traces to the
+  /// init's allocation and offset, every iteration sees the init's buffer,
+  /// by induction over the iterations.
   std::optional<Canonical> traceIterArg(BlockArgument arg, OpBuilder &builder) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg.getArgNumber() == 0 || !visiting.insert(arg).second)
@@ -210,8 +219,12 @@ private:
     unsigned i = arg.getArgNumber() - 1;
     std::optional<Canonical> init = trace(loop.getInitArgs()[i], builder);
     Value yielded = loop.getBody()->getTerminator()->getOperand(i);
-    std::optional<Canonical> next =
-        yielded == arg ? init : traceFromOutside(yielded, loop, builder);
+    std::optional<Canonical> next = init;
+    if (init && yielded != arg) {
+      assumed[arg] = *init;
+      next = traceFromOutside(yielded, loop, builder);
+      assumed.erase(arg);
+    }
     visiting.erase(arg);
     if (!init || !next || init->alloc != next->alloc ||
         !(init->offset == next->offset))
@@ -220,6 +233,8 @@ private:
   }
 
   llvm::SmallPtrSet<Value, 4> visiting;
+  /// Iter-args taken to be their init while their loop's yield is traced.
+  llvm::DenseMap<Value, Canonical> assumed;
 
 public:
   /// Set when a trace failed because constant offsets summed past 2^63-1.

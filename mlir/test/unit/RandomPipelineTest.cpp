@@ -14,7 +14,8 @@
 // and agent handoff, and a loop before and after tileas-slicing. It also
 // counts the seeds that drew each shape the passes handle (agent handoffs,
 // scf.while, dead scf.if results, selects of two views, affine.apply lower
-// bounds of sliced loops) and fails when one
+// bounds of sliced loops, loops yielding a view or select of their carried
+// buffer) and fails when one
 // of them was never drawn.
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +101,7 @@ struct Coverage {
   int deadIfResults = 0; // an scf.if with a result nothing uses
   int selectsOfViews = 0; // a select of two views of one allocation
   int affineBounds = 0;   // a sliced loop whose lower bound is affine.apply
+  int bodyAliases = 0;    // a loop yielding a view (or select) of its buffer
 };
 
 bool contains(const std::string &text, const char *what) {
@@ -132,6 +134,7 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
   cov.deadIfResults += contains(text, ":2 = scf.if");
   cov.selectsOfViews += contains(text, "{offset = 12288}");
   cov.affineBounds += contains(text, "affine.apply");
+  cov.bodyAliases += contains(text, "{offset = 0}");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -331,14 +334,14 @@ int main() {
               failures);
   std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
               "results %d, selects of two views %d, affine lower bounds "
-              "%d\n",
+              "%d, aliases through loop bodies %d\n",
               cov.agentHandoffs, cov.whiles, cov.deadIfResults,
-              cov.selectsOfViews, cov.affineBounds);
+              cov.selectsOfViews, cov.affineBounds, cov.bodyAliases);
   // With the default seeds, every shape must have been drawn.
   bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
                                  cov.deadIfResults > 0 &&
                                  cov.selectsOfViews > 0 &&
-                                 cov.affineBounds > 0);
+                                 cov.affineBounds > 0 && cov.bodyAliases > 0);
   if (!covered)
     std::printf("the generator missed a shape\n");
   return failures == 0 && covered ? 0 : 1;
