@@ -28,10 +28,12 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
 
+#include <cstdlib>
 #include <functional>
 
 namespace lk::tileas {
@@ -55,7 +57,16 @@ struct Target {
   bool tmemArch = false;
   int64_t numWarps = 4;
   CostWeights weights;
+  /// LK_TILEAS_PREFER_TMA: a legal bulk-tensor (TMA) candidate wins over
+  /// cheaper ones.
+  bool preferTma = false;
 };
+
+/// The environment switch that biases loads and stores toward TMA.
+constexpr const char *kPreferTmaEnv = "LK_TILEAS_PREFER_TMA";
+
+/// A TMA atom: the bulk tensor copy.
+bool isTma(const Candidate &c) { return c.atom == "cp.async.bulk.tensor"; }
 
 /// What one op allows for its group (empty optional: no constraint).
 struct OpConstraint {
@@ -70,20 +81,50 @@ struct OpConstraint {
 using Collector =
     std::function<FailureOr<OpConstraint>(Operation *, const Target &)>;
 
-/// The tile and buffer of a tiled load or store, or nullopt when the tile
-/// is not a static 2-d tile of a scalar type (no candidates then).
+/// The two sides of an access: the tile in registers or memory and the
+/// buffer it is read from (tiled_load, gather: the result from the source)
+/// or written to (tiled_store, scatter: the value into the dest), and the
+/// indexed axis of a gather or scatter (-1 for a tiled access).
+struct Sides {
+  Value tile, buffer;
+  bool isLoad = true;
+  int64_t axis = -1;
+};
+
+bool isAccess(Operation *op) {
+  return isa<TiledLoadOp, TiledStoreOp, GatherOp, ScatterOp>(op);
+}
+
+Sides sidesOf(Operation *op) {
+  if (auto l = dyn_cast<TiledLoadOp>(op))
+    return {l.getResult(), l.getSource(), true};
+  if (auto st = dyn_cast<TiledStoreOp>(op))
+    return {st.getValue(), st.getDest(), false};
+  if (auto g = dyn_cast<GatherOp>(op))
+    return {g.getResult(), g.getSource(), true,
+            static_cast<int64_t>(g.getAxis())};
+  auto sc = cast<ScatterOp>(op);
+  return {sc.getValues(), sc.getDest(), false,
+          static_cast<int64_t>(sc.getAxis())};
+}
+
+/// The access of a load, store, gather or scatter, or nullopt when the
+/// tile is not a static 2-d tile of a scalar type, or a gather / scatter
+/// works on a register tile (an exchange between registers, not a memory
+/// access): no candidates then.
 std::optional<AccessShape> accessOf(Operation *op, const Target &t) {
-  bool isLoad = isa<TiledLoadOp>(op);
-  Value tile = isLoad ? cast<TiledLoadOp>(op).getResult()
-                      : cast<TiledStoreOp>(op).getValue();
-  Value buffer = isLoad ? cast<TiledLoadOp>(op).getSource()
-                        : cast<TiledStoreOp>(op).getDest();
+  Sides sides = sidesOf(op);
+  Value tile = sides.tile, buffer = sides.buffer;
+  bool isLoad = sides.isLoad;
   auto type = cast<RankedTensorType>(tile.getType());
   if (type.getRank() != 2 || !type.hasStaticShape() ||
       !type.getElementType().isIntOrFloat())
     return std::nullopt;
+  if (sides.axis >= 0 && !isMemory(memKindOf(buffer.getType())))
+    return std::nullopt;
   AccessShape a;
   a.isLoad = isLoad;
+  a.indexedAxis = static_cast<int>(sides.axis);
   a.rows = type.getDimSize(0);
   a.cols = type.getDimSize(1);
   a.elementBits = type.getElementType().getIntOrFloatBitWidth();
@@ -148,12 +189,13 @@ std::optional<SmallVector<MemKind>> operandKinds(OpOperand &use) {
 /// or registers when arithmetic computed it. nullopt: no constraint.
 std::optional<SmallVector<MemKind>> contextKinds(Operation *op) {
   std::optional<SmallVector<MemKind>> kinds;
-  if (auto load = dyn_cast<TiledLoadOp>(op)) {
-    for (OpOperand &use : load.getResult().getUses())
+  Sides sides = sidesOf(op);
+  if (sides.isLoad) {
+    for (OpOperand &use : sides.tile.getUses())
       intersect(kinds, operandKinds(use));
     return kinds;
   }
-  Value value = cast<TiledStoreOp>(op).getValue();
+  Value value = sides.tile;
   if (EncodingAttr enc = encodingOf(value.getType()))
     return SmallVector<MemKind>{enc.getMemKind()};
   Operation *def = value.getDefiningOp();
@@ -167,7 +209,8 @@ FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
   std::optional<AccessShape> a = accessOf(op, t);
   if (!a)
     return c;
-  lk::Expected<std::vector<Candidate>> cands = candidatesFor(*a);
+  lk::Expected<std::vector<Candidate>> cands =
+      a->indexedAxis >= 0 ? indexedCandidatesFor(*a) : candidatesFor(*a);
   if (!cands)
     return op->emitOpError() << cands.error().message;
   c.candidates = std::move(*cands);
@@ -232,6 +275,8 @@ const llvm::DenseMap<TypeID, Collector> &collectors() {
   static const llvm::DenseMap<TypeID, Collector> table = {
       {TypeID::get<TiledLoadOp>(), collectLoadStore},
       {TypeID::get<TiledStoreOp>(), collectLoadStore},
+      {TypeID::get<GatherOp>(), collectLoadStore},
+      {TypeID::get<ScatterOp>(), collectLoadStore},
       {TypeID::get<ProduceOneOp>(), collectPipelineSlot},
       {TypeID::get<ConsumeOneOp>(), collectPipelineSlot},
       {TypeID::get<ConvertLayoutOp>(), collectConvertSeed},
@@ -252,6 +297,20 @@ bool movesMemory(Operation *op) {
   return cvt && memKindOf(cvt.getSource().getType()) != memKindOf(cvt.getType());
 }
 
+/// Whether `user`'s operand `v`, made by the group op `def`, joins their
+/// groups. A gather's source and a scatter's dest are buffers the access
+/// reads or writes at data-dependent places, and a scatter's result is its
+/// dest: the tile side (indices, values, result) is what the access
+/// places, so the buffer side joins nothing.
+bool joins(Operation *def, Operation *user, Value v) {
+  if (isa<ScatterOp>(def))
+    return false;
+  if (auto g = dyn_cast<GatherOp>(user); g && v == g.getSource())
+    return false;
+  auto sc = dyn_cast<ScatterOp>(user);
+  return !(sc && v == sc.getDest());
+}
+
 /// Layer 1: ops of the function joined along use-def edges between group
 /// ops, in first-seen order.
 SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
@@ -265,7 +324,8 @@ SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
     if (movesMemory(op))
       return;
     for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp(); def && isGroupOp(def))
+      if (Operation *def = operand.getDefiningOp();
+          def && isGroupOp(def) && joins(def, op, operand))
         classes.unionSets(def, op);
   });
   llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
@@ -308,8 +368,7 @@ EncodingAttr resultEncoding(MLIRContext *ctx, const Candidate &win,
 /// The layout of the buffer a load reads or a store writes: its encoding's,
 /// else row-major.
 LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
-  Value buffer = isa<TiledLoadOp>(op) ? cast<TiledLoadOp>(op).getSource()
-                                      : cast<TiledStoreOp>(op).getDest();
+  Value buffer = sidesOf(op).buffer;
   if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
     return enc.getLayout();
   // The candidates were computed, so the tile's size fits: make succeeds.
@@ -326,7 +385,7 @@ LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
 /// winner.
 void explainCandidates(Operation *op, ArrayRef<Candidate> all,
                        ArrayRef<Candidate> legal, std::optional<size_t> best,
-                       const CostWeights &w) {
+                       const CostWeights &w, bool biased) {
   InFlightDiagnostic d = op->emitRemark("layout candidates");
   for (const Candidate &cand : all) {
     bool kept = llvm::any_of(legal, [&](const Candidate &l) {
@@ -334,7 +393,8 @@ void explainCandidates(Operation *op, ArrayRef<Candidate> all,
     });
     bool chosen = best && legal[*best].atom == cand.atom;
     d.attachNote() << (kept ? "" : "pruned: ") << describe(cand, w)
-                   << (chosen ? " <- chosen" : "");
+                   << (chosen ? " <- chosen" : "")
+                   << (chosen && biased ? " (TMA preferred)" : "");
   }
 }
 
@@ -359,7 +419,8 @@ bool collectDeadChain(Operation *op, SmallVector<Operation *> &out) {
 bool applyBest(Operation *op, const OpConstraint &c,
                const SmallVector<MemKind> &kinds,
                const std::optional<SmallVector<LayoutFamily>> &families,
-               EncodingAttr seed, const Target &t, bool explain) {
+               EncodingAttr seed, const Target &t, bool explain,
+               llvm::DenseSet<Operation *> &erased) {
   // An op placed by an earlier run keeps its choice: the pass is a no-op on
   // its own output.
   if (op->hasAttr("tileas.atom"))
@@ -370,8 +431,22 @@ bool applyBest(Operation *op, const OpConstraint &c,
         (!families || llvm::is_contained(*families, cand.family)))
       legal.push_back(cand);
   std::optional<size_t> best = pickByCost(legal, t.weights);
+  // The TMA switch picks among the legal candidates only: what layer 2
+  // pruned stays pruned, and the op verifies as without the switch.
+  bool biased = false;
+  if (t.preferTma) {
+    std::vector<Candidate> tma;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < legal.size(); ++i)
+      if (isTma(legal[i]))
+        tma.push_back(legal[i]), where.push_back(i);
+    if (std::optional<size_t> b = pickByCost(tma, t.weights)) {
+      biased = where[*b] != *best;
+      best = where[*b];
+    }
+  }
   if (explain)
-    explainCandidates(op, c.candidates, legal, best, t.weights);
+    explainCandidates(op, c.candidates, legal, best, t.weights, biased);
   if (!best)
     return false;
   const Candidate &win = legal[*best];
@@ -387,19 +462,22 @@ bool applyBest(Operation *op, const OpConstraint &c,
   // verifiers accept any encoding of the same tile; dead users (whose
   // results are never used) are erased first, so that the decision is the
   // same before and after a dead-code cleanup.
-  auto load = dyn_cast<TiledLoadOp>(op);
-  if (!load)
+  Sides sides = sidesOf(op);
+  if (!sides.isLoad)
     return true;
+  Value result = sides.tile;
   SmallVector<Operation *> dead;
-  for (Operation *user : load->getUsers())
+  for (Operation *user : result.getUsers())
     if (!isGroupOp(user) && !collectDeadChain(user, dead))
       return true;
   for (Operation *d : dead)
-    if (d->use_empty())
+    if (d->use_empty()) {
+      erased.insert(d);
       d->erase();
-  RankedTensorType type = load.getType();
-  load.getResult().setType(RankedTensorType::get(
-      type.getShape(), type.getElementType(), enc));
+    }
+  auto type = cast<RankedTensorType>(result.getType());
+  result.setType(RankedTensorType::get(type.getShape(), type.getElementType(),
+                                       enc));
   return true;
 }
 
@@ -425,6 +503,17 @@ struct AssignLoadStoreLayouts
       return failure();
     }
     t.numWarps = numWarps;
+    if (const char *env = std::getenv(kPreferTmaEnv)) {
+      StringRef v(env);
+      if (v == "1" || v == "true" || v == "on") {
+        t.preferTma = true;
+      } else if (!(v.empty() || v == "0" || v == "false" || v == "off")) {
+        getOperation()->emitError()
+            << kPreferTmaEnv << " must be 1, true, on, 0, false or off, got '"
+            << v << "'";
+        return failure();
+      }
+    }
     if (!weights.empty()) {
       if (weights.size() != 3) {
         getOperation()->emitError(
@@ -441,13 +530,21 @@ struct AssignLoadStoreLayouts
     if (failed(t))
       return signalPassFailure();
     bool changed = false;
-    for (SmallVector<Operation *> &group : collectPipelineGroups(getOperation()))
+    // A dead chain erased for one group can hold ops of a later group
+    // (a conversion behind an elementwise op): those are skipped. The pass
+    // creates no op, so an erased address is not reused meanwhile.
+    erased.clear();
+    for (SmallVector<Operation *> &group : collectPipelineGroups(getOperation())) {
+      llvm::erase_if(group, [&](Operation *op) { return erased.contains(op); });
       if (failed(assignGroup(group, *t, changed)))
         return signalPassFailure();
+    }
     // Unchanged: no verifier run, and the pipeline's fixed point sees it.
     if (!changed)
       markAllAnalysesPreserved();
   }
+
+  llvm::DenseSet<Operation *> erased;
 
   /// Places the loads and stores of `group`; sets `changed` when one was.
   LogicalResult assignGroup(ArrayRef<Operation *> group, const Target &t,
@@ -465,7 +562,7 @@ struct AssignLoadStoreLayouts
       intersect(families, c->families);
       if (!seed)
         seed = c->seed;
-      if (isa<TiledLoadOp, TiledStoreOp>(op))
+      if (isAccess(op))
         loadStores.push_back({op, std::move(*c)});
     }
     if (loadStores.empty())
@@ -477,7 +574,7 @@ struct AssignLoadStoreLayouts
                                                MemKind::Register, MemKind::Smem,
                                                MemKind::Tmem, MemKind::Global};
     for (auto &[op, c] : loadStores)
-      changed |= applyBest(op, c, allowed, families, seed, t, explain);
+      changed |= applyBest(op, c, allowed, families, seed, t, explain, erased);
     return success();
   }
 };

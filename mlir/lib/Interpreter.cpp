@@ -134,7 +134,39 @@ private:
     return InterpValue::make(shapeOf(t), v.elements());
   }
   std::vector<int64_t> origin(Operation *op, ValueRange indices, size_t rank);
+  LogicalResult indexed(Operation &op, Value data, Value indices, int64_t axis,
+                        llvm::function_ref<void(int64_t, int64_t)> f);
 };
+
+/// For element i (row-major) of `indices`, calls f(i, k) with k the
+/// row-major position in `data` of i's multi-index with its `axis`
+/// coordinate replaced by indices[i]; fails on an index that is not an
+/// integer in [0, extent of the axis).
+LogicalResult Interp::indexed(Operation &op, Value data, Value indices,
+                              int64_t axis,
+                              llvm::function_ref<void(int64_t, int64_t)> f) {
+  std::vector<int64_t> ds = shapeOf(data.getType());
+  std::vector<int64_t> is = shapeOf(indices.getType());
+  std::vector<int64_t> strides = stridesOf(ds), idx(is.size(), 0);
+  const InterpValue &ix = get(indices);
+  for (int64_t i = 0; i < ix.numElements(); ++i) {
+    double raw = ix.at(i);
+    if (raw < 0 || raw >= static_cast<double>(ds[axis]) || raw != std::floor(raw))
+      return fail(&op, "index " + std::to_string(raw) + " outside [0, " +
+                           std::to_string(ds[axis]) + ")");
+    int64_t k = 0;
+    for (size_t d = 0; d < is.size(); ++d)
+      k += (static_cast<int64_t>(d) == axis ? static_cast<int64_t>(raw) : idx[d]) *
+           strides[d];
+    f(i, k);
+    for (int d = static_cast<int>(is.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < is[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return success();
+}
 
 std::vector<int64_t> Interp::origin(Operation *, ValueRange indices,
                                     size_t rank) {
@@ -345,6 +377,30 @@ LogicalResult Interp::step(Operation &op) {
     return success();
   }
   using namespace lk::tileas;
+  // gather reads at the indexed places; scatter has value semantics (it is
+  // pure): its result is a copy of the dest with the values written at the
+  // indexed places, in row-major order of the indices (a later duplicate
+  // wins).
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    InterpValue r = fresh(g.getType());
+    const InterpValue &src = get(g.getSource());
+    if (failed(indexed(op, g.getSource(), g.getIndices(),
+                       static_cast<int64_t>(g.getAxis()),
+                       [&](int64_t i, int64_t k) { r.at(i) = src.at(k); })))
+      return failure();
+    set(g.getResult(), r);
+    return success();
+  }
+  if (auto sc = dyn_cast<ScatterOp>(op)) {
+    InterpValue r = snapshot(get(sc.getDest()), sc.getType());
+    const InterpValue &vals = get(sc.getValues());
+    if (failed(indexed(op, sc.getDest(), sc.getIndices(),
+                       static_cast<int64_t>(sc.getAxis()),
+                       [&](int64_t i, int64_t k) { r.at(k) = vals.at(i); })))
+      return failure();
+    set(sc.getResult(), r);
+    return success();
+  }
   if (op.getDialect() && op.getDialect()->getNamespace() == "arith")
     return arith(op);
   if (auto f = dyn_cast<scf::ForOp>(op))

@@ -159,7 +159,8 @@ Status addVectorAccess(const AccessShape &a, const TileSize &t,
   if (a.bufferKind != MemKind::Smem && a.bufferKind != MemKind::Global)
     return Ok{};
   int64_t elementBytes = std::max<int64_t>(1, a.elementBits / 8);
-  int64_t width = 16;
+  // Gathered columns: each element comes from its own column.
+  int64_t width = a.indexedAxis == 1 ? elementBytes : 16;
   while (width > elementBytes &&
          (t.rowBits % (8 * width) != 0 || a.bufferAlignment < width))
     width /= 2;
@@ -184,6 +185,15 @@ Expected<std::vector<Candidate>> candidatesFor(const AccessShape &a) {
   addBulkTensorCopy(a, t, out);
   LK_CHECK(addMatrixAccess(a, t, out));
   addTmemAccess(a, t, out);
+  LK_CHECK(addVectorAccess(a, t, out));
+  return out;
+}
+
+Expected<std::vector<Candidate>> indexedCandidatesFor(const AccessShape &a) {
+  std::vector<Candidate> out;
+  if (a.rows <= 0 || a.cols <= 0 || a.elementBits <= 0 || a.numWarps <= 0)
+    return out;
+  LK_TRY(TileSize t, tileSize(a));
   LK_CHECK(addVectorAccess(a, t, out));
   return out;
 }

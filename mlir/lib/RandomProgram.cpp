@@ -92,7 +92,7 @@ private:
   }
 
   void statement(const std::string &ind) {
-    switch (pick(13)) {
+    switch (pick(14)) {
     case 0: return emitLoad(ind);
     case 1: return emitConvert(ind);
     case 2: case 3: return emitElementwise(ind);
@@ -104,6 +104,7 @@ private:
     case 9: return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
     case 10: return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
     case 11: return emitStore(ind);
+    case 13: return emitGather(ind);
     default:
       return ind.size() < 8 && !sliced && inWhile == 0 ? emitSlicedFor(ind)
                                                        : emitStore(ind);
@@ -191,6 +192,27 @@ private:
     emitStoreInto(s, ind);
   }
   void emitStore(const std::string &ind) { emitStoreInto(buffer(ind), ind); }
+  /// A gather of a buffer at one row or column (a splat index tile), and
+  /// sometimes a scatter of a tile into the buffer at one row or column,
+  /// whose result (a copy of the buffer with the tile written) becomes a
+  /// buffer too.
+  void emitGather(const std::string &ind) {
+    std::string b = buffer(ind), idx = fresh(), r = fresh();
+    int axis = pick(2);
+    body << ind << idx << " = arith.constant dense<" << pick(64)
+         << "> : tensor<64x64xi32>\n"
+         << ind << r << " = tileas.gather " << b << "[" << idx
+         << "] {axis = " << axis << "} : " << kSmem
+         << ", tensor<64x64xi32> -> " << kRegTypes[0] << "\n";
+    tiles.push_back({r, 0});
+    if (pick(2) != 0)
+      return;
+    std::string v = tileOf(0, ind), s = fresh();
+    body << ind << s << " = tileas.scatter " << v << " into " << b << "["
+         << idx << "] {axis = " << 1 - axis << "} : " << kRegTypes[0]
+         << ", tensor<64x64xi32> -> " << kSmem << ", " << kSmem << "\n";
+    buffers.push_back(s);
+  }
   void emitStoreInto(const std::string &b, const std::string &ind) {
     std::string v = tileOf(0, ind);
     body << ind << "tileas.tiled_store " << v << ", " << b << " : "

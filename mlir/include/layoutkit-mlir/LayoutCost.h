@@ -91,12 +91,24 @@ struct AccessShape {
   hw::Arch arch = hw::Arch::Sm90;
   bool tmemArch = false;       ///< sm_100 / sm_103: the TMEM term counts
   int64_t numWarps = 4;
+  /// gather / scatter along `indexedAxis` (0 rows, 1 columns): the index
+  /// is data, so a thread's access is contiguous only along the other
+  /// axis. -1: a tiled access.
+  int indexedAxis = -1;
 };
 
 /// The structurally legal candidates of an access (memory space, shape,
 /// alignment), with their cost terms, in a fixed order: bulk tensor copy,
 /// ldmatrix/stmatrix, tcgen05.ld/st, universal vector access.
 Expected<std::vector<Candidate>> candidatesFor(const AccessShape &a);
+
+/// The candidates of a gather or scatter (a.indexedAxis is 0 or 1): only
+/// the per-thread vector access ("universal", register, blocked) from or
+/// into smem or global memory; its width is limited as for a tiled access
+/// and, along the columns, to one element (the bulk copy and the matrix
+/// atoms move whole tiles at positions known before the access). Empty
+/// for other memory kinds.
+Expected<std::vector<Candidate>> indexedCandidatesFor(const AccessShape &a);
 
 } // namespace lk::tileas
 

@@ -85,3 +85,22 @@ func.func @wgmma_b(%a: tensor<64x64xf16, #dot_a>, %g: tensor<64x64xf16, #gmem>, 
   %r = tileas.wgmma %a, %b, %acc : tensor<64x64xf16, #dot_a>, tensor<64x64xf16, #sm>, tensor<64x64xf32, #acc> -> tensor<64x64xf32, #acc>
   return %r : tensor<64x64xf32, #acc>
 }
+
+// -----
+
+// A load whose only user is a dead arithmetic chain ending in a conversion
+// (a group of its own): the chain is erased before the load's result is
+// retyped, and the conversion's group, already collected, is skipped
+// rather than read after its op was erased.
+#smem = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>
+#dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
+// IR-LABEL: func.func @dead_chain
+// IR-NEXT: tileas.tiled_load %arg0 {tileas.atom = "ldmatrix.x4.b16"
+// IR-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, atom = "ldmatrix.x4.b16">>
+// IR-NEXT: return
+func.func @dead_chain(%src: tensor<128x64xf16, #smem>) {
+  %a = tileas.tiled_load %src : tensor<128x64xf16, #smem> -> tensor<128x64xf16>
+  %n = arith.negf %a : tensor<128x64xf16>
+  %c = tileas.convert_layout %n : tensor<128x64xf16> -> tensor<128x64xf16, #dot_a>
+  return
+}

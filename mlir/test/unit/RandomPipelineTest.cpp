@@ -15,7 +15,7 @@
 // counts the seeds that drew each shape the passes handle (agent handoffs,
 // scf.while, dead scf.if results, selects of two views, affine.apply lower
 // bounds of sliced loops, loops yielding a view or select of their carried
-// buffer) and fails when one
+// buffer, a gather and a scatter of one buffer) and fails when one
 // of them was never drawn.
 //
 //===----------------------------------------------------------------------===//
@@ -102,6 +102,7 @@ struct Coverage {
   int selectsOfViews = 0; // a select of two views of one allocation
   int affineBounds = 0;   // a sliced loop whose lower bound is affine.apply
   int bodyAliases = 0;    // a loop yielding a view (or select) of its buffer
+  int scatters = 0;       // a gather and a scatter of one buffer
 };
 
 bool contains(const std::string &text, const char *what) {
@@ -135,6 +136,7 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
   cov.selectsOfViews += contains(text, "{offset = 12288}");
   cov.affineBounds += contains(text, "affine.apply");
   cov.bodyAliases += contains(text, "{offset = 0}");
+  cov.scatters += contains(text, "tileas.scatter");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -334,14 +336,16 @@ int main() {
               failures);
   std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
               "results %d, selects of two views %d, affine lower bounds "
-              "%d, aliases through loop bodies %d\n",
+              "%d, aliases through loop bodies %d, gathers and scatters %d\n",
               cov.agentHandoffs, cov.whiles, cov.deadIfResults,
-              cov.selectsOfViews, cov.affineBounds, cov.bodyAliases);
+              cov.selectsOfViews, cov.affineBounds, cov.bodyAliases,
+              cov.scatters);
   // With the default seeds, every shape must have been drawn.
   bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
                                  cov.deadIfResults > 0 &&
                                  cov.selectsOfViews > 0 &&
-                                 cov.affineBounds > 0 && cov.bodyAliases > 0);
+                                 cov.affineBounds > 0 && cov.bodyAliases > 0 &&
+                                 cov.scatters > 0);
   if (!covered)
     std::printf("the generator missed a shape\n");
   return failures == 0 && covered ? 0 : 1;
