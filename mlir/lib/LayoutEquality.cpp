@@ -25,7 +25,7 @@ lk::Expected<lk::api::AnyLayout> layoutOf(mlir::RankedTensorType t) {
     return lk::Diagnostic::error("its encoding carries no layout");
   lk::api::ParseOptions options;
   options.syntax = lk::api::Syntax::Attribute;
-  llvm::StringRef text = enc.getLayout().getText();
+  std::string text = enc.getLayout().getText();
   return lk::api::parseLayout(std::string_view(text.data(), text.size()),
                               options);
 }

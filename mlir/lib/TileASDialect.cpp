@@ -13,6 +13,7 @@
 
 #include "layoutkit-mlir/TileAS.h"
 
+#include "layoutkit/cute/Algebra.h"
 #include "layoutkit/hw/Atom.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -153,27 +154,23 @@ void TileASDialect::printAttribute(Attribute attr,
 // LayoutAttr
 //===----------------------------------------------------------------------===//
 
-lk::cute::LayoutAttribute LayoutAttr::getValue() const {
-  StringRef text = getText();
-  return *lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+llvm::hash_code lk::cute::hash_value(const LayoutAttribute &a) {
+  return llvm::hash_value(a.str());
 }
 
-LayoutAttr LayoutAttr::get(MLIRContext *ctx,
-                           const lk::cute::LayoutAttribute &value) {
-  return get(ctx, value.str());
-}
-
-LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 StringRef text) {
-  lk::Expected<lk::cute::LayoutAttribute> parsed =
-      lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
-  if (!parsed)
-    return emitError() << parsed.error().message;
-  if (parsed->str() != text)
-    return emitError() << "'" << text
-                       << "' is not the canonical text of the layout "
-                       << parsed->str();
-  return success();
+lk::cute::LayoutAttribute
+lk::tileas::normalLayout(const lk::cute::LayoutAttribute &a) {
+  const lk::IntTuple &shape = a.layout.shape();
+  lk::IntTuple profile = lk::IntTuple::leaf(1);
+  if (shape.isTuple())
+    profile = lk::IntTuple::tuple(
+        std::vector<lk::IntTuple>(shape.rank(), lk::IntTuple::leaf(1)));
+  lk::Expected<lk::cute::Layout> c = lk::cute::coalesce(a.layout, profile);
+  if (!c) // the profile has the layout's rank: not reached
+    return a;
+  lk::cute::LayoutAttribute out = a;
+  out.layout = std::move(*c);
+  return out;
 }
 
 //===----------------------------------------------------------------------===//

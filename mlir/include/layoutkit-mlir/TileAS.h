@@ -22,6 +22,7 @@
 #include "layoutkit/cute/Attribute.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "llvm/ADT/Hashing.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -31,7 +32,21 @@
 
 #include <optional>
 
+namespace lk::cute {
+/// The hash of a layout attribute: of its canonical text (used by the
+/// storage of #tileas.layout, which holds normal forms, so that equal
+/// functions hash alike).
+llvm::hash_code hash_value(const LayoutAttribute &a);
+} // namespace lk::cute
+
 namespace lk::tileas {
+
+/// The normal form of `a`'s function: each top-level mode of the layout
+/// coalesced (coalesced forms are canonical: two layouts with the same
+/// top-level mode sizes and the same value at every index coalesce alike),
+/// the swizzle and elem clauses kept. Example: ((8,16),(8,8)) :
+/// ((64,512),(1,8)) -> (128,64) : (64,1).
+cute::LayoutAttribute normalLayout(const cute::LayoutAttribute &a);
 
 /// "register", "smem", "tmem", "global".
 llvm::StringRef stringifyMemKind(MemKind k);
@@ -58,7 +73,7 @@ EncodingAttr encodingOf(mlir::Type type);
 MemKind memKindOf(mlir::Type type);
 
 /// Registers the dialects a tileas program is written in: tileas and the
-/// upstream func, arith and scf around it (every tool, test and benchmark
+/// upstream func, arith, scf and affine around it (every tool, test and benchmark
 /// of the family reads and builds programs with these).
 void registerProgramDialects(mlir::DialectRegistry &registry);
 

@@ -37,21 +37,31 @@ def TileAS_Dialect : Dialect {
   }];
 }
 
-/// `#tileas.layout<shape, stride[, swizzle<B,M,S>][, elem=name]>`: the
-/// canonical text of a LayoutKit layout attribute (lk::cute::LayoutAttribute).
+/// A parsed LayoutKit layout attribute as an attribute parameter, handed
+/// out by reference.
+def TileAS_LayoutValueParameter
+    : AttrParameter<"::lk::cute::LayoutAttribute", "a parsed layout",
+                    "const ::lk::cute::LayoutAttribute &">;
+
+/// `#tileas.layout<shape, stride[, swizzle<B,M,S>][, elem=name]>`: a
+/// LayoutKit layout attribute (lk::cute::LayoutAttribute), stored parsed.
+/// The stored layout is the normal form of its function (each top-level
+/// mode coalesced, lk::tileas::normalLayout), so the hash and equality of
+/// the attribute are those of the function: two texts of one layout
+/// function are one attribute, printed in the normal form.
 def TileAS_LayoutAttr : AttrDef<TileAS_Dialect, "Layout"> {
   let summary = "a LayoutKit layout attribute (shape, stride, swizzle, elem)";
   let attrName = "tileas.layout";
-  let parameters = (ins StringRefParameter<"canonical text">:$text);
-  // The text must parse and be canonical, so getValue() cannot fail.
-  let genVerifyDecl = 1;
+  let parameters = (ins TileAS_LayoutValueParameter:$value);
+  let skipDefaultBuilders = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::lk::cute::LayoutAttribute &":$value), [{
+      return $_get($_ctxt, ::lk::tileas::normalLayout(value));
+    }]>
+  ];
   let extraClassDeclaration = [{
-    /// The parsed layout. The text is canonical and was validated when the
-    /// attribute was made, so this never fails.
-    ::lk::cute::LayoutAttribute getValue() const;
-    /// The attribute for `value` (its canonical text).
-    static LayoutAttr get(::mlir::MLIRContext *ctx,
-                          const ::lk::cute::LayoutAttribute &value);
+    /// The canonical text of the stored (normal) layout.
+    std::string getText() const { return getValue().str(); }
   }];
 }
 

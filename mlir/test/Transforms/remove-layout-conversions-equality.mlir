@@ -101,7 +101,10 @@ func.func @not_a_power_of_two(%b: tensor<96x64xf16, #flat>) -> tensor<96x64xf16,
 #mma = #tileas.encoding<register, linear, layout = #tileas.layout<((4,8),(2,2)),((32,1),(16,8))>>
 #gmem = #tileas.encoding<global, linear>
 // CHECK-LABEL: func.func @blocked_is_mma
-// CHECK-NEXT: tileas.tiled_store %arg0, %arg1 : tensor<16x8xf32, #tileas.encoding<register, blocked, layout = #tileas.layout<((2,2,8),(2,2)),((32,64,1),(16,8))>>>
+// The blocked text's thread mode (2,2,8):(32,64,1) coalesces to (4,8):(32,1)
+// (2 * 32 = 64): the attribute stores that normal form, which is the mma
+// one.
+// CHECK-NEXT: tileas.tiled_store %arg0, %arg1 : tensor<16x8xf32, #tileas.encoding<register, blocked, layout = #tileas.layout<((4,8),(2,2)),((32,1),(16,8))>>>
 // CHECK-NEXT: return
 func.func @blocked_is_mma(%x: tensor<16x8xf32, #blocked>, %g: tensor<16x8xf32, #gmem>) {
   %c = tileas.convert_layout %x : tensor<16x8xf32, #blocked> -> tensor<16x8xf32, #mma>
@@ -160,10 +163,10 @@ func.func @registers_swapped(%x: tensor<16x8xf32, #mma>, %g: tensor<16x8xf32, #g
 // conversion between two encodings of one function.
 #smem = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1)>>
 #tmem = #tileas.encoding<tmem, linear, layout = #tileas.layout<(128,64),(64,1)>>
-#tiled = #tileas.encoding<smem, shared, layout = #tileas.layout<((8,16),(8,8)),((64,512),(1,8))>>
+#tiled = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<0,4,3>>>
 // CHECK-LABEL: func.func @kept
 // CHECK-NEXT: %[[T:.*]] = tileas.convert_layout %arg0 : {{.*}}smem{{.*}} -> {{.*}}tmem
-// CHECK-NEXT: %[[S:.*]] = tileas.convert_layout %arg0 : {{.*}} -> tensor<128x64xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<((8,16),(8,8)),((64,512),(1,8))>>>
+// CHECK-NEXT: %[[S:.*]] = tileas.convert_layout %arg0 : {{.*}} -> tensor<128x64xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<0,4,3>>>>
 // CHECK-NEXT: return %[[T]], %[[S]]
 func.func @kept(%b: tensor<128x64xf16, #smem>) -> (tensor<128x64xf16, #tmem>, tensor<128x64xf16, #tiled>) {
   %t = tileas.convert_layout %b : tensor<128x64xf16, #smem> -> tensor<128x64xf16, #tmem>
