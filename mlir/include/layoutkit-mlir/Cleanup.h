@@ -7,12 +7,11 @@
 /// \file
 /// The cleanup of `tileas-remove-layout-conversions` (identity
 /// conversions, chains of two conversions within one memory kind, dead
-/// pure ops, constants deduplicated at the top of the function). It works
-/// on a worklist of the conversions, dead ops and constants one walk finds,
-/// not on every op of the function (lib/Cleanup.cpp), so its cost follows
-/// what it can change, plus that walk. The
-/// passes that run after it and expose new such patterns (a removed
-/// iter-arg whose uses become its init, a select turned into a view) end
+/// pure ops, constants deduplicated at the top of the function), run by
+/// MLIR's greedy rewrite driver with two convert_layout patterns
+/// (lib/Cleanup.cpp). The passes that run after it and expose new such
+/// patterns (a removed iter-arg whose uses become its init, a select
+/// turned into a view) end
 /// with it, so that a second run of the pipeline changes nothing.
 ///
 //===----------------------------------------------------------------------===//
@@ -26,10 +25,10 @@ namespace lk::tileas {
 
 class LayoutEquality;
 
-/// Runs the cleanup on `fn` to a fixed point. Every fold erases a
-/// conversion or moves one up a chain, so it always converges, in at most
-/// about three steps per op and operand of `fn` (each conversion merges
-/// once, top-down); it fails past ten, a fault's bound. Identity
+/// Runs the cleanup on `fn` to a fixed point. Every rewrite erases a
+/// conversion or moves one up a chain, so it converges (each conversion
+/// merges once, top-down); it fails past ten rewrites per op and operand
+/// of `fn`, a fault's bound. Identity
 /// conversions are those between one placement (LayoutEquality.h); `eq`
 /// keeps its cache across calls. `changed`, when given, becomes true if the
 /// cleanup changed `fn` (it is never reset).
