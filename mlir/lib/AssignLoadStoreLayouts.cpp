@@ -65,8 +65,11 @@ struct Target {
 /// The environment switch that biases loads and stores toward TMA.
 constexpr const char *kPreferTmaEnv = "LK_TILEAS_PREFER_TMA";
 
-/// A TMA atom: the bulk tensor copy.
-bool isTma(const Candidate &c) { return c.atom == "cp.async.bulk.tensor"; }
+/// A TMA atom: the bulk tensor copy or reduction.
+bool isTma(const Candidate &c) {
+  return c.atom == "cp.async.bulk.tensor" ||
+         c.atom == "cp.reduce.async.bulk.tensor";
+}
 
 /// What one op allows for its group (empty optional: no constraint).
 struct OpConstraint {
@@ -92,7 +95,7 @@ struct Sides {
 };
 
 bool isAccess(Operation *op) {
-  return isa<TiledLoadOp, TiledStoreOp, GatherOp, ScatterOp>(op);
+  return isa<TiledLoadOp, TiledStoreOp, TiledAtomicOp, GatherOp, ScatterOp>(op);
 }
 
 Sides sidesOf(Operation *op) {
@@ -100,6 +103,8 @@ Sides sidesOf(Operation *op) {
     return {l.getResult(), l.getSource(), true};
   if (auto st = dyn_cast<TiledStoreOp>(op))
     return {st.getValue(), st.getDest(), false};
+  if (auto at = dyn_cast<TiledAtomicOp>(op))
+    return {at.getValue(), at.getDest(), false};
   if (auto g = dyn_cast<GatherOp>(op))
     return {g.getResult(), g.getSource(), true,
             static_cast<int64_t>(g.getAxis())};
@@ -125,6 +130,7 @@ std::optional<AccessShape> accessOf(Operation *op, const Target &t) {
   AccessShape a;
   a.isLoad = isLoad;
   a.indexedAxis = static_cast<int>(sides.axis);
+  a.atomic = isa<TiledAtomicOp>(op);
   a.rows = type.getDimSize(0);
   a.cols = type.getDimSize(1);
   a.elementBits = type.getElementType().getIntOrFloatBitWidth();
@@ -210,7 +216,9 @@ FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
   if (!a)
     return c;
   lk::Expected<std::vector<Candidate>> cands =
-      a->indexedAxis >= 0 ? indexedCandidatesFor(*a) : candidatesFor(*a);
+      a->atomic              ? atomicCandidatesFor(*a)
+      : a->indexedAxis >= 0 ? indexedCandidatesFor(*a)
+                            : candidatesFor(*a);
   if (!cands)
     return op->emitOpError() << cands.error().message;
   c.candidates = std::move(*cands);
@@ -275,6 +283,7 @@ const llvm::DenseMap<TypeID, Collector> &collectors() {
   static const llvm::DenseMap<TypeID, Collector> table = {
       {TypeID::get<TiledLoadOp>(), collectLoadStore},
       {TypeID::get<TiledStoreOp>(), collectLoadStore},
+      {TypeID::get<TiledAtomicOp>(), collectLoadStore},
       {TypeID::get<GatherOp>(), collectLoadStore},
       {TypeID::get<ScatterOp>(), collectLoadStore},
       {TypeID::get<ProduceOneOp>(), collectPipelineSlot},

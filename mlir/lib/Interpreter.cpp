@@ -463,6 +463,20 @@ LogicalResult Interp::step(Operation &op) {
               [&](int64_t t, int64_t b) { buf.at(b) = e[t]; });
     return success();
   }
+  // tiled_atomic combines each element into the buffer in place.
+  if (auto a = dyn_cast<TiledAtomicOp>(op)) {
+    const InterpValue &buf = get(a.getDest()), &v = get(a.getValue());
+    std::vector<double> e = v.elements();
+    StringRef kind = a.getKind();
+    forEachIn(v.shape, buf.shape, origin(&op, a.getIndices(), buf.shape.size()),
+              [&](int64_t t, int64_t b) {
+                double &d = buf.at(b);
+                d = kind == "add" ? d + e[t]
+                    : kind == "min" ? std::min(d, e[t])
+                                    : std::max(d, e[t]);
+              });
+    return success();
+  }
   if (auto w = dyn_cast<WgmmaOp>(op))
     return mma(op, w.getA(), w.getB(), w.getAcc());
   if (auto t = dyn_cast<Tcgen05MmaOp>(op))

@@ -159,8 +159,9 @@ Status addVectorAccess(const AccessShape &a, const TileSize &t,
   if (a.bufferKind != MemKind::Smem && a.bufferKind != MemKind::Global)
     return Ok{};
   int64_t elementBytes = std::max<int64_t>(1, a.elementBits / 8);
-  // Gathered columns: each element comes from its own column.
-  int64_t width = a.indexedAxis == 1 ? elementBytes : 16;
+  // Gathered columns: each element comes from its own column; an atomic
+  // combines one element at a time.
+  int64_t width = a.indexedAxis == 1 || a.atomic ? elementBytes : 16;
   while (width > elementBytes &&
          (t.rowBits % (8 * width) != 0 || a.bufferAlignment < width))
     width /= 2;
@@ -185,6 +186,20 @@ Expected<std::vector<Candidate>> candidatesFor(const AccessShape &a) {
   addBulkTensorCopy(a, t, out);
   LK_CHECK(addMatrixAccess(a, t, out));
   addTmemAccess(a, t, out);
+  LK_CHECK(addVectorAccess(a, t, out));
+  return out;
+}
+
+Expected<std::vector<Candidate>> atomicCandidatesFor(const AccessShape &a) {
+  std::vector<Candidate> out;
+  if (a.rows <= 0 || a.cols <= 0 || a.elementBits <= 0 || a.numWarps <= 0)
+    return out;
+  LK_TRY(TileSize t, tileSize(a));
+  if (a.bufferKind == MemKind::Global && a.arch != hw::Arch::Sm80 &&
+      t.rowBits % 128 == 0 && a.bufferAlignment >= 16)
+    out.push_back({"cp.reduce.async.bulk.tensor", MemKind::Smem,
+                   LayoutFamily::Shared, SubLayoutAxis::A, 16,
+                   CostTerms{1, 0, 0}});
   LK_CHECK(addVectorAccess(a, t, out));
   return out;
 }

@@ -191,7 +191,16 @@ private:
     buffers.push_back(s);
     emitStoreInto(s, ind);
   }
-  void emitStore(const std::string &ind) { emitStoreInto(buffer(ind), ind); }
+  void emitStore(const std::string &ind) {
+    if (pick(4) != 0)
+      return emitStoreInto(buffer(ind), ind);
+    // A tiled_atomic: add, min or max into the buffer.
+    static const char *const kKinds[] = {"add", "min", "max"};
+    // Operands first: tileOf and buffer() write to the body.
+    std::string v = tileOf(0, ind), b = buffer(ind);
+    body << ind << "tileas.tiled_atomic \"" << kKinds[pick(3)] << "\" " << v
+         << ", " << b << " : " << kRegTypes[0] << " -> " << kSmem << "\n";
+  }
   /// A gather of a buffer at one row or column (a splat index tile), and
   /// sometimes a scatter of a tile into the buffer at one row or column,
   /// whose result (a copy of the buffer with the tile written) becomes a

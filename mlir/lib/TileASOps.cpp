@@ -124,6 +124,23 @@ LogicalResult ViewOp::verify() {
   return success();
 }
 
+OpFoldResult ViewOp::fold(FoldAdaptor) {
+  if (!getOffset())
+    return {};
+  int64_t off = static_cast<int64_t>(*getOffset());
+  if (off == 0 && getSource().getType() == getType())
+    return getSource();
+  auto inner = getSource().getDefiningOp<ViewOp>();
+  if (!inner || !inner.getOffset())
+    return {};
+  int64_t sum = 0;
+  if (lk::addOverflows(static_cast<int64_t>(*inner.getOffset()), off, sum))
+    return {};
+  getSourceMutable().assign(inner.getSource());
+  setOffsetAttr(Builder(getContext()).getI64IntegerAttr(sum));
+  return getResult();
+}
+
 namespace {
 /// Where a copy atom reads and writes.
 struct CopyDomains {
@@ -231,6 +248,32 @@ LogicalResult TiledStoreOp::verify() {
 
 LogicalResult ConvertLayoutOp::verify() {
   return verifySameTile(*this, getSource(), getResult(), "source", "result");
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  auto inner = getSource().getDefiningOp<ConvertLayoutOp>();
+  MemKind kind = memKindOf(getType());
+  if (!inner || memKindOf(inner.getSource().getType()) != kind ||
+      memKindOf(inner.getType()) != kind)
+    return {};
+  if (inner.getSource().getType() == getType())
+    return inner.getSource();
+  getSourceMutable().assign(inner.getSource());
+  return getResult();
+}
+
+/// tiled_atomic: a combining kind and a tiled access of a buffer, as
+/// tiled_store.
+LogicalResult TiledAtomicOp::verify() {
+  StringRef k = getKind();
+  if (k != "add" && k != "min" && k != "max")
+    return emitOpError() << "unknown atomic kind \"" << k
+                         << "\" (expected add, min or max)";
+  if (failed(verifyBuffer(*this, getDest(), "dest")))
+    return failure();
+  return verifyTiledAccess(*this, getDest(), getValue(), getIndices());
 }
 
 /// gather / scatter: `indices` are integers, `axis` a dimension, and every

@@ -95,12 +95,21 @@ struct AccessShape {
   /// is data, so a thread's access is contiguous only along the other
   /// axis. -1: a tiled access.
   int indexedAxis = -1;
+  /// A tiled_atomic (combines the tile into the buffer; isLoad is false).
+  bool atomic = false;
 };
 
 /// The structurally legal candidates of an access (memory space, shape,
 /// alignment), with their cost terms, in a fixed order: bulk tensor copy,
 /// ldmatrix/stmatrix, tcgen05.ld/st, universal vector access.
 Expected<std::vector<Candidate>> candidatesFor(const AccessShape &a);
+
+/// The candidates of a tiled_atomic: the TMA reduction
+/// "cp.reduce.async.bulk.tensor" (smem -> global, legal where the bulk
+/// tensor copy is, the value in smem, terms 1, 0, 0) and the per-thread
+/// atomic "universal" (register, blocked), one element wide, into smem or
+/// global memory.
+Expected<std::vector<Candidate>> atomicCandidatesFor(const AccessShape &a);
 
 /// The candidates of a gather or scatter (a.indexedAxis is 0 or 1): only
 /// the per-thread vector access ("universal", register, blocked) from or

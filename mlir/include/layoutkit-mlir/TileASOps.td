@@ -43,6 +43,9 @@ def TileAS_ViewOp : TileAS_Op<"view", [Pure]> {
   let arguments = (ins TileAS_Tile:$source, Optional<Index>:$dynamicOffset,
                    OptionalAttr<I64Attr>:$offset);
   let results = (outs TileAS_Tile:$result);
+  // A view of a view at constant offsets is one view at their sum (not
+  // past 2^63-1); a view at offset 0 of its own type is its source.
+  let hasFolder = 1;
   let assemblyFormat = [{
     $source (`[` $dynamicOffset^ `]`)? attr-dict `:` type($source) `->` type($result)
   }];
@@ -94,9 +97,22 @@ def TileAS_TiledStoreOp : TileAS_Op<"tiled_store"> {
 
 def TileAS_ConvertLayoutOp : TileAS_Op<"convert_layout", [Pure]> {
   let summary = "the same tile with another encoding";
+  // An identity conversion folds to its source; a conversion of a
+  // conversion within one memory kind converts the first one's source.
+  let hasFolder = 1;
   let arguments = (ins TileAS_Tile:$source);
   let results = (outs TileAS_Tile:$result);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+def TileAS_TiledAtomicOp : TileAS_Op<"tiled_atomic"> {
+  let summary = "combines a tile into a buffer element by element";
+  let arguments = (ins StrAttr:$kind, TileAS_Tile:$value, TileAS_Tile:$dest,
+                   Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $kind $value `,` $dest (`[` $indices^ `]`)? attr-dict `:` type($value)
+    `->` type($dest)
+  }];
 }
 
 def TileAS_SelectOp : TileAS_Op<"select",

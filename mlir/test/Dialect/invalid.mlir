@@ -257,3 +257,19 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<shmem, shared>>)
 
 // expected-error @+1 {{result layout <(16,16),(16,1)> places 256 elements, the buffer holds 512}}
 %a = tileas.alloc_tensor : tensor<16x32xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(16,16),(16,1)>>>
+
+// -----
+
+func.func @f(%a: tensor<16x16xf16>, %b: tensor<16x16xf16, #tileas.encoding<global, linear>>) {
+  // expected-error @+1 {{unknown atomic kind "xor" (expected add, min or max)}}
+  tileas.tiled_atomic "xor" %a, %b : tensor<16x16xf16> -> tensor<16x16xf16, #tileas.encoding<global, linear>>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) {
+  // expected-error @+1 {{dest must be a smem, tmem or global buffer}}
+  tileas.tiled_atomic "add" %a, %b : tensor<16x16xf16> -> tensor<16x16xf16>
+  return
+}

@@ -15,7 +15,8 @@
 // counts the seeds that drew each shape the passes handle (agent handoffs,
 // scf.while, dead scf.if results, selects of two views, affine.apply lower
 // bounds of sliced loops, loops yielding a view or select of their carried
-// buffer, a gather and a scatter of one buffer) and fails when one
+// buffer, a gather and a scatter of one buffer, a tiled_atomic) and fails
+// when one
 // of them was never drawn.
 //
 //===----------------------------------------------------------------------===//
@@ -103,6 +104,7 @@ struct Coverage {
   int affineBounds = 0;   // a sliced loop whose lower bound is affine.apply
   int bodyAliases = 0;    // a loop yielding a view (or select) of its buffer
   int scatters = 0;       // a gather and a scatter of one buffer
+  int atomics = 0;        // a tiled_atomic into a buffer
 };
 
 bool contains(const std::string &text, const char *what) {
@@ -137,6 +139,7 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
   cov.affineBounds += contains(text, "affine.apply");
   cov.bodyAliases += contains(text, "{offset = 0}");
   cov.scatters += contains(text, "tileas.scatter");
+  cov.atomics += contains(text, "tileas.tiled_atomic");
   if (std::getenv("LK_RANDOM_FIXPOINT")) {
     std::string prev = print(*m);
     for (int k = 1; k <= 6; ++k) {
@@ -336,16 +339,17 @@ int main() {
               failures);
   std::printf("seeds with: agent handoffs %d, scf.while %d, dead scf.if "
               "results %d, selects of two views %d, affine lower bounds "
-              "%d, aliases through loop bodies %d, gathers and scatters %d\n",
+              "%d, aliases through loop bodies %d, gathers and scatters %d, "
+              "atomics %d\n",
               cov.agentHandoffs, cov.whiles, cov.deadIfResults,
               cov.selectsOfViews, cov.affineBounds, cov.bodyAliases,
-              cov.scatters);
+              cov.scatters, cov.atomics);
   // With the default seeds, every shape must have been drawn.
   bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
                                  cov.deadIfResults > 0 &&
                                  cov.selectsOfViews > 0 &&
                                  cov.affineBounds > 0 && cov.bodyAliases > 0 &&
-                                 cov.scatters > 0);
+                                 cov.scatters > 0 && cov.atomics > 0);
   if (!covered)
     std::printf("the generator missed a shape\n");
   return failures == 0 && covered ? 0 : 1;
