@@ -8,7 +8,8 @@
 // affine dialects, every tileas pass and the pipeline `tileas-layout-pipeline`
 // (docs/mlir.md). The input is refused before parsing when it nests deeper
 // than lk::tileas::kMaxNestingDepth; parsing, verification and the passes
-// run on a thread with a stack of lk::tileas::kDriverStackBytes
+// run on a thread with a stack of lk::tileas::kDriverStackBytes, without
+// MLIR's thread pool unless --mlir-disable-threading=false is given
 // (docs/mlir.md, "Input bounds").
 //
 //===----------------------------------------------------------------------===//
@@ -25,7 +26,10 @@
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/thread.h"
+
+#include <vector>
 
 using namespace mlir;
 
@@ -73,12 +77,24 @@ int main(int argc, char **argv) {
   registerCSEPass();
   lk::tileas::registerTileASPasses();
   lk::tileas::registerTileASLayoutPipeline();
+  // Single-threaded unless asked otherwise: the passes follow alias and
+  // dead-op chains recursively, and only this driver's thread has the
+  // large stack (MLIR's pool threads have the default one).
+  std::vector<char *> args(argv, argv + argc);
+  bool threadingGiven = llvm::any_of(args, [](const char *a) {
+    return llvm::StringRef(a).contains("mlir-disable-threading");
+  });
+  static char disableThreading[] = "--mlir-disable-threading";
+  if (!threadingGiven)
+    args.push_back(disableThreading);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
-      argc, argv, "LayoutKit tileas optimizer driver\n", registry);
+      static_cast<int>(args.size()), args.data(),
+      "LayoutKit tileas optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
-    return asMainReturnCode(
-        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+    return asMainReturnCode(MlirOptMain(static_cast<int>(args.size()),
+                                        args.data(), inputFilename,
+                                        outputFilename, registry));
   LogicalResult result = failure();
   llvm::thread driver(std::optional<unsigned>(lk::tileas::kDriverStackBytes), [&] {
     result = runDriver(inputFilename, outputFilename, registry, config);
