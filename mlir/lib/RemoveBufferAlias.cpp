@@ -87,6 +87,28 @@ public:
   /// The canonical allocation of `v`; nullopt when untraceable. `builder`
   /// is where the arithmetic of a select of offsets goes.
   std::optional<Canonical> trace(Value v, OpBuilder &builder) {
+    // A chain of views (and copies) is walked in a loop, not recursively,
+    // so its length does not use stack; its offsets are added from the
+    // allocation outwards, as the chain computes them.
+    SmallVector<Operation *> chain;
+    for (Operation *def = v.getDefiningOp(); isa_and_nonnull<ViewOp, CopyOp>(def);
+         def = v.getDefiningOp()) {
+      chain.push_back(def);
+      v = isa<ViewOp>(def) ? cast<ViewOp>(def).getSource()
+                           : cast<CopyOp>(def).getDestination();
+    }
+    std::optional<Canonical> c = traceOne(v, builder);
+    for (Operation *op : llvm::reverse(chain)) {
+      if (!c)
+        return std::nullopt;
+      auto view = dyn_cast<ViewOp>(op);
+      c = view ? offsetBy(std::move(c), view) : deeper(std::move(c));
+    }
+    return c;
+  }
+
+  /// The trace of a value that is not made by a view or a copy.
+  std::optional<Canonical> traceOne(Value v, OpBuilder &builder) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (auto it = assumed.find(arg); it != assumed.end())
         return it->second;
@@ -95,10 +117,6 @@ public:
     Operation *def = v.getDefiningOp();
     if (auto alloc = dyn_cast<AllocTensorOp>(def))
       return Canonical{alloc, {}};
-    if (auto view = dyn_cast<ViewOp>(def))
-      return traceView(view, builder);
-    if (auto copy = dyn_cast<CopyOp>(def))
-      return deeper(trace(copy.getDestination(), builder));
     if (auto select = dyn_cast<SelectOp>(def))
       return traceSelect(select, builder);
     unsigned k = cast<OpResult>(v).getResultNumber();
@@ -187,10 +205,8 @@ private:
     return c;
   }
 
-  std::optional<Canonical> traceView(ViewOp view, OpBuilder &builder) {
-    std::optional<Canonical> c = trace(view.getSource(), builder);
-    if (!c)
-      return std::nullopt;
+  /// `c` (the trace of the view's source) at the view's offset.
+  std::optional<Canonical> offsetBy(std::optional<Canonical> c, ViewOp view) {
     // The constant part is summed with a check: views of views whose
     // offsets add up past 2^63-1 make the buffer untraceable (the alias
     // stays, with its own warning) instead of wrapping to a negative offset.
