@@ -82,6 +82,8 @@ void initErrors(py::module_ &m) {
 
 void raise(const Diagnostic &d, const std::string &path) {
   std::string text = d.render();
+  while (!text.empty() && text.back() == '\n') // print(e) adds its own
+    text.pop_back();
   if (!path.empty())
     text = path + ": " + text;
   py::object e = layoutErrorType()(text);
@@ -693,6 +695,14 @@ Example:
              if (i < 0 || size_t(i) >= l.rank()) throw py::index_error();
              return l.mode(size_t(i));
            }, "Mode i as a layout")
+      .def("__getitem__", [](const Layout &l, const py::slice &s) {
+             size_t start = 0, stop = 0, step = 0, n = 0;
+             if (!s.compute(l.rank(), &start, &stop, &step, &n)) throw py::error_already_set();
+             std::vector<Layout> modes;
+             for (size_t k = 0; k < n; ++k) modes.push_back(l.mode(start + k * step));
+             return unwrap(cute::makeLayout(modes));
+           }, "The modes a slice selects, as one layout (pycute's L[a:b]). "
+              "Example: Layout((4,8,2),(8,1,32))[0:2] == Layout((4,8),(8,1))")
       .def("offsets", &offsets,
            "numpy int64 array [L(0), ..., L(size-1)], computed in C++. "
            "Example: Layout((2,2),(2,1)).offsets() -> [0, 2, 1, 3]")

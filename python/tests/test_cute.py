@@ -121,3 +121,13 @@ def test_arrays_refuse_floats_and_report_overflow():
         Layout((4, 8))(np.arange(3), np.arange(3), np.arange(3))  # 3 arrays, rank 2
     with pytest.raises(lk.LayoutError):
         Layout((4, 8), ("1@0", "1@1"))(np.arange(3))  # basis strides
+
+
+def test_slice_selects_modes_as_pycute():
+    # pycute's L[a:b]: the layout of the selected top-level modes.
+    L = lk.Layout((4, 8, 2), (8, 1, 32))
+    assert L[0:2] == lk.Layout((4, 8), (8, 1))
+    assert L[1:] == lk.Layout((8, 2), (1, 32))
+    assert L[::2] == lk.Layout((4, 2), (8, 32))
+    assert L[0:1].rank() == 1 and L[0:1](3) == 24  # mode 0 alone: 3 * 8
+    assert str(L[0]) == "4:8"
