@@ -72,10 +72,13 @@ std::vector<unsigned> dotOperandOrder(int opIdx, size_t rank, bool kContig) {
 
 Status checkOrder(std::span<const unsigned> order, size_t rank,
                   const char *what) {
+  // The order's length is the layout's rank; `rank` is the tensor's.
   if (order.size() != rank)
-    return Diagnostic::error(std::string(what) + " has " +
-                             std::to_string(order.size()) +
-                             " entries; expected " + std::to_string(rank));
+    return Diagnostic::error(
+        "the layout has rank " + std::to_string(order.size()) + " (" + what +
+        " has " + std::to_string(order.size()) +
+        " entries) but the tensor shape has " + std::to_string(rank) +
+        (rank == 1 ? " dim" : " dims"));
   std::vector<bool> seen(rank, false);
   for (unsigned o : order) {
     if (o >= rank || seen[o])

@@ -291,3 +291,15 @@ TEST(Standard, RandomBlockedLayoutsAreDistributed) {
 }
 
 } // namespace
+
+// A layout of rank 2 over a shape of rank 3: the diagnostic names both
+// ranks (the order's length is the layout's rank), not only the order.
+TEST(Standard, RankMismatchNamesBothRanks) {
+  const unsigned spt[] = {1, 4}, tpw[] = {8, 4}, wpc[] = {4, 1}, order[] = {1, 0};
+  const int64_t shape[] = {64, 32, 2};
+  Expected<LinearLayout> l = blockedLayout(spt, tpw, wpc, order, shape);
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().message,
+            "the layout has rank 2 (order has 2 entries) but the tensor shape "
+            "has 3 dims");
+}
