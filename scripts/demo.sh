@@ -58,7 +58,9 @@ show_tile() {
   "$lk" tile show "$tc" '(8,16)' --svg "$pictures/tile-owners.svg" >/dev/null
   local banks=(tile banks 'S[(8,64):(64,1)]' '(8,64)' --swizzle 128B --svg "$pictures/tile-banks.svg")
   heading "an 8x64 f16 tile stored row-major with the 128B swizzle: bank lines x banks (the first 6 of 32 banks)" "${banks[@]}"
-  "$lk" "${banks[@]}" | cut -c -95
+  # The title and legend whole; rows cut after bank 5 (a 1-character row
+  # label, then 15 characters per bank).
+  "$lk" "${banks[@]}" | awk 'NR <= 2 { print; next } { print substr($0, 1, 1 + 6 * 15) " ..." }'
   step "8 lanes read column 0 of the unswizzled tile: every read hits bank 0" \
     tile conflicts 'S[(8,64):(64,1)]' '(8,64)'
   step "the same read of the swizzled tile" \
