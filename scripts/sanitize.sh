@@ -21,7 +21,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_EXE_LINKER_FLAGS="$san" \
   -DLK_BUILD_BENCH=OFF -DLK_BUILD_EXAMPLES=OFF -DLK_BUILD_FUZZ=OFF \
   "${launcher[@]}" >/dev/null
+start=$SECONDS
 cmake --build build-asan -j "$jobs"
+echo "sanitizer build: $((SECONDS - start)) s"
 # allow_user_poisoning=0: the MLIR tools link an uninstrumented libMLIR that
 # shares LLVM's BumpPtrAllocator with our instrumented code; the instrumented
 # copy poisons each new slab and the library's inlined copy hands out pieces
@@ -30,4 +32,8 @@ cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd build-asan
-ctest --output-on-failure -j "$jobs" -LE no_sanitizer "$@"
+start=$SECONDS
+status=0
+ctest --output-on-failure -j "$jobs" -LE no_sanitizer "$@" || status=$?
+echo "sanitizer tests: $((SECONDS - start)) s"
+exit "$status"
