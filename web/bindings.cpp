@@ -714,20 +714,22 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   return out.done();
 }
 
+/// The fields of an offset table: rows, cols and the cells row by row (a
+/// cell that is not one offset, e.g. of a basis-stride layout, is -1).
+Obj &tableFields(Obj &o, const api::OffsetTable &t) {
+  std::vector<int64_t> cells;
+  for (const IntTuple &c : t.cells)
+    cells.push_back(c.isLeaf() ? c.value() : -1);
+  return o.num("rows", t.rows).num("cols", t.cols).raw("cells", ints(cells));
+}
+
 /// A table of a cute layout's offsets (api::tabulate), rank <= 2.
 std::string tableJson(const cute::Layout &l) {
   auto t = api::tabulate(cute::ComposedLayout{{}, 0, l});
   if (!t)
     return Obj().str("text", l.str()).str("error", t.error().message).done();
-  std::vector<int64_t> cells;
-  for (const IntTuple &c : t->cells)
-    cells.push_back(c.isLeaf() ? c.value() : -1);
-  return Obj()
-      .str("text", l.str())
-      .num("rows", t->rows)
-      .num("cols", t->cols)
-      .raw("cells", ints(cells))
-      .done();
+  Obj o;
+  return tableFields(o.str("text", l.str()), *t).done();
 }
 
 /// The offsets of a cute layout of rank <= 2 (the TV view).
@@ -736,16 +738,8 @@ std::string cuteTableJson(std::string text) {
   o.syntax = api::Syntax::CuteText;
   LK_BIND_TRY(l, api::parseLayout(text, o), "layout");
   LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
-  std::vector<int64_t> cells;
-  for (const IntTuple &c : t.cells)
-    cells.push_back(c.isLeaf() ? c.value() : -1);
-  return Obj()
-      .boolean("ok", true)
-      .str("text", t.title)
-      .num("rows", t.rows)
-      .num("cols", t.cols)
-      .raw("cells", ints(cells))
-      .done();
+  Obj out;
+  return tableFields(out.boolean("ok", true).str("text", t.title), t).done();
 }
 
 /// The most logical cells the TV view draws.
@@ -790,15 +784,8 @@ std::string tvJson(std::string text, std::string shape) {
     thread[size_t(r * cols + col)] = i / t.cols;
     value[size_t(r * cols + col)] = i % t.cols;
   }
-  std::vector<int64_t> cells;
-  for (const IntTuple &c : t.cells)
-    cells.push_back(c.value());
-  return Obj()
-      .boolean("ok", true)
-      .str("text", t.title)
-      .num("rows", t.rows)
-      .num("cols", t.cols)
-      .raw("cells", ints(cells))
+  Obj out;
+  return tableFields(out.boolean("ok", true).str("text", t.title), t)
       .num("tileRows", rows)
       .num("tileCols", cols)
       .raw("thread", ints(thread))

@@ -18,6 +18,7 @@ import timeit
 import numpy as np
 
 import layoutkit as lk
+from overhead import fmt  # noqa: E402 (python/bench/overhead.py, beside this file)
 
 REPEATS = int(os.environ.get("REPEATS", "41"))
 NUMBER = int(os.environ.get("NUMBER", "20000"))
@@ -36,12 +37,6 @@ def per_call(stmt, globs, number=NUMBER):
     return statistics.median(runs) / number, min(runs) / number
 
 
-def fmt(seconds):
-    if seconds < 1e-6:
-        return f"{seconds * 1e9:.0f} ns"
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.2f} us"
-    return f"{seconds * 1e3:.2f} ms"
 
 
 def main():
