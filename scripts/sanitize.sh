@@ -29,7 +29,12 @@ echo "sanitizer build: $((SECONDS - start)) s"
 # copy poisons each new slab and the library's inlined copy hands out pieces
 # without unpoisoning them, a false "use-after-poison". Nothing else here
 # poisons memory by hand (the core has no LLVM code).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allow_user_poisoning=0}"
+# use_sigaltstack=0: layoutkit-opt runs MLIR on a thread of its own, where
+# LLVM's signal handling installs a malloc'd alternate signal stack; ASan,
+# which would otherwise own that stack, unmaps it when the thread ends and
+# aborts ("unable to unmap"). Stack overflows are still caught, without
+# ASan's report of them.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allow_user_poisoning=0:use_sigaltstack=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd build-asan
 start=$SECONDS
