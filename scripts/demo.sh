@@ -122,5 +122,5 @@ stage "tile layouts" show_tile
 stage "Triton layouts and plans" show_triton
 stage "MLIR pipeline" show_mlir
 stage "browser demo (scripts/build-wasm.sh)" show_web
-printf '\nPictures written: %s\n' "$(ls "$pictures"/*.svg | tr '\n' ' ')"
 stage_summary "scripts/demo.sh"
+printf '\nThe pictures it drew (SVG, open them in a browser): %s\n' "$(ls "$pictures"/*.svg | tr '\n' ' ')"
