@@ -493,9 +493,7 @@ linear::Encoding encodingOf(const py::dict &d, int depth) {
   for (auto item : d) {
     if (!py::isinstance<py::str>(item.first)) throw py::type_error("layout dict keys must be strings");
     std::string key = item.first.cast<std::string>();
-    // `CTALayout` describes the CTA fields in the linear oracle's JSON (as
-    // the CLI's JSON reader, it is not a parameter).
-    if (key == "kind" || key == "CTALayout") continue;
+    if (key == "kind") continue;
     fields.push_back({key, fieldValueOf(item.second, depth), 0, 0});
   }
   return unwrap(linear::makeEncoding(*kind, fields));

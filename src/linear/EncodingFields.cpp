@@ -516,6 +516,10 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
   std::vector<InDimBases> linearBases;
   for (size_t i = 0; i < fields.size(); ++i) {
     const EncodingField &f = fields[i];
+    // The linear oracle's JSON describes the CTA fields in a `CTALayout`
+    // string beside them; it is no parameter of Triton's.
+    if (f.name == "CTALayout")
+      continue;
     auto at = [&](Diagnostic d) {
       return placed(std::move(d), source, f.offset, f.length);
     };

@@ -89,8 +89,7 @@ Expected<Encoding> encodingAt(const json &j, int depth) {
     return Diagnostic::error("unknown layout kind '" + name + "'");
   std::vector<EncodingField> fields;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    // `CTALayout` is the oracle's description of the CTA fields.
-    if (it.key() == "kind" || it.key() == "CTALayout")
+    if (it.key() == "kind")
       continue;
     LK_TRY(FieldValue v, fieldValue(it.value(), depth));
     fields.push_back({it.key(), std::move(v)});

@@ -44,6 +44,8 @@
 ///   shmem_for_reg_to_reg  tensorShape, repShape, order
 ///   linear           register, lane, warp, block (lists of bases)
 ///
+/// A field named `CTALayout` (the linear oracle's description of the CTA
+/// fields) is skipped.
 /// Every kind but dot_operand, slice, intel_dpas, shmem_for_reg_to_reg and
 /// linear also takes the CTA fields: CTAsPerCGA, CTASplitNum, CTAOrder
 /// (all three or none) or CGALayout (bases), never both spellings.
