@@ -163,20 +163,43 @@ lk::cli::ServerLimits quick() {
   return l;
 }
 
-TEST(DemoServer, OnlyRegularFilesInsideTheRoot) {
-  std::string root = makeRoot("lk_demo_files");
-  auto l = lk::cli::listenLocal(0);
-  ASSERT_TRUE(l) << l.error().message;
+/// A server of makeRoot(name) on an ephemeral loopback port, answering
+/// `requests` connections on its own thread under `limits`; finish()
+/// waits for it and closes the port (the destructor does, when a failed
+/// assertion left early).
+struct Served {
+  std::string root;
+  lk::Expected<lk::cli::Listener> listener;
   std::ostringstream log;
-  std::thread server([&] { lk::cli::serveStatic(*l, root, 6, log, quick()); });
-  std::string out = get(l->port, "GET /passwd.txt HTTP/1.0\r\n\r\n");
-  std::string dir = get(l->port, "GET /etc/passwd HTTP/1.0\r\n\r\n");
-  std::string dot = get(l->port, "GET /.secret HTTP/1.0\r\n\r\n");
-  std::string alias = get(l->port, "GET /alias.txt HTTP/1.0\r\n\r\n");
-  std::string sub = get(l->port, "GET /sub/in.txt HTTP/1.0\r\n\r\n");
-  std::string folder = get(l->port, "GET /sub HTTP/1.0\r\n\r\n");
-  server.join();
-  ::close(l->fd);
+  std::thread thread;
+
+  Served(const std::string &name, int requests, lk::cli::ServerLimits limits)
+      : root(makeRoot(name)), listener(lk::cli::listenLocal(0)) {
+    if (listener)
+      thread = std::thread([this, requests, limits] {
+        lk::cli::serveStatic(*listener, root, requests, log, limits);
+      });
+  }
+  ~Served() { finish(); }
+  int port() const { return listener->port; }
+  void finish() {
+    if (!thread.joinable())
+      return;
+    thread.join();
+    ::close(listener->fd);
+  }
+};
+
+TEST(DemoServer, OnlyRegularFilesInsideTheRoot) {
+  Served s("lk_demo_files", 6, quick());
+  ASSERT_TRUE(s.listener) << s.listener.error().message;
+  std::string out = get(s.port(), "GET /passwd.txt HTTP/1.0\r\n\r\n");
+  std::string dir = get(s.port(), "GET /etc/passwd HTTP/1.0\r\n\r\n");
+  std::string dot = get(s.port(), "GET /.secret HTTP/1.0\r\n\r\n");
+  std::string alias = get(s.port(), "GET /alias.txt HTTP/1.0\r\n\r\n");
+  std::string sub = get(s.port(), "GET /sub/in.txt HTTP/1.0\r\n\r\n");
+  std::string folder = get(s.port(), "GET /sub HTTP/1.0\r\n\r\n");
+  s.finish();
   EXPECT_EQ(out.substr(0, 12), "HTTP/1.1 404");    // a link out of the root
   EXPECT_EQ(dir.substr(0, 12), "HTTP/1.1 404");    // through a linked folder
   EXPECT_EQ(dot.substr(0, 12), "HTTP/1.1 400");    // a dot-file
@@ -188,29 +211,25 @@ TEST(DemoServer, OnlyRegularFilesInsideTheRoot) {
 }
 
 TEST(DemoServer, LongHeadIs431AndEscapesAreLogged) {
-  std::string root = makeRoot("lk_demo_head");
-  auto l = lk::cli::listenLocal(0);
-  ASSERT_TRUE(l) << l.error().message;
-  std::ostringstream log;
-  std::thread server([&] { lk::cli::serveStatic(*l, root, 2, log, quick()); });
+  Served s("lk_demo_head", 2, quick());
+  ASSERT_TRUE(s.listener) << s.listener.error().message;
   // 9000 bytes, no blank line: answered 431 and closed cleanly (no reset),
   // although the client wrote more than the server read.
   std::string longHead = "GET /" + std::string(9000, 'a');
-  int fd = connectTo(l->port);
+  int fd = connectTo(s.port());
   ASSERT_GE(fd, 0);
   ::send(fd, longHead.data(), longHead.size(), MSG_NOSIGNAL);
   std::string answer = readAll(fd);
   ::close(fd);
-  std::string esc = get(l->port, "GET /\x1b[2J\x07 HTTP/1.0\r\n\r\n");
-  server.join();
-  ::close(l->fd);
+  std::string esc = get(s.port(), "GET /\x1b[2J\x07 HTTP/1.0\r\n\r\n");
+  s.finish();
   EXPECT_EQ(answer.substr(0, 46),
             "HTTP/1.1 431 Request Header Fields Too Large\r\n");
   EXPECT_EQ(answer.find("<reset>"), std::string::npos);
   EXPECT_EQ(esc.substr(0, 12), "HTTP/1.1 400");
-  EXPECT_NE(log.str().find("400 GET /\\x1b[2J\\x07 HTTP/1.0\n"), std::string::npos)
-      << log.str();
-  EXPECT_EQ(log.str().find('\x1b'), std::string::npos);
+  EXPECT_NE(s.log.str().find("400 GET /\\x1b[2J\\x07 HTTP/1.0\n"), std::string::npos)
+      << s.log.str();
+  EXPECT_EQ(s.log.str().find('\x1b'), std::string::npos);
   EXPECT_EQ(lk::cli::logText("a\\b\xff"), "a\\x5cb\\xff");
 }
 
@@ -221,20 +240,17 @@ TEST(DemoServer, LongHeadIs431AndEscapesAreLogged) {
 // slow one is cut off at the deadline (plus the 250 ms drain), the idle one
 // too.
 TEST(DemoServer, IdleSlowAndParallelClients) {
-  std::string root = makeRoot("lk_demo_parallel");
-  auto l = lk::cli::listenLocal(0);
-  ASSERT_TRUE(l) << l.error().message;
-  std::ostringstream log;
   lk::cli::ServerLimits lim = quick();
   lim.maxConnections = 24;
   lim.headMs = 2000;
-  std::thread server([&] { lk::cli::serveStatic(*l, root, 18, log, lim); });
-  int idle = connectTo(l->port);
+  Served s("lk_demo_parallel", 18, lim);
+  ASSERT_TRUE(s.listener) << s.listener.error().message;
+  int idle = connectTo(s.port());
   ASSERT_GE(idle, 0);
   auto slowStart = Clock::now();
   std::string slowAnswer;
   std::thread slow([&] {
-    int fd = connectTo(l->port);
+    int fd = connectTo(s.port());
     std::string req = "GET /hello.txt HTTP/1.0\r\n\r\n";
     for (char c : req) {
       if (::send(fd, &c, 1, MSG_NOSIGNAL) != 1)
@@ -250,7 +266,7 @@ TEST(DemoServer, IdleSlowAndParallelClients) {
   for (int i = 0; i < 16; ++i)
     clients.emplace_back([&, i] {
       auto t0 = Clock::now();
-      answers[size_t(i)] = get(l->port, "GET /hello.txt HTTP/1.0\r\n\r\n");
+      answers[size_t(i)] = get(s.port(), "GET /hello.txt HTTP/1.0\r\n\r\n");
       seconds[size_t(i)] =
           std::chrono::duration<double>(Clock::now() - t0).count();
     });
@@ -261,8 +277,7 @@ TEST(DemoServer, IdleSlowAndParallelClients) {
       std::chrono::duration<double>(Clock::now() - slowStart).count();
   std::string idleAnswer = readAll(idle); // cut off at the head deadline
   ::close(idle);
-  server.join();
-  ::close(l->fd);
+  s.finish();
   for (int i = 0; i < 16; ++i) {
     EXPECT_EQ(answers[size_t(i)].substr(0, 15), "HTTP/1.1 200 OK") << i;
     EXPECT_LT(seconds[size_t(i)], 1.5) << i;
@@ -273,7 +288,7 @@ TEST(DemoServer, IdleSlowAndParallelClients) {
   EXPECT_EQ(slowAnswer.find("HTTP/1.1"), std::string::npos) << slowAnswer;
   EXPECT_EQ(idleAnswer, "");
   // Two cut off (idle: "408 ", slow: "408 GET /hel..."), 16 served.
-  std::string text = log.str();
+  std::string text = s.log.str();
   size_t cut = 0, served = 0;
   for (size_t p = 0; (p = text.find("408 ", p)) != std::string::npos; ++p)
     ++cut;
@@ -285,30 +300,26 @@ TEST(DemoServer, IdleSlowAndParallelClients) {
 
 // Beyond maxConnections at once, a connection is answered 503 at once.
 TEST(DemoServer, ConnectionCap) {
-  std::string root = makeRoot("lk_demo_cap");
-  auto l = lk::cli::listenLocal(0);
-  ASSERT_TRUE(l) << l.error().message;
-  std::ostringstream log;
   lk::cli::ServerLimits lim = quick();
   lim.maxConnections = 2;
   lim.headMs = 1000;
-  std::thread server([&] { lk::cli::serveStatic(*l, root, 3, log, lim); });
-  int a = connectTo(l->port), b = connectTo(l->port);
+  Served s("lk_demo_cap", 3, lim);
+  ASSERT_TRUE(s.listener) << s.listener.error().message;
+  int a = connectTo(s.port()), b = connectTo(s.port());
   ASSERT_GE(a, 0);
   ASSERT_GE(b, 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(100)); // both accepted
   auto t0 = Clock::now();
-  std::string third = get(l->port, "GET /hello.txt HTTP/1.0\r\n\r\n");
+  std::string third = get(s.port(), "GET /hello.txt HTTP/1.0\r\n\r\n");
   double took = std::chrono::duration<double>(Clock::now() - t0).count();
   ::close(a);
   ::close(b);
-  server.join();
-  ::close(l->fd);
+  s.finish();
   EXPECT_EQ(third.substr(0, 12), "HTTP/1.1 503");
   EXPECT_LT(took, 0.9); // before the two idle ones time out
-  EXPECT_NE(log.str().find("503 (connection cap of 2 reached)"),
+  EXPECT_NE(s.log.str().find("503 (connection cap of 2 reached)"),
             std::string::npos)
-      << log.str();
+      << s.log.str();
 }
 
 } // namespace
