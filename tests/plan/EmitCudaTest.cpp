@@ -636,6 +636,63 @@ TEST(EmitCudaGpu, TestKernelsPassOnTheGpu) {
   expectGpuRuns(nvcc, units, /*pass=*/true);
 }
 
+/// The naive plan of `p`'s conversion, the baseline of
+/// bench/PlanCostTable.cpp: the whole tensor stored to an unswizzled
+/// row-major buffer (the last dim fastest) and loaded back, one element per
+/// access.
+Plan naivePlan(const Plan &p) {
+  std::vector<unsigned> extents, order;
+  for (const linear::OutDim &d : p.layouts.src.outDims())
+    extents.push_back(unsigned(d.size));
+  for (size_t i = extents.size(); i-- > 0;)
+    order.push_back(unsigned(i));
+  const LinearLayout rowMajor =
+      ok(linear::identityStandardND(dims::kOffset, extents, order));
+  return ok(planSharedMemoryWith(p.layouts.src, p.layouts.dst, p.elementBits,
+                                 rowMajor, {}));
+}
+
+/// The emission cases that move data between threads (shared memory or
+/// shuffles), with their naive plans, named lk_naive_<case>.
+std::vector<EmissionCase> naiveCases() {
+  std::vector<EmissionCase> out;
+  for (const EmissionCase &c : emissionCases())
+    if (c.plan.strategy == Strategy::SharedMemory ||
+        (c.plan.strategy == Strategy::WarpShuffle &&
+         c.plan.cost.shuffles > 0))
+      out.push_back({"naive_" + c.name, naivePlan(c.plan)});
+  return out;
+}
+
+// The naive plans are correct (simulated) and cost at least what the
+// planned ones do in wavefronts: the baseline the GPU figures compare with.
+TEST(EmitCudaTables, NaivePlansAreCorrectBaselines) {
+  const std::vector<EmissionCase> naive = naiveCases();
+  ASSERT_EQ(naive.size(), 12u);
+  for (const EmissionCase &c : naive) {
+    EXPECT_EQ(c.plan.strategy, Strategy::SharedMemory) << c.name;
+    EXPECT_TRUE(ok(simulate(c.plan)).correct) << c.name;
+    EXPECT_EQ(runTables(c.plan, ok(cudaEmitTables(c.plan))).mismatches, 0)
+        << c.name;
+  }
+}
+
+// Where a GPU is reachable: the naive plans of the same conversions, run
+// the same way, for docs/performance.md's "planned against naive" figures.
+TEST(EmitCudaGpu, NaivePlansPassOnTheGpu) {
+  std::string nvcc;
+  if (std::string why = gpuSkipReason(nvcc); !why.empty())
+    GTEST_SKIP() << why;
+  std::vector<GpuUnit> units;
+  for (const EmissionCase &c : naiveCases()) {
+    CudaEmitOptions o;
+    o.functionName = "lk_" + c.name;
+    o.hostMain = true;
+    units.push_back({o.functionName, ok(emitCuda(c.plan, o))});
+  }
+  expectGpuRuns(nvcc, units, /*pass=*/true);
+}
+
 /// shfl_f32 of emissionCases with lane 0 of its first shuffling round
 /// sending the register after the right one: the emitter accepts it, and
 /// the lane that reads lane 0 receives a wrong element.

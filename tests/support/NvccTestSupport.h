@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,6 +25,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -164,32 +167,36 @@ inline std::string gpuArch() {
   return "native";
 }
 
-/// Builds `code` with its host main for `arch` (-O3) and runs it; the
-/// result is the program's (a failed build: nvcc's, status != 0, with
-/// `built` false).
+/// A unit built with its host main for `arch` (-O3), then run: `built`
+/// false carries nvcc's output in `run`.
 struct GpuRun {
   bool built = false;
+  std::filesystem::path dir, exe;
   CommandResult run;
 };
-inline GpuRun buildAndRun(const std::string &nvcc, const std::string &code,
-                          const std::string &stem, const std::string &arch) {
-  namespace fs = std::filesystem;
-  fs::path dir = tempDir("gpu-" + stem);
-  fs::path cu = dir / (stem + ".cu"), exe = dir / stem;
-  std::ofstream(cu) << code;
+
+/// Builds `code` into a fresh directory named after `stem`.
+inline GpuRun buildGpuUnit(const std::string &nvcc, const std::string &code,
+                           const std::string &stem, const std::string &arch) {
   GpuRun g;
+  g.dir = tempDir("gpu-" + stem);
+  const std::filesystem::path cu = g.dir / (stem + ".cu");
+  g.exe = g.dir / stem;
+  std::ofstream(cu) << code;
   CommandResult build =
       runCommand("'" + nvcc + "' -arch=" + arch + " -O3 -std=c++17 '" +
-                 cu.string() + "' -o '" + exe.string() + "'");
-  if (build.status != 0) {
+                 cu.string() + "' -o '" + g.exe.string() + "'");
+  g.built = build.status == 0;
+  if (!g.built)
     g.run = build;
-    return g;
-  }
-  g.built = true;
-  g.run = runCommand("'" + exe.string() + "'");
-  if (g.run.status == 0)
-    fs::remove_all(dir);
   return g;
+}
+
+/// Runs a built unit; removes its directory when it exits 0.
+inline void runGpuUnit(GpuRun &g) {
+  g.run = runCommand("'" + g.exe.string() + "'");
+  if (g.run.status == 0)
+    std::filesystem::remove_all(g.dir);
 }
 
 /// Why the GPU tests cannot run here, empty when they can: no nvcc (set
@@ -218,9 +225,24 @@ inline void expectGpuRuns(const std::string &nvcc,
                           const std::vector<GpuUnit> &units, bool pass) {
   const std::string arch = gpuArch();
   const std::string word = pass ? "PASS: " : "FAIL: ";
-  for (const GpuUnit &u : units) {
-    GpuRun g = buildAndRun(nvcc, u.code, u.name, arch);
+  // nvcc runs in parallel (one builder per hardware thread); the programs
+  // run one at a time so that no two time the GPU together.
+  std::vector<GpuRun> runs(units.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> builders;
+  const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned t = 0; t < std::min<size_t>(n, units.size()); ++t)
+    builders.emplace_back([&] {
+      for (size_t i; (i = next++) < units.size();)
+        runs[i] = buildGpuUnit(nvcc, units[i].code, units[i].name, arch);
+    });
+  for (std::thread &b : builders)
+    b.join();
+  for (size_t i = 0; i < units.size(); ++i) {
+    const GpuUnit &u = units[i];
+    GpuRun &g = runs[i];
     ASSERT_TRUE(g.built) << u.name << ":\n" << g.run.output;
+    runGpuUnit(g);
     if (pass) {
       EXPECT_EQ(g.run.status, 0) << u.name << ":\n" << g.run.output;
     } else {
