@@ -85,7 +85,22 @@ void emitCheck(std::string &o, const std::string &name) {
 
 /// One warm-up and one timed launch of the timing kernel.
 void emitTiming(std::string &o, const std::string &name) {
-  o += "  const int replicas = 1024, iterations = 1000;\n";
+  // Replicas: four full waves of the GPU (the CTAs its SMs hold at once,
+  // times four), so that the figure is the throughput of a full GPU and
+  // not the latency of a few warps per SM.
+  o += "  int device = 0, sms = 0, perSm = 0;\n";
+  emitChecked(o, name, "  ", "cudaGetDevice(&device)", "cudaGetDevice");
+  emitChecked(o, name, "  ",
+              "cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, "
+              "device)",
+              "cudaDeviceGetAttribute");
+  emitChecked(o, name, "  ",
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, " + name +
+                  "_bench_kernel, threads, smem)",
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  o += "  const int replicas = (4 * sms * (perSm > 0 ? perSm : 1) + " + name +
+       "_blocks - 1) / " + name + "_blocks;\n";
+  o += "  const int iterations = 1000;\n";
   o += "  cudaEvent_t start, stop;\n";
   emitChecked(o, name, "  ", "cudaEventCreate(&start)", "cudaEventCreate");
   emitChecked(o, name, "  ", "cudaEventCreate(&stop)", "cudaEventCreate");

@@ -130,9 +130,11 @@ void emitBenchLoop(std::string &o, const std::string &name,
 /// "FAIL: NAME: <what>: <CUDA error>" on an error (what: cudaMalloc,
 /// test kernel, ...) and "FAIL: NAME: <count> mismatched registers" on a
 /// mismatch, returning 1; then it times NAME_bench_kernel(iterations,
-/// sink) over 1024 x NAME_blocks CTAs x 1000 iterations and prints
-/// "PASS: NAME: <GB/s> GB/s (1024 x 1000 <noun> of <bytes> B in <ms> ms)",
-/// GB/s counting `bytes` per iteration per replica.
+/// sink) over `replicas` x NAME_blocks CTAs x 1000 iterations and prints
+/// "PASS: NAME: <GB/s> GB/s (<replicas> x 1000 <noun> of <bytes> B in <ms>
+/// ms)", GB/s counting `bytes` per iteration per replica. replicas =
+/// ceil(4 x SMs x CTAs an SM holds at once (the occupancy API) /
+/// NAME_blocks): four full waves, so the figure is a full GPU's throughput.
 void emitHostMain(std::string &o, const std::string &name, int64_t bytes,
                   const std::string &noun);
 
