@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Expected values come from the spec's tables (spec/000-tile-layouts-tirx.txt)
+/// Expected values come from the spec's tables (specification document 000, docs/design.md §1)
 /// or are derived by hand beside each test; the property tests compare with
 /// the reference evaluator of TileTestSupport.h on random layouts.
 ///

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Every row of the spec's tables (spec/000-tile-layouts-tirx.txt), the
+/// Every row of the spec's tables (specification document 000, docs/design.md §1), the
 /// closed forms the spec states, and hand-derived closed forms for the
 /// presets the spec describes in prose (scale factors with packing, reuse
 /// and pipeline stages; device mesh; scratchpad). Each closed form is

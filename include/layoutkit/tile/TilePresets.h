@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The layouts of the TIRx spec (spec/000-tile-layouts-tirx.txt) as a table
+/// The layouts of the TIRx spec (specification document 000, docs/design.md §1) as a table
 /// of data, each with the logical shape it is meant for:
 ///
 ///   name                   layout                                          shape
