@@ -7,7 +7,8 @@
 # benchmarks, examples and the Python module. --demo builds only what
 # scripts/demo.sh runs: the `layoutkit` CLI and `layoutkit-opt`. Compiles
 # through ccache when it is installed (scripts/bootstrap.sh installs it);
-# further arguments are passed to CMake's configure step.
+# LK_WERROR=ON makes warnings errors (.ci/run sets it); further arguments
+# are passed to CMake's configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${LK_JOBS:-$(nproc)}"
@@ -30,7 +31,7 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DLK_BUILD_TOOLS=ON -DLK_BUILD_MLIR=ON -DLK_BUILD_TESTS=$parts \
   -DLK_BUILD_BENCH=$parts -DLK_BUILD_EXAMPLES=$parts -DLK_BUILD_PYTHON=$parts \
-  "$@" >/dev/null
+  -DLK_WERROR="${LK_WERROR:-OFF}" "$@" >/dev/null
 if [ ${#targets[@]} -gt 0 ] && [ -f build/build.ninja ] && grep -q '^build layoutkit-opt:' build/build.ninja; then
   targets+=(layoutkit-opt)
 fi

@@ -20,6 +20,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS="$san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" \
   -DLK_BUILD_BENCH=OFF -DLK_BUILD_EXAMPLES=OFF -DLK_BUILD_FUZZ=OFF \
+  -DLK_WERROR="${LK_WERROR:-OFF}" \
   "${launcher[@]}" >/dev/null
 start=$SECONDS
 cmake --build build-asan -j "$jobs"
