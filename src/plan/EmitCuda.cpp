@@ -321,10 +321,78 @@ void emitSourceLane(std::string &o, const std::string &in,
        "][lane];\n";
 }
 
+/// The register lane `l` takes in `cs` (the choice whose mask holds it).
+int64_t registerOf(const std::vector<CudaLaneChoice> &cs, int64_t l) {
+  for (const CudaLaneChoice &c : cs)
+    if (c.lanes >> l & 1u)
+      return c.reg;
+  return -1;
+}
+
+/// A side's registers as a lane-dependent XOR: in every round and for every
+/// element, the register of lane l is the register of lane 0 XOR
+/// `bits[j]` for each set bit j of l. Then the side is one permutation of
+/// its register row, applied once (a conditional swap of register pairs
+/// per non-zero bits[j]: one select per register and lane bit), and every
+/// round reads or writes a fixed register. Empty when a side is not of
+/// this form (each round then selects per lane).
+struct LaneXor {
+  bool linear = false;
+  std::vector<uint64_t> bits; ///< per lane bit j
+};
+
+LaneXor laneXorOf(const CudaEmitTables &t, bool send) {
+  LaneXor x;
+  for (int j = 0; (int64_t(1) << j) < t.lanes; ++j) {
+    const CudaShuffle &s0 = t.shuffles.front();
+    const auto &cs = send ? s0.send.front() : s0.receive.front();
+    x.bits.push_back(uint64_t(registerOf(cs, int64_t(1) << j) ^
+                               registerOf(cs, 0)));
+  }
+  for (const CudaShuffle &s : t.shuffles)
+    for (const auto &cs : send ? s.send : s.receive)
+      for (int64_t l = 0; l < t.lanes; ++l) {
+        uint64_t want = uint64_t(registerOf(cs, 0));
+        for (size_t j = 0; j < x.bits.size(); ++j)
+          if (uint64_t(l) >> j & 1)
+            want ^= x.bits[j];
+        if (registerOf(cs, l) < 0 || uint64_t(registerOf(cs, l)) != want)
+          return {};
+      }
+  x.linear = true;
+  return x;
+}
+
+/// Permutes the row `row` (n registers of type E) by the lane: afterwards
+/// row[r] holds the old row[r ^ XOR_{j : lane_j = 1} x.bits[j]]. Only the
+/// registers of `keep` (closed under every x.bits[j]) move.
+void emitLanePermutation(std::string &o, const std::string &in,
+                         const std::string &E, const std::string &row,
+                         const LaneXor &x, const std::vector<bool> &keep) {
+  for (size_t j = 0; j < x.bits.size(); ++j) {
+    if (x.bits[j] == 0)
+      continue;
+    o += in + "{ // lane bit " + std::to_string(j) + ": swap r and r ^ " +
+         std::to_string(x.bits[j]) + "\n";
+    o += in + "  const bool c = lane & " + hex(uint64_t(1) << j, false) +
+         ";\n";
+    for (size_t r = 0; r < keep.size(); ++r) {
+      const size_t q = r ^ size_t(x.bits[j]);
+      if (q <= r || !keep[r])
+        continue;
+      const std::string a = row + "[" + std::to_string(r) + "]",
+                        b = row + "[" + std::to_string(q) + "]";
+      o += in + "  { const " + E + " u = " + a + ", v = " + b + "; " + a +
+           " = c ? v : u; " + b + " = c ? u : v; }\n";
+    }
+    o += in + "}\n";
+  }
+}
+
 /// One round: send (element e from the register of this lane's choice),
 /// pack, shuffle, unpack (a lane-local round keeps its elements), receive.
 void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
-               const CudaEmitTables &t) {
+               const CudaEmitTables &t, const LaneXor &sx, const LaneXor &rx) {
   const char *T = elementType(t.elementBytes);
   const int64_t eb = t.elementBytes, vecN = t.vectorElements;
   const std::string E = eb == 8 ? "uint64_t" : "uint32_t";
@@ -337,6 +405,11 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
   };
   for (int64_t e = 0; e < vecN; ++e) {
     const auto &cs = s.send[size_t(e)];
+    if (sx.linear) { // the row is permuted: lane 0's register for every lane
+      o += in + "  " + E + " s" + std::to_string(e) + " = p[" +
+           std::to_string(registerOf(cs, 0)) + "];\n";
+      continue;
+    }
     o += in + "  " + E + " s" + std::to_string(e) + " = " + sent(cs[0].reg) +
          ";\n";
     for (size_t c = 1; c < cs.size(); ++c)
@@ -365,6 +438,10 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
            (e ? " >> " + std::to_string(8 * eb * e) : std::string()) + ");\n";
   }
   for (int64_t e = 0; e < vecN; ++e)
+    if (rx.linear) // into lane 0's register; the row is permuted after
+      o += in + "  q[" + std::to_string(registerOf(s.receive[size_t(e)], 0)) +
+           "] = " + T + "(r" + std::to_string(e) + ");\n";
+  for (int64_t e = 0; e < vecN && !rx.linear; ++e)
     for (const CudaLaneChoice &c : s.receive[size_t(e)]) {
       std::string d = "dst[" + std::to_string(c.reg) + "]";
       std::string r = "r" + std::to_string(e);
@@ -397,14 +474,47 @@ void emitShuffleBody(std::string &o, const std::string &in,
     o += in + "(void)lane;\n";
   }
   emitLaneTables(o, in, t);
+  // Unmasked: a side whose registers are a lane XOR permutes its row once
+  // (LaneXor) instead of selecting in every round.
+  const LaneXor none, sx = t.masked() ? none : laneXorOf(t, true);
+  LaneXor rx = t.masked() ? none : laneXorOf(t, false);
+  const char *T = elementType(t.elementBytes);
+  if (sx.linear) {
+    o += in + T + " p[" + std::to_string(t.srcRegisters) + "];\n";
+    for (int64_t r = 0; r < t.srcRegisters; ++r)
+      o += in + "p[" + std::to_string(r) + "] = src[" + std::to_string(r) +
+           "];\n";
+    emitLanePermutation(o, in, T, "p", sx,
+                        std::vector<bool>(size_t(t.srcRegisters), true));
+  }
+  // The registers lane 0 receives; every lane receives the same set (the
+  // others are copies), so the permutation must keep it in place.
+  std::vector<bool> received(size_t(t.dstRegisters), false);
+  for (const CudaShuffle &s : t.shuffles)
+    for (const auto &cs : s.receive)
+      if (int64_t r = registerOf(cs, 0); rx.linear && r >= 0)
+        received[size_t(r)] = true;
+  for (size_t r = 0; r < received.size() && rx.linear; ++r)
+    for (uint64_t b : rx.bits)
+      if (received[r] && (size_t(r ^ b) >= received.size() || !received[r ^ b]))
+        rx = none;
+  if (rx.linear)
+    o += in + T + " q[" + std::to_string(t.dstRegisters) + "];\n";
   size_t table = 0;
   for (size_t i = 0; i < t.shuffles.size(); ++i) {
     const CudaShuffle &s = t.shuffles[i];
     o += in + "{ // round " + std::to_string(i) +
          (s.laneLocal ? " (lane-local: no shuffle)" : "") + "\n";
     emitSourceLane(o, in, s, table);
-    emitRound(o, in, s, t);
+    emitRound(o, in, s, t, sx, rx);
     o += in + "}\n";
+  }
+  if (rx.linear) {
+    emitLanePermutation(o, in, T, "q", rx, received);
+    for (size_t r = 0; r < received.size(); ++r)
+      if (received[r])
+        o += in + "dst[" + std::to_string(r) + "] = q[" + std::to_string(r) +
+             "];\n";
   }
   emitRegisterCopies(o, in, t);
 }

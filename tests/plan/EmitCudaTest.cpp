@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/plan/EmitCuda.h"
+#include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/plan/Plan.h"
@@ -262,6 +263,60 @@ TEST(EmitCudaTables, ShuffleLaneRegisterSwap) {
        at = code.find("__shfl_sync(", at + 1))
     ++shuffles;
   EXPECT_EQ(shuffles, 1u);
+}
+
+/// Occurrences of `what` in `code`.
+size_t countOf(const std::string &code, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = code.find(what); at != std::string::npos;
+       at = code.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+// The 16x16 f32 pair of Plan.h's header (A = blocked [1,4] [8,4], B =
+// blocked [4,1] [4,8] order [0,1]): lane l sends register r ^ sigma(l) and
+// receives into d ^ rho(l), sigma and rho linear in lane bits 1-3 (d_s =
+// d_r = 3; Plan.h's example). The emitter permutes the 8-register source
+// row once before the rounds and the destination row once after them: 3
+// lane bits x 8 registers = 24 selects a side, 48 in all, the planner's
+// cost.selects, where a select chain per round would write 8 x (7 + 8) =
+// 120. Every round then sends p[fixed] and receives into q[fixed].
+TEST(EmitCudaTables, ShuffleRowsPermutedOnceByTheLane) {
+  const LinearLayout a =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  const LinearLayout b =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
+  const Plan p = ok(planWarpShuffle(a, b, 32));
+  ASSERT_EQ(p.rounds.size(), 8u);
+  ASSERT_TRUE(p.shuffle);
+  EXPECT_EQ(p.shuffle->sendSelectBits, 3);
+  EXPECT_EQ(p.shuffle->receiveSelectBits, 3);
+  checkEmission(p, "header pair");
+  const std::string code = ok(emitCuda(p));
+  EXPECT_NE(code.find("  uint32_t p[8];\n"), std::string::npos);
+  EXPECT_NE(code.find("  uint32_t q[8];\n"), std::string::npos);
+  EXPECT_EQ(countOf(code, ": swap r and r ^ "), 6u);
+  EXPECT_EQ(int64_t(countOf(code, " = c ? ")), p.cost.selects);
+  EXPECT_EQ(countOf(code, "    uint32_t s0 = p["), 8u);
+  EXPECT_EQ(countOf(code, "    q["), 8u);
+  // No per-lane choice of a register is left in the rounds.
+  EXPECT_EQ(code.find(" >> lane & 1u) ? "), std::string::npos);
+}
+
+// A masked plan keeps the per-round select chains (a padding register is
+// not read, so the row cannot be permuted blindly).
+TEST(EmitCudaTables, MaskedShufflesSelectPerRound) {
+  const LinearLayout a =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  const LinearLayout b =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
+  PaddedPlan padded;
+  padded.plan = ok(planWarpShuffle(a, b, 32));
+  padded.logicalShape = {12, 16};
+  const std::string code = ok(emitCuda(padded));
+  EXPECT_EQ(code.find(": swap r and r ^ "), std::string::npos);
+  EXPECT_NE(code.find(" >> lane & 1u) ? "), std::string::npos);
 }
 
 TEST(EmitCudaTables, IterationsThroughASmallerBuffer) {

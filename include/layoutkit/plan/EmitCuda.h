@@ -149,13 +149,24 @@ struct CudaLaneChoice {
 };
 
 /// One shuffle round of a WarpShuffle plan as emitted. Per vector element
-/// j, send[j] partitions the 32 lanes by the src register they offer (a
-/// select chain when there are several); the elements are packed
+/// j, send[j] partitions the 32 lanes by the src register they offer; the
+/// elements are packed
 /// little-endian into wordsPerVector 32-bit words, each word shuffled from
 /// lane srcLane[l], unpacked, and element j is written to the dst register
 /// of receive[j] whose mask holds the lane. srcLane is computed from the
 /// lane id when affine: srcLane[l] = srcLane[0] ^ XOR_{k : l_k = 1}
 /// srcLaneXor[k]; otherwise read from a per-lane table.
+///
+/// Selects: when, over every round and element, lane l's register is lane
+/// 0's XOR a linear function of l (sigma for the send side, rho for the
+/// receive side: the planner's form), the unmasked emission permutes the
+/// source row once before the rounds (row[r] = src[r ^ sigma(l)], one
+/// conditional swap of register pairs per non-zero sigma column: d_s x
+/// registers selects) and the received row once after them, and each round
+/// reads and writes fixed registers: the (d_s + d_r) selects per word of
+/// Plan.h's cost. Otherwise (and in masked plans) each round selects its
+/// register per lane: a chain over the k registers sent (k - 1 selects) and
+/// k conditional writes on the receive side.
 struct CudaShuffle {
   /// Every lane reads itself (ShuffleRound::laneLocal): no __shfl_sync,
   /// the sent elements are the received ones.
