@@ -146,7 +146,7 @@ TEST(CliBounds, HexIntegersEverywhere) {
   // 0x40 = 64, in the layout grammar and in an integer argument.
   EXPECT_EQ(resultOf({"size", "0x40:1"}), "64");
   EXPECT_EQ(resultOf({"cosize", "(0x4,0x2):(0x1,0x10)"}), "20");
-  EXPECT_EQ(resultOf({"idx2crd", "(4,8)", "0x1f"}), "(3,7)");
+  EXPECT_EQ(resultOf({"idx2crd", "0x1f", "(4,8)"}), "(3,7)");
   // An option: column 0x1 of (8,64) f16 rows is the same read as column 1.
   EXPECT_EQ(resultOf({"tile", "conflicts", "S[(8,64):(64,1)]", "(8,64)",
                       "--column", "0x1"}),

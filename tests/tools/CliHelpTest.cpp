@@ -7,6 +7,8 @@
 #include "CliTestSupport.h"
 
 #include "layoutkit/Command.h"
+#include "layoutkit/Handlers.h"
+#include "layoutkit/api/CuteOps.h"
 
 #include <gtest/gtest.h>
 
@@ -81,12 +83,38 @@ TEST(CliHelp, RegistryCoversTheAlgebra) {
       "flat_divide", "logical_product", "zipped_product", "tiled_product",
       "flat_product", "blocked_product", "raked_product", "right_inverse",
       "left_inverse", "max_common_layout", "max_common_vector", "shape_div",
-      "ceil_div", "equivalent", "swizzle", "conformance"};
+      "ceil_div", "equivalent", "swizzle", "conformance", "crd2idx"};
   for (const char *name : expected) {
     bool found = false;
     for (const lk::cli::CommandSpec &spec : lk::cli::commandRegistry())
       found = found || spec.name == name;
     EXPECT_TRUE(found) << name;
+  }
+}
+
+// Every operation of the cute registry (api/CuteOps.h) is a subcommand
+// made from its row: the registry's one-line doc as the summary, its
+// parameters in its order (PROFILE as --profile), the generic handler.
+TEST(CliHelp, CuteRegistryOpsAreSubcommands) {
+  for (const lk::api::CuteOp &op : lk::api::cuteOps()) {
+    const lk::cli::CommandSpec *spec = nullptr;
+    for (const lk::cli::CommandSpec &s : lk::cli::commandRegistry())
+      if (s.name == op.name)
+        spec = &s;
+    ASSERT_NE(spec, nullptr) << op.name;
+    EXPECT_EQ(spec->summary, op.doc);
+    EXPECT_EQ(spec->run, &lk::cli::runCuteOp) << op.name;
+    std::vector<std::string> positional;
+    for (const lk::api::CuteParam &p : op.params)
+      if (p.name != "PROFILE")
+        positional.emplace_back(p.name);
+    ASSERT_EQ(spec->params.size(), positional.size()) << op.name;
+    for (size_t i = 0; i < positional.size(); ++i)
+      EXPECT_EQ(spec->params[i].name, positional[i]) << op.name;
+    CliRun help = runCli({std::string(op.name), "--help"});
+    EXPECT_EQ(help.status, 0) << op.name;
+    EXPECT_NE(help.out.find(std::string(op.doc)), std::string::npos)
+        << op.name;
   }
 }
 

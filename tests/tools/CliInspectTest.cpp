@@ -42,13 +42,13 @@ TEST(CliEval, SwizzledLayout) {
 
 TEST(CliIdx2crd, Colexicographic) {
   // 5 in ((2,4),8): 5 mod 2 = 1, (5 div 2) mod 4 = 2, 5 div 8 = 0.
-  EXPECT_EQ(resultOf({"idx2crd", "((2,4),8)", "5"}), "((1,2),0)");
+  EXPECT_EQ(resultOf({"idx2crd", "5", "((2,4),8)"}), "((1,2),0)");
   // 7 in (3,4): 7 mod 3 = 1, 7 div 3 = 2.
-  EXPECT_EQ(resultOf({"idx2crd", "(3,4)", "7"}), "(1,2)");
+  EXPECT_EQ(resultOf({"idx2crd", "7", "(3,4)"}), "(1,2)");
   // An integer shape returns the index.
-  EXPECT_EQ(resultOf({"idx2crd", "8", "6"}), "6");
+  EXPECT_EQ(resultOf({"idx2crd", "6", "8"}), "6");
   // Out of range.
-  EXPECT_EQ(runCli({"idx2crd", "(3,4)", "12"}).status, 1);
+  EXPECT_EQ(runCli({"idx2crd", "12", "(3,4)"}).status, 1);
 }
 
 TEST(CliSwizzle, Formula) {

@@ -50,7 +50,7 @@ TEST(CliJson, ScalarBoolAndTupleResults) {
   EXPECT_EQ(runCli({"equivalent", "(2,4):(1,2)", "8:1", "--json"}).json()["result"],
             true);
   // idx2crd 5 in ((2,4),8) = ((1,2),0).
-  EXPECT_EQ(runCli({"idx2crd", "((2,4),8)", "5", "--json"}).json()["result"],
+  EXPECT_EQ(runCli({"idx2crd", "5", "((2,4),8)", "--json"}).json()["result"],
             json::parse("[[1,2],0]"));
   // Rank-1 tuple stays an array: shape_div((8), 2) = (4).
   EXPECT_EQ(runCli({"shape_div", "(8)", "2", "--json"}).json()["result"],

@@ -12,51 +12,51 @@
 
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/CuteOps.h"
+
 namespace lk::cli {
 
 namespace {
 
-using LayoutOp = Expected<cute::Layout> (*)(const cute::Layout &);
-using TilerOp = Expected<cute::Layout> (*)(const cute::Layout &,
-                                           const cute::Tiler &);
-using BinaryLayoutOp = Expected<cute::Layout> (*)(const cute::Layout &,
-                                                  const cute::Layout &);
 
 /// LAYOUT -> Op(LAYOUT).
-template <LayoutOp Op> Expected<Reply> unary(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  LK_TRY(cute::Layout r, Op(l));
-  return layoutReply(r);
-}
-
 /// A TILER -> Op(A, TILER).
-template <TilerOp Op> Expected<Reply> withTiler(const Invocation &inv) {
-  LK_TRY(cute::Layout a, inv.layout(0));
-  LK_TRY(cute::Tiler t, inv.tiler(1));
-  LK_TRY(cute::Layout r, Op(a, t));
-  return layoutReply(r);
-}
-
 /// A B -> Op(A, B).
-template <BinaryLayoutOp Op> Expected<Reply> binary(const Invocation &inv) {
-  LK_TRY(cute::Layout a, inv.layout(0));
-  LK_TRY(cute::Layout b, inv.layout(1));
-  LK_TRY(cute::Layout r, Op(a, b));
-  return layoutReply(r);
-}
-
 /// Shared shape of coalesce and filter: the plain form, or the form with a
 /// --profile.
-Expected<Reply>
-withProfile(const Invocation &inv, cute::Layout (*plain)(const cute::Layout &),
-            Expected<cute::Layout> (*profiled)(const cute::Layout &,
-                                               const IntTuple &)) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  if (!inv.option("profile"))
-    return layoutReply(plain(l));
-  LK_TRY(IntTuple profile, inv.intTupleOption("profile"));
-  LK_TRY(cute::Layout r, profiled(l, profile));
-  return layoutReply(r);
+/// Positional parameter i read as a value of `kind`.
+Expected<api::CuteValue> argument(const Invocation &inv, size_t i,
+                                  api::CuteKind kind) {
+  switch (kind) {
+  case api::CuteKind::Layout: {
+    LK_TRY(cute::Layout l, inv.layout(i));
+    return api::CuteValue{std::move(l)};
+  }
+  case api::CuteKind::Tiler: {
+    LK_TRY(cute::Tiler t, inv.tiler(i));
+    return api::CuteValue{std::move(t)};
+  }
+  case api::CuteKind::IntTuple: {
+    LK_TRY(IntTuple t, inv.intTuple(i));
+    return api::CuteValue{std::move(t)};
+  }
+  case api::CuteKind::Integer: {
+    LK_TRY(int64_t n, inv.integer(i));
+    return api::CuteValue{n};
+  }
+  }
+  return Diagnostic::error("unknown argument kind");
+}
+
+/// The answer printed by its kind.
+Reply replyOf(const api::CuteValue &v) {
+  if (const cute::Layout *l = std::get_if<cute::Layout>(&v.value))
+    return layoutReply(*l);
+  if (const IntTuple *t = std::get_if<IntTuple>(&v.value))
+    return tupleReply(*t);
+  if (const int64_t *n = std::get_if<int64_t>(&v.value))
+    return integerReply(*n);
+  return {v.str(), v.str()};
 }
 
 Expected<cute::Rounding> roundingOf(const std::string &name) {
@@ -72,43 +72,28 @@ Expected<cute::Rounding> roundingOf(const std::string &name) {
 
 } // namespace
 
-Expected<Reply> runSize(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  return integerReply(l.size());
-}
-
-Expected<Reply> runCosize(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  if (l.hasBasisStrides())
-    return Diagnostic::error("cosize is not defined for the basis-stride "
-                             "layout " + l.str())
-        .note("its codomain is multi-dimensional; use `layoutkit eval` to "
-              "see where a coordinate goes");
-  LK_TRY(int64_t cosize, l.cosize());
-  return integerReply(cosize);
-}
-
-Expected<Reply> runRank(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  return integerReply(int64_t(l.rank()));
-}
-
-Expected<Reply> runDepth(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  return integerReply(l.depth());
-}
-
-Expected<Reply> runCoalesce(const Invocation &inv) {
-  return withProfile(inv, cute::coalesce, cute::coalesce);
-}
-
-Expected<Reply> runFilter(const Invocation &inv) {
-  return withProfile(inv, cute::filter, cute::filter);
-}
-
-Expected<Reply> runFilterZeros(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  return layoutReply(cute::filter_zeros(l));
+Expected<Reply> runCuteOp(const Invocation &inv) {
+  const api::CuteOp *op = api::findCuteOp(inv.spec->name);
+  if (!op)
+    return Diagnostic::error("'" + inv.spec->name +
+                             "' is not an operation of the cute registry");
+  std::vector<api::CuteValue> args;
+  size_t position = 0;
+  for (const api::CuteParam &p : op->params) {
+    if (p.name == "PROFILE") {
+      if (!inv.option("profile"))
+        break;
+      LK_TRY(IntTuple profile, inv.intTupleOption("profile"));
+      args.push_back({std::move(profile)});
+      continue;
+    }
+    if (!inv.has(position))
+      break;
+    LK_TRY(api::CuteValue v, argument(inv, position++, p.kind));
+    args.push_back(std::move(v));
+  }
+  LK_TRY(api::CuteValue r, api::callCuteOp(*op, std::move(args)));
+  return replyOf(r);
 }
 
 Expected<Reply> runFlatten(const Invocation &inv) {
@@ -128,75 +113,6 @@ Expected<Reply> runGroupModes(const Invocation &inv) {
                              std::to_string(rank));
   LK_TRY(cute::Layout r, cute::group_modes(l, size_t(begin), size_t(end)));
   return layoutReply(r);
-}
-
-Expected<Reply> runComposition(const Invocation &inv) {
-  LK_TRY(cute::Layout a, inv.layout(0));
-  LK_TRY(cute::Tiler t, inv.tiler(1));
-  // The tiler overload: tuples compose by mode, and a bare integer n
-  // composes as n:1 (also for n == 1, as CuTe does), not as compact(n).
-  Expected<cute::Layout> r = cute::composition(a, t);
-  if (!r)
-    return std::move(r).error();
-  return layoutReply(*r);
-}
-
-Expected<Reply> runComplement(const Invocation &inv) {
-  LK_TRY(cute::Layout l, inv.layout(0));
-  if (!inv.has(1)) {
-    LK_TRY(cute::Layout r, cute::complement(l));
-    return layoutReply(r);
-  }
-  LK_TRY(IntTuple cotarget, inv.intTuple(1));
-  LK_TRY(cute::Layout r, cute::complement(l, cotarget));
-  return layoutReply(r);
-}
-
-Expected<Reply> runLogicalDivide(const Invocation &inv) {
-  return withTiler<cute::logical_divide>(inv);
-}
-Expected<Reply> runZippedDivide(const Invocation &inv) {
-  return withTiler<cute::zipped_divide>(inv);
-}
-Expected<Reply> runTiledDivide(const Invocation &inv) {
-  return withTiler<cute::tiled_divide>(inv);
-}
-Expected<Reply> runFlatDivide(const Invocation &inv) {
-  return withTiler<cute::flat_divide>(inv);
-}
-Expected<Reply> runLogicalProduct(const Invocation &inv) {
-  return withTiler<cute::logical_product>(inv);
-}
-Expected<Reply> runZippedProduct(const Invocation &inv) {
-  return withTiler<cute::zipped_product>(inv);
-}
-Expected<Reply> runTiledProduct(const Invocation &inv) {
-  return withTiler<cute::tiled_product>(inv);
-}
-Expected<Reply> runFlatProduct(const Invocation &inv) {
-  return withTiler<cute::flat_product>(inv);
-}
-Expected<Reply> runBlockedProduct(const Invocation &inv) {
-  return binary<cute::blocked_product>(inv);
-}
-Expected<Reply> runRakedProduct(const Invocation &inv) {
-  return binary<cute::raked_product>(inv);
-}
-Expected<Reply> runRightInverse(const Invocation &inv) {
-  return unary<cute::right_inverse>(inv);
-}
-Expected<Reply> runLeftInverse(const Invocation &inv) {
-  return unary<cute::left_inverse>(inv);
-}
-Expected<Reply> runMaxCommonLayout(const Invocation &inv) {
-  return binary<cute::max_common_layout>(inv);
-}
-
-Expected<Reply> runMaxCommonVector(const Invocation &inv) {
-  LK_TRY(cute::Layout a, inv.layout(0));
-  LK_TRY(cute::Layout b, inv.layout(1));
-  LK_TRY(int64_t n, cute::max_common_vector(a, b));
-  return integerReply(n);
 }
 
 Expected<Reply> runShapeDiv(const Invocation &inv) {

@@ -13,6 +13,8 @@
 
 #include "layoutkit/Handlers.h"
 
+#include "layoutkit/api/CuteOps.h"
+
 namespace lk::cli {
 
 namespace {
@@ -28,7 +30,6 @@ const char *const kShapeHelp = "an integer tuple, e.g. (4,6) or ((2,4),8)";
 ParamSpec layoutParam(std::string name = "LAYOUT") {
   return {std::move(name), kLayoutHelp, Arity::One};
 }
-ParamSpec tilerParam() { return {"TILER", kTilerHelp, Arity::One}; }
 ParamSpec integerParam(std::string name, std::string help) {
   return {std::move(name), std::move(help), Arity::One};
 }
@@ -40,6 +41,43 @@ OptionSpec profileOption(const std::string &op) {
               "are kept), e.g. (1,1)",
           false,
           {}};
+}
+
+/// The help of a parameter of kind `k`.
+std::string kindHelp(api::CuteKind k) {
+  switch (k) {
+  case api::CuteKind::Layout:
+    return kLayoutHelp;
+  case api::CuteKind::Tiler:
+    return kTilerHelp;
+  case api::CuteKind::IntTuple:
+    return kShapeHelp;
+  case api::CuteKind::Integer:
+    return "an integer, e.g. 5";
+  }
+  return "";
+}
+
+/// The row of the registry's operation `name` (api/CuteOps.h): its summary
+/// and parameters come from the registry (a PROFILE parameter becomes the
+/// --profile option), the group, details and examples from the CLI.
+CommandSpec cuteRow(std::string_view name, std::string group,
+                    std::string details, std::vector<std::string> examples) {
+  const api::CuteOp *op = api::findCuteOp(name);
+  CommandSpec c{std::string(name), std::move(group),    "",     std::move(details),
+                std::move(examples),   {}, {}, runCuteOp};
+  if (!op) // a row naming no operation shows up in CliHelpTest
+    return c;
+  c.summary = std::string(op->doc);
+  for (const api::CuteParam &p : op->params) {
+    if (p.name == "PROFILE") {
+      c.options.push_back(profileOption(std::string(name)));
+      continue;
+    }
+    c.params.push_back({std::string(p.name), kindHelp(p.kind),
+                        p.optional ? Arity::Optional : Arity::One});
+  }
+  return c;
 }
 
 std::vector<CommandSpec> buildRegistry() {
@@ -90,16 +128,15 @@ std::vector<CommandSpec> buildRegistry() {
          Arity::One}},
        {},
        runEval},
-      {"idx2crd", inspect,
-       "The coordinate of a 1-D index in a shape (colexicographic)",
-       "c0 = i mod s0, c1 = (i div s0) mod s1, ... recursively; the result "
+      cuteRow("idx2crd", inspect, "c0 = i mod s0, c1 = (i div s0) mod s1, ... recursively; the result "
        "is congruent to SHAPE. Requires 0 <= INDEX < size(SHAPE).",
-       {"layoutkit idx2crd '((2,4),8)' 5    # ((1,2),0)",
-        "layoutkit idx2crd '(3,4)' 7        # (1,2)"},
-       {{"SHAPE", kShapeHelp, Arity::One},
-        integerParam("INDEX", "a 1-D index, e.g. 5")},
-       {},
-       runIdx2crd},
+              {"layoutkit idx2crd 5 '((2,4),8)'    # ((1,2),0)",
+               "layoutkit idx2crd 7 '(3,4)'        # (1,2)"}),
+      cuteRow("crd2idx", inspect,
+              "COORD is congruent to the layout's shape, or uses one integer "
+              "for a tuple mode. `eval` also takes swizzled and basis-stride "
+              "layouts.",
+              {"layoutkit crd2idx '(1,1)' '(4,2):(1,4)'   # 1*1 + 1*4 = 5"}),
       {"parse", inspect,
        "Read a basis descriptor or a layout attribute and print its "
        "canonical form",
@@ -113,33 +150,16 @@ std::vector<CommandSpec> buildRegistry() {
         {"TEXT", "the text to read", Arity::One}},
        {},
        runParse},
-      {"size", inspect, "Number of coordinates of a layout (product of shape)",
-       "",
-       {"layoutkit size '((2,4),8):((1,16),2)'    # 2*4*8 = 64"},
-       {layoutParam()},
-       {},
-       runSize},
-      {"cosize", inspect,
-       "One past the largest offset: 1 + sum of (s-1)*|d| over the leaves",
-       "",
-       {"layoutkit cosize '((2,4),8):((1,16),2)'  # 1 + 1*1 + 3*16 + 7*2 = 64",
-        "layoutkit cosize '(4,3):(1,0)'           # 1 + 3*1 + 2*0 = 4"},
-       {layoutParam()},
-       {},
-       runCosize},
-      {"rank", inspect, "Number of top-level modes (1 for an integer shape)",
-       "",
-       {"layoutkit rank '((2,4),8):((1,16),2)'    # 2"},
-       {layoutParam()},
-       {},
-       runRank},
-      {"depth", inspect, "Nesting depth of the shape (0 for an integer shape)",
-       "",
-       {"layoutkit depth '((2,4),8):((1,16),2)'   # 2",
-        "layoutkit depth '8:1'                    # 0"},
-       {layoutParam()},
-       {},
-       runDepth},
+      cuteRow("size", inspect, "",
+              {"layoutkit size '((2,4),8):((1,16),2)'    # 2*4*8 = 64"}),
+      cuteRow("cosize", inspect, "",
+              {"layoutkit cosize '((2,4),8):((1,16),2)'  # 1 + 1*1 + 3*16 + 7*2 = 64",
+        "layoutkit cosize '(4,3):(1,0)'           # 1 + 3*1 + 2*0 = 4"}),
+      cuteRow("rank", inspect, "",
+              {"layoutkit rank '((2,4),8):((1,16),2)'    # 2"}),
+      cuteRow("depth", inspect, "",
+              {"layoutkit depth '((2,4),8):((1,16),2)'   # 2",
+        "layoutkit depth '8:1'                    # 0"}),
       {"equivalent", inspect,
        "Whether two layouts compute the same function on the same domain",
        "Prints true or false; like cmp, the exit status is 0 when they are "
@@ -153,30 +173,17 @@ std::vector<CommandSpec> buildRegistry() {
        runEquivalent},
 
       // Structure -----------------------------------------------------------
-      {"coalesce", structure,
-       "Merge contiguous modes: same function, fewest modes",
-       "Flattens, drops size-1 modes and merges s1:d1 into s0:d0 when "
+      cuteRow("coalesce", structure, "Flattens, drops size-1 modes and merges s1:d1 into s0:d0 when "
        "d1 == s0*d0. With --profile, coalesces each mode selected by the "
        "profile separately.",
-       {"layoutkit coalesce '(2,4):(1,2)'                  # 8:1",
+              {"layoutkit coalesce '(2,4):(1,2)'                  # 8:1",
         "layoutkit coalesce '(2,4):(8,1)'                  # (2,4):(8,1)",
         "layoutkit coalesce '(2,(1,4)):(1,(6,2))' --profile '(1,1)'"
-        "   # (2,4):(1,2)"},
-       {layoutParam()},
-       {profileOption("coalesce")},
-       runCoalesce},
-      {"filter", structure,
-       "Drop stride-0 modes and coalesce: coalesce(filter_zeros(L))", "",
-       {"layoutkit filter '(4,3):(1,0)'     # 4:1"},
-       {layoutParam()},
-       {profileOption("filter")},
-       runFilter},
-      {"filter_zeros", structure,
-       "Replace the shape of every stride-0 leaf by 1", "",
-       {"layoutkit filter_zeros '(4,3):(1,0)'     # (4,1):(1,0)"},
-       {layoutParam()},
-       {},
-       runFilterZeros},
+        "   # (2,4):(1,2)"}),
+      cuteRow("filter", structure, "",
+              {"layoutkit filter '(4,3):(1,0)'     # 4:1"}),
+      cuteRow("filter_zeros", structure, "",
+              {"layoutkit filter_zeros '(4,3):(1,0)'     # (4,1):(1,0)"}),
       {"flatten", structure, "The depth <= 1 layout of the same leaves", "",
        {"layoutkit flatten '((2,4),8):((1,16),2)'   # (2,4,8):(1,16,2)"},
        {layoutParam()},
@@ -191,126 +198,54 @@ std::vector<CommandSpec> buildRegistry() {
        runGroupModes},
 
       // Composition, complement, inverses -----------------------------------
-      {"composition", compose,
-       "R(c) = A(TILER(c)): apply TILER first, then A",
-       "The result has TILER's shape. A tuple TILER composes mode by mode "
+      cuteRow("composition", compose, "The result has TILER's shape. A tuple TILER composes mode by mode "
        "(`_` keeps A's mode).",
-       {"layoutkit composition '(4,2):(1,4)' '(2,2):(1,2)'   # (2,2):(1,2)",
-        "layoutkit composition '8:2' '4:1'                   # 4:2"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runComposition},
-      {"complement", compose,
-       "The sorted layout that fills the gaps of LAYOUT up to COTARGET",
-       "COTARGET defaults to cosize(filter(LAYOUT)); it may be an integer "
+              {"layoutkit composition '(4,2):(1,4)' '(2,2):(1,2)'   # (2,2):(1,2)",
+        "layoutkit composition '8:2' '4:1'                   # 4:2"}),
+      cuteRow("complement", compose, "COTARGET defaults to cosize(filter(LAYOUT)); it may be an integer "
        "or a shape.",
-       {"layoutkit complement '4:32' 256   # (32,2):(1,128)",
+              {"layoutkit complement '4:32' 256   # (32,2):(1,128)",
         "layoutkit complement '4:32' 128   # 32:1",
-        "layoutkit complement '4:2'        # 2:1"},
-       {layoutParam(),
-        {"COTARGET", "the size to reach, an integer or a shape, e.g. 256",
-         Arity::Optional}},
-       {},
-       runComplement},
-      {"right_inverse", compose,
-       "R with L(R(i)) = i on the largest contiguous prefix", "",
-       {"layoutkit right_inverse '(4,2):(2,1)'   # (2,4):(4,1)"},
-       {layoutParam()},
-       {},
-       runRightInverse},
-      {"left_inverse", compose, "R with R(L(i)) = i for an injective L", "",
-       {"layoutkit left_inverse '(4,2):(2,1)'    # (2,4):(4,1)"},
-       {layoutParam()},
-       {},
-       runLeftInverse},
-      {"max_common_layout", compose,
-       "The largest R with A(R(i)) = i and B(R(i)) = i", "",
-       {"layoutkit max_common_layout '(4,2):(1,4)' '8:1'   # 8:1"},
-       {layoutParam("A"), layoutParam("B")},
-       {},
-       runMaxCommonLayout},
-      {"max_common_vector", compose,
-       "How many contiguous elements A and B share: size(max_common_layout)",
-       "",
-       {"layoutkit max_common_vector '(4,2):(1,8)' '8:1'   # 4"},
-       {layoutParam("A"), layoutParam("B")},
-       {},
-       runMaxCommonVector},
+        "layoutkit complement '4:2'        # 2:1"}),
+      cuteRow("right_inverse", compose, "",
+              {"layoutkit right_inverse '(4,2):(2,1)'   # (2,4):(4,1)"}),
+      cuteRow("left_inverse", compose, "",
+              {"layoutkit left_inverse '(4,2):(2,1)'    # (2,4):(4,1)"}),
+      cuteRow("max_common_layout", compose, "",
+              {"layoutkit max_common_layout '(4,2):(1,4)' '8:1'   # 8:1"}),
+      cuteRow("max_common_vector", compose, "",
+              {"layoutkit max_common_vector '(4,2):(1,8)' '8:1'   # 4"}),
 
       // Divides and products ------------------------------------------------
-      {"logical_divide", divide,
-       "Split A into (tile, rest): composition(A, (T, complement(T)))", "",
-       {"layoutkit logical_divide '128:1' '32:1'   # (32,4):(1,32)"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runLogicalDivide},
-      {"zipped_divide", divide,
-       "logical_divide gathered as ((tile modes...), (rest modes...))", "",
-       {"layoutkit zipped_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # ((2,4),(4,2)):((1,8),(2,32))"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runZippedDivide},
-      {"tiled_divide", divide,
-       "logical_divide gathered as ((tile modes...), rest0, rest1, ...)", "",
-       {"layoutkit tiled_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # ((2,4),4,2):((1,8),2,32)"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runTiledDivide},
-      {"flat_divide", divide,
-       "logical_divide gathered as (tile0, tile1, ..., rest0, rest1, ...)", "",
-       {"layoutkit flat_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # (2,4,4,2):(1,8,2,32)"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runFlatDivide},
-      {"logical_product", divide,
-       "(A, composition(complement(A, size(A)*cosize(T)), T)): T copies of A",
-       "",
-       {"layoutkit logical_product '(2,2):(1,2)' '3:1'   # ((2,2),3):((1,2),4)",
-        "layoutkit logical_product '128:1' '4:32'        # (128,4):(1,4096)"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runLogicalProduct},
-      {"zipped_product", divide,
-       "logical_product gathered as ((A modes...), (product modes...))", "",
-       {"layoutkit zipped_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # ((2,2),(3,(2,2))):((1,2),(2,(1,4)))"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runZippedProduct},
-      {"tiled_product", divide,
-       "logical_product gathered as ((A modes...), rest0, rest1, ...)", "",
-       {"layoutkit tiled_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # ((2,2),3,(2,2)):((1,2),2,(1,4))"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runTiledProduct},
-      {"flat_product", divide,
-       "logical_product gathered as (A0, A1, ..., rest0, rest1, ...)", "",
-       {"layoutkit flat_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # (2,2,3,(2,2)):(1,2,2,(1,4))"},
-       {layoutParam("A"), tilerParam()},
-       {},
-       runFlatProduct},
-      {"blocked_product", divide,
-       "Tile B copies of A, A innermost in each mode: mode i = (A_i, X_i)",
-       "",
-       {"layoutkit blocked_product '(2,2):(1,2)' '(2,3):(1,2)'"
-        "   # ((2,2),(2,3)):((1,4),(2,8))"},
-       {layoutParam("A"), layoutParam("B")},
-       {},
-       runBlockedProduct},
-      {"raked_product", divide,
-       "Interleave B copies of A, B innermost in each mode: mode i = (X_i, "
-       "A_i)",
-       "",
-       {"layoutkit raked_product '(2,2):(1,2)' '(2,3):(1,2)'"
-        "   # ((2,2),(3,2)):((4,1),(8,2))"},
-       {layoutParam("A"), layoutParam("B")},
-       {},
-       runRakedProduct},
+      cuteRow("logical_divide", divide, "",
+              {"layoutkit logical_divide '128:1' '32:1'   # (32,4):(1,32)"}),
+      cuteRow("zipped_divide", divide, "",
+              {"layoutkit zipped_divide '(8,8):(1,8)' '(2:1,4:1)'"
+        "   # ((2,4),(4,2)):((1,8),(2,32))"}),
+      cuteRow("tiled_divide", divide, "",
+              {"layoutkit tiled_divide '(8,8):(1,8)' '(2:1,4:1)'"
+        "   # ((2,4),4,2):((1,8),2,32)"}),
+      cuteRow("flat_divide", divide, "",
+              {"layoutkit flat_divide '(8,8):(1,8)' '(2:1,4:1)'"
+        "   # (2,4,4,2):(1,8,2,32)"}),
+      cuteRow("logical_product", divide, "",
+              {"layoutkit logical_product '(2,2):(1,2)' '3:1'   # ((2,2),3):((1,2),4)",
+        "layoutkit logical_product '128:1' '4:32'        # (128,4):(1,4096)"}),
+      cuteRow("zipped_product", divide, "",
+              {"layoutkit zipped_product '(2,2):(1,2)' '(3:1,4:1)'"
+        "   # ((2,2),(3,(2,2))):((1,2),(2,(1,4)))"}),
+      cuteRow("tiled_product", divide, "",
+              {"layoutkit tiled_product '(2,2):(1,2)' '(3:1,4:1)'"
+        "   # ((2,2),3,(2,2)):((1,2),2,(1,4))"}),
+      cuteRow("flat_product", divide, "",
+              {"layoutkit flat_product '(2,2):(1,2)' '(3:1,4:1)'"
+        "   # (2,2,3,(2,2)):(1,2,2,(1,4))"}),
+      cuteRow("blocked_product", divide, "",
+              {"layoutkit blocked_product '(2,2):(1,2)' '(2,3):(1,2)'"
+        "   # ((2,2),(2,3)):((1,4),(2,8))"}),
+      cuteRow("raked_product", divide, "",
+              {"layoutkit raked_product '(2,2):(1,2)' '(2,3):(1,2)'"
+        "   # ((2,2),(3,2)):((4,1),(8,2))"}),
 
       // Shapes and swizzles -------------------------------------------------
       {"shape_div", shapes,

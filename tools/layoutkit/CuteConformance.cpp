@@ -11,6 +11,7 @@
 
 #include "layoutkit/ConformanceOps.h"
 
+#include "layoutkit/api/CuteOps.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/cute/Text.h"
@@ -88,165 +89,98 @@ Expected<Tiler> tilerFromJson(const json &j) {
 //===----------------------------------------------------------------------===//
 
 using OpFn = std::function<Expected<json>(const json &args)>;
+using api::CuteKind;
+using api::CuteValue;
 
-json layoutJson(const Layout &l) { return l.str(); }
+/// An oracle argument read as a value of `kind`.
+Expected<CuteValue> valueFromJson(CuteKind kind, const json &j) {
+  switch (kind) {
+  case CuteKind::Layout: {
+    LK_TRY(Layout l, layoutFromJson(j));
+    return CuteValue{std::move(l)};
+  }
+  case CuteKind::Tiler: {
+    LK_TRY(Tiler t, tilerFromJson(j));
+    return CuteValue{std::move(t)};
+  }
+  case CuteKind::IntTuple: {
+    LK_TRY(IntTuple t, tupleFromJson(j));
+    return CuteValue{std::move(t)};
+  }
+  case CuteKind::Integer: {
+    LK_TRY(int64_t v, intFromJson(j));
+    return CuteValue{v};
+  }
+  }
+  return Diagnostic::error("unknown argument kind");
+}
 
-/// An op taking one layout and returning a layout.
-OpFn unaryLayout(Expected<Layout> (*f)(const Layout &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 1));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(Layout r, f(l));
-    return layoutJson(r);
+/// An answer as the oracle writes it: a layout as its text, an integer
+/// tuple as nested arrays, an integer as a number.
+json valueToJson(const CuteValue &v) {
+  if (const IntTuple *t = std::get_if<IntTuple>(&v.value))
+    return tupleToJson(*t);
+  if (const int64_t *n = std::get_if<int64_t>(&v.value))
+    return *n;
+  return v.str();
+}
+
+/// The registry's operation `op` on oracle arguments.
+OpFn fromRegistry(const api::CuteOp &op) {
+  return [&op](const json &a) -> Expected<json> {
+    LK_CHECK(arity(a, op.requiredParams(), op.params.size()));
+    std::vector<CuteValue> args;
+    for (size_t i = 0; i < a.size(); ++i) {
+      LK_TRY(CuteValue v, valueFromJson(op.params[i].kind, a[i]));
+      args.push_back(std::move(v));
+    }
+    LK_TRY(CuteValue r, api::callCuteOp(op, std::move(args)));
+    return valueToJson(r);
   };
 }
 
-/// An op taking a layout and a tiler.
-OpFn layoutTiler(Expected<Layout> (*f)(const Layout &, const Tiler &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 2, 2));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(Tiler t, tilerFromJson(a[1]));
-    LK_TRY(Layout r, f(l, t));
-    return layoutJson(r);
-  };
+/// swizzle(B, M, S, x): the swizzle function at x.
+Expected<json> swizzleOp(const json &a) {
+  LK_CHECK(arity(a, 4, 4));
+  LK_TRY(int64_t b, intFromJson(a[0]));
+  LK_TRY(int64_t m, intFromJson(a[1]));
+  LK_TRY(int64_t s, intFromJson(a[2]));
+  LK_TRY(int64_t x, intFromJson(a[3]));
+  LK_CHECK(swizzleParamsInRange(b, m, s));
+  return json(swizzleApply(int(b), int(m), int(s), x));
 }
 
-/// An op taking two layouts.
-OpFn twoLayouts(Expected<Layout> (*f)(const Layout &, const Layout &)) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 2, 2));
-    LK_TRY(Layout x, layoutFromJson(a[0]));
-    LK_TRY(Layout y, layoutFromJson(a[1]));
-    LK_TRY(Layout r, f(x, y));
-    return layoutJson(r);
-  };
+/// composed_eval([B,M,S], offset, layout, coord): Sw(offset + L(coord)).
+Expected<json> composedEvalOp(const json &a) {
+  LK_CHECK(arity(a, 4, 4));
+  if (!a[0].is_array() || a[0].size() != 3)
+    return Diagnostic::error("expected [B,M,S], got " + a[0].dump());
+  LK_TRY(int64_t b, intFromJson(a[0][0]));
+  LK_TRY(int64_t m, intFromJson(a[0][1]));
+  LK_TRY(int64_t s, intFromJson(a[0][2]));
+  LK_TRY(int64_t off, intFromJson(a[1]));
+  LK_TRY(Layout l, layoutFromJson(a[2]));
+  LK_TRY(IntTuple c, tupleFromJson(a[3]));
+  LK_CHECK(swizzleParamsInRange(b, m, s));
+  // The oracle also evaluates swizzles that are not self-inverse (S < B,
+  // negative S), so the parameters are not validated here.
+  ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};
+  LK_TRY(int64_t v, crd2idx(c, composed));
+  return json(v);
 }
-
-/// coalesce / filter with an optional profile.
-OpFn withProfile(Layout (*plain)(const Layout &),
-                 Expected<Layout> (*profiled)(const Layout &, const IntTuple &)) {
-  return [plain, profiled](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 2));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    if (a.size() == 1)
-      return layoutJson(plain(l));
-    LK_TRY(IntTuple p, tupleFromJson(a[1]));
-    LK_TRY(Layout r, profiled(l, p));
-    return layoutJson(r);
-  };
-}
-
-/// An op taking one layout and returning an integer.
-OpFn layoutInt(std::function<Expected<int64_t>(const Layout &)> f) {
-  return [f](const json &a) -> Expected<json> {
-    LK_CHECK(arity(a, 1, 1));
-    LK_TRY(Layout l, layoutFromJson(a[0]));
-    LK_TRY(int64_t r, f(l));
-    return json(r);
-  };
-}
-
-Expected<Layout> rightInverse(const Layout &l) { return right_inverse(l); }
-Expected<Layout> leftInverse(const Layout &l) { return left_inverse(l); }
-Expected<Layout> filterZeros(const Layout &l) { return filter_zeros(l); }
-Layout coalescePlain(const Layout &l) { return coalesce(l); }
-Expected<Layout> coalesceProfiled(const Layout &l, const IntTuple &p) { return coalesce(l, p); }
-Layout filterPlain(const Layout &l) { return filter(l); }
-Expected<Layout> filterProfiled(const Layout &l, const IntTuple &p) { return filter(l, p); }
-Expected<Layout> compositionT(const Layout &l, const Tiler &t) { return composition(l, t); }
 
 const std::map<std::string, OpFn> &cuteTable() {
-  static const std::map<std::string, OpFn> table = {
-      {"size", layoutInt([](const Layout &l) -> Expected<int64_t> { return l.size(); })},
-      {"cosize", layoutInt([](const Layout &l) { return l.cosize(); })},
-      {"rank", layoutInt([](const Layout &l) -> Expected<int64_t> { return int64_t(l.rank()); })},
-      {"depth", layoutInt([](const Layout &l) -> Expected<int64_t> { return int64_t(l.depth()); })},
-      {"crd2idx",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(IntTuple c, tupleFromJson(a[0]));
-         LK_TRY(Layout l, layoutFromJson(a[1]));
-         LK_TRY(int64_t r, crd2idx(c, l));
-         return json(r);
-       }},
-      {"idx2crd",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(int64_t i, intFromJson(a[0]));
-         LK_TRY(IntTuple s, tupleFromJson(a[1]));
-         LK_TRY(IntTuple c, idx2crd(i, s));
-         return tupleToJson(c);
-       }},
-      {"coalesce", withProfile(coalescePlain, coalesceProfiled)},
-      {"filter", withProfile(filterPlain, filterProfiled)},
-      {"filter_zeros", unaryLayout(filterZeros)},
-      {"composition", layoutTiler(compositionT)},
-      {"complement",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 1, 2));
-         LK_TRY(Layout l, layoutFromJson(a[0]));
-         if (a.size() == 1) {
-           LK_TRY(Layout r, complement(l));
-           return layoutJson(r);
-         }
-         LK_TRY(IntTuple m, tupleFromJson(a[1]));
-         LK_TRY(Layout r, complement(l, m));
-         return layoutJson(r);
-       }},
-      {"logical_divide", layoutTiler(logical_divide)},
-      {"zipped_divide", layoutTiler(zipped_divide)},
-      {"tiled_divide", layoutTiler(tiled_divide)},
-      {"flat_divide", layoutTiler(flat_divide)},
-      {"logical_product", layoutTiler(logical_product)},
-      {"zipped_product", layoutTiler(zipped_product)},
-      {"tiled_product", layoutTiler(tiled_product)},
-      {"flat_product", layoutTiler(flat_product)},
-      {"blocked_product", twoLayouts(blocked_product)},
-      {"raked_product", twoLayouts(raked_product)},
-      {"right_inverse", unaryLayout(rightInverse)},
-      {"left_inverse", unaryLayout(leftInverse)},
-      {"max_common_layout", twoLayouts(max_common_layout)},
-      {"max_common_vector",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 2, 2));
-         LK_TRY(Layout x, layoutFromJson(a[0]));
-         LK_TRY(Layout y, layoutFromJson(a[1]));
-         LK_TRY(int64_t r, max_common_vector(x, y));
-         return json(r);
-       }},
-      {"swizzle",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 4, 4));
-         LK_TRY(int64_t b, intFromJson(a[0]));
-         LK_TRY(int64_t m, intFromJson(a[1]));
-         LK_TRY(int64_t s, intFromJson(a[2]));
-         LK_TRY(int64_t x, intFromJson(a[3]));
-         LK_CHECK(swizzleParamsInRange(b, m, s));
-         return json(swizzleApply(int(b), int(m), int(s), x));
-       }},
-      {"composed_eval",
-       [](const json &a) -> Expected<json> {
-         LK_CHECK(arity(a, 4, 4));
-         if (!a[0].is_array() || a[0].size() != 3)
-           return Diagnostic::error("expected [B,M,S], got " + a[0].dump());
-         LK_TRY(int64_t b, intFromJson(a[0][0]));
-         LK_TRY(int64_t m, intFromJson(a[0][1]));
-         LK_TRY(int64_t s, intFromJson(a[0][2]));
-         LK_TRY(int64_t off, intFromJson(a[1]));
-         LK_TRY(Layout l, layoutFromJson(a[2]));
-         LK_TRY(IntTuple c, tupleFromJson(a[3]));
-         LK_CHECK(swizzleParamsInRange(b, m, s));
-         // The oracle also evaluates swizzles that are not self-inverse
-         // (S < B, negative S), so the parameters are not validated here.
-         ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};
-         LK_TRY(int64_t v, crd2idx(c, composed));
-         return json(v);
-       }},
-  };
+  static const std::map<std::string, OpFn> table = [] {
+    std::map<std::string, OpFn> t;
+    for (const api::CuteOp &op : api::cuteOps())
+      t.emplace(std::string(op.name), fromRegistry(op));
+    // Beyond the algebra: the swizzle function and composed evaluation.
+    t.emplace("swizzle", swizzleOp);
+    t.emplace("composed_eval", composedEvalOp);
+    return t;
+  }();
   return table;
 }
-
 /// Layout answers compare structurally after parsing both sides (so spacing
 /// in `expect` does not matter).
 bool sameAnswer(const json &got, const json &expect) {

@@ -56,38 +56,18 @@ Expected<Reply> runShow(const Invocation &inv);
 /// a layout attribute.
 Expected<Reply> runParse(const Invocation &inv);
 Expected<Reply> runEval(const Invocation &inv);
-Expected<Reply> runIdx2crd(const Invocation &inv);
 Expected<Reply> runSwizzle(const Invocation &inv);
 
 //===----------------------------------------------------------------------===//
 // Algebra (AlgebraCommands.cpp)
 //===----------------------------------------------------------------------===//
 
-Expected<Reply> runSize(const Invocation &inv);
-Expected<Reply> runCosize(const Invocation &inv);
-Expected<Reply> runRank(const Invocation &inv);
-Expected<Reply> runDepth(const Invocation &inv);
-Expected<Reply> runCoalesce(const Invocation &inv);
-Expected<Reply> runFilter(const Invocation &inv);
-Expected<Reply> runFilterZeros(const Invocation &inv);
+/// The registry's operation named like the command (api/CuteOps.h): each
+/// parameter read by its kind (a PROFILE parameter from --profile), the
+/// answer printed by its kind.
+Expected<Reply> runCuteOp(const Invocation &inv);
 Expected<Reply> runFlatten(const Invocation &inv);
 Expected<Reply> runGroupModes(const Invocation &inv);
-Expected<Reply> runComposition(const Invocation &inv);
-Expected<Reply> runComplement(const Invocation &inv);
-Expected<Reply> runLogicalDivide(const Invocation &inv);
-Expected<Reply> runZippedDivide(const Invocation &inv);
-Expected<Reply> runTiledDivide(const Invocation &inv);
-Expected<Reply> runFlatDivide(const Invocation &inv);
-Expected<Reply> runLogicalProduct(const Invocation &inv);
-Expected<Reply> runZippedProduct(const Invocation &inv);
-Expected<Reply> runTiledProduct(const Invocation &inv);
-Expected<Reply> runFlatProduct(const Invocation &inv);
-Expected<Reply> runBlockedProduct(const Invocation &inv);
-Expected<Reply> runRakedProduct(const Invocation &inv);
-Expected<Reply> runRightInverse(const Invocation &inv);
-Expected<Reply> runLeftInverse(const Invocation &inv);
-Expected<Reply> runMaxCommonLayout(const Invocation &inv);
-Expected<Reply> runMaxCommonVector(const Invocation &inv);
 Expected<Reply> runShapeDiv(const Invocation &inv);
 Expected<Reply> runCeilDiv(const Invocation &inv);
 Expected<Reply> runEquivalent(const Invocation &inv);

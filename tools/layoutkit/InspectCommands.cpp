@@ -148,13 +148,6 @@ Expected<Reply> runEval(const Invocation &inv) {
   return tupleReply(offset);
 }
 
-Expected<Reply> runIdx2crd(const Invocation &inv) {
-  LK_TRY(IntTuple shape, inv.intTuple(0));
-  LK_TRY(int64_t index, inv.integer(1));
-  LK_TRY(IntTuple coord, cute::idx2crd(index, shape));
-  return tupleReply(coord);
-}
-
 Expected<Reply> runSwizzle(const Invocation &inv) {
   LK_TRY(int64_t b, inv.integer(0));
   LK_TRY(int64_t m, inv.integer(1));
