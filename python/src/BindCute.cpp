@@ -13,6 +13,8 @@
 
 #include "Common.h"
 
+#include "layoutkit/api/CuteOps.h"
+
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/Layout.h"
@@ -653,14 +655,67 @@ py::array_t<int64_t> composedOffsets(const ComposedLayout &c) {
   return a;
 }
 
-using LayoutTilerFn = Expected<Layout> (*)(const Layout &, const Tiler &);
+Layout asLayout(py::handle h, const char *what);
 
-void defTilerOp(py::module_ &m, const char *name, LayoutTilerFn f,
-                const char *doc) {
-  m.def(
-      name,
-      [f](const Layout &a, py::object b) { return unwrap(f(a, toTiler(b))); },
-      py::arg("layout"), py::arg("tiler"), doc);
+/// A Python argument as a value of `kind` (api/CuteOps.h): a Layout (or an
+/// int n, pycute's Layout(n)), a tiler (toTiler), an int tuple or an int.
+api::CuteValue cuteValueOf(py::handle h, const api::CuteParam &p) {
+  const std::string what(p.name);
+  switch (p.kind) {
+  case api::CuteKind::Layout:
+    return {asLayout(h, what.c_str())};
+  case api::CuteKind::Tiler:
+    return {toTiler(h, what)};
+  case api::CuteKind::IntTuple:
+    return {toIntTuple(h, what.c_str())};
+  case api::CuteKind::Integer:
+    return {toInt64(h, what.c_str())};
+  }
+  throw py::type_error(what + ": unknown kind");
+}
+
+/// An answer as Python returns it: a Layout, an int or a tuple.
+py::object pythonOf(const api::CuteValue &v) {
+  if (const Layout *l = std::get_if<Layout>(&v.value))
+    return py::cast(*l);
+  if (const IntTuple *t = std::get_if<IntTuple>(&v.value))
+    return fromIntTuple(*t);
+  if (const int64_t *n = std::get_if<int64_t>(&v.value))
+    return py::int_(*n);
+  return py::str(v.str());
+}
+
+/// The registry's `op` on Python arguments; None for an optional
+/// parameter leaves it out (None as a tiler is pycute's `_`).
+py::object callOp(const api::CuteOp &op, std::initializer_list<py::handle> in) {
+  std::vector<api::CuteValue> args;
+  size_t i = 0;
+  for (py::handle h : in) {
+    if (!(h.is_none() && op.params[i].optional))
+      args.push_back(cuteValueOf(h, op.params[i]));
+    ++i;
+  }
+  return pythonOf(unwrap(api::callCuteOp(op, std::move(args))));
+}
+
+/// Defines the Python function of the registry's operation `name` with
+/// pycute's keyword names (one per parameter; an optional parameter
+/// defaults to None) and the doc of its row, `example` appended.
+void defCuteOp(py::module_ &m, const char *name,
+               std::vector<const char *> keywords, const char *example) {
+  const api::CuteOp *op = api::findCuteOp(name);
+  if (!op || op->params.size() != keywords.size())
+    throw std::logic_error(std::string("no registry row for ") + name);
+  const std::string doc = std::string(op->doc) + ". " + example;
+  auto one = [op](py::object a) { return callOp(*op, {a}); };
+  auto two = [op](py::object a, py::object b) { return callOp(*op, {a, b}); };
+  if (keywords.size() == 1)
+    m.def(name, one, py::arg(keywords[0]), doc.c_str());
+  else if (op->params[1].optional)
+    m.def(name, two, py::arg(keywords[0]), py::arg(keywords[1]) = py::none(),
+          doc.c_str());
+  else
+    m.def(name, two, py::arg(keywords[0]), py::arg(keywords[1]), doc.c_str());
 }
 
 void bindLayout(py::module_ &m) {
@@ -807,29 +862,37 @@ int64_t sizeOf(py::object x) {
   return unwrap(toIntTuple(x, "shape").product());
 }
 
+/// The registry's one-line doc of `name` (api/CuteOps.h) followed by
+/// `more`, for the Python functions that extend its row (pycute's forms).
+/// (pybind11 copies a function's doc string.)
+std::string registryDoc(const char *name, const char *more) {
+  const api::CuteOp *op = api::findCuteOp(name);
+  return (op ? std::string(op->doc) : std::string()) + more;
+}
+
 void bindAlgebra(py::module_ &m) {
-  m.def("size", &sizeOf, py::arg("x"), "prod of the leaves of a shape, or size(L). Example: size((4,(2,3))) == 24");
+  m.def("size", &sizeOf, py::arg("x"), registryDoc("size", "; also of a shape (the product of its leaves). Example: size((4,(2,3))) == 24").c_str());
   m.def("cosize", [](py::object x) {
           if (py::isinstance<ComposedLayout>(x)) return unwrap(x.cast<const ComposedLayout &>().layout.cosize());
           if (py::isinstance<Swizzle>(x)) { Swizzle s = x.cast<Swizzle>(); return int64_t(1) << (s.B + s.M + std::abs(s.S)); }
           return unwrap(asLayout(x, "layout").cosize());
         }, py::arg("layout"),
-        "L(size(L)-1)+1. Example: cosize(Layout((4,8),(8,1))) == 32");
+        registryDoc("cosize", ". Example: cosize(Layout((4,8),(8,1))) == 32").c_str());
   m.def("rank", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return int64_t(x.cast<Layout>().rank());
           if (py::isinstance<ComposedLayout>(x)) return int64_t(x.cast<const ComposedLayout &>().layout.rank());
           return int64_t(toIntTuple(x, "shape").rank());
-        }, py::arg("x"), "Top-level modes. Example: rank((4,(2,3))) == 2");
+        }, py::arg("x"), registryDoc("rank", "; also of a shape. Example: rank((4,(2,3))) == 2").c_str());
   m.def("depth", [](py::object x) -> int64_t {
           if (py::isinstance<Layout>(x)) return x.cast<Layout>().depth();
           return toIntTuple(x, "shape").depth();
-        }, py::arg("x"), "Nesting depth. Example: depth((4,(2,3))) == 2");
+        }, py::arg("x"), registryDoc("depth", "; also of a shape. Example: depth((4,(2,3))) == 2").c_str());
   m.def("crd2idx", &crd2idxAny, py::arg("coord"), py::arg("shape"), py::arg("stride") = py::none(),
-        "crd2idx(coord, layout) or pycute's crd2idx(coord, shape, stride=None) (compact strides by default; "
-        "None in coord reads as 0). Example: crd2idx((1,2), Layout((4,8),(8,1))) == crd2idx((1,2), (4,8), (8,1)) == 10");
+        registryDoc("crd2idx", ": crd2idx(coord, layout) or pycute's crd2idx(coord, shape, stride=None) (compact strides by default; "
+        "None in coord reads as 0). Example: crd2idx((1,2), Layout((4,8),(8,1))) == crd2idx((1,2), (4,8), (8,1)) == 10").c_str());
   m.def("idx2crd", &idx2crdAny, py::arg("index"), py::arg("shape"), py::arg("stride") = py::none(),
-        "The colexicographic coordinate of index i (0 <= i < size(shape)); with a stride (or an index tuple), "
-        "CuTe's (i / d) % s at each leaf. Example: idx2crd(5, (4,8)) == (1, 1) and idx2crd(13, (4,8), (1,4)) == (1, 3)");
+        registryDoc("idx2crd", ": 0 <= i < size(shape); with a stride (or an index tuple), "
+        "CuTe's (i / d) % s at each leaf. Example: idx2crd(5, (4,8)) == (1, 1) and idx2crd(13, (4,8), (1,4)) == (1, 3)").c_str());
   m.def("make_layout", &makeLayoutOf,
         "The layout whose modes are the arguments, or the layouts of one iterable. "
         "Example: make_layout(Layout(4,1), Layout(8,4)) == make_layout([Layout(4,1), Layout(8,4)]) == Layout((4,8),(1,4))");
@@ -869,65 +932,71 @@ void bindAlgebra(py::module_ &m) {
         }, py::arg("shape"), py::arg("divisor"),
         "Divides a shape mode by mode, the divisor carried over (each step needs s % d == 0 or d % s == 0). "
         "Example: shape_div((4,6), 8) == (1, 3)");
-  m.def("coalesce", [](const Layout &l, py::object profile) {
-          if (profile.is_none()) return cute::coalesce(l);
-          return unwrap(cute::coalesce(l, toIntTuple(profile, "profile")));
-        }, py::arg("layout"), py::arg("profile") = py::none(),
-        "The shortest layout equal as a function on [0,size): adjacent modes (s0:d0, s1:d1) merge when d1 = s0*d0; size-1 modes drop. "
-        "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");
-  m.def("filter", [](const Layout &l, py::object profile) {
-          if (profile.is_none()) return cute::filter(l);
-          return unwrap(cute::filter(l, toIntTuple(profile, "profile")));
-        }, py::arg("layout"), py::arg("profile") = py::none(),
-        "coalesce after dropping stride-0 modes. Example: filter(Layout((4,2),(1,0))) == Layout(4, 1)");
-  m.def("filter_zeros", [](const Layout &l) { return cute::filter_zeros(l); }, py::arg("layout"),
-        "Stride-0 modes get shape 1");
-  m.def("composition", [](py::object a, py::object b) -> py::object {
+  // The algebra: made from the registry (api/CuteOps.h), pycute's names.
+  defCuteOp(m, "coalesce", {"layout", "profile"},
+            "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");
+  defCuteOp(m, "filter", {"layout", "profile"},
+            "Example: filter(Layout((4,2),(1,0))) == Layout(4, 1)");
+  defCuteOp(m, "filter_zeros", {"layout"},
+            "Example: filter_zeros(Layout((4,3),(1,0))) == Layout((4,1),(1,0))");
+  defCuteOp(m, "complement", {"layout", "max_idx"},
+            "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
+  defCuteOp(m, "max_common_layout", {"a", "b"},
+            "Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == Layout(2, 1)");
+  defCuteOp(m, "max_common_vector", {"a", "b"},
+            "Example: max_common_vector(Layout((4,2),(1,8)), Layout(8,1)) == 4");
+  defCuteOp(m, "logical_divide", {"layout", "tiler"},
+            "Example: logical_divide(Layout(16,1), Layout(4,1)) == Layout((4,4),(1,4))");
+  defCuteOp(m, "zipped_divide", {"layout", "tiler"}, "");
+  defCuteOp(m, "tiled_divide", {"layout", "tiler"}, "");
+  defCuteOp(m, "flat_divide", {"layout", "tiler"}, "");
+  defCuteOp(m, "logical_product", {"layout", "tiler"},
+            "Example: logical_product(Layout(2,1), Layout(3,1)) == Layout((2,3),(1,2))");
+  defCuteOp(m, "zipped_product", {"layout", "tiler"}, "");
+  defCuteOp(m, "tiled_product", {"layout", "tiler"}, "");
+  defCuteOp(m, "flat_product", {"layout", "tiler"}, "");
+  defCuteOp(m, "blocked_product", {"block", "layout"},
+            "Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
+  defCuteOp(m, "raked_product", {"block", "layout"}, "");
+  // pycute's extensions of the registry's rows: a ComposedLayout composes
+  // its layout; an inverse of None is None.
+  const api::CuteOp *composition = api::findCuteOp("composition");
+  m.def("composition", [composition](py::object a, py::object b) -> py::object {
           if (py::isinstance<ComposedLayout>(a)) {
             ComposedLayout c = a.cast<ComposedLayout>();
             c.layout = unwrap(cute::composition(c.layout, toTiler(b)));
             return py::cast(c);
           }
-          return py::cast(unwrap(cute::composition(a.cast<Layout>(), toTiler(b))));
+          return callOp(*composition, {a, b});
         }, py::arg("layoutA"), py::arg("layoutB"),
-        "(A o B)(c) = A(B(c)), with the shape of B (B may be a tiler: a tuple of layouts, ints or None per mode). "
-        "Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == Layout((2,2),(16,1))");
-  m.def("complement", [](py::object x, py::object maxIdx) {
-          Layout l = asLayout(x, "layout");
-          if (maxIdx.is_none()) return unwrap(cute::complement(l));
-          return unwrap(cute::complement(l, toIntTuple(maxIdx, "max_idx")));
-        }, py::arg("layout"), py::arg("max_idx") = py::none(),
-        "The sorted layout R disjoint from L's image with (L, R) reaching max_idx (default cosize). "
-        "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
-  m.def("right_inverse", [](py::object x) -> py::object {
-          if (x.is_none()) return py::none();
-          return py::cast(unwrap(cute::right_inverse(asLayout(x, "layout"))));
-        }, py::arg("layout"),
-        "R with L(R(i)) = i on the largest contiguous range. Example: right_inverse(Layout((4,8),(8,1))) == Layout((8,4),(4,1))");
-  m.def("left_inverse", [](py::object x) -> py::object {
-          if (x.is_none()) return py::none();
-          return py::cast(unwrap(cute::left_inverse(asLayout(x, "layout"))));
-        }, py::arg("layout"),
-        "R with R(L(i)) = i for i < size(L). Example: left_inverse(Layout(4, 2)) == Layout((2,4),(0,1))");
-  m.def("max_common_layout", [](const Layout &a, const Layout &b) { return unwrap(cute::max_common_layout(a, b)); },
-        py::arg("a"), py::arg("b"), "The largest layout R with A(R(i)) = B(R(i)) = i. Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == Layout(2, 1)");
-  m.def("max_common_vector", [](const Layout &a, const Layout &b) { return unwrap(cute::max_common_vector(a, b)); },
-        py::arg("a"), py::arg("b"), "size(max_common_layout(a, b))");
-  defTilerOp(m, "logical_divide", &cute::logical_divide,
-             "A o (B, complement(B, size(A))): mode 0 the tile, mode 1 the tiles. Example: logical_divide(Layout(16,1), Layout(4,1)) == Layout((4,4),(1,4))");
-  defTilerOp(m, "zipped_divide", &cute::zipped_divide, "logical_divide with the tile modes gathered first: ((tile),(rest))");
-  defTilerOp(m, "tiled_divide", &cute::tiled_divide, "zipped_divide with the rest modes flattened: ((tile), rest0, rest1, ...)");
-  defTilerOp(m, "flat_divide", &cute::flat_divide, "zipped_divide with both parts flattened");
-  defTilerOp(m, "logical_product", &cute::logical_product,
-             "(A, complement(A, size(A)*cosize(B)) o B). Example: logical_product(Layout(2,1), Layout(3,1)) == Layout((2,3),(1,2))");
-  defTilerOp(m, "zipped_product", &cute::zipped_product, "logical_product, tiler modes zipped");
-  defTilerOp(m, "tiled_product", &cute::tiled_product, "zipped_product with the rest modes flattened");
-  defTilerOp(m, "flat_product", &cute::flat_product, "zipped_product with both parts flattened");
-  m.def("blocked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::blocked_product(a, b)); },
-        py::arg("block"), py::arg("layout"),
-        "Mode i = (A_i, B_i): B's copies of A, A the inner block. Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
-  m.def("raked_product", [](const Layout &a, const Layout &b) { return unwrap(cute::raked_product(a, b)); },
-        py::arg("block"), py::arg("layout"), "Mode i = (B_i, A_i): A's elements interleaved (raked) over B");
+        (std::string(composition->doc) +
+         "; B may be a tiler (a tuple of layouts, ints or None per mode) and A a "
+         "ComposedLayout. Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == "
+         "Layout((2,2),(16,1))").c_str());
+  for (const char *name : {"right_inverse", "left_inverse"}) {
+    const api::CuteOp *op = api::findCuteOp(name);
+    m.def(name, [op](py::object x) -> py::object {
+            return x.is_none() ? py::none() : callOp(*op, {x});
+          }, py::arg("layout"),
+          (std::string(op->doc) + " (None gives None, as pycute)").c_str());
+  }
+  m.def("cute_ops", [] {
+          py::list out;
+          for (const api::CuteOp &op : api::cuteOps()) {
+            py::list params;
+            for (const api::CuteParam &p : op.params)
+              params.append(py::dict(py::arg("name") = std::string(p.name),
+                                     py::arg("kind") = std::string(api::cuteKindName(p.kind)),
+                                     py::arg("optional") = p.optional));
+            out.append(py::dict(py::arg("name") = std::string(op.name), py::arg("params") = params,
+                                py::arg("result") = std::string(api::cuteKindName(op.result)),
+                                py::arg("doc") = std::string(op.doc)));
+          }
+          return out;
+        },
+        "The registry of cute operations every front end is made from: a list of "
+        "{name, params: [{name, kind, optional}], result, doc}. Example: "
+        "[o['name'] for o in cute_ops()][:4] == ['size', 'cosize', 'rank', 'depth']");
   m.def("swizzle_apply", [](Int64 b, Int64 mm, Int64 s, Int64 x) {
           // Each bound first: |s| of -2^63 and the sum would overflow.
           if (b < 0 || mm < 0 || b > 62 || mm > 62 || s < -62 || s > 62 ||

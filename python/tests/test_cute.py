@@ -131,3 +131,28 @@ def test_slice_selects_modes_as_pycute():
     assert L[::2] == lk.Layout((4, 2), (8, 32))
     assert L[0:1].rank() == 1 and L[0:1](3) == 24  # mode 0 alone: 3 * 8
     assert str(L[0]) == "4:8"
+
+
+def test_algebra_functions_come_from_the_registry():
+    # Every operation of the C++ registry (api/CuteOps.h) is a module
+    # function whose doc starts with the registry's one-line doc.
+    ops = lk.cute_ops()
+    assert [o["name"] for o in ops][:4] == ["size", "cosize", "rank", "depth"]
+    assert len(ops) == 25
+    for o in ops:
+        fn = getattr(lk, o["name"])
+        assert o["doc"] in fn.__doc__, o["name"]
+    divide = next(o for o in ops if o["name"] == "logical_divide")
+    assert divide["params"] == [
+        {"name": "A", "kind": "layout", "optional": False},
+        {"name": "TILER", "kind": "tiler", "optional": False},
+    ]
+    assert divide["result"] == "layout"
+    # None is pycute's `_` for a tiler, the default for an optional argument.
+    assert lk.logical_divide(lk.Layout(128, 1), None) == lk.Layout(128, 1)
+    assert lk.complement(lk.Layout(4, 2), None) == lk.Layout(2, 1)
+    # An argument is read by its parameter's kind, named as the registry does.
+    with pytest.raises(TypeError, match="B: expected a Layout or an int"):
+        lk.blocked_product(lk.Layout(2, 1), (lk.Layout(2, 1), None))
+    # 4:32 covers 0, 32, 64, 96; its complement up to 256 is (32,2):(1,128).
+    assert lk.complement(lk.Layout(4, 32), 256) == lk.Layout((32, 2), (1, 128))
