@@ -63,9 +63,9 @@ std::string accessLabel(const plan::Plan &p) {
                   : std::string(vector);
   };
   return " (" +
-         side(sm.stmatrixStore, sm.stmatrixTrans, "stmatrix", "st.shared") +
+         side(sm.store.matrixInstruction, sm.store.trans, "stmatrix", "st.shared") +
          " + " +
-         side(sm.ldmatrixLoad, sm.ldmatrixTrans, "ldmatrix", "ld.shared") +
+         side(sm.load.matrixInstruction, sm.load.trans, "ldmatrix", "ld.shared") +
          ")";
 }
 

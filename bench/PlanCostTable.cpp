@@ -202,13 +202,13 @@ int main() {
                                 (trans ? ".trans" : "")
                           : std::to_string(sm.accessBytes) + " B";
           };
-          vector = side(sm.stmatrixStore, sm.stmatrixTrans, "stmatrix");
-          if (sm.stmatrixStore || sm.ldmatrixLoad)
+          vector = side(sm.store.matrixInstruction, sm.store.trans, "stmatrix");
+          if (sm.store.matrixInstruction || sm.load.matrixInstruction)
             vector +=
-                " / " + side(sm.ldmatrixLoad, sm.ldmatrixTrans, "ldmatrix");
+                " / " + side(sm.load.matrixInstruction, sm.load.trans, "ldmatrix");
           bound =
               " (" +
-              std::to_string(p.smem->storeLowerBound + p.smem->loadLowerBound) +
+              std::to_string(p.smem->store.lowerBound + p.smem->load.lowerBound) +
               ")";
         }
         std::printf(

@@ -119,23 +119,23 @@ void checkPlan(const plan::Plan &p, hw::Arch arch, const char *entry,
   if (p.smem) {
     const plan::SharedMemoryPlan &sp = *p.smem;
     // The simulator counts every CTA; the plan one.
-    LK_FUZZ_CHECK(s->storeWavefronts == ctas * sp.storeWavefronts &&
-                      s->loadWavefronts == ctas * sp.loadWavefronts,
+    LK_FUZZ_CHECK(s->storeWavefronts == ctas * sp.store.wavefronts &&
+                      s->loadWavefronts == ctas * sp.load.wavefronts,
                   "%s: wavefronts %lld + %lld simulated, %lld + %lld "
                   "predicted\n  %s\n  %s",
                   entry, (long long)s->storeWavefronts,
-                  (long long)s->loadWavefronts, (long long)sp.storeWavefronts,
-                  (long long)sp.loadWavefronts, what.c_str(),
+                  (long long)s->loadWavefronts, (long long)sp.store.wavefronts,
+                  (long long)sp.load.wavefronts, what.c_str(),
                   p.describe().c_str());
-    LK_FUZZ_CHECK(sp.storeWavefronts >= sp.storeLowerBound &&
-                      sp.loadWavefronts >= sp.loadLowerBound,
+    LK_FUZZ_CHECK(sp.store.wavefronts >= sp.store.lowerBound &&
+                      sp.load.wavefronts >= sp.load.lowerBound,
                   "%s: a side beats its bound\n  %s\n  %s", entry,
                   what.c_str(), p.describe().c_str());
     LK_FUZZ_CHECK(s->barriers == ctas * sp.barriers,
                   "%s: %lld barriers simulated, %lld planned\n  %s", entry,
                   (long long)s->barriers, (long long)sp.barriers,
                   what.c_str());
-    LK_FUZZ_CHECK(arch != hw::Arch::Sm80 || !sp.stmatrixStore,
+    LK_FUZZ_CHECK(arch != hw::Arch::Sm80 || !sp.store.matrixInstruction,
                   "%s: stmatrix in an sm_80 plan\n  %s", entry, what.c_str());
   }
   Expected<std::string> code = plan::emitCuda(p);

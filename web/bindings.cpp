@@ -697,10 +697,10 @@ std::string planJson(std::string src, std::string dst, std::string shape,
     const plan::SharedMemoryPlan &sm = *r.plan.smem;
     out.str("memoryLinear", sm.memory.str());
     out.raw("smem", Obj()
-                        .num("storeWavefronts", sm.storeWavefronts)
-                        .num("loadWavefronts", sm.loadWavefronts)
-                        .num("storeLowerBound", sm.storeLowerBound)
-                        .num("loadLowerBound", sm.loadLowerBound)
+                        .num("storeWavefronts", sm.store.wavefronts)
+                        .num("loadWavefronts", sm.load.wavefronts)
+                        .num("storeLowerBound", sm.store.lowerBound)
+                        .num("loadLowerBound", sm.load.lowerBound)
                         .num("accessBytes", sm.accessBytes)
                         .done());
     // The staging buffer drawn over the logical tile: each element's bank

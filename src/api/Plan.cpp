@@ -197,11 +197,11 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
   if (const std::optional<plan::SharedMemoryPlan> &m = r.plan.smem) {
     if (report.memoryForms)
       r.memory = memoryForms(m->memory);
-    r.storeInstruction = instructionName(m->stmatrixStore, "stmatrix",
-                                         m->stmatrixTrans, m->matrixCount,
+    r.storeInstruction = instructionName(m->store.matrixInstruction, "stmatrix",
+                                         m->store.trans, m->matrixCount,
                                          "st.shared");
-    r.loadInstruction = instructionName(m->ldmatrixLoad, "ldmatrix",
-                                        m->ldmatrixTrans, m->matrixCount,
+    r.loadInstruction = instructionName(m->load.matrixInstruction, "ldmatrix",
+                                        m->load.trans, m->matrixCount,
                                         "ld.shared");
   }
   return r;

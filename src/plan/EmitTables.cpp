@@ -444,7 +444,7 @@ Status checkSharedStep(const Plan &plan, const SharedMemoryPlan &sp,
     return Diagnostic::error("shared-memory buffer of " +
                              std::to_string(sp.bytes) +
                              " bytes cannot be emitted");
-  if ((sp.stmatrixStore || sp.ldmatrixLoad) &&
+  if ((sp.store.matrixInstruction || sp.load.matrixInstruction) &&
       (t.elementBytes != 2 ||
        (sp.matrixCount != 1 && sp.matrixCount != 2 && sp.matrixCount != 4)))
     return Diagnostic::error(
@@ -468,24 +468,24 @@ Status sharedTables(const Plan &plan, CudaEmitTables &t) {
   t.iterations = sp.iterations;
   // stmatrix is a warp-wide .aligned instruction: every lane takes part
   // (lanes holding duplicates write the same values again).
-  t.storeIdleLanes = sp.stmatrixStore ? 0 : dimMask(src, 1);
+  t.storeIdleLanes = sp.store.matrixInstruction ? 0 : dimMask(src, 1);
   t.storeIdleWarps = dimMask(src, 2);
-  if (sp.stmatrixStore) {
-    LK_TRY(t.store, matrixSide(src, sp.storeMatrix, sp.matrixCount, map,
+  if (sp.store.matrixInstruction) {
+    LK_TRY(t.store, matrixSide(src, sp.store.matrix, sp.matrixCount, map,
                                sp.iterationBits, "stmatrix store"));
     LK_TRY(CudaSharedSide fallback,
            vectorSide(src, {}, map, sp.iterationBits, t.elementBytes,
                       "scalar store"));
     t.storeFallback = std::move(fallback);
   } else {
-    LK_TRY(t.store, vectorSide(src, sp.srcVecRegBits, map, sp.iterationBits,
+    LK_TRY(t.store, vectorSide(src, sp.store.vecRegBits, map, sp.iterationBits,
                                t.elementBytes, "store"));
   }
-  if (sp.ldmatrixLoad) {
-    LK_TRY(t.load, matrixSide(dst, sp.loadMatrix, sp.matrixCount, map,
+  if (sp.load.matrixInstruction) {
+    LK_TRY(t.load, matrixSide(dst, sp.load.matrix, sp.matrixCount, map,
                               sp.iterationBits, "ldmatrix load"));
   } else {
-    LK_TRY(t.load, vectorSide(dst, sp.dstVecRegBits, map, sp.iterationBits,
+    LK_TRY(t.load, vectorSide(dst, sp.load.vecRegBits, map, sp.iterationBits,
                               t.elementBytes, "load"));
   }
   const uint64_t freeRegs = dimMask(dst, 0);

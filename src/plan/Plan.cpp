@@ -116,21 +116,21 @@ std::string Plan::describe() const {
     r += ": " + std::to_string(smem->vectorElements) + " x " +
          std::to_string(elementBits) + "-bit vectors (" +
          std::to_string(smem->accessBytes) + " B), store " +
-         std::to_string(smem->storeInstructions) + " instr / " +
-         std::to_string(smem->storeWavefronts) + " wavefronts (bound " +
-         std::to_string(smem->storeLowerBound) + "), load " +
-         std::to_string(smem->loadInstructions) + " instr / " +
-         std::to_string(smem->loadWavefronts) + " wavefronts (bound " +
-         std::to_string(smem->loadLowerBound) + "), " +
+         std::to_string(smem->store.instructions) + " instr / " +
+         std::to_string(smem->store.wavefronts) + " wavefronts (bound " +
+         std::to_string(smem->store.lowerBound) + "), load " +
+         std::to_string(smem->load.instructions) + " instr / " +
+         std::to_string(smem->load.wavefronts) + " wavefronts (bound " +
+         std::to_string(smem->load.lowerBound) + "), " +
          std::to_string(smem->bytes) + " B of shared memory";
     auto matrix = [&](const char *op, bool trans) {
       return std::string(", ") + op + ".x" + std::to_string(smem->matrixCount) +
              (trans ? ".trans" : "");
     };
-    if (smem->stmatrixStore)
-      r += matrix("store by stmatrix", smem->stmatrixTrans);
-    if (smem->ldmatrixLoad)
-      r += matrix("load by ldmatrix", smem->ldmatrixTrans);
+    if (smem->store.matrixInstruction)
+      r += matrix("store by stmatrix", smem->store.trans);
+    if (smem->load.matrixInstruction)
+      r += matrix("load by ldmatrix", smem->load.trans);
     if (smem->iterations > 1)
       r += ", " + std::to_string(smem->iterations) + " iterations, " +
            std::to_string(smem->barriers) + " barriers";

@@ -194,14 +194,14 @@ Status fillSharedCosts(const AlignedPair &p, SharedMemoryPlan &sp,
   const int line = lineBitsOf(p, sp.elementBytes);
   LK_TRY(SideCost st, sideCost(p.src, true, store, mem, line, sp.elementBytes));
   LK_TRY(SideCost ld, sideCost(p.dst, false, load, mem, line, sp.elementBytes));
-  sp.storeInstructions = st.instructions;
-  sp.storeWavefronts = st.wavefronts;
-  sp.storeLowerBound = st.bound;
-  sp.storeLemmaBits = st.lemma;
-  sp.loadInstructions = ld.instructions;
-  sp.loadWavefronts = ld.wavefronts;
-  sp.loadLowerBound = ld.bound;
-  sp.loadLemmaBits = ld.lemma;
+  sp.store.instructions = st.instructions;
+  sp.store.wavefronts = st.wavefronts;
+  sp.store.lowerBound = st.bound;
+  sp.store.lemmaBits = st.lemma;
+  sp.load.instructions = ld.instructions;
+  sp.load.wavefronts = ld.wavefronts;
+  sp.load.lowerBound = ld.bound;
+  sp.load.lemmaBits = ld.lemma;
   Columns bReg = dimColumns(p.dst, dims::kRegister);
   sp.registerCopies =
       ((int64_t(1) << bReg.size()) - (int64_t(1) << nonzeroCount(bReg))) *

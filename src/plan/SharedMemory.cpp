@@ -234,9 +234,9 @@ Status vectorFields(const AlignedPair &p, const SideAccess &store,
             " of the " + (s == &store ? "source" : "destination"));
   }
   if (!store.isMatrix())
-    sp.srcVecRegBits = store.vecRegBits;
+    sp.store.vecRegBits = store.vecRegBits;
   if (!load.isMatrix())
-    sp.dstVecRegBits = load.vecRegBits;
+    sp.load.vecRegBits = load.vecRegBits;
   sp.vectorElements = int64_t(1) << v;
   sp.accessBytes = sp.elementBytes << v;
   if (sp.accessBytes > 16)
@@ -270,17 +270,17 @@ Status layoutFields(const AlignedPair &p, int64_t elementBits, SideAccess &st,
     sp.subBits = 0;
     sp.bankBits = line - 3;
   }
-  sp.stmatrixStore = st.isMatrix();
-  sp.stmatrixTrans = st.isMatrix() && st.matrix.trans;
-  sp.ldmatrixLoad = ld.isMatrix();
-  sp.ldmatrixTrans = ld.isMatrix() && ld.matrix.trans;
+  sp.store.matrixInstruction = st.isMatrix();
+  sp.store.trans = st.isMatrix() && st.matrix.trans;
+  sp.load.matrixInstruction = ld.isMatrix();
+  sp.load.trans = ld.isMatrix() && ld.matrix.trans;
   for (SideAccess *s : {&st, &ld})
     if (s->isMatrix())
       s->matrix.matrixRegBits.resize(size_t(log2Floor(sp.matrixCount)));
   if (st.isMatrix())
-    sp.storeMatrix = st.matrix;
+    sp.store.matrix = st.matrix;
   if (ld.isMatrix())
-    sp.loadMatrix = ld.matrix;
+    sp.load.matrix = ld.matrix;
   return Ok{};
 }
 
@@ -325,10 +325,10 @@ Expected<Plan> finishShared(const AlignedPair &p, int64_t elementBits,
   plan.layouts = p;
   plan.elementBits = elementBits;
   plan.cost.instructions =
-      sp.storeInstructions + sp.loadInstructions + sp.registerCopies;
+      sp.store.instructions + sp.load.instructions + sp.registerCopies;
   plan.cost.registerMoves = sp.registerCopies;
   plan.cost.barriers = sp.barriers;
-  plan.cost.wavefronts = sp.storeWavefronts + sp.loadWavefronts;
+  plan.cost.wavefronts = sp.store.wavefronts + sp.load.wavefronts;
   plan.cost.smemBytes = sp.bytes;
   plan.cost.cycles = estimatedCycles(plan.cost);
   plan.smem = std::move(sp);
@@ -584,7 +584,7 @@ matrixCandidate(const AlignedPair &p, const MatrixRowSet &row,
   c.instructions =
       sideInstructions(p.src, true, st) + sideInstructions(p.dst, false, ld);
   if (c.instructions >=
-      baseline.smem->storeInstructions + baseline.smem->loadInstructions)
+      baseline.smem->store.instructions + baseline.smem->load.instructions)
     return std::optional<MatrixCandidate>();
   // A plan never beats its bound, so one whose bound is above the vector
   // plan's wavefronts cannot be taken.

@@ -285,14 +285,14 @@ Status checkSharedStep(const SharedMemoryPlan &sp, const hw::Machine &m,
                              " iterations does not hold a CTA's tile");
   LK_TRY(hw::LaneGrouping grp, m.smem.grouping(eb * sp.vectorElements));
   (void)grp;
-  if (sp.stmatrixStore && !m.hasStmatrix)
+  if (sp.store.matrixInstruction && !m.hasStmatrix)
     return Diagnostic::error("stmatrix needs sm_90, not " +
                              std::string(m.name));
-  if (sp.ldmatrixLoad && !m.hasLdmatrix)
+  if (sp.load.matrixInstruction && !m.hasLdmatrix)
     return Diagnostic::error("ldmatrix is not available on " +
                              std::string(m.name));
-  for (const MatrixAccess *ma : {&sp.storeMatrix, &sp.loadMatrix}) {
-    bool used = ma == &sp.storeMatrix ? sp.stmatrixStore : sp.ldmatrixLoad;
+  for (const MatrixAccess *ma : {&sp.store.matrix, &sp.load.matrix}) {
+    bool used = ma == &sp.store.matrix ? sp.store.matrixInstruction : sp.load.matrixInstruction;
     if (!used)
       continue;
     if (eb != 2 || lanes != 32 || ma->halfRegBit < 0 ||
@@ -326,16 +326,16 @@ public:
   Status store(int64_t it) {
     const uint64_t regFree = dimFreeMask(src_, 0),
                    warpFree = dimFreeMask(src_, 2);
-    const int64_t vecMask = sp_.stmatrixStore ? sp_.storeMatrix.registerMask()
-                                              : bitMask(sp_.srcVecRegBits);
+    const int64_t vecMask = sp_.store.matrixInstruction ? sp_.store.matrix.registerMask()
+                                              : bitMask(sp_.store.vecRegBits);
     for (int64_t w = 0; w < in_.warps; ++w) {
       if (uint64_t(w % warpsPerCta_) & warpFree)
         continue;
       for (int64_t r = 0; r < in_.regs; ++r) {
         if ((uint64_t(r) & regFree) || (r & vecMask))
           continue;
-        if (sp_.stmatrixStore)
-          LK_CHECK(matrixOp(src_, sp_.storeMatrix, true, r, w, it));
+        if (sp_.store.matrixInstruction)
+          LK_CHECK(matrixOp(src_, sp_.store.matrix, true, r, w, it));
         else
           LK_CHECK(storeVector(r, w, it));
       }
@@ -346,14 +346,14 @@ public:
   /// The loads of iteration `it`: each distinct destination register once.
   Status load(int64_t it) {
     const uint64_t regFree = dimFreeMask(dst_, 0);
-    const int64_t vecMask = sp_.ldmatrixLoad ? sp_.loadMatrix.registerMask()
-                                             : bitMask(sp_.dstVecRegBits);
+    const int64_t vecMask = sp_.load.matrixInstruction ? sp_.load.matrix.registerMask()
+                                             : bitMask(sp_.load.vecRegBits);
     for (int64_t w = 0; w < out_.warps; ++w)
       for (int64_t r = 0; r < out_.regs; ++r) {
         if ((uint64_t(r) & regFree) || (r & vecMask))
           continue;
-        if (sp_.ldmatrixLoad)
-          LK_CHECK(matrixOp(dst_, sp_.loadMatrix, false, r, w, it));
+        if (sp_.load.matrixInstruction)
+          LK_CHECK(matrixOp(dst_, sp_.load.matrix, false, r, w, it));
         else
           LK_CHECK(loadVector(r, w, it));
       }
@@ -421,7 +421,7 @@ private:
   Expected<std::optional<std::vector<int64_t>>>
   laneAddresses(bool store, int64_t r, int64_t w, int64_t it) {
     const LinearLayout &lay = store ? src_ : dst_;
-    const auto bits = store ? sp_.srcVecRegBits : sp_.dstVecRegBits;
+    const auto bits = store ? sp_.store.vecRegBits : sp_.load.vecRegBits;
     const int64_t lanes = store ? in_.lanes : out_.lanes;
     const uint64_t laneFree = store ? dimFreeMask(src_, 1) : 0;
     std::vector<int64_t> addrs(size_t(lanes), -1);
@@ -458,10 +458,10 @@ private:
     for (int64_t l = 0; l < in_.lanes; ++l) {
       if (addrs[size_t(l)] < 0)
         continue;
-      if (elementsOn(sp_.srcVecRegBits, true, r, l, w) < vecN_)
+      if (elementsOn(sp_.store.vecRegBits, true, r, l, w) < vecN_)
         ++res_.partialVectors;
       for (int64_t j = 0; j < vecN_; ++j) {
-        int64_t reg = r | vecRegOffset(sp_.srcVecRegBits, j);
+        int64_t reg = r | vecRegOffset(sp_.store.vecRegBits, j);
         if (!srcOn(w, l, reg)) {
           ++res_.maskedAccesses;
           continue;
@@ -490,10 +490,10 @@ private:
     for (int64_t l = 0; l < out_.lanes; ++l) {
       if (addrs[size_t(l)] < 0)
         continue;
-      if (elementsOn(sp_.dstVecRegBits, false, r, l, w) < vecN_)
+      if (elementsOn(sp_.load.vecRegBits, false, r, l, w) < vecN_)
         ++res_.partialVectors;
       for (int64_t j = 0; j < vecN_; ++j) {
-        int64_t reg = r | vecRegOffset(sp_.dstVecRegBits, j);
+        int64_t reg = r | vecRegOffset(sp_.load.vecRegBits, j);
         if (!dstOn(w, l, reg)) {
           ++res_.maskedAccesses;
           continue;

@@ -291,7 +291,7 @@ TEST(EmitCudaMasked, Errors) {
   linear::LinearLayout x = ok(linear::blockedLayout(sa, ta, w, oa, shape));
   linear::LinearLayout y = ok(linear::blockedLayout(sb, tb, w, ob, shape));
   Plan matrices = ok(planSharedMemory(x, y, 16));
-  ASSERT_TRUE(matrices.smem->stmatrixStore || matrices.smem->ldmatrixLoad);
+  ASSERT_TRUE(matrices.smem->store.matrixInstruction || matrices.smem->load.matrixInstruction);
   Expected<CudaEmitTables> t =
       cudaEmitTables(matrices, std::vector<int64_t>{60, 64});
   ASSERT_FALSE(t);

@@ -464,8 +464,8 @@ TEST(EmitCudaTables, StandardPairsAllWidths) {
             if (bits == 16) {
               // The default shared plan may use matrices; the vector-only
               // one emits too.
-              stmatrix += sp.smem->stmatrixStore;
-              ldmatrix += sp.smem->ldmatrixLoad;
+              stmatrix += sp.smem->store.matrixInstruction;
+              ldmatrix += sp.smem->load.matrixInstruction;
               Plan vp = ok(planSharedMemory(*a, *b, bits, vectorOnly()));
               checkEmission(vp, what + " (vector only)");
             }
@@ -498,7 +498,7 @@ Plan matrixPlan(bool wantStore) {
       if (!a || !b)
         continue;
       Plan p = ok(planSharedMemory(*a, *b, 16, o));
-      if (wantStore ? p.smem->stmatrixStore : p.smem->ldmatrixLoad)
+      if (wantStore ? p.smem->store.matrixInstruction : p.smem->load.matrixInstruction)
         return p;
     }
   ADD_FAILURE() << "no " << (wantStore ? "stmatrix" : "ldmatrix") << " plan";

@@ -51,19 +51,19 @@ void checkDefaultPlan(const LinearLayout &a, const LinearLayout &b, int bits,
   EXPECT_TRUE(s.correct) << what << " (default): " << s.firstMismatch << "\n"
                          << p.describe();
   EXPECT_LE(p.cost.cycles, vec.cost.cycles) << what;
-  if (!p.smem || !(p.smem->stmatrixStore || p.smem->ldmatrixLoad)) {
+  if (!p.smem || !(p.smem->store.matrixInstruction || p.smem->load.matrixInstruction)) {
     // Without matrices the default plan is the vector plan.
     EXPECT_EQ(p.strategy, vec.strategy) << what;
     EXPECT_EQ(p.cost.cycles, vec.cost.cycles) << what;
     return;
   }
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_EQ(s.storeWavefronts, sp.storeWavefronts) << what;
-  EXPECT_EQ(s.loadWavefronts, sp.loadWavefronts) << what;
-  EXPECT_EQ(s.storeInstructions, sp.storeInstructions) << what;
-  EXPECT_EQ(s.loadInstructions, sp.loadInstructions) << what;
-  EXPECT_GE(sp.storeWavefronts, sp.storeLowerBound) << what;
-  EXPECT_GE(sp.loadWavefronts, sp.loadLowerBound) << what;
+  EXPECT_EQ(s.storeWavefronts, sp.store.wavefronts) << what;
+  EXPECT_EQ(s.loadWavefronts, sp.load.wavefronts) << what;
+  EXPECT_EQ(s.storeInstructions, sp.store.instructions) << what;
+  EXPECT_EQ(s.loadInstructions, sp.load.instructions) << what;
+  EXPECT_GE(sp.store.wavefronts, sp.store.lowerBound) << what;
+  EXPECT_GE(sp.load.wavefronts, sp.load.lowerBound) << what;
   Plan vecShared = ok(planSharedMemory(a, b, bits, vectorOnly()));
   EXPECT_LT(p.cost.instructions, vecShared.cost.instructions) << what;
   EXPECT_LE(p.cost.wavefronts, vecShared.cost.wavefronts) << what;
@@ -85,19 +85,19 @@ Plan checkedPlan(const LinearLayout &a, const LinearLayout &b, int bits,
   if (p.smem) {
     const SharedMemoryPlan &sp = *p.smem;
     // The simulator's count (hw lane groups) equals the prediction...
-    EXPECT_EQ(s.storeWavefronts, sp.storeWavefronts) << what;
-    EXPECT_EQ(s.loadWavefronts, sp.loadWavefronts) << what;
-    EXPECT_EQ(s.storeInstructions, sp.storeInstructions) << what;
-    EXPECT_EQ(s.loadInstructions, sp.loadInstructions) << what;
+    EXPECT_EQ(s.storeWavefronts, sp.store.wavefronts) << what;
+    EXPECT_EQ(s.loadWavefronts, sp.load.wavefronts) << what;
+    EXPECT_EQ(s.storeInstructions, sp.store.instructions) << what;
+    EXPECT_EQ(s.loadInstructions, sp.load.instructions) << what;
     EXPECT_EQ(s.barriers, 1) << what;
     // ...reaches the lower bound (Plan.h: always reachable)...
-    EXPECT_EQ(sp.storeWavefronts, sp.storeLowerBound) << what << p.describe();
-    EXPECT_EQ(sp.loadWavefronts, sp.loadLowerBound) << what << p.describe();
+    EXPECT_EQ(sp.store.wavefronts, sp.store.lowerBound) << what << p.describe();
+    EXPECT_EQ(sp.load.wavefronts, sp.load.lowerBound) << what << p.describe();
     // ...and never beats Lemma 9.4 for the planned layout.
     EXPECT_GE(s.storeWavefronts,
-              s.storeInstructions * (int64_t(1) << sp.storeLemmaBits));
+              s.storeInstructions * (int64_t(1) << sp.store.lemmaBits));
     EXPECT_GE(s.loadWavefronts,
-              s.loadInstructions * (int64_t(1) << sp.loadLemmaBits));
+              s.loadInstructions * (int64_t(1) << sp.load.lemmaBits));
     EXPECT_TRUE(linear::isMemory(sp.memory)) << sp.memory.str();
   }
   if (p.strategy == Strategy::WarpShuffle) {
@@ -210,11 +210,11 @@ TEST(PlanStrategy, TransposeGoesThroughSharedMemoryWithXorSwizzle) {
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   const SharedMemoryPlan &sp = *p.smem;
   EXPECT_EQ(sp.vectorElements, 1); // no register bit in common
-  EXPECT_EQ(sp.storeInstructions, 32);
-  EXPECT_EQ(sp.storeWavefronts, 32);
-  EXPECT_EQ(sp.loadWavefronts, 32);
-  EXPECT_EQ(sp.storeLemmaBits, 0);
-  EXPECT_EQ(sp.loadLemmaBits, 0);
+  EXPECT_EQ(sp.store.instructions, 32);
+  EXPECT_EQ(sp.store.wavefronts, 32);
+  EXPECT_EQ(sp.load.wavefronts, 32);
+  EXPECT_EQ(sp.store.lemmaBits, 0);
+  EXPECT_EQ(sp.load.lemmaBits, 0);
   // The naive buffer: offset = 32 * row + col.
   LinearLayout naive = ok(linear::identityStandardND(
       dims::kOffset, std::vector<unsigned>{32, 32}, std::vector<unsigned>{1, 0}));
@@ -222,7 +222,7 @@ TEST(PlanStrategy, TransposeGoesThroughSharedMemoryWithXorSwizzle) {
   Plan n = ok(planSharedMemoryWith(rows, cols, 32, naive, {}));
   SimulationResult ns = ok(simulate(n));
   EXPECT_TRUE(ns.correct);
-  EXPECT_EQ(n.smem->storeLemmaBits, 5);
+  EXPECT_EQ(n.smem->store.lemmaBits, 5);
   EXPECT_EQ(ns.storeWavefronts, 32 * 32); // 32 instructions x 32
   EXPECT_EQ(ns.loadWavefronts, 32);       // B reads rows: conflict-free
   // Every swizzle column mixes at most one row and one column bit.
@@ -249,8 +249,8 @@ TEST(PlanStrategy, HeaderExampleXorPairs) {
   EXPECT_EQ(p.smem->memory.str(),
             "{offset: [(1,0), (2,0), (4,0), (0,4), (0,8), (9,0), (2,1), "
             "(0,10)]} -> {dim0: 16, dim1: 16}");
-  EXPECT_EQ(p.smem->storeWavefronts, 8);
-  EXPECT_EQ(p.smem->loadWavefronts, 8);
+  EXPECT_EQ(p.smem->store.wavefronts, 8);
+  EXPECT_EQ(p.smem->load.wavefronts, 8);
   // Row-major: offset 16r + c; A's lanes vary c4, c8, r1 (bank bits) and
   // r2, r4 (row bits): 4 words per bank, 4 wavefronts per store. B's lanes
   // vary r4, r8 (row bits) and c1, c2, c4 (bank bits): 4 per load too.
@@ -277,8 +277,8 @@ TEST(PlanStrategy, CommonRegistersGiveVectorizedAccess) {
   EXPECT_EQ(p.smem->vectorElements, 8);
   EXPECT_EQ(p.smem->accessBytes, 16);
   // 64*64 elements / (128 threads * 8) = 4 stores per thread.
-  EXPECT_EQ(p.smem->storeInstructions, 4 * 4);
-  EXPECT_EQ(p.smem->storeWavefronts, 16 * 4);
+  EXPECT_EQ(p.smem->store.instructions, 4 * 4);
+  EXPECT_EQ(p.smem->store.wavefronts, 16 * 4);
   EXPECT_EQ(p.smem->bytes, 64 * 64 * 2);
 }
 
@@ -293,9 +293,9 @@ TEST(PlanStrategy, BroadcastDataIsStoredOnce) {
   Plan p = checkedPlan(a, b, 32, "broadcast");
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   // 16 registers (columns) per thread in warp 0 only: 16 store instructions.
-  EXPECT_EQ(p.smem->storeInstructions, 16);
+  EXPECT_EQ(p.smem->store.instructions, 16);
   // B: lanes 16-31, warp 1 duplicate too, but every warp loads its registers.
-  EXPECT_EQ(p.smem->loadInstructions, 2 * 16);
+  EXPECT_EQ(p.smem->load.instructions, 2 * 16);
 }
 
 TEST(PlanErrors, MismatchedTensorsAndWidths) {
@@ -445,9 +445,9 @@ void sweepStandardPairs(std::vector<unsigned> warpCounts,
                     std::vector<unsigned>{1, 0}));
                 Plan np = ok(planSharedMemoryWith(*a, *b, bits, naive, {}));
                 EXPECT_LE(p.cost.wavefronts, np.cost.wavefronts) << what;
-                EXPECT_LE(p.smem->storeInstructions + p.smem->loadInstructions,
-                          np.smem->storeInstructions +
-                              np.smem->loadInstructions)
+                EXPECT_LE(p.smem->store.instructions + p.smem->load.instructions,
+                          np.smem->store.instructions +
+                              np.smem->load.instructions)
                     << what;
                 naiveWavefronts += np.cost.wavefronts;
                 plannedWavefronts += p.cost.wavefronts;
@@ -512,7 +512,7 @@ TEST(PlanStandardPairs, SlicedLayouts) {
             ++plans;
             shared += p.strategy == Strategy::SharedMemory;
             Plan d = ok(planConversion(*a, *b, bits));
-            matrices += d.smem && (d.smem->stmatrixStore || d.smem->ldmatrixLoad);
+            matrices += d.smem && (d.smem->store.matrixInstruction || d.smem->load.matrixInstruction);
           }
       }
   std::printf("sliced pairs: %d plans, %d shared memory (vector-only), %d "
@@ -576,8 +576,8 @@ TEST(PlanRandom, SharedPlanOfAnyPairIsCorrect) {
     Plan p = ok(planSharedMemory(a, a, 16, vectorOnly()));
     SimulationResult s = ok(simulate(p));
     EXPECT_TRUE(s.correct) << a.str() << s.firstMismatch;
-    EXPECT_EQ(s.storeWavefronts, p.smem->storeLowerBound) << a.str();
-    EXPECT_EQ(s.loadWavefronts, p.smem->loadLowerBound) << a.str();
+    EXPECT_EQ(s.storeWavefronts, p.smem->store.lowerBound) << a.str();
+    EXPECT_EQ(s.loadWavefronts, p.smem->load.lowerBound) << a.str();
     // The default plan (matrices allowed) is correct too.
     Plan m = ok(planSharedMemory(a, a, 16));
     SimulationResult ms = ok(simulate(m));
@@ -727,8 +727,8 @@ int64_t bruteForceBest(const LinearLayout &a, const LinearLayout &b, int bits,
       SimulationResult s = ok(simulate(p));
       EXPECT_TRUE(s.correct);
       // The planner's formula agrees with the simulator on every layout.
-      EXPECT_EQ(s.storeWavefronts, p.smem->storeWavefronts) << mem.str();
-      EXPECT_EQ(s.loadWavefronts, p.smem->loadWavefronts) << mem.str();
+      EXPECT_EQ(s.storeWavefronts, p.smem->store.wavefronts) << mem.str();
+      EXPECT_EQ(s.loadWavefronts, p.smem->load.wavefronts) << mem.str();
       ++layoutsTried;
       best = std::min(best, s.storeWavefronts + s.loadWavefronts);
       return;
@@ -788,7 +788,7 @@ TEST(PlanBruteForce, NoSwizzleBeatsThePlannedOne) {
     int64_t best = bruteForceBest(a, b, c.bits, tried);
     EXPECT_GT(tried, 50);
     std::printf("brute force: %lld layouts\n", (long long)tried);
-    EXPECT_EQ(p.smem->storeWavefronts + p.smem->loadWavefronts, best)
+    EXPECT_EQ(p.smem->store.wavefronts + p.smem->load.wavefronts, best)
         << a.str() << " -> " << b.str() << " (" << tried << " layouts)";
   }
 }

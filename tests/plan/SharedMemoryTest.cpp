@@ -68,10 +68,10 @@ SimulationResult simulated(const Plan &p, const std::string &what) {
                          << p.describe();
   if (p.smem) {
     const int64_t ctas = p.layouts.src.inDimSize(dims::kBlock);
-    EXPECT_EQ(s.storeInstructions, ctas * p.smem->storeInstructions) << what;
-    EXPECT_EQ(s.loadInstructions, ctas * p.smem->loadInstructions) << what;
-    EXPECT_EQ(s.storeWavefronts, ctas * p.smem->storeWavefronts) << what;
-    EXPECT_EQ(s.loadWavefronts, ctas * p.smem->loadWavefronts) << what;
+    EXPECT_EQ(s.storeInstructions, ctas * p.smem->store.instructions) << what;
+    EXPECT_EQ(s.loadInstructions, ctas * p.smem->load.instructions) << what;
+    EXPECT_EQ(s.storeWavefronts, ctas * p.smem->store.wavefronts) << what;
+    EXPECT_EQ(s.loadWavefronts, ctas * p.smem->load.wavefronts) << what;
     EXPECT_EQ(s.barriers, ctas * p.smem->barriers) << what;
   }
   return s;
@@ -83,7 +83,7 @@ SimulationResult simulated(const Plan &p, const std::string &what) {
 void expectX4RowStarts(const Plan &p) {
   ASSERT_TRUE(p.smem);
   for (int64_t lane = 0; lane < 32; ++lane) {
-    MatrixRowStart rs = matrixRowStart(p.smem->loadMatrix, 0, lane);
+    MatrixRowStart rs = matrixRowStart(p.smem->load.matrix, 0, lane);
     std::vector<int64_t> in = {rs.reg, rs.lane, 0, 0};
     int64_t i = lane & 7, j = lane >> 3;
     EXPECT_EQ(ok(p.layouts.dst.apply(in)), (C{i + 8 * (j & 1), 8 * (j >> 1)}))
@@ -128,28 +128,28 @@ TEST(SharedMemoryMatrix, LdmatrixLoadsADotOperand) {
 
   Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
   ASSERT_TRUE(vec.smem);
-  EXPECT_FALSE(vec.smem->ldmatrixLoad);
+  EXPECT_FALSE(vec.smem->load.matrixInstruction);
   EXPECT_EQ(vec.smem->vectorElements, 2);
-  EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 8);
+  EXPECT_EQ(vec.smem->store.instructions + vec.smem->load.instructions, 8);
   simulated(vec, "vector");
 
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_TRUE(sp.ldmatrixLoad);
-  EXPECT_FALSE(sp.ldmatrixTrans);
-  EXPECT_FALSE(sp.stmatrixStore);
+  EXPECT_TRUE(sp.load.matrixInstruction);
+  EXPECT_FALSE(sp.load.trans);
+  EXPECT_FALSE(sp.store.matrixInstruction);
   EXPECT_EQ(sp.matrixCount, 4);
-  EXPECT_EQ(sp.loadMatrix.halfRegBit, 0);
-  EXPECT_EQ(sp.loadMatrix.matrixRegBits, (std::vector<int>{1, 2}));
+  EXPECT_EQ(sp.load.matrix.halfRegBit, 0);
+  EXPECT_EQ(sp.load.matrix.matrixRegBits, (std::vector<int>{1, 2}));
   EXPECT_EQ(sp.vectorElements, 8);
   EXPECT_EQ(sp.accessBytes, 16);
-  EXPECT_EQ(sp.storeInstructions, 1);
-  EXPECT_EQ(sp.loadInstructions, 1);
-  EXPECT_EQ(sp.storeWavefronts, 4);
-  EXPECT_EQ(sp.loadWavefronts, 4);
-  EXPECT_EQ(sp.storeWavefronts, sp.storeLowerBound);
-  EXPECT_EQ(sp.loadWavefronts, sp.loadLowerBound);
+  EXPECT_EQ(sp.store.instructions, 1);
+  EXPECT_EQ(sp.load.instructions, 1);
+  EXPECT_EQ(sp.store.wavefronts, 4);
+  EXPECT_EQ(sp.load.wavefronts, 4);
+  EXPECT_EQ(sp.store.wavefronts, sp.store.lowerBound);
+  EXPECT_EQ(sp.load.wavefronts, sp.load.lowerBound);
   // The rows are c1 c2 c4, then Idx = [r8, c8^r4] on top.
   for (int j = 0; j < 3; ++j)
     EXPECT_EQ(sp.memory.column(j), a.column(j)) << j;
@@ -180,15 +180,15 @@ TEST(SharedMemoryMatrix, StmatrixStoresAnMmaAccumulator) {
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   ASSERT_TRUE(p.smem);
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_TRUE(sp.stmatrixStore);
-  EXPECT_FALSE(sp.stmatrixTrans);
-  EXPECT_FALSE(sp.ldmatrixLoad);
+  EXPECT_TRUE(sp.store.matrixInstruction);
+  EXPECT_FALSE(sp.store.trans);
+  EXPECT_FALSE(sp.load.matrixInstruction);
   EXPECT_EQ(sp.matrixCount, 4);
-  EXPECT_EQ(sp.storeInstructions, 1);
-  EXPECT_EQ(sp.loadInstructions, 1);
+  EXPECT_EQ(sp.store.instructions, 1);
+  EXPECT_EQ(sp.load.instructions, 1);
   EXPECT_EQ(sp.vectorElements, 8);
-  EXPECT_EQ(sp.storeWavefronts, sp.storeLowerBound);
-  EXPECT_EQ(sp.loadWavefronts, sp.loadLowerBound);
+  EXPECT_EQ(sp.store.wavefronts, sp.store.lowerBound);
+  EXPECT_EQ(sp.load.wavefronts, sp.load.lowerBound);
   simulated(p, "stmatrix");
   // stmatrix needs sm_90: the simulator refuses the plan on sm_80.
   EXPECT_FALSE(simulate(p, hw::Arch::Sm80));
@@ -214,18 +214,18 @@ TEST(SharedMemoryMatrix, LdmatrixTransLoadsABOperand) {
   EXPECT_EQ(at(b, dims::kRegister, 2), (C{0, 8}));
   EXPECT_EQ(at(b, dims::kLane, 2), (C{0, 1}));
   Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
-  EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 16);
+  EXPECT_EQ(vec.smem->store.instructions + vec.smem->load.instructions, 16);
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   ASSERT_TRUE(p.smem);
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_TRUE(sp.ldmatrixLoad);
-  EXPECT_TRUE(sp.ldmatrixTrans);
+  EXPECT_TRUE(sp.load.matrixInstruction);
+  EXPECT_TRUE(sp.load.trans);
   EXPECT_EQ(sp.matrixCount, 4);
-  EXPECT_EQ(sp.loadMatrix.halfRegBit, 0);
-  EXPECT_EQ(sp.storeInstructions, 1);
-  EXPECT_EQ(sp.loadInstructions, 1);
-  EXPECT_EQ(sp.storeWavefronts, 4);
-  EXPECT_EQ(sp.loadWavefronts, 4);
+  EXPECT_EQ(sp.load.matrix.halfRegBit, 0);
+  EXPECT_EQ(sp.store.instructions, 1);
+  EXPECT_EQ(sp.load.instructions, 1);
+  EXPECT_EQ(sp.store.wavefronts, 4);
+  EXPECT_EQ(sp.load.wavefronts, 4);
   EXPECT_EQ(sp.memory.unpackOut(sp.memory.column(7)), (C{4, 8}));
   // .trans row i of matrix j starts at k = i (h = i & 1 is k1, q = i >> 1
   // gives k2, k4), n = 0, plus the matrix offsets k8 (j & 1), n8 (j >> 1).
@@ -235,8 +235,8 @@ TEST(SharedMemoryMatrix, LdmatrixTransLoadsABOperand) {
   // The simulator executes the hardware semantics: the same addresses read
   // without .trans deliver other elements.
   Plan wrong = p;
-  wrong.smem->loadMatrix.trans = false;
-  wrong.smem->ldmatrixTrans = false;
+  wrong.smem->load.matrix.trans = false;
+  wrong.smem->load.trans = false;
   Expected<SimulationResult> ws = simulate(wrong);
   EXPECT_TRUE(!ws || !ws->correct);
 }
@@ -261,25 +261,25 @@ TEST(SharedMemoryMatrix, OneMatrixPerInstructionOnlyWhereItMovesMore) {
   EXPECT_EQ(at(b, dims::kRegister, 0), (C{0, 1}));
   EXPECT_EQ(at(b, dims::kLane, 2), (C{1, 0}));
   Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
-  EXPECT_EQ(vec.smem->storeInstructions + vec.smem->loadInstructions, 4);
+  EXPECT_EQ(vec.smem->store.instructions + vec.smem->load.instructions, 4);
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_FALSE(sp.stmatrixStore);
+  EXPECT_FALSE(sp.store.matrixInstruction);
   EXPECT_EQ(sp.vectorElements, 2);
-  EXPECT_EQ(sp.srcVecRegBits, (std::vector<int>{0}));
-  EXPECT_TRUE(sp.ldmatrixLoad);
-  EXPECT_TRUE(sp.ldmatrixTrans);
+  EXPECT_EQ(sp.store.vecRegBits, (std::vector<int>{0}));
+  EXPECT_TRUE(sp.load.matrixInstruction);
+  EXPECT_TRUE(sp.load.trans);
   EXPECT_EQ(sp.matrixCount, 1);
-  EXPECT_EQ(sp.loadMatrix.halfRegBit, 0);
-  EXPECT_TRUE(sp.loadMatrix.matrixRegBits.empty());
+  EXPECT_EQ(sp.load.matrix.halfRegBit, 0);
+  EXPECT_TRUE(sp.load.matrix.matrixRegBits.empty());
   EXPECT_EQ(sp.rowBits.size(), 3u);
   for (int j = 0; j < 3; ++j)
     EXPECT_EQ(sp.memory.unpackOut(sp.memory.column(j)),
               (C{int64_t(1) << j, 0}));
-  EXPECT_EQ(sp.storeInstructions, 1);
-  EXPECT_EQ(sp.loadInstructions, 1);
-  EXPECT_EQ(sp.storeWavefronts, 1);
-  EXPECT_EQ(sp.loadWavefronts, 1);
+  EXPECT_EQ(sp.store.instructions, 1);
+  EXPECT_EQ(sp.load.instructions, 1);
+  EXPECT_EQ(sp.store.wavefronts, 1);
+  EXPECT_EQ(sp.load.wavefronts, 1);
   simulated(p, "vector + ldmatrix.x1.trans");
 }
 
@@ -292,17 +292,17 @@ TEST(SharedMemoryMatrix, NotUsedWhenTheyDoNotReduceInstructions) {
   LinearLayout b = blocked({1, 8}, {16, 2}, {1, 1}, {0, 1}, {16, 16});
   Plan p = ok(planSharedMemory(a, b, 16, withMatrices()));
   ASSERT_TRUE(p.smem);
-  EXPECT_FALSE(p.smem->ldmatrixLoad);
-  EXPECT_FALSE(p.smem->stmatrixStore);
+  EXPECT_FALSE(p.smem->load.matrixInstruction);
+  EXPECT_FALSE(p.smem->store.matrixInstruction);
   EXPECT_EQ(p.smem->matrixCount, 0);
   EXPECT_EQ(p.smem->vectorElements, 8);
-  EXPECT_EQ(p.smem->storeInstructions + p.smem->loadInstructions, 2);
+  EXPECT_EQ(p.smem->store.instructions + p.smem->load.instructions, 2);
   simulated(p, "16-byte vectors");
 
   LinearLayout a32 = blocked({1, 4}, {8, 4}, {1, 1}, {1, 0}, {16, 16});
   LinearLayout b32 = blocked({4, 1}, {4, 8}, {1, 1}, {0, 1}, {16, 16});
   Plan q = ok(planSharedMemory(a32, b32, 32, withMatrices()));
-  EXPECT_FALSE(q.smem->ldmatrixLoad || q.smem->stmatrixStore);
+  EXPECT_FALSE(q.smem->load.matrixInstruction || q.smem->store.matrixInstruction);
   simulated(q, "f32");
 }
 
@@ -521,12 +521,12 @@ TEST(SharedMemoryBudget, F32Tile128x128ThroughSixteenKiB) {
     for (int v : sp.vecBits)
       EXPECT_NE(v, bit);
   }
-  EXPECT_EQ(sp.storeInstructions, full.smem->storeInstructions);
-  EXPECT_EQ(sp.loadInstructions, full.smem->loadInstructions);
-  EXPECT_EQ(sp.storeWavefronts, full.smem->storeWavefronts);
-  EXPECT_EQ(sp.loadWavefronts, full.smem->loadWavefronts);
-  EXPECT_EQ(sp.storeWavefronts, sp.storeLowerBound);
-  EXPECT_EQ(sp.loadWavefronts, sp.loadLowerBound);
+  EXPECT_EQ(sp.store.instructions, full.smem->store.instructions);
+  EXPECT_EQ(sp.load.instructions, full.smem->load.instructions);
+  EXPECT_EQ(sp.store.wavefronts, full.smem->store.wavefronts);
+  EXPECT_EQ(sp.load.wavefronts, full.smem->load.wavefronts);
+  EXPECT_EQ(sp.store.wavefronts, sp.store.lowerBound);
+  EXPECT_EQ(sp.load.wavefronts, sp.load.lowerBound);
   SimulationResult s = simulated(p, "budget");
   EXPECT_EQ(s.barriers, 7);
 
@@ -586,10 +586,10 @@ TEST(SharedMemoryCta, EqualBlockColumnsArePlannedPerCta) {
   ASSERT_EQ(sp.ctaBits.size(), 1u);
   EXPECT_EQ(sp.memory.unpackOut(sp.memory.column(8)), (C{16, 0}));
   EXPECT_EQ(sp.bytes, 1024);
-  EXPECT_EQ(sp.storeInstructions, 8);
-  EXPECT_EQ(sp.loadInstructions, 8);
-  EXPECT_EQ(sp.storeWavefronts, 8);
-  EXPECT_EQ(sp.loadWavefronts, 8);
+  EXPECT_EQ(sp.store.instructions, 8);
+  EXPECT_EQ(sp.load.instructions, 8);
+  EXPECT_EQ(sp.store.wavefronts, 8);
+  EXPECT_EQ(sp.load.wavefronts, 8);
   SimulationResult s = simulated(p, "two CTAs");
   EXPECT_EQ(s.checked, 2 * 32 * 8);
   EXPECT_EQ(s.storeInstructions, 16);
@@ -625,15 +625,15 @@ void expectSamePlan(const Plan &a, const Plan &b, const std::string &what) {
   ASSERT_TRUE(a.smem && b.smem) << what;
   const SharedMemoryPlan &x = *a.smem, &y = *b.smem;
   EXPECT_EQ(x.memory, y.memory) << what;
-  EXPECT_EQ(x.stmatrixStore, y.stmatrixStore) << what;
-  EXPECT_EQ(x.stmatrixTrans, y.stmatrixTrans) << what;
-  EXPECT_EQ(x.ldmatrixLoad, y.ldmatrixLoad) << what;
-  EXPECT_EQ(x.ldmatrixTrans, y.ldmatrixTrans) << what;
+  EXPECT_EQ(x.store.matrixInstruction, y.store.matrixInstruction) << what;
+  EXPECT_EQ(x.store.trans, y.store.trans) << what;
+  EXPECT_EQ(x.load.matrixInstruction, y.load.matrixInstruction) << what;
+  EXPECT_EQ(x.load.trans, y.load.trans) << what;
   EXPECT_EQ(x.matrixCount, y.matrixCount) << what;
-  EXPECT_EQ(x.storeMatrix.halfRegBit, y.storeMatrix.halfRegBit) << what;
-  EXPECT_EQ(x.storeMatrix.matrixRegBits, y.storeMatrix.matrixRegBits) << what;
-  EXPECT_EQ(x.loadMatrix.halfRegBit, y.loadMatrix.halfRegBit) << what;
-  EXPECT_EQ(x.loadMatrix.matrixRegBits, y.loadMatrix.matrixRegBits) << what;
+  EXPECT_EQ(x.store.matrix.halfRegBit, y.store.matrix.halfRegBit) << what;
+  EXPECT_EQ(x.store.matrix.matrixRegBits, y.store.matrix.matrixRegBits) << what;
+  EXPECT_EQ(x.load.matrix.halfRegBit, y.load.matrix.halfRegBit) << what;
+  EXPECT_EQ(x.load.matrix.matrixRegBits, y.load.matrix.matrixRegBits) << what;
   EXPECT_EQ(x.vecBits, y.vecBits) << what;
   EXPECT_EQ(x.iterationBits, y.iterationBits) << what;
   EXPECT_EQ(a.cost.instructions, b.cost.instructions) << what;
@@ -661,7 +661,7 @@ TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
       return;
     expectSamePlan(*fast, *slow, what);
     ++compared;
-    withMatrices += fast->smem->stmatrixStore || fast->smem->ldmatrixLoad;
+    withMatrices += fast->smem->store.matrixInstruction || fast->smem->load.matrixInstruction;
     PlanOptions q, qx = exhaustive;
     q.smemBudgetBytes = qx.smemBudgetBytes = fast->smem->bytes / 4;
     Expected<Plan> fq = planSharedMemory(a, b, 16, q);
@@ -730,19 +730,19 @@ TEST(SharedMemoryMatrix, VectorStoreUnderLdmatrixWhereStmatrixAlsoFits) {
   LinearLayout a = layoutOf(*mmaV2Enc({2, 2}), {16, 16});
   LinearLayout b = layoutOf(*dotEnc(mmaV2Enc({4, 1}), 0, 2), {16, 16});
   Plan vec = ok(planSharedMemory(a, b, 16, vectorOnly()));
-  EXPECT_EQ(vec.smem->storeInstructions, 2);
-  EXPECT_EQ(vec.smem->loadInstructions, 8);
+  EXPECT_EQ(vec.smem->store.instructions, 2);
+  EXPECT_EQ(vec.smem->load.instructions, 8);
   Plan p = ok(planSharedMemory(a, b, 16));
   const SharedMemoryPlan &sp = *p.smem;
-  EXPECT_FALSE(sp.stmatrixStore);
-  EXPECT_TRUE(sp.ldmatrixLoad);
-  EXPECT_FALSE(sp.ldmatrixTrans);
+  EXPECT_FALSE(sp.store.matrixInstruction);
+  EXPECT_TRUE(sp.load.matrixInstruction);
+  EXPECT_FALSE(sp.load.trans);
   EXPECT_EQ(sp.matrixCount, 4);
   EXPECT_EQ(sp.accessBytes, 4);
-  EXPECT_EQ(sp.storeInstructions, 4);
-  EXPECT_EQ(sp.loadInstructions, 4);
-  EXPECT_EQ(sp.storeWavefronts, 4);
-  EXPECT_EQ(sp.loadWavefronts, 16);
+  EXPECT_EQ(sp.store.instructions, 4);
+  EXPECT_EQ(sp.load.instructions, 4);
+  EXPECT_EQ(sp.store.wavefronts, 4);
+  EXPECT_EQ(sp.load.wavefronts, 16);
   EXPECT_EQ(p.cost.wavefronts, vec.cost.wavefronts);
   simulated(p, "vector store + ldmatrix.x4");
 }
@@ -773,15 +773,15 @@ TEST(SharedMemoryMatrix, Sm80PlansUseLdmatrixButNeverStmatrix) {
           Plan v = ok(planSharedMemory(*a, *b, 16, vectorOnly()));
           Plan q = ok(planSharedMemory(*a, *b, 16));
           ++plans;
-          EXPECT_FALSE(p.smem->stmatrixStore) << what;
+          EXPECT_FALSE(p.smem->store.matrixInstruction) << what;
           SimulationResult s = ok(simulate(p, hw::Arch::Sm80));
           EXPECT_TRUE(s.correct) << what << ": " << s.firstMismatch;
-          EXPECT_EQ(s.storeWavefronts, p.smem->storeWavefronts) << what;
-          EXPECT_EQ(s.loadWavefronts, p.smem->loadWavefronts) << what;
+          EXPECT_EQ(s.storeWavefronts, p.smem->store.wavefronts) << what;
+          EXPECT_EQ(s.loadWavefronts, p.smem->load.wavefronts) << what;
           EXPECT_LE(p.cost.cycles, v.cost.cycles) << what;
           EXPECT_LE(p.cost.instructions, v.cost.instructions) << what;
-          ldmatrixPlans += p.smem->ldmatrixLoad;
-          if (!q.smem->stmatrixStore) {
+          ldmatrixPlans += p.smem->load.matrixInstruction;
+          if (!q.smem->store.matrixInstruction) {
             expectSamePlan(p, q, what);
             ++sameAsSm90;
           }
@@ -856,20 +856,20 @@ TEST(SharedMemorySweep, StandardPairsWithMatricesBudgetsAndCtas) {
               ++plans;
               simulated(p, what);
               const SharedMemoryPlan &sp = *p.smem;
-              if (sp.stmatrixStore || sp.ldmatrixLoad) {
+              if (sp.store.matrixInstruction || sp.load.matrixInstruction) {
                 ++matrixPlans;
                 ++byCount[sp.matrixCount];
-                both += sp.stmatrixStore && sp.ldmatrixLoad;
-                ldm += sp.ldmatrixLoad;
-                stm += sp.stmatrixStore;
-                trans += sp.ldmatrixTrans || sp.stmatrixTrans;
+                both += sp.store.matrixInstruction && sp.load.matrixInstruction;
+                ldm += sp.load.matrixInstruction;
+                stm += sp.store.matrixInstruction;
+                trans += sp.load.trans || sp.store.trans;
                 EXPECT_LT(p.cost.instructions, v.cost.instructions) << what;
                 EXPECT_LE(p.cost.wavefronts, v.cost.wavefronts) << what;
-                if (sp.stmatrixStore) {
-                  EXPECT_EQ(sp.storeWavefronts, sp.storeLowerBound) << what;
+                if (sp.store.matrixInstruction) {
+                  EXPECT_EQ(sp.store.wavefronts, sp.store.lowerBound) << what;
                 }
-                if (sp.ldmatrixLoad) {
-                  EXPECT_EQ(sp.loadWavefronts, sp.loadLowerBound) << what;
+                if (sp.load.matrixInstruction) {
+                  EXPECT_EQ(sp.load.wavefronts, sp.load.lowerBound) << what;
                 }
               } else {
                 EXPECT_EQ(sp.memory, v.smem->memory) << what;
@@ -888,19 +888,19 @@ TEST(SharedMemorySweep, StandardPairsWithMatricesBudgetsAndCtas) {
                 }
                 ++budgeted;
                 budgetedMatrix +=
-                    q->smem->stmatrixStore || q->smem->ldmatrixLoad;
+                    q->smem->store.matrixInstruction || q->smem->load.matrixInstruction;
                 EXPECT_EQ(q->smem->bytes, sp.bytes / div) << what;
                 EXPECT_EQ(q->smem->iterations, div) << what;
                 EXPECT_EQ(q->smem->barriers, 2 * div - 1);
                 simulated(*q, what + " (budget)");
                 // The iteration bits are in Z (not lane bits): vector sides
                 // stay conflict-free.
-                if (!q->smem->stmatrixStore) {
-                  EXPECT_EQ(q->smem->storeWavefronts, q->smem->storeLowerBound)
+                if (!q->smem->store.matrixInstruction) {
+                  EXPECT_EQ(q->smem->store.wavefronts, q->smem->store.lowerBound)
                       << what;
                 }
-                if (!q->smem->ldmatrixLoad) {
-                  EXPECT_EQ(q->smem->loadWavefronts, q->smem->loadLowerBound)
+                if (!q->smem->load.matrixInstruction) {
+                  EXPECT_EQ(q->smem->load.wavefronts, q->smem->load.lowerBound)
                       << what;
                 }
               }

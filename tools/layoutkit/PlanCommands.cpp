@@ -236,17 +236,17 @@ Expected<Reply> runPlan(const Invocation &inv) {
          formCute.value_or("none (not a swizzled strided layout)") + "\n";
     t += "memory layout (tile, logical -> address): " +
          formTile.value_or("none (not a swizzled strided layout)") + "\n";
-    t += "store: " + std::to_string(m.storeInstructions) + " instructions, " +
-         std::to_string(m.storeWavefronts) + " wavefronts (lower bound " +
-         std::to_string(m.storeLowerBound) + ")\n";
-    t += "load: " + std::to_string(m.loadInstructions) + " instructions, " +
-         std::to_string(m.loadWavefronts) + " wavefronts (lower bound " +
-         std::to_string(m.loadLowerBound) + ")\n";
+    t += "store: " + std::to_string(m.store.instructions) + " instructions, " +
+         std::to_string(m.store.wavefronts) + " wavefronts (lower bound " +
+         std::to_string(m.store.lowerBound) + ")\n";
+    t += "load: " + std::to_string(m.load.instructions) + " instructions, " +
+         std::to_string(m.load.wavefronts) + " wavefronts (lower bound " +
+         std::to_string(m.load.lowerBound) + ")\n";
     if (m.registerCopies)
       t += "register copies: " + std::to_string(m.registerCopies) + "\n";
     const std::string &stm = report.storeInstruction;
     const std::string &ldm = report.loadInstruction;
-    if (m.stmatrixStore || m.ldmatrixLoad)
+    if (m.store.matrixInstruction || m.load.matrixInstruction)
       t += "matrix instructions: store " + stm + ", load " + ldm + "\n";
     if (m.iterations > 1)
       t += "iterations: " + std::to_string(m.iterations) + " through a " +
@@ -258,10 +258,10 @@ Expected<Reply> runPlan(const Invocation &inv) {
                      formCute ? JsonValue(*formCute) : JsonValue()},
                     {"memory_layout_tile",
                      formTile ? JsonValue(*formTile) : JsonValue()},
-                    {"store", accessJson(m.storeInstructions, m.storeWavefronts,
-                                         m.storeLowerBound, m.storeLemmaBits)},
-                    {"load", accessJson(m.loadInstructions, m.loadWavefronts,
-                                        m.loadLowerBound, m.loadLemmaBits)},
+                    {"store", accessJson(m.store.instructions, m.store.wavefronts,
+                                         m.store.lowerBound, m.store.lemmaBits)},
+                    {"load", accessJson(m.load.instructions, m.load.wavefronts,
+                                        m.load.lowerBound, m.load.lemmaBits)},
                     {"register_copies", m.registerCopies},
                     {"store_instruction", stm},
                     {"load_instruction", ldm},

@@ -102,6 +102,39 @@ struct AlignedPair {
 Expected<AlignedPair> alignLayouts(const linear::LinearLayout &src,
                                    const linear::LinearLayout &dst);
 
+/// One side of the shared-memory step: the store of the source (A's
+/// registers and lanes) or the load of the destination (B's).
+struct SharedSide {
+  /// For each vec bit of the plan, the register bit of the side that holds
+  /// it.
+  std::vector<int> vecRegBits;
+  /// Warp instructions over the CTA (the store skips broadcast registers
+  /// and warps; the load reads every distinct destination register once).
+  int64_t instructions = 0;
+  /// Lemma 9.4 exponent k of the planned layout for the side's lanes.
+  int lemmaBits = 0;
+  /// Predicted wavefronts over the CTA, and their lower bound over every
+  /// memory layout with this vectorization (per instruction
+  /// max(minWavefronts(w), 2^max(0, |Thr| - bankBits)), times
+  /// instructions).
+  int64_t wavefronts = 0, lowerBound = 0;
+  /// The side uses its matrix instruction instead of st.shared / ld.shared
+  /// (16-bit elements; docs/plan.md, MatrixAccess.h): the store
+  /// `stmatrix.sync.aligned.m8n8.x<matrixCount>[.trans].shared.b16`
+  /// (sm_90+), the load `ldmatrix...` (sm_75+); `trans` adds `.trans`.
+  bool matrixInstruction = false, trans = false;
+  /// The register roles of a matrix side (halfRegBit -1 when the side uses
+  /// st.shared / ld.shared): register bits of the aligned source (store) /
+  /// destination (load). Lane l of an instruction with base register
+  /// `base` (half and matrix bits 0) gives the address of the element at
+  /// matrixRowStart(matrix, base, l) (a register and lane of the side, same
+  /// warp and block), i.e. byte address
+  /// elementBytes * (memory^-1(element) mod (bytes / elementBytes)); its
+  /// 32-bit register j holds element registers
+  /// matrixElementRegister(.., base, j, 0) (low half) and (.., j, 1) (high).
+  MatrixAccess matrix;
+};
+
 /// The shared-memory step of a plan.
 struct SharedMemoryPlan {
   /// offset -> logical (dims of the aligned pair), invertible, every column
@@ -110,52 +143,20 @@ struct SharedMemoryPlan {
   int64_t elementBytes = 0;
   /// Logical bits of the vector (the lowest offset bits, in order).
   std::vector<int> vecBits;
-  /// For each vec bit, the register bit of the source / destination that
-  /// holds it.
-  std::vector<int> srcVecRegBits, dstVecRegBits;
   int64_t vectorElements = 1; ///< 2^|vecBits|
   int64_t accessBytes = 0;    ///< elementBytes * vectorElements
   int subBits = 0, bankBits = 0, idxBits = 0;
-  /// Warp instructions over the CTA (broadcast registers/warps skipped on
-  /// the store; the load reads every distinct destination register once).
-  int64_t storeInstructions = 0, loadInstructions = 0;
+  /// The store of the source and the load of the destination.
+  SharedSide store, load;
   /// Register copies after the load for destination registers that
   /// duplicate another (zero register columns of B).
   int64_t registerCopies = 0;
-  /// Lemma 9.4 exponent k of the planned layout for the store (A's lanes)
-  /// and the load (B's lanes).
-  int storeLemmaBits = 0, loadLemmaBits = 0;
-  /// Predicted wavefronts over the CTA (store and load), and the lower bound
-  /// over every memory layout with this vectorization (per instruction
-  /// max(minWavefronts(w), 2^max(0, |Thr| - bankBits)), times instructions).
-  int64_t storeWavefronts = 0, loadWavefronts = 0;
-  int64_t storeLowerBound = 0, loadLowerBound = 0;
   /// Buffer size in bytes: one CTA, one iteration (the whole CTA tile when
   /// `iterations` is 1).
   int64_t bytes = 0;
-
-  /// ldmatrix / stmatrix (16-bit elements; docs/plan.md, MatrixAccess.h).
-  /// The store of the source is `stmatrix.sync.aligned.m8n8.x<matrixCount>
-  /// [.trans].shared.b16` (sm_90+) instead of st.shared.
-  bool stmatrixStore = false;
-  bool stmatrixTrans = false;
-  /// The load of the destination is `ldmatrix.sync.aligned.m8n8
-  /// .x<matrixCount>[.trans].shared.b16` (sm_75+) instead of ld.shared.
-  bool ldmatrixLoad = false;
-  bool ldmatrixTrans = false;
   /// Matrices per matrix instruction (1, 2 or 4); 0 when neither side uses
   /// them. Both matrix sides use this count.
   int matrixCount = 0;
-  /// The register roles of each matrix side (halfRegBit -1 when the side
-  /// uses st.shared / ld.shared): register bits of the aligned source
-  /// (store) / destination (load). Lane l of an instruction with base
-  /// register `base` (half and matrix bits 0) gives the address of the
-  /// element at matrixRowStart(storeMatrix, base, l) (a register and lane of
-  /// the side, same warp and block), i.e. byte address
-  /// elementBytes * (memory^-1(element) mod (bytes / elementBytes)); its
-  /// 32-bit register j holds element registers
-  /// matrixElementRegister(.., base, j, 0) (low half) and (.., j, 1) (high).
-  MatrixAccess storeMatrix, loadMatrix;
   /// Logical bits of the 16-byte rows of the matrix side(s): the three
   /// lowest offset bits (empty without matrices).
   std::vector<int> rowBits;
