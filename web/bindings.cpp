@@ -498,6 +498,59 @@ std::string ownersJson(std::string text, std::string shape, int flat) {
       .done();
 }
 
+/// The derivation of L(x) for logical element `flat` (api::evaluationSteps,
+/// the terms `layoutkit tile eval --steps` prints): each step as the CLI's
+/// JSON object ({"kind":"shard","iter","extent","stride","axis",
+/// "component","added"}, {"kind":"offset","axis","added"}, {"kind":
+/// "replica","iter","extent","stride","axis"}, {"kind":"swizzle",
+/// "swizzle","from","to"}), with x (the tile layout's flat index of the
+/// element: colex(coord) for a CuTe text) and the tile text it reads.
+std::string stepsJson(std::string text, std::string shape, int flat) {
+  std::string field;
+  auto t = readTile(text, shape, field);
+  if (!t)
+    return errorJson(t.error(), field);
+  if (flat < 0 || flat >= t->layout.tile().size())
+    return errorJson(Diagnostic::error("element " + std::to_string(flat) +
+                                       " is outside the layout"),
+                     "element");
+  const int64_t x = t->tileIndex(flat);
+  const std::string swizzle = t->layout.swizzle().str();
+  std::string steps = array(
+      api::evaluationSteps(t->layout, x), [&](const api::EvalStep &s) {
+        std::string axis(s.iter.axis.name());
+        Obj o;
+        switch (s.kind) {
+        case api::EvalStep::Kind::Shard:
+          o.str("kind", "shard").num("iter", int64_t(s.index));
+          o.num("extent", s.iter.extent).num("stride", s.iter.stride);
+          o.str("axis", axis).num("component", s.component);
+          o.num("added", s.added);
+          break;
+        case api::EvalStep::Kind::Offset:
+          o.str("kind", "offset").str("axis", axis).num("added", s.added);
+          break;
+        case api::EvalStep::Kind::Replica:
+          o.str("kind", "replica").num("iter", int64_t(s.index));
+          o.num("extent", s.iter.extent).num("stride", s.iter.stride);
+          o.str("axis", axis);
+          break;
+        case api::EvalStep::Kind::Swizzle:
+          o.str("kind", "swizzle").str("swizzle", swizzle);
+          o.num("from", s.component).num("to", s.added);
+          break;
+        }
+        return o.done();
+      });
+  return Obj()
+      .boolean("ok", true)
+      .str("tile", api::tileText(t->layout))
+      .num("x", x)
+      .raw("coord", ints(tile::TileLayout::unflatten(t->shape, flat)))
+      .raw("steps", steps)
+      .done();
+}
+
 /// The flat indices a hardware coordinate holds (api::holders).
 std::string holdsJson(std::string text, std::string shape, std::string where) {
   std::string field;
@@ -923,6 +976,7 @@ EMSCRIPTEN_BINDINGS(layoutkit) {
   emscripten::function("parse", &parseJson);
   emscripten::function("tileMap", &tileMapJson);
   emscripten::function("owners", &ownersJson);
+  emscripten::function("steps", &stepsJson);
   emscripten::function("holds", &holdsJson);
   emscripten::function("banks", &banksJson);
   emscripten::function("presets", &presetsJson);
