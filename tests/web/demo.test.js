@@ -93,9 +93,56 @@ async function waitReady(page) {
 async function settle(page) {
   await page.waitForFunction(() => document.body.dataset.busy === '0', null, {timeout: 60000});
 }
+// The page coordinates of the centre of cell i of a panel's grid (its
+// geometry is in div.grid's dataset: margins ox, oy; cell cw x ch).
+async function cellCentre(page, panel, i) {
+  return page.evaluate(([panel, i]) => {
+    const g = document.querySelector(panel + ' .grid');
+    g.scrollIntoView();
+    const b = g.getBoundingClientRect(), d = g.dataset, cols = +d.cols;
+    const r = Math.floor(i / cols), c = i % cols;
+    return {x: b.left + +d.ox + c * +d.cw + +d.cw / 2, y: b.top + +d.oy + r * +d.ch + +d.ch / 2};
+  }, [panel, i]);
+}
+
 async function fill(page, sel, v) { await page.fill(sel, v); await settle(page); }
 async function select(page, sel, v) { await page.selectOption(sel, v); await settle(page); }
 async function click(page, sel) { await page.click(sel); await settle(page); }
+
+// The derivation the page shows for the selected element f (#steps)
+// against the CLI's `tile eval TILE SHAPE X --steps` of the tile form and
+// index the page names.
+async function checkSteps(page, text, shape, f, what) {
+  const shown = await page.evaluate(() => ({steps: document.getElementById('steps').dataset.steps, x: document.getElementById('steps').dataset.x,
+    text: document.getElementById('steps').textContent}));
+  const tile = (shown.text.match(/, x = \d+ in (.*):\n/) || [])[1];
+  const want = lk('tile', 'eval', tile || text, shape, String(shown.x), '--steps');
+  let cliText = '';
+  try { cliText = execFileSync(cli, ['tile', 'eval', tile || text, shape, String(shown.x), '--steps'], {encoding: 'utf8'}); } catch (e) { cliText = String(e); }
+  const pageLines = shown.text.split('\n').slice(1).join('\n'), cliLines = cliText.trimEnd().split('\n').slice(1).join('\n');
+  check(want.ok && shown.steps === JSON.stringify(want.result.steps) && pageLines === cliLines,
+    `${what}: the derivation of element ${f} (x = ${shown.x}) is 'layoutkit tile eval --steps' (${want.ok ? want.result.steps.length : '?'} steps)` +
+    (pageLines === cliLines ? '' : `\n  page: ${JSON.stringify(pageLines)}\n  cli:  ${JSON.stringify(cliLines)}`));
+  return shown;
+}
+
+// Replaces the block between the figures markers of docs/demo.md with the
+// measured figures (LK_DEMO_DOC=docs/demo.md): the document quotes the
+// build, never a hand-typed number.
+function writeDocFigures(doc, f) {
+  const begin = '<!-- figures: written by tests/web/demo.test.js (LK_DEMO_DOC) -->', end = '<!-- end of figures -->';
+  const text = fs.readFileSync(doc, 'utf8');
+  const a = text.indexOf(begin), b = text.indexOf(end);
+  if (a < 0 || b < a) { console.log(`FAIL ${doc} has no figures markers`); failures++; return; }
+  const lines = [begin, '',
+    `| what | measured |`, '|---|---|',
+    `| \`layoutkit.wasm\` | ${f.wasmBytes} B |`, `| \`layoutkit.js\` | ${f.jsBytes} B |`,
+    `| page load to interactive | ${f.loadToInteractiveMs} ms |`,
+    ...f.edits.map((e) => `| edit to painted frame, 128x128 ${e.name} \`${e.text}\` | median ${e.medianMs} ms (engine ${e.medianLapsMs.engine} ms, drawing ${e.medianLapsMs.drawing} ms) |`),
+    '', `Headless Chromium, ${f.machine.cores} cores, load average ${f.machine.loadavgBefore} before and ${f.machine.loadavgAfter} after ` +
+    `(\`/proc/loadavg\`); the samples are in \`build-wasm/screenshots/figures.json\`.`, '', end];
+  fs.writeFileSync(doc, text.slice(0, a) + lines.join('\n') + text.slice(b + end.length));
+}
 
 async function main() {
   fs.mkdirSync(shots, {recursive: true});
@@ -122,6 +169,15 @@ async function main() {
   await page.goto(server.url);
   await waitReady(page);
   check(errors.length === 0, 'loads without console errors' + (errors.length ? ': ' + errors.join(' | ') : ''));
+  // Load to interactive: navigation start to the first painted picture
+  // (the page's performance.now() then; the engine compiled, the inputs
+  // wired).
+  await page.waitForFunction(() => typeof window.lkInteractiveMs === 'number', null, {timeout: 60000});
+  const interactiveMs = await page.evaluate(() => window.lkInteractiveMs);
+  console.log(`page load to interactive: ${interactiveMs.toFixed(0)} ms`);
+  // The module's size (docs/demo.md): at most 1 MB.
+  const wasmBytes = fs.statSync(path.join(demoDir, 'layoutkit.wasm')).size, jsBytes = fs.statSync(path.join(demoDir, 'layoutkit.js')).size;
+  check(wasmBytes <= 1000000, `layoutkit.wasm is ${wasmBytes} B (at most 1 MB)`);
 
   // Every preset: it draws, screenshots, and a clicked element's owners are
   // the CLI's.
@@ -137,19 +193,17 @@ async function main() {
     const size = p.shape.reduce((a, b) => a * b, 1);
     // A cell in the second row (or the first when there is one), clicked with the mouse.
     const f = Math.min(size - 1, (size > cols ? cols : 0) + Math.min(3, cols - 1));
-    const box = await page.evaluate((f) => {
-      const svg = document.querySelector('#logical svg');
-      svg.scrollIntoView();
-      const b = svg.getBoundingClientRect(), cs = +svg.dataset.cs, cols = +svg.dataset.cols;
-      const r = Math.floor(f / cols), c = f % cols;
-      return {x: b.left + 28 + c * cs + cs / 2, y: b.top + 14 + r * cs + cs / 2};
-    }, f);
+    const box = await cellCentre(page, '#logical', f);
     await page.mouse.click(box.x, box.y);
     await settle(page);
     const shown = JSON.parse(await page.getAttribute('#info', 'data-owners'));
     const want = lk('tile', 'owners', p.text, shape, String(f));
     check(want.ok && JSON.stringify(sortedOwners(shown)) === JSON.stringify(sortedOwners(want.result.owners)),
       `preset ${p.name}: owners of element ${f} match 'layoutkit tile owners' (${shown.length} owners)`);
+    // The clicked element's derivation is `layoutkit tile eval --steps`
+    // of the same layout and element: the steps (JSON) and the printed
+    // lines after the first (the steps, "L(x):" and the points).
+    await checkSteps(page, p.text, shape, f, `preset ${p.name}`);
     if (p.name === 'tensor_core_8x16') {
       // The spec's statement: element (0,0) lives on warps {5, 9}.
       const o = await page.evaluate(async () => window.lk('owners', document.getElementById('layout').value, document.getElementById('shape').value, 0));
@@ -159,12 +213,7 @@ async function main() {
 
   // Clicking a physical thread lists what it holds, as `layoutkit tile holds`.
   await select(page, '#preset', 'mma_m8n8_fragment');
-  const held = await page.evaluate(() => {
-    const svg = document.querySelector('#physical svg');
-    svg.scrollIntoView();
-    const b = svg.getBoundingClientRect(), cs = +svg.dataset.cs;
-    return {x: b.left + 28 + 5 * cs + cs / 2, y: b.top + 14 + cs / 2};
-  });
+  const held = await cellCentre(page, '#physical', 5);
   await page.mouse.click(held.x, held.y);
   await settle(page);
   const holds = JSON.parse(await page.getAttribute('#info', 'data-holds'));
@@ -207,7 +256,7 @@ async function main() {
       const args = ['S[(8,64):(64,1)]', '(8,64)', '--dtype', dtype].concat(sw === 'none' ? [] : ['--swizzle', sw]);
       const c = lk('tile', 'conflicts', ...args, '--column', '0');
       const b = lk('tile', 'banks', ...args);
-      const drawn = await page.evaluate(() => window.lkCurrent().banks.cells);
+      const drawn = await page.evaluate(() => window.lkBankCells());
       const cliCells = b.ok ? b.result.lines.flat().map((cell) => cell.map(([i, j]) => i * 64 + j)) : null;
       check(c.ok && ways === c.result.ways && JSON.stringify(drawn) === JSON.stringify(cliCells),
         `banks ${dtype} ${sw}: ${ways}-way column read and the line x bank grid match the CLI`);
@@ -262,15 +311,17 @@ async function main() {
     await click(page, '#planbtn');
     const want = lk('plan', src, dst, '--shape', '(16,16)', '--dtype', 'f16');
     const st = await page.evaluate(() => window.lkStaging());
+    // The cells painted (div.grid's count) and in the SVG export.
     const cells = await page.evaluate(() => {
-      const svg = document.querySelector('#staging svg');
-      if (!svg) return -1;
-      let n = 0;
-      for (const p of svg.querySelectorAll(':scope > path')) n += (p.getAttribute('d').match(/z/g) || []).length;
-      return n;
+      const g = document.querySelector('#staging .grid');
+      return g ? +g.dataset.painted : -1;
     });
-    check(want.ok && st && st.layout === want.result.shared_memory.memory_layout_tile && cells === 256,
-      `staging buffer: ${cells} cells drawn for ${st && st.layout} (plan: ${want.ok && want.result.shared_memory.memory_layout_tile})`);
+    const exported = ((await page.evaluate(() => window.lkPanelSvg('staging'))).match(/\dz/g) || []).length; // a cell's path ends 'h-Nz'
+    const stagingAxes = await page.evaluate(() => { const g = document.querySelector('#staging .grid'); return g && [g.dataset.xAxis, g.dataset.yAxis, g.parentElement.querySelector('.legend').dataset.name]; });
+    check(JSON.stringify(stagingAxes) === JSON.stringify(['dim 1 (extent 16)', 'dim 0 (extent 16)', 'the bank of the element\'s address']),
+      `staging buffer: axes and legend ${JSON.stringify(stagingAxes)}`);
+    check(want.ok && st && st.layout === want.result.shared_memory.memory_layout_tile && cells === 256 && exported === 256,
+      `staging buffer: ${cells} cells drawn (${exported} in the SVG export) for ${st && st.layout} (plan: ${want.ok && want.result.shared_memory.memory_layout_tile})`);
     const banks = st ? lk('tile', 'banks', st.layout, '(16,16)', '--dtype', 'f16') : {ok: false};
     const cliBank = new Map();
     if (banks.ok) banks.result.lines.forEach((line) => line.forEach((cell, b) => cell.forEach(([i, j]) => cliBank.set(i * 16 + j, b))));
@@ -278,12 +329,7 @@ async function main() {
     check(banks.ok && st && probe.every((f) => st.banks[f] === cliBank.get(f)),
       `staging buffer: banks of cells ${probe.join(',')} are ${st && probe.map((f) => st.banks[f]).join(',')} as 'layoutkit tile banks'`);
     // Hover and keyboard name the cell's bank.
-    const at = await page.evaluate(() => {
-      const svg = document.querySelector('#staging svg');
-      svg.scrollIntoView();
-      const b = svg.getBoundingClientRect(), cs = +svg.dataset.cs;
-      return {x: b.left + 28 + 1 * cs + cs / 2, y: b.top + 14 + 2 * cs + cs / 2};
-    });
+    const at = await cellCentre(page, '#staging', 2 * 16 + 1);
     await page.mouse.move(at.x, at.y);
     const hover = await page.textContent('#staginghover');
     await page.focus('#staging');
@@ -315,10 +361,10 @@ async function main() {
   await click(page, 'button[data-view="ops"]');
   await select(page, '#op', 'logical_divide');
   await fill(page, '#opB', '2:1');
-  check((await page.$$('#opout svg')).length === 3, 'operations: inputs and result drawn side by side');
+  check((await page.$$('#opout .grid')).length === 3, 'operations: inputs and result drawn side by side');
   await page.screenshot({path: path.join(shots, 'operations.png')});
   await click(page, 'button[data-view="tv"]');
-  check((await page.$$('#tvout svg')).length === 2, 'TV view: the TV table and the logical tile drawn');
+  check((await page.$$('#tvout .grid')).length === 2, 'TV view: the TV table and the logical tile drawn');
   await page.screenshot({path: path.join(shots, 'tv.png')});
 
   // The shared URL restores the tabs and the view.
@@ -347,19 +393,56 @@ async function main() {
   await page.screenshot({path: path.join(shots, 'phone.png')});
   await page.setViewportSize({width: 1280, height: 800});
 
-  // Redraw of a 128x128 tile after an edit (the page's own measurement of
-  // the wasm call and the drawing).
+  // --- Issue 34, deliverable 4: speed. Edit to painted frame: from the
+  // input event (a listener in the page) to the first frame after the
+  // page's 'lk-drawn' event (a task queued from that frame's
+  // requestAnimationFrame runs once it is painted). Three 128x128 layouts:
+  // a warp layout (warp w holds rows 32w..32w+31 in its registers), a
+  // lane/register layout (warp, lane and register split the rows and
+  // columns) and a column-major memory layout (one axis m, (i,j) at
+  // i + 128j). Each edit alternates the text with a blank after the ':'
+  // (the same layout, a new text), 200 ms apart (an edit after a quiet
+  // spell asks the engine at once).
+  const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const cores = os.cpus().length;
+  const figures = {machine: {cores, loadavgBefore: loadavg()}, wasmBytes: wasmBytes, jsBytes: jsBytes, loadToInteractiveMs: +interactiveMs.toFixed(1), edits: []};
   await fill(page, '#shape', '(128,128)');
-  const times = [];
-  for (let k = 0; k < 7; ++k) {
-    await fill(page, '#layout', `S[(4,32,128):(1@warpid,1@laneid,${k % 2 ? 2 : 1})]`);
-    times.push(await page.evaluate(() => window.lkRedrawMs));
+  const editLayouts = [['warp layout', 'S[(4,32,128):(1@warpid,128@m,1@m)]'], ['lane/register layout', 'S[(4,32,128):(1@warpid,1@laneid,1@m)]'],
+    ['column-major memory layout', 'S[(128,128):(1,128)]']];
+  for (const [name, text] of editLayouts) {
+    const ms = [], laps = [];
+    for (let k = 0; k < 10; ++k) {
+      await page.waitForTimeout(200);
+      await page.evaluate(() => {
+        window.lkT0 = null; window.lkFrame = null;
+        document.getElementById('layout').addEventListener('input', () => { window.lkT0 = performance.now(); }, {once: true, capture: true});
+        document.addEventListener('lk-drawn', () => requestAnimationFrame(() => setTimeout(() => { window.lkFrame = performance.now() - window.lkT0; })), {once: true});
+      });
+      await fill(page, '#layout', k % 2 ? text : text.replace(':', ': '));
+      await page.waitForFunction(() => window.lkFrame !== null, null, {timeout: 60000});
+      ms.push(await page.evaluate(() => window.lkFrame));
+      laps.push(await page.evaluate(() => window.lkLaps));
+    }
+    const sorted = [...ms].sort((a, b) => a - b), median = (sorted[4] + sorted[5]) / 2;
+    const mid = (key) => { const v = laps.map((l) => l[key]).sort((a, b) => a - b); return +((v[4] + v[5]) / 2).toFixed(1); };
+    const row = {name, text, medianMs: +median.toFixed(1), samplesMs: ms.map((x) => +x.toFixed(1)),
+      medianLapsMs: {engine: mid('engine'), tilePanels: mid('tile'), bankPanel: mid('banks'), drawing: mid('draw')}, calls: laps[laps.length - 1].calls};
+    figures.edits.push(row);
+    console.log(`edit to painted frame, ${name} ${text}: median ${row.medianMs} ms (${row.samplesMs.join(', ')}); ` +
+      `laps (median): engine ${row.medianLapsMs.engine} ms, drawing ${row.medianLapsMs.drawing} ms; load ${loadavg()} on ${cores} cores`);
   }
-  times.sort((a, b) => a - b);
-  const median = times[3];
-  fs.writeFileSync(path.join(shots, 'redraw-128x128.json'), JSON.stringify({medianMs: median, samplesMs: times}) + '\n');
-  console.log(`redraw of a 128x128 tile: median ${median.toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')})`);
-  check(median < 500, 'redraw of 128x128 completes (median under 500 ms; the 50 ms target is reported in docs/performance.md)');
+  figures.machine.loadavgAfter = loadavg();
+  // The 50 ms target holds on a machine with a core to spare; a loaded one
+  // (1-minute load above 0.75 per core) is measured and reported, and held
+  // to 250 ms (the page took 100-590 ms before it painted incrementally).
+  const load1 = +figures.machine.loadavgAfter.split(' ')[0];
+  const target = load1 / cores <= 0.75 ? 50 : 250;
+  for (const row of figures.edits)
+    check(row.medianMs < target, `edit to painted frame of a 128x128 ${row.name}: median ${row.medianMs} ms < ${target} ms` +
+      (target === 50 ? '' : ` (load ${load1} on ${cores} cores: the 50 ms target is reported, not asserted)`));
+  check(interactiveMs < 1000, `page load to interactive (first picture painted, inputs wired): ${interactiveMs.toFixed(0)} ms < 1000 ms`);
+  fs.writeFileSync(path.join(shots, 'figures.json'), JSON.stringify(figures, null, 1) + '\n');
+  if (process.env.LK_DEMO_DOC) writeDocFigures(process.env.LK_DEMO_DOC, figures);
   await page.screenshot({path: path.join(shots, 'tile-128x128.png')});
 
   // --- The engine runs in a worker; bounds; supersession (issue 34 item 1).
@@ -405,7 +488,7 @@ async function main() {
   const tvSmall = await page.textContent('#tvdiag');
   check(tvSmall.includes('outside the shape\'s 64 elements'), `TV view: a too-small shape is refused: ${tvSmall.split('\n')[0]}`);
   await fill(page, '#tvshape', '(16,8)');
-  check((await page.textContent('#tvdiag')) === '' && (await page.$$('#tvout svg')).length === 2, 'TV view: (16,8) draws');
+  check((await page.textContent('#tvdiag')) === '' && (await page.$$('#tvout .grid')).length === 2, 'TV view: (16,8) draws');
   await click(page, 'button[data-view="tile"]');
 
   // --- Item 2: CuTe text in CuTe's orientation. (4,8):(8,1) maps (r,c)
@@ -478,6 +561,97 @@ async function main() {
   check(comp.ok && comp.result.layout === '2:16' && (await page.textContent('#opdiag')) === '' && compShown.includes('complement: 2:16'),
     `operations: complement with B = 32 gives ${comp.ok && comp.result.layout} as the CLI`);
   await click(page, 'button[data-view="tile"]');
+
+  // --- Issue 34, deliverable 3: explanations.
+  // (a) A CuTe text's derivation is that of its tile form at the element's
+  // colexicographic index: (1,2) of (4,8):(8,1) is x = 1 + 4*2 = 9, and
+  // L = 8*1 + 2 = 10 (hand derivation).
+  await fill(page, '#shape', '(4,8)');
+  await fill(page, '#layout', '(4,8):(8,1)');
+  await page.mouse.click(...Object.values(await cellCentre(page, '#logical', 10)));
+  await settle(page);
+  const cuteSteps = await checkSteps(page, '(4,8):(8,1)', '(4,8)', 10, 'cute (4,8):(8,1)');
+  check(cuteSteps.x === '9' && cuteSteps.text.trimEnd().endsWith('m=10'), `cute (4,8):(8,1): element (1,2) is x = ${cuteSteps.x}, at m=10`);
+  // A swizzled layout's derivation ends with the swizzle step.
+  await fill(page, '#shape', '(8,64)');
+  await fill(page, '#layout', 'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]');
+  await page.focus('#logical');
+  for (const k of ['ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'Enter']) await page.keyboard.press(k);
+  await settle(page);
+  const sw = await checkSteps(page, 'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]', '(8,64)', 67, 'swizzled (8,64), element (1,3) chosen with the keyboard');
+  // (1,3): m = 64 + 3 = 67 = 0b1000011; the swizzle XORs bits 3..5 with
+  // bits 6..8: 67 ^ (1 << 3) = 75.
+  check(sw.x === '67' && sw.text.includes('swizzle Swizzle(M=3,B=3,S=3): m 67 -> 75'), 'swizzled (8,64): (1,3) goes from m 67 to 75 (hand derivation)');
+
+  // (b) Bank words hold 4 / dtype-bytes elements, drawn side by side; the
+  // cursor names them. Row-major (8,64): element (0,j) is at byte
+  // j * bytes, so bank 1 is bytes 4..7: f16 (0,2) (0,3); f8 (0,4)..(0,7);
+  // f32 (0,1).
+  await select(page, '#preset', 'smem_row_major_8x64');
+  for (const [dtype, parts, word] of [['f16', 2, '(0,2) (0,3)'], ['f8e4m3', 4, '(0,4) (0,5) (0,6) (0,7)'], ['f32', 1, '(0,1)']]) {
+    await select(page, '#dtype', dtype);
+    await page.focus('#banks');
+    await page.keyboard.press('ArrowRight');
+    const hover = await page.textContent('#bankhover');
+    const drawnParts = +(await page.getAttribute('#banks .grid', 'data-parts'));
+    const bankAxes = await page.evaluate(() => { const g = document.querySelector('#banks .grid'); return [g.dataset.xAxis, g.dataset.yAxis, g.parentElement.querySelector('.legend').dataset.name]; });
+    const cliCell = lk('tile', 'banks', 'S[(8,64):(64,1)]', '(8,64)', '--dtype', dtype);
+    const cliWord = cliCell.ok ? cliCell.result.lines[0][1].map(([i, j]) => `(${i},${j})`).join(' ') : '?';
+    check(drawnParts === parts && hover === `line 0, bank 1: ${word}` && cliWord === word && (await page.evaluate(() => document.activeElement.id)) === 'banks',
+      `banks ${dtype}: ${parts} element(s) per word side by side; the focused grid's cursor names "${hover}" ('layoutkit tile banks': ${cliWord})`);
+    check(bankAxes[0] === 'bank (4-byte word)' && bankAxes[1] === 'line (128 B)' && bankAxes[2].includes(`${parts} element${parts > 1 ? 's' : ''} per word`),
+      `banks ${dtype}: axes and legend ${JSON.stringify(bankAxes)}`);
+    await page.screenshot({path: path.join(shots, `banks-words-${dtype}.png`)});
+  }
+  await select(page, '#dtype', 'f16');
+
+  // (c) Every panel names its axes and has a colour legend. The mma
+  // fragment coloured by laneid: 32 values (lanes 0..31); its physical
+  // panel runs laneid across, m down.
+  await select(page, '#preset', 'mma_m8n8_fragment');
+  await select(page, '#colour', 'laneid');
+  const panels = async () => page.evaluate(() => [...document.querySelectorAll('.view:not([hidden]) .grid')].map((g) => {
+    const legend = g.parentElement.querySelector('.legend');
+    return {panel: g.closest('.panel, figure').id || g.closest('figure').querySelector('figcaption').textContent.split(':')[0],
+      x: g.dataset.xAxis, y: g.dataset.yAxis, legend: legend && legend.dataset.name, values: legend && legend.dataset.values};
+  }));
+  const tilePanels = await panels();
+  const byId = Object.fromEntries(tilePanels.map((p) => [p.panel, p]));
+  check(tilePanels.length === 2 && tilePanels.every((p) => p.x && p.y && p.legend) &&
+    byId.logical.legend === 'laneid' && byId.logical.values === '32' && byId.logical.x === 'dim 1 (extent 8)' && byId.logical.y === 'dim 0 (extent 8)' &&
+    byId.physical.x === 'laneid' && byId.physical.y === 'm' && byId.physical.values === '32',
+  `tile view: ${tilePanels.map((p) => `${p.panel} (x ${p.x}, y ${p.y}, colour ${p.legend}, ${p.values} values)`).join('; ')}`);
+  const svgText = await page.evaluate(() => window.lkPanelSvg('logical'));
+  check(svgText.includes('x → dim 1') && svgText.includes('colour: laneid'), 'the SVG export carries the axis names and the legend');
+  // (The staging buffer's axes and legend are checked with the conversion.)
+  for (const view of ['ops', 'tv']) {
+    await click(page, `button[data-view="${view}"]`);
+    if (view === 'ops') { await select(page, '#op', 'composition'); await fill(page, '#opB', '(2,2):(2,1)'); }
+    const ps = await panels();
+    check(ps.length === (view === 'ops' ? 3 : 2) && ps.every((p) => p.x && p.y && p.legend),
+      `${view} view: ${ps.length ? ps.map((p) => `${p.panel} (x ${p.x}, y ${p.y}, colour ${p.legend})`).join('; ') : 'no grid'}`);
+  }
+
+  // (d) The view tabs follow the ARIA tabs pattern: arrow keys move and
+  // select (wrapping), Home / End go to the ends, only the selected tab is
+  // in the Tab order.
+  await click(page, 'button[data-view="tile"]');
+  await page.focus('#tab-tile');
+  const tabState = () => page.evaluate(() => ({focus: document.activeElement.dataset.view,
+    selected: document.querySelector('.viewtabs [aria-selected="true"]').dataset.view,
+    visible: [...document.querySelectorAll('.view')].filter((v) => !v.hidden).map((v) => v.id).join(),
+    tabbable: [...document.querySelectorAll('.viewtabs [role="tab"]')].filter((b) => b.tabIndex === 0).map((b) => b.dataset.view).join()}));
+  const seq = [];
+  for (const k of ['ArrowRight', 'ArrowRight', 'End', 'ArrowRight', 'ArrowLeft', 'Home']) {
+    await page.keyboard.press(k);
+    await settle(page);
+    seq.push(await tabState());
+  }
+  const wantSeq = ['ops', 'tv', 'plan', 'tile', 'plan', 'tile'];
+  check(seq.every((s, k) => s.focus === wantSeq[k] && s.selected === wantSeq[k] && s.visible === 'view-' + wantSeq[k] && s.tabbable === wantSeq[k]),
+    `view tabs: Right, Right, End, Right, Left, Home select ${seq.map((s) => s.selected).join(' ')} (want ${wantSeq.join(' ')})`);
+  check(await page.evaluate(() => ['logical', 'physical', 'banks', 'staging'].every((id) => document.getElementById(id).tabIndex === 0)),
+    'the logical, physical, banks and staging panels take focus');
 
   // --- Item 6: a crafted URL state falls back visibly.
   {

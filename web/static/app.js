@@ -57,6 +57,7 @@ const engine = {
       const error = {message: 'the engine stopped (' + d.fatal + '); it was restarted', offset: -1, notes: [], field: 'layout'};
       r.resolve(r.calls.map(() => ({ok: false, error})));
     } else {
+      window.lkEngineMs = d.ms;
       r.resolve(d.replies);
     }
     this.pump();
@@ -64,17 +65,21 @@ const engine = {
   pending() { return this.queue.length + (this.running ? 1 : 0); },
 };
 
-// Debounced input: an edit waits `ms` for the next one before it asks the
-// engine. The body's data-busy counts what is still to come (the tests
-// wait for 0).
-const timers = new Map();
+// Debounced input. The body's data-busy counts what is still to come (the
+// tests wait for 0). An edit after `ms` of quiet asks at once (an edit's picture is not
+// delayed); one within `ms` of the last ask waits until `ms` pass without
+// another (typing asks once more, for the last text).
+const timers = new Map(), lastAsk = new Map();
+let urlPending = false;
 function later(key, fn, ms = 150) {
+  const run = () => { timers.delete(key); lastAsk.set(key, performance.now()); fn(); markBusy(); };
   clearTimeout(timers.get(key));
-  timers.set(key, setTimeout(() => { timers.delete(key); fn(); markBusy(); }, ms));
+  if (!timers.has(key) && performance.now() - (lastAsk.get(key) ?? -Infinity) >= ms) { run(); return; }
+  timers.set(key, setTimeout(run, ms));
   markBusy();
 }
 function markBusy() {
-  document.body.dataset.busy = String(timers.size + engine.pending());
+  document.body.dataset.busy = String(timers.size + engine.pending() + paintJobs.length + (urlPending ? 1 : 0));
 }
 
 const $ = (id) => document.getElementById(id);
@@ -153,83 +158,274 @@ function showNotice(text) {
 }
 
 // ---------------------------------------------------------------------------
-// Drawing: a grid is one SVG path per colour (fast for 128x128 and more),
-// labels only when the cells are large enough, highlights on their own layer.
+// Drawing: a grid is a canvas (cells written as pixels, then ticks, axis
+// names and labels), a highlight layer (SVG over it) and a colour legend
+// below. g = {rows, cols, value(i) -> colour value or -1, label(i) -> text,
+// title, xName, yName, legend: what the colour means, parts: values side
+// by side in a cell (part(i, p), partLabel(i, p)), cw / ch: cell size,
+// rowBase: the first row's number}. The SVG export draws the same g.
 // ---------------------------------------------------------------------------
 const colourMemo = new Map();
-function colourOf(v) {
-  if (v === undefined || v === null || v < 0) return '#eeeeee';
+// Colour value v as 0xAABBGGRR (ImageData's byte order on little-endian
+// machines): hue 137.5 v degrees (golden angle), lightness alternating.
+function rgbOf(v) {
+  if (v === undefined || v === null || v < 0) return 0xffeeeeee;
   let c = colourMemo.get(v);
   if (c === undefined) {
-    const h = (v * 137.508) % 360;
-    c = `hsl(${h.toFixed(1)},62%,${v % 2 ? 72 : 62}%)`;
+    const h = (v * 137.508) % 360, s = 0.62, l = v % 2 ? 0.72 : 0.62;
+    const a = s * Math.min(l, 1 - l);
+    const f = (n) => { const k = (n + h / 30) % 12; return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)))); };
+    c = ((0xff << 24) | (f(4) << 16) | (f(8) << 8) | f(0)) >>> 0;
     colourMemo.set(v, c);
   }
   return c;
 }
+const cssOf = (c) => `rgb(${c & 255},${(c >>> 8) & 255},${(c >>> 16) & 255})`;
+const colourOf = (v) => cssOf(rgbOf(v));
 
 function cellSize(rows, cols, width) {
-  return Math.max(2, Math.min(28, Math.floor((width - 40) / Math.max(cols, 1))));
+  return Math.max(2, Math.min(28, Math.floor((width - 50) / Math.max(cols, 1))));
 }
 
-// g = {rows, cols, value(i) -> colour index or -1, label(i) -> text, title}
-function gridSvg(g, width) {
-  const cs = g.cs || cellSize(g.rows, g.cols, width);
-  const ox = 28, oy = 14;
-  const W = ox + g.cols * cs + 2, H = oy + g.rows * cs + 2;
-  const paths = new Map();
-  const n = g.rows * g.cols;
+// Canvas sides stay under 30000 px (Chromium refuses larger ones): the
+// cells shrink, down to 1 px; columns beyond that are not drawn.
+const kMaxSide = 30000;
+function gridGeom(g, width) {
+  const ox = 44, oy = 26;
+  let cw = g.cw || cellSize(g.rows, g.cols, width), ch = g.ch || cw;
+  const fit = (n, o) => Math.max(1, Math.floor((kMaxSide - o - 2) / Math.max(n, 1)));
+  if (g.rows * ch + oy + 2 > kMaxSide) { const k = fit(g.rows, oy); cw = Math.max(1, Math.round(cw * k / ch)); ch = k; }
+  if (g.cols * cw + ox + 2 > kMaxSide) cw = fit(g.cols, ox);
+  const cols = Math.min(g.cols, Math.floor((kMaxSide - ox - 2) / cw)), rows = Math.min(g.rows, Math.floor((kMaxSide - oy - 2) / ch));
+  return {ox, oy, cw, ch, cols, rows, W: ox + cols * cw + 2, H: oy + rows * ch + 2};
+}
+
+// Painting is incremental: a grid's strips wait in paintJobs;
+// paintVisibleNow() (called once the grids are in the page) paints those
+// on the screen, the others are painted after the next frame is on the
+// screen, strips for up to 8 ms between frames. A grid replaced before it
+// is finished drops its strips. body[data-busy] counts the strips still to
+// paint.
+const paintJobs = [];
+let paintTicking = false;
+const afterFrame = (fn) => requestAnimationFrame(() => setTimeout(fn));
+function paintLater(job) {
+  paintJobs.push(job);
+  if (!paintTicking) { paintTicking = true; afterFrame(paintTick); }
+  markBusy();
+}
+function paintVisibleNow() {
+  const vh = window.innerHeight, vw = window.innerWidth, later = [];
+  for (const job of paintJobs) {
+    if (!job.cv.isConnected) continue;
+    const r = job.cv.getBoundingClientRect(), panel = job.cv.closest('.panel, figure');
+    const p = panel ? panel.getBoundingClientRect() : {top: 0, bottom: vh, left: 0, right: vw};
+    const visible = r.bottom > Math.max(0, p.top) && r.top < Math.min(vh, p.bottom) && r.right > Math.max(0, p.left) && r.left < Math.min(vw, p.right);
+    if (visible) job.paint(); else later.push(job);
+  }
+  paintJobs.splice(0, paintJobs.length, ...later);
+  markBusy();
+}
+function paintTick() {
+  const t0 = performance.now();
+  while (paintJobs.length && performance.now() - t0 < 8) {
+    const job = paintJobs.shift();
+    if (job.cv.isConnected) job.paint();
+  }
+  paintTicking = paintJobs.length > 0;
+  if (paintTicking) afterFrame(paintTick);
+  markBusy();
+}
+
+// Paints g into a new element: div.grid (the geometry in its dataset) of
+// canvas strips and an svg.hl over them, then div.legend. A strip is at
+// most kStripPx high and painted once: a canvas is copied whole to the
+// screen each time it changes, so one tall canvas painted in chunks would
+// be copied once per chunk.
+const kStripPx = 256;
+function gridElement(g, width) {
+  const geo = gridGeom(g, width), {ox, oy, cw, ch} = geo;
+  const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
+  const parts = g.parts || 1;
+  const box = document.createElement('div');
+  box.className = 'grid';
+  box.setAttribute('role', 'img');
+  box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
+  // The colour values once: the legend's (the first 4097 distinct) and the
+  // cells with one.
+  const n = geo.rows * g.cols, val = new Int32Array(n * parts);
+  const seen = new Map();
+  let painted = 0;
   for (let i = 0; i < n; ++i) {
-    const v = g.value(i);
-    const r = (i / g.cols) | 0, c = i - r * g.cols;
-    const key = colourOf(v);
-    const d = `M${ox + c * cs} ${oy + r * cs}h${cs}v${cs}h${-cs}z`;
-    const p = paths.get(key);
-    if (p) p.push(d); else paths.set(key, [d]);
-  }
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" data-cs="${cs}" data-rows="${g.rows}" data-cols="${g.cols}">`;
-  s += `<title>${esc(g.title || '')}</title>`;
-  for (const [k, ds] of paths) s += `<path fill="${k}" stroke="#fff" stroke-width="${cs > 6 ? 0.5 : 0}" d="${ds.join('')}"/>`;
-  const step = cs >= 14 ? 1 : Math.ceil(14 / cs);
-  for (let r = 0; r < g.rows; r += step) s += `<text x="2" y="${oy + r * cs + cs / 2 + 3}">${r}</text>`;
-  for (let c = 0; c < g.cols; c += step * 2) s += `<text x="${ox + c * cs}" y="10">${c}</text>`;
-  if (g.label && cs >= 18 && n <= 4096) {
-    for (let i = 0; i < n; ++i) {
-      const t = g.label(i);
-      if (t === '') continue;
-      const r = (i / g.cols) | 0, c = i - r * g.cols;
-      s += `<text x="${ox + c * cs + 1}" y="${oy + r * cs + cs / 2 + 3}" style="font-size:${Math.min(9, cs / Math.max(2, String(t).length * 0.62))}px">${esc(t)}</text>`;
+    let any = false;
+    for (let p = 0; p < parts; ++p) {
+      const v = parts > 1 ? g.part(i, p) : g.value(i);
+      val[i * parts + p] = v;
+      if (v >= 0) { any = true; if (seen.size <= 4096 && !seen.has(v)) seen.set(v, rgbOf(v)); }
     }
+    if (any) ++painted;
   }
-  s += '<g class="hl"></g></svg>';
-  return s;
+  const IW = geo.cols * cw * dpr, pw = (cw * dpr) / parts, gx = pw >= 6 ? 1 : 0, gy = ch * dpr >= 6 ? 1 : 0;
+  const stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
+  const lw = cw / parts, labelled = g.label && lw >= 10 && ch >= 14 && n * parts <= 8192;
+  // Strip k: rows [r0, r1), the first with the top margin (axis name and
+  // column numbers).
+  const perStrip = Math.max(1, Math.floor(kStripPx / ch));
+  const strip = (r0, r1) => {
+    const top = r0 ? 0 : oy, h = top + (r1 - r0) * ch + (r1 === geo.rows ? 2 : 0);
+    const cv = document.createElement('canvas');
+    cv.width = geo.W * dpr; cv.height = h * dpr;
+    cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
+    const paint = () => {
+      const ctx = cv.getContext('2d');
+      if (IW > 0) {
+        const img = ctx.createImageData(IW, (r1 - r0) * ch * dpr);
+        const px = new Uint32Array(img.data.buffer);
+        px.fill(0xffffffff);
+        for (let r = r0; r < r1; ++r) {
+          const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
+          for (let c = 0; c < geo.cols; ++c) {
+            const i = r * g.cols + c;
+            for (let p = 0; p < parts; ++p) {
+              const col = rgbOf(val[i * parts + p]);
+              const x0 = Math.round(c * cw * dpr + p * pw), x1 = Math.round(c * cw * dpr + (p + 1) * pw) - gx;
+              for (let y = y0; y < y1; ++y) px.fill(col, y * IW + x0, y * IW + x1);
+            }
+          }
+        }
+        ctx.putImageData(img, ox * dpr, top * dpr);
+      }
+      ctx.scale(dpr, dpr);
+      ctx.fillStyle = '#1b1b1b';
+      ctx.font = '9px ui-monospace, monospace';
+      const yOf = (r) => top + (r - r0) * ch;
+      if (!r0) {
+        // Axis names: x above the column numbers, y turned along the rows.
+        ctx.fillText(`x → ${g.xName}`, ox, 9);
+        for (let c = 0; c < geo.cols; c += stepC) ctx.fillText(String(c), ox + c * cw, 22);
+        ctx.save(); ctx.translate(4, oy); ctx.rotate(Math.PI / 2); ctx.fillText(`y → ${g.yName}`, 0, 0); ctx.restore();
+      }
+      for (let r = Math.ceil(r0 / stepR) * stepR; r < r1; r += stepR) ctx.fillText(String(r + (g.rowBase || 0)), 12, yOf(r) + ch / 2 + 3);
+      if (!labelled) return;
+      for (let r = r0; r < r1; ++r) {
+        for (let c = 0; c < geo.cols; ++c) {
+          const i = r * g.cols + c;
+          for (let p = 0; p < parts; ++p) {
+            const t = String(parts > 1 ? g.partLabel(i, p) : g.label(i));
+            if (t === '') continue;
+            ctx.font = `${Math.min(9, lw / Math.max(2, t.length * 0.62)).toFixed(1)}px ui-monospace, monospace`;
+            ctx.fillText(t, ox + c * cw + p * lw + 1, yOf(r) + ch / 2 + 3);
+          }
+        }
+      }
+    };
+    return {cv, paint};
+  };
+  for (let r0 = 0; r0 < Math.max(1, geo.rows); r0 += perStrip) {
+    const s = strip(r0, Math.min(geo.rows, r0 + perStrip));
+    box.append(s.cv);
+    paintLater(s);
+  }
+  Object.assign(box.dataset, {cs: cw, cw, ch, ox, oy, rows: g.rows, cols: g.cols, drawnRows: geo.rows, drawnCols: geo.cols,
+    parts, painted, xAxis: g.xName, yAxis: g.yName});
+  const hl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  hl.setAttribute('class', 'hl');
+  hl.setAttribute('width', geo.W); hl.setAttribute('height', geo.H);
+  box.append(hl);
+  const wrap = document.createElement('div');
+  wrap.append(box, legendElement(g, seen));
+  if (geo.rows < g.rows || geo.cols < g.cols) {
+    const note = document.createElement('p');
+    note.className = 'hint';
+    note.textContent = `${geo.rows} of ${g.rows} rows and ${geo.cols} of ${g.cols} columns drawn (a canvas side is at most ${kMaxSide} px)`;
+    wrap.append(note);
+  }
+  wrap.lkGrid = {g, width};
+  return wrap;
+}
+
+// The legend: what the colour means, a swatch per value (the first 16 in
+// increasing order), the count, and grey for cells without a value.
+function legendElement(g, seen) {
+  const el = document.createElement('div');
+  el.className = 'legend';
+  const vals = [...seen.keys()].sort((a, b) => a - b);
+  const shown = vals.slice(0, 16);
+  el.dataset.name = g.legend;
+  el.dataset.values = vals.length > 4096 ? 'more than 4096' : String(vals.length);
+  el.innerHTML = `<b>colour: ${esc(g.legend)}</b> ` + shown.map((v) => `<span class="sw" style="background:${cssOf(seen.get(v))}"></span>${v}`).join(' ') +
+    (vals.length > shown.length ? ` … ${vals.length > 4096 ? 'more than 4096' : vals.length} values (hues repeat)` : '') +
+    ' <span class="sw" style="background:#eeeeee"></span>none';
+  return el;
+}
+
+function drawGrid(panel, g, width) {
+  panel.replaceChildren(gridElement(g, width));
+}
+
+// The grid of a panel: its element and geometry.
+function gridOf(panel) {
+  const cv = panel.querySelector('.grid');
+  if (!cv) return null;
+  const d = cv.dataset;
+  return {cv, hl: panel.querySelector('svg.hl'), cw: +d.cw, ch: +d.ch, ox: +d.ox, oy: +d.oy, rows: +d.rows, cols: +d.cols};
 }
 
 function highlight(panel, cells, colour, cursor) {
-  const svg = panel.querySelector('svg');
-  if (!svg) return;
-  const cs = +svg.dataset.cs, cols = +svg.dataset.cols;
+  const q = gridOf(panel);
+  if (!q) return;
+  const {cw, ch, ox, oy, cols} = q;
   let d = '';
   for (const i of cells) {
     const r = (i / cols) | 0, c = i - r * cols;
-    d += `M${28 + c * cs} ${14 + r * cs}h${cs}v${cs}h${-cs}z`;
+    d += `M${ox + c * cw} ${oy + r * ch}h${cw}v${ch}h${-cw}z`;
   }
   let s = d ? `<path fill="none" stroke="${colour}" stroke-width="2" d="${d}"/>` : '';
   if (cursor !== undefined && cursor >= 0) {
     const r = (cursor / cols) | 0, c = cursor - r * cols;
-    s += `<rect x="${28 + c * cs}" y="${14 + r * cs}" width="${cs}" height="${cs}" fill="none" stroke="#2a7de1" stroke-dasharray="2" stroke-width="2"/>`;
+    s += `<rect x="${ox + c * cw}" y="${oy + r * ch}" width="${cw}" height="${ch}" fill="none" stroke="#2a7de1" stroke-dasharray="2" stroke-width="2"/>`;
   }
-  svg.querySelector('.hl').innerHTML = s;
+  q.hl.innerHTML = s;
 }
 
 function cellAt(panel, ev) {
-  const svg = panel.querySelector('svg');
-  if (!svg) return -1;
-  const b = svg.getBoundingClientRect();
-  const cs = +svg.dataset.cs, cols = +svg.dataset.cols, rows = +svg.dataset.rows;
-  const c = Math.floor((ev.clientX - b.left - 28) / cs), r = Math.floor((ev.clientY - b.top - 14) / cs);
-  if (c < 0 || r < 0 || c >= cols || r >= rows) return -1;
-  return r * cols + c;
+  const q = gridOf(panel);
+  if (!q) return -1;
+  const b = q.cv.getBoundingClientRect();
+  const c = Math.floor((ev.clientX - b.left - q.ox) / q.cw), r = Math.floor((ev.clientY - b.top - q.oy) / q.ch);
+  if (c < 0 || r < 0 || c >= q.cols || r >= q.rows) return -1;
+  return r * q.cols + c;
+}
+
+// The SVG export of a drawn grid: one path per colour, the same ticks,
+// axis names, labels and legend.
+function gridSvg(g, width) {
+  const {ox, oy, cw, ch, rows, cols, W} = gridGeom(g, width);
+  const parts = g.parts || 1, pw = cw / parts;
+  const paths = new Map(), seen = new Map();
+  for (let i = 0; i < rows * g.cols; ++i) {
+    const r = (i / g.cols) | 0, c = i - r * g.cols;
+    if (c >= cols) continue;
+    for (let p = 0; p < parts; ++p) {
+      const v = parts > 1 ? g.part(i, p) : g.value(i);
+      if (v >= 0 && seen.size < 16) seen.set(v, colourOf(v));
+      const key = colourOf(v), d = `M${ox + c * cw + p * pw} ${oy + r * ch}h${pw}v${ch}h${-pw}z`;
+      const q = paths.get(key);
+      if (q) q.push(d); else paths.set(key, [d]);
+    }
+  }
+  const H = oy + rows * ch + 20;
+  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="monospace" font-size="9">`;
+  s += `<title>${esc(g.title || '')}</title>`;
+  for (const [k, ds] of paths) s += `<path fill="${k}" stroke="#fff" stroke-width="${cw > 6 ? 0.5 : 0}" d="${ds.join('')}"/>`;
+  s += `<text x="${ox}" y="9">x → ${esc(g.xName)}</text><text transform="translate(9,${oy}) rotate(90)">y → ${esc(g.yName)}</text>`;
+  const stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
+  for (let r = 0; r < rows; r += stepR) s += `<text x="12" y="${oy + r * ch + ch / 2 + 3}">${r + (g.rowBase || 0)}</text>`;
+  for (let c = 0; c < cols; c += stepC) s += `<text x="${ox + c * cw}" y="22">${c}</text>`;
+  let x = ox, legend = `<text x="${x}" y="${H - 6}">colour: ${esc(g.legend)}</text>`;
+  x += 12 + 6 * (8 + g.legend.length);
+  for (const [v, col] of [...seen].sort((a, b) => a[0] - b[0])) { legend += `<rect x="${x}" y="${H - 14}" width="9" height="9" fill="${col}"/><text x="${x + 11}" y="${H - 6}">${v}</text>`; x += 16 + 6 * String(v).length; }
+  return s + legend + '</svg>';
 }
 
 // ---------------------------------------------------------------------------
@@ -323,12 +519,21 @@ function physicalGrid() {
   return {xa, ya, rows, cols, cellOf, cellAtPoint, wrap};
 }
 
+// The names of the logical panel's axes: the last dimension across, the
+// others (row-major) down.
+function logicalAxes(shape) {
+  const r = shape.length;
+  if (r <= 1) return {xName: 'dim 0 (index)', yName: '-'};
+  return {xName: `dim ${r - 1} (extent ${shape[r - 1]})`, yName: r === 2 ? `dim 0 (extent ${shape[0]})` : `dims 0..${r - 2} row-major`};
+}
+
 function drawTile(width) {
   const m = cur.map;
   const rows = m.shape.length >= 2 ? m.size / m.shape[m.shape.length - 1] : 1;
   const cols = m.shape.length >= 1 ? m.shape[m.shape.length - 1] : 1;
   const colourValue = colourFn();
-  $('logical').innerHTML = gridSvg({rows, cols, value: colourValue, label: cellLabel, title: m.text}, width);
+  const legend = tab().colour === 'thread' ? 'thread = laneid + 32 warpid' : tab().colour;
+  drawGrid($('logical'), {rows, cols, value: colourValue, label: cellLabel, title: m.text, legend, ...logicalAxes(m.shape)}, width);
   const pg = physicalGrid();
   cur.pg = pg;
   const n = pg.rows * pg.cols;
@@ -339,27 +544,58 @@ function drawTile(width) {
     for (let f = m.size - 1; f >= 0; --f)
       for (let r = 0; r < m.replicas; ++r) first[pg.cellAtPoint(f, r)] = f;
     cur.physFirst = first;
-    const title = `x: ${m.axes[pg.xa]}` + (pg.ya >= 0 ? `, y: ${m.axes[pg.ya]}` : pg.wrap ? ` (rows of ${pg.wrap})` : '');
-    $('physical').innerHTML = gridSvg({rows: pg.rows, cols: pg.cols, title,
-      value: (i) => first[i] < 0 ? -1 : colourValue(first[i]), label: (i) => ''}, width);
+    const xName = m.axes[pg.xa] + (pg.wrap ? ` mod ${pg.wrap}` : '');
+    const yName = pg.ya >= 0 ? m.axes[pg.ya] : pg.wrap ? `${m.axes[pg.xa]} / ${pg.wrap}` : '-';
+    drawGrid($('physical'), {rows: pg.rows, cols: pg.cols, title: `physical: x ${xName}, y ${yName}`, xName, yName,
+      legend: `${legend} of the first element held`, value: (i) => first[i] < 0 ? -1 : colourValue(first[i]), label: null}, width);
   }
-  sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, cursorS: 0};
+  sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, cursorS: 0, cursorB: 0};
+  $('steps').textContent = '';
+  $('steps').dataset.steps = '';
 }
 
+// The line x bank grid: a cell is one 4-byte word, split into the
+// 32 / dtype-bits elements it holds (f16: 2, f8: 4), side by side in
+// address order; each coloured by its element's column (the last
+// coordinate). The column read is outlined in red.
 function drawBanks(width) {
   const b = cur.banks;
-  if (!b.ok) { $('banks').textContent = b.error.message; $('conflicts').textContent = ''; return; }
+  if (!b.ok) { $('banks').textContent = b.error.message; $('conflicts').textContent = ''; $('bankhover').textContent = ''; return; }
   const shape = cur.map.shape;
   const read = b.column ? new Set(b.column.elements) : new Set();
+  const parts = b.dtypeBits < 32 ? 32 / b.dtypeBits : 1;
   const hl = [];
-  $('banks').innerHTML = gridSvg({rows: b.lineCount, cols: 32, cs: Math.max(6, Math.min(28, Math.floor((width - 40) / 32))),
-    title: `${b.layout} as ${tab().dtype}: rows are bank lines, columns banks`,
-    value: (i) => { const c = b.cells[i]; if (!c.length) return -1; if (c.some((e) => read.has(e))) hl.push(i); return unflatten(shape, c[0]).pop(); },
-    label: (i) => { const c = b.cells[i]; return c.length ? unflatten(shape, c[0]).join(',') : ''; }}, width);
+  const words = b.cellStart.length - 1, word = (i) => bankWord(b, i);
+  for (let i = 0; i < words; ++i) if (word(i).some((e) => read.has(e))) hl.push(i);
+  cur.bankRead = hl;
+  const lastExtent = shape.length ? shape[shape.length - 1] : 1, last = (e) => e % lastExtent; // row-major: the last coordinate
+  drawGrid($('banks'), {rows: b.lineCount, cols: 32, rowBase: b.firstLine, cw: Math.max(6, Math.min(28 * parts, Math.floor((width - 50) / 32))),
+    title: `${b.layout} as ${tab().dtype}: rows are bank lines, columns banks`, xName: 'bank (4-byte word)', yName: 'line (128 B)',
+    legend: `the element's last coordinate (${parts} element${parts > 1 ? 's' : ''} per word, side by side)`, parts,
+    value: (i) => { const c = word(i); return c.length ? last(c[0]) : -1; },
+    label: (i) => { const c = word(i); return c.length ? unflatten(shape, c[0]).join(',') : ''; },
+    part: (i, p) => { const c = word(i); return p < c.length ? last(c[p]) : -1; },
+    partLabel: (i, p) => { const c = word(i); return p < c.length ? last(c[p]) : ''; }}, width);
   highlight($('banks'), hl, '#d00000');
   const c = b.column;
   $('conflicts').textContent = c ? `column ${c.column} read by ${c.lanes} lanes: ${c.ways}-way` + (c.conflictFree ? ' (conflict-free)' : ' bank conflict') : (b.columnError || '');
   $('conflicts').dataset.ways = c ? c.ways : '';
+  $('bankhover').textContent = '';
+}
+
+// The elements of bank word i (line firstLine + i / 32, bank i mod 32).
+function bankWord(b, i) {
+  return b.cellItems.subarray(b.cellStart[i], b.cellStart[i + 1]);
+}
+
+// The word under the cursor: its line, bank and elements.
+function bankHover(i) {
+  const b = cur.banks;
+  if (!b || !b.ok || i < 0 || i >= b.cellStart.length - 1) { $('bankhover').textContent = ''; return; }
+  const c = [...bankWord(b, i)];
+  $('bankhover').textContent = `line ${b.firstLine + ((i / 32) | 0)}, bank ${i % 32}: ` +
+    (c.length ? c.map((e) => '(' + unflatten(cur.map.shape, e).join(',') + ')').join(' ') : 'empty');
+  $('bankhover').dataset.elements = JSON.stringify(c);
 }
 
 // Warp 0's access: its lanes are laneid, or tid / tid_in_wg 0..31 (the
@@ -386,12 +622,18 @@ function colourOptions() {
   sel.innerHTML = opts.map((o) => `<option ${o === tab().colour ? 'selected' : ''}>${o}</option>`).join('');
 }
 
-// The tile view's pictures: greyed while a newer edit is computed or
-// after an error (they show the last layout read), with the reason.
+// The tile view's pictures: greyed after an error (they show the last
+// layout read), and while a newer edit is computed for over 100 ms (a
+// quick answer replaces them without a grey flash); the line above them
+// says which at once.
+let greyTimer = 0;
 function setStale(stale, why) {
-  $('view-tile').classList.toggle('stale', stale);
+  clearTimeout(greyTimer);
+  const computing = stale && why.startsWith('computing');
+  if (computing) greyTimer = setTimeout(() => $('view-tile').classList.add('stale'), 100);
+  else $('view-tile').classList.toggle('stale', stale);
   $('status').textContent = why;
-  $('status').dataset.state = stale ? (why.startsWith('computing') ? 'computing' : 'stale') : 'current';
+  $('status').dataset.state = stale ? (computing ? 'computing' : 'stale') : 'current';
 }
 
 async function update() {
@@ -427,24 +669,44 @@ async function update() {
   cur.banks = banks;
   colourOptions();
   const width = Math.max(320, $('views').clientWidth);
+  const lap = (t) => +(performance.now() - t).toFixed(1);
+  const tStart = performance.now();
   drawTile(width);
+  const tTile = performance.now();
   drawBanks(width);
+  const tBanks = performance.now();
+  paintVisibleNow();
   drawAccess(access);
   setStale(false, '');
-  window.lkLaps = {engine: +(tEngine - t0).toFixed(1), draw: +(performance.now() - tEngine).toFixed(1)};
+  // Where a redraw's time goes (the browser test prints these): the
+  // engine's round trip (wasm calls, JSON, transfer), the tile panels, the
+  // bank grid, the rest.
+  window.lkLaps = {calls: window.lkEngineMs, engine: lap(t0) - lap(tEngine), tile: +(tTile - tStart).toFixed(1), banks: +(tBanks - tTile).toFixed(1), draw: lap(tEngine)};
   window.lkRedrawMs = performance.now() - t0;
-  saveUrl();
+  // replaceState takes ~10 ms: after the picture is on the screen.
+  urlPending = true;
+  afterFrame(() => { urlPending = false; saveUrl(); markBusy(); });
+  document.dispatchEvent(new Event('lk-drawn'));
+  // Load to interactive: navigation start to the first painted picture
+  // (after the next frame), the inputs wired since start().
+  if (window.lkInteractiveMs === undefined) {
+    window.lkInteractiveMs = null;
+    requestAnimationFrame(() => setTimeout(() => { window.lkInteractiveMs = performance.now(); }));
+  }
 }
 
 // ---------------------------------------------------------------------------
 // Selection: an element's owners, a physical cell's holdings.
 // ---------------------------------------------------------------------------
+// A clicked element: its owners (api::owners) and the derivation of L(x)
+// (api::evaluationSteps), written as `layoutkit tile eval --steps` writes
+// it.
 async function selectElement(f) {
   const t = tab(), m = cur.map;
-  const r = await engine.request('pick', [['owners', t.text, t.shape, f]]);
+  const r = await engine.request('pick', [['owners', t.text, t.shape, f], ['steps', t.text, t.shape, f]], 1);
   if (!r || m !== cur.map) return;
-  const o = r[0];
-  if (!o.ok) { $('info').textContent = o.error.message; return; }
+  const [o, st] = r;
+  if (!o.ok) { $('info').textContent = o.error.message; $('steps').textContent = ''; return; }
   const phys = new Set();
   for (let r = 0; r < m.replicas; ++r) phys.add(cur.pg.cellOf(point(f, r)));
   const fmt = (obj) => Object.entries(obj).map(([k, v]) => `${k}=${v}`).join(' ');
@@ -452,9 +714,38 @@ async function selectElement(f) {
     o.owners.map((w) => '  ' + (fmt(w.owner) || '(no thread axis)') + (Object.keys(w.at).length ? ' holds it at ' + fmt(w.at) : '')).join('\n');
   $('info').dataset.owners = JSON.stringify(o.owners);
   $('info').dataset.coord = JSON.stringify(o.coord);
+  drawSteps(st, m);
   sel.cursorL = f;
   highlight($('logical'), [f], '#000', f);
   highlight($('physical'), phys, '#000');
+}
+
+// One step of the derivation in the CLI's words (tools/layoutkit,
+// `tile eval --steps`).
+function stepText(s) {
+  const iter = `${s.extent}:${s.stride}@${s.axis}`;
+  switch (s.kind) {
+    case 'shard': return `shard iter ${s.iter} (${iter}): c = ${s.component}, ${s.axis} += ${s.added}`;
+    case 'offset': return `offset: ${s.axis} += ${s.added}`;
+    case 'replica': return `replica iter ${s.iter} (${iter}): one point per r in [0,${s.extent}), ${s.axis} += ${s.stride}*r`;
+    case 'swizzle': return `swizzle ${s.swizzle}: m ${s.from} -> ${s.to}`;
+  }
+  return JSON.stringify(s);
+}
+
+function drawSteps(st, m) {
+  const el = $('steps');
+  if (!st.ok) { el.textContent = st.skipped ? '' : 'no derivation: ' + st.error.message; el.dataset.steps = ''; return; }
+  const pts = [];
+  for (let r = 0; r < Math.min(m.replicas, 8); ++r) pts.push(axisValueText(m.axes, point(st.x === undefined ? 0 : pageIndexOf(st), r)));
+  el.textContent = `L(x) for (${st.coord.join(',')}), x = ${st.x} in ${st.tile}:\n` + st.steps.map(stepText).join('\n') +
+    '\nL(x):\n' + pts.join('\n') + (m.replicas > 8 ? `\n... ${m.replicas} points in all` : '');
+  el.dataset.steps = JSON.stringify(st.steps);
+  el.dataset.x = st.x;
+}
+// The page's element of a steps reply (its coordinate, row-major).
+function pageIndexOf(st) {
+  return st.coord.reduce((f, c, d) => f * cur.map.shape[d] + c, 0);
 }
 
 async function selectPhysical(i) {
@@ -475,18 +766,21 @@ async function selectPhysical(i) {
   highlight($('physical'), [i], '#000', i);
 }
 
+// Arrow keys move the panel's cursor (kept inside the grid), Enter or
+// Space selects the cell under it.
 function keyNav(panel, ev, cursorKey, onEnter, hover = (i) => showHover(panel === $('logical') ? i : -1)) {
-  const svg = panel.querySelector('svg');
-  if (!svg) return;
-  const cols = +svg.dataset.cols, n = cols * +svg.dataset.rows;
+  const q = gridOf(panel);
+  if (!q) return;
+  const cols = q.cols, n = cols * q.rows;
   const d = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols}[ev.key];
   if (d !== undefined) {
-    sel[cursorKey] = Math.min(n - 1, Math.max(0, sel[cursorKey] + d));
-    highlight(panel, [], '#000', sel[cursorKey]);
+    sel[cursorKey] = Math.min(n - 1, Math.max(0, (sel[cursorKey] || 0) + d));
+    const keep = panel === $('banks') ? cur.bankRead || [] : [];
+    highlight(panel, keep, '#d00000', sel[cursorKey]);
     hover(sel[cursorKey]);
     ev.preventDefault();
   } else if (ev.key === 'Enter' || ev.key === ' ') {
-    onEnter(sel[cursorKey]);
+    onEnter(sel[cursorKey] || 0);
     ev.preventDefault();
   }
 }
@@ -502,10 +796,22 @@ function showHover(f) {
 // ---------------------------------------------------------------------------
 // The other views
 // ---------------------------------------------------------------------------
-function tableFigure(t, caption, width) {
-  if (t.error || t.rows === undefined) return `<figure><figcaption>${esc(caption)}: ${esc(t.text)}${t.error ? ' (' + esc(t.error) + ')' : ''}</figcaption></figure>`;
-  return `<figure><figcaption>${esc(caption)}: ${esc(t.text)}</figcaption>` +
-    gridSvg({rows: t.rows, cols: t.cols, value: (i) => t.cells[i], label: (i) => t.cells[i], title: t.text}, width) + '</figure>';
+// A figure: the caption, then the grid g (none: the caption only).
+function figure(caption, g, width) {
+  const f = document.createElement('figure');
+  const c = document.createElement('figcaption');
+  c.textContent = caption;
+  f.append(c);
+  if (g) f.append(gridElement(g, width));
+  return f;
+}
+
+// A cute layout's offsets: row i is mode 0's coordinate i, column j mode
+// 1's (a rank-1 layout is one row).
+function tableFigure(t, caption, width, names = {yName: 'mode 0', xName: 'mode 1'}) {
+  if (t.error || t.rows === undefined) return figure(`${caption}: ${t.text}${t.error ? ' (' + t.error + ')' : ''}`, null);
+  return figure(`${caption}: ${t.text}`, {rows: t.rows, cols: t.cols, value: (i) => t.cells[i], label: (i) => t.cells[i], title: t.text,
+    legend: 'the offset', ...(t.rows === 1 ? {yName: '-', xName: 'mode 0'} : names)}, width);
 }
 
 async function updateOps() {
@@ -514,11 +820,12 @@ async function updateOps() {
   const r = q[0];
   if (!r.ok) {
     showDiag($('opdiag'), r.error, {layout: $('opA').value, b: $('opB').value});
-    $('opout').innerHTML = '';
+    $('opout').replaceChildren();
   } else {
     $('opdiag').textContent = '';
     const w = Math.max(240, $('views').clientWidth / 3);
-    $('opout').innerHTML = tableFigure(r.a, 'A', w) + tableFigure(r.b, 'B', w) + tableFigure(r.result, $('op').value, w);
+    $('opout').replaceChildren(tableFigure(r.a, 'A', w), tableFigure(r.b, 'B', w), tableFigure(r.result, $('op').value, w));
+    paintVisibleNow();
   }
   saveUrl();
 }
@@ -527,15 +834,16 @@ async function updateTv() {
   const q = await engine.request('tv', [['tv', $('tv').value, $('tvshape').value]]);
   if (!q) return;
   const t = q[0];
-  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}); $('tvout').innerHTML = ''; saveUrl(); return; }
+  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}); $('tvout').replaceChildren(); saveUrl(); return; }
   $('tvdiag').textContent = '';
   // The library places thread t, value v at logical (r, c) of index
   // r + rows * c (CuTe's colex codomain); cells no pair reaches are -1.
   const rows = t.tileRows, cols = t.tileCols, thread = t.thread, value = t.value;
   const w = Math.max(300, $('views').clientWidth / 2);
-  $('tvout').innerHTML = tableFigure(t, '(thread, value) -> index', w) +
-    `<figure><figcaption>logical ${rows}x${cols}: thread (colour) and value</figcaption>` +
-    gridSvg({rows, cols, value: (i) => thread[i], label: (i) => thread[i] < 0 ? '' : `T${thread[i]}V${value[i]}`, title: 'TV'}, w) + '</figure>';
+  $('tvout').replaceChildren(tableFigure(t, '(thread, value) -> index', w, {yName: 'thread (mode 0)', xName: 'value (mode 1)'}),
+    figure(`logical ${rows}x${cols}: thread (colour) and value`, {rows, cols, value: (i) => thread[i], label: (i) => thread[i] < 0 ? '' : `T${thread[i]}V${value[i]}`,
+      title: 'TV', legend: 'the thread', yName: `row r (extent ${rows})`, xName: `column c (extent ${cols}; index r + ${rows} c)`}, w));
+  paintVisibleNow();
   saveUrl();
 }
 
@@ -576,7 +884,7 @@ function drawStaging(r) {
   $('staginghover').textContent = '';
   if (!staging) {
     $('stagingcap').textContent = !r || !r.ok ? '' : r.stagingError ? 'staging buffer not drawn: ' + r.stagingError : (r.smem ? '' : 'no shared memory in this plan');
-    $('staging').innerHTML = '';
+    $('staging').replaceChildren();
     return;
   }
   const sh = staging.shape, cols = sh.length ? sh[sh.length - 1] : 1, rows = staging.banks.length / cols;
@@ -584,8 +892,9 @@ function drawStaging(r) {
   $('stagingcap').textContent = `${staging.layout} (${staging.dtypeBits}-bit elements, ${sm.accessBytes} B accesses): ` +
     `${r.cost.wavefronts} wavefronts (store ${sm.storeWavefronts}, at best ${sm.storeLowerBound}; load ${sm.loadWavefronts}, at best ${sm.loadLowerBound})`;
   const w = Math.max(320, $('views').clientWidth);
-  $('staging').innerHTML = gridSvg({rows, cols, value: (i) => staging.banks[i], label: (i) => staging.banks[i],
-    title: `staging buffer ${staging.layout}: logical tile coloured by bank`}, w);
+  drawGrid($('staging'), {rows, cols, value: (i) => staging.banks[i], label: (i) => staging.banks[i], legend: 'the bank of the element\'s address',
+    title: `staging buffer ${staging.layout}: logical tile coloured by bank`, ...logicalAxes(sh)}, w);
+  paintVisibleNow();
 }
 
 function stagingHover(i) {
@@ -606,7 +915,7 @@ function drawRound() {
 // Tabs, controls, start-up
 // ---------------------------------------------------------------------------
 function drawTabs() {
-  $('tabs').innerHTML = state.tabs.map((t, k) => `<button role="tab" data-tab="${k}" aria-selected="${k === state.active}">${esc(t.preset || 'layout ' + (k + 1))}</button>`).join('') +
+  $('tabs').innerHTML = state.tabs.map((t, k) => `<button role="tab" data-tab="${k}" aria-selected="${k === state.active}" tabindex="${k === state.active ? 0 : -1}">${esc(t.preset || 'layout ' + (k + 1))}</button>`).join('') +
     '<button data-tab="new" aria-label="New tab">+</button>';
 }
 
@@ -631,7 +940,10 @@ function applyPreset(name) {
 
 function showView(v) {
   state.view = v;
-  for (const b of document.querySelectorAll('.viewtabs button')) b.setAttribute('aria-selected', String(b.dataset.view === v));
+  for (const b of document.querySelectorAll('.viewtabs button')) {
+    b.setAttribute('aria-selected', String(b.dataset.view === v));
+    b.tabIndex = b.dataset.view === v ? 0 : -1; // roving tabindex: Tab enters the list at the selected tab
+  }
   for (const el of document.querySelectorAll('.view')) el.hidden = el.id !== 'view-' + v;
   if (v === 'ops') updateOps();
   if (v === 'tv') updateTv();
@@ -639,14 +951,37 @@ function showView(v) {
   saveUrl();
 }
 
+// The SVG text of a panel's grid (as drawn: cells, ticks, axis names,
+// labels, legend), or '' when it has none.
+function panelSvg(panel) {
+  const w = panel.firstElementChild;
+  return w && w.lkGrid ? gridSvg(w.lkGrid.g, w.lkGrid.width) : '';
+}
+
 function exportSvg() {
-  const svg = (state.view === 'plan' ? $('staging') : $('logical')).querySelector('svg');
+  const svg = panelSvg(state.view === 'plan' ? $('staging') : $('logical'));
   if (!svg) return;
-  const blob = new Blob([svg.outerHTML], {type: 'image/svg+xml'});
+  const blob = new Blob([svg], {type: 'image/svg+xml'});
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = (tab().preset || 'layout') + (state.view === 'plan' ? '-staging' : '') + '.svg';
   a.click();
+}
+
+// The ARIA tabs pattern on a tab list: Left / Right move to the previous /
+// next tab (wrapping), Home / End to the first / last, and activate it.
+function tabKeys(list, selector, activate) {
+  list.addEventListener('keydown', (e) => {
+    const tabs = [...list.querySelectorAll(selector)];
+    const k = tabs.indexOf(document.activeElement);
+    if (k < 0) return;
+    const to = {ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: tabs.length - 1}[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const t = tabs[(to + tabs.length) % tabs.length];
+    t.focus();
+    activate(t);
+  });
 }
 
 function wire() {
@@ -678,6 +1013,10 @@ function wire() {
     loadTab();
   });
   for (const b of document.querySelectorAll('.viewtabs button')) b.addEventListener('click', () => showView(b.dataset.view));
+  tabKeys(document.querySelector('.viewtabs'), '[role="tab"]', (b) => showView(b.dataset.view));
+  tabKeys($('tabs'), '[role="tab"]', (b) => { state.active = +b.dataset.tab; loadTab(); $('tabs').querySelector(`[data-tab="${state.active}"]`).focus(); });
+  $('banks').addEventListener('mousemove', (e) => bankHover(cellAt($('banks'), e)));
+  $('banks').addEventListener('keydown', (e) => keyNav($('banks'), e, 'cursorB', bankHover, bankHover));
   for (const id of ['op', 'opA', 'opB']) $(id).addEventListener('input', () => later('ops', updateOps));
   for (const id of ['tv', 'tvshape']) $(id).addEventListener('input', () => later('tv', updateTv));
   $('planbtn').addEventListener('click', updatePlan);
@@ -696,6 +1035,8 @@ async function start() {
   window.lk = async (fn, ...args) => (await engine.request('direct' + direct++, [[fn, ...args]]))[0];
   window.lkCurrent = () => cur;
   window.lkStaging = () => staging;
+  window.lkBankCells = () => cur.banks.cellStart ? [...Array(cur.banks.cellStart.length - 1).keys()].map((i) => [...bankWord(cur.banks, i)]) : null;
+  window.lkPanelSvg = (id) => panelSvg($(id));
   window.lkEngine = engine;
   presets = (await window.lk('presets')).presets;
   $('preset').innerHTML = '<option value="">(custom)</option>' + presets.map((p) => `<option value="${esc(p.name)}" title="${esc(p.summary)}">${esc(p.group)}: ${esc(p.name)}</option>`).join('');

@@ -4,8 +4,8 @@
 //   {seq, calls: [[fn, ...args], ...], stop}   one batch per request (stop:
 //                                              skip the rest when one of the
 //                                              first `stop` calls fails)
-// and gets back {seq, replies: [object, ...]} (each reply the bindings'
-// JSON, parsed here), or {seq, fatal: text} when the module trapped; the
+// and gets back {seq, replies: [object, ...], ms: [[fn, wasm ms, JSON ms],
+// ...]} (each reply the bindings' JSON, parsed here), or {seq, fatal: text} when the module trapped; the
 // page then starts a fresh worker (a trapped module is not reused). The
 // page supersedes a request by terminating this worker: nothing here
 // cancels.
@@ -16,9 +16,21 @@ let ready = null;
 let mod = null;
 
 // Arrays of the big replies travel as typed arrays (transferred, not
-// copied): the tile map's coordinates and the banks' per-element slots.
+// copied): the tile map's coordinates and the banks' per-element slots;
+// the bank words' element lists (cells, one list per word) as one array
+// of the elements, word w's at [cellStart[w], cellStart[w + 1]).
 function transferables(r) {
   const out = [];
+  if (Array.isArray(r.cells) && r.dtypeBits !== undefined) {
+    const start = new Int32Array(r.cells.length + 1);
+    r.cells.forEach((c, w) => { start[w + 1] = start[w] + c.length; });
+    const items = new Int32Array(start[r.cells.length]);
+    r.cells.forEach((c, w) => items.set(c, start[w]));
+    delete r.cells;
+    r.cellStart = start;
+    r.cellItems = items;
+    out.push(start.buffer, items.buffer);
+  }
   for (const k of ['coords', 'bank', 'line']) {
     if (Array.isArray(r[k])) {
       r[k] = Int32Array.from(r[k]);
@@ -40,10 +52,14 @@ self.onmessage = async (e) => {
     return;
   }
   await ready;
-  const replies = [], moved = [];
+  const replies = [], moved = [], ms = [];
   try {
     for (const [fn, ...args] of d.calls) {
-      const r = JSON.parse(mod[fn](...args));
+      const t0 = performance.now();
+      const json = mod[fn](...args);
+      const t1 = performance.now();
+      const r = JSON.parse(json);
+      ms.push([fn, +(t1 - t0).toFixed(1), +(performance.now() - t1).toFixed(1)]);
       moved.push(...transferables(r));
       replies.push(r);
       if (!r.ok && replies.length <= (d.stop || 0)) break; // the rest would repeat the error
@@ -53,5 +69,5 @@ self.onmessage = async (e) => {
     self.postMessage({seq: d.seq, fatal: String(err && err.message || err)});
     return;
   }
-  self.postMessage({seq: d.seq, replies}, moved);
+  self.postMessage({seq: d.seq, replies, ms}, moved);
 };
