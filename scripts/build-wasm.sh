@@ -5,6 +5,9 @@
 # library and the bindings are built (no CLI, tests or benchmarks); ccache is
 # used when installed. Prints the sizes and the build time. Needs emcmake
 # (Debian's emscripten package, scripts/bootstrap.sh).
+#
+# Compiled for size (-Oz, the library included: the module is downloaded
+# and compiled by every visitor; -O3's inlining doubled it, docs/demo.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -15,6 +18,7 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS_RELEASE="-Oz -DNDEBUG" \
   -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \
   -DLK_BUILD_TOOLS=OFF -DLK_BUILD_TESTS=OFF -DLK_BUILD_BENCH=OFF \
   -DLK_BUILD_EXAMPLES=OFF -DLK_BUILD_MLIR=OFF -DLK_BUILD_PYTHON=OFF \
