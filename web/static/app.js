@@ -282,16 +282,17 @@ function gridElement(g, width) {
         const img = ctx.createImageData(IW, (r1 - r0) * ch * dpr);
         const px = new Uint32Array(img.data.buffer);
         px.fill(0xffffffff);
+        // A row of cells: its first pixel row cell by cell, then copies.
         for (let r = r0; r < r1; ++r) {
           const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
           for (let c = 0; c < geo.cols; ++c) {
             const i = r * g.cols + c;
             for (let p = 0; p < parts; ++p) {
-              const col = rgbOf(val[i * parts + p]);
               const x0 = Math.round(c * cw * dpr + p * pw), x1 = Math.round(c * cw * dpr + (p + 1) * pw) - gx;
-              for (let y = y0; y < y1; ++y) px.fill(col, y * IW + x0, y * IW + x1);
+              px.fill(rgbOf(val[i * parts + p]), y0 * IW + x0, y0 * IW + x1);
             }
           }
+          for (let y = y0 + 1; y < y1; ++y) px.copyWithin(y * IW, y0 * IW, (y0 + 1) * IW);
         }
         ctx.putImageData(img, ox * dpr, top * dpr);
       }
