@@ -580,11 +580,14 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
   LK_BIND_TRY(view, tile::bankView(memory, type.bits, 4096), "layout");
-  std::string cells = array(view.cells, [&](std::vector<int64_t> c) {
-    for (int64_t &f : c)
-      f = t->pageIndex(f);
-    return ints(c);
-  });
+  // The words' elements as one list: word w's at [cellStart[w],
+  // cellStart[w + 1]) of cellItems (page indices, in address order).
+  std::vector<int64_t> cellStart{0}, cellItems;
+  for (const std::vector<int64_t> &c : view.cells) {
+    for (int64_t f : c)
+      cellItems.push_back(t->pageIndex(f));
+    cellStart.push_back(int64_t(cellItems.size()));
+  }
   std::vector<int64_t> slotBank, slotLine;
   for (int64_t f = 0; f < memory.size(); ++f) {
     tile::BankSlot s =
@@ -598,7 +601,8 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
       .num("dtypeBits", type.bits)
       .num("firstLine", view.firstLine)
       .num("lineCount", view.lineCount)
-      .raw("cells", cells)
+      .raw("cellStart", ints(cellStart))
+      .raw("cellItems", ints(cellItems))
       .raw("bank", ints(slotBank))
       .raw("line", ints(slotLine));
   if (t->colex) {

@@ -16,22 +16,11 @@ let ready = null;
 let mod = null;
 
 // Arrays of the big replies travel as typed arrays (transferred, not
-// copied): the tile map's coordinates and the banks' per-element slots;
-// the bank words' element lists (cells, one list per word) as one array
-// of the elements, word w's at [cellStart[w], cellStart[w + 1]).
+// copied): the tile map's coordinates, the banks' per-element slots and
+// their words' element lists.
 function transferables(r) {
   const out = [];
-  if (Array.isArray(r.cells) && r.dtypeBits !== undefined) {
-    const start = new Int32Array(r.cells.length + 1);
-    r.cells.forEach((c, w) => { start[w + 1] = start[w] + c.length; });
-    const items = new Int32Array(start[r.cells.length]);
-    r.cells.forEach((c, w) => items.set(c, start[w]));
-    delete r.cells;
-    r.cellStart = start;
-    r.cellItems = items;
-    out.push(start.buffer, items.buffer);
-  }
-  for (const k of ['coords', 'bank', 'line']) {
+  for (const k of ['coords', 'bank', 'line', 'cellStart', 'cellItems']) {
     if (Array.isArray(r[k])) {
       r[k] = Int32Array.from(r[k]);
       out.push(r[k].buffer);
