@@ -237,24 +237,11 @@ function paintTick() {
   markBusy();
 }
 
-// Paints g into a new element: div.grid (the geometry in its dataset) of
-// canvas strips and an svg.hl over them, then div.legend. A strip is at
-// most kStripPx high and painted once: a canvas is copied whole to the
-// screen each time it changes, so one tall canvas painted in chunks would
-// be copied once per chunk.
-const kStripPx = 256;
-function gridElement(g, width) {
-  const geo = gridGeom(g, width), {ox, oy, cw, ch} = geo;
-  const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
-  const parts = g.parts || 1;
-  const box = document.createElement('div');
-  box.className = 'grid';
-  box.setAttribute('role', 'img');
-  box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
-  // The colour values once: the legend's (the first 4097 distinct) and the
-  // cells with one.
-  const n = geo.rows * g.cols, val = new Int32Array(n * parts);
-  const seen = new Map();
+// The colour values of g's cells once (val[i * parts + p]), the legend's
+// values (the first 4097 distinct, with their colours) and the number of
+// cells with a value.
+function colourValues(g, rows, parts) {
+  const n = rows * g.cols, val = new Int32Array(n * parts), seen = new Map();
   let painted = 0;
   for (let i = 0; i < n; ++i) {
     let any = false;
@@ -265,70 +252,88 @@ function gridElement(g, width) {
     }
     if (any) ++painted;
   }
+  return {val, seen, painted};
+}
+
+// A canvas strip of rows [r0, r1) of grid g (geometry geo, colour values
+// val), the first with the top margin: {cv, paint()}; paint() fills the
+// cells as pixels (a row of cells filled once, then copied down its pixel
+// rows; a white line between cells of 6 px and more), then writes the
+// axis names (first strip), row numbers and labels where they fit.
+function gridStrip(g, geo, val, r0, r1, dpr) {
+  const {ox, oy, cw, ch} = geo, parts = g.parts || 1;
+  const top = r0 ? 0 : oy, h = top + (r1 - r0) * ch + (r1 === geo.rows ? 2 : 0);
+  const cv = document.createElement('canvas');
+  cv.width = geo.W * dpr; cv.height = h * dpr;
+  cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
   const IW = geo.cols * cw * dpr, pw = (cw * dpr) / parts, gx = pw >= 6 ? 1 : 0, gy = ch * dpr >= 6 ? 1 : 0;
-  const stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
-  const lw = cw / parts, labelled = g.label && lw >= 10 && ch >= 14 && n * parts <= 8192;
-  // Strip k: rows [r0, r1), the first with the top margin (axis name and
-  // column numbers).
-  const perStrip = Math.max(1, Math.floor(kStripPx / ch));
-  const strip = (r0, r1) => {
-    const top = r0 ? 0 : oy, h = top + (r1 - r0) * ch + (r1 === geo.rows ? 2 : 0);
-    const cv = document.createElement('canvas');
-    cv.width = geo.W * dpr; cv.height = h * dpr;
-    cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
-    const paint = () => {
-      const ctx = cv.getContext('2d');
-      if (IW > 0) {
-        const img = ctx.createImageData(IW, (r1 - r0) * ch * dpr);
-        const px = new Uint32Array(img.data.buffer);
-        px.fill(0xffffffff);
-        // A row of cells: its first pixel row cell by cell, then copies.
-        for (let r = r0; r < r1; ++r) {
-          const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
-          for (let c = 0; c < geo.cols; ++c) {
-            const i = r * g.cols + c;
-            for (let p = 0; p < parts; ++p) {
-              const x0 = Math.round(c * cw * dpr + p * pw), x1 = Math.round(c * cw * dpr + (p + 1) * pw) - gx;
-              px.fill(rgbOf(val[i * parts + p]), y0 * IW + x0, y0 * IW + x1);
-            }
-          }
-          for (let y = y0 + 1; y < y1; ++y) px.copyWithin(y * IW, y0 * IW, (y0 + 1) * IW);
-        }
-        ctx.putImageData(img, ox * dpr, top * dpr);
-      }
-      ctx.scale(dpr, dpr);
-      ctx.fillStyle = '#1b1b1b';
-      ctx.font = '9px ui-monospace, monospace';
-      const yOf = (r) => top + (r - r0) * ch;
-      if (!r0) {
-        // Axis names: x above the column numbers, y turned along the rows.
-        ctx.fillText(`x → ${g.xName}`, ox, 9);
-        for (let c = 0; c < geo.cols; c += stepC) ctx.fillText(String(c), ox + c * cw, 22);
-        ctx.save(); ctx.translate(4, oy); ctx.rotate(Math.PI / 2); ctx.fillText(`y → ${g.yName}`, 0, 0); ctx.restore();
-      }
-      for (let r = Math.ceil(r0 / stepR) * stepR; r < r1; r += stepR) ctx.fillText(String(r + (g.rowBase || 0)), 12, yOf(r) + ch / 2 + 3);
-      if (!labelled) return;
-      for (let r = r0; r < r1; ++r) {
-        for (let c = 0; c < geo.cols; ++c) {
-          const i = r * g.cols + c;
-          for (let p = 0; p < parts; ++p) {
-            const t = String(parts > 1 ? g.partLabel(i, p) : g.label(i));
-            if (t === '') continue;
-            ctx.font = `${Math.min(9, lw / Math.max(2, t.length * 0.62)).toFixed(1)}px ui-monospace, monospace`;
-            ctx.fillText(t, ox + c * cw + p * lw + 1, yOf(r) + ch / 2 + 3);
-          }
+  const pixels = (ctx) => {
+    const img = ctx.createImageData(IW, (r1 - r0) * ch * dpr), px = new Uint32Array(img.data.buffer);
+    px.fill(0xffffffff);
+    for (let r = r0; r < r1; ++r) {
+      const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
+      for (let c = 0; c < geo.cols; ++c) {
+        const i = r * g.cols + c;
+        for (let p = 0; p < parts; ++p) {
+          const x0 = Math.round(c * cw * dpr + p * pw), x1 = Math.round(c * cw * dpr + (p + 1) * pw) - gx;
+          px.fill(rgbOf(val[i * parts + p]), y0 * IW + x0, y0 * IW + x1);
         }
       }
-    };
-    return {cv, paint};
+      for (let y = y0 + 1; y < y1; ++y) px.copyWithin(y * IW, y0 * IW, (y0 + 1) * IW);
+    }
+    ctx.putImageData(img, ox * dpr, top * dpr);
   };
+  const paint = () => {
+    const ctx = cv.getContext('2d');
+    if (IW > 0) pixels(ctx);
+    ctx.scale(dpr, dpr);
+    ctx.fillStyle = '#1b1b1b';
+    ctx.font = '9px ui-monospace, monospace';
+    const yOf = (r) => top + (r - r0) * ch + ch / 2 + 3, stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
+    if (!r0) {
+      ctx.fillText(`x → ${g.xName}`, ox, 9);
+      for (let c = 0; c < geo.cols; c += stepC) ctx.fillText(String(c), ox + c * cw, 22);
+      ctx.save(); ctx.translate(4, oy); ctx.rotate(Math.PI / 2); ctx.fillText(`y → ${g.yName}`, 0, 0); ctx.restore();
+    }
+    for (let r = Math.ceil(r0 / stepR) * stepR; r < r1; r += stepR) ctx.fillText(String(r + (g.rowBase || 0)), 12, yOf(r));
+    const lw = cw / parts;
+    if (!g.label || lw < 10 || ch < 14 || geo.rows * g.cols * parts > 8192) return;
+    for (let r = r0; r < r1; ++r) {
+      for (let c = 0; c < geo.cols; ++c) {
+        for (let p = 0; p < parts; ++p) {
+          const t = String(parts > 1 ? g.partLabel(r * g.cols + c, p) : g.label(r * g.cols + c));
+          if (t === '') continue;
+          ctx.font = `${Math.min(9, lw / Math.max(2, t.length * 0.62)).toFixed(1)}px ui-monospace, monospace`;
+          ctx.fillText(t, ox + c * cw + p * lw + 1, yOf(r));
+        }
+      }
+    }
+  };
+  return {cv, paint};
+}
+
+// Paints g into a new element: div.grid (the geometry in its dataset) of
+// canvas strips and an svg.hl over them, then div.legend. A strip is at
+// most kStripPx high and painted once: a canvas is copied whole to the
+// screen each time it changes, so one tall canvas painted in chunks would
+// be copied once per chunk. The strips wait in paintJobs.
+const kStripPx = 256;
+function gridElement(g, width) {
+  const geo = gridGeom(g, width), parts = g.parts || 1;
+  const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
+  const box = document.createElement('div');
+  box.className = 'grid';
+  box.setAttribute('role', 'img');
+  box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
+  const {val, seen, painted} = colourValues(g, geo.rows, parts);
+  const perStrip = Math.max(1, Math.floor(kStripPx / geo.ch));
   for (let r0 = 0; r0 < Math.max(1, geo.rows); r0 += perStrip) {
-    const s = strip(r0, Math.min(geo.rows, r0 + perStrip));
+    const s = gridStrip(g, geo, val, r0, Math.min(geo.rows, r0 + perStrip), dpr);
     box.append(s.cv);
     paintLater(s);
   }
-  Object.assign(box.dataset, {cs: cw, cw, ch, ox, oy, rows: g.rows, cols: g.cols, drawnRows: geo.rows, drawnCols: geo.cols,
-    parts, painted, xAxis: g.xName, yAxis: g.yName});
+  Object.assign(box.dataset, {cs: geo.cw, cw: geo.cw, ch: geo.ch, ox: geo.ox, oy: geo.oy, rows: g.rows, cols: g.cols,
+    drawnRows: geo.rows, drawnCols: geo.cols, parts, painted, xAxis: g.xName, yAxis: g.yName});
   const hl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   hl.setAttribute('class', 'hl');
   hl.setAttribute('width', geo.W); hl.setAttribute('height', geo.H);
@@ -565,18 +570,19 @@ function drawBanks(width) {
   const shape = cur.map.shape;
   const read = b.column ? new Set(b.column.elements) : new Set();
   const parts = b.dtypeBits < 32 ? 32 / b.dtypeBits : 1;
-  const hl = [];
-  const words = b.cellStart.length - 1, word = (i) => bankWord(b, i);
-  for (let i = 0; i < words; ++i) if (word(i).some((e) => read.has(e))) hl.push(i);
+  const hl = [], start = b.cellStart, items = b.cellItems, words = start.length - 1;
+  for (let i = 0; i < words; ++i) for (let a = start[i]; a < start[i + 1]; ++a) if (read.has(items[a])) { hl.push(i); break; }
   cur.bankRead = hl;
   const lastExtent = shape.length ? shape[shape.length - 1] : 1, last = (e) => e % lastExtent; // row-major: the last coordinate
+  // Element p of word i, or -1 (the word holds fewer).
+  const at = (i, p) => (start[i] + p < start[i + 1] ? items[start[i] + p] : -1);
   drawGrid($('banks'), {rows: b.lineCount, cols: 32, rowBase: b.firstLine, cw: Math.max(6, Math.min(28 * parts, Math.floor((width - 50) / 32))),
     title: `${b.layout} as ${tab().dtype}: rows are bank lines, columns banks`, xName: 'bank (4-byte word)', yName: 'line (128 B)',
     legend: `the element's last coordinate (${parts} element${parts > 1 ? 's' : ''} per word, side by side)`, parts,
-    value: (i) => { const c = word(i); return c.length ? last(c[0]) : -1; },
-    label: (i) => { const c = word(i); return c.length ? unflatten(shape, c[0]).join(',') : ''; },
-    part: (i, p) => { const c = word(i); return p < c.length ? last(c[p]) : -1; },
-    partLabel: (i, p) => { const c = word(i); return p < c.length ? last(c[p]) : ''; }}, width);
+    value: (i) => { const e = at(i, 0); return e < 0 ? -1 : last(e); },
+    label: (i) => { const e = at(i, 0); return e < 0 ? '' : unflatten(shape, e).join(','); },
+    part: (i, p) => { const e = at(i, p); return e < 0 ? -1 : last(e); },
+    partLabel: (i, p) => { const e = at(i, p); return e < 0 ? '' : last(e); }}, width);
   highlight($('banks'), hl, '#d00000');
   const c = b.column;
   $('conflicts').textContent = c ? `column ${c.column} read by ${c.lanes} lanes: ${c.ways}-way` + (c.conflictFree ? ' (conflict-free)' : ' bank conflict') : (b.columnError || '');
