@@ -643,16 +643,66 @@ function setStale(stale, why) {
   $('status').dataset.state = stale ? (computing ? 'computing' : 'stale') : 'current';
 }
 
+// The tile view in two steps: the layout's picture (parse, tileMap; and
+// the banks when the tile is coloured by bank), then the analyses below it
+// (the bank grid, the access analysis), so the picture of an edit does
+// not wait for them. Both are asked at once (the engine runs them in
+// order); a newer edit supersedes both. Until the analyses arrive, their
+// panels carry the class 'pending' (greyed after 100 ms).
 async function update() {
   const t = tab();
   const texts = {layout: t.text, shape: t.shape};
   setStale(true, 'computing…');
   const t0 = performance.now();
-  const r = await engine.request('tile', [['parse', t.text, t.shape], ['tileMap', t.text, t.shape],
-    ['banks', t.text, t.shape, t.dtype, t.swizzle, +t.column || 0], ['access', t.text, t.shape, t.dtype, t.swizzle]], 2);
+  const byBank = t.colour === 'bank';
+  const bankCall = ['banks', t.text, t.shape, t.dtype, t.swizzle, +t.column || 0];
+  const picture = engine.request('tile', [['parse', t.text, t.shape], ['tileMap', t.text, t.shape], ...(byBank ? [bankCall] : [])], 2);
+  const analyses = engine.request('analyses', [...(byBank ? [] : [bankCall]), ['access', t.text, t.shape, t.dtype, t.swizzle]]);
+  const r = await picture;
   if (!r) return; // superseded by a newer edit
-  const tEngine = performance.now();
-  const [p, m, banks, access] = r;
+  const tEngine = performance.now(), calls = window.lkEngineMs;
+  const [p, m] = r;
+  if (!showParsed(p, m, texts)) return;
+  cur.map = m;
+  if (byBank) cur.banks = r[2];
+  colourOptions();
+  const width = Math.max(320, $('views').clientWidth);
+  const lap = (a, b = performance.now()) => +(b - a).toFixed(1);
+  drawTile(width);
+  paintVisibleNow();
+  for (const id of ['banks', 'access']) $(id).classList.add('pending');
+  setStale(false, '');
+  // Where a redraw's time goes (the browser test prints these): the
+  // engine's round trip with each call's time, the picture's drawing;
+  // then the analyses' round trip and drawing.
+  const laps = {calls, engine: lap(t0, tEngine), draw: lap(tEngine)};
+  window.lkLaps = laps;
+  // replaceState takes ~10 ms: after the picture is on the screen.
+  urlPending = true;
+  afterFrame(() => { urlPending = false; saveUrl(); markBusy(); });
+  document.dispatchEvent(new Event('lk-drawn'));
+  // Load to interactive: navigation start to the first painted picture
+  // (after the next frame), the inputs wired since start().
+  if (window.lkInteractiveMs === undefined) {
+    window.lkInteractiveMs = null;
+    afterFrame(() => { window.lkInteractiveMs = performance.now(); });
+  }
+  const a = await analyses;
+  if (!a || cur.map !== m) return; // superseded, or a newer picture is up
+  const tAnalyses = performance.now();
+  const [banks, access] = byBank ? [r[2], a[0]] : a;
+  cur.banks = banks;
+  drawBanks(width);
+  paintVisibleNow();
+  drawAccess(access);
+  for (const id of ['banks', 'access']) $(id).classList.remove('pending');
+  Object.assign(laps, {analysisCalls: window.lkEngineMs, analyses: lap(tEngine, tAnalyses), analysesDraw: lap(tAnalyses)});
+  document.dispatchEvent(new Event('lk-analysed'));
+}
+
+// The reply of parse and tileMap: the forms and the diagnostic; false
+// (the pictures marked stale) when either failed.
+function showParsed(p, m, texts) {
   $('layout').setAttribute('aria-invalid', String(!p.ok));
   const failed = !p.ok ? p : !m.ok ? m : null;
   if (p.ok) {
@@ -668,38 +718,11 @@ async function update() {
     $('diag').className = 'diag';
     setStale(!!cur.map, cur.map ? 'stale: the pictures show the last layout that was read' : '');
     saveUrl();
-    return;
+    return false;
   }
   $('diag').textContent = 'ok';
   $('diag').className = 'diag okmsg';
-  cur.map = m;
-  cur.banks = banks;
-  colourOptions();
-  const width = Math.max(320, $('views').clientWidth);
-  const lap = (t) => +(performance.now() - t).toFixed(1);
-  const tStart = performance.now();
-  drawTile(width);
-  const tTile = performance.now();
-  drawBanks(width);
-  const tBanks = performance.now();
-  paintVisibleNow();
-  drawAccess(access);
-  setStale(false, '');
-  // Where a redraw's time goes (the browser test prints these): the
-  // engine's round trip (wasm calls, JSON, transfer), the tile panels, the
-  // bank grid, the rest.
-  window.lkLaps = {calls: window.lkEngineMs, engine: lap(t0) - lap(tEngine), tile: +(tTile - tStart).toFixed(1), banks: +(tBanks - tTile).toFixed(1), draw: lap(tEngine)};
-  window.lkRedrawMs = performance.now() - t0;
-  // replaceState takes ~10 ms: after the picture is on the screen.
-  urlPending = true;
-  afterFrame(() => { urlPending = false; saveUrl(); markBusy(); });
-  document.dispatchEvent(new Event('lk-drawn'));
-  // Load to interactive: navigation start to the first painted picture
-  // (after the next frame), the inputs wired since start().
-  if (window.lkInteractiveMs === undefined) {
-    window.lkInteractiveMs = null;
-    requestAnimationFrame(() => setTimeout(() => { window.lkInteractiveMs = performance.now(); }));
-  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------
