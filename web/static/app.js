@@ -191,13 +191,18 @@ function cellSize(rows, cols, width) {
 // cells shrink, down to 1 px; columns beyond that are not drawn.
 const kMaxSide = 30000;
 function gridGeom(g, width) {
-  const ox = 44, oy = 26;
+  const ox = 44, oy = 36;
+  // The top margin: the x axis's name, the y axis's name, the column
+  // numbers; the left margin: the row numbers. A grid narrower than its
+  // axis names is widened to show them (9 px monospace: under 6 px a
+  // character).
   let cw = g.cw || cellSize(g.rows, g.cols, width), ch = g.ch || cw;
   const fit = (n, o) => Math.max(1, Math.floor((kMaxSide - o - 2) / Math.max(n, 1)));
   if (g.rows * ch + oy + 2 > kMaxSide) { const k = fit(g.rows, oy); cw = Math.max(1, Math.round(cw * k / ch)); ch = k; }
   if (g.cols * cw + ox + 2 > kMaxSide) cw = fit(g.cols, ox);
   const cols = Math.min(g.cols, Math.floor((kMaxSide - ox - 2) / cw)), rows = Math.min(g.rows, Math.floor((kMaxSide - oy - 2) / ch));
-  return {ox, oy, cw, ch, cols, rows, W: ox + cols * cw + 2, H: oy + rows * ch + 2};
+  const names = 6 * (4 + Math.max(g.xName.length, g.yName.length));
+  return {ox, oy, cw, ch, cols, rows, W: Math.max(ox + cols * cw + 2, names), H: oy + rows * ch + 2};
 }
 
 // Painting is incremental: a grid's strips wait in paintJobs;
@@ -291,11 +296,11 @@ function gridStrip(g, geo, val, r0, r1, dpr) {
     ctx.font = '9px ui-monospace, monospace';
     const yOf = (r) => top + (r - r0) * ch + ch / 2 + 3, stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
     if (!r0) {
-      ctx.fillText(`x → ${g.xName}`, ox, 9);
-      for (let c = 0; c < geo.cols; c += stepC) ctx.fillText(String(c), ox + c * cw, 22);
-      ctx.save(); ctx.translate(4, oy); ctx.rotate(Math.PI / 2); ctx.fillText(`y → ${g.yName}`, 0, 0); ctx.restore();
+      ctx.fillText(`x → ${g.xName}`, 2, 9);
+      ctx.fillText(`y ↓ ${g.yName}`, 2, 20);
+      for (let c = 0; c < geo.cols; c += stepC) ctx.fillText(String(c), ox + c * cw, 32);
     }
-    for (let r = Math.ceil(r0 / stepR) * stepR; r < r1; r += stepR) ctx.fillText(String(r + (g.rowBase || 0)), 12, yOf(r));
+    for (let r = Math.ceil(r0 / stepR) * stepR; r < r1; r += stepR) ctx.fillText(String(r + (g.rowBase || 0)), 2, yOf(r));
     const lw = cw / parts;
     if (!g.label || lw < 10 || ch < 14 || geo.rows * g.cols * parts > 8192) return;
     for (let r = r0; r < r1; ++r) {
@@ -424,10 +429,10 @@ function gridSvg(g, width) {
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="monospace" font-size="9">`;
   s += `<title>${esc(g.title || '')}</title>`;
   for (const [k, ds] of paths) s += `<path fill="${k}" stroke="#fff" stroke-width="${cw > 6 ? 0.5 : 0}" d="${ds.join('')}"/>`;
-  s += `<text x="${ox}" y="9">x → ${esc(g.xName)}</text><text transform="translate(9,${oy}) rotate(90)">y → ${esc(g.yName)}</text>`;
+  s += `<text x="2" y="9">x → ${esc(g.xName)}</text><text x="2" y="20">y ↓ ${esc(g.yName)}</text>`;
   const stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
-  for (let r = 0; r < rows; r += stepR) s += `<text x="12" y="${oy + r * ch + ch / 2 + 3}">${r + (g.rowBase || 0)}</text>`;
-  for (let c = 0; c < cols; c += stepC) s += `<text x="${ox + c * cw}" y="22">${c}</text>`;
+  for (let r = 0; r < rows; r += stepR) s += `<text x="2" y="${oy + r * ch + ch / 2 + 3}">${r + (g.rowBase || 0)}</text>`;
+  for (let c = 0; c < cols; c += stepC) s += `<text x="${ox + c * cw}" y="32">${c}</text>`;
   let x = ox, legend = `<text x="${x}" y="${H - 6}">colour: ${esc(g.legend)}</text>`;
   x += 12 + 6 * (8 + g.legend.length);
   for (const [v, col] of [...seen].sort((a, b) => a[0] - b[0])) { legend += `<rect x="${x}" y="${H - 14}" width="9" height="9" fill="${col}"/><text x="${x + 11}" y="${H - 6}">${v}</text>`; x += 16 + 6 * String(v).length; }
@@ -556,6 +561,8 @@ function drawTile(width) {
       legend: `${legend} of the first element held`, value: (i) => first[i] < 0 ? -1 : colourValue(first[i]), label: null}, width);
   }
   sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, cursorS: 0, cursorB: 0};
+  // A selection's owners and derivation belong to the layout they came from.
+  $('info').textContent = '';
   $('steps').textContent = '';
   $('steps').dataset.steps = '';
 }
@@ -744,7 +751,7 @@ async function selectElement(f) {
     o.owners.map((w) => '  ' + (fmt(w.owner) || '(no thread axis)') + (Object.keys(w.at).length ? ' holds it at ' + fmt(w.at) : '')).join('\n');
   $('info').dataset.owners = JSON.stringify(o.owners);
   $('info').dataset.coord = JSON.stringify(o.coord);
-  drawSteps(st, m);
+  drawSteps(st, m, f);
   sel.cursorL = f;
   highlight($('logical'), [f], '#000', f);
   highlight($('physical'), phys, '#000');
@@ -763,19 +770,16 @@ function stepText(s) {
   return JSON.stringify(s);
 }
 
-function drawSteps(st, m) {
+// The derivation of element f (reply st of steps), then its points.
+function drawSteps(st, m, f) {
   const el = $('steps');
   if (!st.ok) { el.textContent = st.skipped ? '' : 'no derivation: ' + st.error.message; el.dataset.steps = ''; return; }
   const pts = [];
-  for (let r = 0; r < Math.min(m.replicas, 8); ++r) pts.push(axisValueText(m.axes, point(st.x === undefined ? 0 : pageIndexOf(st), r)));
+  for (let r = 0; r < Math.min(m.replicas, 8); ++r) pts.push(axisValueText(m.axes, point(f, r)));
   el.textContent = `L(x) for (${st.coord.join(',')}), x = ${st.x} in ${st.tile}:\n` + st.steps.map(stepText).join('\n') +
     '\nL(x):\n' + pts.join('\n') + (m.replicas > 8 ? `\n... ${m.replicas} points in all` : '');
   el.dataset.steps = JSON.stringify(st.steps);
   el.dataset.x = st.x;
-}
-// The page's element of a steps reply (its coordinate, row-major).
-function pageIndexOf(st) {
-  return st.coord.reduce((f, c, d) => f * cur.map.shape[d] + c, 0);
 }
 
 async function selectPhysical(i) {
