@@ -660,6 +660,16 @@ async function main() {
     `view tabs: Right, Right, End, Right, Left, Home select ${seq.map((s) => s.selected).join(' ')} (want ${wantSeq.join(' ')})`);
   check(await page.evaluate(() => ['logical', 'physical', 'banks', 'staging'].every((id) => document.getElementById(id).tabIndex === 0)),
     'the logical, physical, banks and staging panels take focus');
+  // The layout tabs too: a second tab ('+'), then Left / Right between them.
+  await click(page, '#tabs [data-tab="new"]');
+  await page.focus('#tabs [data-tab="1"]');
+  const layoutTabs = [];
+  for (const k of ['ArrowLeft', 'ArrowRight', 'Home']) {
+    await page.keyboard.press(k);
+    await settle(page);
+    layoutTabs.push(await page.evaluate(() => [document.activeElement.dataset.tab, document.querySelector('#tabs [aria-selected="true"]').dataset.tab].join('/')));
+  }
+  check(layoutTabs.join(' ') === '0/0 1/1 0/0', `layout tabs: Left, Right, Home focus and select tabs ${layoutTabs.join(' ')} (focused/selected)`);
 
   // --- Item 6: a crafted URL state falls back visibly.
   {

@@ -319,10 +319,11 @@ function gridStrip(g, geo, val, r0, r1, dpr) {
 
 // Paints g into a new element: div.grid (the geometry in its dataset) of
 // canvas strips and an svg.hl over them, then div.legend. A strip is at
-// most kStripPx high and painted once: a canvas is copied whole to the
-// screen each time it changes, so one tall canvas painted in chunks would
-// be copied once per chunk. The strips wait in paintJobs.
-const kStripPx = 256;
+// most kStripPx high (a narrow grid's up to kStripArea pixels) and painted
+// once: a canvas is copied whole to the screen each time it changes, so
+// one tall canvas painted in chunks would be copied once per chunk. The
+// strips wait in paintJobs.
+const kStripPx = 256, kStripArea = 1 << 18;
 function gridElement(g, width) {
   const geo = gridGeom(g, width), parts = g.parts || 1;
   const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
@@ -331,7 +332,7 @@ function gridElement(g, width) {
   box.setAttribute('role', 'img');
   box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
   const {val, seen, painted} = colourValues(g, geo.rows, parts);
-  const perStrip = Math.max(1, Math.floor(kStripPx / geo.ch));
+  const perStrip = Math.max(1, Math.floor(Math.max(kStripPx, kStripArea / geo.W) / geo.ch));
   for (let r0 = 0; r0 < Math.max(1, geo.rows); r0 += perStrip) {
     const s = gridStrip(g, geo, val, r0, Math.min(geo.rows, r0 + perStrip), dpr);
     box.append(s.cv);
