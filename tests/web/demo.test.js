@@ -142,7 +142,8 @@ function writeDocFigures(doc, f) {
     `| page load to interactive | ${f.loadToInteractiveMs} ms |`,
     ...f.edits.map((e) => `| edit to painted frame, 128x128 ${e.name} \`${e.text}\` | median ${e.medianMs} ms (engine ${e.medianLapsMs.engine} ms, drawing ${e.medianLapsMs.drawing} ms); the bank grid and access analysis at ${e.analysesMedianMs} ms |`),
     `| the whole browser test | ${f.testSeconds} s, ${f.checks.passed} checks passed, ${f.checks.failed} failed |`,
-    '', `Headless Chromium, ${f.machine.cores} cores, load average ${f.machine.loadavgBefore} before the edits and ${f.machine.loadavgAfter} after ` +
+    '', `The 50 ms target was ${f.targetMs === 50 ? 'asserted' : `not asserted (load above 0.75 per core; held to ${f.targetMs} ms)`} in this run. ` +
+    `${f.browser}, ${f.machine.cores} cores, load average ${f.machine.loadavgBefore} before the edits and ${f.machine.loadavgAfter} after ` +
     `(\`/proc/loadavg\`: 1, 5 and 15 minutes); the samples and each engine call's time are in \`build-wasm/screenshots/figures.json\`.`, '', end];
   fs.writeFileSync(doc, text.slice(0, a) + lines.join('\n') + text.slice(b + end.length));
 }
@@ -447,6 +448,8 @@ async function main() {
   // to 250 ms (the page took 100-590 ms before it painted incrementally).
   const load1 = +figures.machine.loadavgAfter.split(' ')[0];
   const target = load1 / cores <= 0.75 ? 50 : 250;
+  figures.targetMs = target;
+  figures.browser = await page.evaluate(() => (navigator.userAgent.match(/(?:Headless)?Chrome\/[\d.]+/) || ['Chromium'])[0]);
   for (const row of figures.edits)
     check(row.medianMs < target, `edit to painted frame of a 128x128 ${row.name}: median ${row.medianMs} ms < ${target} ms` +
       (target === 50 ? '' : ` (load ${load1} on ${cores} cores: the 50 ms target is reported, not asserted)`));
