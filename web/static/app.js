@@ -260,20 +260,37 @@ function colourValues(g, rows, parts) {
   return {val, seen, painted};
 }
 
+// An ImageData of w x h pixels, reused while the strips of one size are
+// painted (putImageData copies it): a 128x128 tile's strips would
+// otherwise allocate tens of MB per edit for the collector.
+const imageCache = new Map();
+function imageData(ctx, w, h) {
+  const key = w + 'x' + h;
+  let img = imageCache.get(key);
+  if (!img) {
+    if (imageCache.size >= 8) imageCache.clear();
+    img = ctx.createImageData(w, h);
+    imageCache.set(key, img);
+  }
+  return img;
+}
+
 // A canvas strip of rows [r0, r1) of grid g (geometry geo, colour values
 // val), the first with the top margin: {cv, paint()}; paint() fills the
 // cells as pixels (a row of cells filled once, then copied down its pixel
 // rows; a white line between cells of 6 px and more), then writes the
 // axis names (first strip), row numbers and labels where they fit.
-function gridStrip(g, geo, val, r0, r1, dpr) {
+function gridStrip(g, geo, val, r0, r1, dpr, reuse = null) {
   const {ox, oy, cw, ch} = geo, parts = g.parts || 1;
   const top = r0 ? 0 : oy, h = top + (r1 - r0) * ch + (r1 === geo.rows ? 2 : 0);
-  const cv = document.createElement('canvas');
-  cv.width = geo.W * dpr; cv.height = h * dpr;
-  cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
+  const cv = reuse || document.createElement('canvas');
+  if (!reuse) {
+    cv.width = geo.W * dpr; cv.height = h * dpr;
+    cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
+  }
   const IW = geo.cols * cw * dpr, pw = (cw * dpr) / parts, gx = pw >= 6 ? 1 : 0, gy = ch * dpr >= 6 ? 1 : 0;
   const pixels = (ctx) => {
-    const img = ctx.createImageData(IW, (r1 - r0) * ch * dpr), px = new Uint32Array(img.data.buffer);
+    const img = imageData(ctx, IW, (r1 - r0) * ch * dpr), px = new Uint32Array(img.data.buffer);
     px.fill(0xffffffff);
     for (let r = r0; r < r1; ++r) {
       const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
@@ -290,6 +307,8 @@ function gridStrip(g, geo, val, r0, r1, dpr) {
   };
   const paint = () => {
     const ctx = cv.getContext('2d');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (reuse) ctx.clearRect(0, 0, cv.width, cv.height);
     if (IW > 0) pixels(ctx);
     ctx.scale(dpr, dpr);
     ctx.fillStyle = '#1b1b1b';
@@ -322,37 +341,49 @@ function gridStrip(g, geo, val, r0, r1, dpr) {
 // most kStripPx high (a narrow grid's up to kStripArea pixels) and painted
 // once: a canvas is copied whole to the screen each time it changes, so
 // one tall canvas painted in chunks would be copied once per chunk. The
-// strips wait in paintJobs.
+// strips wait in paintJobs. A grid drawn over one of the same geometry
+// (`old`, e.g. an edit that keeps the shape) keeps its element and
+// canvases and repaints them: no new backing stores, no new layout.
 const kStripPx = 256, kStripArea = 1 << 18;
-function gridElement(g, width) {
+function gridElement(g, width, old = null) {
   const geo = gridGeom(g, width), parts = g.parts || 1;
   const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
-  const box = document.createElement('div');
+  const perStrip = Math.max(1, Math.floor(Math.max(kStripPx, kStripArea / geo.W) / geo.ch));
+  const sig = [geo.W, geo.H, geo.cw, geo.ch, geo.rows, geo.cols, g.rows, g.cols, perStrip, dpr].join();
+  const reuse = old && old.lkSig === sig;
+  const wrap = reuse ? old : document.createElement('div');
+  const box = reuse ? wrap.querySelector('.grid') : document.createElement('div');
+  const canvases = reuse ? [...box.querySelectorAll('canvas')] : [];
+  if (reuse) paintJobs.splice(0, paintJobs.length, ...paintJobs.filter((j) => !canvases.includes(j.cv)));
   box.className = 'grid';
   box.setAttribute('role', 'img');
   box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
   const {val, seen, painted} = colourValues(g, geo.rows, parts);
-  const perStrip = Math.max(1, Math.floor(Math.max(kStripPx, kStripArea / geo.W) / geo.ch));
-  for (let r0 = 0; r0 < Math.max(1, geo.rows); r0 += perStrip) {
-    const s = gridStrip(g, geo, val, r0, Math.min(geo.rows, r0 + perStrip), dpr);
-    box.append(s.cv);
+  for (let r0 = 0, k = 0; r0 < Math.max(1, geo.rows); r0 += perStrip, ++k) {
+    const s = gridStrip(g, geo, val, r0, Math.min(geo.rows, r0 + perStrip), dpr, reuse ? canvases[k] : null);
+    if (!reuse) box.append(s.cv);
     paintLater(s);
   }
   Object.assign(box.dataset, {cs: geo.cw, cw: geo.cw, ch: geo.ch, ox: geo.ox, oy: geo.oy, rows: g.rows, cols: g.cols,
     drawnRows: geo.rows, drawnCols: geo.cols, parts, painted, xAxis: g.xName, yAxis: g.yName});
-  const hl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  hl.setAttribute('class', 'hl');
-  hl.setAttribute('width', geo.W); hl.setAttribute('height', geo.H);
-  box.append(hl);
-  const wrap = document.createElement('div');
-  wrap.append(box, legendElement(g, seen));
-  if (geo.rows < g.rows || geo.cols < g.cols) {
-    const note = document.createElement('p');
-    note.className = 'hint';
-    note.textContent = `${geo.rows} of ${g.rows} rows and ${geo.cols} of ${g.cols} columns drawn (a canvas side is at most ${kMaxSide} px)`;
-    wrap.append(note);
+  if (reuse) {
+    box.querySelector('svg.hl').replaceChildren();
+    wrap.querySelector('.legend').replaceWith(legendElement(g, seen));
+  } else {
+    const hl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    hl.setAttribute('class', 'hl');
+    hl.setAttribute('width', geo.W); hl.setAttribute('height', geo.H);
+    box.append(hl);
+    wrap.append(box, legendElement(g, seen));
+    if (geo.rows < g.rows || geo.cols < g.cols) {
+      const note = document.createElement('p');
+      note.className = 'hint';
+      note.textContent = `${geo.rows} of ${g.rows} rows and ${geo.cols} of ${g.cols} columns drawn (a canvas side is at most ${kMaxSide} px)`;
+      wrap.append(note);
+    }
   }
   wrap.lkGrid = {g, width};
+  wrap.lkSig = sig;
   return wrap;
 }
 
@@ -372,7 +403,9 @@ function legendElement(g, seen) {
 }
 
 function drawGrid(panel, g, width) {
-  panel.replaceChildren(gridElement(g, width));
+  const old = panel.firstElementChild;
+  const el = gridElement(g, width, old && old.lkSig ? old : null);
+  if (el !== old || panel.childNodes.length !== 1) panel.replaceChildren(el);
 }
 
 // The grid of a panel: its element and geometry.
