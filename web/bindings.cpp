@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/api/Convert.h"
+#include "layoutkit/api/CuteOps.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
@@ -850,78 +851,57 @@ std::string tvJson(std::string text, std::string shape) {
       .done();
 }
 
-using BinaryOp = Expected<cute::Layout> (*)(const cute::Layout &,
-                                            const cute::Layout &);
-using TilerOp = Expected<cute::Layout> (*)(const cute::Layout &,
-                                           const cute::Tiler &);
-
-/// The operation table of the operations view.
-struct OpRow {
-  const char *name;
-  BinaryOp binary;
-  TilerOp tiler;
-};
-Expected<cute::Layout> composeOp(const cute::Layout &a, const cute::Layout &b) {
-  return cute::composition(a, b);
+/// The operations of the operations view: the registry's (api/CuteOps.h)
+/// of two parameters, a layout A first, whose answer is a layout.
+bool twoArgumentLayoutOp(const api::CuteOp &op) {
+  return op.params.size() == 2 && op.params[0].kind == api::CuteKind::Layout &&
+         op.result == api::CuteKind::Layout;
 }
-Expected<cute::Layout> complementOp(const cute::Layout &a,
-                                    const cute::Layout &b) {
-  return cute::complement(a, b.shape());
-}
-constexpr OpRow kOps[] = {
-    {"composition", composeOp, nullptr},
-    {"complement", complementOp, nullptr},
-    {"logical_divide", nullptr, cute::logical_divide},
-    {"zipped_divide", nullptr, cute::zipped_divide},
-    {"tiled_divide", nullptr, cute::tiled_divide},
-    {"logical_product", nullptr, cute::logical_product},
-    {"zipped_product", nullptr, cute::zipped_product},
-    {"blocked_product", cute::blocked_product, nullptr},
-    {"raked_product", cute::raked_product, nullptr},
-};
 
-/// `op`(a, b) with the inputs and result tabulated. For complement, b's
-/// shape is the cotarget.
+/// {ok, ops: [{name, b: kind of B, doc}]}: the operations view's menu.
+std::string cuteOpsJson() {
+  std::string rows;
+  for (const api::CuteOp &op : api::cuteOps())
+    if (twoArgumentLayoutOp(op))
+      rows += (rows.empty() ? "" : ",") +
+              Obj()
+                  .str("name", std::string(op.name))
+                  .str("b", std::string(api::cuteKindName(op.params[1].kind)))
+                  .str("doc", std::string(op.doc))
+                  .done();
+  return Obj().boolean("ok", true).raw("ops", "[" + rows + "]").done();
+}
+
+/// B as the view tabulates it: a layout (or a layout tiler) as a table,
+/// anything else as its text.
+std::string operandTable(const api::CuteValue &v) {
+  if (const cute::Layout *l = std::get_if<cute::Layout>(&v.value))
+    return tableJson(*l);
+  if (const cute::Tiler *t = std::get_if<cute::Tiler>(&v.value);
+      t && t->kind == cute::Tiler::Kind::Layout)
+    return tableJson(t->layout);
+  return Obj().str("text", v.str()).done();
+}
+
+/// `op`(a, b) of the registry with the inputs and result tabulated: A a
+/// layout, B read by the operation's second parameter (a tiler, a layout,
+/// or complement's cotarget, an integer tuple, as the CLI reads them).
 std::string algebraJson(std::string op, std::string a, std::string b) {
-  const OpRow *row = nullptr;
-  for (const OpRow &r : kOps)
-    if (op == r.name)
-      row = &r;
-  if (!row)
+  const api::CuteOp *row = api::findCuteOp(op);
+  if (!row || !twoArgumentLayoutOp(*row))
     return errorJson(Diagnostic::error("unknown operation '" + op + "'"), "op");
   LK_BIND_TRY(la, cute::parseLayout(a), "layout");
-  Expected<cute::Layout> result = cute::Layout();
-  std::string bTable;
-  if (row->binary == complementOp) {
-    // B is the cotarget, an integer tuple (`32`, `(4,8)`), or a layout
-    // whose shape is taken, as `layoutkit complement` reads it.
-    auto cot = cute::parseIntTuple(b);
-    if (cot) {
-      result = cute::complement(la, *cot);
-      bTable = Obj().str("text", cot->str()).done();
-    } else {
-      LK_BIND_TRY(lb, cute::parseLayout(b), "b");
-      result = cute::complement(la, lb.shape());
-      bTable = tableJson(lb);
-    }
-  } else if (row->binary) {
-    LK_BIND_TRY(lb, cute::parseLayout(b), "b");
-    result = row->binary(la, lb);
-    bTable = tableJson(lb);
-  } else {
-    LK_BIND_TRY(tb, cute::parseTiler(b), "b");
-    result = row->tiler(la, tb);
-    bTable = tb.kind == cute::Tiler::Kind::Layout
-                 ? tableJson(tb.layout)
-                 : Obj().str("text", tb.str()).done();
-  }
+  LK_BIND_TRY(vb, api::parseCuteValue(row->params[1].kind, b), "b");
+  const std::string bTable = operandTable(vb);
+  Expected<api::CuteValue> result =
+      api::callCuteOp(*row, {api::CuteValue{la}, std::move(vb)});
   if (!result)
     return errorJson(result.error(), "op");
   return Obj()
       .boolean("ok", true)
       .raw("a", tableJson(la))
       .raw("b", bTable)
-      .raw("result", tableJson(*result))
+      .raw("result", tableJson(std::get<cute::Layout>(result->value)))
       .done();
 }
 
@@ -986,6 +966,7 @@ EMSCRIPTEN_BINDINGS(layoutkit) {
   emscripten::function("presets", &presetsJson);
   emscripten::function("plan", &planJson);
   emscripten::function("algebra", &algebraJson);
+  emscripten::function("cuteOps", &cuteOpsJson);
   emscripten::function("access", &accessJson);
   emscripten::function("table", &cuteTableJson);
   emscripten::function("tv", &tvJson);

@@ -571,6 +571,20 @@ async function main() {
   const compShown = await page.textContent('#opout');
   check(comp.ok && comp.result.layout === '2:16' && (await page.textContent('#opdiag')) === '' && compShown.includes('complement: 2:16'),
     `operations: complement with B = 32 gives ${comp.ok && comp.result.layout} as the CLI`);
+  // The menu is the library's registry (api/CuteOps.h): every operation of
+  // a layout A and one B whose answer is a layout, the CLI's subcommands of
+  // the same names. flat_divide was not in the page's own list before.
+  const menu = await page.$$eval('#op option', (os) => os.map((o) => o.textContent));
+  const want = ['coalesce', 'filter', 'composition', 'complement', 'max_common_layout',
+    'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide', 'logical_product',
+    'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product'];
+  check(JSON.stringify(menu) === JSON.stringify(want), `operations menu from the registry: ${menu.join(' ')}`);
+  await select(page, '#op', 'flat_divide');
+  await fill(page, '#opA', '(8,8):(1,8)');
+  await fill(page, '#opB', '(2:1,4:1)');
+  const flatDiv = lk('flat_divide', '(8,8):(1,8)', '(2:1,4:1)');
+  check(flatDiv.ok && (await page.textContent('#opout')).includes(`flat_divide: ${flatDiv.result.layout}`),
+    `operations: flat_divide gives ${flatDiv.ok && flatDiv.result.layout} as the CLI`);
   await click(page, 'button[data-view="tile"]');
 
   // --- Issue 34, deliverable 3: explanations.

@@ -1107,6 +1107,10 @@ async function start() {
   window.lkPanelSvg = (id) => panelSvg($(id));
   window.lkEngine = engine;
   presets = (await window.lk('presets')).presets;
+  // The operations view lists the library's registry of cute operations.
+  const ops = (await window.lk('cuteOps')).ops;
+  $('op').innerHTML = ops.map((o) => `<option title="${esc(o.doc)} (B: ${esc(o.b)})">${esc(o.name)}</option>`).join('');
+  $('op').value = 'composition';
   $('preset').innerHTML = '<option value="">(custom)</option>' + presets.map((p) => `<option value="${esc(p.name)}" title="${esc(p.summary)}">${esc(p.group)}: ${esc(p.name)}</option>`).join('');
   wire();
   if (loadUrl()) loadTab();
