@@ -4,15 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Times tileas-layout-pipeline on functions of about 1k to 300k ops built
-// with the OpBuilder (docs/performance.md, "The MLIR pipeline"). The
-// function repeats a block of 11 ops: a conversion to a register encoding,
-// an elementwise add in it, a loop of 4 iterations carrying sliceCount = 2
-// (an add in its body), a conversion back, a buffer, a view of it at an
-// offset, a select of the two, a store into the select and a load of the
-// buffer, so every pass has work. With LK_PIPELINE_TIMING set in the
-// environment, MLIR's pass timing report follows each run; with
-// LK_PIPELINE_NO_VERIFY set, the verifier does not run after each pass.
+// Times tileas-layout-pipeline on functions of about 1k to 300k ops
+// (docs/performance.md, "The MLIR pipeline"): the kernel-like functions of
+// BenchProgram.h (seed 1), whose blocks load, convert, compute and store
+// tiles, stage them through selects of views of smem rings, gather and
+// scatter, and nest sliced loops with dead arguments in loops and ifs, so
+// that every pass has work. The text is parsed before the timer starts.
+// With LK_PIPELINE_TIMING set in the environment, MLIR's pass timing
+// report follows each run; with LK_PIPELINE_NO_VERIFY set, the verifier
+// does not run after each pass.
 //
 // BM_Verify times one run of MLIR's verifier on the same functions: one
 // walk of the IR that does the same work per op at every size, so its time
@@ -21,16 +21,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/BenchProgram.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/TileAS.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <benchmark/benchmark.h>
 
@@ -42,58 +41,15 @@ namespace ta = lk::tileas;
 
 namespace {
 
-/// scf.for 0 to 4 step 1 carrying `init` through an add, sliceCount = 2.
-Value slicedLoop(OpBuilder &b, Location loc, Value init, Value c0, Value c1,
-                 Value c4) {
-  auto loop = scf::ForOp::create(
-      b, loc, c0, c4, c1, ValueRange{init},
-      [](OpBuilder &nb, Location l, Value, ValueRange args) {
-        Value s = arith::AddFOp::create(nb, l, args[0], args[0]);
-        scf::YieldOp::create(nb, l, s);
-      });
-  loop->setAttr("sliceCount", b.getI32IntegerAttr(2));
-  return loop.getResult(0);
-}
-
-/// A module with one function of about `ops` ops (11 per block).
+/// The benchmark's function of about `ops` ops (BenchProgram.h, seed 1),
+/// parsed; null (with the reason on stderr) when it cannot be made.
 OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
-  OpBuilder b(&ctx);
-  Location loc = b.getUnknownLoc();
-  OwningOpRef<ModuleOp> m = ModuleOp::create(loc);
-  Type f32 = b.getF32Type();
-  auto reg = RankedTensorType::get({64, 64}, f32);
-  auto blocked = RankedTensorType::get(
-      {64, 64}, f32,
-      ta::EncodingAttr::get(&ctx, ta::MemKind::Register,
-                            ta::LayoutFamily::Blocked, ta::LayoutAttr(), "",
-                            std::nullopt));
-  auto smem = RankedTensorType::get(
-      {64, 64}, f32,
-      ta::EncodingAttr::get(&ctx, ta::MemKind::Smem, ta::LayoutFamily::Shared,
-                            ta::LayoutAttr(), "", std::nullopt));
-  b.setInsertionPointToEnd(m->getBody());
-  auto fnType = b.getFunctionType({b.getI1Type(), reg}, {reg});
-  auto fn = func::FuncOp::create(b, loc, "f", fnType);
-  Block *entry = fn.addEntryBlock();
-  b.setInsertionPointToEnd(entry);
-  Value flag = entry->getArgument(0), x = entry->getArgument(1);
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  Value c4 = arith::ConstantIndexOp::create(b, loc, 4);
-  for (int64_t i = 0; i < ops / 11; ++i) {
-    Value c = ta::ConvertLayoutOp::create(b, loc, blocked, x);
-    Value s = arith::AddFOp::create(b, loc, c, c);
-    Value l = slicedLoop(b, loc, s, c0, c1, c4);
-    Value back = ta::ConvertLayoutOp::create(b, loc, reg, l);
-    Value buf = ta::AllocTensorOp::create(b, loc, smem);
-    Value view = ta::ViewOp::create(b, loc, smem, buf, Value(),
-                                    b.getI64IntegerAttr(4096));
-    Value sel = ta::SelectOp::create(b, loc, smem, flag, buf, view);
-    ta::TiledStoreOp::create(b, loc, back, sel, ValueRange());
-    x = ta::TiledLoadOp::create(b, loc, reg, buf, ValueRange());
+  lk::Expected<std::string> text = ta::benchProgram(1, ops);
+  if (!text) {
+    llvm::errs() << text.error().message << "\n";
+    return {};
   }
-  func::ReturnOp::create(b, loc, x);
-  return m;
+  return parseSourceString<ModuleOp>(*text, &ctx);
 }
 
 /// A single-threaded context with the program dialects loaded.
@@ -119,6 +75,11 @@ void BM_Pipeline(benchmark::State &state) {
     state.PauseTiming();
     owner.reset();
     m = build(ctx, state.range(0));
+    if (!m) {
+      state.SkipWithError("the function could not be built");
+      state.ResumeTiming();
+      continue;
+    }
     opCount = 0;
     m->walk([&](Operation *) { ++opCount; });
     owner = std::make_unique<PassManager>(&ctx);
@@ -143,6 +104,11 @@ void BM_Verify(benchmark::State &state) {
   for (auto _ : state) {
     state.PauseTiming();
     m = build(ctx, state.range(0));
+    if (!m) {
+      state.SkipWithError("the function could not be built");
+      state.ResumeTiming();
+      continue;
+    }
     state.ResumeTiming();
     if (failed(verify(*m)))
       state.SkipWithError("verify failed");

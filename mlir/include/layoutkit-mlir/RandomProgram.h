@@ -6,8 +6,8 @@
 ///
 /// \file
 /// A generator of well-formed `tileas` functions as MLIR text, for the
-/// randomized pipeline test and the pipeline benchmark (docs/mlir.md, "The
-/// randomized test"). A function of seed s is
+/// randomized pipeline test (docs/mlir.md, "The randomized test"; the
+/// benchmark's functions are BenchProgram.h's). A function of seed s is
 ///
 ///   func.func @f(%flag: i1, %n: index, %g0, %g1: 64x64xf32 global buffers,
 ///                %x: 64x64xf32 register tile) -> (register tiles)
