@@ -347,21 +347,28 @@ private:
   std::map<Key, ConvertLayoutOp> candidates;
 };
 
-/// The rewrite step: scf.if arms, produce/consume pairs, pragma ranges.
-/// Sets `changed` when it rewrote something.
-void rewriteLayoutSensitiveOps(Operation *fn, bool &changed) {
+/// The rewrite step: scf.if arms, then produce/consume pairs, then pragma
+/// ranges, all found by one walk. Returns whether it rewrote something.
+bool rewriteLayoutSensitiveOps(Operation *fn) {
   SmallVector<scf::IfOp> ifs;
-  fn->walk([&](scf::IfOp op) { ifs.push_back(op); });
+  SmallVector<ProduceOneOp> produces;
+  llvm::SetVector<Block *> blocks;
+  fn->walk([&](Operation *op) {
+    if (auto i = dyn_cast<scf::IfOp>(op))
+      ifs.push_back(i);
+    else if (auto p = dyn_cast<ProduceOneOp>(op))
+      produces.push_back(p);
+    else if (isa<PragmaBeginOp>(op))
+      blocks.insert(op->getBlock());
+  });
+  bool changed = false;
   for (scf::IfOp op : ifs)
     changed |= unifyIfArms(op);
-  SmallVector<ProduceOneOp> produces;
-  fn->walk([&](ProduceOneOp op) { produces.push_back(op); });
   for (ProduceOneOp op : produces)
     changed |= commuteThroughPair(op);
-  llvm::SetVector<Block *> blocks;
-  fn->walk([&](PragmaBeginOp op) { blocks.insert(op->getBlock()); });
   for (Block *block : blocks)
     changed |= PragmaHoister(*block).run();
+  return changed;
 }
 
 struct RemoveLayoutConversions
@@ -373,12 +380,16 @@ struct RemoveLayoutConversions
     bool changed = false;
     bool propagationFailed = failed(propagateBufferLayouts(fn, changed));
     propagationFailed |= failed(propagateRegisterLayouts(fn, eq, changed));
-    (void)cleanupConversions(fn, eq, &changed);
-    rewriteLayoutSensitiveOps(fn, changed);
-    // cleanup -> rewrite -> cleanup -> cleanup: the last cleanup finds
-    // nothing after one that reached its fixed point, so it runs only when
-    // the one before stopped at its step bound.
-    if (failed(cleanupConversions(fn, eq, &changed)))
+    LogicalResult cleaned = cleanupConversions(fn, eq, &changed);
+    bool rewrote = rewriteLayoutSensitiveOps(fn);
+    changed |= rewrote;
+    // cleanup -> rewrite -> cleanup -> cleanup: a cleanup finds nothing
+    // after one that reached its fixed point on the same function, so the
+    // second runs only when the rewrite step changed the function or the
+    // first stopped at its step bound, and the third only when the second
+    // stopped at its bound.
+    if ((rewrote || failed(cleaned)) &&
+        failed(cleanupConversions(fn, eq, &changed)))
       (void)cleanupConversions(fn, eq, &changed);
     if (propagationFailed)
       return signalPassFailure();
