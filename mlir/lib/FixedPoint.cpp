@@ -12,37 +12,38 @@
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
+using lk::tileas::PassFactory;
 
 namespace {
 
-/// An empty analysis that stays cached on the function while every pass of
-/// a round preserves all analyses, i.e. reports that it changed nothing
-/// (MLIR's contract: a pass that changes the IR does not preserve all).
-struct RoundUnchanged {
-  explicit RoundUnchanged(Operation *) {}
+/// An empty analysis that stays cached on the function while a pass
+/// preserves all analyses, i.e. reports that it changed nothing (MLIR's
+/// contract: a pass that changes the IR does not preserve all).
+struct StepUnchanged {
+  explicit StepUnchanged(Operation *) {}
 };
 
-/// First and last pass of a round: the first caches RoundUnchanged, the
+/// First and last pass of a step: the first caches StepUnchanged, the
 /// last records in `*unchanged` whether it is still cached. (A dynamic
 /// pipeline clears the function's analyses when it ends, so the check is
-/// made inside the round.) Both change nothing.
-struct RoundMarker : PassWrapper<RoundMarker, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RoundMarker)
+/// made inside the step.) Both change nothing.
+struct StepMarker : PassWrapper<StepMarker, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StepMarker)
 
-  RoundMarker(bool *unchanged, bool first)
+  StepMarker(bool *unchanged, bool first)
       : unchanged(unchanged), first(first) {}
 
   StringRef getArgument() const override {
-    return first ? "tileas-round-begin" : "tileas-round-end";
+    return first ? "tileas-step-begin" : "tileas-step-end";
   }
   StringRef getName() const override {
-    return first ? "TileASRoundBegin" : "TileASRoundEnd";
+    return first ? "TileASStepBegin" : "TileASStepEnd";
   }
   void runOnOperation() override {
     if (first)
-      (void)getAnalysis<RoundUnchanged>();
+      (void)getAnalysis<StepUnchanged>();
     else
-      *unchanged = getCachedAnalysis<RoundUnchanged>().has_value();
+      *unchanged = getCachedAnalysis<StepUnchanged>().has_value();
     markAllAnalysesPreserved();
   }
 
@@ -54,24 +55,27 @@ struct FixedPointPass
     : PassWrapper<FixedPointPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FixedPointPass)
 
-  FixedPointPass(std::function<void(OpPassManager &)> build, int maxRounds,
+  FixedPointPass(std::vector<PassFactory> family, int maxRounds,
                  bool checkReports)
-      : build(std::move(build)), maxRounds(maxRounds),
-        checkReports(checkReports),
-        rounds(func::FuncOp::getOperationName()) {
-    buildRounds();
+      : family(std::move(family)), maxRounds(maxRounds),
+        checkReports(checkReports) {
+    buildSteps();
   }
   FixedPointPass(const FixedPointPass &other)
-      : PassWrapper(other), build(other.build), maxRounds(other.maxRounds),
-        checkReports(other.checkReports),
-        rounds(func::FuncOp::getOperationName()) {
-    buildRounds();
+      : PassWrapper(other), family(other.family), maxRounds(other.maxRounds),
+        checkReports(other.checkReports) {
+    buildSteps();
   }
 
-  void buildRounds() {
-    rounds.addPass(std::make_unique<RoundMarker>(&unchanged, true));
-    build(rounds);
-    rounds.addPass(std::make_unique<RoundMarker>(&unchanged, false));
+  /// One pipeline per pass of the family: the pass between two markers.
+  void buildSteps() {
+    for (const PassFactory &make : family) {
+      OpPassManager step(func::FuncOp::getOperationName());
+      step.addPass(std::make_unique<StepMarker>(&unchanged, true));
+      step.addPass(make());
+      step.addPass(std::make_unique<StepMarker>(&unchanged, false));
+      steps.push_back(std::move(step));
+    }
   }
 
   StringRef getArgument() const override { return "tileas-fixed-point"; }
@@ -79,63 +83,72 @@ struct FixedPointPass
     return "runs the tileas family until the function stops changing";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    rounds.getDependentDialects(registry);
+    for (const OpPassManager &step : steps)
+      step.getDependentDialects(registry);
   }
 
+  /// The family's passes in order, round after round, until `n` passes in
+  /// a row (n the family's size) changed nothing: each of them then ran
+  /// on the function as it is now and left it so, and as every pass is a
+  /// function of the IR, another run of any of them changes nothing too.
+  /// At most maxRounds x n passes run.
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
+    const size_t n = steps.size();
+    size_t quiet = 0; // passes in a row that changed nothing
     bool anyChange = false;
-    for (int round = 0; round < maxRounds; ++round) {
-      std::optional<OperationFingerPrint> before;
-      if (checkReports)
-        before.emplace(fn);
-      FailureOr<bool> changed = runRound(fn, round);
+    for (size_t k = 0; k < size_t(maxRounds) * n && quiet < n; ++k) {
+      FailureOr<bool> changed = runStep(fn, k % n, /*firstRound=*/k < n);
       if (failed(changed))
         return signalPassFailure();
-      if (checkReports && !*changed && OperationFingerPrint(fn) != *before) {
-        fn.emitError("a pass of the round changed the function but "
-                     "preserved all analyses (reported no change)");
-        return signalPassFailure();
-      }
-      if (!*changed)
-        break;
-      anyChange = true;
+      quiet = *changed ? 0 : quiet + 1;
+      anyChange |= *changed;
     }
     if (!anyChange)
       markAllAnalysesPreserved();
   }
 
-  /// Runs the round's passes once; true when one of them changed `fn`.
-  FailureOr<bool> runRound(func::FuncOp fn, int round) {
+  /// Runs pass `i` of the family once; true when it changed `fn`.
+  FailureOr<bool> runStep(func::FuncOp fn, size_t i, bool firstRound) {
+    std::optional<OperationFingerPrint> before;
+    if (checkReports)
+      before.emplace(fn);
     unchanged = false;
     LogicalResult result = success();
-    if (round == 0) {
-      result = runPipeline(rounds, fn);
+    if (firstRound) {
+      result = runPipeline(steps[i], fn);
     } else {
       // Later rounds: errors only (a warning was the first round's).
       ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &d) {
         return success(d.getSeverity() != DiagnosticSeverity::Error);
       });
-      result = runPipeline(rounds, fn);
+      result = runPipeline(steps[i], fn);
     }
     if (failed(result))
       return failure();
+    if (checkReports && unchanged && OperationFingerPrint(fn) != *before) {
+      Pass &pass = *std::next(steps[i].getPasses().begin());
+      fn.emitError() << "the pass " << pass.getName()
+                     << " changed the function but preserved all analyses "
+                        "(reported no change)";
+      return failure();
+    }
     return !unchanged;
   }
 
-  std::function<void(OpPassManager &)> build;
+  std::vector<PassFactory> family;
   int maxRounds;
   bool checkReports;
-  /// Written by the round's last pass.
+  /// Written by a step's last pass.
   bool unchanged = false;
-  OpPassManager rounds;
+  std::vector<OpPassManager> steps;
 };
 
 } // namespace
 
 std::unique_ptr<Pass>
-lk::tileas::createFixedPointPass(std::function<void(OpPassManager &)> build,
+lk::tileas::createFixedPointPass(std::vector<PassFactory> family,
                                  int maxRounds, bool checkChangeReports) {
-  return std::make_unique<FixedPointPass>(std::move(build), maxRounds,
+  return std::make_unique<FixedPointPass>(std::move(family), maxRounds,
                                           checkChangeReports);
 }

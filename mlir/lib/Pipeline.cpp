@@ -13,15 +13,15 @@
 
 using namespace mlir;
 
-/// One round of the family, in order.
-static void addFamily(OpPassManager &fn) {
+/// The family, in order.
+static std::vector<lk::tileas::PassFactory> family() {
   using namespace lk::tileas;
-  fn.addPass(createTileASAssignLoadStoreLayouts());
-  fn.addPass(createTileASRemoveLayoutConversions());
-  fn.addPass(createTileASRemoveBufferAlias());
-  fn.addPass(createTileASRemoveDeadArgs());
-  fn.addPass(createTileASResolveAgentBoundary());
-  fn.addPass(createTileASSlicing());
+  return {[] { return createTileASAssignLoadStoreLayouts(); },
+          [] { return createTileASRemoveLayoutConversions(); },
+          [] { return createTileASRemoveBufferAlias(); },
+          [] { return createTileASRemoveDeadArgs(); },
+          [] { return createTileASResolveAgentBoundary(); },
+          [] { return createTileASSlicing(); }};
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so
@@ -29,7 +29,7 @@ static void addFamily(OpPassManager &fn) {
 void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm,
                                            bool checkChangeReports) {
   pm.nest<func::FuncOp>().addPass(
-      createFixedPointPass(addFamily, 6, checkChangeReports));
+      createFixedPointPass(family(), 6, checkChangeReports));
 }
 
 void lk::tileas::registerTileASLayoutPipeline() {

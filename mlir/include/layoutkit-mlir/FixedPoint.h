@@ -5,14 +5,21 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// A function pass that runs a nested pass list again and again until a
-/// round changes nothing, at most `maxRounds` rounds. A pass reports that
-/// it changed nothing by preserving all analyses (MLIR's contract; it also
-/// spares the verifier run after it): the round is unchanged when every
-/// one of its passes did. The rounds' passes must keep that contract;
+/// A function pass that runs a family of passes in order, round after
+/// round, until n passes in a row (n the family's size) changed nothing,
+/// at most `maxRounds` rounds. Each of those n passes then ran on the
+/// function as it is and left it so; the passes being functions of the
+/// IR, a further round would change nothing either. Example: with the
+/// family a, b, c, the rounds a* b* c*, a* b c, a stop after that last a
+/// (* marks a change): b and c need not run again on the function they
+/// left unchanged. A pass reports that it changed nothing by preserving
+/// all analyses (MLIR's contract; it also spares the verifier run after
+/// it); each pass runs in a dynamic pipeline between two marker passes,
+/// TileASStepBegin and TileASStepEnd, that read the report from the
+/// analysis manager. The passes must keep that contract;
 /// `checkChangeReports` checks it with the function's OperationFingerPrint
-/// around each round (an error names the broken promise), as the
-/// randomized test does. Without it a round costs no hashing of the IR. `tileas-layout-pipeline`
+/// around each pass (an error names the pass), as the randomized test
+/// does. Without it no pass costs a hash of the IR. `tileas-layout-pipeline`
 /// runs the family this way, because a later pass opens work for an earlier
 /// one (a removed iter-arg makes two conversions a chain, a conversion
 /// removed frees a store's layout choice); the randomized test finds a
@@ -31,13 +38,17 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace lk::tileas {
 
-/// The pass; `build` adds the round's passes to a func.func pass manager.
+/// Makes one pass of the family (a func.func pass).
+using PassFactory = std::function<std::unique_ptr<mlir::Pass>()>;
+
+/// The pass over `family`, in order.
 std::unique_ptr<mlir::Pass>
-createFixedPointPass(std::function<void(mlir::OpPassManager &)> build,
-                     int maxRounds, bool checkChangeReports = false);
+createFixedPointPass(std::vector<PassFactory> family, int maxRounds,
+                     bool checkChangeReports = false);
 
 } // namespace lk::tileas
 
