@@ -32,6 +32,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <vector>
 
@@ -102,6 +103,37 @@ struct MergeConversionChain : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// The size of `fn` (ops and operands, for the step bound) and whether
+/// the driver's constant pass will change it. That pass (enableConstantCSE)
+/// runs before the patterns and is not counted in the driver's `changed`:
+/// it keeps a constant that is unique (dialect, value, type) and in the
+/// leading run of constants of the function's entry block, moves any other
+/// unique constant to the top and replaces a duplicate by the first one.
+/// Example: `%c = arith.constant 1 : index` in a loop body moves.
+std::pair<int64_t, bool> sizeAndConstantMoves(Operation *fn) {
+  int64_t size = 0;
+  bool moves = false, leading = true;
+  Block *entry = &fn->getRegion(0).front();
+  llvm::DenseSet<std::tuple<Dialect *, Attribute, Type>> seen;
+  fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    size += 1 + op->getNumOperands();
+    if (op == fn)
+      return;
+    Attribute value;
+    bool constant = op->getNumResults() == 1 &&
+                    matchPattern(op, m_Constant(&value));
+    bool inEntry = op->getBlock() == entry;
+    if (inEntry && !constant)
+      leading = false;
+    if (constant && (!(inEntry && leading) ||
+                     !seen.insert({op->getDialect(), value,
+                                   op->getResult(0).getType()})
+                          .second))
+      moves = true;
+  });
+  return {size, moves};
+}
+
 } // namespace
 
 LogicalResult lk::tileas::cleanupConversions(Operation *fn,
@@ -112,8 +144,7 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
   patterns.add<FoldIdentityConversion>(ctx, eq);
   patterns.add<MergeConversionChain>(ctx);
   // The step bound: ten rewrites per op and operand of the function.
-  int64_t size = 0;
-  fn->walk([&](Operation *op) { size += 1 + op->getNumOperands(); });
+  auto [size, constantsMove] = sizeAndConstantMoves(fn);
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
@@ -124,7 +155,7 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
   bool rewrote = false;
   LogicalResult result =
       applyPatternsGreedily(fn, std::move(patterns), config, &rewrote);
-  if (changed && rewrote)
+  if (changed && (rewrote || constantsMove))
     *changed = true;
   return result;
 }

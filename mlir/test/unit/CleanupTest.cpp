@@ -23,6 +23,11 @@
 //  * a dead loop goes with everything only it used, in one cleanup: the
 //    producers of its operands and the values its body took from outside
 //    (a constant the cleanup hoists out of the body, an add);
+//  * a constant in a live loop body, the only work: the cleanup hoists it
+//    to the top of the function and reports a change (the greedy
+//    driver's own report leaves out its constant pass); so does a
+//    duplicate constant of the entry block, which goes; constants already
+//    unique at the top: no change reported;
 //  * a second cleanup changes nothing.
 //
 // Exit status 0 when every check holds.
@@ -32,6 +37,7 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/TileAS.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -115,6 +121,48 @@ func.func @dead_loop(%n: index) {
 }
 )";
 
+// Only the constant moves (the loop is live: its result is returned).
+const char *kLoopConstant = R"(
+func.func @loop_constant(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %n) -> (index) {
+    %k = arith.constant 7 : index
+    %t = arith.addi %a, %k : index
+    scf.yield %t : index
+  }
+  return %r : index
+}
+)";
+
+// Only the duplicate %d goes (its use becomes %c).
+const char *kDuplicateConstant = R"(
+func.func @duplicate(%n: index) -> (index, index) {
+  %c = arith.constant 7 : index
+  %s = arith.addi %n, %c : index
+  %d = arith.constant 7 : index
+  %t = arith.addi %s, %d : index
+  return %s, %t : index, index
+}
+)";
+
+// Nothing to do: one constant of each value, at the top.
+const char *kConstantsInPlace = R"(
+func.func @in_place(%n: index) -> index {
+  %c = arith.constant 7 : index
+  %d = arith.constant 8 : index
+  %s = arith.addi %n, %c : index
+  %t = arith.addi %s, %d : index
+  return %t : index
+}
+)";
+
+int constants(Operation *fn) {
+  int n = 0;
+  fn->walk([&](arith::ConstantOp) { ++n; });
+  return n;
+}
+
 int conversions(Operation *fn) {
   int n = 0;
   fn->walk([&](lk::tileas::ConvertLayoutOp) { ++n; });
@@ -177,6 +225,23 @@ int main() {
   if (auto fn = cleanTwice(ctx, kDeadLoop, loopModule))
     expect(fn.getBody().front().getOperations().size() == 1,
            "dead loop: only the return remains");
+  OwningOpRef<ModuleOp> constModule, dupModule, placedModule;
+  if (auto fn = cleanTwice(ctx, kLoopConstant, constModule)) {
+    Operation *first = &fn.getBody().front().front();
+    auto c = dyn_cast<arith::ConstantOp>(first);
+    expect(constants(fn) == 3 && c &&
+               cast<IntegerAttr>(c.getValue()).getInt() == 7,
+           "loop constant: 7 is hoisted to the top, three constants remain");
+  }
+  if (auto fn = cleanTwice(ctx, kDuplicateConstant, dupModule))
+    expect(constants(fn) == 1, "duplicate constant: one 7 remains");
+  placedModule = parseSourceString<ModuleOp>(kConstantsInPlace, &ctx);
+  if (placedModule) {
+    auto fn = *placedModule->getOps<func::FuncOp>().begin();
+    bool changed = false;
+    expect(succeeded(lk::tileas::cleanupConversions(fn, &changed)) && !changed,
+           "constants in place: no change reported");
+  }
   std::printf("%s\n", failures ? "cleanup test failed" : "cleanup test passed");
   return failures ? 1 : 0;
 }
