@@ -60,6 +60,9 @@ struct Target {
   /// LK_TILEAS_PREFER_TMA: a legal bulk-tensor (TMA) candidate wins over
   /// cheaper ones.
   bool preferTma = false;
+  /// The row-major buffer layouts made in this run, by (rows, cols): one
+  /// attribute for every load and store of a tile size.
+  mutable llvm::DenseMap<std::pair<int64_t, int64_t>, LayoutAttr> rowMajor;
 };
 
 /// The environment switch that biases loads and stores toward TMA.
@@ -382,11 +385,15 @@ LayoutAttr bufferLayoutOf(Operation *op, const Target &t) {
     return enc.getLayout();
   // The candidates were computed, so the tile's size fits: make succeeds.
   std::optional<AccessShape> a = accessOf(op, t);
+  LayoutAttr &known = t.rowMajor[{a->rows, a->cols}];
+  if (known)
+    return known;
   lk::Expected<lk::cute::Layout> l =
       lk::cute::Layout::make(lk::IntTuple::tuple({a->rows, a->cols}),
                              lk::IntTuple::tuple({a->cols, 1}));
-  return LayoutAttr::get(op->getContext(),
-                         *lk::cute::LayoutAttribute::make(std::move(*l)));
+  known = LayoutAttr::get(op->getContext(),
+                          *lk::cute::LayoutAttribute::make(std::move(*l)));
+  return known;
 }
 
 /// A remark on `op` with one note per candidate: its terms and score,

@@ -73,11 +73,10 @@ bool pinnedBetween(Operation *producer, Operation *use) {
   return false;
 }
 
-/// Backwards from conversions of buffers: retype the producer. Sets
-/// `changed` when a conversion went.
-LogicalResult propagateBufferLayouts(Operation *fn, bool &changed) {
-  SmallVector<ConvertLayoutOp> work;
-  fn->walk([&](ConvertLayoutOp op) { work.push_back(op); });
+/// Backwards from conversions of buffers (`work`: the function's
+/// conversions): retype the producer. Sets `changed` when a conversion went.
+LogicalResult propagateBufferLayouts(ArrayRef<ConvertLayoutOp> work,
+                                     bool &changed) {
   bool ok = true;
   for (ConvertLayoutOp cvt : work) {
     Value src = cvt.getSource();
@@ -131,17 +130,18 @@ FailureOr<std::pair<Type, Type>> commonConversion(Operation *op) {
   return *types;
 }
 
-/// Forwards from register conversions: elementwise consumers run on the
-/// sources and convert their result (to its old type, one placement with
-/// the conversions' target). Sets `changed` when an op moved.
-LogicalResult propagateRegisterLayouts(Operation *fn, LayoutEquality &eq,
-                                       bool &changed) {
-  SmallVector<Operation *> work;
-  fn->walk([&](Operation *op) {
-    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
-        op->getNumOperands() > 0)
-      work.push_back(op);
-  });
+/// An op the register side may move conversions through.
+bool isElementwiseCandidate(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+         op->getNumOperands() > 0;
+}
+
+/// Forwards from register conversions (`work`: the function's
+/// elementwise ops, isElementwiseCandidate): elementwise consumers run on
+/// the sources and convert their result (to its old type, one placement
+/// with the conversions' target). Sets `changed` when an op moved.
+LogicalResult propagateRegisterLayouts(ArrayRef<Operation *> work,
+                                       LayoutEquality &eq, bool &changed) {
   bool ok = true;
   for (Operation *op : work) {
     FailureOr<std::pair<Type, Type>> types = commonConversion(op);
@@ -378,8 +378,20 @@ struct RemoveLayoutConversions
     Operation *fn = getOperation();
     LayoutEquality eq;
     bool changed = false;
-    bool propagationFailed = failed(propagateBufferLayouts(fn, changed));
-    propagationFailed |= failed(propagateRegisterLayouts(fn, eq, changed));
+    // One walk finds the work of both sides: the buffer side erases
+    // conversions and adds views, never an elementwise op.
+    SmallVector<ConvertLayoutOp> conversions;
+    SmallVector<Operation *> elementwise;
+    fn->walk([&](Operation *op) {
+      if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
+        conversions.push_back(cvt);
+      else if (isElementwiseCandidate(op))
+        elementwise.push_back(op);
+    });
+    bool propagationFailed =
+        failed(propagateBufferLayouts(conversions, changed));
+    propagationFailed |=
+        failed(propagateRegisterLayouts(elementwise, eq, changed));
     LogicalResult cleaned = cleanupConversions(fn, eq, &changed);
     bool rewrote = rewriteLayoutSensitiveOps(fn);
     changed |= rewrote;
