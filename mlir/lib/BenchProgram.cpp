@@ -80,6 +80,10 @@ private:
   }
 
   /// One block on the running tile `acc`; returns the next running tile.
+  /// Of 20 draws: 7 tile stages, 3 staged copies, 2 gathers / scatters,
+  /// 3 sliced loops, 2 ifs, 3 loop nests; a draw whose nesting is not
+  /// allowed here (3 regions deep, or a sliced loop in a sliced loop) is a
+  /// tile stage.
   std::string block(const std::string &acc, const std::string &ind) {
     int k = pick(20);
     if (k < 7)
@@ -97,8 +101,10 @@ private:
     return tileStage(acc, ind);
   }
 
-  /// The row of the slab to access: 64 x the innermost induction variable
-  /// (at most 15 + 1, so rows stay below 4096), or row 0 or 64.
+  /// The first row of the 64-row slab to access: 64 x the innermost
+  /// induction variable, or 0 or 64. Induction variables stay below 16
+  /// (loop nests count 0, 1; sliced loops run from 0 or 8 x one of those
+  /// for 8), so slabs stay within the buffers' 4096 rows.
   std::string row(const std::string &ind) {
     if (ivs.empty() || pick(4) == 0)
       return pick(2) == 0 ? "%c0" : "%c64";
