@@ -353,7 +353,10 @@ std::string describe(const Candidate &c, const CostWeights &w) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << c.atom << " (" << stringifyMemKind(c.memKind) << ", "
-     << stringifyLayoutFamily(c.family) << "): score "
+     << stringifyLayoutFamily(c.family);
+  for (LayoutFamily f : c.alsoFits)
+    os << "|" << stringifyLayoutFamily(f);
+  os << "): score "
      << llvm::format("%g", score(c.terms, w))
      << " = smem " << c.terms.smemWavefronts << ", tmem "
      << c.terms.tmemInstructions << ", registers " << c.terms.registers;
@@ -367,8 +370,7 @@ std::string describe(const Candidate &c, const CostWeights &w) {
 /// (register values).
 EncodingAttr resultEncoding(MLIRContext *ctx, const Candidate &win,
                             LayoutAttr layout, EncodingAttr seed) {
-  if (seed && seed.getMemKind() == win.memKind &&
-      seed.getFamily() == win.family)
+  if (seed && seed.getMemKind() == win.memKind && win.fits(seed.getFamily()))
     return seed;
   bool memory = isMemory(win.memKind);
   StringRef atom = lk::hw::findAtom(win.atom) ? StringRef(win.atom) : "";
@@ -444,7 +446,9 @@ bool applyBest(Operation *op, const OpConstraint &c,
   std::vector<Candidate> legal;
   for (const Candidate &cand : c.candidates)
     if (llvm::is_contained(kinds, cand.memKind) &&
-        (!families || llvm::is_contained(*families, cand.family)))
+        (!families || llvm::any_of(*families, [&](LayoutFamily f) {
+           return cand.fits(f);
+         })))
       legal.push_back(cand);
   std::optional<size_t> best = pickByCost(legal, t.weights);
   // The TMA switch picks among the legal candidates only: what layer 2

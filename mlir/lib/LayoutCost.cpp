@@ -20,6 +20,11 @@ double score(const CostTerms &t, const CostWeights &w) {
          w.registers * static_cast<double>(t.registers);
 }
 
+bool Candidate::fits(LayoutFamily f) const {
+  return family == f || std::find(alsoFits.begin(), alsoFits.end(), f) !=
+                            alsoFits.end();
+}
+
 std::optional<size_t> pickByCost(std::span<const Candidate> cands,
                                  const CostWeights &w) {
   std::optional<size_t> best;
@@ -172,7 +177,8 @@ Status addVectorAccess(const AccessShape &a, const TileSize &t,
   }
   out.push_back({"universal", MemKind::Register, LayoutFamily::Blocked,
                  SubLayoutAxis::A, width,
-                 CostTerms{wavefronts, 0, t.registers}});
+                 CostTerms{wavefronts, 0, t.registers},
+                 {LayoutFamily::Linear}});
   return Ok{};
 }
 

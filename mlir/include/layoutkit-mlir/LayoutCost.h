@@ -72,6 +72,13 @@ struct Candidate {
   SubLayoutAxis axis = SubLayoutAxis::A;
   int64_t alignment = 0;   ///< bytes the buffer must be aligned to
   CostTerms terms;
+  /// Further families the access realizes: a per-thread vector access
+  /// ("universal") reads or writes any distributed register layout, so a
+  /// group seeded with a linear encoding keeps it.
+  std::vector<LayoutFamily> alsoFits = {};
+
+  /// `family` or one of `alsoFits`.
+  bool fits(LayoutFamily f) const;
 };
 
 /// The index of the best candidate (lowest score; ties: fewer registers,

@@ -13,10 +13,10 @@
 #sm = #tileas.encoding<smem, shared>
 // CHECK: atomic.mlir:[[@LINE+9]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: cp.reduce.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen
-// CHECK: note: pruned: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16
+// CHECK: note: pruned: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16
 // CHECK: atomic.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.reduce.async.bulk.tensor (smem, shared): score 1
-// CHECK: note: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16 <- chosen
 // IR: tileas.tiled_atomic "add" %arg0, %arg2 {tileas.atom = "cp.reduce.async.bulk.tensor"
 // IR: tileas.tiled_atomic "max" %{{.*}}, %arg2 {tileas.atom = "universal"
 func.func @into_global(%s: tensor<64x64xf16, #sm>, %x: tensor<64x64xf16>, %g: tensor<64x64xf16, #gmem>) {
@@ -32,7 +32,7 @@ func.func @into_global(%s: tensor<64x64xf16, #sm>, %x: tensor<64x64xf16>, %g: te
 // 64 bytes a warp, one wavefront: 1 + 4 = 5.
 #sm = #tileas.encoding<smem, shared>
 // CHECK: atomic.mlir:[[@LINE+3]]:{{[0-9]+}}: remark: layout candidates
-// CHECK: note: universal (register, blocked): score 5 = smem 1, tmem 0, registers 16 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 5 = smem 1, tmem 0, registers 16 <- chosen
 func.func @into_smem(%x: tensor<64x64xf16>, %b: tensor<64x64xf16, #sm>) {
   tileas.tiled_atomic "min" %x, %b : tensor<64x64xf16> -> tensor<64x64xf16, #sm>
   return

@@ -18,10 +18,10 @@
 // the buffer's layout.
 #smem = #tileas.encoding<smem, shared>
 // CHECK: indexed.mlir:[[@LINE+7]]:{{[0-9]+}}: remark: layout candidates
-// CHECK: note: universal (register, blocked): score 9 = smem 1, tmem 0, registers 32 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 9 = smem 1, tmem 0, registers 32 <- chosen
 // CHECK-NOT: note:
 // TMA: indexed.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: layout candidates
-// TMA: note: universal (register, blocked): score 9 = smem 1, tmem 0, registers 32 <- chosen{{$}}
+// TMA: note: universal (register, blocked|linear): score 9 = smem 1, tmem 0, registers 32 <- chosen{{$}}
 // IR: tileas.gather %arg0[%arg1] {axis = 1 : i64, tileas.atom = "universal", tileas.layout = #tileas.layout<(128,64),(64,1)>}
 func.func @gather_columns(%src: tensor<128x64xf16, #smem>, %idx: tensor<128x64xi32>) -> tensor<128x64xf16> {
   %r = tileas.gather %src[%idx] {axis = 1} : tensor<128x64xf16, #smem>, tensor<128x64xi32> -> tensor<128x64xf16>
@@ -36,7 +36,7 @@ func.func @gather_columns(%src: tensor<128x64xf16, #smem>, %idx: tensor<128x64xi
 // feeds only the return, so it takes the winner's encoding.
 #smem = #tileas.encoding<smem, shared>
 // CHECK: indexed.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: layout candidates
-// CHECK: note: universal (register, blocked): score 12 = smem 4, tmem 0, registers 32 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 12 = smem 4, tmem 0, registers 32 <- chosen
 // IR: tileas.gather %arg0[%arg1] {axis = 0 : i64, tileas.atom = "universal"
 func.func @gather_rows(%src: tensor<256x64xf16, #smem>, %idx: tensor<128x64xi32>) -> tensor<128x64xf16> {
   %r = tileas.gather %src[%idx] {axis = 0} : tensor<256x64xf16, #smem>, tensor<128x64xi32> -> tensor<128x64xf16>
@@ -50,7 +50,7 @@ func.func @gather_rows(%src: tensor<256x64xf16, #smem>, %idx: tensor<128x64xi32>
 // registers, not a memory access: no candidate, no atom.
 #gmem = #tileas.encoding<global, linear>
 // CHECK: indexed.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: layout candidates
-// CHECK: note: universal (register, blocked): score 8 = smem 0, tmem 0, registers 32 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 8 = smem 0, tmem 0, registers 32 <- chosen
 // CHECK: indexed.mlir:[[@LINE+7]]:{{[0-9]+}}: remark: layout candidates
 // CHECK-NOT: note:
 // IR-LABEL: func.func @scatter
@@ -74,12 +74,12 @@ func.func @scatter(%v: tensor<128x64xf16>, %dst: tensor<128x64xf16, #gmem>, %idx
 // CHECK: note: cp.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen{{$}}
 // CHECK: indexed.mlir:[[@LINE+10]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
-// CHECK: note: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
+// CHECK: note: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
 // TMA: indexed.mlir:[[@LINE+6]]:{{[0-9]+}}: remark: layout candidates
 // TMA: note: cp.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen{{$}}
 // TMA: indexed.mlir:[[@LINE+5]]:{{[0-9]+}}: remark: layout candidates
 // TMA: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
-// TMA: note: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
+// TMA: note: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
 func.func @tma_switch(%g: tensor<64x64xf16, #gmem>) -> tensor<64x64xf16> {
   %a = tileas.tiled_load %g : tensor<64x64xf16, #gmem> -> tensor<64x64xf16>
   %b = tileas.tiled_load %g : tensor<64x64xf16, #gmem> -> tensor<64x64xf16>

@@ -17,7 +17,7 @@
 // CHECK: memspace.mlir:[[@LINE+7]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
 // CHECK: note: ldmatrix.x4.b16 (register, dot_operand): score 12 = smem 4, tmem 0, registers 32 <- chosen
-// CHECK: note: universal (register, blocked): score 12 = smem 4, tmem 0, registers 32
+// CHECK: note: universal (register, blocked|linear): score 12 = smem 4, tmem 0, registers 32
 // IR-LABEL: func.func @register_bound_load
 // IR: tileas.tiled_load %arg0 {tileas.atom = "ldmatrix.x4.b16"
 func.func @register_bound_load(%src: tensor<128x64xf16, #smem>) -> tensor<128x64xf16> {
@@ -34,7 +34,7 @@ func.func @register_bound_load(%src: tensor<128x64xf16, #smem>) -> tensor<128x64
 #gmem = #tileas.encoding<global, linear>
 // CHECK: memspace.mlir:[[@LINE+7]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
-// CHECK: note: universal (register, blocked): score 8 = smem 0, tmem 0, registers 32 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 8 = smem 0, tmem 0, registers 32 <- chosen
 // IR-LABEL: func.func @register_store
 // IR: tileas.tiled_store %{{.*}}, %arg1 {tileas.atom = "universal"
 func.func @register_store(%x: tensor<128x64xf16>, %g: tensor<128x64xf16, #gmem>) {
@@ -53,10 +53,10 @@ func.func @register_store(%x: tensor<128x64xf16>, %g: tensor<128x64xf16, #gmem>)
 #sm = #tileas.encoding<smem, shared>
 // CHECK: memspace.mlir:[[@LINE+10]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
-// CHECK: note: universal (register, blocked): score 8 = smem 0, tmem 0, registers 32 <- chosen
+// CHECK: note: universal (register, blocked|linear): score 8 = smem 0, tmem 0, registers 32 <- chosen
 // CHECK: memspace.mlir:[[@LINE+8]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: cp.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen
-// CHECK: note: pruned: universal (register, blocked): score 8
+// CHECK: note: pruned: universal (register, blocked|linear): score 8
 // IR-LABEL: func.func @encoded_stores
 // IR: tileas.tiled_store %arg0, %arg2 {tileas.atom = "universal"
 // IR: tileas.tiled_store %arg1, %arg2 {tileas.atom = "cp.async.bulk.tensor"
@@ -77,7 +77,7 @@ func.func @encoded_stores(%x: tensor<128x64xf16, #blk>, %s: tensor<128x64xf16, #
 #sm = #tileas.encoding<smem, shared>
 // CHECK: memspace.mlir:[[@LINE+6]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: cp.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen
-// CHECK: note: pruned: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16
+// CHECK: note: pruned: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16
 // IR-LABEL: func.func @wgmma_b
 // IR: tileas.tiled_load %arg1 {tileas.atom = "cp.async.bulk.tensor"
 func.func @wgmma_b(%a: tensor<64x64xf16, #dot_a>, %g: tensor<64x64xf16, #gmem>, %acc: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
@@ -103,4 +103,26 @@ func.func @dead_chain(%src: tensor<128x64xf16, #smem>) {
   %n = arith.negf %a : tensor<128x64xf16>
   %c = tileas.convert_layout %n : tensor<128x64xf16> -> tensor<128x64xf16, #dot_a>
   return
+}
+
+// -----
+
+// A global load converted to a linear register layout: the per-thread
+// vector access ("universal") reads any distributed register layout, so it
+// serves the group's linear seed (the bulk copy, smem, is pruned) and the
+// load produces the linear encoding; the pipeline then folds the
+// conversion, an identity.
+#gmem = #tileas.encoding<global, linear>
+#lin = #tileas.encoding<register, linear>
+// CHECK: memspace.mlir:[[@LINE+7]]:{{[0-9]+}}: remark: layout candidates
+// CHECK: note: pruned: cp.async.bulk.tensor (smem, shared)
+// CHECK: note: universal (register, blocked|linear): {{.*}} <- chosen
+// IR-LABEL: func.func @global_to_linear
+// IR: tileas.tiled_load %arg0 {tileas.atom = "universal"
+// IR-SAME: -> tensor<64x64xf32, #tileas.encoding<register, linear>>
+func.func @global_to_linear(%g: tensor<64x64xf32, #gmem>, %x: tensor<64x64xf32, #lin>) -> tensor<64x64xf32, #lin> {
+  %a = tileas.tiled_load %g : tensor<64x64xf32, #gmem> -> tensor<64x64xf32>
+  %l = tileas.convert_layout %a : tensor<64x64xf32> -> tensor<64x64xf32, #lin>
+  %r = arith.addf %l, %x : tensor<64x64xf32, #lin>
+  return %r : tensor<64x64xf32, #lin>
 }

@@ -7,9 +7,9 @@
 // RUN: env LK_TILEAS_PREFER_TMA=on layoutkit-opt %s --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts{explain=true weights=100,4,0.25}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=TMA
 // RUN: env LK_TILEAS_PREFER_TMA=true layoutkit-opt %s --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts{weights=100,4,0.25}))' | FileCheck %s --check-prefix=IR
 // COST: note: cp.async.bulk.tensor (smem, shared): score 100 = smem 1, tmem 0, registers 0{{$}}
-// COST-NEXT: note: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
+// COST-NEXT: note: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16 <- chosen{{$}}
 // TMA: note: cp.async.bulk.tensor (smem, shared): score 100 = smem 1, tmem 0, registers 0 <- chosen (TMA preferred){{$}}
-// TMA-NEXT: note: universal (register, blocked): score 4 = smem 0, tmem 0, registers 16{{$}}
+// TMA-NEXT: note: universal (register, blocked|linear): score 4 = smem 0, tmem 0, registers 16{{$}}
 // IR: tileas.tiled_load %arg0 {tileas.atom = "cp.async.bulk.tensor"
 #gmem = #tileas.encoding<global, linear>
 func.func @load(%g: tensor<64x64xf16, #gmem>) {

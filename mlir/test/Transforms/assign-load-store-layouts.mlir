@@ -25,7 +25,7 @@
 // CHECK: assign-load-store-layouts.mlir:[[@LINE+9]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: cp.async.bulk.tensor (smem, shared): score 1 = smem 1, tmem 0, registers 0 <- chosen
 // CHECK: note: ldmatrix.x4.b16 (register, dot_operand): score 12 = smem 4, tmem 0, registers 32
-// CHECK: note: universal (register, blocked): score 12 = smem 4, tmem 0, registers 32
+// CHECK: note: universal (register, blocked|linear): score 12 = smem 4, tmem 0, registers 32
 // IR: tileas.tiled_load %{{.*}} {tileas.atom = "cp.async.bulk.tensor", tileas.layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>}
 // IR-SAME: -> tensor<128x64xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>>
 // PIPE-LABEL: func.func @bulk_copy_wins
@@ -52,7 +52,7 @@ func.func @bulk_copy_wins(%src: tensor<128x64xf16, #smem>) {
 // CHECK: assign-load-store-layouts.mlir:[[@LINE+15]]:{{[0-9]+}}: remark: layout candidates
 // CHECK: note: pruned: cp.async.bulk.tensor (smem, shared): score 1
 // CHECK: note: ldmatrix.x4.b16 (register, dot_operand): score 12 = smem 4, tmem 0, registers 32 <- chosen
-// CHECK: note: pruned: universal (register, blocked): score 12
+// CHECK: note: pruned: universal (register, blocked|linear): score 12
 // IR: tileas.tiled_load %{{.*}} {tileas.atom = "ldmatrix.x4.b16", tileas.layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>}
 // IR-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
 // IR: tileas.convert_layout %{{.*}} : tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>> -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
@@ -93,7 +93,7 @@ func.func @unswizzled_ldmatrix(%src: tensor<128x64xf16, #smem>) {
 // TIE-REG-IR-LABEL: func.func @tie_on_registers
 // TIE-REG: assign-load-store-layouts.mlir:[[@LINE+5]]:{{[0-9]+}}: remark: layout candidates
 // TIE-REG: note: cp.async.bulk.tensor (smem, shared): score 2 = smem 1, tmem 0, registers 0 <- chosen
-// TIE-REG: note: universal (register, blocked): score 2 = smem 0, tmem 0, registers 32
+// TIE-REG: note: universal (register, blocked|linear): score 2 = smem 0, tmem 0, registers 32
 // TIE-REG-IR: tileas.atom = "cp.async.bulk.tensor"
 func.func @tie_on_registers(%src: tensor<128x64xf16, #gmem>) {
   %a = tileas.tiled_load %src : tensor<128x64xf16, #gmem> -> tensor<128x64xf16>
@@ -110,7 +110,7 @@ func.func @tie_on_registers(%src: tensor<128x64xf16, #gmem>) {
 // TIE-BANK-IR-LABEL: func.func @tie_on_bank_conflicts
 // TIE-BANK: assign-load-store-layouts.mlir:[[@LINE+5]]:{{[0-9]+}}: remark: layout candidates
 // TIE-BANK: note: ldmatrix.x4.b16 (register, dot_operand): score 8 = smem 32, tmem 0, registers 32
-// TIE-BANK: note: universal (register, blocked): score 8 = smem 4, tmem 0, registers 32 <- chosen
+// TIE-BANK: note: universal (register, blocked|linear): score 8 = smem 4, tmem 0, registers 32 <- chosen
 // TIE-BANK-IR: tileas.atom = "universal"
 func.func @tie_on_bank_conflicts(%src: tensor<128x64xf16, #smem>) {
   %a = tileas.tiled_load %src : tensor<128x64xf16, #smem> -> tensor<128x64xf16>
