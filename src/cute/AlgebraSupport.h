@@ -23,6 +23,7 @@
 #include "layoutkit/cute/Algebra.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace lk::cute::detail {
@@ -397,53 +398,171 @@ inline Expected<Layout> byModeResult(const char *op, const Layout &a, const Tile
   return r;
 }
 
-/// CuTe's zip2_by (tile_unzip): follows the tiler's profile and gathers the
-/// rank-2 (tile, rest) modes into ((tiles...), (rests..., other modes...)).
-inline Expected<Layout> unzipByTiler(const char *op, const Layout &l, const Tiler &t) {
-  if (t.kind != Tiler::Kind::Tuple) {
-    if (l.rank() != 2 || l.shape().isLeaf())
-      return opError(op, "expected a rank-2 (tile, rest) mode but found " + l.str());
+/// How the divides and products gather the rank-2 (tile, rest) modes of a
+/// by-mode result (CuTe's zip2_by, then tiled / flat unpacking).
+enum class Regroup {
+  Zipped, ///< ((tiles...), (rests..., other modes...))
+  Tiled,  ///< ((tiles...), rest0, rest1, ..., other modes...)
+  Flat,   ///< (tile0, tile1, ..., rest0, rest1, ..., other modes...)
+};
+
+/// The regroupings of Regroup on node arrays: shape and stride are
+/// congruent, so one walk over node indices writes both, straight into the
+/// result's storage, and no intermediate layout or tuple is built. A tiler
+/// mode that is not a tuple takes the (tile, rest) pair of its mode; a
+/// tuple tiler mode recurses into the mode's children (the modes past the
+/// tiler's rank go with the rests). Unpacking a part writes its modes
+/// instead of the part when it has more than one (CuTe: a rank-1 mode
+/// stays whole).
+class Regrouper {
+public:
+  using Node = IntTuple::Node;
+  /// Reads `l`; writes into `s` and `d`, which hold at least
+  /// nodeBound(l, t) nodes.
+  Regrouper(const Layout &l, Node *s, Node *d)
+      : l_(l), in_(l.shape().nodes()), ind_(l.stride().nodes()), s_(s), d_(d) {}
+
+  /// An upper bound on the nodes written for tiler `t`: the input's, and
+  /// two wrapping tuples per tuple level of the tiler, and the root.
+  static size_t nodeBound(const Layout &l, const Tiler &t) {
+    return l.shape().nodeCount() + 2 * tupleLevels(t) + 1;
+  }
+  /// The modes below node k fit tiler mode t (the checks of CuTe's zip2_by).
+  Status check(const char *op, size_t k, const Tiler &t) const {
+    if (t.kind != Tiler::Kind::Tuple) {
+      if (rank(k) != 2)
+        return opError(op, "expected a rank-2 (tile, rest) mode but found " +
+                               text(k));
+      return Ok{};
+    }
+    if (rank(k) < t.modes.size())
+      return opError(op, "layout " + text(k) +
+                             " has fewer modes than the tiler " + t.str());
+    for (size_t j = 0; j < t.modes.size(); ++j)
+      LK_CHECK(check(op, child(k, j), t.modes[j]));
+    return Ok{};
+  }
+  /// The tiles of node k under t, as one part (a tuple for a tuple tiler).
+  void tiles(size_t k, const Tiler &t, bool unpack) {
+    if (t.kind != Tiler::Kind::Tuple)
+      return copy(child(k, 0), unpack);
+    const bool wrap = !(unpack && t.modes.size() > 1);
+    if (wrap)
+      open();
+    for (size_t j = 0; j < t.modes.size(); ++j)
+      tiles(child(k, j), t.modes[j], false);
+    if (wrap)
+      close();
+  }
+  /// The rests of node k under t, then its modes past the tiler's rank.
+  void rests(size_t k, const Tiler &t, bool unpack) {
+    if (t.kind != Tiler::Kind::Tuple)
+      return copy(child(k, 1), unpack);
+    const bool wrap = !(unpack && rank(k) > 1);
+    if (wrap)
+      open();
+    for (size_t j = 0, c = k + 1; j < rank(k); ++j, c += in_[c].span) {
+      if (j < t.modes.size())
+        rests(c, t.modes[j], false);
+      else
+        copy(c, false);
+    }
+    if (wrap)
+      close();
+  }
+  void open() {
+    child();
+    open_.push_back(uint32_t(n_));
+    s_[n_] = d_[n_] = Node{0, 0, 1, 0};
+    ++n_;
+  }
+  void close() {
+    const size_t at = open_.back();
+    open_.pop_back();
+    s_[at].span = d_[at].span = uint16_t(n_ - at);
+  }
+  /// Nodes written.
+  size_t count() const { return n_; }
+  /// Every tuple written has fewer than IntTuple::kMaxRank modes.
+  bool representable() const { return !tooWide_; }
+
+private:
+  static size_t tupleLevels(const Tiler &t) {
+    if (t.kind != Tiler::Kind::Tuple)
+      return 0;
+    size_t n = 1;
+    for (const Tiler &m : t.modes)
+      n += tupleLevels(m);
+    return n;
+  }
+  size_t rank(size_t k) const {
+    return in_[k].rank == IntTuple::kLeaf ? 0 : size_t(in_[k].rank);
+  }
+  size_t child(size_t k, size_t j) const {
+    size_t c = k + 1;
+    while (j-- > 0)
+      c += in_[c].span;
+    return c;
+  }
+  /// Counts a new child of the innermost open tuple.
+  void child() {
+    if (open_.empty())
+      return;
+    Node &p = s_[open_.back()];
+    if (++p.rank >= IntTuple::kMaxRank)
+      tooWide_ = true;
+    d_[open_.back()].rank = p.rank;
+  }
+  /// The subtree at node k, or its children when unpacking a rank > 1 tuple.
+  void copy(size_t k, bool unpack) {
+    if (unpack && rank(k) > 1) {
+      for (size_t j = 0, c = k + 1; j < rank(k); ++j, c += in_[c].span)
+        copy(c, false);
+      return;
+    }
+    child();
+    const size_t span = in_[k].span;
+    std::memcpy(s_ + n_, in_ + k, span * sizeof(Node));
+    std::memcpy(d_ + n_, ind_ + k, span * sizeof(Node));
+    n_ += span;
+  }
+  std::string text(size_t k) const {
+    return l_.shape().subtree(k).str() + ":" + l_.stride().subtree(k).str();
+  }
+  const Layout &l_;
+  const Node *in_, *ind_;
+  Node *s_, *d_;
+  size_t n_ = 0;
+  SmallVector<uint32_t, 8> open_;
+  bool tooWide_ = false;
+};
+
+/// `l` (a by-mode divide or product by `t`) regrouped as `how` says;
+/// `op` names the operation in diagnostics. The same leaves in another
+/// grouping: size and cosize are those of `l`, so only the representable
+/// size is checked.
+inline Expected<Layout> regroupByTiler(const char *op, const Layout &l,
+                                       const Tiler &t, Regroup how) {
+  if (t.kind != Tiler::Kind::Tuple && how == Regroup::Zipped) {
+    Regrouper g(l, nullptr, nullptr);
+    LK_CHECK(g.check(op, 0, t));
     return l;
   }
-  if (l.rank() < t.modes.size() || l.shape().isLeaf())
-    return opError(op, "layout " + l.str() + " has fewer modes than the tiler " + t.str());
-  ModeBuilder first, second;
-  for (size_t i = 0; i < t.modes.size(); ++i) {
-    LK_TRY(Layout split, unzipByTiler(op, l.mode(i), t.modes[i]));
-    first.append(split.mode(0));
-    second.append(split.mode(1));
-  }
-  for (size_t i = t.modes.size(); i < l.rank(); ++i)
-    second.append(l.mode(i));
-  LK_TRY(Layout tiles, first.build());
-  LK_TRY(Layout rests, second.build());
-  return makeLayout({tiles, rests});
-}
-
-/// Unpacks a mode into its children when it has rank > 1 (CuTe slicing with
-/// repeat<R>(_): a rank-1 mode stays whole).
-inline void unpackInto(const Layout &mode, ModeBuilder &out) {
-  if (mode.shape().isTuple() && mode.rank() > 1)
-    for (size_t i = 0; i < mode.rank(); ++i)
-      out.append(mode.mode(i));
-  else
-    out.append(mode);
-}
-
-inline Expected<Layout> tiledRegroup(const Layout &zipped) {
-  if (zipped.mode(1).shape().isLeaf() || zipped.mode(1).rank() <= 1)
-    return zipped;
-  ModeBuilder out;
-  out.append(zipped.mode(0));
-  unpackInto(zipped.mode(1), out);
-  return out.build();
-}
-
-inline Expected<Layout> flatRegroup(const Layout &zipped) {
-  ModeBuilder out;
-  unpackInto(zipped.mode(0), out);
-  unpackInto(zipped.mode(1), out);
-  return out.build();
+  // Written in place in the caller's result.
+  Expected<Layout> r{std::in_place};
+  IntTuple::Node *s, *d;
+  r->nodesForOverwrite(Regrouper::nodeBound(l, t), s, d);
+  Regrouper g(l, s, d);
+  LK_CHECK(g.check(op, 0, t));
+  g.open();
+  g.tiles(0, t, how == Regroup::Flat);
+  g.rests(0, t, how != Regroup::Zipped);
+  g.close();
+  if (g.count() > IntTuple::kMaxNodes || !g.representable())
+    return opError(op, "the result of " + l.str() +
+                           " regrouped exceeds the representable size");
+  r->nodesForOverwrite(g.count(), s, d);
+  return r;
 }
 
 /// Flat modes and whether CuTe's result is an integer layout.

@@ -86,17 +86,17 @@ Expected<Layout> general::logical_divide(const Layout &a, const Tiler &t) {
 
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
   LK_TRY(Layout d, logical_divide(a, t));
-  return unzipByTiler("zipped_divide", d, t);
+  return regroupByTiler("zipped_divide", d, t, Regroup::Zipped);
 }
 
 Expected<Layout> tiled_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout z, zipped_divide(a, t));
-  return tiledRegroup(z);
+  LK_TRY(Layout d, logical_divide(a, t));
+  return regroupByTiler("zipped_divide", d, t, Regroup::Tiled);
 }
 
 Expected<Layout> flat_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout z, zipped_divide(a, t));
-  return flatRegroup(z);
+  LK_TRY(Layout d, logical_divide(a, t));
+  return regroupByTiler("zipped_divide", d, t, Regroup::Flat);
 }
 
 namespace {
@@ -225,17 +225,17 @@ Expected<Layout> general::logical_product(const Layout &a, const Tiler &t) {
 
 Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
   LK_TRY(Layout p, logical_product(a, t));
-  return unzipByTiler("zipped_product", p, t);
+  return regroupByTiler("zipped_product", p, t, Regroup::Zipped);
 }
 
 Expected<Layout> tiled_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout z, zipped_product(a, t));
-  return tiledRegroup(z);
+  LK_TRY(Layout p, logical_product(a, t));
+  return regroupByTiler("zipped_product", p, t, Regroup::Tiled);
 }
 
 Expected<Layout> flat_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout z, zipped_product(a, t));
-  return flatRegroup(z);
+  LK_TRY(Layout p, logical_product(a, t));
+  return regroupByTiler("zipped_product", p, t, Regroup::Flat);
 }
 
 namespace {

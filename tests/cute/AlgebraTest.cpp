@@ -184,6 +184,38 @@ TEST(Divide, SpecExample) {
   EXPECT_EQ(str(flat_divide(a, t)), "(2,4,4,4):(16,1,32,4)");
 }
 
+// The regroupings follow the tiler's profile (CuTe's zip2_by). The
+// logical divides: (4,6):(1,4) by (2:1) is ((2,2),6):((1,2),4) (mode 0
+// split into tile 2:1 and rest 2:2, mode 1 past the tiler kept); by the
+// nested ((2:1,2:1),3:1), ((4,2),6,3) gives (((2,2),(2,1)),(3,2),3) with
+// strides (((1,2),(4,0)),(8,24),48). Zipped gathers the tiles, then the
+// rests and the modes past the tiler; tiled unpacks the second part, flat
+// both, except that a part of one mode stays whole ((2) below).
+TEST(Divide, RegroupsFollowTheTilersProfile) {
+  Layout a = L("(4,6):(1,4)");
+  Tiler t = T("(2:1)");
+  EXPECT_EQ(str(zipped_divide(a, t)), "((2),(2,6)):((1),(2,4))");
+  EXPECT_EQ(str(tiled_divide(a, t)), "((2),2,6):((1),2,4)");
+  EXPECT_EQ(str(flat_divide(a, t)), "((2),2,6):((1),2,4)");
+  Layout b = L("((4,2),6,3):((1,4),8,48)");
+  Tiler n = T("((2:1,2:1),3:1)");
+  EXPECT_EQ(str(zipped_divide(b, n)),
+            "(((2,2),3),((2,1),2,3)):(((1,4),8),((2,0),24,48))");
+  EXPECT_EQ(str(tiled_divide(b, n)),
+            "(((2,2),3),(2,1),2,3):(((1,4),8),(2,0),24,48)");
+  EXPECT_EQ(str(flat_divide(b, n)), "((2,2),3,(2,1),2,3):((1,4),8,(2,0),24,48)");
+  // A tiler that is one layout divides the whole layout: (tile, rest).
+  EXPECT_EQ(str(zipped_divide(L("(8,8):(8,1)"), T("4:1"))),
+            "(4,(2,8)):(8,(32,1))");
+  EXPECT_EQ(str(flat_divide(L("(8,8):(8,1)"), T("4:1"))), "(4,2,8):(8,32,1)");
+  // A kept mode (`_`) inside a nested tiler is no (tile, rest) pair.
+  Expected<Layout> kept =
+      zipped_divide(L("((4,2),6):((1,4),8)"), T("((2:1,_),3:1)"));
+  ASSERT_FALSE(kept);
+  EXPECT_EQ(kept.error().message,
+            "zipped_divide: expected a rank-2 (tile, rest) mode but found 2:4");
+}
+
 TEST(Product, SpecExampleAsDecided) {
   // DESIGN §4: logical_product(128:1, 4:32) = (128,4):(1,4096): the
   // complement of 128:1 in 128*cosize(4:32) = 12416 is 97:128, and

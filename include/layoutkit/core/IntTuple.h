@@ -220,6 +220,12 @@ public:
     bump();
     nodes_.append(t.nodes(), t.nodeCount());
   }
+  /// Appends the subtree rooted at `root` (its `span` nodes, pre-order) as
+  /// the next child.
+  void subtree(const Node *root) {
+    bump();
+    nodes_.append(root, root->span);
+  }
   /// The built tuple, or an error when it exceeds the representable size
   /// (kMaxNodes nodes, kMaxRank modes per tuple). @pre every open() closed
   Expected<IntTuple> take() const;
