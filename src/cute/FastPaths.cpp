@@ -582,23 +582,38 @@ bool extentOf(View b, Extent &e) {
   return true;
 }
 
-/// The size n of a compact A (see productRest); false for any other A and
-/// for n == 1.
-bool compactSize(View a, int64_t &n) {
-  n = 1; // the next stride of a compact A, then its size
+/// The size n of an A whose image is exactly [0, n) (see productRest): its
+/// leaves of size > 1, sorted by stride, have the strides 1, s_0, s_0*s_1,
+/// ... (column-major compact A in any mode order: the row-major atom
+/// (8,8):(8,1) too); false for any other A and for n == 1. The leaves of
+/// size 1 add nothing and are skipped.
+bool bijectiveSize(View a, int64_t &n) {
+  int64_t shape[kLeaves], stride[kLeaves];
+  int m = 0;
   for (int k = 0, e = a.s->span, leaves = 0; k < e; ++k) {
     if (a.s[k].rank != kLeaf)
       continue;
     if (++leaves > kLeaves || a.d[k].basis != 0)
       return false;
-    int64_t s = a.s[k].value;
-    if (s != 1 && (a.d[k].value != n || mulOverflows(n, s, n)))
-      return false;
+    if (a.s[k].value == 1)
+      continue;
+    // Insertion by stride: at most kLeaves entries.
+    int i = m++;
+    for (; i > 0 && stride[i - 1] > a.d[k].value; --i) {
+      shape[i] = shape[i - 1];
+      stride[i] = stride[i - 1];
+    }
+    shape[i] = a.s[k].value;
+    stride[i] = a.d[k].value;
   }
+  n = 1; // the next stride of a compact layout, then its size
+  for (int i = 0; i < m; ++i)
+    if (stride[i] != n || mulOverflows(n, shape[i], n))
+      return false;
   return n != 1;
 }
 
-/// Whether the rest of a product of a compact A of size n by a B of
+/// Whether the rest of a product of an A onto [0, n) by a B of
 /// extent e has productRest's bound: n*cosize(B) and n*size(B) fit.
 bool restFits(int64_t n, const Extent &e) {
   int64_t t;
@@ -606,8 +621,10 @@ bool restFits(int64_t n, const Extent &e) {
 }
 
 /// The scale x of logical_product's rest, complement(A, size(A)*cosize(B))
-/// o B, for a compact A (coalesce(A) == n:1, no holes, no broadcast): the
-/// complement is then exactly cosize(B):n (1:0 when cosize(B) == 1), one
+/// o B, for an A whose image is [0, n) (bijectiveSize: no holes, no
+/// broadcast, any mode order; complement sorts A's modes by stride, so it
+/// is that of n:1): the complement is exactly cosize(B):n (1:0 when
+/// cosize(B) == 1), one
 /// integer mode, which B composes with leaf by leaf and without any
 /// divisibility condition: B's leaf s:d becomes s:d*x with x = n (x = 0
 /// for cosize 1), B's structure kept. Declines for any other A, and when
@@ -615,19 +632,16 @@ bool restFits(int64_t n, const Extent &e) {
 /// decides).
 /// Example: A = (4,8):(1,4), B = (2,2):(1,2): cosize 4, x = 32, rest
 /// (2,2):(32,64).
-/// A is compact when its leaves of size > 1, in order, have the strides
-/// 1, s_0, s_0*s_1, ... (each merges into the one before it), which one
-/// walk over A's nodes checks without collecting its modes.
 /// @post any layout of A's leaves and the rest's leaves fits in int64 (no
 /// fitsInt64 pass needed): its size is n*size(B), and every offset is at
 /// most (n-1) + x*(cosize(B)-1) <= n*cosize(B) - 1 in magnitude, since a
-/// compact A's terms (s-1)*d sum to n-1. Only the strides d*x of B's size-1
+/// bijective A's terms (s-1)*d sum to n-1. Only the strides d*x of B's size-1
 /// leaves, which add nothing to an offset, can still overflow: the copy
 /// checks them.
 bool productRest(View a, View b, int64_t &x) {
   int64_t n;
   Extent e;
-  if (!compactSize(a, n) || !extentOf(b, e) || !restFits(n, e))
+  if (!bijectiveSize(a, n) || !extentOf(b, e) || !restFits(n, e))
     return false;
   x = e.cosize == 1 ? 0 : n;
   return true;
@@ -647,7 +661,7 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 
 /// logical_product(A, B) for a layout tiler B, written in place without a
 /// Writer: the root, A's nodes, then B's with every stride scaled by
-/// productRest's x. Declines a non-compact A, B of cosize 1, results past
+/// productRest's x. Declines an A not onto [0, n), B of cosize 1, results past
 /// kNodes or past productRest's bound (checked after the copy measured B),
 /// and what scaledCopy refuses. B's leaves are bounded by kNodes only.
 /// Example: logical_product((4,8):(1,4), (2,2):(1,2))
@@ -655,7 +669,7 @@ bool productInto(View a, const Layout &tile, Writer &w) {
 bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
   View va = viewOf(a), vb = viewOf(t.layout);
   int64_t x; // size(A)
-  if (t.kind != Tiler::Kind::Layout || !compactSize(va, x))
+  if (t.kind != Tiler::Kind::Layout || !bijectiveSize(va, x))
     return false;
   int na = va.s->span, nb = vb.s->span, n = 1 + na + nb;
   if (n > kNodes) // as for the Writer; past 65535 nodes is the general error
@@ -947,7 +961,7 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   // The mode arrays hold kLeaves modes; () modes may raise a rank past the
   // leaf count, and a rank-0 operand is padded to (1:0) first (CuTe's
   // append), which the general path does.
-  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !compactSize(va, x))
+  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !bijectiveSize(va, x))
     return false;
   // A' is a leaf only when A is one and r == 1; X likewise with B.
   bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;

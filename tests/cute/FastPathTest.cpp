@@ -404,10 +404,15 @@ TEST(FastPaths, FlatCompositionEqualsGeneral) {
 // and nesting, against B's of 1-3 leaves: each result or diagnostic
 // equals the general construction.
 TEST(FastPaths, ProductClosedFormsEqualGeneral) {
+  // Also A onto [0, n) in another mode order (the row-major atoms
+  // (8,8):(8,1) and ((2,4),2):((8,1),4)) and A almost so ((4,4):(4,2):
+  // strides 2, 4 after the sort, a hole; (2,2):(1,1): not injective).
   std::vector<Layout> as = {L("2:1"), L("(4,8):(1,4)"), L("((2,1),4):((1,99),2)"),
                             L("(1,(2,2)):(7,(1,2))"), L("(3,(1,5)):(1,(4,3))"),
                             L("(4,8):(1,5)"), L("(1,1):(3,0)"), L("1073741824:1"),
-                            L("(2,1):(1,0)"), L("(4294967296,1):(1,0)")};
+                            L("(2,1):(1,0)"), L("(4294967296,1):(1,0)"),
+                            L("(8,8):(8,1)"), L("((2,4),2):((8,1),4)"),
+                            L("(4,4):(4,2)"), L("(2,2):(1,1)")};
   std::vector<Layout> bs = {L("(2,2):(1,2)"), L("4:-3"), L("(3,1,2):(2,5,-1)"),
                             L("((2,2),2):((1,2),4)"), L("(1,4):(4611686018427387904,1)"),
                             L("(1,4):(-4611686018427387904,1)"), L("8589934592:0"),
@@ -422,6 +427,10 @@ TEST(FastPaths, ProductClosedFormsEqualGeneral) {
   // Hand-derived: cosize((2,2):(1,2)) = 4, so B's strides scale by 32.
   EXPECT_EQ(*logical_product(L("(4,8):(1,4)"), Tiler::of(L("(2,2):(1,2)"))),
             L("((4,8),(2,2)):((1,4),(32,64))"));
+  // The row-major 2x2 atom covers [0, 4) like the compact one: the rest is
+  // B with its strides times 4, (2,3):(4,8), paired mode by mode with A.
+  EXPECT_EQ(*blocked_product(L("(2,2):(2,1)"), L("(2,3):(1,2)")),
+            L("((2,2),(2,3)):((2,4),(1,8))"));
   EXPECT_EQ(*logical_divide(L("(64,32):(32,1)"),
                             Tiler::tuple({Tiler::of(L("8:1")), Tiler::of(L("4:1"))})),
             L("((8,8),(4,8)):((32,256),(1,4))"));
