@@ -375,6 +375,20 @@ Expected<TileInput> readTile(const std::string &text, const std::string &shape,
   return t;
 }
 
+/// readTile, and `flat` checked against the layout's elements (the field
+/// at fault in `field`: "element" when it is outside).
+Expected<TileInput> readTileElement(const std::string &text,
+                                    const std::string &shape, int flat,
+                                    std::string &field) {
+  LK_TRY(TileInput t, readTile(text, shape, field));
+  if (flat < 0 || flat >= t.layout.tile().size()) {
+    field = "element";
+    return Diagnostic::error("element " + std::to_string(flat) +
+                             " is outside the layout");
+  }
+  return t;
+}
+
 /// The most elements x replicas the tile map returns (its coordinates
 /// are this times the axes).
 constexpr int64_t kMaxMapPoints = int64_t(1) << 20;
@@ -476,13 +490,9 @@ std::string tileMapJson(std::string text, std::string shape) {
 /// The owners of logical element `flat` (api::owners).
 std::string ownersJson(std::string text, std::string shape, int flat) {
   std::string field;
-  auto t = readTile(text, shape, field);
+  auto t = readTileElement(text, shape, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  if (flat < 0 || flat >= t->layout.tile().size())
-    return errorJson(Diagnostic::error("element " + std::to_string(flat) +
-                                       " is outside the layout"),
-                     "element");
   if (Expected<int64_t> w = api::tilePointBound(t->layout.tile(), 1, "owners"); !w)
     return errorJson(w.error(), "layout");
   std::vector<api::Owner> pts = api::owners(t->layout, t->tileIndex(flat));
@@ -508,13 +518,9 @@ std::string ownersJson(std::string text, std::string shape, int flat) {
 /// element: colex(coord) for a CuTe text) and the tile text it reads.
 std::string stepsJson(std::string text, std::string shape, int flat) {
   std::string field;
-  auto t = readTile(text, shape, field);
+  auto t = readTileElement(text, shape, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  if (flat < 0 || flat >= t->layout.tile().size())
-    return errorJson(Diagnostic::error("element " + std::to_string(flat) +
-                                       " is outside the layout"),
-                     "element");
   const int64_t x = t->tileIndex(flat);
   const std::string swizzle = t->layout.swizzle().str();
   std::string steps = array(
@@ -580,7 +586,9 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
   if (swizzle != "none")
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
-  LK_BIND_TRY(view, tile::bankView(memory, type.bits, 4096), "layout");
+  // The api layer's bound first, as for `layoutkit tile banks`: the view
+  // and the slots below walk every element.
+  LK_BIND_TRY(view, api::bankView(memory, type.bits, 4096), "layout");
   // The words' elements as one list: word w's at [cellStart[w],
   // cellStart[w + 1]) of cellItems (page indices, in address order).
   std::vector<int64_t> cellStart{0}, cellItems;
@@ -858,7 +866,8 @@ bool twoArgumentLayoutOp(const api::CuteOp &op) {
          op.result == api::CuteKind::Layout;
 }
 
-/// {ok, ops: [{name, b: kind of B, doc}]}: the operations view's menu.
+/// {ok, ops: [{name, b: kind of B, bOptional, doc}]}: the operations
+/// view's menu.
 std::string cuteOpsJson() {
   std::string rows;
   for (const api::CuteOp &op : api::cuteOps())
@@ -867,6 +876,7 @@ std::string cuteOpsJson() {
               Obj()
                   .str("name", std::string(op.name))
                   .str("b", std::string(api::cuteKindName(op.params[1].kind)))
+                  .boolean("bOptional", op.params[1].optional)
                   .str("doc", std::string(op.doc))
                   .done();
   return Obj().boolean("ok", true).raw("ops", "[" + rows + "]").done();
@@ -891,10 +901,17 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
   if (!row || !twoArgumentLayoutOp(*row))
     return errorJson(Diagnostic::error("unknown operation '" + op + "'"), "op");
   LK_BIND_TRY(la, cute::parseLayout(a), "layout");
-  LK_BIND_TRY(vb, api::parseCuteValue(row->params[1].kind, b), "b");
-  const std::string bTable = operandTable(vb);
-  Expected<api::CuteValue> result =
-      api::callCuteOp(*row, {api::CuteValue{la}, std::move(vb)});
+  std::vector<api::CuteValue> args{api::CuteValue{la}};
+  std::string bTable = Obj().str("text", "").done();
+  // An empty B leaves out an optional second parameter (coalesce's
+  // profile, complement's cotarget), as the CLI does.
+  if (!(row->params[1].optional &&
+        b.find_first_not_of(" \t") == std::string::npos)) {
+    LK_BIND_TRY(vb, api::parseCuteValue(row->params[1].kind, b), "b");
+    bTable = operandTable(vb);
+    args.push_back(std::move(vb));
+  }
+  Expected<api::CuteValue> result = api::callCuteOp(*row, std::move(args));
   if (!result)
     return errorJson(result.error(), "op");
   return Obj()

@@ -273,8 +273,11 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
     int64_t active = 0;
     for (int64_t addr : w.laneAddresses[k])
       active += addr >= 0;
-    int64_t ideal = std::max<int64_t>(
-        1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
+    // An instruction no lane is active in touches nothing, at best too.
+    int64_t ideal =
+        active == 0 ? 0
+                    : std::max<int64_t>(
+                          1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
     r.minimumSectors += ideal;
     r.explanation += "instruction " + std::to_string(k) + ": " +
                      std::to_string(active) + " lanes x " +

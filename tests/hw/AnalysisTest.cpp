@@ -184,6 +184,17 @@ TEST(Analysis, GlobalSectorsAndLines) {
   EXPECT_EQ(v->lines, 4);
   // 32 x 16 B = 512 B = 16 sectors: the minimum, coalesced.
   EXPECT_EQ(v->minimumSectors, 16);
+  // Register index m = 32 x row: 993 instructions (m = 0..992), of which
+  // the 961 with m not a multiple of 32 hold no element. Each of the 32
+  // others reads a row, 128 contiguous bytes: 4 sectors. The empty ones
+  // touch nothing and cost nothing at best either: 128 of 128, coalesced.
+  auto g = globalAccess(
+      access("S[(32,32):(32@m,1@laneid)]", "S[(32,32):(32,1)]", 32, 4),
+      Arch::Sm90);
+  ASSERT_TRUE(g) << g.error().message;
+  EXPECT_EQ(g->perInstruction.size(), 993u);
+  EXPECT_EQ(g->sectors, 128);
+  EXPECT_EQ(g->minimumSectors, 128);
 }
 
 TEST(Analysis, VectorWidthFollowsTheRegisters) {

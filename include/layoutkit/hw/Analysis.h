@@ -102,7 +102,9 @@ struct GlobalAccessReport {
   int64_t sectors = 0;
   int64_t lines = 0;
   /// The fewest sectors the same bytes could touch: per instruction,
-  /// max(1, ceil(active lanes x accessBytes / sectorBytes)), summed.
+  /// max(1, ceil(active lanes x accessBytes / sectorBytes)), 0 for an
+  /// instruction without an active lane (a register index with no element,
+  /// e.g. S[(32,32):(32@m,1@laneid)]'s 961 empty m values), summed.
   /// The access is coalesced when sectors == minimumSectors.
   int64_t minimumSectors = 0;
   std::string explanation;
