@@ -6,8 +6,8 @@
 
 #include "CliTestSupport.h"
 
-#include "layoutkit/Command.h"
-#include "layoutkit/Handlers.h"
+#include "cli/Command.h"
+#include "cli/Handlers.h"
 #include "layoutkit/api/CuteOps.h"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 
 #include "CliTestSupport.h"
 
-#include "layoutkit/Json.h"
+#include "cli/Json.h"
 
 #include <gtest/gtest.h>
 

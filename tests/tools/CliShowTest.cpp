@@ -6,7 +6,7 @@
 
 #include "CliTestSupport.h"
 
-#include "layoutkit/Show.h"
+#include "cli/Show.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #ifndef LAYOUTKIT_TESTS_TOOLS_CLITESTSUPPORT_H
 #define LAYOUTKIT_TESTS_TOOLS_CLITESTSUPPORT_H
 
-#include "layoutkit/App.h"
+#include "cli/App.h"
 
 #include <nlohmann/json.hpp>
 

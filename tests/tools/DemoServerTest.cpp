@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/DemoServer.h"
+#include "cli/DemoServer.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 
 #include "CliTestSupport.h"
 
-#include "layoutkit/LinearJson.h"
+#include "cli/LinearJson.h"
 #include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/linear/TtgirText.h"
 

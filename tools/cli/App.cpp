@@ -12,10 +12,10 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/App.h"
+#include "cli/App.h"
 
-#include "layoutkit/Command.h"
-#include "layoutkit/Json.h"
+#include "cli/Command.h"
+#include "cli/Json.h"
 
 #include <CLI/CLI.hpp>
 

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/ConformanceOps.h"
+#include "cli/ConformanceOps.h"
 
 #include "layoutkit/hw/Atom.h"
 

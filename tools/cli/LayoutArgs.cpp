@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/LayoutArgs.h"
+#include "cli/LayoutArgs.h"
 
-#include "layoutkit/LinearJson.h"
+#include "cli/LinearJson.h"
 
 #include "layoutkit/cute/Text.h"
 

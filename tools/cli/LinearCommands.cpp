@@ -13,9 +13,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Grid.h"
-#include "layoutkit/Handlers.h"
-#include "layoutkit/LayoutArgs.h"
+#include "cli/Grid.h"
+#include "cli/Handlers.h"
+#include "cli/LayoutArgs.h"
 
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Query.h"

@@ -23,7 +23,7 @@
 #ifndef LAYOUTKIT_TOOLS_JSON_H
 #define LAYOUTKIT_TOOLS_JSON_H
 
-#include "layoutkit/Command.h"
+#include "cli/Command.h"
 #include "layoutkit/core/Diagnostic.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Layout.h"

@@ -11,8 +11,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Grid.h"
-#include "layoutkit/Handlers.h"
+#include "cli/Grid.h"
+#include "cli/Handlers.h"
 
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/DemoServer.h"
+#include "cli/DemoServer.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

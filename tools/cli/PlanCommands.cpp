@@ -31,8 +31,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Handlers.h"
-#include "layoutkit/LayoutArgs.h"
+#include "cli/Handlers.h"
+#include "cli/LayoutArgs.h"
 
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"

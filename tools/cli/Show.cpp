@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Show.h"
+#include "cli/Show.h"
 
-#include "layoutkit/Grid.h"
+#include "cli/Grid.h"
 
 #include "layoutkit/core/Checked.h"
 #include "layoutkit/cute/Algebra.h"

@@ -10,7 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Command.h"
+#include "cli/Command.h"
 
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"

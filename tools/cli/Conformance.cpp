@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Conformance.h"
-#include "layoutkit/ConformanceOps.h"
+#include "cli/Conformance.h"
+#include "cli/ConformanceOps.h"
 #include "layoutkit/cute/Swizzle.h"
 
 #include <nlohmann/json.hpp>

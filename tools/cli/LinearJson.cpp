@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/LinearJson.h"
+#include "cli/LinearJson.h"
 
 #include "layoutkit/linear/EncodingFields.h"
 

@@ -10,8 +10,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/DemoServer.h"
-#include "layoutkit/Handlers.h"
+#include "cli/DemoServer.h"
+#include "cli/Handlers.h"
 
 #include <sys/stat.h>
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/ConformanceOps.h"
+#include "cli/ConformanceOps.h"
 
 #include "layoutkit/api/CuteOps.h"
 #include "layoutkit/cute/Algebra.h"

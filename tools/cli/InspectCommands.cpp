@@ -9,8 +9,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Handlers.h"
-#include "layoutkit/Show.h"
+#include "cli/Handlers.h"
+#include "cli/Show.h"
 
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"

@@ -10,7 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Handlers.h"
+#include "cli/Handlers.h"
 
 #include "layoutkit/api/CuteOps.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Grid.h"
+#include "cli/Grid.h"
 
 #include <algorithm>
 #include <array>

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Json.h"
+#include "cli/Json.h"
 
 namespace lk::cli {
 

@@ -13,8 +13,8 @@
 #ifndef LAYOUTKIT_TOOLS_HANDLERS_H
 #define LAYOUTKIT_TOOLS_HANDLERS_H
 
-#include "layoutkit/Command.h"
-#include "layoutkit/Json.h"
+#include "cli/Command.h"
+#include "cli/Json.h"
 
 namespace lk::cli {
 

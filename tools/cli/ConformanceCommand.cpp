@@ -11,8 +11,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Conformance.h"
-#include "layoutkit/Handlers.h"
+#include "cli/Conformance.h"
+#include "cli/Handlers.h"
 
 namespace lk::cli {
 

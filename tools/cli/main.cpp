@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/App.h"
+#include "cli/App.h"
 
 #include <iostream>
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/ConformanceOps.h"
-#include "layoutkit/LinearJson.h"
+#include "cli/ConformanceOps.h"
+#include "cli/LinearJson.h"
 
 #include "layoutkit/linear/Standard.h"
 

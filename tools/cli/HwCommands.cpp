@@ -12,7 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/Handlers.h"
+#include "cli/Handlers.h"
 
 #include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/Layout.h"
@@ -20,7 +20,7 @@
 
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
-#include "layoutkit/Grid.h"
+#include "cli/Grid.h"
 #include "layoutkit/hw/Agreement.h"
 #include "layoutkit/hw/Atom.h"
 #include "layoutkit/hw/Analysis.h"
