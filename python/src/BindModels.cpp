@@ -256,12 +256,41 @@ Example:
 
 std::string dimStr(DimId d) { return std::string(linear::dimName(d)); }
 
+/// A packed input word: an int (or an object with __index__, not a bool)
+/// in [0, 2^64), which a 64-bit layout takes whole. TypeError for another
+/// type, OverflowError outside the range.
+uint64_t toUint64(py::handle h, const char *what) {
+  PyObject *o = h.ptr();
+  if (PyBool_Check(o) || !PyIndex_Check(o)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected an int, got %s", what,
+                 Py_TYPE(o)->tp_name);
+    throw py::error_already_set();
+  }
+  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
+  if (!i)
+    throw py::error_already_set();
+  unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
+  if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    std::string r = py::str(i);
+    PyErr_Format(PyExc_OverflowError,
+                 "%s: %s does not fit in an unsigned 64-bit word [0, 2^64)",
+                 what, r.c_str());
+    throw py::error_already_set();
+  }
+  return uint64_t(v);
+}
+
+/// 2^n as a Python int, exact for every n <= 64 (the C++ sizes saturate at
+/// INT64_MAX for 63 and 64 bits).
+py::int_ pow2Int(int n) { return py::int_(py::int_(1).attr("__lshift__")(n)); }
+
 py::list dimSizes(const LinearLayout &l, bool in) {
   py::list r;
   int n = in ? l.numInDims() : l.numOutDims();
   for (int i = 0; i < n; ++i) {
     linear::DimSize d = in ? l.inDim(i) : l.outDim(i);
-    r.append(py::make_tuple(dimStr(d.id), d.size()));
+    r.append(py::make_tuple(dimStr(d.id), pow2Int(d.log2)));
   }
   return r;
 }
@@ -622,13 +651,13 @@ Example:
            }, "The F2 matrix as lists: row i (out bit), column j (in bit) = bit i of L(2^j)")
       .def_property_readonly("in_dims", [](const LinearLayout &l) { return dimSizes(l, true); })
       .def_property_readonly("out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
-      .def("get_in_dim_size", [](const LinearLayout &l, const std::string &d) { return l.inDimSize(linear::internDim(d)); })
-      .def("get_out_dim_size", [](const LinearLayout &l, const std::string &d) { return l.outDimSize(linear::internDim(d)); })
-      .def("get_total_in_dim_size", &LinearLayout::totalInSize)
-      .def("get_total_out_dim_size", &LinearLayout::totalOutSize)
+      .def("get_in_dim_size", [](const LinearLayout &l, const std::string &d) { return pow2Int(l.inDimLog2(linear::internDim(d))); })
+      .def("get_out_dim_size", [](const LinearLayout &l, const std::string &d) { return pow2Int(l.outDimLog2(linear::internDim(d))); })
+      .def("get_total_in_dim_size", [](const LinearLayout &l) { return pow2Int(l.totalInBits()); })
+      .def("get_total_out_dim_size", [](const LinearLayout &l) { return pow2Int(l.totalOutBits()); })
       .def("apply", &applyLinear, py::arg("inputs"),
            "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, value), ...]")
-      .def("apply_flat", [](const LinearLayout &l, uint64_t x) { return unwrap(l.applyFlatChecked(x)); }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
+      .def("apply_flat", [](const LinearLayout &l, py::object x) { return unwrap(l.applyFlatChecked(toUint64(x, "x"))); }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
       .def("outputs", &outputsTable, "numpy (2^in_bits, n_out) array of L at every packed input, computed in C++")
       .def("compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.compose(b)); },
            py::arg("outer"), "outer o self: x -> outer(self(x)); self's out-dims are outer's in-dims")

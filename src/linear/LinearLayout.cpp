@@ -503,10 +503,10 @@ int LinearLayout::outDimLog2(DimId id) const {
   return i < 0 ? 0 : out_[i].log2;
 }
 int64_t LinearLayout::inDimSize(DimId id) const {
-  return int64_t(1) << inDimLog2(id);
+  return pow2Saturated(inDimLog2(id));
 }
 int64_t LinearLayout::outDimSize(DimId id) const {
-  return int64_t(1) << outDimLog2(id);
+  return pow2Saturated(outDimLog2(id));
 }
 
 int64_t LinearLayout::basis(DimId in, int bit, DimId out) const {

@@ -147,15 +147,15 @@ LinearLayout::reshapeIns(std::span<const OutDim> dims) const {
                                "' is not a power of two");
     if (j + k > inBits_)
       return Diagnostic::error("reshapeIns: the new dims are larger than the "
-                               "input (" +
-                               std::to_string(totalInSize()) + ")");
+                               "input (2^" +
+                               std::to_string(inBits_) + ")");
     LK_CHECK(r.appendIn(d.dim, k, cols_ + j));
     j += k;
   }
   if (j != inBits_)
     return Diagnostic::error("reshapeIns: the new dims are smaller than the "
-                             "input (" +
-                             std::to_string(totalInSize()) + ")");
+                             "input (2^" +
+                             std::to_string(inBits_) + ")");
   return r;
 }
 
@@ -171,10 +171,10 @@ LinearLayout::reshapeOuts(std::span<const OutDim> dims) const {
     LK_CHECK(r.appendOut(d.dim, k));
   }
   if (r.outBits_ != outBits_)
-    return Diagnostic::error("reshapeOuts: the new dims have size " +
-                             std::to_string(r.totalOutSize()) +
-                             ", the output has " +
-                             std::to_string(totalOutSize()));
+    return Diagnostic::error("reshapeOuts: the new dims have size 2^" +
+                             std::to_string(r.outBits_) +
+                             ", the output has 2^" +
+                             std::to_string(outBits_));
   for (int i = 0; i < nIn_; ++i)
     LK_CHECK(r.appendIn(in_[i].id, in_[i].log2, cols_ + in_[i].shift));
   return r;

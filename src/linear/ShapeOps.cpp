@@ -71,16 +71,17 @@ Expected<LinearLayout> renameOuts(const LinearLayout &l,
 /// Row-major reshape of the outputs to `shape`.
 Expected<LinearLayout> reshapeRowMajor(const LinearLayout &l,
                                        std::span<const int64_t> shape) {
-  int64_t total = 1;
+  // Sizes are compared as log2 sums: a product of the shape may not fit.
+  int64_t bits = 0;
   for (int64_t s : shape) {
     if (!isPow2(s))
       return Diagnostic::error("reshape: every dim must be a power of two");
-    total *= s;
+    bits += log2Exact(s);
   }
-  if (total != l.totalOutSize())
+  if (bits != l.totalOutBits())
     return Diagnostic::error(
-        "reshape: the new shape has " + std::to_string(total) +
-        " elements; the tensor has " + std::to_string(l.totalOutSize()));
+        "reshape: the new shape has 2^" + std::to_string(bits) +
+        " elements; the tensor has 2^" + std::to_string(l.totalOutBits()));
   std::vector<DimId> rev;
   for (int k = l.numOutDims() - 1; k >= 0; --k)
     rev.push_back(l.outDim(k).id);

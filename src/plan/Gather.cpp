@@ -251,7 +251,7 @@ Expected<GatherOuts> checkGather(const LinearLayout &src,
     o.idxOuts.push_back({d.id, index.outDimLog2(d.id)});
   }
   for (DimId d : {dims::kLane, dims::kWarp, dims::kBlock})
-    if (src.inDimSize(d) != index.inDimSize(d))
+    if (src.inDimLog2(d) != index.inDimLog2(d))
       return Diagnostic::error(
           "the source and index layouts use different numbers of " +
           std::string(linear::dimName(d)) +

@@ -173,6 +173,13 @@ Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
                              std::to_string(kMaxHwBits) +
                              " hardware locations are planned, got 2^" +
                              std::to_string(layout.totalInBits()));
+  // The costs count bytes of the result tensor and the simulation visits
+  // every element: a tensor of at most 2^kMaxHwBits elements.
+  if (layout.totalOutBits() > kMaxHwBits)
+    return Diagnostic::error("reduction: at most 2^" +
+                             std::to_string(kMaxHwBits) +
+                             " tensor elements are planned, got 2^" +
+                             std::to_string(layout.totalOutBits()));
   Expected<LinearLayout> src = alignInputs(layout);
   if (!src)
     return std::move(src).error();
@@ -236,7 +243,7 @@ bool inRange(std::span<const int> bits, int limit) {
 Status checkShape(const ReducePlan &p) {
   const LinearLayout &s = p.src, &r = p.result;
   if (s.numInDims() != 4 || r.numInDims() != 4 ||
-      s.totalInBits() > kMaxHwBits ||
+      s.totalInBits() > kMaxHwBits || s.totalOutBits() > kMaxHwBits ||
       r.inDimLog2(dims::kLane) != s.inDimLog2(dims::kLane) ||
       r.inDimLog2(dims::kWarp) != s.inDimLog2(dims::kWarp) ||
       r.inDimLog2(dims::kRegister) + int(p.registerAxisBits.size()) !=

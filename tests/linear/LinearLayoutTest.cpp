@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <unordered_set>
 
 using namespace lk;
@@ -309,3 +310,45 @@ TEST(LinearLayout, ApplyFlatCheckedRefusesInputsPastTheSize) {
 }
 
 } // namespace
+
+// totalInSize / totalOutSize / the dim sizes are 2^bits up to 62 bits and
+// saturate at INT64_MAX at 63 and 64 bits, where 2^bits does not fit an
+// int64_t (2^63 = INT64_MAX + 1); the bit counts stay exact.
+TEST(LinearLayout, SizesSaturateAt63And64Bits) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  auto identity = [](int regBits, int laneBits) {
+    // register bit j -> dim0 bit j, lane bit j -> dim0 bit regBits + j.
+    std::vector<uint64_t> cols;
+    for (int j = 0; j < regBits + laneBits; ++j)
+      cols.push_back(uint64_t(1) << j);
+    DimSize ins[] = {{kRegister, regBits}, {kLane, laneBits}};
+    DimSize outs[] = {{dim(0), regBits + laneBits}};
+    return ok(LinearLayout::fromColumns(ins, outs, cols));
+  };
+  LinearLayout l62 = identity(31, 31);
+  EXPECT_EQ(l62.totalInSize(), int64_t(1) << 62);
+  EXPECT_EQ(l62.totalOutSize(), int64_t(4611686018427387904));
+  EXPECT_EQ(l62.outDimSize(dim(0)), int64_t(1) << 62);
+  LinearLayout l63 = identity(32, 31);
+  EXPECT_EQ(l63.totalInBits(), 63);
+  EXPECT_EQ(l63.totalInSize(), kMax);
+  EXPECT_EQ(l63.totalOutSize(), kMax);
+  EXPECT_EQ(l63.outDimSize(dim(0)), kMax);
+  EXPECT_EQ(l63.outDim(0).size(), kMax);
+  EXPECT_EQ(l63.inDimSize(kRegister), int64_t(1) << 32);
+  LinearLayout l64 = identity(32, 32);
+  EXPECT_EQ(l64.totalInBits(), 64);
+  EXPECT_EQ(l64.totalOutBits(), 64);
+  EXPECT_EQ(l64.totalInSize(), kMax);
+  EXPECT_EQ(l64.totalOutSize(), kMax);
+  EXPECT_EQ(l64.outDimSize(dim(0)), kMax);
+  // One dim of 63 and 64 bits.
+  LinearLayout r63 = identity(63, 0), r64 = identity(64, 0);
+  EXPECT_EQ(r63.inDimSize(kRegister), kMax);
+  EXPECT_EQ(r64.inDimSize(kRegister), kMax);
+  EXPECT_EQ(r64.inDimLog2(kRegister), 64);
+  // The largest input of the 64-bit identity maps to itself.
+  EXPECT_EQ(l64.applyFlat(~uint64_t(0)), ~uint64_t(0));
+  EXPECT_EQ(pow2Saturated(0), 1);
+  EXPECT_EQ(pow2Saturated(62), int64_t(1) << 62);
+}

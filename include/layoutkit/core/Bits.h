@@ -20,6 +20,7 @@
 #define LAYOUTKIT_CORE_BITS_H
 
 #include <bit>
+#include <limits>
 #include <cstdint>
 
 namespace lk {
@@ -45,6 +46,17 @@ constexpr int log2Ceil(int64_t v) noexcept {
 /// The number of bits needed to write v: floor(log2 v) + 1, and 0 for 0.
 constexpr int bitWidth(uint64_t v) noexcept {
   return 64 - std::countl_zero(v);
+}
+
+/// 2^n for 0 <= n <= 62, and INT64_MAX for n >= 63, where 2^n does not
+/// fit an int64_t: the count saturates at a value no enumeration,
+/// allocation or checked product can reach, so every bound a caller checks
+/// refuses it. A caller that needs the exact size of 2^63 or 2^64 (to print
+/// it, or to compare two sizes) uses n itself. Example: pow2Saturated(10)
+/// == 1024, pow2Saturated(63) == pow2Saturated(64) == INT64_MAX.
+/// @pre n >= 0
+constexpr int64_t pow2Saturated(int n) noexcept {
+  return n >= 63 ? std::numeric_limits<int64_t>::max() : int64_t(1) << n;
 }
 
 /// The mask of the n low bits, 0 <= n <= 64.

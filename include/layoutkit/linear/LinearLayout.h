@@ -85,6 +85,7 @@
 #ifndef LAYOUTKIT_LINEAR_LINEARLAYOUT_H
 #define LAYOUTKIT_LINEAR_LINEARLAYOUT_H
 
+#include "layoutkit/core/Bits.h"
 #include "layoutkit/core/Expected.h"
 
 #include <array>
@@ -137,7 +138,8 @@ constexpr DimId dim(int i) { return DimId(kDim0 + i); }
 struct DimSize {
   DimId id = 0;
   int log2 = 0;
-  int64_t size() const { return int64_t(1) << log2; }
+  /// 2^log2, saturated at INT64_MAX for log2 63 and 64 (pow2Saturated).
+  int64_t size() const { return pow2Saturated(log2); }
   bool operator==(const DimSize &) const = default;
 };
 
@@ -259,7 +261,9 @@ public:
   int outDimIndex(DimId id) const;
   bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
-  /// Size of a dim (1 when absent, as for an empty dimension).
+  /// Size of a dim (1 when absent, as for an empty dimension): 2^log2,
+  /// saturated at INT64_MAX for a dim of 63 or 64 bits (pow2Saturated;
+  /// compare dims by inDimLog2 / outDimLog2).
   int64_t inDimSize(DimId id) const;
   int64_t outDimSize(DimId id) const;
   int inDimLog2(DimId id) const;
@@ -270,8 +274,15 @@ public:
   /// Sum of input / output log2 sizes (number of columns / rows).
   int totalInBits() const { return inBits_; }
   int totalOutBits() const { return outBits_; }
-  int64_t totalInSize() const { return int64_t(1) << inBits_; }
-  int64_t totalOutSize() const { return int64_t(1) << outBits_; }
+  /// The number of inputs (outputs), 2^totalInBits() (2^totalOutBits()),
+  /// saturated at INT64_MAX when that does not fit an int64_t: a layout of
+  /// 63 or 64 bits has more inputs than any int64_t counts, and INT64_MAX
+  /// is above every bound on work or memory, so a caller that checks one
+  /// before enumerating or allocating refuses it. Exact sizes (to print or
+  /// compare) come from totalInBits() (pow2Saturated).
+  /// Example: 10 input bits give 1024; 63 and 64 give INT64_MAX.
+  int64_t totalInSize() const { return pow2Saturated(inBits_); }
+  int64_t totalOutSize() const { return pow2Saturated(outBits_); }
 
   //===--------------------------------------------------------------------===//
   // Bases
