@@ -153,37 +153,8 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
     return Diagnostic::error("shared-memory budget " +
                              std::to_string(options.smemBudgetBytes) +
                              " bytes; expected >= 0 (0: no budget)");
-  // The planner tabulates every register of a thread; bound that work
-  // before it starts.
-  for (const LinearLayout *l : {&src, &dst}) {
-    int64_t regs = l->inDimSize(linear::dims::kRegister);
-    if (regs > kMaxPlanRegisters)
-      return Diagnostic::error(
-          std::string(l == &src ? "SRC" : "DST") + " has " +
-          std::to_string(regs) + " registers per thread; plans are made for "
-          "at most " + std::to_string(kMaxPlanRegisters));
-    // Sizes of at most 2^64 in-bits: compared as log2 first, so no product
-    // overflows.
-    const char *side = l == &src ? "SRC" : "DST";
-    int laneBits = l->inDimLog2(linear::dims::kLane),
-        warpBits = l->inDimLog2(linear::dims::kWarp),
-        blockBits = l->inDimLog2(linear::dims::kBlock);
-    if (laneBits > log2Floor(kMaxPlanLanes))
-      return Diagnostic::error(std::string(side) + " has 2^" +
-                               std::to_string(laneBits) +
-                               " lanes per warp; plans are made for at most " +
-                               std::to_string(kMaxPlanLanes));
-    if (laneBits + warpBits > log2Floor(kMaxPlanThreads))
-      return Diagnostic::error(
-          std::string(side) + " has 2^" + std::to_string(laneBits + warpBits) +
-          " threads (lanes x warps); plans are made for at most " +
-          std::to_string(kMaxPlanThreads) + " (a CTA)");
-    if (blockBits > log2Floor(kMaxPlanBlocks))
-      return Diagnostic::error(std::string(side) + " has 2^" +
-                               std::to_string(blockBits) +
-                               " blocks; plans are made for at most " +
-                               std::to_string(kMaxPlanBlocks) + " (a cluster)");
-  }
+  // The planner bounds its work itself, before it starts
+  // (plan::checkPlanSize: registers, lanes, threads, blocks).
   Expected<plan::Plan> planned =
       plan::planConversion(src, dst, type.bits, options);
   if (!planned) {

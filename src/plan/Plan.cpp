@@ -54,8 +54,35 @@ int intersectionDim(std::span<const uint64_t> a, std::span<const uint64_t> b) {
   return rankF2(a) + rankF2(b) - rankF2(both);
 }
 
+Status checkPlanSize(const LinearLayout &src, const LinearLayout &dst) {
+  for (const LinearLayout *l : {&src, &dst}) {
+    const std::string side = l == &src ? "SRC" : "DST";
+    const int regBits = l->inDimLog2(dims::kRegister),
+              laneBits = l->inDimLog2(dims::kLane),
+              warpBits = l->inDimLog2(dims::kWarp),
+              blockBits = l->inDimLog2(dims::kBlock);
+    auto refuse = [&](int bits, const char *what, int maxBits,
+                      const char *unit) {
+      return Diagnostic::error(side + " has 2^" + std::to_string(bits) + " " +
+                               what + "; plans are made for at most " +
+                               std::to_string(int64_t(1) << maxBits) + unit);
+    };
+    if (regBits > kMaxRegisterBits)
+      return refuse(regBits, "registers per thread", kMaxRegisterBits, "");
+    if (laneBits > kMaxLaneBits)
+      return refuse(laneBits, "lanes per warp", kMaxLaneBits, "");
+    if (laneBits + warpBits > kMaxThreadBits)
+      return refuse(laneBits + warpBits, "threads (lanes x warps)",
+                    kMaxThreadBits, " (a CTA)");
+    if (blockBits > kMaxBlockBits)
+      return refuse(blockBits, "blocks", kMaxBlockBits, " (a cluster)");
+  }
+  return Ok{};
+}
+
 Expected<AlignedPair> alignLayouts(const LinearLayout &src,
                                    const LinearLayout &dst) {
+  LK_CHECK(checkPlanSize(src, dst));
   for (const LinearLayout *l : {&src, &dst})
     for (int i = 0; i < l->numInDims(); ++i) {
       DimId d = l->inDim(i).id;
@@ -85,7 +112,7 @@ Expected<AlignedPair> alignLayouts(const LinearLayout &src,
   for (DimId d : {dims::kLane, dims::kWarp, dims::kBlock}) {
     // Absent dims count as size 1; both sides must agree on the thread
     // hierarchy.
-    if (src.inDimSize(d) != dst.inDimSize(d))
+    if (src.inDimLog2(d) != dst.inDimLog2(d))
       return Diagnostic::error(
           "source and destination use different numbers of " +
           std::string(linear::dimName(d)) + "s: " +

@@ -795,3 +795,69 @@ TEST(PlanBruteForce, NoSwizzleBeatsThePlannedOne) {
 
 } // namespace
 } // namespace lk::plan
+
+// A direct call of the planners (no api layer in front) is bounded before
+// any work by plan::checkPlanSize: without it, 2^40 lanes made the
+// warp-shuffle planner loop over every lane and round (2^40 iterations),
+// and 2^63 registers passed a size check that read 1 << 63 as negative.
+TEST(PlanBounds, HugeDimsAreRefusedBeforePlanning) {
+  namespace dims = linear::dims;
+  // Identity-like layout: dim `big` has `bits` bits mapped to dim0 bits
+  // [0, bits), then `rest` lane bits above them. `swap` exchanges the first
+  // two columns, so src != dst and neither no-op nor register permutation
+  // applies when the big dim is lane.
+  auto layout = [](linear::DimId big, int bits, bool swap) {
+    std::vector<uint64_t> cols;
+    for (int j = 0; j < bits; ++j)
+      cols.push_back(uint64_t(1) << j);
+    if (swap)
+      std::swap(cols[0], cols[1]);
+    DimSize ins[] = {{big, bits}};
+    DimSize outs[] = {{dims::dim(0), bits}};
+    return test::ok(LinearLayout::fromColumns(ins, outs, cols));
+  };
+  struct Case {
+    linear::DimId dim;
+    int bits;
+    const char *message;
+  };
+  const Case cases[] = {
+      {dims::kLane, 40,
+       "SRC has 2^40 lanes per warp; plans are made for at most 64"},
+      {dims::kLane, 7, "SRC has 2^7 lanes per warp; plans are made for at most 64"},
+      {dims::kWarp, 11,
+       "SRC has 2^11 threads (lanes x warps); plans are made for at most "
+       "1024 (a CTA)"},
+      {dims::kBlock, 5,
+       "SRC has 2^5 blocks; plans are made for at most 16 (a cluster)"},
+      {dims::kRegister, 17,
+       "SRC has 2^17 registers per thread; plans are made for at most 65536"},
+      {dims::kRegister, 63,
+       "SRC has 2^63 registers per thread; plans are made for at most 65536"},
+      {dims::kRegister, 64,
+       "SRC has 2^64 registers per thread; plans are made for at most 65536"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.message);
+    const LinearLayout src = layout(c.dim, c.bits, false);
+    const LinearLayout dst = layout(c.dim, c.bits, true);
+    Expected<Plan> conversion = planConversion(src, dst, 16);
+    Expected<Plan> shuffle = planWarpShuffle(src, dst, 16);
+    Expected<Plan> shared = planSharedMemory(src, dst, 16);
+    for (const Expected<Plan> *p : {&conversion, &shuffle, &shared}) {
+      ASSERT_FALSE(*p);
+      EXPECT_EQ(p->error().message, c.message);
+    }
+  }
+  // DST is checked too: a small SRC against a DST of 2^7 lanes.
+  Expected<Plan> d = planConversion(layout(dims::kLane, 5, false),
+                                    layout(dims::kLane, 7, true), 16);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().message,
+            "DST has 2^7 lanes per warp; plans are made for at most 64");
+  // At the limits the checks pass: 64 lanes x 16 warps, 2^16 registers.
+  LinearLayout lanes64 = layout(dims::kLane, 6, false);
+  EXPECT_TRUE(checkPlanSize(lanes64, lanes64));
+  LinearLayout regs16 = layout(dims::kRegister, 16, false);
+  EXPECT_TRUE(checkPlanSize(regs16, regs16));
+}

@@ -82,15 +82,16 @@ struct MemoryForms {
 MemoryForms memoryForms(const linear::LinearLayout &memory);
 
 /// Most registers per thread (size of the register dim of SRC or DST)
-/// planConversion() accepts: 2^16. More is refused before planning.
-inline constexpr int64_t kMaxPlanRegisters = int64_t(1) << 16;
+/// planConversion() accepts: 2^16. More is refused before planning, by the
+/// planner itself (plan::checkPlanSize).
+inline constexpr int64_t kMaxPlanRegisters = int64_t(1) << plan::kMaxRegisterBits;
 /// The thread hierarchy planConversion() accepts, refused before planning
 /// beyond it (the planner tabulates per lane and warp): at most 64 lanes
 /// (a wave64 warp), 1024 threads (lanes x warps, a CTA) and 16 blocks (a
 /// cluster).
-inline constexpr int64_t kMaxPlanLanes = 64;
-inline constexpr int64_t kMaxPlanThreads = 1024;
-inline constexpr int64_t kMaxPlanBlocks = 16;
+inline constexpr int64_t kMaxPlanLanes = int64_t(1) << plan::kMaxLaneBits;
+inline constexpr int64_t kMaxPlanThreads = int64_t(1) << plan::kMaxThreadBits;
+inline constexpr int64_t kMaxPlanBlocks = int64_t(1) << plan::kMaxBlockBits;
 
 /// A plan with what front ends print beside it.
 struct PlanReport {

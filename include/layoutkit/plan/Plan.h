@@ -96,9 +96,30 @@ std::string_view strategyName(Strategy s);
 struct AlignedPair {
   linear::LinearLayout src, dst;
 };
-/// Aligns two layouts of the same logical tensor. Fails when an input dim is
-/// not one of register/lane/warp/block, when the output dims differ (names
-/// or sizes), or when the lane/warp/block counts differ (different CTAs).
+/// The largest layouts the planners take. They tabulate every register of a
+/// thread and every lane of a warp (a plan of 2^40 lanes or registers would
+/// run for hours), so each side may have at most 2^kMaxRegisterBits
+/// registers per thread, 2^kMaxLaneBits lanes per warp (a wave64 warp),
+/// 2^kMaxThreadBits threads (lanes x warps, a CTA) and 2^kMaxBlockBits
+/// blocks (a cluster).
+inline constexpr int kMaxRegisterBits = 16;
+inline constexpr int kMaxLaneBits = 6;
+inline constexpr int kMaxThreadBits = 10;
+inline constexpr int kMaxBlockBits = 4;
+
+/// Checks both layouts against the limits above, on log2 sizes (so a dim of
+/// 63 or 64 bits is measured exactly), before any work. The diagnostic names
+/// the side, its size and the limit, e.g. "SRC has 2^39 lanes per warp;
+/// plans are made for at most 64". alignLayouts calls it, so every planner
+/// that aligns its pair (planConversion, planWarpShuffle, planSharedMemory,
+/// planSharedMemoryWith) is bounded by it.
+Status checkPlanSize(const linear::LinearLayout &src,
+                     const linear::LinearLayout &dst);
+
+/// Aligns two layouts of the same logical tensor. Fails when a layout is
+/// larger than checkPlanSize allows, when an input dim is not one of
+/// register/lane/warp/block, when the output dims differ (names or sizes),
+/// or when the lane/warp/block counts differ (different CTAs).
 Expected<AlignedPair> alignLayouts(const linear::LinearLayout &src,
                                    const linear::LinearLayout &dst);
 
