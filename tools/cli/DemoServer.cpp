@@ -23,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 namespace lk::cli {
@@ -364,13 +365,28 @@ void serveStatic(const Listener &l, const std::string &root,
       }
       ++sh.active;
     }
-    std::thread([c, &sh] {
-      handle(c, sh);
+    try {
+      std::thread([c, &sh] {
+        handle(c, sh);
+        closeGracefully(c);
+        std::lock_guard<std::mutex> g(sh.mu);
+        if (--sh.active == 0)
+          sh.idle.notify_all();
+      }).detach();
+    } catch (const std::system_error &e) {
+      // No thread to be had (threads or address space exhausted, e.g.
+      // under `ulimit -v`): this client is turned away, the server lives.
+      {
+        std::lock_guard<std::mutex> g(sh.mu);
+        --sh.active;
+      }
+      auto by = Clock::now() + std::chrono::seconds(1);
+      reply(c, 503, "Service Unavailable", "text/plain; charset=utf-8",
+            "no thread for this connection\n", false, by);
       closeGracefully(c);
-      std::lock_guard<std::mutex> g(sh.mu);
-      if (--sh.active == 0)
-        sh.idle.notify_all();
-    }).detach();
+      sh.logLine(std::string("503 (no thread for the connection: ") +
+                 e.what() + ")");
+    }
   }
   std::unique_lock<std::mutex> g(sh.mu);
   sh.idle.wait(g, [&] { return sh.active == 0; });
