@@ -27,7 +27,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/thread.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <pthread.h>
+
+#include <cstring>
 
 #include <vector>
 
@@ -95,10 +99,36 @@ int main(int argc, char **argv) {
     return asMainReturnCode(MlirOptMain(static_cast<int>(args.size()),
                                         args.data(), inputFilename,
                                         outputFilename, registry));
-  LogicalResult result = failure();
-  llvm::thread driver(std::optional<unsigned>(lk::tileas::kDriverStackBytes), [&] {
-    result = runDriver(inputFilename, outputFilename, registry, config);
-  });
-  driver.join();
-  return asMainReturnCode(result);
+  struct Job {
+    llvm::StringRef in, out;
+    DialectRegistry &registry;
+    MlirOptMainConfig &config;
+    LogicalResult result = failure();
+  } job{inputFilename, outputFilename, registry, config};
+  // A raw pthread, not llvm::thread: when the stack cannot be had (an
+  // address space limited below it, `ulimit -v`), the refusal is a
+  // diagnostic and exit status 1, not LLVM's abort.
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, lk::tileas::kDriverStackBytes);
+  pthread_t driver;
+  int rc = pthread_create(
+      &driver, &attr,
+      [](void *p) -> void * {
+        Job &j = *static_cast<Job *>(p);
+        j.result = runDriver(j.in, j.out, j.registry, j.config);
+        return nullptr;
+      },
+      &job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    llvm::errs() << "layoutkit-opt: error: cannot start the driver thread "
+                    "with its "
+                 << (lk::tileas::kDriverStackBytes >> 20)
+                 << " MiB stack: " << std::strerror(rc)
+                 << " (is the address space limited, ulimit -v?)\n";
+    return 1;
+  }
+  pthread_join(driver, nullptr);
+  return asMainReturnCode(job.result);
 }
