@@ -30,6 +30,14 @@
 
 using namespace mlir;
 
+/// allow_user_poisoning=0, as scripts/sanitize.sh sets it: the dialect is
+/// instrumented, libMLIR is not, and both use LLVM's BumpPtrAllocator; the
+/// instrumented copy poisons each new slab and the library's copy hands out
+/// pieces without unpoisoning them (a false "use-after-poison").
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
 namespace {
 
 MLIRContext &context() {
