@@ -20,7 +20,8 @@ web() {
 fuzz_smoke() {
   local seconds="${LK_FUZZ_SECONDS:-10}" status=0
   echo "${seconds}s per target (log: build/fuzz.log)"
-  bash scripts/fuzz.sh "$seconds" >build/fuzz.log 2>&1 || status=$?
+  LK_FUZZ_SHORT_SECONDS="${LK_FUZZ_SHORT_SECONDS:-4}" \
+    bash scripts/fuzz.sh "$seconds" >build/fuzz.log 2>&1 || status=$?
   grep -E "^===|^Done [0-9]+ runs" build/fuzz.log || true
   if [ "$status" -ne 0 ]; then
     tail -n 60 build/fuzz.log
