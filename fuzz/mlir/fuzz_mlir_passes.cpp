@@ -7,15 +7,15 @@
 // Fuzzed text seldom parses into a program the passes have work on (that
 // is fuzz_mlir_parser's part), so this target lets the bytes choose a
 // well-formed program and the passes instead: bytes 0-7 are the seed of
-// randomProgram (RandomProgram.h), byte 8 its size (1-48 statements), and
+// randomProgram (RandomProgram.h), byte 8 its size (1-16 statements), and
 // every further byte one pass to run, in order (the six tileas passes,
 // canonicalize and cse; a repeat is allowed). The program must parse and
 // verify (the generator's contract); after the passes, whether they
-// succeeded or refused, the module must verify, print text that parses
-// back and interpret without a fault. When the bytes end in the full
-// layout pipeline (byte 0xFF), the interpreted results must equal those of
-// the program before it (what tests/mlir/RandomPipelineTest checks per
-// seed). Built by scripts/fuzz.sh when MLIR is found (mlir/CMakeLists.txt).
+// succeeded or refused, the module must verify and print text that parses
+// back. When the bytes end in the full layout pipeline (byte 0xFF), the
+// program is also interpreted before and after (on 64 x 64 tiles, the
+// slow part of an input, so only then): the results must be equal (what
+// tests/mlir/RandomPipelineTest checks per seed). Built by scripts/fuzz.sh when MLIR is found (mlir/CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   uint64_t seed;
   std::memcpy(&seed, data, 8);
-  int ops = 1 + data[8] % 48;
+  int ops = 1 + data[8] % 16;
   MLIRContext &ctx = context();
   std::string text = lk::tileas::randomProgram(seed, ops);
   OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, &ctx);
@@ -165,8 +165,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string out = print(*m);
   if (!parseSourceString<ModuleOp>(out, &ctx))
     fail("the passes' output does not parse back", out);
+  if (!fullPipeline)
+    return 0;
   std::vector<std::vector<double>> after = run(*m, seed);
-  if (fullPipeline && !before.empty() && !after.empty() && before != after)
+  if (!before.empty() && !after.empty() && before != after)
     fail(("the layout pipeline after " + pipeline + " changes the results of")
              .c_str(),
          text);
