@@ -79,7 +79,7 @@ function later(key, fn, ms = 150) {
   markBusy();
 }
 function markBusy() {
-  document.body.dataset.busy = String(timers.size + engine.pending() + paintJobs.length + (urlPending ? 1 : 0));
+  document.body.dataset.busy = String(timers.size + engine.pending() + paintJobs.length + (urlPending ? 1 : 0) + exporting);
 }
 
 const $ = (id) => document.getElementById(id);
@@ -181,7 +181,8 @@ function rgbOf(v) {
   return c;
 }
 const cssOf = (c) => `rgb(${c & 255},${(c >>> 8) & 255},${(c >>> 16) & 255})`;
-const colourOf = (v) => cssOf(rgbOf(v));
+const cssMemo = new Map();
+const colourOf = (v) => { const c = rgbOf(v); let s = cssMemo.get(c); if (s === undefined) { s = cssOf(c); cssMemo.set(c, s); } return s; };
 
 function cellSize(rows, cols, width) {
   return Math.max(2, Math.min(28, Math.floor((width - 50) / Math.max(cols, 1))));
@@ -205,13 +206,17 @@ function gridGeom(g, width) {
   return {ox, oy, cw, ch, cols, rows, W: Math.max(ox + cols * cw + 2, names), H: oy + rows * ch + 2};
 }
 
-// Painting is incremental: a grid's strips wait in paintJobs;
-// paintVisibleNow() (called once the grids are in the page) paints those
-// on the screen, the others are painted after the next frame is on the
-// screen, strips for up to 8 ms between frames. A grid replaced before it
-// is finished drops its strips. body[data-busy] counts the strips still to
-// paint.
+// Painting is incremental, in tasks of a bounded length (the page answers
+// input within one of them): a grid's strips wait in paintJobs, each strip
+// at most kStripCells cells, its colour values read when it is painted.
+// paintVisibleNow() (called once the grids are in the page) moves the
+// strips on the screen to the front and paints them for up to kPaintMs;
+// the rest are painted after the next frame is on the screen, strips for
+// up to kPaintMs between frames, those on the screen first. A grid
+// replaced before it is finished drops its strips. body[data-busy] counts
+// the strips still to paint.
 const paintJobs = [];
+const kPaintMs = 8;
 let paintTicking = false;
 const afterFrame = (fn) => requestAnimationFrame(() => setTimeout(fn));
 function paintLater(job) {
@@ -219,45 +224,64 @@ function paintLater(job) {
   if (!paintTicking) { paintTicking = true; afterFrame(paintTick); }
   markBusy();
 }
-function paintVisibleNow() {
-  const vh = window.innerHeight, vw = window.innerWidth, later = [];
-  for (const job of paintJobs) {
-    if (!job.cv.isConnected) continue;
-    const r = job.cv.getBoundingClientRect(), panel = job.cv.closest('.panel, figure');
-    const p = panel ? panel.getBoundingClientRect() : {top: 0, bottom: vh, left: 0, right: vw};
-    const visible = r.bottom > Math.max(0, p.top) && r.top < Math.min(vh, p.bottom) && r.right > Math.max(0, p.left) && r.left < Math.min(vw, p.right);
-    if (visible) job.paint(); else later.push(job);
+function onScreen(cv) {
+  const vh = window.innerHeight, vw = window.innerWidth;
+  const r = cv.getBoundingClientRect(), panel = cv.closest('.panel, figure');
+  const p = panel ? panel.getBoundingClientRect() : {top: 0, bottom: vh, left: 0, right: vw};
+  return r.bottom > Math.max(0, p.top) && r.top < Math.min(vh, p.bottom) && r.right > Math.max(0, p.left) && r.left < Math.min(vw, p.right);
+}
+// Strips on the screen first (their order kept), then the others; the
+// number on the screen.
+function visibleFirst() {
+  const live = paintJobs.filter((j) => j.cv.isConnected), shown = live.filter((j) => onScreen(j.cv));
+  paintJobs.splice(0, paintJobs.length, ...shown, ...live.filter((j) => !shown.includes(j)));
+  return shown.length;
+}
+// Paints strips for up to ms; then, once no strip on the screen is left,
+// runs the whenVisiblePainted callbacks.
+const visibleWaiters = [];
+function paintFor(ms) {
+  let shown = visibleFirst();
+  const t0 = performance.now();
+  while (paintJobs.length && performance.now() - t0 < ms) {
+    paintJobs.shift().paint();
+    --shown;
   }
-  paintJobs.splice(0, paintJobs.length, ...later);
+  if (shown <= 0) for (const fn of visibleWaiters.splice(0)) fn();
+}
+// fn() once the strips now on the screen are painted.
+function whenVisiblePainted(fn) {
+  visibleWaiters.push(fn);
+  if (!paintJobs.some((j) => j.cv.isConnected && onScreen(j.cv))) for (const f of visibleWaiters.splice(0)) f();
+}
+function paintVisibleNow() {
+  paintFor(kPaintMs);
+  if (paintJobs.length && !paintTicking) { paintTicking = true; afterFrame(paintTick); }
   markBusy();
 }
 function paintTick() {
-  const t0 = performance.now();
-  while (paintJobs.length && performance.now() - t0 < 8) {
-    const job = paintJobs.shift();
-    if (job.cv.isConnected) job.paint();
-  }
+  paintFor(kPaintMs);
   paintTicking = paintJobs.length > 0;
   if (paintTicking) afterFrame(paintTick);
   markBusy();
 }
 
-// The colour values of g's cells once (val[i * parts + p]), the legend's
-// values (the first 4097 distinct, with their colours) and the number of
-// cells with a value.
-function colourValues(g, rows, parts) {
-  const n = rows * g.cols, val = new Int32Array(n * parts), seen = new Map();
+// The colour values of rows [r0, r1) of g (val[(i - r0 cols) parts + p]),
+// adding the first 4097 distinct values (with their colours) to `seen`;
+// returns the values and the number of cells with a value.
+function colourValues(g, r0, r1, parts, seen) {
+  const base = r0 * g.cols, n = (r1 - r0) * g.cols, val = new Int32Array(n * parts);
   let painted = 0;
-  for (let i = 0; i < n; ++i) {
+  for (let k = 0; k < n; ++k) {
     let any = false;
     for (let p = 0; p < parts; ++p) {
-      const v = parts > 1 ? g.part(i, p) : g.value(i);
-      val[i * parts + p] = v;
+      const v = parts > 1 ? g.part(base + k, p) : g.value(base + k);
+      val[k * parts + p] = v;
       if (v >= 0) { any = true; if (seen.size <= 4096 && !seen.has(v)) seen.set(v, rgbOf(v)); }
     }
     if (any) ++painted;
   }
-  return {val, seen, painted};
+  return {val, painted};
 }
 
 // An ImageData of w x h pixels, reused while the strips of one size are
@@ -275,12 +299,13 @@ function imageData(ctx, w, h) {
   return img;
 }
 
-// A canvas strip of rows [r0, r1) of grid g (geometry geo, colour values
-// val), the first with the top margin: {cv, paint()}; paint() fills the
-// cells as pixels (a row of cells filled once, then copied down its pixel
+// A canvas strip of rows [r0, r1) of grid g (geometry geo; the grid's
+// painting state grp: the legend's values, the painted cells, the strips
+// left), the first with the top margin: {cv, paint()}; paint() reads the
+// strip's colour values, fills the cells as pixels (a row of cells filled once, then copied down its pixel
 // rows; a white line between cells of 6 px and more), then writes the
 // axis names (first strip), row numbers and labels where they fit.
-function gridStrip(g, geo, val, r0, r1, dpr, reuse = null) {
+function gridStrip(g, geo, grp, r0, r1, dpr, reuse = null) {
   const {ox, oy, cw, ch} = geo, parts = g.parts || 1;
   const top = r0 ? 0 : oy, h = top + (r1 - r0) * ch + (r1 === geo.rows ? 2 : 0);
   const cv = reuse || document.createElement('canvas');
@@ -289,13 +314,13 @@ function gridStrip(g, geo, val, r0, r1, dpr, reuse = null) {
     cv.style.width = geo.W + 'px'; cv.style.height = h + 'px';
   }
   const IW = geo.cols * cw * dpr, pw = (cw * dpr) / parts, gx = pw >= 6 ? 1 : 0, gy = ch * dpr >= 6 ? 1 : 0;
-  const pixels = (ctx) => {
+  const pixels = (ctx, val) => {
     const img = imageData(ctx, IW, (r1 - r0) * ch * dpr), px = new Uint32Array(img.data.buffer);
     px.fill(0xffffffff);
     for (let r = r0; r < r1; ++r) {
       const y0 = (r - r0) * ch * dpr, y1 = y0 + ch * dpr - gy;
       for (let c = 0; c < geo.cols; ++c) {
-        const i = r * g.cols + c;
+        const i = (r - r0) * g.cols + c;
         for (let p = 0; p < parts; ++p) {
           const x0 = Math.round(c * cw * dpr + p * pw), x1 = Math.round(c * cw * dpr + (p + 1) * pw) - gx;
           px.fill(rgbOf(val[i * parts + p]), y0 * IW + x0, y0 * IW + x1);
@@ -305,11 +330,13 @@ function gridStrip(g, geo, val, r0, r1, dpr, reuse = null) {
     }
     ctx.putImageData(img, ox * dpr, top * dpr);
   };
-  const paint = () => {
+  const draw = () => {
     const ctx = cv.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (reuse) ctx.clearRect(0, 0, cv.width, cv.height);
-    if (IW > 0) pixels(ctx);
+    const {val, painted} = colourValues(g, r0, r1, parts, grp.seen);
+    grp.painted += painted;
+    if (IW > 0) pixels(ctx, val);
     ctx.scale(dpr, dpr);
     ctx.fillStyle = '#1b1b1b';
     ctx.font = '9px ui-monospace, monospace';
@@ -333,22 +360,24 @@ function gridStrip(g, geo, val, r0, r1, dpr, reuse = null) {
       }
     }
   };
+  const paint = () => { draw(); if (--grp.left === 0) grp.done(); };
   return {cv, paint};
 }
 
 // Paints g into a new element: div.grid (the geometry in its dataset) of
-// canvas strips and an svg.hl over them, then div.legend. A strip is at
-// most kStripPx high (a narrow grid's up to kStripArea pixels) and painted
-// once: a canvas is copied whole to the screen each time it changes, so
+// canvas strips and an svg.hl over them, then div.legend (its values
+// written when the last strip is painted; data-painted then too). A strip
+// is at most kStripPx high (a narrow grid's up to kStripArea pixels) and
+// kStripCells cells (its painting a few ms), and painted once: a canvas is copied whole to the screen each time it changes, so
 // one tall canvas painted in chunks would be copied once per chunk. The
 // strips wait in paintJobs. A grid drawn over one of the same geometry
 // (`old`, e.g. an edit that keeps the shape) keeps its element and
 // canvases and repaints them: no new backing stores, no new layout.
-const kStripPx = 256, kStripArea = 1 << 18;
+const kStripPx = 256, kStripArea = 1 << 18, kStripCells = 1 << 14;
 function gridElement(g, width, old = null) {
   const geo = gridGeom(g, width), parts = g.parts || 1;
   const dpr = (window.devicePixelRatio || 1) > 1 ? 2 : 1;
-  const perStrip = Math.max(1, Math.floor(Math.max(kStripPx, kStripArea / geo.W) / geo.ch));
+  const perStrip = Math.max(1, Math.min(Math.floor(Math.max(kStripPx, kStripArea / geo.W) / geo.ch), Math.floor(kStripCells / (Math.max(1, g.cols) * parts))));
   const sig = [geo.W, geo.H, geo.cw, geo.ch, geo.rows, geo.cols, g.rows, g.cols, perStrip, dpr].join();
   const reuse = old && old.lkSig === sig;
   const wrap = reuse ? old : document.createElement('div');
@@ -358,23 +387,26 @@ function gridElement(g, width, old = null) {
   box.className = 'grid';
   box.setAttribute('role', 'img');
   box.setAttribute('aria-label', `${g.title || ''}: ${g.rows} x ${g.cols} cells; y: ${g.yName}, x: ${g.xName}; colour: ${g.legend}`);
-  const {val, seen, painted} = colourValues(g, geo.rows, parts);
+  const grp = {seen: new Map(), painted: 0, left: Math.ceil(Math.max(1, geo.rows) / perStrip), done: () => {
+    box.dataset.painted = grp.painted;
+    wrap.querySelector('.legend').replaceWith(legendElement(g, grp.seen));
+  }};
   for (let r0 = 0, k = 0; r0 < Math.max(1, geo.rows); r0 += perStrip, ++k) {
-    const s = gridStrip(g, geo, val, r0, Math.min(geo.rows, r0 + perStrip), dpr, reuse ? canvases[k] : null);
+    const s = gridStrip(g, geo, grp, r0, Math.min(geo.rows, r0 + perStrip), dpr, reuse ? canvases[k] : null);
     if (!reuse) box.append(s.cv);
     paintLater(s);
   }
   Object.assign(box.dataset, {cs: geo.cw, cw: geo.cw, ch: geo.ch, ox: geo.ox, oy: geo.oy, rows: g.rows, cols: g.cols,
-    drawnRows: geo.rows, drawnCols: geo.cols, parts, painted, xAxis: g.xName, yAxis: g.yName});
+    drawnRows: geo.rows, drawnCols: geo.cols, parts, painted: '', xAxis: g.xName, yAxis: g.yName});
   if (reuse) {
     box.querySelector('svg.hl').replaceChildren();
-    wrap.querySelector('.legend').replaceWith(legendElement(g, seen));
+    wrap.querySelector('.legend').replaceWith(legendElement(g, null));
   } else {
     const hl = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     hl.setAttribute('class', 'hl');
     hl.setAttribute('width', geo.W); hl.setAttribute('height', geo.H);
     box.append(hl);
-    wrap.append(box, legendElement(g, seen));
+    wrap.append(box, legendElement(g, null));
     if (geo.rows < g.rows || geo.cols < g.cols) {
       const note = document.createElement('p');
       note.className = 'hint';
@@ -388,10 +420,12 @@ function gridElement(g, width, old = null) {
 }
 
 // The legend: what the colour means, a swatch per value (the first 16 in
-// increasing order), the count, and grey for cells without a value.
+// increasing order), the count, and grey for cells without a value;
+// seen null: the name only (the grid is being painted).
 function legendElement(g, seen) {
   const el = document.createElement('div');
   el.className = 'legend';
+  if (!seen) { el.dataset.name = g.legend; el.innerHTML = `<b>colour: ${esc(g.legend)}</b> …`; return el; }
   const vals = [...seen.keys()].sort((a, b) => a - b);
   const shown = vals.slice(0, 16);
   el.dataset.name = g.legend;
@@ -442,35 +476,52 @@ function cellAt(panel, ev) {
   return r * q.cols + c;
 }
 
-// The SVG export of a drawn grid: one path per colour, the same ticks,
-// axis names, labels and legend.
-function gridSvg(g, width) {
+// A task boundary: resolves from a message (no timer clamping), so the
+// page handles input between the chunks of a long job.
+const yieldTask = () => new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = resolve; c.port2.postMessage(0); });
+
+// The SVG export of a drawn grid as text parts (for a Blob): per chunk of
+// rows a group of paths, one per colour; the same ticks, axis names,
+// labels and legend. Made in chunks of up to kPaintMs, yielding between
+// them (a 256x1024 grid is over 400 ms of work).
+async function gridSvg(g, width) {
   const {ox, oy, cw, ch, rows, cols, W} = gridGeom(g, width);
-  const parts = g.parts || 1, pw = cw / parts;
-  const paths = new Map(), seen = new Map();
-  for (let i = 0; i < rows * g.cols; ++i) {
-    const r = (i / g.cols) | 0, c = i - r * g.cols;
-    if (c >= cols) continue;
-    for (let p = 0; p < parts; ++p) {
-      const v = parts > 1 ? g.part(i, p) : g.value(i);
-      if (v >= 0 && seen.size < 16) seen.set(v, colourOf(v));
-      const key = colourOf(v), d = `M${ox + c * cw + p * pw} ${oy + r * ch}h${pw}v${ch}h${-pw}z`;
-      const q = paths.get(key);
-      if (q) q.push(d); else paths.set(key, [d]);
+  const parts = g.parts || 1, pw = cw / parts, seen = new Map();
+  const H = oy + rows * ch + 20, out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="monospace" font-size="9">`,
+    `<title>${esc(g.title || '')}</title>`);
+  let t0 = performance.now();
+  for (let r0 = 0; r0 < rows; r0 += 8) {
+    const paths = new Map();
+    for (let r = r0; r < Math.min(rows, r0 + 8); ++r) {
+      for (let c = 0; c < cols; ++c) {
+        const i = r * g.cols + c;
+        for (let p = 0; p < parts; ++p) {
+          const v = parts > 1 ? g.part(i, p) : g.value(i);
+          if (v >= 0 && seen.size < 16) seen.set(v, colourOf(v));
+          const key = colourOf(v), d = `M${ox + c * cw + p * pw} ${oy + r * ch}h${pw}v${ch}h${-pw}z`;
+          const q = paths.get(key);
+          if (q) q.push(d); else paths.set(key, [d]);
+        }
+      }
     }
+    // Flat strings (joined arrays, not concatenations): a Blob of ropes
+    // flattens them all at once.
+    const grp = ['<g>'];
+    for (const [k, ds] of paths) grp.push(`<path fill="${k}" stroke="#fff" stroke-width="${cw > 6 ? 0.5 : 0}" d="`, ds.join(''), '"/>');
+    grp.push('</g>');
+    out.push(grp.join(''));
+    if (performance.now() - t0 > kPaintMs) { await yieldTask(); t0 = performance.now(); }
   }
-  const H = oy + rows * ch + 20;
-  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="monospace" font-size="9">`;
-  s += `<title>${esc(g.title || '')}</title>`;
-  for (const [k, ds] of paths) s += `<path fill="${k}" stroke="#fff" stroke-width="${cw > 6 ? 0.5 : 0}" d="${ds.join('')}"/>`;
-  s += `<text x="2" y="9">x → ${esc(g.xName)}</text><text x="2" y="20">y ↓ ${esc(g.yName)}</text>`;
+  let s = `<text x="2" y="9">x → ${esc(g.xName)}</text><text x="2" y="20">y ↓ ${esc(g.yName)}</text>`;
   const stepR = ch >= 12 ? 1 : Math.ceil(12 / ch), stepC = Math.ceil(24 / cw);
   for (let r = 0; r < rows; r += stepR) s += `<text x="2" y="${oy + r * ch + ch / 2 + 3}">${r + (g.rowBase || 0)}</text>`;
   for (let c = 0; c < cols; c += stepC) s += `<text x="${ox + c * cw}" y="32">${c}</text>`;
   let x = ox, legend = `<text x="${x}" y="${H - 6}">colour: ${esc(g.legend)}</text>`;
   x += 12 + 6 * (8 + g.legend.length);
   for (const [v, col] of [...seen].sort((a, b) => a[0] - b[0])) { legend += `<rect x="${x}" y="${H - 14}" width="9" height="9" fill="${col}"/><text x="${x + 11}" y="${H - 6}">${v}</text>`; x += 16 + 6 * String(v).length; }
-  return s + legend + '</svg>';
+  out.push(s + legend + '</svg>');
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -721,7 +772,7 @@ async function update() {
   // replaceState takes ~10 ms: after the picture is on the screen.
   urlPending = true;
   afterFrame(() => { urlPending = false; saveUrl(); markBusy(); });
-  document.dispatchEvent(new Event('lk-drawn'));
+  whenVisiblePainted(() => document.dispatchEvent(new Event('lk-drawn')));
   // Load to interactive: navigation start to the first painted picture
   // (after the next frame), the inputs wired since start().
   if (window.lkInteractiveMs === undefined) {
@@ -738,7 +789,7 @@ async function update() {
   drawAccess(access);
   for (const id of ['banks', 'access']) $(id).classList.remove('pending');
   Object.assign(laps, {analysisCalls: window.lkEngineMs, analyses: lap(tEngine, tAnalyses), analysesDraw: lap(tAnalyses)});
-  document.dispatchEvent(new Event('lk-analysed'));
+  whenVisiblePainted(() => document.dispatchEvent(new Event('lk-analysed')));
 }
 
 // The reply of parse and tileMap: the forms and the diagnostic; false
@@ -1019,17 +1070,21 @@ function showView(v) {
   saveUrl();
 }
 
-// The SVG text of a panel's grid (as drawn: cells, ticks, axis names,
-// labels, legend), or '' when it has none.
-function panelSvg(panel) {
+// The SVG text parts of a panel's grid (as drawn: cells, ticks, axis
+// names, labels, legend), or [] when it has none.
+async function panelSvg(panel) {
   const w = panel.firstElementChild;
-  return w && w.lkGrid ? gridSvg(w.lkGrid.g, w.lkGrid.width) : '';
+  return w && w.lkGrid ? gridSvg(w.lkGrid.g, w.lkGrid.width) : [];
 }
 
-function exportSvg() {
-  const svg = panelSvg(state.view === 'plan' ? $('staging') : $('logical'));
-  if (!svg) return;
-  const blob = new Blob([svg], {type: 'image/svg+xml'});
+// The button is disabled while the SVG is made (body[data-busy] counts it).
+let exporting = 0;
+async function exportSvg() {
+  ++exporting; $('export').disabled = true; markBusy();
+  const svg = await panelSvg(state.view === 'plan' ? $('staging') : $('logical'));
+  --exporting; $('export').disabled = exporting > 0; markBusy();
+  if (!svg.length) return;
+  const blob = new Blob(svg, {type: 'image/svg+xml'});
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = (tab().preset || 'layout') + (state.view === 'plan' ? '-staging' : '') + '.svg';
@@ -1104,7 +1159,7 @@ async function start() {
   window.lkCurrent = () => cur;
   window.lkStaging = () => staging;
   window.lkBankCells = () => cur.banks.cellStart ? [...Array(cur.banks.cellStart.length - 1).keys()].map((i) => [...bankWord(cur.banks, i)]) : null;
-  window.lkPanelSvg = (id) => panelSvg($(id));
+  window.lkPanelSvg = async (id) => (await panelSvg($(id))).join('');
   window.lkEngine = engine;
   presets = (await window.lk('presets')).presets;
   // The operations view lists the library's registry of cute operations.
