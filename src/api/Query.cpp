@@ -123,6 +123,19 @@ Expected<OffsetTable> tabulate(const cute::ComposedLayout &c) {
   return table;
 }
 
+Expected<OffsetTable> tabulateGrouped(const cute::ComposedLayout &c) {
+  size_t rank = c.layout.rank();
+  if (rank <= 2)
+    return tabulate(c);
+  cute::ComposedLayout grouped = c;
+  LK_TRY(grouped.layout, cute::group_modes(c.layout, 1, rank));
+  LK_TRY(OffsetTable table, tabulate(grouped));
+  table.title = cuteText(c);
+  table.grouping = "modes 1.." + std::to_string(rank - 1) +
+                   " grouped across (mode 1 fastest)";
+  return table;
+}
+
 //===----------------------------------------------------------------------===//
 // tile
 //===----------------------------------------------------------------------===//

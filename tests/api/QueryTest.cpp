@@ -74,6 +74,21 @@ TEST(ApiQuery, Tabulate) {
   Expected<OffsetTable> rank3 = tabulate(c);
   ASSERT_FALSE(rank3.hasValue());
   EXPECT_NE(rank3.error().notes.front().find("group_modes"), std::string::npos);
+  // Grouped: modes 1 and 2 across, colexicographic: column c = c1 + 2 c2
+  // holds 2 c1 + 4 c2 = 2c, so cell (r, c) = r + 2c.
+  Expected<OffsetTable> grouped = tabulateGrouped(c);
+  ASSERT_TRUE(grouped.hasValue());
+  EXPECT_EQ(grouped->title, "(2,2,2):(1,2,4)");
+  EXPECT_EQ(grouped->rows, 2);
+  EXPECT_EQ(grouped->cols, 4);
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t col = 0; col < 4; ++col)
+      EXPECT_EQ(grouped->at(r, col), IntTuple(r + 2 * col)) << r << "," << col;
+  EXPECT_EQ(grouped->grouping, "modes 1..2 grouped across (mode 1 fastest)");
+  // Rank <= 2 is tabulate's table, no grouping.
+  c.layout = *cute::parseLayout("(2,3):(3,1)");
+  EXPECT_EQ(tabulateGrouped(c)->grouping, "");
+  EXPECT_EQ(tabulateGrouped(c)->at(1, 2), IntTuple(5));
 }
 
 TEST(ApiQuery, TileShapeAndIndex) {

@@ -87,12 +87,21 @@ struct OffsetTable {
   /// rows * cols offsets, row-major. A leaf for integer strides, a tuple
   /// for basis strides.
   std::vector<IntTuple> cells;
+  /// tabulateGrouped() of a rank r > 2 layout: "modes 1..r-1 grouped
+  /// across (mode 1 fastest)"; empty otherwise.
+  std::string grouping;
   const IntTuple &at(int64_t r, int64_t c) const {
     return cells[size_t(r * cols + c)];
   }
 };
 /// Every cell of `layout` (see the file comment); at most kMaxTableCells.
 Expected<OffsetTable> tabulate(const cute::ComposedLayout &layout);
+/// tabulate() of a layout of any rank: one of rank r > 2 as a 2-D table of
+/// group_modes(L, 1, r) (the same function): mode 0 down, modes 1..r-1
+/// across with their coordinates colexicographic (column c = c1 + s1 c2 +
+/// s1 s2 c3 ...), `grouping` saying so. Example: (2,2,2):(1,2,4) is 2 x 4
+/// with cell (r, c) = r + 2c.
+Expected<OffsetTable> tabulateGrouped(const cute::ComposedLayout &layout);
 
 //===----------------------------------------------------------------------===//
 // tile
