@@ -15,7 +15,8 @@
 ///   {"ok": false, "error": {"message", "offset", "length", "notes",
 ///                           "field"}}
 /// where offset is the 0-based character the caret goes under in the text
-/// named by "field" ("layout", "shape", "where", "b", ...), or -1 when the
+/// named by "field" ("layout", "shape", "where", "b", ...; "plan" for a
+/// plan that fails on valid inputs), or -1 when the
 /// diagnostic has no position.
 ///
 /// Example: parse("S[(8,4,2):(4@laneid,1@laneid,1)", "(8,8)") ->
@@ -727,7 +728,7 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
-  LK_BIND_TRY(r, api::planConversion(a, b, type), "b");
+  LK_BIND_TRY(r, api::planConversion(a, b, type), "plan");
   const plan::Cost &c = r.plan.cost;
   std::string rounds = array(r.plan.rounds, [](const plan::ShuffleRound &x) {
     return Obj()
@@ -789,13 +790,15 @@ Obj &tableFields(Obj &o, const api::OffsetTable &t) {
   return o.num("rows", t.rows).num("cols", t.cols).raw("cells", ints(cells));
 }
 
-/// A table of a cute layout's offsets (api::tabulate), rank <= 2.
+/// A table of a cute layout's offsets (api::tabulateGrouped: rank > 2
+/// as mode 0 down, the other modes grouped across; "grouping" says so).
 std::string tableJson(const cute::Layout &l) {
-  auto t = api::tabulate(cute::ComposedLayout{{}, 0, l});
+  auto t = api::tabulateGrouped(cute::ComposedLayout{{}, 0, l});
   if (!t)
     return Obj().str("text", l.str()).str("error", t.error().message).done();
   Obj o;
-  return tableFields(o.str("text", l.str()), *t).done();
+  return tableFields(o.str("text", l.str()).str("grouping", t->grouping), *t)
+      .done();
 }
 
 /// The offsets of a cute layout of rank <= 2 (the TV view).

@@ -347,6 +347,36 @@ async function main() {
     await click(page, 'button[data-view="tile"]');
   }
 
+  // The conversion view says which layout is at fault and plans again
+  // when the Destination is edited (no click). The first preset's offset
+  // 5@warpid has no linear form: the source is refused.
+  {
+    await select(page, '#preset', '');
+    await fill(page, '#shape', '(8,16)');
+    await fill(page, '#layout', 'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid');
+    await click(page, 'button[data-view="plan"]');
+    await fill(page, '#dst', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]');
+    const srcDiag = await page.textContent('#plandiag');
+    const cliSrc = lk('plan', 'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)]',
+      '--shape', '(8,16)', '--dtype', 'f16');
+    check(!cliSrc.ok && cliSrc.text.includes('argument SRC') && srcDiag.includes('not representable') && srcDiag.includes('(in the source layout, the tile view\'s Layout)'),
+      `conversion: a refused source is named: ${srcDiag.split('\n')[0]}`);
+    await click(page, 'button[data-view="tile"]');
+    await fill(page, '#shape', '(16,8)');
+    await fill(page, '#layout', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]');
+    await click(page, 'button[data-view="plan"]');
+    await fill(page, '#dst', 'S[(2,8,4,2):(1,4@laneid,1@laneid,2)');
+    const dstDiag = await page.textContent('#plandiag');
+    // The text lacks its closing ']': the caret goes after its last character.
+    check(dstDiag.includes('(in the Destination, column 36)') && !dstDiag.includes('the b'),
+      `conversion: a Destination edit plans again; its error names the field: ${dstDiag.split('\n')[0]}`);
+    await fill(page, '#dst', '((4,8),(2,2)):((32,1),(16,8))');
+    const want = lk('plan', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', '((4,8),(2,2)):((32,1),(16,8))', '--shape', '(16,8)', '--dtype', 'f16');
+    check(want.ok && (await page.textContent('#plandiag')) === '' && (await page.getAttribute('#planout', 'data-strategy')) === want.result.strategy,
+      `conversion: the corrected Destination is planned without a click (${want.ok && want.result.strategy})`);
+    await click(page, 'button[data-view="tile"]');
+  }
+
   // A conversion plan, as `layoutkit plan`.
   await select(page, '#preset', '');
   await fill(page, '#shape', '(16,8)');
@@ -605,6 +635,29 @@ async function main() {
   await fill(page, '#opA', '(4,4):(4,1)');
   await select(page, '#op', 'complement');
   await fill(page, '#opB', '32');
+  // Choosing an operation whose B kind the B in the field does not read
+  // as puts a B of that kind (empty where B may be left out) and says so;
+  // B's label names the kind; a diagnostic names the field "B".
+  await click(page, 'button[data-view="ops"]');
+  await fill(page, '#opA', '(4,4):(4,1)');
+  await select(page, '#op', 'composition');
+  await fill(page, '#opB', '(2,2):(2,1)');
+  await select(page, '#op', 'coalesce');
+  const coal = lk('coalesce', '(4,4):(4,1)');
+  const coalState = [await page.inputValue('#opB'), await page.textContent('#opdiag'), await page.textContent('#opBname'), await page.textContent('#opnote')];
+  check(coal.ok && coalState[0] === '' && coalState[1] === '' && coalState[2] === 'B (int tuple, optional: empty leaves it out)' &&
+    coalState[3].includes('"(2,2):(2,1)"') && (await page.textContent('#opout')).includes(`coalesce: ${coal.result.layout}`),
+  `operations: coalesce after composition empties B and answers ${coal.ok && coal.result.layout} as the CLI (${JSON.stringify(coalState)})`);
+  await select(page, '#op', 'composition');
+  const compState = [await page.inputValue('#opB'), await page.textContent('#opdiag'), await page.textContent('#opBname')];
+  check(JSON.stringify(compState) === JSON.stringify(['(2,2):(2,1)', '', 'B (tiler)']) && (await page.$$('#opout .grid')).length === 3,
+    `operations: composition after coalesce puts a tiler B back (${JSON.stringify(compState)})`);
+  await select(page, '#op', 'logical_divide');
+  check((await page.inputValue('#opB')) === '(2,2):(2,1)' && (await page.textContent('#opnote')) === '', 'operations: a B that fits the new operation is kept');
+  await fill(page, '#opB', '(2,2):');
+  const bDiag = await page.textContent('#opdiag');
+  check(bDiag.includes('(in the B, column') && !bDiag.includes('the b,'), `operations: a bad B is named as labelled: ${bDiag.split('\n')[0]}`);
+
   const comp = lk('complement', '(4,4):(4,1)', '32');
   const compShown = await page.textContent('#opout');
   check(comp.ok && comp.result.layout === '2:16' && (await page.textContent('#opdiag')) === '' && compShown.includes('complement: 2:16'),
@@ -629,6 +682,19 @@ async function main() {
   // (a) A CuTe text's derivation is that of its tile form at the element's
   // colexicographic index: (1,2) of (4,8):(8,1) is x = 1 + 4*2 = 9, and
   // L = 8*1 + 2 = 10 (hand derivation).
+  // A rank-4 result is drawn in 2-D: mode 0 down, modes 1..3 across,
+  // colexicographic. (2,4,4,2):(1,8,2,32): column c = c1 + 4 c2 + 16 c3
+  // holds r + 8 c1 + 2 c2 + 32 c3 (hand derivation): (1,5) = 1 + 8 + 2 = 11,
+  // (0,31) = 24 + 6 + 32 = 62.
+  const flatFig = await page.evaluate(() => {
+    const f = [...document.querySelectorAll('#opout figure')].pop(), g = f.querySelector('.grid');
+    return g ? {rows: +g.dataset.rows, cols: +g.dataset.cols, x: g.dataset.xAxis, caption: f.querySelector('figcaption').textContent} : {caption: f.textContent};
+  });
+  const flatCells = await page.evaluate(async () => (await window.lk('algebra', 'flat_divide', '(8,8):(1,8)', '(2:1,4:1)')).result);
+  check(flatDiv.ok && flatDiv.result.layout === '(2,4,4,2):(1,8,2,32)' && flatFig.rows === 2 && flatFig.cols === 32 &&
+    flatFig.x === 'modes 1..3 grouped across (mode 1 fastest)' && flatFig.caption.includes('drawn with modes 1..3') &&
+    flatCells.cells[1 * 32 + 5] === 11 && flatCells.cells[31] === 62,
+  `operations: the rank-4 flat_divide result is drawn 2 x 32 (${JSON.stringify(flatFig)})`);
   await fill(page, '#shape', '(4,8)');
   await fill(page, '#layout', '(4,8):(8,1)');
   await page.mouse.click(...Object.values(await cellCentre(page, '#logical', 10)));

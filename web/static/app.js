@@ -527,17 +527,22 @@ async function gridSvg(g, width) {
 // ---------------------------------------------------------------------------
 // Diagnostics: the message, the offending line and a caret under the column.
 // ---------------------------------------------------------------------------
-function showDiag(el, err, texts) {
+// texts: the text of each field ("layout", "shape", "b", ...); names: the
+// field's label on the page where it is not its key (the conversion view's
+// "b" is the Destination). The field is named even without a column.
+function showDiag(el, err, texts, names = {}) {
   if (!err) { el.textContent = ''; return; }
   let s = 'error: ' + err.message;
-  const text = texts[err.field];
+  const text = texts[err.field], name = names[err.field] || err.field;
   if (err.offset >= 0 && text !== undefined) {
     const before = text.slice(0, err.offset);
     const lineStart = before.lastIndexOf('\n') + 1;
     let lineEnd = text.indexOf('\n', err.offset);
     if (lineEnd < 0) lineEnd = text.length;
     const col = err.offset - lineStart;
-    s += ` (in the ${err.field}, column ${col + 1})\n` + text.slice(lineStart, lineEnd) + '\n' + ' '.repeat(col) + '^'.repeat(Math.max(1, err.length));
+    s += ` (in the ${name}, column ${col + 1})\n` + text.slice(lineStart, lineEnd) + '\n' + ' '.repeat(col) + '^'.repeat(Math.max(1, err.length));
+  } else if (names[err.field]) {
+    s += ` (in the ${name})`;
   }
   for (const n of err.notes || []) s += '\nnote: ' + n;
   el.textContent = s;
@@ -926,19 +931,45 @@ function figure(caption, g, width) {
 }
 
 // A cute layout's offsets: row i is mode 0's coordinate i, column j mode
-// 1's (a rank-1 layout is one row).
+// 1's (a rank-1 layout is one row; a rank r > 2 one has modes 1..r-1
+// grouped across, as the library's table says in t.grouping).
 function tableFigure(t, caption, width, names = {yName: 'mode 0', xName: 'mode 1'}) {
   if (t.error || t.rows === undefined) return figure(`${caption}: ${t.text}${t.error ? ' (' + t.error + ')' : ''}`, null);
-  return figure(`${caption}: ${t.text}`, {rows: t.rows, cols: t.cols, value: (i) => t.cells[i], label: (i) => t.cells[i], title: t.text,
-    legend: 'the offset', ...(t.rows === 1 ? {yName: '-', xName: 'mode 0'} : names)}, width);
+  const axes = t.grouping ? {yName: 'mode 0', xName: t.grouping} : t.rows === 1 ? {yName: '-', xName: 'mode 0'} : names;
+  return figure(`${caption}: ${t.text}${t.grouping ? ` (drawn with ${t.grouping})` : ''}`, {rows: t.rows, cols: t.cols,
+    value: (i) => t.cells[i], label: (i) => t.cells[i], title: t.text, legend: 'the offset', ...axes}, width);
 }
 
-async function updateOps() {
+// The operations of the menu (cuteOps): name -> {b: B's kind, bOptional,
+// doc}. B's label names its kind.
+const opInfo = new Map();
+function labelB() {
+  const o = opInfo.get($('op').value);
+  $('opBname').textContent = o ? `B (${o.b}${o.bOptional ? ', optional: empty leaves it out' : ''})` : 'B';
+  $('opB').title = o ? o.doc : '';
+}
+
+// A B of the operation's kind for an operation chosen when the B in the
+// field does not read as its kind: empty where B may be left out, else a
+// 2x2 row-major layout (a layout is a tiler too).
+const defaultB = (o) => (o.bOptional || o.b === 'int tuple' || o.b === 'integer' ? '' : '(2,2):(2,1)');
+
+// opChanged: the operation was just chosen; a B the library does not read
+// as its kind (an error in field "b") is then replaced by defaultB and the
+// operation asked again, the line above saying so (`note`).
+async function updateOps(opChanged = false, note = '') {
+  labelB();
+  $('opnote').textContent = note;
   const q = await engine.request('ops', [['algebra', $('op').value, $('opA').value, $('opB').value]]);
   if (!q) return;
-  const r = q[0];
+  const r = q[0], o = opInfo.get($('op').value);
+  if (!r.ok && opChanged && r.error.field === 'b' && o && $('opB').value !== defaultB(o)) {
+    const was = $('opB').value;
+    $('opB').value = defaultB(o);
+    return updateOps(true, `B "${was}" does not read as ${o.b === 'integer' ? 'an' : 'a'} ${o.b}; B is now ${defaultB(o) ? `"${defaultB(o)}"` : 'empty (left out)'}`);
+  }
   if (!r.ok) {
-    showDiag($('opdiag'), r.error, {layout: $('opA').value, b: $('opB').value});
+    showDiag($('opdiag'), r.error, {layout: $('opA').value, b: $('opB').value}, {layout: 'A', b: 'B'});
     $('opout').replaceChildren();
   } else {
     $('opdiag').textContent = '';
@@ -953,7 +984,7 @@ async function updateTv() {
   const q = await engine.request('tv', [['tv', $('tv').value, $('tvshape').value]]);
   if (!q) return;
   const t = q[0];
-  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}); $('tvout').replaceChildren(); saveUrl(); return; }
+  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}, {layout: 'TV layout', shape: 'Shape'}); $('tvout').replaceChildren(); saveUrl(); return; }
   $('tvdiag').textContent = '';
   // The library places thread t, value v at logical (r, c) of index
   // r + rows * c (CuTe's colex codomain); cells no pair reaches are -1.
@@ -966,16 +997,24 @@ async function updateTv() {
   saveUrl();
 }
 
+// The plan's pictures while a new plan is asked (a Destination edit):
+// greyed after 100 ms (class 'pending') until it arrives.
+function setPlanStale() {
+  for (const id of ['planout', 'staging', 'rounds']) $(id).classList.add('pending');
+}
+
 let planRounds = [], round = 0;
 async function updatePlan() {
   const t = tab();
   const q = await engine.request('plan', [['plan', t.text, $('dst').value, t.shape, t.dtype]]);
   if (!q) return;
   const r = q[0];
+  for (const id of ['planout', 'staging', 'rounds']) $(id).classList.remove('pending');
   planRounds = [];
   round = 0;
   if (!r.ok) {
-    showDiag($('plandiag'), r.error, {layout: t.text, b: $('dst').value, shape: t.shape});
+    showDiag($('plandiag'), r.error, {layout: t.text, b: $('dst').value, shape: t.shape},
+      {layout: 'source layout, the tile view\'s Layout', b: 'Destination', shape: 'Logical shape', plan: 'plan from the source layout to the Destination'});
     $('planout').textContent = '';
   } else {
     $('plandiag').textContent = '';
@@ -1140,9 +1179,11 @@ function wire() {
   tabKeys($('tabs'), '[role="tab"]', (b) => { state.active = +b.dataset.tab; loadTab(); $('tabs').querySelector(`[data-tab="${state.active}"]`).focus(); });
   $('banks').addEventListener('mousemove', (e) => bankHover(cellAt($('banks'), e)));
   $('banks').addEventListener('keydown', (e) => keyNav($('banks'), e, 'cursorB', bankHover, bankHover));
-  for (const id of ['op', 'opA', 'opB']) $(id).addEventListener('input', () => later('ops', updateOps));
+  for (const id of ['opA', 'opB']) $(id).addEventListener('input', () => later('ops', updateOps));
+  $('op').addEventListener('change', () => updateOps(true));
   for (const id of ['tv', 'tvshape']) $(id).addEventListener('input', () => later('tv', updateTv));
   $('planbtn').addEventListener('click', updatePlan);
+  $('dst').addEventListener('input', () => { $('plandiag').textContent = ''; setPlanStale(); later('plan', updatePlan); });
   $('prev').addEventListener('click', () => { if (round > 0) --round; drawRound(); });
   $('next').addEventListener('click', () => { if (round + 1 < planRounds.length) ++round; drawRound(); });
   $('share').addEventListener('click', () => { saveUrl(); navigator.clipboard && navigator.clipboard.writeText(location.href).catch(() => {}); });
@@ -1164,6 +1205,7 @@ async function start() {
   presets = (await window.lk('presets')).presets;
   // The operations view lists the library's registry of cute operations.
   const ops = (await window.lk('cuteOps')).ops;
+  for (const o of ops) opInfo.set(o.name, o);
   $('op').innerHTML = ops.map((o) => `<option title="${esc(o.doc)} (B: ${esc(o.b)})">${esc(o.name)}</option>`).join('');
   $('op').value = 'composition';
   $('preset').innerHTML = '<option value="">(custom)</option>' + presets.map((p) => `<option value="${esc(p.name)}" title="${esc(p.summary)}">${esc(p.group)}: ${esc(p.name)}</option>`).join('');
