@@ -830,13 +830,21 @@ std::string tvJson(std::string text, std::string shape) {
                                        "not " + std::to_string(leaves.size())),
                      "shape");
   int64_t rows = leaves[0], cols = leaves.size() > 1 ? leaves[1] : 1;
-  if (Status w = api::checkWork("the TV view's tile", rows, cols, kMaxTvCells);
-      !w)
-    return errorJson(w.error(), "shape");
   if (rows < 1 || cols < 1)
     return errorJson(Diagnostic::error("the TV view's shape has an extent "
                                        "below 1"),
                      "shape");
+  // rows x cols cells, refused before any work above kMaxTvCells (the
+  // product overflow-checked).
+  int64_t cells = 0;
+  if (bool over = mulOverflows(rows, cols, cells); over || cells > kMaxTvCells)
+    return errorJson(
+        Diagnostic::error("the TV view's shape is " + std::to_string(rows) +
+                          " rows x " + std::to_string(cols) + " columns = " +
+                          (over ? "over 2^63" : std::to_string(cells)) +
+                          " cells; the view draws at most " +
+                          std::to_string(kMaxTvCells) + " cells"),
+        "shape");
   std::vector<int64_t> thread(size_t(rows * cols), -1), value(thread);
   for (int64_t i = 0; i < t.rows * t.cols; ++i) {
     const IntTuple &c = t.cells[size_t(i)];

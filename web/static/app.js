@@ -97,7 +97,7 @@ let sel = {logical: new Set(), physical: new Set(), cursorL: 0, cursorP: 0, curs
 const tab = () => state.tabs[state.active];
 
 function saveUrl() {
-  const s = {tabs: state.tabs, active: state.active, view: state.view,
+  const s = {tabs: state.tabs.map(({fromUrl, ...t}) => t), active: state.active, view: state.view,
     op: [$('op').value, $('opA').value, $('opB').value], tv: [$('tv').value, $('tvshape').value], dst: $('dst').value};
   history.replaceState(null, '', '#' + encodeURIComponent(JSON.stringify(s)));
 }
@@ -136,7 +136,7 @@ function loadUrl() {
     return {text: text(`${w} layout`, o.text, ''), shape: text(`${w} shape`, o.shape, ''),
       dtype: pick(`${w} dtype`, o.dtype === undefined ? d.dtype : o.dtype, options('dtype'), d.dtype),
       swizzle: pick(`${w} swizzle`, o.swizzle === undefined ? d.swizzle : o.swizzle, options('swizzle'), d.swizzle),
-      column: col, colour: text(`${w} colour`, o.colour, ''),
+      column: col, colour: text(`${w} colour`, o.colour, ''), fromUrl: true,
       cell: pick(`${w} cell`, o.cell === undefined ? d.cell : o.cell, options('cellmode'), d.cell),
       preset: text(`${w} preset`, o.preset, '')};
   });
@@ -354,7 +354,9 @@ function gridStrip(g, geo, grp, r0, r1, dpr, reuse = null) {
         for (let p = 0; p < parts; ++p) {
           const t = String(parts > 1 ? g.partLabel(r * g.cols + c, p) : g.label(r * g.cols + c));
           if (t === '') continue;
-          ctx.font = `${Math.min(9, lw / Math.max(2, t.length * 0.62)).toFixed(1)}px ui-monospace, monospace`;
+          // Sized to leave 3 px between neighbouring labels (a 9 px
+          // monospace character is about 0.62 x 9 px wide).
+          ctx.font = `${Math.min(9, (lw - 3) / Math.max(2, t.length * 0.62)).toFixed(1)}px ui-monospace, monospace`;
           ctx.fillText(t, ox + c * cw + p * lw + 1, yOf(r));
         }
       }
@@ -722,7 +724,16 @@ function colourOptions() {
   const opts = [...m.axes];
   if (m.axes.includes('laneid') && m.axes.includes('warpid')) opts.unshift('thread');
   opts.push('bank');
-  if (!opts.includes(tab().colour)) tab().colour = opts.find((o, k) => o === 'thread' || m.ownerAxes[m.axes.indexOf(o)]) || opts[0];
+  const asked = tab().colour;
+  if (!opts.includes(asked)) tab().colour = opts.find((o, k) => o === 'thread' || m.ownerAxes[m.axes.indexOf(o)]) || opts[0];
+  // A colour named by the URL and not one of the layout's is reported
+  // (an edit that drops the axis chosen falls back quietly).
+  if (tab().fromUrl) {
+    delete tab().fromUrl;
+    if (asked && asked !== tab().colour)
+      showNotice(($('notice').hidden ? 'Parts of the URL state were not understood:' : $('notice').textContent) +
+        `\ntab ${state.active + 1}: colour ${JSON.stringify(asked)} is not one of ${opts.join(', ')}: using ${tab().colour}`);
+  }
   sel.innerHTML = opts.map((o) => `<option ${o === tab().colour ? 'selected' : ''}>${o}</option>`).join('');
 }
 
@@ -866,7 +877,8 @@ function drawSteps(st, m, f) {
   if (!st.ok) { el.textContent = st.skipped ? '' : 'no derivation: ' + st.error.message; el.dataset.steps = ''; return; }
   const pts = [];
   for (let r = 0; r < Math.min(m.replicas, 8); ++r) pts.push(axisValueText(m.axes, point(f, r)));
-  el.textContent = `L(x) for (${st.coord.join(',')}), x = ${st.x} in ${st.tile}:\n` + st.steps.map(stepText).join('\n') +
+  const shapeText = `(${m.shape.join(',')})${tab().shape.trim() ? '' : ', the layout\'s own'}`;
+  el.textContent = `L(x) for (${st.coord.join(',')}) of shape ${shapeText}, x = ${st.x} in ${st.tile}:\n` + st.steps.map(stepText).join('\n') +
     '\nL(x):\n' + pts.join('\n') + (m.replicas > 8 ? `\n... ${m.replicas} points in all` : '');
   el.dataset.steps = JSON.stringify(st.steps);
   el.dataset.x = st.x;
@@ -883,7 +895,7 @@ async function selectPhysical(i) {
   const h = r[0];
   sel.cursorP = i;
   if (!h.ok) { $('info').textContent = h.error.message; return; }
-  $('info').textContent = `${where} holds ${h.elements.length} element${h.elements.length === 1 ? '' : 's'}:` +
+  $('info').textContent = !h.elements.length ? `${where} holds no element` : `${where} holds ${h.elements.length} element${h.elements.length === 1 ? '' : 's'}:` +
     h.elements.slice(0, 256).map((f) => ' (' + unflatten(m.shape, f).join(',') + ')').join('') + (h.elements.length > 256 ? ' ...' : '');
   $('info').dataset.holds = JSON.stringify(h.elements);
   highlight($('logical'), h.elements, '#000');
@@ -1146,13 +1158,19 @@ function tabKeys(list, selector, activate) {
   });
 }
 
+// Whether tab t's text and shape are its preset's up to white space.
+function samePreset(t) {
+  const p = presets.find((q) => q.name === t.preset), bare = (x) => x.replace(/\s+/g, '');
+  return !!p && bare(t.text) === bare(p.text) && bare(t.shape) === bare('(' + p.shape.join(',') + ')');
+}
+
 function wire() {
   // An edit of the text or the shape makes the tab a custom layout: the
   // preset menu and the tab's name say so at once; the engine is asked
   // after the debounce, the old pictures greyed meanwhile.
   const field = (id, key, conv = (x) => x) => $(id).addEventListener('input', () => {
     tab()[key] = conv($(id).value);
-    if (key !== 'column' && tab().preset) { tab().preset = ''; $('preset').value = ''; drawTabs(); }
+    if (key !== 'column' && tab().preset && !samePreset(tab())) { tab().preset = ''; $('preset').value = ''; drawTabs(); }
     setStale(true, 'computing…');
     later('tile', update);
   });
