@@ -659,8 +659,9 @@ Layout asLayout(py::handle h, const char *what);
 
 /// A Python argument as a value of `kind` (api/CuteOps.h): a Layout (or an
 /// int n, pycute's Layout(n)), a tiler (toTiler), an int tuple or an int.
-api::CuteValue cuteValueOf(py::handle h, const api::CuteParam &p) {
-  const std::string what(p.name);
+api::CuteValue cuteValueOf(py::handle h, const api::CuteParam &p,
+                           const char *name) {
+  const std::string what(name);
   switch (p.kind) {
   case api::CuteKind::Layout:
     return {asLayout(h, what.c_str())};
@@ -685,14 +686,16 @@ py::object pythonOf(const api::CuteValue &v) {
   return py::str(v.str());
 }
 
-/// The registry's `op` on Python arguments; None for an optional
-/// parameter leaves it out (None as a tiler is pycute's `_`).
-py::object callOp(const api::CuteOp &op, std::initializer_list<py::handle> in) {
+/// The registry's `op` on Python arguments, named in messages as the
+/// Python function names them (`names`, one per argument); None for an
+/// optional parameter leaves it out (None as a tiler is pycute's `_`).
+py::object callOp(const api::CuteOp &op, std::initializer_list<py::handle> in,
+                  std::initializer_list<const char *> names) {
   std::vector<api::CuteValue> args;
   size_t i = 0;
   for (py::handle h : in) {
     if (!(h.is_none() && op.params[i].optional))
-      args.push_back(cuteValueOf(h, op.params[i]));
+      args.push_back(cuteValueOf(h, op.params[i], names.begin()[i]));
     ++i;
   }
   return pythonOf(unwrap(api::callCuteOp(op, std::move(args))));
@@ -707,8 +710,11 @@ void defCuteOp(py::module_ &m, const char *name,
   if (!op || op->params.size() != keywords.size())
     throw std::logic_error(std::string("no registry row for ") + name);
   const std::string doc = std::string(op->doc) + ". " + example;
-  auto one = [op](py::object a) { return callOp(*op, {a}); };
-  auto two = [op](py::object a, py::object b) { return callOp(*op, {a, b}); };
+  const char *k0 = keywords[0], *k1 = keywords.size() > 1 ? keywords[1] : "";
+  auto one = [op, k0](py::object a) { return callOp(*op, {a}, {k0}); };
+  auto two = [op, k0, k1](py::object a, py::object b) {
+    return callOp(*op, {a, b}, {k0, k1});
+  };
   if (keywords.size() == 1)
     m.def(name, one, py::arg(keywords[0]), doc.c_str());
   else if (op->params[1].optional)
@@ -967,7 +973,7 @@ void bindAlgebra(py::module_ &m) {
             c.layout = unwrap(cute::composition(c.layout, toTiler(b)));
             return py::cast(c);
           }
-          return callOp(*composition, {a, b});
+          return callOp(*composition, {a, b}, {"layoutA", "tiler"});
         }, py::arg("layoutA"), py::arg("layoutB"),
         (std::string(composition->doc) +
          "; B may be a tiler (a tuple of layouts, ints or None per mode) and A a "
@@ -976,7 +982,7 @@ void bindAlgebra(py::module_ &m) {
   for (const char *name : {"right_inverse", "left_inverse"}) {
     const api::CuteOp *op = api::findCuteOp(name);
     m.def(name, [op](py::object x) -> py::object {
-            return x.is_none() ? py::none() : callOp(*op, {x});
+            return x.is_none() ? py::none() : callOp(*op, {x}, {"layout"});
           }, py::arg("layout"),
           (std::string(op->doc) + " (None gives None, as pycute)").c_str());
   }

@@ -151,8 +151,9 @@ def test_algebra_functions_come_from_the_registry():
     # None is pycute's `_` for a tiler, the default for an optional argument.
     assert lk.logical_divide(lk.Layout(128, 1), None) == lk.Layout(128, 1)
     assert lk.complement(lk.Layout(4, 2), None) == lk.Layout(2, 1)
-    # An argument is read by its parameter's kind, named as the registry does.
-    with pytest.raises(TypeError, match="B: expected a Layout or an int"):
+    # An argument is read by its parameter's kind, named as the function's
+    # keyword (pycute's).
+    with pytest.raises(TypeError, match="layout: expected a Layout or an int"):
         lk.blocked_product(lk.Layout(2, 1), (lk.Layout(2, 1), None))
     # 4:32 covers 0, 32, 64, 96; its complement up to 256 is (32,2):(1,128).
     assert lk.complement(lk.Layout(4, 32), 256) == lk.Layout((32, 2), (1, 128))
