@@ -858,7 +858,7 @@ async function selectElement(f) {
   highlight($('physical'), phys, '#000');
 }
 
-// One step of the derivation in the CLI's words (tools/layoutkit,
+// One step of the derivation in the CLI's words (tools/cli,
 // `tile eval --steps`).
 function stepText(s) {
   const iter = `${s.extent}:${s.stride}@${s.axis}`;
