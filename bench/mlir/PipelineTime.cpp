@@ -44,6 +44,10 @@ double now(clockid_t c) {
 
 int main(int argc, char **argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 3;
+  if (reps < 1 || reps > 100) {
+    std::fprintf(stderr, "usage: lk_mlir_pipeline_time [REPS], 1 <= REPS <= 100\n");
+    return 2;
+  }
   const bool noVerify = std::getenv("LK_PIPELINE_NO_VERIFY") != nullptr;
   mlir::DialectRegistry registry;
   lk::tileas::registerProgramDialects(registry);

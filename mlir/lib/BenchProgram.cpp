@@ -6,6 +6,8 @@
 
 #include "layoutkit-mlir/BenchProgram.h"
 
+#include "XorShift.h"
+
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +26,7 @@ const char *const kI = "tensor<64x64xi32>";
 class Gen {
 public:
   Gen(uint64_t seed, int64_t ops)
-      : state(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull),
+      : rng(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull),
         target(ops) {}
 
   std::string run() {
@@ -51,7 +53,7 @@ public:
   }
 
 private:
-  uint64_t state;
+  lk::tileas::XorShift rng;
   int64_t target;
   int64_t count = 0; // ops emitted so far
   int64_t names = 0;
@@ -61,13 +63,7 @@ private:
   int depth = 0;       // regions around the current block
   bool sliced = false; // inside a loop carrying sliceCount
 
-  uint64_t next() {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  }
-  int pick(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
+  int pick(int n) { return rng.pick(n); }
   std::string fresh() { return "%v" + std::to_string(names++); }
   /// One op (or the line opening an op with regions).
   void line(const std::string &ind, const std::string &text) {

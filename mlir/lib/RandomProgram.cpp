@@ -6,6 +6,8 @@
 
 #include "layoutkit-mlir/RandomProgram.h"
 
+#include "XorShift.h"
+
 #include <sstream>
 #include <vector>
 
@@ -22,7 +24,7 @@ const char *const kGmem = "tensor<64x64xf32, #tileas.encoding<global, linear>>";
 
 class Gen {
 public:
-  explicit Gen(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  explicit Gen(uint64_t seed) : rng(seed * 0x9E3779B97F4A7C15ull + 1) {}
 
   std::string run(int ops) {
     body << "func.func @f(%flag: i1, %n: index, %g0: " << kGmem << ", %g1: "
@@ -54,7 +56,7 @@ private:
     std::string name;
     int type;
   };
-  uint64_t state;
+  lk::tileas::XorShift rng;
   std::ostringstream body;
   std::string header;
   std::vector<Tile> tiles;
@@ -66,13 +68,7 @@ private:
   int inWhile = 0; // scf.while bodies around: slicing refuses their block
                    // arguments as inits ("fail to get an initial forOperand")
 
-  uint64_t next() {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  }
-  int pick(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
+  int pick(int n) { return rng.pick(n); }
   std::string fresh() { return "%v" + std::to_string(counter++); }
   const Tile &anyTile() { return tiles[pick(static_cast<int>(tiles.size()))]; }
   /// A tile of type `t`: an existing one, or a conversion of one.
