@@ -12,20 +12,22 @@
 /// lives here or in the page.
 ///
 /// Every reply is an object with "ok". A failure is
-///   {"ok": false, "error": {"message", "offset", "length", "notes",
-///                           "field"}}
-/// where offset is the 0-based character the caret goes under in the text
-/// named by "field" ("layout", "shape", "where", "b", ...; "plan" for a
-/// plan that fails on valid inputs), or -1 when the
-/// diagnostic has no position.
+///   {"ok": false, "field": FIELD, "error": <Diagnostic record>}
+/// with the record of api/Describe.h (message, line, column, offset,
+/// length, input, notes, rendered; offset is the 0-based character the
+/// caret goes under, null when the diagnostic has no position) and FIELD
+/// the input it is about ("layout", "shape", "where", "b", ...; "plan" for
+/// a plan that fails on valid inputs).
 ///
 /// Example: parse("S[(8,4,2):(4@laneid,1@laneid,1)", "(8,8)") ->
-///   {"ok":false,"error":{"message":"expected ']' ...","offset":31,...}}
+///   {"ok":false,"field":"layout","error":{"message":"expected ']' ...",
+///    "offset":31,...}}
 ///
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/CuteOps.h"
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
@@ -115,22 +117,13 @@ std::string strings(const std::vector<std::string> &v) {
   return array(v, [](const std::string &x) { return quote(x); });
 }
 
+/// {"ok":false,"field":FIELD,"error":<the Diagnostic record, api/Describe.h>}
+/// where FIELD names the page's input the error is about.
 std::string errorJson(const Diagnostic &d, std::string_view field) {
-  int64_t offset = d.range ? int64_t(d.range->begin.offset) : -1;
-  int64_t length =
-      d.range ? std::max<int64_t>(1, int64_t(d.range->end.offset) -
-                                         int64_t(d.range->begin.offset))
-              : 0;
   return Obj()
       .boolean("ok", false)
-      .raw("error", Obj()
-                        .str("message", d.message)
-                        .num("offset", offset)
-                        .num("length", length)
-                        .raw("notes", strings(d.notes))
-                        .str("field", field)
-                        .str("rendered", d.render())
-                        .done())
+      .str("field", field)
+      .raw("error", api::toJson(api::describe(d)))
       .done();
 }
 
@@ -797,8 +790,8 @@ std::string tableJson(const cute::Layout &l) {
   if (!t)
     return Obj().str("text", l.str()).str("error", t.error().message).done();
   Obj o;
-  return tableFields(o.str("text", l.str()).str("grouping", t->grouping), *t)
-      .done();
+  o.str("text", l.str()).raw("layout", api::toJson(api::describe(l)));
+  return tableFields(o.str("grouping", t->grouping), *t).done();
 }
 
 /// The offsets of a cute layout of rank <= 2 (the TV view).

@@ -14,6 +14,7 @@
 #include "Common.h"
 
 #include "layoutkit/api/CuteOps.h"
+#include "layoutkit/api/Describe.h"
 
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Algebra.h"
@@ -51,9 +52,11 @@ py::object &layoutErrorType() {
 void initErrors(py::module_ &m) {
   py::object base = py::reinterpret_borrow<py::object>(PyExc_ValueError);
   py::dict ns;
-  ns["__doc__"] = "A LayoutKit diagnostic: a ValueError with the message, "
-                  "the 1-based column and line it points at (None without "
-                  "a text), the 0-based offset, the text, the notes and the "
+  ns["__doc__"] = "A LayoutKit diagnostic: a ValueError with the fields of "
+                  "the api layer's diagnostic record (message, line and "
+                  "column 1-based and offset 0-based or None without a "
+                  "text, length, input, notes, rendered; to_dict() gives "
+                  "them) and the "
                   "path of the faulty part of a Python argument (e.g. "
                   "'shape[1][0]'; None when the fault is not in one). "
                   "str(e) is the rendered diagnostic with a caret.";
@@ -61,6 +64,15 @@ void initErrors(py::module_ &m) {
   py::object type = py::reinterpret_borrow<py::object>(
       reinterpret_cast<PyObject *>(&PyType_Type))(
       "LayoutError", py::make_tuple(base), ns);
+  // to_dict(): the diagnostic record's fields (the keys every front end
+  // shows), read back from the attributes raise() set.
+  type.attr("to_dict") = py::cpp_function([](py::object self) {
+    lk::api::Record keys = lk::api::describe(Diagnostic::error(""));
+    py::dict d;
+    for (size_t i = 0; i < keys.size(); ++i)
+      d[py::str(keys.key(i))] = self.attr(keys.key(i).c_str());
+    return d;
+  }, py::is_method(type));
   layoutErrorType() = type;
   m.attr("LayoutError") = type;
   // The one translation of C++ exceptions the bindings let through: a
@@ -89,20 +101,10 @@ void raise(const Diagnostic &d, const std::string &path) {
   if (!path.empty())
     text = path + ": " + text;
   py::object e = layoutErrorType()(text);
-  e.attr("message") = d.message;
-  e.attr("notes") = py::cast(d.notes);
+  const lk::api::Record r = lk::api::describe(d);
+  for (size_t i = 0; i < r.size(); ++i)
+    e.attr(r.key(i).c_str()) = toPython(r.value(i));
   e.attr("path") = path.empty() ? py::object(py::none()) : py::str(path);
-  if (d.range) {
-    e.attr("column") = d.range->begin.column;
-    e.attr("line") = d.range->begin.line;
-    e.attr("offset") = d.range->begin.offset;
-    e.attr("source") = d.source;
-  } else {
-    e.attr("column") = py::none();
-    e.attr("line") = py::none();
-    e.attr("offset") = py::none();
-    e.attr("source") = py::none();
-  }
   PyErr_SetObject(layoutErrorType().ptr(), e.ptr());
   throw py::error_already_set();
 }
@@ -282,6 +284,38 @@ IntTuple toIntTuple(py::handle h, const char *what, bool noneAsZero) {
   TupleReader r(what, noneAsZero);
   r.read(o);
   return r.take();
+}
+
+py::object toPython(const lk::api::Value &v) {
+  using Kind = lk::api::Value::Kind;
+  switch (v.kind()) {
+  case Kind::Null:
+    return py::none();
+  case Kind::Bool:
+    return py::bool_(v.asBool());
+  case Kind::Int:
+    return py::int_(v.asInt());
+  case Kind::Double:
+    return py::float_(v.asDouble());
+  case Kind::String:
+    return py::str(v.asString());
+  case Kind::List: {
+    py::list l;
+    for (const lk::api::Value &x : v.asList())
+      l.append(toPython(x));
+    return std::move(l);
+  }
+  case Kind::Record:
+    return toDict(v.asRecord());
+  }
+  return py::none();
+}
+
+py::dict toDict(const lk::api::Record &r) {
+  py::dict d;
+  for (size_t i = 0; i < r.size(); ++i)
+    d[py::str(r.key(i))] = toPython(r.value(i));
+  return d;
 }
 
 py::object fromIntTuple(const IntTuple &t) {
@@ -741,6 +775,8 @@ Example:
       .def("__call__", &callLayout,
            "L(i) or L(*coord): the offset sum c_i*d_i; an int i is split "
            "colexicographically. Example: Layout((4,8),(8,1))(1,2) == 10")
+      .def("to_dict", [](const Layout &l) { return toDict(lk::api::describe(l)); },
+           "The layout's record, the fields `layoutkit --json` prints: layout, shape, stride, size, cosize, rank, depth")
       .def_property_readonly("shape", [](const Layout &l) { return fromIntTuple(l.shape()); },
                              "The shape as nested tuples, e.g. (4, 8)")
       .def_property_readonly("stride", [](const Layout &l) { return fromIntTuple(l.stride()); },
@@ -830,6 +866,8 @@ Example:
       .def_readonly("layout", &ComposedLayout::layout)
       .def_property_readonly("layoutB", [](const ComposedLayout &c) { return c.swizzle; })
       .def_property_readonly("layoutA", [](const ComposedLayout &c) { return c.layout; })
+      .def("to_dict", [](const ComposedLayout &c) { return toDict(lk::api::describe(c)); },
+           "The layout's record, the fields `layoutkit --json` prints: layout, swizzle, offset, inner")
       .def_property_readonly("shape", [](const ComposedLayout &c) { return fromIntTuple(c.layout.shape()); })
       .def("size", [](const ComposedLayout &c) { return c.layout.size(); })
       .def("__len__", [](const ComposedLayout &c) { return c.layout.rank(); })

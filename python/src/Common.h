@@ -20,6 +20,7 @@
 #define PYBIND11_DETAILED_ERROR_MESSAGES
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Record.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/TupleSyntax.h"
@@ -85,6 +86,12 @@ lk::IntTuple toIntTuple(py::handle h, const char *what = "value",
 /// An IntTuple as an int or nested tuples; a basis-stride leaf as its text
 /// ("2@1").
 py::object fromIntTuple(const lk::IntTuple &t);
+
+/// A value of an api record (api/Record.h) as Python: None, bool, int,
+/// float, str, list, or dict for a record.
+py::object toPython(const lk::api::Value &v);
+/// A record as a dict: the fields of a result's to_dict().
+py::dict toDict(const lk::api::Record &r);
 
 /// A Layout, ComposedLayout, TileLayout, LinearLayout or layout text (any
 /// grammar, api::parseLayout) as an AnyLayout.

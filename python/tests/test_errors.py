@@ -11,7 +11,7 @@ def test_parse_error_position():
     e = ei.value
     assert isinstance(e, ValueError)
     assert e.message == "expected ',' or ')' in shape but found ':'"
-    assert (e.column, e.line, e.offset, e.source) == (5, 1, 4, "(4,8:(1,4)")
+    assert (e.column, e.line, e.offset, e.input) == (5, 1, 4, "(4,8:(1,4)")
     assert "^" in str(e)
 
 

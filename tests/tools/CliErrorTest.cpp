@@ -100,7 +100,7 @@ TEST(CliErrors, UsageErrorAsJson) {
   CliRun r = runCli({"composition", "8:1", "--json"});
   EXPECT_EQ(r.status, 2);
   nlohmann::json j = r.json();
-  EXPECT_EQ(j["error"]["kind"], "usage");
+  EXPECT_EQ(j["kind"], "usage");
   EXPECT_TRUE(j["error"]["column"].is_null());
 }
 

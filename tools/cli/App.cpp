@@ -212,7 +212,7 @@ int reportUsageError(const std::string &message, const std::string &hint,
     Diagnostic d = Diagnostic::error(message);
     d.notes.push_back(hint);
     JsonValue j = errorToJson(d);
-    j["error"]["kind"] = "usage";
+    j["kind"] = "usage";
     out << dumpJson(j) << "\n";
   }
   return kExitUsage;
@@ -223,7 +223,7 @@ int reportDiagnostic(const Diagnostic &d, bool json, std::ostream &out,
   err << d.render();
   if (json) {
     JsonValue j = errorToJson(d);
-    j["error"]["kind"] = "input";
+    j["kind"] = "input";
     out << dumpJson(j) << "\n";
   }
   return kExitBadInput;

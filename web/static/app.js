@@ -532,24 +532,25 @@ async function gridSvg(g, width) {
 // texts: the text of each field ("layout", "shape", "b", ...); names: the
 // field's label on the page where it is not its key (the conversion view's
 // "b" is the Destination). The field is named even without a column.
-function showDiag(el, err, texts, names = {}) {
-  if (!err) { el.textContent = ''; return; }
+function showDiag(el, r, texts, names = {}) {
+  if (!r) { el.textContent = ''; return; }
+  const err = r.error, field = r.field;
   let s = 'error: ' + err.message;
-  const text = texts[err.field], name = names[err.field] || err.field;
-  if (err.offset >= 0 && text !== undefined) {
+  const text = texts[field], name = names[field] || field;
+  if (err.offset !== null && text !== undefined) {
     const before = text.slice(0, err.offset);
     const lineStart = before.lastIndexOf('\n') + 1;
     let lineEnd = text.indexOf('\n', err.offset);
     if (lineEnd < 0) lineEnd = text.length;
     const col = err.offset - lineStart;
     s += ` (in the ${name}, column ${col + 1})\n` + text.slice(lineStart, lineEnd) + '\n' + ' '.repeat(col) + '^'.repeat(Math.max(1, err.length));
-  } else if (names[err.field]) {
+  } else if (names[field]) {
     s += ` (in the ${name})`;
   }
   for (const n of err.notes || []) s += '\nnote: ' + n;
   el.textContent = s;
-  el.dataset.offset = err.offset;
-  el.dataset.field = err.field;
+  el.dataset.offset = err.offset === null ? -1 : err.offset;
+  el.dataset.field = field;
 }
 
 // ---------------------------------------------------------------------------
@@ -822,7 +823,7 @@ function showParsed(p, m, texts) {
     $('forms').textContent = '';
   }
   if (failed) {
-    showDiag($('diag'), failed.error, texts);
+    showDiag($('diag'), failed, texts);
     $('diag').className = 'diag';
     setStale(!!cur.map, cur.map ? 'stale: the pictures show the last layout that was read' : '');
     saveUrl();
@@ -975,13 +976,13 @@ async function updateOps(opChanged = false, note = '') {
   const q = await engine.request('ops', [['algebra', $('op').value, $('opA').value, $('opB').value]]);
   if (!q) return;
   const r = q[0], o = opInfo.get($('op').value);
-  if (!r.ok && opChanged && r.error.field === 'b' && o && $('opB').value !== defaultB(o)) {
+  if (!r.ok && opChanged && r.field === 'b' && o && $('opB').value !== defaultB(o)) {
     const was = $('opB').value;
     $('opB').value = defaultB(o);
     return updateOps(true, `B "${was}" does not read as ${o.b === 'integer' ? 'an' : 'a'} ${o.b}; B is now ${defaultB(o) ? `"${defaultB(o)}"` : 'empty (left out)'}`);
   }
   if (!r.ok) {
-    showDiag($('opdiag'), r.error, {layout: $('opA').value, b: $('opB').value}, {layout: 'A', b: 'B'});
+    showDiag($('opdiag'), r, {layout: $('opA').value, b: $('opB').value}, {layout: 'A', b: 'B'});
     $('opout').replaceChildren();
   } else {
     $('opdiag').textContent = '';
@@ -996,7 +997,7 @@ async function updateTv() {
   const q = await engine.request('tv', [['tv', $('tv').value, $('tvshape').value]]);
   if (!q) return;
   const t = q[0];
-  if (!t.ok) { showDiag($('tvdiag'), t.error, {layout: $('tv').value, shape: $('tvshape').value}, {layout: 'TV layout', shape: 'Shape'}); $('tvout').replaceChildren(); saveUrl(); return; }
+  if (!t.ok) { showDiag($('tvdiag'), t, {layout: $('tv').value, shape: $('tvshape').value}, {layout: 'TV layout', shape: 'Shape'}); $('tvout').replaceChildren(); saveUrl(); return; }
   $('tvdiag').textContent = '';
   // The library places thread t, value v at logical (r, c) of index
   // r + rows * c (CuTe's colex codomain); cells no pair reaches are -1.
@@ -1025,7 +1026,7 @@ async function updatePlan() {
   planRounds = [];
   round = 0;
   if (!r.ok) {
-    showDiag($('plandiag'), r.error, {layout: t.text, b: $('dst').value, shape: t.shape},
+    showDiag($('plandiag'), r, {layout: t.text, b: $('dst').value, shape: t.shape},
       {layout: 'source layout, the tile view\'s Layout', b: 'Destination', shape: 'Logical shape', plan: 'plan from the source layout to the Destination'});
     $('planout').textContent = '';
   } else {
