@@ -1,10 +1,10 @@
 //===- TileBench.cpp - Speed of tile layouts: L(x) and the text form ------===//
 //
 // Evaluation of the forward map L(x) and parse / print of the tile text form
-// on the spec's layouts. The benchmark argument selects the layout of the
-// table (the label names it). Every benchmark reports heap allocations per
-// iteration ("allocs"); evaluation of these small layouts is expected to
-// report 0.
+// on the preset layouts (docs/design.md §6.2). The benchmark argument selects
+// the layout of the table (the label names it). Every benchmark reports heap
+// allocations per iteration ("allocs"); evaluation of these small layouts is
+// expected to report 0.
 //
 //   BM_TileEval      L(x) into a reused CoordSet, x walking the whole tile
 //   BM_TileAddress   the memory-axis address D(x)+O of one axis (addressAt)

@@ -53,7 +53,7 @@ show_cute() {
 show_tile() {
   screen "2. TIRx tile layouts: shards, replicas and offsets over hardware axes"
   local tc='S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid'
-  step "the 8x16 tensor-core tile of the tile spec: replicated over two warps, offset by warp 5" \
+  step "the 8x16 tensor-core tile (docs/design.md §6.1): replicated over two warps, offset by warp 5" \
     tile owners "$tc" '(8,16)' '(7,15)'
   "$lk" tile show "$tc" '(8,16)' --svg "$pictures/tile-owners.svg" >/dev/null
   local banks=(tile banks 'S[(8,64):(64,1)]' '(8,64)' --swizzle 128B --svg "$pictures/tile-banks.svg")

@@ -156,7 +156,7 @@ Expected<LayoutAttribute> parseLayoutAttribute(std::string_view text,
   Lexer &lx = p.lexer();
   LayoutAttribute out;
 
-  // 1. The element type, before any other validation (spec 004).
+  // 1. The element type, before any other validation (docs/design.md §6.6).
   if (a.hasElem) {
     Expected<ElementType> t = registry.lookup(a.elem);
     if (!t) {

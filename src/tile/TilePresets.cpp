@@ -1,4 +1,4 @@
-//===- TilePresets.cpp - Hardware tile layouts of the spec ----------------===//
+//===- TilePresets.cpp - Hardware tile layouts, as a table ----------------===//
 //
 // Part of LayoutKit.
 //

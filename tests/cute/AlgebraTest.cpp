@@ -1,7 +1,7 @@
 //===- AlgebraTest.cpp - Unit tests of the layout algebra -----------------===//
 //
-// Expected values are derived by hand in the comments; the spec's worked
-// examples appear as docs/design.md §4 decides them.
+// Expected values are derived by hand in the comments; the worked examples
+// of docs/design.md §6.5 appear as §4 there decides them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,7 +72,7 @@ TEST(Evaluation, BasisStridesMapIntoATupleCodomain) {
 
 TEST(Structure, CoalesceExamples) {
   EXPECT_EQ(coalesce(L("(2,4):(1,2)")).str(), "8:1");
-  // The spec's contiguity example with CuTe's colexicographic order: the
+  // The contiguity example (docs/design.md §6.5) in colexicographic order: the
   // first mode is the fastest, so (4,2):(1,4) fuses to 8:1 ...
   EXPECT_EQ(coalesce(L("(4,2):(1,4)")).str(), "8:1");
   // ... while (2,4):(4,1) and (2,4):(8,1) do not fuse (see docs/cute.md).
@@ -87,7 +87,8 @@ TEST(Structure, CoalesceExamples) {
 }
 
 TEST(Structure, FilterZerosAndFilter) {
-  // The spec's broadcast example: filter_zeros keeps the structure and sets
+  // The broadcast example (docs/design.md §6.5): filter_zeros keeps the
+  // structure and sets
   // the broadcast extent to 1; filter also drops it.
   EXPECT_EQ(filter_zeros(L("(4,3):(1,0)")).str(), "(4,1):(1,0)");
   EXPECT_EQ(filter(L("(4,3):(1,0)")).str(), "4:1");
@@ -103,8 +104,8 @@ TEST(Structure, FlattenAndGroupModes) {
 }
 
 TEST(Composition, SpecExamplesInCuTeOrder) {
-  // composition(A,B)(i) = A(B(i)). The spec's dense example read in this
-  // order: A = 8:2, B = 4:1 gives i -> 2i on [0,4).
+  // composition(A,B)(i) = A(B(i)). The dense example of docs/design.md §6.5
+  // in this order: A = 8:2, B = 4:1 gives i -> 2i on [0,4).
   EXPECT_EQ(str(composition(L("8:2"), L("4:1"))), "4:2");
   // Hierarchical example: B's image {0,1,2,3} stays inside A's first mode.
   EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("(2,2):(1,2)"))), "(2,2):(1,2)");
@@ -153,7 +154,7 @@ TEST(Composition, NegativeStridesAcrossModesAreRefused) {
 }
 
 TEST(Complement, DesignDecisions) {
-  // DESIGN §4: complement(4:32, 256) is (32,2):(1,128); 32:1 is the
+  // docs/design.md §4: complement(4:32, 256) is (32,2):(1,128); 32:1 is the
   // complement for cotarget 128.
   EXPECT_EQ(str(complement(L("4:32"), IntTuple(256))), "(32,2):(1,128)");
   EXPECT_EQ(str(complement(L("4:32"), IntTuple(128))), "32:1");
@@ -217,7 +218,7 @@ TEST(Divide, RegroupsFollowTheTilersProfile) {
 }
 
 TEST(Product, SpecExampleAsDecided) {
-  // DESIGN §4: logical_product(128:1, 4:32) = (128,4):(1,4096): the
+  // docs/design.md §4: logical_product(128:1, 4:32) = (128,4):(1,4096): the
   // complement of 128:1 in 128*cosize(4:32) = 12416 is 97:128, and
   // composing it with 4:32 gives 4:4096.
   EXPECT_EQ(str(logical_product(L("128:1"), T("4:32"))), "(128,4):(1,4096)");
@@ -343,8 +344,8 @@ TEST(Equivalence, ComposedLayoutsCompareAsFunctions) {
 TEST(Swizzle, CuTeFormula) {
   // Bit 7 is XORed into bit 4.
   EXPECT_EQ(swizzleApply(3, 4, 3, 128), 144);
-  // Bits [7,10) of 0x18 are zero: unchanged (the spec's variant reading bits
-  // [3,6) would give 0x28; DESIGN §4 rejects it).
+  // Bits [7,10) of 0x18 are zero: unchanged (the variant reading bits [3,6)
+  // would give 0x28; docs/design.md §4 rejects it).
   EXPECT_EQ(swizzleApply(3, 4, 3, 0x18), 0x18);
   for (int64_t x = 0; x < 4096; ++x)
     EXPECT_EQ(swizzleApply(3, 4, 3, swizzleApply(3, 4, 3, x)), x);

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Expected values: docs/hardware.md §1.3 (wavefront table), §7 (sectors and
-// lines) and the spec's (8,64) float16 bank example; derivations beside
+// lines) and the (8,64) float16 bank example of docs/design.md §6.3;
+// derivations beside
 // each test.
 //
 //===----------------------------------------------------------------------===//
@@ -96,7 +97,8 @@ TEST(Analysis, WavefrontTableOfTheSheet) {
 }
 
 TEST(Analysis, SwizzledColumnsOf16BytesTakeOneWavefront) {
-  // The spec's claim at the hardware level: eight lanes (one quarter-warp
+  // The general statement of docs/design.md §6.3 at the hardware level:
+  // eight lanes (one quarter-warp
   // group of a 16-byte access) each read a 16-byte vector of the same
   // column of a tile whose rows are one swizzle row (32, 64 or 128 bytes);
   // any eight consecutive rows, any column: one wavefront, for 8-, 16- and

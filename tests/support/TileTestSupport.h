@@ -30,7 +30,8 @@ namespace lk::tile::testing {
 /// A physical coordinate as axis name -> value (every axis the layout names).
 using NamedCoord = std::map<std::string, int64_t>;
 
-/// L(flat) by the spec's formulas: c_k = floor(flat / prod_{l>k} e_l) mod e_k,
+/// L(flat) by the formulas of the forward map (docs/design.md §2.2):
+/// c_k = floor(flat / prod_{l>k} e_l) mod e_k,
 /// D[a] = sum c_k s_k, + O[a], + every r in prod [0, e_t).
 inline std::vector<NamedCoord> referenceEval(const TileLayout &l, int64_t flat) {
   NamedCoord base;

@@ -94,7 +94,7 @@ TEST(Bank, SpecWorkedExampleSwizzled128B) {
 }
 
 TEST(Bank, SwizzledColumnsOf16BytesAreConflictFreeForEveryModeAndDtype) {
-  // Claim of the spec: with a 32B / 64B / 128B swizzle, a read of any 8 x
+  // docs/design.md §6.3: with a 32B / 64B / 128B swizzle, a read of any 8 x
   // 16-byte column is conflict-free, for 8-, 16- and 32-bit elements. The
   // tile is the canonical one for the mode: rows of `width` bytes (the
   // swizzle atom's row), 64 rows; eight lanes read eight consecutive rows

@@ -21,8 +21,9 @@ SwizzleLayout swz(int64_t m, int64_t b, int64_t s) {
   return *r;
 }
 
-/// The spec's definition, written bit by bit: addr(m) = f(m >> M) * 2^M +
-/// (m mod 2^M) with f(x) = x ^ ((x & ((2^B - 1) << S)) >> S).
+/// The definition (docs/design.md §6.4), written bit by bit:
+/// addr(m) = f(m >> M) * 2^M + (m mod 2^M) with
+/// f(x) = x ^ ((x & ((2^B - 1) << S)) >> S).
 int64_t specAddr(int64_t m, int M, int B, int S) {
   int64_t x = m >> M;
   int64_t f = x ^ ((x & (((int64_t(1) << B) - 1) << S)) >> S);
@@ -31,7 +32,7 @@ int64_t specAddr(int64_t m, int M, int B, int S) {
 
 TEST(SwizzleLayout, MatchesTheSpecFormula) {
   // Every well-formed (M, B, S) with small parameters, every address below
-  // 2^(M+S+B+1): the spec's formula and ours agree (cute's Swizzle<B,M,S>
+  // 2^(M+S+B+1): the definition and ours agree (cute's Swizzle<B,M,S>
   // too: tests/bridge/TileCuteTest.cpp).
   for (int M = 0; M <= 4; ++M)
     for (int B = 0; B <= 3; ++B)
@@ -105,7 +106,8 @@ TEST(SwizzleLayout, WellFormednessIsChecked) {
 TEST(SwizzleLayout, TextRoundTrips) {
   EXPECT_EQ(swz(3, 3, 3).str(), "Swizzle(M=3,B=3,S=3)");
   EXPECT_EQ(*parseSwizzleLayout("Swizzle(M=3,B=3,S=3)"), swz(3, 3, 3));
-  // Positional order is the spec's: per_element, swizzle_len, atom_len.
+  // Positional order (docs/design.md §6.4): per_element, swizzle_len,
+  // atom_len.
   EXPECT_EQ(*parseSwizzleLayout("Swizzle(4, 2, 3)"), swz(4, 2, 3));
   EXPECT_EQ(*parseSwizzleLayout(" Swizzle( S = 5 , M = 1 , B = 2 ) "),
             swz(1, 2, 5));

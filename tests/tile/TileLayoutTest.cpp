@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Expected values come from the spec's tables (specification document 000, docs/design.md §1)
-/// or are derived by hand beside each test; the property tests compare with
+/// Expected values come from the tables of docs/design.md §6.1-6.2 or are
+/// derived by hand beside each test; the property tests compare with
 /// the reference evaluator of TileTestSupport.h on random layouts.
 ///
 //===----------------------------------------------------------------------===//
@@ -102,10 +102,10 @@ TEST(TileLayout, MakeRejects) {
 }
 
 //===----------------------------------------------------------------------===//
-// Forward map: the spec's tensor-core tile
+// Forward map: the tensor-core tile (docs/design.md §6.1)
 //===----------------------------------------------------------------------===//
 
-/// Every row of the spec's table "A few elements" of the tensor-core tile:
+/// Every row of the element table of the tensor-core tile (design.md §6.1):
 /// (i, j), flat, (c0..c3), laneid, warpid (x2), m.
 TEST(TileLayout, TensorCoreTableRows) {
   struct Row {
@@ -134,7 +134,7 @@ TEST(TileLayout, TensorCoreTableRows) {
   }
 }
 
-/// The closed form of the spec: laneid = 4i + floor(j/2) mod 4,
+/// The closed form (docs/design.md §6.1): laneid = 4i + floor(j/2) mod 4,
 /// warpid = floor(j/8) + 5 + 4r, m = j mod 2, for all 128 elements.
 TEST(TileLayout, TensorCoreClosedForm) {
   TileLayout l = parse(kTensorCore);

@@ -1,12 +1,12 @@
-//===- TilePresetsTest.cpp - The spec's hardware layouts ------------------===//
+//===- TilePresetsTest.cpp - The hardware tile presets --------------------===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 ///
-/// Every row of the spec's tables (specification document 000, docs/design.md §1), the
-/// closed forms the spec states, and hand-derived closed forms for the
-/// presets the spec describes in prose (scale factors with packing, reuse
+/// Every row of the tables of docs/design.md §6.1-6.2, the closed forms
+/// stated there, and hand-derived closed forms for the presets given there
+/// without one (scale factors with packing, reuse
 /// and pipeline stages; device mesh; scratchpad). Each closed form is
 /// checked on every element.
 ///
@@ -179,7 +179,8 @@ TEST(TilePresets, ScaleFactorLayoutDetails) {
     EXPECT_EQ(got[0].at("TCol"), 4);
     EXPECT_EQ(got[0].at("m"), k - 4);
   }
-  // The trivial configuration is the spec's atom, element by element.
+  // The trivial configuration is the atom (docs/design.md §6.2), element by
+  // element.
   Expected<TiledLayout> atom = scaleFactorLayout({.rows = 32, .groups = 4, .sfPerMma = 4,
                                                   .sfBits = 32, .reuse = 1, .pipeDepth = 1});
   ASSERT_TRUE(atom);

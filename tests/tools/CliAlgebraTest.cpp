@@ -137,7 +137,7 @@ TEST(CliAlgebra, Products) {
   EXPECT_EQ(resultOf({"logical_product", "(2,2):(1,2)", "3:1"}),
             "((2,2),3):((1,2),4)");
   // complement(128:1, 128*cosize(4:32) = 128*97) = 97:128; 97:128 o 4:32
-  // = 4:4096 (DESIGN §4).
+  // = 4:4096 (docs/design.md §4).
   EXPECT_EQ(resultOf({"logical_product", "128:1", "4:32"}), "(128,4):(1,4096)");
   // By mode with (3:1,4:1):
   //   mode 0: 2:1 x 3:1: complement(2:1, 6) = 3:2 -> (2,3):(1,2)

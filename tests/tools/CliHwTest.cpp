@@ -6,8 +6,8 @@
 //
 // Expected values: docs/hardware.md §2.1 (mma fragments), §4.3 (the descriptor
 // with SBO = 1024 B and 128B swizzle: SBO field 64 at bits 32-45, layout
-// code 1 at bits 62-63 -> 0x4000004000010000), §1.3 and the spec's (8,64)
-// f16 column read.
+// code 1 at bits 62-63 -> 0x4000004000010000), §1.3 and the (8,64)
+// f16 column read of docs/design.md §6.3.
 //
 //===----------------------------------------------------------------------===//
 

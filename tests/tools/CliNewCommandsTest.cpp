@@ -28,7 +28,7 @@ const std::string kBlocked =
 TEST(CliNewCommands, TilePresets) {
   CliRun all = runCli({"tile", "presets"});
   ASSERT_EQ(all.status, 0) << all.err;
-  // The spec's table has seven presets, one line each.
+  // Seven presets (docs/design.md §6.2), one line each.
   EXPECT_EQ(std::count(all.out.begin(), all.out.end(), '\n'), 7);
   EXPECT_NE(all.out.find("mma_m8n8_fragment  (8,8)  "
                          "S[(8,4,2):(4@laneid,1@laneid,1)]\n"),

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Expected outputs are derived from the spec's tensor-core tile (8,16):
+// Expected outputs are derived from the tensor-core tile (8,16) of
+// docs/design.md §6.1:
 // laneid = 4i + (j/2) mod 4, warpid = j/8 + 5 + 4r, m = j mod 2, and from
-// its (8,64) float16 bank example.
+// the (8,64) float16 bank example (§6.3).
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,11 +4,12 @@
 //
 // DEMO_DIR is build-wasm/web (scripts/build-wasm.sh), LAYOUTKIT the native
 // CLI. The page is served by `layoutkit demo` itself. The expected answers
-// come from the CLI (`layoutkit tile owners / banks / conflicts`, `plan`,
-// the diagnostic's column) for the same layout, and from the spec's worked
-// bank example ((8,64) f16 column read: 8 rows on bank 0 unswizzled, eight
-// distinct banks with the 128B swizzle). Exit 77: skipped (no wasm build,
-// no Chromium or no playwright-core), with the reason on stdout.
+// come from the CLI (`layoutkit tile owners / banks / conflicts`, `plan`, the
+// diagnostic's column) for the same layout, and from the worked bank example
+// of docs/design.md §6.3 ((8,64) f16 column read: 8 rows on bank 0
+// unswizzled, eight distinct banks with the 128B swizzle). Exit 77: skipped
+// (no wasm build, no Chromium or no playwright-core), with the reason on
+// stdout.
 'use strict';
 
 const fs = require('fs');
@@ -211,9 +212,9 @@ async function main() {
     // lines after the first (the steps, "L(x):" and the points).
     await checkSteps(page, p.text, shape, f, `preset ${p.name}`);
     if (p.name === 'tensor_core_8x16') {
-      // The spec's statement: element (0,0) lives on warps {5, 9}.
+      // docs/design.md §6.1: element (0,0) lives on warps {5, 9}.
       const o = await page.evaluate(async () => window.lk('owners', document.getElementById('layout').value, document.getElementById('shape').value, 0));
-      check(JSON.stringify(o.owners.map((x) => x.owner.warpid).sort((a, b) => a - b)) === '[5,9]', 'tensor_core_8x16: (0,0) on warps 5 and 9 (spec)');
+      check(JSON.stringify(o.owners.map((x) => x.owner.warpid).sort((a, b) => a - b)) === '[5,9]', 'tensor_core_8x16: (0,0) on warps 5 and 9 (design.md §6.1)');
     }
   }
 
@@ -251,7 +252,7 @@ async function main() {
   await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
   check((await page.textContent('#forms')).includes('no exact form'), 'edit: a replica has no cute form, and the reason is shown');
 
-  // Banks and conflicts against the CLI and the spec's example.
+  // Banks and conflicts against the CLI and docs/design.md §6.3.
   await select(page, '#preset', 'smem_row_major_8x64');
   const specWays = {f16: {none: 8, '128B': 1}};
   for (const dtype of ['f16', 'f32']) {
@@ -267,7 +268,7 @@ async function main() {
       check(c.ok && ways === c.result.ways && JSON.stringify(drawn) === JSON.stringify(cliCells),
         `banks ${dtype} ${sw}: ${ways}-way column read and the line x bank grid match the CLI`);
       if (specWays[dtype] && specWays[dtype][sw] !== undefined)
-        check(ways === specWays[dtype][sw], `banks ${dtype} ${sw}: ${specWays[dtype][sw]}-way as the spec derives`);
+        check(ways === specWays[dtype][sw], `banks ${dtype} ${sw}: ${specWays[dtype][sw]}-way as docs/design.md §6.3 derives`);
       if (dtype === 'f16' && (sw === 'none' || sw === '128B'))
         await page.screenshot({path: path.join(shots, `banks-f16-${sw}.png`)});
     }

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The layout attribute literal of the tile compiler (spec 004, "Layout
-/// Descriptor Grammar"): a shape, a parallel stride, an optional hardware
+/// The layout attribute literal of the tile compiler (docs/design.md §2.1,
+/// examples in §6.6): a shape, a parallel stride, an optional hardware
 /// swizzle and an optional named element type.
 ///
 ///   layout-attr := "<" tuple "," tuple [ "," swizzle ] [ "," elem ] ">"
@@ -20,12 +20,12 @@
 /// stride are congruent trees of non-negative integers (no `()`, no negative
 /// strides, no basis strides); shape leaves are positive. The swizzle is one
 /// of the hardware triples <0,4,3>, <1,4,3>, <2,4,3>, <3,4,3>, <2,5,2>
-/// (spec 004 / DESIGN §2.1). `elem` names a type of an ElementTypeRegistry.
+/// (docs/design.md §2.1). `elem` names a type of an ElementTypeRegistry.
 ///
 /// Validation order. First the whole text must be syntactically complete;
 /// then the element type is looked up -- an unknown name is reported before
 /// any other check, even when shape and stride are not congruent or the
-/// swizzle is illegal (spec 004); then the layout (congruence, positive
+/// swizzle is illegal; then the layout (congruence, positive
 /// shape, size and every offset fit in 64 bits); then the swizzle.
 ///
 /// Printing gives the canonical form, without blanks:

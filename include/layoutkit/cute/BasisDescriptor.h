@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Basis descriptors (spec 002, "Descriptor Grammar") write the strides of a
+/// Basis descriptors (docs/design.md §2.1, §6.5) write the strides of a
 /// layout as scaled basis vectors `N@d` of a multi-dimensional codomain:
 ///
 ///   descriptor ::= group ;
@@ -21,7 +21,7 @@
 /// never inside a number; a newline is not a blank. `1@0@1` is the unit
 /// basis at the nested codomain position (0,1) (outermost index first).
 ///
-/// Reading a descriptor takes two stages, as the spec requires:
+/// Reading a descriptor takes two stages:
 ///  1. parseBasisDescriptorSyntax() checks the syntax and keeps each count as
 ///     the raw fraction that was written (`2/2`, `1/0`), with source ranges;
 ///  2. normalizeBasisDescriptor() turns each count into an integer: a count
@@ -32,7 +32,7 @@
 /// all carry a basis path (IntTuple::leaf(value, path)); `()` is the empty
 /// tuple. A count of 0 is legal (a broadcast basis).
 ///
-/// Printing writes the form the spec recommends, ", " between entries:
+/// Printing writes the readable form, ", " between entries:
 /// `((1@0, 8@1), 1@2)`; parseBasisDescriptor(printBasisDescriptor(x)) == x.
 ///
 /// Examples:
@@ -62,8 +62,8 @@
 
 namespace lk::cute {
 
-/// Stage 1 output: a descriptor exactly as written (the spec's "simple
-/// candidate"). Offsets are byte offsets into the parsed text. Consumers use
+/// Stage 1 output: a descriptor exactly as written (counts before
+/// normalization). Offsets are byte offsets into the parsed text. Consumers use
 /// the normalized IntTuple; this form exists so that the two stages can be
 /// run and tested separately.
 struct BasisDescriptorSyntax {

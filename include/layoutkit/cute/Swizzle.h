@@ -12,7 +12,7 @@
 /// i.e. bits [M+S, M+S+B) are XORed into bits [M, M+B). With S >= B the two
 /// fields do not overlap and Sw is self-inverse: Sw(Sw(x)) == x. A negative
 /// S (|S| >= B) goes the other way: bits [M, M+B) into [M-S, M-S+B).
-/// (DESIGN §4: the spec's variant that reads bits [S, S+B) is not used.)
+/// (docs/design.md §4: the variant that reads bits [S, S+B) is not used.)
 ///
 /// Examples:
 ///   Sw<3,4,3>(128) == 144   bit 7 is XORed into bit 4

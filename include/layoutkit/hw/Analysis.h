@@ -40,7 +40,7 @@
 /// then one access of the machine model (docs/hardware.md §1.3 for shared
 /// memory, §7 for global memory).
 ///
-/// Worked example (docs/hardware.md §1.3 and the spec's bank example): the
+/// Worked example (docs/hardware.md §1.3, docs/design.md §6.3): the
 /// column read of an (8,64) f16 row-major tile, lane i holding (i, 0)
 /// (distributed S[(8,64):(1@laneid,1@m)], register r = column r) is one
 /// 2-byte access per lane at bytes 128 i: bank 0 eight times, 8 wavefronts;

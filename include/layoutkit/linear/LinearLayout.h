@@ -8,7 +8,7 @@
 /// \file
 /// A linear layout is a linear map between two labeled vector spaces over
 /// F2 (the field {0, 1} where addition is XOR). This is the layout model of
-/// Triton (docs/design.md §2.3; the linear-layouts paper, specification document 001).
+/// Triton (docs/design.md §2.3; the linear-layouts paper, document 001).
 ///
 /// ## The model
 ///

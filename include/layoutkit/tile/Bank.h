@@ -24,8 +24,9 @@
 /// This is the bank model of the tile layer, taken over one request as a
 /// whole; the hardware layer splits wide requests into wavefronts.
 ///
-/// Worked example (the spec's): (8,64) float16 row-major, S[(8,64):(64,1)],
-/// address m = 64i + j. Eight lanes read column j = 0 (lane i reads (i,0)):
+/// Worked example (docs/design.md §6.3): (8,64) float16 row-major,
+/// S[(8,64):(64,1)], address m = 64i + j. Eight lanes read column j = 0
+/// (lane i reads (i,0)):
 ///   no swizzle:            bankword = 32i -> bank 0 for every row: 8 ways
 ///   Swizzle(M=3,B=3,S=3):  addr = 64i + 8((0/8) xor i) = 72i,
 ///                          bankword = 36i -> banks 0,4,...,28: 1 way

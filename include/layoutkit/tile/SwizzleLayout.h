@@ -8,7 +8,7 @@
 /// A swizzle permutes the linear memory address a tile layout produces. It
 /// is not affine, so it is not a TileLayout; it is a separate
 /// `SwizzleLayout`, and `ComposeLayout(swizzle, tile)` applies it to the
-/// tile's address on the memory axis `m` (DESIGN §2.2).
+/// tile's address on the memory axis `m` (docs/design.md §2.2).
 ///
 /// A SwizzleLayout has three parameters, per_element M, swizzle_len B and
 /// atom_len S, and maps an element address m to
@@ -35,12 +35,12 @@
 ///   forDtype(8,  SwizzleMode::B64)      -> Swizzle(M=4,B=2,S=3)
 ///   forDtype(32, SwizzleMode::B32)      -> Swizzle(M=2,B=1,S=3)
 ///   Swizzle(M=3,B=3,S=3) on m = 64i + j -> 64i + 8((j/8) xor i) + j mod 8
-///                                          (i < 8; the spec's 128B/f16 case)
+///                                          (i < 8; design.md §6.3)
 ///
 /// Text forms (round-trip exact; printing gives the keyword form):
 ///   Swizzle(M=3,B=3,S=3)          keyword form, any order, blanks allowed
 ///   Swizzle(3,3,3)                positional: per_element, swizzle_len,
-///                                 atom_len (the spec's SwizzleLayout order)
+///                                 atom_len (docs/design.md §6.4)
 ///   Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]      a ComposeLayout
 ///
 //===----------------------------------------------------------------------===//

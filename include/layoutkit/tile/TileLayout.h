@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// A `TileLayout` (TIRx semantics, DESIGN §2.2) maps each element of a
+/// A `TileLayout` (TIRx semantics, docs/design.md §2.2) maps each element of a
 /// logical tile to a *set* of physical coordinates on named axes (Axis.h):
 ///
 ///   L(x) = { D(x) + r + O | r in R }
@@ -28,7 +28,7 @@
 /// A shape is admitted when its size equals prod_k e_k; the same layout
 /// then works for every admitted shape. Extents need not be powers of two.
 ///
-/// Worked example (the tensor-core tile of the spec), logical shape (8,16):
+/// Worked example (the tensor-core tile, docs/design.md §6.1), shape (8,16):
 ///
 ///   S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
 ///

@@ -1,12 +1,12 @@
-//===- TilePresets.h - Hardware tile layouts of the spec ---------*- C++ -*-===//
+//===- TilePresets.h - Hardware tile layouts, as a table ---------*- C++ -*-===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The layouts of the TIRx spec (specification document 000, docs/design.md §1) as a table
-/// of data, each with the logical shape it is meant for:
+/// The hardware tile layouts of docs/design.md §6.2 as a table of data,
+/// each with the logical shape it is meant for:
 ///
 ///   name                   layout                                          shape
 ///   tensor_core_8x16       S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]
@@ -25,7 +25,7 @@
 ///   scratchpad_2x128x512   S[(2,128,512):(512@F,1@P,1@F)]                 (256,512)
 ///       P = i mod 128, F = 512 floor(i/128) + j
 ///   smem_row_major_8x64    S[(8,64):(64,1)]                               (8,64)
-///       m = 64i + j (the spec's bank-conflict example)
+///       m = 64i + j (the bank example, docs/design.md §6.3)
 ///
 /// The scale-factor layout of a block-scaled MMA is parametric and built
 /// from the atom with the operations of TileOps.h (scaleFactorLayout):
