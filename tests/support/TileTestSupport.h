@@ -6,8 +6,9 @@
 ///
 /// \file
 /// A reference evaluator of L(x) written straight from the four steps of the
-/// spec (independent of TileLayout's fast path), a fixed-seed generator of
-/// random tile layouts, and the diagnostic matcher of the grammar tests.
+/// forward map, docs/design.md §2.2 (independent of TileLayout's fast path), a
+/// fixed-seed generator of random tile layouts, and the diagnostic matcher of
+/// the grammar tests.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H

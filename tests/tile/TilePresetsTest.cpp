@@ -69,7 +69,8 @@ TEST(TilePresets, TableIsWellFormed) {
   EXPECT_NE(none.error().notes[0].find("tensor_core_8x16"), std::string::npos);
 }
 
-/// Spec table "A few elements" of the tensor-core tile, and its closed form.
+/// The element table of the tensor-core tile and its closed form
+/// (docs/design.md §6.1).
 TEST(TilePresets, TensorCoreTile) {
   TileLayout l = preset("tensor_core_8x16");
   struct Row { int64_t i, j, laneid, w0, w1, m; };
@@ -92,7 +93,8 @@ TEST(TilePresets, TensorCoreTile) {
   EXPECT_EQ(l.holders(w10)->size(), 64u);
 }
 
-/// Spec table of the Blackwell TMEM accumulator; 224 columns.
+/// The elements of the Blackwell TMEM accumulator (docs/design.md §6.2);
+/// 224 columns.
 TEST(TilePresets, TensorMemoryAccumulator) {
   TileLayout l = preset("tmem_accumulator");
   struct Row { int64_t a, l, c, lane, col; };
