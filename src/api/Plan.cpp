@@ -142,6 +142,39 @@ std::string instructionName(bool matrix, const char *op, bool trans,
 
 } // namespace
 
+namespace {
+
+/// `axis` names one of `l`'s output dims.
+Status checkAxis(const LinearLayout &l, int64_t axis) {
+  int64_t rank = l.numOutDims();
+  if (axis < 0 || axis >= rank)
+    return Diagnostic::error("axis " + std::to_string(axis) +
+                             ": expected 0 to " + std::to_string(rank - 1) +
+                             " (the layout has " + std::to_string(rank) +
+                             " output dims)");
+  return Ok{};
+}
+
+} // namespace
+
+Expected<ReductionReport> reduce(const LinearLayout &layout, int64_t axis,
+                                 const cute::ElementType &type,
+                                 bool eliminateDuplicates) {
+  LK_CHECK(checkAxis(layout, axis));
+  ReductionReport r;
+  LK_TRY(r.plan, plan::planReduction(layout, int(axis), type.bits,
+                                     eliminateDuplicates));
+  LK_TRY(r.simulation, plan::simulateReduction(r.plan));
+  return r;
+}
+
+Expected<plan::GatherPlan> gather(const LinearLayout &src,
+                                  const LinearLayout &index, int64_t axis,
+                                  const cute::ElementType &type) {
+  LK_CHECK(checkAxis(src, axis));
+  return plan::planGather(src, index, int(axis), type.bits);
+}
+
 Expected<PlanReport> planConversion(const LinearLayout &src,
                                     const LinearLayout &dst,
                                     const cute::ElementType &type,
@@ -165,6 +198,8 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
   }
   PlanReport r;
   r.plan = std::move(*planned);
+  r.dtype = type.name;
+  r.arch = options.arch;
   if (const std::optional<plan::SharedMemoryPlan> &m = r.plan.smem) {
     if (report.memoryForms)
       r.memory = memoryForms(m->memory);

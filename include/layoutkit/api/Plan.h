@@ -31,7 +31,9 @@
 ///  * planConversion(): plan::planConversion plus the memory forms and the
 ///    instruction names of the shared-memory sides;
 ///  * planPaddedConversion(): the same for a tensor whose logical shape is
-///    not all powers of two, over its padded shape (plan/PaddedPlan.h).
+///    not all powers of two, over its padded shape (plan/PaddedPlan.h);
+///  * reduce() and gather(): the reduction and gather planners with the
+///    axis checked (the reduction simulated too).
 ///
 /// Example (the mma.m16n8k16 accumulator, two spellings of one layout):
 ///   ParseOptions o; o.shape = (16,8);
@@ -46,8 +48,10 @@
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/cute/ElementType.h"
+#include "layoutkit/plan/Gather.h"
 #include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/plan/Plan.h"
+#include "layoutkit/plan/Reduce.h"
 
 #include <optional>
 #include <span>
@@ -81,6 +85,31 @@ struct MemoryForms {
 /// `memory` maps offset -> logical (plan::SharedMemoryPlan::memory).
 MemoryForms memoryForms(const linear::LinearLayout &memory);
 
+/// A reduction of a distributed layout along one output dim, planned and
+/// simulated (`layoutkit paper reduce`, layoutkit.reduce, the demo's reduce).
+struct ReductionReport {
+  plan::ReducePlan plan;
+  /// plan::simulateReduction(plan): every output register checked.
+  plan::ReduceSimulation simulation;
+};
+
+/// Plans the reduction of `layout` along output dim `axis` for elements of
+/// `type` (plan::planReduction; `eliminateDuplicates` false: every lane,
+/// register and warp stores) and simulates it. Fails, before planning, on
+/// an axis outside [0, rank of the layout's output dims), and as the
+/// planner does (a simulation that disagrees is a result, not a failure:
+/// simulation.correct is false).
+Expected<ReductionReport> reduce(const linear::LinearLayout &layout,
+                                 int64_t axis, const cute::ElementType &type,
+                                 bool eliminateDuplicates = true);
+
+/// Plans out = gather(src, index, axis) for elements of `type`
+/// (plan::planGather). Fails, before planning, on an axis outside
+/// [0, rank of src's output dims), and as the planner does.
+Expected<plan::GatherPlan> gather(const linear::LinearLayout &src,
+                                  const linear::LinearLayout &index,
+                                  int64_t axis, const cute::ElementType &type);
+
 /// Most registers per thread (size of the register dim of SRC or DST)
 /// planConversion() accepts: 2^16. More is refused before planning, by the
 /// planner itself (plan::checkPlanSize).
@@ -102,6 +131,9 @@ struct PlanReport {
   std::string storeInstruction;
   /// "ld.shared" or e.g. "ldmatrix.x4"; empty without shared memory.
   std::string loadInstruction;
+  /// The element type's name (e.g. "f16") and the target planned for.
+  std::string dtype;
+  hw::Arch arch = hw::Arch::Sm90;
 };
 
 /// What planConversion computes beside the plan.
