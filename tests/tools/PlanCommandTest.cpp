@@ -326,7 +326,19 @@ TEST(PlanCommand, IntraWarpTransposeUsesWarpShuffles) {
   nlohmann::json j =
       checkedPlanJson({a, b, "--shape", "(16,16)", "--dtype", "f32"});
   EXPECT_EQ(j["strategy"], "warp shuffle");
-  EXPECT_EQ(j["shuffle_rounds"], 8);
+  // The 8 rounds, each naming for every one of the 32 lanes the lane it
+  // reads and the registers it sends and receives (f32: one element per
+  // shuffled vector).
+  ASSERT_TRUE(j["shuffle"].is_object());
+  EXPECT_EQ(j["shuffle"]["vector_elements"], 1);
+  ASSERT_EQ(j["shuffle"]["rounds"].size(), 8u);
+  for (const nlohmann::json &round : j["shuffle"]["rounds"]) {
+    EXPECT_EQ(round["src_lane"].size(), 32u);
+    EXPECT_EQ(round["send_registers"].size(), 32u);
+    EXPECT_EQ(round["dst_registers"].size(), 32u);
+  }
+  EXPECT_TRUE(j["register_sources"].is_null());
+  EXPECT_TRUE(j["padding"].is_null());
   EXPECT_EQ(j["cost"]["shuffles"], 8);
   EXPECT_EQ(j["cost"]["selects"], 48);
   EXPECT_EQ(j["cost"]["cycles"], 32.0);

@@ -15,12 +15,12 @@
 #include "cli/Handlers.h"
 #include "cli/LayoutArgs.h"
 
+#include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/paper/Table2.h"
 #include "layoutkit/paper/Table3.h"
 #include "layoutkit/paper/Table4.h"
-#include "layoutkit/plan/Reduce.h"
 
 #include <cstdio>
 
@@ -159,30 +159,16 @@ Expected<Reply> runTable4(const Invocation &) {
   return r;
 }
 
-JsonValue countsJson(const plan::ReduceCounts &c) {
-  JsonValue j = JsonValue::object();
-  j["combines"] = c.combines;
-  j["shuffles"] = c.shuffles;
-  j["store_instructions"] = c.storeInstructions;
-  j["thread_stores"] = c.storeLanes;
-  j["load_instructions"] = c.loadInstructions;
-  j["register_copies"] = c.registerCopies;
-  j["barriers"] = c.barriers;
-  j["bytes"] = c.bytes;
-  return j;
-}
-
 Expected<Reply> runReduce(const Invocation &inv) {
-  std::optional<std::string> dtype = inv.option("dtype");
-  int64_t bits = 32;
-  if (dtype) {
-    auto type = cute::ElementTypeRegistry::global().lookup(*dtype);
-    if (!type) {
-      Diagnostic d = std::move(type).error();
+  cute::ElementType type{"f32", 32};
+  if (std::optional<std::string> dtype = inv.option("dtype")) {
+    auto t = cute::ElementTypeRegistry::global().lookup(*dtype);
+    if (!t) {
+      Diagnostic d = std::move(t).error();
       d.notes.push_back("in option --dtype of 'paper reduce'");
       return d;
     }
-    bits = type->bits;
+    type = *t;
   }
   if (!inv.option("axis"))
     return Diagnostic::error("--axis is required: the output dim to reduce "
@@ -193,30 +179,16 @@ Expected<Reply> runReduce(const Invocation &inv) {
   if (!l)
     return inv.inArgument(std::move(l).error(), 0);
   bool elim = !inv.option("no-dedup").has_value();
-  if (axis < 0 || axis > 64)
-    return Diagnostic::error("--axis: expected 0 to the rank - 1, got " +
-                             std::to_string(axis));
-  LK_TRY(plan::ReducePlan p, plan::planReduction(*l, int(axis), bits, elim));
-  LK_TRY(plan::ReduceSimulation s, plan::simulateReduction(p));
+  LK_TRY(api::ReductionReport rr, api::reduce(*l, axis, type, elim));
+  const plan::ReduceSimulation &s = rr.simulation;
   Reply r;
-  r.text = "plan: " + p.describe() + "\n" + "result: " + p.result.str() +
-           "\n" + "simulated: " +
+  r.text = "plan: " + rr.plan.describe() + "\n" +
+           "result: " + rr.plan.result.str() + "\n" + "simulated: " +
            (s.correct ? std::string("correct") : "WRONG: " + s.firstMismatch) +
            " (" + std::to_string(s.checked) + " registers checked)\n";
-  r.json = JsonValue::object();
-  r.json["axis"] = axis;
-  r.json["element_bits"] = bits;
-  r.json["eliminate_duplicates"] = elim;
-  r.json["register_axis_bits"] = p.registerAxisBits;
-  r.json["lane_axis_bits"] = p.laneAxisBits;
-  r.json["warp_axis_bits"] = p.warpAxisBits;
-  r.json["result"] = p.result.str();
-  r.json["counts"] = countsJson(p.counts);
-  r.json["correct"] = s.correct;
-  if (!s.correct) {
+  r.json = jsonOf(api::describe(rr));
+  if (!s.correct)
     r.exitCode = kExitBadInput;
-    r.json["first_mismatch"] = s.firstMismatch;
-  }
   return r;
 }
 

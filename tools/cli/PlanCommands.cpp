@@ -34,6 +34,7 @@
 #include "cli/Handlers.h"
 #include "cli/LayoutArgs.h"
 
+#include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/plan/EmitCuda.h"
@@ -65,14 +66,6 @@ std::string joinIntegers(const std::vector<int64_t> &v) {
   return s;
 }
 
-JsonValue accessJson(int64_t instructions, int64_t wavefronts,
-                     int64_t lowerBound, int lemmaBits) {
-  return {{"instructions", instructions},
-          {"wavefronts", wavefronts},
-          {"lower_bound", lowerBound},
-          {"lemma_bits", lemmaBits}};
-}
-
 /// plan's library call: api::planConversion, or with --logical (a shape
 /// not all powers of two) api::planPaddedConversion; `padded` is empty
 /// without --logical.
@@ -87,44 +80,77 @@ planTensor(const linear::LinearLayout &src, const linear::LinearLayout &dst,
 }
 
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
-/// and the masked simulation (plan/PaddedPlan.h).
-Status addPadding(Reply &r, const plan::PaddedPlan &pp, hw::Arch arch) {
-  const std::vector<int64_t> &logical = pp.logicalShape;
-  LK_TRY(plan::SimulationResult sim, plan::simulatePadded(pp, arch));
-  r.text += "\nsource padding: " + pp.srcWaste.str() +
-            "\ndestination padding: " + pp.dstWaste.str();
-  JsonValue pad = {{"logical_shape", logical},
-                   {"src_padded_elements", pp.srcWaste.paddedElements},
-                   {"src_masked_slots", pp.srcWaste.maskedSlots},
-                   {"dst_masked_slots", pp.dstWaste.maskedSlots}};
-  if (pp.plan.smem) {
-    r.text += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) +
-              " of " + std::to_string(pp.smemOffsets) +
-              " offsets never written or read; " +
-              std::to_string(pp.unusedBufferSlots) + " of " +
-              std::to_string(pp.bufferSlots) + " slots unused (" +
-              std::to_string(pp.unusedBufferBytes) + " B)";
-    pad["masked_smem_offsets"] = pp.maskedSmemOffsets;
-    pad["unused_buffer_bytes"] = pp.unusedBufferBytes;
+/// and the masked simulation `sim` (plan/PaddedPlan.h).
+std::string paddingText(const plan::PaddedPlan &pp,
+                        const plan::SimulationResult &sim) {
+  std::string t = "\nsource padding: " + pp.srcWaste.str() +
+                  "\ndestination padding: " + pp.dstWaste.str();
+  if (pp.plan.smem)
+    t += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) +
+         " of " + std::to_string(pp.smemOffsets) +
+         " offsets never written or read; " +
+         std::to_string(pp.unusedBufferSlots) + " of " +
+         std::to_string(pp.bufferSlots) + " slots unused (" +
+         std::to_string(pp.unusedBufferBytes) + " B)";
+  return t + "\nmasked simulation: " +
+         std::string(sim.correct ? "correct" : "WRONG") + ", " +
+         std::to_string(sim.checked) + " valid registers checked, " +
+         std::to_string(sim.maskedAccesses) + " accesses masked, " +
+         std::to_string(sim.storeInstructions + sim.loadInstructions) +
+         " shared-memory instructions issued, " +
+         std::to_string(sim.maskViolations) + " touching padding";
+}
+
+/// The text of a plan: the strategy, its steps and its cost.
+std::string planText(const api::PlanReport &report) {
+  const plan::Plan &p = report.plan;
+  const std::string &dtype = report.dtype;
+  std::string t = "strategy: " + std::string(plan::strategyName(p.strategy)) + "\n";
+  if (p.strategy == plan::Strategy::RegisterPermutation)
+    t += "register sources: " + joinIntegers(p.registerSource) + "\n";
+  if (p.strategy == plan::Strategy::WarpShuffle) {
+    int64_t vec = p.shuffle ? p.shuffle->vectorElements : 1;
+    t += "shuffle rounds: " + std::to_string(p.rounds.size()) + " (" +
+         std::to_string(vec) + " x " + dtype + " per shuffled vector)\n";
   }
-  r.text += "\nmasked simulation: " +
-            std::string(sim.correct ? "correct" : "WRONG") + ", " +
-            std::to_string(sim.checked) + " valid registers checked, " +
-            std::to_string(sim.maskedAccesses) + " accesses masked, " +
-            std::to_string(sim.storeInstructions + sim.loadInstructions) +
-            " shared-memory instructions issued, " +
-            std::to_string(sim.maskViolations) + " touching padding";
-  pad["simulation"] = {{"correct", sim.correct},
-                       {"checked", sim.checked},
-                       {"masked_accesses", sim.maskedAccesses},
-                       {"store_instructions", sim.storeInstructions},
-                       {"load_instructions", sim.loadInstructions},
-                       {"violations", sim.maskViolations}};
-  if (!sim.correct)
-    pad["simulation"]["first_problem"] =
-        sim.maskViolations ? sim.firstViolation : sim.firstMismatch;
-  r.json["padding"] = std::move(pad);
-  return Ok{};
+  if (p.smem) {
+    const plan::SharedMemoryPlan &m = *p.smem;
+    const char *none = "none (not a swizzled strided layout)";
+    t += "vector: " + std::to_string(m.vectorElements) + " x " + dtype + " (" +
+         std::to_string(m.accessBytes) + " B per access)\n";
+    t += "memory layout: " + m.memory.str() + "\n";
+    t += "memory layout (cute, logical -> offset): " +
+         (report.memory.cute ? report.memory.cute->str() : none) + "\n";
+    t += "memory layout (tile, logical -> address): " +
+         (report.memory.tile ? api::tileText(*report.memory.tile) : none) +
+         "\n";
+    t += "store: " + std::to_string(m.store.instructions) + " instructions, " +
+         std::to_string(m.store.wavefronts) + " wavefronts (lower bound " +
+         std::to_string(m.store.lowerBound) + ")\n";
+    t += "load: " + std::to_string(m.load.instructions) + " instructions, " +
+         std::to_string(m.load.wavefronts) + " wavefronts (lower bound " +
+         std::to_string(m.load.lowerBound) + ")\n";
+    if (m.registerCopies)
+      t += "register copies: " + std::to_string(m.registerCopies) + "\n";
+    if (m.store.matrixInstruction || m.load.matrixInstruction)
+      t += "matrix instructions: store " + report.storeInstruction +
+           ", load " + report.loadInstruction + "\n";
+    if (m.iterations > 1)
+      t += "iterations: " + std::to_string(m.iterations) + " through a " +
+           std::to_string(m.bytes) + " B buffer\n";
+  }
+  const plan::Cost &c = p.cost;
+  char cycles[32];
+  std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
+  return t + "cost: " + std::to_string(c.instructions) + " instructions (" +
+         std::to_string(c.registerMoves) + " register moves, " +
+         std::to_string(c.selects) + " selects, " +
+         std::to_string(c.shuffles) + " shuffles), " +
+         std::to_string(c.wavefronts) + " wavefronts, " +
+         std::to_string(c.barriers) +
+         (c.barriers == 1 ? " barrier, " : " barriers, ") +
+         std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
+         " estimated cycles";
 }
 
 /// What --emit cuda, --host-main and --out ask of plan and gather.
@@ -196,98 +222,18 @@ Expected<Reply> runPlan(const Invocation &inv) {
   LK_TRY(std::vector<int64_t> logical, inv.leavesOption("logical"));
   LK_TRY(api::PaddedPlanReport planned,
          planTensor(src, dst, *type, logical, options));
-  const api::PlanReport &report = planned.report;
-  const plan::Plan &p = report.plan;
+  const plan::Plan &p = planned.report.plan;
 
   Reply r;
-  std::string &t = r.text;
-  JsonValue &j = r.json;
-  j = JsonValue::object();
-  t += "strategy: " + std::string(plan::strategyName(p.strategy)) + "\n";
-  j["strategy"] = std::string(plan::strategyName(p.strategy));
-  j["dtype"] = *dtype;
-  j["element_bits"] = p.elementBits;
-  j["arch"] = std::string(hw::machine(options.arch).name);
-  j["src"] = p.layouts.src.str();
-  j["dst"] = p.layouts.dst.str();
-  if (p.strategy == plan::Strategy::RegisterPermutation) {
-    t += "register sources: " + joinIntegers(p.registerSource) + "\n";
-    j["register_sources"] = p.registerSource;
+  r.text = planText(planned.report);
+  if (logical.empty()) {
+    r.json = jsonOf(api::describe(planned.report));
+  } else {
+    LK_TRY(plan::SimulationResult sim,
+           plan::simulatePadded(planned.padded, options.arch));
+    r.text += paddingText(planned.padded, sim);
+    r.json = jsonOf(api::describe(planned, sim));
   }
-  if (p.strategy == plan::Strategy::WarpShuffle) {
-    int64_t vec = p.shuffle ? p.shuffle->vectorElements : 1;
-    t += "shuffle rounds: " + std::to_string(p.rounds.size()) + " (" +
-         std::to_string(vec) + " x " + *dtype + " per shuffled vector)\n";
-    j["shuffle_rounds"] = int64_t(p.rounds.size());
-    j["shuffle_vector_elements"] = vec;
-  }
-  j["shared_memory"] = nullptr;
-  if (p.smem) {
-    const plan::SharedMemoryPlan &m = *p.smem;
-    std::optional<std::string> formCute, formTile;
-    if (report.memory.cute)
-      formCute = report.memory.cute->str();
-    if (report.memory.tile)
-      formTile = api::tileText(*report.memory.tile);
-    t += "vector: " + std::to_string(m.vectorElements) + " x " + *dtype + " (" +
-         std::to_string(m.accessBytes) + " B per access)\n";
-    t += "memory layout: " + m.memory.str() + "\n";
-    t += "memory layout (cute, logical -> offset): " +
-         formCute.value_or("none (not a swizzled strided layout)") + "\n";
-    t += "memory layout (tile, logical -> address): " +
-         formTile.value_or("none (not a swizzled strided layout)") + "\n";
-    t += "store: " + std::to_string(m.store.instructions) + " instructions, " +
-         std::to_string(m.store.wavefronts) + " wavefronts (lower bound " +
-         std::to_string(m.store.lowerBound) + ")\n";
-    t += "load: " + std::to_string(m.load.instructions) + " instructions, " +
-         std::to_string(m.load.wavefronts) + " wavefronts (lower bound " +
-         std::to_string(m.load.lowerBound) + ")\n";
-    if (m.registerCopies)
-      t += "register copies: " + std::to_string(m.registerCopies) + "\n";
-    const std::string &stm = report.storeInstruction;
-    const std::string &ldm = report.loadInstruction;
-    if (m.store.matrixInstruction || m.load.matrixInstruction)
-      t += "matrix instructions: store " + stm + ", load " + ldm + "\n";
-    if (m.iterations > 1)
-      t += "iterations: " + std::to_string(m.iterations) + " through a " +
-           std::to_string(m.bytes) + " B buffer\n";
-    JsonValue sm = {{"vector_elements", m.vectorElements},
-                    {"access_bytes", m.accessBytes},
-                    {"memory_layout", m.memory.str()},
-                    {"memory_layout_cute",
-                     formCute ? JsonValue(*formCute) : JsonValue()},
-                    {"memory_layout_tile",
-                     formTile ? JsonValue(*formTile) : JsonValue()},
-                    {"store", accessJson(m.store.instructions, m.store.wavefronts,
-                                         m.store.lowerBound, m.store.lemmaBits)},
-                    {"load", accessJson(m.load.instructions, m.load.wavefronts,
-                                        m.load.lowerBound, m.load.lemmaBits)},
-                    {"register_copies", m.registerCopies},
-                    {"store_instruction", stm},
-                    {"load_instruction", ldm},
-                    {"iterations", m.iterations},
-                    {"bytes", m.bytes}};
-    j["shared_memory"] = std::move(sm);
-  }
-  const plan::Cost &c = p.cost;
-  char cycles[32];
-  std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
-  t += "cost: " + std::to_string(c.instructions) + " instructions (" +
-       std::to_string(c.registerMoves) + " register moves, " +
-       std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
-       " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
-       std::to_string(c.barriers) +
-       (c.barriers == 1 ? " barrier, " : " barriers, ") +
-       std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
-       " estimated cycles";
-  j["cost"] = {
-      {"instructions", c.instructions}, {"register_moves", c.registerMoves},
-      {"selects", c.selects},           {"shuffles", c.shuffles},
-      {"barriers", c.barriers},         {"wavefronts", c.wavefronts},
-      {"smem_bytes", c.smemBytes},      {"cycles", c.cycles}};
-
-  if (!logical.empty())
-    LK_CHECK(addPadding(r, planned.padded, options.arch));
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;
@@ -300,20 +246,20 @@ Expected<Reply> runPlan(const Invocation &inv) {
                                : plan::emitCuda(planned.padded, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
-    t += "\nCUDA C++ written to " + *out;
-    j["cuda_file"] = *out;
+    r.text += "\nCUDA C++ written to " + *out;
+    r.json["cuda_file"] = *out;
   } else {
-    t += "\n\n" + code;
-    while (!t.empty() && t.back() == '\n')
-      t.pop_back();
-    j["cuda"] = code;
+    r.text += "\n\n" + code;
+    while (!r.text.empty() && r.text.back() == '\n')
+      r.text.pop_back();
+    r.json["cuda"] = code;
   }
   return r;
 }
 
 namespace {
 
-/// `gather SRC INDEX --axis A --dtype T`: plan::planGather, printed.
+/// `gather SRC INDEX --axis A --dtype T`: api::gather, printed.
 Expected<Reply> runGather(const Invocation &inv) {
   std::optional<std::string> dtype = inv.option("dtype");
   if (!dtype)
@@ -324,26 +270,10 @@ Expected<Reply> runGather(const Invocation &inv) {
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout index, distributedParam(inv, 1, parse));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
-  if (axis < 0 || axis >= LinearLayout::kMaxDims)
-    return Diagnostic::error("--axis must be a dim index 0.." +
-                             std::to_string(LinearLayout::kMaxDims - 1));
-  LK_TRY(plan::GatherPlan p,
-         plan::planGather(src, index, int(axis), type.bits));
+  LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
   Reply r;
   r.text = p.describe() + "\n";
-  const plan::GatherCost &c = p.cost;
-  r.json = {{"strategy", std::string(plan::gatherStrategyName(p.strategy))},
-            {"description", p.describe()},
-            {"axis", axis},
-            {"element_bits", p.elementBits},
-            {"rounds_per_register", p.roundsPerRegister},
-            {"cost",
-             {{"shuffles", c.shuffles},
-              {"selects", c.selects},
-              {"shared_stores", c.sharedStores},
-              {"shared_loads", c.sharedLoads},
-              {"barriers", c.barriers},
-              {"smem_bytes", c.smemBytes}}}};
+  r.json = jsonOf(api::describe(p));
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;
   if (!emit.emit)
