@@ -10,7 +10,8 @@
   ``nvidia_mma``; ``to_f2_matrix`` / ``from_f2_matrix``;
 * hardware: ``atoms``/``find_atom``, descriptors, access analyses;
 * planning: ``plan(src, dst, dtype=...)`` with the strategy, the cost and
-  the CUDA text;
+  the CUDA text; ``reduce(layout, axis)`` and ``gather(src, index, axis,
+  dtype)``; each result's attributes are its record's keys (``to_dict()``);
 * drawing (matplotlib): ``layoutkit.draw``.
 
 Every failure raises :class:`LayoutError` (a ``ValueError``) with the

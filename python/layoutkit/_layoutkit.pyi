@@ -295,11 +295,19 @@ def replication(distributed: TileLayout) -> Tuple[List[Tuple[int, List[Tuple[int
 
 # ---------------------------------------------------------------- plans
 class Plan:
+    # The plan record's keys (`layoutkit plan --json`; src and dst as layouts)
     strategy: str
-    cost: Dict[str, Union[int, float]]
+    dtype: str
     element_bits: int
+    arch: str
     src: LinearLayout
     dst: LinearLayout
+    register_sources: Optional[List[int]]
+    shuffle: Optional[Dict[str, Any]]
+    shared_memory: Optional[Dict[str, Any]]
+    cost: Dict[str, Union[int, float]]
+    padding: Optional[Dict[str, Any]]
+    # beside the record
     store_instruction: str
     load_instruction: str
     shuffle_rounds: int
@@ -307,10 +315,43 @@ class Plan:
     memory_cute: Optional[ComposedLayout]
     memory_tile: Optional[TileLayout]
     logical_shape: Optional[List[int]]
-    padding: Optional[Dict[str, Any]]
+    def to_dict(self) -> Dict[str, Any]: ...
     def describe(self) -> str: ...
     def cuda(self, function_name: str = "lk_convert", test_kernel: bool = False, host_main: bool = False) -> str: ...
 
 def plan(src: AnyLayout, dst: AnyLayout, dtype: str = "f16", shape: Optional[IntTuple] = None,
          arch: str = "sm_90", smem_budget: int = 0, matrix: bool = True,
          logical: Optional[IntTuple] = None) -> Plan: ...
+
+class Reduction:
+    axis: int
+    element_bits: int
+    eliminate_duplicates: bool
+    src: str
+    result: str
+    description: str
+    register_axis_bits: List[int]
+    lane_axis_bits: List[int]
+    warp_axis_bits: List[int]
+    counts: Dict[str, int]
+    correct: bool
+    checked: int
+    first_mismatch: Optional[str]
+    def to_dict(self) -> Dict[str, Any]: ...
+
+def reduce(layout: AnyLayout, axis: int, dtype: str = "f32", shape: Optional[IntTuple] = None,
+           eliminate_duplicates: bool = True) -> Reduction: ...
+
+class GatherPlan:
+    strategy: str
+    axis: int
+    element_bits: int
+    src: str
+    index: str
+    rounds_per_register: int
+    description: str
+    cost: Dict[str, int]
+    def to_dict(self) -> Dict[str, Any]: ...
+
+def gather(src: AnyLayout, index: AnyLayout, axis: int, dtype: str,
+           shape: Optional[IntTuple] = None) -> GatherPlan: ...

@@ -13,6 +13,7 @@
 #include "Common.h"
 
 #include "layoutkit/api/Descriptor.h"
+#include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/hw/Analysis.h"
 #include "layoutkit/hw/Atom.h"
@@ -23,7 +24,9 @@
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/tile/Bank.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <list>
 
 namespace lkpy {
 
@@ -243,11 +246,13 @@ void bindAnalyses(py::module_ &m) {
 struct PyPlan {
   api::PlanReport report;
   /// Set for a plan of a padded tensor (plan(..., logical=...)), with the
-  /// architecture it was planned for and, once read, Plan.padding.
+  /// architecture it was planned for.
   std::optional<plan::PaddedPlan> padded;
   hw::Arch arch = hw::Arch::Sm90;
-  py::object padding;
   bool formsDone = false;
+  /// The plan record (api/DescribePlan.h), made on first use: with the
+  /// memory forms and, for a padded tensor, the masked simulation.
+  std::optional<api::Record> described;
 
   const api::MemoryForms &forms() {
     if (!formsDone && report.plan.smem)
@@ -255,7 +260,57 @@ struct PyPlan {
     formsDone = true;
     return report.memory;
   }
+  const api::Record &record() {
+    if (described)
+      return *described;
+    py::gil_scoped_release nogil;
+    forms();
+    if (!padded) {
+      described = api::describe(report);
+      return *described;
+    }
+    Expected<plan::SimulationResult> sim = plan::simulatePadded(*padded, arch);
+    py::gil_scoped_acquire gil;
+    described = api::describe(api::PaddedPlanReport{report, *padded},
+                              unwrap(std::move(sim)));
+    return *described;
+  }
 };
+
+/// A result shown as its record: the record's keys are the attributes,
+/// to_dict() the record (layoutkit.reduce, layoutkit.gather).
+struct PyReduction {
+  api::Record record;
+};
+struct PyGather {
+  api::Record record;
+};
+
+/// One read-only attribute of class c per key of `keys` (a record of the
+/// type) but those in `skip`, read as get(object, key).
+template <class T, class Get>
+void recordAttributes(py::class_<T> &c, const api::Record &keys, Get get,
+                      std::initializer_list<std::string_view> skip = {}) {
+  static std::list<std::string> names; // attribute names outlive the module
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (std::find(skip.begin(), skip.end(), keys.key(i)) == skip.end()) {
+      const std::string &key = names.emplace_back(keys.key(i));
+      c.def_property_readonly(key.c_str(), [key, get](T &x) { return get(x, key); });
+    }
+}
+
+/// Binds T (a struct holding `record`) as class `name`: the record's keys
+/// as attributes, to_dict() and a repr showing field `summary`.
+template <class T>
+void bindRecordClass(py::module_ &m, const char *name, const char *doc,
+                     const api::Record &keys, std::string summary) {
+  py::class_<T> c(m, name, doc);
+  recordAttributes(c, keys, [](T &x, const std::string &k) { return toPython(*x.record.find(k)); });
+  c.def("to_dict", [](const T &x) { return toDict(x.record); }, "The record as a dict (the keys of the CLI's --json)");
+  c.def("__repr__", [name = std::string(name), summary](const T &x) {
+    return "<" + name + " " + api::toJson(*x.record.find(summary)) + ">";
+  });
+}
 
 LinearLayout distributedOf(py::object x, py::object shape) {
   if (py::isinstance<LinearLayout>(x)) return x.cast<LinearLayout>();
@@ -281,33 +336,26 @@ std::vector<int64_t> logicalExtents(py::object logical) {
   return extents;
 }
 
-py::dict costDict(const plan::Cost &c) {
-  py::dict d;
-  d["instructions"] = c.instructions;
-  d["register_moves"] = c.registerMoves;
-  d["selects"] = c.selects;
-  d["shuffles"] = c.shuffles;
-  d["barriers"] = c.barriers;
-  d["wavefronts"] = c.wavefronts;
-  d["smem_bytes"] = c.smemBytes;
-  d["cycles"] = c.cycles;
-  return d;
-}
-
 void bindPlan(py::module_ &m) {
-  py::class_<PyPlan>(m, "Plan", R"doc(A conversion plan between two distributed layouts (docs/plan.md).
+  py::class_<PyPlan> cls(m, "Plan", R"doc(A conversion plan between two distributed layouts (docs/plan.md).
 
-strategy: 'no-op', 'register-permutation', 'warp-shuffle' or
-'shared-memory'; cost: instructions, shuffles, wavefronts, barriers,
-shared bytes and the estimated cycles
-(0.5 per move, 1 per shuffle and wavefront, 20 per barrier); cuda(): the
-CUDA device function.
-)doc")
-      .def_property_readonly("strategy", [](const PyPlan &p) { return std::string(plan::strategyName(p.report.plan.strategy)); })
-      .def_property_readonly("cost", [](const PyPlan &p) { return costDict(p.report.plan.cost); })
-      .def_property_readonly("element_bits", [](const PyPlan &p) { return p.report.plan.elementBits; })
-      .def_property_readonly("src", [](const PyPlan &p) { return p.report.plan.layouts.src; }, "The aligned source layout")
+The attributes named after the plan record's keys (`layoutkit plan --json`,
+to_dict()): strategy ('no-op', 'register permutation', 'warp shuffle' or
+'shared memory'), dtype, element_bits, arch, src and dst (the aligned
+layouts, LinearLayouts here), register_sources (register permutation,
+else None), shuffle (warp shuffle: vector_elements and the rounds, else
+None), shared_memory (the staging step, else None), cost (instructions,
+shuffles, wavefronts, barriers, shared bytes and the estimated cycles:
+0.5 per move, 1 per shuffle and wavefront, 20 per barrier) and padding
+(with logical=, computed on first read: each side's waste, the buffer's
+and the masked simulation; else None). cuda(): the CUDA device function.
+)doc");
+  recordAttributes(cls, api::describe(api::PlanReport{}),
+                   [](PyPlan &p, const std::string &k) { return toPython(*p.record().find(k)); },
+                   {"src", "dst"});
+  cls.def_property_readonly("src", [](const PyPlan &p) { return p.report.plan.layouts.src; }, "The aligned source layout")
       .def_property_readonly("dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; }, "The aligned destination layout")
+      .def("to_dict", [](PyPlan &p) { return toDict(p.record()); }, "The plan record as a dict (the keys of `layoutkit plan --json`)")
       .def_property_readonly("store_instruction", [](const PyPlan &p) { return p.report.storeInstruction; })
       .def_property_readonly("load_instruction", [](const PyPlan &p) { return p.report.loadInstruction; })
       .def_property_readonly("shuffle_rounds", [](const PyPlan &p) { return p.report.plan.rounds.size(); })
@@ -335,33 +383,6 @@ CUDA device function.
              if (!p.padded) return py::none();
              return py::cast(p.padded->logicalShape);
            }, "The logical shape given as logical= (None without it)")
-      .def_property_readonly("padding", [](PyPlan &p) -> py::object {
-             if (!p.padded) return py::none();
-             if (p.padding) return p.padding;
-             const plan::PaddedPlan &pp = *p.padded;
-             plan::SimulationResult sim;
-             {
-               py::gil_scoped_release nogil;
-               Expected<plan::SimulationResult> r = plan::simulatePadded(pp, p.arch);
-               py::gil_scoped_acquire gil;
-               sim = unwrap(std::move(r));
-             }
-             py::dict d;
-             d["src_padded_elements"] = pp.srcWaste.paddedElements;
-             d["dst_padded_elements"] = pp.dstWaste.paddedElements;
-             if (pp.plan.smem) {
-               d["masked_smem_offsets"] = pp.maskedSmemOffsets;
-               d["unused_buffer_bytes"] = pp.unusedBufferBytes;
-             }
-             py::dict s;
-             s["correct"] = sim.correct;
-             s["checked"] = sim.checked;
-             s["masked_accesses"] = sim.maskedAccesses;
-             s["violations"] = sim.maskViolations;
-             d["simulation"] = s;
-             p.padding = d;
-             return p.padding;
-           }, "With logical=: padded elements per side, for shared-memory plans the buffer offsets holding padding and the unused buffer bytes, and the masked simulation (correct, checked, masked_accesses, violations), computed on first read; None otherwise")
       .def("__repr__", [](const PyPlan &p) {
              char cycles[32];
              std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
@@ -415,6 +436,58 @@ Example:
     >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
     >>> p.strategy
     'no-op'
+)doc");
+
+  bindRecordClass<PyReduction>(m, "Reduction", R"doc(A reduction planned and simulated (layoutkit.reduce; `layoutkit paper reduce`).
+
+The attributes are the reduction record's keys: axis, element_bits,
+eliminate_duplicates, src, result, description, the register, lane and
+warp axis bits, counts, correct, checked, first_mismatch.
+)doc", api::describe(api::ReductionReport{}), "description");
+  m.def("reduce", [](py::object layout, Int64 axis, const std::string &dtype, py::object shape, bool eliminateDuplicates) {
+          LinearLayout l = distributedOf(layout, shape);
+          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+          Expected<api::ReductionReport> r = [&] {
+            py::gil_scoped_release nogil;
+            return api::reduce(l, axis, t, eliminateDuplicates);
+          }();
+          return PyReduction{api::describe(unwrap(std::move(r)))};
+        }, py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32", py::arg("shape") = py::none(),
+        py::arg("eliminate_duplicates") = true,
+        R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it.
+
+layout: as plan() takes src (over `shape` where needed).
+eliminate_duplicates=False stores from every lane, register and warp.
+
+Example:
+    >>> r = reduce("{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}", axis=0)
+    >>> r.correct, r.counts["shuffles"]
+    (True, 6)
+)doc");
+
+  bindRecordClass<PyGather>(m, "GatherPlan", R"doc(A gather plan (layoutkit.gather; `layoutkit gather`).
+
+The attributes are the gather record's keys: strategy, axis, element_bits,
+src, index, rounds_per_register, description, cost.
+)doc", api::describe(plan::GatherPlan{}), "description");
+  m.def("gather", [](py::object src, py::object index, Int64 axis, const std::string &dtype, py::object shape) {
+          LinearLayout s = distributedOf(src, shape), i = distributedOf(index, shape);
+          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+          Expected<plan::GatherPlan> p = [&] {
+            py::gil_scoped_release nogil;
+            return api::gather(s, i, axis, t);
+          }();
+          return PyGather{api::describe(unwrap(std::move(p)))};
+        }, py::arg("src"), py::arg("index"), py::arg("axis"), py::arg("dtype"), py::arg("shape") = py::none(),
+        R"doc(Plans out = gather(src, index, axis): out[c] = src[c with c[axis] = index[c]].
+
+src, index: distributed layouts as plan() takes them (index is also the
+output's layout); dtype: 8, 16, 32 or 64-bit element type.
+
+Example:
+    >>> l = "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}"
+    >>> gather(l, l, axis=1, dtype="f32").strategy
+    'warp-shuffle'
 )doc");
 }
 

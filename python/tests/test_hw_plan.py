@@ -80,6 +80,66 @@ def test_plan_of_a_padded_tensor():
     assert lk.plan(b, c, logical=(16, 32)).store_instruction.startswith("stmatrix")
 
 
+def test_plan_record():
+    # The attributes are the plan record's keys; to_dict() is the record
+    # (`layoutkit plan --json`'s result). The blocked transpose of
+    # docs/cli.md goes through shared memory: no permutation, no shuffle.
+    b = lk.blocked([1, 4], [8, 4], [2, 1], [1, 0], [16, 32])
+    c = lk.blocked([4, 1], [4, 8], [1, 2], [0, 1], [16, 32])
+    p = lk.plan(b, c, dtype="f16")
+    d = p.to_dict()
+    assert list(d) == ["strategy", "dtype", "element_bits", "arch", "src",
+                       "dst", "register_sources", "shuffle", "shared_memory",
+                       "cost", "padding"]
+    assert d["dtype"] == p.dtype == "f16" and d["arch"] == p.arch == "sm_90"
+    assert p.register_sources is None and p.shuffle is None and p.padding is None
+    assert p.shared_memory == d["shared_memory"] and p.cost == d["cost"]
+    assert d["shared_memory"]["store_instruction"] == p.store_instruction
+    assert d["src"] == repr(p.src)
+    # With logical=, padding is the record's padding (224 of 512 each side).
+    q = lk.plan(b, c, dtype="f16", logical=(12, 24)).to_dict()
+    assert q["padding"]["src_padded_elements"] == 224
+    assert q["padding"]["simulation"]["first_problem"] is None
+
+
+ROW8 = ("{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]}"
+        " -> {dim0: 8, dim1: 8}")
+
+
+def test_reduce():
+    # The rows of ROW8 are lane bits 2..4: 3 butterfly rounds for each of
+    # the 2 registers (6 shuffles, 6 combines), no shared memory; the
+    # simulation checks the 64 registers of the warp.
+    r = lk.reduce(ROW8, axis=0)
+    assert r.correct and r.checked == 64 and r.first_mismatch is None
+    assert r.lane_axis_bits == [2, 3, 4] and r.register_axis_bits == []
+    assert r.counts["shuffles"] == 6 and r.counts["combines"] == 6
+    assert r.to_dict()["counts"] == r.counts and r.element_bits == 32
+    # Without duplicate elimination, every lane stores: axis 1 of a layout
+    # whose warps hold it (2 warps along dim1) needs shared memory.
+    w = ("{register: [(0,1)], lane: [(0,2),(1,0),(2,0),(4,0),(8,0)],"
+         " warp: [(0,4)]} -> {dim0: 16, dim1: 8}")
+    e, n = lk.reduce(w, axis=1), lk.reduce(w, axis=1, eliminate_duplicates=False)
+    assert e.correct and n.correct and e.warp_axis_bits == [0]
+    assert n.counts["thread_stores"] >= e.counts["thread_stores"] > 0
+    with pytest.raises(lk.LayoutError, match="expected 0 to 1"):
+        lk.reduce(ROW8, axis=2)
+    with pytest.raises(lk.LayoutError, match="expected 0 to 1"):
+        lk.reduce(ROW8, axis=2**32 + 1)
+
+
+def test_gather():
+    # plan/Gather.h's example: axis 1 holds one register bit and two lane
+    # bits: 2 rounds per output register, 2 x 2 = 4 shfl and 4 selects.
+    g = lk.gather(ROW8, ROW8, axis=1, dtype="f32")
+    assert g.strategy == "warp shuffle" and g.rounds_per_register == 2
+    assert g.cost == {"shuffles": 4, "selects": 4, "shared_stores": 0,
+                      "shared_loads": 0, "barriers": 0, "smem_bytes": 0}
+    assert g.to_dict()["description"] == g.description
+    with pytest.raises(lk.LayoutError, match="unknown element type"):
+        lk.gather(ROW8, ROW8, axis=1, dtype="f7")
+
+
 def test_analyses():
     dist = lk.TileLayout("S[32:1@laneid]")
     mem = lk.TileLayout("S[32:1]")
