@@ -28,6 +28,7 @@
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/CuteOps.h"
 #include "layoutkit/api/Describe.h"
+#include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
@@ -707,71 +708,97 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
   return Obj()
       .str("layout", memory.str())
       .raw("shape", ints(leaves))
-      .num("dtypeBits", bits)
+      .num("dtype_bits", bits)
       .raw("banks", ints(banks))
       .done();
 }
 
-/// Plans the conversion src -> dst (api::planConversion).
+/// The plan record (api/DescribePlan.h) of src -> dst; with `logical`
+/// (not blank) the plan of that padded tensor, simulated masked.
+Expected<api::Record> planRecord(const linear::LinearLayout &a,
+                                 const linear::LinearLayout &b,
+                                 const cute::ElementType &type,
+                                 const std::string &logical,
+                                 api::PlanReport &report) {
+  if (logical.find_first_not_of(" \t") == std::string::npos) {
+    LK_TRY(report, api::planConversion(a, b, type));
+    return api::describe(report);
+  }
+  LK_TRY(std::vector<int64_t> extents, api::parseShapeLeaves(logical));
+  LK_TRY(api::PaddedPlanReport r,
+         api::planPaddedConversion(a, b, type, extents));
+  LK_TRY(plan::SimulationResult sim, plan::simulatePadded(r.padded));
+  report = r.report;
+  return api::describe(r, sim);
+}
+
+/// Plans the conversion src -> dst: {"ok":true,"plan":<plan record>,
+/// "staging":{layout, shape, dtype_bits, banks}|null,"staging_error":..|null}
+/// (staging: the buffer drawn over the logical tile, each element's bank
+/// under the plan's memory layout, tile::elementBanks).
 std::string planJson(std::string src, std::string dst, std::string shape,
-                 std::string dtype) {
+                     std::string dtype, std::string logical) {
   api::ParseOptions o = parseOptions();
   LK_BIND_TRY(s, cute::parseIntTuple(shape), "shape");
   o.shape = s;
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
-  LK_BIND_TRY(r, api::planConversion(a, b, type), "plan");
-  const plan::Cost &c = r.plan.cost;
-  std::string rounds = array(r.plan.rounds, [](const plan::ShuffleRound &x) {
-    return Obj()
-        .raw("srcLane", ints(x.srcLane))
-        .raw("send", array(x.sendRegisters, ints))
-        .raw("recv", array(x.dstRegisters, ints))
-        .boolean("laneLocal", x.laneLocal())
-        .done();
-  });
-  Obj out;
-  out.boolean("ok", true)
-      .str("strategy", plan::strategyName(r.plan.strategy))
-      .raw("cost", Obj()
-                       .num("instructions", c.instructions)
-                       .num("registerMoves", c.registerMoves)
-                       .num("selects", c.selects)
-                       .num("shuffles", c.shuffles)
-                       .num("barriers", c.barriers)
-                       .num("wavefronts", c.wavefronts)
-                       .num("smemBytes", c.smemBytes)
-                       .dbl("cycles", c.cycles)
-                       .done())
-      .raw("rounds", rounds)
-      .str("store", r.storeInstruction)
-      .str("load", r.loadInstruction)
-      .str("src", a.str())
-      .str("dst", b.str());
-  if (r.memory.cute)
-    out.str("memoryCute", api::cuteText(*r.memory.cute));
-  if (r.memory.tile)
-    out.str("memoryTile", api::tileText(*r.memory.tile));
-  if (r.plan.smem) {
-    const plan::SharedMemoryPlan &sm = *r.plan.smem;
-    out.str("memoryLinear", sm.memory.str());
-    out.raw("smem", Obj()
-                        .num("storeWavefronts", sm.store.wavefronts)
-                        .num("loadWavefronts", sm.load.wavefronts)
-                        .num("storeLowerBound", sm.store.lowerBound)
-                        .num("loadLowerBound", sm.load.lowerBound)
-                        .num("accessBytes", sm.accessBytes)
-                        .done());
-    // The staging buffer drawn over the logical tile: each element's bank
-    // under the plan's memory layout (tile::elementBanks).
-    auto banks = stagingBanks(r, shape, type.bits);
+  api::PlanReport report;
+  LK_BIND_TRY(rec, planRecord(a, b, type, logical, report), "plan");
+  std::string staging = "null", stagingError = "null";
+  if (report.plan.smem) {
+    auto banks = stagingBanks(report, shape, type.bits);
     if (banks)
-      out.raw("staging", *banks);
+      staging = *banks;
     else
-      out.str("stagingError", banks.error().message);
+      stagingError = quote(banks.error().message);
   }
-  return out.done();
+  return Obj()
+      .boolean("ok", true)
+      .raw("plan", api::toJson(rec))
+      .raw("staging", staging)
+      .raw("staging_error", stagingError)
+      .done();
+}
+
+/// The page's parse options over `shape` (none when blank), for the
+/// layouts of reduce and gather (read as `plan` reads its sides).
+Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
+  api::ParseOptions o = parseOptions();
+  if (shape.find_first_not_of(" \t") != std::string::npos) {
+    LK_TRY(o.shape, cute::parseIntTuple(shape));
+  }
+  return o;
+}
+
+/// Plans and simulates a reduction (api::reduce): {"ok":true,
+/// "reduction":<reduction record>}.
+std::string reduceJson(std::string layout, int axis, std::string shape,
+                       std::string dtype, bool eliminateDuplicates) {
+  LK_BIND_TRY(o, shapeOptions(shape), "shape");
+  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  LK_BIND_TRY(l, api::parseDistributed(layout, o), "layout");
+  LK_BIND_TRY(r, api::reduce(l, axis, type, eliminateDuplicates), "axis");
+  return Obj()
+      .boolean("ok", true)
+      .raw("reduction", api::toJson(api::describe(r)))
+      .done();
+}
+
+/// Plans out = gather(src, index, axis) (api::gather): {"ok":true,
+/// "gather":<gather record>}.
+std::string gatherJson(std::string src, std::string index, int axis,
+                       std::string shape, std::string dtype) {
+  LK_BIND_TRY(o, shapeOptions(shape), "shape");
+  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
+  LK_BIND_TRY(b, api::parseDistributed(index, o), "b");
+  LK_BIND_TRY(p, api::gather(a, b, axis, type), "axis");
+  return Obj()
+      .boolean("ok", true)
+      .raw("gather", api::toJson(api::describe(p)))
+      .done();
 }
 
 /// The fields of an offset table: rows, cols and the cells row by row (a
@@ -986,6 +1013,8 @@ EMSCRIPTEN_BINDINGS(layoutkit) {
   emscripten::function("banks", &banksJson);
   emscripten::function("presets", &presetsJson);
   emscripten::function("plan", &planJson);
+  emscripten::function("reduce", &reduceJson);
+  emscripten::function("gather", &gatherJson);
   emscripten::function("algebra", &algebraJson);
   emscripten::function("cuteOps", &cuteOpsJson);
   emscripten::function("access", &accessJson);

@@ -29,6 +29,22 @@ class Case:
     py_error: bool = field(default=False)  # py raises: take e.to_dict()
 
 
+# Distributed layouts of the plan cases. TILE_SRC -> TILE_DST:
+# blocked([1,4],[8,4],[2,1]) to blocked([4,1],[4,8],[1,2]) over 16x16 as
+# tile layouts; BLOCKED_ROW / BLOCKED_COL: the same pair over 16x32 as
+# linear layouts; ROW8 -> COL8: one warp, 8x8, each lane holding two
+# elements along dim1 (ROW8) or along dim0 (COL8), a warp shuffle.
+TILE_SRC = "S[(2,8,4,4):(1@warpid,4@laneid,1@laneid,1@m)]"
+TILE_DST = "S[(4,4,2,8):(1@laneid,1@m,1@warpid,4@laneid)]"
+BLOCKED_ROW = ("{register: [(0,1), (0,2), (0,16)], lane: [(0,4), (0,8), "
+               "(1,0), (2,0), (4,0)], warp: [(8,0)]} -> {dim0: 16, dim1: 32}")
+BLOCKED_COL = ("{register: [(1,0), (2,0), (0,16)], lane: [(4,0), (8,0), "
+               "(0,1), (0,2), (0,4)], warp: [(0,8)]} -> {dim0: 16, dim1: 32}")
+ROW8 = ("{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} "
+        "-> {dim0: 8, dim1: 8}")
+COL8 = ("{register: [(1,0)], lane: [(0,2), (0,4), (0,1), (2,0), (4,0)]} "
+        "-> {dim0: 8, dim1: 8}")
+
 CASES = [
     Case("layout",
          ["logical_divide", "(8,4):(1,8)", "2:1"], ["result"],
@@ -41,6 +57,33 @@ CASES = [
          "lk.Layout('(2,3:(3,1)')",
          ("algebra", ["logical_divide", "(2,3:(3,1)", "2:1"], ["error"]),
          py_error=True),
+    # A plan through shared memory (docs/cli.md's blocked transpose as tile
+    # layouts), one by warp shuffles, and a plan of a padded tensor.
+    Case("plan",
+         ["plan", TILE_SRC, TILE_DST, "--shape", "(16,16)", "--dtype", "f16"],
+         ["result"],
+         f"lk.plan({TILE_SRC!r}, {TILE_DST!r}, dtype='f16', shape=(16, 16))"
+         ".to_dict()",
+         ("plan", [TILE_SRC, TILE_DST, "(16,16)", "f16", ""], ["plan"])),
+    Case("plan (warp shuffle)",
+         ["plan", ROW8, COL8, "--dtype", "f32"], ["result"],
+         f"lk.plan({ROW8!r}, {COL8!r}, dtype='f32').to_dict()",
+         ("plan", [ROW8, COL8, "(8,8)", "f32", ""], ["plan"])),
+    Case("plan (padded)",
+         ["plan", BLOCKED_ROW, BLOCKED_COL, "--shape", "(16,32)",
+          "--logical", "(12,24)", "--dtype", "f16"], ["result"],
+         f"lk.plan({BLOCKED_ROW!r}, {BLOCKED_COL!r}, dtype='f16', "
+         "logical=(12, 24)).to_dict()",
+         ("plan", [BLOCKED_ROW, BLOCKED_COL, "(16,32)", "f16", "(12,24)"],
+          ["plan"])),
+    Case("reduction",
+         ["paper", "reduce", BLOCKED_ROW, "--axis", "1"], ["result"],
+         f"lk.reduce({BLOCKED_ROW!r}, axis=1).to_dict()",
+         ("reduce", [BLOCKED_ROW, 1, "", "f32", True], ["reduction"])),
+    Case("gather",
+         ["gather", ROW8, ROW8, "--axis", "1", "--dtype", "f32"], ["result"],
+         f"lk.gather({ROW8!r}, {ROW8!r}, axis=1, dtype='f32').to_dict()",
+         ("gather", [ROW8, ROW8, 1, "", "f32"], ["gather"])),
 ]
 
 

@@ -1019,7 +1019,7 @@ function setPlanStale() {
 let planRounds = [], round = 0;
 async function updatePlan() {
   const t = tab();
-  const q = await engine.request('plan', [['plan', t.text, $('dst').value, t.shape, t.dtype]]);
+  const q = await engine.request('plan', [['plan', t.text, $('dst').value, t.shape, t.dtype, '']]);
   if (!q) return;
   const r = q[0];
   for (const id of ['planout', 'staging', 'rounds']) $(id).classList.remove('pending');
@@ -1030,14 +1030,15 @@ async function updatePlan() {
       {layout: 'source layout, the tile view\'s Layout', b: 'Destination', shape: 'Logical shape', plan: 'plan from the source layout to the Destination'});
     $('planout').textContent = '';
   } else {
+    // The plan record (api/DescribePlan.h), as `layoutkit plan --json`.
     $('plandiag').textContent = '';
-    const c = r.cost;
-    $('planout').textContent = `strategy: ${r.strategy}\ncost: ${c.instructions} instructions (${c.registerMoves} register moves, ${c.selects} selects, ${c.shuffles} shuffles), ` +
-      `${c.wavefronts} wavefronts, ${c.barriers} barriers, ${c.smemBytes} B of shared memory, ${c.cycles} estimated cycles` +
-      (r.store ? `\nstore: ${r.store}, load: ${r.load}` : '') + (r.memoryCute ? `\nshared memory (cute): ${r.memoryCute}` : '') +
-      (r.memoryTile ? `\nshared memory (tile): ${r.memoryTile}` : '') + `\nsource: ${r.src}\ndestination: ${r.dst}`;
-    $('planout').dataset.strategy = r.strategy;
-    planRounds = r.rounds;
+    const p = r.plan, c = p.cost, sm = p.shared_memory;
+    $('planout').textContent = `strategy: ${p.strategy}\ncost: ${c.instructions} instructions (${c.register_moves} register moves, ${c.selects} selects, ${c.shuffles} shuffles), ` +
+      `${c.wavefronts} wavefronts, ${c.barriers} barriers, ${c.smem_bytes} B of shared memory, ${c.cycles.toFixed(3)} estimated cycles` +
+      (sm ? `\nstore: ${sm.store_instruction}, load: ${sm.load_instruction}` : '') + (sm && sm.memory_layout_cute ? `\nshared memory (cute): ${sm.memory_layout_cute}` : '') +
+      (sm && sm.memory_layout_tile ? `\nshared memory (tile): ${sm.memory_layout_tile}` : '') + `\nsource: ${p.src}\ndestination: ${p.dst}`;
+    $('planout').dataset.strategy = p.strategy;
+    planRounds = p.shuffle ? p.shuffle.rounds : [];
   }
   drawStaging(r.ok ? r : null);
   drawRound();
@@ -1054,14 +1055,14 @@ function drawStaging(r) {
   sel.cursorS = 0;
   $('staginghover').textContent = '';
   if (!staging) {
-    $('stagingcap').textContent = !r || !r.ok ? '' : r.stagingError ? 'staging buffer not drawn: ' + r.stagingError : (r.smem ? '' : 'no shared memory in this plan');
+    $('stagingcap').textContent = !r || !r.ok ? '' : r.staging_error ? 'staging buffer not drawn: ' + r.staging_error : (r.plan.shared_memory ? '' : 'no shared memory in this plan');
     $('staging').replaceChildren();
     return;
   }
   const sh = staging.shape, cols = sh.length ? sh[sh.length - 1] : 1, rows = staging.banks.length / cols;
-  const sm = r.smem;
-  $('stagingcap').textContent = `${staging.layout} (${staging.dtypeBits}-bit elements, ${sm.accessBytes} B accesses): ` +
-    `${r.cost.wavefronts} wavefronts (store ${sm.storeWavefronts}, at best ${sm.storeLowerBound}; load ${sm.loadWavefronts}, at best ${sm.loadLowerBound})`;
+  const sm = r.plan.shared_memory;
+  $('stagingcap').textContent = `${staging.layout} (${staging.dtype_bits}-bit elements, ${sm.access_bytes} B accesses): ` +
+    `${r.plan.cost.wavefronts} wavefronts (store ${sm.store.wavefronts}, at best ${sm.store.lower_bound}; load ${sm.load.wavefronts}, at best ${sm.load.lower_bound})`;
   const w = Math.max(320, $('views').clientWidth);
   drawGrid($('staging'), {rows, cols, value: (i) => staging.banks[i], label: (i) => staging.banks[i], legend: 'the bank of the element\'s address',
     title: `staging buffer ${staging.layout}: logical tile coloured by bank`, ...logicalAxes(sh)}, w);
@@ -1076,9 +1077,9 @@ function stagingHover(i) {
 function drawRound() {
   if (!planRounds.length) { $('roundlabel').textContent = ' no shuffle rounds '; $('rounds').innerHTML = ''; return; }
   const r = planRounds[round];
-  $('roundlabel').textContent = ` round ${round + 1} of ${planRounds.length}${r.laneLocal ? ' (lane-local)' : ''} `;
+  $('roundlabel').textContent = ` round ${round + 1} of ${planRounds.length}${r.lane_local ? ' (lane-local)' : ''} `;
   let s = '<table><tr><th>lane</th><th>reads lane</th><th>sends registers</th><th>receives into</th></tr>';
-  r.srcLane.forEach((src, l) => { s += `<tr><td>${l}</td><td>${src}</td><td>${r.send[l].join(',')}</td><td>${r.recv[l].join(',')}</td></tr>`; });
+  r.src_lane.forEach((src, l) => { s += `<tr><td>${l}</td><td>${src}</td><td>${r.send_registers[l].join(',')}</td><td>${r.dst_registers[l].join(',')}</td></tr>`; });
   $('rounds').innerHTML = s + '</table>';
 }
 
