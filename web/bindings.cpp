@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -772,14 +773,27 @@ Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
   return o;
 }
 
+/// A JS number as an axis: an integer of magnitude below 2^53 (a double
+/// holds those exactly), else refused, never wrapped or truncated.
+Expected<int64_t> axisArg(double v) {
+  if (!(std::fabs(v) < 9007199254740992.0) || std::trunc(v) != v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return Diagnostic::error(std::string("axis ") + buf +
+                             ": expected an integer dim index");
+  }
+  return int64_t(v);
+}
+
 /// Plans and simulates a reduction (api::reduce): {"ok":true,
 /// "reduction":<reduction record>}.
-std::string reduceJson(std::string layout, int axis, std::string shape,
+std::string reduceJson(std::string layout, double axisNumber, std::string shape,
                        std::string dtype, bool eliminateDuplicates) {
   LK_BIND_TRY(o, shapeOptions(shape), "shape");
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(l, api::parseDistributed(layout, o), "layout");
-  LK_BIND_TRY(r, api::reduce(l, axis, type, eliminateDuplicates), "axis");
+  LK_BIND_TRY(axis, axisArg(axisNumber), "axis");
+  LK_BIND_TRY(r, api::reduce(l, axis, type, eliminateDuplicates), "plan");
   return Obj()
       .boolean("ok", true)
       .raw("reduction", api::toJson(api::describe(r)))
@@ -788,13 +802,14 @@ std::string reduceJson(std::string layout, int axis, std::string shape,
 
 /// Plans out = gather(src, index, axis) (api::gather): {"ok":true,
 /// "gather":<gather record>}.
-std::string gatherJson(std::string src, std::string index, int axis,
+std::string gatherJson(std::string src, std::string index, double axisNumber,
                        std::string shape, std::string dtype) {
   LK_BIND_TRY(o, shapeOptions(shape), "shape");
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(index, o), "b");
-  LK_BIND_TRY(p, api::gather(a, b, axis, type), "axis");
+  LK_BIND_TRY(axis, axisArg(axisNumber), "axis");
+  LK_BIND_TRY(p, api::gather(a, b, axis, type), "plan");
   return Obj()
       .boolean("ok", true)
       .raw("gather", api::toJson(api::describe(p)))

@@ -82,7 +82,17 @@ def raw_cases():
         ("replicas", ["plan", planner_layout(16, 32), planner_layout(16, 32),
                       "--dtype", "f16"], 1,
          "SRC has 2^32 lanes per warp; plans are made for at most 64"),
-        # Class 4: 64-bit edges (used to answer wrapped values).
+        # Class 4: 64-bit edges (used to answer wrapped values). An axis of
+        # gather or paper reduce is checked as an int64: 2^32 is not axis 0.
+        ("edges", ["gather", planner_layout(1, 5), planner_layout(1, 5),
+                   "--axis", "4294967296", "--dtype", "f32"], 1,
+         "axis 4294967296: expected 0 to 1"),
+        ("edges", ["paper", "reduce", planner_layout(1, 5),
+                   "--axis", "4294967296"], 1,
+         "axis 4294967296: expected 0 to 1"),
+        ("replicas", ["paper", "reduce", planner_layout(32, 32),
+                      "--axis", "0"], 1,
+         "at most 2^20 hardware locations are planned, got 2^64"),
         ("edges", ["swizzle", "3", "4", "-9223372036854775808", "1016"], 1,
          "swizzle parameters out of range"),
         ("edges", ["swizzle", "2", "1", "-9223372036854775807", "7"], 1,

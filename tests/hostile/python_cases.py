@@ -122,6 +122,17 @@ def cases():
          "(18446744073709551616, 18446744073709551616)\n"),
         ("edges", LL64, "plan(b64, b64)", 1,
          "SRC has 2^32 registers per thread; plans are made for at most 65536"),
+        # reduce and gather check the axis as an int64 (2^32 is not axis 0)
+        # and bound the planners' work before it starts.
+        ("edges", SHUFFLE, "reduce(src, 2**32)", 1,
+         "axis 4294967296: expected 0 to 0"),
+        ("edges", SHUFFLE, "reduce(src, 2**64)", 1, "OverflowError"),
+        ("edges", SHUFFLE, "gather(src, src, -1, 'f32')", 1,
+         "axis -1: expected 0 to 0"),
+        ("edges", LL64, "reduce(b64, 0)", 1,
+         "at most 2^20 hardware locations are planned, got 2^64"),
+        ("edges", LL64, "gather(b64, b64, 0, 'f32')", 1,
+         "a warp has at most 32 lanes"),
         # Class 5, outputs too large.
         ("output", "", "Layout((2**14, 2**14)).offsets()", 1,
          "exceed the limit of 16777216 values"),

@@ -392,6 +392,23 @@ async function main() {
     const want = lk('plan', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', dst, '--shape', '(16,8)', '--dtype', 'f16');
     check(want.ok && strategy === want.result.strategy, `plan to ${dst}: ${strategy} as 'layoutkit plan'`);
   }
+  // A warp shuffle (the lane bits of the rows and columns exchanged): the
+  // page steps through the plan record's rounds, one table row per lane,
+  // and prints the record's cost.
+  {
+    const dst = 'S[(2,8,4,2):(2,1@laneid,8@laneid,1)]';
+    await fill(page, '#dst', dst);
+    await click(page, '#planbtn');
+    const want = lk('plan', 'S[(2,8,4,2):(2,4@laneid,1@laneid,1)]', dst, '--shape', '(16,8)', '--dtype', 'f16');
+    const rounds = want.ok && want.result.shuffle ? want.result.shuffle.rounds : [];
+    const label = await page.textContent('#roundlabel');
+    const rows = await page.$$eval('#rounds tr', (r) => r.map((x) => [...x.cells].map((c) => c.textContent)));
+    const r0 = rounds[0];
+    check(rounds.length === 2 && label.includes(`round 1 of ${rounds.length}`) && rows.length === 33 &&
+      rows[4].join('|') === `3|${r0.src_lane[3]}|${r0.send_registers[3].join(',')}|${r0.dst_registers[3].join(',')}` &&
+      (await page.textContent('#planout')).includes(`${want.result.cost.shuffles} shuffles`),
+    `plan rounds: "${label.trim()}", ${rows.length - 1} lanes, lane 3 ${JSON.stringify(rows[4])} as the plan record`);
+  }
   await page.screenshot({path: path.join(shots, 'conversion.png')});
 
   // The operations and TV views draw.
@@ -702,6 +719,25 @@ async function main() {
     flatCells.cells[1 * 32 + 5] === 11 && flatCells.cells[31] === 62,
   `operations: the rank-4 flat_divide result is drawn 2 x 32 (${JSON.stringify(flatFig)})`);
   await click(page, 'button[data-view="tile"]');
+
+  // The engine's reduce and gather give the records of `layoutkit paper
+  // reduce` and `layoutkit gather` (the same values, not only the keys);
+  // an axis is an integer checked as such: 2^32 is refused by the planner
+  // (not read as 0), 2^60 and 1.5 before it.
+  {
+    const row8 = '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}';
+    const red = await page.evaluate(async (l) => window.lk('reduce', l, 0, '', 'f32', true), row8);
+    const gat = await page.evaluate(async (l) => window.lk('gather', l, l, 1, '', 'f32'), row8);
+    const wantRed = lk('paper', 'reduce', row8, '--axis', '0');
+    const wantGat = lk('gather', row8, row8, '--axis', '1', '--dtype', 'f32');
+    check(red.ok && wantRed.ok && JSON.stringify(red.reduction) === JSON.stringify(wantRed.result) &&
+      gat.ok && wantGat.ok && JSON.stringify(gat.gather) === JSON.stringify(wantGat.result),
+    `reduce and gather: the engine's records are the CLI's (${red.ok && red.reduction.description}; ${gat.ok && gat.gather.description})`);
+    const bad = await page.evaluate(async (l) => Promise.all([2 ** 32, 2 ** 60, 1.5].map((a) => window.lk('reduce', l, a, '', 'f32', true))), row8);
+    check(!bad[0].ok && bad[0].error.message.includes('axis 4294967296: expected 0 to 1') &&
+      !bad[1].ok && bad[1].field === 'axis' && !bad[2].ok && bad[2].field === 'axis',
+    `reduce: axes 2^32, 2^60 and 1.5 are refused (${bad.map((b) => b.ok ? 'ok' : b.error.message).join('; ')})`);
+  }
 
   // --- Issue 34, deliverable 3: explanations.
   // (a) A CuTe text's derivation is that of its tile form at the element's
