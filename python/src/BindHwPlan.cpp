@@ -252,7 +252,7 @@ struct PyPlan {
   bool formsDone = false;
   /// The plan record (api/DescribePlan.h), made on first use: with the
   /// memory forms and, for a padded tensor, the masked simulation.
-  std::optional<api::Record> described;
+  std::optional<api::Record> described, quick;
 
   const api::MemoryForms &forms() {
     if (!formsDone && report.plan.smem)
@@ -274,6 +274,16 @@ struct PyPlan {
     described = api::describe(api::PaddedPlanReport{report, *padded},
                               unwrap(std::move(sim)));
     return *described;
+  }
+  /// Field `key` of the record; the fields other than shared_memory and
+  /// padding need neither the memory forms nor the simulation, so reading
+  /// them (strategy, cost, ...) computes neither.
+  const api::Value &field(const std::string &key) {
+    if (described || key == "shared_memory" || key == "padding")
+      return *record().find(key);
+    if (!quick)
+      quick = api::describe(report);
+    return *quick->find(key);
   }
 };
 
@@ -351,7 +361,7 @@ shuffles, wavefronts, barriers, shared bytes and the estimated cycles:
 and the masked simulation; else None). cuda(): the CUDA device function.
 )doc");
   recordAttributes(cls, api::describe(api::PlanReport{}),
-                   [](PyPlan &p, const std::string &k) { return toPython(*p.record().find(k)); },
+                   [](PyPlan &p, const std::string &k) { return toPython(p.field(k)); },
                    {"src", "dst"});
   cls.def_property_readonly("src", [](const PyPlan &p) { return p.report.plan.layouts.src; }, "The aligned source layout")
       .def_property_readonly("dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; }, "The aligned destination layout")
