@@ -86,9 +86,8 @@ std::string paddingText(const plan::PaddedPlan &pp,
   std::string t = "\nsource padding: " + pp.srcWaste.str() +
                   "\ndestination padding: " + pp.dstWaste.str();
   if (pp.plan.smem)
-    t += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) +
-         " of " + std::to_string(pp.smemOffsets) +
-         " offsets never written or read; " +
+    t += "\nbuffer padding: " + std::to_string(pp.maskedSmemOffsets) + " of " +
+         std::to_string(pp.smemOffsets) + " offsets never written or read; " +
          std::to_string(pp.unusedBufferSlots) + " of " +
          std::to_string(pp.bufferSlots) + " slots unused (" +
          std::to_string(pp.unusedBufferBytes) + " B)";
@@ -105,7 +104,8 @@ std::string paddingText(const plan::PaddedPlan &pp,
 std::string planText(const api::PlanReport &report) {
   const plan::Plan &p = report.plan;
   const std::string &dtype = report.dtype;
-  std::string t = "strategy: " + std::string(plan::strategyName(p.strategy)) + "\n";
+  std::string t =
+      "strategy: " + std::string(plan::strategyName(p.strategy)) + "\n";
   if (p.strategy == plan::Strategy::RegisterPermutation)
     t += "register sources: " + joinIntegers(p.registerSource) + "\n";
   if (p.strategy == plan::Strategy::WarpShuffle) {
@@ -133,8 +133,8 @@ std::string planText(const api::PlanReport &report) {
     if (m.registerCopies)
       t += "register copies: " + std::to_string(m.registerCopies) + "\n";
     if (m.store.matrixInstruction || m.load.matrixInstruction)
-      t += "matrix instructions: store " + report.storeInstruction +
-           ", load " + report.loadInstruction + "\n";
+      t += "matrix instructions: store " + report.storeInstruction + ", load " +
+           report.loadInstruction + "\n";
     if (m.iterations > 1)
       t += "iterations: " + std::to_string(m.iterations) + " through a " +
            std::to_string(m.bytes) + " B buffer\n";
@@ -144,9 +144,8 @@ std::string planText(const api::PlanReport &report) {
   std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
   return t + "cost: " + std::to_string(c.instructions) + " instructions (" +
          std::to_string(c.registerMoves) + " register moves, " +
-         std::to_string(c.selects) + " selects, " +
-         std::to_string(c.shuffles) + " shuffles), " +
-         std::to_string(c.wavefronts) + " wavefronts, " +
+         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
+         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
          std::to_string(c.barriers) +
          (c.barriers == 1 ? " barrier, " : " barriers, ") +
          std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
