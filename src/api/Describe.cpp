@@ -6,6 +6,8 @@
 
 #include "layoutkit/api/Describe.h"
 
+#include "layoutkit/api/Layout.h"
+
 #include <algorithm>
 
 namespace lk::api {
@@ -84,6 +86,205 @@ Record describe(const Diagnostic &d) {
     r.add("length", 0).add("input", Value());
   }
   return r.add("notes", Value::strings(d.notes)).add("rendered", d.render());
+}
+
+} // namespace lk::api
+
+//===----------------------------------------------------------------------===//
+// Tile layouts
+//===----------------------------------------------------------------------===//
+
+namespace lk::api {
+
+namespace {
+
+/// {axis: value} over `axes`.
+Record axisRecord(std::span<const tile::Axis> axes,
+                  std::span<const int64_t> values) {
+  Record r;
+  for (size_t k = 0; k < axes.size(); ++k)
+    r.add(std::string(axes[k].name()), values[k]);
+  return r;
+}
+
+Record axisRecord(std::span<const tile::AxisValue> values) {
+  Record r;
+  for (const tile::AxisValue &v : values)
+    r.add(std::string(v.axis.name()), v.value);
+  return r;
+}
+
+/// layout, shape, coord and x of an element.
+Record elementRecord(const tile::ComposeLayout &layout,
+                     const TileElement &e) {
+  return Record()
+      .add("layout", tileText(layout))
+      .add("shape", Value::ints(e.shape))
+      .add("coord", Value::ints(e.coord))
+      .add("x", e.x);
+}
+
+} // namespace
+
+Record describe(const EvalStep &s, const tile::SwizzleLayout &swizzle) {
+  using Kind = EvalStep::Kind;
+  static constexpr const char *kinds[] = {"shard", "offset", "replica",
+                                          "swizzle"};
+  const bool iter = s.kind == Kind::Shard || s.kind == Kind::Replica;
+  const bool sw = s.kind == Kind::Swizzle;
+  auto when = [](bool has, int64_t v) { return has ? Value(v) : Value(); };
+  return Record()
+      .add("kind", kinds[int(s.kind)])
+      .add("iter", when(iter, int64_t(s.index)))
+      .add("extent", when(iter, s.iter.extent))
+      .add("stride", when(iter, s.iter.stride))
+      .add("axis", std::string(s.iter.axis.name()))
+      .add("component", when(s.kind == Kind::Shard, s.component))
+      .add("added", when(s.kind == Kind::Shard || s.kind == Kind::Offset,
+                         s.added))
+      .add("swizzle", sw ? Value(swizzle.str()) : Value())
+      .add("from", when(sw, s.component))
+      .add("to", when(sw, s.added));
+}
+
+Record describe(const Evaluation &e) {
+  std::span<const tile::Axis> axes = e.layout.tile().axes();
+  Value::List points, steps;
+  for (size_t i = 0; i < e.points.points.size(); ++i)
+    points.emplace_back(axisRecord(axes, e.points.points[i]));
+  for (const EvalStep &s : e.steps)
+    steps.emplace_back(describe(s, e.layout.swizzle()));
+  return elementRecord(e.layout, e.element)
+      .add("points", std::move(points))
+      .add("total", e.points.total)
+      .add("steps", std::move(steps));
+}
+
+Record describe(const OwnerList &o) {
+  Value::List owners;
+  for (const Owner &p : o.owners)
+    owners.emplace_back(Record()
+                            .add("owner", axisRecord(p.owner))
+                            .add("at", axisRecord(p.at)));
+  return elementRecord(o.layout, o.element)
+      .add("owners", std::move(owners))
+      .add("total", o.total);
+}
+
+Record describe(const Holding &h) {
+  Value::List elements, coords;
+  for (int64_t k = 0; k < h.shown; ++k) {
+    int64_t f = h.elements[size_t(k)];
+    elements.emplace_back(f);
+    coords.emplace_back(Value::ints(tile::TileLayout::unflatten(h.shape, f)));
+  }
+  return Record()
+      .add("layout", h.layout)
+      .add("shape", Value::ints(h.shape))
+      .add("where", axisRecord(h.where))
+      .add("elements", std::move(elements))
+      .add("coords", std::move(coords))
+      .add("total", int64_t(h.elements.size()));
+}
+
+Record describe(const BankMap &b) {
+  Value::List lines;
+  for (int64_t l = 0; l < b.view.lineCount; ++l) {
+    Value::List words;
+    for (int64_t bank = 0; bank < tile::kBanks; ++bank)
+      words.push_back(Value::ints(b.view.at(b.view.firstLine + l, bank)));
+    lines.emplace_back(std::move(words));
+  }
+  return Record()
+      .add("layout", b.layout)
+      .add("dtype_bits", b.dtypeBits)
+      .add("first_line", b.view.firstLine)
+      .add("line_count", b.view.lineCount)
+      .add("lines", std::move(lines));
+}
+
+Record describe(const ConflictReport &c) {
+  Value read;
+  if (c.read)
+    read = Record()
+               .add("rows", c.read->rows)
+               .add("cols", c.read->cols)
+               .add("column", c.read->column)
+               .add("lanes", laneCount(*c.read))
+               .add("vector", c.read->vector)
+               .add("first_row", c.read->firstRow);
+  Value::List elements, banks;
+  for (const std::vector<int64_t> &lane : c.access)
+    elements.push_back(Value::ints(lane));
+  for (int64_t b = 0; b < tile::kBanks; ++b) {
+    Value::List words;
+    for (const tile::BankConflicts::Word &w : c.conflicts.banks[size_t(b)])
+      words.emplace_back(
+          Record().add("word", w.bankWord).add("lanes", Value::ints(w.lanes)));
+    banks.emplace_back(Record().add("bank", b).add("words", std::move(words)));
+  }
+  return Record()
+      .add("layout", c.layout)
+      .add("dtype_bits", c.dtypeBits)
+      .add("read", std::move(read))
+      .add("elements", std::move(elements))
+      .add("ways", c.conflicts.ways)
+      .add("conflict_free", c.conflicts.conflictFree())
+      .add("banks", std::move(banks))
+      .add("explanation", c.conflicts.explain());
+}
+
+//===----------------------------------------------------------------------===//
+// Access analysis
+//===----------------------------------------------------------------------===//
+
+Record describe(const hw::SharedAccessReport &s) {
+  return Record()
+      .add("wavefronts", Value::ints(s.wavefronts))
+      .add("total", s.total)
+      .add("minimum", s.minimum)
+      .add("conflict_free", s.total == s.minimum)
+      .add("explanation", s.explanation);
+}
+
+Record describe(const hw::GlobalAccessReport &g) {
+  return Record()
+      .add("sectors", g.sectors)
+      .add("lines", g.lines)
+      .add("minimum_sectors", g.minimumSectors)
+      .add("requested_bytes", g.requestedBytes)
+      .add("efficiency", g.efficiency)
+      .add("coalesced", g.sectors == g.minimumSectors)
+      .add("explanation", g.explanation);
+}
+
+Record describe(const hw::ReplicationReport &r) {
+  Value::List replicated;
+  for (const hw::Replica &x : r.replicated) {
+    Value::List holders;
+    for (const auto &[lane, reg] : x.holders)
+      holders.emplace_back(Record().add("lane", lane).add("register", reg));
+    replicated.emplace_back(Record()
+                                .add("element", x.element)
+                                .add("holders", std::move(holders)));
+  }
+  return Record()
+      .add("replicated", std::move(replicated))
+      .add("explanation", r.explanation);
+}
+
+Record describe(const AccessAnalysis &a) {
+  return Record()
+      .add("distributed", a.distributed)
+      .add("memory", a.memory)
+      .add("dtype_bits", a.dtypeBits)
+      .add("arch", std::string(hw::machine(a.arch).name))
+      .add("vector_bytes", a.vectorBytes)
+      .add("access_bytes", a.accessBytes)
+      .add("instructions", int64_t(a.shared.wavefronts.size()))
+      .add("shared_memory", describe(a.shared))
+      .add("global_memory", describe(a.global))
+      .add("replication", describe(a.replication));
 }
 
 } // namespace lk::api

@@ -394,6 +394,91 @@ Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
 }
 
 //===----------------------------------------------------------------------===//
+// Results described as records
+//===----------------------------------------------------------------------===//
+
+TileElement tileElement(std::span<const int64_t> shape, int64_t x) {
+  return {std::vector<int64_t>(shape.begin(), shape.end()),
+          tile::TileLayout::unflatten(shape, x), x};
+}
+
+Evaluation evaluation(const tile::ComposeLayout &layout, TileElement element,
+                      int64_t limit) {
+  const int64_t x = element.x;
+  return {layout, std::move(element), evaluate(layout, x, limit),
+          evaluationSteps(layout, x)};
+}
+
+OwnerList ownerList(const tile::ComposeLayout &layout, TileElement element,
+                    int64_t limit) {
+  const int64_t x = element.x;
+  return {layout, std::move(element), owners(layout, x, limit),
+          layout.tile().replicaCount()};
+}
+
+Expected<Holding> holding(const tile::ComposeLayout &layout,
+                          std::vector<int64_t> shape,
+                          std::vector<tile::AxisValue> where, int64_t limit) {
+  LK_TRY(std::vector<int64_t> held, holders(layout, where));
+  std::sort(held.begin(), held.end());
+  int64_t shown = std::min<int64_t>(limit, int64_t(held.size()));
+  return Holding{tileText(layout), std::move(shape), std::move(where),
+                 std::move(held), shown};
+}
+
+Expected<BankMap> bankMap(const tile::MemoryLayout &memory, int64_t dtypeBits,
+                          int64_t maxLines) {
+  LK_TRY(tile::BankView view, api::bankView(memory, dtypeBits, maxLines));
+  return BankMap{memory.str(), dtypeBits, std::move(view)};
+}
+
+Expected<ConflictReport> columnConflictReport(const tile::MemoryLayout &memory,
+                                              int64_t dtypeBits,
+                                              const ColumnRead &read) {
+  LK_TRY(tile::BankConflicts c, columnConflicts(memory, dtypeBits, read));
+  // columnConflicts validated the read, so its access is well formed.
+  LK_TRY(tile::BankAccess access,
+         tile::columnAccess(read.rows, read.cols, read.firstRow,
+                            laneCount(read), read.column, read.vector));
+  ColumnRead r = read;
+  r.lanes = laneCount(read);
+  return ConflictReport{memory.str(), dtypeBits, r, std::move(access),
+                        std::move(c)};
+}
+
+Expected<ConflictReport> conflictReport(const tile::MemoryLayout &memory,
+                                        int64_t dtypeBits,
+                                        tile::BankAccess access) {
+  LK_TRY(tile::BankConflicts c, tile::bankConflicts(memory, dtypeBits, access));
+  return ConflictReport{memory.str(), dtypeBits, std::nullopt,
+                        std::move(access), std::move(c)};
+}
+
+Expected<AccessAnalysis> analyseAccess(const tile::ComposeLayout &distributed,
+                                       const tile::MemoryLayout &memory,
+                                       int64_t dtypeBits,
+                                       std::optional<int64_t> accessBytes,
+                                       hw::Arch arch) {
+  if (!distributed.swizzle().isIdentity())
+    return Diagnostic::error("the distributed layout has a swizzle; a "
+                             "distributed layout says which lane holds "
+                             "which element, a swizzle belongs to memory");
+  AccessAnalysis a;
+  a.distributed = tileText(distributed);
+  a.memory = memory.str();
+  a.dtypeBits = dtypeBits;
+  a.arch = arch;
+  const tile::TileLayout &d = distributed.tile();
+  LK_TRY(a.vectorBytes, hw::vectorBytes(d, memory, dtypeBits));
+  a.accessBytes = accessBytes.value_or(a.vectorBytes);
+  hw::WarpAccess w{d, memory, dtypeBits, a.accessBytes};
+  LK_TRY(a.shared, hw::sharedAccess(w, arch));
+  LK_TRY(a.global, hw::globalAccess(w, arch));
+  LK_TRY(a.replication, hw::replication(d));
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
 // linear
 //===----------------------------------------------------------------------===//
 

@@ -279,6 +279,7 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
                     : std::max<int64_t>(
                           1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
     r.minimumSectors += ideal;
+    r.requestedBytes += active * a.accessBytes;
     r.explanation += "instruction " + std::to_string(k) + ": " +
                      std::to_string(active) + " lanes x " +
                      std::to_string(a.accessBytes) + " B touch " +
@@ -286,6 +287,9 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
                      std::to_string(ideal) + ") in " +
                      std::to_string(t.lines) + " lines\n";
   }
+  if (r.sectors > 0)
+    r.efficiency = double(r.requestedBytes) /
+                   (double(r.sectors) * double(gmem.sectorBytes));
   return r;
 }
 

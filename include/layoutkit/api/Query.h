@@ -41,6 +41,8 @@
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/tile/Bank.h"
 #include "layoutkit/tile/SwizzleLayout.h"
@@ -48,6 +50,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -266,6 +269,114 @@ int64_t laneCount(const ColumnRead &read);
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read);
+
+//===----------------------------------------------------------------------===//
+// Results described as records (api/Describe.h)
+//===----------------------------------------------------------------------===//
+
+/// A logical element of a tile layout: the logical shape, the element's
+/// coordinate over it and the layout's flat index x of the element (for a
+/// tile layout read row-major, coord = unflatten(shape, x)).
+struct TileElement {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> coord;
+  int64_t x = 0;
+};
+/// The element of flat index x over `shape`, its coordinate row-major.
+TileElement tileElement(std::span<const int64_t> shape, int64_t x);
+
+/// L(x) with its derivation: the first `limit` points (of `total`) and the
+/// evaluationSteps.
+struct Evaluation {
+  tile::ComposeLayout layout;
+  TileElement element;
+  TilePoints points;
+  std::vector<EvalStep> steps;
+};
+/// evaluate() and evaluationSteps() of one element. @pre 0 <= x < size,
+/// limit >= 1
+Evaluation evaluation(const tile::ComposeLayout &layout, TileElement element,
+                      int64_t limit);
+
+/// The first `limit` owners of an element (of `total`, the replica count).
+struct OwnerList {
+  tile::ComposeLayout layout;
+  TileElement element;
+  std::vector<Owner> owners;
+  int64_t total = 0;
+};
+/// owners() of one element. @pre 0 <= x < size, limit >= 1
+OwnerList ownerList(const tile::ComposeLayout &layout, TileElement element,
+                    int64_t limit);
+
+/// The elements a partial hardware coordinate holds: their flat indices
+/// over `shape` (ascending, all of them) and how many to list.
+struct Holding {
+  std::string layout;
+  std::vector<int64_t> shape;
+  std::vector<tile::AxisValue> where;
+  std::vector<int64_t> elements;
+  /// How many of `elements` a listing shows (the rest are counted).
+  int64_t shown = 0;
+};
+/// holders() of `where`, sorted, `shown` = min(limit, their number).
+Expected<Holding> holding(const tile::ComposeLayout &layout,
+                          std::vector<int64_t> shape,
+                          std::vector<tile::AxisValue> where, int64_t limit);
+
+/// A bank view with what it is of: the memory layout's text and the
+/// element width.
+struct BankMap {
+  std::string layout;
+  int64_t dtypeBits = 0;
+  tile::BankView view;
+};
+/// bankView() of `memory`, as a BankMap.
+Expected<BankMap> bankMap(const tile::MemoryLayout &memory, int64_t dtypeBits,
+                          int64_t maxLines);
+
+/// The bank conflicts of one warp access: access[lane] = the elements the
+/// lane reads; `read` is the column read it came from (absent for an
+/// access given element by element).
+struct ConflictReport {
+  std::string layout;
+  int64_t dtypeBits = 0;
+  std::optional<ColumnRead> read;
+  tile::BankAccess access;
+  tile::BankConflicts conflicts;
+};
+/// columnConflicts() with the read and the elements each lane reads.
+Expected<ConflictReport> columnConflictReport(const tile::MemoryLayout &memory,
+                                              int64_t dtypeBits,
+                                              const ColumnRead &read);
+/// tile::bankConflicts of an access given element by element.
+Expected<ConflictReport> conflictReport(const tile::MemoryLayout &memory,
+                                        int64_t dtypeBits,
+                                        tile::BankAccess access);
+
+/// What one warp's access costs (hw/Analysis.h): the widest vector every
+/// lane can use, the access width analysed (accessBytes, default the
+/// widest), its shared-memory wavefronts, its global-memory sectors and
+/// the elements held twice.
+struct AccessAnalysis {
+  std::string distributed;
+  std::string memory;
+  int64_t dtypeBits = 0;
+  hw::Arch arch = hw::Arch::Sm90;
+  int64_t vectorBytes = 0;
+  int64_t accessBytes = 0;
+  hw::SharedAccessReport shared;
+  hw::GlobalAccessReport global;
+  hw::ReplicationReport replication;
+};
+/// hw::vectorBytes, sharedAccess, globalAccess and replication of one
+/// warp's access; refused (with the reason of the first that fails) when
+/// the distributed layout is swizzled or any analysis fails.
+Expected<AccessAnalysis> analyseAccess(const tile::ComposeLayout &distributed,
+                                       const tile::MemoryLayout &memory,
+                                       int64_t dtypeBits,
+                                       std::optional<int64_t> accessBytes,
+                                       hw::Arch arch);
 
 //===----------------------------------------------------------------------===//
 // linear

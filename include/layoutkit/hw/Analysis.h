@@ -107,6 +107,11 @@ struct GlobalAccessReport {
   /// e.g. S[(32,32):(32@m,1@laneid)]'s 961 empty m values), summed.
   /// The access is coalesced when sectors == minimumSectors.
   int64_t minimumSectors = 0;
+  /// The bytes the lanes ask for: active lanes x accessBytes, summed.
+  int64_t requestedBytes = 0;
+  /// requestedBytes / (sectors x sectorBytes): the share of the sectors'
+  /// bytes the warp uses (1 when no sector is touched).
+  double efficiency = 1.0;
   std::string explanation;
 };
 Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch);
