@@ -50,7 +50,8 @@ TEST(CliBounds, EvalListsTheFirstThousandReplicas) {
       << r.out.substr(r.out.size() - 200);
   CliRun j = runCli({"tile", "eval", kManyReplicas, "4", "1", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
-  EXPECT_EQ(j.json()["result"].size(), 1000u);
+  EXPECT_EQ(j.json()["result"]["points"].size(), 1000u);
+  EXPECT_EQ(j.json()["result"]["total"], 4194304);
   EXPECT_EQ(j.json()["omitted"], 4193304);
 }
 

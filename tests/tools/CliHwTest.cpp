@@ -83,8 +83,8 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
   // 16-byte vectors (8 halves of a row): 8 instructions, each 8 wavefronts
   // (rows 128 bytes apart all start in bank 0).
   EXPECT_EQ(plain.json()["result"]["vector_bytes"], 16);
-  EXPECT_EQ(plain.json()["result"]["total"], 64);
-  EXPECT_EQ(plain.json()["result"]["minimum"], 8);
+  EXPECT_EQ(plain.json()["result"]["shared_memory"]["total"], 64);
+  EXPECT_EQ(plain.json()["result"]["shared_memory"]["minimum"], 8);
   CliRun sw = runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]",
                       "S[(8,64):(64,1)]", "--swizzle", "128B", "--width", "2"});
   ASSERT_EQ(sw.status, 0) << sw.err;
@@ -97,6 +97,20 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
   ASSERT_EQ(global.status, 0) << global.err;
   EXPECT_NE(global.out.find("global memory: 5 sectors, 2 lines"), std::string::npos)
       << global.out;
+  // The JSON record has both costs: bytes 4..131 (one f32 past the base)
+  // are 5 sectors in 2 lines; 32 lanes x 4 B = 128 requested bytes, of the
+  // 5 x 32 the sectors move: efficiency 0.8; 4 sectors would do.
+  CliRun j = runCli({"hw", "analyse", "S[32:1@laneid]", "S[32:1] + 1@m",
+                     "--dtype", "f32", "--json"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  const nlohmann::json doc = j.json();
+  const nlohmann::json &g = doc["result"]["global_memory"];
+  EXPECT_EQ(g["sectors"], 5);
+  EXPECT_EQ(g["lines"], 2);
+  EXPECT_EQ(g["requested_bytes"], 128);
+  EXPECT_DOUBLE_EQ(g["efficiency"].get<double>(), 0.8);
+  EXPECT_EQ(g["minimum_sectors"], 4);
+  EXPECT_EQ(g["coalesced"], false);
 }
 
 TEST(CliHw, AnalysesABlockWideTidLayoutAsWarpZero) {
@@ -109,13 +123,13 @@ TEST(CliHw, AnalysesABlockWideTidLayoutAsWarpZero) {
                      "S[(64,2):(2,1)]", "--dtype", "f32", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["result"]["vector_bytes"], 8);
-  EXPECT_EQ(r.json()["result"]["total"], 2);
+  EXPECT_EQ(r.json()["result"]["shared_memory"]["total"], 2);
   CliRun w4 = runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]",
                       "S[(64,2):(2,1)]", "--dtype", "f32", "--width", "4",
                       "--json"});
   ASSERT_EQ(w4.status, 0) << w4.err;
-  EXPECT_EQ(w4.json()["result"]["total"], 4);
-  EXPECT_EQ(w4.json()["result"]["minimum"], 2);
+  EXPECT_EQ(w4.json()["result"]["shared_memory"]["total"], 4);
+  EXPECT_EQ(w4.json()["result"]["shared_memory"]["minimum"], 2);
   CliRun both = runCli({"hw", "analyse", "S[(32,2):(1@laneid,32@tid)]",
                         "S[(32,2):(2,1)]", "--dtype", "f32"});
   EXPECT_EQ(both.status, 1);

@@ -34,9 +34,12 @@ TEST(CliTile, EvalListsEveryReplica) {
   CliRun j = runCli({"tile", "eval", kTc, "(8,16)", "(2,3)", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
   // (2,3): laneid = 8 + 1, warpid = 5 (+4), m = 1.
-  EXPECT_EQ(j.json()["result"],
+  EXPECT_EQ(j.json()["result"]["points"],
             nlohmann::json::parse(R"([{"laneid":9,"warpid":5,"m":1},
                                       {"laneid":9,"warpid":9,"m":1}])"));
+  // x = 2 * 16 + 3 (row-major); two replicas.
+  EXPECT_EQ(j.json()["result"]["x"], 35);
+  EXPECT_EQ(j.json()["result"]["total"], 2);
 }
 
 TEST(CliTile, EvalOfASwizzledLayout) {
@@ -107,11 +110,10 @@ TEST(CliTile, BanksViewOfTheSpecExample) {
   CliRun j = runCli({"tile", "banks", "S[(8,64):(64,1)]", "(8,64)", "--swizzle",
                      "128B", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
-  // Swizzled: (i, 0) at address 72i, bank word 36i: line i, bank 4i.
+  // Swizzled: (i, 0) (flat 64i) at address 72i, bank word 36i: line i,
+  // bank 4i.
   for (int i = 0; i < 8; ++i)
-    EXPECT_EQ(j.json()["result"]["lines"][i][4 * i][0],
-              nlohmann::json::parse("[" + std::to_string(i) + ",0]"))
-        << i;
+    EXPECT_EQ(j.json()["result"]["lines"][i][4 * i][0], 64 * i) << i;
   CliRun threads = runCli({"tile", "banks", kTc, "(8,16)"});
   EXPECT_EQ(threads.status, 1);
   EXPECT_NE(threads.err.find("bank analysis needs a memory layout"),

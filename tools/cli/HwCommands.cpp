@@ -14,6 +14,9 @@
 
 #include "cli/Handlers.h"
 
+#include "cli/Json.h"
+
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
@@ -166,35 +169,26 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
                            mode ? std::optional<std::string_view>(*mode)
                                 : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
-  LK_TRY(int64_t widest, vectorBytes(*distributed, memory, bits));
-  LK_TRY(int64_t width, inv.integerOption("width", widest));
-  WarpAccess access{*distributed, memory, bits, width};
-  LK_TRY(ReplicationReport rep, replication(*distributed));
+  std::optional<int64_t> width;
+  if (inv.option("width")) {
+    LK_TRY(int64_t w, inv.integerOption("width", 0));
+    width = w;
+  }
+  LK_TRY(api::AccessAnalysis a,
+         api::analyseAccess(tile::ComposeLayout(tile::SwizzleLayout(),
+                                                *distributed),
+                            memory, bits, width, arch));
   Reply r;
-  r.text = "widest access: " + std::to_string(widest) + " B per lane\n";
-  r.json = {{"vector_bytes", widest}, {"access_bytes", width}};
-  if (inv.option("global")) {
-    LK_TRY(GlobalAccessReport g, globalAccess(access, arch));
-    r.text += "global memory: " + std::to_string(g.sectors) + " sectors, " +
-              std::to_string(g.lines) + " lines\n" + g.explanation;
-    r.json["sectors"] = g.sectors;
-    r.json["lines"] = g.lines;
-  } else {
-    LK_TRY(SharedAccessReport s, sharedAccess(access, arch));
-    r.text += "shared memory: " + s.explanation;
-    r.json["wavefronts"] = s.wavefronts;
-    r.json["total"] = s.total;
-    r.json["minimum"] = s.minimum;
-  }
-  r.text += "replication: " + rep.explanation;
-  JsonValue reps = JsonValue::array();
-  for (const Replica &x : rep.replicated) {
-    JsonValue holders = JsonValue::array();
-    for (const auto &[lane, reg] : x.holders)
-      holders.push_back({{"lane", lane}, {"register", reg}});
-    reps.push_back({{"element", x.element}, {"holders", holders}});
-  }
-  r.json["replicated"] = reps;
+  r.text = "widest access: " + std::to_string(a.vectorBytes) +
+           " B per lane\n";
+  if (inv.option("global"))
+    r.text += "global memory: " + std::to_string(a.global.sectors) +
+              " sectors, " + std::to_string(a.global.lines) + " lines\n" +
+              a.global.explanation;
+  else
+    r.text += "shared memory: " + a.shared.explanation;
+  r.text += "replication: " + a.replication.explanation;
+  r.json = jsonOf(api::describe(a));
   return r;
 }
 
@@ -434,7 +428,7 @@ std::vector<CommandSpec> hwCommands() {
        {dtype, arch,
         {"width", "BYTES", "bytes per lane per instruction: 1, 2, 4, 8 or 16", false, {}},
         {"swizzle", "MODE", "compose MEMORY with this swizzle for --dtype", false, {"none", "32B", "64B", "128B"}},
-        {"global", "", "price the access in global memory (sectors, lines)", true, {}}},
+        {"global", "", "print the global-memory cost (sectors, lines) instead of the shared-memory one (--json has both)", true, {}}},
        runHwAnalyse},
       {"hw agree", group,
        "Check that a buffer layout, its TMA and its MMA descriptor agree",

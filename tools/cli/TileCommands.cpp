@@ -14,6 +14,9 @@
 #include "cli/Grid.h"
 #include "cli/Handlers.h"
 
+#include "cli/Json.h"
+
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
 
@@ -111,13 +114,6 @@ std::string coordText(std::span<const int64_t> shape, int64_t flat) {
   return s + ")";
 }
 
-JsonValue coordJson(std::span<const int64_t> shape, int64_t flat) {
-  JsonValue j = JsonValue::array();
-  for (int64_t v : TileLayout::unflatten(shape, flat))
-    j.push_back(v);
-  return j;
-}
-
 using api::isOwnerAxis;
 
 std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c,
@@ -144,6 +140,15 @@ JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c,
     j[std::string(axes[k].name())] = c[k];
   }
   return j;
+}
+
+/// "laneid=4 m=1".
+std::string axisValuesText(const std::vector<AxisValue> &v) {
+  std::string s;
+  for (const AxisValue &a : v)
+    s += (s.empty() ? "" : " ") + std::string(a.axis.name()) + "=" +
+         std::to_string(a.value);
+  return s;
 }
 
 /// WHERE: "laneid=3,warpid=5" (blanks allowed).
@@ -186,98 +191,69 @@ std::string iterText(const Iter &it) {
          std::string(it.axis.name());
 }
 
-/// `tile eval --steps`: which iter adds what, then the points.
-void addSteps(const Evaluated &e, Reply &r) {
-  std::string text = "x = " + std::to_string(e.flat) + " = " +
-                     coordText(e.shape, e.flat) + "\n";
-  JsonValue steps = JsonValue::array();
-  for (const api::EvalStep &s : api::evaluationSteps(e.layout, e.flat)) {
+/// `tile eval --steps`: which iter adds what (before the points).
+std::string stepsText(const api::Evaluation &e) {
+  std::string text = "x = " + std::to_string(e.element.x) + " = " +
+                     coordText(e.element.shape, e.element.x) + "\n";
+  for (const api::EvalStep &s : e.steps) {
     std::string axis(s.iter.axis.name());
-    JsonValue j = {{"axis", axis}};
     switch (s.kind) {
     case api::EvalStep::Kind::Shard:
       text += "shard iter " + std::to_string(s.index) + " (" +
               iterText(s.iter) + "): c = " + std::to_string(s.component) +
               ", " + axis + " += " + std::to_string(s.added) + "\n";
-      j = {{"kind", "shard"}, {"iter", s.index}, {"extent", s.iter.extent},
-           {"stride", s.iter.stride}, {"axis", axis},
-           {"component", s.component}, {"added", s.added}};
       break;
     case api::EvalStep::Kind::Offset:
       text += "offset: " + axis + " += " + std::to_string(s.added) + "\n";
-      j = {{"kind", "offset"}, {"axis", axis}, {"added", s.added}};
       break;
     case api::EvalStep::Kind::Replica:
       text += "replica iter " + std::to_string(s.index) + " (" +
               iterText(s.iter) + "): one point per r in [0," +
               std::to_string(s.iter.extent) + "), " + axis + " += " +
               std::to_string(s.iter.stride) + "*r\n";
-      j = {{"kind", "replica"}, {"iter", s.index}, {"extent", s.iter.extent},
-           {"stride", s.iter.stride}, {"axis", axis}};
       break;
     case api::EvalStep::Kind::Swizzle:
       text += "swizzle " + e.layout.swizzle().str() + ": m " +
               std::to_string(s.component) + " -> " + std::to_string(s.added) +
               "\n";
-      j = {{"kind", "swizzle"}, {"swizzle", e.layout.swizzle().str()},
-           {"from", s.component}, {"to", s.added}};
       break;
     }
-    steps.push_back(j);
   }
-  r.text = text + "L(x):\n" + r.text;
-  r.json = {{"steps", steps}, {"points", r.json}};
+  return text + "L(x):\n";
 }
 
 } // namespace
 
 Expected<Reply> runTileEval(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  api::TilePoints p = api::evaluate(e.layout, e.flat, listLimit(inv));
-  const CoordSet &set = p.points;
+  api::Evaluation ev = api::evaluation(
+      e.layout, api::tileElement(e.shape, e.flat), listLimit(inv));
+  const CoordSet &set = ev.points.points;
   std::span<const Axis> axes = e.layout.tile().axes();
   Reply r;
-  r.json = JsonValue::array();
-  for (size_t i = 0; i < set.size(); ++i) {
-    r.text += physicalText(axes, set[i], 0) + "\n";
-    r.json.push_back(physicalJson(axes, set[i], 0));
-  }
-  noteOmitted(r, int64_t(set.size()), p.total);
   if (inv.option("steps"))
-    addSteps(e, r);
+    r.text = stepsText(ev);
+  for (size_t i = 0; i < set.size(); ++i)
+    r.text += physicalText(axes, set[i], 0) + "\n";
+  r.json = jsonOf(api::describe(ev));
+  noteOmitted(r, int64_t(set.size()), ev.points.total);
   return r;
 }
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  std::vector<api::Owner> points =
-      api::owners(e.layout, e.flat, listLimit(inv));
-  const int64_t total = e.layout.tile().replicaCount();
-  auto text = [](const std::vector<AxisValue> &v) {
-    std::string s;
-    for (const AxisValue &a : v)
-      s += (s.empty() ? "" : " ") + std::string(a.axis.name()) + "=" +
-           std::to_string(a.value);
-    return s;
-  };
-  auto json = [](const std::vector<AxisValue> &v) {
-    JsonValue j = JsonValue::object();
-    for (const AxisValue &a : v)
-      j[std::string(a.axis.name())] = a.value;
-    return j;
-  };
+  api::OwnerList o = api::ownerList(
+      e.layout, api::tileElement(e.shape, e.flat), listLimit(inv));
   Reply r;
-  r.text = coordText(e.shape, e.flat) + " has " + std::to_string(total) +
-           (total == 1 ? " owner" : " owners") + ":\n";
-  JsonValue owners = JsonValue::array();
-  for (const api::Owner &p : points) {
-    std::string who = text(p.owner), at = text(p.at);
+  r.text = coordText(e.shape, e.flat) + " has " + std::to_string(o.total) +
+           (o.total == 1 ? " owner" : " owners") + ":\n";
+  for (const api::Owner &p : o.owners) {
+    std::string who = axisValuesText(p.owner), at = axisValuesText(p.at);
     r.text += "  " + (who.empty() ? std::string("(no thread axis)") : who) +
               (at.empty() ? "" : " holds it at " + at) + "\n";
-    owners.push_back({{"owner", json(p.owner)}, {"at", json(p.at)}});
   }
-  r.json = {{"coord", coordJson(e.shape, e.flat)}, {"owners", owners}};
-  noteOmitted(r, int64_t(points.size()), total);
+  r.json = jsonOf(api::describe(o));
+  noteOmitted(r, int64_t(o.owners.size()), o.total);
   return r;
 }
 
@@ -285,26 +261,17 @@ Expected<Reply> runTileHolds(const Invocation &inv) {
   LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(std::vector<AxisValue> where, whereParam(inv, 2));
-  LK_TRY(std::vector<int64_t> flats, api::holders(layout, where));
-  std::string at;
-  for (const AxisValue &w : where)
-    at += (at.empty() ? "" : " ") + std::string(w.axis.name()) + "=" +
-          std::to_string(w.value);
+  LK_TRY(api::Holding h, api::holding(layout, shape, where, listLimit(inv)));
+  const size_t total = h.elements.size();
   Reply r;
-  r.text = at + " holds " + std::to_string(flats.size()) +
-           (flats.size() == 1 ? " element" : " elements") +
-           (flats.empty() ? "\n" : ":");
-  JsonValue elems = JsonValue::array();
-  const size_t shown =
-      size_t(std::min<int64_t>(listLimit(inv), int64_t(flats.size())));
-  for (size_t k = 0; k < shown; ++k) {
-    r.text += " " + coordText(shape, flats[k]);
-    elems.push_back(coordJson(shape, flats[k]));
-  }
-  if (!flats.empty())
+  r.text = axisValuesText(where) + " holds " + std::to_string(total) +
+           (total == 1 ? " element" : " elements") + (total ? ":" : "\n");
+  for (int64_t k = 0; k < h.shown; ++k)
+    r.text += " " + coordText(shape, h.elements[size_t(k)]);
+  if (total)
     r.text += "\n";
-  r.json = {{"elements", elems}};
-  noteOmitted(r, int64_t(shown), int64_t(flats.size()));
+  r.json = jsonOf(api::describe(h));
+  noteOmitted(r, h.shown, int64_t(total));
   return r;
 }
 
@@ -372,39 +339,30 @@ Expected<Reply> runTileBanks(const Invocation &inv) {
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(int64_t bits, dtypeBits(inv));
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
-  LK_TRY(BankView view, api::bankView(memory, bits, 4096));
+  LK_TRY(api::BankMap map, api::bankMap(memory, bits, 4096));
+  const BankView &view = map.view;
   Grid g(view.lineCount, kBanks);
   g.title = memory.str() + " as " + inv.option("dtype").value_or("f16");
   g.legend = "rows: bank lines of 128 bytes; columns: banks; cell: the "
              "elements in that 4-byte word; colour: last logical index";
   for (int64_t b = 0; b < kBanks; ++b)
     g.colLabels[size_t(b)] = std::to_string(b);
-  JsonValue lines = JsonValue::array();
   for (int64_t l = 0; l < view.lineCount; ++l) {
     int64_t line = view.firstLine + l;
     g.rowLabels[size_t(l)] = std::to_string(line);
-    JsonValue row = JsonValue::array();
     for (int64_t b = 0; b < kBanks; ++b) {
       const std::vector<int64_t> &elems = view.at(line, b);
       std::string cell;
-      JsonValue cj = JsonValue::array();
-      for (size_t k = 0; k < elems.size(); ++k) {
+      for (size_t k = 0; k < elems.size(); ++k)
         cell += (k ? " " : "") + coordText(shape, elems[k]);
-        cj.push_back(coordJson(shape, elems[k]));
-      }
       g.cell(l, b) = cell;
       if (!elems.empty())
         g.color(l, b) = TileLayout::unflatten(shape, elems[0]).back();
-      row.push_back(cj);
     }
-    lines.push_back(row);
   }
   Reply reply;
   reply.text = renderGridText(g);
-  reply.json = {{"layout", memory.str()},
-                {"dtype_bits", bits},
-                {"first_line", view.firstLine},
-                {"lines", lines}};
+  reply.json = jsonOf(api::describe(map));
   LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
@@ -428,28 +386,17 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
   }
   LK_TRY(read.vector, inv.integerOption("vector", 1));
   LK_TRY(read.firstRow, inv.integerOption("first-row", 0));
-  LK_TRY(BankConflicts c, api::columnConflicts(memory, bits, read));
-  int64_t lanes = api::laneCount(read), column = read.column,
-          vector = read.vector, firstRow = read.firstRow;
+  LK_TRY(api::ConflictReport c, api::columnConflictReport(memory, bits, read));
+  int64_t lanes = api::laneCount(read), vector = read.vector;
   Reply reply;
   // columnConflicts checked firstRow + lanes <= rows, so this cannot
   // overflow.
-  reply.text = "lanes " + std::to_string(firstRow) + ".." +
-               std::to_string(firstRow + lanes - 1) + " read column " +
-               std::to_string(column) + " (" + std::to_string(vector) +
+  reply.text = "lanes " + std::to_string(read.firstRow) + ".." +
+               std::to_string(read.firstRow + lanes - 1) + " read column " +
+               std::to_string(read.column) + " (" + std::to_string(vector) +
                (vector == 1 ? " element" : " elements") + " each) of " +
-               memory.str() + "\n" + c.explain();
-  JsonValue banks = JsonValue::array();
-  for (int64_t b = 0; b < kBanks; ++b) {
-    JsonValue words = JsonValue::array();
-    for (const BankConflicts::Word &w : c.banks[size_t(b)])
-      words.push_back({{"word", w.bankWord}, {"lanes", w.lanes}});
-    banks.push_back({{"bank", b}, {"words", words}});
-  }
-  reply.json = {{"layout", memory.str()},
-                {"ways", c.ways},
-                {"conflict_free", c.conflictFree()},
-                {"banks", banks}};
+               memory.str() + "\n" + c.conflicts.explain();
+  reply.json = jsonOf(api::describe(c));
   return reply;
 }
 
@@ -551,7 +498,7 @@ std::vector<CommandSpec> tileCommands() {
        {allOption(), dtype, swizzle,
         {"steps", "", "show which iter contributes what to L(x) (the "
          "components of x, each shard iter's term, the offsets, the replica "
-         "iters and the swizzle); JSON: {\"steps\": [...], \"points\": [...]}",
+         "iters and the swizzle); --json always has them (steps)",
          true, {}}},
        runTileEval},
       {"tile owners", group,
