@@ -318,6 +318,35 @@ py::dict toDict(const lk::api::Record &r) {
   return d;
 }
 
+void initResult(py::module_ &m) {
+  auto field = [](const Result &r, const std::string &key) -> const lk::api::Value * {
+    return r.record.find(key);
+  };
+  py::class_<Result>(m, "Result", "A result of the api layer: its record's keys as attributes, "
+                                  "to_dict() the record (the keys `layoutkit --json` prints)")
+      .def_readonly("kind", &Result::kind, "The result type, e.g. 'owners'")
+      .def("to_dict", [](const Result &r) { return toDict(r.record); })
+      .def("keys", [](const Result &r) {
+             std::vector<std::string> k;
+             for (size_t i = 0; i < r.record.size(); ++i) k.push_back(r.record.key(i));
+             return k;
+           })
+      .def("__getattr__", [field](const Result &r, const std::string &key) {
+             const lk::api::Value *v = field(r, key);
+             if (!v) throw py::attribute_error(r.kind + " has no field '" + key + "'");
+             return toPython(*v);
+           })
+      .def("__getitem__", [field](const Result &r, const std::string &key) {
+             const lk::api::Value *v = field(r, key);
+             if (!v) throw py::key_error(key);
+             return toPython(*v);
+           })
+      .def("__eq__", [](const Result &a, const Result &b) {
+             return a.kind == b.kind && lk::api::toJson(a.record) == lk::api::toJson(b.record);
+           })
+      .def("__repr__", [](const Result &r) { return r.kind + "(" + lk::api::toJson(r.record) + ")"; });
+}
+
 py::object fromIntTuple(const IntTuple &t) {
   if (t.isLeaf()) {
     if (!t.basis().empty())
@@ -1072,6 +1101,7 @@ PYBIND11_MODULE(_layoutkit, m) {
   m.doc() = "LayoutKit: CuTe layouts, tile layouts, linear layouts over F2, "
             "hardware atoms and conversion plans (C++ core).";
   lkpy::initErrors(m);
+  lkpy::initResult(m);
   lkpy::initCute(m);
   lkpy::initModels(m);
   lkpy::initHwPlan(m);

@@ -12,6 +12,7 @@
 
 #include "Common.h"
 
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
@@ -171,48 +172,33 @@ void bindDescriptors(py::module_ &m) {
 void bindAnalyses(py::module_ &m) {
   m.def("bank_conflicts", [](const ComposeLayout &memory, Int64 bits,
                              const std::vector<std::vector<int64_t>> &access) {
-          tile::BankConflicts c = unwrap(tile::bankConflicts(memoryOf(memory), bits, access));
-          py::dict d;
-          d["ways"] = c.ways;
-          d["conflict_free"] = c.conflictFree();
-          d["explanation"] = c.explain();
-          return d;
+          return toDict(api::describe(unwrap(api::conflictReport(memoryOf(memory), bits, access))));
         }, py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
-        "Bank conflicts of one warp access: access[lane] = the element indices the lane reads; "
-        "ways = the largest number of distinct 4-byte words in one bank");
-  auto warpAccess = [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits, int64_t bytes) {
-    if (!dist.swizzle().isIdentity()) raise(Diagnostic::error("the distributed layout has a swizzle"));
-    return hw::WarpAccess{dist.tile(), memoryOf(mem), bits, bytes};
+        "Bank conflicts of one warp access, the conflicts record (read None): access[lane] = the "
+        "element indices the lane reads; ways = the largest number of distinct 4-byte words in one bank");
+  auto analyse = [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
+                    std::optional<int64_t> bytes, const std::string &arch) {
+    return unwrap(api::analyseAccess(dist, memoryOf(mem), bits, bytes, archOf(arch)));
   };
-  m.def("shared_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
-                                      Int64 bytes, const std::string &arch) {
-          hw::SharedAccessReport r = unwrap(hw::sharedAccess(warpAccess(dist, mem, bits, bytes), archOf(arch)));
-          py::dict d;
-          d["wavefronts"] = r.wavefronts;
-          d["total"] = r.total;
-          d["minimum"] = r.minimum;
-          d["explanation"] = r.explanation;
-          return d;
+  m.def("access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+                            std::optional<int64_t> bytes, const std::string &arch) {
+          return Result{"access", api::describe(analyse(dist, mem, bits, bytes, arch))};
+        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes") = py::none(),
+        py::arg("arch") = "sm_90",
+        "A warp's access analysed (the access record: vector_bytes, access_bytes, instructions, shared, global, "
+        "replication); access_bytes defaults to the widest the registers allow");
+  m.def("shared_access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+                                   Int64 bytes, const std::string &arch) {
+          return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).shared));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
-        py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (bank conflicts per access)");
-  m.def("global_access", [warpAccess](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
-                                      Int64 bytes, const std::string &arch) {
-          hw::WarpAccess a = warpAccess(dist, mem, bits, bytes);
-          hw::GlobalAccessReport r = unwrap(hw::globalAccess(a, archOf(arch)));
-          hw::WarpInstructions ins = unwrap(hw::warpInstructions(a));
-          int64_t requested = 0;
-          for (const auto &lanes : ins.laneAddresses)
-            for (int64_t addr : lanes) requested += addr >= 0 ? bytes : 0;
-          py::dict d;
-          d["sectors"] = r.sectors;
-          d["lines"] = r.lines;
-          d["requested_bytes"] = requested;
-          d["efficiency"] = r.sectors ? double(requested) / double(32 * r.sectors) : 1.0;
-          d["explanation"] = r.explanation;
-          return d;
+        py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (access()['shared'])");
+  m.def("global_access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+                                   Int64 bytes, const std::string &arch) {
+          return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).global));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
         py::arg("arch") = "sm_90",
-        "Coalescing of a warp's global access: 32-byte sectors and 128-byte lines touched; efficiency = requested bytes / (32 * sectors)");
+        "Coalescing of a warp's global access (access()['global']): 32-byte sectors and 128-byte lines touched; "
+        "efficiency = requested bytes / (32 * sectors)");
   m.def("vector_bytes", [](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits) {
           return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),

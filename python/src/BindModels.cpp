@@ -13,6 +13,7 @@
 #include "Common.h"
 
 #include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
 #include "layoutkit/bridge/TileCute.h"
@@ -132,28 +133,21 @@ py::array bankGrid(const ComposeLayout &c, Int64 dtypeBits,
   return a;
 }
 
-py::dict conflictsDict(const tile::BankConflicts &bc) {
-  py::dict d;
-  d["ways"] = bc.ways;
-  d["conflict_free"] = bc.conflictFree();
-  py::list banks;
-  for (const auto &words : bc.banks) {
-    py::list ws;
-    for (const auto &w : words)
-      ws.append(py::make_tuple(w.bankWord, w.lanes));
-    banks.append(ws);
-  }
-  d["banks"] = banks;
-  d["explanation"] = bc.explain();
-  return d;
-}
-
 py::dict columnConflicts(const ComposeLayout &c, Int64 dtypeBits, Int64 rows,
                          Int64 cols, Int64 column, std::optional<int64_t> lanes,
                          Int64 vector, Int64 firstRow, std::optional<std::string> swizzle) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   api::ColumnRead r{rows, cols, column, lanes, vector, firstRow};
-  return conflictsDict(unwrap(api::columnConflicts(mem, dtypeBits, r)));
+  return toDict(api::describe(unwrap(api::columnConflictReport(mem, dtypeBits, r))));
+}
+
+/// The element x names over `shape` (None: the layout's size as one
+/// extent): its flat index and coordinate.
+api::TileElement elementOf(const ComposeLayout &c, py::object x, py::object shape) {
+  int64_t flat = flatIndex(c, x, shape);
+  std::vector<int64_t> s{c.size()};
+  if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+  return api::tileElement(s, flat);
 }
 
 void bindTile(py::module_ &m) {
@@ -196,18 +190,29 @@ Example:
            "L(x): a list of {axis: value}, one per replica (the first `limit` when given; more than "
            "limits['points'] replicas need limit=); x a flat index or a coordinate over shape")
       .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none())
-      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
-             int64_t flat = flatIndex(c, x, shape);
-             py::list r;
-             for (const api::Owner &o : api::owners(c, flat, pointLimit(c, "owners", limit)))
-               r.append(py::make_tuple(axisValueDict(o.owner), axisValueDict(o.at)));
-             return r;
+      .def("evaluate", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+             api::TileElement e = elementOf(c, x, shape);
+             return Result{"evaluation", api::describe(api::evaluation(c, e, pointLimit(c, "evaluate", limit)))};
            }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
-           "[(owner axes, where it holds it), ...]. Example: T.owners(9) == [({'laneid': 4}, {'m': 1})]")
+           "L(x) with its derivation, the evaluation record (`layoutkit tile eval --json`): points, total, steps")
+      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+             api::TileElement e = elementOf(c, x, shape);
+             return Result{"owners", api::describe(api::ownerList(c, e, pointLimit(c, "owners", limit)))};
+           }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
+           "The owners record (`layoutkit tile owners --json`). Example: T.owners(9).owners == "
+           "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
       .def("holds", [](const ComposeLayout &c, const py::kwargs &kw) {
              std::vector<tile::AxisValue> w = whereOf(kw);
              return unwrap(api::holders(c, w));
            }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
+      .def("holding", [](const ComposeLayout &c, py::object shape, const py::kwargs &kw) {
+             std::vector<int64_t> s{c.size()};
+             if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+             api::Holding h = unwrap(api::holding(c, s, whereOf(kw), api::kMaxListAll));
+             return Result{"holding", api::describe(h)};
+           }, py::arg("shape") = py::none(),
+           "The holding record (`layoutkit tile holds --json`) of a partial hardware coordinate, "
+           "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
       .def("banks", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
              return bankGrid(c, bits, sw, false);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
@@ -217,10 +222,15 @@ Example:
              return bankGrid(c, bits, sw, true);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
            "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of each bank word, by address (-1: none)")
+      .def("bank_view", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
+             tile::MemoryLayout mem = unwrap(api::memoryLayout(c, bits, modeArg(sw)));
+             return Result{"bank_view", api::describe(unwrap(api::bankMap(mem, bits, int64_t(1) << 16)))};
+           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+           "The bank view record (`layoutkit tile banks --json`): lines[l][b] = the elements in bank b's word")
       .def("conflicts", &columnConflicts, py::arg("dtype_bits"), py::arg("rows"), py::arg("cols"),
            py::arg("column"), py::arg("lanes") = py::none(), py::arg("vector") = 1,
            py::arg("first_row") = 0, py::arg("swizzle") = py::none(),
-           "Bank conflicts of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
+           "The conflicts record of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
       .def("addresses", [](const ComposeLayout &c) {
              check(api::checkWork("addresses", c.size(), 1, api::kMaxArrayValues));
              py::array_t<int64_t> a(c.size());

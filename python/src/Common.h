@@ -93,6 +93,17 @@ py::object toPython(const lk::api::Value &v);
 /// A record as a dict: the fields of a result's to_dict().
 py::dict toDict(const lk::api::Record &r);
 
+/// A result of the api layer as Python (layoutkit.Result): its record's
+/// keys are its attributes (record values as toPython gives them),
+/// to_dict() is the record as a dict, `kind` names the result type, e.g.
+/// T.owners(9).owners == [{'owner': {'laneid': 4}, 'at': {'m': 1}}].
+struct Result {
+  std::string kind;
+  lk::api::Record record;
+};
+/// Registers layoutkit.Result.
+void initResult(py::module_ &m);
+
 /// A Layout, ComposedLayout, TileLayout, LinearLayout or layout text (any
 /// grammar, api::parseLayout) as an AnyLayout.
 lk::api::AnyLayout anyOf(py::handle h);

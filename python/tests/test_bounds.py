@@ -50,7 +50,9 @@ def test_tile_eval_bounded_by_replicas():
     refused(lambda: T.owners(2), "owners", "1000000")
     # limit= gives the first points: warps 0, 1, 2 each hold element 2 at m=2.
     assert T.eval(2, limit=3) == [{"m": 2, "warpid": w} for w in range(3)]
-    assert T.owners(2, limit=2) == [({"warpid": w}, {"m": 2}) for w in range(2)]
+    o = T.owners(2, limit=2)
+    assert o.owners == [{"owner": {"warpid": w}, "at": {"m": 2}} for w in range(2)]
+    assert o.total == 1000000
     with pytest.raises(lk.LayoutError):
         T.eval(2, limit=0)
     # A small replica count is returned whole.

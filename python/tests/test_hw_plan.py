@@ -154,3 +154,10 @@ def test_analyses():
     mem_l = lk.LinearLayout.from_bases({"offset": [[1], [2], [4], [8]]}, ["dim0"])
     assert lk.vectorization(r, mem_l)[0] == 4
     assert lk.bank_conflicts(mem, 32, [[i] for i in range(32)])["ways"] == 1
+    assert lk.bank_conflicts(mem, 32, [[i] for i in range(32)])["read"] is None
+    # The whole analysis: 32 lanes x 1 f32 each at consecutive addresses:
+    # 4 bytes per lane (one register), one instruction, one wavefront.
+    a = lk.access(dist, mem, 32)
+    assert (a.vector_bytes, a.access_bytes, a.instructions) == (4, 4, 1)
+    assert a.shared_memory == s and a.global_memory == g
+    assert a.replication["replicated"] == []

@@ -10,10 +10,34 @@ def test_eval_owners_holds():
     t = lk.TileLayout(T)
     # x = 9 -> digits over (8,4,2): (1,0,1) -> laneid 4*1 + 0, m 1.
     assert t.eval(9) == [{"laneid": 4, "m": 1}]
-    assert t.owners(9) == [({"laneid": 4}, {"m": 1})]
+    o = t.owners(9)
+    assert o.owners == [{"owner": {"laneid": 4}, "at": {"m": 1}}] and o.total == 1
+    assert (o.x, o.coord, o.shape) == (9, [9], [64])
     # laneid 4 = (1, 0): x = 1*8 + 0*2 + m for m in {0,1}.
     assert t.holds(laneid=4) == [8, 9]
     assert t.size() == 64 and t.shard == [(8, 4, "laneid"), (4, 1, "laneid"), (2, 1, "m")]
+
+
+def test_records():
+    """The records `layoutkit tile eval/owners/holds --json` print."""
+    t = lk.TileLayout(T)
+    # (1,1) over (8,8) is x = 9; its digits (1,0,1) over (8,4,2) add 4, 0
+    # on laneid and 1 on m.
+    e = t.evaluate((1, 1), shape=(8, 8))
+    assert e.kind == "evaluation" and (e.x, e.coord, e.total) == (9, [1, 1], 1)
+    assert e.points == t.eval(9)
+    assert [(s["kind"], s["component"], s["added"]) for s in e.steps] == [
+        ("shard", 1, 4), ("shard", 0, 0), ("shard", 1, 1)]
+    assert e.to_dict()["steps"][0]["from"] is None
+    h = t.holding((8, 8), laneid=4)
+    assert (h.elements, h.coords, h.total, h.where) == ([8, 9], [[1, 0], [1, 1]], 2, {"laneid": 4})
+    # Swizzle(3,3,3) maps m = 192 (row 3) to 192 ^ (3 << 3) = 216.
+    s = lk.TileLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]").evaluate(192)
+    assert s.steps[-1] == {"kind": "swizzle", "iter": None, "extent": None, "stride": None,
+                           "axis": "m", "component": None, "added": None,
+                           "swizzle": "Swizzle(M=3,B=3,S=3)", "from": 192, "to": 216}
+    with pytest.raises(AttributeError):
+        e.nothing
 
 
 def test_replica_and_offset():
@@ -46,6 +70,18 @@ def test_conflicts():
     assert t.conflicts(32, 32, 32, 0)["ways"] == 32
     padded = lk.TileLayout("S[(32,32):(33,1)]")
     assert padded.conflicts(32, 32, 32, 0)["ways"] == 1
+    c = t.conflicts(32, 32, 32, 0)
+    # Lane i reads (i, 0), flat 32 i, word 32 i: all in bank 0.
+    assert c["read"]["lanes"] == 32 and c["elements"][:3] == [[0], [32], [64]]
+    assert c["banks"][0]["words"][1] == {"word": 32, "lanes": [1]} and c["conflict_free"] is False
+
+
+def test_bank_view():
+    v = lk.TileLayout("S[(8,64):(64,1)]").bank_view(16, "128B")
+    # (i, 0) = flat 64 i sits at address 72 i (Swizzle(3,3,3)): word 36 i,
+    # line i, bank 4 i; the view spans 8 lines of 128 bytes.
+    assert (v.first_line, v.line_count, v.dtype_bits) == (0, 8, 16)
+    assert all(v.lines[i][4 * i][0] == 64 * i for i in range(8))
 
 
 def test_presets():
