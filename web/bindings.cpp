@@ -135,13 +135,6 @@ std::string errorJson(const Diagnostic &d, std::string_view field) {
     return errorJson(var##_r.error(), field);                                  \
   auto var = std::move(*var##_r)
 
-std::string axisValuesJson(const std::vector<tile::AxisValue> &v) {
-  Obj o;
-  for (const tile::AxisValue &a : v)
-    o.num(a.axis.name(), a.value);
-  return o.done();
-}
-
 //===----------------------------------------------------------------------===//
 // Reading the page's inputs
 //===----------------------------------------------------------------------===//
@@ -483,94 +476,65 @@ std::string tileMapJson(std::string text, std::string shape) {
       .done();
 }
 
-/// The owners of logical element `flat` (api::owners).
+/// {"ok":true,"result":<record>}.
+std::string resultJson(const api::Record &r) {
+  return Obj().boolean("ok", true).raw("result", api::toJson(r)).done();
+}
+
+/// Element `flat` of the page (row-major over the shape) as the tile
+/// layout's element: x = its flat index there, coord the page's.
+api::TileElement pageElement(const TileInput &t, int flat) {
+  api::TileElement e = api::tileElement(t.shape, t.tileIndex(flat));
+  e.coord = tile::TileLayout::unflatten(t.shape, flat);
+  return e;
+}
+
+/// The owners record of logical element `flat` (api::ownerList).
 std::string ownersJson(std::string text, std::string shape, int flat) {
   std::string field;
   auto t = readTileElement(text, shape, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  if (Expected<int64_t> w = api::tilePointBound(t->layout.tile(), 1, "owners"); !w)
-    return errorJson(w.error(), "layout");
-  std::vector<api::Owner> pts = api::owners(t->layout, t->tileIndex(flat));
-  return Obj()
-      .boolean("ok", true)
-      .raw("coord", ints(tile::TileLayout::unflatten(t->shape, flat)))
-      .raw("owners", array(pts,
-                           [](const api::Owner &p) {
-                             return Obj()
-                                 .raw("owner", axisValuesJson(p.owner))
-                                 .raw("at", axisValuesJson(p.at))
-                                 .done();
-                           }))
-      .done();
+  LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "owners"), "layout");
+  return resultJson(
+      api::describe(api::ownerList(t->layout, pageElement(*t, flat), n)));
 }
 
-/// The derivation of L(x) for logical element `flat` (api::evaluationSteps,
-/// the terms `layoutkit tile eval --steps` prints): each step as the CLI's
-/// JSON object ({"kind":"shard","iter","extent","stride","axis",
-/// "component","added"}, {"kind":"offset","axis","added"}, {"kind":
-/// "replica","iter","extent","stride","axis"}, {"kind":"swizzle",
-/// "swizzle","from","to"}), with x (the tile layout's flat index of the
-/// element: colex(coord) for a CuTe text) and the tile text it reads.
+/// The evaluation record of logical element `flat` (api::evaluation: its
+/// points and the derivation `layoutkit tile eval --steps` prints); x is
+/// the tile layout's flat index of the element (colex(coord) for a CuTe
+/// text).
 std::string stepsJson(std::string text, std::string shape, int flat) {
   std::string field;
   auto t = readTileElement(text, shape, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  const int64_t x = t->tileIndex(flat);
-  const std::string swizzle = t->layout.swizzle().str();
-  std::string steps = array(
-      api::evaluationSteps(t->layout, x), [&](const api::EvalStep &s) {
-        std::string axis(s.iter.axis.name());
-        Obj o;
-        switch (s.kind) {
-        case api::EvalStep::Kind::Shard:
-          o.str("kind", "shard").num("iter", int64_t(s.index));
-          o.num("extent", s.iter.extent).num("stride", s.iter.stride);
-          o.str("axis", axis).num("component", s.component);
-          o.num("added", s.added);
-          break;
-        case api::EvalStep::Kind::Offset:
-          o.str("kind", "offset").str("axis", axis).num("added", s.added);
-          break;
-        case api::EvalStep::Kind::Replica:
-          o.str("kind", "replica").num("iter", int64_t(s.index));
-          o.num("extent", s.iter.extent).num("stride", s.iter.stride);
-          o.str("axis", axis);
-          break;
-        case api::EvalStep::Kind::Swizzle:
-          o.str("kind", "swizzle").str("swizzle", swizzle);
-          o.num("from", s.component).num("to", s.added);
-          break;
-        }
-        return o.done();
-      });
-  return Obj()
-      .boolean("ok", true)
-      .str("tile", api::tileText(t->layout))
-      .num("x", x)
-      .raw("coord", ints(tile::TileLayout::unflatten(t->shape, flat)))
-      .raw("steps", steps)
-      .done();
+  LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "steps"), "layout");
+  return resultJson(
+      api::describe(api::evaluation(t->layout, pageElement(*t, flat), n)));
 }
 
-/// The flat indices a hardware coordinate holds (api::holders).
+/// The holding record of a hardware coordinate (api::holding), its
+/// elements the page's (row-major over the shape).
 std::string holdsJson(std::string text, std::string shape, std::string where) {
   std::string field;
   auto t = readTile(text, shape, field);
   if (!t)
     return errorJson(t.error(), field);
   LK_BIND_TRY(w, api::parseAxisValues(where), "where");
-  LK_BIND_TRY(flats, api::holders(t->layout, w), "layout");
-  for (int64_t &f : flats)
+  LK_BIND_TRY(h, api::holding(t->layout, t->shape, w, api::kMaxHolderVisits),
+              "layout");
+  for (int64_t &f : h.elements)
     f = t->pageIndex(f);
-  std::sort(flats.begin(), flats.end());
-  return Obj().boolean("ok", true).raw("elements", ints(flats)).done();
+  std::sort(h.elements.begin(), h.elements.end());
+  return resultJson(api::describe(h));
 }
 
-/// The line x bank view of the layout as shared memory of `dtype` with a
-/// swizzle mode ("none", "32B", "64B", "128B"), and the conflicts of a
-/// warp reading column `column` of a rank-2 tile.
+/// The bank view record of the layout as shared memory of `dtype` with a
+/// swizzle mode ("none", "32B", "64B", "128B") as "view", and the
+/// conflicts record of a warp reading column `column` of a rank-2 tile as
+/// "conflicts" (null, with the reason in "conflicts_error", when there is
+/// no such read). Elements are the page's (row-major over the shape).
 std::string banksJson(std::string text, std::string shape, std::string dtype,
                   std::string swizzle, int column) {
   std::string field;
@@ -582,60 +546,31 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
   if (swizzle != "none")
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
-  // The api layer's bound first, as for `layoutkit tile banks`: the view
-  // and the slots below walk every element.
-  LK_BIND_TRY(view, api::bankView(memory, type.bits, 4096), "layout");
-  // The words' elements as one list: word w's at [cellStart[w],
-  // cellStart[w + 1]) of cellItems (page indices, in address order).
-  std::vector<int64_t> cellStart{0}, cellItems;
-  for (const std::vector<int64_t> &c : view.cells) {
-    for (int64_t f : c)
-      cellItems.push_back(t->pageIndex(f));
-    cellStart.push_back(int64_t(cellItems.size()));
-  }
-  std::vector<int64_t> slotBank, slotLine;
-  for (int64_t f = 0; f < memory.size(); ++f) {
-    tile::BankSlot s =
-        tile::bankSlot(memory.address(t->tileIndex(f)), type.bits);
-    slotBank.push_back(s.bank);
-    slotLine.push_back(s.line);
-  }
-  Obj o;
-  o.boolean("ok", true)
-      .str("layout", memory.str())
-      .num("dtypeBits", type.bits)
-      .num("firstLine", view.firstLine)
-      .num("lineCount", view.lineCount)
-      .raw("cellStart", ints(cellStart))
-      .raw("cellItems", ints(cellItems))
-      .raw("bank", ints(slotBank))
-      .raw("line", ints(slotLine));
+  LK_BIND_TRY(map, api::bankMap(memory, type.bits, 4096), "layout");
+  for (std::vector<int64_t> &word : map.view.cells)
+    for (int64_t &f : word)
+      f = t->pageIndex(f);
+  std::string conflicts = "null", why = "null";
   if (t->colex) {
-    o.str("columnError", "column reads are analysed for tile layouts; "
-                         "paste the tile form shown above");
+    why = quote("column reads are analysed for tile layouts; paste the tile "
+                "form shown above");
   } else if (t->shape.size() == 2) {
     api::ColumnRead read;
     read.rows = t->shape[0];
     read.cols = t->shape[1];
     read.column = column;
-    auto c = api::columnConflicts(memory, type.bits, read);
-    if (c) {
-      std::vector<int64_t> reads;
-      for (int64_t l = 0; l < api::laneCount(read); ++l)
-        reads.push_back(l * read.cols + column);
-      o.raw("column", Obj()
-                          .num("column", column)
-                          .num("lanes", api::laneCount(read))
-                          .num("ways", c->ways)
-                          .boolean("conflictFree", c->conflictFree())
-                          .raw("elements", ints(reads))
-                          .str("explain", c->explain())
-                          .done());
-    } else {
-      o.str("columnError", c.error().message);
-    }
+    auto c = api::columnConflictReport(memory, type.bits, read);
+    if (c)
+      conflicts = api::toJson(api::describe(*c));
+    else
+      why = quote(c.error().message);
   }
-  return o.done();
+  return Obj()
+      .boolean("ok", true)
+      .raw("view", api::toJson(api::describe(map)))
+      .raw("conflicts", conflicts)
+      .raw("conflicts_error", why)
+      .done();
 }
 
 /// The presets: the spec's table (tile::presets) and register fragments
@@ -968,9 +903,9 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
       .done();
 }
 
-/// What one warp's access of the layout costs when each lane's registers
-/// come from a row-major tile of the shape in shared / global memory
-/// (hw::vectorBytes, sharedAccess, globalAccess).
+/// The access record: what one warp's access of the layout costs when
+/// each lane's registers come from a row-major tile of the shape in shared
+/// / global memory (api::analyseAccess on sm_90).
 std::string accessJson(std::string text, std::string shape, std::string dtype,
                    std::string swizzle) {
   std::string field;
@@ -997,24 +932,15 @@ std::string accessJson(std::string text, std::string shape, std::string dtype,
   if (swizzle != "none")
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(*mem.tile(), type.bits, mode), "layout");
-  LK_BIND_TRY(vb, hw::vectorBytes(t->layout.tile(), memory, type.bits), "layout");
-  hw::WarpAccess wa{t->layout.tile(), memory, type.bits, vb};
-  LK_BIND_TRY(sh, hw::sharedAccess(wa, hw::Arch::Sm90), "layout");
-  LK_BIND_TRY(gl, hw::globalAccess(wa, hw::Arch::Sm90), "layout");
-  return Obj()
-      .boolean("ok", true)
-      .str("memory", memory.str())
-      .num("vectorBytes", vb)
-      .num("instructions", int64_t(sh.wavefronts.size()))
-      .num("wavefronts", sh.total)
-      .num("minimumWavefronts", sh.minimum)
-      .str("sharedExplain", sh.explanation)
-      .num("sectors", gl.sectors)
-      .num("lines", gl.lines)
-      .num("minimumSectors", gl.minimumSectors)
-      .boolean("coalesced", gl.sectors == gl.minimumSectors)
-      .str("globalExplain", gl.explanation)
-      .done();
+  LK_BIND_TRY(a,
+              // The lanes' registers: the tile without a swizzle (a CuTe
+              // text's swizzle is on its offsets, not on who holds what).
+              api::analyseAccess(tile::ComposeLayout(tile::SwizzleLayout(),
+                                                     t->layout.tile()),
+                                 memory, type.bits, std::nullopt,
+                                 hw::Arch::Sm90),
+              "layout");
+  return resultJson(api::describe(a));
 }
 
 } // namespace

@@ -668,24 +668,24 @@ function drawBanks(width) {
   const b = cur.banks;
   if (!b.ok) { $('banks').textContent = b.error.message; $('conflicts').textContent = ''; $('bankhover').textContent = ''; return; }
   const shape = cur.map.shape;
-  const read = b.column ? new Set(b.column.elements) : new Set();
-  const parts = b.dtypeBits < 32 ? 32 / b.dtypeBits : 1;
+  const v = b.view, c = b.conflicts;
+  const read = new Set(c ? c.elements.flat() : []);
+  const parts = v.dtype_bits < 32 ? 32 / v.dtype_bits : 1;
   const hl = [], start = b.cellStart, items = b.cellItems, words = start.length - 1;
   for (let i = 0; i < words; ++i) for (let a = start[i]; a < start[i + 1]; ++a) if (read.has(items[a])) { hl.push(i); break; }
   cur.bankRead = hl;
   const lastExtent = shape.length ? shape[shape.length - 1] : 1, last = (e) => e % lastExtent; // row-major: the last coordinate
   // Element p of word i, or -1 (the word holds fewer).
   const at = (i, p) => (start[i] + p < start[i + 1] ? items[start[i] + p] : -1);
-  drawGrid($('banks'), {rows: b.lineCount, cols: 32, rowBase: b.firstLine, cw: Math.max(6, Math.min(28 * parts, Math.floor((width - 50) / 32))),
-    title: `${b.layout} as ${tab().dtype}: rows are bank lines, columns banks`, xName: 'bank (4-byte word)', yName: 'line (128 B)',
+  drawGrid($('banks'), {rows: v.line_count, cols: 32, rowBase: v.first_line, cw: Math.max(6, Math.min(28 * parts, Math.floor((width - 50) / 32))),
+    title: `${v.layout} as ${tab().dtype}: rows are bank lines, columns banks`, xName: 'bank (4-byte word)', yName: 'line (128 B)',
     legend: `the element's last coordinate (${parts} element${parts > 1 ? 's' : ''} per word, side by side)`, parts,
     value: (i) => { const e = at(i, 0); return e < 0 ? -1 : last(e); },
     label: (i) => { const e = at(i, 0); return e < 0 ? '' : unflatten(shape, e).join(','); },
     part: (i, p) => { const e = at(i, p); return e < 0 ? -1 : last(e); },
     partLabel: (i, p) => { const e = at(i, p); return e < 0 ? '' : last(e); }}, width);
   highlight($('banks'), hl, '#d00000');
-  const c = b.column;
-  $('conflicts').textContent = c ? `column ${c.column} read by ${c.lanes} lanes: ${c.ways}-way` + (c.conflictFree ? ' (conflict-free)' : ' bank conflict') : (b.columnError || '');
+  $('conflicts').textContent = c ? `column ${c.read.column} read by ${c.read.lanes} lanes: ${c.ways}-way` + (c.conflict_free ? ' (conflict-free)' : ' bank conflict') : (b.conflicts_error || '');
   $('conflicts').dataset.ways = c ? c.ways : '';
   $('bankhover').textContent = '';
 }
@@ -700,24 +700,24 @@ function bankHover(i) {
   const b = cur.banks;
   if (!b || !b.ok || i < 0 || i >= b.cellStart.length - 1) { $('bankhover').textContent = ''; return; }
   const c = [...bankWord(b, i)];
-  $('bankhover').textContent = `line ${b.firstLine + ((i / 32) | 0)}, bank ${i % 32}: ` +
+  $('bankhover').textContent = `line ${b.view.first_line + ((i / 32) | 0)}, bank ${i % 32}: ` +
     (c.length ? c.map((e) => '(' + unflatten(cur.map.shape, e).join(',') + ')').join(' ') : 'empty');
   $('bankhover').dataset.elements = JSON.stringify(c);
 }
 
 // Warp 0's access: its lanes are laneid, or tid / tid_in_wg 0..31 (the
 // library's rule, hw/Analysis.h); the other warps are left out.
-function drawAccess(a) {
+function drawAccess(reply) {
   const el = $('access');
   const blockWide = cur.map.axes.find((x) => x === 'tid' || x === 'tid_in_wg');
-  el.textContent = a.ok
+  const a = reply.ok ? reply.result : null, sh = a && a.shared_memory, gl = a && a.global_memory;
+  el.textContent = a
     ? `warp 0: ${blockWide ? `${blockWide} 0..31 as lanes 0..31 (other warps left out)` : 'lanes laneid 0..31'}\n` +
-      `memory: ${a.memory}\nvector: ${a.vectorBytes} B per lane per access (${a.vectorBytes > 1 ? 'vectorized' : 'scalar'})\n` +
-      `shared: ${a.instructions} instructions, ${a.wavefronts} wavefronts (minimum ${a.minimumWavefronts})\n${a.sharedExplain}\n` +
-      `global: ${a.sectors} sectors, ${a.lines} lines (${a.coalesced ? 'coalesced' : `not coalesced: at best ${a.minimumSectors} sectors`})\n${a.globalExplain}`
-    : 'no warp access to analyse (a lane axis, laneid or tid, and the register axis m): ' + a.error.message;
-  el.dataset.result = a.ok ? JSON.stringify({vectorBytes: a.vectorBytes, instructions: a.instructions, wavefronts: a.wavefronts,
-    minimum: a.minimumWavefronts, sectors: a.sectors, lines: a.lines, minimumSectors: a.minimumSectors, coalesced: a.coalesced}) : '';
+      `memory: ${a.memory}\nvector: ${a.vector_bytes} B per lane per access (${a.vector_bytes > 1 ? 'vectorized' : 'scalar'})\n` +
+      `shared: ${a.instructions} instructions, ${sh.total} wavefronts (minimum ${sh.minimum})\n${sh.explanation}\n` +
+      `global: ${gl.sectors} sectors, ${gl.lines} lines (${gl.coalesced ? 'coalesced' : `not coalesced: at best ${gl.minimum_sectors} sectors`})\n${gl.explanation}`
+    : 'no warp access to analyse (a lane axis, laneid or tid, and the register axis m): ' + reply.error.message;
+  el.dataset.result = a ? JSON.stringify(a) : '';
 }
 
 function colourOptions() {
@@ -844,8 +844,9 @@ async function selectElement(f) {
   const t = tab(), m = cur.map;
   const r = await engine.request('pick', [['owners', t.text, t.shape, f], ['steps', t.text, t.shape, f]], 1);
   if (!r || m !== cur.map) return;
-  const [o, st] = r;
-  if (!o.ok) { $('info').textContent = o.error.message; $('steps').textContent = ''; return; }
+  const [ow, st] = r;
+  if (!ow.ok) { $('info').textContent = ow.error.message; $('steps').textContent = ''; return; }
+  const o = ow.result;
   const phys = new Set();
   for (let r = 0; r < m.replicas; ++r) phys.add(cur.pg.cellOf(point(f, r)));
   const fmt = (obj) => Object.entries(obj).map(([k, v]) => `${k}=${v}`).join(' ');
@@ -876,13 +877,14 @@ function stepText(s) {
 function drawSteps(st, m, f) {
   const el = $('steps');
   if (!st.ok) { el.textContent = st.skipped ? '' : 'no derivation: ' + st.error.message; el.dataset.steps = ''; return; }
+  const e = st.result;
   const pts = [];
   for (let r = 0; r < Math.min(m.replicas, 8); ++r) pts.push(axisValueText(m.axes, point(f, r)));
   const shapeText = `(${m.shape.join(',')})${tab().shape.trim() ? '' : ', the layout\'s own'}`;
-  el.textContent = `L(x) for (${st.coord.join(',')}) of shape ${shapeText}, x = ${st.x} in ${st.tile}:\n` + st.steps.map(stepText).join('\n') +
+  el.textContent = `L(x) for (${e.coord.join(',')}) of shape ${shapeText}, x = ${e.x} in ${e.layout}:\n` + e.steps.map(stepText).join('\n') +
     '\nL(x):\n' + pts.join('\n') + (m.replicas > 8 ? `\n... ${m.replicas} points in all` : '');
-  el.dataset.steps = JSON.stringify(st.steps);
-  el.dataset.x = st.x;
+  el.dataset.steps = JSON.stringify(e.steps);
+  el.dataset.x = e.x;
 }
 
 async function selectPhysical(i) {
@@ -893,9 +895,10 @@ async function selectPhysical(i) {
   else where = `${m.axes[pg.xa]}=${i}`;
   const r = await engine.request('pick', [['holds', tab().text, tab().shape, where]]);
   if (!r || m !== cur.map) return;
-  const h = r[0];
+  const hr = r[0];
   sel.cursorP = i;
-  if (!h.ok) { $('info').textContent = h.error.message; return; }
+  if (!hr.ok) { $('info').textContent = hr.error.message; return; }
+  const h = hr.result;
   $('info').textContent = !h.elements.length ? `${where} holds no element` : `${where} holds ${h.elements.length} element${h.elements.length === 1 ? '' : 's'}:` +
     h.elements.slice(0, 256).map((f) => ' (' + unflatten(m.shape, f).join(',') + ')').join('') + (h.elements.length > 256 ? ' ...' : '');
   $('info').dataset.holds = JSON.stringify(h.elements);

@@ -18,6 +18,22 @@ let mod = null;
 // Arrays of the big replies travel as typed arrays (transferred, not
 // copied): the tile map's coordinates, the banks' per-element slots and
 // their words' element lists.
+// The banks reply's view (the bank view record, api/Describe.h) as flat
+// arrays for drawing: word w's elements at cellItems[cellStart[w] ..
+// cellStart[w + 1]), and each element's bank and line (of its first byte:
+// words come in address order).
+function bankArrays(r) {
+  const v = r.view, cellStart = [0], cellItems = [], bank = [], line = [];
+  v.lines.forEach((words, l) => words.forEach((elements, b) => {
+    for (const e of elements) {
+      cellItems.push(e);
+      if (bank[e] === undefined) { bank[e] = b; line[e] = v.first_line + l; }
+    }
+    cellStart.push(cellItems.length);
+  }));
+  Object.assign(r, {cellStart, cellItems, bank, line});
+}
+
 function transferables(r) {
   const out = [];
   for (const k of ['coords', 'bank', 'line', 'cellStart', 'cellItems']) {
@@ -48,6 +64,7 @@ self.onmessage = async (e) => {
       const json = mod[fn](...args);
       const t1 = performance.now();
       const r = JSON.parse(json);
+      if (fn === 'banks' && r.ok) bankArrays(r);
       ms.push([fn, +(t1 - t0).toFixed(1), +(performance.now() - t1).toFixed(1)]);
       moved.push(...transferables(r));
       replies.push(r);
