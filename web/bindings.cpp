@@ -935,10 +935,9 @@ std::string accessJson(std::string text, std::string shape, std::string dtype,
   LK_BIND_TRY(a,
               // The lanes' registers: the tile without a swizzle (a CuTe
               // text's swizzle is on its offsets, not on who holds what).
-              api::analyseAccess(tile::ComposeLayout(tile::SwizzleLayout(),
-                                                     t->layout.tile()),
-                                 memory, type.bits, std::nullopt,
-                                 hw::Arch::Sm90),
+              api::analyseAccess(
+                  tile::ComposeLayout(tile::SwizzleLayout(), t->layout.tile()),
+                  memory, type.bits, std::nullopt, hw::Arch::Sm90),
               "layout");
   return resultJson(api::describe(a));
 }

@@ -115,8 +115,7 @@ Record axisRecord(std::span<const tile::AxisValue> values) {
 }
 
 /// layout, shape, coord and x of an element.
-Record elementRecord(const tile::ComposeLayout &layout,
-                     const TileElement &e) {
+Record elementRecord(const tile::ComposeLayout &layout, const TileElement &e) {
   return Record()
       .add("layout", tileText(layout))
       .add("shape", Value::ints(e.shape))
@@ -140,8 +139,8 @@ Record describe(const EvalStep &s, const tile::SwizzleLayout &swizzle) {
       .add("stride", when(iter, s.iter.stride))
       .add("axis", std::string(s.iter.axis.name()))
       .add("component", when(s.kind == Kind::Shard, s.component))
-      .add("added", when(s.kind == Kind::Shard || s.kind == Kind::Offset,
-                         s.added))
+      .add("added",
+           when(s.kind == Kind::Shard || s.kind == Kind::Offset, s.added))
       .add("swizzle", sw ? Value(swizzle.str()) : Value())
       .add("from", when(sw, s.component))
       .add("to", when(sw, s.added));
@@ -163,9 +162,8 @@ Record describe(const Evaluation &e) {
 Record describe(const OwnerList &o) {
   Value::List owners;
   for (const Owner &p : o.owners)
-    owners.emplace_back(Record()
-                            .add("owner", axisRecord(p.owner))
-                            .add("at", axisRecord(p.at)));
+    owners.emplace_back(
+        Record().add("owner", axisRecord(p.owner)).add("at", axisRecord(p.at)));
   return elementRecord(o.layout, o.element)
       .add("owners", std::move(owners))
       .add("total", o.total);
@@ -264,9 +262,8 @@ Record describe(const hw::ReplicationReport &r) {
     Value::List holders;
     for (const auto &[lane, reg] : x.holders)
       holders.emplace_back(Record().add("lane", lane).add("register", reg));
-    replicated.emplace_back(Record()
-                                .add("element", x.element)
-                                .add("holders", std::move(holders)));
+    replicated.emplace_back(
+        Record().add("element", x.element).add("holders", std::move(holders)));
   }
   return Record()
       .add("replicated", std::move(replicated))

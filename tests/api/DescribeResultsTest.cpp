@@ -35,19 +35,18 @@ TEST(DescribeResults, EvaluationAndItsSteps) {
   // x = 9 over (8,4,2) (last fastest): digits (1,0,1); laneid += 4 * 1,
   // laneid += 1 * 0, m += 1 * 1.
   const int64_t shape[] = {8, 8};
-  api::Evaluation e = api::evaluation(tileOf(kFragment),
-                                      api::tileElement(shape, 9), 16);
-  EXPECT_EQ(
-      api::toJson(api::describe(e)),
-      R"j({"layout":"S[(8,4,2):(4@laneid,1@laneid,1)]","shape":[8,8],)j"
-      R"j("coord":[1,1],"x":9,"points":[{"laneid":4,"m":1}],"total":1,)j"
-      R"j("steps":[{"kind":"shard","iter":0,"extent":8,"stride":4,)j"
-      R"j("axis":"laneid","component":1,"added":4,"swizzle":null,)j"
-      R"j("from":null,"to":null},{"kind":"shard","iter":1,"extent":4,)j"
-      R"j("stride":1,"axis":"laneid","component":0,"added":0,)j"
-      R"j("swizzle":null,"from":null,"to":null},{"kind":"shard",)j"
-      R"j("iter":2,"extent":2,"stride":1,"axis":"m","component":1,)j"
-      R"j("added":1,"swizzle":null,"from":null,"to":null}]})j");
+  api::Evaluation e =
+      api::evaluation(tileOf(kFragment), api::tileElement(shape, 9), 16);
+  EXPECT_EQ(api::toJson(api::describe(e)),
+            R"j({"layout":"S[(8,4,2):(4@laneid,1@laneid,1)]","shape":[8,8],)j"
+            R"j("coord":[1,1],"x":9,"points":[{"laneid":4,"m":1}],"total":1,)j"
+            R"j("steps":[{"kind":"shard","iter":0,"extent":8,"stride":4,)j"
+            R"j("axis":"laneid","component":1,"added":4,"swizzle":null,)j"
+            R"j("from":null,"to":null},{"kind":"shard","iter":1,"extent":4,)j"
+            R"j("stride":1,"axis":"laneid","component":0,"added":0,)j"
+            R"j("swizzle":null,"from":null,"to":null},{"kind":"shard",)j"
+            R"j("iter":2,"extent":2,"stride":1,"axis":"m","component":1,)j"
+            R"j("added":1,"swizzle":null,"from":null,"to":null}]})j");
 }
 
 TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
@@ -82,7 +81,8 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
 
 TEST(DescribeResults, OwnersAndHolding) {
   // (1,1) = x 9: lane 4 at m 1, on both warps of the replica.
-  tile::ComposeLayout l = tileOf("S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]");
+  tile::ComposeLayout l =
+      tileOf("S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]");
   const int64_t shape[] = {8, 8};
   EXPECT_EQ(api::toJson(api::describe(
                 api::ownerList(l, api::tileElement(shape, 9), 1))),
@@ -91,8 +91,8 @@ TEST(DescribeResults, OwnersAndHolding) {
             R"j({"laneid":4,"warpid":0},"at":{"m":1}}],"total":2})j");
   // laneid 4 is digits (1,0) of (8,4): x = 8 + m for m in {0,1}; listing
   // one of them still counts both.
-  auto h = api::holding(tileOf(kFragment), {8, 8},
-                        {{tile::Axis::laneid(), 4}}, 1);
+  auto h =
+      api::holding(tileOf(kFragment), {8, 8}, {{tile::Axis::laneid(), 4}}, 1);
   ASSERT_TRUE(h);
   EXPECT_EQ(api::toJson(api::describe(*h)),
             R"j({"layout":"S[(8,4,2):(4@laneid,1@laneid,1)]","shape":[8,8],)j"
@@ -125,9 +125,10 @@ TEST(DescribeResults, BankViewAndConflicts) {
   EXPECT_EQ(r.find("ways")->asInt(), 8);
   EXPECT_FALSE(r.find("conflict_free")->asBool());
   EXPECT_EQ(r.find("banks")->asList().size(), 32u);
-  EXPECT_EQ(api::toJson(r.find("banks")->asList()[0].asRecord().find("words")
-                            ->asList()[7]),
-            R"j({"word":224,"lanes":[7]})j");
+  EXPECT_EQ(
+      api::toJson(
+          r.find("banks")->asList()[0].asRecord().find("words")->asList()[7]),
+      R"j({"word":224,"lanes":[7]})j");
   // An access given element by element has no read.
   auto e = api::conflictReport(*memory, 16, {{0}, {1}});
   ASSERT_TRUE(e);
@@ -157,8 +158,9 @@ TEST(DescribeResults, Access) {
   EXPECT_EQ(api::toJson(*r.find("replication")->asRecord().find("replicated")),
             "[]");
   // A swizzled distributed layout is refused with the reason.
-  auto bad = api::analyseAccess(tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(1@laneid,1@m)]"),
-                                *memory, 32, std::nullopt, hw::Arch::Sm90);
+  auto bad = api::analyseAccess(
+      tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(1@laneid,1@m)]"), *memory, 32,
+      std::nullopt, hw::Arch::Sm90);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("has a swizzle"), std::string::npos);
 }

@@ -175,12 +175,11 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
     width = w;
   }
   LK_TRY(api::AccessAnalysis a,
-         api::analyseAccess(tile::ComposeLayout(tile::SwizzleLayout(),
-                                                *distributed),
-                            memory, bits, width, arch));
+         api::analyseAccess(
+             tile::ComposeLayout(tile::SwizzleLayout(), *distributed), memory,
+             bits, width, arch));
   Reply r;
-  r.text = "widest access: " + std::to_string(a.vectorBytes) +
-           " B per lane\n";
+  r.text = "widest access: " + std::to_string(a.vectorBytes) + " B per lane\n";
   if (inv.option("global"))
     r.text += "global memory: " + std::to_string(a.global.sectors) +
               " sectors, " + std::to_string(a.global.lines) + " lines\n" +

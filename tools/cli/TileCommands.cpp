@@ -209,8 +209,8 @@ std::string stepsText(const api::Evaluation &e) {
     case api::EvalStep::Kind::Replica:
       text += "replica iter " + std::to_string(s.index) + " (" +
               iterText(s.iter) + "): one point per r in [0," +
-              std::to_string(s.iter.extent) + "), " + axis + " += " +
-              std::to_string(s.iter.stride) + "*r\n";
+              std::to_string(s.iter.extent) + "), " + axis +
+              " += " + std::to_string(s.iter.stride) + "*r\n";
       break;
     case api::EvalStep::Kind::Swizzle:
       text += "swizzle " + e.layout.swizzle().str() + ": m " +
@@ -242,8 +242,8 @@ Expected<Reply> runTileEval(const Invocation &inv) {
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  api::OwnerList o = api::ownerList(
-      e.layout, api::tileElement(e.shape, e.flat), listLimit(inv));
+  api::OwnerList o = api::ownerList(e.layout, api::tileElement(e.shape, e.flat),
+                                    listLimit(inv));
   Reply r;
   r.text = coordText(e.shape, e.flat) + " has " + std::to_string(o.total) +
            (o.total == 1 ? " owner" : " owners") + ":\n";
