@@ -68,9 +68,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
   ParseOptions options;
   options.shape = *cute::parseIntTuple("(4,8)");
-  options.readEncoding = [](std::string_view) -> Expected<linear::Encoding> {
-    return Diagnostic::error("no encodings in this run");
-  };
   Expected<AnyLayout> l = parseLayout(text, options);
   check(l, text);
   if (l) {

@@ -9,6 +9,7 @@
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/Text.h"
 #include "layoutkit/linear/TtgirText.h"
 #include "layoutkit/tile/TileText.h"
@@ -118,10 +119,7 @@ Expected<AnyLayout> readStandard(std::string_view text,
   if (!o.shape)
     return Diagnostic::error("standard-layout parameters need " + o.shapeName +
                              ", the tensor shape, e.g. (64,64)");
-  if (!o.readEncoding)
-    return Diagnostic::error("standard-layout parameters need an encoding "
-                             "reader (ParseOptions::readEncoding)");
-  LK_TRY(linear::Encoding enc, o.readEncoding(text));
+  LK_TRY(linear::Encoding enc, linear::parseEncodingJson(text));
   std::vector<int64_t> shape;
   for (const IntTuple::Node &n : o.shape->leaves())
     shape.push_back(n.value);

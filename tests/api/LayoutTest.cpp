@@ -189,13 +189,13 @@ TEST(ApiParseLayout, BasisDescriptorTakesTheShape) {
                                             "strides; it needs a shape"));
 }
 
-TEST(ApiParseLayout, StandardParamsUseTheReaderAndTheShape) {
+TEST(ApiParseLayout, StandardParamsAreReadAsJsonOverTheShape) {
   ParseOptions o;
   o.shape = tuple("(8,16)");
-  o.readEncoding = [](std::string_view) -> Expected<linear::Encoding> {
-    return blocked14();
-  };
-  Expected<AnyLayout> s = parseLayout(R"({"kind":"blocked"})", o);
+  const std::string text =
+      R"({"kind": "blocked", "sizePerThread": [1, 4],
+          "threadsPerWarp": [8, 4], "warpsPerCTA": [1, 1], "order": [1, 0]})";
+  Expected<AnyLayout> s = parseLayout(text, o);
   ASSERT_TRUE(s.hasValue()) << s.error().message;
   EXPECT_EQ(s->syntax, Syntax::StandardParams);
   const int64_t shape[] = {8, 16};
@@ -215,11 +215,14 @@ TEST(ApiParseLayout, StandardParamsUseTheReaderAndTheShape) {
       << a.error().message;
   EXPECT_TRUE(hasNoteStarting(a.error(), "read as standard-layout parameters"));
 
-  ParseOptions noReader = o;
-  noReader.readEncoding = nullptr;
-  Expected<AnyLayout> r = parseLayout(R"({"kind":"blocked"})", noReader);
+  // The JSON reader's diagnostic points into the text: column 10 is the
+  // '"' of "blocked" (a missing field points at the kind).
+  Expected<AnyLayout> r = parseLayout(R"({"kind": "blocked"})", o);
   ASSERT_FALSE(r.hasValue());
-  EXPECT_NE(r.error().message.find("encoding reader"), std::string::npos);
+  EXPECT_EQ(r.error().message.rfind("missing field 'sizePerThread'", 0), 0u)
+      << r.error().message;
+  ASSERT_TRUE(r.error().range);
+  EXPECT_EQ(r.error().range->begin.column, 10);
 }
 
 TEST(ApiParseLayout, FailureNamesEveryGrammarTried) {

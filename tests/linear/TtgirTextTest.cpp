@@ -48,7 +48,7 @@ Encoding blocked(std::vector<unsigned> spt, std::vector<unsigned> tpw,
   return e;
 }
 
-Encoding mmaV2(std::vector<unsigned> warps) {
+Encoding mmaV2Encoding(std::vector<unsigned> warps) {
   Encoding e;
   e.kind = EncodingKind::NvidiaMma;
   e.versionMajor = 2;
@@ -88,7 +88,7 @@ TEST(TtgirText, DumpWithAliasesAndATensorType) {
   dot.kind = EncodingKind::DotOperand;
   dot.opIdx = 0;
   dot.kWidth = 2;
-  dot.parent = std::make_shared<const Encoding>(mmaV2({2, 2}));
+  dot.parent = std::make_shared<const Encoding>(mmaV2Encoding({2, 2}));
   EXPECT_EQ(layoutOf(t.encoding, *t.shape), layoutOf(dot, {128, 64}));
   EXPECT_EQ(t.encoding.parent->warpsPerCTA, (std::vector<unsigned>{2, 2}));
 }
@@ -333,7 +333,7 @@ TEST(TtgirText, PrintReadsBack) {
   dot.kind = EncodingKind::DotOperand;
   dot.opIdx = 1;
   dot.kWidth = 4;
-  dot.parent = std::make_shared<const Encoding>(mmaV2({4, 1}));
+  dot.parent = std::make_shared<const Encoding>(mmaV2Encoding({4, 1}));
   std::string text = ok(printTtgir(dot));
   EXPECT_EQ(text, "#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{"
                   "versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], "

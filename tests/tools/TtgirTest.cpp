@@ -14,8 +14,8 @@
 
 #include "CliTestSupport.h"
 
-#include "cli/LinearJson.h"
 #include "layoutkit/linear/EncodingFields.h"
+#include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/TtgirText.h"
 
 #include <gtest/gtest.h>
@@ -57,7 +57,7 @@ TEST(TtgirOracle, EveryKindGivesTheOraclesBasesThroughTtgirText) {
     json c = json::parse(line);
     if (c["op"] != "linear_standard" || !c["expect"].contains("bases"))
       continue;
-    Expected<Encoding> e = cli::encodingFromJson(c["args"][0]);
+    Expected<Encoding> e = parseEncodingJson(c["args"][0].dump());
     ASSERT_TRUE(e) << c["id"] << ": " << e.error().message;
     if (!hasTtgirForm(*e)) {
       ++skipped;

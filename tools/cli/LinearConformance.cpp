@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cli/ConformanceOps.h"
-#include "cli/LinearJson.h"
 
+#include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/Standard.h"
 
 namespace lk::cli {
@@ -35,7 +35,9 @@ json layoutToJson(const LinearLayout &l) {
 
 Expected<json> linearStandard(const json &args) {
   LK_CHECK(arity(args, 2, 2));
-  LK_TRY(Encoding e, encodingFromJson(args[0]));
+  if (!args[0].is_object())
+    return Diagnostic::error("expected a layout object, got " + args[0].dump());
+  LK_TRY(Encoding e, parseEncodingJson(args[0].dump()));
   if (!args[1].is_array())
     return Diagnostic::error("expected a shape array, got " + args[1].dump());
   std::vector<int64_t> shape;

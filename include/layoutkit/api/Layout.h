@@ -18,9 +18,10 @@
 ///   tile    tile::ComposeLayout        TileText (`S[..] + R[..] + O`,
 ///                                      `Swizzle(..) o S[..]`)
 ///   linear  linear::LinearLayout       LinearText (`{register: ..} -> {..}`),
-///                                      StandardParams (Triton's parameters,
-///                                      read by ParseOptions::readEncoding,
-///                                      over ParseOptions::shape),
+///                                      StandardParams (Triton's parameters
+///                                      as a JSON object, read by
+///                                      linear::parseEncodingJson, over
+///                                      ParseOptions::shape),
 ///                                      TtgirText (Triton's attribute text
 ///                                      `#ttg.blocked<{..}>`, alias lines,
 ///                                      `tensor<128x64xf16, #..>`)
@@ -46,8 +47,7 @@
 ///
 /// Edge cases: a basis descriptor is only strides: without a shape it is
 /// refused ("a basis descriptor needs a shape"); standard-layout parameters
-/// need a shape and an encoding reader (the library parses no JSON; the CLI
-/// passes its nlohmann reader, a browser or Python front end its own).
+/// need a shape.
 /// TTGIR text takes its shape from its tensor type, else from
 /// ParseOptions::shape (both given: they must agree); a `#ttg.linear`
 /// attribute alone is its own layout, sizes inferred.
@@ -77,7 +77,6 @@
 #include "layoutkit/tile/SwizzleLayout.h"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -109,10 +108,6 @@ std::string_view syntaxName(Syntax s);
 /// The model a grammar's layouts belong to.
 Model modelOf(Syntax s);
 
-/// Reads standard-layout parameters (e.g. a JSON object) into an encoding.
-using EncodingReader =
-    std::function<Expected<linear::Encoding>(std::string_view)>;
-
 struct ParseOptions {
   /// Read with this grammar only (no detection).
   std::optional<Syntax> syntax;
@@ -121,8 +116,6 @@ struct ParseOptions {
   std::optional<IntTuple> shape;
   /// How diagnostics name the shape, e.g. "--shape" in the CLI.
   std::string shapeName = "a shape";
-  /// Reader of StandardParams; without one they are refused.
-  EncodingReader readEncoding;
 };
 
 /// A layout of one of the three models, with the grammar it was read from.
