@@ -289,7 +289,8 @@ std::string parseJson(std::string text, std::string shape) {
 constexpr int64_t kMaxDrawn = int64_t(1) << 18;
 
 /// Every element's physical coordinates: coords[(flat * replicas + r) *
-/// axes + a], with the axes, which of them are owner axes, and the text.
+/// axes + a], with the axes, which of them are owner axes, the text, and
+/// threads[flat], the thread number of its first point (api::threadIndex).
 std::string tileMapJson(std::string text, std::string shape) {
   std::string field;
   auto t = readTile(text, shape, field);
@@ -307,19 +308,22 @@ std::string tileMapJson(std::string text, std::string shape) {
       !w)
     return errorJson(w.error(), "layout");
   std::span<const tile::Axis> axes = tl.axes();
-  std::string coords = "[";
+  std::string coords = "[", threads = "[";
   coords.reserve(size_t(tl.size() * tl.replicaCount() * axes.size() * 4));
-  bool first = true;
+  std::vector<tile::AxisValue> point(axes.size());
   for (int64_t f = 0; f < tl.size(); ++f) {
     tile::CoordSet set = t->layout.eval(t->tileIndex(f));
-    for (int64_t v : set.values()) {
-      if (!first)
-        coords += ',';
-      coords += std::to_string(v);
-      first = false;
-    }
+    for (int64_t v : set.values())
+      coords += (coords.size() > 1 ? "," : "") + std::to_string(v);
+    for (size_t k = 0; k < axes.size(); ++k)
+      point[k] = {axes[k], set[0][k]};
+    Expected<int64_t> thread = api::threadIndex(point);
+    if (!thread)
+      return errorJson(thread.error(), "layout");
+    threads += (f ? "," : "") + std::to_string(*thread);
   }
   coords += "]";
+  threads += "]";
   std::vector<std::string> names, kinds;
   std::string owner = "[";
   for (size_t k = 0; k < axes.size(); ++k) {
@@ -339,6 +343,7 @@ std::string tileMapJson(std::string text, std::string shape) {
       .raw("kinds", strings(kinds))
       .raw("ownerAxes", owner)
       .raw("coords", coords)
+      .raw("threads", threads)
       .done();
 }
 

@@ -237,16 +237,14 @@ def _tile_shape(tile, shape):
 def _draw_tile(tile, shape):
     rows, cols = _tile_shape(tile, shape)
     _check_cells("draw_layout", rows * cols)
-    owner_axes = ("laneid", "warpid", "tid", "tid_in_wg", "wgid", "cta")
+    short = {a: a == "m" or _lk.is_owner_axis(a) for a in tile.eval(0, limit=1)[0]}
     labels, fills = [], []
     for r in range(rows):
         lrow, frow = [], []
         for c in range(cols):
             point = tile.eval(r * cols + c, limit=1)[0]
-            lrow.append(" ".join(f"{k[0] if k != 'm' else 'm'}{v}" if k in owner_axes + ("m",)
-                                 else f"{k}{v}" for k, v in point.items()))
-            key = sum(point.get(a, 0) * (1 + 32 * i) for i, a in enumerate(owner_axes))
-            frow.append(THREAD_FILLS[key % len(THREAD_FILLS)])
+            lrow.append(" ".join(f"{k[0] if short[k] else k}{v}" for k, v in point.items()))
+            frow.append(THREAD_FILLS[_lk.thread_index(point) % len(THREAD_FILLS)])
         labels.append(lrow)
         fills.append(frow)
     fig, (ax,) = _figure(1, rows, cols, _longest(labels))

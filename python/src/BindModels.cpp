@@ -251,6 +251,17 @@ Example:
   limits["bank_view_elements"] = api::kMaxBankViewElements;
   m.attr("limits") = limits;
 
+  m.def("thread_index", [](const py::dict &owner) {
+    std::vector<tile::AxisValue> v;
+    for (auto [k, val] : owner)
+      v.push_back({unwrap(Axis::byName(k.cast<std::string>())), toInt64(val, "axis value")});
+    return unwrap(api::threadIndex(v));
+  }, py::arg("owner"),
+        "The thread number within the CTA of a point {axis: value} (api::threadIndex): "
+        "laneid + 32 warpid + 128 wgid + tid + tid_in_wg; other axes count 0. "
+        "Example: thread_index({'laneid': 4, 'warpid': 2, 'm': 1}) == 68");
+  m.def("is_owner_axis", [](const std::string &name) { return api::isOwnerAxis(unwrap(Axis::byName(name))); },
+        py::arg("axis"), "Whether the axis names an owner (a thread or device axis). Example: is_owner_axis('laneid') == True");
   m.def("tile_presets", [] {
     py::list r;
     for (const tile::Preset &p : tile::presets())

@@ -47,6 +47,21 @@ def test_replica_and_offset():
     assert t.replica == [(2, 16, "laneid")] and t.offset == {"warpid": 3}
 
 
+def test_thread_index():
+    # lane 4 of warp 2: 4 + 32*2 = 68; thread 5 of warpgroup 1: 5 + 128 = 133.
+    assert lk.thread_index({"laneid": 4, "warpid": 2, "m": 1}) == 68
+    assert lk.thread_index({"tid_in_wg": 5, "wgid": 1}) == 133
+    assert lk.thread_index({"cta": 3, "m": 7}) == 0
+    # The replica point of element 5 above: laneid 21, warpid 3 -> 117.
+    t = lk.TileLayout("S[8:1@laneid] + R[2:16@laneid] + 3@warpid")
+    assert [lk.thread_index(p) for p in t.eval(5)] == [101, 117]
+    assert lk.is_owner_axis("warpid") and not lk.is_owner_axis("m")
+    with pytest.raises(lk.LayoutError, match="thread number"):
+        lk.thread_index({"warpid": 1 << 58})
+    with pytest.raises(lk.LayoutError, match="unknown axis"):
+        lk.thread_index({"lane": 1})
+
+
 def test_coordinate_needs_shape():
     t = lk.TileLayout(T)
     assert t.eval((1, 1), shape=(8, 8)) == t.eval(9)

@@ -184,6 +184,33 @@ bool isOwnerAxis(tile::Axis a) {
          a.kind() == tile::AxisKind::Device;
 }
 
+int64_t threadWeight(tile::Axis a) {
+  if (a == tile::Axis::laneid() || a == tile::Axis::tid() ||
+      a == tile::Axis::tid_in_wg())
+    return 1;
+  if (a == tile::Axis::warpid())
+    return 32;
+  if (a == tile::Axis::wgid())
+    return 128;
+  return 0;
+}
+
+Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner) {
+  int64_t t = 0;
+  for (const tile::AxisValue &v : owner) {
+    int64_t w = threadWeight(v.axis);
+    if (w == 0)
+      continue;
+    if (v.value < 0)
+      return Diagnostic::error("axis '" + std::string(v.axis.name()) +
+                               "' is negative (" + std::to_string(v.value) +
+                               "): no thread number");
+    LK_TRY(int64_t term, checkedMul(v.value, w, "the thread number"));
+    LK_TRY(t, checkedAdd(t, term, "the thread number"));
+  }
+  return t;
+}
+
 Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
                  int64_t limit) {
   Expected<int64_t> n = checkedMul(elements, perElement, "the work bound");

@@ -125,6 +125,28 @@ TEST(ApiQuery, OwnersAndHolders) {
   EXPECT_FALSE(holders(sw, lane4).hasValue());
 }
 
+TEST(ApiQuery, ThreadIndex) {
+  // 32 lanes per warp, 4 warps (128 threads) per warpgroup:
+  // lane 4 of warp 2 is 4 + 2*32 = 68; thread 5 of warpgroup 1 is 133.
+  const std::vector<AxisValue> lw = {{Axis::laneid(), 4}, {Axis::warpid(), 2}};
+  EXPECT_EQ(*threadIndex(lw), 68);
+  const std::vector<AxisValue> wg = {{Axis::tid_in_wg(), 5}, {Axis::wgid(), 1}};
+  EXPECT_EQ(*threadIndex(wg), 133);
+  const std::vector<AxisValue> tid = {{Axis::tid(), 77}};
+  EXPECT_EQ(*threadIndex(tid), 77);
+  // The CTA, the device and a memory slot number no thread.
+  const std::vector<AxisValue> other = {{Axis::cta(), 3}, {Axis::m(), 7}};
+  EXPECT_EQ(*threadIndex(other), 0);
+  EXPECT_EQ(threadWeight(Axis::pid()), 0);
+  // The owners of element 9 of the fragment: lane 4 -> thread 4.
+  EXPECT_EQ(*threadIndex(owners(tileOf(kFragment), 9)[0].owner), 4);
+  // 2^58 warps overflow int64 at x 32.
+  const std::vector<AxisValue> huge = {{Axis::warpid(), int64_t(1) << 58}};
+  Expected<int64_t> o = threadIndex(huge);
+  ASSERT_FALSE(o.hasValue());
+  EXPECT_NE(o.error().message.find("the thread number"), std::string::npos);
+}
+
 TEST(ApiQuery, AxisValues) {
   Expected<std::vector<AxisValue>> w = parseAxisValues("laneid=3, warpid = 1");
   ASSERT_TRUE(w.hasValue()) << w.error().message;

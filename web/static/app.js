@@ -579,12 +579,7 @@ function colourFn() {
     const b = cur.banks && cur.banks.ok ? cur.banks.bank : null;
     return (f) => b ? b[f] : -1;
   }
-  if (mode === 'thread') { // laneid + 32 warpid, or a block- / warpgroup-wide index
-    const at = (name) => m.axes.indexOf(name);
-    const l = at('laneid'), w = at('warpid'), t = at('tid'), g = at('tid_in_wg');
-    const v = (f, a) => (a >= 0 ? c[f * R * A + a] : 0);
-    return (f) => v(f, l) + 32 * v(f, w) + v(f, t) + v(f, g);
-  }
+  if (mode === 'thread') return (f) => m.threads[f]; // the engine's thread number
   const a = m.axes.indexOf(mode);
   return a >= 0 ? (f) => c[f * R * A + a] : (f) => f;
 }
@@ -636,7 +631,7 @@ function drawTile(width) {
   const rows = m.shape.length >= 2 ? m.size / m.shape[m.shape.length - 1] : 1;
   const cols = m.shape.length >= 1 ? m.shape[m.shape.length - 1] : 1;
   const colourValue = colourFn();
-  const legend = tab().colour === 'thread' ? 'thread = laneid + 32 warpid' : tab().colour;
+  const legend = tab().colour === 'thread' ? 'thread = laneid + 32 warpid + 128 wgid + tid + tid_in_wg' : tab().colour;
   drawGrid($('logical'), {rows, cols, value: colourValue, label: cellLabel, title: m.text, legend, ...logicalAxes(m.shape)}, width);
   const pg = physicalGrid();
   cur.pg = pg;

@@ -209,6 +209,19 @@ std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
 /// Owners are the thread and device axes (laneid, warpid, cta, ...).
 bool isOwnerAxis(tile::Axis a);
 
+/// The weight of axis `a` in threadIndex(): laneid, tid and tid_in_wg 1,
+/// warpid 32 (lanes per warp), wgid 128 (4 warps per warpgroup), every
+/// other axis 0 (cta and pid number CTAs and devices, not threads).
+int64_t threadWeight(tile::Axis a);
+
+/// The thread number of an owner within its CTA, the sum of value x
+/// threadWeight(axis):
+///   thread = laneid + 32 warpid + 128 wgid + tid + tid_in_wg
+/// An axis the owner lacks counts 0. Examples: {laneid 4, warpid 2} -> 68;
+/// {tid_in_wg 5, wgid 1} -> 133; {cta 3, m 7} -> 0. Fails when the sum
+/// overflows int64 (or a value is negative).
+Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner);
+
 /// One point of L(x): the owner's axes and where it holds the element.
 struct Owner {
   std::vector<tile::AxisValue> owner;
