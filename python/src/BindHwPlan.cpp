@@ -400,19 +400,13 @@ and the masked simulation; else None). cuda(): the CUDA device function.
             py::gil_scoped_release nogil;
             api::ReportOptions lazy; // Plan.memory_cute / memory_tile compute them
             lazy.memoryForms = false;
-            if (extents.empty()) {
-              Expected<api::PlanReport> r = api::planConversion(s, d, t, o, lazy);
-              py::gil_scoped_acquire gil;
-              p.report = unwrap(std::move(r));
-            } else {
-              Expected<api::PaddedPlanReport> r =
-                  api::planPaddedConversion(s, d, t, extents, o, lazy);
-              py::gil_scoped_acquire gil;
-              api::PaddedPlanReport pr = unwrap(std::move(r));
-              p.report = std::move(pr.report);
-              p.padded = std::move(pr.padded);
-              p.arch = o.arch;
-            }
+            Expected<api::TensorPlanReport> r =
+                api::planTensorConversion(s, d, t, extents, o, lazy);
+            py::gil_scoped_acquire gil;
+            api::TensorPlanReport pr = unwrap(std::move(r));
+            p.report = std::move(pr.report);
+            p.padded = std::move(pr.padded);
+            p.arch = o.arch;
           }
           return p;
         }, py::arg("src"), py::arg("dst"), py::arg("dtype") = "f16", py::arg("shape") = py::none(),

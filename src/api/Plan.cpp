@@ -229,4 +229,19 @@ planPaddedConversion(const LinearLayout &src, const LinearLayout &dst,
   return PaddedPlanReport{std::move(r), std::move(padded)};
 }
 
+Expected<TensorPlanReport>
+planTensorConversion(const LinearLayout &src, const LinearLayout &dst,
+                     const cute::ElementType &type,
+                     std::span<const int64_t> logical,
+                     const plan::PlanOptions &options,
+                     const ReportOptions &report) {
+  if (logical.empty()) {
+    LK_TRY(PlanReport r, planConversion(src, dst, type, options, report));
+    return TensorPlanReport{std::move(r), std::nullopt};
+  }
+  LK_TRY(PaddedPlanReport r,
+         planPaddedConversion(src, dst, type, logical, options, report));
+  return TensorPlanReport{std::move(r.report), std::move(r.padded)};
+}
+
 } // namespace lk::api

@@ -185,6 +185,33 @@ TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
   EXPECT_EQ(whole->report.storeInstruction, "stmatrix.x2.trans");
 }
 
+// planTensorConversion dispatches on the logical shape: none gives the
+// plain plan (stmatrix, as the unpadded pair stores), 12x12 the padded one
+// (st.shared, 112 padding elements a side, as the test above derives).
+TEST(ApiPlan, TensorPlanDispatchesOnTheLogicalShape) {
+  const auto [src, dst] = transpose16();
+  Expected<TensorPlanReport> plain =
+      planTensorConversion(src, dst, kF16, std::vector<int64_t>{});
+  ASSERT_TRUE(plain.hasValue()) << plain.error().message;
+  EXPECT_FALSE(plain->padded.has_value());
+  EXPECT_EQ(plain->report.storeInstruction, "stmatrix.x2.trans");
+  Expected<TensorPlanReport> padded =
+      planTensorConversion(src, dst, kF16, std::vector<int64_t>{12, 12});
+  ASSERT_TRUE(padded.hasValue()) << padded.error().message;
+  ASSERT_TRUE(padded->padded.has_value());
+  EXPECT_EQ(padded->report.storeInstruction, "st.shared");
+  EXPECT_EQ(padded->padded->srcWaste.paddedElements, 112);
+  // Both paths refuse a negative budget (planConversion's check).
+  plan::PlanOptions negative;
+  negative.smemBudgetBytes = -1;
+  EXPECT_FALSE(planTensorConversion(src, dst, kF16, std::vector<int64_t>{12, 12},
+                                    negative)
+                   .hasValue());
+  EXPECT_FALSE(
+      planTensorConversion(src, dst, kF16, std::vector<int64_t>{}, negative)
+          .hasValue());
+}
+
 TEST(ApiPlan, SharedMemoryTransposeReportsFormsAndInstructions) {
   const auto [src, dst] = transpose16();
   Expected<PlanReport> r = planConversion(src, dst, kF16);

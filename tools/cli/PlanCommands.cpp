@@ -66,17 +66,6 @@ std::string joinIntegers(const std::vector<int64_t> &v) {
   return s;
 }
 
-/// plan's library call: api::planConversion, or with --logical (a shape
-/// not all powers of two) api::planPaddedConversion; `padded` is empty
-/// without --logical.
-Expected<api::PaddedPlanReport>
-planTensor(const linear::LinearLayout &src, const linear::LinearLayout &dst,
-           const cute::ElementType &type, const std::vector<int64_t> &logical,
-           const plan::PlanOptions &options) {
-  if (!logical.empty())
-    return api::planPaddedConversion(src, dst, type, logical, options);
-  LK_TRY(api::PlanReport r, api::planConversion(src, dst, type, options));
-  return api::PaddedPlanReport{std::move(r), {}};
 }
 
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
@@ -219,19 +208,19 @@ Expected<Reply> runPlan(const Invocation &inv) {
     options.arch = *arch;
   }
   LK_TRY(std::vector<int64_t> logical, inv.leavesOption("logical"));
-  LK_TRY(api::PaddedPlanReport planned,
-         planTensor(src, dst, *type, logical, options));
-  const plan::Plan &p = planned.report.plan;
+  LK_TRY(api::TensorPlanReport planned,
+         api::planTensorConversion(src, dst, *type, logical, options));
 
   Reply r;
   r.text = planText(planned.report);
-  if (logical.empty()) {
+  if (!planned.padded) {
     r.json = jsonOf(api::describe(planned.report));
   } else {
     LK_TRY(plan::SimulationResult sim,
-           plan::simulatePadded(planned.padded, options.arch));
-    r.text += paddingText(planned.padded, sim);
-    r.json = jsonOf(api::describe(planned, sim));
+           plan::simulatePadded(*planned.padded, options.arch));
+    r.text += paddingText(*planned.padded, sim);
+    r.json = jsonOf(api::describe(
+        api::PaddedPlanReport{planned.report, *planned.padded}, sim));
   }
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
@@ -240,9 +229,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
     return r;
   plan::CudaEmitOptions emitOptions;
   emitOptions.hostMain = emit.hostMain;
-  LK_TRY(std::string code, logical.empty()
-                               ? plan::emitCuda(p, emitOptions)
-                               : plan::emitCuda(planned.padded, emitOptions));
+  LK_TRY(std::string code, planned.padded
+                               ? plan::emitCuda(*planned.padded, emitOptions)
+                               : plan::emitCuda(planned.report.plan, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
     r.text += "\nCUDA C++ written to " + *out;

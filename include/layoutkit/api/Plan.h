@@ -181,6 +181,26 @@ planPaddedConversion(const linear::LinearLayout &src,
                      plan::PlanOptions options = {},
                      const ReportOptions &report = {});
 
+/// A plan of a tensor whose logical shape may be padded: `padded` is set
+/// when a logical shape was given.
+struct TensorPlanReport {
+  PlanReport report;
+  std::optional<plan::PaddedPlan> padded;
+};
+
+/// The plan front ends ask for: planConversion when `logical` is empty
+/// (the layouts' shape is the tensor's), planPaddedConversion over
+/// `logical` otherwise (the CLI's --logical, Python's logical=).
+/// Example: logical {} -> padded empty; logical {12, 24} over (16,32)
+/// layouts -> padded->logicalShape == {12, 24}.
+Expected<TensorPlanReport>
+planTensorConversion(const linear::LinearLayout &src,
+                     const linear::LinearLayout &dst,
+                     const cute::ElementType &type,
+                     std::span<const int64_t> logical,
+                     const plan::PlanOptions &options = {},
+                     const ReportOptions &report = {});
+
 } // namespace lk::api
 
 #endif // LAYOUTKIT_API_PLAN_H
