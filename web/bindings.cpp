@@ -652,60 +652,26 @@ std::string cuteTableJson(std::string text) {
   return tableFields(out.boolean("ok", true).str("text", t.title), t).done();
 }
 
-/// The most logical cells the TV view draws.
-constexpr int64_t kMaxTvCells = api::kMaxDrawCells;
-
 /// The TV view: a cute layout (thread, value) -> index tabulated, and the
-/// logical tile of `shape` (rank 1 or 2, index r + rows * c: CuTe's
-/// colex codomain) with the thread and value of each cell (-1: no TV
-/// pair reaches it). Refused: a shape over kMaxTvCells cells, and an
-/// index outside the shape (the TV layout would drop elements).
+/// logical tile of `shape` with the first thread and value of each cell
+/// (-1: no pair reaches it), api::tvGrid.
 std::string tvJson(std::string text, std::string shape) {
   api::ParseOptions o;
   o.syntax = api::Syntax::CuteText;
   LK_BIND_TRY(l, api::parseLayout(text, o), "layout");
   LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
   LK_BIND_TRY(leaves, api::parseShapeLeaves(shape), "shape");
-  if (leaves.empty() || leaves.size() > 2)
-    return errorJson(Diagnostic::error("the TV view's shape has rank 1 or 2, "
-                                       "not " + std::to_string(leaves.size())),
-                     "shape");
-  int64_t rows = leaves[0], cols = leaves.size() > 1 ? leaves[1] : 1;
-  if (rows < 1 || cols < 1)
-    return errorJson(Diagnostic::error("the TV view's shape has an extent "
-                                       "below 1"),
-                     "shape");
-  // rows x cols cells, refused before any work above kMaxTvCells (the
-  // product overflow-checked).
-  int64_t cells = 0;
-  if (bool over = mulOverflows(rows, cols, cells); over || cells > kMaxTvCells)
-    return errorJson(
-        Diagnostic::error("the TV view's shape is " + std::to_string(rows) +
-                          " rows x " + std::to_string(cols) + " columns = " +
-                          (over ? "over 2^63" : std::to_string(cells)) +
-                          " cells; the view draws at most " +
-                          std::to_string(kMaxTvCells) + " cells"),
-        "shape");
-  std::vector<int64_t> thread(size_t(rows * cols), -1), value(thread);
-  for (int64_t i = 0; i < t.rows * t.cols; ++i) {
-    const IntTuple &c = t.cells[size_t(i)];
-    if (!c.isLeaf() || c.value() < 0 || c.value() >= rows * cols)
-      return errorJson(
-          Diagnostic::error("thread " + std::to_string(i / t.cols) +
-                            ", value " + std::to_string(i % t.cols) +
-                            " maps to index " +
-                            (c.isLeaf() ? std::to_string(c.value()) : c.str()) +
-                            ", outside the shape's " +
-                            std::to_string(rows * cols) + " elements"),
-          "shape");
-    int64_t r = c.value() % rows, col = c.value() / rows;
-    thread[size_t(r * cols + col)] = i / t.cols;
-    value[size_t(r * cols + col)] = i % t.cols;
-  }
+  LK_BIND_TRY(g, api::tvGrid(l.cute()->layout, leaves), "shape");
+  std::vector<int64_t> thread(g.holders.size(), -1), value(thread);
+  for (size_t k = 0; k < g.holders.size(); ++k)
+    if (!g.holders[k].empty()) {
+      thread[k] = g.holders[k][0].thread;
+      value[k] = g.holders[k][0].value;
+    }
   Obj out;
   return tableFields(out.boolean("ok", true).str("text", t.title), t)
-      .num("tileRows", rows)
-      .num("tileCols", cols)
+      .num("tileRows", g.rows)
+      .num("tileCols", g.cols)
       .raw("thread", ints(thread))
       .raw("value", ints(value))
       .done();

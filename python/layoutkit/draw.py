@@ -330,16 +330,9 @@ def draw_tv_layout(tv, shape, filename=None):
 
     >>> fig = draw_tv_layout(Layout(((4, 8), 2), ((16, 1), 8)), (8, 8))  # doctest: +SKIP
     """
-    rows, cols = (shape[0], shape[1]) if len(shape) == 2 else (shape[0], 1)
-    threads = _lk.size(tv.shape[0])
-    values = _lk.size(tv.shape[1]) if tv.rank() > 1 else 1
-    _check_cells("draw_tv_layout", rows * cols, threads * values)
-    offsets = tv.offsets()
-    holders = []
-    for v in range(values):
-        for t in range(threads):
-            i = int(offsets[t + v * threads])
-            holders.append((i % rows, i // rows, t, v))
+    _check_cells("draw_tv_layout", _lk.size(tuple(shape)), tv.size())
+    rows, cols, cells = _lk.tv_grid(tv, tuple(shape))
+    holders = [(k // cols, k % cols, t, v) for k, cell in enumerate(cells) for t, v in cell]
     labels, fills = _tv_cells(rows, cols, holders)
     fig, (ax,) = _figure(1, rows, cols, _longest(labels))
     _grid(ax, labels, fills, repr(tv))

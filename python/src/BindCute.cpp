@@ -1005,6 +1005,21 @@ void bindAlgebra(py::module_ &m) {
         }, py::arg("shape"), py::arg("divisor"),
         "Divides a shape mode by mode, the divisor carried over (each step needs s % d == 0 or d % s == 0). "
         "Example: shape_div((4,6), 8) == (1, 3)");
+  m.def("tv_grid", [](const Layout &tv, const std::vector<int64_t> &shape) {
+          api::TvGrid g = unwrap(api::tvGrid(tv, shape));
+          py::list cells;
+          for (const std::vector<api::TvPair> &h : g.holders) {
+            py::list pairs;
+            for (const api::TvPair &p : h)
+              pairs.append(py::make_tuple(p.thread, p.value));
+            cells.append(pairs);
+          }
+          return py::make_tuple(g.rows, g.cols, cells);
+        }, py::arg("tv"), py::arg("shape"),
+        "The tile `shape` ((rows,) or (rows, cols)) a TV layout (thread, value) -> index reaches "
+        "(api::tvGrid; index i is cell (i mod rows, i div rows)): (rows, cols, cells), cells[r * cols + c] "
+        "the (thread, value) pairs there, by thread then value. Example: tv_grid(Layout((2,2),(1,2)), (2, 2))"
+        " == (2, 2, [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])");
   // The algebra: made from the registry (api/CuteOps.h), pycute's names.
   defCuteOp(m, "coalesce", {"layout", "profile"},
             "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");

@@ -34,6 +34,22 @@ def test_draw_everything(tmp_path):
     assert lk.Layout((2, 2))._repr_svg_().lstrip().startswith("<?xml")
 
 
+def test_tv_grid_is_the_engines():
+    # (2,2):(1,2): tv(t, v) = t + 2v -> cell (t, v) of a 2 x 2 tile.
+    assert lk.tv_grid(lk.Layout((2, 2), (1, 2)), (2, 2)) == \
+        (2, 2, [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])
+    # (2,2):(1,0): both values of thread 1 are index 1; thread-major.
+    assert lk.tv_grid(lk.Layout((2, 2), (1, 0)), (2,))[2][1] == [(1, 0), (1, 1)]
+    fig = lk.draw_tv_layout(lk.Layout((2, 2), (1, 0)), (2,))
+    assert "T1V0\nT1V1" in [t.get_text() for t in fig.axes[0].texts]
+    # Index 3 is outside a tile of 3 elements: the engine names the pair.
+    try:
+        lk.draw_tv_layout(lk.Layout((2, 2), (1, 2)), (3,))
+        raise AssertionError("not refused")
+    except lk.LayoutError as e:
+        assert "thread 1, value 1 maps to index 3" in str(e)
+
+
 def test_cells_are_one_collection_and_labels_capped():
     # 64x64: 4096 cells in one PolyCollection; over the 1,024-label cap
     # the title says so and no text is drawn.

@@ -184,6 +184,50 @@ bool isOwnerAxis(tile::Axis a) {
          a.kind() == tile::AxisKind::Device;
 }
 
+/// tvGrid's refusals of the tile and the layout, before any work.
+static Status checkTvGrid(const cute::Layout &tv,
+                          std::span<const int64_t> shape) {
+  if (shape.empty() || shape.size() > 2)
+    return Diagnostic::error("a TV layout's tile has rank 1 or 2, not " +
+                             std::to_string(shape.size()));
+  if (shape[0] < 1 || shape.back() < 1)
+    return Diagnostic::error("a TV layout's tile has an extent below 1");
+  int64_t rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1, cells = 0;
+  if (bool over = mulOverflows(rows, cols, cells); over || cells > kMaxDrawCells)
+    return Diagnostic::error(
+        "the TV layout's tile is " + std::to_string(rows) + " rows x " +
+        std::to_string(cols) + " columns = " +
+        (over ? "over 2^63" : std::to_string(cells)) +
+        " cells; the view draws at most " + std::to_string(kMaxDrawCells) +
+        " cells");
+  if (tv.rank() > 2 || tv.hasBasisStrides())
+    return Diagnostic::error("a TV layout is (thread, value) -> index with "
+                             "integer strides; " +
+                             tv.str() + " is not");
+  return checkWork("the TV layout", tv.size(), 1, kMaxTableValues);
+}
+
+Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape) {
+  LK_CHECK(checkTvGrid(tv, shape));
+  TvGrid g;
+  g.rows = shape[0];
+  g.cols = shape.size() > 1 ? shape[1] : 1;
+  g.threads = tv.rank() == 2 ? tv.mode(0).size() : tv.size();
+  g.values = tv.rank() == 2 ? tv.mode(1).size() : 1;
+  g.holders.resize(size_t(g.rows * g.cols));
+  for (int64_t t = 0; t < g.threads; ++t)
+    for (int64_t v = 0; v < g.values; ++v) {
+      int64_t i = cute::evaluate(tv, t + g.threads * v);
+      if (i < 0 || i >= g.rows * g.cols)
+        return Diagnostic::error(
+            "thread " + std::to_string(t) + ", value " + std::to_string(v) +
+            " maps to index " + std::to_string(i) + ", outside the shape's " +
+            std::to_string(g.rows * g.cols) + " elements");
+      g.holders[size_t(i % g.rows * g.cols + i / g.rows)].push_back({t, v});
+    }
+  return g;
+}
+
 int64_t threadWeight(tile::Axis a) {
   if (a == tile::Axis::laneid() || a == tile::Axis::tid() ||
       a == tile::Axis::tid_in_wg())

@@ -147,6 +147,40 @@ TEST(ApiQuery, ThreadIndex) {
   EXPECT_NE(o.error().message.find("the thread number"), std::string::npos);
 }
 
+TEST(ApiQuery, TvGrid) {
+  // (2,2):(1,2): tv(t, v) = t + 2v, the cell (t, v) of a 2 x 2 tile.
+  const int64_t square[] = {2, 2};
+  Expected<TvGrid> g = tvGrid(*cute::parseLayout("(2,2):(1,2)"), square);
+  ASSERT_TRUE(g.hasValue()) << g.error().message;
+  EXPECT_EQ(g->threads, 2);
+  EXPECT_EQ(g->values, 2);
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c = 0; c < 2; ++c)
+      EXPECT_EQ(g->holders[size_t(r * 2 + c)], (std::vector<TvPair>{{r, c}}));
+  // (2,2):(1,0): both values of thread t are index t, cell (t, 0) of a
+  // 2 x 1 tile; thread-major order.
+  const int64_t column[] = {2};
+  Expected<TvGrid> b = tvGrid(*cute::parseLayout("(2,2):(1,0)"), column);
+  ASSERT_TRUE(b.hasValue()) << b.error().message;
+  EXPECT_EQ(b->holders[1], (std::vector<TvPair>{{1, 0}, {1, 1}}));
+  // Index 3 (thread 1, value 1) is outside a tile of 3 elements.
+  const int64_t three[] = {3};
+  Expected<TvGrid> out = tvGrid(*cute::parseLayout("(2,2):(1,2)"), three);
+  ASSERT_FALSE(out.hasValue());
+  EXPECT_EQ(out.error().message, "thread 1, value 1 maps to index 3, outside "
+                                 "the shape's 3 elements");
+  const int64_t huge[] = {100000, 100000};
+  Expected<TvGrid> big = tvGrid(*cute::parseLayout("(2,2):(1,2)"), huge);
+  ASSERT_FALSE(big.hasValue());
+  EXPECT_NE(big.error().message.find("100000 rows x 100000 columns = "
+                                     "10000000000 cells; the view draws at "
+                                     "most 65536 cells"),
+            std::string::npos);
+  EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2,2):(1,2,4)"), square).hasValue());
+  const int64_t rank3[] = {2, 2, 2};
+  EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2):(1,2)"), rank3).hasValue());
+}
+
 TEST(ApiQuery, AxisValues) {
   Expected<std::vector<AxisValue>> w = parseAxisValues("laneid=3, warpid = 1");
   ASSERT_TRUE(w.hasValue()) << w.error().message;

@@ -171,6 +171,31 @@ inline constexpr int64_t kMaxDrawCells = kMaxTableCells;
 Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
                  int64_t limit);
 
+/// One (thread, value) pair of a cute TV layout.
+struct TvPair {
+  int64_t thread = 0, value = 0;
+  bool operator==(const TvPair &) const = default;
+};
+/// The logical tile of a TV layout, as every front end draws it.
+struct TvGrid {
+  int64_t rows = 0, cols = 0;
+  /// The sizes of tv's modes 0 and 1 (1 for a layout of rank 1).
+  int64_t threads = 0, values = 0;
+  /// Per cell r * cols + c: the pairs (t, v) with tv(t, v) = r + rows * c,
+  /// ordered by thread, then value (the first is the one a picture labels).
+  std::vector<std::vector<TvPair>> holders;
+};
+/// The cells of the tile `shape` ({rows} or {rows, cols}) that the TV
+/// layout `tv` (thread, value) -> index reaches; index i is the cell
+/// (i mod rows, i div rows), CuTe's colexicographic codomain. Refused
+/// before any work: a shape of rank other than 1 or 2 or an extent below
+/// 1, more than kMaxDrawCells cells, tv of rank above 2, with basis
+/// strides or of more than kMaxTableValues pairs; then an index outside
+/// the tile, naming its pair.
+/// Example: (2,2):(1,2) over (2,2): cell (r, c) holds {thread r, value c};
+/// (2,2):(1,0) over (2) : cell r holds {r, 0} and {r, 1}.
+Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape);
+
 /// The first points of L(flat) and how many there are in all (the
 /// replica count). Example: S[4:1] + R[1000000:1@warpid] at 0 with limit
 /// 2 -> points {m=0 warpid=0}, {m=0 warpid=1}; total 1000000.
