@@ -177,7 +177,8 @@ def _longest(labels):
 # ----------------------------------------------------------------------------
 
 def layout_table(layout):
-    """The CLI's table of a cute layout as a (rows, cols) numpy array.
+    """The CLI's table of a cute layout as a (rows, cols) numpy array
+    (``tabulate``, the engine's table of ``layoutkit show``).
 
     Rank 2: cell (r, c) = L(r, c) (rows = size of mode 0); rank 0 or 1: one
     row of L(i).  A swizzled layout gives Sw(off + L(..)).
@@ -186,17 +187,8 @@ def layout_table(layout):
     [[0, 1], [2, 3]]
     """
     inner = layout.layout if isinstance(layout, _lk.ComposedLayout) else layout
-    if inner.rank() > 2:
-        raise _lk.LayoutError("a layout of rank > 2 has no table: group its modes first")
     _check_cells("draw_layout", inner.size())
-    offsets = layout.offsets()
-    if inner.rank() == 2 and inner.depth() >= 1:
-        rows = _lk.size(inner.shape[0])
-        cols = _lk.size(inner.shape[1])
-        return offsets.reshape(cols, rows).T
-    if inner.rank() > 2:
-        raise _lk.LayoutError("a layout of rank > 2 has no table: group its modes first")
-    return offsets.reshape(1, -1)
+    return _lk.tabulate(layout)
 
 
 def draw_layout(layout, filename=None, *, shape=None, dtype_bits=None):

@@ -1005,6 +1005,23 @@ void bindAlgebra(py::module_ &m) {
         }, py::arg("shape"), py::arg("divisor"),
         "Divides a shape mode by mode, the divisor carried over (each step needs s % d == 0 or d % s == 0). "
         "Example: shape_div((4,6), 8) == (1, 3)");
+  m.def("tabulate", [](py::object x) {
+          ComposedLayout c = py::isinstance<ComposedLayout>(x) ? x.cast<ComposedLayout>()
+                                                               : ComposedLayout{{}, 0, asLayout(x, "layout")};
+          api::OffsetTable t = unwrap(api::tabulate(c));
+          py::array_t<int64_t> a({t.rows, t.cols});
+          auto cells = a.mutable_unchecked<2>();
+          for (int64_t r = 0; r < t.rows; ++r)
+            for (int64_t k = 0; k < t.cols; ++k) {
+              if (!t.at(r, k).isLeaf())
+                raise(Diagnostic::error("tabulate: the layout has basis strides"));
+              cells(r, k) = t.at(r, k).value();
+            }
+          return a;
+        }, py::arg("layout"),
+        "The table `layoutkit show` draws (api::tabulate): rank 2 cell (r, c) = L(r, c), rank 0 or 1 "
+        "one row; a ComposedLayout gives Sw(off + L(..)). Example: tabulate(Layout((2,2),(2,1))).tolist() "
+        "== [[0, 1], [2, 3]]");
   m.def("tv_grid", [](const Layout &tv, const std::vector<int64_t> &shape) {
           api::TvGrid g = unwrap(api::tvGrid(tv, shape));
           py::list cells;

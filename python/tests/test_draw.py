@@ -18,6 +18,13 @@ def test_draw_layout_cells(tmp_path):
     assert "10" in texts and ax.get_title() == "(4,8):(8,1)"
     assert (tmp_path / "l.svg").read_text().count("<svg") == 1
     assert lk.draw.layout_table(lk.Layout((4, 8), (8, 1)))[1, 2] == 10
+    # The engine's table (api::tabulate): (2,2):(2,1) has L(r, c) = 2r + c.
+    assert lk.tabulate(lk.Layout((2, 2), (2, 1))).tolist() == [[0, 1], [2, 3]]
+    try:
+        lk.tabulate(lk.Layout((2, 2, 2), (1, 2, 4)))
+        raise AssertionError("rank 3 not refused")
+    except lk.LayoutError as e:
+        assert "has rank 3" in str(e)
 
 
 def test_draw_everything(tmp_path):
