@@ -19,6 +19,7 @@
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/EncodingFields.h"
+#include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/Standard.h"
 #include "layoutkit/linear/Structure.h"
 #include "layoutkit/linear/Text.h"
@@ -533,9 +534,9 @@ linear::FieldValue fieldValueOf(py::handle v, int depth) {
 /// library's one reader of encodings (linear::makeEncoding): the same
 /// names, checks and messages as the CLI's JSON and TTGIR text.
 linear::Encoding encodingOf(const py::dict &d, int depth) {
-  if (depth > 8) raise(Diagnostic::error("layout parents nest too deeply"));
+  if (depth > 8) raise(Diagnostic::error("layout parents nest deeper than 8"));
   if (!d.contains("kind") || !py::isinstance<py::str>(d["kind"]))
-    raise(Diagnostic::error("expected a layout dict with a 'kind' string"));
+    raise(Diagnostic::error("expected a layout object with a 'kind'"));
   std::string name = d["kind"].cast<std::string>();
   std::optional<linear::EncodingKind> kind = linear::encodingKindFromName(name);
   if (!kind) raise(Diagnostic::error("unknown layout kind '" + name + "'"));
@@ -723,12 +724,19 @@ Example:
   m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"), py::arg("out_dims"),
         "The layout with M's columns as bases; in_dims/out_dims: {name: size} in bit order");
   m.def("standard_layout", [](py::object params, const std::vector<int64_t> &shape) {
-          if (py::isinstance<py::str>(params)) return ttgirLayout(params.cast<std::string>(), py::cast(shape));
-          if (!py::isinstance<py::dict>(params)) throw py::type_error("params: a dict of Triton's parameters or TTGIR text");
+          if (py::isinstance<py::str>(params)) {
+            std::string text = params.cast<std::string>();
+            if (api::candidateSyntaxes(text).front() != api::Syntax::StandardParams)
+              return ttgirLayout(text, py::cast(shape));
+            return unwrap(linear::toLinearLayout(unwrap(linear::parseEncodingJson(text)), shape));
+          }
+          if (!py::isinstance<py::dict>(params))
+            throw py::type_error("params: a dict of Triton's parameters, their JSON text or TTGIR text");
           return unwrap(linear::toLinearLayout(encodingOf(params.cast<py::dict>()), shape));
         }, py::arg("params"), py::arg("shape"),
         "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
-        "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg) over a tensor shape");
+        "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg), that dict as JSON text, or TTGIR text, "
+        "over a tensor shape");
   m.def("blocked", [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
                       const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,
                       const std::vector<int64_t> &shape) {

@@ -63,6 +63,23 @@ def test_one_validation_for_text_and_dict():
         lk.standard_layout(dict(BLOCKED, sizePerThread=[1, 2**64]), [32, 16])
 
 
+def test_json_text_is_the_dict_layout():
+    import json
+    want = lk.standard_layout(BLOCKED, [32, 16])
+    assert lk.standard_layout(json.dumps(BLOCKED), [32, 16]) == want
+    assert lk.parse(json.dumps(BLOCKED), shape=(32, 16)) == want
+    # The JSON reader's diagnostic points at the member: '"ordr"' is at
+    # offset text.index('"ordr"'), so its column is that + 1.
+    text = json.dumps(dict(BLOCKED, ordr=[1, 0]))
+    with pytest.raises(lk.LayoutError, match="blocked has no field 'ordr'") as e:
+        lk.standard_layout(text, [32, 16])
+    assert e.value.column == text.index('"ordr"') + 1
+    # A dict and its text refuse a missing kind alike.
+    for params in ({"order": [0]}, '{"order": [0]}'):
+        with pytest.raises(lk.LayoutError, match="expected a layout object with a 'kind'"):
+            lk.standard_layout(params, [32])
+
+
 def test_text_diagnostic_points_at_the_field():
     text = BLOCKED_TTGIR.replace("order", "ordr")
     with pytest.raises(lk.LayoutError) as e:
