@@ -183,31 +183,12 @@ struct TileInput {
   tile::ComposeLayout layout;
   std::vector<int64_t> shape;
   bool colex = false;
-  /// The tile layout's flat index of the page's element f.
+  /// The tile layout's flat index of the page's element f, and back.
   int64_t tileIndex(int64_t f) const {
-    if (!colex)
-      return f;
-    int64_t k = 0, scale = 1;
-    std::vector<int64_t> c = tile::TileLayout::unflatten(shape, f);
-    for (size_t d = 0; d < c.size(); ++d) {
-      k += c[d] * scale;
-      scale *= shape[d];
-    }
-    return k;
+    return colex ? api::rowMajorToColex(shape, f) : f;
   }
-  /// The page's element of the tile layout's flat index k.
   int64_t pageIndex(int64_t k) const {
-    if (!colex)
-      return k;
-    int64_t f = 0;
-    std::vector<int64_t> c(shape.size());
-    for (size_t d = 0; d < shape.size(); ++d) {
-      c[d] = k % shape[d];
-      k /= shape[d];
-    }
-    for (size_t d = 0; d < shape.size(); ++d)
-      f = f * shape[d] + c[d];
-    return f;
+    return colex ? api::colexToRowMajor(shape, k) : k;
   }
 };
 

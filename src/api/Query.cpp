@@ -161,6 +161,28 @@ Expected<std::vector<int64_t>> tileShape(const IntTuple &t,
   return shape;
 }
 
+int64_t rowMajorToColex(std::span<const int64_t> shape, int64_t flat) {
+  int64_t k = 0, scale = 1;
+  std::vector<int64_t> c = tile::TileLayout::unflatten(shape, flat);
+  for (size_t d = 0; d < c.size(); ++d) {
+    k += c[d] * scale;
+    scale *= shape[d];
+  }
+  return k;
+}
+
+int64_t colexToRowMajor(std::span<const int64_t> shape, int64_t flat) {
+  std::vector<int64_t> c(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    c[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  int64_t f = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    f = f * shape[d] + c[d];
+  return f;
+}
+
 Expected<int64_t> tileIndex(const IntTuple &t, const tile::TileLayout &layout,
                             std::span<const int64_t> shape) {
   if (t.isLeaf() && shape.size() != 1) {
@@ -233,9 +255,9 @@ int64_t threadWeight(tile::Axis a) {
       a == tile::Axis::tid_in_wg())
     return 1;
   if (a == tile::Axis::warpid())
-    return 32;
-  if (a == tile::Axis::wgid())
-    return 128;
+    return hw::kWarpLanes;
+  if (a == tile::Axis::wgid()) // a warpgroup is 4 warps
+    return 4 * hw::kWarpLanes;
   return 0;
 }
 

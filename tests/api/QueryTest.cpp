@@ -181,6 +181,22 @@ TEST(ApiQuery, TvGrid) {
   EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2):(1,2)"), rank3).hasValue());
 }
 
+TEST(ApiQuery, RowMajorAndColexIndices) {
+  // Over (4,8): row-major f = 8 r + c, colex k = r + 4 c.
+  const int64_t shape[] = {4, 8};
+  EXPECT_EQ(rowMajorToColex(shape, 1), 4);  // (0,1)
+  EXPECT_EQ(colexToRowMajor(shape, 1), 8);  // (1,0)
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      EXPECT_EQ(rowMajorToColex(shape, 8 * r + c), r + 4 * c);
+      EXPECT_EQ(colexToRowMajor(shape, r + 4 * c), 8 * r + c);
+    }
+  // Rank 1: both orders are the identity.
+  const int64_t line[] = {5};
+  EXPECT_EQ(rowMajorToColex(line, 3), 3);
+  EXPECT_EQ(colexToRowMajor(line, 3), 3);
+}
+
 TEST(ApiQuery, AxisValues) {
   Expected<std::vector<AxisValue>> w = parseAxisValues("laneid=3, warpid = 1");
   ASSERT_TRUE(w.hasValue()) << w.error().message;

@@ -120,6 +120,15 @@ Expected<std::vector<int64_t>> tileShape(const IntTuple &shape,
 Expected<int64_t> tileIndex(const IntTuple &coord,
                             const tile::TileLayout &layout,
                             std::span<const int64_t> shape);
+/// An element's flat index over `shape` in the other order: row-major
+/// (the last dim fastest, how tiles and pages number elements) to
+/// colexicographic (the first dim fastest, CuTe's order), and back. A
+/// front end drawing a cute layout in CuTe's orientation (as `show` does)
+/// evaluates the converted tile layout at rowMajorToColex(shape, f).
+/// Example over (4,8): row-major 1 = (0,1) is colex 4; colex 1 = (1,0) is
+/// row-major 8. @pre 0 <= flat < the product of shape
+int64_t rowMajorToColex(std::span<const int64_t> shape, int64_t flat);
+int64_t colexToRowMajor(std::span<const int64_t> shape, int64_t flat);
 
 //===----------------------------------------------------------------------===//
 // Bounds on work and output
