@@ -78,8 +78,9 @@ private:
       return lx_.error("expected a layout object with a 'kind'", open);
     std::optional<EncodingKind> kind = encodingKindFromName(*kindName);
     if (!kind)
-      return lx_.error("unknown layout kind '" + *kindName + "'", kindAt,
-                       kindEnd - kindAt)
+      return lx_
+          .error("unknown layout kind '" + *kindName + "'", kindAt,
+                 kindEnd - kindAt)
           .note("the kinds: blocked, nvidia_mma, amd_mfma, amd_wmma, "
                 "intel_dpas, dot_operand, slice, swizzled_shared, "
                 "nvmma_shared, shmem_for_reg_to_reg, linear");
@@ -151,7 +152,8 @@ private:
     if (p < text_.size() && text_[p] == '-')
       ++p;
     size_t digits = p;
-    while (p < text_.size() && std::isdigit(static_cast<unsigned char>(text_[p])))
+    while (p < text_.size() &&
+           std::isdigit(static_cast<unsigned char>(text_[p])))
       ++p;
     if (p == digits)
       return lx_.error("expected a digit after '-'", p);

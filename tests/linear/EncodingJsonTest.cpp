@@ -22,7 +22,8 @@ using namespace lk::linear;
 
 namespace {
 
-std::string jsonLayoutOf(const Expected<Encoding> &e, std::vector<int64_t> shape) {
+std::string jsonLayoutOf(const Expected<Encoding> &e,
+                         std::vector<int64_t> shape) {
   if (!e)
     return "error: " + e.error().message;
   Expected<LinearLayout> l = toLinearLayout(*e, shape);
@@ -53,7 +54,8 @@ TEST(EncodingJson, SameLayoutsAsTtgirText) {
   EXPECT_EQ(jsonLayoutOf(json, {8, 16}),
             "{register: [(0,1), (0,2)], lane: [(0,4), (0,8), (1,0), (2,0), "
             "(4,0)], warp: [], block: []} -> {dim0: 8, dim1: 16}");
-  EXPECT_EQ(jsonLayoutOf(json, {8, 16}), jsonLayoutOf(ttgir->encoding, {8, 16}));
+  EXPECT_EQ(jsonLayoutOf(json, {8, 16}),
+            jsonLayoutOf(ttgir->encoding, {8, 16}));
 
   // A parent object, an escaped member name (\u006b is 'k') and the
   // oracle's CTALayout member (skipped).
@@ -62,30 +64,31 @@ TEST(EncodingJson, SameLayoutsAsTtgirText) {
           "CTALayout": "ignored", "parent": {"kind": "nvidia_mma",
           "versionMajor": 2, "versionMinor": 0, "warpsPerCTA": [4, 1],
           "instrShape": [16, 8]}})");
-  Expected<TtgirLayout> dotText = parseTtgir(
-      "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-      "warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n"
-      "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>");
+  Expected<TtgirLayout> dotText =
+      parseTtgir("#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                 "warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n"
+                 "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>");
   ASSERT_TRUE(dot) << dot.error().render();
   ASSERT_TRUE(dotText) << dotText.error().render();
-  EXPECT_EQ(jsonLayoutOf(dot, {64, 32}), jsonLayoutOf(dotText->encoding, {64, 32}));
+  EXPECT_EQ(jsonLayoutOf(dot, {64, 32}),
+            jsonLayoutOf(dotText->encoding, {64, 32}));
   EXPECT_EQ(jsonLayoutOf(dot, {64, 32}).rfind("{register: ", 0), 0u);
 }
 
 TEST(EncodingJson, DiagnosticsPointAtTheOffendingCharacter) {
   // Offsets: '{' 0, "kind" 1-6, ':' 7, "blocked" 9-17, "order" 20-26,
   // '[' 29, '1' 30, '0' 32 -> column 33.
-  EXPECT_EQ(jsonErrorOf(R"({"kind": "blocked", "order": [1 0]})"),
-            (JP{"expected ',' between list values (or ']') but found '0'",
-               33}));
+  EXPECT_EQ(
+      jsonErrorOf(R"({"kind": "blocked", "order": [1 0]})"),
+      (JP{"expected ',' between list values (or ']') but found '0'", 33}));
   // "slice" 9-15, "dim" starts at 18 -> column 19 (the member).
   EXPECT_EQ(jsonErrorOf(R"({"kind": "slice", "dim": "x"})"),
             (JP{"field 'dim' must be an integer, got a string", 19}));
   // "swizzled_shared" 9-25, "vec" starts at 28 -> column 29.
   EXPECT_EQ(jsonErrorOf(R"({"kind": "swizzled_shared", "vec": 1.5})"),
             (JP{"field 'vec' must be an integer, got a number that is not "
-               "an integer",
-               29}));
+                "an integer",
+                29}));
   EXPECT_EQ(jsonErrorOf(R"({"kind": "slice", "dim": null})"),
             (JP{"field 'dim' must be an integer, got null", 19}));
   // The digits start at 25 -> column 26.
@@ -126,7 +129,8 @@ TEST(EncodingJson, WorkIsBounded) {
   std::string longList = R"({"kind": "slice", "dim": [0)";
   for (int i = 0; i < 64; ++i)
     longList += ", 0";
-  EXPECT_EQ(jsonErrorOf(longList + "]}").first, "a list of more than 64 values");
+  EXPECT_EQ(jsonErrorOf(longList + "]}").first,
+            "a list of more than 64 values");
 }
 
 } // namespace
