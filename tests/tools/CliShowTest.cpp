@@ -191,6 +191,20 @@ TEST(CliShow, SvgFileIsWrittenAndTableStillPrinted) {
   std::remove(path.c_str());
 }
 
+TEST(CliShow, TileShowColoursByThreadNumber) {
+  // S[(2,24):(1@warpid,1@laneid)]: cell (r, c) is lane c of warp r, thread
+  // c + 32 r (api::threadIndex); the twelve fills repeat every 12 threads.
+  CliRun r = runCli({"tile", "show", "S[(2,24):(1@warpid,1@laneid)]",
+                     "(2,24)", "--svg", "-"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> fills = rectFills(r.out);
+  ASSERT_EQ(fills.size(), 48u);
+  EXPECT_EQ(fills[0], fills[12]);      // threads 0 and 12
+  EXPECT_NE(fills[0], fills[1]);       // threads 0 and 1
+  EXPECT_EQ(fills[24], fills[8]);      // thread 32 = 8 mod 12
+  EXPECT_NE(fills[24], fills[0]);      // threads 32 and 0
+}
+
 TEST(CliShow, UnwritableSvgPathIsAnInputError) {
   CliRun r = runCli({"show", "4:1", "--svg", "/nonexistent-dir/x.svg"});
   EXPECT_EQ(r.status, 1);

@@ -114,31 +114,18 @@ std::string coordText(std::span<const int64_t> shape, int64_t flat) {
   return s + ")";
 }
 
-using api::isOwnerAxis;
-
-std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c,
-                         int which /* 0 all, 1 owner axes, 2 the others */) {
+/// "laneid=3 warpid=5 m=1": a physical coordinate with its axis names.
+std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c) {
   std::string s;
-  for (size_t k = 0; k < axes.size(); ++k) {
-    if (which == 1 && !isOwnerAxis(axes[k]))
-      continue;
-    if (which == 2 && isOwnerAxis(axes[k]))
-      continue;
-    s += (s.empty() ? "" : " ") + std::string(axes[k].name()) + "=" +
-         std::to_string(c[k]);
-  }
+  for (size_t k = 0; k < axes.size(); ++k)
+    s += (k ? " " : "") + std::string(axes[k].name()) + "=" + std::to_string(c[k]);
   return s;
 }
 
-JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c,
-                       int which) {
+JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c) {
   JsonValue j = JsonValue::object();
-  for (size_t k = 0; k < axes.size(); ++k) {
-    if ((which == 1 && !isOwnerAxis(axes[k])) ||
-        (which == 2 && isOwnerAxis(axes[k])))
-      continue;
+  for (size_t k = 0; k < axes.size(); ++k)
     j[std::string(axes[k].name())] = c[k];
-  }
   return j;
 }
 
@@ -234,7 +221,7 @@ Expected<Reply> runTileEval(const Invocation &inv) {
   if (inv.option("steps"))
     r.text = stepsText(ev);
   for (size_t i = 0; i < set.size(); ++i)
-    r.text += physicalText(axes, set[i], 0) + "\n";
+    r.text += physicalText(axes, set[i]) + "\n";
   r.json = jsonOf(api::describe(ev));
   noteOmitted(r, int64_t(set.size()), ev.points.total);
   return r;
@@ -292,15 +279,23 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   std::string names;
   for (Axis a : axes)
     names += (names.empty() ? "" : ",") + std::string(a.name());
+  // Coloured by the first point's thread number (api::threadIndex, as
+  // the demo and Python draw), else by its whole coordinate.
+  std::string thread;
+  for (Axis a : axes)
+    if (int64_t w = api::threadWeight(a))
+      thread += (thread.empty() ? "" : " + ") +
+                (w > 1 ? std::to_string(w) + " " : "") + std::string(a.name());
+  bool threads = !thread.empty();
   g.legend = "cell (i,j): " + names +
              (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)"
                                                : "") +
-             "; colour: owner";
+             (threads ? "; colour: thread = " + thread : "; colour: coordinate");
   for (int64_t r = 0; r < rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
   for (int64_t c = 0; c < cols; ++c)
     g.colLabels[size_t(c)] = std::to_string(c);
-  std::map<std::string, int64_t> ownerColour;
+  std::map<std::string, int64_t> coordColour;
   JsonValue table = JsonValue::array();
   for (int64_t r = 0; r < rows; ++r) {
     JsonValue row = JsonValue::array();
@@ -313,16 +308,19 @@ Expected<Reply> runTileShow(const Invocation &inv) {
         for (size_t k = 0; k < set.rank(); ++k)
           one += (k ? "," : "") + std::to_string(set[i][k]);
         cell += (i ? "|" : "") + one;
-        coords.push_back(physicalJson(axes, set[i], 0));
+        coords.push_back(physicalJson(axes, set[i]));
       }
       g.cell(r, c) = cell;
-      // Colour by the first owner (or the whole coordinate when the layout
-      // names no thread axis).
-      std::string owner = physicalText(axes, set[0], 1);
-      if (owner.empty())
-        owner = physicalText(axes, set[0], 0);
-      auto [it, inserted] = ownerColour.emplace(owner, int64_t(ownerColour.size()));
-      g.color(r, c) = it->second;
+      std::vector<AxisValue> first;
+      for (size_t k = 0; k < axes.size(); ++k)
+        first.push_back({axes[k], set[0][k]});
+      if (threads) {
+        LK_TRY(g.color(r, c), api::threadIndex(first));
+      } else {
+        auto [it, inserted] = coordColour.emplace(
+            physicalText(axes, set[0]), int64_t(coordColour.size()));
+        g.color(r, c) = it->second;
+      }
       row.push_back(coords);
     }
     table.push_back(row);
