@@ -12,7 +12,7 @@
 /// ranges and diagnostics are those of TTGIR text and Python dicts. A
 /// parent (dot_operand, slice) is a nested object.
 ///
-/// The reader is JSON's grammar (RFC 8259) restricted to what a field can
+/// The reader is JSON's grammar restricted to what a field can
 /// hold; values that fit no field (a string, null, a fraction) are read and
 /// then refused by makeEncoding() as that field's wrong type:
 ///
