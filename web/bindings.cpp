@@ -270,8 +270,9 @@ std::string parseJson(std::string text, std::string shape) {
 constexpr int64_t kMaxDrawn = int64_t(1) << 18;
 
 /// Every element's physical coordinates: coords[(flat * replicas + r) *
-/// axes + a], with the axes, which of them are owner axes, the text, and
-/// threads[flat], the thread number of its first point (api::threadIndex).
+/// axes + a], with the axes, which of them are owner axes, the text,
+/// threads[flat], the thread number of its first point (api::threadIndex),
+/// and threadFormula, its terms (empty: no axis numbers threads).
 std::string tileMapJson(std::string text, std::string shape) {
   std::string field;
   auto t = readTile(text, shape, field);
@@ -325,6 +326,7 @@ std::string tileMapJson(std::string text, std::string shape) {
       .raw("ownerAxes", owner)
       .raw("coords", coords)
       .raw("threads", threads)
+      .str("threadFormula", api::threadFormula(axes))
       .done();
 }
 

@@ -207,6 +207,15 @@ bool isOwnerAxis(tile::Axis a) {
 }
 
 /// tvGrid's refusals of the tile and the layout, before any work.
+std::string threadFormula(std::span<const tile::Axis> axes) {
+  std::string s;
+  for (tile::Axis a : axes)
+    if (int64_t w = threadWeight(a))
+      s += (s.empty() ? "" : " + ") + (w > 1 ? std::to_string(w) + " " : "") +
+           std::string(a.name());
+  return s;
+}
+
 static Status checkTvGrid(const cute::Layout &tv,
                           std::span<const int64_t> shape) {
   if (shape.empty() || shape.size() > 2)

@@ -140,6 +140,13 @@ TEST(ApiQuery, ThreadIndex) {
   EXPECT_EQ(threadWeight(Axis::pid()), 0);
   // The owners of element 9 of the fragment: lane 4 -> thread 4.
   EXPECT_EQ(*threadIndex(owners(tileOf(kFragment), 9)[0].owner), 4);
+  // The formula names the terms of the axes given, in their order.
+  const Axis wl[] = {Axis::warpid(), Axis::laneid(), Axis::m()};
+  EXPECT_EQ(threadFormula(wl), "32 warpid + laneid");
+  const Axis wgAxes[] = {Axis::tid_in_wg(), Axis::wgid()};
+  EXPECT_EQ(threadFormula(wgAxes), "tid_in_wg + 128 wgid");
+  const Axis none[] = {Axis::m(), Axis::cta()};
+  EXPECT_EQ(threadFormula(none), "");
   // 2^58 warps overflow int64 at x 32.
   const std::vector<AxisValue> huge = {{Axis::warpid(), int64_t(1) << 58}};
   Expected<int64_t> o = threadIndex(huge);

@@ -281,11 +281,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
     names += (names.empty() ? "" : ",") + std::string(a.name());
   // Coloured by the first point's thread number (api::threadIndex, as
   // the demo and Python draw), else by its whole coordinate.
-  std::string thread;
-  for (Axis a : axes)
-    if (int64_t w = api::threadWeight(a))
-      thread += (thread.empty() ? "" : " + ") +
-                (w > 1 ? std::to_string(w) + " " : "") + std::string(a.name());
+  std::string thread = api::threadFormula(axes);
   bool threads = !thread.empty();
   g.legend = "cell (i,j): " + names +
              (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)"

@@ -631,7 +631,7 @@ function drawTile(width) {
   const rows = m.shape.length >= 2 ? m.size / m.shape[m.shape.length - 1] : 1;
   const cols = m.shape.length >= 1 ? m.shape[m.shape.length - 1] : 1;
   const colourValue = colourFn();
-  const legend = tab().colour === 'thread' ? 'thread = laneid + 32 warpid + 128 wgid + tid + tid_in_wg' : tab().colour;
+  const legend = tab().colour === 'thread' ? `thread = ${m.threadFormula}` : tab().colour;
   drawGrid($('logical'), {rows, cols, value: colourValue, label: cellLabel, title: m.text, legend, ...logicalAxes(m.shape)}, width);
   const pg = physicalGrid();
   cur.pg = pg;
@@ -718,7 +718,7 @@ function drawAccess(reply) {
 function colourOptions() {
   const m = cur.map, sel = $('colour');
   const opts = [...m.axes];
-  if (m.axes.includes('laneid') && m.axes.includes('warpid')) opts.unshift('thread');
+  if (m.threadFormula) opts.unshift('thread');
   opts.push('bank');
   const asked = tab().colour;
   if (!opts.includes(asked)) tab().colour = opts.find((o, k) => o === 'thread' || m.ownerAxes[m.axes.indexOf(o)]) || opts[0];

@@ -255,6 +255,11 @@ int64_t threadWeight(tile::Axis a);
 /// {tid_in_wg 5, wgid 1} -> 133; {cta 3, m 7} -> 0. Fails when the sum
 /// overflows int64 (or a value is negative).
 Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner);
+/// threadIndex's sum over `axes` as text, the terms of the axes that
+/// count, in their order: "32 warpid + laneid" for (warpid, laneid, m);
+/// empty when no axis numbers threads (a legend says "colour: thread = "
+/// this).
+std::string threadFormula(std::span<const tile::Axis> axes);
 
 /// One point of L(x): the owner's axes and where it holds the element.
 struct Owner {
