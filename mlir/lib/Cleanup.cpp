@@ -7,15 +7,24 @@
 // MLIR's greedy rewrite driver, top-down, with two patterns on
 // convert_layout: an identity (two types of one placement, LayoutEquality,
 // whose users take the source) goes, and a chain of two conversions
-// within one memory kind becomes one. The driver erases the ops left dead
-// and deduplicates constants, hoisting them to the top of the function (the
-// first one seen stays); folding of other ops and region simplification
-// are off, so the cleanup changes conversions, dead ops and constants
-// only. Top-down, a conversion is visited after the conversion it
-// converts, which has already merged with its own chain, so a chain of n
-// conversions takes O(n) rewrites. The rewrite bound (ten per op and
-// operand of the function) turns a fault into a failure instead of a
-// hang.
+// within one memory kind becomes one. The driver erases the ops left dead;
+// constants are deduplicated and hoisted to the top of the function (the
+// first one seen stays) by the rule of MLIR's constant folder; folding of
+// other ops and region simplification are off, so the cleanup changes
+// conversions, dead ops and constants only. Top-down, a conversion is
+// visited after the conversion it converts, which has already merged with
+// its own chain, so a chain of n conversions takes O(n) rewrites. The
+// rewrite bound (ten per op and operand of the function) turns a fault
+// into a failure instead of a hang.
+//
+// Cost: one walk of the function (size, constants, conversions, dead ops)
+// and then the driver on the ops it found, not on every op: a function of
+// 100k ops is walked once per cleanup instead of five times (the driver's
+// whole-function mode walks it, scans every op and walks it again for
+// unreachable blocks, and does all of it twice when something changed).
+// The result is the one the whole-function driver gives, locations
+// included; a constant whose folder scope lies below the function (in an
+// op isolated from above) makes the cleanup use that mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +36,16 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FoldInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace mlir;
@@ -103,35 +115,102 @@ struct MergeConversionChain : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// The size of `fn` (ops and operands, for the step bound) and whether
-/// the driver's constant pass will change it. That pass (enableConstantCSE)
-/// runs before the patterns and is not counted in the driver's `changed`:
-/// it keeps a constant that is unique (dialect, value, type) and in the
-/// leading run of constants of the function's entry block, moves any other
-/// unique constant to the top and replaces a duplicate by the first one.
+/// The key under which the constant pass unifies constants.
+using ConstantKey = std::tuple<Dialect *, Attribute, Type>;
+
+/// True when a constant in `op`'s block would be placed by MLIR's constant
+/// pass (OperationFolder) in a region other than the body of `fn`: an
+/// enclosing op below `fn` may be isolated from above or its dialect may
+/// ask for constants in its regions.
+bool foldScopeBelow(Operation *op, Operation *fn) {
+  for (Operation *p = op->getParentOp(); p && p != fn; p = p->getParentOp())
+    if (p->mightHaveTrait<OpTrait::IsIsolatedFromAbove>() ||
+        p->getDialect() == nullptr ||
+        p->getDialect()->getRegisteredInterface<DialectFoldInterface>())
+      return true;
+  return false;
+}
+
+/// What one pre-order walk of `fn` finds for the cleanup: its size (ops
+/// and operands, for the step bound); the constants in pre-order and
+/// whether the constant pass moves or merges one; the ops the patterns and
+/// the dead-code rule can act on now (conversions and trivially dead ops
+/// other than constants, in pre-order). The constant pass keeps a constant
+/// that is unique (dialect, value, type) and in the leading run of
+/// constants of the function's entry block, moves any other unique
+/// constant to the top and replaces a duplicate by the first one.
 /// Example: `%c = arith.constant 1 : index` in a loop body moves.
-std::pair<int64_t, bool> sizeAndConstantMoves(Operation *fn) {
+struct Survey {
   int64_t size = 0;
-  bool moves = false, leading = true;
+  bool constantsMove = false;
+  /// A constant whose scope is not the function's body (foldScopeBelow).
+  bool nestedScope = false;
+  std::vector<std::pair<Operation *, Attribute>> constants;
+  std::vector<Operation *> work;
+};
+
+Survey survey(Operation *fn) {
+  Survey s;
+  bool leading = true;
   Block *entry = &fn->getRegion(0).front();
-  llvm::DenseSet<std::tuple<Dialect *, Attribute, Type>> seen;
+  llvm::DenseSet<ConstantKey> seen;
   fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    size += 1 + op->getNumOperands();
+    s.size += 1 + op->getNumOperands();
     if (op == fn)
       return;
     Attribute value;
     bool constant = op->getNumResults() == 1 &&
                     matchPattern(op, m_Constant(&value));
     bool inEntry = op->getBlock() == entry;
-    if (inEntry && !constant)
-      leading = false;
-    if (constant && (!(inEntry && leading) ||
-                     !seen.insert({op->getDialect(), value,
-                                   op->getResult(0).getType()})
-                          .second))
-      moves = true;
+    if (!constant) {
+      leading &= !inEntry;
+      if (isa<ConvertLayoutOp>(op) ||
+          (op->use_empty() && isOpTriviallyDead(op)))
+        s.work.push_back(op);
+      return;
+    }
+    s.constants.push_back({op, value});
+    if (!(inEntry && leading) ||
+        !seen.insert({op->getDialect(), value, op->getResult(0).getType()})
+             .second)
+      s.constantsMove = true;
+    if (!inEntry)
+      s.nestedScope |= foldScopeBelow(op, fn);
   });
-  return {size, moves};
+  return s;
+}
+
+/// The constant pass of MLIR's greedy driver (OperationFolder, as its
+/// whole-function run applies it) on `constants`, in pre-order, all of
+/// them scoped to the body of `fn`: the first constant of each key stays
+/// where it is if it leads the entry block or follows a constant kept
+/// before it, and otherwise moves to the top of the entry block; a later
+/// one of the same key is replaced by the first. A constant moved from
+/// another block, and one that took a duplicate's uses, gets an unknown
+/// location.
+void placeConstants(Operation *fn,
+                    ArrayRef<std::pair<Operation *, Attribute>> constants) {
+  Block &entry = fn->getRegion(0).front();
+  Location unknown = UnknownLoc::get(fn->getContext());
+  llvm::DenseMap<ConstantKey, Operation *> first;
+  llvm::SmallPtrSet<Operation *, 16> kept;
+  for (auto [op, value] : constants) {
+    auto [it, fresh] = first.try_emplace(
+        ConstantKey{op->getDialect(), value, op->getResult(0).getType()}, op);
+    if (!fresh) {
+      op->getResult(0).replaceAllUsesWith(it->second->getResult(0));
+      op->erase();
+      it->second->setLoc(unknown);
+      continue;
+    }
+    if (op->getBlock() != &entry) {
+      op->moveBefore(&entry.front());
+      op->setLoc(unknown);
+    } else if (&entry.front() != op && !kept.contains(op->getPrevNode())) {
+      op->moveBefore(&entry.front());
+    }
+    kept.insert(op);
+  }
 }
 
 } // namespace
@@ -144,18 +223,39 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
   patterns.add<FoldIdentityConversion>(ctx, eq);
   patterns.add<MergeConversionChain>(ctx);
   // The step bound: ten rewrites per op and operand of the function.
-  auto [size, constantsMove] = sizeAndConstantMoves(fn);
+  Survey found = survey(fn);
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .enableFolding(false)
-      .enableConstantCSE(true)
       .setMaxIterations(GreedyRewriteConfig::kNoLimit)
-      .setMaxNumRewrites(10 * size + 64);
+      .setMaxNumRewrites(10 * found.size + 64);
   bool rewrote = false;
-  LogicalResult result =
-      applyPatternsGreedily(fn, std::move(patterns), config, &rewrote);
-  if (changed && (rewrote || constantsMove))
+  if (found.nestedScope) {
+    // A constant scoped below the function: MLIR's whole-function driver,
+    // whose constant pass knows every scope.
+    config.enableConstantCSE(true);
+    LogicalResult result =
+        applyPatternsGreedily(fn, std::move(patterns), config, &rewrote);
+    if (changed && (rewrote || found.constantsMove))
+      *changed = true;
+    return result;
+  }
+  if (found.constantsMove)
+    placeConstants(fn, found.constants);
+  // Only the surveyed ops and those a rewrite touches (the users of a
+  // replaced conversion, the operands of an erased op, new conversions)
+  // can change, so the driver starts from those alone instead of every op
+  // of the function, and scans once. Its worklist pops from the back:
+  // reversed, the conversions come top-down.
+  LogicalResult result = success();
+  if (!found.work.empty()) {
+    std::reverse(found.work.begin(), found.work.end());
+    config.enableConstantCSE(false).setScope(&fn->getRegion(0));
+    result = applyOpPatternsGreedily(found.work, std::move(patterns), config,
+                                     &rewrote);
+  }
+  if (changed && (rewrote || found.constantsMove))
     *changed = true;
   return result;
 }
