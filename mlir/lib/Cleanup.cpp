@@ -189,7 +189,8 @@ Survey survey(Operation *fn) {
 /// another block, and one that took a duplicate's uses, gets an unknown
 /// location.
 void placeConstants(Operation *fn,
-                    ArrayRef<std::pair<Operation *, Attribute>> constants) {
+                    ArrayRef<std::pair<Operation *, Attribute>> constants,
+                    RewriterBase::Listener *listener) {
   Block &entry = fn->getRegion(0).front();
   Location unknown = UnknownLoc::get(fn->getContext());
   llvm::DenseMap<ConstantKey, Operation *> first;
@@ -199,6 +200,8 @@ void placeConstants(Operation *fn,
         ConstantKey{op->getDialect(), value, op->getResult(0).getType()}, op);
     if (!fresh) {
       op->getResult(0).replaceAllUsesWith(it->second->getResult(0));
+      if (listener)
+        listener->notifyOperationErased(op);
       op->erase();
       it->second->setLoc(unknown);
       continue;
@@ -217,7 +220,8 @@ void placeConstants(Operation *fn,
 
 LogicalResult lk::tileas::cleanupConversions(Operation *fn,
                                              LayoutEquality &eq,
-                                             bool *changed) {
+                                             bool *changed,
+                                             RewriterBase::Listener *listener) {
   MLIRContext *ctx = fn->getContext();
   RewritePatternSet patterns(ctx);
   patterns.add<FoldIdentityConversion>(ctx, eq);
@@ -229,7 +233,8 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .enableFolding(false)
       .setMaxIterations(GreedyRewriteConfig::kNoLimit)
-      .setMaxNumRewrites(10 * found.size + 64);
+      .setMaxNumRewrites(10 * found.size + 64)
+      .setListener(listener);
   bool rewrote = false;
   if (found.nestedScope) {
     // A constant scoped below the function: MLIR's whole-function driver,
@@ -242,7 +247,7 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn,
     return result;
   }
   if (found.constantsMove)
-    placeConstants(fn, found.constants);
+    placeConstants(fn, found.constants, listener);
   // Only the surveyed ops and those a rewrite touches (the users of a
   // replaced conversion, the operands of an erased op, new conversions)
   // can change, so the driver starts from those alone instead of every op

@@ -352,15 +352,12 @@ struct RemoveBufferAlias
     // rewrites removes at least the last hop of each chain it meets, so an
     // alias chain of depth N takes at most N sweeps (the tracer follows a
     // whole chain at once, so usually one); the bound is the number of
-    // alias ops, counted before starting.
-    size_t bound = 1;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<SelectOp, scf::ForOp>(op))
-        ++bound;
-    });
+    // alias ops, counted by the first sweep's walk.
     Warner warner;
     bool changed = false;
-    for (size_t sweep = 0; sweep < bound && this->sweep(warner); ++sweep) {
+    size_t bound = 1;
+    for (size_t sweep = 0; sweep < bound && this->sweep(warner, bound);
+         ++sweep) {
       changed = true;
       ++sweeps;
     }
@@ -379,7 +376,8 @@ struct RemoveBufferAlias
   }
 
   /// Rewrites every select and loop once; true when an alias was rewritten.
-  bool sweep(Warner &warner) {
+  /// The first sweep (sweeps == 0) sets `bound` to 1 + the alias ops.
+  bool sweep(Warner &warner, size_t &bound) {
     SmallVector<SelectOp> selects;
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](Operation *op) {
@@ -388,6 +386,8 @@ struct RemoveBufferAlias
       else if (auto l = dyn_cast<scf::ForOp>(op))
         loops.push_back(l);
     });
+    if (sweeps == 0)
+      bound = 1 + selects.size() + loops.size();
     unsigned rewritten = 0;
     auto note = [&](unsigned depth) {
       rewritten += depth != 0;

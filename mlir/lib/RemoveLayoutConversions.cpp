@@ -41,6 +41,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <map>
@@ -347,25 +348,36 @@ private:
   std::map<Key, ConvertLayoutOp> candidates;
 };
 
-/// The rewrite step: scf.if arms, then produce/consume pairs, then pragma
-/// ranges, all found by one walk. Returns whether it rewrote something.
-bool rewriteLayoutSensitiveOps(Operation *fn) {
+/// The ops of the rewrite step, found by the pass's one walk.
+struct SensitiveOps {
   SmallVector<scf::IfOp> ifs;
   SmallVector<ProduceOneOp> produces;
+  SmallVector<PragmaBeginOp> pragmas;
+};
+
+/// Records the ops the cleanup erases (an scf.if left dead goes).
+struct ErasedOps : RewriterBase::Listener {
+  void notifyOperationErased(Operation *op) override { ops.insert(op); }
+  llvm::DenseSet<Operation *> ops;
+};
+
+/// The rewrite step: scf.if arms, then produce/consume pairs, then pragma
+/// ranges (per block), skipping the ops erased since they were found.
+/// Returns whether it rewrote something.
+bool rewriteLayoutSensitiveOps(const SensitiveOps &found,
+                               const llvm::DenseSet<Operation *> &erased) {
+  auto live = [&](Operation *op) { return !erased.contains(op); };
   llvm::SetVector<Block *> blocks;
-  fn->walk([&](Operation *op) {
-    if (auto i = dyn_cast<scf::IfOp>(op))
-      ifs.push_back(i);
-    else if (auto p = dyn_cast<ProduceOneOp>(op))
-      produces.push_back(p);
-    else if (isa<PragmaBeginOp>(op))
+  for (PragmaBeginOp op : found.pragmas)
+    if (live(op))
       blocks.insert(op->getBlock());
-  });
   bool changed = false;
-  for (scf::IfOp op : ifs)
-    changed |= unifyIfArms(op);
-  for (ProduceOneOp op : produces)
-    changed |= commuteThroughPair(op);
+  for (scf::IfOp op : found.ifs)
+    if (live(op))
+      changed |= unifyIfArms(op);
+  for (ProduceOneOp op : found.produces)
+    if (live(op))
+      changed |= commuteThroughPair(op);
   for (Block *block : blocks)
     changed |= PragmaHoister(*block).run();
   return changed;
@@ -378,22 +390,32 @@ struct RemoveLayoutConversions
     Operation *fn = getOperation();
     LayoutEquality eq;
     bool changed = false;
-    // One walk finds the work of both sides: the buffer side erases
-    // conversions and adds views, never an elementwise op.
+    // One walk finds the work of both sides (the buffer side erases
+    // conversions and adds views, never an elementwise op) and of the
+    // rewrite step (no side erases or creates an scf.if, a produce_one or
+    // a pragma; the cleanup may erase a dead scf.if, and says so).
     SmallVector<ConvertLayoutOp> conversions;
     SmallVector<Operation *> elementwise;
+    SensitiveOps sensitive;
     fn->walk([&](Operation *op) {
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
         conversions.push_back(cvt);
       else if (isElementwiseCandidate(op))
         elementwise.push_back(op);
+      else if (auto i = dyn_cast<scf::IfOp>(op))
+        sensitive.ifs.push_back(i);
+      else if (auto p = dyn_cast<ProduceOneOp>(op))
+        sensitive.produces.push_back(p);
+      else if (auto b = dyn_cast<PragmaBeginOp>(op))
+        sensitive.pragmas.push_back(b);
     });
     bool propagationFailed =
         failed(propagateBufferLayouts(conversions, changed));
     propagationFailed |=
         failed(propagateRegisterLayouts(elementwise, eq, changed));
-    LogicalResult cleaned = cleanupConversions(fn, eq, &changed);
-    bool rewrote = rewriteLayoutSensitiveOps(fn);
+    ErasedOps erased;
+    LogicalResult cleaned = cleanupConversions(fn, eq, &changed, &erased);
+    bool rewrote = rewriteLayoutSensitiveOps(sensitive, erased.ops);
     changed |= rewrote;
     // cleanup -> rewrite -> cleanup -> cleanup: a cleanup finds nothing
     // after one that reached its fixed point on the same function, so the

@@ -19,6 +19,7 @@
 #define LAYOUTKIT_MLIR_CLEANUP_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LogicalResult.h"
 
 namespace lk::tileas {
@@ -31,10 +32,14 @@ class LayoutEquality;
 /// of `fn`, a fault's bound. Identity
 /// conversions are those between one placement (LayoutEquality.h); `eq`
 /// keeps its cache across calls. `changed`, when given, becomes true if the
-/// cleanup changed `fn` (it is never reset).
+/// cleanup changed `fn` (it is never reset). `listener`, when given, is
+/// told of every op the cleanup erases (and of the driver's other
+/// notifications).
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
                                        LayoutEquality &eq,
-                                       bool *changed = nullptr);
+                                       bool *changed = nullptr,
+                                       mlir::RewriterBase::Listener *listener =
+                                           nullptr);
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
                                        bool *changed = nullptr);
 
