@@ -14,7 +14,8 @@
 //     convert_layout seeds the memory kind and family of its target,
 //     views pass through; the group keeps the memory kinds and families all
 //     its ops accept (a candidate of another family is pruned, not
-//     penalised);
+//     penalised; of two conversions of one value to different families
+//     the first in program order counts, with a warning, SiblingConflict);
 //  3. the cheapest surviving candidate of each load/store is written back:
 //     `tileas.atom`, `tileas.layout` (the memory-side layout) and the
 //     result type's encoding.
@@ -501,6 +502,37 @@ bool applyBest(Operation *op, const OpConstraint &c,
   return true;
 }
 
+/// Two convert_layout seeds of one group that convert the same value to
+/// encodings of different layout families (a blocked and a linear register
+/// encoding). Intersected, their families leave none: every candidate
+/// would be pruned and the group's loads and stores would get no layout,
+/// which nothing later changes (the cleanup merges a chain of conversions,
+/// never two uses of one value). The group takes the family of the first
+/// of the two in program order instead, the other conversion stays a real
+/// conversion, and the pass warns at the value with a note at each. A
+/// chain (x -> blocked -> linear) is no such pair: its families intersect
+/// as usual, and in the pipeline the cleanup merges it and the next round
+/// places the group.
+struct SiblingConflict {
+  ConvertLayoutOp first, second;
+
+  void warn() {
+    EncodingAttr a = encodingOf(first.getType()),
+                 b = encodingOf(second.getType());
+    InFlightDiagnostic d = emitWarning(first.getSource().getLoc())
+                           << "value converted to both a "
+                           << stringifyLayoutFamily(a.getFamily()) << " and a "
+                           << stringifyLayoutFamily(b.getFamily()) << " "
+                           << stringifyMemKind(a.getMemKind())
+                           << " encoding: its group takes the family of the "
+                              "first conversion ("
+                           << stringifyLayoutFamily(a.getFamily())
+                           << "), the other conversion stays";
+    d.attachNote(first.getLoc()) << "conversion to " << a;
+    d.attachNote(second.getLoc()) << "conversion to " << b;
+  }
+};
+
 struct AssignLoadStoreLayouts
     : lk::tileas::impl::TileASAssignLoadStoreLayoutsBase<
           AssignLoadStoreLayouts> {
@@ -572,6 +604,20 @@ struct AssignLoadStoreLayouts
     std::optional<SmallVector<MemKind>> kinds;
     std::optional<SmallVector<LayoutFamily>> families;
     SmallVector<std::pair<Operation *, OpConstraint>> loadStores;
+    // The first seed of each converted value, and the first pair of seeds
+    // of one value with different families (SiblingConflict): the later
+    // one's family is not intersected.
+    llvm::SmallDenseMap<Value, ConvertLayoutOp, 4> firstSeedOf;
+    std::optional<SiblingConflict> conflict;
+    auto joinsSibling = [&](ConvertLayoutOp cvt) {
+      auto [it, fresh] = firstSeedOf.try_emplace(cvt.getSource(), cvt);
+      if (fresh || encodingOf(it->second.getType()).getFamily() ==
+                       encodingOf(cvt.getType()).getFamily())
+        return false;
+      if (!conflict)
+        conflict = SiblingConflict{it->second, cvt};
+      return true;
+    };
     EncodingAttr seed;
     for (Operation *op : group) {
       FailureOr<OpConstraint> c =
@@ -579,7 +625,8 @@ struct AssignLoadStoreLayouts
       if (failed(c))
         return failure();
       intersect(kinds, c->kinds);
-      intersect(families, c->families);
+      if (!c->families || !joinsSibling(cast<ConvertLayoutOp>(op)))
+        intersect(families, c->families);
       if (!seed)
         seed = c->seed;
       if (isAccess(op))
@@ -589,6 +636,11 @@ struct AssignLoadStoreLayouts
       return success();
     if (kinds && kinds->empty())
       return group.front()->emitError(kNoCommonMemKind);
+    // Warned by the run that decides (a load or store still unplaced).
+    if (conflict && llvm::any_of(loadStores, [](const auto &entry) {
+          return !entry.first->hasAttr("tileas.atom");
+        }))
+      conflict->warn();
     SmallVector<MemKind> allowed = kinds ? *kinds
                                          : SmallVector<MemKind>{
                                                MemKind::Register, MemKind::Smem,
