@@ -66,8 +66,6 @@ std::string joinIntegers(const std::vector<int64_t> &v) {
   return s;
 }
 
-}
-
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
 /// and the masked simulation `sim` (plan/PaddedPlan.h).
 std::string paddingText(const plan::PaddedPlan &pp,
