@@ -84,18 +84,18 @@ Expected<Layout> general::logical_divide(const Layout &a, const Tiler &t) {
   return byModeResult("logical_divide", a, t, /*keepRest=*/true, divideInto);
 }
 
-Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, logical_divide(a, t));
+Expected<Layout> general::zipped_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout d, cute::logical_divide(a, t));
   return regroupByTiler("zipped_divide", d, t, Regroup::Zipped);
 }
 
-Expected<Layout> tiled_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, logical_divide(a, t));
+Expected<Layout> general::tiled_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout d, cute::logical_divide(a, t));
   return regroupByTiler("zipped_divide", d, t, Regroup::Tiled);
 }
 
-Expected<Layout> flat_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, logical_divide(a, t));
+Expected<Layout> general::flat_divide(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout d, cute::logical_divide(a, t));
   return regroupByTiler("zipped_divide", d, t, Regroup::Flat);
 }
 
@@ -223,18 +223,18 @@ Expected<Layout> general::logical_product(const Layout &a, const Tiler &t) {
   return byModeResult("logical_product", a, t, /*keepRest=*/true, productInto);
 }
 
-Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, logical_product(a, t));
+Expected<Layout> general::zipped_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout p, cute::logical_product(a, t));
   return regroupByTiler("zipped_product", p, t, Regroup::Zipped);
 }
 
-Expected<Layout> tiled_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, logical_product(a, t));
+Expected<Layout> general::tiled_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout p, cute::logical_product(a, t));
   return regroupByTiler("zipped_product", p, t, Regroup::Tiled);
 }
 
-Expected<Layout> flat_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, logical_product(a, t));
+Expected<Layout> general::flat_product(const Layout &a, const Tiler &t) {
+  LK_TRY(Layout p, cute::logical_product(a, t));
   return regroupByTiler("zipped_product", p, t, Regroup::Flat);
 }
 

@@ -18,6 +18,14 @@
 // a fast result always equals the general one; tests/cute/FastPathTest.cpp
 // compares both on random layouts.
 //
+// The public operations at the end of this file are the dispatch table:
+// per operation, the closed forms in the order they are tried, each with
+// the operand class it serves, then the general construction. Each records
+// the general::Path that served the call (general::lastPath), and
+// FastPathTest checks that every closed form serves its class. zipped,
+// tiled and flat divides and products run the public divide or product
+// and regroup its nodes (regroupModes) without building a Layout per part.
+//
 // Example: composition((4,8):(8,1), (8,4):(4,1)): A's coalesced modes are
 // [4:8, 8:1]; B's leaf 8:4 skips A's first mode (4 divides 4) and becomes
 // 8:1, the leaf 4:1 stays inside it and becomes 4:8: result (8,4):(1,8).
@@ -35,6 +43,7 @@
 namespace lk::cute {
 namespace {
 
+using general::Path;
 using Node = IntTuple::Node;
 constexpr int16_t kLeaf = IntTuple::kLeaf;
 
@@ -238,7 +247,7 @@ struct Writer {
     s[at].span = uint16_t(n - at);
     d[at] = Node{0, s[at].rank, s[at].span, 0};
   }
-  void leaf(int64_t sv, int64_t dv) {
+  [[gnu::always_inline]] void leaf(int64_t sv, int64_t dv) {
     if (!ok || !room(1)) {
       ok = false;
       return;
@@ -532,6 +541,12 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   return c.distributive() && fitsInt64(s, d, n);
 }
 
+/// composition(A, B) for any B of integer leaves, through a Writer.
+bool composeTree(const Layout &a, const Layout &b, Layout &out) {
+  Writer w(out);
+  return composeInto(viewOf(a), viewOf(b), w) && w.finish();
+}
+
 /// The rest of logical_divide(A, T) for a layout T, before A's composer
 /// `c` composes it: complement(T, shape(coalesce(A))) as modes, for A's
 /// leaves `fa` (coalesced again without keeping a last size-1 extent when
@@ -647,7 +662,88 @@ bool productRest(View a, View b, int64_t &x) {
   return true;
 }
 
-/// logical_product(A, B) for a layout B: (A, rest).
+/// productAnyInto for leaves A = s:d, B = t:e with s, t >= 2, d >= 1 and
+/// e >= 1, in closed form. complement(s:d, s*cosize(B)) is [d:1, q:s*d]
+/// with q = ceil(cosize(B)/d) (a mode of size 1 dropped), of size >=
+/// cosize(B): the copies never pass it. The composer then takes t:e to
+///  * t:e when q == 1 (one mode, stride 1);
+///  * t:e*s when e >= d, e a multiple of d (e/d steps over d:1);
+///  * (n0, t/n0):(e, s*d) with n0 = min(ceil(d/e), t) when e < d, t a
+///    multiple of n0 and d of e unless t == n0 (t/n0 == 1 drops its mode);
+/// and declines elsewhere, as the composer does (the general error).
+/// Example: A = 8:8, B = 4:1: q = 1, result (8:8, 4:1).
+bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e, Writer &w) {
+  int64_t cosB, target, sd, es;
+  if (mulOverflows(t - 1, e, cosB) || addOverflows(cosB, 1, cosB) ||
+      mulOverflows(s, cosB, target) || mulOverflows(s, d, sd))
+    return false;
+  w.open();
+  w.leaf(s, d);
+  if (cosB <= d) {
+    w.leaf(t, e);
+  } else if (e >= d) {
+    if (e % d != 0 || mulOverflows(e, s, es))
+      return false;
+    w.leaf(t, es);
+  } else {
+    int64_t n0 = std::min((d + e - 1) / e, t);
+    if (t % n0 != 0 || (t > n0 && d % e != 0))
+      return false;
+    if (t == n0) {
+      w.leaf(t, e);
+    } else {
+      w.open();
+      w.leaf(n0, e);
+      w.leaf(t / n0, sd);
+      w.close();
+    }
+  }
+  w.close();
+  return true;
+}
+
+/// logical_product(A, B) for any A of integer strides, as the general
+/// path builds it but on mode arrays: rest = complement(A, size(A) *
+/// cosize(B)) o B by complementModes and the Composer, checked once.
+/// Where B's image passes the complement's domain (cosize(B) > its size)
+/// the copies of A stay apart when cosize(A) plus the extent of the
+/// composer's modes below its last one is at most that mode's stride;
+/// otherwise this declines (the general path compares the images).
+/// Example: A = 8:8, B = 4:1: complement(8:8, 32) = 8:1, rest 4:1, result
+/// (8:8, 4:1) as CuTe builds it.
+bool productAnyInto(View a, View b, Writer &w) {
+  if (a.s->rank == kLeaf && b.s->rank == kLeaf && a.d->basis == 0 && b.d->basis == 0) {
+    int64_t s = a.s->value, d = a.d->value, t = b.s->value, e = b.d->value;
+    if (s >= 2 && d >= 1 && t >= 2 && e >= 1)
+      return productLeafModeInto(s, d, t, e, w);
+  }
+  Extent ea, eb;
+  int64_t target, compSize = 1;
+  Modes comp;
+  if (!extentOf(a, ea) || !extentOf(b, eb) || mulOverflows(ea.size, eb.cosize, target) ||
+      !complementModes(a, &target, 1, comp))
+    return false;
+  for (int i = 0; i < comp.n; ++i)
+    compSize *= comp.s[i]; // at most the cotarget
+  Composer c(comp);
+  if (eb.cosize > compSize) {
+    int64_t below = ea.cosize, t;
+    for (int i = 0; i + 1 < c.lhs.n; ++i)
+      if (mulOverflows(c.lhs.s[i] - 1, absValue(c.lhs.d[i]), t) ||
+          addOverflows(below, t, below))
+        return false;
+    if (below > absValue(c.lhs.d[c.lhs.n - 1]))
+      return false;
+  }
+  w.open();
+  w.subtree(a);
+  if (!c.tree(b, w))
+    return false;
+  w.close();
+  return c.distributive();
+}
+
+/// logical_product(A, B) for a layout B: (A, rest), A onto [0, n).
 bool productInto(View a, const Layout &tile, Writer &w) {
   int64_t x;
   if (!productRest(a, viewOf(tile), x))
@@ -924,8 +1020,10 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   return fitsInt64(s, d, n);
 }
 
+/// A mode of A times a layout tile: the closed form for a mode onto
+/// [0, n), else productAnyInto.
 bool productTiler(View a, const Tiler &t, Writer &w) {
-  return productInto(a, t.layout, w);
+  return productInto(a, t.layout, w) || productAnyInto(a, viewOf(t.layout), w);
 }
 
 /// CuTe's append<R>: the modes of `l` padded with 1:0 to rank r, stored
@@ -1140,6 +1238,23 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
   return fitsInt64(ns, nd, 3);
 }
 
+/// complement(l, cotarget) for a cotarget of at most kLeaves positive
+/// integer leaves, through complementModes.
+bool complementTuple(const Layout &l, const IntTuple &cotarget, Layout &out) {
+  int64_t cot[kLeaves];
+  int nc = 0;
+  for (size_t k = 0, n = cotarget.nodeCount(); k < n; ++k) {
+    const Node &x = cotarget.nodes()[k];
+    if (x.rank != kLeaf)
+      continue;
+    if (nc == kLeaves || x.value < 1 || x.basis != 0)
+      return false;
+    cot[nc++] = x.value;
+  }
+  Modes m;
+  return complementModes(viewOf(l), cot, nc, m) && storeModes(m, out);
+}
+
 //===----------------------------------------------------------------------===//
 // Closed forms for rank-1 operands
 //===----------------------------------------------------------------------===//
@@ -1295,108 +1410,275 @@ productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts, int64
   return fitsInt64(ns, nd, 4);
 }
 
-/// Runs a by-mode fast path into `out`.
+/// composition(A, T) for a by-mode tiler T of r <= rank(A) modes, each
+/// `_`, an integer n (as n:1) or a leaf layout t:e, written in place
+/// without a Writer: a root of r modes, mode i A_i kept or the composer's
+/// modes of A_i for t:e (as composeFlat). Declines other tilers and
+/// results past IntTuple's inline nodes.
+/// Example: composition((128,64):(1,128), (32:1,16:1)) = (32,16):(1,128).
+bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
+  View va = viewOf(a);
+  const bool leaf = va.s->rank == kLeaf;
+  const size_t rank = leaf ? 1 : size_t(va.s->rank), r = t.modes.size();
+  if (t.kind != Tiler::Kind::Tuple || r == 0 || r > rank)
+    return false;
+  NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
+  out.nodesForOverwrite(kInline, w.s, w.d);
+  View m{va.s + !leaf, va.d + !leaf}; // a leaf is its own mode 0
+  for (size_t i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
+    const Tiler &ti = t.modes[i];
+    if (ti.kind == Tiler::Kind::Keep) {
+      if (w.n + m.s->span > kInline)
+        return false;
+      copyTree(m, w.s + w.n, w.d + w.n);
+      w.n += m.s->span;
+      continue;
+    }
+    const Node *ts = ti.layout.shape().nodes(), *td = ti.layout.stride().nodes();
+    Modes fa;
+    if (ti.kind != Tiler::Kind::Layout || ts->rank != kLeaf || td->basis != 0 ||
+        !leavesOf(m, fa))
+      return false;
+    Composer c(fa);
+    if (w.n + 1 + c.lhs.n > kInline || !c.leaf(ts->value, ti.integer ? 1 : td->value, w) ||
+        !c.distributive())
+      return false;
+  }
+  Node *s = w.s, *d = w.d;
+  int n = w.n;
+  s[0] = tupleNode(int(r), n);
+  d[0] = tupleNode(int(r), n);
+  out.nodesForOverwrite(size_t(n), s, d);
+  return fitsInt64(s, d, n);
+}
+
+/// The groupings of a by-mode divide or product (CuTe's zip2_by and the
+/// tiled and flat unpackings).
+enum class Group { Zipped, Tiled, Flat };
+
+/// The by-mode divide or product `v` by a tiler of r >= 2 modes that are
+/// all layouts, of rank R >= 2: mode i < r of `l` is (tile_i, rest_i), the
+/// others are A's. Regrouped into `out` in one copy of the nodes:
+///   Zipped ((tile_0, ..), (rest_0, .., others..)),
+///   Tiled  ((tile_0, ..), rest_0, .., others..),
+///   Flat   (tile_0, .., rest_0, .., others..).
+/// Declines other tilers (a mode `_` or a tuple, r == 1 or R == 1 where
+/// CuTe keeps a rank-1 part whole), and modes i < r that are not pairs: the
+/// general regrouping reports those.
+/// Example: zipped of ((32,4),(16,4)):((1,32),(128,2048)) by (32:1,16:1)
+///          = ((32,16),(4,4)):((1,128),(32,2048)).
+bool regroupModes(View v, const Tiler &t, Group how, Layout &out) {
+  const size_t r = t.modes.size();
+  if (t.kind != Tiler::Kind::Tuple || r < 2 || v.s->rank == kLeaf ||
+      size_t(v.s->rank) < r || r > size_t(kLeaves))
+    return false;
+  const int rank = v.s->rank;
+  View tile[kLeaves], rest[kLeaves];
+  View m{v.s + 1, v.d + 1};
+  for (size_t i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
+    if (t.modes[i].kind != Tiler::Kind::Layout || m.s->rank != 2)
+      return false;
+    tile[i] = View{m.s + 1, m.d + 1};
+    rest[i] = View{tile[i].s + tile[i].s->span, tile[i].d + tile[i].s->span};
+  }
+  const View others = m; // the modes past r, to the end of l
+  const int nOthers = int(v.s->span - (m.s - v.s)), extra = rank - int(r);
+  // v's nodes less the r pair nodes, plus the tuples that group parts.
+  const int n = v.s->span - int(r) + (how == Group::Zipped ? 2 : how == Group::Tiled ? 1 : 0);
+  if (n > kNodes)
+    return false;
+  Node *s, *d;
+  out.nodesForOverwrite(size_t(n), s, d);
+  int k = 1;
+  auto put = [&](View x) {
+    copyTree(x, s + k, d + k);
+    k += x.s->span;
+  };
+  auto group = [&](int at, int modes) {
+    s[at] = tupleNode(modes, k - at);
+    d[at] = tupleNode(modes, k - at);
+  };
+  int at = k;
+  k += how != Group::Flat; // the tiles' tuple
+  for (size_t i = 0; i < r; ++i)
+    put(tile[i]);
+  if (how != Group::Flat)
+    group(at, int(r));
+  at = k;
+  k += how == Group::Zipped; // the rests' tuple
+  for (size_t i = 0; i < r; ++i)
+    put(rest[i]);
+  std::copy(others.s, others.s + nOthers, s + k);
+  std::copy(others.d, others.d + nOthers, d + k);
+  k += nOthers;
+  if (how == Group::Zipped)
+    group(at, int(r) + extra);
+  const int rootRank = how == Group::Zipped ? 2
+                       : how == Group::Tiled ? 1 + int(r) + extra
+                                             : 2 * int(r) + extra;
+  s[0] = tupleNode(rootRank, n);
+  d[0] = tupleNode(rootRank, n);
+  return true; // the leaves of v: its size and offsets fit
+}
+
+/// Runs a by-mode fast path into `out` (inlined: out of line, it cost
+/// composition by a tiler 88 more instructions per call).
 template <class Apply>
-bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
+[[gnu::always_inline]] inline bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
   Writer w(out);
   return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish();
 }
 
+/// The path that served this thread's latest call (general::lastPath).
+/// initial-exec: one store through a known offset, not a call to
+/// __tls_get_addr, although the library is position-independent.
+#if defined(__ELF__)
+[[gnu::tls_model("initial-exec")]]
+#endif
+thread_local Path tLastPath = Path::General;
+
+/// Records that path p served the call when `served`; returns `served`.
+/// The public operations below chain these with || as a table: the first
+/// closed form that accepts its operands serves the call.
+[[gnu::always_inline]] inline bool serve(Path p, bool served) {
+  if (served)
+    tLastPath = p;
+  return served;
+}
+
+/// Stores the general construction's result g in r, recorded as
+/// Path::General. Every operation returns its one `r`, so that the result
+/// is built in the caller's slot (two returned objects would cost a move
+/// of the result's nodes on every fast call).
+template <class R> void fallBack(R &r, R &&g) {
+  tLastPath = Path::General;
+  r = std::move(g);
+}
+
 } // namespace
 
+Path general::lastPath() { return tLastPath; }
+
 //===----------------------------------------------------------------------===//
-// The public operations: the fast path, else the general construction
+// The public operations: which closed form serves which operand class, in
+// the order they are tried; the general construction takes the rest.
 //===----------------------------------------------------------------------===//
 
 Layout coalesce(const Layout &l) {
   Layout r;
-  if (!coalesceLeaf(l, r) && !coalesceFast(l, r))
-    r = general::coalesce(l);
+  if (!(serve(Path::CoalesceLeaf, coalesceLeaf(l, r)) || // a leaf s:d
+        serve(Path::CoalesceModes, coalesceFast(l, r))))  // <= 8 integer leaves
+    fallBack(r, general::coalesce(l));
   return r;
 }
 
 Expected<Layout> composition(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (composeLeaves(a, b, *r) || composeFlat(a, b, *r))
-    return r;
-  Writer w(*r);
-  if (!(composeInto(viewOf(a), viewOf(b), w) && w.finish()))
-    r = general::composition(a, b);
+  if (!(serve(Path::ComposeLeaves, composeLeaves(a, b, *r)) || // two leaves
+        serve(Path::ComposeFlat, composeFlat(a, b, *r)) ||     // B flat, of leaves
+        serve(Path::ComposeTree, composeTree(a, b, *r))))      // B nested
+    fallBack(r, general::composition(a, b));
   return r;
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!byMode(a, t, /*keepRest=*/false, *r, composeTiler))
-    r = general::composition(a, t);
+  if (!(serve(Path::ComposeModes, composeModes(a, t, *r)) || // modes _, n or t:e
+        serve(Path::ComposeByMode,                            // any tiler
+              byMode(a, t, /*keepRest=*/false, *r, composeTiler))))
+    fallBack(r, general::composition(a, t));
   return r;
 }
 
 Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   Expected<Layout> r{std::in_place};
-  if (complementLeaf(l, cotarget, *r))
-    return r;
-  int64_t cot[kLeaves];
-  int nc = 0;
-  bool fast = true;
-  for (size_t k = 0, n = cotarget.nodeCount(); fast && k < n; ++k) {
-    const Node &x = cotarget.nodes()[k];
-    if (x.rank != kLeaf)
-      continue;
-    fast = nc < kLeaves && x.value >= 1 && x.basis == 0;
-    if (fast)
-      cot[nc++] = x.value;
-  }
-  Modes m;
-  if (!(fast && complementModes(viewOf(l), cot, nc, m) && storeModes(m, *r)))
-    r = general::complement(l, cotarget);
+  if (!(serve(Path::ComplementLeaf, complementLeaf(l, cotarget, *r)) ||  // a leaf
+        serve(Path::ComplementModes, complementTuple(l, cotarget, *r)))) // <= 8 leaves
+    fallBack(r, general::complement(l, cotarget));
   return r;
 }
 
 Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!rightInverseLeaf(l, *r) && !rightInverse(l, *r))
-    r = general::right_inverse(l);
+  if (!(serve(Path::RightInverseLeaf, rightInverseLeaf(l, *r)) || // a leaf
+        serve(Path::RightInverseModes, rightInverse(l, *r))))      // <= 8 leaves
+    fallBack(r, general::right_inverse(l));
   return r;
 }
 
 Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!leftInverseLeaf(l, *r) && !leftInverse(l, *r))
-    r = general::left_inverse(l);
+  if (!(serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)) || // a leaf
+        serve(Path::LeftInverseModes, leftInverse(l, *r))))      // <= 8 leaves
+    fallBack(r, general::left_inverse(l));
   return r;
 }
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!divideLeaf(a, t, *r) && !divideModes(a, t, *r) &&
-      !byMode(a, t, /*keepRest=*/true, *r, divideTiler))
-    r = general::logical_divide(a, t);
+  if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) ||   // leaf by leaf
+        serve(Path::DivideModes, divideModes(a, t, *r)) || // by-mode, flat tiles
+        serve(Path::DivideByMode,                          // any tiler
+              byMode(a, t, /*keepRest=*/true, *r, divideTiler))))
+    fallBack(r, general::logical_divide(a, t));
   return r;
 }
 
 Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!productLeaf(a, t, *r) && !productWhole(a, t, *r) &&
-      !byMode(a, t, /*keepRest=*/true, *r, productTiler))
-    r = general::logical_product(a, t);
+  if (!(serve(Path::ProductLeaf, productLeaf(a, t, *r)) ||   // s:1 by a leaf
+        serve(Path::ProductWhole, productWhole(a, t, *r)) || // A onto [0, n)
+        serve(Path::ProductByMode, // any A, by modes: complement, composer
+              byMode(a, t, /*keepRest=*/true, *r, productTiler))))
+    fallBack(r, general::logical_product(a, t));
   return r;
 }
 
 Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedLeaf(a, b, /*raked=*/false, *r) &&
-      !rankedProduct(a, b, /*raked=*/false, *r))
-    r = general::blocked_product(a, b);
+  if (!(serve(Path::RankedLeaf, rankedLeaf(a, b, /*raked=*/false, *r)) || // s:1, leaf
+        serve(Path::RankedProduct,                                       // A onto [0, n)
+              rankedProduct(a, b, /*raked=*/false, *r))))
+    fallBack(r, general::blocked_product(a, b));
   return r;
 }
 
 Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!rankedLeaf(a, b, /*raked=*/true, *r) &&
-      !rankedProduct(a, b, /*raked=*/true, *r))
-    r = general::raked_product(a, b);
+  if (!(serve(Path::RankedLeaf, rankedLeaf(a, b, /*raked=*/true, *r)) ||
+        serve(Path::RankedProduct, rankedProduct(a, b, /*raked=*/true, *r))))
+    fallBack(r, general::raked_product(a, b));
   return r;
 }
+
+/// The public divide or product `op` of `a` by a tuple tiler of >= 2
+/// modes, regrouped by regroupModes into `out`.
+template <class Op>
+bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
+  if (t.kind != Tiler::Kind::Tuple || t.modes.size() < 2)
+    return false;
+  Expected<Layout> l = op(a, t);
+  return l && regroupModes(viewOf(*l), t, how, out);
+}
+
+/// zipped/tiled/flat divides and products: the public divide or product,
+/// regrouped (regroupModes), else the general regrouping. Zipped by a
+/// layout tiler is the divide or product itself, (tile, rest).
+#define LK_REGROUPED(name, op, how)                                             \
+  Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
+    if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
+      return op(a, t);                                                         \
+    Expected<Layout> r{std::in_place};                                         \
+    if (!serve(Path::Regroup, regrouped(op, a, t, how, *r)))                   \
+      fallBack(r, general::name(a, t));                                        \
+    return r;                                                                  \
+  }
+LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped)
+LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled)
+LK_REGROUPED(flat_divide, logical_divide, Group::Flat)
+LK_REGROUPED(zipped_product, logical_product, Group::Zipped)
+LK_REGROUPED(tiled_product, logical_product, Group::Tiled)
+LK_REGROUPED(flat_product, logical_product, Group::Flat)
+#undef LK_REGROUPED
 
 } // namespace lk::cute

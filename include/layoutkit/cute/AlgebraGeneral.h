@@ -33,6 +33,46 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t);
 Expected<Layout> logical_product(const Layout &a, const Tiler &t);
 Expected<Layout> blocked_product(const Layout &a, const Layout &b);
 Expected<Layout> raked_product(const Layout &a, const Layout &b);
+/// The public logical_divide or logical_product, regrouped by the general
+/// walk (its checks and diagnostics).
+Expected<Layout> zipped_divide(const Layout &a, const Tiler &t);
+Expected<Layout> tiled_divide(const Layout &a, const Tiler &t);
+Expected<Layout> flat_divide(const Layout &a, const Tiler &t);
+Expected<Layout> zipped_product(const Layout &a, const Tiler &t);
+Expected<Layout> tiled_product(const Layout &a, const Tiler &t);
+Expected<Layout> flat_product(const Layout &a, const Tiler &t);
+
+/// The closed forms of FastPaths.cpp, one per operand class, and the
+/// general construction; lastPath() names the one that served the calling
+/// thread's latest call of an operation above (for tests: each closed form
+/// must serve its class, a form that always declined would show General).
+enum class Path : unsigned char {
+  General,
+  CoalesceLeaf,      // coalesce of a leaf s:d
+  CoalesceModes,     // coalesce of <= 8 integer leaves
+  ComposeLeaves,     // composition of two leaves
+  ComposeFlat,       // composition by a flat tuple of leaves
+  ComposeTree,       // composition by a nested B
+  ComposeModes,      // composition by a by-mode tiler of leaves, in place
+  ComposeByMode,     // composition by a by-mode tiler
+  ComplementLeaf,    // complement of a leaf by an integer
+  ComplementModes,   // complement of <= 8 integer leaves
+  RightInverseLeaf,  // right_inverse of a leaf
+  RightInverseModes, // right_inverse of <= 8 integer leaves
+  LeftInverseLeaf,   // left_inverse of a leaf
+  LeftInverseModes,  // left_inverse of <= 8 integer leaves
+  DivideLeaf,        // logical_divide of a leaf by a leaf
+  DivideModes,       // by-mode divide by leaf or flat tiles, in place
+  DivideByMode,      // divide by any tiler of layouts
+  ProductLeaf,       // logical_product of s:1 by a leaf
+  ProductWhole,      // logical_product of A onto [0, n) by a layout
+  ProductByMode,     // product of any A by modes: a closed form, else
+                     // complement and composer on mode arrays
+  RankedLeaf,        // blocked/raked product of s:1 by a leaf
+  RankedProduct,     // blocked/raked product of A onto [0, n)
+  Regroup,           // zipped/tiled/flat: by-mode result of layout tiles
+};
+Path lastPath();
 
 } // namespace lk::cute::general
 
