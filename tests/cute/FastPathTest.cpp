@@ -13,6 +13,8 @@
 
 #include "layoutkit/cute/AlgebraGeneral.h"
 
+#include <functional>
+
 namespace lk::cute {
 namespace {
 
@@ -666,6 +668,126 @@ TEST(FastPaths, NamedCases) {
   // The rest complement(3:1, (4,6)) = 12:3 steps by 3 across A's mode 4.
   EXPECT_FALSE(logical_divide(L("(4,6):(1,5)"), Tiler::of(L("3:1"))));
   EXPECT_FALSE(complement(L("(2,2):(1,1)"), IntTuple(8)));
+}
+
+
+/// A by-mode tiler of 1 to rank(a) + 1 modes, each `_`, an integer or a
+/// leaf tile t:e (stride 0 and negative strides included): the operand
+/// class of composeModes, of the products' closed form for leaf modes and
+/// of the regroupings.
+Tiler leafTilerFor(LayoutGen &gen, const Layout &a) {
+  std::vector<Tiler> modes;
+  size_t r = size_t(gen.pick(1, int64_t(a.rank()) + (gen.pick(0, 9) == 0)));
+  for (size_t i = 0; i < r; ++i) {
+    int64_t k = gen.pick(0, 5);
+    modes.push_back(k == 0   ? Tiler::keep()
+                    : k == 1 ? *Tiler::ofSize(gen.pick(1, 8))
+                             : Tiler::of(Layout::unchecked(IntTuple(gen.pick(1, 8)),
+                                                           IntTuple(gen.pick(-2, 12)))));
+  }
+  return Tiler::tuple(std::move(modes));
+}
+
+// By-mode composition and the zipped, tiled and flat divides and products
+// (regrouped in place) against the general constructions, on by-mode
+// tilers of leaf tiles and on the random tilers above.
+TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
+  LayoutGen gen(113);
+  Outcomes compose, regroup;
+  for (int t = 0; t < kTrials * 2; ++t) {
+    Layout a = operand(gen);
+    Tiler tl = t % 2 ? leafTilerFor(gen, a) : tilerFor(gen, a);
+    ASSERT_TRUE(compose(composition(a, tl), general::composition(a, tl)))
+        << a.str() << " o " << tl.str();
+    ASSERT_TRUE(regroup(zipped_divide(a, tl), general::zipped_divide(a, tl)))
+        << a.str() << " / " << tl.str();
+    ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << a.str();
+    ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << a.str();
+    ASSERT_TRUE(same(zipped_product(a, tl), general::zipped_product(a, tl))) << a.str();
+    ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl))) << a.str();
+    ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl))) << a.str();
+    ASSERT_TRUE(same(logical_product(a, tl), general::logical_product(a, tl))) << a.str();
+  }
+  EXPECT_TRUE(compose.both());
+  EXPECT_TRUE(regroup.both());
+}
+
+// Each closed form of FastPaths.cpp serves the operand class it is for:
+// every public operation records the path that served it
+// (general::lastPath), so a closed form that always declined would show
+// Path::General here, and this test would fail. The classes are those the
+// dispatcher's table names; each result also equals the general one.
+TEST(FastPaths, EachClosedFormServesItsClass) {
+  using general::Path;
+  struct Case {
+    const char *what;
+    std::function<Expected<Layout>()> fast, slow;
+    Path path;
+  };
+  auto c = [](const char *a) { return [=] { return Expected<Layout>(coalesce(L(a))); }; };
+  auto gc = [](const char *a) {
+    return [=] { return Expected<Layout>(general::coalesce(L(a))); };
+  };
+#define LK_BINARY(op, x, y) [] { return op(x, y); }, [] { return general::op(x, y); }
+  const Case cases[] = {
+      {"coalesce of a leaf", c("64:2"), gc("64:2"), Path::CoalesceLeaf},
+      {"coalesce of flat modes", c("(2,4):(1,2)"), gc("(2,4):(1,2)"), Path::CoalesceModes},
+      {"composition of leaves", LK_BINARY(composition, L("128:2"), L("32:4")),
+       Path::ComposeLeaves},
+      {"composition by a flat B", LK_BINARY(composition, L("(4,8):(8,1)"), L("(8,4):(4,1)")),
+       Path::ComposeFlat},
+      {"composition by a nested B",
+       LK_BINARY(composition, L("((4,2),(4,2)):((1,16),(4,32))"),
+                 L("((2,2),(2,4)):((1,8),(2,16))")),
+       Path::ComposeTree},
+      {"composition by leaf tiles",
+       LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")), Path::ComposeModes},
+      {"composition by a nested tile",
+       LK_BINARY(composition, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")),
+       Path::ComposeByMode},
+      {"complement of a leaf", LK_BINARY(complement, L("4:32"), IntTuple(256)),
+       Path::ComplementLeaf},
+      {"complement of modes", LK_BINARY(complement, L("(2,4):(1,8)"), IntTuple(64)),
+       Path::ComplementModes},
+      {"right_inverse of a leaf", [] { return right_inverse(L("64:1")); },
+       [] { return general::right_inverse(L("64:1")); }, Path::RightInverseLeaf},
+      {"right_inverse of modes", [] { return right_inverse(L("(4,2):(2,1)")); },
+       [] { return general::right_inverse(L("(4,2):(2,1)")); }, Path::RightInverseModes},
+      {"left_inverse of a leaf", [] { return left_inverse(L("16:4")); },
+       [] { return general::left_inverse(L("16:4")); }, Path::LeftInverseLeaf},
+      {"left_inverse of modes", [] { return left_inverse(L("(4,2):(2,1)")); },
+       [] { return general::left_inverse(L("(4,2):(2,1)")); }, Path::LeftInverseModes},
+      {"divide of a leaf by a leaf", LK_BINARY(logical_divide, L("128:1"), T("32:1")),
+       Path::DivideLeaf},
+      {"divide by leaf tiles", LK_BINARY(logical_divide, L("(64,32):(32,1)"), T("(8:1,4:1)")),
+       Path::DivideModes},
+      {"divide of modes by a layout tile",
+       LK_BINARY(logical_divide, L("(128,64):(1,128)"), T("(2,4):(1,16)")),
+       Path::DivideByMode},
+      {"product of s:1 by a leaf", LK_BINARY(logical_product, L("128:1"), T("4:32")),
+       Path::ProductLeaf},
+      {"product of A onto [0, n)",
+       LK_BINARY(logical_product, L("(4,8):(1,4)"), T("(2,2):(1,2)")), Path::ProductWhole},
+      {"product by modes, A not onto [0, n)",
+       LK_BINARY(logical_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::ProductByMode},
+      {"blocked_product of leaves", LK_BINARY(blocked_product, L("4:1"), L("8:1")),
+       Path::RankedLeaf},
+      {"raked_product of the row-major atom",
+       LK_BINARY(raked_product, L("(8,8):(8,1)"), L("(4,2):(1,4)")), Path::RankedProduct},
+      {"zipped_divide by leaf tiles",
+       LK_BINARY(zipped_divide, L("(128,64):(1,128)"), T("(32:1,16:1)")), Path::Regroup},
+      {"flat_product by leaf tiles",
+       LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::Regroup},
+      {"coalesce past 8 leaves", c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
+       gc("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"), Path::General},
+  };
+#undef LK_BINARY
+  for (const Case &k : cases) {
+    auto r = k.fast();
+    EXPECT_EQ(int(general::lastPath()), int(k.path)) << k.what;
+    EXPECT_TRUE(r) << k.what;
+    EXPECT_TRUE(same(r, k.slow())) << k.what;
+  }
 }
 
 } // namespace
