@@ -100,7 +100,8 @@ bool leavesOf(View v, Modes &m) {
 /// afterwards (which reloads just-written stores as vectors).
 /// Example: [2:1, 1:7, 4:2, 3:16] -> [8:1, 3:16].
 /// @pre m.n <= kModes; `out` may be `m`
-void coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
+[[gnu::always_inline]] inline void coalesceModes(const Modes &m, bool keepLastExtent,
+                                                Modes &out) {
   int n = 0, count = m.n;
   int64_t reach = 0; // s*d of the last mode merged or kept
   bool reachOk = false;
@@ -429,10 +430,59 @@ struct Composer {
   }
 };
 
+/// The complement's last shape for modes reaching `cur`: restShape =
+/// prod ceilDiv(c_k, divisor_k), divisor_k+1 = ceilDiv(divisor_k, c_k),
+/// divisor_0 = cur, with every c_k >= 1 (callers pass shapes) and divisor
+/// >= 1, so one of the two quotients is always 1: c >= divisor gives
+/// ceilDiv(divisor, c) = 1, c < divisor gives ceilDiv(c, divisor) = 1. At
+/// most one division per mode, none once the divisor is 1; false on an
+/// overflow.
+[[gnu::always_inline]] inline bool restShapeOf(int64_t cur, const int64_t *cot, int nc,
+                                               int64_t &restShape) {
+  restShape = 1;
+  int64_t divisor = cur;
+  for (int k = 0; k < nc; ++k) {
+    const int64_t c = cot[k];
+    if (c >= divisor) {
+      if (mulOverflows(restShape, divisor == 1 ? c : ceilDiv(c, divisor), restShape))
+        return false;
+      divisor = 1;
+    } else {
+      divisor = ceilDiv(divisor, c);
+    }
+  }
+  return true;
+}
+
 /// complement(l, cotarget) as detail::complementModes, the cotarget given
 /// by its leaves. Stable ascending strides: the general path's repeated
-/// "first smallest remaining stride".
+/// "first smallest remaining stride". A leaf s:d with s > 1, d > 0 (a
+/// divide's leaf tile) in closed form: [d:1, restShape:s*d], the modes of
+/// size 1 dropped (1:0 when both are), which is what the walk below
+/// gives (the two never merge: s > 1).
 bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
+  if (l.s->rank == kLeaf && l.d->basis == 0 && l.s->value > 1 && l.d->value > 0) {
+    const int64_t d = l.d->value;
+    int64_t cur, restShape;
+    if (mulOverflows(d, l.s->value, cur) || !restShapeOf(cur, cot, nc, restShape))
+      return false;
+    out.n = 0;
+    if (d > 1) {
+      out.s[0] = d;
+      out.d[0] = 1;
+      out.n = 1;
+    }
+    if (restShape > 1) {
+      out.s[out.n] = restShape;
+      out.d[out.n++] = cur;
+    }
+    if (out.n == 0) {
+      out.s[0] = 1;
+      out.d[0] = 0;
+      out.n = 1;
+    }
+    return true;
+  }
   Modes f;
   if (!leavesOf(l, f))
     return false;
@@ -481,23 +531,9 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     if (mulOverflows(m.d[i], m.s[i], cur))
       return false;
   }
-  // restShape = prod ceilDiv(c_k, divisor_k), divisor_k+1 = ceilDiv(
-  // divisor_k, c_k), with every c_k >= 1 (callers pass shapes) and
-  // divisor >= 1, so one of the two quotients is always 1: c >= divisor
-  // gives ceilDiv(divisor, c) = 1, c < divisor gives ceilDiv(c, divisor)
-  // = 1. At most one division per mode, none once the divisor is 1.
-  int64_t restShape = 1, divisor = cur;
-  for (int k = 0; k < nc; ++k) {
-    const int64_t c = cot[k];
-    if (c >= divisor) {
-      if (mulOverflows(restShape, divisor == 1 ? c : ceilDiv(c, divisor),
-                       restShape))
-        return false;
-      divisor = 1;
-    } else {
-      divisor = ceilDiv(divisor, c);
-    }
-  }
+  int64_t restShape;
+  if (!restShapeOf(cur, cot, nc, restShape))
+    return false;
   r.s[r.n] = restShape;
   r.d[r.n++] = restShape == 1 ? 0 : cur;
   coalesceModes(r, false, out);
@@ -539,6 +575,50 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   d[0] = tupleNode(r, n);
   out.nodesForOverwrite(size_t(n), s, d);
   return c.distributive() && fitsInt64(s, d, n);
+}
+
+/// composeNested's sink: a NodeSink of its own type, so that the
+/// composer's leaf for it is a function of its own, inlined there, and
+/// composeFlat's and the divides' stays inlined in theirs (one more caller
+/// made GCC call it out of line: 10-50 instructions more per divide).
+struct NestedSink : NodeSink {};
+
+/// The composer's modes for B's subtree `b`, appended to `w` following
+/// B's structure (tuple nodes written once their children are); false on
+/// a basis stride and when a write could pass IntTuple's inline nodes.
+bool composeNodes(Composer &c, View b, NestedSink &w) {
+  if (b.s->rank == kLeaf)
+    return b.d->basis == 0 && w.n + 1 + c.lhs.n <= kInline &&
+           c.leaf(b.s->value, b.d->value, w);
+  if (w.n + 1 > kInline)
+    return false;
+  const int at = w.n++, rank = b.s->rank;
+  View ch{b.s + 1, b.d + 1};
+  for (int k = 0; k < rank; ++k, ch.s += ch.s->span, ch.d += ch.d->span)
+    if (!composeNodes(c, ch, w))
+      return false;
+  w.tuple(at, rank);
+  return true;
+}
+
+/// composition(A, B) for a nested tuple B of integer leaves, written in
+/// place without a Writer as composeFlat writes, B's structure kept;
+/// declines a result past IntTuple's inline nodes.
+/// Example: ((4,2),(4,2)):((1,16),(4,32)) o ((2,2),(2,4)):((1,8),(2,16))
+///          = ((2,2),(2,4)):((1,64),(4,128)).
+bool composeNested(const Layout &a, const Layout &b, Layout &out) {
+  Modes fa;
+  if (b.shape().isLeaf() || !leavesOf(viewOf(a), fa))
+    return false;
+  Composer c(fa);
+  NestedSink w{{nullptr, nullptr, 0}};
+  out.nodesForOverwrite(kInline, w.s, w.d);
+  if (!composeNodes(c, viewOf(b), w) || !c.distributive())
+    return false;
+  Node *s = w.s, *d = w.d;
+  int n = w.n;
+  out.nodesForOverwrite(size_t(n), s, d);
+  return fitsInt64(s, d, n);
 }
 
 /// composition(A, B) for any B of integer leaves, through a Writer.
@@ -1529,6 +1609,13 @@ template <class Apply>
   return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish();
 }
 
+/// logical_product by modes (any A: a closed form per mode onto [0, n),
+/// else complement and composer), out of line: inlined, its Writer made
+/// every logical_product call 11 instructions dearer.
+[[gnu::noinline]] bool productByMode(const Layout &a, const Tiler &t, Layout &out) {
+  return byMode(a, t, /*keepRest=*/true, out, productTiler);
+}
+
 /// The path that served this thread's latest call (general::lastPath).
 /// initial-exec: one store through a known offset, not a call to
 /// __tls_get_addr, although the library is position-independent.
@@ -1576,6 +1663,7 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::ComposeLeaves, composeLeaves(a, b, *r)) || // two leaves
         serve(Path::ComposeFlat, composeFlat(a, b, *r)) ||     // B flat, of leaves
+        serve(Path::ComposeNested, composeNested(a, b, *r)) || // B nested, inline
         serve(Path::ComposeTree, composeTree(a, b, *r))))      // B nested
     fallBack(r, general::composition(a, b));
   return r;
@@ -1628,8 +1716,7 @@ Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::ProductLeaf, productLeaf(a, t, *r)) ||   // s:1 by a leaf
         serve(Path::ProductWhole, productWhole(a, t, *r)) || // A onto [0, n)
-        serve(Path::ProductByMode, // any A, by modes: complement, composer
-              byMode(a, t, /*keepRest=*/true, *r, productTiler))))
+        serve(Path::ProductByMode, productByMode(a, t, *r)))) // any A, by modes
     fallBack(r, general::logical_product(a, t));
   return r;
 }

@@ -739,6 +739,8 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
       {"composition by a nested B",
        LK_BINARY(composition, L("((4,2),(4,2)):((1,16),(4,32))"),
                  L("((2,2),(2,4)):((1,8),(2,16))")),
+       Path::ComposeNested},
+      {"composition of modes by a leaf", LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")),
        Path::ComposeTree},
       {"composition by leaf tiles",
        LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")), Path::ComposeModes},

@@ -52,7 +52,9 @@ enum class Path : unsigned char {
   CoalesceModes,     // coalesce of <= 8 integer leaves
   ComposeLeaves,     // composition of two leaves
   ComposeFlat,       // composition by a flat tuple of leaves
-  ComposeTree,       // composition by a nested B
+  ComposeNested,     // composition by a nested B, the result inline
+  ComposeTree,       // composition by any other B (a leaf B of modes A,
+                     // results past the inline nodes)
   ComposeModes,      // composition by a by-mode tiler of leaves, in place
   ComposeByMode,     // composition by a by-mode tiler
   ComplementLeaf,    // complement of a leaf by an integer
