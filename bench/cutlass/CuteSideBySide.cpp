@@ -89,6 +89,34 @@ std::map<std::string, std::function<void(int64_t)>> gLoops;
 std::set<std::string> gChecked;
 int gFailed = 0;
 
+/// LayoutKit's call of operation O, n times, called directly as BM_lk/
+/// times it (no dispatch on the operation in the loop).
+template <Op O> std::function<void(int64_t)> lkLoopOf(const lk::bench::ParsedCase &p) {
+  return [p](int64_t n) {
+    lk::bench::ParsedCase in = p;
+    for (int64_t i = 0; i < n; ++i) {
+      benchmark::DoNotOptimize(in);
+      auto r = lk::bench::call<O>(in);
+      benchmark::DoNotOptimize(r);
+    }
+  };
+}
+
+std::function<void(int64_t)> lkLoop(Op op, const lk::bench::ParsedCase &p) {
+  switch (op) {
+#define LK_CASE(o)                                                                 \
+  case Op::o:                                                                      \
+    return lkLoopOf<Op::o>(p);
+    LK_CASE(Composition) LK_CASE(Complement) LK_CASE(Divide) LK_CASE(Product)
+    LK_CASE(Coalesce) LK_CASE(RightInverse) LK_CASE(LeftInverse) LK_CASE(Blocked)
+    LK_CASE(Raked) LK_CASE(MaxCommon) LK_CASE(ComposeBy) LK_CASE(ZippedDivide)
+    LK_CASE(TiledDivide) LK_CASE(FlatDivide) LK_CASE(ZippedProduct)
+    LK_CASE(TiledProduct) LK_CASE(FlatProduct)
+#undef LK_CASE
+  }
+  return lkLoopOf<Op::Composition>(p);
+}
+
 /// Checks the case and registers both benchmarks. `operands` builds the
 /// CuTe operands; `op` applies CuTe's operation to them.
 template <class Operands, class CuteOp>
@@ -130,14 +158,7 @@ void add(const char *name, Operands operands, CuteOp op) {
       benchmark::DoNotOptimize(r);
     }
   };
-  gLoops[std::string("lk/") + name] = [=](int64_t n) {
-    lk::bench::ParsedCase in = p;
-    for (int64_t i = 0; i < n; ++i) {
-      benchmark::DoNotOptimize(in);
-      auto r = lk::bench::runCase(c->op, in);
-      benchmark::DoNotOptimize(r);
-    }
-  };
+  gLoops[std::string("lk/") + name] = lkLoop(c->op, p);
   if (!mine)
     return;
   lk::cute::Layout known = *mine;
