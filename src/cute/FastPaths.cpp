@@ -1738,6 +1738,71 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   return r;
 }
 
+/// zipped/tiled/flat divide of A by a tuple tiler of r >= 2 leaf tiles
+/// whose modes i < r are integer leaves (a CTA tile by (32:1,16:1)):
+/// each quotient in closed form (divideLeaves), written straight into
+/// the grouping `how` (as regroupModes lays it out), with A's modes past
+/// r copied after the rests. Declines anything else, and results past
+/// kNodes or not fitting in int64.
+/// Example: zipped_divide((128,64):(1,128), (32:1,16:1))
+///          = ((32,16),(4,4)):((1,128),(32,2048)).
+bool groupLeafDivide(const Layout &a, const Tiler &t, Group how, Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  const size_t r = t.modes.size();
+  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) || as->rank == kLeaf ||
+      size_t(as->rank) < r)
+    return false;
+  LeafQuotient q[kLeaves];
+  int rests = 0; // the rests' nodes
+  View m{as + 1, ad + 1};
+  for (size_t i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
+    if (!leafQuotient(*m.s, *m.d, t.modes[i], q[i]))
+      return false;
+    rests += q[i].restModes == 1 ? 1 : 3;
+  }
+  const int extra = as->rank - int(r), nOthers = int(as->span - (m.s - as));
+  const int n = 1 + (how == Group::Zipped ? 2 : how == Group::Tiled ? 1 : 0) + int(r) +
+                rests + nOthers;
+  if (n > kNodes)
+    return false;
+  Node *s, *d;
+  out.nodesForOverwrite(size_t(n), s, d);
+  const int rootRank = how == Group::Zipped ? 2
+                       : how == Group::Tiled ? 1 + int(r) + extra
+                                             : 2 * int(r) + extra;
+  s[0] = tupleNode(rootRank, n);
+  d[0] = tupleNode(rootRank, n);
+  int k = 1;
+  if (how != Group::Flat) {
+    s[k] = tupleNode(int(r), 1 + int(r));
+    d[k] = tupleNode(int(r), 1 + int(r));
+    ++k;
+  }
+  for (size_t i = 0; i < r; ++i, ++k) {
+    s[k] = leafNode(q[i].tileShape);
+    d[k] = leafNode(q[i].tileStride);
+  }
+  if (how == Group::Zipped) {
+    s[k] = tupleNode(int(r) + extra, n - k);
+    d[k] = tupleNode(int(r) + extra, n - k);
+    ++k;
+  }
+  for (size_t i = 0; i < r; ++i) {
+    if (q[i].restModes == 2) {
+      s[k] = tupleNode(2, 3);
+      d[k] = tupleNode(2, 3);
+      ++k;
+    }
+    for (int j = 0; j < q[i].restModes; ++j, ++k) {
+      s[k] = leafNode(q[i].restShape[j]);
+      d[k] = leafNode(q[i].restStride[j]);
+    }
+  }
+  std::copy(m.s, m.s + nOthers, s + k);
+  std::copy(m.d, m.d + nOthers, d + k);
+  return fitsInt64(s, d, n);
+}
+
 /// The public divide or product `op` of `a` by a tuple tiler of >= 2
 /// modes, regrouped by regroupModes into `out`.
 template <class Op>
@@ -1751,21 +1816,24 @@ bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
 /// zipped/tiled/flat divides and products: the public divide or product,
 /// regrouped (regroupModes), else the general regrouping. Zipped by a
 /// layout tiler is the divide or product itself, (tile, rest).
-#define LK_REGROUPED(name, op, how)                                             \
+#define LK_REGROUPED(name, op, how, leaves)                                     \
   Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
     if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
       return op(a, t);                                                         \
     Expected<Layout> r{std::in_place};                                         \
-    if (!serve(Path::Regroup, regrouped(op, a, t, how, *r)))                   \
+    if (!(serve(Path::RegroupLeaves, leaves(a, t, how, *r)) ||                 \
+          serve(Path::Regroup, regrouped(op, a, t, how, *r))))                 \
       fallBack(r, general::name(a, t));                                        \
     return r;                                                                  \
   }
-LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped)
-LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled)
-LK_REGROUPED(flat_divide, logical_divide, Group::Flat)
-LK_REGROUPED(zipped_product, logical_product, Group::Zipped)
-LK_REGROUPED(tiled_product, logical_product, Group::Tiled)
-LK_REGROUPED(flat_product, logical_product, Group::Flat)
+/// The products have no closed form for leaf modes here.
+static bool noLeafForm(const Layout &, const Tiler &, Group, Layout &) { return false; }
+LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped, groupLeafDivide)
+LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled, groupLeafDivide)
+LK_REGROUPED(flat_divide, logical_divide, Group::Flat, groupLeafDivide)
+LK_REGROUPED(zipped_product, logical_product, Group::Zipped, noLeafForm)
+LK_REGROUPED(tiled_product, logical_product, Group::Tiled, noLeafForm)
+LK_REGROUPED(flat_product, logical_product, Group::Flat, noLeafForm)
 #undef LK_REGROUPED
 
 } // namespace lk::cute

@@ -694,13 +694,15 @@ Tiler leafTilerFor(LayoutGen &gen, const Layout &a) {
 TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
   LayoutGen gen(113);
   Outcomes compose, regroup;
+  int leafForms = 0; // zipped divides served by groupLeafDivide
   for (int t = 0; t < kTrials * 2; ++t) {
     Layout a = operand(gen);
     Tiler tl = t % 2 ? leafTilerFor(gen, a) : tilerFor(gen, a);
     ASSERT_TRUE(compose(composition(a, tl), general::composition(a, tl)))
         << a.str() << " o " << tl.str();
-    ASSERT_TRUE(regroup(zipped_divide(a, tl), general::zipped_divide(a, tl)))
-        << a.str() << " / " << tl.str();
+    auto z = zipped_divide(a, tl);
+    leafForms += general::lastPath() == general::Path::RegroupLeaves;
+    ASSERT_TRUE(regroup(z, general::zipped_divide(a, tl))) << a.str() << " / " << tl.str();
     ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << a.str();
     ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << a.str();
     ASSERT_TRUE(same(zipped_product(a, tl), general::zipped_product(a, tl))) << a.str();
@@ -710,6 +712,7 @@ TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
   }
   EXPECT_TRUE(compose.both());
   EXPECT_TRUE(regroup.both());
+  EXPECT_GT(leafForms, kTrials / 20) << leafForms;
 }
 
 // Each closed form of FastPaths.cpp serves the operand class it is for:
@@ -776,8 +779,11 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::RankedLeaf},
       {"raked_product of the row-major atom",
        LK_BINARY(raked_product, L("(8,8):(8,1)"), L("(4,2):(1,4)")), Path::RankedProduct},
-      {"zipped_divide by leaf tiles",
-       LK_BINARY(zipped_divide, L("(128,64):(1,128)"), T("(32:1,16:1)")), Path::Regroup},
+      {"zipped_divide of leaf modes by leaf tiles",
+       LK_BINARY(zipped_divide, L("(128,64,4):(1,128,8192)"), T("(32:1,16:1)")),
+       Path::RegroupLeaves},
+      {"tiled_divide by a nested tile",
+       LK_BINARY(tiled_divide, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")), Path::Regroup},
       {"flat_product by leaf tiles",
        LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::Regroup},
       {"coalesce past 8 leaves", c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),

@@ -72,6 +72,7 @@ enum class Path : unsigned char {
                      // complement and composer on mode arrays
   RankedLeaf,        // blocked/raked product of s:1 by a leaf
   RankedProduct,     // blocked/raked product of A onto [0, n)
+  RegroupLeaves,     // zipped/tiled/flat divide, leaf modes by leaf tiles
   Regroup,           // zipped/tiled/flat: by-mode result of layout tiles
 };
 Path lastPath();
