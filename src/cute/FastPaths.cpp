@@ -742,6 +742,14 @@ bool productRest(View a, View b, int64_t &x) {
   return true;
 }
 
+/// A mode divided or multiplied in closed form: its first part (the
+/// tile; A's mode in a product) one leaf, its rest one leaf or a pair.
+struct LeafQuotient {
+  int64_t tileShape, tileStride;
+  int restModes; // 1 or 2
+  int64_t restShape[2], restStride[2];
+};
+
 /// productAnyInto for leaves A = s:d, B = t:e with s, t >= 2, d >= 1 and
 /// e >= 1, in closed form. complement(s:d, s*cosize(B)) is [d:1, q:s*d]
 /// with q = ceil(cosize(B)/d) (a mode of size 1 dropped), of size >=
@@ -752,31 +760,50 @@ bool productRest(View a, View b, int64_t &x) {
 ///    multiple of n0 and d of e unless t == n0 (t/n0 == 1 drops its mode);
 /// and declines elsewhere, as the composer does (the general error).
 /// Example: A = 8:8, B = 4:1: q = 1, result (8:8, 4:1).
-bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e, Writer &w) {
-  int64_t cosB, target, sd, es;
+/// leafProductRest gives (A's mode, rest); productLeafModeInto writes it.
+[[gnu::always_inline]] inline bool leafProductRest(int64_t s, int64_t d, int64_t t, int64_t e,
+                                                   LeafQuotient &q) {
+  int64_t cosB, target, sd;
   if (mulOverflows(t - 1, e, cosB) || addOverflows(cosB, 1, cosB) ||
       mulOverflows(s, cosB, target) || mulOverflows(s, d, sd))
     return false;
-  w.open();
-  w.leaf(s, d);
+  q.tileShape = s;
+  q.tileStride = d;
+  q.restModes = 1;
+  q.restShape[0] = t;
   if (cosB <= d) {
-    w.leaf(t, e);
+    q.restStride[0] = e;
   } else if (e >= d) {
-    if (e % d != 0 || mulOverflows(e, s, es))
+    if (e % d != 0 || mulOverflows(e, s, q.restStride[0]))
       return false;
-    w.leaf(t, es);
   } else {
     int64_t n0 = std::min((d + e - 1) / e, t);
     if (t % n0 != 0 || (t > n0 && d % e != 0))
       return false;
-    if (t == n0) {
-      w.leaf(t, e);
-    } else {
-      w.open();
-      w.leaf(n0, e);
-      w.leaf(t / n0, sd);
-      w.close();
+    q.restStride[0] = e;
+    if (t > n0) {
+      q.restModes = 2;
+      q.restShape[0] = n0;
+      q.restShape[1] = t / n0;
+      q.restStride[1] = sd;
     }
+  }
+  return true;
+}
+
+bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e, Writer &w) {
+  LeafQuotient q;
+  if (!leafProductRest(s, d, t, e, q))
+    return false;
+  w.open();
+  w.leaf(s, d);
+  if (q.restModes == 1) {
+    w.leaf(q.restShape[0], q.restStride[0]);
+  } else {
+    w.open();
+    w.leaf(q.restShape[0], q.restStride[0]);
+    w.leaf(q.restShape[1], q.restStride[1]);
+    w.close();
   }
   w.close();
   return true;
@@ -917,12 +944,6 @@ bool composeTiler(View a, const Tiler &t, Writer &w) {
 /// False for e < 0 (the complement's error) and on any overflow, where the
 /// general path decides.
 /// Example: logical_divide(128:1, 32:1) = (32,4):(1,32).
-struct LeafQuotient {
-  int64_t tileShape, tileStride;
-  int restModes; // 1 or 2
-  int64_t restShape[2], restStride[2];
-};
-
 [[gnu::always_inline]] inline bool divideLeaves(int64_t s, int64_t d, int64_t ts,
                                                 int64_t te, LeafQuotient &q) {
   int64_t tile, span, rd;
@@ -1738,15 +1759,31 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   return r;
 }
 
-/// zipped/tiled/flat divide of A by a tuple tiler of r >= 2 leaf tiles
-/// whose modes i < r are integer leaves (a CTA tile by (32:1,16:1)):
-/// each quotient in closed form (divideLeaves), written straight into
-/// the grouping `how` (as regroupModes lays it out), with A's modes past
-/// r copied after the rests. Declines anything else, and results past
-/// kNodes or not fitting in int64.
+/// The quotient (product = false) or the product mode of A's integer
+/// leaf as:ad by the tiler mode t, when t is an integer leaf layout and
+/// a closed form takes them (for products: s, t >= 2, d, e >= 1).
+[[gnu::always_inline]] inline bool leafPart(bool product, const Node &as, const Node &ad,
+                                            const Tiler &t, LeafQuotient &q) {
+  if (!product)
+    return leafQuotient(as, ad, t, q);
+  const Node &ts = *t.layout.shape().nodes(), &td = *t.layout.stride().nodes();
+  return t.kind == Tiler::Kind::Layout && as.rank == kLeaf && ad.basis == 0 &&
+         ts.rank == kLeaf && td.basis == 0 && as.value >= 2 && ad.value >= 1 &&
+         ts.value >= 2 && td.value >= 1 &&
+         leafProductRest(as.value, ad.value, ts.value, td.value, q);
+}
+
+/// zipped/tiled/flat divide or product of A by a tuple tiler of r >= 2
+/// leaf tiles whose modes i < r are integer leaves (a CTA tile by
+/// (32:1,16:1), an 8x8 atom by (4:1,2:1)): each mode's (tile, rest) or
+/// (A_i, rest) in closed form (divideLeaves, leafProductRest), written
+/// straight into the grouping `how` (as regroupModes lays it out), A's
+/// modes past r copied after the rests. Declines anything else, and
+/// results past kNodes or not fitting in int64.
 /// Example: zipped_divide((128,64):(1,128), (32:1,16:1))
 ///          = ((32,16),(4,4)):((1,128),(32,2048)).
-bool groupLeafDivide(const Layout &a, const Tiler &t, Group how, Layout &out) {
+template <bool Product>
+bool groupLeaves(const Layout &a, const Tiler &t, Group how, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   const size_t r = t.modes.size();
   if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) || as->rank == kLeaf ||
@@ -1756,7 +1793,7 @@ bool groupLeafDivide(const Layout &a, const Tiler &t, Group how, Layout &out) {
   int rests = 0; // the rests' nodes
   View m{as + 1, ad + 1};
   for (size_t i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
-    if (!leafQuotient(*m.s, *m.d, t.modes[i], q[i]))
+    if (!leafPart(Product, *m.s, *m.d, t.modes[i], q[i]))
       return false;
     rests += q[i].restModes == 1 ? 1 : 3;
   }
@@ -1816,24 +1853,22 @@ bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
 /// zipped/tiled/flat divides and products: the public divide or product,
 /// regrouped (regroupModes), else the general regrouping. Zipped by a
 /// layout tiler is the divide or product itself, (tile, rest).
-#define LK_REGROUPED(name, op, how, leaves)                                     \
+#define LK_REGROUPED(name, op, how, product)                                     \
   Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
     if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
       return op(a, t);                                                         \
     Expected<Layout> r{std::in_place};                                         \
-    if (!(serve(Path::RegroupLeaves, leaves(a, t, how, *r)) ||                 \
+    if (!(serve(Path::RegroupLeaves, groupLeaves<product>(a, t, how, *r)) ||   \
           serve(Path::Regroup, regrouped(op, a, t, how, *r))))                 \
       fallBack(r, general::name(a, t));                                        \
     return r;                                                                  \
   }
-/// The products have no closed form for leaf modes here.
-static bool noLeafForm(const Layout &, const Tiler &, Group, Layout &) { return false; }
-LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped, groupLeafDivide)
-LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled, groupLeafDivide)
-LK_REGROUPED(flat_divide, logical_divide, Group::Flat, groupLeafDivide)
-LK_REGROUPED(zipped_product, logical_product, Group::Zipped, noLeafForm)
-LK_REGROUPED(tiled_product, logical_product, Group::Tiled, noLeafForm)
-LK_REGROUPED(flat_product, logical_product, Group::Flat, noLeafForm)
+LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped, false)
+LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled, false)
+LK_REGROUPED(flat_divide, logical_divide, Group::Flat, false)
+LK_REGROUPED(zipped_product, logical_product, Group::Zipped, true)
+LK_REGROUPED(tiled_product, logical_product, Group::Tiled, true)
+LK_REGROUPED(flat_product, logical_product, Group::Flat, true)
 #undef LK_REGROUPED
 
 } // namespace lk::cute

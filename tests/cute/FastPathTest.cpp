@@ -694,7 +694,7 @@ Tiler leafTilerFor(LayoutGen &gen, const Layout &a) {
 TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
   LayoutGen gen(113);
   Outcomes compose, regroup;
-  int leafForms = 0; // zipped divides served by groupLeafDivide
+  int leafForms = 0, leafProducts = 0; // zipped ones served by groupLeaves
   for (int t = 0; t < kTrials * 2; ++t) {
     Layout a = operand(gen);
     Tiler tl = t % 2 ? leafTilerFor(gen, a) : tilerFor(gen, a);
@@ -703,9 +703,11 @@ TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
     auto z = zipped_divide(a, tl);
     leafForms += general::lastPath() == general::Path::RegroupLeaves;
     ASSERT_TRUE(regroup(z, general::zipped_divide(a, tl))) << a.str() << " / " << tl.str();
+    auto zp = zipped_product(a, tl);
+    leafProducts += general::lastPath() == general::Path::RegroupLeaves;
+    ASSERT_TRUE(same(zp, general::zipped_product(a, tl))) << a.str() << " * " << tl.str();
     ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << a.str();
     ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << a.str();
-    ASSERT_TRUE(same(zipped_product(a, tl), general::zipped_product(a, tl))) << a.str();
     ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl))) << a.str();
     ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl))) << a.str();
     ASSERT_TRUE(same(logical_product(a, tl), general::logical_product(a, tl))) << a.str();
@@ -713,6 +715,35 @@ TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
   EXPECT_TRUE(compose.both());
   EXPECT_TRUE(regroup.both());
   EXPECT_GT(leafForms, kTrials / 20) << leafForms;
+  EXPECT_GT(leafProducts, 0);
+}
+
+// The zipped, tiled and flat divides and products of A = (s:d, 4:u) by
+// (t:e, 2:1) on a grid: gapped and compact modes, tiles that do not
+// divide, stride 0, size 1; groupLeaves' closed forms and their declines
+// against the general construction.
+TEST(FastPaths, LeafModeGroupingsEqualGeneral) {
+  int served = 0, declined = 0;
+  for (int64_t s : {1, 2, 3, 4, 8})
+    for (int64_t d : {0, 1, 2, 3, 8, 16})
+      for (int64_t u : {1, 8, 64})
+        for (int64_t t : {1, 2, 3, 4, 16})
+          for (int64_t e : {0, 1, 2, 3, 5}) {
+            Layout a = *makeLayout({Layout::unchecked(IntTuple(s), IntTuple(d)),
+                                    Layout::unchecked(IntTuple(4), IntTuple(u))});
+            Tiler tl = Tiler::tuple(
+                {Tiler::of(Layout::unchecked(IntTuple(t), IntTuple(e))), T("2:1")});
+            std::string what = a.str() + " by " + tl.str();
+            ASSERT_TRUE(same(zipped_product(a, tl), general::zipped_product(a, tl))) << what;
+            (general::lastPath() == general::Path::RegroupLeaves ? served : declined) += 1;
+            ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl))) << what;
+            ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl))) << what;
+            ASSERT_TRUE(same(zipped_divide(a, tl), general::zipped_divide(a, tl))) << what;
+            ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << what;
+            ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << what;
+          }
+  EXPECT_GT(served, 100);
+  EXPECT_GT(declined, 100);
 }
 
 // Each closed form of FastPaths.cpp serves the operand class it is for:
@@ -784,8 +815,10 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::RegroupLeaves},
       {"tiled_divide by a nested tile",
        LK_BINARY(tiled_divide, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")), Path::Regroup},
-      {"flat_product by leaf tiles",
-       LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::Regroup},
+      {"flat_product of leaf modes by leaf tiles",
+       LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::RegroupLeaves},
+      {"zipped_product by a nested tile",
+       LK_BINARY(zipped_product, L("(8,8):(8,1)"), T("((2,2):(1,2),2:1)")), Path::Regroup},
       {"coalesce past 8 leaves", c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
        gc("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"), Path::General},
   };
