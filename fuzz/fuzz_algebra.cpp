@@ -1110,6 +1110,12 @@ void checkFastPaths(const Input &in) {
   SAME_AS_GENERAL(composition(a, t));
   SAME_AS_GENERAL(logical_divide(a, t));
   SAME_AS_GENERAL(logical_product(a, t));
+  SAME_AS_GENERAL(zipped_divide(a, t));
+  SAME_AS_GENERAL(tiled_divide(a, t));
+  SAME_AS_GENERAL(flat_divide(a, t));
+  SAME_AS_GENERAL(zipped_product(a, t));
+  SAME_AS_GENERAL(tiled_product(a, t));
+  SAME_AS_GENERAL(flat_product(a, t));
   if (t.kind != Tiler::Kind::Layout)
     return;
   const Layout &b = t.layout;
