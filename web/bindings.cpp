@@ -503,25 +503,6 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
       .done();
 }
 
-/// The plan record (api/DescribePlan.h) of src -> dst; with `logical`
-/// (not blank) the plan of that padded tensor, simulated masked.
-Expected<api::Record> planRecord(const linear::LinearLayout &a,
-                                 const linear::LinearLayout &b,
-                                 const cute::ElementType &type,
-                                 const std::string &logical,
-                                 api::PlanReport &report) {
-  if (logical.find_first_not_of(" \t") == std::string::npos) {
-    LK_TRY(report, api::planConversion(a, b, type));
-    return api::describe(report);
-  }
-  LK_TRY(std::vector<int64_t> extents, api::parseShapeLeaves(logical));
-  LK_TRY(api::PaddedPlanReport r,
-         api::planPaddedConversion(a, b, type, extents));
-  LK_TRY(plan::SimulationResult sim, plan::simulatePadded(r.padded));
-  report = r.report;
-  return api::describe(r, sim);
-}
-
 /// Plans the conversion src -> dst: {"ok":true,"plan":<plan record>,
 /// "staging":{layout, shape, dtype_bits, banks}|null,"staging_error":..|null}
 /// (staging: the buffer drawn over the logical tile, each element's bank
@@ -534,11 +515,16 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
-  api::PlanReport report;
-  LK_BIND_TRY(rec, planRecord(a, b, type, logical, report), "plan");
+  std::vector<int64_t> extents;
+  if (logical.find_first_not_of(" \t") != std::string::npos) {
+    LK_BIND_TRY(e, api::parseShapeLeaves(logical), "logical");
+    extents = std::move(e);
+  }
+  LK_BIND_TRY(planned, api::planTensorConversion(a, b, type, extents), "plan");
+  LK_BIND_TRY(rec, api::describe(planned), "plan");
   std::string staging = "null", stagingError = "null";
-  if (report.plan.smem) {
-    auto banks = stagingBanks(report, shape, type.bits);
+  if (planned.report.plan.smem) {
+    auto banks = stagingBanks(planned.report, shape, type.bits);
     if (banks)
       staging = *banks;
     else

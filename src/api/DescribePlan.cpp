@@ -137,6 +137,18 @@ Record describe(const PaddedPlanReport &r, const plan::SimulationResult &sim) {
   return describe(r.report).add("padding", paddingRecord(r.padded, sim));
 }
 
+Expected<Record> describe(const TensorPlanReport &t,
+                          plan::SimulationResult *sim) {
+  if (!t.padded)
+    return describe(t.report);
+  LK_TRY(plan::SimulationResult run,
+         plan::simulatePadded(*t.padded, t.report.arch));
+  Record r = describe(t.report).add("padding", paddingRecord(*t.padded, run));
+  if (sim)
+    *sim = run;
+  return r;
+}
+
 Record describe(const ReductionReport &r) {
   const plan::ReducePlan &p = r.plan;
   const plan::ReduceCounts &c = p.counts;

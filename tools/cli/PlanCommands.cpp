@@ -211,15 +211,11 @@ Expected<Reply> runPlan(const Invocation &inv) {
 
   Reply r;
   r.text = planText(planned.report);
-  if (!planned.padded) {
-    r.json = jsonOf(api::describe(planned.report));
-  } else {
-    LK_TRY(plan::SimulationResult sim,
-           plan::simulatePadded(*planned.padded, options.arch));
+  plan::SimulationResult sim;
+  LK_TRY(api::Record record, api::describe(planned, &sim));
+  r.json = jsonOf(record);
+  if (planned.padded)
     r.text += paddingText(*planned.padded, sim);
-    r.json = jsonOf(api::describe(
-        api::PaddedPlanReport{planned.report, *planned.padded}, sim));
-  }
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;

@@ -68,6 +68,12 @@ Record describe(const PlanReport &r);
 /// A plan of a padded tensor: as above, with padding the account of
 /// r.padded and `sim` (plan::simulatePadded(r.padded, r.report.arch)).
 Record describe(const PaddedPlanReport &r, const plan::SimulationResult &sim);
+/// The record of planTensorConversion's answer: describe(t.report) for a
+/// plain plan; for a padded one the padding account, after running the
+/// masked simulation on t.report.arch (returned in *sim when asked for).
+/// Fails when the simulation does.
+Expected<Record> describe(const TensorPlanReport &t,
+                          plan::SimulationResult *sim = nullptr);
 Record describe(const ReductionReport &r);
 Record describe(const plan::GatherPlan &p);
 
