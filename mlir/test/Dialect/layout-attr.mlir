@@ -1,6 +1,6 @@
-// #tileas.layout<...> is LayoutKit's layout attribute: the spec's examples
-// round-trip in canonical form, and errors carry LayoutKit's messages at
-// the column of the attribute text they point to.
+// #tileas.layout<...> is LayoutKit's layout attribute: the examples of
+// docs/design.md §6.6 round-trip in canonical form, and errors carry
+// LayoutKit's messages at the column of the attribute text they point to.
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics | FileCheck %s
 
 // CHECK: tileas.l0 = #tileas.layout<(1,1),(0,0)>

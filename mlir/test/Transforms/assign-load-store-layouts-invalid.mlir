@@ -1,7 +1,7 @@
 // A pipeline alias group whose ops share no memory kind: the load and
 // the pipeline slot hand the tile over in smem (or tmem), the
 // convert_layout seed binds it to registers. The group-level message is
-// the spec's constant, leading space and trailing newline included.
+// fixed (docs/design.md §6.7), leading space and trailing newline included.
 // RUN: layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts))' --verify-diagnostics
 // RUN: not layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts))' 2>&1 | FileCheck %s --check-prefix=RAW
 // RAW: error:  can not find common memKind among pipeline alias group

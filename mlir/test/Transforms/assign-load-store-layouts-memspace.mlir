@@ -9,7 +9,7 @@
 // RUN: layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-assign-load-store-layouts))' | FileCheck %s --check-prefix=IR
 // RUN: layoutkit-opt %s --split-input-file --tileas-layout-pipeline | FileCheck %s --check-prefix=IR
 
-// The spec's 128x64xf16 load from swizzled smem, but its user is
+// The 128x64xf16 load of docs/design.md §6.6, but its user is
 // arithmetic: the bulk copy (score 1, smem) is pruned; ldmatrix.x4 and the
 // 16-B vector load both score 4 + 0.25 * 32 = 12 with 32 registers and 4
 // wavefronts, so the earlier candidate, ldmatrix.x4, wins the tie.

@@ -16,7 +16,7 @@
 
 #smem = #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>
 
-// The spec's 128x64xf16 load from swizzled SMEM with no consumer binding:
+// The 128x64xf16 load from swizzled SMEM of docs/design.md §6.6, unbound:
 // the bulk tensor copy keeps the tile in SMEM and wins with 1 * 1 = 1;
 // ldmatrix.x4 costs 4 wavefronts (one per 8x8 matrix: the 128B swizzle
 // spreads the 8 rows over 8 distinct 16-B bank groups) + 0.25 * 32 = 12;
@@ -57,7 +57,7 @@ func.func @bulk_copy_wins(%src: tensor<128x64xf16, #smem>) {
 // IR-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
 // IR: tileas.convert_layout %{{.*}} : tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>> -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>
 // The pipeline's second pass then removes the identity conversion: the
-// load feeds the wgmma directly (the spec's output shape).
+// load feeds the wgmma directly (docs/design.md §6.6).
 // PIPE-LABEL: func.func @register_fragment_consumer
 // PIPE: %[[A:.*]] = tileas.tiled_load %{{.*}} {tileas.atom = "ldmatrix.x4.b16", tileas.layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>}
 // PIPE-SAME: -> tensor<128x64xf16, #tileas.encoding<register, dot_operand, opIdx = 0>>

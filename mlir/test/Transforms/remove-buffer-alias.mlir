@@ -1,6 +1,6 @@
 // tileas-remove-buffer-alias: selects of buffers and loop-carried buffers
-// onto their canonical allocation; untraceable aliases get the spec's
-// warning and stay.
+// onto their canonical allocation; untraceable aliases get the fixed
+// warning (docs/design.md §6.7) and stay.
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(tileas-remove-buffer-alias))' | FileCheck %s
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics --tileas-layout-pipeline | FileCheck %s --check-prefix=PIPE
 // The option explain=true reports, per function, the sweeps that rewrote
@@ -10,8 +10,8 @@
 
 #smem = #tileas.encoding<smem, shared>
 
-// The spec's double buffer: the select of %a (offset 0) and its view at
-// 8192 becomes one view of %a at select(%flag, 0, 8192).
+// The double buffer of docs/design.md §6.6: the select of %a (offset 0)
+// and its view at 8192 becomes one view of %a at select(%flag, 0, 8192).
 // CHECK-LABEL: func.func @select_of_views
 // The pass's closing cleanup puts the offset constants at the top.
 // CHECK-DAG: %[[A:.*]] = tileas.alloc_tensor
@@ -51,7 +51,7 @@ func.func @same_place(%flag: i1) -> tensor<64x64xf16, #smem> {
 // -----
 
 // Arms in different allocations are not an alias; a function argument is
-// untraceable. Both keep their select, with the spec's warning.
+// untraceable. Both keep their select, with the fixed warning (§6.7).
 #smem = #tileas.encoding<smem, shared>
 // CHECK-LABEL: func.func @not_aliases
 // CHECK: tileas.select
@@ -88,8 +88,8 @@ func.func @layout_changes(%flag: i1) -> tensor<64x64xf16, #swz> {
 
 // -----
 
-// The spec's loop-carried alias: every iteration yields %a. Uses of %buf
-// refer to %a; the pipeline's remove-dead-args then drops the iter-arg.
+// The loop-carried alias of docs/design.md §6.6: every iteration yields
+// %a. Uses of %buf refer to %a; remove-dead-args then drops the iter-arg.
 #smem = #tileas.encoding<smem, shared>
 // CHECK-LABEL: func.func @loop_carried
 // CHECK: %[[A:.*]] = tileas.alloc_tensor
@@ -113,7 +113,7 @@ func.func @loop_carried(%n: index) {
 // -----
 
 // An alias chain of depth N = 5: select(view(view(view(view(%a)))), %a).
-// The spec bounds the sweeps by N (each removes at least one hop); the
+// docs/design.md §6.6 bounds the sweeps by N (each removes a hop); the
 // tracer follows the whole chain in one trace, so one sweep rewrites it
 // and the next finds nothing: 1 <= 5. The offset is 4 x 1024.
 #smem = #tileas.encoding<smem, shared>
@@ -187,10 +187,10 @@ func.func @if_inner_offset(%flag: i1, %i: index) -> tensor<64x64xf16, #smem> {
 
 // -----
 
-// Untraceable producers, each with the spec's warning and the alias left
-// in place: a buffer made by arith (arith.select of two buffers), a buffer
-// pointer synthesised by affine.apply (cast to a buffer), a buffer
-// returned by a call.
+// Untraceable producers, each with the fixed warning (docs/design.md
+// §6.7) and the alias left in place: a buffer made by arith (arith.select
+// of two buffers), a buffer pointer synthesised by affine.apply (cast to a
+// buffer), a buffer returned by a call.
 #smem = #tileas.encoding<smem, shared>
 func.func private @make() -> tensor<64x64xf16, #smem>
 // CHECK-LABEL: func.func @untraceable

@@ -8,7 +8,7 @@
 #acc = #tileas.encoding<register, blocked>
 #dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
 
-// The spec's example: %pre_acc is only yielded back at its own position.
+// docs/design.md §6.6: %pre_acc is only yielded back at its own position.
 // It goes with its init, its yield operand and its result; the loop keeps
 // %acc and its attribute.
 // CHECK-LABEL: func.func @spec_example

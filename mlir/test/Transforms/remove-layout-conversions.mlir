@@ -8,7 +8,7 @@
 #dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
 #acc = #tileas.encoding<register, blocked>
 
-// The spec's example: the SMEM producer is retyped to the conversion's
+// docs/design.md §6.6: the SMEM producer is retyped to the conversion's
 // target and the conversion goes.
 // CHECK-LABEL: func.func @buffer_side
 // CHECK: %[[T:.*]] = tileas.tiled_load %{{.*}} : tensor<128x64xf16, #tileas.encoding<global, linear>> -> tensor<128x64xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>>

@@ -1,7 +1,7 @@
-// tileas-slicing: the spec's six diagnostics, each on the input that
-// triggers it, with a note saying what was found where. The second RUN
-// line pins the messages byte for byte (the lower-bound message ends with
-// a space) as layoutkit-opt prints them.
+// tileas-slicing: the six diagnostics of docs/design.md §6.7, each on
+// the input that triggers it, with a note saying what was found where.
+// The second RUN line pins the messages byte for byte (the lower-bound
+// message ends with a space) as layoutkit-opt prints them.
 // RUN: layoutkit-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(tileas-slicing))'
 // RUN: not layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-slicing))' 2>&1 | FileCheck %s --check-prefix=MSG --strict-whitespace
 

@@ -1,8 +1,8 @@
 // tileas-slicing: an scf.for carrying sliceCount = N becomes N consecutive
 // loops over equal sub-ranges, each a clone of the body on its own
 // induction variable. Slice k + 1 starts from slice k's results, so the
-// slices compute what the loop did (the spec's example starts both slices
-// from %init, which would drop the first slice's work; decided otherwise).
+// slices compute what the loop did (docs/design.md §4.1: the source
+// example starts both slices from %init, dropping the first slice's work).
 // RUN: layoutkit-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tileas-slicing))' | FileCheck %s
 
 #gmem = #tileas.encoding<global, linear>
@@ -10,7 +10,7 @@
 #dot_a = #tileas.encoding<register, dot_operand, opIdx = 0>
 #acc = #tileas.encoding<register, blocked>
 
-// The spec's example: 64 iterations in 2 slices of 64 / 2 = 32, split at
+// docs/design.md §6.6: 64 iterations in 2 slices of 64 / 2 = 32, split at
 // 0 + 32 * 1 = 32. The load indexed by the induction variable reads rows
 // [0, 32) in the first slice and [32, 64) in the second; the second slice's
 // accumulator starts from the first slice's result, and the function
@@ -121,7 +121,7 @@ func.func @dynamic_lower_bound(%buf: tensor<512x8xf32, #smem>, %t: tensor<1x1xf3
 
 // -----
 
-// The spec's form of the lower bound: an affine.apply over the induction
+// The lower bound of docs/design.md §4.1: an affine.apply over the induction
 // variable of an enclosing loop. lb = 64 * %j + 16 (through a symbol
 // operand of 16) and ub = lb + 64 (an affine.apply of lb) are 8 iterations
 // of step 8 whatever %j is; 2 slices of 4 iterations span 32: the split
