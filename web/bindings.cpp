@@ -427,22 +427,24 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
       .done();
 }
 
-/// The presets: the spec's table (tile::presets) and register fragments
-/// of the hw atom catalog, each with its text and logical shape.
+/// The presets: the tile presets (tile::presets, docs/design.md §6.2) and
+/// register fragments of the hw atom catalog, each with its text and
+/// logical shape; "group" says which of the two a row comes from.
 std::string presetsJson() {
   std::vector<std::string> rows;
   for (const tile::Preset &p : tile::presets())
     rows.push_back(Obj()
                        .str("name", p.name)
-                       .str("group", "spec")
+                       .str("group", "tile preset")
                        .str("summary", p.summary)
                        .str("text", p.text)
                        .raw("shape", ints({p.shape.begin(), p.shape.end()}))
                        .done());
-  // The swizzled shared-memory tile of the spec's bank example.
+  // smem_row_major_8x64 under the 128B swizzle: the conflict-free read of
+  // the bank example (docs/design.md §6.3).
   rows.push_back(Obj()
                      .str("name", "smem_swizzled_128B_8x64")
-                     .str("group", "spec")
+                     .str("group", "tile preset")
                      .str("summary", "(8,64) f16 tile with the 128B swizzle: "
                                      "a column read is conflict-free")
                      .str("text", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
