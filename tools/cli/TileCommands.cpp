@@ -470,7 +470,7 @@ std::vector<CommandSpec> tileCommands() {
   const char *tc = "'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid'";
   return {
       {"tile presets", group,
-       "List the spec's hardware tile layouts, or print one",
+       "List the hardware tile presets, or print one",
        "Without NAME: one line per preset (name, logical shape, layout). "
        "With NAME: its layout, shape and what it describes; the layout "
        "text can be passed to the other tile commands.",
