@@ -47,8 +47,8 @@ using namespace lk::tileas;
 
 namespace {
 
-/// The spec's group-level diagnostic, byte for byte (leading space and
-/// trailing newline included).
+/// The group-level diagnostic, fixed byte for byte (docs/design.md §6.7;
+/// leading space and trailing newline included).
 constexpr const char *kNoCommonMemKind =
     " can not find common memKind among pipeline alias group\n";
 

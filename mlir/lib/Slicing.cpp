@@ -23,8 +23,9 @@
 //
 // The pass plans every sliced loop of the function first and rewrites only
 // when every plan holds, so a failure changes nothing. A plan fails with
-// one of the spec's six messages (byte for byte, on the loop; emitOpError
-// prefixes "'scf.for' op ") and a note saying what was found where:
+// one of six fixed messages (docs/design.md §6.7; byte for byte, on the
+// loop; emitOpError prefixes "'scf.for' op ") and a note saying what was
+// found where:
 //
 //   "The `sliceCount` need to be a `IntegerAttr`"   not an integer, not
 //       positive, or it does not divide the loop's iteration space (the

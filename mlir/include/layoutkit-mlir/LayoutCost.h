@@ -24,7 +24,7 @@
 /// Ties (equal scores) go to fewer registers, then fewer wavefronts, then
 /// the earlier candidate. Plain C++: no MLIR header.
 ///
-/// Example (the spec's table, weights (1, 4, 0.25)): terms (4, 0, 32) score
+/// Example (docs/design.md §6.6, weights (1, 4, 0.25)): terms (4, 0, 32) score
 /// 12, (2, 0, 64) 18, (1, 0, 0) 1; the last wins.
 ///
 //===----------------------------------------------------------------------===//

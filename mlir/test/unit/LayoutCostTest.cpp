@@ -17,7 +17,7 @@ Candidate make(const char *atom, CostTerms t) {
           16, t};
 }
 
-// The spec's golden table with the default weights (1, 4, 0.25):
+// The golden table of docs/design.md §6.6, default weights (1, 4, 0.25):
 // 1*4 + 4*0 + 0.25*32 = 12, 1*2 + 0.25*64 = 18, 1*1 = 1.
 TEST(LayoutCost, SpecGoldenTable) {
   CostWeights w;
@@ -51,7 +51,7 @@ TEST(LayoutCost, TieBreaks) {
   EXPECT_FALSE(pickByCost({}, w).has_value());
 }
 
-// Candidates of the spec's 128x64 f16 tile in 128B-swizzled SMEM on sm_90:
+// Candidates for the 128x64 f16 tile in 128B-swizzled SMEM on sm_90 (§6.6):
 // the bulk copy (1, 0, 0); ldmatrix.x4 with one wavefront per 8x8 matrix
 // (the swizzle XORs row r's 16-B chunk index with r) and 128*64*2 B /
 // (128 threads * 4 B) = 32 registers; the 16-B vector load at its
