@@ -18,9 +18,6 @@ directories) is searched for references that only make sense outside it:
     them (§6 for the worked examples). Code that names a variable after
     them (a member access, an identifier) is not prose and does not match.
 
-Files still being rewritten elsewhere are listed in SPEC_PROSE_PENDING:
-their mentions are counted and reported but do not fail the check.
-
 Each hit is printed as `path:line: [what] text`; the exit status is 1 when
 there is one. --self-test checks the checker on files it writes itself.
 """
@@ -48,11 +45,6 @@ SPEC_PROSE = ("source documents cited instead of docs/design.md", re.compile(
     re.IGNORECASE))
 # Where the source documents are named and their content stated.
 SPEC_PROSE_HOME = {"docs/design.md"}
-# Files and folders (ending in /) that other work is rewriting now; remove
-# an entry once it is clean.
-SPEC_PROSE_PENDING = ("mlir/", "python/", "docs/mlir.md", "docs/tile.md",
-                      "docs/cli.md", "web/bindings.cpp",
-                      "tools/cli/TileCommands.cpp")
 SKIP_DIRS = {".git", "__pycache__"}
 MAX_SHOWN = 10  # hits printed per file; the rest are counted
 
@@ -76,19 +68,9 @@ def list_files(root):
     return sorted(files)
 
 
-def spec_prose_rule(path):
-    """'home', 'pending' or 'checked': how SPEC_PROSE applies to path."""
-    if path in SPEC_PROSE_HOME:
-        return "home"
-    for p in SPEC_PROSE_PENDING:
-        if path == p or (p.endswith("/") and path.startswith(p)):
-            return "pending"
-    return "checked"
-
-
 def hits_in(root, path, patterns=None):
     """(line number, what, line) for every reference in one file; patterns
-    defaults to PATTERNS plus SPEC_PROSE where it applies to path."""
+    defaults to PATTERNS, plus SPEC_PROSE outside SPEC_PROSE_HOME."""
     try:
         with open(os.path.join(root, path), "rb") as f:
             data = f.read()
@@ -97,8 +79,8 @@ def hits_in(root, path, patterns=None):
     if b"\0" in data:  # binary
         return []
     if patterns is None:
-        patterns = PATTERNS + ([SPEC_PROSE]
-                               if spec_prose_rule(path) == "checked" else [])
+        patterns = PATTERNS + ([] if path in SPEC_PROSE_HOME
+                               else [SPEC_PROSE])
     found = []
     text = data.decode("utf-8", errors="replace")
     for n, line in enumerate(text.splitlines(), 1):
@@ -111,12 +93,7 @@ def hits_in(root, path, patterns=None):
 def check(root):
     total = 0
     files_hit = set()
-    pending = {}  # path -> mentions in a SPEC_PROSE_PENDING file
     for path in list_files(root):
-        if spec_prose_rule(path) == "pending":
-            n = len(hits_in(root, path, [SPEC_PROSE]))
-            if n:
-                pending[path] = n
         hits = hits_in(root, path)
         for n, what, line in hits[:MAX_SHOWN]:
             if len(line) > 160:
@@ -127,10 +104,6 @@ def check(root):
         total += len(hits)
         if hits:
             files_hit.add(path)
-    if pending:
-        print(f"not checked yet (SPEC_PROSE_PENDING): "
-              f"{sum(pending.values())} mention(s) of the source documents in "
-              + ", ".join(f"{p} ({n})" for p, n in sorted(pending.items())))
     if total:
         print(f"{total} reference(s) to documents outside the repository "
               f"in {len(files_hit)} file(s); say docs/design.md or "
@@ -143,8 +116,9 @@ def check(root):
 
 def self_test():
     """The checker finds each pattern once, ignores the allowed spellings,
-    code that names a variable spec, docs/design.md and pending files for
-    the source-document prose, binary files and build directories."""
+    code that names a variable spec, docs/design.md for the
+    source-document prose, binary files and build directories; the prose
+    counts in every other folder (mlir/, docs/)."""
     files = {
         "a.md": "see " + "DESIGN" + ".md §4\nsee docs/design.md §4\n",
         "b.h": "/// " + "hw" + "-facts §1.3\n/// docs/hardware.md §1.3\n",
@@ -161,7 +135,6 @@ def self_test():
         "docs/design.md": "The specifi" + "cation comes as five documents\n",
         "mlir/x.mlir": "// The sp" + "ec's example\n",
         "docs/cli.md": "The sp" + "ec's example\n",
-        "docs/cli.md.bak": "The sp" + "ec's example\n",
         "e.bin": "\0" + "DESIGN" + ".md",
         "build-x/f.md": "DESIGN" + ".md",
     }
@@ -174,7 +147,8 @@ def self_test():
         got = {(p, n) for p in list_files(root) for n, _, _ in hits_in(root, p)}
     want = {("a.md", 1), ("b.h", 1), ("c.cpp", 1), ("d.txt", 1),
             ("g.md", 2), ("g.md", 3), ("h.cpp", 2), ("h.cpp", 3),
-            ("h.cpp", 4), ("h.cpp", 5), ("docs/cli.md.bak", 1)}
+            ("h.cpp", 4), ("h.cpp", 5), ("mlir/x.mlir", 1),
+            ("docs/cli.md", 1)}
     if got != want:
         print(f"self-test failed: found {sorted(got)}, expected {sorted(want)}")
         return 1
