@@ -37,11 +37,13 @@ PATTERNS = [
 ]
 # The short name with "the" (not a member access such as x.field or
 # x->field), its possessive, the short name with a document number, the
-# long word, and the short name after a model's name.
+# long word, the short name after a model's name, and the short name
+# before a part of a document (table, example, formula, ...).
 SPEC_PROSE = ("source documents cited instead of docs/design.md", re.compile(
     r"\bthe " + r"spec\b(?!\.\w|->)" + r"|\bspec" + r"'s\b"
     + r"|\bspecifi" + r"cations?\b" + r"|\bspecs? ?00[0-4]\b"
-    + r"|\bthe (?:tile|cute|tirx|tileas) " + r"spec\b",
+    + r"|\bthe (?:tile|cute|tirx|tileas) " + r"spec\b"
+    + r"|\bspec" + r" (?:tables?|examples?|formulas?|text|order|messages?)\b",
     re.IGNORECASE))
 # Where the source documents are named and their content stated.
 SPEC_PROSE_HOME = {"docs/design.md"}
@@ -131,7 +133,9 @@ def self_test():
                   + "// as the SP" + "EC says\n"
                   + "/// Basis descriptors (sp" + "ec 002)\n"
                   + "// the specifi" + "cation's table\n"
-                  + "// of the tile sp" + "ec.\n"),
+                  + "// of the tile sp" + "ec.\n"
+                  + "// TCol = 112a + c (sp" + "ec table).\n"
+                  + "// the option sp" + "ecs of emitRequest\n"),
         "docs/design.md": "The specifi" + "cation comes as five documents\n",
         "mlir/x.mlir": "// The sp" + "ec's example\n",
         "docs/cli.md": "The sp" + "ec's example\n",
@@ -147,7 +151,7 @@ def self_test():
         got = {(p, n) for p in list_files(root) for n, _, _ in hits_in(root, p)}
     want = {("a.md", 1), ("b.h", 1), ("c.cpp", 1), ("d.txt", 1),
             ("g.md", 2), ("g.md", 3), ("h.cpp", 2), ("h.cpp", 3),
-            ("h.cpp", 4), ("h.cpp", 5), ("mlir/x.mlir", 1),
+            ("h.cpp", 4), ("h.cpp", 5), ("h.cpp", 6), ("mlir/x.mlir", 1),
             ("docs/cli.md", 1)}
     if got != want:
         print(f"self-test failed: found {sorted(got)}, expected {sorted(want)}")

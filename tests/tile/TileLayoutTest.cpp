@@ -198,7 +198,7 @@ TEST(TileLayout, CoordinateErrors) {
 //===----------------------------------------------------------------------===//
 
 TEST(TileLayout, TensorMemoryAccumulator) {
-  // TLane = l, TCol = 112a + c (spec table).
+  // TLane = l, TCol = 112a + c (docs/design.md §6.2).
   TileLayout l = parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]");
   EXPECT_EQ(l.size(), 2 * 128 * 112);
   struct Row { int64_t a, l, c, lane, col; };
