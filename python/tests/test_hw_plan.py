@@ -161,3 +161,8 @@ def test_analyses():
     assert (a.vector_bytes, a.access_bytes, a.instructions) == (4, 4, 1)
     assert a.shared_memory == s and a.global_memory == g
     assert a.replication["replicated"] == []
+    # A width of 0 bits is refused (it used to divide by zero in vectorBytes).
+    for call in (lambda: lk.access(dist, mem, 0), lambda: lk.vector_bytes(dist, mem, 0),
+                 lambda: lk.shared_access(dist, mem, 0, 4), lambda: lk.global_access(dist, mem, 0, 4)):
+        with pytest.raises(lk.LayoutError, match=r"element width 0 bits is outside \[1, 1024\]"):
+            call()

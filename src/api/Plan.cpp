@@ -161,6 +161,12 @@ Expected<ReductionReport> reduce(const LinearLayout &layout, int64_t axis,
                                  const cute::ElementType &type,
                                  bool eliminateDuplicates) {
   LK_CHECK(checkAxis(layout, axis));
+  int64_t registers = layout.inDimSize(dims::kRegister);
+  if (registers > kMaxReduceRegisters)
+    return Diagnostic::error(
+        "a reduction over " + std::to_string(registers) +
+        " registers per thread; at most " +
+        std::to_string(kMaxReduceRegisters) + " (2^14) are planned");
   ReductionReport r;
   LK_TRY(r.plan, plan::planReduction(layout, int(axis), type.bits,
                                      eliminateDuplicates));

@@ -138,10 +138,19 @@ std::string laneList(const std::vector<int64_t> &lanes) {
 
 } // namespace
 
-Expected<WarpInstructions> warpInstructions(const WarpAccess &a) {
-  if (a.elementBits < 1 || a.elementBits > 1024)
-    return Diagnostic::error("element width " + std::to_string(a.elementBits) +
+namespace {
+
+Status checkElementBits(int64_t bits) {
+  if (bits < 1 || bits > 1024)
+    return Diagnostic::error("element width " + std::to_string(bits) +
                              " bits is outside [1, 1024]");
+  return Ok{};
+}
+
+} // namespace
+
+Expected<WarpInstructions> warpInstructions(const WarpAccess &a) {
+  LK_CHECK(checkElementBits(a.elementBits));
   if (a.accessBytes * 8 % a.elementBits != 0)
     return Diagnostic::error(std::to_string(a.accessBytes) +
                              "-byte accesses do not hold whole " +
@@ -296,6 +305,7 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
 Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
                               const tile::MemoryLayout &memory,
                               int64_t elementBits) {
+  LK_CHECK(checkElementBits(elementBits));
   int64_t smallest = std::max<int64_t>(1, elementBits / 8);
   for (int64_t bytes = 16; bytes > smallest; bytes /= 2) {
     if (bytes * 8 % elementBits != 0)

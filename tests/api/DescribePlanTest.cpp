@@ -129,3 +129,23 @@ TEST(DescribePlan, AxisOutsideTheOutputDimsIsRefused) {
         << g.error().message;
   }
 }
+
+// A reduction over more than kMaxReduceRegisters (2^14) registers per
+// thread is refused before planning; 2^14 itself is planned.
+TEST(DescribePlan, ReductionOverTooManyRegistersIsRefused) {
+  auto oneAxis = [](int bits) {
+    std::string t = "{register: [";
+    for (int i = 0; i < bits; ++i)
+      t += (i ? ", (" : "(") + std::to_string(int64_t(1) << i) + ")";
+    return t + "]} -> {dim0: " + std::to_string(int64_t(1) << bits) + "}";
+  };
+  Expected<api::ReductionReport> over =
+      api::reduce(parse(oneAxis(15).c_str()), 0, kF32);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().message, "a reduction over 32768 registers per "
+                                  "thread; at most 16384 (2^14) are planned");
+  Expected<api::ReductionReport> at =
+      api::reduce(parse(oneAxis(14).c_str()), 0, kF32);
+  ASSERT_TRUE(at) << at.error().message;
+  EXPECT_TRUE(at->simulation.correct);
+}

@@ -217,6 +217,15 @@ TEST(Analysis, VectorWidthFollowsTheRegisters) {
                            memoryOf("S[(8,8):(8,1)]"), 16);
   ASSERT_TRUE(pairs);
   EXPECT_EQ(*pairs, 4);
+  // A width of 0 bits (or over 1024) is refused before any division by it.
+  for (int64_t bits : {int64_t(0), int64_t(-8), int64_t(2048)}) {
+    auto none = vectorBytes(tileOf("S[(32,4):(1@laneid,1@m)]"),
+                            memoryOf("S[(32,4):(4,1)]"), bits);
+    ASSERT_FALSE(none);
+    EXPECT_EQ(none.error().message,
+              "element width " + std::to_string(bits) +
+                  " bits is outside [1, 1024]");
+  }
   // The failure says which lane and registers break the vector.
   auto bad = warpInstructions(
       access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(1,32)]", 32, 16));

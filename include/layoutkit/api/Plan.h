@@ -93,11 +93,17 @@ struct ReductionReport {
   plan::ReduceSimulation simulation;
 };
 
+/// The most registers per thread a reduction is planned for. Planning and
+/// simulating grow faster than the register count (one axis of 2^15
+/// registers: 0.6 s, 2^16: 2.1 s on the 2-core development VM, 20x that in
+/// the browser); real reductions hold at most a few hundred.
+inline constexpr int64_t kMaxReduceRegisters = int64_t(1) << 14;
+
 /// Plans the reduction of `layout` along output dim `axis` for elements of
 /// `type` (plan::planReduction; `eliminateDuplicates` false: every lane,
 /// register and warp stores) and simulates it. Fails, before planning, on
-/// an axis outside [0, rank of the layout's output dims), and as the
-/// planner does (a simulation that disagrees is a result, not a failure:
+/// an axis outside [0, rank of the layout's output dims) and on more than
+/// kMaxReduceRegisters registers per thread, and as the planner does (a simulation that disagrees is a result, not a failure:
 /// simulation.correct is false).
 Expected<ReductionReport> reduce(const linear::LinearLayout &layout,
                                  int64_t axis, const cute::ElementType &type,

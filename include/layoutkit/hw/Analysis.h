@@ -119,7 +119,7 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch);
 /// The widest access (bytes, a power of two <= 16) every lane can use: its
 /// registers [k*v, (k+1)*v) are at consecutive, v-aligned addresses for
 /// every k. At least one element (elementBits / 8 bytes, or 1 for narrower
-/// types).
+/// types). Fails when elementBits is outside [1, 1024].
 Expected<int64_t> vectorBytes(const tile::TileLayout &distributed,
                               const tile::MemoryLayout &memory,
                               int64_t elementBits);
