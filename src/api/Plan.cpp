@@ -161,10 +161,11 @@ Expected<ReductionReport> reduce(const LinearLayout &layout, int64_t axis,
                                  const cute::ElementType &type,
                                  bool eliminateDuplicates) {
   LK_CHECK(checkAxis(layout, axis));
-  int64_t registers = layout.inDimSize(dims::kRegister);
-  if (registers > kMaxReduceRegisters)
+  // Linear layouts have 2^k registers; k itself keeps 2^64 unwrapped.
+  int registerBits = layout.inDimLog2(dims::kRegister);
+  if (int64_t(1) << std::min(registerBits, 62) > kMaxReduceRegisters)
     return Diagnostic::error(
-        "a reduction over " + std::to_string(registers) +
+        "a reduction over 2^" + std::to_string(registerBits) +
         " registers per thread; at most " +
         std::to_string(kMaxReduceRegisters) + " (2^14) are planned");
   ReductionReport r;

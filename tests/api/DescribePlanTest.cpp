@@ -142,7 +142,7 @@ TEST(DescribePlan, ReductionOverTooManyRegistersIsRefused) {
   Expected<api::ReductionReport> over =
       api::reduce(parse(oneAxis(15).c_str()), 0, kF32);
   ASSERT_FALSE(over);
-  EXPECT_EQ(over.error().message, "a reduction over 32768 registers per "
+  EXPECT_EQ(over.error().message, "a reduction over 2^15 registers per "
                                   "thread; at most 16384 (2^14) are planned");
   Expected<api::ReductionReport> at =
       api::reduce(parse(oneAxis(14).c_str()), 0, kF32);

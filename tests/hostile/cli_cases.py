@@ -92,7 +92,7 @@ def raw_cases():
          "axis 4294967296: expected 0 to 1"),
         ("replicas", ["paper", "reduce", planner_layout(32, 32),
                       "--axis", "0"], 1,
-         "at most 2^20 hardware locations are planned, got 2^64"),
+         "a reduction over 2^32 registers per thread; at most 16384"),
         ("edges", ["swizzle", "3", "4", "-9223372036854775808", "1016"], 1,
          "swizzle parameters out of range"),
         ("edges", ["swizzle", "2", "1", "-9223372036854775807", "7"], 1,

@@ -114,13 +114,13 @@ def cases():
         # 2^64 - 1 is every input bit of the 64-bit layout below: bits 0-31
         # are dim0's 2^32 - 1, bits 32-63 dim1's.
         ("edges", LL64, "b64.apply_flat(2**64 - 1) == 2**64 - 1", 0, "True\n"),
-        ("edges", SHUFFLE, "plan(src, dst, smem_budget=-1)", 1,
+        ("edges", SHUFFLE, "plan(src, dst, 'f16', smem_budget=-1)", 1,
          "shared-memory budget -1 bytes"),
         ("edges", "", "Swizzle(3, 4, -2**63)", 1, "must be at most 62"),
         # 2^64 inputs and outputs, exactly (the C++ sizes saturate).
         ("edges", LL64, "(b64.get_total_in_dim_size(), b64.get_total_out_dim_size())", 0,
          "(18446744073709551616, 18446744073709551616)\n"),
-        ("edges", LL64, "plan(b64, b64)", 1,
+        ("edges", LL64, "plan(b64, b64, 'f16')", 1,
          "SRC has 2^32 registers per thread; plans are made for at most 65536"),
         # reduce and gather check the axis as an int64 (2^32 is not axis 0)
         # and bound the planners' work before it starts.
@@ -130,7 +130,7 @@ def cases():
         ("edges", SHUFFLE, "gather(src, src, -1, 'f32')", 1,
          "axis -1: expected 0 to 0"),
         ("edges", LL64, "reduce(b64, 0)", 1,
-         "at most 2^20 hardware locations are planned, got 2^64"),
+         "a reduction over 2^32 registers per thread; at most 16384"),
         ("edges", LL64, "gather(b64, b64, 0, 'f32')", 1,
          "a warp has at most 32 lanes"),
         # Class 5, outputs too large.
