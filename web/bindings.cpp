@@ -38,7 +38,6 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/hw/Analysis.h"
 #include "layoutkit/hw/Atom.h"
-#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/tile/Bank.h"
 #include "layoutkit/tile/TilePresets.h"
 
@@ -211,12 +210,27 @@ Expected<TileInput> readTile(const std::string &text, const std::string &shape,
   return t;
 }
 
+/// A JS number as an integer: magnitude below 2^53 (a double holds those
+/// exactly) and no fraction, else refused ("WHAT 1.5: expected EXPECTED"),
+/// never wrapped or truncated.
+Expected<int64_t> integerArg(double v, const char *what, const char *expected) {
+  if (!(std::fabs(v) < 9007199254740992.0) || std::trunc(v) != v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return Diagnostic::error(std::string(what) + " " + buf + ": expected " +
+                             expected);
+  }
+  return int64_t(v);
+}
+
 /// readTile, and `flat` checked against the layout's elements (the field
-/// at fault in `field`: "element" when it is outside).
+/// at fault in `field`: "element" when it is not an index of one).
 Expected<TileInput> readTileElement(const std::string &text,
-                                    const std::string &shape, int flat,
-                                    std::string &field) {
+                                    const std::string &shape, double element,
+                                    int64_t &flat, std::string &field) {
   LK_TRY(TileInput t, readTile(text, shape, field));
+  field = "element";
+  LK_TRY(flat, integerArg(element, "element", "an integer element index"));
   if (flat < 0 || flat >= t.layout.tile().size()) {
     field = "element";
     return Diagnostic::error("element " + std::to_string(flat) +
@@ -337,16 +351,17 @@ std::string resultJson(const api::Record &r) {
 
 /// Element `flat` of the page (row-major over the shape) as the tile
 /// layout's element: x = its flat index there, coord the page's.
-api::TileElement pageElement(const TileInput &t, int flat) {
+api::TileElement pageElement(const TileInput &t, int64_t flat) {
   api::TileElement e = api::tileElement(t.shape, t.tileIndex(flat));
   e.coord = tile::TileLayout::unflatten(t.shape, flat);
   return e;
 }
 
 /// The owners record of logical element `flat` (api::ownerList).
-std::string ownersJson(std::string text, std::string shape, int flat) {
+std::string ownersJson(std::string text, std::string shape, double element) {
   std::string field;
-  auto t = readTileElement(text, shape, flat, field);
+  int64_t flat = 0;
+  auto t = readTileElement(text, shape, element, flat, field);
   if (!t)
     return errorJson(t.error(), field);
   LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "owners"), "layout");
@@ -358,9 +373,10 @@ std::string ownersJson(std::string text, std::string shape, int flat) {
 /// points and the derivation `layoutkit tile eval --steps` prints); x is
 /// the tile layout's flat index of the element (colex(coord) for a CuTe
 /// text).
-std::string stepsJson(std::string text, std::string shape, int flat) {
+std::string stepsJson(std::string text, std::string shape, double element) {
   std::string field;
-  auto t = readTileElement(text, shape, flat, field);
+  int64_t flat = 0;
+  auto t = readTileElement(text, shape, element, flat, field);
   if (!t)
     return errorJson(t.error(), field);
   LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "steps"), "layout");
@@ -390,7 +406,7 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
 /// "conflicts" (null, with the reason in "conflicts_error", when there is
 /// no such read). Elements are the page's (row-major over the shape).
 std::string banksJson(std::string text, std::string shape, std::string dtype,
-                  std::string swizzle, int column) {
+                  std::string swizzle, double columnNumber) {
   std::string field;
   auto t = readTile(text, shape, field);
   if (!t)
@@ -412,7 +428,11 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
     api::ColumnRead read;
     read.rows = t->shape[0];
     read.cols = t->shape[1];
-    read.column = column;
+    Expected<int64_t> column =
+        integerArg(columnNumber, "column", "an integer column index");
+    if (!column)
+      return errorJson(column.error(), "column");
+    read.column = *column;
     auto c = api::columnConflictReport(memory, type.bits, read);
     if (c)
       conflicts = api::toJson(api::describe(*c));
@@ -550,16 +570,9 @@ Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
   return o;
 }
 
-/// A JS number as an axis: an integer of magnitude below 2^53 (a double
-/// holds those exactly), else refused, never wrapped or truncated.
+/// A JS number as an axis (integerArg).
 Expected<int64_t> axisArg(double v) {
-  if (!(std::fabs(v) < 9007199254740992.0) || std::trunc(v) != v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return Diagnostic::error(std::string("axis ") + buf +
-                             ": expected an integer dim index");
-  }
-  return int64_t(v);
+  return integerArg(v, "axis", "an integer dim index");
 }
 
 /// Plans and simulates a reduction (api::reduce): {"ok":true,
