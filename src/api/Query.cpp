@@ -398,10 +398,14 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
     size_t valueAt = p;
     while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
       ++p;
-    auto value = parseInteger(text.substr(valueAt, p - valueAt));
-    if (p == valueAt || !value)
+    if (p == valueAt)
       return Diagnostic::at("expected a non-negative value for axis " + name,
                             text, valueAt);
+    auto value = parseInteger(text.substr(valueAt, p - valueAt));
+    if (!value)
+      return Diagnostic::at(value.error().message + " (the value of axis " +
+                                name + ")",
+                            text, valueAt, p - valueAt);
     for (const tile::AxisValue &w : where)
       if (w.axis == *axis)
         return Diagnostic::at("axis " + name + " is given twice", text, nameAt,
@@ -422,6 +426,11 @@ holders(const tile::ComposeLayout &layout,
   if (!layout.swizzle().isIdentity())
     return Diagnostic::error("tile holds: invert the tile layout without "
                              "its swizzle (the swizzle only moves m)");
+  for (const tile::AxisValue &w : where)
+    if (w.value < 0)
+      return Diagnostic::error("expected a non-negative value for axis " +
+                               std::string(w.axis.name()) + ", got " +
+                               std::to_string(w.value));
   const int64_t replicas = layout.tile().replicaCount();
   if (replicas > kMaxHolderVisits)
     return Diagnostic::error(

@@ -217,6 +217,28 @@ TEST(ApiQuery, AxisValues) {
   EXPECT_FALSE(parseAxisValues("nosuchaxis=1").hasValue());
   EXPECT_FALSE(parseAxisValues("laneid=-1").hasValue());
   EXPECT_FALSE(parseAxisValues("").hasValue());
+  // 2^66 does not fit: said as such, the caret under the whole value.
+  Expected<std::vector<AxisValue>> big =
+      parseAxisValues("laneid=73786976294838206464");
+  ASSERT_FALSE(big.hasValue());
+  EXPECT_NE(big.error().message.find("(the value of axis laneid)"),
+            std::string::npos)
+      << big.error().message;
+  ASSERT_TRUE(big.error().range.has_value());
+  EXPECT_EQ(big.error().range->begin.column, 8u);
+  EXPECT_EQ(big.error().range->end.offset - big.error().range->begin.offset,
+            20u);
+}
+
+TEST(ApiQuery, HoldersRefuseANegativeAxisValue) {
+  // Front ends that build AxisValues themselves (Python's keywords) get
+  // the same refusal as the text reader.
+  Expected<std::vector<int64_t>> h =
+      holders(tileOf("S[(8,4,2):(4@laneid,1@laneid,1)]"),
+              std::vector<AxisValue>{{Axis::laneid(), -1}});
+  ASSERT_FALSE(h.hasValue());
+  EXPECT_EQ(h.error().message,
+            "expected a non-negative value for axis laneid, got -1");
 }
 
 TEST(ApiQuery, BanksOfAColumnRead) {
