@@ -492,7 +492,7 @@ def draw_plan(plan, filename=None):
     tensor side by side (each element T<thread>R<register>, filled by
     thread), titled with the strategy and the cost.
 
-    >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", "f16", shape=(16, 8))
     >>> fig = draw_plan(p)  # doctest: +SKIP
     """
     src = _owner_grid(plan.src, "draw_plan")

@@ -185,7 +185,7 @@ void bindAnalyses(py::module_ &m) {
           return Result{"access", api::describe(analyse(dist, mem, bits, bytes, arch))};
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes") = py::none(),
         py::arg("arch") = "sm_90",
-        "A warp's access analysed (the access record: vector_bytes, access_bytes, instructions, shared, global, "
+        "A warp's access analysed (the access record: vector_bytes, access_bytes, instructions, shared_memory, global_memory, "
         "replication); access_bytes defaults to the widest the registers allow");
   m.def("shared_access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
                                    Int64 bytes, const std::string &arch) {
@@ -409,7 +409,7 @@ and the masked simulation; else None). cuda(): the CUDA device function.
             p.arch = o.arch;
           }
           return p;
-        }, py::arg("src"), py::arg("dst"), py::arg("dtype") = "f16", py::arg("shape") = py::none(),
+        }, py::arg("src"), py::arg("dst"), py::arg("dtype"), py::arg("shape") = py::none(),
         py::arg("arch") = "sm_90", py::arg("smem_budget") = 0, py::arg("matrix") = true,
         py::arg("logical") = py::none(),
         R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
@@ -423,7 +423,7 @@ stmatrix, every access is predicated on its element (Plan.padding,
 Plan.cuda()), and `matrix` is ignored.
 
 Example:
-    >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", "f16", shape=(16, 8))
     >>> p.strategy
     'no-op'
 )doc");
@@ -477,7 +477,7 @@ output's layout); dtype: 8, 16, 32 or 64-bit element type.
 Example:
     >>> l = "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}"
     >>> gather(l, l, axis=1, dtype="f32").strategy
-    'warp-shuffle'
+    'warp shuffle'
 )doc");
 }
 

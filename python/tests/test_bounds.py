@@ -81,9 +81,9 @@ def test_tma_and_plan_edges():
     refused(lambda: lk.tile_tma("f16", 16, "K", 2**62, 2**62), "mn", "4294967296")
     refused(lambda: lk.tile_tma("f16", 16, "MN", 64, 0), "k = 0")
     b = lk.blocked([1], [32], [1], [0], [32])
-    refused(lambda: lk.plan(b, b, smem_budget=-1), "budget -1")
-    refused(lambda: lk.plan(b, b, smem_budget=-(2**40)), "budget")
-    assert lk.plan(b, b, smem_budget=0).strategy == "no-op"
+    refused(lambda: lk.plan(b, b, "f16", smem_budget=-1), "budget -1")
+    refused(lambda: lk.plan(b, b, "f16", smem_budget=-(2**40)), "budget")
+    assert lk.plan(b, b, "f16", smem_budget=0).strategy == "no-op"
 
 
 def test_draw_bounded_before_work():

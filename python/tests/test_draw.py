@@ -35,7 +35,7 @@ def test_draw_everything(tmp_path):
     # Element (row 1, col 2) of A is thread 1 value 2: "T1" over "V2".
     assert "T1\nV2" in [t.get_text() for t in fig.axes[0].texts]
     check(fig, tmp_path, "atom")
-    p = lk.plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    p = lk.plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", "f16", shape=(16, 8))
     check(lk.draw_plan(p), tmp_path, "plan")
     check(lk.draw_layout(lk.TileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")), tmp_path, "tile")
     assert lk.Layout((2, 2))._repr_svg_().lstrip().startswith("<?xml")

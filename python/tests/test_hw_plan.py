@@ -33,7 +33,7 @@ def test_conversions():
 
 
 def test_plan_noop_and_smem():
-    p = lk.plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", shape=(16, 8))
+    p = lk.plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", "f16", shape=(16, 8))
     assert p.strategy == "no-op" and p.cost["cycles"] == 0
     b = lk.blocked([1, 4], [8, 4], [4, 1], [1, 0], [32, 32])
     m = lk.nvidia_mma(2, [16, 8], [4, 1], [32, 32])
@@ -71,13 +71,13 @@ def test_plan_of_a_padded_tensor():
     with pytest.raises(lk.LayoutError, match="the logical shape has 1 extents"):
         lk.plan(b, c, dtype="f16", logical=(12,))
     with pytest.raises(lk.LayoutError, match="names no extent"):
-        lk.plan(b, c, logical=())
+        lk.plan(b, c, "f16", logical=())
     with pytest.raises(TypeError):
-        lk.plan(b, c, logical=1.5)
+        lk.plan(b, c, "f16", logical=1.5)
     # The text form, as shape= takes it; the padded shape itself pads
     # nothing, so the plan keeps its stmatrix store.
-    assert lk.plan(b, c, logical="(12,24)").logical_shape == [12, 24]
-    assert lk.plan(b, c, logical=(16, 32)).store_instruction.startswith("stmatrix")
+    assert lk.plan(b, c, "f16", logical="(12,24)").logical_shape == [12, 24]
+    assert lk.plan(b, c, "f16", logical=(16, 32)).store_instruction.startswith("stmatrix")
 
 
 def test_plan_record():
