@@ -119,6 +119,13 @@ TEST(CliTtgir, LinearStandardTakesTtgirOrJson) {
   EXPECT_NE(r.err.find("the tensor type's shape and SHAPE (8,16) disagree"),
             std::string::npos)
       << r.err;
+  // The tensor type alone gives the shape; an attribute alone needs SHAPE.
+  EXPECT_EQ(resultOf({"linear", "standard",
+                      "tensor<8x16xf16, " + kBlockedAttr + ">"}),
+            kBlockedText);
+  r = runCli({"linear", "standard", kBlockedAttr});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("needs the tensor shape"), std::string::npos) << r.err;
 }
 
 TEST(CliTtgir, LinearLayoutArgumentsTakeTtgirText) {

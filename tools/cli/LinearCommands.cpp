@@ -138,12 +138,16 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
 } // namespace
 
 Expected<Reply> runLinearStandard(const Invocation &inv) {
-  auto shape = cute::parseIntTuple(inv.text(1));
-  if (!shape)
-    return inv.inArgument(std::move(shape).error(), 1);
   LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
-  options.shape = std::move(*shape);
   options.shapeName = "SHAPE";
+  // Without SHAPE the text must give it (a TTGIR tensor type); the reader
+  // says so otherwise.
+  if (inv.has(1)) {
+    auto shape = cute::parseIntTuple(inv.text(1));
+    if (!shape)
+      return inv.inArgument(std::move(shape).error(), 1);
+    options.shape = std::move(*shape);
+  }
   bool ttgir =
       api::candidateSyntaxes(inv.text(0)).front() == api::Syntax::TtgirText;
   options.syntax = ttgir ? api::Syntax::TtgirText : api::Syntax::StandardParams;
@@ -497,12 +501,13 @@ std::vector<CommandSpec> linearCommands() {
        "them (tests/data/linear-public.jsonl has examples), or Triton's "
        "TTGIR attribute text ('#ttg.blocked<{...}>', alias lines before it, "
        "docs/linear.md). "
-       "SHAPE is the tensor shape. Prints the layout's text; --show adds the "
+       "SHAPE is the tensor shape (optional when the text is a TTGIR tensor "
+       "type, tensor<64x64xf16, #ttg...>). Prints the layout's text; --show adds the "
        "picture of which register / lane / warp holds each element.",
        {std::string("layoutkit linear standard ") + blocked + " '(8,16)' --show"},
        {{"PARAMS", "the layout parameters as a JSON object or TTGIR text",
          Arity::One},
-        {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::One}},
+        {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::Optional}},
        {{"show", "", "also draw the holders of each element", true, {}}, svg},
        runLinearStandard},
       {"linear show", group,
