@@ -370,25 +370,31 @@ struct Composer {
       return true;
     }
     Modes out;
+    // d > 0 here (d < 0 needs r == 1), and every step keeps the stride
+    // positive: no signs to carry.
     int64_t restShape = s, restStride = d;
     for (int i = 0; i + 1 < r; ++i) {
       // composeLeaf's step with its ceilings resolved: a stride at least
       // the extent cs must be a multiple of it and skips the mode (next
-      // stride abs/cs); a smaller one steps inside it (next stride +-1).
-      int64_t cs = lhs.s[i], abs = absValue(restStride), sign = signum(restStride);
-      if (abs >= cs) {
-        if (abs % cs != 0)
+      // stride restStride/cs); a smaller one steps inside it (next stride
+      // 1), with ceil(cs/restStride) from one division's quotient and
+      // remainder.
+      const int64_t cs = lhs.s[i];
+      if (restStride >= cs) {
+        const int64_t q = restStride / cs;
+        if (restStride - q * cs != 0)
           return false;
-        restStride = abs / cs * sign;
+        restStride = q;
         continue;
       }
-      restStride = sign;
+      const int64_t abs = restStride;
+      restStride = 1;
       if (restShape == 1)
         continue;
-      int64_t newShape = std::min((cs + abs - 1) / abs, restShape), step;
-      if (restShape % newShape != 0 || (restShape > newShape && cs % abs != 0) ||
-          mulOverflows(sign * abs, lhs.d[i], st) ||
-          mulOverflows(newShape - 1, abs, step) ||
+      const int64_t q = cs / abs, rem = cs - q * abs;
+      int64_t newShape = std::min(q + (rem != 0), restShape), step;
+      if (restShape % newShape != 0 || (restShape > newShape && rem != 0) ||
+          mulOverflows(abs, lhs.d[i], st) || mulOverflows(newShape - 1, abs, step) ||
           addOverflows(reach[i], step, reach[i]))
         return false;
       out.s[out.n] = newShape;
