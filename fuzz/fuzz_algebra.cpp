@@ -1122,6 +1122,7 @@ void checkFastPaths(const Input &in) {
   SAME_AS_GENERAL(composition(a, b));
   SAME_AS_GENERAL(blocked_product(a, b));
   SAME_AS_GENERAL(raked_product(a, b));
+  SAME_AS_GENERAL(max_common_layout(a, b));
 }
 
 } // namespace

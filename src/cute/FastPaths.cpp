@@ -1215,7 +1215,7 @@ struct Sorted {
   int order[kModes];
 };
 
-bool sortedOf(const Layout &l, Sorted &s) {
+[[gnu::always_inline]] inline bool sortedOf(const Layout &l, Sorted &s) {
   Modes f;
   if (!leavesOf(viewOf(l), f))
     return false;
@@ -1233,7 +1233,8 @@ bool sortedOf(const Layout &l, Sorted &s) {
   return true;
 }
 
-bool rightInverse(const Layout &l, Layout &out) {
+/// right_inverse(l) as coalesced modes; false where rightInverse declines.
+[[gnu::always_inline]] inline bool rightInverseModes(const Layout &l, Modes &c) {
   Sorted s;
   if (!sortedOf(l, s))
     return false;
@@ -1251,9 +1252,82 @@ bool rightInverse(const Layout &l, Layout &out) {
     if (mulOverflows(s.m.s[i], s.m.d[i], curr))
       return false;
   }
-  Modes c;
   coalesceModes(r, false, c);
-  return storeModes(c, out);
+  return true;
+}
+
+bool rightInverse(const Layout &l, Layout &out) {
+  Modes c;
+  return rightInverseModes(l, c) && storeModes(c, out);
+}
+
+/// The Composer's sink for a result only read as flat modes (its leaves in
+/// order, the tuple structure dropped): max_common_layout coalesces it.
+struct FlatSink {
+  static constexpr int kCap = kModes * kModes; // kModes B modes, each <= kModes
+  int n = 0;
+  bool ok = true;
+  int64_t s[kCap], d[kCap];
+  void leaf(int64_t sv, int64_t dv) {
+    if (n == kCap) {
+      ok = false;
+      return;
+    }
+    s[n] = sv;
+    d[n++] = dv;
+  }
+  void modes(const Modes &m) {
+    for (int i = 0; i < m.n; ++i)
+      leaf(m.s[i], m.d[i]);
+  }
+};
+
+/// max_common_layout(A, B) of integer leaves on mode arrays, as the
+/// general construction builds it: invB = right_inverse(B) (its modes),
+/// R = A o invB by the Composer, N = the shape of coalesce(R)'s first mode
+/// when its stride is 1 (else 1), and the result invB o N:1 (1:0 for
+/// N == 1). Only R's first coalesced mode is needed: the first mode of
+/// size > 1, merged with each next one of size > 1 while s*d equals its
+/// stride. Declines where a composition declines (the general path then
+/// searches a composable prefix) and on any overflow.
+/// Example: A = (8,4):(1,8), B = (8,4):(1,16): invB = 8:1, R = 8:1, N = 8,
+/// result 8:1.
+bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
+  Modes fa, inv;
+  if (!leavesOf(viewOf(a), fa) || !rightInverseModes(b, inv))
+    return false;
+  Composer c(fa);
+  FlatSink r;
+  for (int i = 0; i < inv.n; ++i)
+    if (!c.leaf(inv.s[i], inv.d[i], r))
+      return false;
+  if (!r.ok || !c.distributive())
+    return false;
+  int k = 0;
+  while (k < r.n && r.s[k] == 1)
+    ++k;
+  int64_t n = 1;
+  if (k < r.n && r.d[k] == 1) {
+    n = r.s[k];
+    int64_t reach = n; // s*d of the merged mode, d == 1
+    for (++k; k < r.n; ++k) {
+      if (r.s[k] == 1)
+        continue;
+      if (r.d[k] != reach || mulOverflows(n, r.s[k], n))
+        break;
+      reach = n;
+    }
+  }
+  if (n == 1) {
+    Node ns = leafNode(1), nd = leafNode(0);
+    out.assignNodes(&ns, &nd, 1);
+    return true;
+  }
+  Composer ci(inv);
+  Modes m;
+  struct { Modes &m; void leaf(int64_t sv, int64_t dv) { m.n = 1; m.s[0] = sv; m.d[0] = dv; }
+           void modes(const Modes &x) { m = x; } } sink{m};
+  return ci.leaf(n, 1, sink) && ci.distributive() && storeModes(m, out);
 }
 
 /// left_inverse when the stride test of checkLeftInverse vouches for it:
@@ -1396,6 +1470,20 @@ bool rightInverseLeaf(const Layout &l, Layout &out) {
     return false;
   bool inv = d == 1 && s > 1;
   return writeLeaf(inv ? s : 1, inv ? 1 : 0, out);
+}
+
+/// max_common_layout(s:d, t:e) of two leaves: right_inverse(t:e) is t:1
+/// for e == 1 and t > 1, else 1:0; A o t:1 = t:d has a first mode of
+/// stride 1 exactly when d == 1. So the result is t:1 when d == e == 1 and
+/// t > 1, else 1:0. Example: max_common_layout(64:1, 64:1) = 64:1.
+bool maxCommonLeaf(const Layout &a, const Layout &b, Layout &out) {
+  int64_t s, d, t, e;
+  if (!leafOf(a, s, d) || !leafOf(b, t, e))
+    return false;
+  const bool common = d == 1 && e == 1 && t > 1;
+  Node ns = leafNode(common ? t : 1), nd = leafNode(common ? 1 : 0);
+  out.assignNodes(&ns, &nd, 1);
+  return true;
 }
 
 /// left_inverse(s:d), CuTe's mixed-radix decoding of the coalesced mode:
@@ -1762,6 +1850,14 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   if (!(serve(Path::RankedLeaf, rankedLeaf(a, b, /*raked=*/true, *r)) ||
         serve(Path::RankedProduct, rankedProduct(a, b, /*raked=*/true, *r))))
     fallBack(r, general::raked_product(a, b));
+  return r;
+}
+
+Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
+  Expected<Layout> r{std::in_place};
+  if (!(serve(Path::MaxCommonLeaf, maxCommonLeaf(a, b, *r)) ||    // two leaves
+        serve(Path::MaxCommonModes, maxCommonModes(a, b, *r))))   // <= 8 leaves each
+    fallBack(r, general::max_common_layout(a, b));
   return r;
 }
 

@@ -263,16 +263,8 @@ bool commonLeaves(const Layout &a, const Layout &b, int64_t &n) {
 
 } // namespace
 
-Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
-  if (int64_t m; commonLeaves(a, b, m)) {
-    Expected<Layout> r{std::in_place};
-    if (m > 1) {
-      IntTuple::Node s{m, IntTuple::kLeaf, 1, 0}, d{1, IntTuple::kLeaf, 1, 0};
-      r->assignNodes(&s, &d, 1);
-    }
-    return r;
-  }
-  LK_TRY(Layout invB, right_inverse(b));
+Expected<Layout> general::max_common_layout(const Layout &a, const Layout &b) {
+  LK_TRY(Layout invB, cute::right_inverse(b));
   int64_t n = commonPrefix(a, invB);
   // 1:0 (CuTe's answer when the first mode is not N:1 with N > 1), else
   // invB o N:1.

@@ -633,6 +633,23 @@ TEST(FastPaths, RankOneCommonLayoutByDefinition) {
   });
 }
 
+// max_common_layout's closed forms against the general construction on
+// random pairs: B random, or A itself (a common prefix past 1 whenever A
+// starts with a stride-1 run), both outcomes of N counted.
+TEST(FastPaths, CommonLayoutEqualsGeneral) {
+  LayoutGen gen(111);
+  int modes = 0, wide = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    Layout a = operand(gen), b = gen.pick(0, 1) ? operand(gen) : a;
+    auto fast = max_common_layout(a, b);
+    modes += general::lastPath() == general::Path::MaxCommonModes;
+    wide += fast && fast->size() > 1;
+    ASSERT_TRUE(same(fast, general::max_common_layout(a, b))) << a.str() << " , " << b.str();
+  }
+  EXPECT_GT(modes, kTrials / 4);
+  EXPECT_GT(wide, kTrials / 10);
+}
+
 // The cases the benchmarks time, with their results derived by hand
 // (docs/cute.md), and non-divisible cases that must stay errors.
 TEST(FastPaths, NamedCases) {
@@ -819,6 +836,10 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::RegroupLeaves},
       {"zipped_product by a nested tile",
        LK_BINARY(zipped_product, L("(8,8):(8,1)"), T("((2,2):(1,2),2:1)")), Path::Regroup},
+      {"max_common_layout of leaves", LK_BINARY(max_common_layout, L("64:1"), L("64:1")),
+       Path::MaxCommonLeaf},
+      {"max_common_layout of modes",
+       LK_BINARY(max_common_layout, L("(8,4):(1,8)"), L("(8,4):(1,16)")), Path::MaxCommonModes},
       {"coalesce past 8 leaves", c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
        gc("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"), Path::General},
   };

@@ -33,6 +33,7 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t);
 Expected<Layout> logical_product(const Layout &a, const Tiler &t);
 Expected<Layout> blocked_product(const Layout &a, const Layout &b);
 Expected<Layout> raked_product(const Layout &a, const Layout &b);
+Expected<Layout> max_common_layout(const Layout &a, const Layout &b);
 /// The public logical_divide or logical_product, regrouped by the general
 /// walk (its checks and diagnostics).
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t);
@@ -70,6 +71,8 @@ enum class Path : unsigned char {
   ProductWhole,      // logical_product of A onto [0, n) by a layout
   ProductByMode,     // product of any A by modes: a closed form, else
                      // complement and composer on mode arrays
+  MaxCommonLeaf,     // max_common_layout of two leaves
+  MaxCommonModes,    // max_common_layout of <= 8 integer leaves each
   RankedLeaf,        // blocked/raked product of s:1 by a leaf
   RankedProduct,     // blocked/raked product of A onto [0, n)
   RegroupLeaves,     // zipped/tiled/flat divide, leaf modes by leaf tiles
