@@ -590,20 +590,32 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
 struct NestedSink : NodeSink {};
 
 /// The composer's modes for B's subtree `b`, appended to `w` following
-/// B's structure (tuple nodes written once their children are); false on
-/// a basis stride and when a write could pass IntTuple's inline nodes.
+/// B's structure; false on a basis stride and when a write could pass
+/// IntTuple's inline nodes. One pass over B's pre-order nodes, no
+/// recursion: a tuple keeps its result node (its position, rank and the
+/// end of its B nodes) on a stack, written once its last B node is, so a
+/// tuple of any depth closes in order. Every open tuple holds one result
+/// node, so at most kInline are open.
 bool composeNodes(Composer &c, View b, NestedSink &w) {
-  if (b.s->rank == kLeaf)
-    return b.d->basis == 0 && w.n + 1 + c.lhs.n <= kInline &&
-           c.leaf(b.s->value, b.d->value, w);
-  if (w.n + 1 > kInline)
-    return false;
-  const int at = w.n++, rank = b.s->rank;
-  View ch{b.s + 1, b.d + 1};
-  for (int k = 0; k < rank; ++k, ch.s += ch.s->span, ch.d += ch.d->span)
-    if (!composeNodes(c, ch, w))
-      return false;
-  w.tuple(at, rank);
+  struct Open {
+    int at, rank, end;
+  } open[kInline];
+  int depth = 0;
+  for (int k = 0, count = b.s->span; k < count; ++k) {
+    const Node &s = b.s[k], &d = b.d[k];
+    if (s.rank == kLeaf) {
+      if (d.basis != 0 || w.n + 1 + c.lhs.n > kInline || !c.leaf(s.value, d.value, w))
+        return false;
+    } else {
+      if (w.n + 1 > kInline)
+        return false;
+      open[depth++] = Open{w.n++, s.rank, k + s.span};
+    }
+    while (depth > 0 && open[depth - 1].end == k + 1) {
+      --depth;
+      w.tuple(open[depth].at, open[depth].rank);
+    }
+  }
   return true;
 }
 
