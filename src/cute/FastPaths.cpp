@@ -1620,8 +1620,8 @@ productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts, int64
 /// composition(A, T) for a by-mode tiler T of r <= rank(A) modes, each
 /// `_`, an integer n (as n:1) or a leaf layout t:e, written in place
 /// without a Writer: a root of r modes, mode i A_i kept or the composer's
-/// modes of A_i for t:e (as composeFlat). Declines other tilers and
-/// results past IntTuple's inline nodes.
+/// modes of A_i for t:e (as composeFlat; for a leaf A_i = s:d that is
+/// t:e*d). Declines other tilers and results past IntTuple's inline nodes.
 /// Example: composition((128,64):(1,128), (32:1,16:1)) = (32,16):(1,128).
 bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
   View va = viewOf(a);
@@ -1642,13 +1642,23 @@ bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
       continue;
     }
     const Node *ts = ti.layout.shape().nodes(), *td = ti.layout.stride().nodes();
+    if (ti.kind != Tiler::Kind::Layout || ts->rank != kLeaf || td->basis != 0)
+      return false;
+    const int64_t e = ti.integer ? 1 : td->value;
+    if (m.s->rank == kLeaf && m.d->basis == 0) {
+      // A_i = s:d is its own coalesced mode (a size-1 one keeps d): the
+      // composer gives t:e*d, t:0 for e == 0, without building it.
+      int64_t st = 0;
+      if (w.n + 1 > kInline || (e != 0 && mulOverflows(e, m.d->value, st)))
+        return false;
+      w.leaf(ts->value, st);
+      continue;
+    }
     Modes fa;
-    if (ti.kind != Tiler::Kind::Layout || ts->rank != kLeaf || td->basis != 0 ||
-        !leavesOf(m, fa))
+    if (!leavesOf(m, fa))
       return false;
     Composer c(fa);
-    if (w.n + 1 + c.lhs.n > kInline || !c.leaf(ts->value, ti.integer ? 1 : td->value, w) ||
-        !c.distributive())
+    if (w.n + 1 + c.lhs.n > kInline || !c.leaf(ts->value, e, w) || !c.distributive())
       return false;
   }
   Node *s = w.s, *d = w.d;

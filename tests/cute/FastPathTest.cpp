@@ -289,6 +289,32 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
   EXPECT_LT(divided, trials);
 }
 
+// composition by leaf tiles (composeModes), a leaf mode A_i = s:d in
+// closed form (t:e*d): A = (m, (2,3):(1,4)) with every leaf m = s:d
+// (s <= 12, -6 <= d <= 12) by (t:e, 6), (t:e) and (_, t:e) for every leaf
+// t:e (t <= 9, -3 <= e <= 9), and by the integer tiles (1, 1) (n:1 even
+// for n = 1). Each served by composeModes and equal to the general
+// construction.
+TEST(FastPaths, ByModeLeafCompositionEqualsGeneral) {
+  int served = 0, trials = 0;
+  forLeaves(12, -6, 12, [&](const Layout &mode) {
+    Layout a = *makeLayout({mode, L("(2,3):(1,4)")});
+    auto check = [&](const Tiler &t) {
+      auto r = composition(a, t);
+      served += general::lastPath() == general::Path::ComposeModes;
+      ++trials;
+      ASSERT_TRUE(same(r, general::composition(a, t))) << a.str() << " o " << t.str();
+    };
+    check(Tiler::tuple({*Tiler::ofSize(1), *Tiler::ofSize(1)}));
+    forLeaves(9, -3, 9, [&](const Layout &tile) {
+      check(Tiler::tuple({Tiler::of(tile), *Tiler::ofSize(6)}));
+      check(Tiler::tuple({Tiler::of(tile)}));
+      check(Tiler::tuple({Tiler::keep(), Tiler::of(tile)}));
+    });
+  });
+  EXPECT_GT(served, trials / 2);
+}
+
 // The by-mode divide written in place (divideModes) with leaf modes and
 // leaf tiles, each divided in closed form. A = (m, 3:1, 2:-24) with every
 // leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e (t <= 6,
