@@ -328,14 +328,17 @@ struct NodeSink {
 };
 
 /// Stores modes m as the whole result (NodeSink::modes), in place;
-/// declines when the result would not fit in int64.
+/// declines when the result would not fit in int64, a check the caller
+/// skips (`knownToFit`) where the modes' size and cosize are bounded by
+/// an operand's.
 /// Example: [4:2, 2:32] -> (4,2):(2,32); [8:1] -> 8:1.
-[[gnu::always_inline]] inline bool storeModes(const Modes &m, Layout &out) {
+[[gnu::always_inline]] inline bool storeModes(const Modes &m, Layout &out,
+                                              bool knownToFit = false) {
   static_assert(kModes + 1 <= kInline);
   NodeSink w{nullptr, nullptr, 0};
   out.nodesForOverwrite(m.n == 1 ? 1 : size_t(m.n) + 1, w.s, w.d);
   w.modes(m);
-  return fitsInt64(w.s, w.d, w.n);
+  return knownToFit || fitsInt64(w.s, w.d, w.n);
 }
 
 /// The composer of AlgebraSupport.h over fixed arrays: A after coalesce_x,
@@ -1268,9 +1271,14 @@ struct Sorted {
   return true;
 }
 
+/// right_inverse(l) stored without a range check: its modes are some of
+/// l's coalesced modes s_i with the exclusive prefix products p_i of l's
+/// shapes as strides (and 1:0), so its size divides size(l) and its
+/// cosize 1 + sum (s_i-1)*p_i is at most 1 + sum over all of l's modes,
+/// size(l).
 bool rightInverse(const Layout &l, Layout &out) {
   Modes c;
-  return rightInverseModes(l, c) && storeModes(c, out);
+  return rightInverseModes(l, c) && storeModes(c, out, /*knownToFit=*/true);
 }
 
 /// The Composer's sink for a result only read as flat modes (its leaves in
@@ -1368,12 +1376,16 @@ bool leftInverse(const Layout &l, Layout &out) {
   return storeModes(c, out);
 }
 
+/// coalesce(l) stored without a range check: dropping size-1 modes and
+/// merging s0:d0, s1:s0*d0 into s0*s1:d0 keep the size and every term
+/// of the cosize ((s0*s1-1)|d0| = (s0-1)|d0| + (s1-1)|s0*d0|), which fit
+/// for l.
 bool coalesceFast(const Layout &l, Layout &out) {
   Modes f, c;
   if (!leavesOf(viewOf(l), f) || f.n == 0)
     return false;
   coalesceModes(f, false, c);
-  return storeModes(c, out);
+  return storeModes(c, out, /*knownToFit=*/true);
 }
 
 /// Stores the integer layout s:d; declines when its cosize 1 + (s-1)*|d|

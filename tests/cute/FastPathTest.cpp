@@ -289,6 +289,30 @@ TEST(FastPaths, ByModeLeafDivideEqualsGeneral) {
   EXPECT_LT(divided, trials);
 }
 
+// coalesce and right_inverse store their modes without a range check
+// (their size and cosize are bounded by the operand's): on operands whose
+// size or cosize is near 2^63 the results equal the general ones and pass
+// Layout::make's checks.
+TEST(FastPaths, CoalesceAndRightInverseStayInTheOperandsRange) {
+  const char *near[] = {
+      "(2147483648,1073741824,2):(1,2147483648,4611686018427387904)",
+      "(2,4611686018427387903):(4611686018427387903,1)",
+      "(3,3074457345618258602):(1,3)",
+      "(2,2,1073741824,1073741824):(-1,-2,-4,-4294967296)",
+      "((2,2),(1152921504606846976,1)):((1,0),(0,7))",
+  };
+  for (const char *x : near) {
+    Layout l = L(x);
+    Layout c = coalesce(l);
+    ASSERT_TRUE(same(c, general::coalesce(l))) << x;
+    EXPECT_TRUE(Layout::make(c.shape(), c.stride())) << x;
+    auto r = right_inverse(l);
+    ASSERT_TRUE(same(r, general::right_inverse(l))) << x;
+    ASSERT_TRUE(r) << x;
+    EXPECT_TRUE(Layout::make(r->shape(), r->stride())) << x;
+  }
+}
+
 // composition by leaf tiles (composeModes), a leaf mode A_i = s:d in
 // closed form (t:e*d): A = (m, (2,3):(1,4)) with every leaf m = s:d
 // (s <= 12, -6 <= d <= 12) by (t:e, 6), (t:e) and (_, t:e) for every leaf
