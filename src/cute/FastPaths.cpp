@@ -469,11 +469,20 @@ struct Composer {
 /// divide's leaf tile) in closed form: [d:1, restShape:s*d], the modes of
 /// size 1 dropped (1:0 when both are), which is what the walk below
 /// gives (the two never merge: s > 1).
+/// The modes fit in int64 (the caller stores them unchecked): the sorted
+/// strides satisfy d_i+1 >= cur_i = s_i*d_i (else a shape d_i+1/cur_i is 0
+/// and this declines), so the terms (d_i/cur_i-1 - 1)*cur_i-1 <= d_i -
+/// cur_i-1 telescope to at most cur - 1, and with the last mode's the
+/// cosize is at most restShape*cur, as is the size; this declines when
+/// that product overflows (`Stored`: only the caller that stores the
+/// modes pays for the check). The compact A (stride 0 only) gives total:1.
+template <bool Stored = false>
 bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
   if (l.s->rank == kLeaf && l.d->basis == 0 && l.s->value > 1 && l.d->value > 0) {
     const int64_t d = l.d->value;
-    int64_t cur, restShape;
-    if (mulOverflows(d, l.s->value, cur) || !restShapeOf(cur, cot, nc, restShape))
+    int64_t cur, restShape, reach;
+    if (mulOverflows(d, l.s->value, cur) || !restShapeOf(cur, cot, nc, restShape) ||
+        (Stored && mulOverflows(restShape, cur, reach)))
       return false;
     out.n = 0;
     if (d > 1) {
@@ -540,8 +549,8 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     if (mulOverflows(m.d[i], m.s[i], cur))
       return false;
   }
-  int64_t restShape;
-  if (!restShapeOf(cur, cot, nc, restShape))
+  int64_t restShape, reach;
+  if (!restShapeOf(cur, cot, nc, restShape) || (Stored && mulOverflows(restShape, cur, reach)))
     return false;
   r.s[r.n] = restShape;
   r.d[r.n++] = restShape == 1 ? 0 : cur;
@@ -1457,7 +1466,8 @@ bool complementTuple(const Layout &l, const IntTuple &cotarget, Layout &out) {
     cot[nc++] = x.value;
   }
   Modes m;
-  return complementModes(viewOf(l), cot, nc, m) && storeModes(m, out);
+  return complementModes<true>(viewOf(l), cot, nc, m) &&
+         storeModes(m, out, /*knownToFit=*/true);
 }
 
 //===----------------------------------------------------------------------===//

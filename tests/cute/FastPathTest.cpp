@@ -313,6 +313,29 @@ TEST(FastPaths, CoalesceAndRightInverseStayInTheOperandsRange) {
   }
 }
 
+// complement stores its modes unchecked when restShape*cur fits (a bound
+// of its size and cosize, complementModes): operands and cotargets near
+// 2^62 give the general path's result or diagnostic, and results pass
+// Layout::make's checks.
+TEST(FastPaths, ComplementStaysInRange) {
+  const char *near[] = {"(2,2):(1,2)", "2:2305843009213693952", "(2,3):(1,2305843009213693951)",
+                        "(4,2):(1,1152921504606846976)", "(3,2):(2,6)"};
+  const int64_t cots[] = {4611686018427387904, 4611686018427387903, 9223372036854775807,
+                          3074457345618258603};
+  int ok = 0;
+  for (const char *x : near)
+    for (int64_t cot : cots) {
+      Layout l = L(x);
+      auto c = complement(l, IntTuple(cot));
+      ASSERT_TRUE(same(c, general::complement(l, IntTuple(cot)))) << x << " in " << cot;
+      if (c) {
+        ++ok;
+        EXPECT_TRUE(Layout::make(c->shape(), c->stride())) << x << " in " << cot;
+      }
+    }
+  EXPECT_GT(ok, 0);
+}
+
 // composition by leaf tiles (composeModes), a leaf mode A_i = s:d in
 // closed form (t:e*d): A = (m, (2,3):(1,4)) with every leaf m = s:d
 // (s <= 12, -6 <= d <= 12) by (t:e, 6), (t:e) and (_, t:e) for every leaf
