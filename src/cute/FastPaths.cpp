@@ -327,6 +327,19 @@ struct NodeSink {
   }
 };
 
+/// composeFlat's sink: a whole composition A o B, whose range the
+/// Composer bounds (Composer::fits).
+struct WholeSink : NodeSink {
+  int64_t tail = 0;
+  /// Adds the last-mode term (s-1)*|st| to tail; false on an overflow or
+  /// st == INT64_MIN (out of a layout's range).
+  bool addTail(int64_t s, int64_t st) {
+    int64_t t;
+    return st != INT64_MIN && !mulOverflows(s - 1, absValue(st), t) &&
+           !addOverflows(tail, t, tail);
+  }
+};
+
 /// Stores modes m as the whole result (NodeSink::modes), in place;
 /// declines when the result would not fit in int64, a check the caller
 /// skips (`knownToFit`) where the modes' size and cosize are bounded by
@@ -354,10 +367,26 @@ struct Composer {
     coalesceModes(flatA, /*keepLastExtent=*/true, lhs);
   }
 
+  /// The cosize of a whole composition A o B (whose size is size(B))
+  /// fits in int64, from the sum `tail` of its terms (s-1)*|d| along A's
+  /// last mode (or its only one), where B may pass A's domain, which a
+  /// bounding sink (WholeSink) adds up: the terms along A's other modes i
+  /// sum to reach[i]*|d_i| <= (s_i-1)*|d_i| (distributive), A's own. In
+  /// place of a pass over the result's nodes.
+  /// @pre distributive(), and every leaf went through the bounding sink
+  bool fits(int64_t tail) const {
+    int64_t hi = 1, t;
+    for (int i = 0; i + 1 < lhs.n; ++i)
+      if (mulOverflows(reach[i], absValue(lhs.d[i]), t) || addOverflows(hi, t, hi))
+        return false;
+    return !addOverflows(hi, tail, t);
+  }
+
   /// A composed with B's mode s:d, following composeLeaf's checks,
   /// appended to `w`: a Writer, or any sink with the same leaf(s, d) and
   /// modes(m) (composeFlat's NodeSink).
   template <class Sink> bool leaf(int64_t s, int64_t d, Sink &w) {
+    constexpr bool bound = requires(Sink &x) { x.addTail(s, d); };
     int r = lhs.n;
     if (d < 0 && r != 1)
       return false;
@@ -369,6 +398,9 @@ struct Composer {
     if (r == 1) {
       if (mulOverflows(d, lhs.d[0], st))
         return false;
+      if constexpr (bound)
+        if (!w.addTail(s, st))
+          return false;
       w.leaf(s, st);
       return true;
     }
@@ -407,6 +439,9 @@ struct Composer {
     if (out.n == 0 || restShape != 1) {
       if (mulOverflows(restStride, lhs.d[r - 1], st))
         return false;
+      if constexpr (bound)
+        if (!w.addTail(restShape, st))
+          return false;
       out.s[out.n] = restShape;
       out.d[out.n++] = st;
     }
@@ -582,7 +617,7 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   Composer c(fa);
   if (1 + r * (1 + c.lhs.n) > kInline)
     return false;
-  NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
+  WholeSink w{{nullptr, nullptr, 1}}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
   for (int i = 1; i <= r; ++i) // a child of span 1 is a leaf or ()
     if (bs[i].rank != kLeaf || bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
@@ -592,14 +627,14 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   s[0] = tupleNode(r, n);
   d[0] = tupleNode(r, n);
   out.nodesForOverwrite(size_t(n), s, d);
-  return c.distributive() && fitsInt64(s, d, n);
+  return c.distributive() && c.fits(w.tail); // size(B); fits() bounds the cosize
 }
 
 /// composeNested's sink: a NodeSink of its own type, so that the
 /// composer's leaf for it is a function of its own, inlined there, and
 /// composeFlat's and the divides' stays inlined in theirs (one more caller
 /// made GCC call it out of line: 10-50 instructions more per divide).
-struct NestedSink : NodeSink {};
+struct NestedSink : WholeSink {};
 
 /// The composer's modes for B's subtree `b`, appended to `w` following
 /// B's structure; false on a basis stride and when a write could pass
@@ -641,14 +676,13 @@ bool composeNested(const Layout &a, const Layout &b, Layout &out) {
   if (b.shape().isLeaf() || !leavesOf(viewOf(a), fa))
     return false;
   Composer c(fa);
-  NestedSink w{{nullptr, nullptr, 0}};
+  NestedSink w{{{nullptr, nullptr, 0}}};
   out.nodesForOverwrite(kInline, w.s, w.d);
-  if (!composeNodes(c, viewOf(b), w) || !c.distributive())
+  if (!composeNodes(c, viewOf(b), w) || !c.distributive() || !c.fits(w.tail))
     return false;
   Node *s = w.s, *d = w.d;
-  int n = w.n;
-  out.nodesForOverwrite(size_t(n), s, d);
-  return fitsInt64(s, d, n);
+  out.nodesForOverwrite(size_t(w.n), s, d);
+  return true; // size(B), and c.fits() bounds the cosize
 }
 
 /// composition(A, B) for any B of integer leaves, through a Writer.

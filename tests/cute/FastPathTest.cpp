@@ -313,6 +313,32 @@ TEST(FastPaths, CoalesceAndRightInverseStayInTheOperandsRange) {
   }
 }
 
+// compositions by a flat or nested B bound their cosize by A's terms and
+// the terms along A's last mode (Composer::fits), in place of a pass over
+// the result: past A's domain the last mode's stride 2^61 gives offsets
+// just under and just past 2^63 (the general path's error), along A's
+// only mode too, and with a negative stride. Each equals the general
+// construction; both outcomes occur.
+TEST(FastPaths, WholeCompositionsBoundTheirRange) {
+  const char *as[] = {"(2,2):(1,2305843009213693952)", "(2,2):(1,-2305843009213693952)",
+                      "2:2305843009213693952", "(2,4):(1,1152921504606846976)"};
+  const char *bs[] = {"(2,4):(1,2)", "(2,3):(1,2)", "((2),(4)):((1),(2))", "((2),(3)):((1),(2))",
+                      "(2,2,2):(1,2,4)", "(4,2):(2,1)"};
+  Outcomes out;
+  int served = 0; // results near 2^63 written by the two fast forms
+  for (const char *a : as)
+    for (const char *b : bs) {
+      auto r = composition(L(a), L(b));
+      served += r && (general::lastPath() == general::Path::ComposeFlat ||
+                      general::lastPath() == general::Path::ComposeNested);
+      ASSERT_TRUE(out(r, general::composition(L(a), L(b)))) << a << " o " << b;
+      if (r)
+        EXPECT_TRUE(Layout::make(r->shape(), r->stride())) << a << " o " << b;
+    }
+  EXPECT_TRUE(out.both());
+  EXPECT_GT(served, 4);
+}
+
 // complement stores its modes unchecked when restShape*cur fits (a bound
 // of its size and cosize, complementModes): operands and cotargets near
 // 2^62 give the general path's result or diagnostic, and results pass
