@@ -1390,7 +1390,9 @@ bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
   Modes m;
   struct { Modes &m; void leaf(int64_t sv, int64_t dv) { m.n = 1; m.s[0] = sv; m.d[0] = dv; }
            void modes(const Modes &x) { m = x; } } sink{m};
-  return ci.leaf(n, 1, sink) && ci.distributive() && storeModes(m, out);
+  // N <= size(invB): N:1 stays in invB's domain, so the result's terms
+  // are at most invB's and it fits as invB (a right inverse) does.
+  return ci.leaf(n, 1, sink) && ci.distributive() && storeModes(m, out, /*knownToFit=*/true);
 }
 
 /// left_inverse when the stride test of checkLeftInverse vouches for it:
