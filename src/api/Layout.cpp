@@ -11,6 +11,7 @@
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/Text.h"
+#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/linear/TtgirText.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -123,8 +124,10 @@ Expected<AnyLayout> readStandard(std::string_view text,
   std::vector<int64_t> shape;
   for (const IntTuple::Node &n : o.shape->leaves())
     shape.push_back(n.value);
-  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(enc, shape));
-  return AnyLayout{Syntax::StandardParams, std::move(l), std::nullopt};
+  Expected<linear::LinearLayout> l = linear::toLinearLayout(enc, shape);
+  if (!l)
+    return linear::placeAtField(std::move(l).error(), enc, text);
+  return AnyLayout{Syntax::StandardParams, std::move(*l), std::nullopt};
 }
 
 /// TTGIR text over the shape of its type or of the options (see Layout.h).
@@ -148,8 +151,10 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
                              "#ttg...>', or give " +
                              o.shapeName);
   }
-  LK_TRY(linear::LinearLayout l, linear::toLinearLayout(t.encoding, shape));
-  return AnyLayout{Syntax::TtgirText, std::move(l), std::nullopt};
+  Expected<linear::LinearLayout> l = linear::toLinearLayout(t.encoding, shape);
+  if (!l)
+    return linear::placeAtField(std::move(l).error(), t.encoding, text);
+  return AnyLayout{Syntax::TtgirText, std::move(*l), std::nullopt};
 }
 
 Expected<AnyLayout> readTile(std::string_view text) {

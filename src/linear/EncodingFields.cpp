@@ -13,6 +13,7 @@
 #include "layoutkit/linear/EncodingFields.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 
 namespace lk::linear {
@@ -520,6 +521,7 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
     // string beside them; it is no parameter of Triton's.
     if (f.name == "CTALayout")
       continue;
+    e.places.push_back({f.name, f.offset, f.length});
     auto at = [&](Diagnostic d) {
       return placed(std::move(d), source, f.offset, f.length);
     };
@@ -561,6 +563,41 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
   if (Status st = checkEncoding(e); !st)
     return placed(std::move(st).error(), source, kindOffset, 1);
   return e;
+}
+
+namespace {
+
+/// Where `name` starts in `text` as a whole word (not inside a longer
+/// identifier), or npos.
+size_t wordAt(std::string_view text, std::string_view name) {
+  auto inWord = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  for (size_t at = text.find(name); at != std::string_view::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !inWord(text[at - 1])) &&
+        (end == text.size() || !inWord(text[end])))
+      return at;
+  }
+  return std::string_view::npos;
+}
+
+} // namespace
+
+Diagnostic placeAtField(Diagnostic d, const Encoding &e,
+                        std::string_view source) {
+  if (d.range || source.empty())
+    return d;
+  const Encoding::FieldPlace *best = nullptr;
+  size_t bestAt = std::string_view::npos;
+  for (const Encoding *p = &e; p; p = p->parent.get())
+    for (const Encoding::FieldPlace &f : p->places)
+      if (size_t at = wordAt(d.message, f.name); at < bestAt)
+        best = &f, bestAt = at;
+  if (!best)
+    return d;
+  return placed(std::move(d), source, best->offset, best->length);
 }
 
 } // namespace lk::linear

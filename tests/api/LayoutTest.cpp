@@ -266,3 +266,34 @@ TEST(ApiParseLayout, ShapeLeaves) {
 
 } // namespace
 } // namespace lk::api
+
+namespace lk::api {
+namespace {
+
+// A value Triton refuses, found only when the layout is built for a shape,
+// is pointed at the field the message names, in TTGIR text and in JSON.
+TEST(ApiLayout, EncodingValueErrorsPointAtTheirField) {
+  ParseOptions o;
+  o.shape = IntTuple::tuple({IntTuple(32), IntTuple(32)});
+  const std::string ttgir =
+      "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 5], "
+      "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  Expected<AnyLayout> a = parseLayout(ttgir, o);
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message,
+            "every entry of threadsPerWarp must be a power of two (got 5)");
+  ASSERT_TRUE(a.error().range.has_value());
+  EXPECT_EQ(a.error().range->begin.offset, ttgir.find("threadsPerWarp"));
+  const std::string json =
+      R"j({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],)j"
+      R"j("warpsPerCTA":[4,1],"order":[1,1]})j";
+  Expected<AnyLayout> b = parseLayout(json, o);
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message, "order is not a permutation of 0..rank-1");
+  ASSERT_TRUE(b.error().range.has_value());
+  // The place the JSON reader records for a member: its name (quoted).
+  EXPECT_EQ(b.error().range->begin.offset, json.find("\"order\""));
+}
+
+} // namespace
+} // namespace lk::api

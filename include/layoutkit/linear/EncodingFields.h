@@ -119,6 +119,17 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
 /// slice nested at most 8 deep, a layout for linear.
 Status checkEncoding(const Encoding &e);
 
+/// `d` (a failure of toLinearLayout(e, ...), which has no position) pointed
+/// at the field it names in `source`, the text e was read from: the field
+/// of e.places (then of its parents') whose name occurs first in the
+/// message as a whole word. Unchanged when d has a position, `source` is
+/// empty or no field is named.
+/// Example: "every entry of threadsPerWarp must be a power of two (got 5)"
+/// from `#ttg.blocked<{..., threadsPerWarp = [8, 5], ...}>` -> the caret
+/// under `threadsPerWarp`'s place.
+Diagnostic placeAtField(Diagnostic d, const Encoding &e,
+                        std::string_view source);
+
 } // namespace lk::linear
 
 #endif // LAYOUTKIT_LINEAR_ENCODINGFIELDS_H

@@ -95,6 +95,15 @@ struct Encoding {
   /// Triton's LinearEncodingAttr does.
   std::shared_ptr<const LinearLayout> linear;
   CTALayout cta;
+  /// Where a reader found each field: its name and [offset, offset +
+  /// length) in the reader's text (makeEncoding fills it; empty for an
+  /// encoding built in code). placeAtField uses it to point a later
+  /// failure that names a field there.
+  struct FieldPlace {
+    std::string name;
+    size_t offset = 0, length = 0;
+  };
+  std::vector<FieldPlace> places;
 };
 
 /// The linear layout of `enc` applied to a tensor of `shape`. Fails with a
