@@ -170,8 +170,8 @@ Expected<Input> readInput(const std::string &text, const std::string &shape,
 }
 
 /// The layout as a tile layout over the logical shape (the shape's leaves;
-/// when none is given, the sizes of a cute layout's top modes, else one
-/// dimension of the layout's size).
+/// when none is given, the sizes of a cute layout's top modes or of a
+/// linear layout's output dims, else one dimension of the layout's size).
 ///
 /// A cute layout keeps CuTe's orientation, as `layoutkit show` draws it:
 /// the page's element f (row-major over the shape) is the coordinate x,
@@ -198,6 +198,14 @@ Expected<TileInput> readTile(const std::string &text, const std::string &shape,
   TileInput t;
   LK_TRY(t.layout, api::toTile(in.layout));
   IntTuple s = in.shape ? *in.shape : IntTuple(t.layout.tile().size());
+  // A linear layout (a TTGIR type's too) without a shape: its output dims.
+  if (const linear::LinearLayout *l = in.layout.linear();
+      l && !in.shape && l->numOutDims() > 1) {
+    std::vector<IntTuple> dims;
+    for (int i = 0; i < l->numOutDims(); ++i)
+      dims.push_back(IntTuple(l->outDim(i).size()));
+    s = IntTuple::tuple(std::move(dims));
+  }
   if (const cute::ComposedLayout *c = in.layout.cute()) {
     t.colex = true;
     if (!in.shape && c->layout.rank() == 2)

@@ -606,6 +606,11 @@ async function main() {
   check(JSON.stringify(colMajor) === '[0,4,8,12,16,20,24,28]', `cute orientation: (4,8):(1,4) row 0 reads ${colMajor.join(' ')} (r + 4c)`);
   const cuteOwner = await page.evaluate(async () => window.lk('owners', '(4,8):(8,1)', '(4,8)', 9));
   check(cuteOwner.ok && cuteOwner.result.owners[0].at.m === 9, 'cute orientation: element (1,1) is at offset 9');
+  // A TTGIR type gives the shape when the shape field is blank, as in the CLI.
+  const typed = 'tensor<8x8xf16, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>';
+  const typedOwner = await page.evaluate(async (t) => window.lk('owners', t, '', 9), typed);
+  check(typedOwner.ok && JSON.stringify(typedOwner.result.shape) === '[8,8]' && JSON.stringify(typedOwner.result.coord) === '[1,1]',
+    `TTGIR type: element 9 of a blank shape is (1,1) of the type's 8x8 (${JSON.stringify(typedOwner.ok && typedOwner.result.coord)})`);
 
   // --- Item 3: the coalesced verdict. Lane i holds row i of a row-major
   // (32,32) f32 tile: 16 B vectors, 8 instructions of 32 lanes at 128 B
