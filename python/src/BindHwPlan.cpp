@@ -43,27 +43,9 @@ namespace {
 
 hw::Arch archOf(const std::string &name) { return unwrap(hw::parseArch(name)); }
 
-hw::SwizzleMode hwSwizzleOf(const std::string &name) {
-  for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
-    if (i.name == name)
-      return i.mode;
-  std::string known;
-  for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
-    known += (known.empty() ? "" : ", ") + std::string(i.name);
-  raise(Diagnostic::error("unknown swizzle mode '" + name + "' (known: " + known + ")"));
-}
-
-hw::SmemDescriptorKind smemKindOf(const std::string &k) {
-  if (k == "wgmma") return hw::SmemDescriptorKind::Wgmma;
-  if (k == "umma") return hw::SmemDescriptorKind::Umma;
-  raise(Diagnostic::error("unknown descriptor kind '" + k + "' (known: wgmma, umma)"));
-}
-
-hw::Major majorOf(const std::string &m) {
-  if (m == "K") return hw::Major::K;
-  if (m == "MN") return hw::Major::MN;
-  raise(Diagnostic::error("unknown major '" + m + "' (known: K, MN)"));
-}
+hw::SwizzleMode hwSwizzleOf(const std::string &name) { return unwrap(api::parseHwSwizzle(name)); }
+hw::SmemDescriptorKind smemKindOf(const std::string &k) { return unwrap(api::parseDescriptorKind(k)); }
+hw::Major majorOf(const std::string &m) { return unwrap(api::parseMajor(m)); }
 
 tile::MemoryLayout memoryOf(const ComposeLayout &c) { return unwrap(tile::MemoryLayout::of(c)); }
 
@@ -117,22 +99,11 @@ Example:
         py::arg("name"), py::return_value_policy::reference, "The atom named `name`");
 }
 
-py::dict smemDict(const hw::SmemDescriptor &d) {
-  py::dict r;
-  r["start_address"] = d.startAddress;
-  r["leading_byte_offset"] = d.leadingByteOffset;
-  r["stride_byte_offset"] = d.strideByteOffset;
-  r["base_offset"] = d.baseOffset;
-  r["swizzle"] = std::string(hw::name(d.swizzle));
-  r["lbo_absolute"] = d.lboAbsolute;
-  return r;
-}
-
 void bindDescriptors(py::module_ &m) {
   m.def("decode_smem_descriptor", [](py::object word, const std::string &kind) {
           uint64_t w = py::isinstance<py::str>(word) ? unwrap(api::parseWord(word.cast<std::string>()))
                                                      : word.cast<uint64_t>();
-          return smemDict(unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w)));
+          return toDict(api::describe(unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w))));
         }, py::arg("word"), py::arg("kind") = "wgmma",
         "The fields of a wgmma/umma shared-memory descriptor word (int or '0x..' text); addresses in bytes");
   m.def("encode_smem_descriptor", [](Int64 start, Int64 lbo, Int64 sbo, const std::string &swizzle,

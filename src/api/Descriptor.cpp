@@ -40,6 +40,55 @@ Expected<uint64_t> parseWord(std::string_view text) {
   return v;
 }
 
+std::string hexWord(uint64_t v) {
+  static const char *digits = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), digits[v & 15]);
+    v >>= 4;
+  } while (v);
+  return "0x" + s;
+}
+
+Expected<hw::SmemDescriptorKind> parseDescriptorKind(std::string_view name) {
+  if (name == "wgmma")
+    return hw::SmemDescriptorKind::Wgmma;
+  if (name == "umma")
+    return hw::SmemDescriptorKind::Umma;
+  return Diagnostic::error("unknown descriptor kind '" + std::string(name) +
+                           "' (known: wgmma, umma)");
+}
+
+Expected<hw::SwizzleMode> parseHwSwizzle(std::string_view name) {
+  std::string known;
+  for (const hw::SwizzleModeInfo &m : hw::swizzleModes()) {
+    if (m.name == name)
+      return m.mode;
+    known += (known.empty() ? "" : ", ") + std::string(m.name);
+  }
+  return Diagnostic::error("unknown swizzle mode '" + std::string(name) +
+                           "' (known: " + known + ")");
+}
+
+Expected<hw::Major> parseMajor(std::string_view name) {
+  if (name == "K")
+    return hw::Major::K;
+  if (name == "MN")
+    return hw::Major::MN;
+  return Diagnostic::error("unknown major '" + std::string(name) +
+                           "' (known: K, MN)");
+}
+
+Record describe(const hw::SmemDescriptor &d) {
+  return Record()
+      .add("start_address", d.startAddress)
+      .add("leading_byte_offset", d.leadingByteOffset)
+      .add("stride_byte_offset", d.strideByteOffset)
+      .add("base_offset", d.baseOffset)
+      .add("swizzle", hw::name(d.swizzle))
+      .add("lbo_absolute", d.lboAbsolute);
+}
+
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
                                      int64_t mn, int64_t k,

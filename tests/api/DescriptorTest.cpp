@@ -64,5 +64,40 @@ TEST(ApiDescriptor, TileTma) {
   EXPECT_EQ(wide->globalStrides, (std::vector<int64_t>{int64_t(1) << 33}));
 }
 
+TEST(ApiDescriptor, HexWord) {
+  EXPECT_EQ(hexWord(0), "0x0");
+  EXPECT_EQ(hexWord(255), "0xff");
+  EXPECT_EQ(hexWord(0x4000004000010000ull), "0x4000004000010000");
+  EXPECT_EQ(hexWord(UINT64_MAX), "0xffffffffffffffff");
+  EXPECT_EQ(*parseWord(hexWord(1073758224)), 1073758224u); // round trip
+}
+
+TEST(ApiDescriptor, Names) {
+  EXPECT_EQ(*parseDescriptorKind("wgmma"), hw::SmemDescriptorKind::Wgmma);
+  EXPECT_EQ(*parseDescriptorKind("umma"), hw::SmemDescriptorKind::Umma);
+  EXPECT_EQ(parseDescriptorKind("WGMMA").error().message,
+            "unknown descriptor kind 'WGMMA' (known: wgmma, umma)");
+  EXPECT_EQ(*parseMajor("K"), hw::Major::K);
+  EXPECT_EQ(*parseMajor("MN"), hw::Major::MN);
+  EXPECT_EQ(parseMajor("k").error().message, "unknown major 'k' (known: K, MN)");
+  EXPECT_EQ(*parseHwSwizzle("none"), hw::SwizzleMode::None);
+  EXPECT_EQ(*parseHwSwizzle("128B"), hw::SwizzleMode::B128);
+  Expected<hw::SwizzleMode> bad = parseHwSwizzle("256B");
+  ASSERT_FALSE(bad.hasValue());
+  // The message lists every name of the table, first "none".
+  EXPECT_EQ(bad.error().message.rfind("unknown swizzle mode '256B' (known: none, ", 0), 0u)
+      << bad.error().message;
+  for (const hw::SwizzleModeInfo &m : hw::swizzleModes())
+    EXPECT_NE(bad.error().message.find(std::string(m.name)), std::string::npos);
+}
+
+TEST(ApiDescriptor, DescribeSmemDescriptor) {
+  hw::SmemDescriptor d{1024, 16, 1024, 3, hw::SwizzleMode::B128, true};
+  EXPECT_EQ(toJson(describe(d)),
+            R"({"start_address":1024,"leading_byte_offset":16,)"
+            R"("stride_byte_offset":1024,"base_offset":3,"swizzle":"128B",)"
+            R"("lbo_absolute":true})");
+}
+
 } // namespace
 } // namespace lk::api

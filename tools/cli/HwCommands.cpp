@@ -43,41 +43,6 @@ Diagnostic inParam(Diagnostic d, const Invocation &inv, const std::string &what)
   return d;
 }
 
-/// A 64-bit word written in decimal or as 0x... hex.
-Expected<uint64_t> parseWord(const std::string &text) {
-  return api::parseWord(text);
-}
-
-std::string hex(uint64_t v) {
-  static const char *digits = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), digits[v & 15]);
-    v >>= 4;
-  } while (v);
-  return "0x" + s;
-}
-
-Expected<SmemDescriptorKind> kindParam(const std::string &text) {
-  if (text == "wgmma")
-    return SmemDescriptorKind::Wgmma;
-  if (text == "umma")
-    return SmemDescriptorKind::Umma;
-  return Diagnostic::error("unknown descriptor kind '" + text +
-                           "'; expected wgmma or umma");
-}
-
-Expected<hw::SwizzleMode> hwSwizzle(const std::string &text) {
-  std::string known;
-  for (const SwizzleModeInfo &m : swizzleModes()) {
-    if (m.name == text)
-      return m.mode;
-    known += (known.empty() ? "" : ", ") + std::string(m.name);
-  }
-  return Diagnostic::error("unknown swizzle mode '" + text + "' (known: " +
-                           known + ")");
-}
-
 Expected<int64_t> dtypeBitsOpt(const Invocation &inv) {
   LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(
                                   inv.option("dtype").value_or("f16")));
@@ -89,21 +54,7 @@ Expected<Arch> archOpt(const Invocation &inv) {
 }
 
 Expected<Major> majorOpt(const Invocation &inv) {
-  std::string m = inv.option("major").value_or("K");
-  if (m == "K")
-    return Major::K;
-  if (m == "MN")
-    return Major::MN;
-  return Diagnostic::error("--major: expected K or MN, got '" + m + "'");
-}
-
-JsonValue descriptorJson(const SmemDescriptor &d) {
-  return {{"start_address", d.startAddress},
-          {"leading_byte_offset", d.leadingByteOffset},
-          {"stride_byte_offset", d.strideByteOffset},
-          {"base_offset", d.baseOffset},
-          {"swizzle", std::string(name(d.swizzle))},
-          {"lbo_absolute", d.lboAbsolute}};
+  return api::parseMajor(inv.option("major").value_or("K"));
 }
 
 /// --mn and --k, required together.
@@ -118,14 +69,14 @@ Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
 } // namespace
 
 Expected<Reply> runHwDecode(const Invocation &inv) {
-  LK_TRY(SmemDescriptorKind kind, kindParam(inv.text(0)));
-  auto word = parseWord(inv.text(1));
+  LK_TRY(SmemDescriptorKind kind, api::parseDescriptorKind(inv.text(0)));
+  auto word = api::parseWord(inv.text(1));
   if (!word)
     return inParam(std::move(word).error(), inv, "argument WORD");
   LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, *word));
   Reply r;
   r.text = str(d);
-  r.json = descriptorJson(d);
+  r.json = jsonOf(api::describe(d));
   if (inv.option("mn") || inv.option("k")) {
     LK_TRY(auto tile, tileOpts(inv));
     LK_TRY(Major major, majorOpt(inv));
@@ -139,17 +90,17 @@ Expected<Reply> runHwDecode(const Invocation &inv) {
 }
 
 Expected<Reply> runHwEncode(const Invocation &inv) {
-  LK_TRY(SmemDescriptorKind kind, kindParam(inv.text(0)));
+  LK_TRY(SmemDescriptorKind kind, api::parseDescriptorKind(inv.text(0)));
   SmemDescriptor d;
   LK_TRY(d.startAddress, inv.integerOption("start", 0));
   LK_TRY(d.leadingByteOffset, inv.integerOption("lbo", 16));
   LK_TRY(d.strideByteOffset, inv.integerOption("sbo", 16));
   LK_TRY(d.baseOffset, inv.integerOption("base", 0));
-  LK_TRY(d.swizzle, hwSwizzle(inv.option("swizzle").value_or("none")));
+  LK_TRY(d.swizzle, api::parseHwSwizzle(inv.option("swizzle").value_or("none")));
   LK_TRY(uint64_t word, encodeSmemDescriptor(kind, d));
   Reply r;
-  r.text = hex(word);
-  r.json = {{"word", hex(word)}, {"fields", descriptorJson(d)}};
+  r.text = api::hexWord(word);
+  r.json = {{"word", api::hexWord(word)}, {"fields", jsonOf(api::describe(d))}};
   return r;
 }
 
@@ -204,14 +155,14 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
   d.mn = tile.first;
   d.k = tile.second;
   if (std::optional<std::string> mode = inv.option("tma-swizzle")) {
-    LK_TRY(SwizzleMode swizzle, hwSwizzle(*mode));
+    LK_TRY(SwizzleMode swizzle, api::parseHwSwizzle(*mode));
     LK_TRY(d.tma, api::tileTma(inv.option("dtype").value_or("f16"),
                                d.elementBits, d.major, d.mn, d.k, swizzle));
   }
   if (std::optional<std::string> word = inv.option("descriptor")) {
     LK_TRY(SmemDescriptorKind kind,
-           kindParam(inv.option("kind").value_or("wgmma")));
-    auto w = parseWord(*word);
+           api::parseDescriptorKind(inv.option("kind").value_or("wgmma")));
+    auto w = api::parseWord(*word);
     if (!w)
       return inParam(std::move(w).error(), inv, "--descriptor");
     LK_TRY(SmemDescriptor desc, decodeSmemDescriptor(kind, *w));
@@ -310,12 +261,12 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
 }
 
 Expected<Reply> runHwIdesc(const Invocation &inv) {
-  auto word = parseWord(inv.text(0));
+  auto word = api::parseWord(inv.text(0));
   if (!word)
     return inParam(std::move(word).error(), inv, "argument WORD");
   if (*word > UINT32_MAX)
     return inParam(Diagnostic::error("an instruction descriptor is 32 bits; " +
-                                     hex(*word) + " is wider"),
+                                     api::hexWord(*word) + " is wider"),
                    inv, "argument WORD");
   LK_TRY(UmmaKind kind, parseUmmaKind(inv.option("kind").value_or("f16")));
   LK_TRY(int64_t ctaGroup, inv.integerOption("cta-group", 1));

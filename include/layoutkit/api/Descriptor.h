@@ -28,8 +28,10 @@
 #ifndef LAYOUTKIT_API_DESCRIPTOR_H
 #define LAYOUTKIT_API_DESCRIPTOR_H
 
+#include "layoutkit/api/Record.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/hw/CanonicalLayout.h"
+#include "layoutkit/hw/SmemDescriptor.h"
 #include "layoutkit/hw/TmaDescriptor.h"
 
 #include <cstdint>
@@ -39,6 +41,29 @@ namespace lk::api {
 
 /// A 64-bit word in decimal or 0x hex (see the file comment).
 Expected<uint64_t> parseWord(std::string_view text);
+
+/// `v` as lower-case hex with a 0x prefix, no leading zeros: 0 -> "0x0",
+/// 0x40004010 -> "0x40004010" (the form parseWord reads back).
+std::string hexWord(uint64_t v);
+
+/// The descriptor kind named "wgmma" or "umma"; any other text is
+/// "unknown descriptor kind 'X' (known: wgmma, umma)".
+Expected<hw::SmemDescriptorKind> parseDescriptorKind(std::string_view name);
+
+/// The hw swizzle mode by its name in hw::swizzleModes() (none, 32B, 64B,
+/// 128B, 128B_atom32B, ...); other text is "unknown swizzle mode 'X'
+/// (known: <the names in table order>)".
+Expected<hw::SwizzleMode> parseHwSwizzle(std::string_view name);
+
+/// "K" or "MN" (exact case); other text is "unknown major 'X' (known: K,
+/// MN)".
+Expected<hw::Major> parseMajor(std::string_view name);
+
+/// The shared-memory descriptor record: start_address, leading_byte_offset,
+/// stride_byte_offset, base_offset (ints, bytes except the 0..7 base
+/// field), swizzle (the mode's name), lbo_absolute (bool). Example: the
+/// default wgmma fields {0, 16, 16, 0, none, false}.
+Record describe(const hw::SmemDescriptor &d);
 
 /// The TMA description of one (mn, k) tile (see the file comment).
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
