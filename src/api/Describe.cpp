@@ -284,4 +284,45 @@ Record describe(const AccessAnalysis &a) {
       .add("replication", describe(a.replication));
 }
 
+Record describe(const linear::LinearLayout &l) {
+  Record bases;
+  for (int i = 0; i < l.numInDims(); ++i) {
+    Value::List b;
+    for (const std::vector<int64_t> &v : l.bases(i))
+      b.push_back(Value::ints(v));
+    bases.add(std::string(linear::dimName(l.inDim(i).id)), std::move(b));
+  }
+  Value::List outs;
+  for (int k = 0; k < l.numOutDims(); ++k)
+    outs.push_back(Value::List{linear::dimName(l.outDim(k).id),
+                               l.outDim(k).size()});
+  return Record()
+      .add("text", l.str())
+      .add("bases", std::move(bases))
+      .add("out_dims", std::move(outs));
+}
+
+Record describe(const linear::Waste &w) {
+  Record masked;
+  for (const linear::MaskedInputs &m : w.masked) {
+    Value::List runs;
+    for (size_t i = 0; i < m.values.size();) {
+      size_t j = i;
+      while (j + 1 < m.values.size() && m.values[j + 1] == m.values[j] + 1)
+        ++j;
+      runs.push_back(Value::List{m.values[i], m.values[j]});
+      i = j + 1;
+    }
+    masked.add(std::string(linear::dimName(m.dim)), std::move(runs));
+  }
+  return Record()
+      .add("elements", w.elements)
+      .add("valid_elements", w.validElements)
+      .add("padded_elements", w.paddedElements)
+      .add("fraction", w.fraction)
+      .add("slots", w.slots)
+      .add("masked_slots", w.maskedSlots)
+      .add("masked", std::move(masked));
+}
+
 } // namespace lk::api

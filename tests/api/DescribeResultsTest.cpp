@@ -12,6 +12,7 @@
 
 #include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/linear/Text.h"
 
 #include <gtest/gtest.h>
 
@@ -164,3 +165,36 @@ TEST(DescribeResults, Access) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("has a swizzle"), std::string::npos);
 }
+
+namespace {
+
+TEST(ApiDescribeLinear, LayoutRecord) {
+  // register bit 0 -> 1, lane bits 0, 1 -> 2, 0 over one 4-element dim.
+  auto l = linear::parseLinearLayout(
+      "{register: [(1)], lane: [(2), (0)]} -> {dim0: 4}");
+  ASSERT_TRUE(l) << l.error().message;
+  EXPECT_EQ(api::toJson(api::describe(*l)),
+            R"({"text":"{register: [(1)], lane: [(2), (0)]} -> {dim0: 4}",)"
+            R"("bases":{"register":[[1]],"lane":[[2],[0]]},)"
+            R"("out_dims":[["dim0",4]]})");
+}
+
+TEST(ApiDescribeLinear, WasteRecordRunsOfMaskedValues) {
+  linear::Waste w;
+  w.elements = 64;
+  w.validElements = 48;
+  w.paddedElements = 16;
+  w.fraction = 0.25;
+  w.slots = 64;
+  w.maskedSlots = 16;
+  // lane values 24..31 and 40 masked: runs [24,31] and [40,40]; no
+  // register masked: [].
+  w.masked = {{linear::dims::kRegister, 4, {}},
+              {linear::dims::kLane, 64, {24, 25, 26, 27, 28, 29, 30, 31, 40}}};
+  EXPECT_EQ(api::toJson(api::describe(w)),
+            R"({"elements":64,"valid_elements":48,"padded_elements":16,)"
+            R"("fraction":0.25,"slots":64,"masked_slots":16,)"
+            R"("masked":{"register":[],"lane":[[24,31],[40,40]]}})");
+}
+
+} // namespace

@@ -15,9 +15,11 @@
 
 #include "cli/Grid.h"
 #include "cli/Handlers.h"
+#include "cli/Json.h"
 #include "cli/LayoutArgs.h"
 
 #include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Query.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
@@ -46,22 +48,10 @@ Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
   return *l->linear();
 }
 
-/// The bases as JSON: {in-dim: [[v per out-dim], ...]}, out_dims.
-JsonValue layoutJson(const LinearLayout &l) {
-  JsonValue bases = JsonValue::object();
-  for (int i = 0; i < l.numInDims(); ++i)
-    bases[std::string(dimName(l.inDim(i).id))] = l.bases(i);
-  JsonValue outs = JsonValue::array();
-  for (int i = 0; i < l.numOutDims(); ++i)
-    outs.push_back({std::string(dimName(l.outDim(i).id)),
-                    int64_t(1) << l.outDim(i).log2});
-  return {{"text", l.str()}, {"bases", bases}, {"out_dims", outs}};
-}
-
 Reply layoutReplyOf(const LinearLayout &l) {
   Reply r;
   r.text = l.str();
-  r.json = layoutJson(l);
+  r.json = jsonOf(api::describe(l));
   return r;
 }
 
@@ -165,7 +155,7 @@ Expected<Reply> runLinearShow(const Invocation &inv) {
   LK_TRY(Grid g, picture(l));
   Reply r;
   r.text = renderGridText(g);
-  r.json = layoutJson(l);
+  r.json = jsonOf(api::describe(l));
   LK_CHECK(attachSvg(inv, renderGridSvg(g), r));
   return r;
 }
@@ -174,7 +164,7 @@ Expected<Reply> runLinearBases(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   Reply r;
   r.text = l.toString();
-  r.json = layoutJson(l);
+  r.json = jsonOf(api::describe(l));
   r.json["injective"] = l.isInjective();
   r.json["surjective"] = l.isSurjective();
   r.json["rank"] = l.rank();
@@ -231,33 +221,6 @@ Expected<Reply> runLinearFromTile(const Invocation &inv) {
   return layoutReplyOf(l);
 }
 
-namespace {
-
-JsonValue wasteJson(const Waste &w) {
-  JsonValue masked = JsonValue::object();
-  // Runs [first, last] of fully masked values (a mask can have 2^24).
-  for (const MaskedInputs &m : w.masked) {
-    JsonValue runs = JsonValue::array();
-    for (size_t i = 0; i < m.values.size();) {
-      size_t j = i;
-      while (j + 1 < m.values.size() && m.values[j + 1] == m.values[j] + 1)
-        ++j;
-      runs.push_back({m.values[i], m.values[j]});
-      i = j + 1;
-    }
-    masked[std::string(dimName(m.dim))] = runs;
-  }
-  return {{"elements", w.elements},
-          {"valid_elements", w.validElements},
-          {"padded_elements", w.paddedElements},
-          {"fraction", w.fraction},
-          {"slots", w.slots},
-          {"masked_slots", w.maskedSlots},
-          {"masked", masked}};
-}
-
-} // namespace
-
 Expected<Reply> runLinearPad(const Invocation &inv) {
   auto any = api::parseLayout(inv.text(0));
   if (!any)
@@ -280,9 +243,9 @@ Expected<Reply> runLinearPad(const Invocation &inv) {
   r.json = {{"padded", pc.paddedText},
             {"steps", steps},
             {"exact", pc.exact},
-            {"layout", layoutJson(pc.layout.layout())},
+            {"layout", jsonOf(api::describe(pc.layout.layout()))},
             {"logical_shape", logical},
-            {"waste", wasteJson(w)}};
+            {"waste", jsonOf(api::describe(w))}};
   return r;
 }
 

@@ -105,6 +105,21 @@
 ///   The keys are shared_memory and global_memory, not shared and global:
 ///   `global` is a Python keyword, and Python shows them as attributes.
 ///
+/// Linear layouts (linear/LinearLayout.h, linear/Padded.h):
+///   Linear    (linear show/bases/compose/..., the conformance runner's
+///             linear_standard without "text")
+///             {"text":"{register: [], lane: [[1]], warp: []} -> {dim0: 2}",
+///              "bases":{"register":[],"lane":[[1]],"warp":[]},
+///              "out_dims":[["dim0",2]]}
+///             bases[in-dim][k]: the image of bit k of that input, one value
+///             per out-dim; out_dims: [name, size] in out-dim order
+///   Waste     (linear pad)
+///             {"elements":64,"valid_elements":48,"padded_elements":16,
+///              "fraction":0.25,"slots":64,"masked_slots":16,
+///              "masked":{"lane":[[24,31]]}}
+///             masked[in-dim]: the fully masked values as [first, last]
+///             runs of consecutive values (a mask can have 2^24 values)
+///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_API_DESCRIBE_H
 #define LAYOUTKIT_API_DESCRIBE_H
@@ -115,6 +130,8 @@
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/cute/Swizzle.h"
+#include "layoutkit/linear/LinearLayout.h"
+#include "layoutkit/linear/Padded.h"
 
 namespace lk::api {
 
@@ -133,6 +150,10 @@ Record describe(const AccessAnalysis &a);
 Record describe(const hw::SharedAccessReport &s);
 Record describe(const hw::GlobalAccessReport &g);
 Record describe(const hw::ReplicationReport &r);
+
+/// The Linear and Waste records of the file comment.
+Record describe(const linear::LinearLayout &l);
+Record describe(const linear::Waste &w);
 
 } // namespace lk::api
 
