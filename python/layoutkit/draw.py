@@ -332,18 +332,8 @@ def draw_tv_layout(tv, shape, filename=None):
 
 
 def _atom_cells(atom):
-    shape = atom.shape
-    cols = shape[-1]
-    rows = _lk.size(tuple(shape[:-1])) if len(shape) > 1 else 1
-    holders = []
-    for t in range(atom.threads):
-        for v in range(atom.values):
-            c = atom.eval(t, v)
-            row = 0
-            for d in range(len(c) - 1):
-                row = row * shape[d] + c[d]
-            holders.append((row, c[-1], t, v))
-    return rows, cols, holders
+    rows, cols, cells = atom.grid()
+    return rows, cols, [(k // cols, k % cols, t, v) for k, cell in enumerate(cells) for t, v in cell]
 
 
 def draw_mma_atom(atom, filename=None):

@@ -109,6 +109,17 @@ void raise(const Diagnostic &d, const std::string &path) {
   throw py::error_already_set();
 }
 
+py::tuple tvGridTuple(const api::TvGrid &g) {
+  py::list cells;
+  for (const std::vector<api::TvPair> &h : g.holders) {
+    py::list pairs;
+    for (const api::TvPair &p : h)
+      pairs.append(py::make_tuple(p.thread, p.value));
+    cells.append(pairs);
+  }
+  return py::make_tuple(g.rows, g.cols, cells);
+}
+
 namespace {
 
 /// repr(h) cut to 60 characters (a hostile value may print as megabytes).
@@ -1023,15 +1034,7 @@ void bindAlgebra(py::module_ &m) {
         "one row; a ComposedLayout gives Sw(off + L(..)). Example: tabulate(Layout((2,2),(2,1))).tolist() "
         "== [[0, 1], [2, 3]]");
   m.def("tv_grid", [](const Layout &tv, const std::vector<int64_t> &shape) {
-          api::TvGrid g = unwrap(api::tvGrid(tv, shape));
-          py::list cells;
-          for (const std::vector<api::TvPair> &h : g.holders) {
-            py::list pairs;
-            for (const api::TvPair &p : h)
-              pairs.append(py::make_tuple(p.thread, p.value));
-            cells.append(pairs);
-          }
-          return py::make_tuple(g.rows, g.cols, cells);
+          return tvGridTuple(unwrap(api::tvGrid(tv, shape)));
         }, py::arg("tv"), py::arg("shape"),
         "The tile `shape` ((rows,) or (rows, cols)) a TV layout (thread, value) -> index reaches "
         "(api::tvGrid; index i is cell (i mod rows, i div rows)): (rows, cols, cells), cells[r * cols + c] "

@@ -82,6 +82,9 @@ Example:
              return ComposeLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
            })
       .def("linear_layout", [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
+      .def("grid", [](const hw::Atom &a) { return tvGridTuple(unwrap(api::atomGrid(a))); },
+           "(rows, cols, cells) of the logical tile (api::atomGrid): rows flatten every coordinate "
+           "but the last, cells[r * cols + c] the [(thread, value), ...] there")
       .def("__repr__", [](const hw::Atom &a) { return "<Atom " + a.name + ">"; });
 
   m.def("atoms", [](std::optional<std::string> arch, std::string instruction, std::string operand) {

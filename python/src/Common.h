@@ -20,6 +20,7 @@
 #define PYBIND11_DETAILED_ERROR_MESSAGES
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Query.h"
 #include "layoutkit/api/Record.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
@@ -92,6 +93,10 @@ py::object fromIntTuple(const lk::IntTuple &t);
 py::object toPython(const lk::api::Value &v);
 /// A record as a dict: the fields of a result's to_dict().
 py::dict toDict(const lk::api::Record &r);
+
+/// A TV grid (api::tvGrid, api::atomGrid) as (rows, cols, cells),
+/// cells[r * cols + c] the [(thread, value), ...] there.
+py::tuple tvGridTuple(const lk::api::TvGrid &g);
 
 /// A result of the api layer as Python (layoutkit.Result): its record's
 /// keys are its attributes (record values as toPython gives them),

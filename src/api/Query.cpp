@@ -259,6 +259,32 @@ Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape) 
   return g;
 }
 
+Expected<TvGrid> atomGrid(const hw::Atom &a) {
+  std::vector<int64_t> shape = a.logicalShape();
+  TvGrid g;
+  g.cols = shape.back();
+  g.rows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d) {
+    LK_TRY(g.rows, checkedMul(g.rows, shape[d], "the atom's rows"));
+  }
+  if (g.rows > kMaxDrawCells / g.cols)
+    return Diagnostic::error("atom " + a.name + " has more than " +
+                             std::to_string(kMaxDrawCells) +
+                             " elements to draw");
+  g.threads = a.threads;
+  g.values = a.values;
+  g.holders.resize(size_t(g.rows * g.cols));
+  for (int64_t t = 0; t < a.threads; ++t)
+    for (int64_t v = 0; v < a.values; ++v) {
+      LK_TRY(std::vector<int64_t> c, a.eval(t, v));
+      int64_t row = 0;
+      for (size_t d = 0; d + 1 < c.size(); ++d)
+        row = row * shape[d] + c[d];
+      g.holders[size_t(row * g.cols + c.back())].push_back({t, v});
+    }
+  return g;
+}
+
 int64_t threadWeight(tile::Axis a) {
   if (a == tile::Axis::laneid() || a == tile::Axis::tid() ||
       a == tile::Axis::tid_in_wg())

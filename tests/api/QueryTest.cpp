@@ -324,3 +324,28 @@ TEST(ApiQuery, HoldersBoundsTheReplicas) {
 
 } // namespace
 } // namespace lk::api
+
+namespace {
+
+// mma.m16n8k16 C fragment (16 x 8): value v of thread t is at row
+// t/4 + 8*(v/2), column 2*(t%4) + v%2, each element held once.
+TEST(ApiAtomGrid, MmaAccumulatorCells) {
+  lk::Expected<const lk::hw::Atom *> a = lk::hw::findAtom("mma.m16n8k16.f16.C");
+  ASSERT_TRUE(a.hasValue()) << a.error().message;
+  lk::Expected<lk::api::TvGrid> g = lk::api::atomGrid(**a);
+  ASSERT_TRUE(g.hasValue()) << g.error().message;
+  EXPECT_EQ(g->rows, 16);
+  EXPECT_EQ(g->cols, 8);
+  EXPECT_EQ(g->threads, 32);
+  EXPECT_EQ(g->values, 4);
+  using P = std::vector<lk::api::TvPair>;
+  EXPECT_EQ(g->holders[0 * 8 + 0], (P{{0, 0}}));
+  EXPECT_EQ(g->holders[0 * 8 + 1], (P{{0, 1}}));
+  EXPECT_EQ(g->holders[8 * 8 + 0], (P{{0, 2}}));
+  EXPECT_EQ(g->holders[1 * 8 + 6], (P{{7, 0}}));  // t=7: row 1, col 6
+  EXPECT_EQ(g->holders[15 * 8 + 7], (P{{31, 3}})); // t=31, v=3
+  for (const P &cell : g->holders)
+    EXPECT_EQ(cell.size(), 1u);
+}
+
+} // namespace

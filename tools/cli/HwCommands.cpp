@@ -217,15 +217,8 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
 
 Expected<Reply> runHwAtom(const Invocation &inv) {
   LK_TRY(const Atom *a, findAtom(inv.text(0)));
-  std::vector<int64_t> shape = a->logicalShape();
-  // Rows: every coordinate but the last (flattened row-major); columns: the
-  // last coordinate.
-  int64_t cols = shape.back(), rows = 1;
-  for (size_t d = 0; d + 1 < shape.size(); ++d)
-    rows *= shape[d];
-  if (rows * cols > (int64_t(1) << 16))
-    return Diagnostic::error("atom " + a->name + " has more than 65536 elements to draw");
-  Grid g(rows, cols);
+  LK_TRY(api::TvGrid tv, api::atomGrid(*a));
+  Grid g(tv.rows, tv.cols);
   g.title = a->name;
   std::string names;
   for (const std::string &n : a->coordNames)
@@ -233,22 +226,22 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
   g.legend = "rows: (" + names.substr(0, names.rfind(',')) + "), columns: " +
              names.substr(names.rfind(',') + 1) +
              "; cell: T<thread>V<value> (all holders, '/' separated)";
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < tv.rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < cols; ++c)
+  for (int64_t c = 0; c < tv.cols; ++c)
     g.colLabels[size_t(c)] = std::to_string(c);
+  for (int64_t k = 0; k < tv.rows * tv.cols; ++k)
+    for (const api::TvPair &p : tv.holders[size_t(k)]) {
+      std::string &cell = g.cell(k / tv.cols, k % tv.cols);
+      cell += (cell.empty() ? "T" : "/T") + std::to_string(p.thread) + "V" +
+              std::to_string(p.value);
+      if (g.color(k / tv.cols, k % tv.cols) < 0)
+        g.color(k / tv.cols, k % tv.cols) = p.thread;
+    }
   JsonValue holders = JsonValue::array();
   for (int64_t t = 0; t < a->threads; ++t)
     for (int64_t v = 0; v < a->values; ++v) {
       LK_TRY(std::vector<int64_t> c, a->eval(t, v));
-      int64_t row = 0;
-      for (size_t d = 0; d + 1 < c.size(); ++d)
-        row = row * shape[d] + c[d];
-      std::string &cell = g.cell(row, c.back());
-      cell += (cell.empty() ? "" : "/") + ("T" + std::to_string(t) + "V" +
-                                           std::to_string(v));
-      if (g.color(row, c.back()) < 0)
-        g.color(row, c.back()) = t;
       holders.push_back({{"thread", t}, {"value", v}, {"coord", c}});
     }
   Reply reply;

@@ -42,6 +42,7 @@
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/Atom.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/tile/Bank.h"
@@ -204,6 +205,16 @@ struct TvGrid {
 /// Example: (2,2):(1,2) over (2,2): cell (r, c) holds {thread r, value c};
 /// (2,2):(1,0) over (2) : cell r holds {r, 0} and {r, 1}.
 Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape);
+
+/// The logical tile of a hardware atom, as `layoutkit hw atom` and Python's
+/// draw_mma_atom draw it: rows = the product of every extent of
+/// a.logicalShape() but the last (those coordinates flattened row-major),
+/// cols = the last extent; cell (row, col) holds the pairs (t, v) with
+/// a.eval(t, v) = that coordinate, by thread, then value. Refused before
+/// any work above kMaxDrawCells cells.
+/// Example: mma.m16n8k16.f16.C (16 x 8): 16 rows, 8 columns; cell (0, 0)
+/// holds {thread 0, value 0}.
+Expected<TvGrid> atomGrid(const hw::Atom &a);
 
 /// The first points of L(flat) and how many there are in all (the
 /// replica count). Example: S[4:1] + R[1000000:1@warpid] at 0 with limit
