@@ -644,40 +644,13 @@ int64_t crd2idxAny(py::object crd, py::object shape, py::object stride) {
   return unwrap(cute::crd2idx(c, makeLayout(shape, stride)));
 }
 
-/// CuTe's idx2crd(idx, shape, stride): c = (idx / d) % s at each leaf of
-/// (shape, stride) (C++ division, truncating); an index tuple goes mode by
-/// mode. Example: idx2crd(13, (4,8), (1,4)) = (13 % 4, (13/4) % 8) = (1, 3).
-IntTuple idx2crdStrided(const IntTuple &idx, const IntTuple &s,
-                        const IntTuple &d) {
-  auto fail = [&](const std::string &why) -> IntTuple {
-    raise(Diagnostic::error("idx2crd(" + idx.str() + ", " + s.str() + ", " +
-                            d.str() + "): " + why));
-  };
-  if (idx.isTuple() || s.isTuple()) {
-    if (s.isLeaf() || d.isLeaf() || s.rank() != d.rank() ||
-        (idx.isTuple() && idx.rank() != s.rank()))
-      return fail("the index, shape and stride are not congruent");
-    IntTuple r;
-    for (size_t i = 0; i < s.rank(); ++i)
-      r.push_back(idx2crdStrided(idx.isTuple() ? idx[i] : idx, s[i], d[i]));
-    return r;
-  }
-  if (d.isTuple())
-    return fail("the stride is not congruent to the shape");
-  if (d.value() == 0 || s.value() <= 0)
-    return fail("strides must be nonzero and shapes positive");
-  if (idx.value() == INT64_MIN && d.value() == -1)
-    return fail("integer overflow");
-  return IntTuple((idx.value() / d.value()) % s.value());
-}
-
 py::object idx2crdAny(py::object idx, py::object shape, py::object stride) {
   IntTuple s = toIntTuple(shape, "shape");
   if (stride.is_none() && PyIndex_Check(idx.ptr()) && !PyBool_Check(idx.ptr()))
     return fromIntTuple(unwrap(cute::idx2crd(toInt64(idx, "index"), s)));
   IntTuple d = stride.is_none() ? unwrap(prefixProduct(s))
                                 : toIntTuple(stride, "stride");
-  return fromIntTuple(idx2crdStrided(toIntTuple(idx, "index"), s, d));
+  return fromIntTuple(unwrap(api::idx2crd(toIntTuple(idx, "index"), s, d)));
 }
 
 /// make_layout(A, B, ...) or pycute's make_layout([A, B, ...]) (any
@@ -698,35 +671,16 @@ Layout makeLayoutOf(const py::args &args) {
   return unwrap(cute::makeLayout(v));
 }
 
-/// L(i) for every i < size(L) as an int64 numpy array.
-py::array_t<int64_t> offsets(const Layout &l) {
-  if (l.hasBasisStrides())
-    raise(Diagnostic::error("offsets: the layout has basis strides"));
-  int64_t n = l.size();
-  check(api::checkWork("offsets", n, 1, api::kMaxArrayValues));
-  py::array_t<int64_t> a(n);
-  int64_t *p = a.mutable_data();
-  {
-    py::gil_scoped_release nogil;
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = cute::evaluate(l, i);
-  }
-  return a;
-}
-
+/// Sw(off + L(i)) for every i < size(L) (api::offsets, without the GIL) as
+/// an int64 numpy array.
 py::array_t<int64_t> composedOffsets(const ComposedLayout &c) {
-  if (c.layout.hasBasisStrides())
-    raise(Diagnostic::error("offsets: the layout has basis strides"));
-  int64_t n = c.layout.size();
-  check(api::checkWork("offsets", n, 1, api::kMaxArrayValues));
-  py::array_t<int64_t> a(n);
-  int64_t *p = a.mutable_data();
-  {
+  Expected<std::vector<int64_t>> v = [&] {
     py::gil_scoped_release nogil;
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = c.swizzle(c.offset + cute::evaluate(c.layout, i));
-  }
-  return a;
+    return api::offsets(c);
+  }();
+  if (!v)
+    raise(v.error());
+  return py::array_t<int64_t>(py::ssize_t(v->size()), v->data());
 }
 
 Layout asLayout(py::handle h, const char *what);
@@ -840,7 +794,7 @@ Example:
              return unwrap(cute::makeLayout(modes));
            }, "The modes a slice selects, as one layout (pycute's L[a:b]). "
               "Example: Layout((4,8,2),(8,1,32))[0:2] == Layout((4,8),(8,1))")
-      .def("offsets", &offsets,
+      .def("offsets", [](const Layout &l) { return composedOffsets({cute::Swizzle{}, 0, l}); },
            "numpy int64 array [L(0), ..., L(size-1)], computed in C++. "
            "Example: Layout((2,2),(2,1)).offsets() -> [0, 2, 1, 3]")
       .def(py::self == py::self)

@@ -55,6 +55,43 @@ Expected<int64_t> parseInteger(std::string_view text) {
 // cute
 //===----------------------------------------------------------------------===//
 
+Expected<IntTuple> idx2crd(const IntTuple &idx, const IntTuple &s,
+                           const IntTuple &d) {
+  auto fail = [&](const std::string &why) {
+    return Diagnostic::error("idx2crd(" + idx.str() + ", " + s.str() + ", " +
+                             d.str() + "): " + why);
+  };
+  if (idx.isTuple() || s.isTuple()) {
+    if (s.isLeaf() || d.isLeaf() || s.rank() != d.rank() ||
+        (idx.isTuple() && idx.rank() != s.rank()))
+      return fail("the index, shape and stride are not congruent");
+    IntTuple r;
+    for (size_t i = 0; i < s.rank(); ++i) {
+      LK_TRY(IntTuple c, idx2crd(idx.isTuple() ? idx[i] : idx, s[i], d[i]));
+      r.push_back(std::move(c));
+    }
+    return r;
+  }
+  if (d.isTuple())
+    return fail("the stride is not congruent to the shape");
+  if (d.value() == 0 || s.value() <= 0)
+    return fail("strides must be nonzero and shapes positive");
+  if (idx.value() == INT64_MIN && d.value() == -1)
+    return fail("integer overflow");
+  return IntTuple((idx.value() / d.value()) % s.value());
+}
+
+Expected<std::vector<int64_t>> offsets(const cute::ComposedLayout &c) {
+  if (c.layout.hasBasisStrides())
+    return Diagnostic::error("offsets: the layout has basis strides");
+  int64_t n = c.layout.size();
+  LK_CHECK(checkWork("offsets", n, 1, kMaxArrayValues));
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    out[size_t(i)] = c.swizzle(c.offset + cute::evaluate(c.layout, i));
+  return out;
+}
+
 Expected<IntTuple> evaluate(const cute::ComposedLayout &c,
                             const IntTuple &coord) {
   bool plain = c.swizzle.isIdentity() && c.offset == 0;

@@ -349,3 +349,37 @@ TEST(ApiAtomGrid, MmaAccumulatorCells) {
 }
 
 } // namespace
+
+namespace {
+
+lk::IntTuple tup(std::string_view text) { return *lk::cute::parseIntTuple(text); }
+
+// c = (idx / d) % s per leaf: 13 over (4,8):(1,4) -> (13 % 4, (13/4) % 8).
+TEST(ApiIdx2crd, StridedLeaves) {
+  EXPECT_EQ(lk::api::idx2crd(tup("13"), tup("(4,8)"), tup("(1,4)"))->str(), "(1,3)");
+  // An index tuple goes mode by mode: (5 / 2) % 3 = 2, (7 / 1) % 4 = 3.
+  EXPECT_EQ(lk::api::idx2crd(tup("(5,7)"), tup("(3,4)"), tup("(2,1)"))->str(), "(2,3)");
+  // C++ division truncates: -7 / 2 = -3, -3 % 4 = -3.
+  EXPECT_EQ(lk::api::idx2crd(tup("-7"), tup("4"), tup("2"))->str(), "-3");
+  EXPECT_EQ(lk::api::idx2crd(tup("1"), tup("(4,8)"), tup("4")).error().message,
+            "idx2crd(1, (4,8), 4): the index, shape and stride are not congruent");
+  EXPECT_EQ(lk::api::idx2crd(tup("1"), tup("4"), tup("0")).error().message,
+            "idx2crd(1, 4, 0): strides must be nonzero and shapes positive");
+  EXPECT_FALSE(lk::api::idx2crd(lk::IntTuple(INT64_MIN), tup("4"), tup("-1")).hasValue());
+}
+
+TEST(ApiOffsets, EveryIndexInOrder) {
+  // (2,2):(2,1): i = 0..3 -> 0, 2, 1, 3.
+  lk::cute::ComposedLayout plain{{}, 0, *lk::cute::parseLayout("(2,2):(2,1)")};
+  EXPECT_EQ(*lk::api::offsets(plain), (std::vector<int64_t>{0, 2, 1, 3}));
+  // Sw<1,0,1> o 1 o 4:1: x ^ ((x >> 1) & 1) of 1, 2, 3, 4 -> 1, 3, 2, 4.
+  lk::cute::ComposedLayout sw{{1, 0, 1}, 1, *lk::cute::parseLayout("4:1")};
+  EXPECT_EQ(*lk::api::offsets(sw), (std::vector<int64_t>{1, 3, 2, 4}));
+  lk::cute::ComposedLayout basis{{}, 0, *lk::cute::parseLayout("(2,2):(1@0,1@1)")};
+  EXPECT_EQ(lk::api::offsets(basis).error().message,
+            "offsets: the layout has basis strides");
+  lk::cute::ComposedLayout huge{{}, 0, *lk::cute::parseLayout("(4096,8192):(1,4096)")};
+  EXPECT_FALSE(lk::api::offsets(huge).hasValue()); // 2^25 > kMaxArrayValues
+}
+
+} // namespace

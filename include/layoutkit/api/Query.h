@@ -74,6 +74,20 @@ Expected<int64_t> parseInteger(std::string_view text);
 Expected<IntTuple> evaluate(const cute::ComposedLayout &layout,
                             const IntTuple &coord);
 
+/// CuTe's idx2crd(idx, shape, stride): c = (idx / d) % s at each leaf of
+/// (shape, stride), C++ division (truncating toward zero); an index tuple
+/// goes mode by mode, an integer index is used for every mode. Refused:
+/// idx, shape and stride not congruent, a zero stride or a shape below 1,
+/// INT64_MIN / -1. Example: idx2crd(13, (4,8), (1,4)) = (13 % 4,
+/// (13 / 4) % 8) = (1, 3).
+Expected<IntTuple> idx2crd(const IntTuple &idx, const IntTuple &shape,
+                           const IntTuple &stride);
+
+/// Sw(off + L(i)) for every i < size(L), in order; refused for basis
+/// strides and above kMaxArrayValues (defined below) values before any
+/// work. Example: (2,2):(2,1) -> {0, 2, 1, 3}.
+Expected<std::vector<int64_t>> offsets(const cute::ComposedLayout &layout);
+
 /// The largest number of cells tabulate() fills.
 inline constexpr int64_t kMaxTableCells = int64_t(1) << 16;
 /// The largest number of values (cells x values per cell; a basis-stride
