@@ -503,55 +503,6 @@ py::array_t<int64_t> intArray(py::handle h, const std::string &what) {
   return py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
 }
 
-/// One term source of a vectorized call: the values of one argument and the
-/// layout they index (a mode of L, or L itself for an index array).
-struct Column {
-  const int64_t *values;
-  Layout layout;
-  /// sum over leaves (s-1)|d| fits in int64: for 0 <= c < size(layout) the
-  /// unchecked evaluate() cannot overflow.
-  bool boundFits = false;
-};
-
-bool evaluationBoundFits(const Layout &l) {
-  int64_t bound = 0;
-  auto s = l.shape().leaves();
-  auto d = l.stride().leaves();
-  for (size_t k = 0; k < s.size(); ++k) {
-    int64_t t;
-    if (d[k].value == INT64_MIN || mulOverflows(s[k].value - 1, std::abs(d[k].value), t) ||
-        addOverflows(bound, t, bound))
-      return false;
-  }
-  return true;
-}
-
-/// sum_k L_k(c_k) for each element, overflow checked; returns the first
-/// failing element (or -1) and leaves its diagnostic in `err`.
-int64_t evalColumns(const std::vector<Column> &cols, int64_t n, int64_t *out,
-                    std::optional<Diagnostic> &err) {
-  for (int64_t e = 0; e < n; ++e) {
-    int64_t r = 0;
-    for (const Column &c : cols) {
-      int64_t x = c.values[e];
-      if (c.boundFits && x >= 0 && x < c.layout.size()) {
-        if (addOverflows(r, cute::evaluate(c.layout, x), r)) {
-          err = Arith::diagnostic("crd2idx");
-          return e;
-        }
-        continue;
-      }
-      Expected<int64_t> v = cute::crd2idx(IntTuple(x), c.layout);
-      if (!v || addOverflows(r, *v, r)) {
-        err = v ? Arith::diagnostic("crd2idx") : v.error();
-        return e;
-      }
-    }
-    out[e] = r;
-  }
-  return -1;
-}
-
 /// L(i_array) or L(c0_array, c1_array, ...): an int64 array of the
 /// broadcast shape; one argument is an array of indices, several are the
 /// coordinates of L's top-level modes (ints and arrays broadcast together).
@@ -579,35 +530,20 @@ py::array_t<int64_t> evalArrays(const Layout &l, const py::args &args,
   py::array first = views[0].cast<py::array>();
   std::vector<py::ssize_t> shape(first.shape(), first.shape() + first.ndim());
   std::vector<py::array_t<int64_t>> flat;
-  std::vector<Column> cols;
+  std::vector<api::EvalColumn> cols;
   for (size_t k = 0; k < views.size(); ++k) {
     flat.push_back(py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
         views[k].attr("copy")()));
-    Layout m = args.size() == 1 ? l : l.mode(k);
-    bool fits = evaluationBoundFits(m);
-    cols.push_back({flat.back().data(), std::move(m), fits});
+    cols.push_back({flat.back().data(), args.size() == 1 ? l : l.mode(k)});
   }
   py::array_t<int64_t> out(shape);
-  int64_t n = int64_t(out.size());
-  int64_t *o = out.mutable_data();
-  std::optional<Diagnostic> err;
-  int64_t bad;
+  std::optional<api::ColumnFailure> bad;
   {
     py::gil_scoped_release nogil;
-    bad = evalColumns(cols, n, o, err);
-    if (bad < 0 && c)
-      for (int64_t e = 0; e < n; ++e) {
-        int64_t x;
-        if (addOverflows(o[e], c->offset, x)) {
-          bad = e;
-          err = Arith::diagnostic("the offset of " + c->str());
-          break;
-        }
-        o[e] = c->swizzle(x);
-      }
+    bad = api::evaluateColumns(cols, {out.mutable_data(), size_t(out.size())}, c);
   }
-  if (bad >= 0)
-    raise(*err, "element " + std::to_string(bad) + " (flat index)");
+  if (bad)
+    raise(bad->why, "element " + std::to_string(bad->element) + " (flat index)");
   return out;
 }
 

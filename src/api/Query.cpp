@@ -92,6 +92,54 @@ Expected<std::vector<int64_t>> offsets(const cute::ComposedLayout &c) {
   return out;
 }
 
+/// sum over leaves of (s-1)|d| fits in int64: for 0 <= x < size(l) the
+/// unchecked cute::evaluate cannot overflow.
+static bool evaluationBoundFits(const cute::Layout &l) {
+  int64_t bound = 0;
+  auto s = l.shape().leaves();
+  auto d = l.stride().leaves();
+  for (size_t k = 0; k < s.size(); ++k) {
+    int64_t t;
+    if (d[k].value == INT64_MIN ||
+        mulOverflows(s[k].value - 1, std::abs(d[k].value), t) ||
+        addOverflows(bound, t, bound))
+      return false;
+  }
+  return true;
+}
+
+std::optional<ColumnFailure>
+evaluateColumns(std::span<const EvalColumn> columns, std::span<int64_t> out,
+                const cute::ComposedLayout *composed) {
+  std::vector<bool> fits;
+  for (const EvalColumn &c : columns)
+    fits.push_back(evaluationBoundFits(c.layout));
+  for (size_t e = 0; e < out.size(); ++e) {
+    int64_t r = 0;
+    for (size_t k = 0; k < columns.size(); ++k) {
+      const EvalColumn &c = columns[k];
+      int64_t x = c.values[e];
+      if (fits[k] && x >= 0 && x < c.layout.size()) {
+        if (addOverflows(r, cute::evaluate(c.layout, x), r))
+          return ColumnFailure{int64_t(e), Arith::diagnostic("crd2idx")};
+        continue;
+      }
+      Expected<int64_t> v = cute::crd2idx(IntTuple(x), c.layout);
+      if (!v || addOverflows(r, *v, r))
+        return ColumnFailure{int64_t(e),
+                             v ? Arith::diagnostic("crd2idx") : v.error()};
+    }
+    if (composed) {
+      if (addOverflows(r, composed->offset, r))
+        return ColumnFailure{int64_t(e), Arith::diagnostic("the offset of " +
+                                                           composed->str())};
+      r = composed->swizzle(r);
+    }
+    out[e] = r;
+  }
+  return std::nullopt;
+}
+
 Expected<IntTuple> evaluate(const cute::ComposedLayout &c,
                             const IntTuple &coord) {
   bool plain = c.swizzle.isIdentity() && c.offset == 0;

@@ -383,3 +383,35 @@ TEST(ApiOffsets, EveryIndexInOrder) {
 }
 
 } // namespace
+
+namespace {
+
+// Two columns over 4:2 and 2:8: out[e] = 2 a[e] + 8 b[e].
+TEST(ApiEvaluateColumns, SumsColumnsAndNamesTheFailingElement) {
+  const int64_t a[] = {0, 1, 2, 3}, b[] = {1, 1, 1, 1};
+  std::vector<lk::api::EvalColumn> cols = {
+      {a, *lk::cute::parseLayout("4:2")}, {b, *lk::cute::parseLayout("2:8")}};
+  std::vector<int64_t> out(4);
+  EXPECT_FALSE(lk::api::evaluateColumns(cols, out).has_value());
+  EXPECT_EQ(out, (std::vector<int64_t>{8, 10, 12, 14}));
+  // Composed Sw<1,0,1> o 1: x + 1 = 9, 11, 13, 15 -> x ^ ((x >> 1) & 1):
+  // 0b1001 -> 9, 0b1011 -> 10, 0b1101 -> 13, 0b1111 -> 14.
+  lk::cute::ComposedLayout c{{1, 0, 1}, 1, *lk::cute::parseLayout("(4,2):(2,8)")};
+  EXPECT_FALSE(lk::api::evaluateColumns(cols, out, &c).has_value());
+  EXPECT_EQ(out, (std::vector<int64_t>{9, 10, 13, 14}));
+  // An index outside [0, size) wraps as crd2idx: 5 over 4:2 -> 2 * 5 = 10.
+  const int64_t wide[] = {5};
+  std::vector<lk::api::EvalColumn> one = {{wide, *lk::cute::parseLayout("4:2")}};
+  std::vector<int64_t> o1(1);
+  EXPECT_FALSE(lk::api::evaluateColumns(one, o1).has_value());
+  EXPECT_EQ(o1[0], 10);
+  // 2^62 * 2 overflows at element 1.
+  const int64_t big[] = {1, int64_t(1) << 62};
+  std::vector<lk::api::EvalColumn> over = {{big, *lk::cute::parseLayout("4:2")}};
+  std::vector<int64_t> o2(2);
+  std::optional<lk::api::ColumnFailure> f = lk::api::evaluateColumns(over, o2);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->element, 1);
+}
+
+} // namespace

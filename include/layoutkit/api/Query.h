@@ -88,6 +88,31 @@ Expected<IntTuple> idx2crd(const IntTuple &idx, const IntTuple &shape,
 /// work. Example: (2,2):(2,1) -> {0, 2, 1, 3}.
 Expected<std::vector<int64_t>> offsets(const cute::ComposedLayout &layout);
 
+/// One argument of a vectorized evaluation: `values` (one per element) and
+/// the layout they index (a top mode of L, or L itself for flat indices).
+struct EvalColumn {
+  const int64_t *values = nullptr;
+  cute::Layout layout;
+};
+/// Where a vectorized evaluation failed: the element (flat index into the
+/// columns) and why.
+struct ColumnFailure {
+  int64_t element = 0;
+  Diagnostic why;
+};
+/// out[e] = sum_k L_k(values_k[e]) for every e < out.size(), each L_k(x)
+/// as crd2idx (an x outside [0, size) wraps as CuTe's idx2crd does); with
+/// `composed`, then Sw(off + that) of its swizzle and offset. Every sum is
+/// overflow checked; a column whose sum over leaves of (s-1)|d| fits in
+/// int64 takes the unchecked evaluation for in-range x. Returns the first
+/// failing element, nothing when all succeed. @pre the layouts have
+/// integer strides and every values array holds out.size() values.
+/// Example: columns {0,1,2,3} over 4:2 and {1,1,1,1} over 2:8 -> {8, 10,
+/// 12, 14}.
+std::optional<ColumnFailure>
+evaluateColumns(std::span<const EvalColumn> columns, std::span<int64_t> out,
+                const cute::ComposedLayout *composed = nullptr);
+
 /// The largest number of cells tabulate() fills.
 inline constexpr int64_t kMaxTableCells = int64_t(1) << 16;
 /// The largest number of values (cells x values per cell; a basis-stride
