@@ -284,6 +284,18 @@ Record describe(const AccessAnalysis &a) {
       .add("replication", describe(a.replication));
 }
 
+Record describe(const hw::Atom &a) {
+  return Record()
+      .add("name", a.name)
+      .add("arch", hw::atomArchName(a.arch))
+      .add("instruction", a.instruction)
+      .add("operand", a.operand)
+      .add("shape", Value::ints(a.logicalShape()))
+      .add("threads", a.threads)
+      .add("values", a.values)
+      .add("unverified", a.unverified);
+}
+
 Record describe(const linear::LinearLayout &l) {
   Record bases;
   for (int i = 0; i < l.numInDims(); ++i) {

@@ -89,6 +89,22 @@ Record describe(const hw::SmemDescriptor &d) {
       .add("lbo_absolute", d.lboAbsolute);
 }
 
+Record describe(const hw::UmmaInstrDescriptor &d) {
+  return Record()
+      .add("kind", hw::info(d.kind).name)
+      .add("a", hw::name(d.a))
+      .add("b", hw::name(d.b))
+      .add("d", hw::name(d.d))
+      .add("m", d.m)
+      .add("n", d.n)
+      .add("major_a", hw::name(d.majorA))
+      .add("major_b", hw::name(d.majorB))
+      .add("negate_a", d.negateA)
+      .add("negate_b", d.negateB)
+      .add("sparse", d.sparse)
+      .add("saturate", d.saturate);
+}
+
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
                                      int64_t mn, int64_t k,

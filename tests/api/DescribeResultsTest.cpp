@@ -198,3 +198,24 @@ TEST(ApiDescribeLinear, WasteRecordRunsOfMaskedValues) {
 }
 
 } // namespace
+
+namespace {
+
+// mma.m16n8k16 C: 16 x 8 accumulators, 32 threads x 4 values (sm_80).
+TEST(ApiDescribeAtom, CatalogEntry) {
+  lk::Expected<const lk::hw::Atom *> a = lk::hw::findAtom("mma.m16n8k16.f16.C");
+  ASSERT_TRUE(a.hasValue()) << a.error().message;
+  lk::api::Record r = lk::api::describe(**a);
+  ASSERT_NE(r.find("shape"), nullptr);
+  EXPECT_EQ(lk::api::toJson(*r.find("shape")), "[16,8]");
+  EXPECT_EQ(lk::api::toJson(*r.find("threads")), "32");
+  EXPECT_EQ(lk::api::toJson(*r.find("values")), "4");
+  EXPECT_EQ(lk::api::toJson(*r.find("operand")), R"("C")");
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < r.size(); ++i)
+    keys.push_back(r.key(i));
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "arch", "instruction", "operand",
+                                            "shape", "threads", "values", "unverified"}));
+}
+
+} // namespace

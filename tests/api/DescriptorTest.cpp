@@ -99,5 +99,20 @@ TEST(ApiDescriptor, DescribeSmemDescriptor) {
             R"("lbo_absolute":true})");
 }
 
+TEST(ApiDescriptor, DescribeUmmaInstrDescriptor) {
+  hw::UmmaInstrDescriptor d;
+  d.kind = hw::UmmaKind::F16;
+  d.a = hw::UmmaFormat::BF16;
+  d.b = hw::UmmaFormat::BF16;
+  d.m = 128;
+  d.n = 256;
+  d.majorB = hw::Major::MN;
+  d.negateA = true;
+  EXPECT_EQ(toJson(describe(d)),
+            R"({"kind":"f16","a":"bf16","b":"bf16","d":"f32","m":128,)"
+            R"("n":256,"major_a":"K","major_b":"MN","negate_a":true,)"
+            R"("negate_b":false,"sparse":false,"saturate":false})");
+}
+
 } // namespace
 } // namespace lk::api

@@ -201,14 +201,7 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
               a->operand + "  " + shape + "  " + std::to_string(a->threads) +
               " threads x " + std::to_string(a->values) + " values  (docs/hardware.md §" +
               a->facts + (a->unverified ? ", UNVERIFIED" : "") + ")\n";
-    r.json.push_back({{"name", a->name},
-                      {"arch", std::string(atomArchName(a->arch))},
-                      {"instruction", a->instruction},
-                      {"operand", a->operand},
-                      {"shape", a->logicalShape()},
-                      {"threads", a->threads},
-                      {"values", a->values},
-                      {"unverified", a->unverified}});
+    r.json.push_back(jsonOf(api::describe(*a)));
   }
   if (r.text.empty())
     r.text = "no atom matches\n";
@@ -277,18 +270,7 @@ Expected<Reply> runHwIdesc(const Invocation &inv) {
   if (info(d.kind).blockScaled)
     r.text += " scale=" + std::string(name(d.scaleType)) + " sfaId=" +
               std::to_string(d.sfaId) + " sfbId=" + std::to_string(d.sfbId);
-  r.json = {{"kind", std::string(info(d.kind).name)},
-            {"a", std::string(name(d.a))},
-            {"b", std::string(name(d.b))},
-            {"d", std::string(name(d.d))},
-            {"m", d.m},
-            {"n", d.n},
-            {"major_a", std::string(name(d.majorA))},
-            {"major_b", std::string(name(d.majorB))},
-            {"negate_a", d.negateA},
-            {"negate_b", d.negateB},
-            {"sparse", d.sparse},
-            {"saturate", d.saturate}};
+  r.json = jsonOf(api::describe(d));
   return r;
 }
 

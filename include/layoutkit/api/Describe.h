@@ -105,6 +105,13 @@
 ///   The keys are shared_memory and global_memory, not shared and global:
 ///   `global` is a Python keyword, and Python shows them as attributes.
 ///
+/// Hardware atoms (hw/Atom.h):
+///   Atom      (hw atoms, one per atom)
+///             {"name":"mma.m16n8k16.f16.C","arch":"sm_80",
+///              "instruction":"mma.m16n8k16","operand":"C","shape":[16,8],
+///              "threads":32,"values":4,"unverified":false}
+///             shape: the logical extents (Atom::logicalShape)
+///
 /// Linear layouts (linear/LinearLayout.h, linear/Padded.h):
 ///   Linear    (linear show/bases/compose/..., the conformance runner's
 ///             linear_standard without "text")
@@ -150,6 +157,9 @@ Record describe(const AccessAnalysis &a);
 Record describe(const hw::SharedAccessReport &s);
 Record describe(const hw::GlobalAccessReport &g);
 Record describe(const hw::ReplicationReport &r);
+
+/// The Atom record of the file comment.
+Record describe(const hw::Atom &a);
 
 /// The Linear and Waste records of the file comment.
 Record describe(const linear::LinearLayout &l);

@@ -31,6 +31,7 @@
 #include "layoutkit/api/Record.h"
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/hw/CanonicalLayout.h"
+#include "layoutkit/hw/InstrDescriptor.h"
 #include "layoutkit/hw/SmemDescriptor.h"
 #include "layoutkit/hw/TmaDescriptor.h"
 
@@ -64,6 +65,13 @@ Expected<hw::Major> parseMajor(std::string_view name);
 /// field), swizzle (the mode's name), lbo_absolute (bool). Example: the
 /// default wgmma fields {0, 16, 16, 0, none, false}.
 Record describe(const hw::SmemDescriptor &d);
+
+/// The UMMA instruction descriptor record (hw idesc): kind, a, b, d (the
+/// kind's and formats' names), m, n, major_a, major_b ("K" / "MN"),
+/// negate_a, negate_b, sparse, saturate. Example: 0x08400490 as f16 ->
+/// {"kind":"f16","a":"bf16","b":"bf16","d":"f32","m":128,"n":256,
+/// "major_a":"K","major_b":"K","negate_a":false,...}.
+Record describe(const hw::UmmaInstrDescriptor &d);
 
 /// The TMA description of one (mn, k) tile (see the file comment).
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
