@@ -404,25 +404,17 @@ py::list applyLinear(const LinearLayout &l, py::object inputs) {
   return r;
 }
 
-/// Every input, flat (the first in-dim lowest), -> its outputs: a numpy
-/// (2^inBits, numOutDims) array.
+/// Every input, flat (the first in-dim lowest), -> its outputs
+/// (api::linearOutputs, without the GIL): a numpy (2^inBits, numOutDims)
+/// array.
 py::array_t<int64_t> outputsTable(const LinearLayout &l) {
-  if (l.totalInBits() > 62) raise(Diagnostic::error("outputs: 2^" + std::to_string(l.totalInBits()) + " inputs"));
-  int64_t n = l.totalInSize(), k = l.numOutDims();
-  check(api::checkWork("outputs", n, std::max<int64_t>(k, 1), api::kMaxArrayValues));
-  py::array_t<int64_t> a({n, k});
-  int64_t *p = a.mutable_data();
-  {
+  Expected<std::vector<int64_t>> v = [&] {
     py::gil_scoped_release nogil;
-    for (int64_t x = 0; x < n; ++x) {
-      uint64_t y = l.applyFlat(uint64_t(x));
-      for (int64_t j = 0; j < k; ++j) {
-        linear::DimSize d = l.outDim(int(j));
-        p[x * k + j] = int64_t((y >> l.outShift(int(j))) & ((uint64_t(1) << d.log2) - 1));
-      }
-    }
-  }
-  return a;
+    return api::linearOutputs(l);
+  }();
+  if (!v)
+    raise(v.error());
+  return py::array_t<int64_t>({l.totalInSize(), int64_t(l.numOutDims())}, v->data());
 }
 
 std::vector<DimId> dimIds(const std::vector<std::string> &names) {

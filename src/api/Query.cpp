@@ -734,4 +734,20 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
   return values;
 }
 
+Expected<std::vector<int64_t>> linearOutputs(const linear::LinearLayout &l) {
+  if (l.totalInBits() > 62)
+    return Diagnostic::error("outputs: 2^" + std::to_string(l.totalInBits()) +
+                             " inputs");
+  int64_t n = l.totalInSize(), k = l.numOutDims();
+  LK_CHECK(checkWork("outputs", n, std::max<int64_t>(k, 1), kMaxArrayValues));
+  std::vector<int64_t> out(static_cast<size_t>(n * k));
+  for (int64_t x = 0; x < n; ++x) {
+    uint64_t y = l.applyFlat(uint64_t(x));
+    for (int j = 0; j < k; ++j)
+      out[size_t(x * k + j)] = int64_t((y >> l.outShift(j)) &
+                                       ((uint64_t(1) << l.outDim(j).log2) - 1));
+  }
+  return out;
+}
+
 } // namespace lk::api

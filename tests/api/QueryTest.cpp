@@ -415,3 +415,23 @@ TEST(ApiEvaluateColumns, SumsColumnsAndNamesTheFailingElement) {
 }
 
 } // namespace
+
+namespace {
+
+// register bit 0 -> 1, lane bits -> 2 and 0 over dim0 of 4: x = r + 2 l0
+// + 4 l1 gives r + 2 l0 (l1 is broadcast).
+TEST(ApiLinearOutputs, EveryPackedInput) {
+  auto l = lk::linear::parseLinearLayout(
+      "{register: [(1)], lane: [(2), (0)]} -> {dim0: 4}");
+  ASSERT_TRUE(l) << l.error().message;
+  EXPECT_EQ(*lk::api::linearOutputs(*l),
+            (std::vector<int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+  // Two out-dims: out[x * 2 + j].
+  auto two = lk::linear::parseLinearLayout(
+      "{register: [(1, 0), (0, 1)]} -> {dim0: 2, dim1: 2}");
+  ASSERT_TRUE(two) << two.error().message;
+  EXPECT_EQ(*lk::api::linearOutputs(*two),
+            (std::vector<int64_t>{0, 0, 1, 0, 0, 1, 1, 1}));
+}
+
+} // namespace

@@ -490,6 +490,13 @@ Expected<AccessAnalysis> analyseAccess(const tile::ComposeLayout &distributed,
 Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                               const linear::LinearLayout &l);
 
+/// L at every packed input x < 2^(total in bits) (the first in-dim lowest):
+/// out[x * k + j] = out-dim j of L(x), k = the number of out-dims. Refused
+/// before any work above 62 input bits or kMaxArrayValues values (2^in x
+/// max(k, 1)). Example: {register: [(1)], lane: [(2), (0)]} -> {dim0: 4}
+/// -> {0, 1, 2, 3, 0, 1, 2, 3}.
+Expected<std::vector<int64_t>> linearOutputs(const linear::LinearLayout &l);
+
 } // namespace lk::api
 
 #endif // LAYOUTKIT_API_QUERY_H
