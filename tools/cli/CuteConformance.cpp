@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cli/ConformanceOps.h"
+#include "cli/Json.h"
 
 #include "layoutkit/api/CuteOps.h"
 #include "layoutkit/cute/Algebra.h"
@@ -40,15 +41,6 @@ Expected<IntTuple> tupleFromJson(const json &j) {
     t.push_back(child);
   }
   return t;
-}
-
-json tupleToJson(const IntTuple &t) {
-  if (t.isLeaf())
-    return t.value();
-  json arr = json::array();
-  for (size_t i = 0; i < t.rank(); ++i)
-    arr.push_back(tupleToJson(t[i]));
-  return arr;
 }
 
 Expected<Layout> layoutFromJson(const json &j) {
@@ -119,7 +111,7 @@ Expected<CuteValue> valueFromJson(CuteKind kind, const json &j) {
 /// tuple as nested arrays, an integer as a number.
 json valueToJson(const CuteValue &v) {
   if (const IntTuple *t = std::get_if<IntTuple>(&v.value))
-    return tupleToJson(*t);
+    return toJson(*t); // the IntTuple record: nested lists of ints
   if (const int64_t *n = std::get_if<int64_t>(&v.value))
     return *n;
   return v.str();
