@@ -101,7 +101,8 @@ py::list evalTile(const ComposeLayout &c, py::object x, py::object shape, std::o
   return r;
 }
 
-std::vector<tile::AxisValue> whereOf(const py::kwargs &kw) {
+/// {axis name: value} (keyword arguments or a dict) as axis values.
+std::vector<tile::AxisValue> whereOf(const py::dict &kw) {
   std::vector<tile::AxisValue> v;
   for (auto [k, val] : kw)
     v.push_back({unwrap(Axis::byName(k.cast<std::string>())), toInt64(val, "axis value")});
@@ -252,12 +253,8 @@ Example:
   limits["bank_view_elements"] = api::kMaxBankViewElements;
   m.attr("limits") = limits;
 
-  m.def("thread_index", [](const py::dict &owner) {
-    std::vector<tile::AxisValue> v;
-    for (auto [k, val] : owner)
-      v.push_back({unwrap(Axis::byName(k.cast<std::string>())), toInt64(val, "axis value")});
-    return unwrap(api::threadIndex(v));
-  }, py::arg("owner"),
+  m.def("thread_index", [](const py::dict &owner) { return unwrap(api::threadIndex(whereOf(owner))); },
+        py::arg("owner"),
         "The thread number within the CTA of a point {axis: value} (api::threadIndex): "
         "laneid + 32 warpid + 128 wgid + tid + tid_in_wg; other axes count 0. "
         "Example: thread_index({'laneid': 4, 'warpid': 2, 'm': 1}) == 68");
