@@ -21,12 +21,12 @@
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Query.h"
+#include "layoutkit/api/ShapeOps.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/tile/TileText.h"
 #include "layoutkit/linear/Analysis.h"
-#include "layoutkit/linear/ShapeOps.h"
 #include "layoutkit/linear/Text.h"
 
 namespace lk::cli {
@@ -346,96 +346,25 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
   return r;
 }
 
-/// A shape operation of ShapeOps.h: its argument and both directions.
-struct ShapeOp {
-  const char *name;
-  /// What ARG is: none, an order, a shape, or an axis.
-  enum class Arg { None, Order, Shape, Axis } arg;
-  Expected<LinearLayout> (*forward)(const LinearLayout &,
-                                    const std::vector<int64_t> &);
-  Expected<LinearLayout> (*backward)(const LinearLayout &,
-                                     const std::vector<int64_t> &);
-};
-
-std::vector<unsigned> asOrder(const std::vector<int64_t> &v) {
-  return std::vector<unsigned>(v.begin(), v.end());
-}
-
-const ShapeOp kShapeOps[] = {
-    {"trans", ShapeOp::Arg::Order,
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return transForward(l, asOrder(a));
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return transBackward(l, asOrder(a));
-     }},
-    {"reshape", ShapeOp::Arg::Shape,
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return reshapeForward(l, a);
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return reshapeBackward(l, a);
-     }},
-    {"expand_dims", ShapeOp::Arg::Axis,
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return expandDimsForward(l, int(a[0]));
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return expandDimsBackward(l, int(a[0]));
-     }},
-    {"broadcast", ShapeOp::Arg::Shape,
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return broadcastForward(l, a);
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &a) {
-       return broadcastBackward(l, a);
-     }},
-    {"join", ShapeOp::Arg::None,
-     [](const LinearLayout &l, const std::vector<int64_t> &) {
-       return joinForward(l);
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &) {
-       return joinBackward(l);
-     }},
-    // split is the inverse of join.
-    {"split", ShapeOp::Arg::None,
-     [](const LinearLayout &l, const std::vector<int64_t> &) {
-       return joinBackward(l);
-     },
-     [](const LinearLayout &l, const std::vector<int64_t> &) {
-       return joinForward(l);
-     }},
-};
-
+/// `linear trans|reshape|...` (api::applyShapeOp); a bad ARG is named as
+/// argument 1.
 Expected<Reply> runLinearShapeOp(const Invocation &inv) {
   std::string leaf = leafNameOf(inv.spec->name);
-  const ShapeOp *op = nullptr;
-  for (const ShapeOp &o : kShapeOps)
-    if (leaf == o.name)
-      op = &o;
+  const api::ShapeOp *op = api::findShapeOp(leaf);
   if (!op)
     return Diagnostic::error("no shape operation '" + leaf + "'");
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   std::vector<int64_t> arg;
-  if (op->arg != ShapeOp::Arg::None) {
+  if (op->arg != api::ShapeArg::None) {
     auto leaves = api::parseShapeLeaves(inv.text(1));
     if (!leaves)
       return inv.inArgument(std::move(leaves).error(), 1);
     arg = std::move(*leaves);
-    if (op->arg == ShapeOp::Arg::Axis && arg.size() != 1)
-      return inv.inArgument(Diagnostic::error("expected one axis, e.g. 1"), 1);
-    if (op->arg == ShapeOp::Arg::Order || op->arg == ShapeOp::Arg::Axis)
-      for (int64_t v : arg)
-        if (v < 0 || v >= LinearLayout::kMaxDims)
-          return inv.inArgument(
-              Diagnostic::error("a dim index is 0.." +
-                                std::to_string(LinearLayout::kMaxDims - 1) +
-                                ", got " + std::to_string(v)),
-              1);
+    if (Status ok = api::checkShapeArg(*op, arg); !ok)
+      return inv.inArgument(std::move(ok).error(), 1);
   }
-  bool backward = inv.option("backward").has_value();
   LK_TRY(LinearLayout result,
-         backward ? op->backward(l, arg) : op->forward(l, arg));
+         api::applyShapeOp(*op, l, arg, inv.option("backward").has_value()));
   return layoutReplyOf(result);
 }
 
