@@ -19,36 +19,15 @@ namespace lk::cli {
 namespace {
 
 
-/// LAYOUT -> Op(LAYOUT).
-/// A TILER -> Op(A, TILER).
-/// A B -> Op(A, B).
-/// Shared shape of coalesce and filter: the plain form, or the form with a
-/// --profile.
-/// Positional parameter i read as a value of `kind`.
+/// Positional parameter i read as a value of `kind` (api::parseCuteValue).
 Expected<api::CuteValue> argument(const Invocation &inv, size_t i,
                                   api::CuteKind kind) {
-  switch (kind) {
-  case api::CuteKind::Layout: {
-    LK_TRY(cute::Layout l, inv.layout(i));
-    return api::CuteValue{std::move(l)};
-  }
-  case api::CuteKind::Tiler: {
-    LK_TRY(cute::Tiler t, inv.tiler(i));
-    return api::CuteValue{std::move(t)};
-  }
-  case api::CuteKind::IntTuple: {
-    LK_TRY(IntTuple t, inv.intTuple(i));
-    return api::CuteValue{std::move(t)};
-  }
-  case api::CuteKind::Integer: {
-    LK_TRY(int64_t n, inv.integer(i));
-    return api::CuteValue{n};
-  }
-  }
-  return Diagnostic::error("unknown argument kind");
+  auto v = api::parseCuteValue(kind, inv.text(i));
+  if (!v)
+    return inv.inArgument(std::move(v).error(), i);
+  return v;
 }
 
-/// The answer printed by its kind.
 Reply replyOf(const api::CuteValue &v) {
   if (const cute::Layout *l = std::get_if<cute::Layout>(&v.value))
     return layoutReply(*l);

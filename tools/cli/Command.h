@@ -143,9 +143,6 @@ struct Invocation {
   Diagnostic inArgument(Diagnostic d, size_t i) const;
 };
 
-/// Parses a whole decimal integer (optional sign, surrounding blanks).
-Expected<int64_t> parseInteger(std::string_view text);
-
 /// Whether `text` is written as a swizzled layout (starts with "Sw<").
 bool looksSwizzled(std::string_view text);
 

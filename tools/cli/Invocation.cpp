@@ -24,10 +24,6 @@ bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 } // namespace
 
-Expected<int64_t> parseInteger(std::string_view text) {
-  return api::parseInteger(text);
-}
-
 bool looksSwizzled(std::string_view text) {
   size_t i = 0;
   while (i < text.size() && isBlank(text[i]))
@@ -85,7 +81,7 @@ Expected<IntTuple> Invocation::intTuple(size_t i) const {
 }
 
 Expected<int64_t> Invocation::integer(size_t i) const {
-  auto v = parseInteger(text(i));
+  auto v = api::parseInteger(text(i));
   if (!v)
     return inArgument(std::move(v).error(), i);
   return v;
@@ -96,7 +92,7 @@ Expected<int64_t> Invocation::integerOption(std::string_view name,
   std::optional<std::string> value = option(name);
   if (!value)
     return fallback;
-  auto n = parseInteger(*value);
+  auto n = api::parseInteger(*value);
   if (!n)
     return Diagnostic::error("option --" + std::string(name) + ": " +
                              n.error().message);
