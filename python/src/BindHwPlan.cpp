@@ -118,14 +118,7 @@ void bindDescriptors(py::module_ &m) {
         py::arg("kind") = "wgmma", "The 64-bit descriptor word (addresses >> 4 in their fields)");
   m.def("tile_tma", [](const std::string &elem, Int64 bits, const std::string &major, Int64 mn,
                        Int64 k, const std::string &swizzle) {
-          hw::TmaDescription t = unwrap(api::tileTma(elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)));
-          py::dict r;
-          r["data_type"] = std::string(hw::info(t.dataType).name);
-          r["global_dims"] = t.globalDims;
-          r["global_strides"] = t.globalStrides;
-          r["box_dims"] = t.boxDims;
-          r["swizzle"] = std::string(hw::name(t.swizzle));
-          return r;
+          return toDict(api::describe(unwrap(api::tileTma(elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)))));
         }, py::arg("element_type"), py::arg("element_bits"), py::arg("major"), py::arg("mn"), py::arg("k"),
         py::arg("swizzle") = "none", "The TMA description that loads one (mn, k) tile");
   m.def("swizzle_modes", [] {

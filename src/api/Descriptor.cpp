@@ -105,6 +105,15 @@ Record describe(const hw::UmmaInstrDescriptor &d) {
       .add("saturate", d.saturate);
 }
 
+Record describe(const hw::TmaDescription &t) {
+  return Record()
+      .add("data_type", hw::info(t.dataType).name)
+      .add("global_dims", Value::ints(t.globalDims))
+      .add("global_strides", Value::ints(t.globalStrides))
+      .add("box_dims", Value::ints(t.boxDims))
+      .add("swizzle", hw::name(t.swizzle));
+}
+
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
                                      int64_t mn, int64_t k,

@@ -114,5 +114,15 @@ TEST(ApiDescriptor, DescribeUmmaInstrDescriptor) {
             R"("negate_b":false,"sparse":false,"saturate":false})");
 }
 
+TEST(ApiDescriptor, DescribeTileTma) {
+  // K-major 64x64 f16 (TileTma above): row pitch 64 * 2 B = 128 B.
+  Expected<hw::TmaDescription> t =
+      tileTma("f16", 16, hw::Major::K, 64, 64, hw::SwizzleMode::B128);
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(toJson(describe(*t)),
+            R"({"data_type":"float16","global_dims":[64,64],)"
+            R"("global_strides":[128],"box_dims":[64,64],"swizzle":"128B"})");
+}
+
 } // namespace
 } // namespace lk::api

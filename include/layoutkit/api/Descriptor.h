@@ -73,6 +73,14 @@ Record describe(const hw::SmemDescriptor &d);
 /// "major_a":"K","major_b":"K","negate_a":false,...}.
 Record describe(const hw::UmmaInstrDescriptor &d);
 
+/// The TMA description record of a tile (tileTma; Python's tile_tma):
+/// data_type (the TMA type's name), global_dims, global_strides, box_dims
+/// (lists of ints: elements, bytes, elements), swizzle (the mode's name).
+/// Example: tileTma("f16", 16, K, 64, 64, B128) -> {"data_type":"float16",
+/// "global_dims":[64,64],"global_strides":[128],"box_dims":[64,64],
+/// "swizzle":"128B"}.
+Record describe(const hw::TmaDescription &t);
+
 /// The TMA description of one (mn, k) tile (see the file comment).
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
