@@ -375,12 +375,8 @@ LinearLayout fromBases(py::object bases, py::object outDims, py::object outSizes
   return unwrap(LinearLayout::make(ins, outs, require.value_or(false)));
 }
 
-py::dict basesDict(const LinearLayout &l) {
-  py::dict d;
-  for (int i = 0; i < l.numInDims(); ++i)
-    d[py::str(dimStr(l.inDim(i).id))] = l.bases(i);
-  return d;
-}
+/// {in_dim: [[out coords], ...]}: the bases of the layout's record.
+py::dict basesDict(const LinearLayout &l) { return toPython(*api::describe(l).find("bases")); }
 
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<int64_t> v(size_t(l.numInDims()), 0);
