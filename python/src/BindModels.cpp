@@ -44,19 +44,6 @@ namespace {
 // tile
 //===----------------------------------------------------------------------===//
 
-py::dict axisValues(std::span<const Axis> axes, std::span<const int64_t> values) {
-  py::dict d;
-  for (size_t i = 0; i < axes.size(); ++i)
-    d[py::str(std::string(axes[i].name()))] = values[i];
-  return d;
-}
-
-template <class List> py::dict axisValueDict(const List &l) {
-  py::dict d;
-  for (const tile::AxisValue &v : l)
-    d[py::str(std::string(v.axis.name()))] = v.value;
-  return d;
-}
 
 py::list iterList(const tile::IterList &l) {
   py::list r;
@@ -97,7 +84,7 @@ py::list evalTile(const ComposeLayout &c, py::object x, py::object shape, std::o
   api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, "eval", limit));
   py::list r;
   for (size_t i = 0; i < pts.points.size(); ++i)
-    r.append(axisValues(c.tile().axes(), pts.points[i]));
+    r.append(toDict(api::axisRecord(c.tile().axes(), pts.points[i])));
   return r;
 }
 
@@ -178,7 +165,7 @@ Example:
       .def_property_readonly("shard", [](const ComposeLayout &c) { return iterList(c.tile().shard()); },
                              "[(extent, stride, axis), ...]")
       .def_property_readonly("replica", [](const ComposeLayout &c) { return iterList(c.tile().replica()); })
-      .def_property_readonly("offset", [](const ComposeLayout &c) { return axisValueDict(c.tile().offset()); })
+      .def_property_readonly("offset", [](const ComposeLayout &c) { return toDict(api::axisRecord(c.tile().offset())); })
       .def_property_readonly("axes", [](const ComposeLayout &c) {
              std::vector<std::string> r;
              for (Axis a : c.tile().axes()) r.emplace_back(a.name());

@@ -96,9 +96,6 @@ Record describe(const Diagnostic &d) {
 
 namespace lk::api {
 
-namespace {
-
-/// {axis: value} over `axes`.
 Record axisRecord(std::span<const tile::Axis> axes,
                   std::span<const int64_t> values) {
   Record r;
@@ -113,6 +110,8 @@ Record axisRecord(std::span<const tile::AxisValue> values) {
     r.add(std::string(v.axis.name()), v.value);
   return r;
 }
+
+namespace {
 
 /// layout, shape, coord and x of an element.
 Record elementRecord(const tile::ComposeLayout &layout, const TileElement &e) {

@@ -219,3 +219,19 @@ TEST(ApiDescribeAtom, CatalogEntry) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ApiAxisRecord, NamesEachAxisWithItsValueInOrder) {
+  const lk::tile::Axis axes[] = {lk::tile::Axis::laneid(), lk::tile::Axis::m()};
+  const int64_t values[] = {4, 1};
+  EXPECT_EQ(lk::api::toJson(lk::api::axisRecord(axes, values)),
+            R"({"laneid":4,"m":1})");
+  const lk::tile::AxisValue pairs[] = {{lk::tile::Axis::warpid(), 2},
+                                       {lk::tile::Axis::laneid(), 0}};
+  EXPECT_EQ(lk::api::toJson(lk::api::axisRecord(pairs)),
+            R"({"warpid":2,"laneid":0})");
+  EXPECT_EQ(lk::api::toJson(lk::api::axisRecord({}, {})), "{}");
+}
+
+} // namespace

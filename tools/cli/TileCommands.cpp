@@ -122,13 +122,6 @@ std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c)
   return s;
 }
 
-JsonValue physicalJson(std::span<const Axis> axes, std::span<const int64_t> c) {
-  JsonValue j = JsonValue::object();
-  for (size_t k = 0; k < axes.size(); ++k)
-    j[std::string(axes[k].name())] = c[k];
-  return j;
-}
-
 /// "laneid=4 m=1".
 std::string axisValuesText(const std::vector<AxisValue> &v) {
   std::string s;
@@ -304,7 +297,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
         for (size_t k = 0; k < set.rank(); ++k)
           one += (k ? "," : "") + std::to_string(set[i][k]);
         cell += (i ? "|" : "") + one;
-        coords.push_back(physicalJson(axes, set[i]));
+        coords.push_back(jsonOf(api::axisRecord(axes, set[i])));
       }
       g.cell(r, c) = cell;
       std::vector<AxisValue> first;

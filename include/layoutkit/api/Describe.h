@@ -147,6 +147,12 @@ Record describe(const cute::Layout &l);
 Record describe(const cute::ComposedLayout &c);
 Record describe(const Diagnostic &d);
 
+/// The axis record of a coordinate: {axis name: value} in the given order,
+/// e.g. {"laneid":4,"m":1}; values[k] belongs to axes[k] (equal sizes).
+Record axisRecord(std::span<const tile::Axis> axes,
+                  std::span<const int64_t> values);
+Record axisRecord(std::span<const tile::AxisValue> values);
+
 Record describe(const Evaluation &e);
 Record describe(const EvalStep &s, const tile::SwizzleLayout &swizzle);
 Record describe(const OwnerList &o);
