@@ -305,8 +305,8 @@ Record describe(const linear::LinearLayout &l) {
   }
   Value::List outs;
   for (int k = 0; k < l.numOutDims(); ++k)
-    outs.push_back(Value::List{linear::dimName(l.outDim(k).id),
-                               l.outDim(k).size()});
+    outs.push_back(
+        Value::List{linear::dimName(l.outDim(k).id), l.outDim(k).size()});
   return Record()
       .add("text", l.str())
       .add("bases", std::move(bases))

@@ -131,8 +131,8 @@ evaluateColumns(std::span<const EvalColumn> columns, std::span<int64_t> out,
     }
     if (composed) {
       if (addOverflows(r, composed->offset, r))
-        return ColumnFailure{int64_t(e), Arith::diagnostic("the offset of " +
-                                                           composed->str())};
+        return ColumnFailure{
+            int64_t(e), Arith::diagnostic("the offset of " + composed->str())};
       r = composed->swizzle(r);
     }
     out[e] = r;

@@ -16,9 +16,9 @@ namespace lk::api {
 namespace {
 
 constexpr ShapeOp kShapeOps[] = {
-    {"trans", ShapeArg::Order},     {"reshape", ShapeArg::Shape},
+    {"trans", ShapeArg::Order},      {"reshape", ShapeArg::Shape},
     {"expand_dims", ShapeArg::Axis}, {"broadcast", ShapeArg::Shape},
-    {"join", ShapeArg::None},       {"split", ShapeArg::None},
+    {"join", ShapeArg::None},        {"split", ShapeArg::None},
 };
 
 } // namespace

@@ -214,8 +214,9 @@ TEST(ApiDescribeAtom, CatalogEntry) {
   std::vector<std::string> keys;
   for (size_t i = 0; i < r.size(); ++i)
     keys.push_back(r.key(i));
-  EXPECT_EQ(keys, (std::vector<std::string>{"name", "arch", "instruction", "operand",
-                                            "shape", "threads", "values", "unverified"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "arch", "instruction",
+                                            "operand", "shape", "threads",
+                                            "values", "unverified"}));
 }
 
 } // namespace

@@ -79,13 +79,16 @@ TEST(ApiDescriptor, Names) {
             "unknown descriptor kind 'WGMMA' (known: wgmma, umma)");
   EXPECT_EQ(*parseMajor("K"), hw::Major::K);
   EXPECT_EQ(*parseMajor("MN"), hw::Major::MN);
-  EXPECT_EQ(parseMajor("k").error().message, "unknown major 'k' (known: K, MN)");
+  EXPECT_EQ(parseMajor("k").error().message,
+            "unknown major 'k' (known: K, MN)");
   EXPECT_EQ(*parseHwSwizzle("none"), hw::SwizzleMode::None);
   EXPECT_EQ(*parseHwSwizzle("128B"), hw::SwizzleMode::B128);
   Expected<hw::SwizzleMode> bad = parseHwSwizzle("256B");
   ASSERT_FALSE(bad.hasValue());
   // The message lists every name of the table, first "none".
-  EXPECT_EQ(bad.error().message.rfind("unknown swizzle mode '256B' (known: none, ", 0), 0u)
+  EXPECT_EQ(bad.error().message.rfind(
+                "unknown swizzle mode '256B' (known: none, ", 0),
+            0u)
       << bad.error().message;
   for (const hw::SwizzleModeInfo &m : hw::swizzleModes())
     EXPECT_NE(bad.error().message.find(std::string(m.name)), std::string::npos);

@@ -342,7 +342,7 @@ TEST(ApiAtomGrid, MmaAccumulatorCells) {
   EXPECT_EQ(g->holders[0 * 8 + 0], (P{{0, 0}}));
   EXPECT_EQ(g->holders[0 * 8 + 1], (P{{0, 1}}));
   EXPECT_EQ(g->holders[8 * 8 + 0], (P{{0, 2}}));
-  EXPECT_EQ(g->holders[1 * 8 + 6], (P{{7, 0}}));  // t=7: row 1, col 6
+  EXPECT_EQ(g->holders[1 * 8 + 6], (P{{7, 0}}));   // t=7: row 1, col 6
   EXPECT_EQ(g->holders[15 * 8 + 7], (P{{31, 3}})); // t=31, v=3
   for (const P &cell : g->holders)
     EXPECT_EQ(cell.size(), 1u);
@@ -352,20 +352,26 @@ TEST(ApiAtomGrid, MmaAccumulatorCells) {
 
 namespace {
 
-lk::IntTuple tup(std::string_view text) { return *lk::cute::parseIntTuple(text); }
+lk::IntTuple tup(std::string_view text) {
+  return *lk::cute::parseIntTuple(text);
+}
 
 // c = (idx / d) % s per leaf: 13 over (4,8):(1,4) -> (13 % 4, (13/4) % 8).
 TEST(ApiIdx2crd, StridedLeaves) {
-  EXPECT_EQ(lk::api::idx2crd(tup("13"), tup("(4,8)"), tup("(1,4)"))->str(), "(1,3)");
+  EXPECT_EQ(lk::api::idx2crd(tup("13"), tup("(4,8)"), tup("(1,4)"))->str(),
+            "(1,3)");
   // An index tuple goes mode by mode: (5 / 2) % 3 = 2, (7 / 1) % 4 = 3.
-  EXPECT_EQ(lk::api::idx2crd(tup("(5,7)"), tup("(3,4)"), tup("(2,1)"))->str(), "(2,3)");
+  EXPECT_EQ(lk::api::idx2crd(tup("(5,7)"), tup("(3,4)"), tup("(2,1)"))->str(),
+            "(2,3)");
   // C++ division truncates: -7 / 2 = -3, -3 % 4 = -3.
   EXPECT_EQ(lk::api::idx2crd(tup("-7"), tup("4"), tup("2"))->str(), "-3");
-  EXPECT_EQ(lk::api::idx2crd(tup("1"), tup("(4,8)"), tup("4")).error().message,
-            "idx2crd(1, (4,8), 4): the index, shape and stride are not congruent");
+  EXPECT_EQ(
+      lk::api::idx2crd(tup("1"), tup("(4,8)"), tup("4")).error().message,
+      "idx2crd(1, (4,8), 4): the index, shape and stride are not congruent");
   EXPECT_EQ(lk::api::idx2crd(tup("1"), tup("4"), tup("0")).error().message,
             "idx2crd(1, 4, 0): strides must be nonzero and shapes positive");
-  EXPECT_FALSE(lk::api::idx2crd(lk::IntTuple(INT64_MIN), tup("4"), tup("-1")).hasValue());
+  EXPECT_FALSE(lk::api::idx2crd(lk::IntTuple(INT64_MIN), tup("4"), tup("-1"))
+                   .hasValue());
 }
 
 TEST(ApiOffsets, EveryIndexInOrder) {
@@ -375,10 +381,12 @@ TEST(ApiOffsets, EveryIndexInOrder) {
   // Sw<1,0,1> o 1 o 4:1: x ^ ((x >> 1) & 1) of 1, 2, 3, 4 -> 1, 3, 2, 4.
   lk::cute::ComposedLayout sw{{1, 0, 1}, 1, *lk::cute::parseLayout("4:1")};
   EXPECT_EQ(*lk::api::offsets(sw), (std::vector<int64_t>{1, 3, 2, 4}));
-  lk::cute::ComposedLayout basis{{}, 0, *lk::cute::parseLayout("(2,2):(1@0,1@1)")};
+  lk::cute::ComposedLayout basis{
+      {}, 0, *lk::cute::parseLayout("(2,2):(1@0,1@1)")};
   EXPECT_EQ(lk::api::offsets(basis).error().message,
             "offsets: the layout has basis strides");
-  lk::cute::ComposedLayout huge{{}, 0, *lk::cute::parseLayout("(4096,8192):(1,4096)")};
+  lk::cute::ComposedLayout huge{
+      {}, 0, *lk::cute::parseLayout("(4096,8192):(1,4096)")};
   EXPECT_FALSE(lk::api::offsets(huge).hasValue()); // 2^25 > kMaxArrayValues
 }
 
@@ -389,25 +397,28 @@ namespace {
 // Two columns over 4:2 and 2:8: out[e] = 2 a[e] + 8 b[e].
 TEST(ApiEvaluateColumns, SumsColumnsAndNamesTheFailingElement) {
   const int64_t a[] = {0, 1, 2, 3}, b[] = {1, 1, 1, 1};
-  std::vector<lk::api::EvalColumn> cols = {
-      {a, *lk::cute::parseLayout("4:2")}, {b, *lk::cute::parseLayout("2:8")}};
+  std::vector<lk::api::EvalColumn> cols = {{a, *lk::cute::parseLayout("4:2")},
+                                           {b, *lk::cute::parseLayout("2:8")}};
   std::vector<int64_t> out(4);
   EXPECT_FALSE(lk::api::evaluateColumns(cols, out).has_value());
   EXPECT_EQ(out, (std::vector<int64_t>{8, 10, 12, 14}));
   // Composed Sw<1,0,1> o 1: x + 1 = 9, 11, 13, 15 -> x ^ ((x >> 1) & 1):
   // 0b1001 -> 9, 0b1011 -> 10, 0b1101 -> 13, 0b1111 -> 14.
-  lk::cute::ComposedLayout c{{1, 0, 1}, 1, *lk::cute::parseLayout("(4,2):(2,8)")};
+  lk::cute::ComposedLayout c{
+      {1, 0, 1}, 1, *lk::cute::parseLayout("(4,2):(2,8)")};
   EXPECT_FALSE(lk::api::evaluateColumns(cols, out, &c).has_value());
   EXPECT_EQ(out, (std::vector<int64_t>{9, 10, 13, 14}));
   // An index outside [0, size) wraps as crd2idx: 5 over 4:2 -> 2 * 5 = 10.
   const int64_t wide[] = {5};
-  std::vector<lk::api::EvalColumn> one = {{wide, *lk::cute::parseLayout("4:2")}};
+  std::vector<lk::api::EvalColumn> one = {
+      {wide, *lk::cute::parseLayout("4:2")}};
   std::vector<int64_t> o1(1);
   EXPECT_FALSE(lk::api::evaluateColumns(one, o1).has_value());
   EXPECT_EQ(o1[0], 10);
   // 2^62 * 2 overflows at element 1.
   const int64_t big[] = {1, int64_t(1) << 62};
-  std::vector<lk::api::EvalColumn> over = {{big, *lk::cute::parseLayout("4:2")}};
+  std::vector<lk::api::EvalColumn> over = {
+      {big, *lk::cute::parseLayout("4:2")}};
   std::vector<int64_t> o2(2);
   std::optional<lk::api::ColumnFailure> f = lk::api::evaluateColumns(over, o2);
   ASSERT_TRUE(f.has_value());

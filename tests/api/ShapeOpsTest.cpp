@@ -46,7 +46,8 @@ TEST(ApiShapeOps, SplitIsJoinsInverse) {
   const ShapeOp *join = findShapeOp("join"), *split = findShapeOp("split");
   ASSERT_NE(join, nullptr);
   ASSERT_NE(split, nullptr);
-  Expected<linear::LinearLayout> joined = applyShapeOp(*join, blocked(), {}, false);
+  Expected<linear::LinearLayout> joined =
+      applyShapeOp(*join, blocked(), {}, false);
   ASSERT_TRUE(joined) << joined.error().message;
   EXPECT_EQ(*joined, *linear::joinForward(blocked()));
   // split forward undoes join forward; split backward is join forward.
@@ -61,7 +62,8 @@ TEST(ApiShapeOps, ArgumentsAreCheckedBeforeTheCall) {
   ASSERT_NE(e, nullptr);
   const int64_t two[] = {0, 1}, big[] = {linear::LinearLayout::kMaxDims},
                 neg[] = {-1}, zero[] = {0};
-  EXPECT_EQ(checkShapeArg(*e, two).error().message, "expected one axis, e.g. 1");
+  EXPECT_EQ(checkShapeArg(*e, two).error().message,
+            "expected one axis, e.g. 1");
   EXPECT_EQ(checkShapeArg(*e, big).error().message,
             "a dim index is 0.." +
                 std::to_string(linear::LinearLayout::kMaxDims - 1) + ", got " +

@@ -18,7 +18,6 @@ namespace lk::cli {
 
 namespace {
 
-
 /// Positional parameter i read as a value of `kind` (api::parseCuteValue).
 Expected<api::CuteValue> argument(const Invocation &inv, size_t i,
                                   api::CuteKind kind) {

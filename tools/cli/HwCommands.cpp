@@ -96,7 +96,8 @@ Expected<Reply> runHwEncode(const Invocation &inv) {
   LK_TRY(d.leadingByteOffset, inv.integerOption("lbo", 16));
   LK_TRY(d.strideByteOffset, inv.integerOption("sbo", 16));
   LK_TRY(d.baseOffset, inv.integerOption("base", 0));
-  LK_TRY(d.swizzle, api::parseHwSwizzle(inv.option("swizzle").value_or("none")));
+  LK_TRY(d.swizzle,
+         api::parseHwSwizzle(inv.option("swizzle").value_or("none")));
   LK_TRY(uint64_t word, encodeSmemDescriptor(kind, d));
   Reply r;
   r.text = api::hexWord(word);

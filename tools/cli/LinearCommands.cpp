@@ -25,9 +25,9 @@
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/cute/Text.h"
-#include "layoutkit/tile/TileText.h"
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/Text.h"
+#include "layoutkit/tile/TileText.h"
 
 namespace lk::cli {
 
