@@ -1,10 +1,10 @@
-//===- fuzz_tile_swizzle.cpp - Fuzz swizzle and compose layout texts ------===//
+//===- fuzz_tile_swizzle.cpp - Fuzz swizzle and swizzled tile texts -------===//
 //
 // Part of LayoutKit.
 //
 //===----------------------------------------------------------------------===//
 ///
-/// The first input byte picks the parser (swizzle layout or compose layout);
+/// The first input byte picks the parser (swizzle layout or swizzled tile layout);
 /// the rest is the text. A successful parse must print and parse back to an
 /// equal value, and the swizzle must be its own inverse on a few addresses;
 /// a failure must carry a diagnostic inside the text.
@@ -55,8 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (auto s = parseSwizzleLayout(text))
       checkSwizzle(*s);
   } else {
-    roundTrip<ComposeLayout>(text, parseComposeLayout);
-    if (auto c = parseComposeLayout(text)) {
+    roundTrip<SwizzledTileLayout>(text, parseSwizzledTileLayout);
+    if (auto c = parseSwizzledTileLayout(text)) {
       checkSwizzle(c->swizzle());
       for (int64_t i = 0; i < c->size() && i < 64; ++i)
         (void)c->addressAt(i);

@@ -179,7 +179,7 @@ Expected<Input> readInput(const std::string &text, const std::string &shape,
 /// flat index) is colex(x). Example: (4,8):(8,1) over (4,8), row 0 holds
 /// offsets 0 1 ... 7.
 struct TileInput {
-  tile::ComposeLayout layout;
+  tile::SwizzledTileLayout layout;
   std::vector<int64_t> shape;
   bool colex = false;
   /// The tile layout's flat index of the page's element f, and back.
@@ -765,7 +765,7 @@ std::string accessJson(std::string text, std::string shape, std::string dtype,
               // The lanes' registers: the tile without a swizzle (a CuTe
               // text's swizzle is on its offsets, not on who holds what).
               api::analyseAccess(
-                  tile::ComposeLayout(tile::SwizzleLayout(), t->layout.tile()),
+                  tile::SwizzledTileLayout(tile::SwizzleLayout(), t->layout.tile()),
                   memory, type.bits, std::nullopt, hw::Arch::Sm90),
               "layout");
   return resultJson(api::describe(a));

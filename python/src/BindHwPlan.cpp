@@ -33,7 +33,7 @@ namespace lkpy {
 
 using namespace lk;
 using lk::linear::LinearLayout;
-using lk::tile::ComposeLayout;
+using lk::tile::SwizzledTileLayout;
 
 namespace {
 
@@ -47,7 +47,7 @@ hw::SwizzleMode hwSwizzleOf(const std::string &name) { return unwrap(api::parseH
 hw::SmemDescriptorKind smemKindOf(const std::string &k) { return unwrap(api::parseDescriptorKind(k)); }
 hw::Major majorOf(const std::string &m) { return unwrap(api::parseMajor(m)); }
 
-tile::MemoryLayout memoryOf(const ComposeLayout &c) { return unwrap(tile::MemoryLayout::of(c)); }
+tile::MemoryLayout memoryOf(const SwizzledTileLayout &c) { return unwrap(tile::MemoryLayout::of(c)); }
 
 //===----------------------------------------------------------------------===//
 // Atoms and descriptors
@@ -79,7 +79,7 @@ Example:
       .def("eval", [](const hw::Atom &a, Int64 t, Int64 v) { return unwrap(a.eval(t, v)); },
            py::arg("thread"), py::arg("value"))
       .def("tile_layout", [](const hw::Atom &a) {
-             return ComposeLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
+             return SwizzledTileLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
            })
       .def("linear_layout", [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
       .def("grid", [](const hw::Atom &a) { return tvGridTuple(unwrap(api::atomGrid(a))); },
@@ -137,36 +137,36 @@ void bindDescriptors(py::module_ &m) {
 //===----------------------------------------------------------------------===//
 
 void bindAnalyses(py::module_ &m) {
-  m.def("bank_conflicts", [](const ComposeLayout &memory, Int64 bits,
+  m.def("bank_conflicts", [](const SwizzledTileLayout &memory, Int64 bits,
                              const std::vector<std::vector<int64_t>> &access) {
           return toDict(api::describe(unwrap(api::conflictReport(memoryOf(memory), bits, access))));
         }, py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
         "Bank conflicts of one warp access, the conflicts record (read None): access[lane] = the "
         "element indices the lane reads; ways = the largest number of distinct 4-byte words in one bank");
-  auto analyse = [](const ComposeLayout &dist, const ComposeLayout &mem, int64_t bits,
+  auto analyse = [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, int64_t bits,
                     std::optional<int64_t> bytes, const std::string &arch) {
     return unwrap(api::analyseAccess(dist, memoryOf(mem), bits, bytes, archOf(arch)));
   };
-  m.def("access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+  m.def("access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
                             std::optional<int64_t> bytes, const std::string &arch) {
           return Result{"access", api::describe(analyse(dist, mem, bits, bytes, arch))};
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes") = py::none(),
         py::arg("arch") = "sm_90",
         "A warp's access analysed (the access record: vector_bytes, access_bytes, instructions, shared_memory, global_memory, "
         "replication); access_bytes defaults to the widest the registers allow");
-  m.def("shared_access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+  m.def("shared_access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
                                    Int64 bytes, const std::string &arch) {
           return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).shared));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
         py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (access()['shared'])");
-  m.def("global_access", [analyse](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits,
+  m.def("global_access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
                                    Int64 bytes, const std::string &arch) {
           return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).global));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
         py::arg("arch") = "sm_90",
         "Coalescing of a warp's global access (access()['global']): 32-byte sectors and 128-byte lines touched; "
         "efficiency = requested bytes / (32 * sectors)");
-  m.def("vector_bytes", [](const ComposeLayout &dist, const ComposeLayout &mem, Int64 bits) {
+  m.def("vector_bytes", [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits) {
           return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
         }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
         "The widest access (bytes, at most 16) that every lane can make with contiguous registers");
@@ -183,7 +183,7 @@ void bindAnalyses(py::module_ &m) {
             r[py::str(std::string(linear::dimName(l.inDim(i).id)))] = d.freeMask(l, l.inDim(i).id);
           return r;
         }, py::arg("layout"), "{in_dim: mask} of the input bits that only duplicate data (broadcast bits)");
-  m.def("replication", [](const ComposeLayout &dist) {
+  m.def("replication", [](const SwizzledTileLayout &dist) {
           hw::ReplicationReport r = unwrap(hw::replication(dist.tile()));
           py::list l;
           for (const hw::Replica &x : r.replicated) l.append(py::make_tuple(x.element, x.holders));

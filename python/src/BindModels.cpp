@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// TileLayout (tile::ComposeLayout: S/R/O with an optional swizzle), the
+// TileLayout (tile::SwizzledTileLayout: S/R/O with an optional swizzle), the
 // linear layouts over F2 with Triton's names, the standard layouts, F2
 // matrices, and the conversions between the three models (api/Convert.h).
 //
@@ -36,7 +36,7 @@ using namespace lk;
 using lk::linear::DimId;
 using lk::linear::LinearLayout;
 using lk::tile::Axis;
-using lk::tile::ComposeLayout;
+using lk::tile::SwizzledTileLayout;
 
 namespace {
 
@@ -53,7 +53,7 @@ py::list iterList(const tile::IterList &l) {
 }
 
 /// The flat index of `x`: an int, or a coordinate over `shape`.
-int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
+int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
   if (PyLong_Check(x.ptr())) {
     int64_t i = toInt64(x, "index");
     if (i < 0 || i >= c.size())
@@ -70,7 +70,7 @@ int64_t flatIndex(const ComposeLayout &c, py::object x, py::object shape) {
 /// The number of points L(x) returns: `limit` when given (>= 1), else every
 /// replica, refused above api::kMaxTilePoints (api::tilePointBound, as the
 /// CLI and the demo) before any work.
-int64_t pointLimit(const ComposeLayout &c, const char *what, std::optional<int64_t> limit) {
+int64_t pointLimit(const SwizzledTileLayout &c, const char *what, std::optional<int64_t> limit) {
   if (limit) {
     if (*limit < 1) raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
     return *limit;
@@ -79,7 +79,7 @@ int64_t pointLimit(const ComposeLayout &c, const char *what, std::optional<int64
   return c.tile().replicaCount();
 }
 
-py::list evalTile(const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+py::list evalTile(const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
   int64_t flat = flatIndex(c, x, shape);
   api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, "eval", limit));
   py::list r;
@@ -105,7 +105,7 @@ std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
 /// when none; with `words`, a third axis of the word's elements (up to
 /// 32 / dtypeBits of them side by side, -1 padded). Refused above
 /// api::kMaxBankViewElements elements before any work.
-py::array bankGrid(const ComposeLayout &c, Int64 dtypeBits,
+py::array bankGrid(const SwizzledTileLayout &c, Int64 dtypeBits,
                               std::optional<std::string> swizzle, bool words) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   tile::BankView v = unwrap(api::bankView(mem, dtypeBits, int64_t(1) << 16));
@@ -122,7 +122,7 @@ py::array bankGrid(const ComposeLayout &c, Int64 dtypeBits,
   return a;
 }
 
-py::dict columnConflicts(const ComposeLayout &c, Int64 dtypeBits, Int64 rows,
+py::dict columnConflicts(const SwizzledTileLayout &c, Int64 dtypeBits, Int64 rows,
                          Int64 cols, Int64 column, std::optional<int64_t> lanes,
                          Int64 vector, Int64 firstRow, std::optional<std::string> swizzle) {
   tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
@@ -132,7 +132,7 @@ py::dict columnConflicts(const ComposeLayout &c, Int64 dtypeBits, Int64 rows,
 
 /// The element x names over `shape` (None: the layout's size as one
 /// extent): its flat index and coordinate.
-api::TileElement elementOf(const ComposeLayout &c, py::object x, py::object shape) {
+api::TileElement elementOf(const SwizzledTileLayout &c, py::object x, py::object shape) {
   int64_t flat = flatIndex(c, x, shape);
   std::vector<int64_t> s{c.size()};
   if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
@@ -140,7 +140,7 @@ api::TileElement elementOf(const ComposeLayout &c, py::object x, py::object shap
 }
 
 void bindTile(py::module_ &m) {
-  py::class_<ComposeLayout>(m, "TileLayout", R"doc(A tile layout L = S[shard] + R[replica] + O (with an optional swizzle on m).
+  py::class_<SwizzledTileLayout>(m, "TileLayout", R"doc(A tile layout L = S[shard] + R[replica] + O (with an optional swizzle on m).
 
 L(x) = { sum_k x_k * s_k @ a_k  +  sum_j r_j * t_j @ b_j  +  O  : r over the
 replica iters }: the flat logical index x is split over the shard's
@@ -159,19 +159,19 @@ Example:
            }), py::arg("text"))
       .def_static("preset", [](const std::string &name) {
              const tile::Preset *p = unwrap(tile::findPreset(name));
-             return ComposeLayout(tile::SwizzleLayout(), p->layout());
+             return SwizzledTileLayout(tile::SwizzleLayout(), p->layout());
            }, py::arg("name"), "A named layout of the preset table (see tile_presets())")
-      .def("size", &ComposeLayout::size, "The number of logical elements (prod of the shard extents)")
-      .def_property_readonly("shard", [](const ComposeLayout &c) { return iterList(c.tile().shard()); },
+      .def("size", &SwizzledTileLayout::size, "The number of logical elements (prod of the shard extents)")
+      .def_property_readonly("shard", [](const SwizzledTileLayout &c) { return iterList(c.tile().shard()); },
                              "[(extent, stride, axis), ...]")
-      .def_property_readonly("replica", [](const ComposeLayout &c) { return iterList(c.tile().replica()); })
-      .def_property_readonly("offset", [](const ComposeLayout &c) { return toDict(api::axisRecord(c.tile().offset())); })
-      .def_property_readonly("axes", [](const ComposeLayout &c) {
+      .def_property_readonly("replica", [](const SwizzledTileLayout &c) { return iterList(c.tile().replica()); })
+      .def_property_readonly("offset", [](const SwizzledTileLayout &c) { return toDict(api::axisRecord(c.tile().offset())); })
+      .def_property_readonly("axes", [](const SwizzledTileLayout &c) {
              std::vector<std::string> r;
              for (Axis a : c.tile().axes()) r.emplace_back(a.name());
              return r;
            })
-      .def_property_readonly("swizzle", [](const ComposeLayout &c) -> py::object {
+      .def_property_readonly("swizzle", [](const SwizzledTileLayout &c) -> py::object {
              if (c.swizzle().isIdentity()) return py::none();
              return py::cast(bridge::swizzleToCute(c.swizzle()));
            }, "The swizzle on m as a cute Swizzle, None for the identity")
@@ -179,22 +179,22 @@ Example:
            "L(x): a list of {axis: value}, one per replica (the first `limit` when given; more than "
            "limits['points'] replicas need limit=); x a flat index or a coordinate over shape")
       .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none())
-      .def("evaluate", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+      .def("evaluate", [](const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
              api::TileElement e = elementOf(c, x, shape);
              return Result{"evaluation", api::describe(api::evaluation(c, e, pointLimit(c, "evaluate", limit)))};
            }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
            "L(x) with its derivation, the evaluation record (`layoutkit tile eval --json`): points, total, steps")
-      .def("owners", [](const ComposeLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+      .def("owners", [](const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
              api::TileElement e = elementOf(c, x, shape);
              return Result{"owners", api::describe(api::ownerList(c, e, pointLimit(c, "owners", limit)))};
            }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
            "The owners record (`layoutkit tile owners --json`). Example: T.owners(9).owners == "
            "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
-      .def("holds", [](const ComposeLayout &c, const py::kwargs &kw) {
+      .def("holds", [](const SwizzledTileLayout &c, const py::kwargs &kw) {
              std::vector<tile::AxisValue> w = whereOf(kw);
              return unwrap(api::holders(c, w));
            }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
-      .def("holding", [](const ComposeLayout &c, py::object shape, const py::kwargs &kw) {
+      .def("holding", [](const SwizzledTileLayout &c, py::object shape, const py::kwargs &kw) {
              std::vector<int64_t> s{c.size()};
              if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
              api::Holding h = unwrap(api::holding(c, s, whereOf(kw), api::kMaxListAll));
@@ -202,16 +202,16 @@ Example:
            }, py::arg("shape") = py::none(),
            "The holding record (`layoutkit tile holds --json`) of a partial hardware coordinate, "
            "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
-      .def("banks", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
+      .def("banks", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
              return bankGrid(c, bits, sw, false);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
            "numpy (lines, 32) grid: the first element at each 4-byte bank word of shared memory (-1: none); "
            "bank(a) = floor(a*bytes/4) mod 32")
-      .def("bank_words", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
+      .def("bank_words", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
              return bankGrid(c, bits, sw, true);
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
            "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of each bank word, by address (-1: none)")
-      .def("bank_view", [](const ComposeLayout &c, Int64 bits, std::optional<std::string> sw) {
+      .def("bank_view", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
              tile::MemoryLayout mem = unwrap(api::memoryLayout(c, bits, modeArg(sw)));
              return Result{"bank_view", api::describe(unwrap(api::bankMap(mem, bits, int64_t(1) << 16)))};
            }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
@@ -220,7 +220,7 @@ Example:
            py::arg("column"), py::arg("lanes") = py::none(), py::arg("vector") = 1,
            py::arg("first_row") = 0, py::arg("swizzle") = py::none(),
            "The conflicts record of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
-      .def("addresses", [](const ComposeLayout &c) {
+      .def("addresses", [](const SwizzledTileLayout &c) {
              check(api::checkWork("addresses", c.size(), 1, api::kMaxArrayValues));
              py::array_t<int64_t> a(c.size());
              int64_t *p = a.mutable_data();
@@ -228,8 +228,8 @@ Example:
              return a;
            }, "numpy array of the (swizzled) m address of every flat index")
       .def(py::self == py::self)
-      .def("__hash__", [](const ComposeLayout &c) { return py::hash(py::str(api::tileText(c))); })
-      .def("__repr__", [](const ComposeLayout &c) { return api::tileText(c); });
+      .def("__hash__", [](const SwizzledTileLayout &c) { return py::hash(py::str(api::tileText(c))); })
+      .def("__repr__", [](const SwizzledTileLayout &c) { return api::tileText(c); });
 
   py::dict limits;
   limits["array_values"] = api::kMaxArrayValues;
@@ -736,9 +736,9 @@ api::AnyLayout anyOf(py::handle h) {
   } else if (py::isinstance<cute::ComposedLayout>(h)) {
     a.syntax = api::Syntax::CuteText;
     a.value = h.cast<cute::ComposedLayout>();
-  } else if (py::isinstance<ComposeLayout>(h)) {
+  } else if (py::isinstance<SwizzledTileLayout>(h)) {
     a.syntax = api::Syntax::TileText;
-    a.value = h.cast<ComposeLayout>();
+    a.value = h.cast<SwizzledTileLayout>();
   } else if (py::isinstance<LinearLayout>(h)) {
     a.syntax = api::Syntax::LinearText;
     a.value = h.cast<LinearLayout>();

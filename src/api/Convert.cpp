@@ -35,7 +35,7 @@ std::optional<cute::ComposedLayout> swizzledForm(const linear::LinearLayout &toO
 Expected<cute::ComposedLayout> toCute(const AnyLayout &l) {
   if (const cute::ComposedLayout *c = l.cute())
     return *c;
-  if (const tile::ComposeLayout *t = l.tile()) {
+  if (const tile::SwizzledTileLayout *t = l.tile()) {
     if (!t->swizzle().isIdentity())
       return Diagnostic::error("a swizzled tile layout has no cute form here: "
                                "its swizzle acts on the address m, the cute "
@@ -55,8 +55,8 @@ Expected<cute::ComposedLayout> toCute(const AnyLayout &l) {
   return r;
 }
 
-Expected<tile::ComposeLayout> toTile(const AnyLayout &l) {
-  if (const tile::ComposeLayout *t = l.tile())
+Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
+  if (const tile::SwizzledTileLayout *t = l.tile())
     return *t;
   if (const cute::ComposedLayout *c = l.cute()) {
     if (c->offset != 0)
@@ -67,10 +67,10 @@ Expected<tile::ComposeLayout> toTile(const AnyLayout &l) {
     tile::Axis m = tile::Axis::m();
     LK_TRY(tile::TileLayout t,
            bridge::cuteToTile(c->layout, std::span<const tile::Axis>(&m, 1)));
-    return tile::ComposeLayout(sw, std::move(t));
+    return tile::SwizzledTileLayout(sw, std::move(t));
   }
   LK_TRY(tile::TileLayout t, bridge::linearToTile(*l.linear()));
-  return tile::ComposeLayout(tile::SwizzleLayout(), std::move(t));
+  return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t));
 }
 
 namespace {
@@ -115,7 +115,7 @@ Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
     return *ll;
   if (const cute::ComposedLayout *c = l.cute())
     return bridge::cuteToLinear(*c);
-  const tile::ComposeLayout &t = *l.tile();
+  const tile::SwizzledTileLayout &t = *l.tile();
   bridge::TileToLinearDims d;
   d.shape.assign(shape.begin(), shape.end());
   LK_TRY(linear::LinearLayout plain, bridge::tileToLinear(t.tile(), d));
@@ -136,7 +136,7 @@ toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape) {
     return Diagnostic::error("padding a " +
                              std::string(l.tile() ? "tile" : "linear") +
                              " layout needs its logical shape");
-  if (const tile::ComposeLayout *t = l.tile()) {
+  if (const tile::SwizzledTileLayout *t = l.tile()) {
     if (!t->swizzle().isIdentity())
       return Diagnostic::error("padding takes a tile layout without a swizzle");
     return bridge::tileToPadded(t->tile(), shape);
@@ -160,7 +160,7 @@ Expected<AnyLayout> convert(const AnyLayout &l, Model m,
     return AnyLayout{Syntax::CuteText, std::move(c), l.elem};
   }
   case Model::Tile: {
-    LK_TRY(tile::ComposeLayout t, toTile(l));
+    LK_TRY(tile::SwizzledTileLayout t, toTile(l));
     return AnyLayout{Syntax::TileText, std::move(t), l.elem};
   }
   case Model::Linear: {

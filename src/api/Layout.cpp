@@ -64,7 +64,7 @@ Model modelOf(Syntax s) {
   }
 }
 
-std::string tileText(const tile::ComposeLayout &c) {
+std::string tileText(const tile::SwizzledTileLayout &c) {
   return c.swizzle().isIdentity() ? c.tile().str() : c.str();
 }
 
@@ -75,7 +75,7 @@ std::string cuteText(const cute::ComposedLayout &c) {
 std::string AnyLayout::str() const {
   if (const cute::ComposedLayout *c = cute())
     return cuteText(*c);
-  if (const tile::ComposeLayout *t = tile())
+  if (const tile::SwizzledTileLayout *t = tile())
     return tileText(*t);
   return linear()->str();
 }
@@ -109,9 +109,9 @@ cute::ComposedLayout canonical(cute::ComposedLayout c) {
   return c;
 }
 
-tile::ComposeLayout canonical(tile::ComposeLayout c) {
+tile::SwizzledTileLayout canonical(tile::SwizzledTileLayout c) {
   if (c.swizzle().isIdentity() && !(c.swizzle() == tile::SwizzleLayout()))
-    return tile::ComposeLayout(tile::SwizzleLayout(), c.tile());
+    return tile::SwizzledTileLayout(tile::SwizzleLayout(), c.tile());
   return c;
 }
 
@@ -159,12 +159,12 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
 
 Expected<AnyLayout> readTile(std::string_view text) {
   if (startsWith(trimmed(text), "Swizzle")) {
-    LK_TRY(tile::ComposeLayout c, tile::parseComposeLayout(text));
+    LK_TRY(tile::SwizzledTileLayout c, tile::parseSwizzledTileLayout(text));
     return AnyLayout{Syntax::TileText, canonical(std::move(c)), std::nullopt};
   }
   LK_TRY(tile::TileLayout t, tile::parseTileLayout(text));
   return AnyLayout{Syntax::TileText,
-                   tile::ComposeLayout(tile::SwizzleLayout(), std::move(t)),
+                   tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t)),
                    std::nullopt};
 }
 

@@ -75,7 +75,7 @@ Expected<LinearLayout> distributedLayout(const AnyLayout &l,
       LK_CHECK(checkShape(*ll, shape, options.shapeName));
     return *ll;
   }
-  if (const tile::ComposeLayout *t = l.tile()) {
+  if (const tile::SwizzledTileLayout *t = l.tile()) {
     if (!t->swizzle().isIdentity())
       return Diagnostic::error("a distributed layout has no swizzle; " +
                                t->str() + " has one");
@@ -126,7 +126,7 @@ MemoryForms memoryForms(const LinearLayout &memory) {
   Expected<tile::TileLayout> t =
       bridge::cuteToTile(flat->layout, std::span<const tile::Axis>(&m, 1));
   if (sw && t)
-    f.tile = tile::ComposeLayout(*sw, std::move(*t));
+    f.tile = tile::SwizzledTileLayout(*sw, std::move(*t));
   return f;
 }
 

@@ -427,12 +427,12 @@ Expected<int64_t> tilePointBound(const tile::TileLayout &layout,
   return points;
 }
 
-TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
+TilePoints evaluate(const tile::SwizzledTileLayout &layout, int64_t flat,
                     int64_t limit) {
   return {layout.eval(flat, limit), layout.tile().replicaCount()};
 }
 
-std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
+std::vector<EvalStep> evaluationSteps(const tile::SwizzledTileLayout &layout,
                                       int64_t flat) {
   const tile::TileLayout &t = layout.tile();
   std::vector<EvalStep> steps;
@@ -459,11 +459,11 @@ std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
   return steps;
 }
 
-std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat) {
+std::vector<Owner> owners(const tile::SwizzledTileLayout &layout, int64_t flat) {
   return owners(layout, flat, layout.tile().replicaCount());
 }
 
-std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat,
+std::vector<Owner> owners(const tile::SwizzledTileLayout &layout, int64_t flat,
                           int64_t limit) {
   tile::CoordSet set = layout.eval(flat, limit);
   std::span<const tile::Axis> axes = layout.tile().axes();
@@ -532,7 +532,7 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
 }
 
 Expected<std::vector<int64_t>>
-holders(const tile::ComposeLayout &layout,
+holders(const tile::SwizzledTileLayout &layout,
         std::span<const tile::AxisValue> where) {
   if (!layout.swizzle().isIdentity())
     return Diagnostic::error("tile holds: invert the tile layout without "
@@ -569,7 +569,7 @@ Expected<tile::BankView> bankView(const tile::MemoryLayout &memory,
   return tile::bankView(memory, dtypeBits, maxLines);
 }
 
-Expected<tile::ComposeLayout> withSwizzleMode(const tile::ComposeLayout &layout,
+Expected<tile::SwizzledTileLayout> withSwizzleMode(const tile::SwizzledTileLayout &layout,
                                               int64_t dtypeBits,
                                               std::string_view swizzleMode) {
   LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(swizzleMode));
@@ -580,11 +580,11 @@ Expected<tile::ComposeLayout> withSwizzleMode(const tile::ComposeLayout &layout,
     return Diagnostic::error("the layout already has a swizzle (" +
                              layout.swizzle().str() +
                              "); drop the swizzle mode (--swizzle)");
-  return tile::ComposeLayout(s, layout.tile());
+  return tile::SwizzledTileLayout(s, layout.tile());
 }
 
 Expected<tile::MemoryLayout>
-memoryLayout(const tile::ComposeLayout &layout, int64_t dtypeBits,
+memoryLayout(const tile::SwizzledTileLayout &layout, int64_t dtypeBits,
              std::optional<std::string_view> swizzleMode) {
   if (!swizzleMode)
     return tile::MemoryLayout::of(layout);
@@ -594,7 +594,7 @@ memoryLayout(const tile::ComposeLayout &layout, int64_t dtypeBits,
                              "); drop the swizzle mode (--swizzle)");
   LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(*swizzleMode));
   LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(dtypeBits, m));
-  return tile::MemoryLayout::of(tile::ComposeLayout(s, layout.tile()));
+  return tile::MemoryLayout::of(tile::SwizzledTileLayout(s, layout.tile()));
 }
 
 int64_t laneCount(const ColumnRead &read) {
@@ -624,21 +624,21 @@ TileElement tileElement(std::span<const int64_t> shape, int64_t x) {
           tile::TileLayout::unflatten(shape, x), x};
 }
 
-Evaluation evaluation(const tile::ComposeLayout &layout, TileElement element,
+Evaluation evaluation(const tile::SwizzledTileLayout &layout, TileElement element,
                       int64_t limit) {
   const int64_t x = element.x;
   return {layout, std::move(element), evaluate(layout, x, limit),
           evaluationSteps(layout, x)};
 }
 
-OwnerList ownerList(const tile::ComposeLayout &layout, TileElement element,
+OwnerList ownerList(const tile::SwizzledTileLayout &layout, TileElement element,
                     int64_t limit) {
   const int64_t x = element.x;
   return {layout, std::move(element), owners(layout, x, limit),
           layout.tile().replicaCount()};
 }
 
-Expected<Holding> holding(const tile::ComposeLayout &layout,
+Expected<Holding> holding(const tile::SwizzledTileLayout &layout,
                           std::vector<int64_t> shape,
                           std::vector<tile::AxisValue> where, int64_t limit) {
   LK_TRY(std::vector<int64_t> held, holders(layout, where));
@@ -676,7 +676,7 @@ Expected<ConflictReport> conflictReport(const tile::MemoryLayout &memory,
                         std::move(access), std::move(c)};
 }
 
-Expected<AccessAnalysis> analyseAccess(const tile::ComposeLayout &distributed,
+Expected<AccessAnalysis> analyseAccess(const tile::SwizzledTileLayout &distributed,
                                        const tile::MemoryLayout &memory,
                                        int64_t dtypeBits,
                                        std::optional<int64_t> accessBytes,

@@ -76,7 +76,7 @@ Expected<MemoryLayout> MemoryLayout::of(const TileLayout &tile) {
   return MemoryLayout(SwizzleLayout(), tile);
 }
 
-Expected<MemoryLayout> MemoryLayout::of(const ComposeLayout &layout) {
+Expected<MemoryLayout> MemoryLayout::of(const SwizzledTileLayout &layout) {
   LK_TRY(MemoryLayout m, of(layout.tile()));
   m.swizzle_ = layout.swizzle();
   return m;

@@ -91,11 +91,11 @@ std::string SwizzleLayout::str() const {
          ",S=" + std::to_string(s_) + ")";
 }
 
-CoordSet ComposeLayout::eval(int64_t flat) const {
+CoordSet SwizzledTileLayout::eval(int64_t flat) const {
   return eval(flat, tile_.replicaCount());
 }
 
-CoordSet ComposeLayout::eval(int64_t flat, int64_t limit) const {
+CoordSet SwizzledTileLayout::eval(int64_t flat, int64_t limit) const {
   CoordSet in;
   tile_.evalInto(flat, in, limit);
   int slot = tile_.axisSlot(Axis::m());
@@ -110,7 +110,7 @@ CoordSet ComposeLayout::eval(int64_t flat, int64_t limit) const {
   return out;
 }
 
-std::string ComposeLayout::str() const {
+std::string SwizzledTileLayout::str() const {
   return swizzle_.str() + " o " + tile_.str();
 }
 
@@ -201,7 +201,7 @@ Expected<SwizzleLayout> parseSwizzleLayout(std::string_view text) {
   return s;
 }
 
-Expected<ComposeLayout> parseComposeLayout(std::string_view text) {
+Expected<SwizzledTileLayout> parseSwizzledTileLayout(std::string_view text) {
   Lexer lx(text);
   LK_TRY(SwizzleLayout s, parseSwizzleAt(lx));
   lx.peek();
@@ -227,7 +227,7 @@ Expected<ComposeLayout> parseComposeLayout(std::string_view text) {
     shifted.notes = std::move(d.notes);
     return shifted;
   }
-  return ComposeLayout(s, std::move(*tile));
+  return SwizzledTileLayout(s, std::move(*tile));
 }
 
 } // namespace lk::tile

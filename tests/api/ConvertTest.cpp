@@ -39,7 +39,7 @@ TEST(ApiConvert, CuteToLinearEvaluatesLikeTheCuteLayout) {
 TEST(ApiConvert, CuteSwizzleBecomesTheTileSwizzle) {
   // Cute's leftmost mode is the tile's last iter: (8,64):(64,1) is
   // S[(64,8):(1,64)] over m; Sw<3,3,3> is Swizzle(M=3,B=3,S=3).
-  Expected<tile::ComposeLayout> t = toTile(parsed("Sw<3,3,3> o (8,64):(64,1)"));
+  Expected<tile::SwizzledTileLayout> t = toTile(parsed("Sw<3,3,3> o (8,64):(64,1)"));
   ASSERT_TRUE(t.hasValue()) << t.error().message;
   EXPECT_EQ(t->str(), "Swizzle(M=3,B=3,S=3) o S[(64,8):(1,64)]");
   // The tile's flat index x is cute's colex index x (the modes are

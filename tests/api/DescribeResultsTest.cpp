@@ -20,7 +20,7 @@ using namespace lk;
 
 namespace {
 
-tile::ComposeLayout tileOf(std::string_view text) {
+tile::SwizzledTileLayout tileOf(std::string_view text) {
   api::ParseOptions o;
   o.syntax = api::Syntax::TileText;
   auto l = api::parseLayout(text, o);
@@ -52,7 +52,7 @@ TEST(DescribeResults, EvaluationAndItsSteps) {
 
 TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
   // Offset 3 on warpid; the replica iter R[2:16@laneid] adds 0 or 16.
-  tile::ComposeLayout l = tileOf("S[8:1@laneid] + R[2:16@laneid] + 3@warpid");
+  tile::SwizzledTileLayout l = tileOf("S[8:1@laneid] + R[2:16@laneid] + 3@warpid");
   const int64_t shape[] = {8};
   api::Record r =
       api::describe(api::evaluation(l, api::tileElement(shape, 5), 1));
@@ -70,7 +70,7 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
             R"j("swizzle":null,"from":null,"to":null})j");
   // Swizzle(3,3,3): m = 192 = 0b11000000, bits 6-8 (3) xor into bits 3-5:
   // 192 ^ 24 = 216.
-  tile::ComposeLayout sw = tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  tile::SwizzledTileLayout sw = tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   const int64_t shape2[] = {8, 64};
   api::Record s =
       api::describe(api::evaluation(sw, api::tileElement(shape2, 192), 1));
@@ -82,7 +82,7 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
 
 TEST(DescribeResults, OwnersAndHolding) {
   // (1,1) = x 9: lane 4 at m 1, on both warps of the replica.
-  tile::ComposeLayout l =
+  tile::SwizzledTileLayout l =
       tileOf("S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]");
   const int64_t shape[] = {8, 8};
   EXPECT_EQ(api::toJson(api::describe(
@@ -142,7 +142,7 @@ TEST(DescribeResults, Access) {
   // bytes: 16-byte vectors, 16 / 4 = 4 instructions. Each touches one
   // 32-byte sector per lane (64 i + 16 k, 8 lanes): 32 sectors for
   // 4 x 8 x 16 = 512 requested bytes, efficiency 512 / (32 x 32).
-  tile::ComposeLayout d = tileOf("S[(8,16):(1@laneid,1@m)]");
+  tile::SwizzledTileLayout d = tileOf("S[(8,16):(1@laneid,1@m)]");
   auto memory = tile::MemoryLayout::of(tileOf("S[(8,16):(16,1)]"));
   ASSERT_TRUE(memory);
   auto a = api::analyseAccess(d, *memory, 32, std::nullopt, hw::Arch::Sm90);

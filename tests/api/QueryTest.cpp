@@ -20,8 +20,8 @@ using tile::AxisValue;
 
 IntTuple intTuple(std::string_view t) { return *cute::parseIntTuple(t); }
 
-tile::ComposeLayout tileOf(std::string_view text) {
-  return tile::ComposeLayout(tile::SwizzleLayout(), *tile::parseTileLayout(text));
+tile::SwizzledTileLayout tileOf(std::string_view text) {
+  return tile::SwizzledTileLayout(tile::SwizzleLayout(), *tile::parseTileLayout(text));
 }
 
 /// The m8n8 fragment: x = 8 i0 + 2 i1 + i2 over (8,4,2) -> laneid 4 i0 + i1,
@@ -105,7 +105,7 @@ TEST(ApiQuery, TileShapeAndIndex) {
 }
 
 TEST(ApiQuery, OwnersAndHolders) {
-  tile::ComposeLayout t = tileOf(kFragment);
+  tile::SwizzledTileLayout t = tileOf(kFragment);
   // x = 9: i0 = 1, i1 = 0, i2 = 1 -> laneid 4, m 1.
   std::vector<Owner> o = owners(t, 9);
   ASSERT_EQ(o.size(), 1u);
@@ -120,7 +120,7 @@ TEST(ApiQuery, OwnersAndHolders) {
   EXPECT_EQ(two[0].owner[0].value, 3);
   EXPECT_EQ(two[1].owner[0].value, 7);
   // Swizzled: refused.
-  tile::ComposeLayout sw = *tile::parseComposeLayout(
+  tile::SwizzledTileLayout sw = *tile::parseSwizzledTileLayout(
       "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   EXPECT_FALSE(holders(sw, lane4).hasValue());
 }
@@ -243,7 +243,7 @@ TEST(ApiQuery, HoldersRefuseANegativeAxisValue) {
 
 TEST(ApiQuery, BanksOfAColumnRead) {
   // 8 rows of 64 f16 = 128 B each: column 0 of every row is in bank 0.
-  tile::ComposeLayout rows = tileOf("S[(8,64):(64,1)]");
+  tile::SwizzledTileLayout rows = tileOf("S[(8,64):(64,1)]");
   tile::MemoryLayout plain = *memoryLayout(rows, 16);
   ColumnRead read;
   read.rows = 8;
@@ -257,13 +257,13 @@ TEST(ApiQuery, BanksOfAColumnRead) {
   Expected<tile::MemoryLayout> swizzled = memoryLayout(rows, 16, "128B");
   ASSERT_TRUE(swizzled.hasValue()) << swizzled.error().message;
   EXPECT_EQ(swizzled->str(),
-            tile::MemoryLayout::of(*tile::parseComposeLayout(
+            tile::MemoryLayout::of(*tile::parseSwizzledTileLayout(
                                        "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"))
                 ->str());
   EXPECT_EQ(columnConflicts(*swizzled, 16, read)->ways, 1);
   // Already swizzled: a second swizzle is refused.
   Expected<tile::MemoryLayout> again = memoryLayout(
-      *tile::parseComposeLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"), 16,
+      *tile::parseSwizzledTileLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"), 16,
       "128B");
   ASSERT_FALSE(again.hasValue());
   EXPECT_NE(again.error().message.find("already has a swizzle"), std::string::npos);

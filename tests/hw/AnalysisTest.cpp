@@ -30,7 +30,7 @@ tile::TileLayout tileOf(const std::string &text) {
 tile::MemoryLayout memoryOf(const std::string &text) {
   Expected<tile::MemoryLayout> m = Diagnostic::error("unparsed");
   if (text.rfind("Swizzle", 0) == 0)
-    m = tile::MemoryLayout::of(*tile::parseComposeLayout(text));
+    m = tile::MemoryLayout::of(*tile::parseSwizzledTileLayout(text));
   else
     m = tile::MemoryLayout::of(tileOf(text));
   EXPECT_TRUE(m) << m.error().message;

@@ -18,7 +18,7 @@ namespace {
 MemoryLayout memory(const std::string &text) {
   Expected<MemoryLayout> m = Diagnostic::error("unparsed");
   if (text.rfind("Swizzle", 0) == 0) {
-    auto c = parseComposeLayout(text);
+    auto c = parseSwizzledTileLayout(text);
     EXPECT_TRUE(c) << c.error().render();
     m = MemoryLayout::of(*c);
   } else {

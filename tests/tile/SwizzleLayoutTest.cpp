@@ -1,4 +1,4 @@
-//===- SwizzleLayoutTest.cpp - SwizzleLayout and ComposeLayout ------------===//
+//===- SwizzleLayoutTest.cpp - SwizzleLayout and SwizzledTileLayout ------------===//
 //
 // Part of LayoutKit.
 //
@@ -147,10 +147,10 @@ TEST(SwizzleLayout, DiagnosticsPointAtTheProblem) {
             std::string::npos);
 }
 
-TEST(ComposeLayout, AppliesTheSwizzleToTheMemoryAxisOnly) {
+TEST(SwizzledTileLayout, AppliesTheSwizzleToTheMemoryAxisOnly) {
   auto tile = parseTileLayout("S[(8,8,2):(8,1,1@laneid)]");
   ASSERT_TRUE(tile) << tile.error().message;
-  ComposeLayout c(swz(0, 3, 3), *tile);
+  SwizzledTileLayout c(swz(0, 3, 3), *tile);
   int mSlot = tile->axisSlot(Axis::m());
   int laneSlot = tile->axisSlot(Axis::laneid());
   ASSERT_GE(mSlot, 0);
@@ -164,28 +164,28 @@ TEST(ComposeLayout, AppliesTheSwizzleToTheMemoryAxisOnly) {
   }
 }
 
-TEST(ComposeLayout, TextRoundTripsAndLocatesTileErrors) {
+TEST(SwizzledTileLayout, TextRoundTripsAndLocatesTileErrors) {
   const char *text = "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]";
-  auto c = parseComposeLayout(text);
+  auto c = parseSwizzledTileLayout(text);
   ASSERT_TRUE(c) << c.error().render();
   EXPECT_EQ(c->str(), text);
-  EXPECT_EQ(*parseComposeLayout(c->str()), *c);
+  EXPECT_EQ(*parseSwizzledTileLayout(c->str()), *c);
   EXPECT_EQ(c->addressAt(64 * 5 + 0), 5 * 72); // addr(i, 0) = 72 i
   // An error inside the tile part points into the whole text.
-  std::string d = failure(parseComposeLayout("Swizzle(3,3,3) o S[(8,64):(64,1@nope)]"));
+  std::string d = failure(parseSwizzledTileLayout("Swizzle(3,3,3) o S[(8,64):(64,1@nope)]"));
   EXPECT_NE(d.find("nope"), std::string::npos) << d;
   EXPECT_NE(d.find("  Swizzle(3,3,3) o S[(8,64):(64,1@nope)]\n"), std::string::npos) << d;
   size_t caret = d.rfind('^');
   size_t lineStart = d.rfind('\n', caret) + 1;
   EXPECT_GE(caret - lineStart, std::string("  Swizzle(3,3,3) o S[(8,64):(64,1").size())
       << d;
-  EXPECT_NE(failure(parseComposeLayout("Swizzle(3,3,3) S[(8,64):(64,1)]"))
+  EXPECT_NE(failure(parseSwizzledTileLayout("Swizzle(3,3,3) S[(8,64):(64,1)]"))
                 .find("expected 'o' (composition) after the swizzle"),
             std::string::npos);
-  EXPECT_FALSE(parseComposeLayout("Swizzle(3,3,3) of S[(8,64):(64,1)]"));
+  EXPECT_FALSE(parseSwizzledTileLayout("Swizzle(3,3,3) of S[(8,64):(64,1)]"));
 }
 
-TEST(ComposeLayout, RandomRoundTrips) {
+TEST(SwizzledTileLayout, RandomRoundTrips) {
   std::mt19937_64 rng(7);
   for (int n = 0; n < 300; ++n) {
     int M = int(rng() % 5), B = int(rng() % 4), S = B + int(rng() % 3);
@@ -193,9 +193,9 @@ TEST(ComposeLayout, RandomRoundTrips) {
     std::string text = swz(M, B, S).str() + " o S[(" + std::to_string(rows) +
                        "," + std::to_string(cols) + "):(" +
                        std::to_string(cols) + ",1)]";
-    auto c = parseComposeLayout(text);
+    auto c = parseSwizzledTileLayout(text);
     ASSERT_TRUE(c) << text << ": " << c.error().message;
-    EXPECT_EQ(*parseComposeLayout(c->str()), *c) << text;
+    EXPECT_EQ(*parseSwizzledTileLayout(c->str()), *c) << text;
   }
 }
 

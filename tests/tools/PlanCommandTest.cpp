@@ -280,7 +280,7 @@ TEST(PlanCommand, CrossWarpTransposeThroughSharedMemory) {
     ASSERT_TRUE(inverse.hasValue());
     if (x["memory_layout_tile"].is_string()) {
       std::string text = x["memory_layout_tile"].get<std::string>();
-      auto composed = lk::tile::parseComposeLayout(text);
+      auto composed = lk::tile::parseSwizzledTileLayout(text);
       auto plain = lk::tile::parseTileLayout(text);
       ASSERT_TRUE(composed || plain) << text;
       for (int64_t row = 0; row < 16; ++row)

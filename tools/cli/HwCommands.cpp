@@ -128,7 +128,7 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   }
   LK_TRY(api::AccessAnalysis a,
          api::analyseAccess(
-             tile::ComposeLayout(tile::SwizzleLayout(), *distributed), memory,
+             tile::SwizzledTileLayout(tile::SwizzleLayout(), *distributed), memory,
              bits, width, arch));
   Reply r;
   r.text = "widest access: " + std::to_string(a.vectorBytes) + " B per lane\n";

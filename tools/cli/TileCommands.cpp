@@ -42,7 +42,7 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// LAYOUT: a tile layout, or `Swizzle(...) o <tile layout>`.
-Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
+Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
   api::ParseOptions options;
   options.syntax = api::Syntax::TileText;
   auto l = api::parseLayout(inv.text(i), options);
@@ -53,7 +53,7 @@ Expected<ComposeLayout> layoutParam(const Invocation &inv, size_t i) {
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),
 /// when --swizzle is given.
-Expected<ComposeLayout> swizzledLayoutParam(const Invocation &inv, size_t i);
+Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv, size_t i);
 
 /// SHAPE: an integer or a flat tuple of positive integers the layout admits.
 Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
@@ -83,8 +83,8 @@ Expected<int64_t> dtypeBits(const Invocation &inv) {
   return t.bits;
 }
 
-Expected<ComposeLayout> swizzledLayoutParam(const Invocation &inv, size_t i) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, i));
+Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv, size_t i) {
+  LK_TRY(SwizzledTileLayout layout, layoutParam(inv, i));
   std::optional<std::string> mode = inv.option("swizzle");
   if (!mode)
     return layout;
@@ -94,7 +94,7 @@ Expected<ComposeLayout> swizzledLayoutParam(const Invocation &inv, size_t i) {
 
 /// The memory layout of LAYOUT with --swizzle applied.
 Expected<MemoryLayout> memoryParam(const Invocation &inv,
-                                   const ComposeLayout &layout,
+                                   const SwizzledTileLayout &layout,
                                    int64_t bits) {
   std::optional<std::string> mode = inv.option("swizzle");
   return api::memoryLayout(layout, bits,
@@ -149,7 +149,7 @@ namespace {
 
 /// LAYOUT SHAPE COORD: the layout and the coordinate's flat index.
 struct Evaluated {
-  ComposeLayout layout;
+  SwizzledTileLayout layout;
   std::vector<int64_t> shape;
   int64_t flat = 0;
 };
@@ -238,7 +238,7 @@ Expected<Reply> runTileOwners(const Invocation &inv) {
 }
 
 Expected<Reply> runTileHolds(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(SwizzledTileLayout layout, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(std::vector<AxisValue> where, whereParam(inv, 2));
   LK_TRY(api::Holding h, api::holding(layout, shape, where, listLimit(inv)));
@@ -256,7 +256,7 @@ Expected<Reply> runTileHolds(const Invocation &inv) {
 }
 
 Expected<Reply> runTileShow(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, swizzledLayoutParam(inv, 0));
+  LK_TRY(SwizzledTileLayout layout, swizzledLayoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   if (shape.size() > 2)
     return Diagnostic::error("tile show draws shapes of rank 1 or 2; got rank " +
@@ -322,7 +322,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
 }
 
 Expected<Reply> runTileBanks(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(SwizzledTileLayout layout, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   LK_TRY(int64_t bits, dtypeBits(inv));
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
@@ -355,7 +355,7 @@ Expected<Reply> runTileBanks(const Invocation &inv) {
 }
 
 Expected<Reply> runTileConflicts(const Invocation &inv) {
-  LK_TRY(ComposeLayout layout, layoutParam(inv, 0));
+  LK_TRY(SwizzledTileLayout layout, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   if (shape.size() != 2)
     return Diagnostic::error("tile conflicts reads a column of a rank-2 "

@@ -62,7 +62,7 @@ std::optional<cute::ComposedLayout>
 swizzledForm(const linear::LinearLayout &toOffset);
 
 Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
-Expected<tile::ComposeLayout> toTile(const AnyLayout &l);
+Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l);
 /// `shape`: the logical dims of a tile layout's linear form (power-of-two
 /// extents; empty: one out-dim `index`); ignored by the other models.
 Expected<linear::LinearLayout> toLinear(const AnyLayout &l,

@@ -15,7 +15,7 @@
 ///                                      Attribute (`<S,D[,swizzle<..>][,elem=T]>`),
 ///                                      BasisDescriptor (strides `(1@0,..)`
 ///                                      over ParseOptions::shape)
-///   tile    tile::ComposeLayout        TileText (`S[..] + R[..] + O`,
+///   tile    tile::SwizzledTileLayout        TileText (`S[..] + R[..] + O`,
 ///                                      `Swizzle(..) o S[..]`)
 ///   linear  linear::LinearLayout       LinearText (`{register: ..} -> {..}`),
 ///                                      StandardParams (Triton's parameters
@@ -121,7 +121,7 @@ struct ParseOptions {
 /// A layout of one of the three models, with the grammar it was read from.
 struct AnyLayout {
   Syntax syntax = Syntax::CuteText;
-  std::variant<cute::ComposedLayout, tile::ComposeLayout, linear::LinearLayout>
+  std::variant<cute::ComposedLayout, tile::SwizzledTileLayout, linear::LinearLayout>
       value;
   /// The element type a layout attribute names (`elem=...`).
   std::optional<cute::ElementType> elem;
@@ -131,8 +131,8 @@ struct AnyLayout {
   const cute::ComposedLayout *cute() const {
     return std::get_if<cute::ComposedLayout>(&value);
   }
-  const tile::ComposeLayout *tile() const {
-    return std::get_if<tile::ComposeLayout>(&value);
+  const tile::SwizzledTileLayout *tile() const {
+    return std::get_if<tile::SwizzledTileLayout>(&value);
   }
   const linear::LinearLayout *linear() const {
     return std::get_if<linear::LinearLayout>(&value);
@@ -161,7 +161,7 @@ Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text);
 
 /// The text of a tile layout: the tile alone when its swizzle is the
 /// identity, `Swizzle(..) o S[..]` otherwise.
-std::string tileText(const tile::ComposeLayout &c);
+std::string tileText(const tile::SwizzledTileLayout &c);
 /// The text of a composed cute layout: `L` when Sw is the identity and the
 /// offset 0, `Sw<B,M,S> o L` or `Sw<..> o off o L` otherwise.
 std::string cuteText(const cute::ComposedLayout &c);

@@ -80,7 +80,7 @@ Expected<linear::LinearLayout> parseDistributed(std::string_view text,
 /// A shared-memory layout in the cute and tile models, where representable.
 struct MemoryForms {
   std::optional<cute::ComposedLayout> cute;
-  std::optional<tile::ComposeLayout> tile;
+  std::optional<tile::SwizzledTileLayout> tile;
 };
 /// `memory` maps offset -> logical (plan::SharedMemoryPlan::memory).
 MemoryForms memoryForms(const linear::LinearLayout &memory);

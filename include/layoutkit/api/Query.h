@@ -264,7 +264,7 @@ struct TilePoints {
 };
 /// L(flat), at most `limit` points, work bounded by `limit`.
 /// @pre 0 <= flat < size, limit >= 1
-TilePoints evaluate(const tile::ComposeLayout &layout, int64_t flat,
+TilePoints evaluate(const tile::SwizzledTileLayout &layout, int64_t flat,
                     int64_t limit);
 
 /// One term of L(x) = D(x) + O + R, for a step-by-step view:
@@ -287,7 +287,7 @@ struct EvalStep {
 };
 /// The terms of L(flat) in the order they apply (shard iters, offsets,
 /// replica iters, the swizzle). @pre 0 <= flat < size
-std::vector<EvalStep> evaluationSteps(const tile::ComposeLayout &layout,
+std::vector<EvalStep> evaluationSteps(const tile::SwizzledTileLayout &layout,
                                       int64_t flat);
 
 /// Owners are the thread and device axes (laneid, warpid, cta, ...).
@@ -317,10 +317,10 @@ struct Owner {
   std::vector<tile::AxisValue> at;
 };
 /// L(flat) split per point (see isOwnerAxis). @pre 0 <= flat < size
-std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat);
+std::vector<Owner> owners(const tile::SwizzledTileLayout &layout, int64_t flat);
 /// The first `limit` points of owners(layout, flat); their total is
 /// layout.tile().replicaCount(). @pre limit >= 1
-std::vector<Owner> owners(const tile::ComposeLayout &layout, int64_t flat,
+std::vector<Owner> owners(const tile::SwizzledTileLayout &layout, int64_t flat,
                           int64_t limit);
 
 /// "axis=value[, axis=value...]", e.g. "laneid=3,warpid=5" (blanks
@@ -333,21 +333,21 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text);
 /// the search would visit more than kMaxHolderVisits candidates (the error
 /// names the limit).
 Expected<std::vector<int64_t>>
-holders(const tile::ComposeLayout &layout,
+holders(const tile::SwizzledTileLayout &layout,
         std::span<const tile::AxisValue> where);
 
 /// `layout` composed with the swizzle of `swizzleMode` ("none", "32B",
 /// "64B", "128B") for `dtypeBits`-bit elements; refused when the layout
 /// already has a swizzle (and the mode is not "none"). Example: 128B for
 /// 16-bit elements is Swizzle(M=3,B=3,S=3).
-Expected<tile::ComposeLayout> withSwizzleMode(const tile::ComposeLayout &layout,
+Expected<tile::SwizzledTileLayout> withSwizzleMode(const tile::SwizzledTileLayout &layout,
                                               int64_t dtypeBits,
                                               std::string_view swizzleMode);
 /// `layout` as a shared-memory layout for `dtypeBits`-bit elements; with
 /// `swizzleMode` (e.g. "128B", tile::swizzleModeByName) the mode's swizzle
 /// for that width is applied (refused when the layout already has one).
 Expected<tile::MemoryLayout>
-memoryLayout(const tile::ComposeLayout &layout, int64_t dtypeBits,
+memoryLayout(const tile::SwizzledTileLayout &layout, int64_t dtypeBits,
              std::optional<std::string_view> swizzleMode = std::nullopt);
 
 /// tile::bankView of `memory`, refused before any work when the tile has
@@ -390,25 +390,25 @@ TileElement tileElement(std::span<const int64_t> shape, int64_t x);
 /// L(x) with its derivation: the first `limit` points (of `total`) and the
 /// evaluationSteps.
 struct Evaluation {
-  tile::ComposeLayout layout;
+  tile::SwizzledTileLayout layout;
   TileElement element;
   TilePoints points;
   std::vector<EvalStep> steps;
 };
 /// evaluate() and evaluationSteps() of one element. @pre 0 <= x < size,
 /// limit >= 1
-Evaluation evaluation(const tile::ComposeLayout &layout, TileElement element,
+Evaluation evaluation(const tile::SwizzledTileLayout &layout, TileElement element,
                       int64_t limit);
 
 /// The first `limit` owners of an element (of `total`, the replica count).
 struct OwnerList {
-  tile::ComposeLayout layout;
+  tile::SwizzledTileLayout layout;
   TileElement element;
   std::vector<Owner> owners;
   int64_t total = 0;
 };
 /// owners() of one element. @pre 0 <= x < size, limit >= 1
-OwnerList ownerList(const tile::ComposeLayout &layout, TileElement element,
+OwnerList ownerList(const tile::SwizzledTileLayout &layout, TileElement element,
                     int64_t limit);
 
 /// The elements a partial hardware coordinate holds: their flat indices
@@ -422,7 +422,7 @@ struct Holding {
   int64_t shown = 0;
 };
 /// holders() of `where`, sorted, `shown` = min(limit, their number).
-Expected<Holding> holding(const tile::ComposeLayout &layout,
+Expected<Holding> holding(const tile::SwizzledTileLayout &layout,
                           std::vector<int64_t> shape,
                           std::vector<tile::AxisValue> where, int64_t limit);
 
@@ -474,7 +474,7 @@ struct AccessAnalysis {
 /// hw::vectorBytes, sharedAccess, globalAccess and replication of one
 /// warp's access; refused (with the reason of the first that fails) when
 /// the distributed layout is swizzled or any analysis fails.
-Expected<AccessAnalysis> analyseAccess(const tile::ComposeLayout &distributed,
+Expected<AccessAnalysis> analyseAccess(const tile::SwizzledTileLayout &distributed,
                                        const tile::MemoryLayout &memory,
                                        int64_t dtypeBits,
                                        std::optional<int64_t> accessBytes,

@@ -76,7 +76,7 @@ public:
   /// Fails with a diagnostic naming the iter (or offset) that is not on m,
   /// or the replica, which would store an element twice.
   static Expected<MemoryLayout> of(const TileLayout &tile);
-  static Expected<MemoryLayout> of(const ComposeLayout &layout);
+  static Expected<MemoryLayout> of(const SwizzledTileLayout &layout);
 
   int64_t size() const { return tile_.size(); }
   /// The element address of logical element `flat`.

@@ -7,7 +7,7 @@
 /// \file
 /// A swizzle permutes the linear memory address a tile layout produces. It
 /// is not affine, so it is not a TileLayout; it is a separate
-/// `SwizzleLayout`, and `ComposeLayout(swizzle, tile)` applies it to the
+/// `SwizzleLayout`, and `SwizzledTileLayout(swizzle, tile)` applies it to the
 /// tile's address on the memory axis `m` (docs/design.md §2.2).
 ///
 /// A SwizzleLayout has three parameters, per_element M, swizzle_len B and
@@ -41,7 +41,7 @@
 ///   Swizzle(M=3,B=3,S=3)          keyword form, any order, blanks allowed
 ///   Swizzle(3,3,3)                positional: per_element, swizzle_len,
 ///                                 atom_len (docs/design.md §6.4)
-///   Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]      a ComposeLayout
+///   Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]      a SwizzledTileLayout
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_TILE_SWIZZLELAYOUT_H
@@ -108,10 +108,10 @@ private:
 /// A tile layout whose memory address (axis m) goes through a swizzle:
 /// L'(x) = { c with c[m] replaced by swizzle(c[m]) | c in L(x) }.
 /// Axes other than m pass through unchanged.
-class ComposeLayout {
+class SwizzledTileLayout {
 public:
-  ComposeLayout() = default;
-  ComposeLayout(SwizzleLayout swizzle, TileLayout tile)
+  SwizzledTileLayout() = default;
+  SwizzledTileLayout(SwizzleLayout swizzle, TileLayout tile)
       : swizzle_(swizzle), tile_(std::move(tile)) {}
 
   const SwizzleLayout &swizzle() const { return swizzle_; }
@@ -128,7 +128,7 @@ public:
   /// @pre 0 <= flat < size(), limit >= 1
   CoordSet eval(int64_t flat, int64_t limit) const;
 
-  bool operator==(const ComposeLayout &o) const {
+  bool operator==(const SwizzledTileLayout &o) const {
     return swizzle_ == o.swizzle_ && tile_ == o.tile_;
   }
 
@@ -144,7 +144,7 @@ private:
 Expected<SwizzleLayout> parseSwizzleLayout(std::string_view text);
 /// Parses `<swizzle> o <tile layout>` (the whole text). Diagnostics of the
 /// tile part point into the whole text.
-Expected<ComposeLayout> parseComposeLayout(std::string_view text);
+Expected<SwizzledTileLayout> parseSwizzledTileLayout(std::string_view text);
 
 } // namespace lk::tile
 
