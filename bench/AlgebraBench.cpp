@@ -89,7 +89,8 @@ void BM_coalesce(benchmark::State &state) {
   runUnary(state, [](const Layout &l) { return coalesce(l); });
 }
 void BM_complement(benchmark::State &state) {
-  runUnary(state, [](const Layout &l) { return complement(l, IntTuple(1 << 20)); });
+  runUnary(state,
+           [](const Layout &l) { return complement(l, IntTuple(1 << 20)); });
 }
 void BM_right_inverse(benchmark::State &state) {
   runUnary(state, [](const Layout &l) { return right_inverse(l); });

@@ -24,8 +24,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -59,7 +59,8 @@ const char *const kDescriptors[] = {
 const char *const kAttributes[] = {
     "<(128,64),(64,1),swizzle<3,4,3>,elem=f16>",
     "<((4,32),64),((1,512),16),elem=mxf4>",
-    "<((2,(2,4)),(4,(2,8))),((1,(2,4)),(16,(64,256))),swizzle<3,4,3>,elem=nvfp4>",
+    "<((2,(2,4)),(4,(2,8))),((1,(2,4)),(16,(64,256))),swizzle<3,4,3>,elem="
+    "nvfp4>",
 };
 
 void label(benchmark::State &state) {
@@ -70,8 +71,8 @@ void label(benchmark::State &state) {
 /// to itself: a benchmark of a failing path would be meaningless.
 template <class T> T must(Expected<T> r, std::string_view what) {
   if (!r) {
-    std::fprintf(stderr, "GrammarBench: %.*s: %s\n", int(what.size()), what.data(),
-                 r.error().message.c_str());
+    std::fprintf(stderr, "GrammarBench: %.*s: %s\n", int(what.size()),
+                 what.data(), r.error().message.c_str());
     std::abort();
   }
   return std::move(*r);
@@ -79,8 +80,8 @@ template <class T> T must(Expected<T> r, std::string_view what) {
 
 void checkRoundTrip(const std::string &printed, std::string_view input) {
   if (printed != input) {
-    std::fprintf(stderr, "GrammarBench: '%.*s' prints as '%s'\n", int(input.size()),
-                 input.data(), printed.c_str());
+    std::fprintf(stderr, "GrammarBench: '%.*s' prints as '%s'\n",
+                 int(input.size()), input.data(), printed.c_str());
     std::abort();
   }
 }

@@ -56,16 +56,17 @@ std::string accessLabel(const plan::Plan &p) {
   if (!p.smem)
     return "";
   const plan::SharedMemoryPlan &sm = *p.smem;
-  auto side = [&](bool matrix, bool trans, const char *op,
-                  const char *vector) {
+  auto side = [&](bool matrix, bool trans, const char *op, const char *vector) {
     return matrix ? std::string(op) + ".x" + std::to_string(sm.matrixCount) +
                         (trans ? ".trans" : "")
                   : std::string(vector);
   };
   return " (" +
-         side(sm.store.matrixInstruction, sm.store.trans, "stmatrix", "st.shared") +
+         side(sm.store.matrixInstruction, sm.store.trans, "stmatrix",
+              "st.shared") +
          " + " +
-         side(sm.load.matrixInstruction, sm.load.trans, "ldmatrix", "ld.shared") +
+         side(sm.load.matrixInstruction, sm.load.trans, "ldmatrix",
+              "ld.shared") +
          ")";
 }
 
@@ -84,9 +85,8 @@ void planPair(benchmark::State &state, const plan::PlanOptions &options) {
   }
   state.SetLabel(std::string(pair.src) + "->" + pair.dst + " " +
                  std::to_string(n) + "x" + std::to_string(n) + " f16 " +
-                 std::to_string(warps) +
-                 " warps: " + std::string(plan::strategyName(p.strategy)) +
-                 accessLabel(p));
+                 std::to_string(warps) + " warps: " +
+                 std::string(plan::strategyName(p.strategy)) + accessLabel(p));
 }
 
 void BM_PlanConversion(benchmark::State &state) {

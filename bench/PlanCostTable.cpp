@@ -204,12 +204,12 @@ int main() {
           };
           vector = side(sm.store.matrixInstruction, sm.store.trans, "stmatrix");
           if (sm.store.matrixInstruction || sm.load.matrixInstruction)
-            vector +=
-                " / " + side(sm.load.matrixInstruction, sm.load.trans, "ldmatrix");
-          bound =
-              " (" +
-              std::to_string(p.smem->store.lowerBound + p.smem->load.lowerBound) +
-              ")";
+            vector += " / " + side(sm.load.matrixInstruction, sm.load.trans,
+                                   "ldmatrix");
+          bound = " (" +
+                  std::to_string(p.smem->store.lowerBound +
+                                 p.smem->load.lowerBound) +
+                  ")";
         }
         std::printf(
             "| %s -> %s | %s | %u | f%d | %s | %s | %" PRId64 " / %" PRId64

@@ -39,9 +39,12 @@ struct Case {
 const Case kCases[] = {
     {"m8n8 fragment", "S[(8,4,2):(4@laneid,1@laneid,1)]", Axis::m()},
     {"tensor core + replica + offset",
-     "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid", Axis::m()},
-    {"TMEM accumulator", "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", Axis::TCol()},
-    {"scale-factor atom warpx4", "S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]", Axis::TCol()},
+     "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid",
+     Axis::m()},
+    {"TMEM accumulator", "S[(2,128,112):(112@TCol,1@TLane,1@TCol)]",
+     Axis::TCol()},
+    {"scale-factor atom warpx4", "S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]",
+     Axis::TCol()},
     {"smem (8,64) row-major", "S[(8,64):(64,1)]", Axis::m()},
 };
 

@@ -70,8 +70,9 @@ const char *gOp = "";
 std::string gCtx;
 
 [[noreturn]] void fail(const char *what, const std::string &detail) {
-  std::fprintf(stderr, "\nfuzz_algebra: postcondition violated\n  op:     %s\n"
-                       "  inputs: %s\n  check:  %s\n  detail: %s\n",
+  std::fprintf(stderr,
+               "\nfuzz_algebra: postcondition violated\n  op:     %s\n"
+               "  inputs: %s\n  check:  %s\n  detail: %s\n",
                gOp, gCtx.c_str(), what, detail.c_str());
   std::abort();
 }
@@ -188,7 +189,8 @@ std::string offStr(const Off &o) {
     return "0";
   std::string s;
   for (int k = 0; k < o.n; ++k)
-    s += (s.empty() ? "" : "+") + S(o.t[k].second) + BasisPath::fromRaw(o.t[k].first).str();
+    s += (s.empty() ? "" : "+") + S(o.t[k].second) +
+         BasisPath::fromRaw(o.t[k].first).str();
   return s;
 }
 
@@ -282,9 +284,11 @@ struct Reader {
   }
 };
 
-constexpr int64_t kShapes[32] = {1, 2, 2, 4, 4, 8, 8, 16, 3, 6, 12, 2, 4, 8, 32, 64,
-                                 1, 2, 4, 8, 5, 7, 9, 10, 16, 2, 4, 24, 128, 3, 2, 4};
-constexpr int64_t kStrides[16] = {0, 1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64, 128, 256, 1024};
+constexpr int64_t kShapes[32] = {1, 2,  2,  4,  4,  8,  8,   16, 3, 6, 12,
+                                 2, 4,  8,  32, 64, 1,  2,   4,  8, 5, 7,
+                                 9, 10, 16, 2,  4,  24, 128, 3,  2, 4};
+constexpr int64_t kStrides[16] = {0,  1,  2,  3,  4,  5,   6,   8,
+                                  12, 16, 24, 32, 64, 128, 256, 1024};
 constexpr int64_t kMul[4] = {1, 1, 2, 4};
 
 struct LayoutDecoder {
@@ -300,10 +304,18 @@ struct LayoutDecoder {
     uint8_t db = r.byte();
     int64_t d = 0;
     switch (db >> 6) {
-    case 0: d = prefix * kMul[db & 3]; break;
-    case 1: d = kStrides[db & 15]; break;
-    case 2: d = -kStrides[db & 15]; break;
-    case 3: d = db & 63; break;
+    case 0:
+      d = prefix * kMul[db & 3];
+      break;
+    case 1:
+      d = kStrides[db & 15];
+      break;
+    case 2:
+      d = -kStrides[db & 15];
+      break;
+    case 3:
+      d = db & 63;
+      break;
     }
     uint32_t basis = 0;
     if (useBasis) {
@@ -430,7 +442,8 @@ struct Input {
 void checkComposition(const Layout &a, const Layout &b, const Layout &r) {
   std::string ctx = "A=" + a.str() + " B=" + b.str() + " R=" + r.str();
   ALG_CHECK(r.size() == b.size(), ctx);
-  ALG_CHECK(refines(b.shape(), r.shape()), ctx + " (R's shape does not refine B's)");
+  ALG_CHECK(refines(b.shape(), r.shape()),
+            ctx + " (R's shape does not refine B's)");
   if (r.size() > kMaxPoints)
     return;
   Flat fa = flatOf(a), fb = flatOf(b), fr = flatOf(r);
@@ -441,8 +454,8 @@ void checkComposition(const Layout &a, const Layout &b, const Layout &r) {
       continue;
     Off want = evo(fa, x), got = evo(fr, i);
     ALG_CHECK(want == got, ctx + ": R(" + S(i) + ") = " + offStr(got) +
-                               " but A(B(" + S(i) + ")) = A(" + S(x) + ") = " +
-                               offStr(want));
+                               " but A(B(" + S(i) + ")) = A(" + S(x) +
+                               ") = " + offStr(want));
   }
 }
 
@@ -457,7 +470,8 @@ void opComposition(const Input &in) {
 
 /// The layout an integer or layout tiler means for composition.
 Layout compositionLayout(const Tiler &t) {
-  return t.integer ? Layout::unchecked(t.layout.shape(), IntTuple(1)) : t.layout;
+  return t.integer ? Layout::unchecked(t.layout.shape(), IntTuple(1))
+                   : t.layout;
 }
 
 void opCompositionTiler(const Input &in) {
@@ -477,12 +491,14 @@ void opCompositionTiler(const Input &in) {
   }
   size_t n = in.t.modes.size();
   ALG_CHECK(r->shape().isTuple() && r->rank() == n,
-            "R=" + r->str() + " does not have the tiler's " + S(int64_t(n)) + " modes");
+            "R=" + r->str() + " does not have the tiler's " + S(int64_t(n)) +
+                " modes");
   for (size_t i = 0; i < n; ++i) {
     const Tiler &ti = in.t.modes[i];
     Layout ai = in.a.mode(i), ri = r->mode(i);
     if (ti.kind == Tiler::Kind::Keep)
-      ALG_CHECK(ri == ai, "mode " + S(int64_t(i)) + ": R_i=" + ri.str() + " A_i=" + ai.str());
+      ALG_CHECK(ri == ai, "mode " + S(int64_t(i)) + ": R_i=" + ri.str() +
+                              " A_i=" + ai.str());
     else if (ti.kind == Tiler::Kind::Layout)
       checkComposition(ai, compositionLayout(ti), ri);
   }
@@ -497,8 +513,8 @@ void checkComplement(const Layout &l, const Layout &c, const std::string &how) {
   Flat fl = flatOf(l), fc = flatOf(c);
   for (int64_t i = 1; i < fc.size; ++i)
     ALG_CHECK(ev(fc, i) > ev(fc, i - 1),
-              ctx + ": R(" + S(i) + ") = " + S(ev(fc, i)) + " <= R(" + S(i - 1) +
-                  ") = " + S(ev(fc, i - 1)));
+              ctx + ": R(" + S(i) + ") = " + S(ev(fc, i)) + " <= R(" +
+                  S(i - 1) + ") = " + S(ev(fc, i - 1)));
   std::vector<int64_t> li = imageSorted(fl, true);
   for (int64_t i = 0; i < fc.size; ++i) {
     int64_t v = ev(fc, i);
@@ -544,10 +560,10 @@ void opRightInverse(const Input &in) {
   ALG_CHECK(!fr.basis, ctx);
   for (int64_t i = 0; i < fr.size; ++i) {
     int64_t x = ev(fr, i);
-    ALG_CHECK(x >= 0 && x < fl.size, ctx + ": R(" + S(i) + ") = " + S(x) +
-                                         " is outside L's domain");
-    ALG_CHECK(ev(fl, x) == i, ctx + ": L(R(" + S(i) + ")) = L(" + S(x) + ") = " +
-                                  S(ev(fl, x)));
+    ALG_CHECK(x >= 0 && x < fl.size,
+              ctx + ": R(" + S(i) + ") = " + S(x) + " is outside L's domain");
+    ALG_CHECK(ev(fl, x) == i,
+              ctx + ": L(R(" + S(i) + ")) = L(" + S(x) + ") = " + S(ev(fl, x)));
   }
 }
 
@@ -577,18 +593,20 @@ void sameFunction(const Layout &l, const Layout &r, const char *what) {
   Flat fl = flatOf(l), fr = flatOf(r);
   bool plain = !fl.basis && !fr.basis;
   for (int64_t i = 0; i < fl.size; ++i)
-    ALG_CHECK(plain ? ev(fl, i) == ev(fr, i) : evo(fl, i) == evo(fr, i), ctx + ": at " + S(i) + " L = " +
-                                            offStr(evo(fl, i)) + ", R = " +
-                                            offStr(evo(fr, i)));
+    ALG_CHECK(plain ? ev(fl, i) == ev(fr, i) : evo(fl, i) == evo(fr, i),
+              ctx + ": at " + S(i) + " L = " + offStr(evo(fl, i)) +
+                  ", R = " + offStr(evo(fr, i)));
 }
 
 void sameImage(const Layout &l, const Layout &r, const char *what) {
   std::string ctx = std::string(what) + ": L=" + l.str() + " R=" + r.str();
   Flat fl = flatOf(l), fr = flatOf(r);
   if (!fl.basis && !fr.basis)
-    ALG_CHECK(imageSorted(fl, true) == imageSorted(fr, true), ctx + " (image sets differ)");
+    ALG_CHECK(imageSorted(fl, true) == imageSorted(fr, true),
+              ctx + " (image sets differ)");
   else
-    ALG_CHECK(imageSortedOff(fl) == imageSortedOff(fr), ctx + " (image sets differ)");
+    ALG_CHECK(imageSortedOff(fl) == imageSortedOff(fr),
+              ctx + " (image sets differ)");
 }
 
 /// A profile following l's top modes; a tuple mode gets a tuple profile of
@@ -635,7 +653,9 @@ void opStructure(Input &in) {
   gOp = "group_modes(L, b, e)";
   size_t begin = in.params.byte() % 4, end = begin + 1 + in.params.byte() % 3;
   if (auto g = group_modes(l, begin, end))
-    sameFunction(l, *g, ("group_modes " + S(int64_t(begin)) + " " + S(int64_t(end))).c_str());
+    sameFunction(
+        l, *g,
+        ("group_modes " + S(int64_t(begin)) + " " + S(int64_t(end))).c_str());
 }
 
 /// D = logical_divide(A, T) for a layout tiler T:
@@ -643,15 +663,18 @@ void opStructure(Input &in) {
 void checkDivide(const Layout &a, const Layout &t, const Layout &d) {
   std::string ctx = "A=" + a.str() + " T=" + t.str() + " D=" + d.str();
   auto comp = complement(t, coalesce(a).shape());
-  ALG_CHECK(comp.hasValue(), ctx + ": logical_divide succeeded but "
-                                   "complement(T, shape(coalesce(A))) fails: " +
-                                   comp.error().message);
+  ALG_CHECK(comp.hasValue(), ctx +
+                                 ": logical_divide succeeded but "
+                                 "complement(T, shape(coalesce(A))) fails: " +
+                                 comp.error().message);
   auto tc = makeLayout({t, *comp});
   ALG_CHECK(tc.hasValue(), ctx);
   ctx += " (T, complement)=" + tc->str();
   ALG_CHECK(d.size() == tc->size(), ctx + " (sizes differ)");
-  ALG_CHECK(d.shape().isTuple() && d.rank() == 2, ctx + " (not a (tile, rest) pair)");
-  ALG_CHECK(refines(t.shape(), d.mode(0).shape()), ctx + " (tile mode does not refine T)");
+  ALG_CHECK(d.shape().isTuple() && d.rank() == 2,
+            ctx + " (not a (tile, rest) pair)");
+  ALG_CHECK(refines(t.shape(), d.mode(0).shape()),
+            ctx + " (tile mode does not refine T)");
   if (d.size() > kMaxPoints)
     return;
   Flat fa = flatOf(a), ftc = flatOf(*tc), fd = flatOf(d);
@@ -670,8 +693,8 @@ void checkDivide(const Layout &a, const Layout &t, const Layout &d) {
     Flat fr = flatOf(*r);
     ALG_CHECK(fr.size == fd.size, ctx + " composition=" + r->str());
     for (int64_t i = 0; i < fd.size; ++i)
-      ALG_CHECK(evo(fr, i) == evo(fd, i),
-                ctx + " composition(A, (T,C))=" + r->str() + " differs at " + S(i));
+      ALG_CHECK(evo(fr, i) == evo(fd, i), ctx + " composition(A, (T,C))=" +
+                                              r->str() + " differs at " + S(i));
   }
 }
 
@@ -699,7 +722,8 @@ void opDivide(const Input &in) {
     checkDivide(in.a, t.layout, *d);
     break;
   case Tiler::Kind::Tuple:
-    ALG_CHECK(d->shape().isTuple() && d->rank() == std::max(in.a.rank(), t.modes.size()),
+    ALG_CHECK(d->shape().isTuple() &&
+                  d->rank() == std::max(in.a.rank(), t.modes.size()),
               ctx + " (rank)");
     for (size_t i = 0; i < d->rank(); ++i) {
       Layout ai = in.a.mode(i), di = d->mode(i);
@@ -726,7 +750,8 @@ void opDivide(const Input &in) {
 void checkProduct(const Layout &a, const Layout &b, const Layout &p) {
   std::string ctx = "A=" + a.str() + " B=" + b.str() + " P=" + p.str();
   ALG_CHECK(p.size() == a.size() * b.size(), ctx + " (size)");
-  ALG_CHECK(p.shape().isTuple() && p.rank() == 2 && p.mode(0) == a, ctx + " (not (A, rest))");
+  ALG_CHECK(p.shape().isTuple() && p.rank() == 2 && p.mode(0) == a,
+            ctx + " (not (A, rest))");
   if (p.size() > kMaxPoints)
     return;
   Flat fa = flatOf(a), fb = flatOf(b);
@@ -749,7 +774,8 @@ void opProduct(const Input &in) {
     checkProduct(in.a, t.layout, *p);
     break;
   case Tiler::Kind::Tuple:
-    ALG_CHECK(p->shape().isTuple() && p->rank() == std::max(in.a.rank(), t.modes.size()),
+    ALG_CHECK(p->shape().isTuple() &&
+                  p->rank() == std::max(in.a.rank(), t.modes.size()),
               ctx + " (rank)");
     for (size_t i = 0; i < p->rank(); ++i) {
       Layout ai = in.a.mode(i), pi = p->mode(i);
@@ -800,15 +826,16 @@ void opMaxCommon(const Input &in) {
   if (!n || !r)
     return;
   gOp = "max_common_vector(a, b) / max_common_layout(a, b)";
-  std::string ctx = "a=" + a.str() + " b=" + b.str() + " n=" + S(*n) + " R=" + r->str();
+  std::string ctx =
+      "a=" + a.str() + " b=" + b.str() + " n=" + S(*n) + " R=" + r->str();
   ALG_CHECK(*n >= 1, ctx);
   ALG_CHECK(r->size() == *n, ctx + " (size(R) != n)");
   Flat fa = flatOf(a), fb = flatOf(b), fr = flatOf(*r);
   for (int64_t i = 0; i < *n && i < kMaxPoints; ++i) {
     int64_t x = ev(fr, i);
     ALG_CHECK(ev(fa, x) == i && ev(fb, x) == i,
-              ctx + ": R(" + S(i) + ") = " + S(x) + ", a(R(i)) = " + S(ev(fa, x)) +
-                  ", b(R(i)) = " + S(ev(fb, x)));
+              ctx + ": R(" + S(i) + ") = " + S(x) + ", a(R(i)) = " +
+                  S(ev(fa, x)) + ", b(R(i)) = " + S(ev(fb, x)));
   }
 }
 
@@ -900,17 +927,21 @@ void opEquivalent(Input &in) {
       brute = false;
       at = i;
     }
-  ALG_CHECK(*e == brute, "a=" + a.str() + " b=" + b.str() + ": equivalent says " +
-                             (*e ? "true" : "false") + ", brute force " +
-                             (brute ? "true" : "false") +
-                             (at >= 0 ? " (first difference at " + S(at) + ")" : ""));
+  ALG_CHECK(*e == brute,
+            "a=" + a.str() + " b=" + b.str() + ": equivalent says " +
+                (*e ? "true" : "false") + ", brute force " +
+                (brute ? "true" : "false") +
+                (at >= 0 ? " (first difference at " + S(at) + ")" : ""));
 
   // The same with swizzles and offsets.
   gOp = "equivalent(ComposedLayout, ComposedLayout)";
-  static const int kSw[6][3] = {{0, 0, 0}, {0, 4, 3}, {1, 4, 3}, {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};
+  static const int kSw[6][3] = {{0, 0, 0}, {0, 4, 3}, {1, 4, 3},
+                                {2, 4, 3}, {3, 4, 3}, {2, 5, 2}};
   uint8_t s1 = in.params.byte(), s2 = in.params.byte();
-  auto sa = Swizzle::make(kSw[s1 % 6][0], (s1 & 0x40) ? 1 : kSw[s1 % 6][1], kSw[s1 % 6][2]);
-  auto sb = Swizzle::make(kSw[s2 % 6][0], (s2 & 0x40) ? 1 : kSw[s2 % 6][1], kSw[s2 % 6][2]);
+  auto sa = Swizzle::make(kSw[s1 % 6][0], (s1 & 0x40) ? 1 : kSw[s1 % 6][1],
+                          kSw[s1 % 6][2]);
+  auto sb = Swizzle::make(kSw[s2 % 6][0], (s2 & 0x40) ? 1 : kSw[s2 % 6][1],
+                          kSw[s2 % 6][2]);
   if (!sa || !sb)
     return;
   ComposedLayout ca{*sa, (s1 & 0x80) ? int64_t(s1 & 0x38) : 0, a};
@@ -943,24 +974,30 @@ void opCoordinates(const Input &in) {
     points.push_back(fa.size - 1);
   for (int64_t i : points) {
     auto c = idx2crd(i, shape);
-    ALG_CHECK(c.hasValue(), "shape=" + shape.str() + " i=" + S(i) + ": " + c.error().message);
-    ALG_CHECK(congruent(*c, shape), "shape=" + shape.str() + " coord=" + c->str());
+    ALG_CHECK(c.hasValue(),
+              "shape=" + shape.str() + " i=" + S(i) + ": " + c.error().message);
+    ALG_CHECK(congruent(*c, shape),
+              "shape=" + shape.str() + " coord=" + c->str());
     auto j = crd2idx(*c, *compact);
-    ALG_CHECK(j && *j == i, "shape=" + shape.str() + " compact=" + compact->str() +
-                                " i=" + S(i) + " coord=" + c->str() + " back to " +
+    ALG_CHECK(j && *j == i, "shape=" + shape.str() +
+                                " compact=" + compact->str() + " i=" + S(i) +
+                                " coord=" + c->str() + " back to " +
                                 (j ? S(*j) : j.error().message));
     if (fa.basis)
       continue;
     gOp = "crd2idx(coord, L)";
     auto v = crd2idx(*c, a);
-    ALG_CHECK(v && *v == ev(fa, i), "L=" + a.str() + " coord=" + c->str() + " gives " +
+    ALG_CHECK(v && *v == ev(fa, i), "L=" + a.str() + " coord=" + c->str() +
+                                        " gives " +
                                         (v ? S(*v) : v.error().message) +
                                         ", reference " + S(ev(fa, i)));
     auto v1 = crd2idx(IntTuple(i), a);
-    ALG_CHECK(v1 && *v1 == ev(fa, i), "L=" + a.str() + " 1-D coord " + S(i) + " gives " +
+    ALG_CHECK(v1 && *v1 == ev(fa, i), "L=" + a.str() + " 1-D coord " + S(i) +
+                                          " gives " +
                                           (v1 ? S(*v1) : v1.error().message) +
                                           ", reference " + S(ev(fa, i)));
-    ALG_CHECK(evaluate(a, i) == ev(fa, i), "evaluate(L=" + a.str() + ", " + S(i) +
+    ALG_CHECK(evaluate(a, i) == ev(fa, i), "evaluate(L=" + a.str() + ", " +
+                                               S(i) +
                                                ") = " + S(evaluate(a, i)));
     // An integer per top-level mode (split colexicographically).
     if (shape.isTuple()) {
@@ -973,7 +1010,8 @@ void opCoordinates(const Input &in) {
       }
       auto v2 = crd2idx(mc, a);
       ALG_CHECK(v2 && *v2 == ev(fa, i), "L=" + a.str() + " coord " + mc.str() +
-                                            " gives " + (v2 ? S(*v2) : v2.error().message) +
+                                            " gives " +
+                                            (v2 ? S(*v2) : v2.error().message) +
                                             ", reference " + S(ev(fa, i)));
     }
     gOp = "crd2idx(idx2crd(i, shape), compact(shape))";
@@ -984,7 +1022,8 @@ void opCoordinates(const Input &in) {
   for (int64_t k = 0; k < 3; ++k) {
     int64_t i = fa.size + k * 7;
     auto v = crd2idx(IntTuple(i), a);
-    ALG_CHECK(v && *v == ev(fa, i), "L=" + a.str() + " 1-D coord " + S(i) + " gives " +
+    ALG_CHECK(v && *v == ev(fa, i), "L=" + a.str() + " 1-D coord " + S(i) +
+                                        " gives " +
                                         (v ? S(*v) : v.error().message) +
                                         ", reference " + S(ev(fa, i)));
   }
@@ -1051,8 +1090,9 @@ bool decodeText(const uint8_t *data, size_t size, Input &in) {
     in.haveT = true;
   }
   if (bar2 != std::string_view::npos)
-    in.params = Reader{reinterpret_cast<const uint8_t *>(rest.data()) + bar2 + 1,
-                       rest.size() - bar2 - 1};
+    in.params =
+        Reader{reinterpret_cast<const uint8_t *>(rest.data()) + bar2 + 1,
+               rest.size() - bar2 - 1};
   return true;
 }
 
@@ -1072,7 +1112,8 @@ bool sameNodes(const IntTuple &x, const IntTuple &y) {
 }
 
 /// The same layout, node for node, or errors with the same message.
-void checkSame(const char *op, const Expected<Layout> &fast, const Expected<Layout> &slow) {
+void checkSame(const char *op, const Expected<Layout> &fast,
+               const Expected<Layout> &slow) {
   gOp = op;
   if (fast && slow)
     ALG_CHECK(*fast == *slow && sameNodes(fast->shape(), slow->shape()) &&
@@ -1080,15 +1121,18 @@ void checkSame(const char *op, const Expected<Layout> &fast, const Expected<Layo
               "fast " + fast->str() + ", general " + slow->str());
   else if (!fast && !slow)
     ALG_CHECK(fast.error().render() == slow.error().render(),
-              "fast: " + fast.error().render() + "general: " + slow.error().render());
+              "fast: " + fast.error().render() +
+                  "general: " + slow.error().render());
   else
-    ALG_CHECK(bool(fast) == bool(slow),
-              fast ? "fast " + fast->str() + ", general: " + slow.error().render()
-                   : "fast: " + fast.error().render() + "general " + slow->str());
+    ALG_CHECK(
+        bool(fast) == bool(slow),
+        fast ? "fast " + fast->str() + ", general: " + slow.error().render()
+             : "fast: " + fast.error().render() + "general " + slow->str());
 }
 
 /// `call` (an operation of Algebra.h) against general::`call`.
-#define SAME_AS_GENERAL(call) checkSame(#call ", fast against general", call, general::call)
+#define SAME_AS_GENERAL(call)                                                  \
+  checkSame(#call ", fast against general", call, general::call)
 
 /// Every operation with a fast path, on A and the second operand, gives
 /// the general construction's answer. The cotarget of the complement is
@@ -1103,7 +1147,8 @@ void checkFastPaths(const Input &in) {
   int64_t n = a.size(), n4;
   if (mulOverflows(n, 4, n4))
     n4 = n;
-  for (const IntTuple &cot : {IntTuple(n4), IntTuple::tuple({IntTuple(4), IntTuple(n)})})
+  for (const IntTuple &cot :
+       {IntTuple(n4), IntTuple::tuple({IntTuple(4), IntTuple(n)})})
     SAME_AS_GENERAL(complement(a, cot));
   if (!in.haveT)
     return;
@@ -1138,8 +1183,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   gCtx = "A=" + in.a.str() + (in.haveT ? " second=" + in.t.str() : "") +
          (in.text ? " (text input)" : " (binary input)");
-  bool needsT = !(op == kComplement || op == kRightInverse || op == kLeftInverse ||
-                  op == kStructure || op == kCoordinates || op == kEquivalent);
+  bool needsT =
+      !(op == kComplement || op == kRightInverse || op == kLeftInverse ||
+        op == kStructure || op == kCoordinates || op == kEquivalent);
   if (needsT && !in.haveT)
     return 0;
   if (in.a.hasBasisStrides() && !allowsBasis(op))
@@ -1150,18 +1196,42 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (trace)
     std::fprintf(stderr, "op %d: %s\n", op, gCtx.c_str());
   switch (op) {
-  case kCompose: opComposition(in); break;
-  case kComposeTiler: opCompositionTiler(in); break;
-  case kComplement: opComplement(in); break;
-  case kRightInverse: opRightInverse(in); break;
-  case kLeftInverse: opLeftInverse(in); break;
-  case kStructure: opStructure(in); break;
-  case kDivide: opDivide(in); break;
-  case kProduct: opProduct(in); break;
-  case kRanked: opRankedProducts(in); break;
-  case kMaxCommon: opMaxCommon(in); break;
-  case kEquivalent: opEquivalent(in); break;
-  case kCoordinates: opCoordinates(in); break;
+  case kCompose:
+    opComposition(in);
+    break;
+  case kComposeTiler:
+    opCompositionTiler(in);
+    break;
+  case kComplement:
+    opComplement(in);
+    break;
+  case kRightInverse:
+    opRightInverse(in);
+    break;
+  case kLeftInverse:
+    opLeftInverse(in);
+    break;
+  case kStructure:
+    opStructure(in);
+    break;
+  case kDivide:
+    opDivide(in);
+    break;
+  case kProduct:
+    opProduct(in);
+    break;
+  case kRanked:
+    opRankedProducts(in);
+    break;
+  case kMaxCommon:
+    opMaxCommon(in);
+    break;
+  case kEquivalent:
+    opEquivalent(in);
+    break;
+  case kCoordinates:
+    opCoordinates(in);
+    break;
   }
   if (!in.a.hasBasisStrides())
     checkFastPaths(in);

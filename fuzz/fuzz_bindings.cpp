@@ -54,10 +54,22 @@ public:
   bool more() const { return i_ < n_; }
   /// An integer: one of the 64-bit edges, a small value, or 8 raw bytes.
   int64_t integer() {
-    static const int64_t kEdges[] = {
-        0, 1, -1, 2, 4, 8, 32, int64_t(1) << 31, int64_t(1) << 32,
-        int64_t(1) << 62, std::numeric_limits<int64_t>::max(),
-        std::numeric_limits<int64_t>::min(), -(int64_t(1) << 62), 3, 6, 16};
+    static const int64_t kEdges[] = {0,
+                                     1,
+                                     -1,
+                                     2,
+                                     4,
+                                     8,
+                                     32,
+                                     int64_t(1) << 31,
+                                     int64_t(1) << 32,
+                                     int64_t(1) << 62,
+                                     std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::min(),
+                                     -(int64_t(1) << 62),
+                                     3,
+                                     6,
+                                     16};
     uint8_t k = u8();
     if (k < 128)
       return kEdges[k % 16];
@@ -119,9 +131,8 @@ void layoutCalls(Bytes &b) {
     refusal(viaCrd);
     if (viaCrd)
       LK_FUZZ_CHECK(*viaCrd == *direct,
-                    "L(%lld) = %lld, but L(idx2crd(%lld)) = %lld",
-                    (long long)i, (long long)*direct, (long long)i,
-                    (long long)*viaCrd);
+                    "L(%lld) = %lld, but L(idx2crd(%lld)) = %lld", (long long)i,
+                    (long long)*direct, (long long)i, (long long)*viaCrd);
   }
 }
 
@@ -171,7 +182,8 @@ void f2Calls(Bytes &b) {
   int nIn = b.u8() % 4, nOut = b.u8() % 4;
   int64_t inBits = 0, outBits = 0;
   for (int k = 0; k < nIn; ++k) {
-    ins.push_back({linear::DimId(linear::dims::kRegister + k), int(b.u8() % 70)});
+    ins.push_back(
+        {linear::DimId(linear::dims::kRegister + k), int(b.u8() % 70)});
     inBits += ins.back().log2;
   }
   for (int k = 0; k < nOut; ++k) {
@@ -244,11 +256,12 @@ void planCalls(Bytes &b) {
   Expected<cute::ElementType> type = cute::lookupElementType("f16");
   if (!type)
     return;
-  Expected<api::PlanReport> r = api::planConversion(
-      *src, *dst, *type, options, api::ReportOptions{false});
+  Expected<api::PlanReport> r = api::planConversion(*src, *dst, *type, options,
+                                                    api::ReportOptions{false});
   refusal(r);
   if (r) {
-    LK_FUZZ_CHECK(options.smemBudgetBytes >= 0, "a negative budget was planned");
+    LK_FUZZ_CHECK(options.smemBudgetBytes >= 0,
+                  "a negative budget was planned");
     for (const linear::LinearLayout *l : {&*src, &*dst})
       LK_FUZZ_CHECK(l->inDimLog2(linear::dims::kLane) <= plan::kMaxLaneBits &&
                         l->inDimLog2(linear::dims::kRegister) <=

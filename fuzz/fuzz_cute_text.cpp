@@ -57,7 +57,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     roundTrip<ComposedLayout>(
         text, parseComposedLayout,
         [](const ComposedLayout &c) { return c.str(); },
-        [](const ComposedLayout &a, const ComposedLayout &b) { return a == b; });
+        [](const ComposedLayout &a, const ComposedLayout &b) {
+          return a == b;
+        });
     break;
   case 3:
     roundTrip<Tiler>(

@@ -107,8 +107,8 @@ LinearLayout build(Bytes &in, int regSlots, int warpBits, int blockBits,
 void checkPlan(const plan::Plan &p, hw::Arch arch, const char *entry,
                const std::string &what) {
   Expected<plan::SimulationResult> s = plan::simulate(p, arch);
-  LK_FUZZ_CHECK(s.hasValue(), "%s: simulate refused the plan: %s\n  %s",
-                entry, s.error().message.c_str(), what.c_str());
+  LK_FUZZ_CHECK(s.hasValue(), "%s: simulate refused the plan: %s\n  %s", entry,
+                s.error().message.c_str(), what.c_str());
   LK_FUZZ_CHECK(s->correct, "%s: wrong result: %s\n  %s\n  %s", entry,
                 s->firstMismatch.c_str(), what.c_str(), p.describe().c_str());
   const int64_t ctas = p.layouts.src.inDimSize(dims::kBlock);
@@ -129,12 +129,11 @@ void checkPlan(const plan::Plan &p, hw::Arch arch, const char *entry,
                   p.describe().c_str());
     LK_FUZZ_CHECK(sp.store.wavefronts >= sp.store.lowerBound &&
                       sp.load.wavefronts >= sp.load.lowerBound,
-                  "%s: a side beats its bound\n  %s\n  %s", entry,
-                  what.c_str(), p.describe().c_str());
+                  "%s: a side beats its bound\n  %s\n  %s", entry, what.c_str(),
+                  p.describe().c_str());
     LK_FUZZ_CHECK(s->barriers == ctas * sp.barriers,
                   "%s: %lld barriers simulated, %lld planned\n  %s", entry,
-                  (long long)s->barriers, (long long)sp.barriers,
-                  what.c_str());
+                  (long long)s->barriers, (long long)sp.barriers, what.c_str());
     LK_FUZZ_CHECK(arch != hw::Arch::Sm80 || !sp.store.matrixInstruction,
                   "%s: stmatrix in an sm_80 plan\n  %s", entry, what.c_str());
   }
@@ -189,8 +188,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (srcRegs < 0 || dstRegs < 0)
     return 0;
 
-  LinearLayout src = build(in, srcRegs, warpBits, blockBits, bits, {},
-                           blockCol, dim0Bits, dim1Bits);
+  LinearLayout src = build(in, srcRegs, warpBits, blockBits, bits, {}, blockCol,
+                           dim0Bits, dim1Bits);
   std::vector<uint64_t> srcWarp;
   const int warpShift = src.inShift(src.inDimIndex(dims::kWarp));
   for (int w = 0; w < warpBits; ++w)
@@ -210,8 +209,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             sameWarps ? srcWarp : std::vector<uint64_t>{}, blockCol, dim0Bits,
             dim1Bits);
 
-  std::string what = src.str() + " -> " + dst.str() + " f" +
-                     std::to_string(elementBits);
+  std::string what =
+      src.str() + " -> " + dst.str() + " f" + std::to_string(elementBits);
   if (budgetShift) {
     const int64_t tile = (int64_t(elementBits) / 8) << (n - blockBits);
     options.smemBudgetBytes = tile >> budgetShift;
@@ -228,8 +227,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     else
       checkRefusal(p.error(), entry, what);
   };
-  Expected<plan::Plan> c =
-      plan::planConversion(src, dst, elementBits, options);
+  Expected<plan::Plan> c = plan::planConversion(src, dst, elementBits, options);
   check(c, "planConversion");
   Expected<plan::Plan> s =
       plan::planSharedMemory(src, dst, elementBits, options);

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 ///
-/// The first input byte picks the parser (swizzle layout or swizzled tile layout);
-/// the rest is the text. A successful parse must print and parse back to an
-/// equal value, and the swizzle must be its own inverse on a few addresses;
-/// a failure must carry a diagnostic inside the text.
+/// The first input byte picks the parser (swizzle layout or swizzled tile
+/// layout); the rest is the text. A successful parse must print and parse back
+/// to an equal value, and the swizzle must be its own inverse on a few
+/// addresses; a failure must carry a diagnostic inside the text.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -43,13 +43,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   CoordSet s;
   for (int64_t x : {int64_t(0), l.size() - 1}) {
     l.evalInto(x, s);
-    LK_FUZZ_CHECK(s.size() == size_t(l.replicaCount()), "%zu coordinates for %lld replicas",
-                  s.size(), (long long)l.replicaCount());
+    LK_FUZZ_CHECK(s.size() == size_t(l.replicaCount()),
+                  "%zu coordinates for %lld replicas", s.size(),
+                  (long long)l.replicaCount());
     for (size_t i = 0; i < s.size(); ++i)
       for (size_t k = 0; k < l.axes().size(); ++k) {
         Footprint f = l.footprint(l.axes()[k]);
         LK_FUZZ_CHECK(s[i][k] >= f.min && s[i][k] <= f.max,
-                      "'%s': coordinate outside the footprint", printed.c_str());
+                      "'%s': coordinate outside the footprint",
+                      printed.c_str());
       }
   }
   l.evalInto(0, s);
@@ -59,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Expected<std::vector<int64_t>> h = l.holders(where, 1 << 16);
   if (h)
     LK_FUZZ_CHECK(std::find(h->begin(), h->end(), 0) != h->end(),
-                  "'%s': element 0 is not among the holders of L(0)", printed.c_str());
+                  "'%s': element 0 is not among the holders of L(0)",
+                  printed.c_str());
   return 0;
 }

@@ -25,6 +25,7 @@ if [ "${1:-test}" != demo ]; then
     pybind11-dev python3-dev python3-venv       # the Python module, its install test
     python3-pytest python3-numpy python3-matplotlib  # its tests, arrays, pictures
     chromium                                    # the browser test
+    clang-format                                # the format check (repo.format)
   )
 fi
 

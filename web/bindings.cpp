@@ -62,10 +62,18 @@ std::string quote(std::string_view s) {
   std::string o = "\"";
   for (char c : s) {
     switch (c) {
-    case '"': o += "\\\""; break;
-    case '\\': o += "\\\\"; break;
-    case '\n': o += "\\n"; break;
-    case '\t': o += "\\t"; break;
+    case '"':
+      o += "\\\"";
+      break;
+    case '\\':
+      o += "\\\\";
+      break;
+    case '\n':
+      o += "\\n";
+      break;
+    case '\t':
+      o += "\\t";
+      break;
     default:
       if (static_cast<unsigned char>(c) < 0x20) {
         char buf[8];
@@ -93,7 +101,9 @@ public:
     std::snprintf(buf, sizeof buf, "%.3f", v);
     return raw(k, buf);
   }
-  Obj &boolean(std::string_view k, bool v) { return raw(k, v ? "true" : "false"); }
+  Obj &boolean(std::string_view k, bool v) {
+    return raw(k, v ? "true" : "false");
+  }
   std::string done() const { return s_ + "}"; }
 
 private:
@@ -269,7 +279,8 @@ std::string parseJson(std::string text, std::string shape) {
   if (allPow2)
     pow2 = in->leaves;
   Obj forms;
-  for (api::Model m : {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
+  for (api::Model m :
+       {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
     auto c = api::convert(in->layout, m, pow2);
     forms.raw(api::modelName(m),
               c ? Obj().boolean("ok", true).str("text", c->str()).done()
@@ -414,7 +425,7 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
 /// "conflicts" (null, with the reason in "conflicts_error", when there is
 /// no such read). Elements are the page's (row-major over the shape).
 std::string banksJson(std::string text, std::string shape, std::string dtype,
-                  std::string swizzle, double columnNumber) {
+                      std::string swizzle, double columnNumber) {
   std::string field;
   auto t = readTile(text, shape, field);
   if (!t)
@@ -487,18 +498,18 @@ std::string presetsJson() {
     auto tl = (*a)->tileLayout();
     if (!tl)
       continue;
-    rows.push_back(Obj()
-                       .str("name", (*a)->name)
-                       .str("group", "hw atom")
-                       .str("summary", (*a)->instruction + " operand " +
-                                           (*a)->operand + " (" +
-                                           std::string(hw::atomArchName((*a)->arch)) +
-                                           ")")
-                       .str("text", tl->str())
-                       .raw("shape", ints((*a)->logicalShape()))
-                       .str("tv", (*a)->tv.str())
-                       .raw("tvShape", ints((*a)->cuteExtents))
-                       .done());
+    rows.push_back(
+        Obj()
+            .str("name", (*a)->name)
+            .str("group", "hw atom")
+            .str("summary", (*a)->instruction + " operand " + (*a)->operand +
+                                " (" +
+                                std::string(hw::atomArchName((*a)->arch)) + ")")
+            .str("text", tl->str())
+            .raw("shape", ints((*a)->logicalShape()))
+            .str("tv", (*a)->tv.str())
+            .raw("tvShape", ints((*a)->cuteExtents))
+            .done());
   }
   return Obj()
       .boolean("ok", true)
@@ -736,7 +747,7 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
 /// each lane's registers come from a row-major tile of the shape in shared
 /// / global memory (api::analyseAccess on sm_90).
 std::string accessJson(std::string text, std::string shape, std::string dtype,
-                   std::string swizzle) {
+                       std::string swizzle) {
   std::string field;
   auto t = readTile(text, shape, field);
   if (!t)
@@ -760,13 +771,15 @@ std::string accessJson(std::string text, std::string shape, std::string dtype,
   std::optional<std::string_view> mode;
   if (swizzle != "none")
     mode = swizzle;
-  LK_BIND_TRY(memory, api::memoryLayout(*mem.tile(), type.bits, mode), "layout");
+  LK_BIND_TRY(memory, api::memoryLayout(*mem.tile(), type.bits, mode),
+              "layout");
   LK_BIND_TRY(a,
               // The lanes' registers: the tile without a swizzle (a CuTe
               // text's swizzle is on its offsets, not on who holds what).
-              api::analyseAccess(
-                  tile::SwizzledTileLayout(tile::SwizzleLayout(), t->layout.tile()),
-                  memory, type.bits, std::nullopt, hw::Arch::Sm90),
+              api::analyseAccess(tile::SwizzledTileLayout(tile::SwizzleLayout(),
+                                                          t->layout.tile()),
+                                 memory, type.bits, std::nullopt,
+                                 hw::Arch::Sm90),
               "layout");
   return resultJson(api::describe(a));
 }

@@ -67,8 +67,10 @@ auto depth3() {
 
 /// The same, static (CuTe's right_inverse needs static shapes and strides).
 auto depth3Static() {
-  return L(S(S(I<2>(), S(I<2>(), I<2>())), S(I<4>(), S(I<2>(), I<2>()), I<2>())),
-           D(D(I<1>(), D(I<2>(), I<4>())), D(I<8>(), D(I<32>(), I<64>()), I<128>())));
+  return L(
+      S(S(I<2>(), S(I<2>(), I<2>())), S(I<4>(), S(I<2>(), I<2>()), I<2>())),
+      D(D(I<1>(), D(I<2>(), I<4>())),
+        D(I<8>(), D(I<32>(), I<64>()), I<128>())));
 }
 
 /// Same size and the same offset at every index.
@@ -91,7 +93,8 @@ int gFailed = 0;
 
 /// LayoutKit's call of operation O, n times, called directly as BM_lk/
 /// times it (no dispatch on the operation in the loop).
-template <Op O> std::function<void(int64_t)> lkLoopOf(const lk::bench::ParsedCase &p) {
+template <Op O>
+std::function<void(int64_t)> lkLoopOf(const lk::bench::ParsedCase &p) {
   return [p](int64_t n) {
     lk::bench::ParsedCase in = p;
     for (int64_t i = 0; i < n; ++i) {
@@ -104,15 +107,27 @@ template <Op O> std::function<void(int64_t)> lkLoopOf(const lk::bench::ParsedCas
 
 std::function<void(int64_t)> lkLoop(Op op, const lk::bench::ParsedCase &p) {
   switch (op) {
-#define LK_CASE(o)                                                                 \
-  case Op::o:                                                                      \
-    return lkLoopOf<Op::o>(p);
-    LK_CASE(Composition) LK_CASE(Complement) LK_CASE(Divide) LK_CASE(Product)
-    LK_CASE(Coalesce) LK_CASE(RightInverse) LK_CASE(LeftInverse) LK_CASE(Blocked)
-    LK_CASE(Raked) LK_CASE(MaxCommon) LK_CASE(ComposeBy) LK_CASE(ZippedDivide)
-    LK_CASE(TiledDivide) LK_CASE(FlatDivide) LK_CASE(ZippedProduct)
-    LK_CASE(TiledProduct) LK_CASE(FlatProduct)
+// clang-format off
+#define LK_CASE(o) case Op::o: return lkLoopOf<Op::o>(p);
+    LK_CASE(Composition)
+    LK_CASE(Complement)
+    LK_CASE(Divide)
+    LK_CASE(Product)
+    LK_CASE(Coalesce)
+    LK_CASE(RightInverse)
+    LK_CASE(LeftInverse)
+    LK_CASE(Blocked)
+    LK_CASE(Raked)
+    LK_CASE(MaxCommon)
+    LK_CASE(ComposeBy)
+    LK_CASE(ZippedDivide)
+    LK_CASE(TiledDivide)
+    LK_CASE(FlatDivide)
+    LK_CASE(ZippedProduct)
+    LK_CASE(TiledProduct)
+    LK_CASE(FlatProduct)
 #undef LK_CASE
+    // clang-format on
   }
   return lkLoopOf<Op::Composition>(p);
 }
@@ -185,82 +200,144 @@ void add(const char *name, Operands operands, CuteOp op) {
 
 void registerAll() {
   using namespace cute;
-  add("composition_1", [] { return std::tuple(L(128, 2), L(32, 4)); }, OP(composition));
-  add("composition_2",
-      [] { return std::tuple(L(S(rt(4), rt(8)), D(rt(8), rt(1))),
-                             L(S(rt(8), rt(4)), D(rt(4), rt(1)))); },
+  add(
+      "composition_1", [] { return std::tuple(L(128, 2), L(32, 4)); },
       OP(composition));
-  add("composition_2l",
+  add(
+      "composition_2",
       [] {
-        return std::tuple(
-            L(S(S(rt(4), rt(2)), S(rt(4), rt(2))), D(D(rt(1), rt(16)), D(rt(4), rt(32)))),
-            L(S(S(rt(2), rt(2)), S(rt(2), rt(4))), D(D(rt(1), rt(8)), D(rt(2), rt(16)))));
+        return std::tuple(L(S(rt(4), rt(8)), D(rt(8), rt(1))),
+                          L(S(rt(8), rt(4)), D(rt(4), rt(1))));
       },
       OP(composition));
-  add("complement_1", [] { return std::tuple(L(4, 32), rt(256)); }, OP(complement));
-  add("complement_2",
+  add(
+      "composition_2l",
+      [] {
+        return std::tuple(L(S(S(rt(4), rt(2)), S(rt(4), rt(2))),
+                            D(D(rt(1), rt(16)), D(rt(4), rt(32)))),
+                          L(S(S(rt(2), rt(2)), S(rt(2), rt(4))),
+                            D(D(rt(1), rt(8)), D(rt(2), rt(16)))));
+      },
+      OP(composition));
+  add(
+      "complement_1", [] { return std::tuple(L(4, 32), rt(256)); },
+      OP(complement));
+  add(
+      "complement_2",
       [] { return std::tuple(L(S(rt(2), rt(4)), D(I<1>(), I<8>())), rt(64)); },
       OP(complement));
-  add("complement_2l",
-      [] { return std::tuple(L(S(S(rt(2), rt(2)), rt(4)), D(D(I<1>(), I<8>()), I<2>())), rt(128)); },
-      OP(complement));
-  add("logical_divide_1", [] { return std::tuple(L(128, 1), L(32, 1)); }, OP(logical_divide));
-  add("logical_divide_2",
-      [] { return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
-                             make_tile(L(8, 1), L(4, 1))); },
-      OP(logical_divide));
-  add("logical_divide_2l",
+  add(
+      "complement_2l",
       [] {
         return std::tuple(
-            L(S(S(rt(8), rt(8)), S(rt(4), rt(8))), D(D(rt(8), rt(64)), D(rt(1), rt(512)))),
+            L(S(S(rt(2), rt(2)), rt(4)), D(D(I<1>(), I<8>()), I<2>())),
+            rt(128));
+      },
+      OP(complement));
+  add(
+      "logical_divide_1", [] { return std::tuple(L(128, 1), L(32, 1)); },
+      OP(logical_divide));
+  add(
+      "logical_divide_2",
+      [] {
+        return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
+                          make_tile(L(8, 1), L(4, 1)));
+      },
+      OP(logical_divide));
+  add(
+      "logical_divide_2l",
+      [] {
+        return std::tuple(
+            L(S(S(rt(8), rt(8)), S(rt(4), rt(8))),
+              D(D(rt(8), rt(64)), D(rt(1), rt(512)))),
             make_tile(L(S(rt(4), rt(2)), D(I<1>(), I<8>())), L(4, 1)));
       },
       OP(logical_divide));
-  add("logical_product_1", [] { return std::tuple(L(128, 1), L(4, 32)); }, OP(logical_product));
-  add("logical_product_2",
-      [] { return std::tuple(L(S(rt(4), rt(8)), D(I<1>(), I<4>())),
-                             L(S(rt(2), rt(2)), D(rt(1), rt(2)))); },
+  add(
+      "logical_product_1", [] { return std::tuple(L(128, 1), L(4, 32)); },
       OP(logical_product));
-  add("logical_product_2l",
+  add(
+      "logical_product_2",
       [] {
-        return std::tuple(L(S(S(rt(2), rt(2)), rt(4)), D(D(I<1>(), I<2>()), I<4>())),
-                          L(S(S(rt(2), rt(2)), rt(2)), D(D(rt(1), rt(2)), rt(4))));
+        return std::tuple(L(S(rt(4), rt(8)), D(I<1>(), I<4>())),
+                          L(S(rt(2), rt(2)), D(rt(1), rt(2))));
       },
       OP(logical_product));
-  add("coalesce_1", [] { return std::tuple(L(64, 2)); }, OP(coalesce));
-  add("coalesce_2", [] { return std::tuple(L(S(rt(2), rt(4)), D(rt(1), rt(2)))); }, OP(coalesce));
-  add("coalesce_3l", [] { return std::tuple(depth3()); }, OP(coalesce));
-  add("right_inverse_1", [] { return std::tuple(L(I<64>(), I<1>())); }, OP(right_inverse));
-  add("right_inverse_2", [] { return std::tuple(L(S(I<4>(), I<2>()), D(I<2>(), I<1>()))); },
+  add(
+      "logical_product_2l",
+      [] {
+        return std::tuple(
+            L(S(S(rt(2), rt(2)), rt(4)), D(D(I<1>(), I<2>()), I<4>())),
+            L(S(S(rt(2), rt(2)), rt(2)), D(D(rt(1), rt(2)), rt(4))));
+      },
+      OP(logical_product));
+  add(
+      "coalesce_1", [] { return std::tuple(L(64, 2)); }, OP(coalesce));
+  add(
+      "coalesce_2",
+      [] { return std::tuple(L(S(rt(2), rt(4)), D(rt(1), rt(2)))); },
+      OP(coalesce));
+  add(
+      "coalesce_3l", [] { return std::tuple(depth3()); }, OP(coalesce));
+  add(
+      "right_inverse_1", [] { return std::tuple(L(I<64>(), I<1>())); },
       OP(right_inverse));
-  add("right_inverse_3l", [] { return std::tuple(depth3Static()); }, OP(right_inverse));
-  add("left_inverse_1", [] { return std::tuple(L(rt(16), I<4>())); }, OP(left_inverse));
-  add("left_inverse_2", [] { return std::tuple(L(S(rt(4), rt(2)), D(I<2>(), I<1>()))); },
+  add(
+      "right_inverse_2",
+      [] { return std::tuple(L(S(I<4>(), I<2>()), D(I<2>(), I<1>()))); },
+      OP(right_inverse));
+  add(
+      "right_inverse_3l", [] { return std::tuple(depth3Static()); },
+      OP(right_inverse));
+  add(
+      "left_inverse_1", [] { return std::tuple(L(rt(16), I<4>())); },
       OP(left_inverse));
-  add("left_inverse_2l",
-      [] { return std::tuple(L(S(S(rt(2), rt(2)), S(rt(4), rt(2))),
-                               D(D(I<1>(), I<16>()), D(I<2>(), I<64>())))); },
+  add(
+      "left_inverse_2",
+      [] { return std::tuple(L(S(rt(4), rt(2)), D(I<2>(), I<1>()))); },
       OP(left_inverse));
-  add("blocked_product_1", [] { return std::tuple(L(4, 1), L(8, 1)); }, OP(blocked_product));
-  add("blocked_product_2",
-      [] { return std::tuple(L(S(rt(2), rt(2)), D(I<1>(), I<2>())),
-                             L(S(rt(4), rt(8)), D(rt(1), rt(4)))); },
-      OP(blocked_product));
-  add("blocked_product_2l",
+  add(
+      "left_inverse_2l",
       [] {
-        return std::tuple(L(S(S(rt(2), rt(2)), rt(2)), D(D(I<1>(), I<2>()), I<4>())),
-                          L(S(S(rt(2), rt(2)), rt(4)), D(D(rt(1), rt(2)), rt(4))));
+        return std::tuple(L(S(S(rt(2), rt(2)), S(rt(4), rt(2))),
+                            D(D(I<1>(), I<16>()), D(I<2>(), I<64>()))));
+      },
+      OP(left_inverse));
+  add(
+      "blocked_product_1", [] { return std::tuple(L(4, 1), L(8, 1)); },
+      OP(blocked_product));
+  add(
+      "blocked_product_2",
+      [] {
+        return std::tuple(L(S(rt(2), rt(2)), D(I<1>(), I<2>())),
+                          L(S(rt(4), rt(8)), D(rt(1), rt(4))));
       },
       OP(blocked_product));
-  add("raked_product_2",
-      [] { return std::tuple(L(S(rt(2), rt(2)), D(I<1>(), I<2>())),
-                             L(S(rt(4), rt(8)), D(rt(1), rt(4)))); },
+  add(
+      "blocked_product_2l",
+      [] {
+        return std::tuple(
+            L(S(S(rt(2), rt(2)), rt(2)), D(D(I<1>(), I<2>()), I<4>())),
+            L(S(S(rt(2), rt(2)), rt(4)), D(D(rt(1), rt(2)), rt(4))));
+      },
+      OP(blocked_product));
+  add(
+      "raked_product_2",
+      [] {
+        return std::tuple(L(S(rt(2), rt(2)), D(I<1>(), I<2>())),
+                          L(S(rt(4), rt(8)), D(rt(1), rt(4))));
+      },
       OP(raked_product));
-  add("max_common_layout_1", [] { return std::tuple(L(I<64>(), I<1>()), L(I<64>(), I<1>())); },
+  add(
+      "max_common_layout_1",
+      [] { return std::tuple(L(I<64>(), I<1>()), L(I<64>(), I<1>())); },
       OP(max_common_layout));
-  add("max_common_layout_2",
-      [] { return std::tuple(L(S(I<8>(), I<4>()), D(I<1>(), I<8>())),
-                             L(S(I<8>(), I<4>()), D(I<1>(), I<16>()))); },
+  add(
+      "max_common_layout_2",
+      [] {
+        return std::tuple(L(S(I<8>(), I<4>()), D(I<1>(), I<8>())),
+                          L(S(I<8>(), I<4>()), D(I<1>(), I<16>())));
+      },
       OP(max_common_layout));
 
   // From GEMM tiling code (AlgebraCases.h). Runtime shapes throughout;
@@ -269,61 +346,124 @@ void registerAll() {
   auto rm = [] { return L(S(rt(128), rt(64)), D(rt(64), rt(1))); };
   auto by3216 = [] { return make_tile(L(32, 1), L(16, 1)); };
   auto by42 = [] { return make_tile(L(4, 1), L(2, 1)); };
-  add("zipped_divide_cm", [=] { return std::tuple(cm(), by3216()); }, OP(zipped_divide));
-  add("zipped_divide_rm", [=] { return std::tuple(rm(), by3216()); }, OP(zipped_divide));
-  add("tiled_divide_cm", [=] { return std::tuple(cm(), by3216()); }, OP(tiled_divide));
-  add("tiled_divide_rm", [=] { return std::tuple(rm(), by3216()); }, OP(tiled_divide));
-  add("flat_divide_cm", [=] { return std::tuple(cm(), by3216()); }, OP(flat_divide));
-  add("flat_divide_rm", [=] { return std::tuple(rm(), by3216()); }, OP(flat_divide));
-  add("zipped_divide_3d",
-      [=] { return std::tuple(L(S(rt(128), rt(64), rt(4)), D(rt(1), rt(128), rt(8192))),
-                              by3216()); },
+  add(
+      "zipped_divide_cm", [=] { return std::tuple(cm(), by3216()); },
       OP(zipped_divide));
-  add("zipped_divide_smem",
-      [] { return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
-                             make_tile(L(8, 1), L(8, 1))); },
+  add(
+      "zipped_divide_rm", [=] { return std::tuple(rm(), by3216()); },
       OP(zipped_divide));
-  add("zipped_divide_tile",
-      [] { return std::tuple(L(S(rt(64), rt(64)), D(rt(1), rt(64))),
-                             L(S(rt(2), rt(4)), D(I<1>(), I<16>()))); },
+  add(
+      "tiled_divide_cm", [=] { return std::tuple(cm(), by3216()); },
+      OP(tiled_divide));
+  add(
+      "tiled_divide_rm", [=] { return std::tuple(rm(), by3216()); },
+      OP(tiled_divide));
+  add(
+      "flat_divide_cm", [=] { return std::tuple(cm(), by3216()); },
+      OP(flat_divide));
+  add(
+      "flat_divide_rm", [=] { return std::tuple(rm(), by3216()); },
+      OP(flat_divide));
+  add(
+      "zipped_divide_3d",
+      [=] {
+        return std::tuple(
+            L(S(rt(128), rt(64), rt(4)), D(rt(1), rt(128), rt(8192))),
+            by3216());
+      },
       OP(zipped_divide));
-  add("logical_divide_88_by_42",
+  add(
+      "zipped_divide_smem",
+      [] {
+        return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
+                          make_tile(L(8, 1), L(8, 1)));
+      },
+      OP(zipped_divide));
+  add(
+      "zipped_divide_tile",
+      [] {
+        return std::tuple(L(S(rt(64), rt(64)), D(rt(1), rt(64))),
+                          L(S(rt(2), rt(4)), D(I<1>(), I<16>())));
+      },
+      OP(zipped_divide));
+  add(
+      "logical_divide_88_by_42",
       [=] { return std::tuple(L(S(rt(8), rt(8)), D(rt(8), rt(1))), by42()); },
       OP(logical_divide));
-  add("logical_divide_strided_tile",
-      [=] { return std::tuple(cm(), make_tile(L(S(rt(4), rt(8)), D(I<8>(), I<1>())), L(16, 1))); },
+  add(
+      "logical_divide_strided_tile",
+      [=] {
+        return std::tuple(
+            cm(), make_tile(L(S(rt(4), rt(8)), D(I<8>(), I<1>())), L(16, 1)));
+      },
       OP(logical_divide));
   // The 8x8 atoms: A's strides static (CuTe complements A).
   auto rm88 = [] { return L(S(rt(8), rt(8)), D(I<8>(), I<1>())); };
   auto cm88 = [] { return L(S(rt(8), rt(8)), D(I<1>(), I<8>())); };
   auto b42 = [] { return L(S(rt(4), rt(2)), D(rt(1), rt(4))); };
-  add("blocked_product_rm88", [=] { return std::tuple(rm88(), b42()); }, OP(blocked_product));
-  add("blocked_product_cm88", [=] { return std::tuple(cm88(), b42()); }, OP(blocked_product));
-  add("raked_product_rm88", [=] { return std::tuple(rm88(), b42()); }, OP(raked_product));
-  add("raked_product_cm88", [=] { return std::tuple(cm88(), b42()); }, OP(raked_product));
-  add("logical_product_rm88", [=] { return std::tuple(rm88(), b42()); }, OP(logical_product));
-  add("logical_product_cm88", [=] { return std::tuple(cm88(), b42()); }, OP(logical_product));
-  add("zipped_product_rm88", [=] { return std::tuple(rm88(), by42()); }, OP(zipped_product));
-  add("zipped_product_cm88", [=] { return std::tuple(cm88(), by42()); }, OP(zipped_product));
-  add("tiled_product_rm88", [=] { return std::tuple(rm88(), by42()); }, OP(tiled_product));
-  add("tiled_product_cm88", [=] { return std::tuple(cm88(), by42()); }, OP(tiled_product));
-  add("flat_product_rm88", [=] { return std::tuple(rm88(), by42()); }, OP(flat_product));
-  add("flat_product_cm88", [=] { return std::tuple(cm88(), by42()); }, OP(flat_product));
-  add("logical_product_32x4",
-      [] { return std::tuple(L(S(rt(32), rt(4)), D(I<4>(), I<1>())),
-                             L(S(rt(2), rt(2)), D(rt(1), rt(2)))); },
-      OP(logical_product));
-  add("blocked_product_gmma_sw128",
-      [] { return std::tuple(L(S(rt(8), rt(64)), D(I<64>(), I<1>())),
-                             L(S(rt(16), rt(2)), D(rt(1), rt(16)))); },
+  add(
+      "blocked_product_rm88", [=] { return std::tuple(rm88(), b42()); },
       OP(blocked_product));
-  add("raked_product_thr_val",
-      [] { return std::tuple(L(S(rt(16), rt(8)), D(I<8>(), I<1>())),
-                             L(S(rt(1), rt(8)), D(rt(1), rt(1)))); },
+  add(
+      "blocked_product_cm88", [=] { return std::tuple(cm88(), b42()); },
+      OP(blocked_product));
+  add(
+      "raked_product_rm88", [=] { return std::tuple(rm88(), b42()); },
       OP(raked_product));
-  add("right_inverse_thr_val",
-      [] { return std::tuple(L(S(S(I<1>(), I<16>()), S(I<8>(), I<8>())),
-                               D(D(I<0>(), I<8>()), D(I<128>(), I<1>())))); },
+  add(
+      "raked_product_cm88", [=] { return std::tuple(cm88(), b42()); },
+      OP(raked_product));
+  add(
+      "logical_product_rm88", [=] { return std::tuple(rm88(), b42()); },
+      OP(logical_product));
+  add(
+      "logical_product_cm88", [=] { return std::tuple(cm88(), b42()); },
+      OP(logical_product));
+  add(
+      "zipped_product_rm88", [=] { return std::tuple(rm88(), by42()); },
+      OP(zipped_product));
+  add(
+      "zipped_product_cm88", [=] { return std::tuple(cm88(), by42()); },
+      OP(zipped_product));
+  add(
+      "tiled_product_rm88", [=] { return std::tuple(rm88(), by42()); },
+      OP(tiled_product));
+  add(
+      "tiled_product_cm88", [=] { return std::tuple(cm88(), by42()); },
+      OP(tiled_product));
+  add(
+      "flat_product_rm88", [=] { return std::tuple(rm88(), by42()); },
+      OP(flat_product));
+  add(
+      "flat_product_cm88", [=] { return std::tuple(cm88(), by42()); },
+      OP(flat_product));
+  add(
+      "logical_product_32x4",
+      [] {
+        return std::tuple(L(S(rt(32), rt(4)), D(I<4>(), I<1>())),
+                          L(S(rt(2), rt(2)), D(rt(1), rt(2))));
+      },
+      OP(logical_product));
+  add(
+      "blocked_product_gmma_sw128",
+      [] {
+        return std::tuple(L(S(rt(8), rt(64)), D(I<64>(), I<1>())),
+                          L(S(rt(16), rt(2)), D(rt(1), rt(16))));
+      },
+      OP(blocked_product));
+  add(
+      "raked_product_thr_val",
+      [] {
+        return std::tuple(L(S(rt(16), rt(8)), D(I<8>(), I<1>())),
+                          L(S(rt(1), rt(8)), D(rt(1), rt(1))));
+      },
+      OP(raked_product));
+  add(
+      "right_inverse_thr_val",
+      [] {
+        return std::tuple(L(S(S(I<1>(), I<16>()), S(I<8>(), I<8>())),
+                            D(D(I<0>(), I<8>()), D(I<128>(), I<1>()))));
+      },
       OP(right_inverse));
   // TV layouts, static strides (CuTe's inverses need them).
   auto sm80a = [] {
@@ -331,83 +471,149 @@ void registerAll() {
              D(D(I<32>(), I<1>()), D(I<16>(), I<8>(), I<128>())));
   };
   auto sm80b = [] {
-    return L(S(S(rt(4), rt(8)), S(rt(2), rt(2))), D(D(I<16>(), I<1>()), D(I<8>(), I<64>())));
+    return L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
+             D(D(I<16>(), I<1>()), D(I<8>(), I<64>())));
   };
   auto sm80c = [] {
-    return L(S(S(rt(4), rt(8)), S(rt(2), rt(2))), D(D(I<32>(), I<1>()), D(I<16>(), I<8>())));
+    return L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
+             D(D(I<32>(), I<1>()), D(I<16>(), I<8>())));
   };
   auto sm90c = [] {
     return L(S(S(rt(4), rt(8), rt(4)), S(rt(2), rt(2), rt(8))),
              D(D(I<128>(), I<1>(), I<16>()), D(I<64>(), I<8>(), I<512>())));
   };
-  auto ldsm = [] { return L(S(rt(32), S(rt(2), rt(4))), D(I<2>(), D(I<1>(), I<64>()))); };
-  add("left_inverse_sm80_a", [=] { return std::tuple(sm80a()); }, OP(left_inverse));
-  add("left_inverse_sm80_b", [=] { return std::tuple(sm80b()); }, OP(left_inverse));
-  add("left_inverse_sm80_c", [=] { return std::tuple(sm80c()); }, OP(left_inverse));
+  auto ldsm = [] {
+    return L(S(rt(32), S(rt(2), rt(4))), D(I<2>(), D(I<1>(), I<64>())));
+  };
+  add(
+      "left_inverse_sm80_a", [=] { return std::tuple(sm80a()); },
+      OP(left_inverse));
+  add(
+      "left_inverse_sm80_b", [=] { return std::tuple(sm80b()); },
+      OP(left_inverse));
+  add(
+      "left_inverse_sm80_c", [=] { return std::tuple(sm80c()); },
+      OP(left_inverse));
   // right_inverse: static shapes too (CuTe's needs them; it then does no
   // run-time work).
-  add("right_inverse_sm80_a",
-      [] { return std::tuple(L(S(S(I<4>(), I<8>()), S(I<2>(), I<2>(), I<2>())),
-                               D(D(I<32>(), I<1>()), D(I<16>(), I<8>(), I<128>())))); },
+  add(
+      "right_inverse_sm80_a",
+      [] {
+        return std::tuple(
+            L(S(S(I<4>(), I<8>()), S(I<2>(), I<2>(), I<2>())),
+              D(D(I<32>(), I<1>()), D(I<16>(), I<8>(), I<128>()))));
+      },
       OP(right_inverse));
-  add("right_inverse_sm80_c",
-      [] { return std::tuple(L(S(S(I<4>(), I<8>()), S(I<2>(), I<2>())),
-                               D(D(I<32>(), I<1>()), D(I<16>(), I<8>())))); },
+  add(
+      "right_inverse_sm80_c",
+      [] {
+        return std::tuple(L(S(S(I<4>(), I<8>()), S(I<2>(), I<2>())),
+                            D(D(I<32>(), I<1>()), D(I<16>(), I<8>()))));
+      },
       OP(right_inverse));
-  add("left_inverse_sm90_c64", [=] { return std::tuple(sm90c()); }, OP(left_inverse));
-  add("right_inverse_sm90_c64",
-      [] { return std::tuple(L(S(S(I<4>(), I<8>(), I<4>()), S(I<2>(), I<2>(), I<8>())),
-                               D(D(I<128>(), I<1>(), I<16>()), D(I<64>(), I<8>(), I<512>())))); },
+  add(
+      "left_inverse_sm90_c64", [=] { return std::tuple(sm90c()); },
+      OP(left_inverse));
+  add(
+      "right_inverse_sm90_c64",
+      [] {
+        return std::tuple(
+            L(S(S(I<4>(), I<8>(), I<4>()), S(I<2>(), I<2>(), I<8>())),
+              D(D(I<128>(), I<1>(), I<16>()), D(I<64>(), I<8>(), I<512>()))));
+      },
       OP(right_inverse));
-  add("left_inverse_ldsm_x4", [=] { return std::tuple(ldsm()); }, OP(left_inverse));
-  add("right_inverse_ldsm_x4",
-      [] { return std::tuple(L(S(I<32>(), S(I<2>(), I<4>())), D(I<2>(), D(I<1>(), I<64>())))); },
+  add(
+      "left_inverse_ldsm_x4", [=] { return std::tuple(ldsm()); },
+      OP(left_inverse));
+  add(
+      "right_inverse_ldsm_x4",
+      [] {
+        return std::tuple(
+            L(S(I<32>(), S(I<2>(), I<4>())), D(I<2>(), D(I<1>(), I<64>()))));
+      },
       OP(right_inverse));
   // Tiles composed with TV layouts: all runtime.
-  add("composition_sm80_c_tile",
-      [] { return std::tuple(L(S(rt(16), rt(8)), D(rt(8), rt(1))),
-                             L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
-                               D(D(rt(32), rt(1)), D(rt(16), rt(8))))); },
+  add(
+      "composition_sm80_c_tile",
+      [] {
+        return std::tuple(L(S(rt(16), rt(8)), D(rt(8), rt(1))),
+                          L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
+                            D(D(rt(32), rt(1)), D(rt(16), rt(8)))));
+      },
       OP(composition));
-  add("composition_sm80_a_tile",
-      [] { return std::tuple(L(S(rt(16), rt(16)), D(rt(16), rt(1))),
-                             L(S(S(rt(4), rt(8)), S(rt(2), rt(2), rt(2))),
-                               D(D(rt(32), rt(1)), D(rt(16), rt(8), rt(128))))); },
+  add(
+      "composition_sm80_a_tile",
+      [] {
+        return std::tuple(L(S(rt(16), rt(16)), D(rt(16), rt(1))),
+                          L(S(S(rt(4), rt(8)), S(rt(2), rt(2), rt(2))),
+                            D(D(rt(32), rt(1)), D(rt(16), rt(8), rt(128)))));
+      },
       OP(composition));
-  add("composition_sm80_b_tile",
-      [] { return std::tuple(L(S(rt(8), rt(16)), D(rt(16), rt(1))),
-                             L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
-                               D(D(rt(16), rt(1)), D(rt(8), rt(64))))); },
+  add(
+      "composition_sm80_b_tile",
+      [] {
+        return std::tuple(L(S(rt(8), rt(16)), D(rt(16), rt(1))),
+                          L(S(S(rt(4), rt(8)), S(rt(2), rt(2))),
+                            D(D(rt(16), rt(1)), D(rt(8), rt(64)))));
+      },
       OP(composition));
-  add("composition_sm90_c_tile",
-      [] { return std::tuple(L(S(rt(64), rt(64)), D(rt(64), rt(1))),
-                             L(S(S(rt(4), rt(8), rt(4)), S(rt(2), rt(2), rt(8))),
-                               D(D(rt(128), rt(1), rt(16)), D(rt(64), rt(8), rt(512))))); },
+  add(
+      "composition_sm90_c_tile",
+      [] {
+        return std::tuple(
+            L(S(rt(64), rt(64)), D(rt(64), rt(1))),
+            L(S(S(rt(4), rt(8), rt(4)), S(rt(2), rt(2), rt(8))),
+              D(D(rt(128), rt(1), rt(16)), D(rt(64), rt(8), rt(512)))));
+      },
       OP(composition));
-  add("composition_ldsm_tile",
-      [] { return std::tuple(L(S(rt(16), rt(16)), D(rt(16), rt(1))),
-                             L(S(rt(32), S(rt(2), rt(4))), D(rt(2), D(rt(1), rt(64))))); },
+  add(
+      "composition_ldsm_tile",
+      [] {
+        return std::tuple(
+            L(S(rt(16), rt(16)), D(rt(16), rt(1))),
+            L(S(rt(32), S(rt(2), rt(4))), D(rt(2), D(rt(1), rt(64)))));
+      },
       OP(composition));
-  add("composition_by_32x16", [=] { return std::tuple(cm(), by3216()); }, OP(composition));
-  add("composition_by_4x2",
+  add(
+      "composition_by_32x16", [=] { return std::tuple(cm(), by3216()); },
+      OP(composition));
+  add(
+      "composition_by_4x2",
       [=] { return std::tuple(L(S(rt(8), rt(8)), D(rt(8), rt(1))), by42()); },
       OP(composition));
-  add("composition_by_smem",
-      [] { return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
-                             make_tile(L(16, 2), L(8, 4))); },
+  add(
+      "composition_by_smem",
+      [] {
+        return std::tuple(L(S(rt(64), rt(32)), D(rt(32), rt(1))),
+                          make_tile(L(16, 2), L(8, 4)));
+      },
       OP(composition));
   // Complements: static strides at rank > 1.
-  add("complement_tv_c", [=] { return std::tuple(sm80c(), rt(256)); }, OP(complement));
-  add("complement_tile_2x4",
-      [] { return std::tuple(L(S(rt(2), rt(4)), D(I<1>(), I<16>())), rt(128)); },
+  add(
+      "complement_tv_c", [=] { return std::tuple(sm80c(), rt(256)); },
       OP(complement));
-  add("complement_tile_rm88",
-      [] { return std::tuple(L(S(rt(8), rt(8)), D(I<64>(), I<1>())), rt(4096)); },
+  add(
+      "complement_tile_2x4",
+      [] {
+        return std::tuple(L(S(rt(2), rt(4)), D(I<1>(), I<16>())), rt(128));
+      },
       OP(complement));
-  add("complement_ldsm_x4", [=] { return std::tuple(ldsm(), rt(512)); }, OP(complement));
-  add("coalesce_sm90_c64",
-      [] { return std::tuple(L(S(S(rt(4), rt(8), rt(4)), S(rt(2), rt(2), rt(8))),
-                               D(D(rt(128), rt(1), rt(16)), D(rt(64), rt(8), rt(512))))); },
+  add(
+      "complement_tile_rm88",
+      [] {
+        return std::tuple(L(S(rt(8), rt(8)), D(I<64>(), I<1>())), rt(4096));
+      },
+      OP(complement));
+  add(
+      "complement_ldsm_x4", [=] { return std::tuple(ldsm(), rt(512)); },
+      OP(complement));
+  add(
+      "coalesce_sm90_c64",
+      [] {
+        return std::tuple(
+            L(S(S(rt(4), rt(8), rt(4)), S(rt(2), rt(2), rt(8))),
+              D(D(rt(128), rt(1), rt(16)), D(rt(64), rt(8), rt(512)))));
+      },
       OP(coalesce));
 }
 

@@ -59,8 +59,8 @@ OwningOpRef<ModuleOp> build(MLIRContext &ctx, int64_t ops) {
 std::unique_ptr<MLIRContext> benchContext() {
   DialectRegistry registry;
   ta::registerProgramDialects(registry);
-  auto ctx = std::make_unique<MLIRContext>(registry,
-                                           MLIRContext::Threading::DISABLED);
+  auto ctx =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   ctx->loadAllAvailableDialects();
   ctx->getDiagEngine().registerHandler([](Diagnostic &d) {
     return success(d.getSeverity() != DiagnosticSeverity::Error);
@@ -123,9 +123,21 @@ void BM_Verify(benchmark::State &state) {
 
 } // namespace
 
-BENCHMARK(BM_Verify)->Arg(1000)->Arg(10000)->Arg(30000)->Arg(100000)
-    ->Arg(300000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Verify)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(30000)
+    ->Arg(100000)
+    ->Arg(300000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
-BENCHMARK(BM_Pipeline)->Arg(1000)->Arg(10000)->Arg(30000)->Arg(100000)
-    ->Arg(300000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Pipeline)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(30000)
+    ->Arg(100000)
+    ->Arg(300000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_MAIN();

@@ -46,7 +46,8 @@ double now(clockid_t c) {
 int main(int argc, char **argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 3;
   if (reps < 1 || reps > 100) {
-    std::fprintf(stderr, "usage: lk_mlir_pipeline_time [REPS], 1 <= REPS <= 100\n");
+    std::fprintf(stderr,
+                 "usage: lk_mlir_pipeline_time [REPS], 1 <= REPS <= 100\n");
     return 2;
   }
   const bool noVerify = std::getenv("LK_PIPELINE_NO_VERIFY") != nullptr;
@@ -64,18 +65,22 @@ int main(int argc, char **argv) {
     for (int r = 0; r < reps; ++r) {
       mlir::OwningOpRef<mlir::ModuleOp> m =
           mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
-      const double c0 = now(CLOCK_PROCESS_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC);
+      const double c0 = now(CLOCK_PROCESS_CPUTIME_ID),
+                   w0 = now(CLOCK_MONOTONIC);
       if (mlir::failed(mlir::verify(*m)))
         return 1;
-      const double c1 = now(CLOCK_PROCESS_CPUTIME_ID), w1 = now(CLOCK_MONOTONIC);
+      const double c1 = now(CLOCK_PROCESS_CPUTIME_ID),
+                   w1 = now(CLOCK_MONOTONIC);
       mlir::PassManager pm(&ctx);
       lk::tileas::buildTileASLayoutPipeline(pm);
       if (noVerify)
         pm.enableVerifier(false);
-      const double c2 = now(CLOCK_PROCESS_CPUTIME_ID), w2 = now(CLOCK_MONOTONIC);
+      const double c2 = now(CLOCK_PROCESS_CPUTIME_ID),
+                   w2 = now(CLOCK_MONOTONIC);
       if (mlir::failed(pm.run(*m)))
         return 2;
-      const double c3 = now(CLOCK_PROCESS_CPUTIME_ID), w3 = now(CLOCK_MONOTONIC);
+      const double c3 = now(CLOCK_PROCESS_CPUTIME_ID),
+                   w3 = now(CLOCK_MONOTONIC);
       std::printf("ops %6lld rep %d verify cpu %8.2f wall %8.2f | pipeline "
                   "cpu %8.2f wall %8.2f\n",
                   (long long)ops, r, c1 - c0, w1 - w0, c3 - c2, w3 - w2);

@@ -66,14 +66,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(pm.run(*m)))
     return 0;
   if (failed(verify(*m))) {
-    std::fprintf(stderr, "pipeline output does not verify:\n%s\n", text.c_str());
+    std::fprintf(stderr, "pipeline output does not verify:\n%s\n",
+                 text.c_str());
     std::abort();
   }
   std::string out;
   llvm::raw_string_ostream os(out);
   m->print(os);
   if (!parseSourceString<ModuleOp>(out, &ctx)) {
-    std::fprintf(stderr, "pipeline output does not parse back:\n%s\n", out.c_str());
+    std::fprintf(stderr, "pipeline output does not parse back:\n%s\n",
+                 out.c_str());
     std::abort();
   }
   return 0;

@@ -15,7 +15,8 @@
 // back. When the bytes end in the full layout pipeline (byte 0xFF), the
 // program is also interpreted before and after (on 64 x 64 tiles, the
 // slow part of an input, so only then): the results must be equal (what
-// tests/mlir/RandomPipelineTest checks per seed). Built by scripts/fuzz.sh when MLIR is found (mlir/CMakeLists.txt).
+// tests/mlir/RandomPipelineTest checks per seed). Built by scripts/fuzz.sh when
+// MLIR is found (mlir/CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,12 +103,14 @@ std::vector<InterpValue> inputs(uint64_t seed) {
   in.push_back(InterpValue::make({}, {2}));
   uint64_t s = seed | 1;
   for (int k = 0; k < 3; ++k) {
-    std::vector<double> v(size_t(lk::tileas::kRandomTile * lk::tileas::kRandomTile));
+    std::vector<double> v(
+        size_t(lk::tileas::kRandomTile * lk::tileas::kRandomTile));
     for (double &x : v) {
       s ^= s << 13, s ^= s >> 7, s ^= s << 17;
       x = double(int64_t(s % 5) - 2);
     }
-    in.push_back(InterpValue::make({lk::tileas::kRandomTile, lk::tileas::kRandomTile}, v));
+    in.push_back(InterpValue::make(
+        {lk::tileas::kRandomTile, lk::tileas::kRandomTile}, v));
   }
   return in;
 }

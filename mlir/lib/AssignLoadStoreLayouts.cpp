@@ -183,11 +183,13 @@ std::optional<SmallVector<MemKind>> operandKinds(OpOperand &use) {
   if (isGroupOp(user))
     return std::nullopt;
   if (isa<WgmmaOp>(user))
-    return i == 0 ? K{MemKind::Register, MemKind::Smem}
-                  : i == 1 ? K{MemKind::Smem} : K{MemKind::Register};
+    return i == 0   ? K{MemKind::Register, MemKind::Smem}
+           : i == 1 ? K{MemKind::Smem}
+                    : K{MemKind::Register};
   if (isa<Tcgen05MmaOp>(user))
-    return i == 0 ? K{MemKind::Smem, MemKind::Tmem}
-                  : i == 1 ? K{MemKind::Smem} : K{MemKind::Tmem};
+    return i == 0   ? K{MemKind::Smem, MemKind::Tmem}
+           : i == 1 ? K{MemKind::Smem}
+                    : K{MemKind::Tmem};
   if (computesInRegisters(user))
     return K{MemKind::Register};
   return std::nullopt;
@@ -220,7 +222,7 @@ FailureOr<OpConstraint> collectLoadStore(Operation *op, const Target &t) {
   if (!a)
     return c;
   lk::Expected<std::vector<Candidate>> cands =
-      a->atomic              ? atomicCandidatesFor(*a)
+      a->atomic             ? atomicCandidatesFor(*a)
       : a->indexedAxis >= 0 ? indexedCandidatesFor(*a)
                             : candidatesFor(*a);
   if (!cands)
@@ -307,7 +309,8 @@ bool isGroupOp(Operation *op) {
 /// memory handoff of tileas-resolve-agent-boundary ends in one).
 bool movesMemory(Operation *op) {
   auto cvt = dyn_cast<ConvertLayoutOp>(op);
-  return cvt && memKindOf(cvt.getSource().getType()) != memKindOf(cvt.getType());
+  return cvt &&
+         memKindOf(cvt.getSource().getType()) != memKindOf(cvt.getType());
 }
 
 /// Whether `user`'s operand `v`, made by the group op `def`, joins their
@@ -357,10 +360,9 @@ std::string describe(const Candidate &c, const CostWeights &w) {
      << stringifyLayoutFamily(c.family);
   for (LayoutFamily f : c.alsoFits)
     os << "|" << stringifyLayoutFamily(f);
-  os << "): score "
-     << llvm::format("%g", score(c.terms, w))
-     << " = smem " << c.terms.smemWavefronts << ", tmem "
-     << c.terms.tmemInstructions << ", registers " << c.terms.registers;
+  os << "): score " << llvm::format("%g", score(c.terms, w)) << " = smem "
+     << c.terms.smemWavefronts << ", tmem " << c.terms.tmemInstructions
+     << ", registers " << c.terms.registers;
   return s;
 }
 
@@ -447,9 +449,8 @@ bool applyBest(Operation *op, const OpConstraint &c,
   std::vector<Candidate> legal;
   for (const Candidate &cand : c.candidates)
     if (llvm::is_contained(kinds, cand.memKind) &&
-        (!families || llvm::any_of(*families, [&](LayoutFamily f) {
-           return cand.fits(f);
-         })))
+        (!families ||
+         llvm::any_of(*families, [&](LayoutFamily f) { return cand.fits(f); })))
       legal.push_back(cand);
   std::optional<size_t> best = pickByCost(legal, t.weights);
   // The TMA switch picks among the legal candidates only: what layer 2
@@ -497,8 +498,8 @@ bool applyBest(Operation *op, const OpConstraint &c,
       d->erase();
     }
   auto type = cast<RankedTensorType>(result.getType());
-  result.setType(RankedTensorType::get(type.getShape(), type.getElementType(),
-                                       enc));
+  result.setType(
+      RankedTensorType::get(type.getShape(), type.getElementType(), enc));
   return true;
 }
 
@@ -540,14 +541,17 @@ struct AssignLoadStoreLayouts
 
   FailureOr<Target> target() {
     Target t;
-    if (arch == "sm_80") t.arch = lk::hw::Arch::Sm80;
-    else if (arch == "sm_90") t.arch = lk::hw::Arch::Sm90;
+    if (arch == "sm_80")
+      t.arch = lk::hw::Arch::Sm80;
+    else if (arch == "sm_90")
+      t.arch = lk::hw::Arch::Sm90;
     else if (arch == "sm_100" || arch == "sm_103") {
       t.arch = lk::hw::Arch::Sm100;
       t.tmemArch = true;
     } else {
-      getOperation()->emitError() << "unknown arch '" << arch
-                                  << "' (expected sm_80, sm_90, sm_100, sm_103)";
+      getOperation()->emitError()
+          << "unknown arch '" << arch
+          << "' (expected sm_80, sm_90, sm_100, sm_103)";
       return failure();
     }
     if (numWarps < 1) {
@@ -586,7 +590,8 @@ struct AssignLoadStoreLayouts
     // (a conversion behind an elementwise op): those are skipped. The pass
     // creates no op, so an erased address is not reused meanwhile.
     erased.clear();
-    for (SmallVector<Operation *> &group : collectPipelineGroups(getOperation())) {
+    for (SmallVector<Operation *> &group :
+         collectPipelineGroups(getOperation())) {
       llvm::erase_if(group, [&](Operation *op) { return erased.contains(op); });
       if (failed(assignGroup(group, *t, changed)))
         return signalPassFailure();
@@ -641,10 +646,10 @@ struct AssignLoadStoreLayouts
           return !entry.first->hasAttr("tileas.atom");
         }))
       conflict->warn();
-    SmallVector<MemKind> allowed = kinds ? *kinds
-                                         : SmallVector<MemKind>{
-                                               MemKind::Register, MemKind::Smem,
-                                               MemKind::Tmem, MemKind::Global};
+    SmallVector<MemKind> allowed =
+        kinds ? *kinds
+              : SmallVector<MemKind>{MemKind::Register, MemKind::Smem,
+                                     MemKind::Tmem, MemKind::Global};
     for (auto &[op, c] : loadStores)
       changed |= applyBest(op, c, allowed, families, seed, t, explain, erased);
     return success();

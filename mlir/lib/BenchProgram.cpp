@@ -26,8 +26,8 @@ const char *const kI = "tensor<64x64xi32>";
 class Gen {
 public:
   Gen(uint64_t seed, int64_t ops)
-      : rng(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull),
-        target(ops) {}
+      : rng(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull), target(ops) {
+  }
 
   std::string run() {
     // builtin.module, func.func and func.return.
@@ -46,8 +46,8 @@ public:
            "#blk = #tileas.encoding<register, blocked>\n"
            "#lin = #tileas.encoding<register, linear>\n"
            "func.func @f(%flag: i1, %A: "
-        << kG << ", %B: " << kG << ", %C: " << kG << ", %x: " << kT
-        << ") -> " << kT << " {\n"
+        << kG << ", %B: " << kG << ", %C: " << kG << ", %x: " << kT << ") -> "
+        << kT << " {\n"
         << body.str() << "  return " << acc << " : " << kT << "\n}\n";
     return out.str();
   }
@@ -129,7 +129,8 @@ private:
                      const std::string &type, const std::string &ind) {
     static const char *const kOps[] = {"addf", "mulf", "subf", "maximumf"};
     std::string r = fresh();
-    line(ind, r + " = arith." + kOps[pick(4)] + " " + a + ", " + b + " : " + type);
+    line(ind,
+         r + " = arith." + kOps[pick(4)] + " " + a + ", " + b + " : " + type);
     return r;
   }
 
@@ -168,8 +169,8 @@ std::string Gen::tileStage(const std::string &acc, const std::string &ind) {
   std::string m = binary(s, tr, reg, ind);
   std::string back = convert(m, reg, kT, ind);
   if (pick(4) == 0)
-    line(ind, "tileas.tiled_atomic \"add\" " + back + ", %C[" + r + ", %c0] : " +
-                  kT + " -> " + kG);
+    line(ind, "tileas.tiled_atomic \"add\" " + back + ", %C[" + r +
+                  ", %c0] : " + kT + " -> " + kG);
   else
     line(ind, "tileas.tiled_store " + back + ", %C[" + r + ", %c0] : " + kT +
                   " -> " + kG);
@@ -186,7 +187,8 @@ std::string Gen::stagedCopy(const std::string &acc, const std::string &ind) {
                 " -> " + kS);
   line(ind, stage + " = tileas.select " + c + ", " + second + ", " + ring +
                 " : " + kS);
-  line(ind, "tileas.tiled_store " + acc + ", " + stage + " : " + kT + " -> " + kS);
+  line(ind,
+       "tileas.tiled_store " + acc + ", " + stage + " : " + kT + " -> " + kS);
   std::string l = fresh();
   line(ind, l + " = tileas.tiled_load " + stage + " : " + kS + " -> " + kT);
   return binary(l, acc, kT, ind);
@@ -195,10 +197,12 @@ std::string Gen::stagedCopy(const std::string &acc, const std::string &ind) {
 /// gather from %A or from an smem copy of the running tile at a splat
 /// index, scatter into that copy, load it back.
 std::string Gen::gatherScatter(const std::string &acc, const std::string &ind) {
-  std::string buf = fresh(), idx = fresh(), g = fresh(), sc = fresh(), l = fresh();
+  std::string buf = fresh(), idx = fresh(), g = fresh(), sc = fresh(),
+              l = fresh();
   int axis = pick(2);
   line(ind, buf + " = tileas.alloc_tensor : " + kS);
-  line(ind, "tileas.tiled_store " + acc + ", " + buf + " : " + kT + " -> " + kS);
+  line(ind,
+       "tileas.tiled_store " + acc + ", " + buf + " : " + kT + " -> " + kS);
   line(ind, idx + " = arith.constant dense<" + std::to_string(pick(64)) +
                 "> : " + kI);
   if (pick(2) == 0)
@@ -237,7 +241,8 @@ std::string Gen::slicedLoop(const std::string &acc, const std::string &ind) {
   ivs.push_back(iv), sliced = true;
   std::string r = row(in), t = fresh();
   line(in, t + " = tileas.tiled_load %A[" + r + ", %c0] : " + kG + " -> " + kT);
-  std::string tb = convert(t, kT, kRegs[0], in), ab = convert(a, kT, kRegs[0], in);
+  std::string tb = convert(t, kT, kRegs[0], in),
+              ab = convert(a, kT, kRegs[0], in);
   std::string y = convert(binary(tb, ab, kRegs[0], in), kRegs[0], kT, in);
   if (pick(2) == 0)
     y = region(y, 2, in);
@@ -254,7 +259,8 @@ std::string Gen::ifBlock(const std::string &acc, const std::string &ind) {
   std::string c = condition(ind), r = fresh(), in = ind + "  ";
   bool dead = pick(2) == 0;
   std::string types = dead ? std::string(kT) + ", " + kT : kT;
-  line(ind, r + (dead ? ":2" : "") + " = scf.if " + c + " -> (" + types + ") {");
+  line(ind,
+       r + (dead ? ":2" : "") + " = scf.if " + c + " -> (" + types + ") {");
   for (int arm = 0; arm < 2; ++arm) {
     if (arm == 1)
       close(ind, "} else {");
@@ -282,7 +288,8 @@ std::string Gen::loopNest(const std::string &acc, const std::string &ind) {
   std::string y = region(binary(l, a, kT, in), 3, in), yb = b;
   if (int how = pick(3); how != 0) {
     yb = fresh();
-    line(in, yb + " = tileas.view " + b + " {offset = 0} : " + kS + " -> " + kS);
+    line(in,
+         yb + " = tileas.view " + b + " {offset = 0} : " + kS + " -> " + kS);
     if (how == 2) {
       std::string s = fresh();
       line(in, s + " = tileas.select %flag, " + b + ", " + yb + " : " + kS);

@@ -35,10 +35,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FoldInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -159,8 +159,8 @@ Survey survey(Operation *fn) {
     if (op == fn)
       return;
     Attribute value;
-    bool constant = op->getNumResults() == 1 &&
-                    matchPattern(op, m_Constant(&value));
+    bool constant =
+        op->getNumResults() == 1 && matchPattern(op, m_Constant(&value));
     bool inEntry = op->getBlock() == entry;
     if (!constant) {
       leading &= !inEntry;
@@ -218,8 +218,7 @@ void placeConstants(Operation *fn,
 
 } // namespace
 
-LogicalResult lk::tileas::cleanupConversions(Operation *fn,
-                                             LayoutEquality &eq,
+LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
                                              bool *changed,
                                              RewriterBase::Listener *listener) {
   MLIRContext *ctx = fn->getContext();

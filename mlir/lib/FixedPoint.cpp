@@ -147,8 +147,8 @@ struct FixedPointPass
 } // namespace
 
 std::unique_ptr<Pass>
-lk::tileas::createFixedPointPass(std::vector<PassFactory> family,
-                                 int maxRounds, bool checkChangeReports) {
+lk::tileas::createFixedPointPass(std::vector<PassFactory> family, int maxRounds,
+                                 bool checkChangeReports) {
   return std::make_unique<FixedPointPass>(std::move(family), maxRounds,
                                           checkChangeReports);
 }

@@ -68,7 +68,8 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
 /// Calls f(tileIndex, bufferIndex) for every element of a tile of
 /// `tile` placed at `origin` inside a buffer of shape `buf`.
 template <typename F>
-void forEachIn(const std::vector<int64_t> &tile, const std::vector<int64_t> &buf,
+void forEachIn(const std::vector<int64_t> &tile,
+               const std::vector<int64_t> &buf,
                const std::vector<int64_t> &origin, F f) {
   std::vector<int64_t> bs = stridesOf(buf), idx(tile.size(), 0);
   int64_t n = 1;
@@ -117,7 +118,9 @@ private:
   /// the insertion grows the map).
   void set(Value key, InterpValue v) { env[key] = std::move(v); }
   double scalar(Value v) { return get(v).at(0); }
-  static InterpValue scalarValue(double x) { return InterpValue::make({}, {x}); }
+  static InterpValue scalarValue(double x) {
+    return InterpValue::make({}, {x});
+  }
   InterpValue fresh(Type t) {
     std::vector<int64_t> s = shapeOf(t);
     return InterpValue::make(s, {});
@@ -151,12 +154,14 @@ LogicalResult Interp::indexed(Operation &op, Value data, Value indices,
   const InterpValue &ix = get(indices);
   for (int64_t i = 0; i < ix.numElements(); ++i) {
     double raw = ix.at(i);
-    if (raw < 0 || raw >= static_cast<double>(ds[axis]) || raw != std::floor(raw))
+    if (raw < 0 || raw >= static_cast<double>(ds[axis]) ||
+        raw != std::floor(raw))
       return fail(&op, "index " + std::to_string(raw) + " outside [0, " +
                            std::to_string(ds[axis]) + ")");
     int64_t k = 0;
     for (size_t d = 0; d < is.size(); ++d)
-      k += (static_cast<int64_t>(d) == axis ? static_cast<int64_t>(raw) : idx[d]) *
+      k += (static_cast<int64_t>(d) == axis ? static_cast<int64_t>(raw)
+                                            : idx[d]) *
            strides[d];
     f(i, k);
     for (int d = static_cast<int>(is.size()) - 1; d >= 0; --d) {
@@ -256,12 +261,15 @@ LogicalResult Interp::arith(Operation &op) {
     return success();
   };
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-      .Case<arith::AddFOp, arith::AddIOp>(
-          [&](auto) { return binary([](double a, double b) { return a + b; }); })
-      .Case<arith::SubFOp, arith::SubIOp>(
-          [&](auto) { return binary([](double a, double b) { return a - b; }); })
-      .Case<arith::MulFOp, arith::MulIOp>(
-          [&](auto) { return binary([](double a, double b) { return a * b; }); })
+      .Case<arith::AddFOp, arith::AddIOp>([&](auto) {
+        return binary([](double a, double b) { return a + b; });
+      })
+      .Case<arith::SubFOp, arith::SubIOp>([&](auto) {
+        return binary([](double a, double b) { return a - b; });
+      })
+      .Case<arith::MulFOp, arith::MulIOp>([&](auto) {
+        return binary([](double a, double b) { return a * b; });
+      })
       .Case<arith::MaximumFOp>([&](auto) {
         return binary([](double a, double b) { return std::max(a, b); });
       })
@@ -269,19 +277,32 @@ LogicalResult Interp::arith(Operation &op) {
         return binary([](double a, double b) { return std::min(a, b); });
       })
       .Case<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(
-          [&](auto) { return integerDivision(op, isa<arith::RemSIOp, arith::RemUIOp>(op)); })
-      .Case<arith::NegFOp>([&](auto) { return unary([](double a) { return -a; }); })
-      .Case<arith::IndexCastOp>([&](auto) { return unary([](double a) { return a; }); })
+          [&](auto) {
+            return integerDivision(op, isa<arith::RemSIOp, arith::RemUIOp>(op));
+          })
+      .Case<arith::NegFOp>(
+          [&](auto) { return unary([](double a) { return -a; }); })
+      .Case<arith::IndexCastOp>(
+          [&](auto) { return unary([](double a) { return a; }); })
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
         auto p = c.getPredicate();
         return binary([p](double a, double b) -> double {
           switch (p) {
-          case arith::CmpIPredicate::eq: return a == b;
-          case arith::CmpIPredicate::ne: return a != b;
-          case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return a < b;
-          case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return a <= b;
-          case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return a > b;
-          default: return a >= b;
+          case arith::CmpIPredicate::eq:
+            return a == b;
+          case arith::CmpIPredicate::ne:
+            return a != b;
+          case arith::CmpIPredicate::slt:
+          case arith::CmpIPredicate::ult:
+            return a < b;
+          case arith::CmpIPredicate::sle:
+          case arith::CmpIPredicate::ule:
+            return a <= b;
+          case arith::CmpIPredicate::sgt:
+          case arith::CmpIPredicate::ugt:
+            return a > b;
+          default:
+            return a >= b;
           }
         });
       })
@@ -425,15 +446,16 @@ LogicalResult Interp::step(Operation &op) {
   }
   if (auto v = dyn_cast<ViewOp>(op)) {
     InterpValue r = get(v.getSource());
-    r.offset += v.getDynamicOffset() ? static_cast<int64_t>(scalar(v.getDynamicOffset()))
-                                     : v.getOffset().value_or(0);
+    r.offset += v.getDynamicOffset()
+                    ? static_cast<int64_t>(scalar(v.getDynamicOffset()))
+                    : v.getOffset().value_or(0);
     r.shape = shapeOf(v.getType());
     set(v.getResult(), r);
     return success();
   }
   if (auto s = dyn_cast<SelectOp>(op)) {
     set(s.getResult(), scalar(s.getCondition()) != 0 ? get(s.getTrueValue())
-                                                       : get(s.getFalseValue()));
+                                                     : get(s.getFalseValue()));
     return success();
   }
   if (auto c = dyn_cast<ConvertLayoutOp>(op)) {
@@ -471,7 +493,7 @@ LogicalResult Interp::step(Operation &op) {
     forEachIn(v.shape, buf.shape, origin(&op, a.getIndices(), buf.shape.size()),
               [&](int64_t t, int64_t b) {
                 double &d = buf.at(b);
-                d = kind == "add" ? d + e[t]
+                d = kind == "add"   ? d + e[t]
                     : kind == "min" ? std::min(d, e[t])
                                     : std::max(d, e[t]);
               });

@@ -21,8 +21,8 @@ double score(const CostTerms &t, const CostWeights &w) {
 }
 
 bool Candidate::fits(LayoutFamily f) const {
-  return family == f || std::find(alsoFits.begin(), alsoFits.end(), f) !=
-                            alsoFits.end();
+  return family == f ||
+         std::find(alsoFits.begin(), alsoFits.end(), f) != alsoFits.end();
 }
 
 std::optional<size_t> pickByCost(std::span<const Candidate> cands,
@@ -75,7 +75,7 @@ Expected<cute::LayoutAttribute> bufferLayout(const AccessShape &a) {
   if (a.bufferLayout)
     return *a.bufferLayout;
   LK_TRY(cute::Layout l, cute::Layout::make(IntTuple::tuple({a.rows, a.cols}),
-                                             IntTuple::tuple({a.cols, 1})));
+                                            IntTuple::tuple({a.cols, 1})));
   return cute::LayoutAttribute::make(std::move(l));
 }
 
@@ -139,8 +139,8 @@ void addTmemAccess(const AccessShape &a, const TileSize &t,
   int64_t cells = t.rowBits / 32; // 32-bit columns per row
   struct Shape {
     const char *name;
-    int64_t lanes;         // lanes per instruction
-    int64_t cellsPerNum;   // columns per .num unit
+    int64_t lanes;       // lanes per instruction
+    int64_t cellsPerNum; // columns per .num unit
   };
   const Shape shapes[] = {{"32x32b", 32, 1}, {"16x256b", 16, 8}};
   std::string op = a.isLoad ? "tcgen05.ld." : "tcgen05.st.";
@@ -151,7 +151,8 @@ void addTmemAccess(const AccessShape &a, const TileSize &t,
         num = n;
     if (num == 0)
       continue;
-    int64_t perRowChunk = (cells + num * s.cellsPerNum - 1) / (num * s.cellsPerNum);
+    int64_t perRowChunk =
+        (cells + num * s.cellsPerNum - 1) / (num * s.cellsPerNum);
     int64_t instructions = perRowChunk * (32 / s.lanes);
     out.push_back({op + s.name + ".x" + std::to_string(num), MemKind::Register,
                    LayoutFamily::Linear, SubLayoutAxis::C, 4,
@@ -175,8 +176,11 @@ Status addVectorAccess(const AccessShape &a, const TileSize &t,
     LK_TRY(hw::LaneGrouping g, hw::machine(a.arch).smem.grouping(width));
     wavefronts = g.minWavefronts;
   }
-  out.push_back({"universal", MemKind::Register, LayoutFamily::Blocked,
-                 SubLayoutAxis::A, width,
+  out.push_back({"universal",
+                 MemKind::Register,
+                 LayoutFamily::Blocked,
+                 SubLayoutAxis::A,
+                 width,
                  CostTerms{wavefronts, 0, t.registers},
                  {LayoutFamily::Linear}});
   return Ok{};

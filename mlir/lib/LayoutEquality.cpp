@@ -54,7 +54,8 @@ lk::Expected<Placement> memoryPlacement(const lk::api::AnyLayout &l) {
 }
 
 bool samePlacement(const Placement &a, const Placement &b, bool registers) {
-  if (a.modeSizes != b.modeSizes || a.function.has_value() != b.function.has_value())
+  if (a.modeSizes != b.modeSizes ||
+      a.function.has_value() != b.function.has_value())
     return false;
   if (!a.function)
     return a.offsets == b.offsets;

@@ -27,8 +27,8 @@ public:
   explicit Gen(uint64_t seed) : rng(seed * 0x9E3779B97F4A7C15ull + 1) {}
 
   std::string run(int ops) {
-    body << "func.func @f(%flag: i1, %n: index, %g0: " << kGmem << ", %g1: "
-         << kGmem << ", %x: " << kRegTypes[0] << ") -> (";
+    body << "func.func @f(%flag: i1, %n: index, %g0: " << kGmem
+         << ", %g1: " << kGmem << ", %x: " << kRegTypes[0] << ") -> (";
     header = body.str();
     body.str("");
     body << "  %c0 = arith.constant 0 : index\n"
@@ -62,9 +62,9 @@ private:
   std::vector<Tile> tiles;
   std::vector<std::string> buffers; // smem buffers, all of type kSmem
   int counter = 0;
-  std::string sink = "%x"; // the sum of every load, returned
+  std::string sink = "%x";      // the sum of every load, returned
   std::vector<std::string> ivs; // induction variables of the enclosing loops
-  bool sliced = false;           // inside a loop carrying sliceCount
+  bool sliced = false;          // inside a loop carrying sliceCount
   int inWhile = 0; // scf.while bodies around: slicing refuses their block
                    // arguments as inits ("fail to get an initial forOperand")
 
@@ -89,18 +89,31 @@ private:
 
   void statement(const std::string &ind) {
     switch (pick(14)) {
-    case 0: return emitLoad(ind);
-    case 1: return emitConvert(ind);
-    case 2: case 3: return emitElementwise(ind);
-    case 4: return emitMma(ind);
-    case 5: return ind.size() < 8 ? emitIf(ind) : emitElementwise(ind);
-    case 6: return ind.size() < 8 ? emitFor(ind) : emitElementwise(ind);
-    case 7: return emitView(ind);
-    case 8: return emitSelect(ind);
-    case 9: return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
-    case 10: return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
-    case 11: return emitStore(ind);
-    case 13: return emitGather(ind);
+    case 0:
+      return emitLoad(ind);
+    case 1:
+      return emitConvert(ind);
+    case 2:
+    case 3:
+      return emitElementwise(ind);
+    case 4:
+      return emitMma(ind);
+    case 5:
+      return ind.size() < 8 ? emitIf(ind) : emitElementwise(ind);
+    case 6:
+      return ind.size() < 8 ? emitFor(ind) : emitElementwise(ind);
+    case 7:
+      return emitView(ind);
+    case 8:
+      return emitSelect(ind);
+    case 9:
+      return ind.size() < 8 ? emitWhile(ind) : emitElementwise(ind);
+    case 10:
+      return ind.size() == 2 ? emitAgents(ind) : emitElementwise(ind);
+    case 11:
+      return emitStore(ind);
+    case 13:
+      return emitGather(ind);
     default:
       return ind.size() < 8 && !sliced && inWhile == 0 ? emitSlicedFor(ind)
                                                        : emitStore(ind);
@@ -116,8 +129,8 @@ private:
            << " -> " << kRegTypes[0] << "\n";
     } else {
       std::string b = buffer(ind);
-      body << ind << r << " = tileas.tiled_load " << b << " : "
-           << kSmem << " -> " << kRegTypes[0] << "\n";
+      body << ind << r << " = tileas.tiled_load " << b << " : " << kSmem
+           << " -> " << kRegTypes[0] << "\n";
     }
     // The load's only user is an add into the returned sink: the load's
     // group is the load alone and its value stays live (docs/mlir.md, "The
@@ -139,7 +152,8 @@ private:
     int t = pick(3);
     std::string a = tileOf(t, ind), r = fresh();
     if (pick(5) == 0) {
-      body << ind << r << " = arith.negf " << a << " : " << kRegTypes[t] << "\n";
+      body << ind << r << " = arith.negf " << a << " : " << kRegTypes[t]
+           << "\n";
     } else {
       std::string b = tileOf(t, ind);
       body << ind << r << " = arith." << kBin[pick(4)] << " " << a << ", " << b
@@ -166,8 +180,9 @@ private:
   void emitView(const std::string &ind) {
     std::string b = buffer(ind), v = fresh();
     // A view one or two tiles further: the elements after the buffer.
-    body << ind << v << " = tileas.view " << b << " {offset = "
-         << 4096 * (1 + pick(2)) << "} : " << kSmem << " -> " << kSmem << "\n";
+    body << ind << v << " = tileas.view " << b
+         << " {offset = " << 4096 * (1 + pick(2)) << "} : " << kSmem << " -> "
+         << kSmem << "\n";
     buffers.push_back(v);
     emitStoreInto(v, ind);
   }
@@ -179,8 +194,8 @@ private:
          << " -> " << kSmem << "\n";
     if (pick(2) == 0) {
       first = fresh();
-      body << ind << first << " = tileas.view " << a << " {offset = 12288} : "
-           << kSmem << " -> " << kSmem << "\n";
+      body << ind << first << " = tileas.view " << a
+           << " {offset = 12288} : " << kSmem << " -> " << kSmem << "\n";
     }
     body << ind << s << " = tileas.select %flag, " << first << ", " << v
          << " : " << kSmem << "\n";
@@ -207,14 +222,14 @@ private:
     body << ind << idx << " = arith.constant dense<" << pick(64)
          << "> : tensor<64x64xi32>\n"
          << ind << r << " = tileas.gather " << b << "[" << idx
-         << "] {axis = " << axis << "} : " << kSmem
-         << ", tensor<64x64xi32> -> " << kRegTypes[0] << "\n";
+         << "] {axis = " << axis << "} : " << kSmem << ", tensor<64x64xi32> -> "
+         << kRegTypes[0] << "\n";
     tiles.push_back({r, 0});
     if (pick(2) != 0)
       return;
     std::string v = tileOf(0, ind), s = fresh();
-    body << ind << s << " = tileas.scatter " << v << " into " << b << "["
-         << idx << "] {axis = " << 1 - axis << "} : " << kRegTypes[0]
+    body << ind << s << " = tileas.scatter " << v << " into " << b << "[" << idx
+         << "] {axis = " << 1 - axis << "} : " << kRegTypes[0]
          << ", tensor<64x64xi32> -> " << kSmem << ", " << kSmem << "\n";
     buffers.push_back(s);
   }
@@ -265,9 +280,9 @@ private:
     const char *T = kRegTypes[t];
     std::string init = tileOf(t, ind), passed = tileOf(t, ind),
                 unused = tileOf(t, ind);
-    std::string r = fresh(), i = fresh(), a = fresh(), u = fresh(),
-                d = fresh(), c = fresh(), i2 = fresh(), a2 = fresh(),
-                u2 = fresh(), e2 = fresh(), inext = fresh(), in = ind + "  ";
+    std::string r = fresh(), i = fresh(), a = fresh(), u = fresh(), d = fresh(),
+                c = fresh(), i2 = fresh(), a2 = fresh(), u2 = fresh(),
+                e2 = fresh(), inext = fresh(), in = ind + "  ";
     body << ind << r << ":4 = scf.while (" << i << " = %c0, " << a << " = "
          << init << ", " << u << " = " << passed << ", " << d << " = " << unused
          << ") : (index, " << T << ", " << T << ", " << T << ") -> (index, "
@@ -319,9 +334,9 @@ private:
     bool carryBuffer = pick(2) == 0;
     std::string buf = carryBuffer ? buffer(ind) : "", barg = fresh();
     ivs.push_back("%i" + std::to_string(counter));
-    body << ind << r << ":" << (carryBuffer ? 3 : 2) << " = scf.for %i" << counter++
-         << " = %c0 to %c2 step %c1 iter_args(" << arg << " = " << init << ", "
-         << same << " = " << passed;
+    body << ind << r << ":" << (carryBuffer ? 3 : 2) << " = scf.for %i"
+         << counter++ << " = %c0 to %c2 step %c1 iter_args(" << arg << " = "
+         << init << ", " << same << " = " << passed;
     if (carryBuffer)
       body << ", " << barg << " = " << buf;
     body << ") -> (" << kRegTypes[t] << ", " << kRegTypes[t]
@@ -337,8 +352,8 @@ private:
     std::string yb = barg;
     if (int how = carryBuffer ? pick(3) : 0; how != 0) {
       yb = fresh();
-      body << in << yb << " = tileas.view " << barg << " {offset = 0} : "
-           << kSmem << " -> " << kSmem << "\n";
+      body << in << yb << " = tileas.view " << barg
+           << " {offset = 0} : " << kSmem << " -> " << kSmem << "\n";
       if (how == 2) {
         std::string sel = fresh();
         body << in << sel << " = tileas.select %flag, " << barg << ", " << yb
@@ -348,7 +363,8 @@ private:
     }
     body << in << "scf.yield " << y << ", " << same
          << (carryBuffer ? ", " + yb : "") << " : " << kRegTypes[t] << ", "
-         << kRegTypes[t] << (carryBuffer ? std::string(", ") + kSmem : "") << "\n"
+         << kRegTypes[t] << (carryBuffer ? std::string(", ") + kSmem : "")
+         << "\n"
          << ind << "}\n";
     tiles.resize(nt), buffers.resize(nb);
     ivs.pop_back();
@@ -372,23 +388,28 @@ private:
   /// the iterations before a split-dependent point, so slices that ran the
   /// wrong iterations would give other results.
   void emitSlicedFor(const std::string &ind) {
-    static const int64_t kCounts[] = {1, 2, 4}, kPer[] = {1, 2}, kLbs[] = {0, 1, 5};
+    static const int64_t kCounts[] = {1, 2, 4}, kPer[] = {1, 2},
+                         kLbs[] = {0, 1, 5};
     int64_t count = kCounts[pick(3)], per = kPer[pick(2)], step = 1 + pick(3);
     int64_t trips = count * per, mid = pick(static_cast<int>(trips)) * step + 1;
     // Constants first: index() writes to the body.
     std::string c16 = index(16, ind), st = index(step, ind);
-    std::string extent = index(trips * step - pick(static_cast<int>(step)), ind);
+    std::string extent =
+        index(trips * step - pick(static_cast<int>(step)), ind);
     std::string cmid = index(mid, ind), lb = fresh(), ub = fresh(), m = fresh();
     int form = ivs.empty() ? 2 : pick(3);
     if (form == 0)
       body << ind << lb << " = arith.muli " << ivs.back() << ", " << c16
            << " : index\n";
     else if (form == 1)
-      body << ind << lb << " = affine.apply affine_map<(d0)[s0] -> (d0 * 16 + s0)>("
+      body << ind << lb
+           << " = affine.apply affine_map<(d0)[s0] -> (d0 * 16 + s0)>("
            << ivs.back() << ")[" << st << "]\n";
     else
-      body << ind << lb << " = arith.constant " << kLbs[pick(3)] << " : index\n";
-    body << ind << ub << " = arith.addi " << lb << ", " << extent << " : index\n"
+      body << ind << lb << " = arith.constant " << kLbs[pick(3)]
+           << " : index\n";
+    body << ind << ub << " = arith.addi " << lb << ", " << extent
+         << " : index\n"
          << ind << m << " = arith.addi " << lb << ", " << cmid << " : index\n";
     int t = pick(3);
     std::string init = tileOf(t, ind), passed = tileOf(t, ind);
@@ -397,7 +418,8 @@ private:
     const char *type = kRegTypes[t];
     body << ind << r << ":2 = scf.for " << iv << " = " << lb << " to " << ub
          << " step " << st << " iter_args(" << arg << " = " << init << ", "
-         << same << " = " << passed << ") -> (" << type << ", " << type << ") {\n"
+         << same << " = " << passed << ") -> (" << type << ", " << type
+         << ") {\n"
          << in << p << " = arith.cmpi slt, " << iv << ", " << m << " : index\n";
     size_t nt = tiles.size(), nb = buffers.size();
     tiles.push_back({arg, t});

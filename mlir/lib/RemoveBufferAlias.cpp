@@ -91,8 +91,8 @@ public:
     // so its length does not use stack; its offsets are added from the
     // allocation outwards, as the chain computes them.
     SmallVector<Operation *> chain;
-    for (Operation *def = v.getDefiningOp(); isa_and_nonnull<ViewOp, CopyOp>(def);
-         def = v.getDefiningOp()) {
+    for (Operation *def = v.getDefiningOp();
+         isa_and_nonnull<ViewOp, CopyOp>(def); def = v.getDefiningOp()) {
       chain.push_back(def);
       v = isa<ViewOp>(def) ? cast<ViewOp>(def).getSource()
                            : cast<CopyOp>(def).getDestination();
@@ -329,9 +329,8 @@ unsigned rewriteLoopCarried(scf::ForOp loop, Warner &warner) {
       warner.cannotFind(loop, tracer);
       continue;
     }
-    arg.replaceUsesWithIf(init, [&](OpOperand &use) {
-      return use.getOwner() != yield;
-    });
+    arg.replaceUsesWithIf(
+        init, [&](OpOperand &use) { return use.getOwner() != yield; });
     loop.getResult(i).replaceAllUsesWith(init);
     deepest = std::max(deepest, c->hops);
   }

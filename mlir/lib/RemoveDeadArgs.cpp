@@ -142,7 +142,8 @@ carriedCycle(Operation *op, const Slots &slots, unsigned start) {
   SmallPtrSet<Region *, 4> regions;
   for (unsigned cur = start;;) {
     BlockArgument arg = onlyArgument(slots.all[cur]);
-    if (!arg || !arg.hasOneUse() || !regions.insert(arg.getParentRegion()).second)
+    if (!arg || !arg.hasOneUse() ||
+        !regions.insert(arg.getParentRegion()).second)
       return {};
     cycle.push_back(cur);
     auto next = slots.ofOperand.find(&*arg.getUses().begin());
@@ -161,8 +162,8 @@ carriedCycle(Operation *op, const Slots &slots, unsigned start) {
     for (OpOperand *operand : slots.all[i].operands) {
       auto arg = dyn_cast<BlockArgument>(operand->get());
       bool inCycle = arg && llvm::any_of(cycle, [&](unsigned j) {
-        return onlyArgument(slots.all[j]) == arg;
-      });
+                       return onlyArgument(slots.all[j]) == arg;
+                     });
       if (inCycle)
         continue;
       if (operand->getOwner() != op || (x && x != operand->get()))

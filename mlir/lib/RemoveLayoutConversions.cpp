@@ -97,8 +97,8 @@ LogicalResult propagateBufferLayouts(ArrayRef<ConvertLayoutOp> work,
     if (!src.hasOneUse()) {
       OpBuilder b(producer->getContext());
       b.setInsertionPointAfter(producer);
-      auto view = ViewOp::create(b, producer->getLoc(), oldType, src,
-                                 Value(), b.getI64IntegerAttr(0));
+      auto view = ViewOp::create(b, producer->getLoc(), oldType, src, Value(),
+                                 b.getI64IntegerAttr(0));
       src.replaceAllUsesExcept(view.getResult(),
                                SmallPtrSet<Operation *, 2>{cvt, view});
     }
@@ -117,8 +117,8 @@ FailureOr<std::pair<Type, Type>> commonConversion(Operation *op) {
     auto cvt = v.getDefiningOp<ConvertLayoutOp>();
     // A conversion with users elsewhere would stay: sinking it would add
     // one.
-    if (!cvt || llvm::any_of(cvt->getUsers(),
-                             [&](Operation *u) { return u != op; }))
+    if (!cvt ||
+        llvm::any_of(cvt->getUsers(), [&](Operation *u) { return u != op; }))
       return failure();
     std::pair<Type, Type> t{cvt.getSource().getType(), cvt.getType()};
     if (types && *types != t)
@@ -159,8 +159,8 @@ LogicalResult propagateRegisterLayouts(ArrayRef<Operation *> work,
     }
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
-    auto cvt = ConvertLayoutOp::create(b, op->getLoc(), oldType,
-                                       op->getResult(0));
+    auto cvt =
+        ConvertLayoutOp::create(b, op->getLoc(), oldType, op->getResult(0));
     op->getResult(0).replaceAllUsesExcept(cvt.getResult(), cvt);
   }
   return success(ok);

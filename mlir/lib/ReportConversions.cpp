@@ -47,9 +47,8 @@ std::string describe(const lk::plan::Plan &p) {
   return "strategy: " + std::string(lk::plan::strategyName(p.strategy)) +
          "; cost: " + std::to_string(c.instructions) + " instructions (" +
          std::to_string(c.registerMoves) + " register moves, " +
-         std::to_string(c.selects) + " selects, " +
-         std::to_string(c.shuffles) + " shuffles), " +
-         std::to_string(c.wavefronts) + " wavefronts, " +
+         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
+         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
          std::to_string(c.barriers) +
          (c.barriers == 1 ? " barrier, " : " barriers, ") +
          std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
@@ -96,15 +95,14 @@ struct ReportConversions
   void runOnOperation() override {
     lk::Expected<lk::hw::Arch> target = lk::hw::parseArch(std::string(arch));
     if (!target) {
-      getOperation()->emitError() << "tileas-report-conversions: arch: "
-                                  << target.error().message;
+      getOperation()->emitError()
+          << "tileas-report-conversions: arch: " << target.error().message;
       return signalPassFailure();
     }
     lk::plan::PlanOptions options;
     options.arch = *target;
-    getOperation()->walk([&](ConvertLayoutOp cvt) {
-      cvt.emitRemark() << report(cvt, options);
-    });
+    getOperation()->walk(
+        [&](ConvertLayoutOp cvt) { cvt.emitRemark() << report(cvt, options); });
     markAllAnalysesPreserved();
   }
 };

@@ -113,7 +113,8 @@ struct ResolveAgentBoundary
     if (!tile.hasStaticShape())
       return uses.front()->getOwner()->emitOpError()
              << "uses a register tile of the enclosing scope with a dynamic "
-                "shape, " << tile
+                "shape, "
+             << tile
              << "; it cannot cross into the agent: a shared-memory handoff "
                 "needs a static shape";
     MLIRContext *ctx = &getContext();
@@ -125,10 +126,10 @@ struct ResolveAgentBoundary
     Location loc = v.getLoc();
     OpBuilder b(sw);
     Value buf = AllocTensorOp::create(b, loc, smem);
-    Value written = CopyOp::create(b, loc, smem, v, buf,
-                                   b.getStringAttr("universal"));
-    Value slot = ProduceOneOp::create(b, loc, smem, written,
-                                      b.getI64IntegerAttr(1));
+    Value written =
+        CopyOp::create(b, loc, smem, v, buf, b.getStringAttr("universal"));
+    Value slot =
+        ProduceOneOp::create(b, loc, smem, written, b.getI64IntegerAttr(1));
     b.setInsertionPointToStart(&agent->front());
     Value consumed = ConsumeOneOp::create(b, loc, smem, slot);
     Value converted = ConvertLayoutOp::create(b, loc, tile, consumed);

@@ -155,7 +155,8 @@ private:
     if (auto d = dyn_cast<AffineDimExpr>(e))
       return decode(operands[d.getPosition()]);
     if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-      return decode(operands[apply.getAffineMap().getNumDims() + sym.getPosition()]);
+      return decode(
+          operands[apply.getAffineMap().getNumDims() + sym.getPosition()]);
     auto bin = dyn_cast<AffineBinaryOpExpr>(e);
     if (!bin || (e.getKind() != AffineExprKind::Add &&
                  e.getKind() != AffineExprKind::Mul))
@@ -335,7 +336,8 @@ LogicalResult checkInits(scf::ForOp loop) {
   for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
     auto arg = dyn_cast<BlockArgument>(init);
     Operation *owner = arg ? arg.getOwner()->getParentOp() : nullptr;
-    if (!owner || isa<FunctionOpInterface, scf::ForOp, PipelineExecuteOp>(owner))
+    if (!owner ||
+        isa<FunctionOpInterface, scf::ForOp, PipelineExecuteOp>(owner))
       continue;
     InFlightDiagnostic d = loop.emitOpError(kInitOperand);
     d.attachNote(arg.getLoc())
@@ -364,8 +366,9 @@ FailureOr<SlicePlan> planLoop(scf::ForOp loop, Attribute attr) {
     return failure();
   if (*trips % *count != 0)
     return fail(loop, kNotIntegerAttr,
-                "sliceCount " + Twine(*count) + " does not divide the trip count " +
-                    Twine(*trips) + "; the slices would not be equal");
+                "sliceCount " + Twine(*count) +
+                    " does not divide the trip count " + Twine(*trips) +
+                    "; the slices would not be equal");
   if (failed(checkBody(loop, *count)) || failed(checkInits(loop)))
     return failure();
   int64_t step = *getConstantIntValue(loop.getStep());

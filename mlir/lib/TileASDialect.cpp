@@ -21,8 +21,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -40,10 +40,14 @@ using namespace lk::tileas;
 
 StringRef lk::tileas::stringifyMemKind(MemKind k) {
   switch (k) {
-  case MemKind::Register: return "register";
-  case MemKind::Smem: return "smem";
-  case MemKind::Tmem: return "tmem";
-  case MemKind::Global: return "global";
+  case MemKind::Register:
+    return "register";
+  case MemKind::Smem:
+    return "smem";
+  case MemKind::Tmem:
+    return "tmem";
+  case MemKind::Global:
+    return "global";
   }
   return "";
 }
@@ -59,10 +63,14 @@ std::optional<MemKind> lk::tileas::symbolizeMemKind(StringRef s) {
 
 StringRef lk::tileas::stringifyLayoutFamily(LayoutFamily f) {
   switch (f) {
-  case LayoutFamily::Shared: return "shared";
-  case LayoutFamily::Blocked: return "blocked";
-  case LayoutFamily::DotOperand: return "dot_operand";
-  case LayoutFamily::Linear: return "linear";
+  case LayoutFamily::Shared:
+    return "shared";
+  case LayoutFamily::Blocked:
+    return "blocked";
+  case LayoutFamily::DotOperand:
+    return "dot_operand";
+  case LayoutFamily::Linear:
+    return "linear";
   }
   return "";
 }
@@ -107,7 +115,8 @@ void TileASDialect::initialize() {
 static void emitLayoutKitError(AsmParser &parser, StringRef text,
                                const lk::Diagnostic &diag) {
   size_t offset = diag.range ? diag.range->begin.offset : 0;
-  SMLoc loc = SMLoc::getFromPointer(text.data() + std::min(offset, text.size()));
+  SMLoc loc =
+      SMLoc::getFromPointer(text.data() + std::min(offset, text.size()));
   InFlightDiagnostic err = parser.emitError(loc, diag.message);
   for (const std::string &note : diag.notes)
     err.attachNote() << note;
@@ -117,7 +126,8 @@ static void emitLayoutKitError(AsmParser &parser, StringRef text,
 static Attribute parseLayoutAttr(DialectAsmParser &parser, StringRef spec) {
   StringRef text = spec.drop_front(StringRef("layout").size());
   lk::Expected<lk::cute::LayoutAttribute> parsed =
-      lk::cute::parseLayoutAttribute(std::string_view(text.data(), text.size()));
+      lk::cute::parseLayoutAttribute(
+          std::string_view(text.data(), text.size()));
   if (!parsed) {
     emitLayoutKitError(parser, text, parsed.error());
     return {};
@@ -258,10 +268,10 @@ void EncodingAttr::print(AsmPrinter &p) const {
   p << ">";
 }
 
-LogicalResult
-EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     MemKind memKind, LayoutFamily family, LayoutAttr layout,
-                     StringRef atom, std::optional<int64_t> opIdx) {
+LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   MemKind memKind, LayoutFamily family,
+                                   LayoutAttr layout, StringRef atom,
+                                   std::optional<int64_t> opIdx) {
   bool memory = isMemory(memKind);
   if (family == LayoutFamily::Shared && !memory)
     return emitError() << "the shared layout family places smem, tmem or "

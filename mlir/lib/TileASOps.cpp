@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit-mlir/TileAS.h"
 #include "layoutkit-mlir/Pragmas.h"
+#include "layoutkit-mlir/TileAS.h"
 
 #include "layoutkit/core/Checked.h"
 #include "layoutkit/hw/Atom.h"
@@ -39,11 +39,11 @@ static LogicalResult verifySameTile(Operation *op, Value a, Value b,
                                     StringRef aName, StringRef bName) {
   RankedTensorType ta = tileType(a), tb = tileType(b);
   if (ta.getElementType() != tb.getElementType())
-    return op->emitOpError() << aName << " and " << bName
-                             << " must have the same element type";
+    return op->emitOpError()
+           << aName << " and " << bName << " must have the same element type";
   if (ta.getShape() != tb.getShape())
-    return op->emitOpError() << aName << " and " << bName
-                             << " must have the same shape";
+    return op->emitOpError()
+           << aName << " and " << bName << " must have the same shape";
   return success();
 }
 
@@ -51,8 +51,8 @@ static LogicalResult verifySameTile(Operation *op, Value a, Value b,
 /// places exactly its elements.
 static LogicalResult verifyBuffer(Operation *op, Value v, StringRef name) {
   if (!isMemory(memKindOf(v.getType())))
-    return op->emitOpError() << name
-                             << " must be a smem, tmem or global buffer";
+    return op->emitOpError()
+           << name << " must be a smem, tmem or global buffer";
   auto type = cast<RankedTensorType>(v.getType());
   LayoutAttr layout = encodingOf(type).getLayout();
   if (layout && type.hasStaticShape() &&
@@ -79,17 +79,17 @@ static LogicalResult verifyTiledAccess(Operation *op, Value buffer, Value tile,
     return success();
   }
   if (static_cast<int64_t>(indices.size()) != tb.getRank())
-    return op->emitOpError() << "expected " << tb.getRank()
-                             << " indices (one per buffer dimension), got "
-                             << indices.size();
+    return op->emitOpError()
+           << "expected " << tb.getRank()
+           << " indices (one per buffer dimension), got " << indices.size();
   if (tt.getRank() != tb.getRank())
     return op->emitOpError("tile and buffer must have the same rank");
   for (int64_t d = 0; d < tb.getRank(); ++d)
     if (!tb.isDynamicDim(d) && !tt.isDynamicDim(d) &&
         tt.getDimSize(d) > tb.getDimSize(d))
-      return op->emitOpError() << "tile dimension " << d << " ("
-                               << tt.getDimSize(d) << ") exceeds the buffer's ("
-                               << tb.getDimSize(d) << ")";
+      return op->emitOpError()
+             << "tile dimension " << d << " (" << tt.getDimSize(d)
+             << ") exceeds the buffer's (" << tb.getDimSize(d) << ")";
   return success();
 }
 
@@ -206,8 +206,8 @@ LogicalResult InsertSliceOp::verify() {
   if (src.getRank() != dst.getRank())
     return emitOpError("source and dest must have the same rank");
   if (static_cast<int64_t>(getOffsets().size()) != dst.getRank())
-    return emitOpError() << "expected " << dst.getRank()
-                         << " offsets, got " << getOffsets().size();
+    return emitOpError() << "expected " << dst.getRank() << " offsets, got "
+                         << getOffsets().size();
   for (int64_t d = 0; d < dst.getRank(); ++d) {
     int64_t off = getOffsets()[d];
     if (off < 0)
@@ -218,8 +218,8 @@ LogicalResult InsertSliceOp::verify() {
     // wrap past the comparison.
     int64_t end = 0;
     if (lk::addOverflows(off, src.getDimSize(d), end))
-      return emitOpError() << "slice of dimension " << d << " at offset "
-                           << off << " with extent " << src.getDimSize(d)
+      return emitOpError() << "slice of dimension " << d << " at offset " << off
+                           << " with extent " << src.getDimSize(d)
                            << " ends past 2^63-1 (dest extent "
                            << dst.getDimSize(d) << ")";
     if (end > dst.getDimSize(d))
@@ -324,8 +324,8 @@ LogicalResult ScatterOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// a: M x K, b: K x N, acc and result: M x N of the same type.
-static LogicalResult verifyMmaShapes(Operation *op, Value a, Value b,
-                                     Value acc, Value result) {
+static LogicalResult verifyMmaShapes(Operation *op, Value a, Value b, Value acc,
+                                     Value result) {
   RankedTensorType ta = tileType(a), tb = tileType(b), tc = tileType(acc);
   if (ta.getRank() != 2 || tb.getRank() != 2 || tc.getRank() != 2)
     return op->emitOpError("operands must be 2-d tiles");
@@ -340,8 +340,8 @@ static LogicalResult verifyMmaShapes(Operation *op, Value a, Value b,
   if (result.getType() != acc.getType())
     return op->emitOpError("result must have the accumulator's type");
   if (n < 8 || n > 256 || n % 8 != 0)
-    return op->emitOpError() << "N = " << n
-                             << " is not a multiple of 8 in [8, 256]";
+    return op->emitOpError()
+           << "N = " << n << " is not a multiple of 8 in [8, 256]";
   return success();
 }
 
@@ -363,8 +363,10 @@ LogicalResult WgmmaOp::verify() {
   if (failed(verifyMmaShapes(*this, getA(), getB(), getAcc(), getResult())))
     return failure();
   if (getA().getType().getDimSize(0) % 64 != 0)
-    return emitOpError("M must be a multiple of 64 (one warpgroup per 64 rows)");
-  if (failed(expectKind(*this, getA(), "a", {MemKind::Register, MemKind::Smem})) ||
+    return emitOpError(
+        "M must be a multiple of 64 (one warpgroup per 64 rows)");
+  if (failed(
+          expectKind(*this, getA(), "a", {MemKind::Register, MemKind::Smem})) ||
       failed(expectKind(*this, getB(), "b", {MemKind::Smem})) ||
       failed(expectKind(*this, getAcc(), "acc", {MemKind::Register})))
     return failure();
@@ -463,7 +465,8 @@ void AgentSwitchOp::getSuccessorRegions(
       regions.push_back(RegionSuccessor(&agent));
     return;
   }
-  regions.push_back(RegionSuccessor(getOperation(), getOperation()->getResults()));
+  regions.push_back(
+      RegionSuccessor(getOperation(), getOperation()->getResults()));
 }
 
 LogicalResult PipelineYieldOp::verify() {

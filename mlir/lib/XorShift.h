@@ -28,7 +28,9 @@ public:
     return state_;
   }
   /// A number in [0, n). @pre n > 0
-  int pick(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
+  int pick(int n) {
+    return static_cast<int>(next() % static_cast<uint64_t>(n));
+  }
 
 private:
   uint64_t state_;

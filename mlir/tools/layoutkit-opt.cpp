@@ -24,9 +24,9 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <pthread.h>
@@ -44,7 +44,8 @@ static LogicalResult runDriver(StringRef inputFilename,
                                DialectRegistry &registry,
                                const MlirOptMainConfig &config) {
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFilename, &error);
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &error);
   if (!file) {
     llvm::errs() << error << "\n";
     return failure();
@@ -54,11 +55,10 @@ static LogicalResult runDriver(StringRef inputFilename,
     llvm::SourceMgr sources;
     const char *where = file->getBufferStart() + *at;
     sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    sources.PrintMessage(llvm::SMLoc::getFromPointer(where),
-                         llvm::SourceMgr::DK_Error,
-                         "input nests deeper than " +
-                             llvm::Twine(lk::tileas::kMaxNestingDepth) +
-                             " brackets ({, (, [, <); refused before parsing");
+    sources.PrintMessage(
+        llvm::SMLoc::getFromPointer(where), llvm::SourceMgr::DK_Error,
+        "input nests deeper than " + llvm::Twine(lk::tileas::kMaxNestingDepth) +
+            " brackets ({, (, [, <); refused before parsing");
     return failure();
   }
   std::unique_ptr<llvm::ToolOutputFile> output =

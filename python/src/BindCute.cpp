@@ -62,17 +62,19 @@ void initErrors(py::module_ &m) {
                   "str(e) is the rendered diagnostic with a caret.";
   ns["__module__"] = "layoutkit";
   py::object type = py::reinterpret_borrow<py::object>(
-      reinterpret_cast<PyObject *>(&PyType_Type))(
-      "LayoutError", py::make_tuple(base), ns);
+      reinterpret_cast<PyObject *>(&PyType_Type))("LayoutError",
+                                                  py::make_tuple(base), ns);
   // to_dict(): the diagnostic record's fields (the keys every front end
   // shows), read back from the attributes raise() set.
-  type.attr("to_dict") = py::cpp_function([](py::object self) {
-    lk::api::Record keys = lk::api::describe(Diagnostic::error(""));
-    py::dict d;
-    for (size_t i = 0; i < keys.size(); ++i)
-      d[py::str(keys.key(i))] = self.attr(keys.key(i).c_str());
-    return d;
-  }, py::is_method(type));
+  type.attr("to_dict") = py::cpp_function(
+      [](py::object self) {
+        lk::api::Record keys = lk::api::describe(Diagnostic::error(""));
+        py::dict d;
+        for (size_t i = 0; i < keys.size(); ++i)
+          d[py::str(keys.key(i))] = self.attr(keys.key(i).c_str());
+        return d;
+      },
+      py::is_method(type));
   layoutErrorType() = type;
   m.attr("LayoutError") = type;
   // The one translation of C++ exceptions the bindings let through: a
@@ -87,8 +89,8 @@ void initErrors(py::module_ &m) {
       if (what.rfind(prefix, 0) == 0)
         what = "expected a value of C++ type " +
                what.substr(what.find(" to C++ type ") + 13) + ", got " +
-               what.substr(prefix.size(), what.find(" to C++ type ") -
-                                              prefix.size());
+               what.substr(prefix.size(),
+                           what.find(" to C++ type ") - prefix.size());
       PyErr_SetString(PyExc_TypeError, what.c_str());
     }
   });
@@ -154,9 +156,8 @@ int64_t readInt(PyObject *o, const std::string &where) {
       return v;
   }
   if (PyBool_Check(o) || !PyIndex_Check(o))
-    throwPy(PyExc_TypeError, where + ": expected an int, got " +
-                                 shortRepr(o) + " (" + Py_TYPE(o)->tp_name +
-                                 ")");
+    throwPy(PyExc_TypeError, where + ": expected an int, got " + shortRepr(o) +
+                                 " (" + Py_TYPE(o)->tp_name + ")");
   PyObject *i = PyNumber_Index(o);
   if (!i)
     throw py::error_already_set();
@@ -209,8 +210,9 @@ public:
       return;
     }
     if (PyBool_Check(o) || !PyIndex_Check(o))
-      throwPy(PyExc_TypeError, where() + ": expected an int or a tuple of "
-                                         "ints, got " +
+      throwPy(PyExc_TypeError, where() +
+                                   ": expected an int or a tuple of "
+                                   "ints, got " +
                                    shortRepr(o) + " (" + Py_TYPE(o)->tp_name +
                                    ")");
     count(1);
@@ -239,8 +241,8 @@ private:
     // list; each item is held while it is read.
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
       path_.back() = i;
-      py::object item = py::reinterpret_borrow<py::object>(
-          PySequence_Fast_GET_ITEM(o, i));
+      py::object item =
+          py::reinterpret_borrow<py::object>(PySequence_Fast_GET_ITEM(o, i));
       read(item.ptr());
     }
     path_.pop_back();
@@ -330,32 +332,46 @@ py::dict toDict(const lk::api::Record &r) {
 }
 
 void initResult(py::module_ &m) {
-  auto field = [](const Result &r, const std::string &key) -> const lk::api::Value * {
+  auto field = [](const Result &r,
+                  const std::string &key) -> const lk::api::Value * {
     return r.record.find(key);
   };
-  py::class_<Result>(m, "Result", "A result of the api layer: its record's keys as attributes, "
-                                  "to_dict() the record (the keys `layoutkit --json` prints)")
+  py::class_<Result>(
+      m, "Result",
+      "A result of the api layer: its record's keys as attributes, "
+      "to_dict() the record (the keys `layoutkit --json` prints)")
       .def_readonly("kind", &Result::kind, "The result type, e.g. 'owners'")
       .def("to_dict", [](const Result &r) { return toDict(r.record); })
-      .def("keys", [](const Result &r) {
+      .def("keys",
+           [](const Result &r) {
              std::vector<std::string> k;
-             for (size_t i = 0; i < r.record.size(); ++i) k.push_back(r.record.key(i));
+             for (size_t i = 0; i < r.record.size(); ++i)
+               k.push_back(r.record.key(i));
              return k;
            })
-      .def("__getattr__", [field](const Result &r, const std::string &key) {
+      .def("__getattr__",
+           [field](const Result &r, const std::string &key) {
              const lk::api::Value *v = field(r, key);
-             if (!v) throw py::attribute_error(r.kind + " has no field '" + key + "'");
+             if (!v)
+               throw py::attribute_error(r.kind + " has no field '" + key +
+                                         "'");
              return toPython(*v);
            })
-      .def("__getitem__", [field](const Result &r, const std::string &key) {
+      .def("__getitem__",
+           [field](const Result &r, const std::string &key) {
              const lk::api::Value *v = field(r, key);
-             if (!v) throw py::key_error(key);
+             if (!v)
+               throw py::key_error(key);
              return toPython(*v);
            })
-      .def("__eq__", [](const Result &a, const Result &b) {
-             return a.kind == b.kind && lk::api::toJson(a.record) == lk::api::toJson(b.record);
+      .def("__eq__",
+           [](const Result &a, const Result &b) {
+             return a.kind == b.kind &&
+                    lk::api::toJson(a.record) == lk::api::toJson(b.record);
            })
-      .def("__repr__", [](const Result &r) { return r.kind + "(" + lk::api::toJson(r.record) + ")"; });
+      .def("__repr__", [](const Result &r) {
+        return r.kind + "(" + lk::api::toJson(r.record) + ")";
+      });
 }
 
 py::object fromIntTuple(const IntTuple &t) {
@@ -408,13 +424,14 @@ Tiler toTiler(py::handle h, const std::string &path = "tiler", int depth = 0) {
     std::vector<Tiler> modes;
     py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
     for (size_t i = 0; i < seq.size(); ++i)
-      modes.push_back(toTiler(seq[i], path + "[" + std::to_string(i) + "]",
-                              depth + 1));
+      modes.push_back(
+          toTiler(seq[i], path + "[" + std::to_string(i) + "]", depth + 1));
     return Tiler::tuple(std::move(modes));
   }
   if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    throw py::type_error(path + ": expected a Layout, an int, None, a layout "
-                                "text or a tuple of tilers, got " +
+    throw py::type_error(path +
+                         ": expected a Layout, an int, None, a layout "
+                         "text or a tuple of tilers, got " +
                          std::string(Py_TYPE(h.ptr())->tp_name));
   return unwrap(Tiler::ofSize(toInt64(h, path.c_str())));
 }
@@ -489,8 +506,9 @@ bool anyArray(const py::args &args) {
 /// values past 2^63 - 1.
 py::array_t<int64_t> intArray(py::handle h, const std::string &what) {
   if (!py::isinstance<py::array>(h))
-    return py::array_t<int64_t>(std::vector<py::ssize_t>{},
-                                std::vector<int64_t>{toInt64(h, what.c_str())}.data());
+    return py::array_t<int64_t>(
+        std::vector<py::ssize_t>{},
+        std::vector<int64_t>{toInt64(h, what.c_str())}.data());
   py::array a = py::reinterpret_borrow<py::array>(h);
   char kind = a.dtype().kind();
   if (kind != 'i' && kind != 'u')
@@ -500,7 +518,8 @@ py::array_t<int64_t> intArray(py::handle h, const std::string &what) {
       a.attr("max")().cast<uint64_t>() > uint64_t(INT64_MAX))
     throwPy(PyExc_OverflowError,
             what + ": an unsigned value does not fit in a 64-bit integer");
-  return py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+  return py::array_t<int64_t,
+                     py::array::c_style | py::array::forcecast>::ensure(a);
 }
 
 /// L(i_array) or L(c0_array, c1_array, ...): an int64 array of the
@@ -520,30 +539,35 @@ py::array_t<int64_t> evalArrays(const Layout &l, const py::args &args,
   py::list parts;
   for (size_t k = 0; k < args.size(); ++k) {
     if (PyTuple_Check(args[k].ptr()) || PyList_Check(args[k].ptr()))
-      throw py::type_error("L(arrays): argument " + std::to_string(k) +
-                           " is a tuple; pass one integer array (or int) per mode");
+      throw py::type_error(
+          "L(arrays): argument " + std::to_string(k) +
+          " is a tuple; pass one integer array (or int) per mode");
     arrays.push_back(intArray(args[k], "argument " + std::to_string(k)));
     parts.append(arrays.back());
   }
   // numpy's broadcasting gives the result shape and views of each argument.
-  py::tuple views = py::module_::import("numpy").attr("broadcast_arrays")(*parts);
+  py::tuple views =
+      py::module_::import("numpy").attr("broadcast_arrays")(*parts);
   py::array first = views[0].cast<py::array>();
   std::vector<py::ssize_t> shape(first.shape(), first.shape() + first.ndim());
   std::vector<py::array_t<int64_t>> flat;
   std::vector<api::EvalColumn> cols;
   for (size_t k = 0; k < views.size(); ++k) {
-    flat.push_back(py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
-        views[k].attr("copy")()));
+    flat.push_back(
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+            views[k].attr("copy")()));
     cols.push_back({flat.back().data(), args.size() == 1 ? l : l.mode(k)});
   }
   py::array_t<int64_t> out(shape);
   std::optional<api::ColumnFailure> bad;
   {
     py::gil_scoped_release nogil;
-    bad = api::evaluateColumns(cols, {out.mutable_data(), size_t(out.size())}, c);
+    bad =
+        api::evaluateColumns(cols, {out.mutable_data(), size_t(out.size())}, c);
   }
   if (bad)
-    raise(bad->why, "element " + std::to_string(bad->element) + " (flat index)");
+    raise(bad->why,
+          "element " + std::to_string(bad->element) + " (flat index)");
   return out;
 }
 
@@ -600,7 +624,8 @@ Layout makeLayoutOf(const py::args &args) {
   for (py::handle h : py::iter(seq)) {
     if (!py::isinstance<Layout>(h))
       throw py::type_error("make_layout: mode " + std::to_string(i) +
-                           " is not a Layout (" + Py_TYPE(h.ptr())->tp_name + ")");
+                           " is not a Layout (" + Py_TYPE(h.ptr())->tp_name +
+                           ")");
     v.push_back(h.cast<Layout>());
     ++i;
   }
@@ -689,7 +714,9 @@ void defCuteOp(py::module_ &m, const char *name,
 }
 
 void bindLayout(py::module_ &m) {
-  py::class_<Layout>(m, "Layout", R"doc(A CuTe layout L = shape:stride, a map from coordinates to offsets.
+  py::class_<Layout>(
+      m, "Layout",
+      R"doc(A CuTe layout L = shape:stride, a map from coordinates to offsets.
 
 L(c) = sum_i c_i * d_i over the leaves of the coordinate (an integer index
 is first split colexicographically over the shape). Built like pycute's
@@ -701,51 +728,79 @@ Example:
     >>> L(1), L(1, 2), L.size(), L
     (8, 10, 32, (4,8):(8,1))
 )doc")
-      .def(py::init(&makeLayout), py::arg("shape"), py::arg("stride") = py::none())
+      .def(py::init(&makeLayout), py::arg("shape"),
+           py::arg("stride") = py::none())
       .def("__call__", &callLayout,
            "L(i) or L(*coord): the offset sum c_i*d_i; an int i is split "
            "colexicographically. Example: Layout((4,8),(8,1))(1,2) == 10")
-      .def("to_dict", [](const Layout &l) { return toDict(lk::api::describe(l)); },
-           "The layout's record, the fields `layoutkit --json` prints: layout, shape, stride, size, cosize, rank, depth")
-      .def_property_readonly("shape", [](const Layout &l) { return fromIntTuple(l.shape()); },
-                             "The shape as nested tuples, e.g. (4, 8)")
-      .def_property_readonly("stride", [](const Layout &l) { return fromIntTuple(l.stride()); },
-                             "The stride as nested tuples, e.g. (8, 1)")
-      .def("size", &Layout::size, "prod(shape). Example: Layout((4,8)).size() == 32")
-      .def("cosize", [](const Layout &l) { return unwrap(l.cosize()); },
-           "L(size-1) + 1 (the codomain size). Example: Layout((4,8),(8,1)).cosize() == 32")
+      .def(
+          "to_dict",
+          [](const Layout &l) { return toDict(lk::api::describe(l)); },
+          "The layout's record, the fields `layoutkit --json` prints: layout, "
+          "shape, stride, size, cosize, rank, depth")
+      .def_property_readonly(
+          "shape", [](const Layout &l) { return fromIntTuple(l.shape()); },
+          "The shape as nested tuples, e.g. (4, 8)")
+      .def_property_readonly(
+          "stride", [](const Layout &l) { return fromIntTuple(l.stride()); },
+          "The stride as nested tuples, e.g. (8, 1)")
+      .def("size", &Layout::size,
+           "prod(shape). Example: Layout((4,8)).size() == 32")
+      .def(
+          "cosize", [](const Layout &l) { return unwrap(l.cosize()); },
+          "L(size-1) + 1 (the codomain size). Example: "
+          "Layout((4,8),(8,1)).cosize() == 32")
       .def("rank", &Layout::rank, "The number of top-level modes")
-      .def("depth", &Layout::depth, "The nesting depth (0 for an integer shape)")
+      .def("depth", &Layout::depth,
+           "The nesting depth (0 for an integer shape)")
       .def("__len__", &Layout::rank)
-      .def("__getitem__", [](const Layout &l, int64_t i) {
-             if (i < 0) i += int64_t(l.rank());
-             if (i < 0 || size_t(i) >= l.rank()) throw py::index_error();
-             return l.mode(size_t(i));
-           }, "Mode i as a layout")
-      .def("__getitem__", [](const Layout &l, const py::slice &s) {
-             size_t start = 0, stop = 0, step = 0, n = 0;
-             if (!s.compute(l.rank(), &start, &stop, &step, &n)) throw py::error_already_set();
-             std::vector<Layout> modes;
-             for (size_t k = 0; k < n; ++k) modes.push_back(l.mode(start + k * step));
-             return unwrap(cute::makeLayout(modes));
-           }, "The modes a slice selects, as one layout (pycute's L[a:b]). "
-              "Example: Layout((4,8,2),(8,1,32))[0:2] == Layout((4,8),(8,1))")
-      .def("offsets", [](const Layout &l) { return composedOffsets({cute::Swizzle{}, 0, l}); },
-           "numpy int64 array [L(0), ..., L(size-1)], computed in C++. "
-           "Example: Layout((2,2),(2,1)).offsets() -> [0, 2, 1, 3]")
+      .def(
+          "__getitem__",
+          [](const Layout &l, int64_t i) {
+            if (i < 0)
+              i += int64_t(l.rank());
+            if (i < 0 || size_t(i) >= l.rank())
+              throw py::index_error();
+            return l.mode(size_t(i));
+          },
+          "Mode i as a layout")
+      .def(
+          "__getitem__",
+          [](const Layout &l, const py::slice &s) {
+            size_t start = 0, stop = 0, step = 0, n = 0;
+            if (!s.compute(l.rank(), &start, &stop, &step, &n))
+              throw py::error_already_set();
+            std::vector<Layout> modes;
+            for (size_t k = 0; k < n; ++k)
+              modes.push_back(l.mode(start + k * step));
+            return unwrap(cute::makeLayout(modes));
+          },
+          "The modes a slice selects, as one layout (pycute's L[a:b]). "
+          "Example: Layout((4,8,2),(8,1,32))[0:2] == Layout((4,8),(8,1))")
+      .def(
+          "offsets",
+          [](const Layout &l) {
+            return composedOffsets({cute::Swizzle{}, 0, l});
+          },
+          "numpy int64 array [L(0), ..., L(size-1)], computed in C++. "
+          "Example: Layout((2,2),(2,1)).offsets() -> [0, 2, 1, 3]")
       .def(py::self == py::self)
       .def(py::self != py::self)
-      .def("__hash__", [](const Layout &l) {
+      .def("__hash__",
+           [](const Layout &l) {
              return l.shape().hash() * 31 + l.stride().hash();
            })
       .def("__repr__", &Layout::str)
       .def("__str__", &Layout::str)
-      .def(py::pickle([](const Layout &l) { return l.str(); },
-                      [](const std::string &s) { return unwrap(cute::parseLayout(s)); }));
+      .def(py::pickle(
+          [](const Layout &l) { return l.str(); },
+          [](const std::string &s) { return unwrap(cute::parseLayout(s)); }));
 }
 
 void bindSwizzle(py::module_ &m) {
-  py::class_<Swizzle>(m, "Swizzle", R"doc(CuTe's Swizzle<B,M,S> (pycute: Swizzle(bits, base, shift)).
+  py::class_<Swizzle>(
+      m, "Swizzle",
+      R"doc(CuTe's Swizzle<B,M,S> (pycute: Swizzle(bits, base, shift)).
 
 Sw(x) = x XOR ((x & (2^B-1) << (M+S)) >> S): the B bits at M+S are XORed
 into the B bits at M.
@@ -756,17 +811,32 @@ Example:
 )doc")
       .def(py::init([](Int64 b, Int64 mm, Int64 s) {
              return unwrap(Swizzle::make(b, mm, s));
-           }), py::arg("bits"), py::arg("base"), py::arg("shift"))
-      .def("__call__", [](const Swizzle &s, Int64 x) { return s(x); }, py::arg("offset"))
-      .def("size", [](const Swizzle &s) { return int64_t(1) << (s.B + s.M + std::abs(s.S)); },
-           "2^(bits + base + |shift|): the offsets the swizzle permutes among themselves")
-      .def("cosize", [](const Swizzle &s) { return int64_t(1) << (s.B + s.M + std::abs(s.S)); },
-           "Same as size()")
+           }),
+           py::arg("bits"), py::arg("base"), py::arg("shift"))
+      .def(
+          "__call__", [](const Swizzle &s, Int64 x) { return s(x); },
+          py::arg("offset"))
+      .def(
+          "size",
+          [](const Swizzle &s) {
+            return int64_t(1) << (s.B + s.M + std::abs(s.S));
+          },
+          "2^(bits + base + |shift|): the offsets the swizzle permutes among "
+          "themselves")
+      .def(
+          "cosize",
+          [](const Swizzle &s) {
+            return int64_t(1) << (s.B + s.M + std::abs(s.S));
+          },
+          "Same as size()")
       .def_readonly("bits", &Swizzle::B)
       .def_readonly("base", &Swizzle::M)
       .def_readonly("shift", &Swizzle::S)
       .def(py::self == py::self)
-      .def("__hash__", [](const Swizzle &s) { return py::hash(py::make_tuple(s.B, s.M, s.S)); })
+      .def("__hash__",
+           [](const Swizzle &s) {
+             return py::hash(py::make_tuple(s.B, s.M, s.S));
+           })
       .def("__repr__", &Swizzle::str);
 }
 
@@ -774,13 +844,17 @@ ComposedLayout makeComposed(py::object a, py::object offset, py::object inner) {
   if (py::isinstance<py::str>(a) && offset.is_none() && inner.is_none())
     return unwrap(cute::parseComposedLayout(a.cast<std::string>()));
   if (!py::isinstance<Swizzle>(a) || !py::isinstance<Layout>(inner))
-    throw py::type_error("ComposedLayout(Swizzle, offset, Layout) or ComposedLayout(text)");
-  return ComposedLayout{a.cast<Swizzle>(), offset.is_none() ? 0 : toInt64(offset, "offset"),
+    throw py::type_error(
+        "ComposedLayout(Swizzle, offset, Layout) or ComposedLayout(text)");
+  return ComposedLayout{a.cast<Swizzle>(),
+                        offset.is_none() ? 0 : toInt64(offset, "offset"),
                         inner.cast<Layout>()};
 }
 
 void bindComposed(py::module_ &m) {
-  py::class_<ComposedLayout>(m, "ComposedLayout", R"doc(Sw o off o L: L(c) + off, then the swizzle (pycute's ComposedLayout(layoutB, offset, layoutA)).
+  py::class_<ComposedLayout>(
+      m, "ComposedLayout",
+      R"doc(Sw o off o L: L(c) + off, then the swizzle (pycute's ComposedLayout(layoutB, offset, layoutA)).
 
 Example:
     >>> C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
@@ -789,33 +863,55 @@ Example:
     >>> ComposedLayout("Sw<3,4,3> o (8,64):(64,1)") == C
     True
 )doc")
-      .def(py::init(&makeComposed), py::arg("layoutB"), py::arg("offset") = py::none(),
-           py::arg("layoutA") = py::none())
+      .def(py::init(&makeComposed), py::arg("layoutB"),
+           py::arg("offset") = py::none(), py::arg("layoutA") = py::none())
       .def_readonly("swizzle", &ComposedLayout::swizzle)
       .def_readonly("offset", &ComposedLayout::offset)
       .def_readonly("layout", &ComposedLayout::layout)
-      .def_property_readonly("layoutB", [](const ComposedLayout &c) { return c.swizzle; })
-      .def_property_readonly("layoutA", [](const ComposedLayout &c) { return c.layout; })
-      .def("to_dict", [](const ComposedLayout &c) { return toDict(lk::api::describe(c)); },
-           "The layout's record, the fields `layoutkit --json` prints: layout, swizzle, offset, inner")
-      .def_property_readonly("shape", [](const ComposedLayout &c) { return fromIntTuple(c.layout.shape()); })
+      .def_property_readonly("layoutB",
+                             [](const ComposedLayout &c) { return c.swizzle; })
+      .def_property_readonly("layoutA",
+                             [](const ComposedLayout &c) { return c.layout; })
+      .def(
+          "to_dict",
+          [](const ComposedLayout &c) { return toDict(lk::api::describe(c)); },
+          "The layout's record, the fields `layoutkit --json` prints: layout, "
+          "swizzle, offset, inner")
+      .def_property_readonly("shape",
+                             [](const ComposedLayout &c) {
+                               return fromIntTuple(c.layout.shape());
+                             })
       .def("size", [](const ComposedLayout &c) { return c.layout.size(); })
       .def("__len__", [](const ComposedLayout &c) { return c.layout.rank(); })
-      .def("__getitem__", [](const ComposedLayout &c, int64_t i) {
-             if (i < 0) i += int64_t(c.layout.rank());
-             if (i < 0 || size_t(i) >= c.layout.rank()) throw py::index_error();
-             return ComposedLayout{c.swizzle, c.offset, c.layout.mode(size_t(i))};
-           }, "Sw o off o L[i]: mode i with the same swizzle and offset (pycute)")
-      .def("cosize", [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); },
-           "cosize of the inner layout, as CuTe C++ (pycute returns the swizzle's size)")
-      .def("__call__", [](const ComposedLayout &c, const py::args &args) -> py::object {
-             if (anyArray(args))
-               return evalArrays(c.layout, args, &c);
-             return py::int_(unwrap(cute::crd2idx(callCoord(args), c)));
-           }, "Sw(offset + L(coord)); integer arrays evaluate element-wise")
-      .def("offsets", &composedOffsets, "numpy array of Sw(off + L(i)) for i < size")
+      .def(
+          "__getitem__",
+          [](const ComposedLayout &c, int64_t i) {
+            if (i < 0)
+              i += int64_t(c.layout.rank());
+            if (i < 0 || size_t(i) >= c.layout.rank())
+              throw py::index_error();
+            return ComposedLayout{c.swizzle, c.offset,
+                                  c.layout.mode(size_t(i))};
+          },
+          "Sw o off o L[i]: mode i with the same swizzle and offset (pycute)")
+      .def(
+          "cosize",
+          [](const ComposedLayout &c) { return unwrap(c.layout.cosize()); },
+          "cosize of the inner layout, as CuTe C++ (pycute returns the "
+          "swizzle's size)")
+      .def(
+          "__call__",
+          [](const ComposedLayout &c, const py::args &args) -> py::object {
+            if (anyArray(args))
+              return evalArrays(c.layout, args, &c);
+            return py::int_(unwrap(cute::crd2idx(callCoord(args), c)));
+          },
+          "Sw(offset + L(coord)); integer arrays evaluate element-wise")
+      .def("offsets", &composedOffsets,
+           "numpy array of Sw(off + L(i)) for i < size")
       .def(py::self == py::self)
-      .def("__hash__", [](const ComposedLayout &c) { return py::hash(py::str(c.str())); })
+      .def("__hash__",
+           [](const ComposedLayout &c) { return py::hash(py::str(c.str())); })
       .def("__repr__", &ComposedLayout::str);
 }
 
@@ -825,14 +921,17 @@ Layout asLayout(py::handle h, const char *what) {
     return h.cast<Layout>();
   if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr()))
     return unwrap(Layout::compact(IntTuple(toInt64(h, what))));
-  throw py::type_error(std::string(what) + ": expected a Layout or an int, got " +
+  throw py::type_error(std::string(what) +
+                       ": expected a Layout or an int, got " +
                        Py_TYPE(h.ptr())->tp_name);
 }
 
 /// size / rank / depth of a layout or an IntTuple (pycute's free functions).
 int64_t sizeOf(py::object x) {
-  if (py::isinstance<Layout>(x)) return x.cast<Layout>().size();
-  if (py::isinstance<ComposedLayout>(x)) return x.cast<ComposedLayout>().layout.size();
+  if (py::isinstance<Layout>(x))
+    return x.cast<Layout>().size();
+  if (py::isinstance<ComposedLayout>(x))
+    return x.cast<ComposedLayout>().layout.size();
   return unwrap(toIntTuple(x, "shape").product());
 }
 
@@ -845,170 +944,283 @@ std::string registryDoc(const char *name, const char *more) {
 }
 
 void bindAlgebra(py::module_ &m) {
-  m.def("size", &sizeOf, py::arg("x"), registryDoc("size", "; also of a shape (the product of its leaves). Example: size((4,(2,3))) == 24").c_str());
-  m.def("cosize", [](py::object x) {
-          if (py::isinstance<ComposedLayout>(x)) return unwrap(x.cast<const ComposedLayout &>().layout.cosize());
-          if (py::isinstance<Swizzle>(x)) { Swizzle s = x.cast<Swizzle>(); return int64_t(1) << (s.B + s.M + std::abs(s.S)); }
-          return unwrap(asLayout(x, "layout").cosize());
-        }, py::arg("layout"),
-        registryDoc("cosize", ". Example: cosize(Layout((4,8),(8,1))) == 32").c_str());
-  m.def("rank", [](py::object x) -> int64_t {
-          if (py::isinstance<Layout>(x)) return int64_t(x.cast<Layout>().rank());
-          if (py::isinstance<ComposedLayout>(x)) return int64_t(x.cast<const ComposedLayout &>().layout.rank());
-          return int64_t(toIntTuple(x, "shape").rank());
-        }, py::arg("x"), registryDoc("rank", "; also of a shape. Example: rank((4,(2,3))) == 2").c_str());
-  m.def("depth", [](py::object x) -> int64_t {
-          if (py::isinstance<Layout>(x)) return x.cast<Layout>().depth();
-          return toIntTuple(x, "shape").depth();
-        }, py::arg("x"), registryDoc("depth", "; also of a shape. Example: depth((4,(2,3))) == 2").c_str());
-  m.def("crd2idx", &crd2idxAny, py::arg("coord"), py::arg("shape"), py::arg("stride") = py::none(),
-        registryDoc("crd2idx", ": crd2idx(coord, layout) or pycute's crd2idx(coord, shape, stride=None) (compact strides by default; "
-        "None in coord reads as 0). Example: crd2idx((1,2), Layout((4,8),(8,1))) == crd2idx((1,2), (4,8), (8,1)) == 10").c_str());
-  m.def("idx2crd", &idx2crdAny, py::arg("index"), py::arg("shape"), py::arg("stride") = py::none(),
-        registryDoc("idx2crd", ": 0 <= i < size(shape); with a stride (or an index tuple), "
-        "CuTe's (i / d) % s at each leaf. Example: idx2crd(5, (4,8)) == (1, 1) and idx2crd(13, (4,8), (1,4)) == (1, 3)").c_str());
+  m.def("size", &sizeOf, py::arg("x"),
+        registryDoc("size", "; also of a shape (the product of its leaves). "
+                            "Example: size((4,(2,3))) == 24")
+            .c_str());
+  m.def(
+      "cosize",
+      [](py::object x) {
+        if (py::isinstance<ComposedLayout>(x))
+          return unwrap(x.cast<const ComposedLayout &>().layout.cosize());
+        if (py::isinstance<Swizzle>(x)) {
+          Swizzle s = x.cast<Swizzle>();
+          return int64_t(1) << (s.B + s.M + std::abs(s.S));
+        }
+        return unwrap(asLayout(x, "layout").cosize());
+      },
+      py::arg("layout"),
+      registryDoc("cosize", ". Example: cosize(Layout((4,8),(8,1))) == 32")
+          .c_str());
+  m.def(
+      "rank",
+      [](py::object x) -> int64_t {
+        if (py::isinstance<Layout>(x))
+          return int64_t(x.cast<Layout>().rank());
+        if (py::isinstance<ComposedLayout>(x))
+          return int64_t(x.cast<const ComposedLayout &>().layout.rank());
+        return int64_t(toIntTuple(x, "shape").rank());
+      },
+      py::arg("x"),
+      registryDoc("rank", "; also of a shape. Example: rank((4,(2,3))) == 2")
+          .c_str());
+  m.def(
+      "depth",
+      [](py::object x) -> int64_t {
+        if (py::isinstance<Layout>(x))
+          return x.cast<Layout>().depth();
+        return toIntTuple(x, "shape").depth();
+      },
+      py::arg("x"),
+      registryDoc("depth", "; also of a shape. Example: depth((4,(2,3))) == 2")
+          .c_str());
+  m.def(
+      "crd2idx", &crd2idxAny, py::arg("coord"), py::arg("shape"),
+      py::arg("stride") = py::none(),
+      registryDoc("crd2idx",
+                  ": crd2idx(coord, layout) or pycute's crd2idx(coord, shape, "
+                  "stride=None) (compact strides by default; "
+                  "None in coord reads as 0). Example: crd2idx((1,2), "
+                  "Layout((4,8),(8,1))) == crd2idx((1,2), (4,8), (8,1)) == 10")
+          .c_str());
+  m.def(
+      "idx2crd", &idx2crdAny, py::arg("index"), py::arg("shape"),
+      py::arg("stride") = py::none(),
+      registryDoc("idx2crd",
+                  ": 0 <= i < size(shape); with a stride (or an index tuple), "
+                  "CuTe's (i / d) % s at each leaf. Example: idx2crd(5, (4,8)) "
+                  "== (1, 1) and idx2crd(13, (4,8), (1,4)) == (1, 3)")
+          .c_str());
   m.def("make_layout", &makeLayoutOf,
-        "The layout whose modes are the arguments, or the layouts of one iterable. "
-        "Example: make_layout(Layout(4,1), Layout(8,4)) == make_layout([Layout(4,1), Layout(8,4)]) == Layout((4,8),(1,4))");
-  m.def("slice_and_offset", [](py::object crd, const Layout &l) { return sliceAndOffset(crd, l); },
-        py::arg("coord"), py::arg("layout"),
-        "(the modes of L marked None in coord, L(coord with None as 0)). "
-        "Example: slice_and_offset((None, 2), Layout((4,8),(8,1))) == (Layout((4,),(8,)), 2)");
-  m.def("has_none", [](py::object x) {
-          toIntTuple(x, "value", /*noneAsZero=*/true); // bounded, path on a fault
-          return hasNone(x);
-        }, py::arg("x"),
-        "True when x is None or a (nested) tuple holding None (a slice mark). Example: has_none((1,(None,2))) == True");
-  m.def("slice_", [](py::object crd, py::object trg) {
-          IntTuple t = toIntTuple(trg, "target");
-          toIntTuple(crd, "coord", /*noneAsZero=*/true); // bounds the walk below
-          IntTuple keepS, keepD;
-          keptModes(crd, t, t, keepS, keepD);
-          return fromIntTuple(keepS);
-        }, py::arg("coord"), py::arg("target"),
-        "The modes of target marked None in coord, flattened one level per tuple (CuTe's slice). "
-        "Example: slice_((None,(None,1)), (4,(8,2))) == (4, 8)");
-  m.def("flatten", [](py::object x) -> py::object {
-          if (py::isinstance<Layout>(x)) return py::cast(cute::flatten(x.cast<const Layout &>()));
-          IntTuple t = toIntTuple(x, "value");
-          IntTuple flat = unwrap(t.flatten());
-          return fromIntTuple(flat.isLeaf() ? IntTuple::tuple({flat}) : flat);
-        }, py::arg("x"),
-        "The leaves as top-level modes (a Layout), or the leaves of a tuple as a flat tuple (pycute; an int gives (int,)). "
-        "Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == Layout((2,2,2),(1,2,4)) and flatten((1,(2,3))) == (1, 2, 3)");
-  m.def("product", [](py::object x) { return unwrap(toIntTuple(x, "shape").product()); }, py::arg("x"),
-        "The product of the leaves. Example: product((2,(3,4))) == 24");
-  m.def("prefix_product", [](py::object x, Int64 init) { return fromIntTuple(unwrap(prefixProduct(toIntTuple(x, "shape"), init))); },
-        py::arg("shape"), py::arg("init") = 1,
-        "Exclusive prefix products, congruent to the shape. Example: prefix_product((2,(3,4))) == (1, (2, 6))");
-  m.def("shape_div", [](py::object a, py::object b) {
-          return fromIntTuple(unwrap(cute::shape_div(toIntTuple(a, "shape"), toIntTuple(b, "divisor"), cute::Rounding::Exact)));
-        }, py::arg("shape"), py::arg("divisor"),
-        "Divides a shape mode by mode, the divisor carried over (each step needs s % d == 0 or d % s == 0). "
-        "Example: shape_div((4,6), 8) == (1, 3)");
-  m.def("tabulate", [](py::object x) {
-          ComposedLayout c = py::isinstance<ComposedLayout>(x) ? x.cast<ComposedLayout>()
-                                                               : ComposedLayout{{}, 0, asLayout(x, "layout")};
-          api::OffsetTable t = unwrap(api::tabulate(c));
-          py::array_t<int64_t> a({t.rows, t.cols});
-          auto cells = a.mutable_unchecked<2>();
-          for (int64_t r = 0; r < t.rows; ++r)
-            for (int64_t k = 0; k < t.cols; ++k) {
-              if (!t.at(r, k).isLeaf())
-                raise(Diagnostic::error("tabulate: the layout has basis strides"));
-              cells(r, k) = t.at(r, k).value();
-            }
-          return a;
-        }, py::arg("layout"),
-        "The table `layoutkit show` draws (api::tabulate): rank 2 cell (r, c) = L(r, c), rank 0 or 1 "
-        "one row; a ComposedLayout gives Sw(off + L(..)). Example: tabulate(Layout((2,2),(2,1))).tolist() "
-        "== [[0, 1], [2, 3]]");
-  m.def("tv_grid", [](const Layout &tv, const std::vector<int64_t> &shape) {
-          return tvGridTuple(unwrap(api::tvGrid(tv, shape)));
-        }, py::arg("tv"), py::arg("shape"),
-        "The tile `shape` ((rows,) or (rows, cols)) a TV layout (thread, value) -> index reaches "
-        "(api::tvGrid; index i is cell (i mod rows, i div rows)): (rows, cols, cells), cells[r * cols + c] "
-        "the (thread, value) pairs there, by thread then value. Example: tv_grid(Layout((2,2),(1,2)), (2, 2))"
-        " == (2, 2, [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])");
+        "The layout whose modes are the arguments, or the layouts of one "
+        "iterable. "
+        "Example: make_layout(Layout(4,1), Layout(8,4)) == "
+        "make_layout([Layout(4,1), Layout(8,4)]) == Layout((4,8),(1,4))");
+  m.def(
+      "slice_and_offset",
+      [](py::object crd, const Layout &l) { return sliceAndOffset(crd, l); },
+      py::arg("coord"), py::arg("layout"),
+      "(the modes of L marked None in coord, L(coord with None as 0)). "
+      "Example: slice_and_offset((None, 2), Layout((4,8),(8,1))) == "
+      "(Layout((4,),(8,)), 2)");
+  m.def(
+      "has_none",
+      [](py::object x) {
+        toIntTuple(x, "value", /*noneAsZero=*/true); // bounded, path on a fault
+        return hasNone(x);
+      },
+      py::arg("x"),
+      "True when x is None or a (nested) tuple holding None (a slice mark). "
+      "Example: has_none((1,(None,2))) == True");
+  m.def(
+      "slice_",
+      [](py::object crd, py::object trg) {
+        IntTuple t = toIntTuple(trg, "target");
+        toIntTuple(crd, "coord", /*noneAsZero=*/true); // bounds the walk below
+        IntTuple keepS, keepD;
+        keptModes(crd, t, t, keepS, keepD);
+        return fromIntTuple(keepS);
+      },
+      py::arg("coord"), py::arg("target"),
+      "The modes of target marked None in coord, flattened one level per tuple "
+      "(CuTe's slice). "
+      "Example: slice_((None,(None,1)), (4,(8,2))) == (4, 8)");
+  m.def(
+      "flatten",
+      [](py::object x) -> py::object {
+        if (py::isinstance<Layout>(x))
+          return py::cast(cute::flatten(x.cast<const Layout &>()));
+        IntTuple t = toIntTuple(x, "value");
+        IntTuple flat = unwrap(t.flatten());
+        return fromIntTuple(flat.isLeaf() ? IntTuple::tuple({flat}) : flat);
+      },
+      py::arg("x"),
+      "The leaves as top-level modes (a Layout), or the leaves of a tuple as a "
+      "flat tuple (pycute; an int gives (int,)). "
+      "Example: flatten(Layout((2,(2,2)),(1,(2,4)))) == "
+      "Layout((2,2,2),(1,2,4)) and flatten((1,(2,3))) == (1, 2, 3)");
+  m.def(
+      "product",
+      [](py::object x) { return unwrap(toIntTuple(x, "shape").product()); },
+      py::arg("x"),
+      "The product of the leaves. Example: product((2,(3,4))) == 24");
+  m.def(
+      "prefix_product",
+      [](py::object x, Int64 init) {
+        return fromIntTuple(
+            unwrap(prefixProduct(toIntTuple(x, "shape"), init)));
+      },
+      py::arg("shape"), py::arg("init") = 1,
+      "Exclusive prefix products, congruent to the shape. Example: "
+      "prefix_product((2,(3,4))) == (1, (2, 6))");
+  m.def(
+      "shape_div",
+      [](py::object a, py::object b) {
+        return fromIntTuple(unwrap(cute::shape_div(toIntTuple(a, "shape"),
+                                                   toIntTuple(b, "divisor"),
+                                                   cute::Rounding::Exact)));
+      },
+      py::arg("shape"), py::arg("divisor"),
+      "Divides a shape mode by mode, the divisor carried over (each step needs "
+      "s % d == 0 or d % s == 0). "
+      "Example: shape_div((4,6), 8) == (1, 3)");
+  m.def(
+      "tabulate",
+      [](py::object x) {
+        ComposedLayout c = py::isinstance<ComposedLayout>(x)
+                               ? x.cast<ComposedLayout>()
+                               : ComposedLayout{{}, 0, asLayout(x, "layout")};
+        api::OffsetTable t = unwrap(api::tabulate(c));
+        py::array_t<int64_t> a({t.rows, t.cols});
+        auto cells = a.mutable_unchecked<2>();
+        for (int64_t r = 0; r < t.rows; ++r)
+          for (int64_t k = 0; k < t.cols; ++k) {
+            if (!t.at(r, k).isLeaf())
+              raise(
+                  Diagnostic::error("tabulate: the layout has basis strides"));
+            cells(r, k) = t.at(r, k).value();
+          }
+        return a;
+      },
+      py::arg("layout"),
+      "The table `layoutkit show` draws (api::tabulate): rank 2 cell (r, c) = "
+      "L(r, c), rank 0 or 1 "
+      "one row; a ComposedLayout gives Sw(off + L(..)). Example: "
+      "tabulate(Layout((2,2),(2,1))).tolist() "
+      "== [[0, 1], [2, 3]]");
+  m.def(
+      "tv_grid",
+      [](const Layout &tv, const std::vector<int64_t> &shape) {
+        return tvGridTuple(unwrap(api::tvGrid(tv, shape)));
+      },
+      py::arg("tv"), py::arg("shape"),
+      "The tile `shape` ((rows,) or (rows, cols)) a TV layout (thread, value) "
+      "-> index reaches "
+      "(api::tvGrid; index i is cell (i mod rows, i div rows)): (rows, cols, "
+      "cells), cells[r * cols + c] "
+      "the (thread, value) pairs there, by thread then value. Example: "
+      "tv_grid(Layout((2,2),(1,2)), (2, 2))"
+      " == (2, 2, [[(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]])");
   // The algebra: made from the registry (api/CuteOps.h), pycute's names.
   defCuteOp(m, "coalesce", {"layout", "profile"},
             "Example: coalesce(Layout((2,4),(1,2))) == Layout(8, 1)");
   defCuteOp(m, "filter", {"layout", "profile"},
             "Example: filter(Layout((4,2),(1,0))) == Layout(4, 1)");
-  defCuteOp(m, "filter_zeros", {"layout"},
-            "Example: filter_zeros(Layout((4,3),(1,0))) == Layout((4,1),(1,0))");
+  defCuteOp(
+      m, "filter_zeros", {"layout"},
+      "Example: filter_zeros(Layout((4,3),(1,0))) == Layout((4,1),(1,0))");
   defCuteOp(m, "complement", {"layout", "max_idx"},
             "Example: complement(Layout(4, 2), 16) == Layout((2,2),(1,8))");
   defCuteOp(m, "max_common_layout", {"a", "b"},
-            "Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == Layout(2, 1)");
-  defCuteOp(m, "max_common_vector", {"a", "b"},
-            "Example: max_common_vector(Layout((4,2),(1,8)), Layout(8,1)) == 4");
+            "Example: max_common_layout(Layout(8,1), Layout((2,4),(1,8))) == "
+            "Layout(2, 1)");
+  defCuteOp(
+      m, "max_common_vector", {"a", "b"},
+      "Example: max_common_vector(Layout((4,2),(1,8)), Layout(8,1)) == 4");
   defCuteOp(m, "logical_divide", {"layout", "tiler"},
-            "Example: logical_divide(Layout(16,1), Layout(4,1)) == Layout((4,4),(1,4))");
+            "Example: logical_divide(Layout(16,1), Layout(4,1)) == "
+            "Layout((4,4),(1,4))");
   defCuteOp(m, "zipped_divide", {"layout", "tiler"}, "");
   defCuteOp(m, "tiled_divide", {"layout", "tiler"}, "");
   defCuteOp(m, "flat_divide", {"layout", "tiler"}, "");
   defCuteOp(m, "logical_product", {"layout", "tiler"},
-            "Example: logical_product(Layout(2,1), Layout(3,1)) == Layout((2,3),(1,2))");
+            "Example: logical_product(Layout(2,1), Layout(3,1)) == "
+            "Layout((2,3),(1,2))");
   defCuteOp(m, "zipped_product", {"layout", "tiler"}, "");
   defCuteOp(m, "tiled_product", {"layout", "tiler"}, "");
   defCuteOp(m, "flat_product", {"layout", "tiler"}, "");
   defCuteOp(m, "blocked_product", {"block", "layout"},
-            "Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == Layout(((2,2),(2,1)),((1,4),(2,0)))");
+            "Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == "
+            "Layout(((2,2),(2,1)),((1,4),(2,0)))");
   defCuteOp(m, "raked_product", {"block", "layout"}, "");
   // pycute's extensions of the registry's rows: a ComposedLayout composes
   // its layout; an inverse of None is None.
   const api::CuteOp *composition = api::findCuteOp("composition");
-  m.def("composition", [composition](py::object a, py::object b) -> py::object {
-          if (py::isinstance<ComposedLayout>(a)) {
-            ComposedLayout c = a.cast<ComposedLayout>();
-            c.layout = unwrap(cute::composition(c.layout, toTiler(b)));
-            return py::cast(c);
-          }
-          return callOp(*composition, {a, b}, {"layoutA", "tiler"});
-        }, py::arg("layoutA"), py::arg("layoutB"),
-        (std::string(composition->doc) +
-         "; B may be a tiler (a tuple of layouts, ints or None per mode) and A a "
-         "ComposedLayout. Example: composition(Layout((4,8),(8,1)), Layout(4,2)) == "
-         "Layout((2,2),(16,1))").c_str());
+  m.def(
+      "composition",
+      [composition](py::object a, py::object b) -> py::object {
+        if (py::isinstance<ComposedLayout>(a)) {
+          ComposedLayout c = a.cast<ComposedLayout>();
+          c.layout = unwrap(cute::composition(c.layout, toTiler(b)));
+          return py::cast(c);
+        }
+        return callOp(*composition, {a, b}, {"layoutA", "tiler"});
+      },
+      py::arg("layoutA"), py::arg("layoutB"),
+      (std::string(composition->doc) +
+       "; B may be a tiler (a tuple of layouts, ints or None per mode) and A a "
+       "ComposedLayout. Example: composition(Layout((4,8),(8,1)), Layout(4,2)) "
+       "== "
+       "Layout((2,2),(16,1))")
+          .c_str());
   for (const char *name : {"right_inverse", "left_inverse"}) {
     const api::CuteOp *op = api::findCuteOp(name);
-    m.def(name, [op](py::object x) -> py::object {
-            return x.is_none() ? py::none() : callOp(*op, {x}, {"layout"});
-          }, py::arg("layout"),
-          (std::string(op->doc) + " (None gives None, as pycute)").c_str());
-  }
-  m.def("cute_ops", [] {
-          py::list out;
-          for (const api::CuteOp &op : api::cuteOps()) {
-            py::list params;
-            for (const api::CuteParam &p : op.params)
-              params.append(py::dict(py::arg("name") = std::string(p.name),
-                                     py::arg("kind") = std::string(api::cuteKindName(p.kind)),
-                                     py::arg("optional") = p.optional));
-            out.append(py::dict(py::arg("name") = std::string(op.name), py::arg("params") = params,
-                                py::arg("result") = std::string(api::cuteKindName(op.result)),
-                                py::arg("doc") = std::string(op.doc)));
-          }
-          return out;
+    m.def(
+        name,
+        [op](py::object x) -> py::object {
+          return x.is_none() ? py::none() : callOp(*op, {x}, {"layout"});
         },
-        "The registry of cute operations every front end is made from: a list of "
-        "{name, params: [{name, kind, optional}], result, doc}. Example: "
-        "[o['name'] for o in cute_ops()][:4] == ['size', 'cosize', 'rank', 'depth']");
-  m.def("swizzle_apply", [](Int64 b, Int64 mm, Int64 s, Int64 x) {
-          // Each bound first: |s| of -2^63 and the sum would overflow.
-          if (b < 0 || mm < 0 || b > 62 || mm > 62 || s < -62 || s > 62 ||
-              b + mm + (s < 0 ? -s : s) > 62)
-            raise(Diagnostic::error(
-                "swizzle_apply(" + std::to_string(b) + ", " + std::to_string(mm) + ", " +
-                std::to_string(s) + "): bits and base must be >= 0 and bits + base + |shift| <= 62"));
-          return cute::swizzleApply(int(b), int(mm), int(s), x);
-        }, py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),
-        "The swizzle formula for any parameters, also those Swizzle() refuses (|shift| < bits): "
-        "x XOR ((x & mask) >> shift), mask = (2^bits - 1) << (base + max(shift, 0)), a negative shift moving bits up. "
-        "Example: swizzle_apply(3, 4, 3, 128) == 144");
-  m.def("equivalent", [](const Layout &a, const Layout &b) { return unwrap(cute::equivalent(a, b)); },
-        py::arg("a"), py::arg("b"), "True when A(i) == B(i) for every i (and equal sizes)");
+        py::arg("layout"),
+        (std::string(op->doc) + " (None gives None, as pycute)").c_str());
+  }
+  m.def(
+      "cute_ops",
+      [] {
+        py::list out;
+        for (const api::CuteOp &op : api::cuteOps()) {
+          py::list params;
+          for (const api::CuteParam &p : op.params)
+            params.append(py::dict(py::arg("name") = std::string(p.name),
+                                   py::arg("kind") =
+                                       std::string(api::cuteKindName(p.kind)),
+                                   py::arg("optional") = p.optional));
+          out.append(py::dict(py::arg("name") = std::string(op.name),
+                              py::arg("params") = params,
+                              py::arg("result") =
+                                  std::string(api::cuteKindName(op.result)),
+                              py::arg("doc") = std::string(op.doc)));
+        }
+        return out;
+      },
+      "The registry of cute operations every front end is made from: a list of "
+      "{name, params: [{name, kind, optional}], result, doc}. Example: "
+      "[o['name'] for o in cute_ops()][:4] == ['size', 'cosize', 'rank', "
+      "'depth']");
+  m.def(
+      "swizzle_apply",
+      [](Int64 b, Int64 mm, Int64 s, Int64 x) {
+        // Each bound first: |s| of -2^63 and the sum would overflow.
+        if (b < 0 || mm < 0 || b > 62 || mm > 62 || s < -62 || s > 62 ||
+            b + mm + (s < 0 ? -s : s) > 62)
+          raise(Diagnostic::error(
+              "swizzle_apply(" + std::to_string(b) + ", " + std::to_string(mm) +
+              ", " + std::to_string(s) +
+              "): bits and base must be >= 0 and bits + base + |shift| <= 62"));
+        return cute::swizzleApply(int(b), int(mm), int(s), x);
+      },
+      py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),
+      "The swizzle formula for any parameters, also those Swizzle() refuses "
+      "(|shift| < bits): "
+      "x XOR ((x & mask) >> shift), mask = (2^bits - 1) << (base + max(shift, "
+      "0)), a negative shift moving bits up. "
+      "Example: swizzle_apply(3, 4, 3, 128) == 144");
+  m.def(
+      "equivalent",
+      [](const Layout &a, const Layout &b) {
+        return unwrap(cute::equivalent(a, b));
+      },
+      py::arg("a"), py::arg("b"),
+      "True when A(i) == B(i) for every i (and equal sizes)");
 }
 
 } // namespace

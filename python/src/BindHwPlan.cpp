@@ -13,8 +13,8 @@
 #include "Common.h"
 
 #include "layoutkit/api/Describe.h"
-#include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/DescribePlan.h"
+#include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/hw/Analysis.h"
 #include "layoutkit/hw/Atom.h"
@@ -43,18 +43,26 @@ namespace {
 
 hw::Arch archOf(const std::string &name) { return unwrap(hw::parseArch(name)); }
 
-hw::SwizzleMode hwSwizzleOf(const std::string &name) { return unwrap(api::parseHwSwizzle(name)); }
-hw::SmemDescriptorKind smemKindOf(const std::string &k) { return unwrap(api::parseDescriptorKind(k)); }
+hw::SwizzleMode hwSwizzleOf(const std::string &name) {
+  return unwrap(api::parseHwSwizzle(name));
+}
+hw::SmemDescriptorKind smemKindOf(const std::string &k) {
+  return unwrap(api::parseDescriptorKind(k));
+}
 hw::Major majorOf(const std::string &m) { return unwrap(api::parseMajor(m)); }
 
-tile::MemoryLayout memoryOf(const SwizzledTileLayout &c) { return unwrap(tile::MemoryLayout::of(c)); }
+tile::MemoryLayout memoryOf(const SwizzledTileLayout &c) {
+  return unwrap(tile::MemoryLayout::of(c));
+}
 
 //===----------------------------------------------------------------------===//
 // Atoms and descriptors
 //===----------------------------------------------------------------------===//
 
 void bindAtoms(py::module_ &m) {
-  py::class_<hw::Atom>(m, "Atom", R"doc(One hardware instruction's thread/value layout (the atom catalog, docs/hardware.md).
+  py::class_<hw::Atom>(
+      m, "Atom",
+      R"doc(One hardware instruction's thread/value layout (the atom catalog, docs/hardware.md).
 
 eval(t, v) is the logical coordinate thread t's value v holds: tv(t, v)
 split over the logical shape; tv is the CuTe TV layout (thread, value) ->
@@ -65,7 +73,10 @@ Example:
     [8, 2]
 )doc")
       .def_readonly("name", &hw::Atom::name)
-      .def_property_readonly("arch", [](const hw::Atom &a) { return std::string(hw::atomArchName(a.arch)); })
+      .def_property_readonly("arch",
+                             [](const hw::Atom &a) {
+                               return std::string(hw::atomArchName(a.arch));
+                             })
       .def_readonly("instruction", &hw::Atom::instruction)
       .def_readonly("operand", &hw::Atom::operand)
       .def_readonly("threads", &hw::Atom::threads)
@@ -74,62 +85,114 @@ Example:
       .def_readonly("facts", &hw::Atom::facts)
       .def_readonly("note", &hw::Atom::note)
       .def_readonly("coord_names", &hw::Atom::coordNames)
-      .def_readonly("tv", &hw::Atom::tv, "The CuTe TV layout (thread, value) -> index")
-      .def_property_readonly("shape", &hw::Atom::logicalShape, "The logical shape, e.g. [16, 16]")
-      .def("eval", [](const hw::Atom &a, Int64 t, Int64 v) { return unwrap(a.eval(t, v)); },
-           py::arg("thread"), py::arg("value"))
-      .def("tile_layout", [](const hw::Atom &a) {
-             return SwizzledTileLayout(tile::SwizzleLayout(), unwrap(a.tileLayout()));
+      .def_readonly("tv", &hw::Atom::tv,
+                    "The CuTe TV layout (thread, value) -> index")
+      .def_property_readonly("shape", &hw::Atom::logicalShape,
+                             "The logical shape, e.g. [16, 16]")
+      .def(
+          "eval",
+          [](const hw::Atom &a, Int64 t, Int64 v) {
+            return unwrap(a.eval(t, v));
+          },
+          py::arg("thread"), py::arg("value"))
+      .def("tile_layout",
+           [](const hw::Atom &a) {
+             return SwizzledTileLayout(tile::SwizzleLayout(),
+                                       unwrap(a.tileLayout()));
            })
-      .def("linear_layout", [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
-      .def("grid", [](const hw::Atom &a) { return tvGridTuple(unwrap(api::atomGrid(a))); },
-           "(rows, cols, cells) of the logical tile (api::atomGrid): rows flatten every coordinate "
-           "but the last, cells[r * cols + c] the [(thread, value), ...] there")
-      .def("__repr__", [](const hw::Atom &a) { return "<Atom " + a.name + ">"; });
+      .def("linear_layout",
+           [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
+      .def(
+          "grid",
+          [](const hw::Atom &a) {
+            return tvGridTuple(unwrap(api::atomGrid(a)));
+          },
+          "(rows, cols, cells) of the logical tile (api::atomGrid): rows "
+          "flatten every coordinate "
+          "but the last, cells[r * cols + c] the [(thread, value), ...] there")
+      .def("__repr__",
+           [](const hw::Atom &a) { return "<Atom " + a.name + ">"; });
 
-  m.def("atoms", [](std::optional<std::string> arch, std::string instruction, std::string operand) {
-          hw::AtomFilter f;
-          if (arch) f.arch = archOf(*arch);
-          f.instruction = instruction;
-          f.operand = operand;
-          std::vector<const hw::Atom *> l = hw::listAtoms(f);
-          py::list r;
-          for (const hw::Atom *a : l) r.append(py::cast(a, py::return_value_policy::reference));
-          return r;
-        }, py::arg("arch") = py::none(), py::arg("instruction") = "", py::arg("operand") = "",
-        "The atom catalog, filtered by arch ('sm_80', ...), instruction and operand");
-  m.def("find_atom", [](const std::string &name) { return unwrap(hw::findAtom(name)); },
-        py::arg("name"), py::return_value_policy::reference, "The atom named `name`");
+  m.def(
+      "atoms",
+      [](std::optional<std::string> arch, std::string instruction,
+         std::string operand) {
+        hw::AtomFilter f;
+        if (arch)
+          f.arch = archOf(*arch);
+        f.instruction = instruction;
+        f.operand = operand;
+        std::vector<const hw::Atom *> l = hw::listAtoms(f);
+        py::list r;
+        for (const hw::Atom *a : l)
+          r.append(py::cast(a, py::return_value_policy::reference));
+        return r;
+      },
+      py::arg("arch") = py::none(), py::arg("instruction") = "",
+      py::arg("operand") = "",
+      "The atom catalog, filtered by arch ('sm_80', ...), instruction and "
+      "operand");
+  m.def(
+      "find_atom",
+      [](const std::string &name) { return unwrap(hw::findAtom(name)); },
+      py::arg("name"), py::return_value_policy::reference,
+      "The atom named `name`");
 }
 
 void bindDescriptors(py::module_ &m) {
-  m.def("decode_smem_descriptor", [](py::object word, const std::string &kind) {
-          uint64_t w = py::isinstance<py::str>(word) ? unwrap(api::parseWord(word.cast<std::string>()))
-                                                     : word.cast<uint64_t>();
-          return toDict(api::describe(unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w))));
-        }, py::arg("word"), py::arg("kind") = "wgmma",
-        "The fields of a wgmma/umma shared-memory descriptor word (int or '0x..' text); addresses in bytes");
-  m.def("encode_smem_descriptor", [](Int64 start, Int64 lbo, Int64 sbo, const std::string &swizzle,
-                                     Int64 base, bool lboAbsolute, const std::string &kind) {
-          hw::SmemDescriptor d{start, lbo, sbo, base, hwSwizzleOf(swizzle), lboAbsolute};
-          return unwrap(hw::encodeSmemDescriptor(smemKindOf(kind), d));
-        }, py::arg("start_address"), py::arg("leading_byte_offset"), py::arg("stride_byte_offset"),
-        py::arg("swizzle") = "none", py::arg("base_offset") = 0, py::arg("lbo_absolute") = false,
-        py::arg("kind") = "wgmma", "The 64-bit descriptor word (addresses >> 4 in their fields)");
-  m.def("tile_tma", [](const std::string &elem, Int64 bits, const std::string &major, Int64 mn,
-                       Int64 k, const std::string &swizzle) {
-          return toDict(api::describe(unwrap(api::tileTma(elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)))));
-        }, py::arg("element_type"), py::arg("element_bits"), py::arg("major"), py::arg("mn"), py::arg("k"),
-        py::arg("swizzle") = "none", "The TMA description that loads one (mn, k) tile");
-  m.def("swizzle_modes", [] {
-          py::list r;
-          for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
-            r.append(py::make_tuple(std::string(i.name), i.spanBytes, i.hasCute ? py::cast(cute::Swizzle{i.B, i.M, i.S}) : py::none()));
-          return r;
-        }, "[(name, span bytes, byte Swizzle or None), ...]");
-  m.def("element_swizzle", [](const std::string &mode, Int64 bits) {
-          return unwrap(hw::elementSwizzle(hwSwizzleOf(mode), bits));
-        }, py::arg("mode"), py::arg("element_bits"), "The CuTe swizzle of a mode over element offsets");
+  m.def(
+      "decode_smem_descriptor",
+      [](py::object word, const std::string &kind) {
+        uint64_t w = py::isinstance<py::str>(word)
+                         ? unwrap(api::parseWord(word.cast<std::string>()))
+                         : word.cast<uint64_t>();
+        return toDict(api::describe(
+            unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w))));
+      },
+      py::arg("word"), py::arg("kind") = "wgmma",
+      "The fields of a wgmma/umma shared-memory descriptor word (int or '0x..' "
+      "text); addresses in bytes");
+  m.def(
+      "encode_smem_descriptor",
+      [](Int64 start, Int64 lbo, Int64 sbo, const std::string &swizzle,
+         Int64 base, bool lboAbsolute, const std::string &kind) {
+        hw::SmemDescriptor d{start,      lbo, sbo, base, hwSwizzleOf(swizzle),
+                             lboAbsolute};
+        return unwrap(hw::encodeSmemDescriptor(smemKindOf(kind), d));
+      },
+      py::arg("start_address"), py::arg("leading_byte_offset"),
+      py::arg("stride_byte_offset"), py::arg("swizzle") = "none",
+      py::arg("base_offset") = 0, py::arg("lbo_absolute") = false,
+      py::arg("kind") = "wgmma",
+      "The 64-bit descriptor word (addresses >> 4 in their fields)");
+  m.def(
+      "tile_tma",
+      [](const std::string &elem, Int64 bits, const std::string &major,
+         Int64 mn, Int64 k, const std::string &swizzle) {
+        return toDict(api::describe(unwrap(api::tileTma(
+            elem, bits, majorOf(major), mn, k, hwSwizzleOf(swizzle)))));
+      },
+      py::arg("element_type"), py::arg("element_bits"), py::arg("major"),
+      py::arg("mn"), py::arg("k"), py::arg("swizzle") = "none",
+      "The TMA description that loads one (mn, k) tile");
+  m.def(
+      "swizzle_modes",
+      [] {
+        py::list r;
+        for (const hw::SwizzleModeInfo &i : hw::swizzleModes())
+          r.append(py::make_tuple(
+              std::string(i.name), i.spanBytes,
+              i.hasCute ? py::cast(cute::Swizzle{i.B, i.M, i.S}) : py::none()));
+        return r;
+      },
+      "[(name, span bytes, byte Swizzle or None), ...]");
+  m.def(
+      "element_swizzle",
+      [](const std::string &mode, Int64 bits) {
+        return unwrap(hw::elementSwizzle(hwSwizzleOf(mode), bits));
+      },
+      py::arg("mode"), py::arg("element_bits"),
+      "The CuTe swizzle of a mode over element offsets");
 }
 
 //===----------------------------------------------------------------------===//
@@ -137,58 +200,106 @@ void bindDescriptors(py::module_ &m) {
 //===----------------------------------------------------------------------===//
 
 void bindAnalyses(py::module_ &m) {
-  m.def("bank_conflicts", [](const SwizzledTileLayout &memory, Int64 bits,
-                             const std::vector<std::vector<int64_t>> &access) {
-          return toDict(api::describe(unwrap(api::conflictReport(memoryOf(memory), bits, access))));
-        }, py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
-        "Bank conflicts of one warp access, the conflicts record (read None): access[lane] = the "
-        "element indices the lane reads; ways = the largest number of distinct 4-byte words in one bank");
-  auto analyse = [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, int64_t bits,
+  m.def(
+      "bank_conflicts",
+      [](const SwizzledTileLayout &memory, Int64 bits,
+         const std::vector<std::vector<int64_t>> &access) {
+        return toDict(api::describe(
+            unwrap(api::conflictReport(memoryOf(memory), bits, access))));
+      },
+      py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
+      "Bank conflicts of one warp access, the conflicts record (read None): "
+      "access[lane] = the "
+      "element indices the lane reads; ways = the largest number of distinct "
+      "4-byte words in one bank");
+  auto analyse = [](const SwizzledTileLayout &dist,
+                    const SwizzledTileLayout &mem, int64_t bits,
                     std::optional<int64_t> bytes, const std::string &arch) {
-    return unwrap(api::analyseAccess(dist, memoryOf(mem), bits, bytes, archOf(arch)));
+    return unwrap(
+        api::analyseAccess(dist, memoryOf(mem), bits, bytes, archOf(arch)));
   };
-  m.def("access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
-                            std::optional<int64_t> bytes, const std::string &arch) {
-          return Result{"access", api::describe(analyse(dist, mem, bits, bytes, arch))};
-        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes") = py::none(),
-        py::arg("arch") = "sm_90",
-        "A warp's access analysed (the access record: vector_bytes, access_bytes, instructions, shared_memory, global_memory, "
-        "replication); access_bytes defaults to the widest the registers allow");
-  m.def("shared_access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
-                                   Int64 bytes, const std::string &arch) {
-          return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).shared));
-        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
-        py::arg("arch") = "sm_90", "Shared-memory wavefronts per instruction of a warp's access (access()['shared'])");
-  m.def("global_access", [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits,
-                                   Int64 bytes, const std::string &arch) {
-          return toDict(api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).global));
-        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"), py::arg("access_bytes"),
-        py::arg("arch") = "sm_90",
-        "Coalescing of a warp's global access (access()['global']): 32-byte sectors and 128-byte lines touched; "
-        "efficiency = requested bytes / (32 * sectors)");
-  m.def("vector_bytes", [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem, Int64 bits) {
-          return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
-        }, py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
-        "The widest access (bytes, at most 16) that every lane can make with contiguous registers");
-  m.def("vectorization", [](const LinearLayout &reg, const LinearLayout &mem, bool permute) {
-          LinearLayout r2o = unwrap(linear::registerToOffset(reg, mem));
-          linear::Vectorization v = unwrap(linear::largestVectorization(r2o, permute));
-          return py::make_tuple(v.elements, v.perm);
-        }, py::arg("registers"), py::arg("memory"), py::arg("allow_permutation") = true,
-        "(elements, register permutation) of the largest vector: the register bits whose offsets are 1, 2, 4, ...");
-  m.def("duplicates", [](const LinearLayout &l) {
-          linear::Duplicates d = linear::duplicates(l);
-          py::dict r;
-          for (int i = 0; i < l.numInDims(); ++i)
-            r[py::str(std::string(linear::dimName(l.inDim(i).id)))] = d.freeMask(l, l.inDim(i).id);
-          return r;
-        }, py::arg("layout"), "{in_dim: mask} of the input bits that only duplicate data (broadcast bits)");
-  m.def("replication", [](const SwizzledTileLayout &dist) {
-          hw::ReplicationReport r = unwrap(hw::replication(dist.tile()));
-          py::list l;
-          for (const hw::Replica &x : r.replicated) l.append(py::make_tuple(x.element, x.holders));
-          return py::make_tuple(l, r.explanation);
-        }, py::arg("distributed"), "([(element, [(lane, register), ...]), ...], explanation) of the elements held twice");
+  m.def(
+      "access",
+      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
+                Int64 bits, std::optional<int64_t> bytes,
+                const std::string &arch) {
+        return Result{"access",
+                      api::describe(analyse(dist, mem, bits, bytes, arch))};
+      },
+      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+      py::arg("access_bytes") = py::none(), py::arg("arch") = "sm_90",
+      "A warp's access analysed (the access record: vector_bytes, "
+      "access_bytes, instructions, shared_memory, global_memory, "
+      "replication); access_bytes defaults to the widest the registers allow");
+  m.def(
+      "shared_access",
+      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
+                Int64 bits, Int64 bytes, const std::string &arch) {
+        return toDict(api::describe(
+            analyse(dist, mem, bits, int64_t(bytes), arch).shared));
+      },
+      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+      py::arg("access_bytes"), py::arg("arch") = "sm_90",
+      "Shared-memory wavefronts per instruction of a warp's access "
+      "(access()['shared'])");
+  m.def(
+      "global_access",
+      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
+                Int64 bits, Int64 bytes, const std::string &arch) {
+        return toDict(api::describe(
+            analyse(dist, mem, bits, int64_t(bytes), arch).global));
+      },
+      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+      py::arg("access_bytes"), py::arg("arch") = "sm_90",
+      "Coalescing of a warp's global access (access()['global']): 32-byte "
+      "sectors and 128-byte lines touched; "
+      "efficiency = requested bytes / (32 * sectors)");
+  m.def(
+      "vector_bytes",
+      [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
+         Int64 bits) {
+        return unwrap(hw::vectorBytes(dist.tile(), memoryOf(mem), bits));
+      },
+      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+      "The widest access (bytes, at most 16) that every lane can make with "
+      "contiguous registers");
+  m.def(
+      "vectorization",
+      [](const LinearLayout &reg, const LinearLayout &mem, bool permute) {
+        LinearLayout r2o = unwrap(linear::registerToOffset(reg, mem));
+        linear::Vectorization v =
+            unwrap(linear::largestVectorization(r2o, permute));
+        return py::make_tuple(v.elements, v.perm);
+      },
+      py::arg("registers"), py::arg("memory"),
+      py::arg("allow_permutation") = true,
+      "(elements, register permutation) of the largest vector: the register "
+      "bits whose offsets are 1, 2, 4, ...");
+  m.def(
+      "duplicates",
+      [](const LinearLayout &l) {
+        linear::Duplicates d = linear::duplicates(l);
+        py::dict r;
+        for (int i = 0; i < l.numInDims(); ++i)
+          r[py::str(std::string(linear::dimName(l.inDim(i).id)))] =
+              d.freeMask(l, l.inDim(i).id);
+        return r;
+      },
+      py::arg("layout"),
+      "{in_dim: mask} of the input bits that only duplicate data (broadcast "
+      "bits)");
+  m.def(
+      "replication",
+      [](const SwizzledTileLayout &dist) {
+        hw::ReplicationReport r = unwrap(hw::replication(dist.tile()));
+        py::list l;
+        for (const hw::Replica &x : r.replicated)
+          l.append(py::make_tuple(x.element, x.holders));
+        return py::make_tuple(l, r.explanation);
+      },
+      py::arg("distributed"),
+      "([(element, [(lane, register), ...]), ...], explanation) of the "
+      "elements held twice");
 }
 
 //===----------------------------------------------------------------------===//
@@ -258,7 +369,8 @@ void recordAttributes(py::class_<T> &c, const api::Record &keys, Get get,
   for (size_t i = 0; i < keys.size(); ++i)
     if (std::find(skip.begin(), skip.end(), keys.key(i)) == skip.end()) {
       const std::string &key = names.emplace_back(keys.key(i));
-      c.def_property_readonly(key.c_str(), [key, get](T &x) { return get(x, key); });
+      c.def_property_readonly(key.c_str(),
+                              [key, get](T &x) { return get(x, key); });
     }
 }
 
@@ -268,19 +380,26 @@ template <class T>
 void bindRecordClass(py::module_ &m, const char *name, const char *doc,
                      const api::Record &keys, std::string summary) {
   py::class_<T> c(m, name, doc);
-  recordAttributes(c, keys, [](T &x, const std::string &k) { return toPython(*x.record.find(k)); });
-  c.def("to_dict", [](const T &x) { return toDict(x.record); }, "The record as a dict (the keys of the CLI's --json)");
+  recordAttributes(c, keys, [](T &x, const std::string &k) {
+    return toPython(*x.record.find(k));
+  });
+  c.def(
+      "to_dict", [](const T &x) { return toDict(x.record); },
+      "The record as a dict (the keys of the CLI's --json)");
   c.def("__repr__", [name = std::string(name), summary](const T &x) {
     return "<" + name + " " + api::toJson(*x.record.find(summary)) + ">";
   });
 }
 
 LinearLayout distributedOf(py::object x, py::object shape) {
-  if (py::isinstance<LinearLayout>(x)) return x.cast<LinearLayout>();
+  if (py::isinstance<LinearLayout>(x))
+    return x.cast<LinearLayout>();
   api::ParseOptions o;
   o.shapeName = "shape=";
-  if (!shape.is_none()) o.shape = toIntTuple(shape);
-  if (py::isinstance<py::str>(x)) return unwrap(api::parseDistributed(x.cast<std::string>(), o));
+  if (!shape.is_none())
+    o.shape = toIntTuple(shape);
+  if (py::isinstance<py::str>(x))
+    return unwrap(api::parseDistributed(x.cast<std::string>(), o));
   return unwrap(api::distributedLayout(anyOf(x), o));
 }
 
@@ -300,7 +419,9 @@ std::vector<int64_t> logicalExtents(py::object logical) {
 }
 
 void bindPlan(py::module_ &m) {
-  py::class_<PyPlan> cls(m, "Plan", R"doc(A conversion plan between two distributed layouts (docs/plan.md).
+  py::class_<PyPlan> cls(
+      m, "Plan",
+      R"doc(A conversion plan between two distributed layouts (docs/plan.md).
 
 The attributes named after the plan record's keys (`layoutkit plan --json`,
 to_dict()): strategy ('no-op', 'register permutation', 'warp shuffle' or
@@ -313,73 +434,120 @@ shuffles, wavefronts, barriers, shared bytes and the estimated cycles:
 (with logical=, computed on first read: each side's waste, the buffer's
 and the masked simulation; else None). cuda(): the CUDA device function.
 )doc");
-  recordAttributes(cls, api::describe(api::PlanReport{}),
-                   [](PyPlan &p, const std::string &k) { return toPython(p.field(k)); },
-                   {"src", "dst"});
-  cls.def_property_readonly("src", [](const PyPlan &p) { return p.report.plan.layouts.src; }, "The aligned source layout")
-      .def_property_readonly("dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; }, "The aligned destination layout")
-      .def("to_dict", [](PyPlan &p) { return toDict(p.record()); }, "The plan record as a dict (the keys of `layoutkit plan --json`)")
-      .def_property_readonly("store_instruction", [](const PyPlan &p) { return p.report.storeInstruction; })
-      .def_property_readonly("load_instruction", [](const PyPlan &p) { return p.report.loadInstruction; })
-      .def_property_readonly("shuffle_rounds", [](const PyPlan &p) { return p.report.plan.rounds.size(); })
-      .def_property_readonly("memory", [](const PyPlan &p) -> py::object {
-             if (!p.report.plan.smem) return py::none();
-             return py::cast(p.report.plan.smem->memory);
-           }, "The shared-memory layout offset -> logical (None without shared memory)")
-      .def_property_readonly("memory_cute", [](PyPlan &p) -> py::object {
-             const api::MemoryForms &f = p.forms();
-             if (!f.cute) return py::none();
-             return py::cast(*f.cute);
-           }, "The shared-memory layout as a cute Sw o L over (dim0, dim1, ...) (None when it has none), computed on first use")
-      .def_property_readonly("memory_tile", [](PyPlan &p) -> py::object {
-             const api::MemoryForms &f = p.forms();
-             if (!f.tile) return py::none();
-             return py::cast(*f.tile);
-           }, "The shared-memory layout as a tile layout (None when it has none), computed on first use")
+  recordAttributes(
+      cls, api::describe(api::PlanReport{}),
+      [](PyPlan &p, const std::string &k) { return toPython(p.field(k)); },
+      {"src", "dst"});
+  cls.def_property_readonly(
+         "src", [](const PyPlan &p) { return p.report.plan.layouts.src; },
+         "The aligned source layout")
+      .def_property_readonly(
+          "dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; },
+          "The aligned destination layout")
+      .def(
+          "to_dict", [](PyPlan &p) { return toDict(p.record()); },
+          "The plan record as a dict (the keys of `layoutkit plan --json`)")
+      .def_property_readonly(
+          "store_instruction",
+          [](const PyPlan &p) { return p.report.storeInstruction; })
+      .def_property_readonly(
+          "load_instruction",
+          [](const PyPlan &p) { return p.report.loadInstruction; })
+      .def_property_readonly(
+          "shuffle_rounds",
+          [](const PyPlan &p) { return p.report.plan.rounds.size(); })
+      .def_property_readonly(
+          "memory",
+          [](const PyPlan &p) -> py::object {
+            if (!p.report.plan.smem)
+              return py::none();
+            return py::cast(p.report.plan.smem->memory);
+          },
+          "The shared-memory layout offset -> logical (None without shared "
+          "memory)")
+      .def_property_readonly(
+          "memory_cute",
+          [](PyPlan &p) -> py::object {
+            const api::MemoryForms &f = p.forms();
+            if (!f.cute)
+              return py::none();
+            return py::cast(*f.cute);
+          },
+          "The shared-memory layout as a cute Sw o L over (dim0, dim1, ...) "
+          "(None when it has none), computed on first use")
+      .def_property_readonly(
+          "memory_tile",
+          [](PyPlan &p) -> py::object {
+            const api::MemoryForms &f = p.forms();
+            if (!f.tile)
+              return py::none();
+            return py::cast(*f.tile);
+          },
+          "The shared-memory layout as a tile layout (None when it has none), "
+          "computed on first use")
       .def("describe", [](const PyPlan &p) { return p.report.plan.describe(); })
-      .def("cuda", [](const PyPlan &p, const std::string &name, bool testKernel, bool hostMain) {
-             plan::CudaEmitOptions o{name, testKernel, hostMain};
-             return unwrap(p.padded ? plan::emitCuda(*p.padded, o) : plan::emitCuda(p.report.plan, o));
-           }, py::arg("function_name") = "lk_convert", py::arg("test_kernel") = false, py::arg("host_main") = false,
-           "The CUDA text of the plan (masked for a padded tensor: padding is never read or written)")
-      .def_property_readonly("logical_shape", [](const PyPlan &p) -> py::object {
-             if (!p.padded) return py::none();
-             return py::cast(p.padded->logicalShape);
-           }, "The logical shape given as logical= (None without it)")
+      .def(
+          "cuda",
+          [](const PyPlan &p, const std::string &name, bool testKernel,
+             bool hostMain) {
+            plan::CudaEmitOptions o{name, testKernel, hostMain};
+            return unwrap(p.padded ? plan::emitCuda(*p.padded, o)
+                                   : plan::emitCuda(p.report.plan, o));
+          },
+          py::arg("function_name") = "lk_convert",
+          py::arg("test_kernel") = false, py::arg("host_main") = false,
+          "The CUDA text of the plan (masked for a padded tensor: padding is "
+          "never read or written)")
+      .def_property_readonly(
+          "logical_shape",
+          [](const PyPlan &p) -> py::object {
+            if (!p.padded)
+              return py::none();
+            return py::cast(p.padded->logicalShape);
+          },
+          "The logical shape given as logical= (None without it)")
       .def("__repr__", [](const PyPlan &p) {
-             char cycles[32];
-             std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
-             return "<Plan " + std::string(plan::strategyName(p.report.plan.strategy)) + ", " +
-                    cycles + " cycles>";
-           });
+        char cycles[32];
+        std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
+        return "<Plan " +
+               std::string(plan::strategyName(p.report.plan.strategy)) + ", " +
+               cycles + " cycles>";
+      });
 
-  m.def("plan", [](py::object src, py::object dst, const std::string &dtype, py::object shape,
-                   const std::string &arch, Int64 smemBudget, bool matrix, py::object logical) {
-          LinearLayout s = distributedOf(src, shape), d = distributedOf(dst, shape);
-          std::vector<int64_t> extents = logicalExtents(logical);
-          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
-          plan::PlanOptions o;
-          o.arch = archOf(arch);
-          o.smemBudgetBytes = smemBudget;
-          o.matrixInstructions = matrix;
-          PyPlan p;
-          {
-            py::gil_scoped_release nogil;
-            api::ReportOptions lazy; // Plan.memory_cute / memory_tile compute them
-            lazy.memoryForms = false;
-            Expected<api::TensorPlanReport> r =
-                api::planTensorConversion(s, d, t, extents, o, lazy);
-            py::gil_scoped_acquire gil;
-            api::TensorPlanReport pr = unwrap(std::move(r));
-            p.report = std::move(pr.report);
-            p.padded = std::move(pr.padded);
-            p.arch = o.arch;
-          }
-          return p;
-        }, py::arg("src"), py::arg("dst"), py::arg("dtype"), py::arg("shape") = py::none(),
-        py::arg("arch") = "sm_90", py::arg("smem_budget") = 0, py::arg("matrix") = true,
-        py::arg("logical") = py::none(),
-        R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
+  m.def(
+      "plan",
+      [](py::object src, py::object dst, const std::string &dtype,
+         py::object shape, const std::string &arch, Int64 smemBudget,
+         bool matrix, py::object logical) {
+        LinearLayout s = distributedOf(src, shape),
+                     d = distributedOf(dst, shape);
+        std::vector<int64_t> extents = logicalExtents(logical);
+        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        plan::PlanOptions o;
+        o.arch = archOf(arch);
+        o.smemBudgetBytes = smemBudget;
+        o.matrixInstructions = matrix;
+        PyPlan p;
+        {
+          py::gil_scoped_release nogil;
+          api::ReportOptions
+              lazy; // Plan.memory_cute / memory_tile compute them
+          lazy.memoryForms = false;
+          Expected<api::TensorPlanReport> r =
+              api::planTensorConversion(s, d, t, extents, o, lazy);
+          py::gil_scoped_acquire gil;
+          api::TensorPlanReport pr = unwrap(std::move(r));
+          p.report = std::move(pr.report);
+          p.padded = std::move(pr.padded);
+          p.arch = o.arch;
+        }
+        return p;
+      },
+      py::arg("src"), py::arg("dst"), py::arg("dtype"),
+      py::arg("shape") = py::none(), py::arg("arch") = "sm_90",
+      py::arg("smem_budget") = 0, py::arg("matrix") = true,
+      py::arg("logical") = py::none(),
+      R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
 
 src, dst: LinearLayouts (register/lane/warp/block -> dim0..), TileLayouts,
 cute TV layouts or text in any grammar, over `shape` (the tensor's
@@ -395,23 +563,30 @@ Example:
     'no-op'
 )doc");
 
-  bindRecordClass<PyReduction>(m, "Reduction", R"doc(A reduction planned and simulated (layoutkit.reduce; `layoutkit paper reduce`).
+  bindRecordClass<PyReduction>(
+      m, "Reduction",
+      R"doc(A reduction planned and simulated (layoutkit.reduce; `layoutkit paper reduce`).
 
 The attributes are the reduction record's keys: axis, element_bits,
 eliminate_duplicates, src, result, description, the register, lane and
 warp axis bits, counts, correct, checked, first_mismatch.
-)doc", api::describe(api::ReductionReport{}), "description");
-  m.def("reduce", [](py::object layout, Int64 axis, const std::string &dtype, py::object shape, bool eliminateDuplicates) {
-          LinearLayout l = distributedOf(layout, shape);
-          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
-          Expected<api::ReductionReport> r = [&] {
-            py::gil_scoped_release nogil;
-            return api::reduce(l, axis, t, eliminateDuplicates);
-          }();
-          return PyReduction{api::describe(unwrap(std::move(r)))};
-        }, py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32", py::arg("shape") = py::none(),
-        py::arg("eliminate_duplicates") = true,
-        R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it.
+)doc",
+      api::describe(api::ReductionReport{}), "description");
+  m.def(
+      "reduce",
+      [](py::object layout, Int64 axis, const std::string &dtype,
+         py::object shape, bool eliminateDuplicates) {
+        LinearLayout l = distributedOf(layout, shape);
+        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        Expected<api::ReductionReport> r = [&] {
+          py::gil_scoped_release nogil;
+          return api::reduce(l, axis, t, eliminateDuplicates);
+        }();
+        return PyReduction{api::describe(unwrap(std::move(r)))};
+      },
+      py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32",
+      py::arg("shape") = py::none(), py::arg("eliminate_duplicates") = true,
+      R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it.
 
 layout: as plan() takes src (over `shape` where needed).
 eliminate_duplicates=False stores from every lane, register and warp.
@@ -422,21 +597,30 @@ Example:
     (True, 6)
 )doc");
 
-  bindRecordClass<PyGather>(m, "GatherPlan", R"doc(A gather plan (layoutkit.gather; `layoutkit gather`).
+  bindRecordClass<PyGather>(
+      m, "GatherPlan",
+      R"doc(A gather plan (layoutkit.gather; `layoutkit gather`).
 
 The attributes are the gather record's keys: strategy, axis, element_bits,
 src, index, rounds_per_register, description, cost.
-)doc", api::describe(plan::GatherPlan{}), "description");
-  m.def("gather", [](py::object src, py::object index, Int64 axis, const std::string &dtype, py::object shape) {
-          LinearLayout s = distributedOf(src, shape), i = distributedOf(index, shape);
-          cute::ElementType t = unwrap(cute::lookupElementType(dtype));
-          Expected<plan::GatherPlan> p = [&] {
-            py::gil_scoped_release nogil;
-            return api::gather(s, i, axis, t);
-          }();
-          return PyGather{api::describe(unwrap(std::move(p)))};
-        }, py::arg("src"), py::arg("index"), py::arg("axis"), py::arg("dtype"), py::arg("shape") = py::none(),
-        R"doc(Plans out = gather(src, index, axis): out[c] = src[c with c[axis] = index[c]].
+)doc",
+      api::describe(plan::GatherPlan{}), "description");
+  m.def(
+      "gather",
+      [](py::object src, py::object index, Int64 axis, const std::string &dtype,
+         py::object shape) {
+        LinearLayout s = distributedOf(src, shape),
+                     i = distributedOf(index, shape);
+        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        Expected<plan::GatherPlan> p = [&] {
+          py::gil_scoped_release nogil;
+          return api::gather(s, i, axis, t);
+        }();
+        return PyGather{api::describe(unwrap(std::move(p)))};
+      },
+      py::arg("src"), py::arg("index"), py::arg("axis"), py::arg("dtype"),
+      py::arg("shape") = py::none(),
+      R"doc(Plans out = gather(src, index, axis): out[c] = src[c with c[axis] = index[c]].
 
 src, index: distributed layouts as plan() takes them (index is also the
 output's layout); dtype: 8, 16, 32 or 64-bit element type.

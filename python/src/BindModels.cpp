@@ -44,7 +44,6 @@ namespace {
 // tile
 //===----------------------------------------------------------------------===//
 
-
 py::list iterList(const tile::IterList &l) {
   py::list r;
   for (const tile::Iter &it : l)
@@ -57,8 +56,9 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
   if (PyLong_Check(x.ptr())) {
     int64_t i = toInt64(x, "index");
     if (i < 0 || i >= c.size())
-      raise(Diagnostic::error("index " + std::to_string(i) + " is outside [0, " +
-                              std::to_string(c.size()) + ")"));
+      raise(Diagnostic::error("index " + std::to_string(i) +
+                              " is outside [0, " + std::to_string(c.size()) +
+                              ")"));
     return i;
   }
   if (shape.is_none())
@@ -70,16 +70,20 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
 /// The number of points L(x) returns: `limit` when given (>= 1), else every
 /// replica, refused above api::kMaxTilePoints (api::tilePointBound, as the
 /// CLI and the demo) before any work.
-int64_t pointLimit(const SwizzledTileLayout &c, const char *what, std::optional<int64_t> limit) {
+int64_t pointLimit(const SwizzledTileLayout &c, const char *what,
+                   std::optional<int64_t> limit) {
   if (limit) {
-    if (*limit < 1) raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
+    if (*limit < 1)
+      raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
     return *limit;
   }
-  unwrap(api::tilePointBound(c.tile(), 1, std::string(what) + " (pass limit= for the first points)"));
+  unwrap(api::tilePointBound(
+      c.tile(), 1, std::string(what) + " (pass limit= for the first points)"));
   return c.tile().replicaCount();
 }
 
-py::list evalTile(const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
+py::list evalTile(const SwizzledTileLayout &c, py::object x, py::object shape,
+                  std::optional<int64_t> limit) {
   int64_t flat = flatIndex(c, x, shape);
   api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, "eval", limit));
   py::list r;
@@ -92,12 +96,14 @@ py::list evalTile(const SwizzledTileLayout &c, py::object x, py::object shape, s
 std::vector<tile::AxisValue> whereOf(const py::dict &kw) {
   std::vector<tile::AxisValue> v;
   for (auto [k, val] : kw)
-    v.push_back({unwrap(Axis::byName(k.cast<std::string>())), toInt64(val, "axis value")});
+    v.push_back({unwrap(Axis::byName(k.cast<std::string>())),
+                 toInt64(val, "axis value")});
   return v;
 }
 
 std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
-  if (!s) return std::nullopt;
+  if (!s)
+    return std::nullopt;
   return std::string_view(*s);
 }
 
@@ -106,11 +112,14 @@ std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
 /// 32 / dtypeBits of them side by side, -1 padded). Refused above
 /// api::kMaxBankViewElements elements before any work.
 py::array bankGrid(const SwizzledTileLayout &c, Int64 dtypeBits,
-                              std::optional<std::string> swizzle, bool words) {
-  tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
+                   std::optional<std::string> swizzle, bool words) {
+  tile::MemoryLayout mem =
+      unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   tile::BankView v = unwrap(api::bankView(mem, dtypeBits, int64_t(1) << 16));
-  int64_t per = words ? std::max<int64_t>(1, 32 / std::max<int64_t>(1, dtypeBits)) : 1;
-  py::array_t<int64_t> a(std::vector<py::ssize_t>{v.lineCount, tile::kBanks, per});
+  int64_t per =
+      words ? std::max<int64_t>(1, 32 / std::max<int64_t>(1, dtypeBits)) : 1;
+  py::array_t<int64_t> a(
+      std::vector<py::ssize_t>{v.lineCount, tile::kBanks, per});
   auto w = a.mutable_unchecked<3>();
   for (int64_t l = 0; l < v.lineCount; ++l)
     for (int64_t b = 0; b < tile::kBanks; ++b) {
@@ -118,29 +127,37 @@ py::array bankGrid(const SwizzledTileLayout &c, Int64 dtypeBits,
       for (int64_t k = 0; k < per; ++k)
         w(l, b, k) = k < int64_t(cell.size()) ? cell[size_t(k)] : -1;
     }
-  if (!words) return a.reshape(std::vector<py::ssize_t>{v.lineCount, tile::kBanks});
+  if (!words)
+    return a.reshape(std::vector<py::ssize_t>{v.lineCount, tile::kBanks});
   return a;
 }
 
-py::dict columnConflicts(const SwizzledTileLayout &c, Int64 dtypeBits, Int64 rows,
-                         Int64 cols, Int64 column, std::optional<int64_t> lanes,
-                         Int64 vector, Int64 firstRow, std::optional<std::string> swizzle) {
-  tile::MemoryLayout mem = unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
+py::dict columnConflicts(const SwizzledTileLayout &c, Int64 dtypeBits,
+                         Int64 rows, Int64 cols, Int64 column,
+                         std::optional<int64_t> lanes, Int64 vector,
+                         Int64 firstRow, std::optional<std::string> swizzle) {
+  tile::MemoryLayout mem =
+      unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   api::ColumnRead r{rows, cols, column, lanes, vector, firstRow};
-  return toDict(api::describe(unwrap(api::columnConflictReport(mem, dtypeBits, r))));
+  return toDict(
+      api::describe(unwrap(api::columnConflictReport(mem, dtypeBits, r))));
 }
 
 /// The element x names over `shape` (None: the layout's size as one
 /// extent): its flat index and coordinate.
-api::TileElement elementOf(const SwizzledTileLayout &c, py::object x, py::object shape) {
+api::TileElement elementOf(const SwizzledTileLayout &c, py::object x,
+                           py::object shape) {
   int64_t flat = flatIndex(c, x, shape);
   std::vector<int64_t> s{c.size()};
-  if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+  if (!shape.is_none())
+    s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
   return api::tileElement(s, flat);
 }
 
 void bindTile(py::module_ &m) {
-  py::class_<SwizzledTileLayout>(m, "TileLayout", R"doc(A tile layout L = S[shard] + R[replica] + O (with an optional swizzle on m).
+  py::class_<SwizzledTileLayout>(
+      m, "TileLayout",
+      R"doc(A tile layout L = S[shard] + R[replica] + O (with an optional swizzle on m).
 
 L(x) = { sum_k x_k * s_k @ a_k  +  sum_j r_j * t_j @ b_j  +  O  : r over the
 replica iters }: the flat logical index x is split over the shard's
@@ -156,80 +173,161 @@ Example:
              api::ParseOptions o;
              o.syntax = api::Syntax::TileText;
              return *unwrap(api::parseLayout(text, o)).tile();
-           }), py::arg("text"))
-      .def_static("preset", [](const std::string &name) {
-             const tile::Preset *p = unwrap(tile::findPreset(name));
-             return SwizzledTileLayout(tile::SwizzleLayout(), p->layout());
-           }, py::arg("name"), "A named layout of the preset table (see tile_presets())")
-      .def("size", &SwizzledTileLayout::size, "The number of logical elements (prod of the shard extents)")
-      .def_property_readonly("shard", [](const SwizzledTileLayout &c) { return iterList(c.tile().shard()); },
-                             "[(extent, stride, axis), ...]")
-      .def_property_readonly("replica", [](const SwizzledTileLayout &c) { return iterList(c.tile().replica()); })
-      .def_property_readonly("offset", [](const SwizzledTileLayout &c) { return toDict(api::axisRecord(c.tile().offset())); })
-      .def_property_readonly("axes", [](const SwizzledTileLayout &c) {
-             std::vector<std::string> r;
-             for (Axis a : c.tile().axes()) r.emplace_back(a.name());
-             return r;
-           })
-      .def_property_readonly("swizzle", [](const SwizzledTileLayout &c) -> py::object {
-             if (c.swizzle().isIdentity()) return py::none();
-             return py::cast(bridge::swizzleToCute(c.swizzle()));
-           }, "The swizzle on m as a cute Swizzle, None for the identity")
-      .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
-           "L(x): a list of {axis: value}, one per replica (the first `limit` when given; more than "
-           "limits['points'] replicas need limit=); x a flat index or a coordinate over shape")
-      .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none())
-      .def("evaluate", [](const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
-             api::TileElement e = elementOf(c, x, shape);
-             return Result{"evaluation", api::describe(api::evaluation(c, e, pointLimit(c, "evaluate", limit)))};
-           }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
-           "L(x) with its derivation, the evaluation record (`layoutkit tile eval --json`): points, total, steps")
-      .def("owners", [](const SwizzledTileLayout &c, py::object x, py::object shape, std::optional<int64_t> limit) {
-             api::TileElement e = elementOf(c, x, shape);
-             return Result{"owners", api::describe(api::ownerList(c, e, pointLimit(c, "owners", limit)))};
-           }, py::arg("x"), py::arg("shape") = py::none(), py::arg("limit") = py::none(),
-           "The owners record (`layoutkit tile owners --json`). Example: T.owners(9).owners == "
-           "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
-      .def("holds", [](const SwizzledTileLayout &c, const py::kwargs &kw) {
-             std::vector<tile::AxisValue> w = whereOf(kw);
-             return unwrap(api::holders(c, w));
-           }, "The flat indices held at a partial hardware coordinate. Example: T.holds(laneid=4) == [8, 9]")
-      .def("holding", [](const SwizzledTileLayout &c, py::object shape, const py::kwargs &kw) {
-             std::vector<int64_t> s{c.size()};
-             if (!shape.is_none()) s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
-             api::Holding h = unwrap(api::holding(c, s, whereOf(kw), api::kMaxListAll));
-             return Result{"holding", api::describe(h)};
-           }, py::arg("shape") = py::none(),
-           "The holding record (`layoutkit tile holds --json`) of a partial hardware coordinate, "
-           "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
-      .def("banks", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
-             return bankGrid(c, bits, sw, false);
-           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-           "numpy (lines, 32) grid: the first element at each 4-byte bank word of shared memory (-1: none); "
-           "bank(a) = floor(a*bytes/4) mod 32")
-      .def("bank_words", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
-             return bankGrid(c, bits, sw, true);
-           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-           "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of each bank word, by address (-1: none)")
-      .def("bank_view", [](const SwizzledTileLayout &c, Int64 bits, std::optional<std::string> sw) {
-             tile::MemoryLayout mem = unwrap(api::memoryLayout(c, bits, modeArg(sw)));
-             return Result{"bank_view", api::describe(unwrap(api::bankMap(mem, bits, int64_t(1) << 16)))};
-           }, py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-           "The bank view record (`layoutkit tile banks --json`): lines[l][b] = the elements in bank b's word")
-      .def("conflicts", &columnConflicts, py::arg("dtype_bits"), py::arg("rows"), py::arg("cols"),
-           py::arg("column"), py::arg("lanes") = py::none(), py::arg("vector") = 1,
+           }),
+           py::arg("text"))
+      .def_static(
+          "preset",
+          [](const std::string &name) {
+            const tile::Preset *p = unwrap(tile::findPreset(name));
+            return SwizzledTileLayout(tile::SwizzleLayout(), p->layout());
+          },
+          py::arg("name"),
+          "A named layout of the preset table (see tile_presets())")
+      .def("size", &SwizzledTileLayout::size,
+           "The number of logical elements (prod of the shard extents)")
+      .def_property_readonly(
+          "shard",
+          [](const SwizzledTileLayout &c) {
+            return iterList(c.tile().shard());
+          },
+          "[(extent, stride, axis), ...]")
+      .def_property_readonly("replica",
+                             [](const SwizzledTileLayout &c) {
+                               return iterList(c.tile().replica());
+                             })
+      .def_property_readonly("offset",
+                             [](const SwizzledTileLayout &c) {
+                               return toDict(
+                                   api::axisRecord(c.tile().offset()));
+                             })
+      .def_property_readonly("axes",
+                             [](const SwizzledTileLayout &c) {
+                               std::vector<std::string> r;
+                               for (Axis a : c.tile().axes())
+                                 r.emplace_back(a.name());
+                               return r;
+                             })
+      .def_property_readonly(
+          "swizzle",
+          [](const SwizzledTileLayout &c) -> py::object {
+            if (c.swizzle().isIdentity())
+              return py::none();
+            return py::cast(bridge::swizzleToCute(c.swizzle()));
+          },
+          "The swizzle on m as a cute Swizzle, None for the identity")
+      .def("eval", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
+           py::arg("limit") = py::none(),
+           "L(x): a list of {axis: value}, one per replica (the first `limit` "
+           "when given; more than "
+           "limits['points'] replicas need limit=); x a flat index or a "
+           "coordinate over shape")
+      .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
+           py::arg("limit") = py::none())
+      .def(
+          "evaluate",
+          [](const SwizzledTileLayout &c, py::object x, py::object shape,
+             std::optional<int64_t> limit) {
+            api::TileElement e = elementOf(c, x, shape);
+            return Result{"evaluation",
+                          api::describe(api::evaluation(
+                              c, e, pointLimit(c, "evaluate", limit)))};
+          },
+          py::arg("x"), py::arg("shape") = py::none(),
+          py::arg("limit") = py::none(),
+          "L(x) with its derivation, the evaluation record (`layoutkit tile "
+          "eval --json`): points, total, steps")
+      .def(
+          "owners",
+          [](const SwizzledTileLayout &c, py::object x, py::object shape,
+             std::optional<int64_t> limit) {
+            api::TileElement e = elementOf(c, x, shape);
+            return Result{"owners", api::describe(api::ownerList(
+                                        c, e, pointLimit(c, "owners", limit)))};
+          },
+          py::arg("x"), py::arg("shape") = py::none(),
+          py::arg("limit") = py::none(),
+          "The owners record (`layoutkit tile owners --json`). Example: "
+          "T.owners(9).owners == "
+          "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
+      .def(
+          "holds",
+          [](const SwizzledTileLayout &c, const py::kwargs &kw) {
+            std::vector<tile::AxisValue> w = whereOf(kw);
+            return unwrap(api::holders(c, w));
+          },
+          "The flat indices held at a partial hardware coordinate. Example: "
+          "T.holds(laneid=4) == [8, 9]")
+      .def(
+          "holding",
+          [](const SwizzledTileLayout &c, py::object shape,
+             const py::kwargs &kw) {
+            std::vector<int64_t> s{c.size()};
+            if (!shape.is_none())
+              s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+            api::Holding h =
+                unwrap(api::holding(c, s, whereOf(kw), api::kMaxListAll));
+            return Result{"holding", api::describe(h)};
+          },
+          py::arg("shape") = py::none(),
+          "The holding record (`layoutkit tile holds --json`) of a partial "
+          "hardware coordinate, "
+          "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
+      .def(
+          "banks",
+          [](const SwizzledTileLayout &c, Int64 bits,
+             std::optional<std::string> sw) {
+            return bankGrid(c, bits, sw, false);
+          },
+          py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+          "numpy (lines, 32) grid: the first element at each 4-byte bank word "
+          "of shared memory (-1: none); "
+          "bank(a) = floor(a*bytes/4) mod 32")
+      .def(
+          "bank_words",
+          [](const SwizzledTileLayout &c, Int64 bits,
+             std::optional<std::string> sw) {
+            return bankGrid(c, bits, sw, true);
+          },
+          py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+          "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of "
+          "each bank word, by address (-1: none)")
+      .def(
+          "bank_view",
+          [](const SwizzledTileLayout &c, Int64 bits,
+             std::optional<std::string> sw) {
+            tile::MemoryLayout mem =
+                unwrap(api::memoryLayout(c, bits, modeArg(sw)));
+            return Result{"bank_view", api::describe(unwrap(api::bankMap(
+                                           mem, bits, int64_t(1) << 16)))};
+          },
+          py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
+          "The bank view record (`layoutkit tile banks --json`): lines[l][b] = "
+          "the elements in bank b's word")
+      .def("conflicts", &columnConflicts, py::arg("dtype_bits"),
+           py::arg("rows"), py::arg("cols"), py::arg("column"),
+           py::arg("lanes") = py::none(), py::arg("vector") = 1,
            py::arg("first_row") = 0, py::arg("swizzle") = py::none(),
-           "The conflicts record of lanes reading one column of a row-major (rows, cols) tile: ways = max distinct words per bank")
-      .def("addresses", [](const SwizzledTileLayout &c) {
-             check(api::checkWork("addresses", c.size(), 1, api::kMaxArrayValues));
-             py::array_t<int64_t> a(c.size());
-             int64_t *p = a.mutable_data();
-             for (int64_t i = 0; i < c.size(); ++i) p[i] = c.addressAt(i);
-             return a;
-           }, "numpy array of the (swizzled) m address of every flat index")
+           "The conflicts record of lanes reading one column of a row-major "
+           "(rows, cols) tile: ways = max distinct words per bank")
+      .def(
+          "addresses",
+          [](const SwizzledTileLayout &c) {
+            check(
+                api::checkWork("addresses", c.size(), 1, api::kMaxArrayValues));
+            py::array_t<int64_t> a(c.size());
+            int64_t *p = a.mutable_data();
+            for (int64_t i = 0; i < c.size(); ++i)
+              p[i] = c.addressAt(i);
+            return a;
+          },
+          "numpy array of the (swizzled) m address of every flat index")
       .def(py::self == py::self)
-      .def("__hash__", [](const SwizzledTileLayout &c) { return py::hash(py::str(api::tileText(c))); })
-      .def("__repr__", [](const SwizzledTileLayout &c) { return api::tileText(c); });
+      .def("__hash__",
+           [](const SwizzledTileLayout &c) {
+             return py::hash(py::str(api::tileText(c)));
+           })
+      .def("__repr__",
+           [](const SwizzledTileLayout &c) { return api::tileText(c); });
 
   py::dict limits;
   limits["array_values"] = api::kMaxArrayValues;
@@ -240,20 +338,35 @@ Example:
   limits["bank_view_elements"] = api::kMaxBankViewElements;
   m.attr("limits") = limits;
 
-  m.def("thread_index", [](const py::dict &owner) { return unwrap(api::threadIndex(whereOf(owner))); },
-        py::arg("owner"),
-        "The thread number within the CTA of a point {axis: value} (api::threadIndex): "
-        "laneid + 32 warpid + 128 wgid + tid + tid_in_wg; other axes count 0. "
-        "Example: thread_index({'laneid': 4, 'warpid': 2, 'm': 1}) == 68");
-  m.def("is_owner_axis", [](const std::string &name) { return api::isOwnerAxis(unwrap(Axis::byName(name))); },
-        py::arg("axis"), "Whether the axis names an owner (a thread or device axis). Example: is_owner_axis('laneid') == True");
-  m.def("tile_presets", [] {
-    py::list r;
-    for (const tile::Preset &p : tile::presets())
-      r.append(py::make_tuple(std::string(p.name), std::string(p.summary), std::string(p.text),
-                              std::vector<int64_t>(p.shape.begin(), p.shape.end())));
-    return r;
-  }, "[(name, summary, text, shape), ...] of the tile layout presets");
+  m.def(
+      "thread_index",
+      [](const py::dict &owner) {
+        return unwrap(api::threadIndex(whereOf(owner)));
+      },
+      py::arg("owner"),
+      "The thread number within the CTA of a point {axis: value} "
+      "(api::threadIndex): "
+      "laneid + 32 warpid + 128 wgid + tid + tid_in_wg; other axes count 0. "
+      "Example: thread_index({'laneid': 4, 'warpid': 2, 'm': 1}) == 68");
+  m.def(
+      "is_owner_axis",
+      [](const std::string &name) {
+        return api::isOwnerAxis(unwrap(Axis::byName(name)));
+      },
+      py::arg("axis"),
+      "Whether the axis names an owner (a thread or device axis). Example: "
+      "is_owner_axis('laneid') == True");
+  m.def(
+      "tile_presets",
+      [] {
+        py::list r;
+        for (const tile::Preset &p : tile::presets())
+          r.append(py::make_tuple(
+              std::string(p.name), std::string(p.summary), std::string(p.text),
+              std::vector<int64_t>(p.shape.begin(), p.shape.end())));
+        return r;
+      },
+      "[(name, summary, text, shape), ...] of the tile layout presets");
 }
 
 //===----------------------------------------------------------------------===//
@@ -306,7 +419,8 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   std::vector<std::pair<py::object, py::object>> r;
   if (py::isinstance<py::dict>(h)) {
     for (auto [k, v] : h.cast<py::dict>())
-      r.push_back({py::reinterpret_borrow<py::object>(k), py::reinterpret_borrow<py::object>(v)});
+      r.push_back({py::reinterpret_borrow<py::object>(k),
+                   py::reinterpret_borrow<py::object>(v)});
     return r;
   }
   for (py::handle p : h) {
@@ -316,7 +430,8 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   return r;
 }
 
-/// [(name, size), ...] or {name: size} -> OutDim list (sizes checked by the library).
+/// [(name, size), ...] or {name: size} -> OutDim list (sizes checked by the
+/// library).
 std::vector<linear::OutDim> namedSizes(py::object dims) {
   std::vector<linear::OutDim> r;
   for (auto &[k, v] : pairs(dims))
@@ -328,8 +443,8 @@ std::vector<linear::OutDim> namedSizes(py::object dims) {
 /// required), names with out_dim_sizes (surjective unless
 /// require_surjective=False), or {name: size} / pairs (surjective only when
 /// require_surjective=True).
-LinearLayout fromBases(py::object bases, py::object outDims, py::object outSizes,
-                       py::object requireSurjective) {
+LinearLayout fromBases(py::object bases, py::object outDims,
+                       py::object outSizes, py::object requireSurjective) {
   std::vector<linear::InDimBases> ins;
   for (auto &[k, v] : pairs(bases))
     ins.push_back({linear::internDim(k.cast<std::string>()),
@@ -338,24 +453,31 @@ LinearLayout fromBases(py::object bases, py::object outDims, py::object outSizes
   for (py::handle h : outDims)
     named = named && py::isinstance<py::str>(h);
   std::optional<bool> require;
-  if (!requireSurjective.is_none()) require = requireSurjective.cast<bool>();
+  if (!requireSurjective.is_none())
+    require = requireSurjective.cast<bool>();
   if (named && outSizes.is_none()) {
     if (require == false)
-      raise(Diagnostic::error("from_bases: require_surjective=False needs out_dim_sizes "
-                              "(sizes inferred from names alone make the layout surjective)"));
+      raise(Diagnostic::error(
+          "from_bases: require_surjective=False needs out_dim_sizes "
+          "(sizes inferred from names alone make the layout surjective)"));
     std::vector<DimId> names;
-    for (py::handle h : outDims) names.push_back(linear::internDim(h.cast<std::string>()));
+    for (py::handle h : outDims)
+      names.push_back(linear::internDim(h.cast<std::string>()));
     return unwrap(LinearLayout::make(ins, names));
   }
   std::vector<linear::OutDim> outs;
   if (!outSizes.is_none()) {
-    if (!named) throw py::type_error("from_bases: out_dim_sizes goes with a list of out-dim names");
+    if (!named)
+      throw py::type_error(
+          "from_bases: out_dim_sizes goes with a list of out-dim names");
     std::vector<int64_t> sizes = outSizes.cast<std::vector<int64_t>>();
     std::vector<std::string> names = outDims.cast<std::vector<std::string>>();
     if (sizes.size() != names.size())
-      raise(Diagnostic::error("from_bases: " + std::to_string(names.size()) + " out-dim names but " +
+      raise(Diagnostic::error("from_bases: " + std::to_string(names.size()) +
+                              " out-dim names but " +
                               std::to_string(sizes.size()) + " out_dim_sizes"));
-    for (size_t i = 0; i < names.size(); ++i) outs.push_back({linear::internDim(names[i]), sizes[i]});
+    for (size_t i = 0; i < names.size(); ++i)
+      outs.push_back({linear::internDim(names[i]), sizes[i]});
     return unwrap(LinearLayout::make(ins, outs, require.value_or(true)));
   }
   outs = namedSizes(outDims);
@@ -363,14 +485,17 @@ LinearLayout fromBases(py::object bases, py::object outDims, py::object outSizes
 }
 
 /// {in_dim: [[out coords], ...]}: the bases of the layout's record.
-py::dict basesDict(const LinearLayout &l) { return toPython(*api::describe(l).find("bases")); }
+py::dict basesDict(const LinearLayout &l) {
+  return toPython(*api::describe(l).find("bases"));
+}
 
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<int64_t> v(size_t(l.numInDims()), 0);
   for (auto &[k, val] : pairs(inputs)) {
     DimId id = linear::internDim(k.cast<std::string>());
     int i = l.inDimIndex(id);
-    if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + dimStr(id) + "'"));
+    if (i < 0)
+      raise(Diagnostic::error("the layout has no in-dim '" + dimStr(id) + "'"));
     v[size_t(i)] = toInt64(val, "input");
   }
   return v;
@@ -394,12 +519,14 @@ py::array_t<int64_t> outputsTable(const LinearLayout &l) {
   }();
   if (!v)
     raise(v.error());
-  return py::array_t<int64_t>({l.totalInSize(), int64_t(l.numOutDims())}, v->data());
+  return py::array_t<int64_t>({l.totalInSize(), int64_t(l.numOutDims())},
+                              v->data());
 }
 
 std::vector<DimId> dimIds(const std::vector<std::string> &names) {
   std::vector<DimId> r;
-  for (const auto &n : names) r.push_back(linear::internDim(n));
+  for (const auto &n : names)
+    r.push_back(linear::internDim(n));
   return r;
 }
 
@@ -416,36 +543,45 @@ py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
 std::vector<linear::DimSize> dimSizesOf(py::object dims) {
   std::vector<linear::DimSize> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back(unwrap(linear::dimSizeOf(linear::internDim(k.cast<std::string>()), toInt64(v, "dim size"))));
+    r.push_back(unwrap(linear::dimSizeOf(
+        linear::internDim(k.cast<std::string>()), toInt64(v, "dim size"))));
   return r;
 }
 
 /// M (out bits x in bits, entries 0/1) -> the layout; the counts are
 /// checked against the dims by linear::fromF2Matrix before any work.
-LinearLayout fromF2Matrix(py::object obj, py::object inDims, py::object outDims) {
+LinearLayout fromF2Matrix(py::object obj, py::object inDims,
+                          py::object outDims) {
   py::array any = py::array::ensure(obj);
-  if (!any) throw py::type_error("from_f2_matrix: expected a 2-D array of 0/1 entries");
+  if (!any)
+    throw py::type_error("from_f2_matrix: expected a 2-D array of 0/1 entries");
   char kind = any.dtype().kind();
   if (kind != 'i' && kind != 'u' && kind != 'b')
-    throw py::type_error("from_f2_matrix: expected an integer or bool matrix, got dtype " +
-                         std::string(py::str(any.dtype())));
-  auto mat = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(any);
-  if (mat.ndim() != 2) throw py::value_error("expected a 2-D matrix (out bits x in bits)");
+    throw py::type_error(
+        "from_f2_matrix: expected an integer or bool matrix, got dtype " +
+        std::string(py::str(any.dtype())));
+  auto mat =
+      py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+          any);
+  if (mat.ndim() != 2)
+    throw py::value_error("expected a 2-D matrix (out bits x in bits)");
   std::span<const int64_t> bits(mat.data(), size_t(mat.size()));
-  return unwrap(linear::fromF2Matrix(dimSizesOf(inDims), dimSizesOf(outDims), bits,
-                                     mat.shape(0), mat.shape(1)));
+  return unwrap(linear::fromF2Matrix(dimSizesOf(inDims), dimSizesOf(outDims),
+                                     bits, mat.shape(0), mat.shape(1)));
 }
 
 std::vector<std::string> dimNames(const LinearLayout &l, bool in) {
   std::vector<std::string> r;
   int n = in ? l.numInDims() : l.numOutDims();
-  for (int i = 0; i < n; ++i) r.push_back(dimStr(in ? l.inDim(i).id : l.outDim(i).id));
+  for (int i = 0; i < n; ++i)
+    r.push_back(dimStr(in ? l.inDim(i).id : l.outDim(i).id));
   return r;
 }
 
 /// A quotient as Triton returns it: the layout, or None when there is none.
 py::object optionalLayout(Expected<LinearLayout> e) {
-  if (!e) return py::none();
+  if (!e)
+    return py::none();
   return py::cast(*e);
 }
 
@@ -456,7 +592,8 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
   api::ParseOptions o;
   o.syntax = api::Syntax::TtgirText;
   o.shapeName = "shape=";
-  if (!shape.is_none()) o.shape = toIntTuple(shape, "shape");
+  if (!shape.is_none())
+    o.shape = toIntTuple(shape, "shape");
   return *unwrap(api::parseLayout(text, o)).linear();
 }
 
@@ -467,19 +604,25 @@ linear::Encoding encodingOf(const py::dict &d, int depth = 0);
 /// of ints (bases), a dict (a parent encoding); anything else is described
 /// for the diagnostic.
 linear::FieldValue fieldValueOf(py::handle v, int depth) {
-  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
-  if (py::isinstance<py::int_>(v)) return toInt64(v, "field");
+  if (py::isinstance<py::bool_>(v))
+    return v.cast<bool>();
+  if (py::isinstance<py::int_>(v))
+    return toInt64(v, "field");
   if (py::isinstance<py::dict>(v))
     return std::shared_ptr<const linear::Encoding>(
-        std::make_shared<linear::Encoding>(encodingOf(v.cast<py::dict>(), depth + 1)));
+        std::make_shared<linear::Encoding>(
+            encodingOf(v.cast<py::dict>(), depth + 1)));
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
     py::sequence seq = v.cast<py::sequence>();
-    bool nested = seq.size() > 0 && (py::isinstance<py::list>(seq[0]) || py::isinstance<py::tuple>(seq[0]));
+    bool nested = seq.size() > 0 && (py::isinstance<py::list>(seq[0]) ||
+                                     py::isinstance<py::tuple>(seq[0]));
     if (!nested) {
       std::vector<int64_t> r;
       for (py::handle x : seq) {
         if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
-          return linear::OtherValue{"a list holding " + std::string(py::str(py::type::of(x).attr("__name__")))};
+          return linear::OtherValue{
+              "a list holding " +
+              std::string(py::str(py::type::of(x).attr("__name__")))};
         r.push_back(toInt64(x, "field"));
       }
       return r;
@@ -491,14 +634,17 @@ linear::FieldValue fieldValueOf(py::handle v, int depth) {
       std::vector<int64_t> b;
       for (py::handle x : row.cast<py::sequence>()) {
         if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
-          return linear::OtherValue{"a list of lists holding " + std::string(py::str(py::type::of(x).attr("__name__")))};
+          return linear::OtherValue{
+              "a list of lists holding " +
+              std::string(py::str(py::type::of(x).attr("__name__")))};
         b.push_back(toInt64(x, "field"));
       }
       bases.push_back(std::move(b));
     }
     return bases;
   }
-  return linear::OtherValue{"a " + std::string(py::str(py::type::of(v).attr("__name__")))};
+  return linear::OtherValue{
+      "a " + std::string(py::str(py::type::of(v).attr("__name__")))};
 }
 
 /// Triton's standard-layout parameters as a dict (the keys of docs/linear.md:
@@ -506,24 +652,30 @@ linear::FieldValue fieldValueOf(py::handle v, int depth) {
 /// library's one reader of encodings (linear::makeEncoding): the same
 /// names, checks and messages as the CLI's JSON and TTGIR text.
 linear::Encoding encodingOf(const py::dict &d, int depth) {
-  if (depth > 8) raise(Diagnostic::error("layout parents nest deeper than 8"));
+  if (depth > 8)
+    raise(Diagnostic::error("layout parents nest deeper than 8"));
   if (!d.contains("kind") || !py::isinstance<py::str>(d["kind"]))
     raise(Diagnostic::error("expected a layout object with a 'kind'"));
   std::string name = d["kind"].cast<std::string>();
   std::optional<linear::EncodingKind> kind = linear::encodingKindFromName(name);
-  if (!kind) raise(Diagnostic::error("unknown layout kind '" + name + "'"));
+  if (!kind)
+    raise(Diagnostic::error("unknown layout kind '" + name + "'"));
   std::vector<linear::EncodingField> fields;
   for (auto item : d) {
-    if (!py::isinstance<py::str>(item.first)) throw py::type_error("layout dict keys must be strings");
+    if (!py::isinstance<py::str>(item.first))
+      throw py::type_error("layout dict keys must be strings");
     std::string key = item.first.cast<std::string>();
-    if (key == "kind") continue;
+    if (key == "kind")
+      continue;
     fields.push_back({key, fieldValueOf(item.second, depth), 0, 0});
   }
   return unwrap(linear::makeEncoding(*kind, fields));
 }
 
 void bindLinear(py::module_ &m) {
-  py::class_<LinearLayout>(m, "LinearLayout", R"doc(A linear layout over F2 (Triton's LinearLayout): in-dims (register, lane, warp, block, ...) -> out-dims (dim0, dim1, ... or offset).
+  py::class_<LinearLayout>(
+      m, "LinearLayout",
+      R"doc(A linear layout over F2 (Triton's LinearLayout): in-dims (register, lane, warp, block, ...) -> out-dims (dim0, dim1, ... or offset).
 
 L(x) = XOR of the bases b_j whose input bit x_j is 1: each in-dim's
 k-th basis is the image of 2^k.
@@ -533,193 +685,413 @@ Example:
     >>> L.apply({"register": 1, "lane": 2})
     [('dim0', 9)]
 )doc")
-      .def(py::init([](const std::string &text) { return unwrap(linear::parseLinearLayout(text)); }),
+      .def(py::init([](const std::string &text) {
+             return unwrap(linear::parseLinearLayout(text));
+           }),
            py::arg("text"))
-      .def_static("from_ttgir", &ttgirLayout, py::arg("text"), py::arg("shape") = py::none(),
-                  "Triton's layout from TTGIR text: an attribute (#ttg.blocked<{...}>, #ttg.nvidia_mma, #ttg.dot_op, "
-                  "#ttg.slice, #ttg.amd_mfma, #ttg.amd_wmma, #ttg.swizzled_shared, #ttg.nvmma_shared, #ttg.linear), "
-                  "a tensor<...> type (which gives the shape) or a pasted dump whose alias lines resolve; "
+      .def_static("from_ttgir", &ttgirLayout, py::arg("text"),
+                  py::arg("shape") = py::none(),
+                  "Triton's layout from TTGIR text: an attribute "
+                  "(#ttg.blocked<{...}>, #ttg.nvidia_mma, #ttg.dot_op, "
+                  "#ttg.slice, #ttg.amd_mfma, #ttg.amd_wmma, "
+                  "#ttg.swizzled_shared, #ttg.nvmma_shared, #ttg.linear), "
+                  "a tensor<...> type (which gives the shape) or a pasted dump "
+                  "whose alias lines resolve; "
                   "shape= when the text has no type")
-      .def_static("from_bases", &fromBases, py::arg("bases"), py::arg("out_dim_names"),
-                  py::arg("out_dim_sizes") = py::none(), py::arg("require_surjective") = py::none(),
-                  "bases: {in_dim: [[out coords], ...]} (or pairs); out_dim_names: names (sizes inferred, "
-                  "surjective), names with out_dim_sizes (surjective unless require_surjective=False), "
-                  "or {name: size} (surjective only with require_surjective=True)")
-      .def_static("identity_1d", [](Int64 size, const std::string &in, const std::string &out) {
-             return unwrap(LinearLayout::identity1D(size, linear::internDim(in), linear::internDim(out)));
-           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), "x -> x on one dim")
-      .def_static("zeros_1d", [](Int64 size, const std::string &in, const std::string &out, Int64 outSize) {
-             return unwrap(linear::zeros1D(size, linear::internDim(in), linear::internDim(out), outSize));
-           }, py::arg("size"), py::arg("in_dim"), py::arg("out_dim"), py::arg("out_dim_size") = 1,
-           "x -> 0 (a broadcast); out_dim of size out_dim_size")
-      .def_static("empty", [] { return LinearLayout::empty(); }, "The layout with no dims (the identity of *)")
-      .def_static("strided_1d", [](Int64 size, Int64 stride, const std::string &in, const std::string &out) {
-             return unwrap(linear::strided1D(size, stride, linear::internDim(in), linear::internDim(out)));
-           }, py::arg("size"), py::arg("stride"), py::arg("in_dim"), py::arg("out_dim"),
-           "x -> stride * x on one dim (size, stride powers of two; out size size * stride)")
-      .def_property_readonly("bases", &basesDict, "{in_dim: [[out coords], ...]}")
+      .def_static(
+          "from_bases", &fromBases, py::arg("bases"), py::arg("out_dim_names"),
+          py::arg("out_dim_sizes") = py::none(),
+          py::arg("require_surjective") = py::none(),
+          "bases: {in_dim: [[out coords], ...]} (or pairs); out_dim_names: "
+          "names (sizes inferred, "
+          "surjective), names with out_dim_sizes (surjective unless "
+          "require_surjective=False), "
+          "or {name: size} (surjective only with require_surjective=True)")
+      .def_static(
+          "identity_1d",
+          [](Int64 size, const std::string &in, const std::string &out) {
+            return unwrap(LinearLayout::identity1D(size, linear::internDim(in),
+                                                   linear::internDim(out)));
+          },
+          py::arg("size"), py::arg("in_dim"), py::arg("out_dim"),
+          "x -> x on one dim")
+      .def_static(
+          "zeros_1d",
+          [](Int64 size, const std::string &in, const std::string &out,
+             Int64 outSize) {
+            return unwrap(linear::zeros1D(size, linear::internDim(in),
+                                          linear::internDim(out), outSize));
+          },
+          py::arg("size"), py::arg("in_dim"), py::arg("out_dim"),
+          py::arg("out_dim_size") = 1,
+          "x -> 0 (a broadcast); out_dim of size out_dim_size")
+      .def_static(
+          "empty", [] { return LinearLayout::empty(); },
+          "The layout with no dims (the identity of *)")
+      .def_static(
+          "strided_1d",
+          [](Int64 size, Int64 stride, const std::string &in,
+             const std::string &out) {
+            return unwrap(linear::strided1D(size, stride, linear::internDim(in),
+                                            linear::internDim(out)));
+          },
+          py::arg("size"), py::arg("stride"), py::arg("in_dim"),
+          py::arg("out_dim"),
+          "x -> stride * x on one dim (size, stride powers of two; out size "
+          "size * stride)")
+      .def_property_readonly("bases", &basesDict,
+                             "{in_dim: [[out coords], ...]}")
       .def_property_readonly("num_in_dims", &LinearLayout::numInDims)
       .def_property_readonly("num_out_dims", &LinearLayout::numOutDims)
-      .def("get_bases", &basesDict, "{in_dim: [[out coords], ...]} (the bases property)")
-      .def("get_basis", [](const LinearLayout &l, const std::string &in, Int64 pos, py::object out) -> py::object {
-             int i = l.inDimIndex(linear::internDim(in));
-             if (i < 0) raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
-             if (pos < 0 || pos >= l.inDim(i).log2)
-               raise(Diagnostic::error("basis " + std::to_string(pos) + " of in-dim '" + in + "' is outside [0, " +
-                                       std::to_string(l.inDim(i).log2) + ")"));
-             std::vector<int64_t> b = l.bases(i)[size_t(pos)];
-             if (out.is_none()) return py::cast(b);
-             int k = l.outDimIndex(linear::internDim(out.cast<std::string>()));
-             if (k < 0) raise(Diagnostic::error("the layout has no out-dim '" + out.cast<std::string>() + "'"));
-             return py::cast(b[size_t(k)]);
-           }, py::arg("in_dim"), py::arg("pos"), py::arg("out_dim") = py::none(),
-           "L(in_dim = 2^pos) as [values per out-dim], or its value on out_dim")
-      .def("get_in_dim_names", [](const LinearLayout &l) { return dimNames(l, true); })
-      .def("get_out_dim_names", [](const LinearLayout &l) { return dimNames(l, false); })
-      .def("get_out_dim_sizes", [](const LinearLayout &l) {
+      .def("get_bases", &basesDict,
+           "{in_dim: [[out coords], ...]} (the bases property)")
+      .def(
+          "get_basis",
+          [](const LinearLayout &l, const std::string &in, Int64 pos,
+             py::object out) -> py::object {
+            int i = l.inDimIndex(linear::internDim(in));
+            if (i < 0)
+              raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
+            if (pos < 0 || pos >= l.inDim(i).log2)
+              raise(Diagnostic::error(
+                  "basis " + std::to_string(pos) + " of in-dim '" + in +
+                  "' is outside [0, " + std::to_string(l.inDim(i).log2) + ")"));
+            std::vector<int64_t> b = l.bases(i)[size_t(pos)];
+            if (out.is_none())
+              return py::cast(b);
+            int k = l.outDimIndex(linear::internDim(out.cast<std::string>()));
+            if (k < 0)
+              raise(Diagnostic::error("the layout has no out-dim '" +
+                                      out.cast<std::string>() + "'"));
+            return py::cast(b[size_t(k)]);
+          },
+          py::arg("in_dim"), py::arg("pos"), py::arg("out_dim") = py::none(),
+          "L(in_dim = 2^pos) as [values per out-dim], or its value on out_dim")
+      .def("get_in_dim_names",
+           [](const LinearLayout &l) { return dimNames(l, true); })
+      .def("get_out_dim_names",
+           [](const LinearLayout &l) { return dimNames(l, false); })
+      .def("get_out_dim_sizes",
+           [](const LinearLayout &l) {
              std::vector<int64_t> r;
-             for (int k = 0; k < l.numOutDims(); ++k) r.push_back(l.outDim(k).size());
+             for (int k = 0; k < l.numOutDims(); ++k)
+               r.push_back(l.outDim(k).size());
              return r;
            })
-      .def("get_out_dims", [](const LinearLayout &l) { return dimSizes(l, false); }, "[(out_dim, size), ...]")
-      .def("get_out_dim_index", [](const LinearLayout &l, const std::string &d) {
-             int k = l.outDimIndex(linear::internDim(d));
-             if (k < 0) raise(Diagnostic::error("the layout has no out-dim '" + d + "'"));
-             return k;
-           }, py::arg("out_dim"))
-      .def("has_in_dim", [](const LinearLayout &l, const std::string &d) { return l.hasInDim(linear::internDim(d)); })
-      .def("has_out_dim", [](const LinearLayout &l, const std::string &d) { return l.hasOutDim(linear::internDim(d)); })
+      .def(
+          "get_out_dims",
+          [](const LinearLayout &l) { return dimSizes(l, false); },
+          "[(out_dim, size), ...]")
+      .def(
+          "get_out_dim_index",
+          [](const LinearLayout &l, const std::string &d) {
+            int k = l.outDimIndex(linear::internDim(d));
+            if (k < 0)
+              raise(Diagnostic::error("the layout has no out-dim '" + d + "'"));
+            return k;
+          },
+          py::arg("out_dim"))
+      .def("has_in_dim",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.hasInDim(linear::internDim(d));
+           })
+      .def("has_out_dim",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.hasOutDim(linear::internDim(d));
+           })
       .def("get_num_in_dims", &LinearLayout::numInDims)
       .def("get_num_out_dims", &LinearLayout::numOutDims)
-      .def("get_in_dim_size_log2", [](const LinearLayout &l, const std::string &d) { return l.inDimLog2(linear::internDim(d)); })
-      .def("get_out_dim_size_log2", [](const LinearLayout &l, const std::string &d) { return l.outDimLog2(linear::internDim(d)); })
+      .def("get_in_dim_size_log2",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.inDimLog2(linear::internDim(d));
+           })
+      .def("get_out_dim_size_log2",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.outDimLog2(linear::internDim(d));
+           })
       .def("get_total_in_dim_size_log2", &LinearLayout::totalInBits)
       .def("get_total_out_dim_size_log2", &LinearLayout::totalOutBits)
       .def("get_num_consecutive_in_out", &linear::numConsecutiveInOut,
-           "The largest V = 2^k with L(a*V + v, ...) = L(a*V, ...) + (v, 0, ...) for v < V "
+           "The largest V = 2^k with L(a*V + v, ...) = L(a*V, ...) + (v, 0, "
+           "...) for v < V "
            "(first in-dim onto the first out-dim)")
-      .def("reshape_ins", [](const LinearLayout &l, py::object dims) { return unwrap(l.reshapeIns(namedSizes(dims))); },
-           py::arg("new_in_dims"), "The flattened in bits re-split over [(name, size), ...] (first lowest)")
-      .def("reshape_outs", [](const LinearLayout &l, py::object dims) { return unwrap(l.reshapeOuts(namedSizes(dims))); },
-           py::arg("new_out_dims"), "The flattened out bits re-split over [(name, size), ...] (first lowest)")
-      .def("concat_ins", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.concatIns(b)); },
-           py::arg("other"), "self's in-dims then other's (equal out-dims)")
-      .def("concat_outs", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.concatOuts(b)); },
-           py::arg("other"), "self's out-dims then other's (equal in-dims)")
-      .def("divide_left", [](const LinearLayout &a, const LinearLayout &b) { return optionalLayout(linear::divideLeft(a, b)); },
-           py::arg("divisor"), "C with self == divisor * C, or None")
-      .def("divide_right", [](const LinearLayout &a, const LinearLayout &c) { return optionalLayout(linear::divideRight(a, c)); },
-           py::arg("divisor"), "B with self == B * divisor, or None")
-      .def("is_trivial_over", [](const LinearLayout &l, const std::vector<std::string> &d) {
-             auto ids = dimIds(d);
-             return linear::isTrivialOver(l, ids);
-           }, py::arg("dim_names"), "L is the identity on these dims and keeps them apart from the others")
-      .def("quotient", [](const LinearLayout &l, const std::vector<std::string> &d) -> py::object {
-             auto ids = dimIds(d);
-             auto q = linear::quotient(l, ids);
-             return q ? py::cast(*q) : py::none();
-           }, py::arg("dim_names"), "The sublayout of the other dims when is_trivial_over(dim_names), else None")
-      .def("sublayout_is_zero", [](const LinearLayout &l, const std::vector<std::string> &ins,
-                                   const std::vector<std::string> &outs) {
-             auto a = dimIds(ins), b = dimIds(outs);
-             return l.sublayoutIsZero(a, b);
-           }, py::arg("in_dims"), py::arg("out_dims"))
-      .def("remove_zero_bases_along_dim", [](const LinearLayout &l, const std::string &d) {
-             return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
-           }, py::arg("in_dim"), "The layout without in_dim's zero bases")
-      .def("unsqueeze_ins", [](const LinearLayout &l, const std::string &d) {
-             return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
-           }, py::arg("in_dim"), "remove_zero_bases_along_dim (Triton's second name for it)")
-      .def("unsqueeze_in", [](const LinearLayout &l, const std::string &d) {
-             return unwrap(linear::removeUnitInDim(l, linear::internDim(d)));
-           }, py::arg("in_dim"), "The layout without in_dim, which must have size 1")
-      .def("unsqueeze_out", [](const LinearLayout &l, const std::string &d) {
-             return unwrap(linear::removeUnitOutDim(l, linear::internDim(d)));
-           }, py::arg("out_dim"), "The layout without out_dim, which must have size 1")
-      .def("equal_ignoring_out_dim_sizes", &linear::equalIgnoringOutDimSizes, py::arg("other"))
-      .def("get_matrix_view", [](const LinearLayout &l) {
-             std::vector<std::vector<int>> m(size_t(l.totalOutBits()), std::vector<int>(size_t(l.totalInBits())));
-             for (int i = 0; i < l.totalOutBits(); ++i)
-               for (int j = 0; j < l.totalInBits(); ++j) m[size_t(i)][size_t(j)] = int((l.column(j) >> i) & 1);
-             return m;
-           }, "The F2 matrix as lists: row i (out bit), column j (in bit) = bit i of L(2^j)")
-      .def_property_readonly("in_dims", [](const LinearLayout &l) { return dimSizes(l, true); })
-      .def_property_readonly("out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
-      .def("get_in_dim_size", [](const LinearLayout &l, const std::string &d) { return pow2Int(l.inDimLog2(linear::internDim(d))); })
-      .def("get_out_dim_size", [](const LinearLayout &l, const std::string &d) { return pow2Int(l.outDimLog2(linear::internDim(d))); })
-      .def("get_total_in_dim_size", [](const LinearLayout &l) { return pow2Int(l.totalInBits()); })
-      .def("get_total_out_dim_size", [](const LinearLayout &l) { return pow2Int(l.totalOutBits()); })
+      .def(
+          "reshape_ins",
+          [](const LinearLayout &l, py::object dims) {
+            return unwrap(l.reshapeIns(namedSizes(dims)));
+          },
+          py::arg("new_in_dims"),
+          "The flattened in bits re-split over [(name, size), ...] (first "
+          "lowest)")
+      .def(
+          "reshape_outs",
+          [](const LinearLayout &l, py::object dims) {
+            return unwrap(l.reshapeOuts(namedSizes(dims)));
+          },
+          py::arg("new_out_dims"),
+          "The flattened out bits re-split over [(name, size), ...] (first "
+          "lowest)")
+      .def(
+          "concat_ins",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return unwrap(a.concatIns(b));
+          },
+          py::arg("other"), "self's in-dims then other's (equal out-dims)")
+      .def(
+          "concat_outs",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return unwrap(a.concatOuts(b));
+          },
+          py::arg("other"), "self's out-dims then other's (equal in-dims)")
+      .def(
+          "divide_left",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return optionalLayout(linear::divideLeft(a, b));
+          },
+          py::arg("divisor"), "C with self == divisor * C, or None")
+      .def(
+          "divide_right",
+          [](const LinearLayout &a, const LinearLayout &c) {
+            return optionalLayout(linear::divideRight(a, c));
+          },
+          py::arg("divisor"), "B with self == B * divisor, or None")
+      .def(
+          "is_trivial_over",
+          [](const LinearLayout &l, const std::vector<std::string> &d) {
+            auto ids = dimIds(d);
+            return linear::isTrivialOver(l, ids);
+          },
+          py::arg("dim_names"),
+          "L is the identity on these dims and keeps them apart from the "
+          "others")
+      .def(
+          "quotient",
+          [](const LinearLayout &l,
+             const std::vector<std::string> &d) -> py::object {
+            auto ids = dimIds(d);
+            auto q = linear::quotient(l, ids);
+            return q ? py::cast(*q) : py::none();
+          },
+          py::arg("dim_names"),
+          "The sublayout of the other dims when is_trivial_over(dim_names), "
+          "else None")
+      .def(
+          "sublayout_is_zero",
+          [](const LinearLayout &l, const std::vector<std::string> &ins,
+             const std::vector<std::string> &outs) {
+            auto a = dimIds(ins), b = dimIds(outs);
+            return l.sublayoutIsZero(a, b);
+          },
+          py::arg("in_dims"), py::arg("out_dims"))
+      .def(
+          "remove_zero_bases_along_dim",
+          [](const LinearLayout &l, const std::string &d) {
+            return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
+          },
+          py::arg("in_dim"), "The layout without in_dim's zero bases")
+      .def(
+          "unsqueeze_ins",
+          [](const LinearLayout &l, const std::string &d) {
+            return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
+          },
+          py::arg("in_dim"),
+          "remove_zero_bases_along_dim (Triton's second name for it)")
+      .def(
+          "unsqueeze_in",
+          [](const LinearLayout &l, const std::string &d) {
+            return unwrap(linear::removeUnitInDim(l, linear::internDim(d)));
+          },
+          py::arg("in_dim"),
+          "The layout without in_dim, which must have size 1")
+      .def(
+          "unsqueeze_out",
+          [](const LinearLayout &l, const std::string &d) {
+            return unwrap(linear::removeUnitOutDim(l, linear::internDim(d)));
+          },
+          py::arg("out_dim"),
+          "The layout without out_dim, which must have size 1")
+      .def("equal_ignoring_out_dim_sizes", &linear::equalIgnoringOutDimSizes,
+           py::arg("other"))
+      .def(
+          "get_matrix_view",
+          [](const LinearLayout &l) {
+            std::vector<std::vector<int>> m(
+                size_t(l.totalOutBits()),
+                std::vector<int>(size_t(l.totalInBits())));
+            for (int i = 0; i < l.totalOutBits(); ++i)
+              for (int j = 0; j < l.totalInBits(); ++j)
+                m[size_t(i)][size_t(j)] = int((l.column(j) >> i) & 1);
+            return m;
+          },
+          "The F2 matrix as lists: row i (out bit), column j (in bit) = bit i "
+          "of L(2^j)")
+      .def_property_readonly(
+          "in_dims", [](const LinearLayout &l) { return dimSizes(l, true); })
+      .def_property_readonly(
+          "out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
+      .def("get_in_dim_size",
+           [](const LinearLayout &l, const std::string &d) {
+             return pow2Int(l.inDimLog2(linear::internDim(d)));
+           })
+      .def("get_out_dim_size",
+           [](const LinearLayout &l, const std::string &d) {
+             return pow2Int(l.outDimLog2(linear::internDim(d)));
+           })
+      .def("get_total_in_dim_size",
+           [](const LinearLayout &l) { return pow2Int(l.totalInBits()); })
+      .def("get_total_out_dim_size",
+           [](const LinearLayout &l) { return pow2Int(l.totalOutBits()); })
       .def("apply", &applyLinear, py::arg("inputs"),
-           "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, value), ...]")
-      .def("apply_flat", [](const LinearLayout &l, py::object x) { return unwrap(l.applyFlatChecked(toUint64(x, "x"))); }, py::arg("x"), "L on the packed input bits (first in-dim lowest), x < 2^(total in bits)")
-      .def("outputs", &outputsTable, "numpy (2^in_bits, n_out) array of L at every packed input, computed in C++")
-      .def("compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.compose(b)); },
-           py::arg("outer"), "outer o self: x -> outer(self(x)); self's out-dims are outer's in-dims")
-      .def("invert", [](const LinearLayout &l) { return unwrap(l.invert()); }, "L^-1 (L bijective)")
-      .def("pseudoinvert", [](const LinearLayout &l) { return unwrap(l.pseudoinvert()); },
-           "A right inverse P with L(P(y)) = y for y in L's image (free variables 0)")
-      .def("invert_and_compose", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a.invertAndCompose(b)); },
-           py::arg("outer"), "C with outer(C(x)) = self(x): self -> outer's inputs, e.g. a conversion src -> dst")
-      .def("get_free_variable_masks", [](const LinearLayout &l) {
-             auto masks = l.freeVariableMasks();
-             py::dict d;
-             for (int i = 0; i < l.numInDims(); ++i) d[py::str(dimStr(l.inDim(i).id))] = masks[size_t(i)];
-             return d;
-           }, "{in_dim: mask} of the input bits whose value never changes the output (after Gaussian elimination)")
-      .def("sublayout", [](const LinearLayout &l, const std::vector<std::string> &ins, const std::vector<std::string> &outs) {
-             auto a = dimIds(ins), b = dimIds(outs);
-             return unwrap(l.sublayout(a, b));
-           }, py::arg("in_dims"), py::arg("out_dims"))
-      .def("transpose_ins", [](const LinearLayout &l, const std::vector<std::string> &o) { auto a = dimIds(o); return unwrap(l.transposeIns(a)); })
-      .def("transpose_outs", [](const LinearLayout &l, const std::vector<std::string> &o) { auto a = dimIds(o); return unwrap(l.transposeOuts(a)); })
+           "L(inputs): inputs {in_dim: value} (missing dims 0) -> [(out_dim, "
+           "value), ...]")
+      .def(
+          "apply_flat",
+          [](const LinearLayout &l, py::object x) {
+            return unwrap(l.applyFlatChecked(toUint64(x, "x")));
+          },
+          py::arg("x"),
+          "L on the packed input bits (first in-dim lowest), x < 2^(total in "
+          "bits)")
+      .def("outputs", &outputsTable,
+           "numpy (2^in_bits, n_out) array of L at every packed input, "
+           "computed in C++")
+      .def(
+          "compose",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return unwrap(a.compose(b));
+          },
+          py::arg("outer"),
+          "outer o self: x -> outer(self(x)); self's out-dims are outer's "
+          "in-dims")
+      .def(
+          "invert", [](const LinearLayout &l) { return unwrap(l.invert()); },
+          "L^-1 (L bijective)")
+      .def(
+          "pseudoinvert",
+          [](const LinearLayout &l) { return unwrap(l.pseudoinvert()); },
+          "A right inverse P with L(P(y)) = y for y in L's image (free "
+          "variables 0)")
+      .def(
+          "invert_and_compose",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return unwrap(a.invertAndCompose(b));
+          },
+          py::arg("outer"),
+          "C with outer(C(x)) = self(x): self -> outer's inputs, e.g. a "
+          "conversion src -> dst")
+      .def(
+          "get_free_variable_masks",
+          [](const LinearLayout &l) {
+            auto masks = l.freeVariableMasks();
+            py::dict d;
+            for (int i = 0; i < l.numInDims(); ++i)
+              d[py::str(dimStr(l.inDim(i).id))] = masks[size_t(i)];
+            return d;
+          },
+          "{in_dim: mask} of the input bits whose value never changes the "
+          "output (after Gaussian elimination)")
+      .def(
+          "sublayout",
+          [](const LinearLayout &l, const std::vector<std::string> &ins,
+             const std::vector<std::string> &outs) {
+            auto a = dimIds(ins), b = dimIds(outs);
+            return unwrap(l.sublayout(a, b));
+          },
+          py::arg("in_dims"), py::arg("out_dims"))
+      .def("transpose_ins",
+           [](const LinearLayout &l, const std::vector<std::string> &o) {
+             auto a = dimIds(o);
+             return unwrap(l.transposeIns(a));
+           })
+      .def("transpose_outs",
+           [](const LinearLayout &l, const std::vector<std::string> &o) {
+             auto a = dimIds(o);
+             return unwrap(l.transposeOuts(a));
+           })
       .def("flatten_ins", &LinearLayout::flattenIns)
       .def("flatten_outs", &LinearLayout::flattenOuts)
       .def("is_surjective", &LinearLayout::isSurjective)
       .def("is_injective", &LinearLayout::isInjective)
       .def("is_invertible", &LinearLayout::isInvertible)
       .def("get_matrix_rank", &LinearLayout::rank)
-      .def("__mul__", [](const LinearLayout &a, const LinearLayout &b) { return unwrap(a * b); },
-           "The product: the in- and out-dims of both, b's bits above a's")
+      .def(
+          "__mul__",
+          [](const LinearLayout &a, const LinearLayout &b) {
+            return unwrap(a * b);
+          },
+          "The product: the in- and out-dims of both, b's bits above a's")
       .def(py::self == py::self)
       .def(py::self != py::self)
       .def("__hash__", &LinearLayout::hash)
       .def("__repr__", &LinearLayout::str)
-      .def("__str__", &LinearLayout::toString, "The readable list of bases (Triton's str)")
+      .def("__str__", &LinearLayout::toString,
+           "The readable list of bases (Triton's str)")
       .def("to_string", &LinearLayout::toString);
 
-  m.def("divide_left", [](const LinearLayout &a, const LinearLayout &b) { return optionalLayout(linear::divideLeft(a, b)); },
-        py::arg("a"), py::arg("b"), "C with a == b * C (b the minor part), or None");
-  m.def("divide_right", [](const LinearLayout &a, const LinearLayout &c) { return optionalLayout(linear::divideRight(a, c)); },
-        py::arg("a"), py::arg("c"), "B with a == B * c (c the major part), or None");
+  m.def(
+      "divide_left",
+      [](const LinearLayout &a, const LinearLayout &b) {
+        return optionalLayout(linear::divideLeft(a, b));
+      },
+      py::arg("a"), py::arg("b"),
+      "C with a == b * C (b the minor part), or None");
+  m.def(
+      "divide_right",
+      [](const LinearLayout &a, const LinearLayout &c) {
+        return optionalLayout(linear::divideRight(a, c));
+      },
+      py::arg("a"), py::arg("c"),
+      "B with a == B * c (c the major part), or None");
   m.def("to_f2_matrix", &toF2Matrix, py::arg("layout"),
-        "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of L(2^j) (the first dims lowest)");
-  m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"), py::arg("out_dims"),
-        "The layout with M's columns as bases; in_dims/out_dims: {name: size} in bit order");
-  m.def("standard_layout", [](py::object params, const std::vector<int64_t> &shape) {
-          if (py::isinstance<py::str>(params)) {
-            std::string text = params.cast<std::string>();
-            if (api::candidateSyntaxes(text).front() != api::Syntax::StandardParams)
-              return ttgirLayout(text, py::cast(shape));
-            return unwrap(linear::toLinearLayout(unwrap(linear::parseEncodingJson(text)), shape));
-          }
-          if (!py::isinstance<py::dict>(params))
-            throw py::type_error("params: a dict of Triton's parameters, their JSON text or TTGIR text");
-          return unwrap(linear::toLinearLayout(encodingOf(params.cast<py::dict>()), shape));
-        }, py::arg("params"), py::arg("shape"),
-        "Triton's standard layout from its parameters (a dict with 'kind': blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
-        "dot_operand, slice, swizzled_shared, nvmma_shared, shmem_for_reg_to_reg), that dict as JSON text, or TTGIR text, "
-        "over a tensor shape");
-  m.def("blocked", [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
-                      const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,
-                      const std::vector<int64_t> &shape) {
-          return unwrap(linear::blockedLayout(spt, tpw, wpc, order, shape));
-        }, py::arg("size_per_thread"), py::arg("threads_per_warp"), py::arg("warps_per_cta"),
-        py::arg("order"), py::arg("shape"), "Triton's BlockedEncodingAttr as a linear layout");
-  m.def("nvidia_mma", [](int versionMajor, const std::vector<unsigned> &instr,
-                         const std::vector<unsigned> &wpc, const std::vector<int64_t> &shape) {
-          return unwrap(linear::nvidiaMmaLayout(versionMajor, instr, wpc, shape));
-        }, py::arg("version_major"), py::arg("instr_shape"), py::arg("warps_per_cta"), py::arg("shape"),
-        "Triton's NvidiaMmaEncodingAttr (v2 mma.sync, v3 wgmma accumulator) as a linear layout");
+        "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of "
+        "L(2^j) (the first dims lowest)");
+  m.def("from_f2_matrix", &fromF2Matrix, py::arg("matrix"), py::arg("in_dims"),
+        py::arg("out_dims"),
+        "The layout with M's columns as bases; in_dims/out_dims: {name: size} "
+        "in bit order");
+  m.def(
+      "standard_layout",
+      [](py::object params, const std::vector<int64_t> &shape) {
+        if (py::isinstance<py::str>(params)) {
+          std::string text = params.cast<std::string>();
+          if (api::candidateSyntaxes(text).front() !=
+              api::Syntax::StandardParams)
+            return ttgirLayout(text, py::cast(shape));
+          return unwrap(linear::toLinearLayout(
+              unwrap(linear::parseEncodingJson(text)), shape));
+        }
+        if (!py::isinstance<py::dict>(params))
+          throw py::type_error("params: a dict of Triton's parameters, their "
+                               "JSON text or TTGIR text");
+        return unwrap(
+            linear::toLinearLayout(encodingOf(params.cast<py::dict>()), shape));
+      },
+      py::arg("params"), py::arg("shape"),
+      "Triton's standard layout from its parameters (a dict with 'kind': "
+      "blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
+      "dot_operand, slice, swizzled_shared, nvmma_shared, "
+      "shmem_for_reg_to_reg), that dict as JSON text, or TTGIR text, "
+      "over a tensor shape");
+  m.def(
+      "blocked",
+      [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
+         const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,
+         const std::vector<int64_t> &shape) {
+        return unwrap(linear::blockedLayout(spt, tpw, wpc, order, shape));
+      },
+      py::arg("size_per_thread"), py::arg("threads_per_warp"),
+      py::arg("warps_per_cta"), py::arg("order"), py::arg("shape"),
+      "Triton's BlockedEncodingAttr as a linear layout");
+  m.def(
+      "nvidia_mma",
+      [](int versionMajor, const std::vector<unsigned> &instr,
+         const std::vector<unsigned> &wpc, const std::vector<int64_t> &shape) {
+        return unwrap(linear::nvidiaMmaLayout(versionMajor, instr, wpc, shape));
+      },
+      py::arg("version_major"), py::arg("instr_shape"),
+      py::arg("warps_per_cta"), py::arg("shape"),
+      "Triton's NvidiaMmaEncodingAttr (v2 mma.sync, v3 wgmma accumulator) as a "
+      "linear layout");
 }
 
 //===----------------------------------------------------------------------===//
@@ -745,7 +1117,8 @@ api::AnyLayout anyOf(py::handle h) {
   } else if (py::isinstance<py::str>(h)) {
     return unwrap(api::parseLayout(h.cast<std::string>()));
   } else {
-    throw py::type_error("expected a Layout, ComposedLayout, TileLayout, LinearLayout or layout text");
+    throw py::type_error("expected a Layout, ComposedLayout, TileLayout, "
+                         "LinearLayout or layout text");
   }
   return a;
 }
@@ -753,33 +1126,52 @@ api::AnyLayout anyOf(py::handle h) {
 namespace {
 
 py::object cuteObject(const cute::ComposedLayout &c) {
-  if (c.swizzle.isIdentity() && c.offset == 0) return py::cast(c.layout);
+  if (c.swizzle.isIdentity() && c.offset == 0)
+    return py::cast(c.layout);
   return py::cast(c);
 }
 
 py::object objectOf(const api::AnyLayout &a) {
-  if (const auto *c = a.cute()) return cuteObject(*c);
-  if (const auto *t = a.tile()) return py::cast(*t);
+  if (const auto *c = a.cute())
+    return cuteObject(*c);
+  if (const auto *t = a.tile())
+    return py::cast(*t);
   return py::cast(*a.linear());
 }
 
 void bindConvert(py::module_ &m) {
-  m.def("parse", [](const std::string &text, py::object shape) {
-          api::ParseOptions o;
-          o.shapeName = "shape=";
-          if (!shape.is_none()) o.shape = toIntTuple(shape);
-          return objectOf(unwrap(api::parseLayout(text, o)));
-        }, py::arg("text"), py::arg("shape") = py::none(),
-        "A layout in any grammar, the model told by the first characters ('{' linear, 'S['/'R['/'Swizzle' tile, "
-        "'<' attribute, else cute; '(' also a basis descriptor over shape)");
-  m.def("to_cute", [](py::object x) { return cuteObject(unwrap(api::toCute(anyOf(x)))); }, py::arg("layout"),
-        "The cute form (a Layout, or a ComposedLayout with a swizzle); refused where the bridge has none");
-  m.def("to_tile", [](py::object x) { return unwrap(api::toTile(anyOf(x))); }, py::arg("layout"),
-        "The tile form (register -> m, lane -> laneid, warp -> warpid, block -> cta)");
-  m.def("to_linear", [](py::object x, std::vector<int64_t> shape) {
-          return unwrap(api::toLinear(anyOf(x), shape));
-        }, py::arg("layout"), py::arg("shape") = std::vector<int64_t>{},
-        "The linear form over F2 (cute: index -> offset; tile: over shape's dims, else index)");
+  m.def(
+      "parse",
+      [](const std::string &text, py::object shape) {
+        api::ParseOptions o;
+        o.shapeName = "shape=";
+        if (!shape.is_none())
+          o.shape = toIntTuple(shape);
+        return objectOf(unwrap(api::parseLayout(text, o)));
+      },
+      py::arg("text"), py::arg("shape") = py::none(),
+      "A layout in any grammar, the model told by the first characters ('{' "
+      "linear, 'S['/'R['/'Swizzle' tile, "
+      "'<' attribute, else cute; '(' also a basis descriptor over shape)");
+  m.def(
+      "to_cute",
+      [](py::object x) { return cuteObject(unwrap(api::toCute(anyOf(x)))); },
+      py::arg("layout"),
+      "The cute form (a Layout, or a ComposedLayout with a swizzle); refused "
+      "where the bridge has none");
+  m.def(
+      "to_tile", [](py::object x) { return unwrap(api::toTile(anyOf(x))); },
+      py::arg("layout"),
+      "The tile form (register -> m, lane -> laneid, warp -> warpid, block -> "
+      "cta)");
+  m.def(
+      "to_linear",
+      [](py::object x, std::vector<int64_t> shape) {
+        return unwrap(api::toLinear(anyOf(x), shape));
+      },
+      py::arg("layout"), py::arg("shape") = std::vector<int64_t>{},
+      "The linear form over F2 (cute: index -> offset; tile: over shape's "
+      "dims, else index)");
 }
 
 } // namespace

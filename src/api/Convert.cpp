@@ -12,7 +12,8 @@
 
 namespace lk::api {
 
-std::optional<cute::ComposedLayout> swizzledForm(const linear::LinearLayout &toOffset) {
+std::optional<cute::ComposedLayout>
+swizzledForm(const linear::LinearLayout &toOffset) {
   if (Expected<cute::Layout> plain = bridge::linearToCute(toOffset)) {
     cute::ComposedLayout c;
     c.layout = std::move(*plain);
@@ -129,7 +130,8 @@ toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape) {
   if (const cute::ComposedLayout *c = l.cute()) {
     if (!c->swizzle.isIdentity() || c->offset != 0)
       return Diagnostic::error("padding takes a cute layout without a swizzle "
-                               "or an offset, not " + c->str());
+                               "or an offset, not " +
+                               c->str());
     return bridge::cuteToPadded(c->layout);
   }
   if (shape.empty())

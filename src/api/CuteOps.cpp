@@ -63,7 +63,8 @@ Expected<CuteValue> cosizeOf(std::span<const CuteValue> a) {
   const Layout &l = L(a, 0);
   if (l.hasBasisStrides())
     return Diagnostic::error("cosize is not defined for the basis-stride "
-                             "layout " + l.str())
+                             "layout " +
+                             l.str())
         .note("its codomain is multi-dimensional; evaluate it to see where "
               "a coordinate goes");
   return value(l.cosize());
@@ -91,89 +92,145 @@ std::vector<CuteOp> buildOps() {
   const CuteParam a{"A", kL}, b{"B", kL}, layout{"LAYOUT", kL},
       tiler{"TILER", kT}, profile{"PROFILE", kI, true};
   return {
-      {"size", {layout}, kN, "Number of coordinates of a layout (product of shape)",
+      {"size",
+       {layout},
+       kN,
+       "Number of coordinates of a layout (product of shape)",
        [](std::span<const CuteValue> v) { return value(L(v, 0).size()); }},
-      {"cosize", {layout}, kN, "One past the largest offset: 1 + sum of (s-1)*|d| over the leaves",
+      {"cosize",
+       {layout},
+       kN,
+       "One past the largest offset: 1 + sum of (s-1)*|d| over the leaves",
        cosizeOf},
-      {"rank", {layout}, kN, "Number of top-level modes (1 for an integer shape)",
+      {"rank",
+       {layout},
+       kN,
+       "Number of top-level modes (1 for an integer shape)",
        [](std::span<const CuteValue> v) {
          return value(int64_t(L(v, 0).rank()));
        }},
-      {"depth", {layout}, kN, "Nesting depth of the shape (0 for an integer shape)",
+      {"depth",
+       {layout},
+       kN,
+       "Nesting depth of the shape (0 for an integer shape)",
        [](std::span<const CuteValue> v) {
          return value(int64_t(L(v, 0).depth()));
        }},
-      {"crd2idx", {{"COORD", kI}, layout}, kN,
+      {"crd2idx",
+       {{"COORD", kI}, layout},
+       kN,
        "The offset of a coordinate: sum of coordinate x stride",
        [](std::span<const CuteValue> v) {
          return value(cute::crd2idx(I(v, 0), L(v, 1)));
        }},
-      {"idx2crd", {{"INDEX", kN}, {"SHAPE", kI}}, kI,
+      {"idx2crd",
+       {{"INDEX", kN}, {"SHAPE", kI}},
+       kI,
        "The coordinate of a 1-D index in a shape (colexicographic)",
        [](std::span<const CuteValue> v) {
          return value(cute::idx2crd(std::get<int64_t>(v[0].value), I(v, 1)));
        }},
-      {"coalesce", {layout, profile}, kL,
+      {"coalesce",
+       {layout, profile},
+       kL,
        "Merge contiguous modes: same function, fewest modes",
        profiled<cute::coalesce, cute::coalesce>},
-      {"filter", {layout, profile}, kL,
+      {"filter",
+       {layout, profile},
+       kL,
        "Drop stride-0 modes and coalesce: coalesce(filter_zeros(L))",
        profiled<cute::filter, cute::filter>},
-      {"filter_zeros", {layout}, kL, "Replace the shape of every stride-0 leaf by 1",
+      {"filter_zeros",
+       {layout},
+       kL,
+       "Replace the shape of every stride-0 leaf by 1",
        [](std::span<const CuteValue> v) {
          return value(cute::filter_zeros(L(v, 0)));
        }},
-      {"composition", {a, tiler}, kL,
+      {"composition",
+       {a, tiler},
+       kL,
        "R(c) = A(TILER(c)): apply TILER first, then A",
        withTiler<cute::composition>},
-      {"complement", {layout, {"COTARGET", kI, true}}, kL,
+      {"complement",
+       {layout, {"COTARGET", kI, true}},
+       kL,
        "The sorted layout that fills the gaps of LAYOUT up to COTARGET",
        complementOf},
-      {"right_inverse", {layout}, kL,
+      {"right_inverse",
+       {layout},
+       kL,
        "R with L(R(i)) = i on the largest contiguous prefix",
        [](std::span<const CuteValue> v) {
          return value(cute::right_inverse(L(v, 0)));
        }},
-      {"left_inverse", {layout}, kL, "R with R(L(i)) = i for an injective L",
+      {"left_inverse",
+       {layout},
+       kL,
+       "R with R(L(i)) = i for an injective L",
        [](std::span<const CuteValue> v) {
          return value(cute::left_inverse(L(v, 0)));
        }},
-      {"max_common_layout", {a, b}, kL,
+      {"max_common_layout",
+       {a, b},
+       kL,
        "The largest R with A(R(i)) = i and B(R(i)) = i",
        twoLayouts<cute::max_common_layout>},
-      {"max_common_vector", {a, b}, kN,
+      {"max_common_vector",
+       {a, b},
+       kN,
        "How many contiguous elements A and B share: size(max_common_layout)",
        [](std::span<const CuteValue> v) {
          return value(cute::max_common_vector(L(v, 0), L(v, 1)));
        }},
-      {"logical_divide", {a, tiler}, kL,
+      {"logical_divide",
+       {a, tiler},
+       kL,
        "Split A into (tile, rest): composition(A, (T, complement(T)))",
        withTiler<cute::logical_divide>},
-      {"zipped_divide", {a, tiler}, kL,
+      {"zipped_divide",
+       {a, tiler},
+       kL,
        "logical_divide gathered as ((tile modes...), (rest modes...))",
        withTiler<cute::zipped_divide>},
-      {"tiled_divide", {a, tiler}, kL,
+      {"tiled_divide",
+       {a, tiler},
+       kL,
        "logical_divide gathered as ((tile modes...), rest0, rest1, ...)",
        withTiler<cute::tiled_divide>},
-      {"flat_divide", {a, tiler}, kL,
+      {"flat_divide",
+       {a, tiler},
+       kL,
        "logical_divide gathered as (tile0, tile1, ..., rest0, rest1, ...)",
        withTiler<cute::flat_divide>},
-      {"logical_product", {a, tiler}, kL,
+      {"logical_product",
+       {a, tiler},
+       kL,
        "(A, composition(complement(A, size(A)*cosize(T)), T)): T copies of A",
        withTiler<cute::logical_product>},
-      {"zipped_product", {a, tiler}, kL,
+      {"zipped_product",
+       {a, tiler},
+       kL,
        "logical_product gathered as ((A modes...), (product modes...))",
        withTiler<cute::zipped_product>},
-      {"tiled_product", {a, tiler}, kL,
+      {"tiled_product",
+       {a, tiler},
+       kL,
        "logical_product gathered as ((A modes...), rest0, rest1, ...)",
        withTiler<cute::tiled_product>},
-      {"flat_product", {a, tiler}, kL,
+      {"flat_product",
+       {a, tiler},
+       kL,
        "logical_product gathered as (A0, A1, ..., rest0, rest1, ...)",
        withTiler<cute::flat_product>},
-      {"blocked_product", {a, b}, kL,
+      {"blocked_product",
+       {a, b},
+       kL,
        "Tile B copies of A, A innermost in each mode: mode i = (A_i, X_i)",
        twoLayouts<cute::blocked_product>},
-      {"raked_product", {a, b}, kL,
+      {"raked_product",
+       {a, b},
+       kL,
        "Interleave B copies of A, B innermost in each mode: mode i = (X_i, "
        "A_i)",
        twoLayouts<cute::raked_product>},
@@ -275,13 +332,13 @@ Expected<CuteValue> callCuteOp(const CuteOp &op, std::vector<CuteValue> args) {
     const size_t lo = op.requiredParams(), hi = op.params.size();
     return Diagnostic::error(
         std::string(op.name) + " takes " + std::to_string(lo) +
-        (hi > lo ? " to " + std::to_string(hi) : std::string()) +
-        " argument" + (hi == 1 ? "" : "s") + " (" + names + "), got " +
+        (hi > lo ? " to " + std::to_string(hi) : std::string()) + " argument" +
+        (hi == 1 ? "" : "s") + " (" + names + "), got " +
         std::to_string(args.size()));
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    LK_TRY(CuteValue v, asKind(std::move(args[i]), op.params[i].kind, op,
-                               op.params[i]));
+    LK_TRY(CuteValue v,
+           asKind(std::move(args[i]), op.params[i].kind, op, op.params[i]));
     args[i] = std::move(v);
   }
   return op.call(args);

@@ -114,7 +114,8 @@ Record axisRecord(std::span<const tile::AxisValue> values) {
 namespace {
 
 /// layout, shape, coord and x of an element.
-Record elementRecord(const tile::SwizzledTileLayout &layout, const TileElement &e) {
+Record elementRecord(const tile::SwizzledTileLayout &layout,
+                     const TileElement &e) {
   return Record()
       .add("layout", tileText(layout))
       .add("shape", Value::ints(e.shape))

@@ -19,8 +19,9 @@ Expected<uint64_t> parseWord(std::string_view text) {
     t.remove_prefix(2);
   }
   auto bad = [&] {
-    return Diagnostic::error("expected a 64-bit word (decimal or 0x hex), got '" +
-                             std::string(text) + "'");
+    return Diagnostic::error(
+        "expected a 64-bit word (decimal or 0x hex), got '" +
+        std::string(text) + "'");
   };
   if (t.empty() || t.size() > (base == 16 ? 16u : 20u))
     return bad();
@@ -118,12 +119,13 @@ Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
                                      int64_t mn, int64_t k,
                                      hw::SwizzleMode swizzle) {
-  std::string_view type = elementType == "bf16"                        ? "bfloat16"
-                          : elementType == "f32" || elementType == "tf32" ? "float32"
-                          : elementBits == 16                           ? "float16"
-                          : elementBits == 8                            ? "uint8"
-                          : elementBits == 32                           ? "uint32"
-                                                                        : elementType;
+  std::string_view type = elementType == "bf16" ? "bfloat16"
+                          : elementType == "f32" || elementType == "tf32"
+                              ? "float32"
+                          : elementBits == 16 ? "float16"
+                          : elementBits == 8  ? "uint8"
+                          : elementBits == 32 ? "uint32"
+                                              : elementType;
   // TMA's global dims are 1..2^32 elements; checking them first keeps the
   // pitch arithmetic (at most 2^32 * 64 bits) inside int64.
   for (auto [name, v] : {std::pair{"mn", mn}, std::pair{"k", k}})

@@ -9,9 +9,9 @@
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/linear/EncodingJson.h"
 #include "layoutkit/linear/Text.h"
-#include "layoutkit/linear/EncodingFields.h"
 #include "layoutkit/linear/TtgirText.h"
 #include "layoutkit/tile/TileText.h"
 
@@ -96,7 +96,8 @@ bool startsWith(std::string_view text, std::string_view prefix) {
 
 /// The first non-blank character after the first one of `t`, or 0.
 char nextAfter(std::string_view t) {
-  std::string_view rest = t.size() > 1 ? trimmed(t.substr(1)) : std::string_view();
+  std::string_view rest =
+      t.size() > 1 ? trimmed(t.substr(1)) : std::string_view();
   return rest.empty() ? 0 : rest[0];
 }
 
@@ -115,8 +116,7 @@ tile::SwizzledTileLayout canonical(tile::SwizzledTileLayout c) {
   return c;
 }
 
-Expected<AnyLayout> readStandard(std::string_view text,
-                                 const ParseOptions &o) {
+Expected<AnyLayout> readStandard(std::string_view text, const ParseOptions &o) {
   if (!o.shape)
     return Diagnostic::error("standard-layout parameters need " + o.shapeName +
                              ", the tensor shape, e.g. (64,64)");
@@ -163,9 +163,10 @@ Expected<AnyLayout> readTile(std::string_view text) {
     return AnyLayout{Syntax::TileText, canonical(std::move(c)), std::nullopt};
   }
   LK_TRY(tile::TileLayout t, tile::parseTileLayout(text));
-  return AnyLayout{Syntax::TileText,
-                   tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t)),
-                   std::nullopt};
+  return AnyLayout{
+      Syntax::TileText,
+      tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t)),
+      std::nullopt};
 }
 
 Expected<AnyLayout> readAttribute(std::string_view text) {
@@ -258,11 +259,12 @@ Expected<AnyLayout> parseLayout(std::string_view text,
     if (!first)
       first = std::move(l).error();
     else
-      also.push_back("also tried as " + std::string(syntaxName(s)) + ": " +
-                     l.error().message +
-                     (l.error().range ? " at column " +
-                                            std::to_string(l.error().range->begin.column)
-                                      : std::string()));
+      also.push_back(
+          "also tried as " + std::string(syntaxName(s)) + ": " +
+          l.error().message +
+          (l.error().range
+               ? " at column " + std::to_string(l.error().range->begin.column)
+               : std::string()));
   }
   Diagnostic d = std::move(*first);
   d.notes.push_back(readAsNote(tried.front()));

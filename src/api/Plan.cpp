@@ -7,9 +7,9 @@
 #include "layoutkit/api/Plan.h"
 
 #include "layoutkit/bridge/LinearCute.h"
-#include "layoutkit/core/Bits.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
+#include "layoutkit/core/Bits.h"
 #include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/Padded.h"
 
@@ -27,7 +27,8 @@ Expected<LinearLayout> tvToLinear(const cute::Layout &tv,
         "index with 2 top-level modes; " +
         tv.str() + " has " + std::to_string(tv.rank()));
   if (shape.empty())
-    return Diagnostic::error("a cute TV layout needs " + std::string(shapeName) +
+    return Diagnostic::error("a cute TV layout needs " +
+                             std::string(shapeName) +
                              ", the tensor's extents its element index is "
                              "split over (colex), e.g. (16,16)");
   bridge::CuteToLinearDims d;
@@ -137,7 +138,8 @@ std::string instructionName(bool matrix, const char *op, bool trans,
                             int64_t count, const char *plain) {
   if (!matrix)
     return plain;
-  return std::string(op) + ".x" + std::to_string(count) + (trans ? ".trans" : "");
+  return std::string(op) + ".x" + std::to_string(count) +
+         (trans ? ".trans" : "");
 }
 
 } // namespace
@@ -210,12 +212,12 @@ Expected<PlanReport> planConversion(const LinearLayout &src,
   if (const std::optional<plan::SharedMemoryPlan> &m = r.plan.smem) {
     if (report.memoryForms)
       r.memory = memoryForms(m->memory);
-    r.storeInstruction = instructionName(m->store.matrixInstruction, "stmatrix",
-                                         m->store.trans, m->matrixCount,
-                                         "st.shared");
-    r.loadInstruction = instructionName(m->load.matrixInstruction, "ldmatrix",
-                                        m->load.trans, m->matrixCount,
-                                        "ld.shared");
+    r.storeInstruction =
+        instructionName(m->store.matrixInstruction, "stmatrix", m->store.trans,
+                        m->matrixCount, "st.shared");
+    r.loadInstruction =
+        instructionName(m->load.matrixInstruction, "ldmatrix", m->load.trans,
+                        m->matrixCount, "ld.shared");
   }
   return r;
 }
@@ -236,12 +238,10 @@ planPaddedConversion(const LinearLayout &src, const LinearLayout &dst,
   return PaddedPlanReport{std::move(r), std::move(padded)};
 }
 
-Expected<TensorPlanReport>
-planTensorConversion(const LinearLayout &src, const LinearLayout &dst,
-                     const cute::ElementType &type,
-                     std::span<const int64_t> logical,
-                     const plan::PlanOptions &options,
-                     const ReportOptions &report) {
+Expected<TensorPlanReport> planTensorConversion(
+    const LinearLayout &src, const LinearLayout &dst,
+    const cute::ElementType &type, std::span<const int64_t> logical,
+    const plan::PlanOptions &options, const ReportOptions &report) {
   if (logical.empty()) {
     LK_TRY(PlanReport r, planConversion(src, dst, type, options, report));
     return TensorPlanReport{std::move(r), std::nullopt};

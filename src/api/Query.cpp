@@ -183,16 +183,15 @@ Expected<OffsetTable> tabulate(const cute::ComposedLayout &c) {
   // A basis-stride cell is a codomain tuple: bound the values, not only the
   // cells, before filling the table. Every cell has the first one's form.
   if (cells > 0) {
-    IntTuple origin = rank == 2 ? IntTuple::tuple({IntTuple(0), IntTuple(0)})
-                                : IntTuple(0);
+    IntTuple origin =
+        rank == 2 ? IntTuple::tuple({IntTuple(0), IntTuple(0)}) : IntTuple(0);
     LK_TRY(IntTuple first, evaluate(c, origin));
     int64_t perCell = int64_t(first.leafCount());
     if (perCell > kMaxTableValues / cells)
-      return Diagnostic::error(
-                 "the table would hold " + std::to_string(cells) +
-                 " cells of " + std::to_string(perCell) +
-                 " values; show draws at most " +
-                 std::to_string(kMaxTableValues) + " values")
+      return Diagnostic::error("the table would hold " + std::to_string(cells) +
+                               " cells of " + std::to_string(perCell) +
+                               " values; show draws at most " +
+                               std::to_string(kMaxTableValues) + " values")
           .note("divide it first, or show a layout with fewer basis "
                 "coordinates");
   }
@@ -309,13 +308,13 @@ static Status checkTvGrid(const cute::Layout &tv,
   if (shape[0] < 1 || shape.back() < 1)
     return Diagnostic::error("a TV layout's tile has an extent below 1");
   int64_t rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1, cells = 0;
-  if (bool over = mulOverflows(rows, cols, cells); over || cells > kMaxDrawCells)
-    return Diagnostic::error(
-        "the TV layout's tile is " + std::to_string(rows) + " rows x " +
-        std::to_string(cols) + " columns = " +
-        (over ? "over 2^63" : std::to_string(cells)) +
-        " cells; the view draws at most " + std::to_string(kMaxDrawCells) +
-        " cells");
+  if (bool over = mulOverflows(rows, cols, cells);
+      over || cells > kMaxDrawCells)
+    return Diagnostic::error("the TV layout's tile is " + std::to_string(rows) +
+                             " rows x " + std::to_string(cols) + " columns = " +
+                             (over ? "over 2^63" : std::to_string(cells)) +
+                             " cells; the view draws at most " +
+                             std::to_string(kMaxDrawCells) + " cells");
   if (tv.rank() > 2 || tv.hasBasisStrides())
     return Diagnostic::error("a TV layout is (thread, value) -> index with "
                              "integer strides; " +
@@ -323,7 +322,8 @@ static Status checkTvGrid(const cute::Layout &tv,
   return checkWork("the TV layout", tv.size(), 1, kMaxTableValues);
 }
 
-Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape) {
+Expected<TvGrid> tvGrid(const cute::Layout &tv,
+                        std::span<const int64_t> shape) {
   LK_CHECK(checkTvGrid(tv, shape));
   TvGrid g;
   g.rows = shape[0];
@@ -335,10 +335,10 @@ Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape) 
     for (int64_t v = 0; v < g.values; ++v) {
       int64_t i = cute::evaluate(tv, t + g.threads * v);
       if (i < 0 || i >= g.rows * g.cols)
-        return Diagnostic::error(
-            "thread " + std::to_string(t) + ", value " + std::to_string(v) +
-            " maps to index " + std::to_string(i) + ", outside the shape's " +
-            std::to_string(g.rows * g.cols) + " elements");
+        return Diagnostic::error("thread " + std::to_string(t) + ", value " +
+                                 std::to_string(v) + " maps to index " +
+                                 std::to_string(i) + ", outside the shape's " +
+                                 std::to_string(g.rows * g.cols) + " elements");
       g.holders[size_t(i % g.rows * g.cols + i / g.rows)].push_back({t, v});
     }
   return g;
@@ -401,10 +401,10 @@ Status checkWork(std::string_view what, int64_t elements, int64_t perElement,
                  int64_t limit) {
   Expected<int64_t> n = checkedMul(elements, perElement, "the work bound");
   if (!n || *n > limit)
-    return Diagnostic::error(std::string(what) + ": " + std::to_string(elements) +
-                             " elements x " + std::to_string(perElement) +
-                             " values exceed the limit of " +
-                             std::to_string(limit) + " values");
+    return Diagnostic::error(
+        std::string(what) + ": " + std::to_string(elements) + " elements x " +
+        std::to_string(perElement) + " values exceed the limit of " +
+        std::to_string(limit) + " values");
   return Ok{};
 }
 
@@ -446,20 +446,22 @@ std::vector<EvalStep> evaluationSteps(const tile::SwizzledTileLayout &layout,
   }
   for (size_t k = 0; k < t.offset().size(); ++k) {
     const tile::AxisValue &o = t.offset()[k];
-    steps.push_back(
-        {EvalStep::Kind::Offset, k, tile::Iter{1, o.value, o.axis}, 0, o.value});
+    steps.push_back({EvalStep::Kind::Offset, k, tile::Iter{1, o.value, o.axis},
+                     0, o.value});
   }
   for (size_t k = 0; k < t.replica().size(); ++k)
     steps.push_back({EvalStep::Kind::Replica, k, t.replica()[k], 0, 0});
   if (!layout.swizzle().isIdentity()) {
     int64_t m = t.addressAt(flat, tile::Axis::m());
-    steps.push_back({EvalStep::Kind::Swizzle, 0, tile::Iter{1, 0, tile::Axis::m()},
-                     m, layout.addressAt(flat)});
+    steps.push_back({EvalStep::Kind::Swizzle, 0,
+                     tile::Iter{1, 0, tile::Axis::m()}, m,
+                     layout.addressAt(flat)});
   }
   return steps;
 }
 
-std::vector<Owner> owners(const tile::SwizzledTileLayout &layout, int64_t flat) {
+std::vector<Owner> owners(const tile::SwizzledTileLayout &layout,
+                          int64_t flat) {
   return owners(layout, flat, layout.tile().replicaCount());
 }
 
@@ -531,9 +533,8 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
   }
 }
 
-Expected<std::vector<int64_t>>
-holders(const tile::SwizzledTileLayout &layout,
-        std::span<const tile::AxisValue> where) {
+Expected<std::vector<int64_t>> holders(const tile::SwizzledTileLayout &layout,
+                                       std::span<const tile::AxisValue> where) {
   if (!layout.swizzle().isIdentity())
     return Diagnostic::error("tile holds: invert the tile layout without "
                              "its swizzle (the swizzle only moves m)");
@@ -546,7 +547,8 @@ holders(const tile::SwizzledTileLayout &layout,
   if (replicas > kMaxHolderVisits)
     return Diagnostic::error(
         "the search for the elements held starts once per replica; the "
-        "layout has " + std::to_string(replicas) + " replicas, more than " +
+        "layout has " +
+        std::to_string(replicas) + " replicas, more than " +
         std::to_string(kMaxHolderVisits) +
         " (the limit of holders, kMaxHolderVisits)");
   auto held = layout.tile().holders(where, kMaxHolderVisits);
@@ -569,9 +571,9 @@ Expected<tile::BankView> bankView(const tile::MemoryLayout &memory,
   return tile::bankView(memory, dtypeBits, maxLines);
 }
 
-Expected<tile::SwizzledTileLayout> withSwizzleMode(const tile::SwizzledTileLayout &layout,
-                                              int64_t dtypeBits,
-                                              std::string_view swizzleMode) {
+Expected<tile::SwizzledTileLayout>
+withSwizzleMode(const tile::SwizzledTileLayout &layout, int64_t dtypeBits,
+                std::string_view swizzleMode) {
   LK_TRY(tile::SwizzleMode m, tile::swizzleModeByName(swizzleMode));
   LK_TRY(tile::SwizzleLayout s, tile::SwizzleLayout::forDtype(dtypeBits, m));
   if (s.isIdentity())
@@ -624,8 +626,8 @@ TileElement tileElement(std::span<const int64_t> shape, int64_t x) {
           tile::TileLayout::unflatten(shape, x), x};
 }
 
-Evaluation evaluation(const tile::SwizzledTileLayout &layout, TileElement element,
-                      int64_t limit) {
+Evaluation evaluation(const tile::SwizzledTileLayout &layout,
+                      TileElement element, int64_t limit) {
   const int64_t x = element.x;
   return {layout, std::move(element), evaluate(layout, x, limit),
           evaluationSteps(layout, x)};
@@ -676,11 +678,10 @@ Expected<ConflictReport> conflictReport(const tile::MemoryLayout &memory,
                         std::move(access), std::move(c)};
 }
 
-Expected<AccessAnalysis> analyseAccess(const tile::SwizzledTileLayout &distributed,
-                                       const tile::MemoryLayout &memory,
-                                       int64_t dtypeBits,
-                                       std::optional<int64_t> accessBytes,
-                                       hw::Arch arch) {
+Expected<AccessAnalysis>
+analyseAccess(const tile::SwizzledTileLayout &distributed,
+              const tile::MemoryLayout &memory, int64_t dtypeBits,
+              std::optional<int64_t> accessBytes, hw::Arch arch) {
   if (!distributed.swizzle().isIdentity())
     return Diagnostic::error("the distributed layout has a swizzle; a "
                              "distributed layout says which lane holds "

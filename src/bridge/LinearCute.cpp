@@ -39,7 +39,8 @@ struct CuteColumns {
   std::vector<int> modeBits; ///< bits per top-level mode
 };
 
-Expected<CuteColumns> cuteColumns(const cute::Layout &l, const std::string &text) {
+Expected<CuteColumns> cuteColumns(const cute::Layout &l,
+                                  const std::string &text) {
   CuteColumns out;
   // Leaves of each top-level mode, in order (a leaf layout is one mode).
   std::vector<std::pair<IntTuple::Node, IntTuple::Node>> leaves;
@@ -64,38 +65,41 @@ Expected<CuteColumns> cuteColumns(const cute::Layout &l, const std::string &text
       const IntTuple::Node &s = leaves[leafIndex].first;
       const IntTuple::Node &d = leaves[leafIndex].second;
       BasisPath path = BasisPath::fromRaw(d.basis);
-      std::string leafText = std::to_string(s.value) + ":" +
-                             IntTuple::leaf(d.value, path).str();
-      std::string where = "leaf " + std::to_string(leafIndex) + " (" + leafText +
-                          ") of " + text;
+      std::string leafText =
+          std::to_string(s.value) + ":" + IntTuple::leaf(d.value, path).str();
+      std::string where = "leaf " + std::to_string(leafIndex) + " (" +
+                          leafText + ") of " + text;
       if (s.value <= 0 || !std::has_single_bit(uint64_t(s.value)))
-        return Diagnostic::error(where + " has extent " + std::to_string(s.value) +
+        return Diagnostic::error(where + " has extent " +
+                                 std::to_string(s.value) +
                                  ", not a power of two");
       if (!path.empty())
-        return Diagnostic::error(where + " has a basis stride; the bridge reads "
-                                         "plain integer strides (offsets)");
+        return Diagnostic::error(where +
+                                 " has a basis stride; the bridge reads "
+                                 "plain integer strides (offsets)");
       if (d.value < 0)
-        return Diagnostic::error(where + " has a negative stride; offsets over F2 "
-                                         "are non-negative");
+        return Diagnostic::error(where +
+                                 " has a negative stride; offsets over F2 "
+                                 "are non-negative");
       int k2 = std::countr_zero(uint64_t(s.value));
       for (int i = 0; i < k2; ++i) {
         uint64_t c = uint64_t(d.value);
         if (c != 0 && bitWidth(c) + i > 63)
-          return Diagnostic::error(where + ": offset " + std::to_string(d.value) +
-                                   " * 2^" + std::to_string(i) +
-                                   " does not fit in 63 bits");
+          return Diagnostic::error(
+              where + ": offset " + std::to_string(d.value) + " * 2^" +
+              std::to_string(i) + " does not fit in 63 bits");
         c <<= i;
         if (c & used) {
           size_t j = 0;
           while (!(out.cols[j] & c))
             ++j;
-          return Diagnostic::error(where + ": bit " + std::to_string(i) +
-                                   " of the leaf maps to offset " + std::to_string(c) +
-                                   ", which shares bits with index bit " +
-                                   std::to_string(j) + " (offset " +
-                                   std::to_string(out.cols[j]) +
-                                   "): the sum carries, so the map is not linear "
-                                   "over F2");
+          return Diagnostic::error(
+              where + ": bit " + std::to_string(i) +
+              " of the leaf maps to offset " + std::to_string(c) +
+              ", which shares bits with index bit " + std::to_string(j) +
+              " (offset " + std::to_string(out.cols[j]) +
+              "): the sum carries, so the map is not linear "
+              "over F2");
         }
         used |= c;
         out.cols.push_back(c);
@@ -132,9 +136,9 @@ Expected<LinearLayout> columnsToLinear(const CuteColumns &c,
     int want = 0;
     for (const linear::OutDim &o : dims.outDims) {
       if (o.size <= 0 || !std::has_single_bit(uint64_t(o.size)))
-        return Diagnostic::error("out-dim " + std::string(linear::dimName(o.dim)) +
-                                 " has size " + std::to_string(o.size) +
-                                 ", not a power of two");
+        return Diagnostic::error(
+            "out-dim " + std::string(linear::dimName(o.dim)) + " has size " +
+            std::to_string(o.size) + ", not a power of two");
       want += std::countr_zero(uint64_t(o.size));
     }
     if (want < outBits)
@@ -146,7 +150,8 @@ Expected<LinearLayout> columnsToLinear(const CuteColumns &c,
   if (outBits > LinearLayout::kMaxBits)
     return Diagnostic::error(text + " has offsets of more than 64 bits");
   DimSize out{linear::dims::kOffset, outBits};
-  LK_TRY(LinearLayout ll, LinearLayout::fromColumns(ins, std::span(&out, 1), c.cols));
+  LK_TRY(LinearLayout ll,
+         LinearLayout::fromColumns(ins, std::span(&out, 1), c.cols));
   if (dims.outDims.empty())
     return ll;
   return ll.reshapeOuts(dims.outDims);
@@ -178,12 +183,14 @@ Expected<cute::Layout> columnsToCute(const LinearLayout &ll,
                                      std::span<const uint64_t> cols,
                                      const IntTuple *shape) {
   if (ll.totalOutBits() > 63)
-    return Diagnostic::error("a cute offset holds at most 63 bits; the layout has " +
-                             std::to_string(ll.totalOutBits()) + " output bits");
+    return Diagnostic::error(
+        "a cute offset holds at most 63 bits; the layout has " +
+        std::to_string(ll.totalOutBits()) + " output bits");
   // The merged leaf extents below are at most 2^(input bits).
   if (ll.totalInBits() > 62)
-    return Diagnostic::error("a cute layout has at most 2^62 elements; the layout has " +
-                             std::to_string(ll.totalInBits()) + " input bits");
+    return Diagnostic::error(
+        "a cute layout has at most 2^62 elements; the layout has " +
+        std::to_string(ll.totalInBits()) + " input bits");
   // Disjoint non-zero columns: sum == XOR.
   uint64_t used = 0;
   auto name = [&](int j) {
@@ -198,10 +205,11 @@ Expected<cute::Layout> columnsToCute(const LinearLayout &ll,
       size_t k = 0;
       while (!(cols[k] & cols[j]))
         ++k;
-      return Diagnostic::error(
-          name(int(j)) + " maps to " + binary(cols[j]) + ", which shares bits with " +
-          name(int(k)) + " (" + binary(cols[k]) +
-          "): the map is not a permutation of strided bits (the offsets would carry)");
+      return Diagnostic::error(name(int(j)) + " maps to " + binary(cols[j]) +
+                               ", which shares bits with " + name(int(k)) +
+                               " (" + binary(cols[k]) +
+                               "): the map is not a permutation of strided "
+                               "bits (the offsets would carry)");
     }
     used |= cols[j];
   }
@@ -213,33 +221,35 @@ Expected<cute::Layout> columnsToCute(const LinearLayout &ll,
       int64_t e = leaves[k].value;
       if (e <= 0 || !std::has_single_bit(uint64_t(e)) || leaves[k].basis != 0)
         return Diagnostic::error("leaf " + std::to_string(k) + " of shape " +
-                                 shape->str() + " has extent " + std::to_string(e) +
-                                 ", not a power of two");
+                                 shape->str() + " has extent " +
+                                 std::to_string(e) + ", not a power of two");
       int bits = std::countr_zero(uint64_t(e));
       if (j + size_t(bits) > cols.size())
-        return Diagnostic::error("shape " + shape->str() + " has more bits than the " +
-                                 std::to_string(cols.size()) + " input bits of the layout");
+        return Diagnostic::error(
+            "shape " + shape->str() + " has more bits than the " +
+            std::to_string(cols.size()) + " input bits of the layout");
       uint64_t first = bits ? cols[j] : 0;
       for (int i = 0; i < bits; ++i)
         if (cols[j + size_t(i)] != first << i)
           return Diagnostic::error(
               "leaf " + std::to_string(k) + " (extent " + std::to_string(e) +
-              ") of shape " + shape->str() + ": " + name(int(j) + i) + " maps to " +
-              binary(cols[j + size_t(i)]) + ", not " + binary(first << i) +
-              ": the bits are not one strided walk");
+              ") of shape " + shape->str() + ": " + name(int(j) + i) +
+              " maps to " + binary(cols[j + size_t(i)]) + ", not " +
+              binary(first << i) + ": the bits are not one strided walk");
       strides.push_back(int64_t(first));
       j += size_t(bits);
     }
     if (j != cols.size())
-      return Diagnostic::error("shape " + shape->str() + " has " + std::to_string(j) +
-                               " bits; the layout has " +
+      return Diagnostic::error("shape " + shape->str() + " has " +
+                               std::to_string(j) + " bits; the layout has " +
                                std::to_string(cols.size()) + " input bits");
     return cute::Layout::make(*shape, shape->withLeaves(strides.data()));
   }
   std::vector<IntTuple> modeShapes, modeStrides;
   for (int i = 0; i < ll.numInDims(); ++i) {
     std::vector<int64_t> s, d;
-    mergedLeaves(cols.subspan(size_t(ll.inShift(i)), size_t(ll.inDim(i).log2)), s, d);
+    mergedLeaves(cols.subspan(size_t(ll.inShift(i)), size_t(ll.inDim(i).log2)),
+                 s, d);
     if (s.empty()) {
       modeShapes.push_back(IntTuple(int64_t(1)));
       modeStrides.push_back(IntTuple(int64_t(0)));
@@ -260,7 +270,8 @@ Expected<cute::Layout> columnsToCute(const LinearLayout &ll,
     return cute::Layout();
   if (modeShapes.size() == 1)
     return cute::Layout::make(modeShapes[0], modeStrides[0]);
-  return cute::Layout::make(IntTuple::tuple(modeShapes), IntTuple::tuple(modeStrides));
+  return cute::Layout::make(IntTuple::tuple(modeShapes),
+                            IntTuple::tuple(modeStrides));
 }
 
 } // namespace
@@ -276,16 +287,18 @@ Expected<LinearLayout> cuteToLinear(const cute::ComposedLayout &layout,
                                     const CuteToLinearDims &dims) {
   std::string text = layout.str();
   if (layout.offset != 0)
-    return Diagnostic::error("offset " + std::to_string(layout.offset) + " of " + text +
-                             " is not representable: a linear layout maps index 0 "
-                             "to offset 0");
+    return Diagnostic::error(
+        "offset " + std::to_string(layout.offset) + " of " + text +
+        " is not representable: a linear layout maps index 0 "
+        "to offset 0");
   LK_TRY(CuteColumns c, cuteColumns(layout.layout, text));
   for (uint64_t &col : c.cols)
     col = uint64_t(layout.swizzle(int64_t(col)));
   return columnsToLinear(c, dims, text);
 }
 
-Expected<cute::Layout> linearToCute(const LinearLayout &ll, const IntTuple *shape) {
+Expected<cute::Layout> linearToCute(const LinearLayout &ll,
+                                    const IntTuple *shape) {
   return columnsToCute(ll, ll.columns(), shape);
 }
 

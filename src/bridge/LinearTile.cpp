@@ -89,20 +89,24 @@ Expected<Axis> dimAxis(DimId d, DimId memoryDim) {
   if (!a)
     return Diagnostic::error("in-dim '" + std::string(linear::dimName(d)) +
                              "' names no tile axis")
-        .note("in-dims register/offset, lane, warp, block map to m, laneid, warpid, "
+        .note("in-dims register/offset, lane, warp, block map to m, laneid, "
+              "warpid, "
               "cta; other in-dims must be named like an axis");
   return a;
 }
 
-Expected<LinearLayout> tileToLinear(const TileLayout &t, const TileToLinearDims &opts) {
+Expected<LinearLayout> tileToLinear(const TileLayout &t,
+                                    const TileToLinearDims &opts) {
   for (const tile::AxisValue &o : t.offset())
     if (o.value != 0)
-      return Diagnostic::error("offset " + tile::strideText(o.value, o.axis) +
-                               " is not representable: a linear layout maps the "
-                               "origin of every axis to element 0");
+      return Diagnostic::error(
+          "offset " + tile::strideText(o.value, o.axis) +
+          " is not representable: a linear layout maps the "
+          "origin of every axis to element 0");
   std::vector<Axis> axes(t.axes().begin(), t.axes().end());
   std::sort(axes.begin(), axes.end(), [](Axis a, Axis b) {
-    return axisRank(a) != axisRank(b) ? axisRank(a) < axisRank(b) : a.id() < b.id();
+    return axisRank(a) != axisRank(b) ? axisRank(a) < axisRank(b)
+                                      : a.id() < b.id();
   });
   if (axes.size() > size_t(LinearLayout::kMaxDims))
     return Diagnostic::error("the layout names " + std::to_string(axes.size()) +
@@ -132,19 +136,22 @@ Expected<LinearLayout> tileToLinear(const TileLayout &t, const TileToLinearDims 
   auto place = [&](const Iter &it, const std::string &who, bool isShard,
                    int lowBit) -> Status {
     if (!std::has_single_bit(uint64_t(it.extent)))
-      return Diagnostic::error(who + " has extent " + std::to_string(it.extent) +
+      return Diagnostic::error(who + " has extent " +
+                               std::to_string(it.extent) +
                                ", not a power of two");
     if (it.extent == 1)
       return Ok{};
     if (it.stride == 0)
       return Diagnostic::error(
           who + " has stride 0: " +
-          (isShard ? std::string("several logical elements share one coordinate, "
-                                 "which a linear layout (hardware -> logical) "
-                                 "cannot express")
-                   : std::string("the element is held twice at one coordinate")));
+          (isShard
+               ? std::string("several logical elements share one coordinate, "
+                             "which a linear layout (hardware -> logical) "
+                             "cannot express")
+               : std::string("the element is held twice at one coordinate")));
     if (!std::has_single_bit(uint64_t(it.stride)))
-      return Diagnostic::error(who + " has stride " + std::to_string(it.stride) +
+      return Diagnostic::error(who + " has stride " +
+                               std::to_string(it.stride) +
                                ", not a power of two");
     int p0 = std::countr_zero(uint64_t(it.stride));
     int bits = std::countr_zero(uint64_t(it.extent));
@@ -152,16 +159,16 @@ Expected<LinearLayout> tileToLinear(const TileLayout &t, const TileToLinearDims 
     for (int i = 0; i < bits; ++i) {
       int p = p0 + i;
       if (p >= 63)
-        return Diagnostic::error(who + " reaches bit " + std::to_string(p) + " of " +
-                                 std::string(it.axis.name()) +
+        return Diagnostic::error(who + " reaches bit " + std::to_string(p) +
+                                 " of " + std::string(it.axis.name()) +
                                  "; a linear layout holds at most 63");
       if (own[size_t(p)].set)
-        return Diagnostic::error(own[size_t(p)].who + " and " + who +
-                                 " both reach bit " + std::to_string(p) + " of " +
-                                 std::string(it.axis.name()) + " (value " +
-                                 std::to_string(int64_t(1) << p) +
-                                 "): the coordinates carry, so the map is not linear "
-                                 "over F2");
+        return Diagnostic::error(
+            own[size_t(p)].who + " and " + who + " both reach bit " +
+            std::to_string(p) + " of " + std::string(it.axis.name()) +
+            " (value " + std::to_string(int64_t(1) << p) +
+            "): the coordinates carry, so the map is not linear "
+            "over F2");
       own[size_t(p)] = {true, isShard ? uint64_t(1) << (lowBit + i) : 0, who};
     }
     return Ok{};
@@ -187,11 +194,12 @@ Expected<LinearLayout> tileToLinear(const TileLayout &t, const TileToLinearDims 
         top = p + 1;
     for (int p = 0; p < top; ++p) {
       if (!owners[a][size_t(p)].set)
-        return Diagnostic::error(
-            "bit " + std::to_string(p) + " (value " + std::to_string(int64_t(1) << p) +
-            ") of " + std::string(axes[a].name()) +
-            " is reached by no iter: coordinates with it set hold no element, but a "
-            "linear layout maps every coordinate to one");
+        return Diagnostic::error("bit " + std::to_string(p) + " (value " +
+                                 std::to_string(int64_t(1) << p) + ") of " +
+                                 std::string(axes[a].name()) +
+                                 " is reached by no iter: coordinates with it "
+                                 "set hold no element, but a "
+                                 "linear layout maps every coordinate to one");
       cols.push_back(owners[a][size_t(p)].column);
     }
     ins.push_back({axisDim(axes[a], opts.memoryDim), top});
@@ -208,8 +216,9 @@ Expected<LinearLayout> tileToLinear(const TileLayout &t, const TileToLinearDims 
     for (size_t d = opts.shape.size(); d-- > 0;) {
       int64_t e = opts.shape[d];
       if (!std::has_single_bit(uint64_t(e)))
-        return Diagnostic::error("logical dim " + std::to_string(d) + " has size " +
-                                 std::to_string(e) + ", not a power of two");
+        return Diagnostic::error("logical dim " + std::to_string(d) +
+                                 " has size " + std::to_string(e) +
+                                 ", not a power of two");
       outs.push_back({dims::dim(int(d)), std::countr_zero(uint64_t(e))});
     }
     for (size_t d = 0; d < opts.shape.size(); ++d)
@@ -227,10 +236,10 @@ Expected<TileLayout> linearToTile(const LinearLayout &ll, DimId memoryDim) {
     LK_TRY(Axis a, dimAxis(ll.inDim(i).id, memoryDim));
     for (int j = 0; j < i; ++j)
       if (axes[size_t(j)] == a)
-        return Diagnostic::error("in-dims '" +
-                                 std::string(linear::dimName(ll.inDim(j).id)) +
-                                 "' and '" + std::string(linear::dimName(ll.inDim(i).id)) +
-                                 "' both map to axis " + std::string(a.name()));
+        return Diagnostic::error(
+            "in-dims '" + std::string(linear::dimName(ll.inDim(j).id)) +
+            "' and '" + std::string(linear::dimName(ll.inDim(i).id)) +
+            "' both map to axis " + std::string(a.name()));
     axes.push_back(a);
   }
   // The out-dims listed most major first: reversed, the flattened output is
@@ -257,20 +266,23 @@ Expected<TileLayout> linearToTile(const LinearLayout &ll, DimId memoryDim) {
     if (c == 0)
       continue;
     if (!std::has_single_bit(c))
-      return Diagnostic::error(name(j) + " maps to " + binary(c) +
-                               ", which is not a single bit: a tile iter moves one "
-                               "logical bit per hardware bit");
+      return Diagnostic::error(
+          name(j) + " maps to " + binary(c) +
+          ", which is not a single bit: a tile iter moves one "
+          "logical bit per hardware bit");
     int lb = std::countr_zero(c);
     if (holder[size_t(lb)] >= 0)
-      return Diagnostic::error(name(j) + " maps to " + binary(c) + ", as does " +
-                               name(holder[size_t(lb)]) +
-                               ": a tile layout cannot hold an element at the XOR of "
-                               "two coordinates");
+      return Diagnostic::error(
+          name(j) + " maps to " + binary(c) + ", as does " +
+          name(holder[size_t(lb)]) +
+          ": a tile layout cannot hold an element at the XOR of "
+          "two coordinates");
     holder[size_t(lb)] = j;
   }
   for (int lb = 0; lb < n; ++lb)
     if (holder[size_t(lb)] < 0)
-      return Diagnostic::error("logical bit " + std::to_string(lb) + " (flat index " +
+      return Diagnostic::error("logical bit " + std::to_string(lb) +
+                               " (flat index " +
                                std::to_string(int64_t(1) << lb) +
                                ") is reached by no basis: the layout is not "
                                "surjective, so some element has no coordinate");
@@ -283,8 +295,9 @@ Expected<TileLayout> linearToTile(const LinearLayout &ll, DimId memoryDim) {
   auto checkBit = [&](int j) -> Status {
     int i = dimOf(j);
     if (j - ll.inShift(i) >= 63)
-      return Diagnostic::error(name(j) + " is bit 63 or above of its axis, which a "
-                                         "tile stride cannot reach");
+      return Diagnostic::error(name(j) +
+                               " is bit 63 or above of its axis, which a "
+                               "tile stride cannot reach");
     return Ok{};
   };
 
@@ -304,7 +317,8 @@ Expected<TileLayout> linearToTile(const LinearLayout &ll, DimId memoryDim) {
     }
     int lowJ = j - len + 1;
     int p = lowJ - ll.inShift(dimOf(j));
-    shard.push_back(Iter{int64_t(1) << len, int64_t(1) << p, axes[size_t(dimOf(j))]});
+    shard.push_back(
+        Iter{int64_t(1) << len, int64_t(1) << p, axes[size_t(dimOf(j))]});
     lb -= len;
   }
   if (shard.empty()) // one element: an extent-1 iter on the first axis
@@ -324,11 +338,13 @@ Expected<TileLayout> linearToTile(const LinearLayout &ll, DimId memoryDim) {
       int len = 1;
       while (b + len < bits && rev.column(lo + b + len) == 0)
         ++len;
-      replica.push_back(Iter{int64_t(1) << len, int64_t(1) << b, axes[size_t(i)]});
+      replica.push_back(
+          Iter{int64_t(1) << len, int64_t(1) << b, axes[size_t(i)]});
       b += len;
     }
   }
-  return TileLayout::make(std::move(shard), std::move(replica), std::move(offset));
+  return TileLayout::make(std::move(shard), std::move(replica),
+                          std::move(offset));
 }
 
 } // namespace lk::bridge

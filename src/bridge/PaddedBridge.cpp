@@ -23,8 +23,8 @@ using linear::PaddedLayout;
 
 std::string PadStep::str() const {
   static constexpr const char *kWhat[] = {"extent", "extent", "stride"};
-  return where + ": " + kWhat[int(kind)] + " " + std::to_string(from) +
-         " -> " + std::to_string(to);
+  return where + ": " + kWhat[int(kind)] + " " + std::to_string(from) + " -> " +
+         std::to_string(to);
 }
 
 std::string PaddedConversion::describe() const {
@@ -90,8 +90,8 @@ bool addStrideSteps(const std::vector<WalkItem> &items,
   bool changed = false;
   for (size_t i = 0; i < items.size(); ++i)
     if (strides[i] != items[i].d) {
-      steps.push_back({PadStep::Kind::Stride, items[i].who, items[i].d,
-                       strides[i]});
+      steps.push_back(
+          {PadStep::Kind::Stride, items[i].who, items[i].d, strides[i]});
       changed = true;
     }
   return changed;
@@ -208,16 +208,16 @@ Expected<PaddedConversion> cuteToPadded(const cute::Layout &layout) {
   }
   pc.steps.insert(pc.steps.end(), extentSteps.begin(), extentSteps.end());
 
-  auto build = [&](const std::vector<int64_t> &strides) -> Expected<cute::Layout> {
+  auto build =
+      [&](const std::vector<int64_t> &strides) -> Expected<cute::Layout> {
     if (single)
       return cute::Layout::make(IntTuple(pext[0]), IntTuple(strides[0]));
     return cute::Layout::make(layout.shape().withLeaves(pext.data()),
                               layout.stride().withLeaves(strides.data()));
   };
-  return finishPadding(std::move(pc), items, logical, build,
-                       [&](const cute::Layout &l) {
-                         return cuteOffsetToLogical(l, rank);
-                       });
+  return finishPadding(
+      std::move(pc), items, logical, build,
+      [&](const cute::Layout &l) { return cuteOffsetToLogical(l, rank); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -228,8 +228,8 @@ namespace {
 
 std::string iterWho(size_t k, const tile::Iter &it, const char *kind) {
   return std::string(kind) + " " + std::to_string(k) + " (" +
-         std::to_string(it.extent) + ":" + tile::strideText(it.stride, it.axis) +
-         ")";
+         std::to_string(it.extent) + ":" +
+         tile::strideText(it.stride, it.axis) + ")";
 }
 
 } // namespace
@@ -248,8 +248,8 @@ Expected<PaddedConversion> tileToPadded(const tile::TileLayout &layout,
   std::vector<WalkItem> items;
   for (size_t d = 0; d < groups.size(); ++d) {
     if (pshape[d] != shape[d])
-      pc.steps.push_back(
-          {PadStep::Kind::Dim, "dim " + std::to_string(d), shape[d], pshape[d]});
+      pc.steps.push_back({PadStep::Kind::Dim, "dim " + std::to_string(d),
+                          shape[d], pshape[d]});
     for (size_t j = 0; j < groups[d].size(); ++j) {
       tile::Iter it = groups[d][j];
       std::string who = iterWho(shard.size(), it, "iter");
@@ -276,8 +276,8 @@ Expected<PaddedConversion> tileToPadded(const tile::TileLayout &layout,
                      iterWho(k, it, "replica iter")});
   }
   TileToLinearDims dims{memoryDim, pshape};
-  auto build = [&](const std::vector<int64_t> &strides)
-      -> Expected<tile::TileLayout> {
+  auto build =
+      [&](const std::vector<int64_t> &strides) -> Expected<tile::TileLayout> {
     tile::IterList s = shard, r = layout.replica();
     for (size_t i = 0; i < s.size(); ++i)
       s[i].stride = strides[i];
@@ -285,10 +285,9 @@ Expected<PaddedConversion> tileToPadded(const tile::TileLayout &layout,
       r[i].stride = strides[s.size() + i];
     return tile::TileLayout::make(std::move(s), std::move(r), layout.offset());
   };
-  return finishPadding(std::move(pc), items, shape, build,
-                       [&](const tile::TileLayout &l) {
-                         return tileToLinear(l, dims);
-                       });
+  return finishPadding(
+      std::move(pc), items, shape, build,
+      [&](const tile::TileLayout &l) { return tileToLinear(l, dims); });
 }
 
 } // namespace lk::bridge

@@ -47,7 +47,8 @@ Expected<tile::IterList> cuteToIters(const cute::Layout &l,
   auto stride = l.stride().leaves();
   tile::IterList out;
   if (shape.size() > TileLayout::kMaxIters)
-    return Diagnostic::error(std::string(what) + " " + l.str() + " has more than " +
+    return Diagnostic::error(std::string(what) + " " + l.str() +
+                             " has more than " +
                              std::to_string(TileLayout::kMaxIters) + " leaves");
   for (size_t k = shape.size(); k-- > 0;) {
     const IntTuple::Node &s = shape[k];
@@ -61,12 +62,14 @@ Expected<tile::IterList> cuteToIters(const cute::Layout &l,
                                        "as a tile stride (tile axes are flat)");
     int index = path.depth() == 1 ? path.at(0) : 0;
     if (size_t(index) >= axes.size())
-      return Diagnostic::error(where + ": basis index " + std::to_string(index) +
+      return Diagnostic::error(where + ": basis index " +
+                               std::to_string(index) +
                                " is outside the codomain of " +
                                std::to_string(axes.size()) + " axes");
     if (d.value < 0)
-      return Diagnostic::error(where + ": a negative stride is not representable "
-                                       "(tile strides are non-negative)");
+      return Diagnostic::error(where +
+                               ": a negative stride is not representable "
+                               "(tile strides are non-negative)");
     out.push_back(Iter{s.value, d.value, axes[size_t(index)]});
   }
   return out;
@@ -94,7 +97,8 @@ Expected<TileAsCute> tileToCute(const TileLayout &layout, ReplicaOffset mode,
       for (Axis b : out.axes)
         found |= a == b;
       if (!found)
-        return Diagnostic::error("the layout names axis " + std::string(a.name()) +
+        return Diagnostic::error("the layout names axis " +
+                                 std::string(a.name()) +
                                  ", which is not in the codomain");
     }
   }
@@ -127,14 +131,16 @@ Expected<TileAsCute> tileToCute(const TileLayout &layout, ReplicaOffset mode,
 Expected<TileLayout> cuteToTile(const cute::Layout &shard,
                                 std::span<const Axis> axes) {
   if (axes.empty())
-    return Diagnostic::error("cuteToTile needs at least one axis in the codomain");
+    return Diagnostic::error(
+        "cuteToTile needs at least one axis in the codomain");
   LK_TRY(tile::IterList iters, cuteToIters(shard, axes, "cute layout"));
   return TileLayout::make(std::move(iters));
 }
 
 Expected<TileLayout> cuteToTile(const TileAsCute &c) {
   if (c.axes.empty())
-    return Diagnostic::error("cuteToTile needs at least one axis in the codomain");
+    return Diagnostic::error(
+        "cuteToTile needs at least one axis in the codomain");
   LK_TRY(tile::IterList shard, cuteToIters(c.shard, c.axes, "shard"));
   tile::IterList replica;
   if (c.replica) {

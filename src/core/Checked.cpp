@@ -36,9 +36,10 @@ Expected<int64_t> checkedMul(int64_t a, int64_t b, const char *what) {
 
 Expected<int64_t> checkedPow2(int64_t k, const char *what) {
   if (k < 0 || k > 62)
-    return Diagnostic::error("integer overflow in " + std::string(what) +
-                             ": 2^" + std::to_string(k) +
-                             (k < 0 ? " is not an integer" : " is beyond int64"));
+    return Diagnostic::error(
+        "integer overflow in " + std::string(what) + ": 2^" +
+        std::to_string(k) +
+        (k < 0 ? " is not an integer" : " is beyond int64"));
   return int64_t(1) << k;
 }
 

@@ -70,7 +70,8 @@ std::string Diagnostic::render() const {
     size_t width = 1;
     if (range->end.line == b.line && range->end.column > b.column)
       width = range->end.column - b.column;
-    out += "  " + std::string(b.column - 1, ' ') + std::string(width, '^') + "\n";
+    out +=
+        "  " + std::string(b.column - 1, ' ') + std::string(width, '^') + "\n";
   } else {
     out += '\n';
   }

@@ -47,7 +47,9 @@ std::string BasisPath::str() const {
 // IntTuple
 //===----------------------------------------------------------------------===//
 
-IntTuple::IntTuple(const Node *nodes, size_t count) { nodes_.append(nodes, count); }
+IntTuple::IntTuple(const Node *nodes, size_t count) {
+  nodes_.append(nodes, count);
+}
 
 IntTuple IntTuple::leaf(int64_t v, BasisPath path) {
   IntTuple t(v);
@@ -145,10 +147,10 @@ Status IntTuple::Builder::check() const {
     for (const Node &n : nodes_)
       leaves += n.rank == kLeaf;
   if (tooLarge_ || nodes_.size() > kMaxNodes || leaves > size_t(kMaxRank))
-    return Diagnostic::error(
-        "result too large: a tuple holds at most " + std::to_string(kMaxNodes) +
-        " nodes, " + std::to_string(kMaxRank) + " leaves and " +
-        std::to_string(kMaxRank) + " modes per tuple");
+    return Diagnostic::error("result too large: a tuple holds at most " +
+                             std::to_string(kMaxNodes) + " nodes, " +
+                             std::to_string(kMaxRank) + " leaves and " +
+                             std::to_string(kMaxRank) + " modes per tuple");
   return Ok{};
 }
 
@@ -219,7 +221,8 @@ size_t IntTuple::hash() const {
   return h;
 }
 
-static void printNode(const IntTuple::Node *nodes, size_t &pos, std::string &out) {
+static void printNode(const IntTuple::Node *nodes, size_t &pos,
+                      std::string &out) {
   const IntTuple::Node &n = nodes[pos++];
   if (n.rank == IntTuple::kLeaf) {
     out += std::to_string(n.value);

@@ -122,7 +122,8 @@ Expected<int64_t> Lexer::readInt(std::string_view what) {
     negative = true;
     ++pos_;
   }
-  if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+  if (pos_ >= text_.size() ||
+      !std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
     pos_ = start;
     return expected(std::string(what) + " (an integer)");
   }
@@ -143,10 +144,11 @@ Expected<int64_t> Lexer::readInt(std::string_view what) {
   // Accumulate as a negative number so INT64_MIN is representable.
   int64_t v = 0;
   while (pos_ < text_.size()) {
-    int digit = base == 16 ? hexDigit(text_[pos_])
-                           : (std::isdigit(static_cast<unsigned char>(text_[pos_]))
-                                  ? text_[pos_] - '0'
-                                  : -1);
+    int digit = base == 16
+                    ? hexDigit(text_[pos_])
+                    : (std::isdigit(static_cast<unsigned char>(text_[pos_]))
+                           ? text_[pos_] - '0'
+                           : -1);
     if (digit < 0)
       break;
     if (v < (std::numeric_limits<int64_t>::min() + digit) / base)
@@ -166,7 +168,8 @@ Expected<int64_t> Lexer::readInt(std::string_view what) {
 
 Expected<int64_t> Lexer::readUint(std::string_view what) {
   skipBlanks();
-  if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
+  if (pos_ >= text_.size() ||
+      !std::isdigit(static_cast<unsigned char>(text_[pos_])))
     return expected(std::string(what) + " (a non-negative integer)");
   return readInt(what);
 }
@@ -174,8 +177,12 @@ Expected<int64_t> Lexer::readUint(std::string_view what) {
 Expected<std::string> Lexer::readIdent(std::string_view what) {
   skipBlanks();
   size_t start = pos_;
-  auto isStart = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  auto isBody = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto isStart = [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+  };
+  auto isBody = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
   if (pos_ >= text_.size() || !isStart(text_[pos_]))
     return expected(std::string(what) + " (a name)");
   while (pos_ < text_.size() && isBody(text_[pos_]))
@@ -191,7 +198,8 @@ Status Lexer::expectEnd(std::string_view what) {
                pos_, text_.size() - pos_);
 }
 
-Diagnostic Lexer::error(std::string message, size_t offset, size_t length) const {
+Diagnostic Lexer::error(std::string message, size_t offset,
+                        size_t length) const {
   return Diagnostic::at(std::move(message), text_, offset, length);
 }
 

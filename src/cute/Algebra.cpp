@@ -61,7 +61,6 @@ std::string Tiler::str() const {
   return "_";
 }
 
-
 //===----------------------------------------------------------------------===//
 // Structure
 //===----------------------------------------------------------------------===//
@@ -73,11 +72,10 @@ Layout flatten(const Layout &l) {
 
 Expected<Layout> group_modes(const Layout &l, size_t begin, size_t end) {
   if (!(begin < end && end <= l.rank()))
-    return opError("group_modes", "mode range [" + std::to_string(begin) + ", " +
-                                      std::to_string(end) +
-                                      ") is empty or outside the " +
-                                      std::to_string(l.rank()) + " modes of " +
-                                      l.str());
+    return opError("group_modes",
+                   "mode range [" + std::to_string(begin) + ", " +
+                       std::to_string(end) + ") is empty or outside the " +
+                       std::to_string(l.rank()) + " modes of " + l.str());
   ModeBuilder out, group;
   for (size_t i = 0; i < begin; ++i)
     out.append(l.mode(i));
@@ -118,7 +116,8 @@ Expected<Layout> atProfile(const char *op, const Layout &l,
   if (profile.isLeaf())
     return f(l);
   if (profile.rank() > l.rank())
-    return opError(op, "profile " + profile.str() + " has more modes than " + l.str());
+    return opError(op, "profile " + profile.str() + " has more modes than " +
+                           l.str());
   ModeBuilder out;
   for (size_t i = 0; i < profile.rank(); ++i) {
     LK_TRY(Layout m, atProfile(op, l.mode(i), profile[i], f));
@@ -162,7 +161,8 @@ Expected<bool> equivalent(const ComposedLayout &a, const ComposedLayout &b) {
   if ((a.swizzle == b.swizzle || (plainA && plainB)) && a.offset == b.offset)
     return equivalent(a.layout, b.layout);
   if (a.layout.hasBasisStrides() || b.layout.hasBasisStrides())
-    return Diagnostic::error("equivalent: a swizzle cannot apply to basis strides");
+    return Diagnostic::error(
+        "equivalent: a swizzle cannot apply to basis strides");
   int64_t n = a.layout.size();
   if (n > kEquivalencePointLimit)
     return Diagnostic::error("equivalent: " + a.str() + " and " + b.str() +

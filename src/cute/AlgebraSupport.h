@@ -28,7 +28,6 @@
 
 namespace lk::cute::detail {
 
-
 /// One flattened mode of a layout.
 struct Mode {
   int64_t shape;
@@ -50,8 +49,8 @@ inline Modes flatModes(const Layout &l) {
 /// A flat layout from modes; a single mode gives an integer layout when
 /// `unwrapSingle` is set (CuTe's unwrap / integral results).
 /// Emits modes into builders: one leaf, or a flat tuple.
-inline void emitModes(const Modes &modes, bool unwrapSingle, IntTuple::Builder &shape,
-               IntTuple::Builder &stride) {
+inline void emitModes(const Modes &modes, bool unwrapSingle,
+                      IntTuple::Builder &shape, IntTuple::Builder &stride) {
   bool tuple = !(unwrapSingle && modes.size() == 1);
   if (tuple) {
     shape.open();
@@ -100,7 +99,8 @@ inline std::string modeStr(const Mode &m) {
 /// The coalesced modes; `integral` tells whether CuTe's result is an integer
 /// layout (a single mode never prepended to). The trivial result 1:0 comes
 /// back as one mode 1:0.
-inline Modes coalescedModes(const Modes &modes, bool keepLastExtent, bool &integral) {
+inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
+                            bool &integral) {
   size_t r = modes.size();
   if (r == 0) { // the empty layout (), like 1:0
     integral = true;
@@ -159,8 +159,8 @@ inline Modes filteredModes(const Layout &l, bool &integral) {
 //===----------------------------------------------------------------------===//
 
 struct Composer {
-  Modes lhs;        // A after coalesce_x
-  bool lhsIntegral; // A's coalesced form is an integer layout
+  Modes lhs;                 // A after coalesce_x
+  bool lhsIntegral;          // A's coalesced form is an integer layout
   const Layout *a = nullptr; // for diagnostics only; null when A is given
                              // by its coalesced modes alone
 
@@ -210,10 +210,13 @@ struct Composer {
       return Ok{};
     }
     if (stride->basis != 0)
-      return opError("composition", "B's stride " +
-                                        IntTuple::leaf(stride->value, BasisPath::fromRaw(stride->basis)).str() +
-                                        " is a basis stride; B must have "
-                                        "integer strides");
+      return opError(
+          "composition",
+          "B's stride " +
+              IntTuple::leaf(stride->value, BasisPath::fromRaw(stride->basis))
+                  .str() +
+              " is a basis stride; B must have "
+              "integer strides");
     return composeLeaf(shape->value, stride->value, rs, rd);
   }
 
@@ -295,7 +298,8 @@ struct Composer {
     }
     const Mode &last = lhs[r - 1];
     if (result.empty() || restShape != 1)
-      result.push_back(Mode{restShape, ar.mul(restStride, last.stride), last.basis});
+      result.push_back(
+          Mode{restShape, ar.mul(restStride, last.stride), last.basis});
     if (!ar.ok())
       return Arith::diagnostic("composition");
     emitModes(result, /*unwrapSingle=*/true, rs, rd);
@@ -347,8 +351,8 @@ inline Status checkSize(const char *op, const Layout &l) {
 /// layout per mode.
 template <class Apply>
 inline Status byModeInto(const char *op, const Layout &a, const Tiler &t,
-                  bool keepRest, IntTuple::Builder &rs, IntTuple::Builder &rd,
-                  Apply apply) {
+                         bool keepRest, IntTuple::Builder &rs,
+                         IntTuple::Builder &rd, Apply apply) {
   switch (t.kind) {
   case Tiler::Kind::Keep:
     rs.subtree(a.shape());
@@ -386,8 +390,9 @@ inline Status byModeInto(const char *op, const Layout &a, const Tiler &t,
 
 /// Builds the result of byModeInto; its size must fit in int64.
 template <class Apply>
-inline Expected<Layout> byModeResult(const char *op, const Layout &a, const Tiler &t,
-                              bool keepRest, Apply apply) {
+inline Expected<Layout> byModeResult(const char *op, const Layout &a,
+                                     const Tiler &t, bool keepRest,
+                                     Apply apply) {
   if (t.kind == Tiler::Kind::Keep)
     return a;
   IntTuple::Builder rs, rd;

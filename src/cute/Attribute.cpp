@@ -77,9 +77,9 @@ public:
         break;
       if (!lx_.consumeIf(',')) {
         return lx_.expected(
-            a.hasSwizzle ? "',' or '>' after the swizzle"
-                         : (clauseSeen ? "',' or '>'"
-                                       : "',' or '>' after the stride"));
+            a.hasSwizzle
+                ? "',' or '>' after the swizzle"
+                : (clauseSeen ? "',' or '>'" : "',' or '>' after the stride"));
       }
       clauseSeen = true;
       lx_.peek();
@@ -112,8 +112,8 @@ public:
         a.elemSpan.length = lx_.pos() - a.elemSpan.offset;
         continue;
       }
-      std::string found = *key == "swizzle" ? "a second 'swizzle' clause"
-                                            : "'" + *key + "'";
+      std::string found =
+          *key == "swizzle" ? "a second 'swizzle' clause" : "'" + *key + "'";
       return lx_.error("expected " + std::string(wanted) + " but found " +
                            found,
                        keyStart, key->size());
@@ -149,8 +149,9 @@ bool isHardwareSwizzle(const Swizzle &s) {
   return false;
 }
 
-Expected<LayoutAttribute> parseLayoutAttribute(std::string_view text,
-                                               const ElementTypeRegistry &registry) {
+Expected<LayoutAttribute>
+parseLayoutAttribute(std::string_view text,
+                     const ElementTypeRegistry &registry) {
   AttributeParser p(text);
   LK_TRY(AttributeSyntax a, p.syntax());
   Lexer &lx = p.lexer();
@@ -163,8 +164,9 @@ Expected<LayoutAttribute> parseLayoutAttribute(std::string_view text,
       std::string known;
       for (const ElementType &e : registry.all())
         known += (known.empty() ? "" : ", ") + e.name;
-      return lx.error("unknown element type '" + a.elem + "'",
-                      a.elemSpan.offset, a.elemSpan.length)
+      return lx
+          .error("unknown element type '" + a.elem + "'", a.elemSpan.offset,
+                 a.elemSpan.length)
           .note("registered element types: " +
                 (known.empty() ? std::string("(none)") : known));
     }
@@ -181,9 +183,9 @@ Expected<LayoutAttribute> parseLayoutAttribute(std::string_view text,
     Swizzle sw{int(small ? s[0] : 0), int(small ? s[1] : 0),
                int(small ? s[2] : 0)};
     if (!small || !isHardwareSwizzle(sw))
-      return lx.error(swizzleText(s[0], s[1], s[2]) +
-                          " is not a hardware swizzle",
-                      a.swizzleSpan.offset, a.swizzleSpan.length)
+      return lx
+          .error(swizzleText(s[0], s[1], s[2]) + " is not a hardware swizzle",
+                 a.swizzleSpan.offset, a.swizzleSpan.length)
           .note(supportedNote());
     out.swizzle = sw;
   }
@@ -214,7 +216,8 @@ LayoutAttribute::make(Layout layout, std::optional<Swizzle> swizzle,
     const IntTuple::Node *nodes = t->nodes();
     for (size_t i = 0; i < t->nodeCount(); ++i) {
       if (nodes[i].rank == 0)
-        return Diagnostic::error(what + ": the attribute grammar has no empty tuple '()'");
+        return Diagnostic::error(
+            what + ": the attribute grammar has no empty tuple '()'");
       if (nodes[i].rank == IntTuple::kLeaf &&
           (nodes[i].basis != 0 || nodes[i].value < 0))
         return Diagnostic::error(

@@ -37,8 +37,8 @@ public:
 
 private:
   Diagnostic tooMany(std::string what, size_t limit) {
-    return lx_.error("basis descriptor has more than " +
-                     std::to_string(limit) + " " + what);
+    return lx_.error("basis descriptor has more than " + std::to_string(limit) +
+                     " " + what);
   }
 
   /// @pre the next token is '('.
@@ -101,7 +101,8 @@ private:
       return lx_.expected("'@' after basis count");
     while (lx_.consumeIf('@')) {
       if (!isDigit(lx_.peek()))
-        return lx_.expected("basis dimension (a non-negative integer) after '@'");
+        return lx_.expected(
+            "basis dimension (a non-negative integer) after '@'");
       BasisDescriptorSyntax::Dim d;
       d.offset = lx_.pos();
       LK_TRY(d.index, lx_.readUint("basis dimension"));
@@ -159,8 +160,8 @@ Expected<IntTuple> normalize(const BasisDescriptorSyntax &s,
   }
   int64_t count = s.numerator / s.denominator;
   if (s.dims.empty())
-    return at("basis count " + written + " has no '@' dimension",
-              s.countOffset, s.countLength);
+    return at("basis count " + written + " has no '@' dimension", s.countOffset,
+              s.countLength);
   BasisPath path;
   for (const BasisDescriptorSyntax::Dim &d : s.dims) {
     Expected<BasisPath> next = path.pushed(d.index);

@@ -51,7 +51,8 @@ Status composeInto(const Layout &a, const Layout &b, IntTuple::Builder &rs,
 Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
                         IntTuple::Builder &rd) {
   if (t.integer)
-    return composeInto(a, Layout::unchecked(t.layout.shape(), IntTuple(1)), rs, rd);
+    return composeInto(a, Layout::unchecked(t.layout.shape(), IntTuple(1)), rs,
+                       rd);
   return composeInto(a, t.layout, rs, rd);
 }
 
@@ -65,7 +66,8 @@ Expected<Layout> general::composition(const Layout &a, const Layout &b) {
 
 Expected<Layout> general::composition(const Layout &a, const Tiler &t) {
   // By-mode: modes of A past the tiler are dropped (CuTe C++ behaviour).
-  return byModeResult("composition", a, t, /*keepRest=*/false, composeTilerInto);
+  return byModeResult("composition", a, t, /*keepRest=*/false,
+                      composeTilerInto);
 }
 
 Expected<FlatLayout> detail::complementModes(const Layout &l,
@@ -149,7 +151,8 @@ Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
 
 } // namespace
 
-Expected<Layout> general::complement(const Layout &l, const IntTuple &cotarget) {
+Expected<Layout> general::complement(const Layout &l,
+                                     const IntTuple &cotarget) {
   SmallVector<int64_t, 16> leaves;
   for (const IntTuple::Node &n : cotarget.leaves()) {
     if (n.value < 1 || n.basis != 0)

@@ -56,7 +56,8 @@ Status divideInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
   SmallVector<int64_t, 16> cotarget;
   for (const Mode &m : ca)
     cotarget.push_back(m.shape);
-  LK_TRY(FlatLayout rest, complementModes(tile, cotarget.data(), cotarget.size()));
+  LK_TRY(FlatLayout rest,
+         complementModes(tile, cotarget.data(), cotarget.size()));
   rs.open();
   rd.open();
   LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), rs, rd));

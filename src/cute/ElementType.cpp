@@ -20,16 +20,35 @@ struct BuiltinType {
 /// The builtin table (ElementType.h lists it for users).
 constexpr BuiltinType kBuiltinTypes[] = {
     // Floating point.
-    {"f64", 64}, {"f32", 32}, {"tf32", 32}, {"f16", 16}, {"bf16", 16},
-    {"f8e4m3", 8}, {"f8e5m2", 8}, {"f6e2m3", 6}, {"f6e3m2", 6},
+    {"f64", 64},
+    {"f32", 32},
+    {"tf32", 32},
+    {"f16", 16},
+    {"bf16", 16},
+    {"f8e4m3", 8},
+    {"f8e5m2", 8},
+    {"f6e2m3", 6},
+    {"f6e3m2", 6},
     {"f4e2m1", 4},
     // Block-scaled (microscaling) formats.
-    {"nvfp4", 4}, {"mxf4", 4}, {"mxf6", 6}, {"mxf8", 8},
+    {"nvfp4", 4},
+    {"mxf4", 4},
+    {"mxf6", 6},
+    {"mxf8", 8},
     // Scale factors.
-    {"ue8m0", 8}, {"ue4m3", 8},
+    {"ue8m0", 8},
+    {"ue4m3", 8},
     // Integers.
-    {"i64", 64}, {"i32", 32}, {"i16", 16}, {"i8", 8}, {"i4", 4},
-    {"u64", 64}, {"u32", 32}, {"u16", 16}, {"u8", 8}, {"u4", 4},
+    {"i64", 64},
+    {"i32", 32},
+    {"i16", 16},
+    {"i8", 8},
+    {"i4", 4},
+    {"u64", 64},
+    {"u32", 32},
+    {"u16", 16},
+    {"u8", 8},
+    {"u4", 4},
     // Bits.
     {"b1", 1},
 };
@@ -59,7 +78,8 @@ ElementTypeRegistry ElementTypeRegistry::empty() {
 }
 
 ElementTypeRegistry::~ElementTypeRegistry() = default;
-ElementTypeRegistry::ElementTypeRegistry(ElementTypeRegistry &&) noexcept = default;
+ElementTypeRegistry::ElementTypeRegistry(ElementTypeRegistry &&) noexcept =
+    default;
 ElementTypeRegistry &
 ElementTypeRegistry::operator=(ElementTypeRegistry &&) noexcept = default;
 

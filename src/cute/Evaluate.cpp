@@ -231,9 +231,10 @@ Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
                                layout.shape().str());
   }
   if (bases != 0) // every stride leaf was visited
-    return Diagnostic::error("crd2idx: layout " + layout.str() +
-                             " has basis strides (or the coordinate has a "
-                             "basis leaf); its value is a tuple (use crd2offset)");
+    return Diagnostic::error(
+        "crd2idx: layout " + layout.str() +
+        " has basis strides (or the coordinate has a "
+        "basis leaf); its value is a tuple (use crd2offset)");
   if (!ar.ok())
     return Arith::diagnostic("crd2idx");
   return r;

@@ -50,7 +50,9 @@ constexpr int16_t kLeaf = IntTuple::kLeaf;
 /// A leaf node, and a tuple node of `rank` children and `span` nodes (the
 /// same node in the shape and the stride), for results written directly.
 Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
-Node tupleNode(int rank, int span) { return Node{0, int16_t(rank), uint16_t(span), 0}; }
+Node tupleNode(int rank, int span) {
+  return Node{0, int16_t(rank), uint16_t(span), 0};
+}
 
 /// Most leaves of an operand a fast path takes.
 constexpr int kLeaves = 8;
@@ -100,8 +102,8 @@ bool leavesOf(View v, Modes &m) {
 /// afterwards (which reloads just-written stores as vectors).
 /// Example: [2:1, 1:7, 4:2, 3:16] -> [8:1, 3:16].
 /// @pre m.n <= kModes; `out` may be `m`
-[[gnu::always_inline]] inline void coalesceModes(const Modes &m, bool keepLastExtent,
-                                                Modes &out) {
+[[gnu::always_inline]] inline void
+coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
   int n = 0, count = m.n;
   int64_t reach = 0; // s*d of the last mode merged or kept
   bool reachOk = false;
@@ -132,14 +134,16 @@ bool leavesOf(View v, Modes &m) {
 /// True when the size and the cosize 1 + sum (s-1)*|d| of the layout of n
 /// pre-order shape and stride nodes fit in int64 (Layout's invariant, as
 /// Layout::checkRange states it).
-[[gnu::always_inline]] inline bool fitsInt64(const Node *s, const Node *d, int n) {
+[[gnu::always_inline]] inline bool fitsInt64(const Node *s, const Node *d,
+                                             int n) {
   int64_t size = 1, hi = 1, t;
   for (int k = 0; k < n; ++k) {
     if (s[k].rank != kLeaf)
       continue;
     int64_t dv = d[k].value;
     if (dv == INT64_MIN || mulOverflows(size, s[k].value, size) ||
-        mulOverflows(s[k].value - 1, absValue(dv), t) || addOverflows(hi, t, hi))
+        mulOverflows(s[k].value - 1, absValue(dv), t) ||
+        addOverflows(hi, t, hi))
       return false;
   }
   return true;
@@ -147,8 +151,8 @@ bool leavesOf(View v, Modes &m) {
 
 /// Stores n pre-order shape and stride nodes in `out`; declines when the
 /// result's size or an offset would not fit in int64 (Layout's invariant).
-[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d, int n,
-                                              Layout &out) {
+[[gnu::always_inline]] inline bool storeNodes(const Node *s, const Node *d,
+                                              int n, Layout &out) {
   if (!fitsInt64(s, d, n))
     return false;
   out.assignNodes(s, d, size_t(n));
@@ -179,8 +183,8 @@ struct Extent {
 /// layout's range), where the caller declines. With `ext` it also adds
 /// each copied leaf s:e to it (false when that overflows): the products
 /// that write their rest before they know cosize(B) walk B only once.
-[[gnu::always_inline]] inline bool scaledCopy(View v, int64_t x, Node *s, Node *d,
-                                              Extent *ext = nullptr) {
+[[gnu::always_inline]] inline bool scaledCopy(View v, int64_t x, Node *s,
+                                              Node *d, Extent *ext = nullptr) {
   bool ok = true;
   for (int k = 0, c = v.s->span; k < c; ++k) {
     Node sh = v.s[k], e = v.d[k];
@@ -201,14 +205,17 @@ struct Extent {
 /// unspecified, and the caller assigns the general construction's result
 /// to it.
 struct Writer {
-  explicit Writer(Layout &out) : out_(out) { out.nodesForOverwrite(kInline, s, d); }
+  explicit Writer(Layout &out) : out_(out) {
+    out.nodesForOverwrite(kInline, s, d);
+  }
 
   // The counters (at most kNodes) have an integer type that no Node field
   // has: long long where int64_t is long, else long. A store into a node
   // then cannot alias them, so they stay in registers; with `int`, every
   // store of a node's `basis` (an unsigned int) made the compiler reload
   // them.
-  using Count = std::conditional_t<std::is_same_v<int64_t, long>, long long, long>;
+  using Count =
+      std::conditional_t<std::is_same_v<int64_t, long>, long long, long>;
   static_assert(!std::is_same_v<Count, int64_t> && !std::is_same_v<Count, int>);
   Layout &out_;
   Node *s;
@@ -377,7 +384,8 @@ struct Composer {
   bool fits(int64_t tail) const {
     int64_t hi = 1, t;
     for (int i = 0; i + 1 < lhs.n; ++i)
-      if (mulOverflows(reach[i], absValue(lhs.d[i]), t) || addOverflows(hi, t, hi))
+      if (mulOverflows(reach[i], absValue(lhs.d[i]), t) ||
+          addOverflows(hi, t, hi))
         return false;
     return !addOverflows(hi, tail, t);
   }
@@ -386,7 +394,7 @@ struct Composer {
   /// appended to `w`: a Writer, or any sink with the same leaf(s, d) and
   /// modes(m) (composeFlat's NodeSink).
   template <class Sink> bool leaf(int64_t s, int64_t d, Sink &w) {
-    constexpr bool bound = requires(Sink &x) { x.addTail(s, d); };
+    constexpr bool bound = requires(Sink & x) { x.addTail(s, d); };
     int r = lhs.n;
     if (d < 0 && r != 1)
       return false;
@@ -429,7 +437,8 @@ struct Composer {
       const int64_t q = cs / abs, rem = cs - q * abs;
       int64_t newShape = std::min(q + (rem != 0), restShape), step;
       if (restShape % newShape != 0 || (restShape > newShape && rem != 0) ||
-          mulOverflows(abs, lhs.d[i], st) || mulOverflows(newShape - 1, abs, step) ||
+          mulOverflows(abs, lhs.d[i], st) ||
+          mulOverflows(newShape - 1, abs, step) ||
           addOverflows(reach[i], step, reach[i]))
         return false;
       out.s[out.n] = newShape;
@@ -481,14 +490,15 @@ struct Composer {
 /// ceilDiv(divisor, c) = 1, c < divisor gives ceilDiv(c, divisor) = 1. At
 /// most one division per mode, none once the divisor is 1; false on an
 /// overflow.
-[[gnu::always_inline]] inline bool restShapeOf(int64_t cur, const int64_t *cot, int nc,
-                                               int64_t &restShape) {
+[[gnu::always_inline]] inline bool restShapeOf(int64_t cur, const int64_t *cot,
+                                               int nc, int64_t &restShape) {
   restShape = 1;
   int64_t divisor = cur;
   for (int k = 0; k < nc; ++k) {
     const int64_t c = cot[k];
     if (c >= divisor) {
-      if (mulOverflows(restShape, divisor == 1 ? c : ceilDiv(c, divisor), restShape))
+      if (mulOverflows(restShape, divisor == 1 ? c : ceilDiv(c, divisor),
+                       restShape))
         return false;
       divisor = 1;
     } else {
@@ -513,10 +523,12 @@ struct Composer {
 /// modes pays for the check). The compact A (stride 0 only) gives total:1.
 template <bool Stored = false>
 bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
-  if (l.s->rank == kLeaf && l.d->basis == 0 && l.s->value > 1 && l.d->value > 0) {
+  if (l.s->rank == kLeaf && l.d->basis == 0 && l.s->value > 1 &&
+      l.d->value > 0) {
     const int64_t d = l.d->value;
     int64_t cur, restShape, reach;
-    if (mulOverflows(d, l.s->value, cur) || !restShapeOf(cur, cot, nc, restShape) ||
+    if (mulOverflows(d, l.s->value, cur) ||
+        !restShapeOf(cur, cot, nc, restShape) ||
         (Stored && mulOverflows(restShape, cur, reach)))
       return false;
     out.n = 0;
@@ -585,7 +597,8 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
       return false;
   }
   int64_t restShape, reach;
-  if (!restShapeOf(cur, cot, nc, restShape) || (Stored && mulOverflows(restShape, cur, reach)))
+  if (!restShapeOf(cur, cot, nc, restShape) ||
+      (Stored && mulOverflows(restShape, cur, reach)))
     return false;
   r.s[r.n] = restShape;
   r.d[r.n++] = restShape == 1 ? 0 : cur;
@@ -620,14 +633,16 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   WholeSink w{{nullptr, nullptr, 1}}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
   for (int i = 1; i <= r; ++i) // a child of span 1 is a leaf or ()
-    if (bs[i].rank != kLeaf || bd[i].basis != 0 || !c.leaf(bs[i].value, bd[i].value, w))
+    if (bs[i].rank != kLeaf || bd[i].basis != 0 ||
+        !c.leaf(bs[i].value, bd[i].value, w))
       return false;
   Node *s = w.s, *d = w.d;
   int n = w.n;
   s[0] = tupleNode(r, n);
   d[0] = tupleNode(r, n);
   out.nodesForOverwrite(size_t(n), s, d);
-  return c.distributive() && c.fits(w.tail); // size(B); fits() bounds the cosize
+  return c.distributive() &&
+         c.fits(w.tail); // size(B); fits() bounds the cosize
 }
 
 /// composeNested's sink: a NodeSink of its own type, so that the
@@ -651,7 +666,8 @@ bool composeNodes(Composer &c, View b, NestedSink &w) {
   for (int k = 0, count = b.s->span; k < count; ++k) {
     const Node &s = b.s[k], &d = b.d[k];
     if (s.rank == kLeaf) {
-      if (d.basis != 0 || w.n + 1 + c.lhs.n > kInline || !c.leaf(s.value, d.value, w))
+      if (d.basis != 0 || w.n + 1 + c.lhs.n > kInline ||
+          !c.leaf(s.value, d.value, w))
         return false;
     } else {
       if (w.n + 1 > kInline)
@@ -695,8 +711,8 @@ bool composeTree(const Layout &a, const Layout &b, Layout &out) {
 /// `c` composes it: complement(T, shape(coalesce(A))) as modes, for A's
 /// leaves `fa` (coalesced again without keeping a last size-1 extent when
 /// fa ends in one, where c's modes differ from coalesce(A)'s).
-[[gnu::always_inline]] inline bool divideRest(const Modes &fa, const Composer &c, View tile,
-                                              Modes &rest) {
+[[gnu::always_inline]] inline bool
+divideRest(const Modes &fa, const Composer &c, View tile, Modes &rest) {
   Modes plain;
   const Modes *ca = &c.lhs;
   if (fa.n > 0 && fa.s[fa.n - 1] == 1) {
@@ -735,7 +751,8 @@ bool extentOf(View b, Extent &e) {
   for (int k = 0, n = b.s->span, leaves = 0; k < n; ++k) {
     if (b.s[k].rank != kLeaf)
       continue;
-    if (++leaves > kLeaves || b.d[k].basis != 0 || !e.add(b.s[k].value, b.d[k].value))
+    if (++leaves > kLeaves || b.d[k].basis != 0 ||
+        !e.add(b.s[k].value, b.d[k].value))
       return false;
   }
   return true;
@@ -825,8 +842,8 @@ struct LeafQuotient {
 /// and declines elsewhere, as the composer does (the general error).
 /// Example: A = 8:8, B = 4:1: q = 1, result (8:8, 4:1).
 /// leafProductRest gives (A's mode, rest); productLeafModeInto writes it.
-[[gnu::always_inline]] inline bool leafProductRest(int64_t s, int64_t d, int64_t t, int64_t e,
-                                                   LeafQuotient &q) {
+[[gnu::always_inline]] inline bool
+leafProductRest(int64_t s, int64_t d, int64_t t, int64_t e, LeafQuotient &q) {
   int64_t cosB, target, sd;
   if (mulOverflows(t - 1, e, cosB) || addOverflows(cosB, 1, cosB) ||
       mulOverflows(s, cosB, target) || mulOverflows(s, d, sd))
@@ -855,7 +872,8 @@ struct LeafQuotient {
   return true;
 }
 
-bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e, Writer &w) {
+bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e,
+                         Writer &w) {
   LeafQuotient q;
   if (!leafProductRest(s, d, t, e, q))
     return false;
@@ -883,7 +901,8 @@ bool productLeafModeInto(int64_t s, int64_t d, int64_t t, int64_t e, Writer &w) 
 /// Example: A = 8:8, B = 4:1: complement(8:8, 32) = 8:1, rest 4:1, result
 /// (8:8, 4:1) as CuTe builds it.
 bool productAnyInto(View a, View b, Writer &w) {
-  if (a.s->rank == kLeaf && b.s->rank == kLeaf && a.d->basis == 0 && b.d->basis == 0) {
+  if (a.s->rank == kLeaf && b.s->rank == kLeaf && a.d->basis == 0 &&
+      b.d->basis == 0) {
     int64_t s = a.s->value, d = a.d->value, t = b.s->value, e = b.d->value;
     if (s >= 2 && d >= 1 && t >= 2 && e >= 1)
       return productLeafModeInto(s, d, t, e, w);
@@ -891,7 +910,8 @@ bool productAnyInto(View a, View b, Writer &w) {
   Extent ea, eb;
   int64_t target, compSize = 1;
   Modes comp;
-  if (!extentOf(a, ea) || !extentOf(b, eb) || mulOverflows(ea.size, eb.cosize, target) ||
+  if (!extentOf(a, ea) || !extentOf(b, eb) ||
+      mulOverflows(ea.size, eb.cosize, target) ||
       !complementModes(a, &target, 1, comp))
     return false;
   for (int i = 0; i < comp.n; ++i)
@@ -955,7 +975,8 @@ bool productWhole(const Layout &a, const Tiler &t, Layout &out) {
 /// `apply`, a tuple recurses; A's modes past the tiler are kept
 /// (`keepRest`) or dropped.
 template <class Apply>
-bool byModeInto(const View &a, const Tiler &t, bool keepRest, Writer &w, Apply apply) {
+bool byModeInto(const View &a, const Tiler &t, bool keepRest, Writer &w,
+                Apply apply) {
   switch (t.kind) {
   case Tiler::Kind::Keep:
     w.subtree(a);
@@ -1008,8 +1029,8 @@ bool composeTiler(View a, const Tiler &t, Writer &w) {
 /// False for e < 0 (the complement's error) and on any overflow, where the
 /// general path decides.
 /// Example: logical_divide(128:1, 32:1) = (32,4):(1,32).
-[[gnu::always_inline]] inline bool divideLeaves(int64_t s, int64_t d, int64_t ts,
-                                                int64_t te, LeafQuotient &q) {
+[[gnu::always_inline]] inline bool
+divideLeaves(int64_t s, int64_t d, int64_t ts, int64_t te, LeafQuotient &q) {
   int64_t tile, span, rd;
   if (te < 0 || mulOverflows(te, d, tile))
     return false;
@@ -1039,7 +1060,8 @@ bool composeTiler(View a, const Tiler &t, Writer &w) {
 
 /// The nodes of the divided leaf mode q at s/d: (tile, rest), the rest one
 /// leaf or a pair. Returns how many it wrote, 3 or 5.
-[[gnu::always_inline]] inline int writeQuotient(const LeafQuotient &q, Node *s, Node *d) {
+[[gnu::always_inline]] inline int writeQuotient(const LeafQuotient &q, Node *s,
+                                                Node *d) {
   int n = q.restModes == 1 ? 3 : 5;
   s[0] = tupleNode(2, n); // not chained: d[0] = s[0] would reload the store
   d[0] = tupleNode(2, n);
@@ -1061,8 +1083,8 @@ bool composeTiler(View a, const Tiler &t, Writer &w) {
 
 /// The quotient of the integer leaf as:ad by a tiler that is an integer
 /// leaf layout; false for anything else or where divideLeaves declines.
-[[gnu::always_inline]] inline bool leafQuotient(const Node &as, const Node &ad,
-                                                const Tiler &t, LeafQuotient &q) {
+[[gnu::always_inline]] inline bool
+leafQuotient(const Node &as, const Node &ad, const Tiler &t, LeafQuotient &q) {
   const Node &ts = *t.layout.shape().nodes(), &td = *t.layout.stride().nodes();
   return t.kind == Tiler::Kind::Layout && as.rank == kLeaf && ad.basis == 0 &&
          ts.rank == kLeaf && td.basis == 0 &&
@@ -1103,7 +1125,8 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
   LeafQuotient q{}; // without {}, GCC warns that a one-mode rest leaves
                     // restShape[1] unset, which writeQuotient never reads
   if (leafQuotient(*a.s, *a.d, t, q)) {
-    if (w.n + 5 > kInline) // the most writeQuotient writes (3 for a one-mode rest)
+    if (w.n + 5 >
+        kInline) // the most writeQuotient writes (3 for a one-mode rest)
       return false;
     w.n += writeQuotient(q, w.s + w.n, w.d + w.n);
     return true;
@@ -1156,7 +1179,8 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
 bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   int r = as->rank, tr = int(t.modes.size());
-  if (t.kind != Tiler::Kind::Tuple || r < 1 || tr > r) // a leaf's rank is kLeaf < 0
+  if (t.kind != Tiler::Kind::Tuple || r < 1 ||
+      tr > r) // a leaf's rank is kLeaf < 0
     return false;
   NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
@@ -1224,10 +1248,12 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   // The mode arrays hold kLeaves modes; () modes may raise a rank past the
   // leaf count, and a rank-0 operand is padded to (1:0) first (CuTe's
   // append), which the general path does.
-  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 || !bijectiveSize(va, x))
+  if (r > size_t(kLeaves) || a.rank() == 0 || b.rank() == 0 ||
+      !bijectiveSize(va, x))
     return false;
   // A' is a leaf only when A is one and r == 1; X likewise with B.
-  bool aLeaf = a.shape().isLeaf() && r == 1, bLeaf = b.shape().isLeaf() && r == 1;
+  bool aLeaf = a.shape().isLeaf() && r == 1,
+       bLeaf = b.shape().isLeaf() && r == 1;
   bool firstLeaf = raked ? bLeaf : aLeaf, secondLeaf = raked ? aLeaf : bLeaf;
   if (secondLeaf && !firstLeaf)
     return false; // the general path reports the rank mismatch
@@ -1292,7 +1318,8 @@ struct Sorted {
 }
 
 /// right_inverse(l) as coalesced modes; false where rightInverse declines.
-[[gnu::always_inline]] inline bool rightInverseModes(const Layout &l, Modes &c) {
+[[gnu::always_inline]] inline bool rightInverseModes(const Layout &l,
+                                                     Modes &c) {
   Sorted s;
   if (!sortedOf(l, s))
     return false;
@@ -1388,11 +1415,19 @@ bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
   }
   Composer ci(inv);
   Modes m;
-  struct { Modes &m; void leaf(int64_t sv, int64_t dv) { m.n = 1; m.s[0] = sv; m.d[0] = dv; }
-           void modes(const Modes &x) { m = x; } } sink{m};
+  struct {
+    Modes &m;
+    void leaf(int64_t sv, int64_t dv) {
+      m.n = 1;
+      m.s[0] = sv;
+      m.d[0] = dv;
+    }
+    void modes(const Modes &x) { m = x; }
+  } sink{m};
   // N <= size(invB): N:1 stays in invB's domain, so the result's terms
   // are at most invB's and it fits as invB (a right inverse) does.
-  return ci.leaf(n, 1, sink) && ci.distributive() && storeModes(m, out, /*knownToFit=*/true);
+  return ci.leaf(n, 1, sink) && ci.distributive() &&
+         storeModes(m, out, /*knownToFit=*/true);
 }
 
 /// left_inverse when the stride test of checkLeftInverse vouches for it:
@@ -1435,7 +1470,8 @@ bool coalesceFast(const Layout &l, Layout &out) {
 
 /// Stores the integer layout s:d; declines when its cosize 1 + (s-1)*|d|
 /// would not fit.
-[[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d, Layout &out) {
+[[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d,
+                                             Layout &out) {
   int64_t t;
   if (d == INT64_MIN || mulOverflows(s - 1, absValue(d), t) || t == INT64_MAX)
     return false;
@@ -1623,8 +1659,9 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 /// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
 /// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
 /// overflow, declines (to the array path, then the general one).
-[[gnu::always_inline]] inline bool
-productRestLeaf(const Layout &a, const Layout &b, int64_t &s, int64_t &ts, int64_t &x) {
+[[gnu::always_inline]] inline bool productRestLeaf(const Layout &a,
+                                                   const Layout &b, int64_t &s,
+                                                   int64_t &ts, int64_t &x) {
   int64_t d, te, c, target;
   if (!leafOf(a, s, d) || !leafOf(b, ts, te) || d != 1 || s == 1 ||
       te == INT64_MIN || mulOverflows(ts - 1, absValue(te), c) ||
@@ -1699,7 +1736,8 @@ bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
       w.n += m.s->span;
       continue;
     }
-    const Node *ts = ti.layout.shape().nodes(), *td = ti.layout.stride().nodes();
+    const Node *ts = ti.layout.shape().nodes(),
+               *td = ti.layout.stride().nodes();
     if (ti.kind != Tiler::Kind::Layout || ts->rank != kLeaf || td->basis != 0)
       return false;
     const int64_t e = ti.integer ? 1 : td->value;
@@ -1716,7 +1754,8 @@ bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
     if (!leavesOf(m, fa))
       return false;
     Composer c(fa);
-    if (w.n + 1 + c.lhs.n > kInline || !c.leaf(ts->value, e, w) || !c.distributive())
+    if (w.n + 1 + c.lhs.n > kInline || !c.leaf(ts->value, e, w) ||
+        !c.distributive())
       return false;
   }
   Node *s = w.s, *d = w.d;
@@ -1759,7 +1798,10 @@ bool regroupModes(View v, const Tiler &t, Group how, Layout &out) {
   const View others = m; // the modes past r, to the end of l
   const int nOthers = int(v.s->span - (m.s - v.s)), extra = rank - int(r);
   // v's nodes less the r pair nodes, plus the tuples that group parts.
-  const int n = v.s->span - int(r) + (how == Group::Zipped ? 2 : how == Group::Tiled ? 1 : 0);
+  const int n = v.s->span - int(r) +
+                (how == Group::Zipped  ? 2
+                 : how == Group::Tiled ? 1
+                                       : 0);
   if (n > kNodes)
     return false;
   Node *s, *d;
@@ -1788,7 +1830,7 @@ bool regroupModes(View v, const Tiler &t, Group how, Layout &out) {
   k += nOthers;
   if (how == Group::Zipped)
     group(at, int(r) + extra);
-  const int rootRank = how == Group::Zipped ? 2
+  const int rootRank = how == Group::Zipped  ? 2
                        : how == Group::Tiled ? 1 + int(r) + extra
                                              : 2 * int(r) + extra;
   s[0] = tupleNode(rootRank, n);
@@ -1799,7 +1841,9 @@ bool regroupModes(View v, const Tiler &t, Group how, Layout &out) {
 /// Runs a by-mode fast path into `out` (inlined: out of line, it cost
 /// composition by a tiler 88 more instructions per call).
 template <class Apply>
-[[gnu::always_inline]] inline bool byMode(const Layout &a, const Tiler &t, bool keepRest, Layout &out, Apply apply) {
+[[gnu::always_inline]] inline bool byMode(const Layout &a, const Tiler &t,
+                                          bool keepRest, Layout &out,
+                                          Apply apply) {
   Writer w(out);
   return byModeInto(viewOf(a), t, keepRest, w, apply) && w.finish();
 }
@@ -1807,7 +1851,8 @@ template <class Apply>
 /// logical_product by modes (any A: a closed form per mode onto [0, n),
 /// else complement and composer), out of line: inlined, its Writer made
 /// every logical_product call 11 instructions dearer.
-[[gnu::noinline]] bool productByMode(const Layout &a, const Tiler &t, Layout &out) {
+[[gnu::noinline]] bool productByMode(const Layout &a, const Tiler &t,
+                                     Layout &out) {
   return byMode(a, t, /*keepRest=*/true, out, productTiler);
 }
 
@@ -1849,7 +1894,7 @@ Path general::lastPath() { return tLastPath; }
 Layout coalesce(const Layout &l) {
   Layout r;
   if (!(serve(Path::CoalesceLeaf, coalesceLeaf(l, r)) || // a leaf s:d
-        serve(Path::CoalesceModes, coalesceFast(l, r))))  // <= 8 integer leaves
+        serve(Path::CoalesceModes, coalesceFast(l, r)))) // <= 8 integer leaves
     fallBack(r, general::coalesce(l));
   return r;
 }
@@ -1857,17 +1902,19 @@ Layout coalesce(const Layout &l) {
 Expected<Layout> composition(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::ComposeLeaves, composeLeaves(a, b, *r)) || // two leaves
-        serve(Path::ComposeFlat, composeFlat(a, b, *r)) ||     // B flat, of leaves
-        serve(Path::ComposeNested, composeNested(a, b, *r)) || // B nested, inline
-        serve(Path::ComposeTree, composeTree(a, b, *r))))      // B nested
+        serve(Path::ComposeFlat, composeFlat(a, b, *r)) || // B flat, of leaves
+        serve(Path::ComposeNested,
+              composeNested(a, b, *r)) ||                 // B nested, inline
+        serve(Path::ComposeTree, composeTree(a, b, *r)))) // B nested
     fallBack(r, general::composition(a, b));
   return r;
 }
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ComposeModes, composeModes(a, t, *r)) || // modes _, n or t:e
-        serve(Path::ComposeByMode,                            // any tiler
+  if (!(serve(Path::ComposeModes,
+              composeModes(a, t, *r)) || // modes _, n or t:e
+        serve(Path::ComposeByMode,       // any tiler
               byMode(a, t, /*keepRest=*/false, *r, composeTiler))))
     fallBack(r, general::composition(a, t));
   return r;
@@ -1875,8 +1922,10 @@ Expected<Layout> composition(const Layout &a, const Tiler &t) {
 
 Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ComplementLeaf, complementLeaf(l, cotarget, *r)) ||  // a leaf
-        serve(Path::ComplementModes, complementTuple(l, cotarget, *r)))) // <= 8 leaves
+  if (!(serve(Path::ComplementLeaf,
+              complementLeaf(l, cotarget, *r)) || // a leaf
+        serve(Path::ComplementModes,
+              complementTuple(l, cotarget, *r)))) // <= 8 leaves
     fallBack(r, general::complement(l, cotarget));
   return r;
 }
@@ -1884,7 +1933,7 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
 Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::RightInverseLeaf, rightInverseLeaf(l, *r)) || // a leaf
-        serve(Path::RightInverseModes, rightInverse(l, *r))))      // <= 8 leaves
+        serve(Path::RightInverseModes, rightInverse(l, *r))))     // <= 8 leaves
     fallBack(r, general::right_inverse(l));
   return r;
 }
@@ -1892,16 +1941,17 @@ Expected<Layout> right_inverse(const Layout &l) {
 Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)) || // a leaf
-        serve(Path::LeftInverseModes, leftInverse(l, *r))))      // <= 8 leaves
+        serve(Path::LeftInverseModes, leftInverse(l, *r))))     // <= 8 leaves
     fallBack(r, general::left_inverse(l));
   return r;
 }
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) ||   // leaf by leaf
-        serve(Path::DivideModes, divideModes(a, t, *r)) || // by-mode, flat tiles
-        serve(Path::DivideByMode,                          // any tiler
+  if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) || // leaf by leaf
+        serve(Path::DivideModes,
+              divideModes(a, t, *r)) || // by-mode, flat tiles
+        serve(Path::DivideByMode,       // any tiler
               byMode(a, t, /*keepRest=*/true, *r, divideTiler))))
     fallBack(r, general::logical_divide(a, t));
   return r;
@@ -1909,8 +1959,8 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
 
 Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ProductLeaf, productLeaf(a, t, *r)) ||   // s:1 by a leaf
-        serve(Path::ProductWhole, productWhole(a, t, *r)) || // A onto [0, n)
+  if (!(serve(Path::ProductLeaf, productLeaf(a, t, *r)) ||    // s:1 by a leaf
+        serve(Path::ProductWhole, productWhole(a, t, *r)) ||  // A onto [0, n)
         serve(Path::ProductByMode, productByMode(a, t, *r)))) // any A, by modes
     fallBack(r, general::logical_product(a, t));
   return r;
@@ -1918,8 +1968,9 @@ Expected<Layout> logical_product(const Layout &a, const Tiler &t) {
 
 Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::RankedLeaf, rankedLeaf(a, b, /*raked=*/false, *r)) || // s:1, leaf
-        serve(Path::RankedProduct,                                       // A onto [0, n)
+  if (!(serve(Path::RankedLeaf,
+              rankedLeaf(a, b, /*raked=*/false, *r)) || // s:1, leaf
+        serve(Path::RankedProduct,                      // A onto [0, n)
               rankedProduct(a, b, /*raked=*/false, *r))))
     fallBack(r, general::blocked_product(a, b));
   return r;
@@ -1935,8 +1986,9 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
 
 Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::MaxCommonLeaf, maxCommonLeaf(a, b, *r)) ||    // two leaves
-        serve(Path::MaxCommonModes, maxCommonModes(a, b, *r))))   // <= 8 leaves each
+  if (!(serve(Path::MaxCommonLeaf, maxCommonLeaf(a, b, *r)) || // two leaves
+        serve(Path::MaxCommonModes,
+              maxCommonModes(a, b, *r)))) // <= 8 leaves each
     fallBack(r, general::max_common_layout(a, b));
   return r;
 }
@@ -1944,8 +1996,9 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
 /// The quotient (product = false) or the product mode of A's integer
 /// leaf as:ad by the tiler mode t, when t is an integer leaf layout and
 /// a closed form takes them (for products: s, t >= 2, d, e >= 1).
-[[gnu::always_inline]] inline bool leafPart(bool product, const Node &as, const Node &ad,
-                                            const Tiler &t, LeafQuotient &q) {
+[[gnu::always_inline]] inline bool leafPart(bool product, const Node &as,
+                                            const Node &ad, const Tiler &t,
+                                            LeafQuotient &q) {
   if (!product)
     return leafQuotient(as, ad, t, q);
   const Node &ts = *t.layout.shape().nodes(), &td = *t.layout.stride().nodes();
@@ -1968,8 +2021,8 @@ template <bool Product>
 bool groupLeaves(const Layout &a, const Tiler &t, Group how, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   const size_t r = t.modes.size();
-  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) || as->rank == kLeaf ||
-      size_t(as->rank) < r)
+  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) ||
+      as->rank == kLeaf || size_t(as->rank) < r)
     return false;
   LeafQuotient q[kLeaves];
   int rests = 0; // the rests' nodes
@@ -1980,13 +2033,16 @@ bool groupLeaves(const Layout &a, const Tiler &t, Group how, Layout &out) {
     rests += q[i].restModes == 1 ? 1 : 3;
   }
   const int extra = as->rank - int(r), nOthers = int(as->span - (m.s - as));
-  const int n = 1 + (how == Group::Zipped ? 2 : how == Group::Tiled ? 1 : 0) + int(r) +
-                rests + nOthers;
+  const int n = 1 +
+                (how == Group::Zipped  ? 2
+                 : how == Group::Tiled ? 1
+                                       : 0) +
+                int(r) + rests + nOthers;
   if (n > kNodes)
     return false;
   Node *s, *d;
   out.nodesForOverwrite(size_t(n), s, d);
-  const int rootRank = how == Group::Zipped ? 2
+  const int rootRank = how == Group::Zipped  ? 2
                        : how == Group::Tiled ? 1 + int(r) + extra
                                              : 2 * int(r) + extra;
   s[0] = tupleNode(rootRank, n);
@@ -2035,7 +2091,7 @@ bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
 /// zipped/tiled/flat divides and products: the public divide or product,
 /// regrouped (regroupModes), else the general regrouping. Zipped by a
 /// layout tiler is the divide or product itself, (tile, rest).
-#define LK_REGROUPED(name, op, how, product)                                     \
+#define LK_REGROUPED(name, op, how, product)                                   \
   Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
     if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
       return op(a, t);                                                         \

@@ -68,7 +68,8 @@ constexpr int64_t kLeftInverseCheckLimit = int64_t(1) << 22;
 /// non-zero strides. That is exact when each mode ends before the next one
 /// starts (s_k * d_k <= d_(k+1)) and there is no broadcast mode; otherwise
 /// the postcondition L(R(L(i))) = L(i) is checked on every i.
-Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) {
+Status checkLeftInverse(const Layout &l, const Layout &r,
+                        const SortedModes &s) {
   bool exact = true;
   const Mode *prev = nullptr;
   for (size_t i : s.order) {
@@ -78,7 +79,8 @@ Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) 
       continue;
     }
     int64_t extent;
-    if (prev && (mulOverflows(prev->shape, prev->stride, extent) || extent > m.stride))
+    if (prev &&
+        (mulOverflows(prev->shape, prev->stride, extent) || extent > m.stride))
       exact = false;
     prev = &m;
   }
@@ -86,19 +88,22 @@ Status checkLeftInverse(const Layout &l, const Layout &r, const SortedModes &s) 
     return Ok{};
   int64_t n = l.size();
   if (n > kLeftInverseCheckLimit)
-    return opError("left_inverse",
-                   "layout " + l.str() +
-                       " has overlapping or broadcast modes and is too large (" +
-                       std::to_string(n) + " elements) to verify a left inverse");
+    return opError(
+        "left_inverse",
+        "layout " + l.str() +
+            " has overlapping or broadcast modes and is too large (" +
+            std::to_string(n) + " elements) to verify a left inverse");
   for (int64_t i = 0; i < n; ++i) {
     int64_t li = evaluate(l, i);
     if (li < 0 || evaluate(l, evaluate(r, li)) != li)
-      return opError("left_inverse",
-                     "layout " + l.str() + " has no left inverse: CuTe's "
-                     "construction " + r.str() + " gives L(R(L(" +
-                     std::to_string(i) + "))) = " +
-                     std::to_string(evaluate(l, evaluate(r, li))) +
-                     " instead of " + std::to_string(li));
+      return opError(
+          "left_inverse",
+          "layout " + l.str() +
+              " has no left inverse: CuTe's "
+              "construction " +
+              r.str() + " gives L(R(L(" + std::to_string(i) +
+              "))) = " + std::to_string(evaluate(l, evaluate(r, li))) +
+              " instead of " + std::to_string(li));
   }
   return Ok{};
 }
@@ -236,7 +241,8 @@ Layout commonLayout(const Layout &invB, int64_t n) {
   }
   if (n <= 1)
     return Layout();
-  if (Expected<Layout> r = composition(invB, Layout::unchecked(IntTuple(n), IntTuple(1))))
+  if (Expected<Layout> r =
+          composition(invB, Layout::unchecked(IntTuple(n), IntTuple(1))))
     return *r;
   return Layout();
 }
@@ -254,8 +260,8 @@ namespace {
 bool commonLeaves(const Layout &a, const Layout &b, int64_t &n) {
   const IntTuple::Node &as = *a.shape().nodes(), &ad = *a.stride().nodes();
   const IntTuple::Node &bs = *b.shape().nodes(), &bd = *b.stride().nodes();
-  if (as.rank != IntTuple::kLeaf || bs.rank != IntTuple::kLeaf || ad.basis != 0 ||
-      bd.basis != 0 || as.value < 1 || bs.value < 1)
+  if (as.rank != IntTuple::kLeaf || bs.rank != IntTuple::kLeaf ||
+      ad.basis != 0 || bd.basis != 0 || as.value < 1 || bs.value < 1)
     return false;
   n = ad.value == 1 && bd.value == 1 ? bs.value : 1;
   return true;

@@ -41,7 +41,8 @@ std::string atMode(const ModePath &path) {
   return s;
 }
 
-Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode, const ModePath &path) {
+Expected<int64_t> divLeaf(int64_t a, int64_t b, Rounding mode,
+                          const ModePath &path) {
   if (b <= 0)
     return Diagnostic::error("shape_div: divisor " + std::to_string(b) +
                              " must be positive" + atMode(path));
@@ -87,9 +88,10 @@ Expected<IntTuple> shapeDivImpl(const IntTuple &a, const IntTuple &b,
       LK_TRY(int64_t extent, ai.product());
       // The divisor left for the next mode: how much of it this mode did
       // not absorb (CuTe's fold).
-      LK_TRY(int64_t next, divLeaf(rest, extent,
-                                   mode == Rounding::Exact ? Rounding::Exact : Rounding::Ceil,
-                                   path));
+      LK_TRY(int64_t next,
+             divLeaf(rest, extent,
+                     mode == Rounding::Exact ? Rounding::Exact : Rounding::Ceil,
+                     path));
       path.pop_back();
       rest = next;
     }

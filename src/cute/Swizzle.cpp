@@ -25,22 +25,23 @@ Status swizzleParamsValid(int64_t B, int64_t M, int64_t S) {
       B + M + (S < 0 ? -S : S) > kMax)
     return Diagnostic::error(
         "swizzle parameters out of range: need 0 <= B, 0 <= M and B + M + |S| "
-        "<= 62, got B=" + std::to_string(B) + " M=" + std::to_string(M) +
+        "<= 62, got B=" +
+        std::to_string(B) + " M=" + std::to_string(M) +
         " S=" + std::to_string(S));
   return Ok{};
 }
 
 Expected<Swizzle> Swizzle::make(int64_t B, int64_t M, int64_t S) {
-  std::string name = "Sw<" + std::to_string(B) + "," + std::to_string(M) +
-                     "," + std::to_string(S) + ">";
+  std::string name = "Sw<" + std::to_string(B) + "," + std::to_string(M) + "," +
+                     std::to_string(S) + ">";
   if (B < 0 || M < 0)
     return Diagnostic::error("swizzle " + name +
                              ": B and M must be non-negative");
   int64_t absS = S < 0 ? (S < -62 ? 63 : -S) : S;
   if (absS < B)
-    return Diagnostic::error("swizzle " + name + ": |S| must be >= B (S = " +
-                             std::to_string(S) + ", B = " + std::to_string(B) +
-                             ") so that the swizzle is self-inverse");
+    return Diagnostic::error(
+        "swizzle " + name + ": |S| must be >= B (S = " + std::to_string(S) +
+        ", B = " + std::to_string(B) + ") so that the swizzle is self-inverse");
   if (B > 62 || M > 62 || absS > 62 || B + M + absS > 62)
     return Diagnostic::error("swizzle " + name +
                              ": B + M + |S| must be at most 62");

@@ -149,8 +149,7 @@ public:
       // composition treats it as n:1 (Tiler::integer).
       return Tiler::ofSize(v.value());
     }
-    return lx_.expected(
-        "a tiler ('_', an integer, a layout or a '(' tuple)");
+    return lx_.expected("a tiler ('_', an integer, a layout or a '(' tuple)");
   }
 
 private:
@@ -209,8 +208,7 @@ Expected<T> parseWhole(std::string_view text, std::string_view what, F f) {
 Expected<IntTuple> parseIntTuple(std::string_view text) {
   return parseWhole<IntTuple>(text, "int-tuple",
                               [](TextParser &p) -> Expected<IntTuple> {
-                                LK_TRY(LocatedTuple t,
-                                       p.tuple("int-tuple", 0));
+                                LK_TRY(LocatedTuple t, p.tuple("int-tuple", 0));
                                 return t.value;
                               });
 }

@@ -70,8 +70,8 @@ Expected<IntTuple> parseNode(Lexer &lx, const TupleGrammar &g, int depth,
 bool atInteger(Lexer &lx, const TupleGrammar &g) {
   char c = lx.peek();
   auto signedDigitAt = [&](size_t k) {
-    return isDigit(lx.peekAt(k)) ||
-           (g.allowNegative && lx.peekAt(k) == '-' && isDigit(lx.peekAt(k + 1)));
+    return isDigit(lx.peekAt(k)) || (g.allowNegative && lx.peekAt(k) == '-' &&
+                                     isDigit(lx.peekAt(k + 1)));
   };
   if (c == '_')
     return g.allowStaticPrefix && signedDigitAt(1);
@@ -85,8 +85,7 @@ Expected<int64_t> readInteger(Lexer &lx, std::string_view what,
   return g.allowNegative ? lx.readInt(what) : lx.readUint(what);
 }
 
-Diagnostic nestingError(const Lexer &lx, const TupleGrammar &g,
-                        size_t offset) {
+Diagnostic nestingError(const Lexer &lx, const TupleGrammar &g, size_t offset) {
   std::string levels = std::to_string(g.maxNesting) + " levels";
   if (g.nounInLimits)
     return lx.error(std::string(g.noun) + " nests deeper than " + levels,

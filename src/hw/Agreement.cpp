@@ -27,11 +27,11 @@ Status checkBufferShape(const OperandDescriptions &d) {
                              ")");
   int64_t m0 = l.mode(0).size(), m1 = l.mode(1).size();
   if (m0 != d.mn || m1 != d.k)
-    return Diagnostic::error("the buffer layout " + d.buffer.str() +
-                             " covers (" + std::to_string(m0) + "," +
-                             std::to_string(m1) + "), not the tile (MN, K) = (" +
-                             std::to_string(d.mn) + "," + std::to_string(d.k) +
-                             ")");
+    return Diagnostic::error(
+        "the buffer layout " + d.buffer.str() + " covers (" +
+        std::to_string(m0) + "," + std::to_string(m1) +
+        "), not the tile (MN, K) = (" + std::to_string(d.mn) + "," +
+        std::to_string(d.k) + ")");
   return Ok{};
 }
 
@@ -80,7 +80,8 @@ std::string reason(const OperandDescriptions &d, bool atOrigin, bool bufferOdd,
     if (mode) {
       std::optional<cute::Swizzle> want = modeSwizzle(*mode);
       const cute::Swizzle &have = d.buffer.swizzle;
-      if (want && !(want->B == have.B && want->M == have.M && want->S == have.S))
+      if (want &&
+          !(want->B == have.B && want->M == have.M && want->S == have.S))
         return (have.isIdentity()
                     ? std::string("the buffer layout has no swizzle")
                     : "the buffer layout's swizzle is " + swizzleText(have)) +
@@ -149,13 +150,13 @@ Expected<Agreement> checkAgreement(const OperandDescriptions &d) {
         values += ", TMA " + std::to_string(*t);
       if (m)
         values += ", descriptor " + std::to_string(*m);
-      diff.explanation = who + " at (mn=" + std::to_string(mn) + ", k=" +
-                         std::to_string(k) + "): " + values +
+      diff.explanation = who + " at (mn=" + std::to_string(mn) +
+                         ", k=" + std::to_string(k) + "): " + values +
                          " (element offsets)";
       bool twoOnly = !t || !m;
-      std::string why = reason(d, mn == 0 && k == 0,
-                               bufferOdd || twoOnly || (!tmaOdd && !mmaOdd),
-                               tmaOdd, mmaOdd);
+      std::string why =
+          reason(d, mn == 0 && k == 0,
+                 bufferOdd || twoOnly || (!tmaOdd && !mmaOdd), tmaOdd, mmaOdd);
       if (!why.empty())
         diff.explanation += " -- " + why;
       out.difference = std::move(diff);

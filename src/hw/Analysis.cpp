@@ -88,11 +88,10 @@ Expected<Slots> slotsOf(const tile::TileLayout &d) {
                                "thread axes");
   tile::Footprint lanes = d.footprint(lane.axis);
   if (lane.warpLocal && (lanes.max >= kLanes || lanes.min < 0))
-    return Diagnostic::error("the distributed layout " + d.str() +
-                             " reaches laneid " +
-                             std::to_string(lanes.max >= kLanes ? lanes.max
-                                                                : lanes.min) +
-                             "; a warp has lanes 0..31");
+    return Diagnostic::error(
+        "the distributed layout " + d.str() + " reaches laneid " +
+        std::to_string(lanes.max >= kLanes ? lanes.max : lanes.min) +
+        "; a warp has lanes 0..31");
   Slots s;
   s.registers = regSlot < 0 ? 1 : d.footprint(Axis::m()).max + 1;
   if (s.registers > kMaxRegisters)
@@ -156,19 +155,19 @@ Expected<WarpInstructions> warpInstructions(const WarpAccess &a) {
                              "-byte accesses do not hold whole " +
                              std::to_string(a.elementBits) + "-bit elements");
   if (a.distributed.size() != a.memory.size())
-    return Diagnostic::error("the distributed layout holds " +
-                             std::to_string(a.distributed.size()) +
-                             " elements, the memory layout " +
-                             std::to_string(a.memory.size()));
+    return Diagnostic::error(
+        "the distributed layout holds " + std::to_string(a.distributed.size()) +
+        " elements, the memory layout " + std::to_string(a.memory.size()));
   LK_TRY(Slots s, slotsOf(a.distributed));
   WarpInstructions w;
   w.registersPerAccess = a.accessBytes * 8 / a.elementBits;
   int64_t v = w.registersPerAccess;
   if (v < 1 || s.registers % v != 0)
-    return Diagnostic::error(
-        "each lane has " + std::to_string(s.registers) +
-        " registers, not a multiple of the " + std::to_string(v) +
-        " elements one " + std::to_string(a.accessBytes) + "-byte access moves");
+    return Diagnostic::error("each lane has " + std::to_string(s.registers) +
+                             " registers, not a multiple of the " +
+                             std::to_string(v) + " elements one " +
+                             std::to_string(a.accessBytes) +
+                             "-byte access moves");
   for (int64_t k = 0; k < s.registers / v; ++k) {
     std::vector<int64_t> lanes(kLanes, -1);
     for (int64_t l = 0; l < kLanes; ++l) {
@@ -248,8 +247,8 @@ Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
       for (const auto &[bank, byWord] : banks) {
         if (byWord.size() < 2)
           continue;
-        r.explanation += "  lanes " +
-                         std::to_string(group * g.lanesPerGroup) + "-" +
+        r.explanation += "  lanes " + std::to_string(group * g.lanesPerGroup) +
+                         "-" +
                          std::to_string((group + 1) * g.lanesPerGroup - 1) +
                          ": bank " + std::to_string(bank) + " serves " +
                          std::to_string(byWord.size()) + " words:";
@@ -260,11 +259,12 @@ Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
       }
     }
   }
-  std::string head = std::to_string(w.laneAddresses.size()) + " instruction" +
-                     (w.laneAddresses.size() == 1 ? "" : "s") + " of " +
-                     std::to_string(a.accessBytes) + " bytes per lane: " +
-                     std::to_string(r.total) + " wavefronts (conflict-free: " +
-                     std::to_string(r.minimum) + ")\n";
+  std::string head =
+      std::to_string(w.laneAddresses.size()) + " instruction" +
+      (w.laneAddresses.size() == 1 ? "" : "s") + " of " +
+      std::to_string(a.accessBytes) +
+      " bytes per lane: " + std::to_string(r.total) +
+      " wavefronts (conflict-free: " + std::to_string(r.minimum) + ")\n";
   r.explanation = head + r.explanation;
   return r;
 }
@@ -283,18 +283,17 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
     for (int64_t addr : w.laneAddresses[k])
       active += addr >= 0;
     // An instruction no lane is active in touches nothing, at best too.
-    int64_t ideal =
-        active == 0 ? 0
-                    : std::max<int64_t>(
-                          1, ceilDiv(active * a.accessBytes, gmem.sectorBytes));
+    int64_t ideal = active == 0
+                        ? 0
+                        : std::max<int64_t>(1, ceilDiv(active * a.accessBytes,
+                                                       gmem.sectorBytes));
     r.minimumSectors += ideal;
     r.requestedBytes += active * a.accessBytes;
-    r.explanation += "instruction " + std::to_string(k) + ": " +
-                     std::to_string(active) + " lanes x " +
-                     std::to_string(a.accessBytes) + " B touch " +
-                     std::to_string(t.sectors) + " sectors (at best " +
-                     std::to_string(ideal) + ") in " +
-                     std::to_string(t.lines) + " lines\n";
+    r.explanation +=
+        "instruction " + std::to_string(k) + ": " + std::to_string(active) +
+        " lanes x " + std::to_string(a.accessBytes) + " B touch " +
+        std::to_string(t.sectors) + " sectors (at best " +
+        std::to_string(ideal) + ") in " + std::to_string(t.lines) + " lines\n";
   }
   if (r.sectors > 0)
     r.efficiency = double(r.requestedBytes) /
@@ -332,7 +331,8 @@ Expected<MatrixAccessReport> matrixAccess(const tile::MemoryLayout &memory,
   if (rowStarts.size() % 8 != 0 ||
       (matrices != 1 && matrices != 2 && matrices != 4))
     return Diagnostic::error("ldmatrix takes 8, 16 or 32 row addresses (x1, "
-                             "x2, x4); got " + std::to_string(rowStarts.size()));
+                             "x2, x4); got " +
+                             std::to_string(rowStarts.size()));
   int64_t perRow = 128 / elementBits;
   std::vector<int64_t> bytes;
   for (size_t i = 0; i < rowStarts.size(); ++i) {
@@ -340,16 +340,16 @@ Expected<MatrixAccessReport> matrixAccess(const tile::MemoryLayout &memory,
     if (first < 0 || first + perRow > memory.size())
       return Diagnostic::error("row " + std::to_string(i) + " (elements " +
                                std::to_string(first) + "..) leaves the " +
-                               std::to_string(memory.size()) +
-                               " elements of " + memory.str());
+                               std::to_string(memory.size()) + " elements of " +
+                               memory.str());
     int64_t base = memory.address(first);
     for (int64_t e = 1; e < perRow; ++e)
       if (memory.address(first + e) != base + e)
-        return Diagnostic::error(
-            "row " + std::to_string(i) + " is not 16 contiguous bytes: element " +
-            std::to_string(first + e) + " is at address " +
-            std::to_string(memory.address(first + e)) + ", not " +
-            std::to_string(base + e));
+        return Diagnostic::error("row " + std::to_string(i) +
+                                 " is not 16 contiguous bytes: element " +
+                                 std::to_string(first + e) + " is at address " +
+                                 std::to_string(memory.address(first + e)) +
+                                 ", not " + std::to_string(base + e));
     int64_t bits;
     if (mulOverflows(base, elementBits, bits) || bits % 128 != 0)
       return Diagnostic::error("row " + std::to_string(i) +
@@ -387,8 +387,8 @@ Expected<ReplicationReport> replication(const tile::TileLayout &distributed) {
     r.replicated.push_back({flat, who});
     r.explanation += "element " + std::to_string(flat) + " is held by";
     for (const auto &[lane, reg] : who)
-      r.explanation += " lane " + std::to_string(lane) + " r" +
-                       std::to_string(reg) + ",";
+      r.explanation +=
+          " lane " + std::to_string(lane) + " r" + std::to_string(reg) + ",";
     r.explanation.back() = '\n';
   }
   if (r.replicated.empty())

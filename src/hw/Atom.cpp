@@ -104,8 +104,7 @@ std::vector<int64_t> Atom::logicalShape() const {
   return out;
 }
 
-Expected<std::vector<int64_t>> Atom::eval(int64_t thread,
-                                          int64_t value) const {
+Expected<std::vector<int64_t>> Atom::eval(int64_t thread, int64_t value) const {
   if (thread < 0 || thread >= threads)
     return Diagnostic::error("atom " + name + ": thread " +
                              std::to_string(thread) + " is outside 0.." +
@@ -121,10 +120,9 @@ Expected<std::vector<int64_t>> Atom::eval(int64_t thread,
     idx /= e;
   }
   if (idx != 0)
-    return Diagnostic::error("atom " + name + ": (thread " +
-                             std::to_string(thread) + ", value " +
-                             std::to_string(value) +
-                             ") maps outside the codomain");
+    return Diagnostic::error(
+        "atom " + name + ": (thread " + std::to_string(thread) + ", value " +
+        std::to_string(value) + ") maps outside the codomain");
   std::vector<int64_t> out;
   for (int c : logicalOrder)
     out.push_back(cuteCoord[size_t(c)]);
@@ -137,7 +135,8 @@ Expected<tile::TileLayout> Atom::tileLayout() const {
   for (size_t c = 1; c < rank; ++c)
     prefix[c] = prefix[c - 1] * cuteExtents[c - 1];
 
-  auto threadIter = [&](int64_t extent, int64_t weight) -> Expected<tile::Iter> {
+  auto threadIter = [&](int64_t extent,
+                        int64_t weight) -> Expected<tile::Iter> {
     Expected<ThreadModeAxis> a = threadModeAxis(extent, weight);
     if (!a)
       return Diagnostic::error("atom " + name + ": " + a.error().message);
@@ -273,13 +272,14 @@ Expected<const Atom *> findAtom(std::string_view name) {
   auto it = c.byName.find(name);
   if (it == c.byName.end())
     return Diagnostic::error("unknown atom '" + std::string(name) + "'")
-        .note("atoms are named mma.<shape>.<type>.<A|B|C>, "
-              "ldmatrix.x<1|2|4>[.trans].b16, stmatrix.x<1|2|4>[.trans].b16, "
-              "ldmatrix.m16n16.x<1|2>.trans.b8, "
-              "ldmatrix.m8n16.x<1|2|4>.b8x16.<b6x16_p32|b4x16_p64>, "
-              "stmatrix.m16n8.x<1|2|4>.trans.b8, "
-              "wgmma.m64n<N>k<K>.<type>.<A|C>, "
-              "tcgen05.<ld|st>.<32x32b|16x64b|16x128b|16x256b|16x32bx2>.x<num>");
+        .note(
+            "atoms are named mma.<shape>.<type>.<A|B|C>, "
+            "ldmatrix.x<1|2|4>[.trans].b16, stmatrix.x<1|2|4>[.trans].b16, "
+            "ldmatrix.m16n16.x<1|2>.trans.b8, "
+            "ldmatrix.m8n16.x<1|2|4>.b8x16.<b6x16_p32|b4x16_p64>, "
+            "stmatrix.m16n8.x<1|2|4>.trans.b8, "
+            "wgmma.m64n<N>k<K>.<type>.<A|C>, "
+            "tcgen05.<ld|st>.<32x32b|16x64b|16x128b|16x256b|16x32bx2>.x<num>");
   return &c.atoms[it->second];
 }
 

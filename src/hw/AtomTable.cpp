@@ -30,9 +30,9 @@ const std::vector<std::string> kRowCol = {"row", "col"};
 struct MmaShape {
   const char *shape;
   std::vector<const char *> types;
-  const char *a;            ///< A: (T,V) -> m + M*k
+  const char *a; ///< A: (T,V) -> m + M*k
   int64_t m, k;
-  const char *b;            ///< B: (T,V) -> n + N*k
+  const char *b; ///< B: (T,V) -> n + N*k
   int64_t n;
   const char *facts;
 };
@@ -42,17 +42,46 @@ constexpr const char *kC16x8 = "((4,8),(2,2)):((32,1),(16,8))";
 
 void addMma(std::vector<AtomRow> &rows) {
   const std::vector<MmaShape> shapes = {
-      {"m16n8k16", {"f16", "bf16"}, "((4,8),(2,2,2)):((32,1),(16,8,128))", 16,
-       16, "((4,8),(2,2)):((16,1),(8,64))", 8, "2.1"},
-      {"m16n8k8", {"f16", "bf16"}, "((4,8),(2,2)):((32,1),(16,8))", 16, 8,
-       "((4,8),2):((16,1),8)", 8, "2.2"},
-      {"m16n8k8", {"tf32"}, "((4,8),(2,2)):((16,1),(8,64))", 16, 8,
-       "((4,8),2):((8,1),32)", 8, "2.3"},
-      {"m16n8k32", {"s8", "u8", "e4m3", "e5m2"},
-       "((4,8),(4,2,2)):((64,1),(16,8,256))", 16, 32,
-       "((4,8),(4,2)):((32,1),(8,128))", 8, "2.4"},
-      {"m16n8k16", {"s8", "u8"}, "((4,8),(4,2)):((64,1),(16,8))", 16, 16,
-       "((4,8),4):((32,1),8)", 8, "2.4"},
+      {"m16n8k16",
+       {"f16", "bf16"},
+       "((4,8),(2,2,2)):((32,1),(16,8,128))",
+       16,
+       16,
+       "((4,8),(2,2)):((16,1),(8,64))",
+       8,
+       "2.1"},
+      {"m16n8k8",
+       {"f16", "bf16"},
+       "((4,8),(2,2)):((32,1),(16,8))",
+       16,
+       8,
+       "((4,8),2):((16,1),8)",
+       8,
+       "2.2"},
+      {"m16n8k8",
+       {"tf32"},
+       "((4,8),(2,2)):((16,1),(8,64))",
+       16,
+       8,
+       "((4,8),2):((8,1),32)",
+       8,
+       "2.3"},
+      {"m16n8k32",
+       {"s8", "u8", "e4m3", "e5m2"},
+       "((4,8),(4,2,2)):((64,1),(16,8,256))",
+       16,
+       32,
+       "((4,8),(4,2)):((32,1),(8,128))",
+       8,
+       "2.4"},
+      {"m16n8k16",
+       {"s8", "u8"},
+       "((4,8),(4,2)):((64,1),(16,8))",
+       16,
+       16,
+       "((4,8),4):((32,1),8)",
+       8,
+       "2.4"},
   };
   for (const MmaShape &sh : shapes) {
     for (const char *ty : sh.types) {
@@ -60,30 +89,96 @@ void addMma(std::vector<AtomRow> &rows) {
       std::string instr = std::string("mma.") + sh.shape;
       std::string t = ty;
       std::string note = (t == "e4m3" || t == "e5m2") ? "sm_89+" : "";
-      rows.push_back({base + ".A", Arch::Sm80, instr, "A", sh.facts, false,
-                      note, 32, sh.a, {sh.m, sh.k}, {0, 1}, kRowK});
-      rows.push_back({base + ".B", Arch::Sm80, instr, "B", sh.facts, false,
-                      note, 32, sh.b, {sh.n, sh.k}, {1, 0}, kKN});
-      rows.push_back({base + ".C", Arch::Sm80, instr, "C", "2.1", false, note,
-                      32, kC16x8, {16, 8}, {0, 1}, kRowCol});
+      rows.push_back({base + ".A",
+                      Arch::Sm80,
+                      instr,
+                      "A",
+                      sh.facts,
+                      false,
+                      note,
+                      32,
+                      sh.a,
+                      {sh.m, sh.k},
+                      {0, 1},
+                      kRowK});
+      rows.push_back({base + ".B",
+                      Arch::Sm80,
+                      instr,
+                      "B",
+                      sh.facts,
+                      false,
+                      note,
+                      32,
+                      sh.b,
+                      {sh.n, sh.k},
+                      {1, 0},
+                      kKN});
+      rows.push_back({base + ".C",
+                      Arch::Sm80,
+                      instr,
+                      "C",
+                      "2.1",
+                      false,
+                      note,
+                      32,
+                      kC16x8,
+                      {16, 8},
+                      {0, 1},
+                      kRowCol});
     }
   }
   // m8n8k4 (§2.5): each quad pair p = (l>>2)&3 computes its own 8x8x4
   // product; the lane bits of p have stride 0, so the four quad pairs hold
   // the same logical positions (of four independent products).
-  const char *qp = "quad pairs compute independent products (stride-0 lane bits)";
-  rows.push_back({"mma.m8n8k4.f16.A", Arch::Sm80, "mma.m8n8k4", "A", "2.5",
-                  false, qp, 32, "((4,4,2),4):((1,0,4),8)", {8, 4}, {0, 1},
+  const char *qp =
+      "quad pairs compute independent products (stride-0 lane bits)";
+  rows.push_back({"mma.m8n8k4.f16.A",
+                  Arch::Sm80,
+                  "mma.m8n8k4",
+                  "A",
+                  "2.5",
+                  false,
+                  qp,
+                  32,
+                  "((4,4,2),4):((1,0,4),8)",
+                  {8, 4},
+                  {0, 1},
                   kRowK});
-  rows.push_back({"mma.m8n8k4.f16.B", Arch::Sm80, "mma.m8n8k4", "B", "2.5",
-                  false, qp, 32, "((4,4,2),4):((1,0,4),8)", {8, 4}, {1, 0},
+  rows.push_back({"mma.m8n8k4.f16.B",
+                  Arch::Sm80,
+                  "mma.m8n8k4",
+                  "B",
+                  "2.5",
+                  false,
+                  qp,
+                  32,
+                  "((4,4,2),4):((1,0,4),8)",
+                  {8, 4},
+                  {1, 0},
                   kKN});
-  rows.push_back({"mma.m8n8k4.f16.C", Arch::Sm80, "mma.m8n8k4", "C", "2.5",
-                  false, std::string(qp) + "; f16 accumulators", 32,
-                  "((4,4,2),8):((1,0,4),8)", {8, 8}, {0, 1}, kRowCol});
-  rows.push_back({"mma.m8n8k4.f32.C", Arch::Sm80, "mma.m8n8k4", "C", "2.5",
-                  false, std::string(qp) + "; f32 accumulators", 32,
-                  "((2,2,4,2),(2,2,2)):((1,16,0,4),(8,2,32))", {8, 8}, {0, 1},
+  rows.push_back({"mma.m8n8k4.f16.C",
+                  Arch::Sm80,
+                  "mma.m8n8k4",
+                  "C",
+                  "2.5",
+                  false,
+                  std::string(qp) + "; f16 accumulators",
+                  32,
+                  "((4,4,2),8):((1,0,4),8)",
+                  {8, 8},
+                  {0, 1},
+                  kRowCol});
+  rows.push_back({"mma.m8n8k4.f32.C",
+                  Arch::Sm80,
+                  "mma.m8n8k4",
+                  "C",
+                  "2.5",
+                  false,
+                  std::string(qp) + "; f32 accumulators",
+                  32,
+                  "((2,2,4,2),(2,2,2)):((1,16,0,4),(8,2,32))",
+                  {8, 8},
+                  {0, 1},
                   kRowCol});
 }
 
@@ -97,16 +192,24 @@ void addMatrix(std::vector<AtomRow> &rows, const char *op, Arch arch,
   for (int64_t num : {1, 2, 4}) {
     for (bool trans : {false, true}) {
       int64_t n = num;
-      std::string tv =
-          trans ? "((4,8),(2," + s(n) + ")):((" + s(2 * n) + "," + s(8 * n) +
-                      "),(" + s(n) + ",1))"
-                : "((4,8),(2," + s(n) + ")):((" + s(16 * n) + "," + s(n) +
-                      "),(" + s(8 * n) + ",1))";
-      std::string name = std::string(op) + ".x" + s(num) +
-                         (trans ? ".trans" : "") + ".b16";
-      rows.push_back({name, arch, op, "frag", facts, false,
-                      arch == Arch::Sm80 ? "sm_75+" : "", 32, tv,
-                      {num, 8, 8}, {0, 1, 2}, {"matrix", "row", "col"}});
+      std::string tv = trans ? "((4,8),(2," + s(n) + ")):((" + s(2 * n) + "," +
+                                   s(8 * n) + "),(" + s(n) + ",1))"
+                             : "((4,8),(2," + s(n) + ")):((" + s(16 * n) + "," +
+                                   s(n) + "),(" + s(8 * n) + ",1))";
+      std::string name =
+          std::string(op) + ".x" + s(num) + (trans ? ".trans" : "") + ".b16";
+      rows.push_back({name,
+                      arch,
+                      op,
+                      "frag",
+                      facts,
+                      false,
+                      arch == Arch::Sm80 ? "sm_75+" : "",
+                      32,
+                      tv,
+                      {num, 8, 8},
+                      {0, 1, 2},
+                      {"matrix", "row", "col"}});
     }
   }
 }
@@ -121,27 +224,48 @@ void addMatrix(std::vector<AtomRow> &rows, const char *op, Arch arch,
 void addMatrixB8(std::vector<AtomRow> &rows) {
   const std::vector<std::string> mrc = {"matrix", "row", "col"};
   for (int64_t n : {1, 2}) {
-    rows.push_back({"ldmatrix.m16n16.x" + s(n) + ".trans.b8", Arch::Sm100,
-                    "ldmatrix", "frag", "3.3", true,
-                    "value = 4*register + byte; CUTLASS-derived", 32,
-                    "((4,8),(4,2," + s(n) + ")):((" + s(4 * n) + "," + s(16 * n) +
-                        "),(" + s(n) + "," + s(128 * n) + ",1))",
-                    {n, 16, 16}, {0, 1, 2}, mrc});
+    rows.push_back({"ldmatrix.m16n16.x" + s(n) + ".trans.b8",
+                    Arch::Sm100,
+                    "ldmatrix",
+                    "frag",
+                    "3.3",
+                    true,
+                    "value = 4*register + byte; CUTLASS-derived",
+                    32,
+                    "((4,8),(4,2," + s(n) + ")):((" + s(4 * n) + "," +
+                        s(16 * n) + "),(" + s(n) + "," + s(128 * n) + ",1))",
+                    {n, 16, 16},
+                    {0, 1, 2},
+                    mrc});
   }
   for (int64_t n : {1, 2, 4}) {
     for (const char *ty : {"b6x16_p32", "b4x16_p64"})
-      rows.push_back({"ldmatrix.m8n16.x" + s(n) + ".b8x16." + ty, Arch::Sm100,
-                      "ldmatrix", "frag", "3.3", false,
-                      "value = 4*register + byte (8-bit container)", 32,
+      rows.push_back({"ldmatrix.m8n16.x" + s(n) + ".b8x16." + ty,
+                      Arch::Sm100,
+                      "ldmatrix",
+                      "frag",
+                      "3.3",
+                      false,
+                      "value = 4*register + byte (8-bit container)",
+                      32,
                       "((4,8),(4," + s(n) + ")):((" + s(32 * n) + "," + s(n) +
                           "),(" + s(8 * n) + ",1))",
-                      {n, 8, 16}, {0, 1, 2}, mrc});
-    rows.push_back({"stmatrix.m16n8.x" + s(n) + ".trans.b8", Arch::Sm100,
-                    "stmatrix", "frag", "3.3", true,
-                    "value = 4*register + byte; CUTLASS-derived", 32,
-                    "((4,8),(2,2," + s(n) + ")):((" + s(2 * n) + "," + s(8 * n) +
-                        "),(" + s(n) + "," + s(64 * n) + ",1))",
-                    {n, 8, 16}, {0, 1, 2}, mrc});
+                      {n, 8, 16},
+                      {0, 1, 2},
+                      mrc});
+    rows.push_back({"stmatrix.m16n8.x" + s(n) + ".trans.b8",
+                    Arch::Sm100,
+                    "stmatrix",
+                    "frag",
+                    "3.3",
+                    true,
+                    "value = 4*register + byte; CUTLASS-derived",
+                    32,
+                    "((4,8),(2,2," + s(n) + ")):((" + s(2 * n) + "," +
+                        s(8 * n) + "),(" + s(n) + "," + s(64 * n) + ",1))",
+                    {n, 8, 16},
+                    {0, 1, 2},
+                    mrc});
   }
 }
 
@@ -169,15 +293,32 @@ void addWgmma(std::vector<AtomRow> &rows) {
         continue;
       std::string instr = "wgmma.m64n" + s(n) + "k" + s(ty.k);
       std::string base = instr + "." + ty.type;
-      rows.push_back({base + ".A", Arch::Sm90, instr, "A", "4.2", false,
-                      "A from registers (RS)", 128, ty.a, {64, ty.k}, {0, 1},
+      rows.push_back({base + ".A",
+                      Arch::Sm90,
+                      instr,
+                      "A",
+                      "4.2",
+                      false,
+                      "A from registers (RS)",
+                      128,
+                      ty.a,
+                      {64, ty.k},
+                      {0, 1},
                       kRowK});
       // CLayout_64xN: ((4,8,4),(2,2,N/8)) : ((128,1,16),(64,8,512)).
-      rows.push_back({base + ".C", Arch::Sm90, instr, "C", "4.1", false, "",
-                      128,
-                      "((4,8,4),(2,2," + s(n / 8) +
-                          ")):((128,1,16),(64,8,512))",
-                      {64, n}, {0, 1}, kRowCol});
+      rows.push_back(
+          {base + ".C",
+           Arch::Sm90,
+           instr,
+           "C",
+           "4.1",
+           false,
+           "",
+           128,
+           "((4,8,4),(2,2," + s(n / 8) + ")):((128,1,16),(64,8,512))",
+           {64, n},
+           {0, 1},
+           kRowCol});
     }
   }
 }
@@ -192,32 +333,74 @@ void addTmem(std::vector<AtomRow> &rows) {
     for (int64_t n = 1; n <= 128; n *= 2) {
       std::string x = ".x" + s(n);
       // .32x32b: lane = l, col = r.
-      rows.push_back({std::string(op) + ".32x32b" + x, Arch::Sm100, op, "frag",
-                      "6.3", false, "", 32, "(32," + s(n) + "):(1,32)",
-                      {32, n}, {0, 1}, names});
+      rows.push_back({std::string(op) + ".32x32b" + x,
+                      Arch::Sm100,
+                      op,
+                      "frag",
+                      "6.3",
+                      false,
+                      "",
+                      32,
+                      "(32," + s(n) + "):(1,32)",
+                      {32, n},
+                      {0, 1},
+                      names});
       // .16x64b: lane = (l>>2) + 8*(l&1), col = 2r + ((l>>1)&1).
-      rows.push_back({std::string(op) + ".16x64b" + x, Arch::Sm100, op, "frag",
-                      "6.3", true, "CUTLASS-only mapping", 32,
-                      "((2,2,8)," + s(n) + "):((8,16,1),32)", {16, 2 * n},
-                      {0, 1}, names});
+      rows.push_back({std::string(op) + ".16x64b" + x,
+                      Arch::Sm100,
+                      op,
+                      "frag",
+                      "6.3",
+                      true,
+                      "CUTLASS-only mapping",
+                      32,
+                      "((2,2,8)," + s(n) + "):((8,16,1),32)",
+                      {16, 2 * n},
+                      {0, 1},
+                      names});
       // .16x128b: lane = (l>>2) + 8*(r&1), col = 4*(r>>1) + (l&3).
       if (n <= 64)
-        rows.push_back({std::string(op) + ".16x128b" + x, Arch::Sm100, op,
-                        "frag", "6.3", false, "", 32,
+        rows.push_back({std::string(op) + ".16x128b" + x,
+                        Arch::Sm100,
+                        op,
+                        "frag",
+                        "6.3",
+                        false,
+                        "",
+                        32,
                         "((4,8),(2," + s(n) + ")):((16,1),(8,64))",
-                        {16, 4 * n}, {0, 1}, names});
-      // .16x256b: lane = (l>>2) + 8*((r>>1)&1), col = 8*(r>>2) + 2*(l&3) + (r&1).
+                        {16, 4 * n},
+                        {0, 1},
+                        names});
+      // .16x256b: lane = (l>>2) + 8*((r>>1)&1), col = 8*(r>>2) + 2*(l&3) +
+      // (r&1).
       if (n <= 32)
-        rows.push_back({std::string(op) + ".16x256b" + x, Arch::Sm100, op,
-                        "frag", "6.3", false, "", 32,
+        rows.push_back({std::string(op) + ".16x256b" + x,
+                        Arch::Sm100,
+                        op,
+                        "frag",
+                        "6.3",
+                        false,
+                        "",
+                        32,
                         "((4,8),(2,2," + s(n) + ")):((32,1),(16,8,128))",
-                        {16, 8 * n}, {0, 1}, names});
+                        {16, 8 * n},
+                        {0, 1},
+                        names});
       // .16x32bx2 with immediate I = N (as CUTLASS emits):
       // lane = l & 15, col = r + N*(l>>4).
-      rows.push_back({std::string(op) + ".16x32bx2" + x, Arch::Sm100, op,
-                      "frag", "6.3", false, "immediate column offset I = " + s(n),
-                      32, "((16,2)," + s(n) + "):((1," + s(16 * n) + "),16)",
-                      {16, 2 * n}, {0, 1}, names});
+      rows.push_back({std::string(op) + ".16x32bx2" + x,
+                      Arch::Sm100,
+                      op,
+                      "frag",
+                      "6.3",
+                      false,
+                      "immediate column offset I = " + s(n),
+                      32,
+                      "((16,2)," + s(n) + "):((1," + s(16 * n) + "),16)",
+                      {16, 2 * n},
+                      {0, 1},
+                      names});
     }
   }
 }

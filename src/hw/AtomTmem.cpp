@@ -36,9 +36,11 @@ Expected<tile::TileLayout> tmemAccumulatorLayout(const TmemAccumulator &a) {
                     " is not 1 or 2");
   if (a.columnBase < 0 || a.columnBase >= 512)
     return accError("column base " + str(a.columnBase) + " is outside 0..511");
-  if (a.laneBase != 0 && !(a.laneBase == 16 && M == 64 && a.ctaGroup == 1 && !a.ws))
-    return accError("lane base " + str(a.laneBase) +
-                    " is allowed only as 16 for M = 64, cta_group::1 (layout F)");
+  if (a.laneBase != 0 &&
+      !(a.laneBase == 16 && M == 64 && a.ctaGroup == 1 && !a.ws))
+    return accError(
+        "lane base " + str(a.laneBase) +
+        " is allowed only as 16 for M = 64, cta_group::1 (layout F)");
   IterList shard;
   int64_t columns = 0;
   if (a.ws) {
@@ -53,12 +55,14 @@ Expected<tile::TileLayout> tmemAccumulatorLayout(const TmemAccumulator &a) {
       shard = {Iter{64, 1, lane}, Iter{2, 64, lane}, Iter{N / 2, 1, col}};
       columns = N / 2;
     } else {
-      return accError("M = " + str(M) + " has no .ws data-path layout here "
+      return accError("M = " + str(M) +
+                      " has no .ws data-path layout here "
                       "(M = 32 or 64; M = 128 .ws is as without .ws)");
     }
   } else if (a.ctaGroup == 1) {
     if (N < 8 || N > 256 || N % 8 != 0)
-      return accError("N = " + str(N) + " is not in 8..256 step 8 for cta_group::1");
+      return accError("N = " + str(N) +
+                      " is not in 8..256 step 8 for cta_group::1");
     if (M == 64) // layout F
       shard = {Iter{4, 32, lane}, Iter{16, 1, lane}, Iter{N, 1, col}};
     else if (M == 128) // layout D
@@ -68,7 +72,8 @@ Expected<tile::TileLayout> tmemAccumulatorLayout(const TmemAccumulator &a) {
     columns = N;
   } else {
     if (N < 16 || N > 256 || N % 16 != 0)
-      return accError("N = " + str(N) + " is not in 16..256 step 16 for cta_group::2");
+      return accError("N = " + str(N) +
+                      " is not in 16..256 step 16 for cta_group::2");
     if (M == 128) { // layout B (2x2)
       shard = {Iter{2, 1, cta}, Iter{64, 1, lane}, Iter{2, 64, lane},
                Iter{N / 2, 1, col}};
@@ -82,7 +87,8 @@ Expected<tile::TileLayout> tmemAccumulatorLayout(const TmemAccumulator &a) {
   }
   if (a.columnBase + columns > 512)
     return accError("columns " + str(a.columnBase) + ".." +
-                    str(a.columnBase + columns - 1) + " exceed the 512 of TMEM");
+                    str(a.columnBase + columns - 1) +
+                    " exceed the 512 of TMEM");
   OffsetList off;
   if (a.laneBase != 0)
     off.push_back(AxisValue{lane, a.laneBase});
@@ -105,10 +111,12 @@ Expected<std::vector<int64_t>> tmemCopyShape(std::string_view shape) {
   if (shape == "32x128b.warpx4")
     return std::vector<int64_t>{32, 4};
   if (shape == "64x128b" || shape == "32x128b")
-    return Diagnostic::error("tcgen05.cp ." + std::string(shape) +
-                             " needs its multicast qualifier (.warpx2::02_13 "
-                             "/ .warpx2::01_23 for 64x128b, .warpx4 for 32x128b)");
-  return Diagnostic::error("unknown tcgen05.cp shape '" + std::string(shape) + "'")
+    return Diagnostic::error(
+        "tcgen05.cp ." + std::string(shape) +
+        " needs its multicast qualifier (.warpx2::02_13 "
+        "/ .warpx2::01_23 for 64x128b, .warpx4 for 32x128b)");
+  return Diagnostic::error("unknown tcgen05.cp shape '" + std::string(shape) +
+                           "'")
       .note("known: .128x256b, .128x128b, .4x256b, .64x128b.warpx2::02_13, "
             ".64x128b.warpx2::01_23, .32x128b.warpx4");
 }
@@ -146,7 +154,8 @@ Expected<int> blockScaledScaleVec(BlockScaledKind kind, ScaleType sf,
   if (sf == ScaleType::Ue4m3 && kind != BlockScaledKind::Mxf4nvf4)
     return Diagnostic::error(std::string(k) + " has no ue4m3 scale factors");
   if (sf == ScaleType::Ue4m3 && blockSize != 16)
-    return Diagnostic::error("mxf4nvf4 with ue4m3 scale factors needs block 16 (4X)");
+    return Diagnostic::error(
+        "mxf4nvf4 with ue4m3 scale factors needs block 16 (4X)");
   if (blockSize == 16 && kind != BlockScaledKind::Mxf4nvf4)
     return Diagnostic::error(std::string(k) + " has no block-16 (4X) scaling");
   if (blockSize == 16)
@@ -160,7 +169,8 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s) {
     return Diagnostic::error("tcgen05 scale factors: " + w);
   };
   if (s.scaleVec != 1 && s.scaleVec != 2 && s.scaleVec != 4)
-    return err("scale_vec " + std::to_string(s.scaleVec) + "X is not 1X, 2X or 4X");
+    return err("scale_vec " + std::to_string(s.scaleVec) +
+               "X is not 1X, 2X or 4X");
   // SF_ID: 1X any byte 0..3; 2X the half 0 or 2; 4X must be 0 (§6.9).
   bool idOk = s.scaleVec == 1   ? (s.sfId >= 0 && s.sfId <= 3)
               : s.scaleVec == 2 ? (s.sfId == 0 || s.sfId == 2)
@@ -178,7 +188,8 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s) {
     off.push_back(AxisValue{byte, s.sfId});
   if (!s.twoByTwo) {
     if (E <= 0 || E % 32 != 0)
-      return err(str(E) + " rows is not a positive multiple of 32 (4x1 data path)");
+      return err(str(E) +
+                 " rows is not a positive multiple of 32 (4x1 data path)");
     if (s.columnBase + E / 32 > 512)
       return err("columns exceed the 512 of TMEM");
     return tile::TileLayout::make(
@@ -186,7 +197,8 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s) {
         {Iter{4, 32, lane}}, std::move(off));
   }
   if (E <= 0 || E % 64 != 0)
-    return err(str(E) + " rows is not a positive multiple of 64 (2x2 data path: "
+    return err(str(E) +
+               " rows is not a positive multiple of 64 (2x2 data path: "
                "each half of N is split into 32-lane blocks)");
   if (s.columnBase + E / 64 > 512)
     return err("columns exceed the 512 of TMEM");
@@ -195,10 +207,12 @@ Expected<tile::TileLayout> tmemScaleFactorLayout(const TmemScaleFactors &s) {
                                 {Iter{2, 32, lane}}, std::move(off));
 }
 
-Expected<tile::TileLayout> tmemPairScaleFactorLayout(const PairScaleFactors &p) {
+Expected<tile::TileLayout>
+tmemPairScaleFactorLayout(const PairScaleFactors &p) {
   if (p.m != 128 && p.m != 256)
     return Diagnostic::error("tcgen05 scale factors: cta_group::2 has M = 128 "
-                             "or 256, not " + str(p.m));
+                             "or 256, not " +
+                             str(p.m));
   TmemScaleFactors one;
   one.scaleVec = p.scaleVec;
   one.sfId = p.sfId;

@@ -20,7 +20,6 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-
 Status checkElementBits(int64_t bits) {
   if (!isPow2(bits) || bits > 128)
     return Diagnostic::error("element width " + str(bits) +
@@ -108,9 +107,11 @@ Expected<cute::ComposedLayout> canonicalAtom(Major major, SwizzleMode mode,
     l = cute::Layout::make(IntTuple::tuple({8 * g.T, 4}),
                            IntTuple::tuple({1, 8 * g.T}));
   else if (major == Major::K)
-    l = cute::Layout::make(IntTuple::tuple({8, row}), IntTuple::tuple({row, 1}));
+    l = cute::Layout::make(IntTuple::tuple({8, row}),
+                           IntTuple::tuple({row, 1}));
   else
-    l = cute::Layout::make(IntTuple::tuple({row, 8}), IntTuple::tuple({1, row}));
+    l = cute::Layout::make(IntTuple::tuple({row, 8}),
+                           IntTuple::tuple({1, row}));
   if (!l)
     return std::move(l).error();
   return cute::ComposedLayout{sw, 0, *l};
@@ -122,8 +123,10 @@ Expected<cute::ComposedLayout> canonicalLayout(const CanonicalSpec &spec) {
   std::string ctx = title(spec.major, spec.swizzle);
   Geometry g = geometry(spec.swizzle, spec.elementBits);
   const int64_t T = g.T, S = g.S;
-  LK_TRY(int64_t lbo, toElements(spec.leadingByteOffset, spec.elementBits, "LBO"));
-  LK_TRY(int64_t sbo, toElements(spec.strideByteOffset, spec.elementBits, "SBO"));
+  LK_TRY(int64_t lbo,
+         toElements(spec.leadingByteOffset, spec.elementBits, "LBO"));
+  LK_TRY(int64_t sbo,
+         toElements(spec.strideByteOffset, spec.elementBits, "SBO"));
   LK_TRY(int64_t start,
          toElements(spec.startAddress, spec.elementBits, "start address"));
   LK_TRY(cute::Swizzle sw, elementSwizzle(spec.swizzle, spec.elementBits));
@@ -137,8 +140,8 @@ Expected<cute::ComposedLayout> canonicalLayout(const CanonicalSpec &spec) {
       return Diagnostic::error(ctx + ": k = " + str(spec.k) +
                                " exceeds the swizzle span of " + str(S * T) +
                                " elements (" + str(16 * S) + " B)");
-    shape = IntTuple::tuple({IntTuple::tuple({8, spec.mn / 8}),
-                             IntTuple::tuple({T, spec.k / T})});
+    shape = IntTuple::tuple(
+        {IntTuple::tuple({8, spec.mn / 8}), IntTuple::tuple({T, spec.k / T})});
     stride = swizzled ? IntTuple::tuple({IntTuple::tuple({S * T, sbo}),
                                          IntTuple::tuple({1, T})})
                       : IntTuple::tuple({IntTuple::tuple({T, sbo}),
@@ -148,11 +151,12 @@ Expected<cute::ComposedLayout> canonicalLayout(const CanonicalSpec &spec) {
     LK_CHECK(divides(ctx, "k", spec.k, 4, "4-row atoms"));
     shape = IntTuple::tuple({IntTuple::tuple({T, 8, spec.mn / (8 * T)}),
                              IntTuple::tuple({4, spec.k / 4})});
-    stride = IntTuple::tuple({IntTuple::tuple({1, T, lbo}),
-                              IntTuple::tuple({8 * T, sbo})});
+    stride = IntTuple::tuple(
+        {IntTuple::tuple({1, T, lbo}), IntTuple::tuple({8 * T, sbo})});
   } else {
-    LK_CHECK(divides(ctx, "mn", spec.mn, S * T,
-                     swizzled ? "swizzle-atom rows" : "16-byte core-matrix rows"));
+    LK_CHECK(
+        divides(ctx, "mn", spec.mn, S * T,
+                swizzled ? "swizzle-atom rows" : "16-byte core-matrix rows"));
     LK_CHECK(divides(ctx, "k", spec.k, 8, "8-row core-matrix groups"));
     shape = IntTuple::tuple({IntTuple::tuple({T, S, spec.mn / (S * T)}),
                              IntTuple::tuple({8, spec.k / 8})});
@@ -165,13 +169,12 @@ Expected<cute::ComposedLayout> canonicalLayout(const CanonicalSpec &spec) {
   return cute::ComposedLayout{sw, start, l};
 }
 
-Expected<cute::ComposedLayout> smemLayoutOf(const SmemDescriptor &d, Major major,
-                                            int64_t elementBits, int64_t mn,
-                                            int64_t k) {
+Expected<cute::ComposedLayout> smemLayoutOf(const SmemDescriptor &d,
+                                            Major major, int64_t elementBits,
+                                            int64_t mn, int64_t k) {
   if (d.baseOffset != 0)
-    return Diagnostic::error(
-               "base offset " + str(d.baseOffset) +
-               " is not modelled by the layout derivation")
+    return Diagnostic::error("base offset " + str(d.baseOffset) +
+                             " is not modelled by the layout derivation")
         .note("align the swizzle pattern to its repeat so that the base "
               "offset is 0 (docs/hardware.md §4.3, open item 6)");
   if (d.lboAbsolute)
@@ -203,7 +206,8 @@ Expected<SmemDescriptor> descriptorFor(const cute::ComposedLayout &layout,
     Expected<cute::Swizzle> sw = elementSwizzle(m, elementBits);
     if (!sw)
       continue;
-    known += (known.empty() ? "" : ", ") + sw->str() + " " + std::string(name(m));
+    known +=
+        (known.empty() ? "" : ", ") + sw->str() + " " + std::string(name(m));
     bool same = m == SwizzleMode::None ? layout.swizzle.isIdentity()
                                        : layout.swizzle == *sw;
     if (same && !mode)
@@ -213,8 +217,8 @@ Expected<SmemDescriptor> descriptorFor(const cute::ComposedLayout &layout,
     return Diagnostic::error("the layout's swizzle " + layout.swizzle.str() +
                              " is not a hardware swizzle of a " +
                              std::string(name(major)) + "-major operand of " +
-                             str(elementBits) + "-bit elements (hardware: " +
-                             known + ")");
+                             str(elementBits) +
+                             "-bit elements (hardware: " + known + ")");
   // 2. Shape (MN, K).
   const cute::Layout &L = layout.layout;
   if (L.hasBasisStrides())
@@ -282,9 +286,14 @@ Expected<SmemDescriptor> descriptorFor(const cute::ComposedLayout &layout,
     d.strideByteOffset = 16;
   }
   // 4. Compare with the canonical layout of those fields, point by point.
-  CanonicalSpec spec{major,           *mode, elementBits,
-                     mn,              k,     d.leadingByteOffset,
-                     d.strideByteOffset, d.startAddress};
+  CanonicalSpec spec{major,
+                     *mode,
+                     elementBits,
+                     mn,
+                     k,
+                     d.leadingByteOffset,
+                     d.strideByteOffset,
+                     d.startAddress};
   Expected<cute::ComposedLayout> canon = canonicalLayout(spec);
   if (!canon)
     return Diagnostic::error("the layout " + layout.str() +
@@ -298,10 +307,10 @@ Expected<SmemDescriptor> descriptorFor(const cute::ComposedLayout &layout,
       if (got != want)
         return Diagnostic::error(
             "the layout is not the canonical " + title(major, *mode) +
-            " layout: at (mn=" + str(i) + ", k=" + str(j) + ") it gives element " +
-            str(got) + ", the canonical layout with LBO=" +
-            str(d.leadingByteOffset) + " B, SBO=" + str(d.strideByteOffset) +
-            " B gives " + str(want));
+            " layout: at (mn=" + str(i) + ", k=" + str(j) +
+            ") it gives element " + str(got) +
+            ", the canonical layout with LBO=" + str(d.leadingByteOffset) +
+            " B, SBO=" + str(d.strideByteOffset) + " B gives " + str(want));
     }
   return d;
 }
@@ -324,8 +333,9 @@ Status checkUmmaOperand(Major major, int64_t elementBits, SwizzleMode mode) {
                              "128B_atom32B)");
   if (major == Major::K) {
     if (mode == SwizzleMode::B128Atom32B)
-      return Diagnostic::error("tcgen05: a K-major operand cannot use "
-                               "128B_atom32B (it defines only an MN-major atom)");
+      return Diagnostic::error(
+          "tcgen05: a K-major operand cannot use "
+          "128B_atom32B (it defines only an MN-major atom)");
     return Ok{};
   }
   if (elementBits == 8 || elementBits == 16) {

@@ -33,11 +33,16 @@ struct FormatInfo {
   int64_t bits;
 };
 constexpr std::array<FormatInfo, 10> kFormats = {{
-    {UmmaFormat::F16, "f16", 16},     {UmmaFormat::BF16, "bf16", 16},
-    {UmmaFormat::TF32, "tf32", 32},   {UmmaFormat::E4M3, "f8e4m3", 8},
-    {UmmaFormat::E5M2, "f8e5m2", 8},  {UmmaFormat::E2M3, "f6e2m3", 6},
-    {UmmaFormat::E3M2, "f6e3m2", 6},  {UmmaFormat::E2M1, "f4e2m1", 4},
-    {UmmaFormat::U8, "u8", 8},        {UmmaFormat::S8, "i8", 8},
+    {UmmaFormat::F16, "f16", 16},
+    {UmmaFormat::BF16, "bf16", 16},
+    {UmmaFormat::TF32, "tf32", 32},
+    {UmmaFormat::E4M3, "f8e4m3", 8},
+    {UmmaFormat::E5M2, "f8e5m2", 8},
+    {UmmaFormat::E2M3, "f6e2m3", 6},
+    {UmmaFormat::E3M2, "f6e3m2", 6},
+    {UmmaFormat::E2M1, "f4e2m1", 4},
+    {UmmaFormat::U8, "u8", 8},
+    {UmmaFormat::S8, "i8", 8},
 }};
 
 // A / B type codes per kind (§6.6).
@@ -47,14 +52,22 @@ struct FormatCode {
   int code;
 };
 constexpr FormatCode kFormatCodes[] = {
-    {UmmaKind::F16, UmmaFormat::F16, 0},       {UmmaKind::F16, UmmaFormat::BF16, 1},
-    {UmmaKind::Tf32, UmmaFormat::TF32, 2},     {UmmaKind::F8f6f4, UmmaFormat::E4M3, 0},
-    {UmmaKind::F8f6f4, UmmaFormat::E5M2, 1},   {UmmaKind::F8f6f4, UmmaFormat::E2M3, 3},
-    {UmmaKind::F8f6f4, UmmaFormat::E3M2, 4},   {UmmaKind::F8f6f4, UmmaFormat::E2M1, 5},
-    {UmmaKind::I8, UmmaFormat::U8, 0},         {UmmaKind::I8, UmmaFormat::S8, 1},
-    {UmmaKind::Mxf8f6f4, UmmaFormat::E4M3, 0}, {UmmaKind::Mxf8f6f4, UmmaFormat::E5M2, 1},
-    {UmmaKind::Mxf8f6f4, UmmaFormat::E2M3, 3}, {UmmaKind::Mxf8f6f4, UmmaFormat::E3M2, 4},
-    {UmmaKind::Mxf8f6f4, UmmaFormat::E2M1, 5}, {UmmaKind::Mxf4, UmmaFormat::E2M1, 1},
+    {UmmaKind::F16, UmmaFormat::F16, 0},
+    {UmmaKind::F16, UmmaFormat::BF16, 1},
+    {UmmaKind::Tf32, UmmaFormat::TF32, 2},
+    {UmmaKind::F8f6f4, UmmaFormat::E4M3, 0},
+    {UmmaKind::F8f6f4, UmmaFormat::E5M2, 1},
+    {UmmaKind::F8f6f4, UmmaFormat::E2M3, 3},
+    {UmmaKind::F8f6f4, UmmaFormat::E3M2, 4},
+    {UmmaKind::F8f6f4, UmmaFormat::E2M1, 5},
+    {UmmaKind::I8, UmmaFormat::U8, 0},
+    {UmmaKind::I8, UmmaFormat::S8, 1},
+    {UmmaKind::Mxf8f6f4, UmmaFormat::E4M3, 0},
+    {UmmaKind::Mxf8f6f4, UmmaFormat::E5M2, 1},
+    {UmmaKind::Mxf8f6f4, UmmaFormat::E2M3, 3},
+    {UmmaKind::Mxf8f6f4, UmmaFormat::E3M2, 4},
+    {UmmaKind::Mxf8f6f4, UmmaFormat::E2M1, 5},
+    {UmmaKind::Mxf4, UmmaFormat::E2M1, 1},
     {UmmaKind::Mxf4nvf4, UmmaFormat::E2M1, 1},
 };
 
@@ -65,10 +78,14 @@ struct AccumRule {
   bool needsF16Inputs;
 };
 constexpr AccumRule kAccumRules[] = {
-    {UmmaKind::F16, UmmaAccum::F16, true},   {UmmaKind::F16, UmmaAccum::F32, false},
-    {UmmaKind::Tf32, UmmaAccum::F32, false}, {UmmaKind::F8f6f4, UmmaAccum::F32, false},
-    {UmmaKind::F8f6f4, UmmaAccum::F16, false}, {UmmaKind::I8, UmmaAccum::S32, false},
-    {UmmaKind::Mxf8f6f4, UmmaAccum::F32, false}, {UmmaKind::Mxf4, UmmaAccum::F32, false},
+    {UmmaKind::F16, UmmaAccum::F16, true},
+    {UmmaKind::F16, UmmaAccum::F32, false},
+    {UmmaKind::Tf32, UmmaAccum::F32, false},
+    {UmmaKind::F8f6f4, UmmaAccum::F32, false},
+    {UmmaKind::F8f6f4, UmmaAccum::F16, false},
+    {UmmaKind::I8, UmmaAccum::S32, false},
+    {UmmaKind::Mxf8f6f4, UmmaAccum::F32, false},
+    {UmmaKind::Mxf4, UmmaAccum::F32, false},
     {UmmaKind::Mxf4nvf4, UmmaAccum::F32, false},
 };
 
@@ -91,8 +108,15 @@ const std::vector<ShapeRule> &shapeRules() {
       {{K::I8}, 1, false, {64, 128}, {{8, 32, 8}, {48, 256, 16}}},
       {{K::I8}, 2, false, {128, 256}, {{32, 256, 32}}},
       {{K::Mxf8f6f4, K::Mxf4, K::Mxf4nvf4}, 1, false, {128}, {{8, 256, 8}}},
-      {{K::Mxf8f6f4, K::Mxf4, K::Mxf4nvf4}, 2, false, {128, 256}, {{16, 256, 16}}},
-      {{K::F16, K::Tf32, K::F8f6f4, K::I8}, 1, true, {32, 64, 128},
+      {{K::Mxf8f6f4, K::Mxf4, K::Mxf4nvf4},
+       2,
+       false,
+       {128, 256},
+       {{16, 256, 16}}},
+      {{K::F16, K::Tf32, K::F8f6f4, K::I8},
+       1,
+       true,
+       {32, 64, 128},
        {{64, 64, 1}, {128, 128, 1}, {256, 256, 1}}},
   };
   return rules;
@@ -114,8 +138,8 @@ constexpr std::array<BitField, 13> kDenseFields = {{
     {"M", 24, 5, "M >> 4"},
     {"max shift", 30, 2, "0 none, 1/2/3 = 8/16/32 (.ws)"},
 }};
-constexpr std::array<FixedBits, 3> kDenseFixed = {{
-    {"reserved", 6, 1, 0}, {"reserved", 23, 1, 0}, {"reserved", 29, 1, 0}}};
+constexpr std::array<FixedBits, 3> kDenseFixed = {
+    {{"reserved", 6, 1, 0}, {"reserved", 23, 1, 0}, {"reserved", 29, 1, 0}}};
 
 constexpr std::array<BitField, 12> kMxf8Fields = {{
     {"sparse", 2, 1, "0 dense, 1 sparse"},
@@ -213,7 +237,8 @@ Roles rolesOf(UmmaKind kind) {
 }
 
 std::string prefix(UmmaKind kind) {
-  return "UMMA instruction descriptor (kind::" + std::string(info(kind).name) + ")";
+  return "UMMA instruction descriptor (kind::" + std::string(info(kind).name) +
+         ")";
 }
 
 int formatCode(UmmaKind kind, UmmaFormat f) {
@@ -240,18 +265,22 @@ std::string describe(const std::vector<Range> &ns) {
   for (const Range &r : ns) {
     if (!s.empty())
       s += ", ";
-    s += r.lo == r.hi ? str(r.lo)
-                      : str(r.lo) + " to " + str(r.hi) + " in steps of " + str(r.step);
+    s += r.lo == r.hi
+             ? str(r.lo)
+             : str(r.lo) + " to " + str(r.hi) + " in steps of " + str(r.step);
   }
   return s;
 }
 
 std::string context(const UmmaInstrDescriptor &d) {
-  return "kind::" + std::string(info(d.kind).name) + " with cta_group::" +
-         str(d.ctaGroup) + (d.weightStationary ? " (.ws)" : "");
+  return "kind::" + std::string(info(d.kind).name) +
+         " with cta_group::" + str(d.ctaGroup) +
+         (d.weightStationary ? " (.ws)" : "");
 }
 
-bool isMxf4(UmmaKind k) { return k == UmmaKind::Mxf4 || k == UmmaKind::Mxf4nvf4; }
+bool isMxf4(UmmaKind k) {
+  return k == UmmaKind::Mxf4 || k == UmmaKind::Mxf4nvf4;
+}
 
 Status validate(const UmmaInstrDescriptor &d) {
   const Roles r = rolesOf(d.kind);
@@ -260,9 +289,11 @@ Status validate(const UmmaInstrDescriptor &d) {
   const std::string kindName = "kind::" + std::string(ki.name);
   // Formats.
   if (formatCode(d.kind, d.a) < 0)
-    return fieldError(p, *r.a, std::string(name(d.a)), allowedFormats(d.kind, false));
+    return fieldError(p, *r.a, std::string(name(d.a)),
+                      allowedFormats(d.kind, false));
   if (formatCode(d.kind, d.b) < 0)
-    return fieldError(p, *r.b, std::string(name(d.b)), allowedFormats(d.kind, false));
+    return fieldError(p, *r.b, std::string(name(d.b)),
+                      allowedFormats(d.kind, false));
   // D type.
   bool accumOk = false;
   std::string accums;
@@ -271,15 +302,16 @@ Status validate(const UmmaInstrDescriptor &d) {
       continue;
     accums += (accums.empty() ? "" : ", ") + std::string(name(a.accum)) +
               (a.needsF16Inputs ? " (f16 inputs only)" : "");
-    if (a.accum == d.d &&
-        (!a.needsF16Inputs || (d.a == UmmaFormat::F16 && d.b == UmmaFormat::F16)))
+    if (a.accum == d.d && (!a.needsF16Inputs ||
+                           (d.a == UmmaFormat::F16 && d.b == UmmaFormat::F16)))
       accumOk = true;
   }
   if (!accumOk) {
     if (r.dtype)
       return fieldError(p, *r.dtype, std::string(name(d.d)), accums);
-    return Diagnostic::error(p + ": D type " + std::string(name(d.d)) +
-                             "; allowed: f32 (block-scaled kinds have no D-type field)");
+    return Diagnostic::error(
+        p + ": D type " + std::string(name(d.d)) +
+        "; allowed: f32 (block-scaled kinds have no D-type field)");
   }
   // Shapes.
   if (d.ctaGroup != 1 && d.ctaGroup != 2)
@@ -304,15 +336,16 @@ Status validate(const UmmaInstrDescriptor &d) {
     if (d.n >= rg.lo && d.n <= rg.hi && (d.n - rg.lo) % rg.step == 0)
       nOk = true;
   if (!nOk)
-    return fieldError(p, *r.n, str(d.n), describe(rule->ns) + " for " + context(d));
+    return fieldError(p, *r.n, str(d.n),
+                      describe(rule->ns) + " for " + context(d));
   // §6.5: 8-bit MN-major B needs N % 16 (cta_group::1) or N % 32 (::2).
   if (d.majorB == Major::MN && bits(d.b) == 8) {
     int64_t q = d.ctaGroup == 1 ? 16 : 32;
     if (d.n % q != 0)
-      return fieldError(p, *r.n, str(d.n),
-                        "a multiple of " + str(q) +
-                            " with an 8-bit MN-major B (cta_group::" +
-                            str(d.ctaGroup) + ")");
+      return fieldError(
+          p, *r.n, str(d.n),
+          "a multiple of " + str(q) +
+              " with an 8-bit MN-major B (cta_group::" + str(d.ctaGroup) + ")");
   }
   // Kind-specific flags.
   if (d.kind == UmmaKind::I8) {
@@ -323,27 +356,32 @@ Status validate(const UmmaInstrDescriptor &d) {
   }
   if (d.saturate && d.kind != UmmaKind::I8) {
     if (r.saturate)
-      return fieldError(p, *r.saturate, "1", "0 (saturate is for kind::i8 only)");
+      return fieldError(p, *r.saturate, "1",
+                        "0 (saturate is for kind::i8 only)");
     return Diagnostic::error(p + ": saturate is for kind::i8 only");
   }
   if (isMxf4(d.kind)) {
     if (d.majorA != Major::K)
-      return fieldError(p, *r.trA, "1 (MN-major)", "0 (K-major) for " + kindName);
+      return fieldError(p, *r.trA, "1 (MN-major)",
+                        "0 (K-major) for " + kindName);
     if (d.majorB != Major::K)
-      return fieldError(p, *r.trB, "1 (MN-major)", "0 (K-major) for " + kindName);
+      return fieldError(p, *r.trB, "1 (MN-major)",
+                        "0 (K-major) for " + kindName);
   }
   if (d.sparsitySelector < 0 || d.sparsitySelector > 3 ||
       (d.sparsitySelector != 0 && !d.sparse)) {
     if (!r.selector)
-      return Diagnostic::error(p + ": sparsity selector " + str(d.sparsitySelector) +
-                               "; allowed: 0 (no selector field in block-scaled kinds)");
+      return Diagnostic::error(
+          p + ": sparsity selector " + str(d.sparsitySelector) +
+          "; allowed: 0 (no selector field in block-scaled kinds)");
     return fieldError(p, *r.selector, str(d.sparsitySelector),
                       d.sparse ? "0 to 3" : "0 for a dense MMA");
   }
   if (d.maxShift != 0) {
     if (!r.maxShift)
-      return Diagnostic::error(p + ": max shift " + str(d.maxShift) +
-                               "; allowed: 0 (no max-shift field in block-scaled kinds)");
+      return Diagnostic::error(
+          p + ": max shift " + str(d.maxShift) +
+          "; allowed: 0 (no max-shift field in block-scaled kinds)");
     if (d.maxShift != 8 && d.maxShift != 16 && d.maxShift != 32)
       return fieldError(p, *r.maxShift, str(d.maxShift), "0, 8, 16, 32");
     if (!d.weightStationary)
@@ -353,7 +391,8 @@ Status validate(const UmmaInstrDescriptor &d) {
   if (ki.blockScaled) {
     if (d.scaleType == UmmaScaleType::UE4M3 && d.kind != UmmaKind::Mxf4nvf4)
       return fieldError(p, *r.scale, "ue4m3", "ue8m0 for " + kindName);
-    for (auto [field, v] : {std::pair{r.sfa, d.sfaId}, std::pair{r.sfb, d.sfbId}}) {
+    for (auto [field, v] :
+         {std::pair{r.sfa, d.sfaId}, std::pair{r.sfb, d.sfbId}}) {
       bool ok = isMxf4(d.kind) ? (v == 0 || v == 2) : (v >= 0 && v <= 3);
       if (!ok)
         return fieldError(p, *field, str(v),
@@ -363,16 +402,18 @@ Status validate(const UmmaInstrDescriptor &d) {
       if (d.k != 0 && d.k != 64 && d.k != 96)
         return fieldError(p, *r.kSize, str(d.k), "64 or 96");
       if (d.k == 96 && !(d.m == 256 && d.ctaGroup == 2))
-        return fieldError(p, *r.kSize, "96", "96 only with M = 256 and cta_group::2");
+        return fieldError(p, *r.kSize, "96",
+                          "96 only with M = 256 and cta_group::2");
     }
   } else {
     if (d.scaleType != UmmaScaleType::UE8M0 || d.sfaId != 0 || d.sfbId != 0)
-      return Diagnostic::error(p + ": scale type and SF IDs exist only in the "
-                                   "block-scaled kinds (leave them at ue8m0, 0, 0)");
+      return Diagnostic::error(
+          p + ": scale type and SF IDs exist only in the "
+              "block-scaled kinds (leave them at ue8m0, 0, 0)");
   }
   if (!isMxf4(d.kind) && d.k != 0 && d.k != ki.k)
-    return Diagnostic::error(p + ": K = " + str(d.k) + "; allowed: " + str(ki.k) +
-                             " (or 0 for the kind's K)");
+    return Diagnostic::error(p + ": K = " + str(d.k) + "; allowed: " +
+                             str(ki.k) + " (or 0 for the kind's K)");
   return Ok{};
 }
 
@@ -392,7 +433,9 @@ Expected<UmmaKind> parseUmmaKind(std::string_view name) {
                            "' (known: " + known + ")");
 }
 
-std::string_view name(UmmaFormat format) { return kFormats[size_t(format)].name; }
+std::string_view name(UmmaFormat format) {
+  return kFormats[size_t(format)].name;
+}
 int64_t bits(UmmaFormat format) { return kFormats[size_t(format)].bits; }
 
 std::string_view name(UmmaAccum accum) {
@@ -404,7 +447,9 @@ std::string_view name(UmmaScaleType type) {
   return type == UmmaScaleType::UE4M3 ? "ue4m3" : "ue8m0";
 }
 
-std::span<const BitField> ummaInstrFields(UmmaKind kind) { return rolesOf(kind).fields; }
+std::span<const BitField> ummaInstrFields(UmmaKind kind) {
+  return rolesOf(kind).fields;
+}
 std::span<const FixedBits> ummaInstrFixedBits(UmmaKind kind) {
   return rolesOf(kind).fixed;
 }
@@ -429,7 +474,10 @@ Expected<uint32_t> encodeUmmaInstrDescriptor(const UmmaInstrDescriptor &d) {
   put(r.trB, d.majorB == Major::MN);
   put(r.n, uint64_t(d.n >> 3));
   put(r.m, uint64_t(d.m >> r.mShift));
-  put(r.maxShift, d.maxShift == 0 ? 0 : d.maxShift == 8 ? 1 : d.maxShift == 16 ? 2 : 3);
+  put(r.maxShift, d.maxShift == 0    ? 0
+                  : d.maxShift == 8  ? 1
+                  : d.maxShift == 16 ? 2
+                                     : 3);
   put(r.sfb, uint64_t(d.sfbId));
   put(r.scale, d.scaleType == UmmaScaleType::UE8M0);
   put(r.sfa, uint64_t(d.sfaId));

@@ -48,7 +48,8 @@ Expected<linear::LinearLayout> splitThreadDim(const linear::LinearLayout &l,
       continue;
     }
     size_t laneBits = std::min<size_t>(in.bases.size(), kLaneBits);
-    linear::InDimBases lane{linear::dims::kLane, {}}, warp{linear::dims::kWarp, {}};
+    linear::InDimBases lane{linear::dims::kLane, {}},
+        warp{linear::dims::kWarp, {}};
     lane.bases.assign(in.bases.begin(), in.bases.begin() + long(laneBits));
     warp.bases.assign(in.bases.begin() + long(laneBits), in.bases.end());
     ins.push_back(std::move(lane));

@@ -72,7 +72,6 @@ Diagnostic noTmem(const Machine &m) {
   return Diagnostic::error(std::string(m.name) + " has no tensor memory");
 }
 
-
 } // namespace
 
 Expected<LaneGrouping> SharedMemoryModel::grouping(int64_t accessBytes) const {
@@ -125,10 +124,9 @@ SharedMemoryModel::ldmatrixWavefronts(std::span<const int64_t> rowAddresses,
     return Diagnostic::error("ldmatrix/stmatrix: " + str(matrices) +
                              " matrices is not supported (allowed: 1, 2, 4)");
   if (int64_t(rowAddresses.size()) != 8 * matrices)
-    return Diagnostic::error("ldmatrix/stmatrix .x" + str(matrices) +
-                             " needs " + str(8 * matrices) +
-                             " row addresses, got " +
-                             str(int64_t(rowAddresses.size())));
+    return Diagnostic::error(
+        "ldmatrix/stmatrix .x" + str(matrices) + " needs " + str(8 * matrices) +
+        " row addresses, got " + str(int64_t(rowAddresses.size())));
   for (size_t i = 0; i < rowAddresses.size(); ++i)
     if (rowAddresses[i] < 0)
       return Diagnostic::error("ldmatrix/stmatrix: row address of lane " +
@@ -187,14 +185,14 @@ Expected<LaneWindow> Machine::tmemLaneWindow(int64_t warpIdInCta) const {
 Status Machine::checkTmemAccess(int64_t warpIdInCta, int64_t lane) const {
   LK_TRY(LaneWindow w, tmemLaneWindow(warpIdInCta));
   if (lane < 0 || lane >= tmem.lanes)
-    return Diagnostic::error("TMEM lane " + str(lane) + " is out of range [0, " +
-                             str(tmem.lanes) + ")");
+    return Diagnostic::error("TMEM lane " + str(lane) +
+                             " is out of range [0, " + str(tmem.lanes) + ")");
   if (lane < w.first || lane >= w.first + w.count)
-    return Diagnostic::error(
-        "warp " + str(warpIdInCta) + " (warp " +
-        str(warpIdInCta % tmem.warpsPerCycle) +
-        " of its warpgroup) may access TMEM lanes " + str(w.first) + ".." +
-        str(w.first + w.count - 1) + ", not lane " + str(lane));
+    return Diagnostic::error("warp " + str(warpIdInCta) + " (warp " +
+                             str(warpIdInCta % tmem.warpsPerCycle) +
+                             " of its warpgroup) may access TMEM lanes " +
+                             str(w.first) + ".." + str(w.first + w.count - 1) +
+                             ", not lane " + str(lane));
   return Ok{};
 }
 
@@ -202,8 +200,8 @@ Expected<uint32_t> Machine::tmemAddress(int64_t lane, int64_t column) const {
   if (!tmem.present)
     return noTmem(*this);
   if (lane < 0 || lane >= tmem.lanes)
-    return Diagnostic::error("TMEM lane " + str(lane) + " is out of range [0, " +
-                             str(tmem.lanes) + ")");
+    return Diagnostic::error("TMEM lane " + str(lane) +
+                             " is out of range [0, " + str(tmem.lanes) + ")");
   if (column < 0 || column >= tmem.columns)
     return Diagnostic::error("TMEM column " + str(column) +
                              " is out of range [0, " + str(tmem.columns) + ")");
@@ -239,11 +237,10 @@ Expected<Arch> parseArch(std::string_view name) {
     Arch arch;
   };
   static constexpr Alias kAliases[] = {
-      {"sm_80", Arch::Sm80},   {"sm80", Arch::Sm80},
-      {"sm_90", Arch::Sm90},   {"sm90", Arch::Sm90},
-      {"sm_90a", Arch::Sm90},  {"sm90a", Arch::Sm90},
-      {"sm_100", Arch::Sm100}, {"sm100", Arch::Sm100},
-      {"sm_100a", Arch::Sm100}, {"sm100a", Arch::Sm100},
+      {"sm_80", Arch::Sm80},   {"sm80", Arch::Sm80},   {"sm_90", Arch::Sm90},
+      {"sm90", Arch::Sm90},    {"sm_90a", Arch::Sm90}, {"sm90a", Arch::Sm90},
+      {"sm_100", Arch::Sm100}, {"sm100", Arch::Sm100}, {"sm_100a", Arch::Sm100},
+      {"sm100a", Arch::Sm100},
   };
   for (const Alias &a : kAliases)
     if (a.text == name)

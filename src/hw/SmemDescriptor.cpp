@@ -20,7 +20,8 @@ constexpr std::array<BitField, 5> kWgmmaFields = {{
     {"start address", 0, 14, "(addr & 0x3FFFF) >> 4"},
     {"leading byte offset", 16, 14, "(LBO & 0x3FFFF) >> 4"},
     {"stride byte offset", 32, 14, "(SBO & 0x3FFFF) >> 4"},
-    {"base offset", 49, 3, "0, or (pattern start >> 7) & 7 when not repeat-aligned"},
+    {"base offset", 49, 3,
+     "0, or (pattern start >> 7) & 7 when not repeat-aligned"},
     {"swizzle", 62, 2, "0 none, 1 128B, 2 64B, 3 32B"},
 }};
 constexpr std::array<FixedBits, 4> kWgmmaFixed = {{
@@ -34,7 +35,8 @@ constexpr std::array<BitField, 6> kUmmaFields = {{
     {"start address", 0, 14, "(addr & 0x3FFFF) >> 4"},
     {"leading byte offset", 16, 14, "(LBO & 0x3FFFF) >> 4"},
     {"stride byte offset", 32, 14, "(SBO & 0x3FFFF) >> 4"},
-    {"base offset", 49, 3, "0, or (pattern start >> 7) & 7 when not repeat-aligned"},
+    {"base offset", 49, 3,
+     "0, or (pattern start >> 7) & 7 when not repeat-aligned"},
     {"LBO mode", 52, 1, "0 relative byte offset, 1 absolute address (sm_103a)"},
     {"layout type", 61, 3, "0 none, 1 128B_atom32B, 2 128B, 4 64B, 6 32B"},
 }};
@@ -56,21 +58,26 @@ struct WordLayout {
 
 const WordLayout &layoutOf(SmemDescriptorKind kind) {
   static const WordLayout wgmma = {
-      "wgmma descriptor", kWgmmaFields, kWgmmaFixed,
-      &kWgmmaFields[0], &kWgmmaFields[1], &kWgmmaFields[2], &kWgmmaFields[3],
-      nullptr, &kWgmmaFields[4],
-      [](const SwizzleModeInfo &i) { return i.wgmmaCode; }, swizzleFromWgmmaCode};
+      "wgmma descriptor",  kWgmmaFields,
+      kWgmmaFixed,         &kWgmmaFields[0],
+      &kWgmmaFields[1],    &kWgmmaFields[2],
+      &kWgmmaFields[3],    nullptr,
+      &kWgmmaFields[4],    [](const SwizzleModeInfo &i) { return i.wgmmaCode; },
+      swizzleFromWgmmaCode};
   static const WordLayout umma = {
-      "UMMA descriptor", kUmmaFields, kUmmaFixed,
-      &kUmmaFields[0], &kUmmaFields[1], &kUmmaFields[2], &kUmmaFields[3],
-      &kUmmaFields[4], &kUmmaFields[5],
-      [](const SwizzleModeInfo &i) { return i.ummaCode; }, swizzleFromUmmaCode};
+      "UMMA descriptor",  kUmmaFields,
+      kUmmaFixed,         &kUmmaFields[0],
+      &kUmmaFields[1],    &kUmmaFields[2],
+      &kUmmaFields[3],    &kUmmaFields[4],
+      &kUmmaFields[5],    [](const SwizzleModeInfo &i) { return i.ummaCode; },
+      swizzleFromUmmaCode};
   return kind == SmemDescriptorKind::Wgmma ? wgmma : umma;
 }
 
 constexpr int64_t kAddressLimit = int64_t(1) << 18;
 
-Status checkAddressField(const WordLayout &l, const BitField &f, int64_t bytes) {
+Status checkAddressField(const WordLayout &l, const BitField &f,
+                         int64_t bytes) {
   if (bytes < 0 || bytes >= kAddressLimit || bytes % 16 != 0)
     return fieldError(l.name, f, std::to_string(bytes) + " B",
                       "a multiple of 16 B in [0, 262144)");
@@ -97,8 +104,7 @@ Status checkFields(const WordLayout &l, const SmemDescriptor &d) {
     return fieldError(l.name, *l.swizzle, std::string(name(d.swizzle)),
                       allowedSwizzles(l));
   if (d.baseOffset < 0 || d.baseOffset > 7)
-    return fieldError(l.name, *l.base, std::to_string(d.baseOffset),
-                      "0 to 7");
+    return fieldError(l.name, *l.base, std::to_string(d.baseOffset), "0 to 7");
   if (d.baseOffset != 0 && d.swizzle == SwizzleMode::None)
     return fieldError(l.name, *l.base, std::to_string(d.baseOffset),
                       "0 when the swizzle is none");
@@ -172,7 +178,8 @@ int64_t baseOffsetFor(SwizzleMode mode, int64_t patternStart) {
 
 std::string str(const SmemDescriptor &d) {
   char buf[160];
-  snprintf(buf, sizeof buf, "start=0x%llx LBO=%lld SBO=%lld base=%lld swizzle=%s%s",
+  snprintf(buf, sizeof buf,
+           "start=0x%llx LBO=%lld SBO=%lld base=%lld swizzle=%s%s",
            (unsigned long long)d.startAddress, (long long)d.leadingByteOffset,
            (long long)d.strideByteOffset, (long long)d.baseOffset,
            std::string(name(d.swizzle)).c_str(),

@@ -46,8 +46,8 @@ Expected<SwizzleMode> fromCode(int64_t code, const char *what, Pick pick) {
     allowed += std::to_string(c) + " (" + std::string(m.name) + ")";
   }
   return Diagnostic::error(std::string(what) + " swizzle code " +
-                           std::to_string(code) + " is not defined (allowed: " +
-                           allowed + ")");
+                           std::to_string(code) +
+                           " is not defined (allowed: " + allowed + ")");
 }
 
 } // namespace
@@ -75,10 +75,10 @@ Expected<cute::Swizzle> elementSwizzle(SwizzleMode mode, int64_t elementBits) {
                              "element-unit form");
   int m = sw.M + 3 - lg;
   if (m < 0)
-    return Diagnostic::error(
-        "element width " + std::to_string(elementBits) +
-        " bits is wider than the swizzle granule of " + std::string(name(mode)) +
-        " (" + std::to_string(info(mode).granuleBytes) + " B)");
+    return Diagnostic::error("element width " + std::to_string(elementBits) +
+                             " bits is wider than the swizzle granule of " +
+                             std::string(name(mode)) + " (" +
+                             std::to_string(info(mode).granuleBytes) + " B)");
   return cute::Swizzle::make(sw.B, m, sw.S);
 }
 

@@ -9,8 +9,8 @@
 #include "layoutkit/core/Checked.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <array>
+#include <cstdio>
 #include <string>
 
 namespace lk::hw {
@@ -184,24 +184,25 @@ Status validateTma(const TmaDescription &d, Arch arch, TmaDirection direction) {
   // Inner box extent.
   if (d.interleave == TmaInterleave::None) {
     int64_t inner = d.boxDims[0] * t.sharedBits; // bits
-    std::string value = str(d.boxDims[0]) + " (" +
-                        (inner % 8 == 0 ? str(inner / 8) + " B"
-                                        : str(inner) + " bits") +
-                        " per row)";
+    std::string value =
+        str(d.boxDims[0]) + " (" +
+        (inner % 8 == 0 ? str(inner / 8) + " B" : str(inner) + " bits") +
+        " per row)";
     if (inner % (16 * 8) != 0)
       return tmaError("boxDim[0]", value,
                       "a multiple of 16 B per row with interleave none");
     if (d.swizzle != SwizzleMode::None && inner / 8 > sw.spanBytes)
       return tmaError("boxDim[0]", value,
-                      "at most " + str(sw.spanBytes) + " B per row with swizzle " +
-                          swName);
+                      "at most " + str(sw.spanBytes) +
+                          " B per row with swizzle " + swName);
   }
   // Global address and strides.
   const bool wide = d.interleave == TmaInterleave::B32 || t.packed;
   const int64_t align = wide ? 32 : 16;
-  const std::string why = wide ? (t.packed ? " for data type " + std::string(t.name)
-                                           : std::string(" with interleave 32B"))
-                               : std::string();
+  const std::string why =
+      wide ? (t.packed ? " for data type " + std::string(t.name)
+                       : std::string(" with interleave 32B"))
+           : std::string();
   if (d.globalAddress < 0 || d.globalAddress % align != 0)
     return tmaError("globalAddress", hex(d.globalAddress),
                     "a multiple of " + str(align) + " B" + why);
@@ -223,7 +224,8 @@ Status validateTma(const TmaDescription &d, Arch arch, TmaDirection direction) {
   return Ok{};
 }
 
-Expected<cute::ComposedLayout> tmaBoxLayout(const TmaDescription &d, Arch arch) {
+Expected<cute::ComposedLayout> tmaBoxLayout(const TmaDescription &d,
+                                            Arch arch) {
   LK_CHECK(validateTma(d, arch));
   if (d.interleave != TmaInterleave::None)
     return Diagnostic::error("TMA box layout: interleave " +
@@ -250,10 +252,10 @@ Expected<cute::ComposedLayout> tmaBoxLayout(const TmaDescription &d, Arch arch) 
   if (!ar.ok())
     return Arith::diagnostic("TMA box layout");
   int64_t offset = d.sharedAddress ? *d.sharedAddress * 8 / t.sharedBits : 0;
-  LK_TRY(cute::Layout l,
-         shape.size() == 1
-             ? cute::Layout::make(shape[0], stride[0])
-             : cute::Layout::make(IntTuple::tuple(shape), IntTuple::tuple(stride)));
+  LK_TRY(cute::Layout l, shape.size() == 1
+                             ? cute::Layout::make(shape[0], stride[0])
+                             : cute::Layout::make(IntTuple::tuple(shape),
+                                                  IntTuple::tuple(stride)));
   return cute::ComposedLayout{sw, offset, l};
 }
 

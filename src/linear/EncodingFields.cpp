@@ -13,8 +13,8 @@
 #include "layoutkit/linear/EncodingFields.h"
 
 #include <algorithm>
-#include <cctype>
 #include <array>
+#include <cctype>
 
 namespace lk::linear {
 namespace {
@@ -419,13 +419,11 @@ Expected<LinearLayout> linearFromBases(std::vector<InDimBases> ins) {
     return Diagnostic::error("linear: no basis tells the rank");
   static constexpr DimId kOrder[] = {dims::kRegister, dims::kLane, dims::kWarp,
                                      dims::kBlock};
-  std::stable_sort(ins.begin(), ins.end(),
-                   [](const InDimBases &a, const InDimBases &b) {
-                     return std::find(std::begin(kOrder), std::end(kOrder),
-                                      a.dim) <
-                            std::find(std::begin(kOrder), std::end(kOrder),
-                                      b.dim);
-                   });
+  std::stable_sort(
+      ins.begin(), ins.end(), [](const InDimBases &a, const InDimBases &b) {
+        return std::find(std::begin(kOrder), std::end(kOrder), a.dim) <
+               std::find(std::begin(kOrder), std::end(kOrder), b.dim);
+      });
   std::vector<DimId> outs;
   for (size_t d = 0; d < rank; ++d)
     outs.push_back(dims::dim(int(d)));
@@ -491,7 +489,8 @@ Status checkEncoding(const Encoding &e) {
   case EncodingKind::NvmmaShared:
     if (!e.order.empty()) {
       size_t rank = e.order.size();
-      unsigned fastest = unsigned(rank < 2 ? 0 : (e.transposed ? rank - 2 : rank - 1));
+      unsigned fastest =
+          unsigned(rank < 2 ? 0 : (e.transposed ? rank - 2 : rank - 1));
       if (e.order[0] != fastest)
         return Diagnostic::error("nvmma_shared: order must start with dim " +
                                  std::to_string(fastest) +
@@ -547,9 +546,9 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
                          [&](const EncodingField &f) { return f.name == n; });
     };
     if (!given(s.name) && !given(s.alt))
-      return placed(Diagnostic::error("missing field '" +
-                                      std::string(s.name) + "' (" +
-                                      std::string(k.name) + " needs it)"),
+      return placed(Diagnostic::error("missing field '" + std::string(s.name) +
+                                      "' (" + std::string(k.name) +
+                                      " needs it)"),
                     source, kindOffset, 1);
   }
   if (Status st = interpret(e, fields); !st)

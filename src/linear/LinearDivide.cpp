@@ -33,14 +33,14 @@ Status checkDivisorFits(const char *op, const LinearLayout &A,
                         const LinearLayout &D) {
   for (int i = 0; i < D.numInDims(); ++i)
     if (D.inDim(i).log2 > 0 && A.inDimLog2(D.inDim(i).id) < D.inDim(i).log2)
-      return Diagnostic::error(std::string(op) + ": input dim '" +
-                               name(D.inDim(i).id) +
-                               "' of the divisor is larger than the dividend's");
+      return Diagnostic::error(
+          std::string(op) + ": input dim '" + name(D.inDim(i).id) +
+          "' of the divisor is larger than the dividend's");
   for (int k = 0; k < D.numOutDims(); ++k)
     if (D.outDim(k).log2 > 0 && A.outDimLog2(D.outDim(k).id) < D.outDim(k).log2)
-      return Diagnostic::error(std::string(op) + ": output dim '" +
-                               name(D.outDim(k).id) +
-                               "' of the divisor is larger than the dividend's");
+      return Diagnostic::error(
+          std::string(op) + ": output dim '" + name(D.outDim(k).id) +
+          "' of the divisor is larger than the dividend's");
   return Ok{};
 }
 

@@ -46,11 +46,10 @@ Expected<LinearLayout> LinearLayout::pseudoinvert() const {
   for (int j = 0; j < inBits_; ++j)
     e.add(cols_[j], uint64_t(1) << j);
   if (e.rank() != outBits_) {
-    result =
-        Diagnostic::error("pseudoinvert: the layout is not surjective "
-                          "(rank " +
-                          std::to_string(e.rank()) +
-                          " < " + std::to_string(outBits_) + " output bits)");
+    result = Diagnostic::error("pseudoinvert: the layout is not surjective "
+                               "(rank " +
+                               std::to_string(e.rank()) + " < " +
+                               std::to_string(outBits_) + " output bits)");
     return result;
   }
   LinearLayout &r = *result;
@@ -84,7 +83,8 @@ Expected<LinearLayout>
 LinearLayout::invertAndCompose(const LinearLayout &outer) const {
   if (nOut_ != outer.nOut_)
     return Diagnostic::error("invertAndCompose: the layouts have different "
-                             "output dims (" + std::to_string(nOut_) + " and " +
+                             "output dims (" +
+                             std::to_string(nOut_) + " and " +
                              std::to_string(outer.nOut_) + ")");
   // this's output bits in outer's packing; `over` holds the bits of this's
   // dims above outer's size (a column using one is outside outer's image).
@@ -145,10 +145,11 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       }
       uint64_t c = cols_[j], tags = 0;
       if ((c & over) || !e.solve(rp(c), tags)) {
-        result = Diagnostic::error(
-            "invertAndCompose: basis " + std::to_string(b) + " of input dim '" +
-            name(in_[i].id) + "' maps outside the image of the outer layout, "
-            "so no C with this(x) = outer(C(x)) exists");
+        result =
+            Diagnostic::error("invertAndCompose: basis " + std::to_string(b) +
+                              " of input dim '" + name(in_[i].id) +
+                              "' maps outside the image of the outer layout, "
+                              "so no C with this(x) = outer(C(x)) exists");
         return result;
       }
       r.cols_[j] = tags;

@@ -425,7 +425,8 @@ Status placeDims(std::span<const DimSize> dims, LinearLayout::Dim *out,
       if (dims[m].id == dims[k].id)
         return Diagnostic::error(std::string("fromColumns: duplicate ") + side +
                                  " dim '" + name(dims[k].id) + "'");
-    out[k] = LinearLayout::Dim{dims[k].id, uint8_t(dims[k].log2), uint8_t(bits)};
+    out[k] =
+        LinearLayout::Dim{dims[k].id, uint8_t(dims[k].log2), uint8_t(bits)};
     bits += dims[k].log2;
   }
   return Ok{};
@@ -540,11 +541,10 @@ std::vector<OutDim> LinearLayout::outDims() const {
 
 Expected<uint64_t> LinearLayout::applyFlatChecked(uint64_t x) const {
   if (inBits_ < 64 && (x >> inBits_) != 0)
-    return Diagnostic::error("flat input " + std::to_string(x) +
-                             " is outside [0, " +
-                             std::to_string(uint64_t(1) << inBits_) +
-                             "), the layout's " + std::to_string(inBits_) +
-                             " input bits");
+    return Diagnostic::error(
+        "flat input " + std::to_string(x) + " is outside [0, " +
+        std::to_string(uint64_t(1) << inBits_) + "), the layout's " +
+        std::to_string(inBits_) + " input bits");
   return applyFlat(x);
 }
 
@@ -582,7 +582,6 @@ LinearLayout::apply(std::span<const int64_t> in) const {
                                std::to_string(int64_t(1) << in_[i].log2));
   return unpackOut(applyFlat(packIn(in)));
 }
-
 
 bool LinearLayout::operator==(const LinearLayout &o) const {
   if (nIn_ != o.nIn_ || nOut_ != o.nOut_ || inBits_ != o.inBits_)
@@ -676,6 +675,5 @@ std::string LinearLayout::toString() const {
   }
   return s + "where out dims are: " + outs;
 }
-
 
 } // namespace lk::linear

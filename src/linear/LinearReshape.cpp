@@ -70,7 +70,6 @@ bool LinearLayout::sublayoutIsZero(std::span<const DimId> ins,
   return true;
 }
 
-
 //===----------------------------------------------------------------------===//
 // Reshaping dims
 //===----------------------------------------------------------------------===//
@@ -173,8 +172,7 @@ LinearLayout::reshapeOuts(std::span<const OutDim> dims) const {
   if (r.outBits_ != outBits_)
     return Diagnostic::error("reshapeOuts: the new dims have size 2^" +
                              std::to_string(r.outBits_) +
-                             ", the output has 2^" +
-                             std::to_string(outBits_));
+                             ", the output has 2^" + std::to_string(outBits_));
   for (int i = 0; i < nIn_; ++i)
     LK_CHECK(r.appendIn(in_[i].id, in_[i].log2, cols_ + in_[i].shift));
   return r;

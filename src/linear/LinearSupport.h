@@ -56,7 +56,6 @@ struct Repack {
   }
 };
 
-
 } // namespace lk::linear::detail
 
 #endif // LAYOUTKIT_SRC_LINEAR_LINEARSUPPORT_H

@@ -71,10 +71,10 @@ std::string Waste::str() const {
 Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
                                           std::span<const int64_t> logical) {
   if (int(logical.size()) != layout.numOutDims())
-    return Diagnostic::error(
-        "the logical shape has " + std::to_string(logical.size()) +
-        " extents, the layout " + std::to_string(layout.numOutDims()) +
-        " out-dims");
+    return Diagnostic::error("the logical shape has " +
+                             std::to_string(logical.size()) +
+                             " extents, the layout " +
+                             std::to_string(layout.numOutDims()) + " out-dims");
   if (layout.totalOutBits() > 62)
     return Diagnostic::error("the layout has " +
                              std::to_string(layout.totalOutBits()) +
@@ -124,10 +124,10 @@ Expected<std::vector<MaskedInputs>> PaddedLayout::maskedInputs() const {
 
 Expected<Waste> PaddedLayout::waste() const {
   if (layout_.totalInBits() > kMaxEnumerationBits)
-    return Diagnostic::error(
-        "the layout has " + std::to_string(layout_.totalInBits()) +
-        " input bits; the mask is computed for at most " +
-        std::to_string(kMaxEnumerationBits));
+    return Diagnostic::error("the layout has " +
+                             std::to_string(layout_.totalInBits()) +
+                             " input bits; the mask is computed for at most " +
+                             std::to_string(kMaxEnumerationBits));
   Waste w;
   w.elements = elements();
   w.validElements = validElements();
@@ -146,9 +146,9 @@ Expected<Waste> PaddedLayout::waste() const {
       continue;
     }
     for (int k = 0; k < nIn; ++k)
-      anyValid[size_t(k)][size_t((x >> layout_.inShift(k)) &
-                                 ((uint64_t(1) << layout_.inDim(k).log2) -
-                                  1))] = 1;
+      anyValid[size_t(k)]
+              [size_t((x >> layout_.inShift(k)) &
+                      ((uint64_t(1) << layout_.inDim(k).log2) - 1))] = 1;
   }
   for (int k = 0; k < nIn; ++k) {
     MaskedInputs m{layout_.inDim(k).id, layout_.inDim(k).size(), {}};

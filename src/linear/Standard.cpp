@@ -27,7 +27,6 @@ namespace {
 
 using namespace dims;
 
-
 std::vector<DimId> standardNames(size_t rank) {
   std::vector<DimId> r;
   for (size_t i = 0; i < rank; ++i)
@@ -541,8 +540,7 @@ Expected<int64_t> blockedRegisterCount(const Encoding &b,
   for (size_t d = 0; d < shape.size(); ++d) {
     if (d == skip)
       continue;
-    int64_t perCta =
-        shape[d] / std::min<int64_t>(shape[d], cta.ctaSplitNum[d]);
+    int64_t perCta = shape[d] / std::min<int64_t>(shape[d], cta.ctaSplitNum[d]);
     int64_t tile = ar.mul(ar.mul(b.sizePerThread[d], b.threadsPerWarp[d]),
                           b.warpsPerCTA[d]);
     if (!ar.ok())
@@ -590,10 +588,12 @@ Expected<LinearLayout> sliceToLL(const Encoding &e,
     // zero bases, appended after the kept ones. E.g. the slice along dim 0
     // of sizePerThread [1,4] for shape [1] has registers [[0], [0]].
     if (p->kind == EncodingKind::Blocked) {
-      LK_TRY(int64_t count, blockedRegisterCount(*p, parentShape, size_t(e.dim)));
+      LK_TRY(int64_t count,
+             blockedRegisterCount(*p, parentShape, size_t(e.dim)));
       int want = log2Floor(count);
       while (int(in.bases.size()) < want)
-        in.bases.push_back(std::vector<int64_t>(size_t(sliced.numOutDims()), 0));
+        in.bases.push_back(
+            std::vector<int64_t>(size_t(sliced.numOutDims()), 0));
     }
   }
   std::vector<OutDim> outs = sliced.outDims();

@@ -76,8 +76,8 @@ int totalBits(std::span<const DimSize> dims) {
 
 Expected<LinearLayout> fromF2Matrix(std::span<const DimSize> ins,
                                     std::span<const DimSize> outs,
-                                    std::span<const int64_t> bits,
-                                    int64_t rows, int64_t cols) {
+                                    std::span<const int64_t> bits, int64_t rows,
+                                    int64_t cols) {
   int inBits = totalBits(ins), outBits = totalBits(outs);
   if (rows != outBits || cols != inBits)
     return Diagnostic::error(
@@ -211,8 +211,8 @@ Expected<LinearLayout> removeUnitInDim(const LinearLayout &l, DimId d) {
         (l.hasInDim(d) ? "it has size " + std::to_string(l.inDimSize(d))
                        : std::string("the layout has none")));
   return rebuild(
-      l, [](DimId, uint64_t) { return true; },
-      [&](DimId x) { return x == d; }, dims::kNoDim);
+      l, [](DimId, uint64_t) { return true; }, [&](DimId x) { return x == d; },
+      dims::kNoDim);
 }
 
 Expected<LinearLayout> removeUnitOutDim(const LinearLayout &l, DimId d) {

@@ -154,7 +154,8 @@ public:
 private:
   /// internDim's table is full (dims::kNoDim): the name cannot be held.
   Diagnostic tooManyNames(const std::string &name, Span at) {
-    return lx_.error("dim '" + name + "' cannot be named: too many distinct "
+    return lx_.error("dim '" + name +
+                         "' cannot be named: too many distinct "
                          "dim names in this process (at most " +
                          std::to_string(dims::kNoDim) + ")",
                      at.offset, at.length);

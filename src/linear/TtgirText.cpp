@@ -169,8 +169,9 @@ private:
     LK_TRY(std::string kindName, lx_.readIdent("a layout kind"));
     std::optional<EncodingKind> kind = ttgirKind(kindName);
     if (!kind)
-      return lx_.error("unknown layout kind '" + kindName + "'", kindAt,
-                       kindName.size())
+      return lx_
+          .error("unknown layout kind '" + kindName + "'", kindAt,
+                 kindName.size())
           .note("the kinds read: " + std::string(kKindList));
     LK_CHECK(lx_.expect('<', "after the layout kind"));
     LK_CHECK(lx_.expect('{', "to open the fields"));
@@ -196,9 +197,10 @@ private:
         continue;
       if (a.layout)
         return a.layout;
-      return lx_.error("alias '#" + name + "' is " + a.notLayout +
-                           ", not a layout LayoutKit reads",
-                       hashAt, name.size() + 1)
+      return lx_
+          .error("alias '#" + name + "' is " + a.notLayout +
+                     ", not a layout LayoutKit reads",
+                 hashAt, name.size() + 1)
           .note("the kinds read: " + std::string(kKindList));
     }
     return lx_.error("unknown alias '#" + name +
@@ -284,8 +286,8 @@ private:
     int depth = 0;
     for (size_t p = start; p < text_.size(); ++p) {
       char c = text_[p];
-      bool closes = open == '"' ? (c == '"' && p > start)
-                                : (c == '}' && --depth == 0);
+      bool closes =
+          open == '"' ? (c == '"' && p > start) : (c == '}' && --depth == 0);
       if (open == '{' && c == '{')
         ++depth;
       if (closes) {
@@ -464,9 +466,8 @@ Expected<TtgirLayout> parseTtgir(std::string_view text) {
 
 Expected<std::string> printTtgir(const Encoding &e) {
   LK_TRY(std::string fields, fieldsText(e));
-  std::string_view kind = e.kind == EncodingKind::DotOperand
-                              ? "dot_op"
-                              : encodingKindName(e.kind);
+  std::string_view kind =
+      e.kind == EncodingKind::DotOperand ? "dot_op" : encodingKindName(e.kind);
   return "#ttg." + std::string(kind) + "<{" + fields + "}>";
 }
 

@@ -19,7 +19,7 @@ constexpr int64_t kMaxAccessBits = 128;
 bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 Status checkArguments(std::span<const int64_t> shape, int elementBits,
-                              int numWarps) {
+                      int numWarps) {
   if (shape.empty() || shape.size() > 4)
     return Diagnostic::error(
         "coalesced layout: expected a shape of rank 1 to 4, got rank " +
@@ -28,8 +28,8 @@ Status checkArguments(std::span<const int64_t> shape, int elementBits,
     if (!isPow2(shape[d]) || shape[d] > (int64_t(1) << 20))
       return Diagnostic::error(
           "coalesced layout: expected extents that are powers of two up to "
-          "2^20, got " + std::to_string(shape[d]) + " in dim " +
-          std::to_string(d));
+          "2^20, got " +
+          std::to_string(shape[d]) + " in dim " + std::to_string(d));
   if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
       elementBits != 64)
     return Diagnostic::error(
@@ -81,7 +81,8 @@ Expected<linear::Encoding> coalescedEncoding(std::span<const int64_t> shape,
   int64_t numel = 1;
   for (int64_t s : shape)
     numel *= s;
-  int64_t perThread = std::max<int64_t>(1, numel / (int64_t(kLanes) * numWarps));
+  int64_t perThread =
+      std::max<int64_t>(1, numel / (int64_t(kLanes) * numWarps));
   int64_t budget = std::min<int64_t>(kMaxAccessBits / elementBits, perThread);
 
   linear::Encoding e;

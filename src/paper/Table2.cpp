@@ -32,10 +32,9 @@ Expected<AccessChoice> measure(std::span<const int64_t> shape, int elementBits,
   Expected<linear::LinearLayout> l = linear::toLinearLayout(*e, shape);
   if (!l)
     return std::move(l).error();
-  Expected<int64_t> n =
-      style == CoalesceStyle::AcrossDims
-          ? linear::contiguousElements(*l)
-          : linear::contiguousElementsPerDim(*l, e->order);
+  Expected<int64_t> n = style == CoalesceStyle::AcrossDims
+                            ? linear::contiguousElements(*l)
+                            : linear::contiguousElementsPerDim(*l, e->order);
   if (!n)
     return std::move(n).error();
   AccessChoice c;

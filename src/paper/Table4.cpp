@@ -28,7 +28,7 @@ struct Config {
   int mmaVersion;
   int64_t k;
 };
-constexpr Config kConfigs[] = {{2, 16}, {3, 16}, {2, 32},  {3, 32}, {2, 64},
+constexpr Config kConfigs[] = {{2, 16}, {3, 16},  {2, 32},  {3, 32}, {2, 64},
                                {3, 64}, {2, 128}, {3, 128}, {2, 256}};
 
 std::shared_ptr<Encoding> mmaParent(int version) {
@@ -37,8 +37,8 @@ std::shared_ptr<Encoding> mmaParent(int version) {
   e->versionMajor = version;
   e->instrShape = version == 2 ? std::vector<unsigned>{16, 8}
                                : std::vector<unsigned>{16, 16, 16};
-  e->warpsPerCTA = version == 2 ? std::vector<unsigned>{2, 2}
-                                : std::vector<unsigned>{4, 1};
+  e->warpsPerCTA =
+      version == 2 ? std::vector<unsigned>{2, 2} : std::vector<unsigned>{4, 1};
   e->cta = linear::CTALayout::single(2);
   return e;
 }
@@ -98,7 +98,8 @@ Expected<Table4Row> table4Row(int intBits, int floatBits, int configs) {
   for (int b : {intBits, floatBits})
     if (b != 8 && b != 16 && b != 32 && b != 64)
       return Diagnostic::error("table 4: expected 8, 16, 32 or 64-bit "
-                               "elements, got " + std::to_string(b));
+                               "elements, got " +
+                               std::to_string(b));
   if (configs < 1 || configs > int(std::size(kConfigs)))
     return Diagnostic::error("table 4: expected 1 to 9 configurations, got " +
                              std::to_string(configs));
@@ -120,9 +121,10 @@ Expected<Table4Row> table4Row(int intBits, int floatBits, int configs) {
         if (why.empty()) {
           ++row.passed;
         } else if (row.firstFailure.empty()) {
-          row.firstFailure = "M=" + std::to_string(m) + " N=" +
-                             std::to_string(n) + " K=" + std::to_string(cfg.k) +
-                             (cfg.mmaVersion == 2 ? " mma: " : " wgmma: ") + why;
+          row.firstFailure =
+              "M=" + std::to_string(m) + " N=" + std::to_string(n) +
+              " K=" + std::to_string(cfg.k) +
+              (cfg.mmaVersion == 2 ? " mma: " : " wgmma: ") + why;
         }
       }
   }
@@ -135,7 +137,7 @@ Expected<Table4> table4() {
   };
   // The paper's rows (left column, then right column, row by row).
   static constexpr Pair kPairs[] = {
-      {16, 16, 64}, {16, 32, 32}, {16, 64, 32}, {16, 8, 96}, {32, 16, 32},
+      {16, 16, 64}, {16, 32, 32}, {16, 64, 32}, {16, 8, 96},  {32, 16, 32},
       {32, 64, 32}, {32, 8, 48},  {64, 16, 32}, {64, 32, 32}, {64, 8, 48},
       {8, 16, 96},  {8, 32, 48},  {8, 64, 48},  {8, 8, 144}};
   Table4 t;

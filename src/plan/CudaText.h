@@ -60,8 +60,8 @@ inline const char *elementType(int64_t bytes) {
 
 /// Emits `VAR ^= ...` for every non-zero column of a thread term.
 inline void emitThreadTerm(std::string &o, const std::string &indent,
-                    const std::string &var, const CudaThreadTerm &t,
-                    bool wide) {
+                           const std::string &var, const CudaThreadTerm &t,
+                           bool wide) {
   o += indent + (wide ? "uint64_t " : "uint32_t ") + var + " = 0" +
        (wide ? "ull" : "u") + ";\n";
   auto part = [&](const char *id, const std::vector<uint64_t> &cols) {

@@ -128,8 +128,8 @@ void emitVector(std::string &o, const std::string &ind,
   const int64_t eb = t.elementBytes;
   if (store) {
     o += ind + "*reinterpret_cast<" + V +
-         " *>(static_cast<unsigned char *>(smem) + " + addr + ") = " +
-         packVector("src", a.registers, eb, bytes) + ";\n";
+         " *>(static_cast<unsigned char *>(smem) + " + addr +
+         ") = " + packVector("src", a.registers, eb, bytes) + ";\n";
     return;
   }
   o += ind + "{\n";
@@ -152,8 +152,8 @@ void emitMaskedVector(std::string &o, const std::string &ind,
     return flag + std::to_string(a.registers[j]) + "]";
   };
   auto element = [&](size_t j) {
-    const std::string at = addr + " + " +
-                           std::to_string(int64_t(j) * t.elementBytes) + "u";
+    const std::string at =
+        addr + " + " + std::to_string(int64_t(j) * t.elementBytes) + "u";
     const std::string reg = std::to_string(a.registers[j]);
     if (store)
       return "*reinterpret_cast<" + std::string(T) +
@@ -171,7 +171,8 @@ void emitMaskedVector(std::string &o, const std::string &ind,
     all += (j ? " && " : "") + on(j);
   o += ind + "if (" + all + ") {\n";
   emitVector(o, ind + "  ", a, t, store, V, addr, bytes);
-  o += ind + "} else { // some elements are padding: one access per valid one\n";
+  o +=
+      ind + "} else { // some elements are padding: one access per valid one\n";
   for (size_t j = 0; j < a.registers.size(); ++j)
     o += ind + "  if (" + on(j) + ")\n" + ind + "    " + element(j);
   o += ind + "}\n";
@@ -305,16 +306,16 @@ void emitLaneTables(std::string &o, const std::string &in,
 /// `from`, the lane a round reads: affine in the lane id, or from the
 /// round's entry `table` of the lane tables (advanced); nothing for a
 /// lane-local round.
-void emitSourceLane(std::string &o, const std::string &in,
-                    const CudaShuffle &s, size_t &table) {
+void emitSourceLane(std::string &o, const std::string &in, const CudaShuffle &s,
+                    size_t &table) {
   if (s.laneLocal)
     return; // every lane reads itself
   if (s.srcLaneAffine) {
     o += in + "  uint32_t from = " + hex(uint64_t(s.srcLane[0]), false) + ";\n";
     for (size_t j = 0; j < s.srcLaneXor.size(); ++j)
       if (s.srcLaneXor[j])
-        o += in + "  from ^= (lane & " + hex(uint64_t(1) << j, false) +
-             ") ? " + hex(s.srcLaneXor[j], false) + " : 0u;\n";
+        o += in + "  from ^= (lane & " + hex(uint64_t(1) << j, false) + ") ? " +
+             hex(s.srcLaneXor[j], false) + " : 0u;\n";
     return;
   }
   o += in + "  const uint32_t from = lanes[" + std::to_string(table++) +
@@ -346,8 +347,8 @@ LaneXor laneXorOf(const CudaEmitTables &t, bool send) {
   for (int j = 0; (int64_t(1) << j) < t.lanes; ++j) {
     const CudaShuffle &s0 = t.shuffles.front();
     const auto &cs = send ? s0.send.front() : s0.receive.front();
-    x.bits.push_back(uint64_t(registerOf(cs, int64_t(1) << j) ^
-                               registerOf(cs, 0)));
+    x.bits.push_back(
+        uint64_t(registerOf(cs, int64_t(1) << j) ^ registerOf(cs, 0)));
   }
   for (const CudaShuffle &s : t.shuffles)
     for (const auto &cs : send ? s.send : s.receive)
@@ -374,8 +375,7 @@ void emitLanePermutation(std::string &o, const std::string &in,
       continue;
     o += in + "{ // lane bit " + std::to_string(j) + ": swap r and r ^ " +
          std::to_string(x.bits[j]) + "\n";
-    o += in + "  const bool c = lane & " + hex(uint64_t(1) << j, false) +
-         ";\n";
+    o += in + "  const bool c = lane & " + hex(uint64_t(1) << j, false) + ";\n";
     for (size_t r = 0; r < keep.size(); ++r) {
       const size_t q = r ^ size_t(x.bits[j]);
       if (q <= r || !keep[r])
@@ -413,9 +413,8 @@ void emitRound(std::string &o, const std::string &in, const CudaShuffle &s,
     o += in + "  " + E + " s" + std::to_string(e) + " = " + sent(cs[0].reg) +
          ";\n";
     for (size_t c = 1; c < cs.size(); ++c)
-      o += in + "  s" + std::to_string(e) + " = " +
-           laneCondition(cs[c].lanes) + " ? " + sent(cs[c].reg) + " : s" +
-           std::to_string(e) + ";\n";
+      o += in + "  s" + std::to_string(e) + " = " + laneCondition(cs[c].lanes) +
+           " ? " + sent(cs[c].reg) + " : s" + std::to_string(e) + ";\n";
   }
   if (s.laneLocal) {
     for (int64_t e = 0; e < vecN; ++e)
@@ -668,8 +667,8 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
                          "// dst registers of padding must keep the marker "
                          "0x5a.. ^ pass)"
                        : "") +
-       ". Launch " +
-       name + "_blocks CTAs of 32 * " + name + "_warps threads with " + name +
+       ". Launch " + name + "_blocks CTAs of 32 * " + name +
+       "_warps threads with " + name +
        "_smem_bytes of\n// dynamic shared memory; *mismatches must stay 0.\n";
   emitTestKernelHead(o, name);
   emitThreadTerm(o, "  ", "si", t.srcIndexThread, true);
@@ -685,11 +684,12 @@ void emitTestKernel(std::string &o, const CudaEmitTables &t,
       std::string(T) + "(0x5a5a5a5a5a5a5a5aull ^ unsigned(pass))";
   for (size_t r = 0; r < t.srcIndex.size(); ++r) {
     const std::string idx = "(si ^ " + hex(t.srcIndex[r], true) + ")";
-    const std::string value = std::string(T) + "((" + idx + " + 1ull) >> shift)";
+    const std::string value =
+        std::string(T) + "((" + idx + " + 1ull) >> shift)";
     o += "    src[" + std::to_string(r) + "] = " +
-         (t.masked() ? name + "_valid" + idx + " ? " + value + " : " + T +
-                           "(~0ull)"
-                     : value) +
+         (t.masked()
+              ? name + "_valid" + idx + " ? " + value + " : " + T + "(~0ull)"
+              : value) +
          ";\n";
   }
   if (t.masked())

@@ -75,7 +75,6 @@ uint64_t dimMask(const LinearLayout &l, int index) {
   return l.freeVariableMasks()[size_t(index)];
 }
 
-
 /// Offset -> buffer byte address of the shared-memory step: the plan's
 /// memory layout inverted, reduced modulo the buffer (the iteration and CTA
 /// bits are the highest offset bits), times the element size.
@@ -473,9 +472,8 @@ Status sharedTables(const Plan &plan, CudaEmitTables &t) {
   if (sp.store.matrixInstruction) {
     LK_TRY(t.store, matrixSide(src, sp.store.matrix, sp.matrixCount, map,
                                sp.iterationBits, "stmatrix store"));
-    LK_TRY(CudaSharedSide fallback,
-           vectorSide(src, {}, map, sp.iterationBits, t.elementBytes,
-                      "scalar store"));
+    LK_TRY(CudaSharedSide fallback, vectorSide(src, {}, map, sp.iterationBits,
+                                               t.elementBytes, "scalar store"));
     t.storeFallback = std::move(fallback);
   } else {
     LK_TRY(t.store, vectorSide(src, sp.store.vecRegBits, map, sp.iterationBits,

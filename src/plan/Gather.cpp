@@ -286,8 +286,8 @@ Expected<std::vector<uint64_t>> roundSpan(const Addressing &addr,
     return Diagnostic::error(
         "the gather plan would list 2^" + std::to_string(spanBasis.size()) +
         " shuffle rounds for each of 2^" + std::to_string(g.idxRegBits) +
-        " output registers (at most 2^" +
-        std::to_string(kMaxListedRoundsLog2) + " in all)");
+        " output registers (at most 2^" + std::to_string(kMaxListedRoundsLog2) +
+        " in all)");
   std::vector<uint64_t> span{0};
   for (uint64_t b : spanBasis) {
     size_t n = span.size();
@@ -483,8 +483,8 @@ public:
             addrs[size_t(l)] = -1;
             continue;
           }
-          int64_t p =
-              int64_t(rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l, w))));
+          int64_t p = int64_t(
+              rowMajor(s_, s_.applyFlat(hwIndex(g_.srcRegBits, r, l, w))));
           addrs[size_t(l)] = p * elementBytes_;
           smem[size_t(p)] = srcAt(w, l, r);
         }
@@ -534,9 +534,9 @@ public:
           if (got != want) {
             if (!res.mismatches)
               res.firstMismatch =
-                  "warp " + std::to_string(grp) + " lane " +
-                  std::to_string(l) + " register " + std::to_string(r) +
-                  ": holds " + std::to_string(int64_t(got) - 1) + ", wants " +
+                  "warp " + std::to_string(grp) + " lane " + std::to_string(l) +
+                  " register " + std::to_string(r) + ": holds " +
+                  std::to_string(int64_t(got) - 1) + ", wants " +
                   std::to_string(int64_t(want) - 1);
             ++res.mismatches;
           }
@@ -569,8 +569,8 @@ private:
 
   /// Where lane l of group grp reads output register st.outRegister from:
   /// equation (1) of Gather.h on its own index value.
-  Expected<SourceLocation> sourceOf(const GatherRegisterSteps &st,
-                                    int64_t grp, int64_t l) const {
+  Expected<SourceLocation> sourceOf(const GatherRegisterSteps &st, int64_t grp,
+                                    int64_t l) const {
     SourceLocation loc = st.base;
     auto addIn = [&](const std::vector<SourceLocation> &terms, uint64_t bits) {
       for (size_t i = 0; i < terms.size(); ++i)
@@ -620,8 +620,8 @@ private:
       for (int64_t l = 0; l < lanes_; ++l)
         offered[size_t(l)] = srcAt(grp, l, send);
       for (int64_t l = 0; l < lanes_; ++l) {
-        uint64_t got = shuffle ? offered[size_t(partner[size_t(l)])]
-                               : offered[size_t(l)];
+        uint64_t got =
+            shuffle ? offered[size_t(partner[size_t(l)])] : offered[size_t(l)];
         if (wantedReg[size_t(l)] == send)
           outAt(grp, l, r) = got;
       }

@@ -43,7 +43,8 @@ inline uint64_t offAxisToSrc(const linear::LinearLayout &src,
     if (k == axis)
       continue;
     const int w = src.outDim(k).log2;
-    r |= ((word >> index.outShift(k)) & ((uint64_t(1) << w) - 1)) << src.outShift(k);
+    r |= ((word >> index.outShift(k)) & ((uint64_t(1) << w) - 1))
+         << src.outShift(k);
   }
   return r;
 }

@@ -111,8 +111,8 @@ RowFit fitMatrixRows(const LinearLayout &side, std::span<const int> rowBits,
 } // namespace detail
 
 Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
-                                       std::span<const int> rowBits,
-                                       bool trans, int maxMatrixBits) {
+                                       std::span<const int> rowBits, bool trans,
+                                       int maxMatrixBits) {
   MatrixAccess m;
   detail::RowFit fit =
       detail::fitMatrixRows(side, rowBits, trans, maxMatrixBits, m);
@@ -131,10 +131,10 @@ Expected<MatrixAccess> matchMatrixRows(const LinearLayout &side,
     return Diagnostic::error(name + ": expected 3 row bits, got " +
                              std::to_string(fit.got));
   case RowMismatch::RowBit:
-    return Diagnostic::error(
-        name + ": row bit " + std::to_string(rowBits[size_t(fit.at)]) +
-        " is not a distinct logical bit below " +
-        std::to_string(side.totalOutBits()));
+    return Diagnostic::error(name + ": row bit " +
+                             std::to_string(rowBits[size_t(fit.at)]) +
+                             " is not a distinct logical bit below " +
+                             std::to_string(side.totalOutBits()));
   case RowMismatch::LaneBit: {
     int rowIndex = trans ? fit.at - 2 : fit.at + 1;
     const int row = rowBits[size_t(rowIndex)];

@@ -25,13 +25,13 @@ namespace lk::plan::detail {
 /// Why a side does not fit the rows (None: it fits).
 enum class RowMismatch : uint8_t {
   None,
-  LaneCount,     ///< the side does not have 32 lanes (got: its lane count)
-  MatrixLimit,   ///< maxMatrixBits outside 0..2
-  RowCount,      ///< not 3 row bits (got: their number)
-  RowBit,        ///< rowBits[at] is out of range or repeated
-  LaneBit,       ///< lane bit `at` is logical `got`, not its row bit
-  NoHalf,        ///< no register bit for the half
-  InsideRow,     ///< input bit `at` moves inside a 16-byte row
+  LaneCount,   ///< the side does not have 32 lanes (got: its lane count)
+  MatrixLimit, ///< maxMatrixBits outside 0..2
+  RowCount,    ///< not 3 row bits (got: their number)
+  RowBit,      ///< rowBits[at] is out of range or repeated
+  LaneBit,     ///< lane bit `at` is logical `got`, not its row bit
+  NoHalf,      ///< no register bit for the half
+  InsideRow,   ///< input bit `at` moves inside a 16-byte row
 };
 
 struct RowFit {

@@ -73,8 +73,8 @@ Expected<PaddedPlan> planPaddedConversion(const PaddedLayout &src,
                              src.str() + " and " + dst.str());
   if (src.isPadded())
     options.matrixInstructions = false; // whole rows: cannot skip padding
-  LK_TRY(Plan plan, planConversion(src.layout(), dst.layout(), elementBits,
-                                   options));
+  LK_TRY(Plan plan,
+         planConversion(src.layout(), dst.layout(), elementBits, options));
   return maskPlan(std::move(plan), a);
 }
 

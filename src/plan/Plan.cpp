@@ -115,8 +115,8 @@ Expected<AlignedPair> alignLayouts(const LinearLayout &src,
     if (src.inDimLog2(d) != dst.inDimLog2(d))
       return Diagnostic::error(
           "source and destination use different numbers of " +
-          std::string(linear::dimName(d)) + "s: " +
-          std::to_string(src.inDimSize(d)) + " vs " +
+          std::string(linear::dimName(d)) +
+          "s: " + std::to_string(src.inDimSize(d)) + " vs " +
           std::to_string(dst.inDimSize(d)));
   }
   std::vector<DimSize> outs;

@@ -61,8 +61,8 @@ Expected<LinearLayout> alignInputs(const LinearLayout &l) {
   std::vector<InDimBases> ins;
   for (DimId id : kHwDims) {
     int i = l.inDimIndex(id);
-    ins.push_back({id, i < 0 ? std::vector<std::vector<int64_t>>{}
-                             : l.bases(i)});
+    ins.push_back(
+        {id, i < 0 ? std::vector<std::vector<int64_t>>{} : l.bases(i)});
   }
   return LinearLayout::make(ins, l.outDims());
 }
@@ -78,8 +78,8 @@ Expected<LinearLayout> sliceAxis(const LinearLayout &src, int axis,
     InDimBases d{src.inDim(i).id, {}};
     std::vector<std::vector<int64_t>> bases = src.bases(i);
     for (size_t b = 0; b < bases.size(); ++b) {
-      if (i == 0 && std::find(regAxisBits.begin(), regAxisBits.end(),
-                              int(b)) != regAxisBits.end())
+      if (i == 0 && std::find(regAxisBits.begin(), regAxisBits.end(), int(b)) !=
+                        regAxisBits.end())
         continue;
       bases[b][axis] = 0;
       d.bases.push_back(std::move(bases[b]));
@@ -123,8 +123,7 @@ void predictCounts(ReducePlan &p) {
     storingWarps += (uint64_t(w) & p.storeWarpSkip) == 0;
   for (int64_t r = 0; r < res.inDimSize(dims::kRegister); ++r)
     storingRegs += (uint64_t(r) & p.storeRegisterSkip) == 0;
-  int64_t storingLanes =
-      lanes >> __builtin_popcountll(p.storeLaneSkip);
+  int64_t storingLanes = lanes >> __builtin_popcountll(p.storeLaneSkip);
   c.storeInstructions = storingWarps * storingRegs;
   c.storeLanes = c.storeInstructions * storingLanes;
   c.loadInstructions = warps * computed * partials;
@@ -143,7 +142,8 @@ std::string ReducePlan::describe() const {
                   std::to_string(laneAxisBits.size()) + " rounds; ";
   if (warpAxisBits.empty())
     return s + "no shared memory";
-  return s + "shared memory: " + std::to_string(int64_t(1) << warpAxisBits.size()) +
+  return s +
+         "shared memory: " + std::to_string(int64_t(1) << warpAxisBits.size()) +
          " partials per element, " + std::to_string(counts.storeInstructions) +
          " store instructions (" + std::to_string(counts.storeLanes) +
          " thread stores), " + std::to_string(counts.loadInstructions) +
@@ -156,18 +156,23 @@ Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
   if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
       elementBits != 64)
     return Diagnostic::error("reduction: expected 8, 16, 32 or 64-bit "
-                             "elements, got " + std::to_string(elementBits));
+                             "elements, got " +
+                             std::to_string(elementBits));
   if (axis < 0 || axis >= layout.numOutDims())
-    return Diagnostic::error(
-        "reduction: axis " + std::to_string(axis) + " out of range: the "
-        "layout has " + std::to_string(layout.numOutDims()) + " output dims");
+    return Diagnostic::error("reduction: axis " + std::to_string(axis) +
+                             " out of range: the "
+                             "layout has " +
+                             std::to_string(layout.numOutDims()) +
+                             " output dims");
   if (!linear::isDistributed(layout))
     return Diagnostic::error(
         "reduction: expected a distributed layout (every basis one logical "
-        "bit or zero, non-zero bases distinct); got " + layout.str());
+        "bit or zero, non-zero bases distinct); got " +
+        layout.str());
   if (layout.inDimSize(dims::kBlock) != 1)
-    return Diagnostic::error("reduction: expected one CTA (block size 1), got " +
-                             std::to_string(layout.inDimSize(dims::kBlock)));
+    return Diagnostic::error(
+        "reduction: expected one CTA (block size 1), got " +
+        std::to_string(layout.inDimSize(dims::kBlock)));
   if (layout.totalInBits() > kMaxHwBits)
     return Diagnostic::error("reduction: at most 2^" +
                              std::to_string(kMaxHwBits) +
@@ -188,8 +193,8 @@ Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
   p.axis = axis;
   p.elementBits = elementBits;
   p.eliminateDuplicates = eliminateDuplicates;
-  uint64_t axisMask =
-      ((uint64_t(1) << p.src.outDim(axis).log2) - 1) << p.src.outShift(axis);
+  uint64_t axisMask = ((uint64_t(1) << p.src.outDim(axis).log2) - 1)
+                      << p.src.outShift(axis);
   p.registerAxisBits = bitsOnMask(p.src, 0, axisMask);
   p.laneAxisBits = bitsOnMask(p.src, 1, axisMask);
   p.warpAxisBits = bitsOnMask(p.src, 2, axisMask);
@@ -308,8 +313,8 @@ void inThread(const ReducePlan &p, Machine &m, ReduceCounts &c) {
       for (int64_t l = 0; l < (int64_t(1) << m.lb); ++l) {
         Partial acc;
         for (uint64_t a = 0; a < combos; ++a)
-          acc = merged(acc, {uint32_t(srcElement(p, sourceRegister(p, r, a),
-                                                 l, w))});
+          acc = merged(
+              acc, {uint32_t(srcElement(p, sourceRegister(p, r, a), l, w))});
         m.at(w, l, r) = std::move(acc);
       }
       c.combines += int64_t(combos) - 1;
@@ -351,7 +356,8 @@ Status acrossWarps(const ReducePlan &p, Machine &m, ReduceCounts &c) {
         if (uint64_t(l) & p.storeLaneSkip)
           continue;
         ++c.storeLanes;
-        auto [it, fresh] = slots.try_emplace({element(w, l, r), j}, m.at(w, l, r));
+        auto [it, fresh] =
+            slots.try_emplace({element(w, l, r), j}, m.at(w, l, r));
         if (!fresh && it->second != m.at(w, l, r))
           return Diagnostic::error(
               "reduction simulation: warp " + std::to_string(w) + " lane " +
@@ -372,7 +378,8 @@ Status acrossWarps(const ReducePlan &p, Machine &m, ReduceCounts &c) {
             return Diagnostic::error(
                 "reduction simulation: warp " + std::to_string(w) + " lane " +
                 std::to_string(l) + " register " + std::to_string(r) +
-                " loads partial " + std::to_string(j) + ", which no one stored");
+                " loads partial " + std::to_string(j) +
+                ", which no one stored");
           acc = merged(acc, it->second);
         }
         m.at(w, l, r) = std::move(acc);
@@ -415,7 +422,8 @@ Expected<ReduceSimulation> simulateReduction(const ReducePlan &p) {
       for (int64_t r = 0; r < (int64_t(1) << m.rb); ++r) {
         ++sim.checked;
         uint64_t key = srcElement(p, sourceRegister(p, uint64_t(r), 0),
-                                  uint64_t(l), uint64_t(w)) & ~axisMask;
+                                  uint64_t(l), uint64_t(w)) &
+                       ~axisMask;
         if (m.at(w, l, r) == fibers[key])
           continue;
         if (sim.mismatches++ == 0)

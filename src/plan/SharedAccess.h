@@ -55,8 +55,7 @@ int subBitsOf(int n, int logE, int v);
 /// The logical bits whose differences inside one conflict group of the
 /// side's accesses must avoid Idx (docs/plan.md, swizzle step 3).
 Expected<uint64_t> conflictGroupMask(const linear::LinearLayout &l,
-                                     const SideAccess &s,
-                                     int64_t elementBytes);
+                                     const SideAccess &s, int64_t elementBytes);
 /// Warp instructions of one side, per CTA (independent of the swizzle).
 int64_t sideInstructions(const linear::LinearLayout &l, bool store,
                          const SideAccess &s);

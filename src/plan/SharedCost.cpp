@@ -84,8 +84,7 @@ int64_t sideInstructions(const LinearLayout &l, bool store,
   Columns warp = dimColumns(l, dims::kWarp);
   int64_t warps =
       store ? (int64_t(1) << nonzeroCount(warp)) : (int64_t(1) << warp.size());
-  int covered =
-      s.isMatrix() ? 1 + int(s.matrix.matrixRegBits.size()) : s.v();
+  int covered = s.isMatrix() ? 1 + int(s.matrix.matrixRegBits.size()) : s.v();
   return (int64_t(1) << (nonzeroCount(reg) - covered)) * warps;
 }
 

@@ -78,9 +78,8 @@ std::vector<int> iterableBits(const AlignedPair &p, uint64_t excluded) {
 /// only there share the word), neither in `used` nor in `topMask`. Any
 /// choice keeps the conflict-free solution (docs/plan.md); lane bits of
 /// both sides first, then of one side. Marks them in `used`.
-std::vector<uint64_t> subColumns(int n, uint64_t gA, uint64_t gB,
-                                 int subCount, uint64_t topMask,
-                                 uint64_t &used) {
+std::vector<uint64_t> subColumns(int n, uint64_t gA, uint64_t gB, int subCount,
+                                 uint64_t topMask, uint64_t &used) {
   std::vector<int> subOrder;
   for (uint64_t pref : {gA & gB, (gA | gB) & ~(gA & gB), ~(gA | gB)})
     for (int b = 0; b < n; ++b)
@@ -187,9 +186,8 @@ Expected<LinearLayout> buildMemory(const AlignedPair &p,
   for (uint64_t c : subColumns(n, gA, gB, subCount, topMask, used))
     take(c);
   const uint64_t free = lowMask(n) & ~used & ~topMask;
-  const std::vector<uint64_t> idx =
-      pickIdx(basis, top, idxCandidates(n, gA, gB, free),
-              n - line - int(top.size()));
+  const std::vector<uint64_t> idx = pickIdx(
+      basis, top, idxCandidates(n, gA, gB, free), n - line - int(top.size()));
   completeBankWord(basis, cols, idx, top, n, gA, gB, line);
   cols.insert(cols.end(), idx.begin(), idx.end());
   for (int b : top)

@@ -141,8 +141,7 @@ uint64_t chooseVectorBits(const BitHomes &h, int64_t elementBits,
                           WarpShufflePlan &sp) {
   const int maxV = elementBits >= 32 ? 0 : (elementBits == 16 ? 1 : 2);
   uint64_t bVecMask = 0;
-  for (size_t i = 0; i < h.aReg.size() && int(sp.vecBits.size()) < maxV;
-       ++i) {
+  for (size_t i = 0; i < h.aReg.size() && int(sp.vecBits.size()) < maxV; ++i) {
     if (!h.aReg[i])
       continue;
     int bit = bitOf(h.aReg[i]);

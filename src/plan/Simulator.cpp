@@ -114,11 +114,10 @@ Expected<int64_t> shuffleWords(const Plan &plan, const WarpShufflePlan &sp) {
                              "-bit elements is not 32 bits or one element");
   const int64_t words = (eb * vecN + 31) / 32;
   if (sp.wordsPerVector != words)
-    return Diagnostic::error("wordsPerVector is " +
-                             std::to_string(sp.wordsPerVector) + ", but " +
-                             std::to_string(vecN) + " x " +
-                             std::to_string(eb) + " bits take " +
-                             std::to_string(words) + " 32-bit words");
+    return Diagnostic::error(
+        "wordsPerVector is " + std::to_string(sp.wordsPerVector) + ", but " +
+        std::to_string(vecN) + " x " + std::to_string(eb) + " bits take " +
+        std::to_string(words) + " 32-bit words");
   return words;
 }
 
@@ -134,9 +133,10 @@ Status checkRound(const ShuffleRound &r, size_t t, int64_t vecN,
   if (int64_t(r.srcLane.size()) != lanes ||
       int64_t(r.sendRegisters.size()) != lanes ||
       int64_t(r.dstRegisters.size()) != lanes)
-    return Diagnostic::error(at + "srcLane, sendRegisters and "
-                                  "dstRegisters must have one entry per "
-                                  "lane (" +
+    return Diagnostic::error(at +
+                             "srcLane, sendRegisters and "
+                             "dstRegisters must have one entry per "
+                             "lane (" +
                              std::to_string(lanes) + ")");
   sendBase.emplace_back();
   dstBase.emplace_back();
@@ -234,8 +234,7 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   for (const WarpShufflePlan::RegisterCopy &c : sp.registerCopies)
     if (c.to < 0 || c.to >= out.regs || c.from < 0 || c.from >= out.regs)
       return Diagnostic::error("register copy " + std::to_string(c.from) +
-                               " -> " + std::to_string(c.to) +
-                               " out of range");
+                               " -> " + std::to_string(c.to) + " out of range");
   const int64_t rounds = int64_t(plan.rounds.size());
   int64_t shuffled = 0;
   for (const ShuffleRound &r : plan.rounds)
@@ -268,7 +267,6 @@ Status runWarpShuffle(const Plan &plan, RegisterFile &in, RegisterFile &out,
   return Ok{};
 }
 
-
 /// Fails unless the shared-memory step is well formed for machine `m`: sizes,
 /// a buffer that holds a CTA's tile over the iterations, a vector width the
 /// banks take, and matrix instructions the machine has, of 16-bit elements
@@ -292,7 +290,8 @@ Status checkSharedStep(const SharedMemoryPlan &sp, const hw::Machine &m,
     return Diagnostic::error("ldmatrix is not available on " +
                              std::string(m.name));
   for (const MatrixAccess *ma : {&sp.store.matrix, &sp.load.matrix}) {
-    bool used = ma == &sp.store.matrix ? sp.store.matrixInstruction : sp.load.matrixInstruction;
+    bool used = ma == &sp.store.matrix ? sp.store.matrixInstruction
+                                       : sp.load.matrixInstruction;
     if (!used)
       continue;
     if (eb != 2 || lanes != 32 || ma->halfRegBit < 0 ||
@@ -314,8 +313,8 @@ public:
                   int64_t warpsPerCta, const RegisterFile *srcValid,
                   const RegisterFile *dstValid, const Validity *valid)
       : srcValid_(srcValid), dstValid_(dstValid), valid_(valid),
-        src_(plan.layouts.src), dst_(plan.layouts.dst), sp_(*plan.smem),
-        m_(m), inv_(std::move(inv)), in_(in), out_(out), res_(res),
+        src_(plan.layouts.src), dst_(plan.layouts.dst), sp_(*plan.smem), m_(m),
+        inv_(std::move(inv)), in_(in), out_(out), res_(res),
         warpsPerCta_(warpsPerCta), eb_(sp_.elementBytes),
         vecN_(sp_.vectorElements), bufElems_(sp_.bytes / eb_),
         smem_(size_t(bufElems_ * (in.warps / warpsPerCta)), 0) {}
@@ -326,8 +325,9 @@ public:
   Status store(int64_t it) {
     const uint64_t regFree = dimFreeMask(src_, 0),
                    warpFree = dimFreeMask(src_, 2);
-    const int64_t vecMask = sp_.store.matrixInstruction ? sp_.store.matrix.registerMask()
-                                              : bitMask(sp_.store.vecRegBits);
+    const int64_t vecMask = sp_.store.matrixInstruction
+                                ? sp_.store.matrix.registerMask()
+                                : bitMask(sp_.store.vecRegBits);
     for (int64_t w = 0; w < in_.warps; ++w) {
       if (uint64_t(w % warpsPerCta_) & warpFree)
         continue;
@@ -346,8 +346,9 @@ public:
   /// The loads of iteration `it`: each distinct destination register once.
   Status load(int64_t it) {
     const uint64_t regFree = dimFreeMask(dst_, 0);
-    const int64_t vecMask = sp_.load.matrixInstruction ? sp_.load.matrix.registerMask()
-                                             : bitMask(sp_.load.vecRegBits);
+    const int64_t vecMask = sp_.load.matrixInstruction
+                                ? sp_.load.matrix.registerMask()
+                                : bitMask(sp_.load.vecRegBits);
     for (int64_t w = 0; w < out_.warps; ++w)
       for (int64_t r = 0; r < out_.regs; ++r) {
         if ((uint64_t(r) & regFree) || (r & vecMask))
@@ -749,8 +750,8 @@ Expected<SimulationResult> simulate(const Plan &plan, hw::Arch arch,
             res.firstMismatch = "warp " + std::to_string(w) + " lane " +
                                 std::to_string(l) + " register " +
                                 std::to_string(r) + ": holds " +
-                                std::to_string(int64_t(got) - 1) +
-                                ", wants " + std::to_string(int64_t(want) - 1);
+                                std::to_string(int64_t(got) - 1) + ", wants " +
+                                std::to_string(int64_t(want) - 1);
           ++res.mismatches;
         }
       }

@@ -32,7 +32,8 @@ Status checkAddresses(const MemoryLayout &layout, int64_t dtypeBits) {
   int64_t top = f.max;
   if (!layout.swizzle().isIdentity())
     top |= (int64_t(1) << (layout.swizzle().perElement() +
-                           layout.swizzle().swizzleLen())) - 1;
+                           layout.swizzle().swizzleLen())) -
+           1;
   int64_t bits;
   if (mulOverflows(top + 1, dtypeBits, bits))
     return Diagnostic::error("element addresses of " + layout.str() + " at " +
@@ -83,7 +84,8 @@ Expected<MemoryLayout> MemoryLayout::of(const SwizzledTileLayout &layout) {
 }
 
 std::string MemoryLayout::str() const {
-  return swizzle_.isIdentity() ? tile_.str() : swizzle_.str() + " o " + tile_.str();
+  return swizzle_.isIdentity() ? tile_.str()
+                               : swizzle_.str() + " o " + tile_.str();
 }
 
 Expected<std::vector<int64_t>> elementBanks(const MemoryLayout &layout,
@@ -118,9 +120,8 @@ Expected<BankView> bankView(const MemoryLayout &layout, int64_t dtypeBits,
   v.lineCount = hi - lo + 1;
   if (v.lineCount > maxLines)
     return Diagnostic::error("the bank view of " + layout.str() + " spans " +
-                             std::to_string(v.lineCount) +
-                             " lines; at most " + std::to_string(maxLines) +
-                             " are shown");
+                             std::to_string(v.lineCount) + " lines; at most " +
+                             std::to_string(maxLines) + " are shown");
   v.cells.resize(size_t(v.lineCount * kBanks));
   // Elements by address, so each cell lists its elements in address order.
   std::vector<std::pair<int64_t, int64_t>> order;
@@ -145,19 +146,17 @@ Expected<BankConflicts> bankConflicts(const MemoryLayout &layout,
   for (size_t lane = 0; lane < access.size(); ++lane) {
     for (int64_t flat : access[lane]) {
       if (flat < 0 || flat >= layout.size())
-        return Diagnostic::error("lane " + std::to_string(lane) +
-                                 " reads element " + std::to_string(flat) +
-                                 ", outside the " +
-                                 std::to_string(layout.size()) +
-                                 " elements of " + layout.str());
+        return Diagnostic::error(
+            "lane " + std::to_string(lane) + " reads element " +
+            std::to_string(flat) + ", outside the " +
+            std::to_string(layout.size()) + " elements of " + layout.str());
       BankSlot s = bankSlot(layout.address(flat), dtypeBits);
       for (int64_t w = 0; w < s.words; ++w) {
         int64_t word = s.bankWord + w;
         auto &words = r.banks[size_t(word % kBanks)];
-        auto it = std::find_if(words.begin(), words.end(),
-                               [&](const BankConflicts::Word &x) {
-                                 return x.bankWord == word;
-                               });
+        auto it = std::find_if(
+            words.begin(), words.end(),
+            [&](const BankConflicts::Word &x) { return x.bankWord == word; });
         if (it == words.end()) {
           words.push_back({word, {int64_t(lane)}});
         } else if (it->lanes.back() != int64_t(lane)) {
@@ -180,18 +179,17 @@ std::string BankConflicts::explain() const {
   std::string out;
   if (ways == 0)
     return "no element is read\n";
-  out = ways == 1 ? "conflict-free: every bank serves at most one word\n"
-                  : std::to_string(ways) +
-                        "-way bank conflict: a bank serves " +
-                        std::to_string(ways) + " distinct words\n";
+  out = ways == 1
+            ? "conflict-free: every bank serves at most one word\n"
+            : std::to_string(ways) + "-way bank conflict: a bank serves " +
+                  std::to_string(ways) + " distinct words\n";
   for (int64_t b = 0; b < kBanks; ++b) {
     const auto &words = banks[size_t(b)];
     if (words.size() < 2)
       continue;
-    out += "  bank " + std::to_string(b) + ": " +
-           std::to_string(words.size()) + " words (lines " +
-           std::to_string(words.front().bankWord / kBanks) + ".." +
-           std::to_string(words.back().bankWord / kBanks) + "):";
+    out += "  bank " + std::to_string(b) + ": " + std::to_string(words.size()) +
+           " words (lines " + std::to_string(words.front().bankWord / kBanks) +
+           ".." + std::to_string(words.back().bankWord / kBanks) + "):";
     for (const Word &w : words) {
       out += " word " + std::to_string(w.bankWord) + " <- lane";
       out += w.lanes.size() > 1 ? "s " : " ";

@@ -48,9 +48,8 @@ Expected<SwizzleMode> swizzleModeByName(std::string_view name) {
                            "'; expected none, 32B, 64B or 128B");
 }
 
-Expected<SwizzleLayout> SwizzleLayout::make(int64_t perElement,
-                                            int64_t swizzleLen,
-                                            int64_t atomLen) {
+Expected<SwizzleLayout>
+SwizzleLayout::make(int64_t perElement, int64_t swizzleLen, int64_t atomLen) {
   if (perElement < 0)
     return Diagnostic::error("swizzle per_element M = " +
                              std::to_string(perElement) + " must be >= 0");
@@ -66,10 +65,9 @@ Expected<SwizzleLayout> SwizzleLayout::make(int64_t perElement,
   if (perElement > kMaxBits || atomLen > kMaxBits ||
       perElement + swizzleLen + atomLen > kMaxBits)
     return Diagnostic::error(
-        "swizzle M + B + S = " +
-        std::to_string(perElement) + " + " + std::to_string(swizzleLen) +
-        " + " + std::to_string(atomLen) + " exceeds " +
-        std::to_string(kMaxBits) + " address bits");
+        "swizzle M + B + S = " + std::to_string(perElement) + " + " +
+        std::to_string(swizzleLen) + " + " + std::to_string(atomLen) +
+        " exceeds " + std::to_string(kMaxBits) + " address bits");
   SwizzleLayout s;
   s.m_ = int(perElement);
   s.b_ = int(swizzleLen);
@@ -83,7 +81,8 @@ Expected<SwizzleLayout> SwizzleLayout::forDtype(int64_t dtypeBits,
     return Diagnostic::error("element width " + std::to_string(dtypeBits) +
                              " bits: a swizzle needs a power of two from 1 "
                              "to 128 bits");
-  return make(bitWidth(uint64_t(128 / dtypeBits)) - 1, info(mode).swizzleLen, 3);
+  return make(bitWidth(uint64_t(128 / dtypeBits)) - 1, info(mode).swizzleLen,
+              3);
 }
 
 std::string SwizzleLayout::str() const {
@@ -177,14 +176,15 @@ Expected<SwizzleLayout> parseSwizzleAt(Lexer &lx) {
     set[slot] = true;
   }
   LK_CHECK(lx.expect(')', "after the three swizzle parameters"));
-  Expected<SwizzleLayout> s = SwizzleLayout::make(values[0], values[1], values[2]);
+  Expected<SwizzleLayout> s =
+      SwizzleLayout::make(values[0], values[1], values[2]);
   if (!s) {
     // Point at the parameter the message is about (S when it is S >= B).
     const std::string &msg = s.error().message;
-    int slot = msg.find("per_element") != std::string::npos ? 0
-               : msg.find("atom_len") != std::string::npos  ? 2
+    int slot = msg.find("per_element") != std::string::npos   ? 0
+               : msg.find("atom_len") != std::string::npos    ? 2
                : msg.find("swizzle_len") != std::string::npos ? 1
-                                                               : -1;
+                                                              : -1;
     if (slot < 0)
       return lx.error(msg, start, lx.pos() - start);
     return lx.error(msg, where[slot]);

@@ -97,9 +97,9 @@ Expected<TileLayout> TileLayout::make(IterList shard, IterList replica,
   LK_CHECK(checkIters(replica, "replica"));
   for (size_t i = 0; i < offset.size(); ++i) {
     if (offset[i].value < 0)
-      return Diagnostic::error("offset " + std::to_string(offset[i].value) +
-                               " on axis " + std::string(offset[i].axis.name()) +
-                               " must be non-negative");
+      return Diagnostic::error(
+          "offset " + std::to_string(offset[i].value) + " on axis " +
+          std::string(offset[i].axis.name()) + " must be non-negative");
     for (size_t j = 0; j < i; ++j)
       if (offset[j].axis == offset[i].axis)
         return Diagnostic::error("two offsets on axis " +
@@ -138,12 +138,13 @@ Expected<TileLayout> TileLayout::make(IterList shard, IterList replica,
   // The largest coordinate on every axis must fit.
   SmallVector<int64_t, 8> reach = l.offsetBySlot_;
   for (size_t k = 0; k < l.shard_.size(); ++k)
-    reach[l.shardSlot_[k]] = ar.add(
-        reach[l.shardSlot_[k]], ar.mul(l.shard_[k].extent - 1, l.shard_[k].stride));
+    reach[l.shardSlot_[k]] =
+        ar.add(reach[l.shardSlot_[k]],
+               ar.mul(l.shard_[k].extent - 1, l.shard_[k].stride));
   for (size_t k = 0; k < l.replica_.size(); ++k)
-    reach[l.replicaSlot_[k]] = ar.add(
-        reach[l.replicaSlot_[k]],
-        ar.mul(l.replica_[k].extent - 1, l.replica_[k].stride));
+    reach[l.replicaSlot_[k]] =
+        ar.add(reach[l.replicaSlot_[k]],
+               ar.mul(l.replica_[k].extent - 1, l.replica_[k].stride));
   if (!ar.ok())
     return Arith::diagnostic("the largest physical coordinate of the layout");
   return l;
@@ -187,11 +188,10 @@ Status TileLayout::admits(std::span<const int64_t> shape) const {
   if (!ar.ok())
     return Arith::diagnostic("the size of shape " + shapeText(shape));
   if (n != size_)
-    return Diagnostic::error("shape " + shapeText(shape) + " of size " +
-                             std::to_string(n) +
-                             " is not admitted by a layout of size " +
-                             std::to_string(size_) +
-                             " (the product of the shard extents)");
+    return Diagnostic::error(
+        "shape " + shapeText(shape) + " of size " + std::to_string(n) +
+        " is not admitted by a layout of size " + std::to_string(size_) +
+        " (the product of the shard extents)");
   return Ok{};
 }
 
@@ -199,9 +199,9 @@ Expected<int64_t> TileLayout::flatten(std::span<const int64_t> shape,
                                       std::span<const int64_t> coord) const {
   LK_CHECK(admits(shape));
   if (coord.size() != shape.size())
-    return Diagnostic::error("coordinate of rank " + std::to_string(coord.size()) +
-                             " for shape " + shapeText(shape) + " of rank " +
-                             std::to_string(shape.size()));
+    return Diagnostic::error(
+        "coordinate of rank " + std::to_string(coord.size()) + " for shape " +
+        shapeText(shape) + " of rank " + std::to_string(shape.size()));
   int64_t flat = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (coord[d] < 0 || coord[d] >= shape[d])
@@ -353,7 +353,8 @@ TileLayout::holders(std::span<const AxisValue> where, int64_t limit) const {
   for (size_t k = n; k-- > 0;) {
     for (size_t a = 0; a < nAxes; ++a)
       maxRest[k * nAxes + a] = maxRest[(k + 1) * nAxes + a];
-    maxRest[k * nAxes + shardSlot_[k]] += (shard_[k].extent - 1) * shard_[k].stride;
+    maxRest[k * nAxes + shardSlot_[k]] +=
+        (shard_[k].extent - 1) * shard_[k].stride;
   }
   int64_t visited = 0;
   std::vector<int64_t> rem(nAxes, 0);
@@ -405,8 +406,8 @@ TileLayout::holders(std::span<const AxisValue> where, int64_t limit) const {
   evalInto(0, reps);
   for (size_t r = 0; r < reps.size(); ++r) {
     if (++visited > limit) // infeasible replicas count too
-      return Diagnostic::error("holders(): more than " +
-                               std::to_string(limit) + " candidates to visit");
+      return Diagnostic::error("holders(): more than " + std::to_string(limit) +
+                               " candidates to visit");
     bool feasible = true;
     for (size_t a = 0; a < nAxes; ++a) {
       if (want[a] < 0)
@@ -494,8 +495,9 @@ Expected<bool> TileLayout::isInjectiveOn(Axis a) const {
     }
     return true;
   }
-  return Diagnostic::error("cannot decide whether the layout is injective on axis " +
-                           std::string(a.name()) + ": too many combinations");
+  return Diagnostic::error(
+      "cannot decide whether the layout is injective on axis " +
+      std::string(a.name()) + ": too many combinations");
 }
 
 Expected<bool> TileLayout::isInjective() const {
@@ -522,10 +524,10 @@ Expected<bool> TileLayout::isInjective() const {
     return true;
   __int128 total = __int128(size_) * replicaCount_;
   if (total > kEnumerationLimit)
-    return Diagnostic::error(
-        "cannot decide whether the layout is injective: " +
-        std::to_string(size_) + " elements x " + std::to_string(replicaCount_) +
-        " replicas is too many to enumerate");
+    return Diagnostic::error("cannot decide whether the layout is injective: " +
+                             std::to_string(size_) + " elements x " +
+                             std::to_string(replicaCount_) +
+                             " replicas is too many to enumerate");
   struct Hash {
     size_t operator()(const std::vector<int64_t> &v) const {
       size_t h = 1469598103934665603ull;

@@ -44,7 +44,8 @@ std::string shapeText(std::span<const int64_t> shape) {
 
 } // namespace
 
-Expected<TileLayout> directSum(const TileLayout &outer, const TileLayout &inner) {
+Expected<TileLayout> directSum(const TileLayout &outer,
+                               const TileLayout &inner) {
   LK_TRY(OffsetList offset, addOffsets(outer.offset(), inner.offset()));
   return TileLayout::make(concat(outer.shard(), inner.shard()),
                           concat(outer.replica(), inner.replica()), offset);
@@ -83,7 +84,8 @@ Expected<std::vector<IterList>> groupByShape(const TileLayout &layout,
             "shape " + shapeText(shape) + " does not align with the shard of " +
             layout.str() + ": dimension " + std::to_string(d) + " needs " +
             std::to_string(need) + " more elements but shard iter " +
-            std::to_string(idx - 1) + " has extent " + std::to_string(it.extent));
+            std::to_string(idx - 1) + " has extent " +
+            std::to_string(it.extent));
       }
     }
     // Extent-1 iters right before the boundary stay with this dimension.
@@ -100,13 +102,13 @@ Expected<std::vector<IterList>> groupByShape(const TileLayout &layout,
 }
 
 Expected<TiledLayout> tileProduct(const TileLayout &outer,
-                           std::span<const int64_t> outerShape,
-                           const TileLayout &inner,
-                           std::span<const int64_t> innerShape) {
+                                  std::span<const int64_t> outerShape,
+                                  const TileLayout &inner,
+                                  std::span<const int64_t> innerShape) {
   if (outerShape.size() != innerShape.size())
-    return Diagnostic::error("tileProduct: outer shape " + shapeText(outerShape) +
-                             " and inner shape " + shapeText(innerShape) +
-                             " have different ranks");
+    return Diagnostic::error("tileProduct: outer shape " +
+                             shapeText(outerShape) + " and inner shape " +
+                             shapeText(innerShape) + " have different ranks");
   LK_TRY(std::vector<IterList> o, groupByShape(outer, outerShape));
   LK_TRY(std::vector<IterList> n, groupByShape(inner, innerShape));
   TiledLayout out;
@@ -114,12 +116,14 @@ Expected<TiledLayout> tileProduct(const TileLayout &outer,
   for (size_t d = 0; d < o.size(); ++d) {
     shard.append(o[d].data(), o[d].size());
     shard.append(n[d].data(), n[d].size());
-    LK_TRY(int64_t e, checkedMul(outerShape[d], innerShape[d], "the tiled shape"));
+    LK_TRY(int64_t e,
+           checkedMul(outerShape[d], innerShape[d], "the tiled shape"));
     out.shape.push_back(e);
   }
   LK_TRY(OffsetList offset, addOffsets(outer.offset(), inner.offset()));
-  LK_TRY(out.layout, TileLayout::make(shard, concat(outer.replica(), inner.replica()),
-                                      offset));
+  LK_TRY(out.layout,
+         TileLayout::make(shard, concat(outer.replica(), inner.replica()),
+                          offset));
   return out;
 }
 
@@ -129,10 +133,9 @@ Expected<TileLayout> splitIter(const TileLayout &layout, size_t k, int64_t q) {
     return Diagnostic::error("splitIter: no shard iter " + std::to_string(k));
   const Iter &it = s[k];
   if (q < 1 || it.extent % q != 0)
-    return Diagnostic::error("splitIter: " + std::to_string(q) +
-                             " does not divide the extent " +
-                             std::to_string(it.extent) + " of shard iter " +
-                             std::to_string(k));
+    return Diagnostic::error(
+        "splitIter: " + std::to_string(q) + " does not divide the extent " +
+        std::to_string(it.extent) + " of shard iter " + std::to_string(k));
   LK_TRY(int64_t slow, checkedMul(q, it.stride, "the split stride"));
   IterList out;
   for (size_t j = 0; j < s.size(); ++j) {

@@ -42,7 +42,8 @@ public:
       } else if (isDigit(c)) {
         LK_CHECK(offsetTerm());
       } else {
-        return lx_.expected("'R[' (a replica) or an offset (an integer) after '+'");
+        return lx_.expected(
+            "'R[' (a replica) or an offset (an integer) after '+'");
       }
     }
     Expected<TileLayout> l = TileLayout::make(shard_, replica_, offset_);
@@ -107,7 +108,8 @@ private:
       LK_CHECK(extent(out));
     }
     if (!lx_.consumeIf(':')) // message built only on failure (no allocation)
-      return lx_.expected("':' between the " + partStr + " extents and strides");
+      return lx_.expected("':' between the " + partStr +
+                          " extents and strides");
     size_t count = out.size() - first;
     lx_.peek();
     size_t stridesAt = lx_.pos();

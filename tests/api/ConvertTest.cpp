@@ -39,7 +39,8 @@ TEST(ApiConvert, CuteToLinearEvaluatesLikeTheCuteLayout) {
 TEST(ApiConvert, CuteSwizzleBecomesTheTileSwizzle) {
   // Cute's leftmost mode is the tile's last iter: (8,64):(64,1) is
   // S[(64,8):(1,64)] over m; Sw<3,3,3> is Swizzle(M=3,B=3,S=3).
-  Expected<tile::SwizzledTileLayout> t = toTile(parsed("Sw<3,3,3> o (8,64):(64,1)"));
+  Expected<tile::SwizzledTileLayout> t =
+      toTile(parsed("Sw<3,3,3> o (8,64):(64,1)"));
   ASSERT_TRUE(t.hasValue()) << t.error().message;
   EXPECT_EQ(t->str(), "Swizzle(M=3,B=3,S=3) o S[(64,8):(1,64)]");
   // The tile's flat index x is cute's colex index x (the modes are
@@ -81,8 +82,8 @@ TEST(ApiConvert, TileAndLinearRoundTrip) {
   EXPECT_EQ(*l, *linear::parseLinearLayout(
                     "{register: [(1)], lane: [(2), (4), (8), (16), (32)]} -> "
                     "{index: 64}"));
-  Expected<AnyLayout> back = convert(AnyLayout{Syntax::LinearText, *l, {}},
-                                     Model::Tile);
+  Expected<AnyLayout> back =
+      convert(AnyLayout{Syntax::LinearText, *l, {}}, Model::Tile);
   ASSERT_TRUE(back.hasValue()) << back.error().message;
   // The bridge merges consecutive lane bits (logical bits 1-5 are lane bits
   // 0-4): S[(32,2):(1@laneid,1)], which evaluates like the original.
@@ -123,7 +124,8 @@ TEST(ApiConvert, SwizzledFormFindsTheFirstSwizzle) {
   // Sw<3,3,3> o (8,64):(64,1) on element offsets, as a linear layout
   // index -> offset; the search recovers it (B = 3 is the first B whose
   // swizzle makes the columns strided; M, S follow).
-  cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,3,3> o (8,64):(64,1)");
+  cute::ComposedLayout sw =
+      *cute::parseComposedLayout("Sw<3,3,3> o (8,64):(64,1)");
   linear::LinearLayout l = *bridge::cuteToLinear(sw);
   std::optional<cute::ComposedLayout> f = swizzledForm(l);
   ASSERT_TRUE(f.has_value());

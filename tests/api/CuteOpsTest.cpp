@@ -75,8 +75,7 @@ TEST(CuteOps, HandDerivedAnswers) {
   EXPECT_EQ(call("logical_divide", {lay("128:1"), lay("32:1")}),
             "(32,4):(1,32)");
   EXPECT_EQ(call("right_inverse", {lay("(4,2):(2,1)")}), "(2,4):(4,1)");
-  EXPECT_EQ(call("max_common_vector", {lay("(4,2):(1,8)"), lay("8:1")}),
-            "4");
+  EXPECT_EQ(call("max_common_vector", {lay("(4,2):(1,8)"), lay("8:1")}), "4");
 }
 
 TEST(CuteOps, ArityAndKindsAreChecked) {

@@ -52,7 +52,8 @@ TEST(DescribeResults, EvaluationAndItsSteps) {
 
 TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
   // Offset 3 on warpid; the replica iter R[2:16@laneid] adds 0 or 16.
-  tile::SwizzledTileLayout l = tileOf("S[8:1@laneid] + R[2:16@laneid] + 3@warpid");
+  tile::SwizzledTileLayout l =
+      tileOf("S[8:1@laneid] + R[2:16@laneid] + 3@warpid");
   const int64_t shape[] = {8};
   api::Record r =
       api::describe(api::evaluation(l, api::tileElement(shape, 5), 1));
@@ -70,7 +71,8 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
             R"j("swizzle":null,"from":null,"to":null})j");
   // Swizzle(3,3,3): m = 192 = 0b11000000, bits 6-8 (3) xor into bits 3-5:
   // 192 ^ 24 = 216.
-  tile::SwizzledTileLayout sw = tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  tile::SwizzledTileLayout sw =
+      tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   const int64_t shape2[] = {8, 64};
   api::Record s =
       api::describe(api::evaluation(sw, api::tileElement(shape2, 192), 1));

@@ -47,15 +47,17 @@ TEST(ApiDescriptor, TileTma) {
   ASSERT_TRUE(f.hasValue()) << f.error().message;
   EXPECT_EQ(f->dataType, hw::TmaDataType::Float32);
   EXPECT_EQ(f->globalStrides, (std::vector<int64_t>{16}));
-  EXPECT_EQ(tileTma("bf16", 16, hw::Major::K, 8, 8, hw::SwizzleMode::None)
-                ->dataType,
-            hw::TmaDataType::BFloat16);
+  EXPECT_EQ(
+      tileTma("bf16", 16, hw::Major::K, 8, 8, hw::SwizzleMode::None)->dataType,
+      hw::TmaDataType::BFloat16);
   // Extents outside TMA's 1..2^32 and widths outside 1..64 are refused
   // before the pitch is computed (2^62 * 16 bits would wrap).
   const int64_t big = int64_t(1) << 62;
-  EXPECT_FALSE(tileTma("f16", 16, hw::Major::K, big, big, hw::SwizzleMode::None));
+  EXPECT_FALSE(
+      tileTma("f16", 16, hw::Major::K, big, big, hw::SwizzleMode::None));
   EXPECT_FALSE(tileTma("f16", 16, hw::Major::K, 64, 0, hw::SwizzleMode::None));
-  EXPECT_FALSE(tileTma("f16", 16, hw::Major::MN, -8, 64, hw::SwizzleMode::None));
+  EXPECT_FALSE(
+      tileTma("f16", 16, hw::Major::MN, -8, 64, hw::SwizzleMode::None));
   EXPECT_FALSE(tileTma("f16", 65, hw::Major::K, 8, 8, hw::SwizzleMode::None));
   // The largest inner extent TMA takes still gives an exact pitch.
   Expected<hw::TmaDescription> wide = tileTma(

@@ -40,21 +40,26 @@ linear::Encoding blocked14() {
 
 TEST(ApiParseLayout, CandidatesFollowTheFirstCharacters) {
   using V = std::vector<Syntax>;
-  EXPECT_EQ(candidateSyntaxes(R"( {"kind":"blocked"})"), V{Syntax::StandardParams});
-  EXPECT_EQ(candidateSyntaxes("{register: []} -> {dim0: 1}"), V{Syntax::LinearText});
+  EXPECT_EQ(candidateSyntaxes(R"( {"kind":"blocked"})"),
+            V{Syntax::StandardParams});
+  EXPECT_EQ(candidateSyntaxes("{register: []} -> {dim0: 1}"),
+            V{Syntax::LinearText});
   EXPECT_EQ(candidateSyntaxes("S [(4):(1)]"), V{Syntax::TileText});
   EXPECT_EQ(candidateSyntaxes("R[2:1@laneid]"), V{Syntax::TileText});
-  EXPECT_EQ(candidateSyntaxes("Swizzle(M=3,B=3,S=3) o S[8:1]"), V{Syntax::TileText});
+  EXPECT_EQ(candidateSyntaxes("Swizzle(M=3,B=3,S=3) o S[8:1]"),
+            V{Syntax::TileText});
   EXPECT_EQ(candidateSyntaxes("<(2,4),(1,2)>"), V{Syntax::Attribute});
   EXPECT_EQ(candidateSyntaxes("(1@0,1@1)"),
             (V{Syntax::CuteText, Syntax::BasisDescriptor}));
   // "Sw<" is cute's swizzle, not a tile layout; a number is cute.
-  EXPECT_EQ(candidateSyntaxes("Sw<3,3,3> o (8,64):(64,1)"), V{Syntax::CuteText});
+  EXPECT_EQ(candidateSyntaxes("Sw<3,3,3> o (8,64):(64,1)"),
+            V{Syntax::CuteText});
   EXPECT_EQ(candidateSyntaxes("32:1"), V{Syntax::CuteText});
   EXPECT_EQ(candidateSyntaxes(""), V{Syntax::CuteText});
   // Triton's TTGIR: an attribute or alias line, a tensor or memdesc type.
   EXPECT_EQ(candidateSyntaxes(" #ttg.blocked<{}>"), V{Syntax::TtgirText});
-  EXPECT_EQ(candidateSyntaxes("#mma = #ttg.nvidia_mma<{}>"), V{Syntax::TtgirText});
+  EXPECT_EQ(candidateSyntaxes("#mma = #ttg.nvidia_mma<{}>"),
+            V{Syntax::TtgirText});
   EXPECT_EQ(candidateSyntaxes("tensor<8xf16, #b>"), V{Syntax::TtgirText});
   EXPECT_EQ(candidateSyntaxes("!ttg.memdesc<8xf16, #s>"), V{Syntax::TtgirText});
 }
@@ -81,7 +86,8 @@ TEST(ApiParseLayout, TtgirTextIsALinearLayoutOverItsShape) {
   ASSERT_FALSE(none.hasValue());
   EXPECT_NE(none.error().message.find("or give --shape"), std::string::npos)
       << none.error().message;
-  EXPECT_TRUE(hasNoteStarting(none.error(), "read as Triton's TTGIR layout text"));
+  EXPECT_TRUE(
+      hasNoteStarting(none.error(), "read as Triton's TTGIR layout text"));
   o.shape = tuple("(8,16)");
   Expected<AnyLayout> given = parseLayout(kBlocked14, o);
   ASSERT_TRUE(given.hasValue()) << given.error().render();
@@ -119,7 +125,8 @@ TEST(ApiParseLayout, EachGrammarReadsItsModel) {
             *tile::parseTileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]"));
   EXPECT_TRUE(t->tile()->swizzle().isIdentity());
 
-  Expected<AnyLayout> ts = parseLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  Expected<AnyLayout> ts =
+      parseLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   ASSERT_TRUE(ts.hasValue()) << ts.error().message;
   EXPECT_EQ(ts->str(), "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
 
@@ -153,17 +160,19 @@ TEST(ApiParseLayout, AttributeKeepsSwizzleAndElementType) {
 // "Sw<0,3,3>o (8364):(31)"). The attribute whitelist's <0,4,3> is such a
 // swizzle too.
 TEST(ApiParseLayout, IdentitySwizzlesReadBackEqual) {
-  for (std::string_view text : {"Sw<0,3,3>o (8364):(31)",
-                                "<(16,16),(1,16),swizzle<0,4,3>>",
-                                "Swizzle(M=3,B=0,S=3) o S[(8,64):(64,1)]"}) {
+  for (std::string_view text :
+       {"Sw<0,3,3>o (8364):(31)", "<(16,16),(1,16),swizzle<0,4,3>>",
+        "Swizzle(M=3,B=0,S=3) o S[(8,64):(64,1)]"}) {
     Expected<AnyLayout> a = parseLayout(text);
     ASSERT_TRUE(a.hasValue()) << text << ": " << a.error().message;
     ParseOptions own;
-    own.syntax = a->model() == Model::Tile ? Syntax::TileText : Syntax::CuteText;
+    own.syntax =
+        a->model() == Model::Tile ? Syntax::TileText : Syntax::CuteText;
     Expected<AnyLayout> back = parseLayout(a->str(), own);
     ASSERT_TRUE(back.hasValue()) << a->str();
     if (a->cute()) {
-      EXPECT_EQ(a->str(), text.front() == '<' ? "(16,16):(1,16)" : "(8364):(31)");
+      EXPECT_EQ(a->str(),
+                text.front() == '<' ? "(16,16):(1,16)" : "(8364):(31)");
       EXPECT_EQ(*a->cute(), *back->cute()) << text;
     } else {
       EXPECT_EQ(a->str(), "S[(8,64):(64,1)]");
@@ -211,7 +220,8 @@ TEST(ApiParseLayout, StandardParamsAreReadAsJsonOverTheShape) {
   noShape.shapeName = "--shape";
   Expected<AnyLayout> a = parseLayout(R"({"kind":"blocked"})", noShape);
   ASSERT_FALSE(a.hasValue());
-  EXPECT_EQ(a.error().message.rfind("standard-layout parameters need --shape", 0), 0u)
+  EXPECT_EQ(
+      a.error().message.rfind("standard-layout parameters need --shape", 0), 0u)
       << a.error().message;
   EXPECT_TRUE(hasNoteStarting(a.error(), "read as standard-layout parameters"));
 
@@ -243,7 +253,8 @@ TEST(ApiParseLayout, FailureNamesEveryGrammarTried) {
       cute::parseComposedLayout("(4,8):(8,1");
   EXPECT_EQ(c.error().message, cuteError.error().message);
   ASSERT_TRUE(c.error().range && cuteError.error().range);
-  EXPECT_EQ(c.error().range->begin.column, cuteError.error().range->begin.column);
+  EXPECT_EQ(c.error().range->begin.column,
+            cuteError.error().range->begin.column);
   EXPECT_TRUE(hasNoteStarting(c.error(), "read as a cute layout"));
   EXPECT_TRUE(hasNoteStarting(c.error(), "also tried as a basis descriptor: "));
 }

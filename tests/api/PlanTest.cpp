@@ -53,8 +53,8 @@ TEST(ApiPlan, TvLayoutSplitsThreadsIntoLanesAndWarps) {
 
   // 64 threads: thread bit 5 (stride 64 -> index 128 -> dim0 128 ... over
   // (256)) is the warp's bit 0.
-  Expected<LinearLayout> w = tvToLinear(*cute::parseLayout("(64,4):(4,1)"),
-                                        std::vector<int64_t>{256});
+  Expected<LinearLayout> w =
+      tvToLinear(*cute::parseLayout("(64,4):(4,1)"), std::vector<int64_t>{256});
   ASSERT_TRUE(w.hasValue()) << w.error().message;
   EXPECT_EQ(w->inDimSize(linear::dims::kLane), 32);
   EXPECT_EQ(w->inDimSize(linear::dims::kWarp), 2);
@@ -64,14 +64,15 @@ TEST(ApiPlan, TvLayoutSplitsThreadsIntoLanesAndWarps) {
 }
 
 TEST(ApiPlan, DistributedRefusals) {
-  Expected<LinearLayout> rank = tvToLinear(*cute::parseLayout("128:1"),
-                                           std::vector<int64_t>{128});
+  Expected<LinearLayout> rank =
+      tvToLinear(*cute::parseLayout("128:1"), std::vector<int64_t>{128});
   ASSERT_FALSE(rank.hasValue());
   EXPECT_NE(rank.error().message.find("2 top-level modes"), std::string::npos);
   Expected<LinearLayout> noShape =
       tvToLinear(*cute::parseLayout(kMmaTv), {}, "--shape");
   ASSERT_FALSE(noShape.hasValue());
-  EXPECT_EQ(noShape.error().message.rfind("a cute TV layout needs --shape", 0), 0u);
+  EXPECT_EQ(noShape.error().message.rfind("a cute TV layout needs --shape", 0),
+            0u);
 
   // A linear layout of 16x8 against the shape (16,16).
   Expected<LinearLayout> shape = parseDistributed(
@@ -82,13 +83,15 @@ TEST(ApiPlan, DistributedRefusals) {
   EXPECT_EQ(shape.error().notes.back().rfind("read as a linear layout", 0), 0u);
 
   // The bridge refuses extent 3; the note names the tile grammar.
-  Expected<LinearLayout> tile = parseDistributed("S[(8,3):(1,8)]", withShape("(16,8)"));
+  Expected<LinearLayout> tile =
+      parseDistributed("S[(8,3):(1,8)]", withShape("(16,8)"));
   ASSERT_FALSE(tile.hasValue());
   EXPECT_NE(tile.error().message.find("not a power of two"), std::string::npos);
   EXPECT_EQ(tile.error().notes.back().rfind("read as a tile layout", 0), 0u);
 
   // A swizzle belongs to memory, not to registers.
-  EXPECT_FALSE(parseDistributed("Sw<1,1,1> o (4,8):(8,1)", withShape("(32)")).hasValue());
+  EXPECT_FALSE(parseDistributed("Sw<1,1,1> o (4,8):(8,1)", withShape("(32)"))
+                   .hasValue());
 }
 
 // The thread hierarchy is bounded before planning: 2^39 lanes used to
@@ -157,8 +160,7 @@ std::pair<LinearLayout, LinearLayout> transpose16() {
 TEST(ApiPlan, PaddedTensorPlansWithoutMatrixInstructions) {
   const auto [src, dst] = transpose16();
   const std::vector<int64_t> logical{12, 12};
-  Expected<PaddedPlanReport> r =
-      planPaddedConversion(src, dst, kF16, logical);
+  Expected<PaddedPlanReport> r = planPaddedConversion(src, dst, kF16, logical);
   ASSERT_TRUE(r.hasValue()) << r.error().message;
   ASSERT_EQ(r->report.plan.strategy, plan::Strategy::SharedMemory);
   EXPECT_EQ(r->report.storeInstruction, "st.shared");
@@ -204,8 +206,8 @@ TEST(ApiPlan, TensorPlanDispatchesOnTheLogicalShape) {
   // Both paths refuse a negative budget (planConversion's check).
   plan::PlanOptions negative;
   negative.smemBudgetBytes = -1;
-  EXPECT_FALSE(planTensorConversion(src, dst, kF16, std::vector<int64_t>{12, 12},
-                                    negative)
+  EXPECT_FALSE(planTensorConversion(src, dst, kF16,
+                                    std::vector<int64_t>{12, 12}, negative)
                    .hasValue());
   EXPECT_FALSE(
       planTensorConversion(src, dst, kF16, std::vector<int64_t>{}, negative)
@@ -260,7 +262,8 @@ TEST(ApiPlan, MemoryFormsOnRequest) {
   EXPECT_EQ(r->storeInstruction, "stmatrix.x2.trans");
   EXPECT_FALSE(r->memory.cute.has_value() || r->memory.tile.has_value());
   MemoryForms later = memoryForms(r->plan.smem->memory);
-  ASSERT_TRUE(later.cute && later.tile && full->memory.cute && full->memory.tile);
+  ASSERT_TRUE(later.cute && later.tile && full->memory.cute &&
+              full->memory.tile);
   EXPECT_EQ(*later.cute, *full->memory.cute);
   EXPECT_EQ(*later.tile, *full->memory.tile);
 }
@@ -269,7 +272,8 @@ TEST(ApiPlan, PlannerFailureNamesTheElementType) {
   LinearLayout a = *parseDistributed(kMmaTv, withShape("(16,8)"));
   Expected<PlanReport> r = planConversion(a, a, cute::ElementType{"nvfp4", 4});
   ASSERT_FALSE(r.hasValue());
-  EXPECT_EQ(r.error().notes.back(), "planning SRC -> DST for nvfp4 (4-bit elements)");
+  EXPECT_EQ(r.error().notes.back(),
+            "planning SRC -> DST for nvfp4 (4-bit elements)");
 }
 
 } // namespace

@@ -21,7 +21,8 @@ using tile::AxisValue;
 IntTuple intTuple(std::string_view t) { return *cute::parseIntTuple(t); }
 
 tile::SwizzledTileLayout tileOf(std::string_view text) {
-  return tile::SwizzledTileLayout(tile::SwizzleLayout(), *tile::parseTileLayout(text));
+  return tile::SwizzledTileLayout(tile::SwizzleLayout(),
+                                  *tile::parseTileLayout(text));
 }
 
 /// The m8n8 fragment: x = 8 i0 + 2 i1 + i2 over (8,4,2) -> laneid 4 i0 + i1,
@@ -36,7 +37,8 @@ TEST(ApiQuery, CheckWork) {
             "offsets: 16777217 elements x 1 values exceed the limit of "
             "16777216 values");
   // 2^40 x 2^40 overflows int64: refused, not wrapped to a small count.
-  EXPECT_FALSE(checkWork("eval", int64_t(1) << 40, int64_t(1) << 40, kMaxArrayValues));
+  EXPECT_FALSE(
+      checkWork("eval", int64_t(1) << 40, int64_t(1) << 40, kMaxArrayValues));
 }
 
 TEST(ApiQuery, ParseInteger) {
@@ -51,7 +53,8 @@ TEST(ApiQuery, ParseInteger) {
 
 TEST(ApiQuery, EvaluateCute) {
   // Sw<3,4,3> xors bits 7-9 into bits 4-6: (2,0) -> 128 -> 128 ^ 16 = 144.
-  cute::ComposedLayout sw = *cute::parseComposedLayout("Sw<3,4,3> o (8,64):(64,1)");
+  cute::ComposedLayout sw =
+      *cute::parseComposedLayout("Sw<3,4,3> o (8,64):(64,1)");
   EXPECT_EQ(*evaluate(sw, intTuple("(2,0)")), IntTuple(144));
   // Basis strides give the codomain tuple.
   cute::ComposedLayout basis;
@@ -96,7 +99,8 @@ TEST(ApiQuery, TileShapeAndIndex) {
   EXPECT_EQ(*tileShape(intTuple("(8,8)"), t), (std::vector<int64_t>{8, 8}));
   EXPECT_EQ(*tileShape(intTuple("64"), t), (std::vector<int64_t>{64}));
   EXPECT_FALSE(tileShape(intTuple("(8,(2,4))"), t).hasValue());
-  EXPECT_FALSE(tileShape(intTuple("(3,5)"), t).hasValue()); // 15 elements, not 64
+  EXPECT_FALSE(
+      tileShape(intTuple("(3,5)"), t).hasValue()); // 15 elements, not 64
   const std::vector<int64_t> shape = {8, 8};
   EXPECT_EQ(*tileIndex(intTuple("(1,2)"), t, shape), 10); // row-major 8 * 1 + 2
   EXPECT_EQ(*tileIndex(intTuple("9"), t, shape), 9);
@@ -115,13 +119,14 @@ TEST(ApiQuery, OwnersAndHolders) {
   std::vector<AxisValue> lane4 = {{Axis::laneid(), 4}};
   EXPECT_EQ(*holders(t, lane4), (std::vector<int64_t>{8, 9}));
   // A replica: two owners.
-  std::vector<Owner> two = owners(tileOf("S[(4):(1@laneid)] + R[2:4@laneid]"), 3);
+  std::vector<Owner> two =
+      owners(tileOf("S[(4):(1@laneid)] + R[2:4@laneid]"), 3);
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].owner[0].value, 3);
   EXPECT_EQ(two[1].owner[0].value, 7);
   // Swizzled: refused.
-  tile::SwizzledTileLayout sw = *tile::parseSwizzledTileLayout(
-      "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  tile::SwizzledTileLayout sw =
+      *tile::parseSwizzledTileLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   EXPECT_FALSE(holders(sw, lane4).hasValue());
 }
 
@@ -183,7 +188,8 @@ TEST(ApiQuery, TvGrid) {
                                      "10000000000 cells; the view draws at "
                                      "most 65536 cells"),
             std::string::npos);
-  EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2,2):(1,2,4)"), square).hasValue());
+  EXPECT_FALSE(
+      tvGrid(*cute::parseLayout("(2,2,2):(1,2,4)"), square).hasValue());
   const int64_t rank3[] = {2, 2, 2};
   EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2):(1,2)"), rank3).hasValue());
 }
@@ -191,8 +197,8 @@ TEST(ApiQuery, TvGrid) {
 TEST(ApiQuery, RowMajorAndColexIndices) {
   // Over (4,8): row-major f = 8 r + c, colex k = r + 4 c.
   const int64_t shape[] = {4, 8};
-  EXPECT_EQ(rowMajorToColex(shape, 1), 4);  // (0,1)
-  EXPECT_EQ(colexToRowMajor(shape, 1), 8);  // (1,0)
+  EXPECT_EQ(rowMajorToColex(shape, 1), 4); // (0,1)
+  EXPECT_EQ(colexToRowMajor(shape, 1), 8); // (1,0)
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t c = 0; c < 8; ++c) {
       EXPECT_EQ(rowMajorToColex(shape, 8 * r + c), r + 4 * c);
@@ -207,7 +213,8 @@ TEST(ApiQuery, RowMajorAndColexIndices) {
 TEST(ApiQuery, AxisValues) {
   Expected<std::vector<AxisValue>> w = parseAxisValues("laneid=3, warpid = 1");
   ASSERT_TRUE(w.hasValue()) << w.error().message;
-  EXPECT_EQ(*w, (std::vector<AxisValue>{{Axis::laneid(), 3}, {Axis::warpid(), 1}}));
+  EXPECT_EQ(*w,
+            (std::vector<AxisValue>{{Axis::laneid(), 3}, {Axis::warpid(), 1}}));
   Expected<std::vector<AxisValue>> twice = parseAxisValues("laneid=3,laneid=4");
   ASSERT_FALSE(twice.hasValue());
   EXPECT_EQ(twice.error().message, "axis laneid is given twice");
@@ -256,17 +263,18 @@ TEST(ApiQuery, BanksOfAColumnRead) {
   // chunk 0 to chunk r: all 8 in different banks.
   Expected<tile::MemoryLayout> swizzled = memoryLayout(rows, 16, "128B");
   ASSERT_TRUE(swizzled.hasValue()) << swizzled.error().message;
-  EXPECT_EQ(swizzled->str(),
-            tile::MemoryLayout::of(*tile::parseSwizzledTileLayout(
-                                       "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"))
-                ->str());
+  EXPECT_EQ(swizzled->str(), tile::MemoryLayout::of(
+                                 *tile::parseSwizzledTileLayout(
+                                     "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"))
+                                 ->str());
   EXPECT_EQ(columnConflicts(*swizzled, 16, read)->ways, 1);
   // Already swizzled: a second swizzle is refused.
   Expected<tile::MemoryLayout> again = memoryLayout(
-      *tile::parseSwizzledTileLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"), 16,
-      "128B");
+      *tile::parseSwizzledTileLayout("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"),
+      16, "128B");
   ASSERT_FALSE(again.hasValue());
-  EXPECT_NE(again.error().message.find("already has a swizzle"), std::string::npos);
+  EXPECT_NE(again.error().message.find("already has a swizzle"),
+            std::string::npos);
   read.rows = 64;
   EXPECT_EQ(laneCount(read), 32);
   read.lanes = 4;
@@ -301,10 +309,12 @@ TEST(TilePointBound, CountsEveryReplicaIter) {
             "tile show would enumerate 98304 points (3 elements x 32768 "
             "replicas); the limit is 65536 points (kMaxTilePoints)");
   // elements x replicas past int64.
-  tile::TileLayout huge = *tile::parseTileLayout("S[4:1] + R[4611686018427387904:1@warpid]");
+  tile::TileLayout huge =
+      *tile::parseTileLayout("S[4:1] + R[4611686018427387904:1@warpid]");
   auto wrap = tilePointBound(huge, 4, "eval");
   ASSERT_FALSE(wrap);
-  EXPECT_NE(wrap.error().message.find("more than 2^63 points"), std::string::npos);
+  EXPECT_NE(wrap.error().message.find("more than 2^63 points"),
+            std::string::npos);
 }
 
 // holders starts its search once per replica: 2^23 replicas (more than

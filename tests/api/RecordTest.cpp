@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Record.h"
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/cute/Text.h"
 
 #include <gtest/gtest.h>
@@ -20,10 +20,12 @@ TEST(Record, JsonKeepsTheOrderAndEscapes) {
   Record r;
   r.add("layout", "(8,4):(1,8)").add("size", 32);
   r.add("shape", Value::ints({8, 4})).add("cosize", Value());
-  EXPECT_EQ(api::toJson(r),
-            R"j({"layout":"(8,4):(1,8)","size":32,"shape":[8,4],"cosize":null})j");
+  EXPECT_EQ(
+      api::toJson(r),
+      R"j({"layout":"(8,4):(1,8)","size":32,"shape":[8,4],"cosize":null})j");
   // Quote, backslash, newline and another control character.
-  EXPECT_EQ(api::toJson(Value("a\"b\\c\nd\x01")), R"j("a\"b\\c\u000ad\u0001")j");
+  EXPECT_EQ(api::toJson(Value("a\"b\\c\nd\x01")),
+            R"j("a\"b\\c\u000ad\u0001")j");
 }
 
 TEST(Record, AddingAKeyAgainReplacesItInPlace) {
@@ -41,7 +43,8 @@ TEST(Record, DoublesReadBackAndNonFiniteIsNull) {
   EXPECT_EQ(api::toJson(Value(0.1)), "0.1");
   // The shortest of 15-17 significant digits that reads back as the value.
   EXPECT_EQ(api::toJson(Value(1.0 / 3)), "0.3333333333333333");
-  EXPECT_EQ(api::toJson(Value(std::numeric_limits<double>::infinity())), "null");
+  EXPECT_EQ(api::toJson(Value(std::numeric_limits<double>::infinity())),
+            "null");
   EXPECT_EQ(api::toJson(Value(INT64_MIN)), "-9223372036854775808");
 }
 

@@ -36,22 +36,27 @@ namespace dims = lk::linear::dims;
 namespace {
 
 /// Every element: cute's L(i) == linear's applyFlat(i).
-::testing::AssertionResult agrees(const cute::Layout &c, const LinearLayout &l) {
+::testing::AssertionResult agrees(const cute::Layout &c,
+                                  const LinearLayout &l) {
   if (c.size() != l.totalInSize())
-    return ::testing::AssertionFailure() << "sizes " << c.size() << " vs " << l.totalInSize();
+    return ::testing::AssertionFailure()
+           << "sizes " << c.size() << " vs " << l.totalInSize();
   for (int64_t i = 0; i < c.size(); ++i)
     if (uint64_t(cute::evaluate(c, i)) != l.applyFlat(uint64_t(i)))
-      return ::testing::AssertionFailure() << c.str() << " vs " << l.str() << " at " << i;
+      return ::testing::AssertionFailure()
+             << c.str() << " vs " << l.str() << " at " << i;
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult agrees(const cute::ComposedLayout &c, const LinearLayout &l) {
+::testing::AssertionResult agrees(const cute::ComposedLayout &c,
+                                  const LinearLayout &l) {
   if (c.layout.size() != l.totalInSize())
     return ::testing::AssertionFailure() << "sizes differ";
   for (int64_t i = 0; i < c.layout.size(); ++i) {
     Expected<int64_t> want = cute::crd2idx(IntTuple(i), c);
     if (!want || uint64_t(*want) != l.applyFlat(uint64_t(i)))
-      return ::testing::AssertionFailure() << c.str() << " vs " << l.str() << " at " << i;
+      return ::testing::AssertionFailure()
+             << c.str() << " vs " << l.str() << " at " << i;
   }
   return ::testing::AssertionSuccess();
 }
@@ -67,12 +72,14 @@ TEST(LinearCute, WorkedExamples) {
   CuteToLinearDims modes{{dims::dim(0), dims::dim(1)}, {}};
   Expected<LinearLayout> b = cuteToLinear(cuteOf("(8,8):(8,1)"), modes);
   ASSERT_TRUE(b);
-  EXPECT_EQ(b->str(), "{dim0: [(8), (16), (32)], dim1: [(1), (2), (4)]} -> {offset: 64}");
+  EXPECT_EQ(b->str(),
+            "{dim0: [(8), (16), (32)], dim1: [(1), (2), (4)]} -> {offset: 64}");
   // Triton's orientation (offset -> logical) is the inverse.
   Expected<LinearLayout> inv = b->invert();
   ASSERT_TRUE(inv);
-  EXPECT_EQ(inv->str(), "{offset: [(0,1), (0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
-                        "{dim0: 8, dim1: 8}");
+  EXPECT_EQ(inv->str(),
+            "{offset: [(0,1), (0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
+            "{dim0: 8, dim1: 8}");
 
   // A multi-bit stride that does not carry: (2,2):(3,4).
   Expected<LinearLayout> c = cuteToLinear(cuteOf("(2,2):(3,4)"));
@@ -84,7 +91,8 @@ TEST(LinearCute, WorkedExamples) {
   CuteToLinearDims outs{{}, {{dims::dim(1), 4}, {dims::dim(0), 4}}};
   Expected<LinearLayout> d = cuteToLinear(cuteOf("(2,4,2):(0,1,4)"), outs);
   ASSERT_TRUE(d) << d.error().message;
-  EXPECT_EQ(d->str(), "{index: [(0,0), (1,0), (2,0), (0,1)]} -> {dim1: 4, dim0: 4}");
+  EXPECT_EQ(d->str(),
+            "{index: [(0,0), (1,0), (2,0), (0,1)]} -> {dim1: 4, dim0: 4}");
 }
 
 TEST(LinearCute, Swizzle) {
@@ -115,22 +123,29 @@ TEST(LinearCute, Swizzle) {
 TEST(LinearCute, CuteRefusals) {
   EXPECT_EQ(cuteToLinear(cuteOf("(4,3):(1,4)")).error().message,
             "leaf 1 (3:4) of (4,3):(1,4) has extent 3, not a power of two");
-  EXPECT_EQ(cuteToLinear(cuteOf("(4,2):(1,2)")).error().message,
-            "leaf 1 (2:2) of (4,2):(1,2): bit 0 of the leaf maps to offset 2, which "
-            "shares bits with index bit 1 (offset 2): the sum carries, so the map is "
-            "not linear over F2");
-  EXPECT_EQ(cuteToLinear(cuteOf("(4,2):(3,8)")).error().message,
-            "leaf 0 (4:3) of (4,2):(3,8): bit 1 of the leaf maps to offset 6, which "
-            "shares bits with index bit 0 (offset 3): the sum carries, so the map is "
-            "not linear over F2");
+  EXPECT_EQ(
+      cuteToLinear(cuteOf("(4,2):(1,2)")).error().message,
+      "leaf 1 (2:2) of (4,2):(1,2): bit 0 of the leaf maps to offset 2, which "
+      "shares bits with index bit 1 (offset 2): the sum carries, so the map is "
+      "not linear over F2");
+  EXPECT_EQ(
+      cuteToLinear(cuteOf("(4,2):(3,8)")).error().message,
+      "leaf 0 (4:3) of (4,2):(3,8): bit 1 of the leaf maps to offset 6, which "
+      "shares bits with index bit 0 (offset 3): the sum carries, so the map is "
+      "not linear over F2");
   EXPECT_EQ(cuteToLinear(cuteOf("(2,2):(1,-2)")).error().message,
-            "leaf 1 (2:-2) of (2,2):(1,-2) has a negative stride; offsets over F2 are "
+            "leaf 1 (2:-2) of (2,2):(1,-2) has a negative stride; offsets over "
+            "F2 are "
             "non-negative");
-  EXPECT_EQ(cuteToLinear(cuteOf("(4,8):(1@0,1@1)")).error().message,
-            "leaf 0 (4:1@0) of (4,8):(1@0,1@1) has a basis stride; the bridge reads "
-            "plain integer strides (offsets)");
-  EXPECT_EQ(cuteToLinear(composedOf("Sw<3,4,3> o 32 o (8,64):(64,1)")).error().message,
-            "offset 32 of Sw<3,4,3> o 32 o (8,64):(64,1) is not representable: a linear "
+  EXPECT_EQ(
+      cuteToLinear(cuteOf("(4,8):(1@0,1@1)")).error().message,
+      "leaf 0 (4:1@0) of (4,8):(1@0,1@1) has a basis stride; the bridge reads "
+      "plain integer strides (offsets)");
+  EXPECT_EQ(cuteToLinear(composedOf("Sw<3,4,3> o 32 o (8,64):(64,1)"))
+                .error()
+                .message,
+            "offset 32 of Sw<3,4,3> o 32 o (8,64):(64,1) is not representable: "
+            "a linear "
             "layout maps index 0 to offset 0");
   CuteToLinearDims wrongModes{{dims::dim(0)}, {}};
   EXPECT_EQ(cuteToLinear(cuteOf("(4,2):(1,4)"), wrongModes).error().message,
@@ -141,20 +156,27 @@ TEST(LinearCute, CuteRefusals) {
 }
 
 TEST(LinearCute, LinearRefusals) {
-  EXPECT_EQ(linearToCute(linearOf("{register: [(1), (5)]} -> {offset: 8}")).error().message,
-            "basis 1 of in-dim register maps to 0b101, which shares bits with basis 0 of "
-            "in-dim register (0b1): the map is not a permutation of strided bits (the "
-            "offsets would carry)");
-  EXPECT_EQ(linearToCute(linearOf("{register: [(1)], lane: [(2), (4), (2)]} -> {offset: 8}"))
+  EXPECT_EQ(linearToCute(linearOf("{register: [(1), (5)]} -> {offset: 8}"))
                 .error()
                 .message,
-            "basis 2 of in-dim lane maps to 0b10, which shares bits with basis 0 of "
-            "in-dim lane (0b10): the map is not a permutation of strided bits (the "
+            "basis 1 of in-dim register maps to 0b101, which shares bits with "
+            "basis 0 of "
+            "in-dim register (0b1): the map is not a permutation of strided "
+            "bits (the "
             "offsets would carry)");
+  EXPECT_EQ(
+      linearToCute(
+          linearOf("{register: [(1)], lane: [(2), (4), (2)]} -> {offset: 8}"))
+          .error()
+          .message,
+      "basis 2 of in-dim lane maps to 0b10, which shares bits with basis 0 of "
+      "in-dim lane (0b10): the map is not a permutation of strided bits (the "
+      "offsets would carry)");
   LinearLayout ok = linearOf("{register: [(1), (2), (8)]} -> {offset: 16}");
   IntTuple shape = *cute::parseIntTuple("(8)");
   EXPECT_EQ(linearToCute(ok, &shape).error().message,
-            "leaf 0 (extent 8) of shape (8): basis 2 of in-dim register maps to 0b1000, "
+            "leaf 0 (extent 8) of shape (8): basis 2 of in-dim register maps "
+            "to 0b1000, "
             "not 0b100: the bits are not one strided walk");
   IntTuple odd = *cute::parseIntTuple("(2,6)");
   EXPECT_EQ(linearToCute(ok, &odd).error().message,
@@ -165,19 +187,22 @@ TEST(LinearCute, LinearRefusals) {
 }
 
 TEST(LinearCute, LinearToCuteExamples) {
-  LinearLayout l = linearOf("{register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16}");
+  LinearLayout l =
+      linearOf("{register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16}");
   Expected<cute::Layout> c = linearToCute(l);
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->str(), "(4,(2,2)):(1,(8,4))");
   EXPECT_TRUE(agrees(*c, l));
   // Zero bases become stride-0 leaves; an empty in-dim a 1:0 mode.
-  LinearLayout z = linearOf("{register: [(0), (0), (1)], lane: []} -> {offset: 2}");
+  LinearLayout z =
+      linearOf("{register: [(0), (0), (1)], lane: []} -> {offset: 2}");
   c = linearToCute(z);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->str(), "((4,2),1):((0,1),0)");
   CuteToLinearDims names{{dims::kRegister, dims::kLane}, {{dims::kOffset, 2}}};
   EXPECT_EQ(*cuteToLinear(*c, names), z);
-  // Several out-dims: the flattened output (first out-dim lowest) is the offset.
+  // Several out-dims: the flattened output (first out-dim lowest) is the
+  // offset.
   LinearLayout two = linearOf("{lane: [(0,1), (1,0)]} -> {dim0: 2, dim1: 2}");
   c = linearToCute(two);
   ASSERT_TRUE(c);
@@ -195,42 +220,42 @@ TEST(LinearCute, LinearToCuteExamples) {
 cute::Layout randomCute(Gen &g, bool wild) {
   uint64_t used = 0;
   int budget = int(g.uniform(0, 10));
-  std::function<void(int, IntTuple &, IntTuple &)> build = [&](int depth, IntTuple &shape,
-                                                                IntTuple &stride) {
-    if (depth == 0 || g.chance(45)) {
-      int k = budget > 0 ? int(g.uniform(0, std::min(budget, 4))) : 0;
-      budget -= k;
-      shape = IntTuple(int64_t(1) << k);
-      int64_t s = 0;
-      if (k > 0) {
-        if (wild) {
-          s = g.uniform(0, 9);
-        } else if (!g.chance(15)) {
-          for (int tries = 0; tries < 20; ++tries) {
-            int p = int(g.uniform(0, 13));
-            uint64_t mask = ((uint64_t(1) << k) - 1) << p;
-            if (k == 1 && g.chance(30))
-              mask |= uint64_t(1) << g.uniform(0, 13); // a multi-bit stride
-            if (!(mask & used)) {
-              used |= mask;
-              s = k == 1 ? int64_t(mask) : int64_t(1) << p;
-              break;
+  std::function<void(int, IntTuple &, IntTuple &)> build =
+      [&](int depth, IntTuple &shape, IntTuple &stride) {
+        if (depth == 0 || g.chance(45)) {
+          int k = budget > 0 ? int(g.uniform(0, std::min(budget, 4))) : 0;
+          budget -= k;
+          shape = IntTuple(int64_t(1) << k);
+          int64_t s = 0;
+          if (k > 0) {
+            if (wild) {
+              s = g.uniform(0, 9);
+            } else if (!g.chance(15)) {
+              for (int tries = 0; tries < 20; ++tries) {
+                int p = int(g.uniform(0, 13));
+                uint64_t mask = ((uint64_t(1) << k) - 1) << p;
+                if (k == 1 && g.chance(30))
+                  mask |= uint64_t(1) << g.uniform(0, 13); // a multi-bit stride
+                if (!(mask & used)) {
+                  used |= mask;
+                  s = k == 1 ? int64_t(mask) : int64_t(1) << p;
+                  break;
+                }
+              }
             }
           }
+          stride = IntTuple(s);
+          return;
         }
-      }
-      stride = IntTuple(s);
-      return;
-    }
-    shape = IntTuple();
-    stride = IntTuple();
-    for (int64_t i = 0, r = g.uniform(1, 3); i < r; ++i) {
-      IntTuple a, b;
-      build(depth - 1, a, b);
-      shape.push_back(a);
-      stride.push_back(b);
-    }
-  };
+        shape = IntTuple();
+        stride = IntTuple();
+        for (int64_t i = 0, r = g.uniform(1, 3); i < r; ++i) {
+          IntTuple a, b;
+          build(depth - 1, a, b);
+          shape.push_back(a);
+          stride.push_back(b);
+        }
+      };
   IntTuple shape, stride;
   build(3, shape, stride);
   Expected<cute::Layout> l = cute::Layout::make(shape, stride);
@@ -258,7 +283,8 @@ TEST(LinearCuteProperty, RandomCuteLayoutsRoundTrip) {
     bool wild = n % 3 == 2;
     cute::Layout c = randomCute(g, wild);
     Expected<LinearLayout> l = cuteToLinear(c);
-    ASSERT_EQ(bool(l), bruteLinear(c)) << c.str() << (l ? "" : ": " + l.error().message);
+    ASSERT_EQ(bool(l), bruteLinear(c))
+        << c.str() << (l ? "" : ": " + l.error().message);
     if (!l)
       continue;
     ++converted;
@@ -382,8 +408,8 @@ TEST(LinearCuteProperty, RandomLinearLayoutsRoundTrip) {
 TEST(LinearCute, SixtyThreeInputBitsAreRefused) {
   std::vector<uint64_t> cols(63, 0);
   linear::DimSize in{dims::kRegister, 63}, out{dims::kOffset, 1};
-  LinearLayout l = *LinearLayout::fromColumns(std::span(&in, 1),
-                                              std::span(&out, 1), cols);
+  LinearLayout l =
+      *LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols);
   auto c = linearToCute(l);
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().message, "a cute layout has at most 2^62 elements; the "
@@ -391,12 +417,11 @@ TEST(LinearCute, SixtyThreeInputBitsAreRefused) {
   // 62 zero columns: one broadcast leaf 2^62:0.
   cols.pop_back();
   in.log2 = 62;
-  LinearLayout l62 = *LinearLayout::fromColumns(std::span(&in, 1),
-                                                std::span(&out, 1), cols);
+  LinearLayout l62 =
+      *LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols);
   auto c62 = linearToCute(l62);
   ASSERT_TRUE(c62) << c62.error().message;
   EXPECT_EQ(c62->str(), "4611686018427387904:0");
 }
 
 } // namespace
-

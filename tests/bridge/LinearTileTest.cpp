@@ -55,7 +55,8 @@ namespace {
     for (int i = 0; i < ll.numInDims(); ++i)
       found |= *dimAxis(ll.inDim(i).id) == a;
     if (!found)
-      return ::testing::AssertionFailure() << "axis " << a.name() << " has no in-dim";
+      return ::testing::AssertionFailure()
+             << "axis " << a.name() << " has no in-dim";
   }
   for (int64_t x = 0; x < t.size(); ++x) {
     t.evalInto(x, s);
@@ -64,14 +65,15 @@ namespace {
         int slot = t.axisSlot(*dimAxis(ll.inDim(i).id));
         in[size_t(i)] = slot < 0 ? 0 : s[r][size_t(slot)];
         if (in[size_t(i)] >= ll.inDim(i).size())
-          return ::testing::AssertionFailure() << t.str() << ": x=" << x << " outside "
-                                               << ll.str();
+          return ::testing::AssertionFailure()
+                 << t.str() << ": x=" << x << " outside " << ll.str();
       }
       uint64_t h = ll.packIn(in);
       ++seen[size_t(h)];
       std::vector<int64_t> got = ll.unpackOut(ll.applyFlat(h));
-      std::vector<int64_t> want =
-          shape.empty() ? std::vector<int64_t>{x} : TileLayout::unflatten(shape, x);
+      std::vector<int64_t> want = shape.empty()
+                                      ? std::vector<int64_t>{x}
+                                      : TileLayout::unflatten(shape, x);
       if (got != want)
         return ::testing::AssertionFailure()
                << t.str() << " vs " << ll.str() << " at x=" << x << " r=" << r;
@@ -79,9 +81,9 @@ namespace {
   }
   for (size_t h = 0; h < seen.size(); ++h)
     if (seen[h] != 1)
-      return ::testing::AssertionFailure() << t.str() << " vs " << ll.str()
-                                           << ": hardware point " << h << " reached "
-                                           << seen[h] << " times";
+      return ::testing::AssertionFailure()
+             << t.str() << " vs " << ll.str() << ": hardware point " << h
+             << " reached " << seen[h] << " times";
   return ::testing::AssertionSuccess();
 }
 
@@ -89,14 +91,18 @@ TEST(LinearTile, M8n8Fragment) {
   TileLayout t = tileOf("S[(8,4,2):(4@laneid,1@laneid,1)]");
   Expected<LinearLayout> l = tileToLinear(t);
   ASSERT_TRUE(l) << l.error().message;
-  EXPECT_EQ(l->str(), "{register: [(1)], lane: [(2), (4), (8), (16), (32)]} -> {index: 64}");
+  EXPECT_EQ(
+      l->str(),
+      "{register: [(1)], lane: [(2), (4), (8), (16), (32)]} -> {index: 64}");
   EXPECT_TRUE(agrees(t, *l));
   // With the logical shape (8,8): the first quarter of the mma.sync
   // accumulator, as LinearLayout.h's tutorial builds it.
   Expected<LinearLayout> l2 = tileToLinear(t, {dims::kRegister, {8, 8}});
   ASSERT_TRUE(l2);
-  EXPECT_EQ(*l2, linearOf("{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} "
-                          "-> {dim0: 8, dim1: 8}"));
+  EXPECT_EQ(
+      *l2,
+      linearOf("{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} "
+               "-> {dim0: 8, dim1: 8}"));
   EXPECT_TRUE(agrees(t, *l2, {8, 8}));
   // Back: the two laneid iters merge (4@laneid walks on from 1@laneid).
   EXPECT_EQ(linearToTile(*l2)->str(), "S[(32,2):(1@laneid,1)]");
@@ -112,7 +118,8 @@ TEST(LinearTile, ReplicasAreZeroColumns) {
   EXPECT_TRUE(agrees(t, *l));
   EXPECT_EQ(*linearToTile(*l), t);
 
-  LinearLayout ll = linearOf("{register: [(1)], lane: [(2), (0)]} -> {index: 4}");
+  LinearLayout ll =
+      linearOf("{register: [(1)], lane: [(2), (0)]} -> {index: 4}");
   Expected<TileLayout> back = linearToTile(ll);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->str(), "S[(2,2):(1@laneid,1)] + R[2:2@laneid]");
@@ -125,8 +132,9 @@ TEST(LinearTile, ReplicasAreZeroColumns) {
   Expected<LinearLayout> lm = tileToLinear(mem, {dims::kOffset, {}});
   ASSERT_TRUE(lm) << lm.error().message;
   // Iter 0 (4:1, the major logical bits 3, 4) holds offset bits 0, 1.
-  EXPECT_EQ(lm->str(), "{offset: [(8), (16), (1), (2), (4)], warp: [(0)], block: []} "
-                       "-> {index: 32}");
+  EXPECT_EQ(lm->str(),
+            "{offset: [(8), (16), (1), (2), (4)], warp: [(0)], block: []} "
+            "-> {index: 32}");
   EXPECT_TRUE(agrees(mem, *lm));
   EXPECT_EQ(*linearToTile(*lm, dims::kOffset), mem);
 }
@@ -139,26 +147,36 @@ TEST(LinearTile, TileRefusals) {
   EXPECT_EQ(message("S[(8,3):(1,8)]"),
             "iter 1 of S[(8,3):(1,8)] has extent 3, not a power of two");
   EXPECT_EQ(message("S[(4):(1)] + 5@warpid"),
-            "offset 5@warpid is not representable: a linear layout maps the origin of "
+            "offset 5@warpid is not representable: a linear layout maps the "
+            "origin of "
             "every axis to element 0");
-  EXPECT_EQ(message("S[(2,2):(3,1)]"), "iter 0 of S[(2,2):(3,1)] has stride 3, not a power of two");
-  EXPECT_EQ(message("S[(2,2):(0,1)]"),
-            "iter 0 of S[(2,2):(0,1)] has stride 0: several logical elements share one "
-            "coordinate, which a linear layout (hardware -> logical) cannot express");
-  EXPECT_EQ(message("S[(2,4):(2,1)]"),
-            "iter 0 of S[(2,4):(2,1)] and iter 1 of S[(2,4):(2,1)] both reach bit 1 of m "
-            "(value 2): the coordinates carry, so the map is not linear over F2");
-  EXPECT_EQ(message("S[(4):(2@laneid)]"),
-            "bit 0 (value 1) of laneid is reached by no iter: coordinates with it set "
-            "hold no element, but a linear layout maps every coordinate to one");
+  EXPECT_EQ(message("S[(2,2):(3,1)]"),
+            "iter 0 of S[(2,2):(3,1)] has stride 3, not a power of two");
+  EXPECT_EQ(
+      message("S[(2,2):(0,1)]"),
+      "iter 0 of S[(2,2):(0,1)] has stride 0: several logical elements share "
+      "one "
+      "coordinate, which a linear layout (hardware -> logical) cannot express");
+  EXPECT_EQ(
+      message("S[(2,4):(2,1)]"),
+      "iter 0 of S[(2,4):(2,1)] and iter 1 of S[(2,4):(2,1)] both reach bit 1 "
+      "of m "
+      "(value 2): the coordinates carry, so the map is not linear over F2");
+  EXPECT_EQ(
+      message("S[(4):(2@laneid)]"),
+      "bit 0 (value 1) of laneid is reached by no iter: coordinates with it "
+      "set "
+      "hold no element, but a linear layout maps every coordinate to one");
   EXPECT_EQ(message("S[(4):(1)] + R[3:4]"),
             "replica iter 0 (R[3:4]) has extent 3, not a power of two");
   EXPECT_EQ(message("S[(4):(1)] + R[2:0@warpid]"),
-            "replica iter 0 (R[2:0@warpid]) has stride 0: the element is held twice at "
+            "replica iter 0 (R[2:0@warpid]) has stride 0: the element is held "
+            "twice at "
             "one coordinate");
-  EXPECT_EQ(message("S[(4):(1)] + R[2:2]"),
-            "iter 0 of S[(4):(1)] and replica iter 0 (R[2:2]) both reach bit 1 of m "
-            "(value 2): the coordinates carry, so the map is not linear over F2");
+  EXPECT_EQ(
+      message("S[(4):(1)] + R[2:2]"),
+      "iter 0 of S[(4):(1)] and replica iter 0 (R[2:2]) both reach bit 1 of m "
+      "(value 2): the coordinates carry, so the map is not linear over F2");
   // A shape that the layout does not admit.
   EXPECT_FALSE(tileToLinear(tileOf("S[(4):(1)]"), {dims::kRegister, {2, 4}}));
 }
@@ -169,15 +187,19 @@ TEST(LinearTile, LinearRefusals) {
     return t ? std::string("converted: ") + t->str() : t.error().message;
   };
   EXPECT_EQ(message("{register: [(1), (2), (4), (5)]} -> {index: 8}"),
-            "basis 3 of in-dim register maps to 0b101, which is not a single bit: a tile "
+            "basis 3 of in-dim register maps to 0b101, which is not a single "
+            "bit: a tile "
             "iter moves one logical bit per hardware bit");
   EXPECT_EQ(message("{register: [(1)], lane: [(2), (1)]} -> {index: 4}"),
-            "basis 1 of in-dim lane maps to 0b1, as does basis 0 of in-dim register: a "
+            "basis 1 of in-dim lane maps to 0b1, as does basis 0 of in-dim "
+            "register: a "
             "tile layout cannot hold an element at the XOR of two coordinates");
-  EXPECT_EQ(message("{register: [(1)], lane: [(4)]} -> {index: 8}"),
-            "logical bit 1 (flat index 2) is reached by no basis: the layout is not "
-            "surjective, so some element has no coordinate");
-  EXPECT_EQ(message("{foo: [(1)]} -> {index: 2}"), "in-dim 'foo' names no tile axis");
+  EXPECT_EQ(
+      message("{register: [(1)], lane: [(4)]} -> {index: 8}"),
+      "logical bit 1 (flat index 2) is reached by no basis: the layout is not "
+      "surjective, so some element has no coordinate");
+  EXPECT_EQ(message("{foo: [(1)]} -> {index: 2}"),
+            "in-dim 'foo' names no tile axis");
   EXPECT_EQ(message("{register: [(1)], offset: [(2)]} -> {index: 4}"),
             "in-dims 'register' and 'offset' both map to axis m");
 }
@@ -190,9 +212,10 @@ TEST(LinearTile, LinearRefusals) {
 /// TLane (in the bridge's in-dim order). Representable: every logical bit
 /// on exactly one input bit, the other input bits zero. Else random columns.
 /// Out-dims: `index`, or dim0..dim{r-1} with `shape` set to their sizes.
-LinearLayout randomLinear(Gen &g, bool representable, std::vector<int64_t> &shape) {
-  const linear::DimId names[] = {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock,
-                                 linear::internDim("TLane")};
+LinearLayout randomLinear(Gen &g, bool representable,
+                          std::vector<int64_t> &shape) {
+  const linear::DimId names[] = {dims::kRegister, dims::kLane, dims::kWarp,
+                                 dims::kBlock, linear::internDim("TLane")};
   std::vector<linear::DimSize> ins;
   int inBits = 0;
   for (linear::DimId d : names) {
@@ -203,8 +226,10 @@ LinearLayout randomLinear(Gen &g, bool representable, std::vector<int64_t> &shap
     inBits += b;
   }
   if (ins.empty())
-    ins.push_back({dims::kRegister, int(g.uniform(0, 3))}), inBits = ins[0].log2;
-  int outBits = representable ? int(g.uniform(0, inBits)) : int(g.uniform(0, 8));
+    ins.push_back({dims::kRegister, int(g.uniform(0, 3))}),
+        inBits = ins[0].log2;
+  int outBits =
+      representable ? int(g.uniform(0, inBits)) : int(g.uniform(0, 8));
   std::vector<int> slots(static_cast<size_t>(inBits));
   for (int j = 0; j < inBits; ++j)
     slots[size_t(j)] = j;
@@ -321,7 +346,8 @@ TEST(LinearTileProperty, RandomLinearLayoutsRoundTrip) {
     ASSERT_TRUE(agrees(p, *fromP, shape));
     if (!(*fromP == ll)) {
       // Only a zero offset on wgid may add a size-1 in-dim.
-      ASSERT_EQ(fromP->numInDims(), ll.numInDims() + 1) << p.str() << " " << fromP->str();
+      ASSERT_EQ(fromP->numInDims(), ll.numInDims() + 1)
+          << p.str() << " " << fromP->str();
     }
   }
   EXPECT_GT(converted, 1000);
@@ -366,7 +392,8 @@ TEST(LinearTileProperty, ThroughCute) {
     // cute is colex over the row-major flat index bits: evaluate(c, x) is
     // the m coordinate tile gives element x.
     for (int64_t x = 0; x < t->size(); ++x)
-      ASSERT_EQ(cute::evaluate(*c, x), t->addressAt(x, *dimAxis(ll.inDim(0).id)));
+      ASSERT_EQ(cute::evaluate(*c, x),
+                t->addressAt(x, *dimAxis(ll.inDim(0).id)));
   }
 }
 
@@ -377,9 +404,11 @@ namespace {
 TEST(LinearTile, TritonLayouts) {
   // Triton's blocked and mma.sync layouts are strided bit permutations:
   // they convert to tile layouts and back exactly.
-  const unsigned spt[] = {1, 4}, tpw[] = {4, 8}, wpc[] = {4, 1}, order[] = {1, 0};
+  const unsigned spt[] = {1, 4}, tpw[] = {4, 8}, wpc[] = {4, 1},
+                 order[] = {1, 0};
   const int64_t shape[] = {64, 64};
-  Expected<LinearLayout> blocked = linear::blockedLayout(spt, tpw, wpc, order, shape);
+  Expected<LinearLayout> blocked =
+      linear::blockedLayout(spt, tpw, wpc, order, shape);
   ASSERT_TRUE(blocked) << blocked.error().message;
   Expected<TileLayout> bt = linearToTile(*blocked);
   ASSERT_TRUE(bt) << bt.error().message;
@@ -387,14 +416,16 @@ TEST(LinearTile, TritonLayouts) {
   // repeats on registers 8, 16; 4 warps; 4 lane rows (lanes 8, 16); the
   // column repeat on register 4; 8 lane columns; 4 contiguous registers. The
   // block in-dim (size 1) stays named as a zero offset.
-  EXPECT_EQ(bt->str(), "S[(4,4,4,2,8,4):(8,1@warpid,8@laneid,4,1@laneid,1)] + 0@cta");
+  EXPECT_EQ(bt->str(),
+            "S[(4,4,4,2,8,4):(8,1@warpid,8@laneid,4,1@laneid,1)] + 0@cta");
   std::vector<int64_t> s(shape, shape + 2);
   EXPECT_TRUE(agrees(*bt, *blocked, s));
   EXPECT_EQ(*tileToLinear(*bt, {linear::dims::kRegister, s}), *blocked);
 
   const unsigned instr[] = {16, 8}, warps[] = {2, 2};
   const int64_t mmaShape[] = {32, 16};
-  Expected<LinearLayout> mma = linear::nvidiaMmaLayout(2, instr, warps, mmaShape);
+  Expected<LinearLayout> mma =
+      linear::nvidiaMmaLayout(2, instr, warps, mmaShape);
   ASSERT_TRUE(mma) << mma.error().message;
   Expected<TileLayout> mt = linearToTile(*mma);
   ASSERT_TRUE(mt) << mt.error().message;
@@ -403,7 +434,9 @@ TEST(LinearTile, TritonLayouts) {
   EXPECT_EQ(*tileToLinear(*mt, {linear::dims::kRegister, ms}), *mma);
   // Row bit 4 on warp 2, row 8 on register 2, rows 1..4 on lanes 4..16;
   // column 8 on warp 1, columns 2, 4 on lanes 1, 2, column 1 on register 1.
-  EXPECT_EQ(mt->str(), "S[(2,2,8,2,4,2):(2@warpid,2,4@laneid,1@warpid,1@laneid,1)] + 0@cta");
+  EXPECT_EQ(
+      mt->str(),
+      "S[(2,2,8,2,4,2):(2@warpid,2,4@laneid,1@warpid,1@laneid,1)] + 0@cta");
 }
 
 } // namespace

@@ -58,9 +58,9 @@ TEST(PaddedBridge, Cute4x3) {
   PaddedConversion pc = ok(cuteToPadded(ok(cute::parseLayout("(4,3):(1,4)"))));
   EXPECT_TRUE(pc.exact);
   EXPECT_EQ(pc.paddedText, "(4,4):(1,4)");
-  EXPECT_EQ(stepTexts(pc), (std::vector<std::string>{
-                               "dim 1: extent 3 -> 4",
-                               "leaf 1 (3:4): extent 3 -> 4"}));
+  EXPECT_EQ(stepTexts(pc),
+            (std::vector<std::string>{"dim 1: extent 3 -> 4",
+                                      "leaf 1 (3:4): extent 3 -> 4"}));
   EXPECT_EQ(pc.layout.layout(),
             P("{offset: [(1,0), (2,0), (0,1), (0,2)]} -> {dim0: 4, dim1: 4}"));
   linear::Waste w = ok(pc.layout.waste());
@@ -90,10 +90,10 @@ TEST(PaddedBridge, CuteRestride) {
   PaddedConversion pc = ok(cuteToPadded(ok(cute::parseLayout("(3,4):(1,3)"))));
   EXPECT_FALSE(pc.exact);
   EXPECT_EQ(pc.paddedText, "(4,4):(1,4)");
-  EXPECT_EQ(stepTexts(pc), (std::vector<std::string>{
-                               "dim 0: extent 3 -> 4",
-                               "leaf 0 (3:1): extent 3 -> 4",
-                               "leaf 1 (4:3): stride 3 -> 4"}));
+  EXPECT_EQ(stepTexts(pc),
+            (std::vector<std::string>{"dim 0: extent 3 -> 4",
+                                      "leaf 0 (3:1): extent 3 -> 4",
+                                      "leaf 1 (4:3): stride 3 -> 4"}));
   linear::Waste w = ok(pc.layout.waste());
   EXPECT_EQ(w.masked[0].values, (std::vector<int64_t>{3, 7, 11, 15}));
   EXPECT_NE(pc.describe().find("restrided"), std::string::npos);
@@ -145,7 +145,8 @@ TEST(PaddedBridge, CuteDiagnostics) {
   // Broadcast: not a bijection onto the offsets.
   auto bcast = cuteToPadded(ok(cute::parseLayout("(3,2):(1,0)")));
   ASSERT_FALSE(bcast);
-  EXPECT_NE(bcast.error().message.find("is not a bijection"), std::string::npos);
+  EXPECT_NE(bcast.error().message.find("is not a bijection"),
+            std::string::npos);
 }
 
 // tmem_accumulator S[(2,128,112):(112@TCol,1@TLane,1@TCol)] over
@@ -198,9 +199,9 @@ TEST(PaddedBridge, TileThreeStageRing) {
                       linear::dims::kOffset));
   EXPECT_TRUE(pc.exact);
   EXPECT_EQ(pc.paddedText, "S[(4,64):(64,1)]");
-  EXPECT_EQ(stepTexts(pc), (std::vector<std::string>{
-                               "dim 0: extent 3 -> 4",
-                               "iter 0 (3:64): extent 3 -> 4"}));
+  EXPECT_EQ(stepTexts(pc),
+            (std::vector<std::string>{"dim 0: extent 3 -> 4",
+                                      "iter 0 (3:64): extent 3 -> 4"}));
   EXPECT_EQ(pc.layout.layout(),
             P("{offset: [(0,1), (0,2), (0,4), (0,8), (0,16), (0,32), (1,0), "
               "(2,0)]} -> {dim0: 4, dim1: 64}"));
@@ -228,8 +229,8 @@ TEST(PaddedBridge, TileDiagnostics) {
 // logical coordinate of the original cute layout, the padded layout's
 // inverse sends its original offset back to it.
 TEST(PaddedBridge, ExactKeepsPlacement) {
-  for (const char *text : {"(4,3):(1,4)", "(64,3):(1,64)", "((2,3),4):((1,2),8)",
-                           "(5,2):(1,8)"}) {
+  for (const char *text :
+       {"(4,3):(1,4)", "(64,3):(1,64)", "((2,3),4):((1,2),8)", "(5,2):(1,8)"}) {
     cute::Layout c = ok(cute::parseLayout(text));
     PaddedConversion pc = ok(cuteToPadded(c));
     ASSERT_TRUE(pc.exact) << text;

@@ -54,7 +54,8 @@ int64_t dim(const IntTuple &t, size_t i) {
     for (size_t r = 0; r < s.size(); ++r) {
       IntTuple rep;
       if (c.replica) {
-        Expected<IntTuple> rr = cute::crd2offset(IntTuple(int64_t(r)), *c.replica);
+        Expected<IntTuple> rr =
+            cute::crd2offset(IntTuple(int64_t(r)), *c.replica);
         if (!rr)
           return ::testing::AssertionFailure() << rr.error().message;
         rep = *rr;
@@ -62,11 +63,13 @@ int64_t dim(const IntTuple &t, size_t i) {
       for (size_t i = 0; i < c.axes.size(); ++i) {
         int slot = l.axisSlot(c.axes[i]);
         int64_t want = slot < 0 ? 0 : s[r][size_t(slot)];
-        int64_t got = dim(*d, i) + (c.replica ? dim(rep, i) : 0) + l.offsetOn(c.axes[i]);
+        int64_t got =
+            dim(*d, i) + (c.replica ? dim(rep, i) : 0) + l.offsetOn(c.axes[i]);
         if (want != got)
           return ::testing::AssertionFailure()
-                 << l.str() << " vs " << c.shard.str() << " at x=" << x << " r=" << r
-                 << " axis " << c.axes[i].name() << ": " << want << " != " << got;
+                 << l.str() << " vs " << c.shard.str() << " at x=" << x
+                 << " r=" << r << " axis " << c.axes[i].name() << ": " << want
+                 << " != " << got;
       }
     }
   }
@@ -115,24 +118,27 @@ TEST(TileCute, PlainCuteLayoutIsAMemoryLayout) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->str(), "S[(8,4,2):(2,16,1)]");
   for (int64_t x = 0; x < 64; ++x)
-    EXPECT_EQ(t->addressAt(x), cute::evaluate(cuteOf("((2,4),8):((1,16),2)"), x));
+    EXPECT_EQ(t->addressAt(x),
+              cute::evaluate(cuteOf("((2,4),8):((1,16),2)"), x));
 }
 
 TEST(TileCute, ReplicaAndOffsetAreRefusedOrCarried) {
-  TileLayout l =
-      tileOf("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid");
+  TileLayout l = tileOf(
+      "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid");
   Expected<TileAsCute> refused = tileToCute(l);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().message,
-            "replica iter 0 (R[2:4@warpid]) is not representable in a cute layout: "
-            "cute maps a coordinate to one point");
+  EXPECT_EQ(
+      refused.error().message,
+      "replica iter 0 (R[2:4@warpid]) is not representable in a cute layout: "
+      "cute maps a coordinate to one point");
   ASSERT_EQ(refused.error().notes.size(), 1u);
 
   Expected<TileAsCute> offsetOnly = tileToCute(tileOf("S[(4):(1)] + 5@warpid"));
   ASSERT_FALSE(offsetOnly);
-  EXPECT_EQ(offsetOnly.error().message,
-            "offset 5@warpid is not representable in a cute layout: cute layouts "
-            "start at the origin");
+  EXPECT_EQ(
+      offsetOnly.error().message,
+      "offset 5@warpid is not representable in a cute layout: cute layouts "
+      "start at the origin");
   // A zero offset adds nothing and is kept.
   Expected<TileAsCute> zero = tileToCute(tileOf("S[(4):(1)] + 0@warpid"));
   ASSERT_TRUE(zero);
@@ -160,15 +166,18 @@ TEST(TileCute, CodomainErrors) {
 
 TEST(TileCute, CuteRefusals) {
   const Axis two[] = {Axis::laneid(), Axis::m()};
-  EXPECT_EQ(cuteToTile(cuteOf("(4,2):(1@0@1,1)"), two).error().message,
-            "cute layout (4,2):(1@0@1,1), leaf 0 (stride 1@0@1): a nested basis is "
-            "not representable as a tile stride (tile axes are flat)");
+  EXPECT_EQ(
+      cuteToTile(cuteOf("(4,2):(1@0@1,1)"), two).error().message,
+      "cute layout (4,2):(1@0@1,1), leaf 0 (stride 1@0@1): a nested basis is "
+      "not representable as a tile stride (tile axes are flat)");
   EXPECT_EQ(cuteToTile(cuteOf("(4,2):(1@2,1)"), two).error().message,
-            "cute layout (4,2):(1@2,1), leaf 0 (stride 1@2): basis index 2 is outside "
+            "cute layout (4,2):(1@2,1), leaf 0 (stride 1@2): basis index 2 is "
+            "outside "
             "the codomain of 2 axes");
-  EXPECT_EQ(cuteToTile(cuteOf("(4,2):(1,-3)"), two).error().message,
-            "cute layout (4,2):(1,-3), leaf 1 (stride -3): a negative stride is not "
-            "representable (tile strides are non-negative)");
+  EXPECT_EQ(
+      cuteToTile(cuteOf("(4,2):(1,-3)"), two).error().message,
+      "cute layout (4,2):(1,-3), leaf 1 (stride -3): a negative stride is not "
+      "representable (tile strides are non-negative)");
   EXPECT_FALSE(cuteToTile(cuteOf("(4,2):(1,2)"), {}));
 }
 
@@ -208,8 +217,10 @@ TEST(TileCuteProperty, RandomCuteLayoutsRoundTrip) {
             size *= e;
             shape = IntTuple(e);
             int64_t s = g.stride();
-            stride = g.chance(25) ? IntTuple(s)
-                                  : IntTuple::leaf(s, BasisPath::unit(int(g.uniform(0, 3))));
+            stride =
+                g.chance(25)
+                    ? IntTuple(s)
+                    : IntTuple::leaf(s, BasisPath::unit(int(g.uniform(0, 3))));
             return;
           }
           shape = IntTuple();
@@ -233,8 +244,8 @@ TEST(TileCuteProperty, RandomCuteLayoutsRoundTrip) {
     for (int64_t x = 0; x < t->size(); ++x) {
       IntTuple want = *cute::crd2offset(IntTuple(x), *c);
       for (size_t i = 0; i < 4; ++i)
-        ASSERT_EQ(t->addressAt(x, ax[i]), dim(want, i)) << c->str() << " -> " << t->str()
-                                                        << " at " << x;
+        ASSERT_EQ(t->addressAt(x, ax[i]), dim(want, i))
+            << c->str() << " -> " << t->str() << " at " << x;
     }
     // Back to cute over the same codomain: the flattened layout, strides as
     // bases; again the same function.

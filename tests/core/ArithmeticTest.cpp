@@ -29,7 +29,8 @@ TEST(Checked, NextPow2) {
   EXPECT_EQ(*lk::checkedNextPow2(1, "x"), 1);
   EXPECT_EQ(*lk::checkedNextPow2(5, "x"), 8);
   EXPECT_EQ(*lk::checkedNextPow2(int64_t(1) << 62, "x"), int64_t(1) << 62);
-  EXPECT_EQ(*lk::checkedNextPow2((int64_t(1) << 61) + 1, "x"), int64_t(1) << 62);
+  EXPECT_EQ(*lk::checkedNextPow2((int64_t(1) << 61) + 1, "x"), int64_t(1)
+                                                                   << 62);
   for (int64_t n : {(int64_t(1) << 62) + 1, int64_t(3) << 61, kMax}) {
     auto e = lk::checkedNextPow2(n, "the padded extent");
     ASSERT_FALSE(e) << n;

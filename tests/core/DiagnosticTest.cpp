@@ -55,7 +55,8 @@ TEST(Lexer, IntegerOverflowAndMissingDigits) {
   lk::Lexer big("99999999999999999999");
   auto v = big.readInt("shape");
   ASSERT_FALSE(v);
-  EXPECT_NE(v.error().message.find("does not fit in 64 bits"), std::string::npos);
+  EXPECT_NE(v.error().message.find("does not fit in 64 bits"),
+            std::string::npos);
   lk::Lexer min("-9223372036854775808");
   EXPECT_EQ(*min.readInt("x"), std::numeric_limits<int64_t>::min());
   lk::Lexer none("x");

@@ -84,7 +84,8 @@ TEST(IntTuple, BasisLeaves) {
   EXPECT_TRUE(T({1, b}).hasBasis());
   EXPECT_FALSE(T({1, 3}).hasBasis());
   // Same value, different basis: not equal.
-  EXPECT_NE(IntTuple::leaf(3, BasisPath::unit(0)), IntTuple::leaf(3, BasisPath::unit(1)));
+  EXPECT_NE(IntTuple::leaf(3, BasisPath::unit(0)),
+            IntTuple::leaf(3, BasisPath::unit(1)));
 }
 
 TEST(IntTuple, BasisPathLimits) {

@@ -93,7 +93,8 @@ TEST(AlgebraLaws, ComplementIsDisjointAndCovering) {
     std::vector<int64_t> bv = values(both);
     std::set<int64_t> seen(bv.begin(), bv.end());
     ASSERT_EQ(seen.size(), bv.size()) << l.str() << " , " << c->str();
-    ASSERT_EQ(*seen.rbegin() + 1, int64_t(bv.size())) << l.str() << " , " << c->str();
+    ASSERT_EQ(*seen.rbegin() + 1, int64_t(bv.size()))
+        << l.str() << " , " << c->str();
     ASSERT_GE(int64_t(bv.size()), m);
   }
 }
@@ -117,11 +118,13 @@ TEST(AlgebraLaws, ComplementWithGapsAvoidsTheImage) {
 TEST(AlgebraLaws, RightInverse) {
   LayoutGen gen(6);
   for (int t = 0; t < kTrials; ++t) {
-    Layout l = gen.pick(0, 1) ? gen.injective(5, 5, gen.pick(0, 1)) : gen.any(5, 5, 16);
+    Layout l = gen.pick(0, 1) ? gen.injective(5, 5, gen.pick(0, 1))
+                              : gen.any(5, 5, 16);
     auto r = right_inverse(l);
     ASSERT_TRUE(r) << l.str();
     for (int64_t i = 0; i < r->size(); ++i)
-      ASSERT_EQ(evaluate(l, evaluate(*r, i)), i) << l.str() << " -> " << r->str();
+      ASSERT_EQ(evaluate(l, evaluate(*r, i)), i)
+          << l.str() << " -> " << r->str();
   }
 }
 
@@ -132,7 +135,8 @@ TEST(AlgebraLaws, LeftInverse) {
     auto r = left_inverse(l);
     ASSERT_TRUE(r) << l.str() << ": " << r.error().message;
     for (int64_t i = 0; i < l.size(); ++i)
-      ASSERT_EQ(evaluate(*r, evaluate(l, i)), i) << l.str() << " -> " << r->str();
+      ASSERT_EQ(evaluate(*r, evaluate(l, i)), i)
+          << l.str() << " -> " << r->str();
   }
   // Any layout: when a left inverse is returned, L(R(L(i))) = L(i).
   for (int t = 0; t < kTrials; ++t) {
@@ -142,7 +146,8 @@ TEST(AlgebraLaws, LeftInverse) {
       continue;
     for (int64_t i = 0; i < l.size(); ++i) {
       int64_t li = evaluate(l, i);
-      ASSERT_EQ(evaluate(l, evaluate(*r, li)), li) << l.str() << " -> " << r->str();
+      ASSERT_EQ(evaluate(l, evaluate(*r, li)), li)
+          << l.str() << " -> " << r->str();
     }
   }
 }
@@ -170,7 +175,8 @@ TEST(AlgebraLaws, LogicalDivideTilesTheLayout) {
     ASSERT_EQ(r->mode(0).size(), d);
     ASSERT_EQ(r->size(), a.size());
     // Same values as A, tile by tile.
-    ASSERT_EQ(values(*r), values(a)) << a.str() << " / " << d << " = " << r->str();
+    ASSERT_EQ(values(*r), values(a))
+        << a.str() << " / " << d << " = " << r->str();
   }
 }
 
@@ -188,7 +194,8 @@ TEST(AlgebraLaws, LogicalProductOfGappedBlocksNeverOverlaps) {
     ++built;
     std::vector<int64_t> v = values(*p);
     std::set<int64_t> seen(v.begin(), v.end());
-    ASSERT_EQ(seen.size(), v.size()) << a.str() << " x " << b.str() << " = " << p->str();
+    ASSERT_EQ(seen.size(), v.size())
+        << a.str() << " x " << b.str() << " = " << p->str();
   }
   EXPECT_GT(built, kTrials / 2);
 }
@@ -204,7 +211,8 @@ TEST(AlgebraLaws, LogicalProductIsInjectiveForInjectiveBlocks) {
     ASSERT_EQ(p->mode(0), a);
     std::vector<int64_t> v = values(*p);
     std::set<int64_t> seen(v.begin(), v.end());
-    ASSERT_EQ(seen.size(), v.size()) << a.str() << " x " << b.str() << " = " << p->str();
+    ASSERT_EQ(seen.size(), v.size())
+        << a.str() << " x " << b.str() << " = " << p->str();
   }
 }
 

@@ -35,7 +35,8 @@ TEST(Layout, MakeChecksCongruenceAndShape) {
   EXPECT_FALSE(Layout::make(IntTuple::tuple({2, 4}), IntTuple(1)));
   EXPECT_FALSE(Layout::make(IntTuple(0), IntTuple(1)));
   EXPECT_TRUE(Layout::make(IntTuple(3), IntTuple(-2)));
-  EXPECT_EQ(Layout::compact(IntTuple::tuple({2, 1, 4}))->str(), "(2,1,4):(1,0,2)");
+  EXPECT_EQ(Layout::compact(IntTuple::tuple({2, 1, 4}))->str(),
+            "(2,1,4):(1,0,2)");
 }
 
 TEST(Evaluation, Crd2idxAllCoordinateForms) {
@@ -82,8 +83,10 @@ TEST(Structure, CoalesceExamples) {
   EXPECT_EQ(coalesce(L("(1,1):(3,5)")).str(), "1:0");
   EXPECT_EQ(coalesce(L("(4,3):(0,0)")).str(), "12:0");
   // With a profile: only mode 0 is coalesced.
-  EXPECT_EQ(coalesce(L("((2,4),(2,4)):((1,2),(8,16))"), *parseIntTuple("(1,(1,1))"))->str(),
-            "(8,(2,4)):(1,(8,16))");
+  EXPECT_EQ(
+      coalesce(L("((2,4),(2,4)):((1,2),(8,16))"), *parseIntTuple("(1,(1,1))"))
+          ->str(),
+      "(8,(2,4)):(1,(8,16))");
 }
 
 TEST(Structure, FilterZerosAndFilter) {
@@ -98,8 +101,10 @@ TEST(Structure, FilterZerosAndFilter) {
 TEST(Structure, FlattenAndGroupModes) {
   EXPECT_EQ(flatten(L("((2,4),(8,(3,5))):((1,2),(8,(64,192)))")).str(),
             "(2,4,8,3,5):(1,2,8,64,192)");
-  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 0, 2)->str(), "((4,8),16):((1,4),32)");
-  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 1, 3)->str(), "(4,(8,16)):(1,(4,32))");
+  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 0, 2)->str(),
+            "((4,8),16):((1,4),32)");
+  EXPECT_EQ(group_modes(L("(4,8,16):(1,4,32)"), 1, 3)->str(),
+            "(4,(8,16)):(1,(4,32))");
   EXPECT_FALSE(group_modes(L("(4,8):(1,4)"), 1, 3));
 }
 
@@ -108,7 +113,8 @@ TEST(Composition, SpecExamplesInCuTeOrder) {
   // in this order: A = 8:2, B = 4:1 gives i -> 2i on [0,4).
   EXPECT_EQ(str(composition(L("8:2"), L("4:1"))), "4:2");
   // Hierarchical example: B's image {0,1,2,3} stays inside A's first mode.
-  EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("(2,2):(1,2)"))), "(2,2):(1,2)");
+  EXPECT_EQ(str(composition(L("(4,2):(1,4)"), L("(2,2):(1,2)"))),
+            "(2,2):(1,2)");
 }
 
 TEST(Composition, ReachesPastSizeAlongTheLastMode) {
@@ -120,7 +126,8 @@ TEST(Composition, ReachesPastSizeAlongTheLastMode) {
 TEST(Composition, ByModeDropsTrailingModes) {
   // (8,4,2):(1,8,32) with tiler (2:2, _): mode 0 -> 2:2, mode 1 kept,
   // mode 2 dropped (CuTe C++ behaviour).
-  EXPECT_EQ(str(composition(L("(8,4,2):(1,8,32)"), T("(2:2,_)"))), "(2,4):(2,8)");
+  EXPECT_EQ(str(composition(L("(8,4,2):(1,8,32)"), T("(2:2,_)"))),
+            "(2,4):(2,8)");
   // A bare integer tiler composes as n:1, also for n == 1.
   EXPECT_EQ(str(composition(L("12:8"), T("1"))), "1:8");
 }
@@ -128,11 +135,13 @@ TEST(Composition, ByModeDropsTrailingModes) {
 TEST(Composition, DivisibilityFailuresNameTheModes) {
   auto stride = composition(L("(6,4,8):(32,8,1)"), L("6:8"));
   ASSERT_FALSE(stride);
-  EXPECT_NE(stride.error().message.find("stride divisibility"), std::string::npos);
+  EXPECT_NE(stride.error().message.find("stride divisibility"),
+            std::string::npos);
   EXPECT_NE(stride.error().message.find("mode 0 (6:32)"), std::string::npos);
   auto shape = composition(L("(16,2):(2,1)"), L("45:1"));
   ASSERT_FALSE(shape);
-  EXPECT_NE(shape.error().message.find("shape divisibility"), std::string::npos);
+  EXPECT_NE(shape.error().message.find("shape divisibility"),
+            std::string::npos);
 }
 
 TEST(Composition, IllPosedInputsAreErrorsNotWrongLayouts) {
@@ -140,7 +149,8 @@ TEST(Composition, IllPosedInputsAreErrorsNotWrongLayouts) {
   // stride 3 steps across A's mode of extent 4 unevenly ...
   EXPECT_FALSE(composition(L("(4,16):(8,5)"), L("(4,6,8):(3,24,144)")));
   // ... and (32,2):(1,32) composed leaf by leaf carries across A's modes.
-  EXPECT_FALSE(composition(L("((8,6,4,3),4):((288,48,12,4),1)"), L("(32,2):(1,32)")));
+  EXPECT_FALSE(
+      composition(L("((8,6,4,3),4):((288,48,12,4),1)"), L("(32,2):(1,32)")));
 }
 
 TEST(Composition, NegativeStridesAcrossModesAreRefused) {
@@ -204,7 +214,8 @@ TEST(Divide, RegroupsFollowTheTilersProfile) {
             "(((2,2),3),((2,1),2,3)):(((1,4),8),((2,0),24,48))");
   EXPECT_EQ(str(tiled_divide(b, n)),
             "(((2,2),3),(2,1),2,3):(((1,4),8),(2,0),24,48)");
-  EXPECT_EQ(str(flat_divide(b, n)), "((2,2),3,(2,1),2,3):((1,4),8,(2,0),24,48)");
+  EXPECT_EQ(str(flat_divide(b, n)),
+            "((2,2),3,(2,1),2,3):((1,4),8,(2,0),24,48)");
   // A tiler that is one layout divides the whole layout: (tile, rest).
   EXPECT_EQ(str(zipped_divide(L("(8,8):(8,1)"), T("4:1"))),
             "(4,(2,8)):(8,(32,1))");
@@ -267,8 +278,10 @@ TEST(Limits, ResultsThatDoNotFitAreErrors) {
   EXPECT_NE(d.error().message.find("does not fit"), std::string::npos);
   // Offsets beyond int64, and the stride INT64_MIN, are refused up front.
   int64_t max = std::numeric_limits<int64_t>::max();
-  EXPECT_FALSE(Layout::make(IntTuple::tuple({2, 2}), IntTuple::tuple({max, max})));
-  EXPECT_FALSE(Layout::make(IntTuple(2), IntTuple(std::numeric_limits<int64_t>::min())));
+  EXPECT_FALSE(
+      Layout::make(IntTuple::tuple({2, 2}), IntTuple::tuple({max, max})));
+  EXPECT_FALSE(
+      Layout::make(IntTuple(2), IntTuple(std::numeric_limits<int64_t>::min())));
   EXPECT_FALSE(Swizzle::make(1, max, max));
 }
 
@@ -297,14 +310,19 @@ TEST(MaxCommon, VectorAndLayout) {
 TEST(ShapeDiv, RoundingModes) {
   IntTuple s = *parseIntTuple("(4,6)");
   EXPECT_EQ(shape_div(s, IntTuple(8), Rounding::Exact)->str(), "(1,3)");
-  EXPECT_EQ(shape_div(*parseIntTuple("(6,4)"), IntTuple(4), Rounding::Ceil)->str(), "(2,4)");
+  EXPECT_EQ(
+      shape_div(*parseIntTuple("(6,4)"), IntTuple(4), Rounding::Ceil)->str(),
+      "(2,4)");
   EXPECT_EQ(shape_div(IntTuple(7), IntTuple(2), Rounding::Floor)->str(), "3");
   EXPECT_EQ(ceil_div(IntTuple(7), IntTuple(2))->str(), "4");
   auto bad = shape_div(IntTuple(6), IntTuple(4), Rounding::Exact);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("does not divide"), std::string::npos);
   EXPECT_FALSE(shape_div(IntTuple(6), IntTuple(0), Rounding::Ceil));
-  EXPECT_EQ(shape_div(*parseIntTuple("(4,6)"), *parseIntTuple("(2,3)"), Rounding::Exact)->str(), "(2,2)");
+  EXPECT_EQ(shape_div(*parseIntTuple("(4,6)"), *parseIntTuple("(2,3)"),
+                      Rounding::Exact)
+                ->str(),
+            "(2,2)");
 }
 
 TEST(Equivalence, SameFunctionDifferentStructure) {
@@ -332,7 +350,8 @@ TEST(Equivalence, ComposedLayoutsCompareAsFunctions) {
   // Row 1 of the 128B swizzle is permuted: not the plain layout.
   EXPECT_FALSE(*equivalent(C("Sw<3,4,3> o (8,64):(64,1)"), C("(8,64):(64,1)")));
   // Same swizzle, equivalent inner layouts.
-  EXPECT_TRUE(*equivalent(C("Sw<3,4,3> o (8,64):(64,1)"), C("Sw<3,4,3> o ((8),(8,8)):((64),(1,8))")));
+  EXPECT_TRUE(*equivalent(C("Sw<3,4,3> o (8,64):(64,1)"),
+                          C("Sw<3,4,3> o ((8),(8,8)):((64),(1,8))")));
   // Sw<1,0,1>(x) = x ^ ((x & 2) >> 1) maps 0,1,2,3 to 0,1,3,2: not 4:1, and
   // with a different offset it is compared point by point.
   EXPECT_FALSE(*equivalent(C("Sw<1,0,1> o 4:1"), C("4:1")));
@@ -358,7 +377,7 @@ TEST(Swizzle, CuTeFormula) {
   EXPECT_EQ((*neg)(0x10), 0x90);
   for (int64_t x = 0; x < 4096; ++x)
     EXPECT_EQ((*neg)((*neg)(x)), x);
-  EXPECT_FALSE(Swizzle::make(3, 4, -2)); // |S| < B
+  EXPECT_FALSE(Swizzle::make(3, 4, -2));   // |S| < B
   EXPECT_FALSE(Swizzle::make(1, 30, -40)); // B + M + |S| > 62
 }
 

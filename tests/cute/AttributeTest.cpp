@@ -12,22 +12,24 @@
 
 using namespace lk;
 using namespace lk::cute;
-using lk::cute::testing::failsAt;
 using lk::cute::testing::B;
+using lk::cute::testing::failsAt;
 using lk::cute::testing::Generator;
 using lk::cute::testing::T;
 
 namespace {
 
-
 TEST(LayoutAttribute, SpecExamples) {
-  LayoutAttribute a = *parseLayoutAttribute("<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>");
+  LayoutAttribute a =
+      *parseLayoutAttribute("<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>");
   EXPECT_EQ(a.layout, Layout::make(T({128, 64}), T({64, 1})).value());
   EXPECT_EQ(a.swizzle, (Swizzle{3, 4, 3}));
   EXPECT_EQ(a.elem, (ElementType{"nvfp4", 4}));
 
-  LayoutAttribute b = *parseLayoutAttribute("<((4,32),64),((1,512),16),elem=mxf4>");
-  EXPECT_EQ(b.layout, Layout::make(T({T({4, 32}), 64}), T({T({1, 512}), 16})).value());
+  LayoutAttribute b =
+      *parseLayoutAttribute("<((4,32),64),((1,512),16),elem=mxf4>");
+  EXPECT_EQ(b.layout,
+            Layout::make(T({T({4, 32}), 64}), T({T({1, 512}), 16})).value());
   EXPECT_FALSE(b.swizzle);
   EXPECT_EQ(b.elem->name, "mxf4");
 
@@ -41,15 +43,16 @@ TEST(LayoutAttribute, SpecExamples) {
   EXPECT_FALSE(d.elem);
 
   LayoutAttribute e = *parseLayoutAttribute("<(16,(8,2)),(1,(16,8))>");
-  EXPECT_EQ(e.layout, Layout::make(T({16, T({8, 2})}), T({1, T({16, 8})})).value());
+  EXPECT_EQ(e.layout,
+            Layout::make(T({16, T({8, 2})}), T({1, T({16, 8})})).value());
 
   LayoutAttribute f = *parseLayoutAttribute("<(16,16),(1,16)>");
   EXPECT_EQ(f.str(), "<(16,16),(1,16)>");
 
-  for (const char *text : {"<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>",
-                           "<((4,32),64),((1,512),16),elem=mxf4>",
-                           "<(1,1),(0,0)>", "<(16,16),(1,16),swizzle<2,5,2>>",
-                           "<(16,(8,2)),(1,(16,8))>"})
+  for (const char *text :
+       {"<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>",
+        "<((4,32),64),((1,512),16),elem=mxf4>", "<(1,1),(0,0)>",
+        "<(16,16),(1,16),swizzle<2,5,2>>", "<(16,(8,2)),(1,(16,8))>"})
     EXPECT_EQ(parseLayoutAttribute(text)->str(), text);
 }
 
@@ -69,8 +72,9 @@ TEST(LayoutAttribute, EveryHardwareSwizzle) {
 }
 
 TEST(LayoutAttribute, BlanksAndIntegerShapes) {
-  LayoutAttribute a = *parseLayoutAttribute(
-      " < ( 128 , 64 ) ,\t( 64 , 1 ) , swizzle < 3 , 4 , 3 > , elem = nvfp4 > \n");
+  LayoutAttribute a =
+      *parseLayoutAttribute(" < ( 128 , 64 ) ,\t( 64 , 1 ) , swizzle < 3 , 4 , "
+                            "3 > , elem = nvfp4 > \n");
   EXPECT_EQ(a.str(), "<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>");
   LayoutAttribute b = *parseLayoutAttribute("<8,1>");
   EXPECT_EQ(b.layout, Layout::make(8, 1).value());
@@ -81,32 +85,68 @@ TEST(LayoutAttribute, BlanksAndIntegerShapes) {
 }
 
 TEST(LayoutAttribute, SyntaxDiagnostics) {
-  EXPECT_TRUE(failsAt(parseLayoutAttribute(""), "expected '<' to start a layout attribute but found end of input", 1));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("(8,1)"), "expected '<' to start a layout attribute but found '('", 1));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2)"), "expected ',' or '>' after the stride but found end of input", 13));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4)>"), "expected ',' between shape and stride but found '>'", 7));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4):(1,2)>"), "expected ',' between shape and stride but found ':'", 7));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,-2)>"), "expected a non-negative integer or '(' in stride but found '-'", 11));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2@1)>"), "expected ',' or ')' in stride but found '@'", 12));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(),()>"), "expected a non-negative integer or '(' in shape but found ')'", 3));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizle<3,4,3>>"), "expected 'swizzle<B,M,S>' or 'elem=<name>' but found 'swizle'", 14));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),>"), "expected 'swizzle<B,M,S>' or 'elem=<name>' but found '>'", 14));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4>>"), "expected ',' after swizzle M but found '>'", 25));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4,-3>>"), "expected swizzle S (a non-negative integer) but found '-'", 26));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4,3>,swizzle<3,4,3>>"), "expected 'elem=<name>' but found a second 'swizzle' clause", 29));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=f16,swizzle<3,4,3>>"), "expected '>' to close the layout attribute but found ','", 22));
-  Expected<LayoutAttribute> order = parseLayoutAttribute("<(2,4),(1,2),elem=f16,swizzle<3,4,3>>");
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute(""),
+      "expected '<' to start a layout attribute but found end of input", 1));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("(8,1)"),
+                      "expected '<' to start a layout attribute but found '('",
+                      1));
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute("<(2,4),(1,2)"),
+      "expected ',' or '>' after the stride but found end of input", 13));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4)>"),
+                      "expected ',' between shape and stride but found '>'",
+                      7));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4):(1,2)>"),
+                      "expected ',' between shape and stride but found ':'",
+                      7));
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute("<(2,4),(1,-2)>"),
+      "expected a non-negative integer or '(' in stride but found '-'", 11));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2@1)>"),
+                      "expected ',' or ')' in stride but found '@'", 12));
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute("<(),()>"),
+      "expected a non-negative integer or '(' in shape but found ')'", 3));
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute("<(2,4),(1,2),swizle<3,4,3>>"),
+      "expected 'swizzle<B,M,S>' or 'elem=<name>' but found 'swizle'", 14));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),>"),
+              "expected 'swizzle<B,M,S>' or 'elem=<name>' but found '>'", 14));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4>>"),
+                      "expected ',' after swizzle M but found '>'", 25));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4,-3>>"),
+              "expected swizzle S (a non-negative integer) but found '-'", 26));
+  EXPECT_TRUE(failsAt(
+      parseLayoutAttribute("<(2,4),(1,2),swizzle<3,4,3>,swizzle<3,4,3>>"),
+      "expected 'elem=<name>' but found a second 'swizzle' clause", 29));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=f16,swizzle<3,4,3>>"),
+              "expected '>' to close the layout attribute but found ','", 22));
+  Expected<LayoutAttribute> order =
+      parseLayoutAttribute("<(2,4),(1,2),elem=f16,swizzle<3,4,3>>");
   ASSERT_FALSE(order);
   ASSERT_EQ(order.error().notes.size(), 1u);
-  EXPECT_EQ(order.error().notes[0], "elem is the last clause: the swizzle comes before it");
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=f16,elem=f16>"), "expected '>' to close the layout attribute but found ','", 22));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem f16>"), "expected '=' after 'elem' but found 'f'", 19));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=>"), "expected element type (a name) but found '>'", 19));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=8bit>"), "expected element type (a name) but found '8'", 19));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2)> x"), "unexpected trailing text 'x'", 15));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,99999999999999999999)>"), "does not fit in 64 bits", 11));
+  EXPECT_EQ(order.error().notes[0],
+            "elem is the last clause: the swizzle comes before it");
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=f16,elem=f16>"),
+              "expected '>' to close the layout attribute but found ','", 22));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem f16>"),
+                      "expected '=' after 'elem' but found 'f'", 19));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=>"),
+                      "expected element type (a name) but found '>'", 19));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=8bit>"),
+                      "expected element type (a name) but found '8'", 19));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2)> x"),
+                      "unexpected trailing text 'x'", 15));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,99999999999999999999)>"),
+                      "does not fit in 64 bits", 11));
   std::string deep = "<" + std::string(10000, '(');
-  EXPECT_TRUE(failsAt(parseLayoutAttribute(deep), "shape nests deeper than 64 levels", 66));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute(deep),
+                      "shape nests deeper than 64 levels", 66));
 }
 
 TEST(LayoutAttribute, SemanticDiagnostics) {
@@ -115,33 +155,48 @@ TEST(LayoutAttribute, SemanticDiagnostics) {
   EXPECT_TRUE(failsAt(c, "shape (2,4) and stride (1) are not congruent", 8));
   EXPECT_EQ(c.error().range->end.column, 11u);
   // Positive shape: at the leaf.
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,(0,4)),(1,(2,2))>"), "shape leaf 0 must be positive", 6));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(4294967296,4294967296),(1,1)>"), "does not fit in 64 bits", 2));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,(0,4)),(1,(2,2))>"),
+                      "shape leaf 0 must be positive", 6));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(4294967296,4294967296),(1,1)>"),
+                      "does not fit in 64 bits", 2));
   // Swizzle: at the clause, with the supported set in a note.
-  Expected<LayoutAttribute> s = parseLayoutAttribute("<(16,16),(1,16),swizzle<1,2,3>>");
+  Expected<LayoutAttribute> s =
+      parseLayoutAttribute("<(16,16),(1,16),swizzle<1,2,3>>");
   EXPECT_TRUE(failsAt(s, "swizzle<1,2,3> is not a hardware swizzle", 17));
   EXPECT_EQ(s.error().range->end.column, 31u);
   ASSERT_EQ(s.error().notes.size(), 1u);
-  EXPECT_EQ(s.error().notes[0], "supported swizzles: swizzle<0,4,3>, swizzle<1,4,3>, "
-                                "swizzle<2,4,3>, swizzle<3,4,3>, swizzle<2,5,2>");
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<8,1,swizzle<0,0,0>>"), "swizzle<0,0,0> is not a hardware swizzle", 6));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<8,1,swizzle<9223372036854775807,4,3>>"), "is not a hardware swizzle", 6));
+  EXPECT_EQ(s.error().notes[0],
+            "supported swizzles: swizzle<0,4,3>, swizzle<1,4,3>, "
+            "swizzle<2,4,3>, swizzle<3,4,3>, swizzle<2,5,2>");
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<8,1,swizzle<0,0,0>>"),
+                      "swizzle<0,0,0> is not a hardware swizzle", 6));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<8,1,swizzle<9223372036854775807,4,3>>"),
+              "is not a hardware swizzle", 6));
 }
 
 TEST(LayoutAttribute, UnknownElementIsReportedFirst) {
   // Unknown name alone.
-  Expected<LayoutAttribute> a = parseLayoutAttribute("<(128,64),(64,1),elem=fp4>");
+  Expected<LayoutAttribute> a =
+      parseLayoutAttribute("<(128,64),(64,1),elem=fp4>");
   EXPECT_TRUE(failsAt(a, "unknown element type 'fp4'", 23));
   ASSERT_EQ(a.error().notes.size(), 1u);
-  EXPECT_NE(a.error().notes[0].find("registered element types: f64, f32"), std::string::npos);
+  EXPECT_NE(a.error().notes[0].find("registered element types: f64, f32"),
+            std::string::npos);
   // Even with non-congruent shape/stride.
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1),elem=fp4>"), "unknown element type 'fp4'", 17));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1),elem=fp4>"),
+                      "unknown element type 'fp4'", 17));
   // Even with an illegal swizzle.
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<1,2,3>,elem=fp4>"), "unknown element type 'fp4'", 34));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),swizzle<1,2,3>,elem=fp4>"),
+              "unknown element type 'fp4'", 34));
   // Even with a zero shape leaf and everything else wrong.
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(0,4),(1),swizzle<7,7,7>,elem=NVFP4>"), "unknown element type 'NVFP4'", 32));
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(0,4),(1),swizzle<7,7,7>,elem=NVFP4>"),
+              "unknown element type 'NVFP4'", 32));
   // But a syntax error comes before it.
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1),elem=fp4"), "expected '>' to close the layout attribute", 20));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1),elem=fp4"),
+                      "expected '>' to close the layout attribute", 20));
 }
 
 TEST(LayoutAttribute, CustomRegistry) {
@@ -150,7 +205,8 @@ TEST(LayoutAttribute, CustomRegistry) {
   Expected<LayoutAttribute> a = parseLayoutAttribute("<8,1,elem=e3m4>", r);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->elem, (ElementType{"e3m4", 8}));
-  EXPECT_TRUE(failsAt(parseLayoutAttribute("<8,1,elem=e3m4>"), "unknown element type 'e3m4'", 11));
+  EXPECT_TRUE(failsAt(parseLayoutAttribute("<8,1,elem=e3m4>"),
+                      "unknown element type 'e3m4'", 11));
   ElementTypeRegistry none = ElementTypeRegistry::empty();
   Expected<LayoutAttribute> n = parseLayoutAttribute("<8,1,elem=f16>", none);
   ASSERT_FALSE(n);
@@ -159,17 +215,21 @@ TEST(LayoutAttribute, CustomRegistry) {
 
 TEST(LayoutAttribute, Make) {
   Layout l = Layout::make(T({128, 64}), T({64, 1})).value();
-  Expected<LayoutAttribute> ok = LayoutAttribute::make(l, Swizzle{3, 4, 3}, ElementType{"nvfp4", 4});
+  Expected<LayoutAttribute> ok =
+      LayoutAttribute::make(l, Swizzle{3, 4, 3}, ElementType{"nvfp4", 4});
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->str(), "<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>");
   EXPECT_EQ(printLayoutAttribute(*ok), ok->str());
   EXPECT_FALSE(LayoutAttribute::make(l, Swizzle{3, 4, 4}));
   EXPECT_FALSE(LayoutAttribute::make(l, std::nullopt, ElementType{"fp4", 4}));
   EXPECT_FALSE(LayoutAttribute::make(l, std::nullopt, ElementType{"nvfp4", 8}));
-  EXPECT_FALSE(LayoutAttribute::make(Layout::make(T({2, 4}), T({1, -2})).value()));
+  EXPECT_FALSE(
+      LayoutAttribute::make(Layout::make(T({2, 4}), T({1, -2})).value()));
   BasisPath p = BasisPath::unit(0);
-  EXPECT_FALSE(LayoutAttribute::make(Layout::make(T({2, 4}), T({1, IntTuple::leaf(2, p)})).value()));
-  EXPECT_FALSE(LayoutAttribute::make(Layout::make(T({2, IntTuple()}), T({1, IntTuple()})).value()));
+  EXPECT_FALSE(LayoutAttribute::make(
+      Layout::make(T({2, 4}), T({1, IntTuple::leaf(2, p)})).value()));
+  EXPECT_FALSE(LayoutAttribute::make(
+      Layout::make(T({2, IntTuple()}), T({1, IntTuple()})).value()));
   EXPECT_FALSE(LayoutAttribute::make(Layout::unchecked(T({2, 4}), T({1}))));
 }
 

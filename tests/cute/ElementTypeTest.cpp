@@ -19,11 +19,10 @@ namespace {
 
 TEST(ElementType, Builtins) {
   const std::pair<const char *, int64_t> expected[] = {
-      {"f64", 64},   {"f32", 32},    {"tf32", 32},  {"f16", 16},
-      {"bf16", 16},  {"f8e4m3", 8},  {"f8e5m2", 8}, {"f6e2m3", 6},
-      {"f6e3m2", 6}, {"f4e2m1", 4},  {"nvfp4", 4},  {"mxf4", 4},
-      {"mxf6", 6},   {"mxf8", 8},    {"ue8m0", 8},  {"ue4m3", 8},
-      {"i32", 32},   {"i16", 16},    {"i8", 8},     {"i4", 4},
+      {"f64", 64},   {"f32", 32},   {"tf32", 32},  {"f16", 16},   {"bf16", 16},
+      {"f8e4m3", 8}, {"f8e5m2", 8}, {"f6e2m3", 6}, {"f6e3m2", 6}, {"f4e2m1", 4},
+      {"nvfp4", 4},  {"mxf4", 4},   {"mxf6", 6},   {"mxf8", 8},   {"ue8m0", 8},
+      {"ue4m3", 8},  {"i32", 32},   {"i16", 16},   {"i8", 8},     {"i4", 4},
       {"u8", 8},     {"b1", 1}};
   for (auto [name, bits] : expected) {
     Expected<ElementType> t = lookupElementType(name);
@@ -37,7 +36,8 @@ TEST(ElementType, UnknownNames) {
   for (const char *name : {"fp4", "F16", "", "f16 ", "nvfp4x", "e4m3"}) {
     Expected<ElementType> t = lookupElementType(name);
     ASSERT_FALSE(t) << name;
-    EXPECT_EQ(t.error().message, "unknown element type '" + std::string(name) + "'");
+    EXPECT_EQ(t.error().message,
+              "unknown element type '" + std::string(name) + "'");
   }
 }
 
@@ -69,7 +69,8 @@ TEST(ElementType, RegistrationValidation) {
       return ::testing::AssertionFailure() << s.error().message;
     return ::testing::AssertionSuccess();
   };
-  EXPECT_TRUE(fails("f16", 16, "element type 'f16' is already registered (16 bits)"));
+  EXPECT_TRUE(
+      fails("f16", 16, "element type 'f16' is already registered (16 bits)"));
   EXPECT_TRUE(fails("f16", 8, "already registered"));
   EXPECT_TRUE(fails("", 8, "must not be empty"));
   EXPECT_TRUE(fails("8bit", 8, "is not an identifier"));

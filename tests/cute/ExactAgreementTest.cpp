@@ -16,8 +16,8 @@
 #include "support/AlgebraTestSupport.h"
 
 #include <algorithm>
-#include <map>
 #include <iostream>
+#include <map>
 #include <set>
 
 using namespace lk;
@@ -218,8 +218,8 @@ TEST(ExactProduct, RandomProductsAgreeWithBruteForce) {
   EXPECT_GT(checked, 2000);
   EXPECT_GT(continued, 50);
   EXPECT_GT(overlapping, 3);
-  std::cout << checked << " products, " << continued
-            << " past the complement, " << overlapping << " overlapping\n";
+  std::cout << checked << " products, " << continued << " past the complement, "
+            << overlapping << " overlapping\n";
 }
 
 /// The common contiguous prefix by brute force, for an injective B:
@@ -260,8 +260,7 @@ TEST(ExactCommon, LongCommonPrefixWhereCompositionFails) {
   // A = (4,3,2):(1,4,13): 12 contiguous, then 13. B = 24:1: invB = 24:1,
   // A o 24:1 = A, first mode 12:1.
   EXPECT_EQ(*max_common_vector(L("(4,3,2):(1,4,13)"), L("24:1")), 12);
-  EXPECT_EQ(str(max_common_layout(L("(4,3,2):(1,4,13)"), L("24:1"))),
-            "12:1");
+  EXPECT_EQ(str(max_common_layout(L("(4,3,2):(1,4,13)"), L("24:1"))), "12:1");
 }
 
 TEST(ExactCommon, NeverFailsOnEqualSizes) {
@@ -390,8 +389,8 @@ TEST(ExactRange, EveryResultFitsOrIsADiagnostic) {
     for (const Expected<Layout> &r : rs)
       if (r) {
         ++results;
-        EXPECT_TRUE(fits(*r)) << r->str() << " from " << a.str() << ", "
-                              << b.str();
+        EXPECT_TRUE(fits(*r))
+            << r->str() << " from " << a.str() << ", " << b.str();
       }
   }
   EXPECT_GT(results, 3000);

@@ -32,7 +32,8 @@ bool sameNodes(const IntTuple &x, const IntTuple &y) {
     return false;
   for (size_t k = 0; k < x.nodeCount(); ++k) {
     const IntTuple::Node &a = x.nodes()[k], &b = y.nodes()[k];
-    if (a.value != b.value || a.rank != b.rank || a.span != b.span || a.basis != b.basis)
+    if (a.value != b.value || a.rank != b.rank || a.span != b.span ||
+        a.basis != b.basis)
       return false;
   }
   return true;
@@ -78,14 +79,16 @@ struct Outcomes {
 /// logical_product(a, t), blocked_product(a, b) and raked_product(a, b)
 /// equal the general construction's, result or diagnostic; `count`, when
 /// given, counts logical_product's outcome.
-::testing::AssertionResult productsSame(const Layout &a, const Layout &b, const Tiler &t,
+::testing::AssertionResult productsSame(const Layout &a, const Layout &b,
+                                        const Tiler &t,
                                         Outcomes *count = nullptr) {
   auto p = logical_product(a, t), g = general::logical_product(a, t);
   for (auto r : {count ? (*count)(p, g) : same(p, g),
                  same(blocked_product(a, b), general::blocked_product(a, b)),
                  same(raked_product(a, b), general::raked_product(a, b))})
     if (!r)
-      return r << "\nfor " << a.str() << " and " << b.str() << ", tiler " << t.str();
+      return r << "\nfor " << a.str() << " and " << b.str() << ", tiler "
+               << t.str();
   return ::testing::AssertionSuccess();
 }
 
@@ -148,7 +151,8 @@ TEST(FastPaths, CompositionEqualsGeneral) {
     Layout a = operand(gen), b = operand(gen);
     auto r = composition(a, b);
     ok += bool(r);
-    ASSERT_TRUE(same(r, general::composition(a, b))) << a.str() << " o " << b.str();
+    ASSERT_TRUE(same(r, general::composition(a, b)))
+        << a.str() << " o " << b.str();
     Tiler tl = tilerFor(gen, a);
     ASSERT_TRUE(same(composition(a, tl), general::composition(a, tl)))
         << a.str() << " o " << tl.str();
@@ -185,7 +189,8 @@ TEST(FastPaths, DividesEqualGeneral) {
     Tiler tl = tilerFor(gen, a);
     auto r = logical_divide(a, tl);
     ok += bool(r);
-    ASSERT_TRUE(same(r, general::logical_divide(a, tl))) << a.str() << " / " << tl.str();
+    ASSERT_TRUE(same(r, general::logical_divide(a, tl)))
+        << a.str() << " / " << tl.str();
   }
   EXPECT_GT(ok, kTrials / 4);
   EXPECT_LT(ok, kTrials * 2);
@@ -203,7 +208,8 @@ TEST(FastPaths, ProductsEqualGeneral) {
 // A = s:d with s in [1, 16], d in [-8, 16] against every leaf t:e with t in
 // [1, 12], e in [-4, 12]: stride 0, size 1, negative strides, tiles that do
 // not divide A, and non-compact A (which the closed forms hand on).
-template <class F> void forLeaves(int64_t maxS, int64_t minD, int64_t maxD, F f) {
+template <class F>
+void forLeaves(int64_t maxS, int64_t minD, int64_t maxD, F f) {
   for (int64_t s = 1; s <= maxS; ++s)
     for (int64_t d = minD; d <= maxD; ++d)
       f(Layout::unchecked(IntTuple(s), IntTuple(d)));
@@ -218,7 +224,8 @@ TEST(FastPaths, RankOneUnaryEqualsGeneral) {
     ok += bool(li);
     ASSERT_TRUE(same(li, general::left_inverse(a))) << a.str();
     for (int64_t c = 1; c <= 64; ++c)
-      ASSERT_TRUE(same(complement(a, IntTuple(c)), general::complement(a, IntTuple(c))))
+      ASSERT_TRUE(
+          same(complement(a, IntTuple(c)), general::complement(a, IntTuple(c))))
           << a.str() << " in " << c;
   });
   EXPECT_GT(ok, 0); // negative strides fail, the others do not
@@ -239,10 +246,12 @@ TEST(FastPaths, RankOneBinaryEqualsGeneral) {
           << a.str() << " o " << b.str();
       auto dv = logical_divide(a, t);
       divided += bool(dv);
-      ASSERT_TRUE(same(dv, general::logical_divide(a, t))) << a.str() << " / " << b.str();
+      ASSERT_TRUE(same(dv, general::logical_divide(a, t)))
+          << a.str() << " / " << b.str();
       auto pr = logical_product(a, t);
       multiplied += bool(pr);
-      ASSERT_TRUE(same(pr, general::logical_product(a, t))) << a.str() << " * " << b.str();
+      ASSERT_TRUE(same(pr, general::logical_product(a, t)))
+          << a.str() << " * " << b.str();
       ASSERT_TRUE(same(blocked_product(a, b), general::blocked_product(a, b)))
           << a.str() << " blocked " << b.str();
       ASSERT_TRUE(same(raked_product(a, b), general::raked_product(a, b)))
@@ -320,10 +329,12 @@ TEST(FastPaths, CoalesceAndRightInverseStayInTheOperandsRange) {
 // only mode too, and with a negative stride. Each equals the general
 // construction; both outcomes occur.
 TEST(FastPaths, WholeCompositionsBoundTheirRange) {
-  const char *as[] = {"(2,2):(1,2305843009213693952)", "(2,2):(1,-2305843009213693952)",
-                      "2:2305843009213693952", "(2,4):(1,1152921504606846976)"};
-  const char *bs[] = {"(2,4):(1,2)", "(2,3):(1,2)", "((2),(4)):((1),(2))", "((2),(3)):((1),(2))",
-                      "(2,2,2):(1,2,4)", "(4,2):(2,1)"};
+  const char *as[] = {"(2,2):(1,2305843009213693952)",
+                      "(2,2):(1,-2305843009213693952)", "2:2305843009213693952",
+                      "(2,4):(1,1152921504606846976)"};
+  const char *bs[] = {"(2,4):(1,2)",         "(2,3):(1,2)",
+                      "((2),(4)):((1),(2))", "((2),(3)):((1),(2))",
+                      "(2,2,2):(1,2,4)",     "(4,2):(2,1)"};
   Outcomes out;
   int served = 0; // results near 2^63 written by the two fast forms
   for (const char *a : as)
@@ -344,19 +355,22 @@ TEST(FastPaths, WholeCompositionsBoundTheirRange) {
 // 2^62 give the general path's result or diagnostic, and results pass
 // Layout::make's checks.
 TEST(FastPaths, ComplementStaysInRange) {
-  const char *near[] = {"(2,2):(1,2)", "2:2305843009213693952", "(2,3):(1,2305843009213693951)",
+  const char *near[] = {"(2,2):(1,2)", "2:2305843009213693952",
+                        "(2,3):(1,2305843009213693951)",
                         "(4,2):(1,1152921504606846976)", "(3,2):(2,6)"};
-  const int64_t cots[] = {4611686018427387904, 4611686018427387903, 9223372036854775807,
-                          3074457345618258603};
+  const int64_t cots[] = {4611686018427387904, 4611686018427387903,
+                          9223372036854775807, 3074457345618258603};
   int ok = 0;
   for (const char *x : near)
     for (int64_t cot : cots) {
       Layout l = L(x);
       auto c = complement(l, IntTuple(cot));
-      ASSERT_TRUE(same(c, general::complement(l, IntTuple(cot)))) << x << " in " << cot;
+      ASSERT_TRUE(same(c, general::complement(l, IntTuple(cot))))
+          << x << " in " << cot;
       if (c) {
         ++ok;
-        EXPECT_TRUE(Layout::make(c->shape(), c->stride())) << x << " in " << cot;
+        EXPECT_TRUE(Layout::make(c->shape(), c->stride()))
+            << x << " in " << cot;
       }
     }
   EXPECT_GT(ok, 0);
@@ -376,7 +390,8 @@ TEST(FastPaths, ByModeLeafCompositionEqualsGeneral) {
       auto r = composition(a, t);
       served += general::lastPath() == general::Path::ComposeModes;
       ++trials;
-      ASSERT_TRUE(same(r, general::composition(a, t))) << a.str() << " o " << t.str();
+      ASSERT_TRUE(same(r, general::composition(a, t)))
+          << a.str() << " o " << t.str();
     };
     check(Tiler::tuple({*Tiler::ofSize(1), *Tiler::ofSize(1)}));
     forLeaves(9, -3, 9, [&](const Layout &tile) {
@@ -404,11 +419,14 @@ TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
       forLeaves(6, -2, 6, [&](const Layout &tile) {
         for (const Tiler &t :
              {Tiler::tuple({Tiler::of(tile)}),
-              Tiler::tuple({Tiler::of(tile), Tiler::keep(), Tiler::of(L("2:1"))}),
-              Tiler::tuple({Tiler::keep(), Tiler::of(L("3:1")), Tiler::of(tile)}),
+              Tiler::tuple(
+                  {Tiler::of(tile), Tiler::keep(), Tiler::of(L("2:1"))}),
+              Tiler::tuple(
+                  {Tiler::keep(), Tiler::of(L("3:1")), Tiler::of(tile)}),
               Tiler::tuple({*Tiler::ofSize(4), Tiler::of(tile)}),
               Tiler::tuple({Tiler::tuple({Tiler::of(tile)})})}) {
-          ASSERT_TRUE(divided(logical_divide(a, t), general::logical_divide(a, t)))
+          ASSERT_TRUE(
+              divided(logical_divide(a, t), general::logical_divide(a, t)))
               << a.str() << " / " << t.str();
         }
       });
@@ -423,31 +441,34 @@ TEST(FastPaths, FlatLeafDivideEqualsGeneral) {
 // -2 <= e <= 6) and flat tiles (t:e, 2:k), k in {0, 1, 4, 8} (the tile
 // (2:2, 2:8) leaves gaps on both sides: three rest modes), alone, beside
 // `_` or a second tile, and with a third nested mode kept. Tiles with a ()
-// child, of rank 0 or nested are declined to the by-mode walk. Results past the 16
-// inline nodes are declined to the walk's Writer, which grows: the
-// third mode ((2,2),(2,2)) makes some results pass 16 nodes. Result or
-// diagnostic equals the general construction; both outcomes occur.
+// child, of rank 0 or nested are declined to the by-mode walk. Results past the
+// 16 inline nodes are declined to the walk's Writer, which grows: the third
+// mode ((2,2),(2,2)) makes some results pass 16 nodes. Result or diagnostic
+// equals the general construction; both outcomes occur.
 TEST(FastPaths, NestedModesByFlatTilesEqualGeneral) {
   Outcomes divided;
   std::vector<Layout> firsts = {L("(8,8):(8,64)"), L("(4,(2,2)):(1,(8,4))"),
-                                L("(2,3):(0,2)"), L("(3,2):(-1,12)"),
-                                L("(4,1):(2,5)"), L("((2,2),3):((1,2),4)")};
+                                L("(2,3):(0,2)"),  L("(3,2):(-1,12)"),
+                                L("(4,1):(2,5)"),  L("((2,2),3):((1,2),4)")};
   Layout second = L("(4,8):(1,512)"), third = L("((2,2),(2,2)):((1,2),(4,8))");
-  std::vector<Tiler> odd = {Tiler::of(L("(2,()):(1,())")), Tiler::of(L("():()")),
+  std::vector<Tiler> odd = {Tiler::of(L("(2,()):(1,())")),
+                            Tiler::of(L("():()")),
                             Tiler::of(L("((2,2),2):((1,2),4)"))};
   for (const Layout &f : firsts)
-    for (const Layout &a : {*makeLayout({f, second}), *makeLayout({f, second, third})})
+    for (const Layout &a :
+         {*makeLayout({f, second}), *makeLayout({f, second, third})})
       forLeaves(6, -2, 6, [&](const Layout &leaf) {
         std::vector<Tiler> tiles = {Tiler::of(leaf)};
         for (int64_t k : {0, 1, 4, 8})
-          tiles.push_back(Tiler::of(
-              *makeLayout({leaf, Layout::unchecked(IntTuple(2), IntTuple(k))})));
+          tiles.push_back(Tiler::of(*makeLayout(
+              {leaf, Layout::unchecked(IntTuple(2), IntTuple(k))})));
         for (const Tiler &tile : tiles)
           for (const Tiler &t :
                {Tiler::tuple({tile}), Tiler::tuple({tile, Tiler::keep()}),
                 Tiler::tuple({Tiler::keep(), tile}),
                 Tiler::tuple({tile, Tiler::of(L("(2,2):(1,2)"))})})
-            ASSERT_TRUE(divided(logical_divide(a, t), general::logical_divide(a, t)))
+            ASSERT_TRUE(
+                divided(logical_divide(a, t), general::logical_divide(a, t)))
                 << a.str() << " / " << t.str();
       });
   for (const Layout &f : firsts)
@@ -463,7 +484,8 @@ TEST(FastPaths, NestedModesByFlatTilesEqualGeneral) {
   // (2,4):(32,128). Mode 1: 4:1 takes A_1's first mode 4:1, the rest 8:4
   // its second, 8:512.
   EXPECT_EQ(*logical_divide(L("((8,8),(4,8)):((8,64),(1,512))"),
-                            Tiler::tuple({Tiler::of(L("(4,2):(1,8)")), Tiler::of(L("4:1"))})),
+                            Tiler::tuple({Tiler::of(L("(4,2):(1,8)")),
+                                          Tiler::of(L("4:1"))})),
             L("(((4,2),(2,4)),(4,8)):(((8,64),(32,128)),(1,512))"));
 }
 
@@ -480,7 +502,8 @@ TEST(FastPaths, FlatCompositionEqualsGeneral) {
                             L("(2,3,5,7,11):(1,4,16,128,2048)")};
   for (int64_t s = 1; s <= 6; ++s)
     for (int64_t d = -2; d <= 8; ++d)
-      as.push_back(*makeLayout({L("4:1"), Layout::unchecked(IntTuple(s), IntTuple(d))}));
+      as.push_back(
+          *makeLayout({L("4:1"), Layout::unchecked(IntTuple(s), IntTuple(d))}));
   for (const Layout &a : as)
     for (int64_t x = 1; x <= 6; ++x)
       for (int64_t y = -3; y <= 6; ++y)
@@ -489,7 +512,8 @@ TEST(FastPaths, FlatCompositionEqualsGeneral) {
                                   Layout::unchecked(IntTuple(2), IntTuple(z))});
           Layout b3 = *makeLayout({b.mode(0), b.mode(1), L("2:2")});
           for (const Layout &bb : {b, b3})
-            ASSERT_TRUE(composed(composition(a, bb), general::composition(a, bb)))
+            ASSERT_TRUE(
+                composed(composition(a, bb), general::composition(a, bb)))
                 << a.str() << " o " << bb.str();
         }
   EXPECT_TRUE(composed.both()) << composed.ok << " of " << composed.trials;
@@ -508,18 +532,33 @@ TEST(FastPaths, ProductClosedFormsEqualGeneral) {
   // Also A onto [0, n) in another mode order (the row-major atoms
   // (8,8):(8,1) and ((2,4),2):((8,1),4)) and A almost so ((4,4):(4,2):
   // strides 2, 4 after the sort, a hole; (2,2):(1,1): not injective).
-  std::vector<Layout> as = {L("2:1"), L("(4,8):(1,4)"), L("((2,1),4):((1,99),2)"),
-                            L("(1,(2,2)):(7,(1,2))"), L("(3,(1,5)):(1,(4,3))"),
-                            L("(4,8):(1,5)"), L("(1,1):(3,0)"), L("1073741824:1"),
-                            L("(2,1):(1,0)"), L("(4294967296,1):(1,0)"),
-                            L("(8,8):(8,1)"), L("((2,4),2):((8,1),4)"),
-                            L("(4,4):(4,2)"), L("(2,2):(1,1)")};
-  std::vector<Layout> bs = {L("(2,2):(1,2)"), L("4:-3"), L("(3,1,2):(2,5,-1)"),
-                            L("((2,2),2):((1,2),4)"), L("(1,4):(4611686018427387904,1)"),
-                            L("(1,4):(-4611686018427387904,1)"), L("8589934592:0"),
-                            L("(2,3):(0,0)"), L("(4,2):(1,0)"), L("(1,2):(5,0)"),
-                            L("(2,2):(2305843009213693952,2305843009213693952)"),
-                            L("(2147483648,2):(0,1)")};
+  std::vector<Layout> as = {L("2:1"),
+                            L("(4,8):(1,4)"),
+                            L("((2,1),4):((1,99),2)"),
+                            L("(1,(2,2)):(7,(1,2))"),
+                            L("(3,(1,5)):(1,(4,3))"),
+                            L("(4,8):(1,5)"),
+                            L("(1,1):(3,0)"),
+                            L("1073741824:1"),
+                            L("(2,1):(1,0)"),
+                            L("(4294967296,1):(1,0)"),
+                            L("(8,8):(8,1)"),
+                            L("((2,4),2):((8,1),4)"),
+                            L("(4,4):(4,2)"),
+                            L("(2,2):(1,1)")};
+  std::vector<Layout> bs = {
+      L("(2,2):(1,2)"),
+      L("4:-3"),
+      L("(3,1,2):(2,5,-1)"),
+      L("((2,2),2):((1,2),4)"),
+      L("(1,4):(4611686018427387904,1)"),
+      L("(1,4):(-4611686018427387904,1)"),
+      L("8589934592:0"),
+      L("(2,3):(0,0)"),
+      L("(4,2):(1,0)"),
+      L("(1,2):(5,0)"),
+      L("(2,2):(2305843009213693952,2305843009213693952)"),
+      L("(2147483648,2):(0,1)")};
   Outcomes products;
   for (const Layout &a : as)
     for (const Layout &b : bs)
@@ -532,9 +571,10 @@ TEST(FastPaths, ProductClosedFormsEqualGeneral) {
   // B with its strides times 4, (2,3):(4,8), paired mode by mode with A.
   EXPECT_EQ(*blocked_product(L("(2,2):(2,1)"), L("(2,3):(1,2)")),
             L("((2,2),(2,3)):((2,4),(1,8))"));
-  EXPECT_EQ(*logical_divide(L("(64,32):(32,1)"),
-                            Tiler::tuple({Tiler::of(L("8:1")), Tiler::of(L("4:1"))})),
-            L("((8,8),(4,8)):((32,256),(1,4))"));
+  EXPECT_EQ(
+      *logical_divide(L("(64,32):(32,1)"),
+                      Tiler::tuple({Tiler::of(L("8:1")), Tiler::of(L("4:1"))})),
+      L("((8,8),(4,8)):((32,256),(1,4))"));
 }
 
 // Empty-tuple modes `()` (rank 0, one node, no leaf) in either operand,
@@ -543,22 +583,30 @@ TEST(FastPaths, ProductClosedFormsEqualGeneral) {
 // rank-0 B is padded before it is paired. Every operation, result or
 // diagnostic, equals the general construction.
 TEST(FastPaths, EmptyTupleModesEqualGeneral) {
-  std::vector<Layout> ls = {L("():()"), L("(()):(())"), L("(8,()):(1,())"),
-                            L("((),2,()):((),1,())"), L("((),4):((),1)"),
-                            L("8:1"), L("(2,4):(1,2)"), L("((2,()),4):((1,()),2)"),
-                            L("((),(),(),(),(),(),(),(),(),4):((),(),(),(),(),(),(),(),(),1)")};
+  std::vector<Layout> ls = {
+      L("():()"),
+      L("(()):(())"),
+      L("(8,()):(1,())"),
+      L("((),2,()):((),1,())"),
+      L("((),4):((),1)"),
+      L("8:1"),
+      L("(2,4):(1,2)"),
+      L("((2,()),4):((1,()),2)"),
+      L("((),(),(),(),(),(),(),(),(),4):((),(),(),(),(),(),(),(),(),1)")};
   for (const Layout &a : ls) {
     ASSERT_EQ(coalesce(a), general::coalesce(a)) << a.str();
     ASSERT_TRUE(same(right_inverse(a), general::right_inverse(a))) << a.str();
     ASSERT_TRUE(same(left_inverse(a), general::left_inverse(a))) << a.str();
-    ASSERT_TRUE(same(complement(a, IntTuple(64)), general::complement(a, IntTuple(64))))
+    ASSERT_TRUE(
+        same(complement(a, IntTuple(64)), general::complement(a, IntTuple(64))))
         << a.str();
     for (const Layout &b : ls) {
       ASSERT_TRUE(same(composition(a, b), general::composition(a, b)))
           << a.str() << " o " << b.str();
       ASSERT_TRUE(productsSame(a, b, Tiler::of(b)));
-      for (const Tiler &t : {Tiler::of(b), Tiler::tuple({}), Tiler::tuple({Tiler::of(b)}),
-                             Tiler::tuple({Tiler::keep(), Tiler::of(b)})}) {
+      for (const Tiler &t :
+           {Tiler::of(b), Tiler::tuple({}), Tiler::tuple({Tiler::of(b)}),
+            Tiler::tuple({Tiler::keep(), Tiler::of(b)})}) {
         ASSERT_TRUE(same(logical_divide(a, t), general::logical_divide(a, t)))
             << a.str() << " / " << t.str();
         ASSERT_TRUE(same(composition(a, t), general::composition(a, t)))
@@ -582,12 +630,16 @@ TEST(FastPaths, CosizeOnePastInt64IsTheGeneralError) {
     Layout leaf = L("2:" + ds), flat = L("(2,1):(" + ds + ",0)"),
            nested = L("((2,1),1):((" + ds + ",0),0)"), eight = L("8:1");
     Tiler byMode = Tiler::tuple({Tiler::of(eight), Tiler::keep()});
-    Tiler nestedMode = Tiler::tuple({Tiler::tuple({Tiler::of(eight)}), Tiler::keep()});
+    Tiler nestedMode =
+        Tiler::tuple({Tiler::tuple({Tiler::of(eight)}), Tiler::keep()});
     auto r = logical_divide(leaf, Tiler::of(eight));
     ok += bool(r);
     ASSERT_TRUE(same(r, general::logical_divide(leaf, Tiler::of(eight)))) << ds;
-    ASSERT_TRUE(same(composition(leaf, eight), general::composition(leaf, eight))) << ds;
-    ASSERT_TRUE(same(logical_divide(flat, byMode), general::logical_divide(flat, byMode)))
+    ASSERT_TRUE(
+        same(composition(leaf, eight), general::composition(leaf, eight)))
+        << ds;
+    ASSERT_TRUE(same(logical_divide(flat, byMode),
+                     general::logical_divide(flat, byMode)))
         << ds;
     ASSERT_TRUE(same(logical_divide(nested, nestedMode),
                      general::logical_divide(nested, nestedMode)))
@@ -604,7 +656,8 @@ TEST(FastPaths, ResultPastMaxNodesIsTheGeneralError) {
   for (int k = 0; k < 30000; ++k)
     half += k ? ",()" : "()";
   half += ")";
-  Layout a = *makeLayout({L(half + ":" + half), L(half + ":" + half), L("4:1")});
+  Layout a =
+      *makeLayout({L(half + ":" + half), L(half + ":" + half), L("4:1")});
   std::string bs = "(";
   for (int k = 0; k < 6000; ++k)
     bs += "(),";
@@ -628,14 +681,14 @@ std::pair<std::string, std::string> powersOfTwo(int n) {
 
 /// logical_divide(a, t) is `want`, of `nodes` nodes, and the general
 /// construction's result.
-::testing::AssertionResult dividesTo(const Layout &a, const Tiler &t, const Layout &want,
-                                     size_t nodes) {
+::testing::AssertionResult dividesTo(const Layout &a, const Tiler &t,
+                                     const Layout &want, size_t nodes) {
   auto fast = logical_divide(a, t);
   if (!fast)
     return ::testing::AssertionFailure() << fast.error().render();
   if (fast->shape().nodeCount() != nodes || *fast != want)
-    return ::testing::AssertionFailure() << fast->str() << " of "
-                                         << fast->shape().nodeCount() << " nodes";
+    return ::testing::AssertionFailure()
+           << fast->str() << " of " << fast->shape().nodeCount() << " nodes";
   return same(fast, general::logical_divide(a, t));
 }
 
@@ -671,9 +724,11 @@ TEST(FastPaths, ResultsPastInlineStorage) {
   for (int n = 1; n <= 40; ++n) {
     auto [xs, xd] = powersOfTwo(n);
     auto times = [&](int k) { return std::to_string(int64_t(k) << n); };
-    Layout a = L("(" + xs + ",(8,8)):(" + xd + ",(" + times(8) + "," + times(64) + "))");
-    Layout want = L("(" + xs + ",((4,2),(2,4))):(" + xd + ",((" + times(8) + "," +
-                    times(64) + "),(" + times(32) + "," + times(128) + ")))");
+    Layout a = L("(" + xs + ",(8,8)):(" + xd + ",(" + times(8) + "," +
+                 times(64) + "))");
+    Layout want =
+        L("(" + xs + ",((4,2),(2,4))):(" + xd + ",((" + times(8) + "," +
+          times(64) + "),(" + times(32) + "," + times(128) + ")))");
     Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L("(4,2):(1,8)"))});
     ASSERT_TRUE(dividesTo(a, t, want, size_t(n + 9))) << n;
   }
@@ -690,9 +745,10 @@ TEST(FastPaths, ResultsPastInlineStorage) {
     for (const std::string &m :
          {"64:" + times(1), "(4,4):(" + times(1) + "," + times(16) + ")",
           "(8,8):(" + times(8) + "," + times(64) + ")"}) {
-      Layout a = L("(" + xs + "," + m.substr(0, m.find(':')) + "):(" + xd + "," +
-                   m.substr(m.find(':') + 1) + ")");
-      for (const char *tile : {"2:2", "2:1", "8:1", "(1,8):(0,1)", "(4,2):(1,8)"}) {
+      Layout a = L("(" + xs + "," + m.substr(0, m.find(':')) + "):(" + xd +
+                   "," + m.substr(m.find(':') + 1) + ")");
+      for (const char *tile :
+           {"2:2", "2:1", "8:1", "(1,8):(0,1)", "(4,2):(1,8)"}) {
         Tiler t = Tiler::tuple({Tiler::keep(), Tiler::of(L(tile))});
         ASSERT_TRUE(same(logical_divide(a, t), general::logical_divide(a, t)))
             << a.str() << " / " << t.str();
@@ -723,9 +779,10 @@ TEST(FastPaths, RankOneCommonLayoutByDefinition) {
       int64_t n = 1;
       while (n < inv.size() && evaluate(a, evaluate(inv, n)) == n)
         ++n;
-      Layout want = n == 1 ? Layout()
-                           : *general::composition(
-                                 inv, Layout::unchecked(IntTuple(n), IntTuple(1)));
+      Layout want = n == 1
+                        ? Layout()
+                        : *general::composition(
+                              inv, Layout::unchecked(IntTuple(n), IntTuple(1)));
       ASSERT_EQ(*max_common_vector(a, b), n) << a.str() << " , " << b.str();
       ASSERT_EQ(*max_common_layout(a, b), want) << a.str() << " , " << b.str();
     });
@@ -743,7 +800,8 @@ TEST(FastPaths, CommonLayoutEqualsGeneral) {
     auto fast = max_common_layout(a, b);
     modes += general::lastPath() == general::Path::MaxCommonModes;
     wide += fast && fast->size() > 1;
-    ASSERT_TRUE(same(fast, general::max_common_layout(a, b))) << a.str() << " , " << b.str();
+    ASSERT_TRUE(same(fast, general::max_common_layout(a, b)))
+        << a.str() << " , " << b.str();
   }
   EXPECT_GT(modes, kTrials / 4);
   EXPECT_GT(wide, kTrials / 10);
@@ -756,8 +814,10 @@ TEST(FastPaths, NamedCases) {
   EXPECT_EQ(*composition(L("(4,8):(8,1)"), L("(8,4):(4,1)")), L("(8,4):(1,8)"));
   // Image {0,32,64,96}: fill 32 below, then 256/128 = 2 copies above.
   EXPECT_EQ(*complement(L("4:32"), IntTuple(256)), L("(32,2):(1,128)"));
-  EXPECT_EQ(*logical_divide(L("128:1"), Tiler::of(L("32:1"))), L("(32,4):(1,32)"));
-  EXPECT_EQ(*logical_product(L("128:1"), Tiler::of(L("4:32"))), L("(128,4):(1,4096)"));
+  EXPECT_EQ(*logical_divide(L("128:1"), Tiler::of(L("32:1"))),
+            L("(32,4):(1,32)"));
+  EXPECT_EQ(*logical_product(L("128:1"), Tiler::of(L("4:32"))),
+            L("(128,4):(1,4096)"));
   // Rank 1: the tile 32:1 of 128:1 repeats 4 times at stride 32; 4:32 of
   // cosize 97 places 4 copies of 128:1 at 128*32; left_inverse(16:4) reads
   // offset 4k + r as k; 4:1 and 8:1 give one mode (A, 8:4).
@@ -766,7 +826,8 @@ TEST(FastPaths, NamedCases) {
   EXPECT_EQ(*right_inverse(L("64:1")), L("64:1"));
   EXPECT_EQ(*right_inverse(L("64:2")), L("1:0"));
   EXPECT_EQ(*left_inverse(L("16:4")), L("(4,16):(0,1)"));
-  EXPECT_EQ(*logical_divide(L("128:2"), Tiler::of(L("32:2"))), L("(32,(2,2)):(4,(2,128))"));
+  EXPECT_EQ(*logical_divide(L("128:2"), Tiler::of(L("32:2"))),
+            L("(32,(2,2)):(4,(2,128))"));
   EXPECT_EQ(*blocked_product(L("4:1"), L("8:1")), L("((4,8)):((1,4))"));
   EXPECT_EQ(*raked_product(L("4:1"), L("8:1")), L("((8,4)):((4,1))"));
   EXPECT_EQ(*max_common_layout(L("64:1"), L("64:1")), L("64:1"));
@@ -775,7 +836,8 @@ TEST(FastPaths, NamedCases) {
             L("((2,4),(2,8)):((1,4),(2,16))"));
   // Steps of 3 (and 2) cross A's first mode, of extent 4 (3), at a point
   // that is not a multiple of the step; 3 elements left for a mode of 2.
-  for (auto [a, b] : {std::pair{"(4,6):(1,5)", "6:3"}, {"(3,8):(1,4)", "4:2"},
+  for (auto [a, b] : {std::pair{"(4,6):(1,5)", "6:3"},
+                      {"(3,8):(1,4)", "4:2"},
                       {"(4,6):(1,5)", "(2,3):(1,2)"}}) {
     auto f = composition(L(a), L(b));
     EXPECT_FALSE(f) << a << " o " << b;
@@ -786,7 +848,6 @@ TEST(FastPaths, NamedCases) {
   EXPECT_FALSE(complement(L("(2,2):(1,1)"), IntTuple(8)));
 }
 
-
 /// A by-mode tiler of 1 to rank(a) + 1 modes, each `_`, an integer or a
 /// leaf tile t:e (stride 0 and negative strides included): the operand
 /// class of composeModes, of the products' closed form for leaf modes and
@@ -796,10 +857,11 @@ Tiler leafTilerFor(LayoutGen &gen, const Layout &a) {
   size_t r = size_t(gen.pick(1, int64_t(a.rank()) + (gen.pick(0, 9) == 0)));
   for (size_t i = 0; i < r; ++i) {
     int64_t k = gen.pick(0, 5);
-    modes.push_back(k == 0   ? Tiler::keep()
-                    : k == 1 ? *Tiler::ofSize(gen.pick(1, 8))
-                             : Tiler::of(Layout::unchecked(IntTuple(gen.pick(1, 8)),
-                                                           IntTuple(gen.pick(-2, 12)))));
+    modes.push_back(
+        k == 0   ? Tiler::keep()
+        : k == 1 ? *Tiler::ofSize(gen.pick(1, 8))
+                 : Tiler::of(Layout::unchecked(IntTuple(gen.pick(1, 8)),
+                                               IntTuple(gen.pick(-2, 12)))));
   }
   return Tiler::tuple(std::move(modes));
 }
@@ -818,15 +880,22 @@ TEST(FastPaths, ByModeTilersAndRegroupsEqualGeneral) {
         << a.str() << " o " << tl.str();
     auto z = zipped_divide(a, tl);
     leafForms += general::lastPath() == general::Path::RegroupLeaves;
-    ASSERT_TRUE(regroup(z, general::zipped_divide(a, tl))) << a.str() << " / " << tl.str();
+    ASSERT_TRUE(regroup(z, general::zipped_divide(a, tl)))
+        << a.str() << " / " << tl.str();
     auto zp = zipped_product(a, tl);
     leafProducts += general::lastPath() == general::Path::RegroupLeaves;
-    ASSERT_TRUE(same(zp, general::zipped_product(a, tl))) << a.str() << " * " << tl.str();
-    ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << a.str();
-    ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << a.str();
-    ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl))) << a.str();
-    ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl))) << a.str();
-    ASSERT_TRUE(same(logical_product(a, tl), general::logical_product(a, tl))) << a.str();
+    ASSERT_TRUE(same(zp, general::zipped_product(a, tl)))
+        << a.str() << " * " << tl.str();
+    ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl)))
+        << a.str();
+    ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl)))
+        << a.str();
+    ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl)))
+        << a.str();
+    ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl)))
+        << a.str();
+    ASSERT_TRUE(same(logical_product(a, tl), general::logical_product(a, tl)))
+        << a.str();
   }
   EXPECT_TRUE(compose.both());
   EXPECT_TRUE(regroup.both());
@@ -845,18 +914,31 @@ TEST(FastPaths, LeafModeGroupingsEqualGeneral) {
       for (int64_t u : {1, 8, 64})
         for (int64_t t : {1, 2, 3, 4, 16})
           for (int64_t e : {0, 1, 2, 3, 5}) {
-            Layout a = *makeLayout({Layout::unchecked(IntTuple(s), IntTuple(d)),
-                                    Layout::unchecked(IntTuple(4), IntTuple(u))});
+            Layout a =
+                *makeLayout({Layout::unchecked(IntTuple(s), IntTuple(d)),
+                             Layout::unchecked(IntTuple(4), IntTuple(u))});
             Tiler tl = Tiler::tuple(
-                {Tiler::of(Layout::unchecked(IntTuple(t), IntTuple(e))), T("2:1")});
+                {Tiler::of(Layout::unchecked(IntTuple(t), IntTuple(e))),
+                 T("2:1")});
             std::string what = a.str() + " by " + tl.str();
-            ASSERT_TRUE(same(zipped_product(a, tl), general::zipped_product(a, tl))) << what;
-            (general::lastPath() == general::Path::RegroupLeaves ? served : declined) += 1;
-            ASSERT_TRUE(same(tiled_product(a, tl), general::tiled_product(a, tl))) << what;
-            ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl))) << what;
-            ASSERT_TRUE(same(zipped_divide(a, tl), general::zipped_divide(a, tl))) << what;
-            ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl))) << what;
-            ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl))) << what;
+            ASSERT_TRUE(
+                same(zipped_product(a, tl), general::zipped_product(a, tl)))
+                << what;
+            (general::lastPath() == general::Path::RegroupLeaves ? served
+                                                                 : declined) +=
+                1;
+            ASSERT_TRUE(
+                same(tiled_product(a, tl), general::tiled_product(a, tl)))
+                << what;
+            ASSERT_TRUE(same(flat_product(a, tl), general::flat_product(a, tl)))
+                << what;
+            ASSERT_TRUE(
+                same(zipped_divide(a, tl), general::zipped_divide(a, tl)))
+                << what;
+            ASSERT_TRUE(same(tiled_divide(a, tl), general::tiled_divide(a, tl)))
+                << what;
+            ASSERT_TRUE(same(flat_divide(a, tl), general::flat_divide(a, tl)))
+                << what;
           }
   EXPECT_GT(served, 100);
   EXPECT_GT(declined, 100);
@@ -874,72 +956,91 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
     std::function<Expected<Layout>()> fast, slow;
     Path path;
   };
-  auto c = [](const char *a) { return [=] { return Expected<Layout>(coalesce(L(a))); }; };
+  auto c = [](const char *a) {
+    return [=] { return Expected<Layout>(coalesce(L(a))); };
+  };
   auto gc = [](const char *a) {
     return [=] { return Expected<Layout>(general::coalesce(L(a))); };
   };
-#define LK_BINARY(op, x, y) [] { return op(x, y); }, [] { return general::op(x, y); }
+#define LK_BINARY(op, x, y)                                                    \
+  [] { return op(x, y); }, [] { return general::op(x, y); }
   const Case cases[] = {
       {"coalesce of a leaf", c("64:2"), gc("64:2"), Path::CoalesceLeaf},
-      {"coalesce of flat modes", c("(2,4):(1,2)"), gc("(2,4):(1,2)"), Path::CoalesceModes},
+      {"coalesce of flat modes", c("(2,4):(1,2)"), gc("(2,4):(1,2)"),
+       Path::CoalesceModes},
       {"composition of leaves", LK_BINARY(composition, L("128:2"), L("32:4")),
        Path::ComposeLeaves},
-      {"composition by a flat B", LK_BINARY(composition, L("(4,8):(8,1)"), L("(8,4):(4,1)")),
+      {"composition by a flat B",
+       LK_BINARY(composition, L("(4,8):(8,1)"), L("(8,4):(4,1)")),
        Path::ComposeFlat},
       {"composition by a nested B",
        LK_BINARY(composition, L("((4,2),(4,2)):((1,16),(4,32))"),
                  L("((2,2),(2,4)):((1,8),(2,16))")),
        Path::ComposeNested},
-      {"composition of modes by a leaf", LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")),
-       Path::ComposeTree},
+      {"composition of modes by a leaf",
+       LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")), Path::ComposeTree},
       {"composition by leaf tiles",
-       LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")), Path::ComposeModes},
+       LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")),
+       Path::ComposeModes},
       {"composition by a nested tile",
        LK_BINARY(composition, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")),
        Path::ComposeByMode},
       {"complement of a leaf", LK_BINARY(complement, L("4:32"), IntTuple(256)),
        Path::ComplementLeaf},
-      {"complement of modes", LK_BINARY(complement, L("(2,4):(1,8)"), IntTuple(64)),
+      {"complement of modes",
+       LK_BINARY(complement, L("(2,4):(1,8)"), IntTuple(64)),
        Path::ComplementModes},
       {"right_inverse of a leaf", [] { return right_inverse(L("64:1")); },
-       [] { return general::right_inverse(L("64:1")); }, Path::RightInverseLeaf},
+       [] { return general::right_inverse(L("64:1")); },
+       Path::RightInverseLeaf},
       {"right_inverse of modes", [] { return right_inverse(L("(4,2):(2,1)")); },
-       [] { return general::right_inverse(L("(4,2):(2,1)")); }, Path::RightInverseModes},
+       [] { return general::right_inverse(L("(4,2):(2,1)")); },
+       Path::RightInverseModes},
       {"left_inverse of a leaf", [] { return left_inverse(L("16:4")); },
        [] { return general::left_inverse(L("16:4")); }, Path::LeftInverseLeaf},
       {"left_inverse of modes", [] { return left_inverse(L("(4,2):(2,1)")); },
-       [] { return general::left_inverse(L("(4,2):(2,1)")); }, Path::LeftInverseModes},
-      {"divide of a leaf by a leaf", LK_BINARY(logical_divide, L("128:1"), T("32:1")),
-       Path::DivideLeaf},
-      {"divide by leaf tiles", LK_BINARY(logical_divide, L("(64,32):(32,1)"), T("(8:1,4:1)")),
+       [] { return general::left_inverse(L("(4,2):(2,1)")); },
+       Path::LeftInverseModes},
+      {"divide of a leaf by a leaf",
+       LK_BINARY(logical_divide, L("128:1"), T("32:1")), Path::DivideLeaf},
+      {"divide by leaf tiles",
+       LK_BINARY(logical_divide, L("(64,32):(32,1)"), T("(8:1,4:1)")),
        Path::DivideModes},
       {"divide of modes by a layout tile",
        LK_BINARY(logical_divide, L("(128,64):(1,128)"), T("(2,4):(1,16)")),
        Path::DivideByMode},
-      {"product of s:1 by a leaf", LK_BINARY(logical_product, L("128:1"), T("4:32")),
-       Path::ProductLeaf},
+      {"product of s:1 by a leaf",
+       LK_BINARY(logical_product, L("128:1"), T("4:32")), Path::ProductLeaf},
       {"product of A onto [0, n)",
-       LK_BINARY(logical_product, L("(4,8):(1,4)"), T("(2,2):(1,2)")), Path::ProductWhole},
+       LK_BINARY(logical_product, L("(4,8):(1,4)"), T("(2,2):(1,2)")),
+       Path::ProductWhole},
       {"product by modes, A not onto [0, n)",
-       LK_BINARY(logical_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::ProductByMode},
-      {"blocked_product of leaves", LK_BINARY(blocked_product, L("4:1"), L("8:1")),
-       Path::RankedLeaf},
+       LK_BINARY(logical_product, L("(8,8):(8,1)"), T("(4:1,2:1)")),
+       Path::ProductByMode},
+      {"blocked_product of leaves",
+       LK_BINARY(blocked_product, L("4:1"), L("8:1")), Path::RankedLeaf},
       {"raked_product of the row-major atom",
-       LK_BINARY(raked_product, L("(8,8):(8,1)"), L("(4,2):(1,4)")), Path::RankedProduct},
+       LK_BINARY(raked_product, L("(8,8):(8,1)"), L("(4,2):(1,4)")),
+       Path::RankedProduct},
       {"zipped_divide of leaf modes by leaf tiles",
        LK_BINARY(zipped_divide, L("(128,64,4):(1,128,8192)"), T("(32:1,16:1)")),
        Path::RegroupLeaves},
       {"tiled_divide by a nested tile",
-       LK_BINARY(tiled_divide, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")), Path::Regroup},
+       LK_BINARY(tiled_divide, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")),
+       Path::Regroup},
       {"flat_product of leaf modes by leaf tiles",
-       LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")), Path::RegroupLeaves},
+       LK_BINARY(flat_product, L("(8,8):(8,1)"), T("(4:1,2:1)")),
+       Path::RegroupLeaves},
       {"zipped_product by a nested tile",
-       LK_BINARY(zipped_product, L("(8,8):(8,1)"), T("((2,2):(1,2),2:1)")), Path::Regroup},
-      {"max_common_layout of leaves", LK_BINARY(max_common_layout, L("64:1"), L("64:1")),
-       Path::MaxCommonLeaf},
+       LK_BINARY(zipped_product, L("(8,8):(8,1)"), T("((2,2):(1,2),2:1)")),
+       Path::Regroup},
+      {"max_common_layout of leaves",
+       LK_BINARY(max_common_layout, L("64:1"), L("64:1")), Path::MaxCommonLeaf},
       {"max_common_layout of modes",
-       LK_BINARY(max_common_layout, L("(8,4):(1,8)"), L("(8,4):(1,16)")), Path::MaxCommonModes},
-      {"coalesce past 8 leaves", c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
+       LK_BINARY(max_common_layout, L("(8,4):(1,8)"), L("(8,4):(1,16)")),
+       Path::MaxCommonModes},
+      {"coalesce past 8 leaves",
+       c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
        gc("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"), Path::General},
   };
 #undef LK_BINARY

@@ -80,10 +80,12 @@ public:
         break;
       }
       case 7: // a huge integer
-        s.insert(pos, g_.chance(50) ? "99999999999999999999999" : "-9223372036854775808");
+        s.insert(pos, g_.chance(50) ? "99999999999999999999999"
+                                    : "-9223372036854775808");
         break;
       case 8: // deep nesting
-        s.insert(pos, std::string(size_t(g_.uniform(60, 10000)), g_.chance(80) ? '(' : '<'));
+        s.insert(pos, std::string(size_t(g_.uniform(60, 10000)),
+                                  g_.chance(80) ? '(' : '<'));
         break;
       }
     }
@@ -128,7 +130,8 @@ std::string diagnosticProblem(const Expected<T> &r, const std::string &input) {
   if (r)
     return "";
   if (!rangeInside(r.error(), input))
-    return "diagnostic '" + r.error().message + "' has a range outside the text";
+    return "diagnostic '" + r.error().message +
+           "' has a range outside the text";
   if (r.error().message.empty())
     return "empty diagnostic message";
   return "";
@@ -136,8 +139,7 @@ std::string diagnosticProblem(const Expected<T> &r, const std::string &input) {
 
 TEST(ParserRobustness, IntTuple) {
   hammer(
-      0x0b05700001,
-      [](Mutator &m) { return m.gen().intTuple().str(); },
+      0x0b05700001, [](Mutator &m) { return m.gen().intTuple().str(); },
       [](const std::string &in) -> std::string {
         Expected<IntTuple> r = parseIntTuple(in);
         if (!r)
@@ -151,8 +153,7 @@ TEST(ParserRobustness, IntTuple) {
 
 TEST(ParserRobustness, Layout) {
   hammer(
-      0x0b05700002,
-      [](Mutator &m) { return m.gen().layout().str(); },
+      0x0b05700002, [](Mutator &m) { return m.gen().layout().str(); },
       [](const std::string &in) -> std::string {
         Expected<Layout> r = parseLayout(in);
         if (!r)
@@ -187,8 +188,7 @@ TEST(ParserRobustness, ComposedLayout) {
 
 TEST(ParserRobustness, Tiler) {
   hammer(
-      0x0b05700004,
-      [](Mutator &m) { return m.gen().tiler().str(); },
+      0x0b05700004, [](Mutator &m) { return m.gen().tiler().str(); },
       [](const std::string &in) -> std::string {
         Expected<Tiler> r = parseTiler(in);
         if (!r)
@@ -222,7 +222,8 @@ TEST(ParserRobustness, BasisDescriptor) {
           return diagnosticProblem(r, in);
         Expected<std::string> text = printBasisDescriptor(*r);
         if (!text)
-          return "normalized descriptor does not print: " + text.error().message;
+          return "normalized descriptor does not print: " +
+                 text.error().message;
         Expected<IntTuple> again = parseBasisDescriptor(*text);
         if (!again || *again != *r)
           return "does not round-trip: " + *text;
@@ -233,8 +234,7 @@ TEST(ParserRobustness, BasisDescriptor) {
 TEST(ParserRobustness, LayoutAttribute) {
   std::vector<ElementType> types = ElementTypeRegistry::global().all();
   hammer(
-      0x0b05700006,
-      [&](Mutator &m) { return m.gen().attribute(types).str(); },
+      0x0b05700006, [&](Mutator &m) { return m.gen().attribute(types).str(); },
       [](const std::string &in) -> std::string {
         Expected<LayoutAttribute> r = parseLayoutAttribute(in);
         if (!r)
@@ -249,7 +249,8 @@ TEST(ParserRobustness, LayoutAttribute) {
 }
 
 TEST(ParserRobustness, EmptyAndBlankInputs) {
-  for (std::string in : std::vector<std::string>{"", " ", "\t", "\n", std::string(1, '\0'), std::string("(\0)", 3)}) {
+  for (std::string in : std::vector<std::string>{
+           "", " ", "\t", "\n", std::string(1, '\0'), std::string("(\0)", 3)}) {
     EXPECT_EQ(diagnosticProblem(parseIntTuple(in), in), "");
     EXPECT_EQ(diagnosticProblem(parseLayout(in), in), "");
     EXPECT_EQ(diagnosticProblem(parseComposedLayout(in), in), "");

@@ -12,13 +12,12 @@
 
 using namespace lk;
 using namespace lk::cute;
-using lk::cute::testing::failsAt;
 using lk::cute::testing::B;
+using lk::cute::testing::failsAt;
 using lk::cute::testing::Generator;
 using lk::cute::testing::T;
 
 namespace {
-
 
 //===----------------------------------------------------------------------===//
 // IntTuple
@@ -32,7 +31,8 @@ TEST(TextIntTuple, Examples) {
   EXPECT_EQ(*parseIntTuple("-3"), IntTuple(-3));
   EXPECT_EQ(*parseIntTuple("3@1"), B(3, {1}));
   EXPECT_EQ(*parseIntTuple("1@0@1"), B(1, {0, 1}));
-  EXPECT_EQ(*parseIntTuple(" ( 2 , ( 3@1 , _4 ) ) "), T({2, T({B(3, {1}), 4})}));
+  EXPECT_EQ(*parseIntTuple(" ( 2 , ( 3@1 , _4 ) ) "),
+            T({2, T({B(3, {1}), 4})}));
   EXPECT_EQ(*parseIntTuple("_-2"), IntTuple(-2));
   EXPECT_EQ(*parseIntTuple("-9223372036854775808"),
             IntTuple(std::numeric_limits<int64_t>::min()));
@@ -50,16 +50,29 @@ TEST(TextIntTuple, NestedBasisIsOutermostFirst) {
 }
 
 TEST(TextIntTuple, Diagnostics) {
-  EXPECT_TRUE(failsAt(parseIntTuple(""), "expected an integer or '(' in int-tuple but found end of input", 1));
-  EXPECT_TRUE(failsAt(parseIntTuple("(2,4"), "expected ',' or ')' in int-tuple but found end of input", 5));
-  EXPECT_TRUE(failsAt(parseIntTuple("(2;4)"), "expected ',' or ')' in int-tuple but found ';'", 3));
-  EXPECT_TRUE(failsAt(parseIntTuple("(2,)"), "expected an integer or '(' in int-tuple but found ')'", 4));
-  EXPECT_TRUE(failsAt(parseIntTuple("(2,4) x"), "unexpected trailing text 'x'", 7));
-  EXPECT_TRUE(failsAt(parseIntTuple("99999999999999999999"), "does not fit in 64 bits", 1));
+  EXPECT_TRUE(failsAt(
+      parseIntTuple(""),
+      "expected an integer or '(' in int-tuple but found end of input", 1));
+  EXPECT_TRUE(failsAt(parseIntTuple("(2,4"),
+                      "expected ',' or ')' in int-tuple but found end of input",
+                      5));
+  EXPECT_TRUE(failsAt(parseIntTuple("(2;4)"),
+                      "expected ',' or ')' in int-tuple but found ';'", 3));
+  EXPECT_TRUE(failsAt(parseIntTuple("(2,)"),
+                      "expected an integer or '(' in int-tuple but found ')'",
+                      4));
+  EXPECT_TRUE(
+      failsAt(parseIntTuple("(2,4) x"), "unexpected trailing text 'x'", 7));
+  EXPECT_TRUE(failsAt(parseIntTuple("99999999999999999999"),
+                      "does not fit in 64 bits", 1));
   EXPECT_TRUE(failsAt(parseIntTuple("3@"), "basis index", 3));
-  EXPECT_TRUE(failsAt(parseIntTuple("(1,3@255)"), "basis index 255 out of range [0, 254]", 6));
-  EXPECT_TRUE(failsAt(parseIntTuple("1@0@0@0@0@0"), "basis path deeper than 4 levels", 11));
-  EXPECT_TRUE(failsAt(parseIntTuple("_"), "expected an integer or '(' in int-tuple but found '_'", 1));
+  EXPECT_TRUE(failsAt(parseIntTuple("(1,3@255)"),
+                      "basis index 255 out of range [0, 254]", 6));
+  EXPECT_TRUE(failsAt(parseIntTuple("1@0@0@0@0@0"),
+                      "basis path deeper than 4 levels", 11));
+  EXPECT_TRUE(failsAt(parseIntTuple("_"),
+                      "expected an integer or '(' in int-tuple but found '_'",
+                      1));
   EXPECT_TRUE(failsAt(parseIntTuple("(\x01)"), "found byte 0x01", 2));
 }
 
@@ -67,9 +80,11 @@ TEST(TextIntTuple, NestingLimit) {
   std::string ok = std::string(64, '(') + "1" + std::string(64, ')');
   EXPECT_TRUE(parseIntTuple(ok));
   std::string deep = std::string(65, '(') + "1" + std::string(65, ')');
-  EXPECT_TRUE(failsAt(parseIntTuple(deep), "nesting deeper than 64 levels", 65));
+  EXPECT_TRUE(
+      failsAt(parseIntTuple(deep), "nesting deeper than 64 levels", 65));
   std::string huge(10000, '(');
-  EXPECT_TRUE(failsAt(parseIntTuple(huge), "nesting deeper than 64 levels", 65));
+  EXPECT_TRUE(
+      failsAt(parseIntTuple(huge), "nesting deeper than 64 levels", 65));
 }
 
 TEST(TextIntTuple, NodeLimit) {
@@ -85,7 +100,8 @@ TEST(TextIntTuple, NodeLimit) {
   for (int i = 1; i < 32768; ++i)
     wide += ",1";
   wide += ")";
-  EXPECT_TRUE(failsAt(parseIntTuple(wide), "more than 32767 modes", 2 * 32767 + 2));
+  EXPECT_TRUE(
+      failsAt(parseIntTuple(wide), "more than 32767 modes", 2 * 32767 + 2));
   // Nested to avoid the rank limit: 300 groups of 300 leaves = 90301 nodes.
   std::string many = "(";
   for (int g = 0; g < 300; ++g) {
@@ -115,30 +131,50 @@ TEST(TextLayout, Examples) {
   EXPECT_TRUE(b.hasBasisStrides());
 
   EXPECT_EQ(*parseLayout("8:1"), Layout::make(8, 1).value());
-  EXPECT_EQ(*parseLayout("(_2,_4):(_1,_2)"), Layout::make(T({2, 4}), T({1, 2})).value());
-  EXPECT_EQ(*parseLayout("(2,4):(-1,-2)"), Layout::make(T({2, 4}), T({-1, -2})).value());
-  EXPECT_EQ(*parseLayout("():()"), Layout::make(IntTuple(), IntTuple()).value());
-  EXPECT_EQ(*parseLayout("(4,(2,2)):(1@0@1,(3@1,0))"),
-            Layout::make(T({4, T({2, 2})}), T({B(1, {0, 1}), T({B(3, {1}), 0})})).value());
-  EXPECT_EQ(*parseLayout(" ( 2 ,\t4 ) :\n( 1 , 2 ) "), Layout::make(T({2, 4}), T({1, 2})).value());
+  EXPECT_EQ(*parseLayout("(_2,_4):(_1,_2)"),
+            Layout::make(T({2, 4}), T({1, 2})).value());
+  EXPECT_EQ(*parseLayout("(2,4):(-1,-2)"),
+            Layout::make(T({2, 4}), T({-1, -2})).value());
+  EXPECT_EQ(*parseLayout("():()"),
+            Layout::make(IntTuple(), IntTuple()).value());
+  EXPECT_EQ(
+      *parseLayout("(4,(2,2)):(1@0@1,(3@1,0))"),
+      Layout::make(T({4, T({2, 2})}), T({B(1, {0, 1}), T({B(3, {1}), 0})}))
+          .value());
+  EXPECT_EQ(*parseLayout(" ( 2 ,\t4 ) :\n( 1 , 2 ) "),
+            Layout::make(T({2, 4}), T({1, 2})).value());
 }
 
 TEST(TextLayout, Diagnostics) {
   // The congruence error points at the stride text.
-  EXPECT_TRUE(failsAt(parseLayout("(2,4):(1)"), "shape (2,4) and stride (1) are not congruent", 7));
+  EXPECT_TRUE(failsAt(parseLayout("(2,4):(1)"),
+                      "shape (2,4) and stride (1) are not congruent", 7));
   Expected<Layout> c = parseLayout("(2,4):(1)");
   EXPECT_EQ(c.error().range->end.column, 10u);
   EXPECT_TRUE(failsAt(parseLayout("((2,4),8):(1,2)"), "are not congruent", 11));
-  EXPECT_TRUE(failsAt(parseLayout("(8,4:(1,8)"), "expected ',' or ')' in shape but found ':'", 5));
-  EXPECT_TRUE(failsAt(parseLayout("(8,4)"), "expected ':' between shape and stride but found end of input", 6));
-  EXPECT_TRUE(failsAt(parseLayout("(8,4);(1,8)"), "expected ':' between shape and stride but found ';'", 6));
-  EXPECT_TRUE(failsAt(parseLayout("(8,4):(1,8"), "expected ',' or ')' in stride but found end of input", 11));
-  EXPECT_TRUE(failsAt(parseLayout("(8,4):(1,x)"), "expected an integer or '(' in stride but found 'x'", 10));
+  EXPECT_TRUE(failsAt(parseLayout("(8,4:(1,8)"),
+                      "expected ',' or ')' in shape but found ':'", 5));
+  EXPECT_TRUE(failsAt(
+      parseLayout("(8,4)"),
+      "expected ':' between shape and stride but found end of input", 6));
+  EXPECT_TRUE(failsAt(parseLayout("(8,4);(1,8)"),
+                      "expected ':' between shape and stride but found ';'",
+                      6));
+  EXPECT_TRUE(failsAt(parseLayout("(8,4):(1,8"),
+                      "expected ',' or ')' in stride but found end of input",
+                      11));
+  EXPECT_TRUE(failsAt(parseLayout("(8,4):(1,x)"),
+                      "expected an integer or '(' in stride but found 'x'",
+                      10));
   // Shape leaves must be positive, plain integers: pointed at the leaf.
-  EXPECT_TRUE(failsAt(parseLayout("(8,0):(1,8)"), "shape leaf 0 must be positive", 4));
-  EXPECT_TRUE(failsAt(parseLayout("(8,(2, -3)):(1,(8,16))"), "shape leaf -3 must be positive", 8));
-  EXPECT_TRUE(failsAt(parseLayout("(8,2@1):(1,8)"), "shape leaf 2@1 cannot have a basis", 4));
-  EXPECT_TRUE(failsAt(parseLayout("(4294967296,4294967296):(1,1)"), "does not fit in 64 bits", 1));
+  EXPECT_TRUE(
+      failsAt(parseLayout("(8,0):(1,8)"), "shape leaf 0 must be positive", 4));
+  EXPECT_TRUE(failsAt(parseLayout("(8,(2, -3)):(1,(8,16))"),
+                      "shape leaf -3 must be positive", 8));
+  EXPECT_TRUE(failsAt(parseLayout("(8,2@1):(1,8)"),
+                      "shape leaf 2@1 cannot have a basis", 4));
+  EXPECT_TRUE(failsAt(parseLayout("(4294967296,4294967296):(1,1)"),
+                      "does not fit in 64 bits", 1));
   EXPECT_TRUE(failsAt(parseLayout("8:1 o"), "unexpected trailing text 'o'", 5));
 }
 
@@ -184,17 +220,29 @@ TEST(TextComposed, Diagnostics) {
   // A negative S with |S| >= B is CuTe's other direction; -70 is refused
   // before the sum B + M + |S| is formed.
   EXPECT_TRUE(parseComposedLayout("Sw<2,4,-3> o 8:1"));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,-2> o 8:1"), "|S| must be >= B", 1));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,10,-70> o 8:1"), "B + M + |S| must be at most 62", 1));
-  EXPECT_TRUE(failsAt(parseComposedLayout("  Sw<-1,4,3> o 8:1"), "B and M must be non-negative", 3));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,60,3> o 8:1"), "B + M + |S| must be at most 62", 1));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,9223372036854775807,9223372036854775807> o 8:1"),
+  EXPECT_TRUE(
+      failsAt(parseComposedLayout("Sw<3,4,-2> o 8:1"), "|S| must be >= B", 1));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,10,-70> o 8:1"),
                       "B + M + |S| must be at most 62", 1));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4> o 8:1"), "expected ',' after swizzle M but found '>'", 7));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw(3,4,3) o 8:1"), "expected '<' after 'Sw' but found '('", 3));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> (8,64):(64,1)"), "expected 'o'", 11));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> o 32 o"), "expected an integer or '(' in shape but found end of input", 17));
-  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> o (8,64):(64)"), "not congruent", 20));
+  EXPECT_TRUE(failsAt(parseComposedLayout("  Sw<-1,4,3> o 8:1"),
+                      "B and M must be non-negative", 3));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<1,60,3> o 8:1"),
+                      "B + M + |S| must be at most 62", 1));
+  EXPECT_TRUE(
+      failsAt(parseComposedLayout(
+                  "Sw<1,9223372036854775807,9223372036854775807> o 8:1"),
+              "B + M + |S| must be at most 62", 1));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4> o 8:1"),
+                      "expected ',' after swizzle M but found '>'", 7));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw(3,4,3) o 8:1"),
+                      "expected '<' after 'Sw' but found '('", 3));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> (8,64):(64,1)"),
+                      "expected 'o'", 11));
+  EXPECT_TRUE(failsAt(
+      parseComposedLayout("Sw<3,4,3> o 32 o"),
+      "expected an integer or '(' in shape but found end of input", 17));
+  EXPECT_TRUE(failsAt(parseComposedLayout("Sw<3,4,3> o (8,64):(64)"),
+                      "not congruent", 20));
 }
 
 //===----------------------------------------------------------------------===//
@@ -239,11 +287,18 @@ TEST(TextTiler, Examples) {
 }
 
 TEST(TextTiler, Diagnostics) {
-  EXPECT_TRUE(failsAt(parseTiler("()"), "expected a tiler ('_', an integer, a layout or a '(' tuple) but found ')'", 2));
-  EXPECT_TRUE(failsAt(parseTiler("(4:1,_"), "expected ',' or ')' in tiler tuple but found end of input", 7));
+  EXPECT_TRUE(failsAt(parseTiler("()"),
+                      "expected a tiler ('_', an integer, a layout or a '(' "
+                      "tuple) but found ')'",
+                      2));
+  EXPECT_TRUE(
+      failsAt(parseTiler("(4:1,_"),
+              "expected ',' or ')' in tiler tuple but found end of input", 7));
   EXPECT_TRUE(failsAt(parseTiler("0"), "tiler size 0 must be positive", 1));
-  EXPECT_TRUE(failsAt(parseTiler("(8,-2)"), "tiler size -2 must be positive", 4));
-  EXPECT_TRUE(failsAt(parseTiler("3@1"), "tiler size 3@1 cannot have a basis", 1));
+  EXPECT_TRUE(
+      failsAt(parseTiler("(8,-2)"), "tiler size -2 must be positive", 4));
+  EXPECT_TRUE(
+      failsAt(parseTiler("3@1"), "tiler size 3@1 cannot have a basis", 1));
   EXPECT_TRUE(failsAt(parseTiler("(2,4):(1)"), "not congruent", 7));
   EXPECT_TRUE(failsAt(parseTiler("(x)"), "expected a tiler", 2));
   EXPECT_TRUE(failsAt(parseTiler("_ _"), "unexpected trailing text '_'", 3));

@@ -30,7 +30,8 @@ Expected<LocatedTuple> parse(std::string_view text, const TupleGrammar &g) {
 std::string spans(const LocatedTuple &t) {
   std::string out;
   for (const Span &s : t.leaves)
-    out += "{" + std::to_string(s.offset) + "," + std::to_string(s.length) + "}";
+    out +=
+        "{" + std::to_string(s.offset) + "," + std::to_string(s.length) + "}";
   return out;
 }
 

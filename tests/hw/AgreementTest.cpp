@@ -141,8 +141,9 @@ TEST(Agreement, ShapesMustCoverTheTile) {
   d.tma->boxDims = {64, 32};
   auto a = checkAgreement(d);
   ASSERT_FALSE(a);
-  EXPECT_NE(a.error().message.find("cover the K-major tile in one box: (64, 64)"),
-            std::string::npos)
+  EXPECT_NE(
+      a.error().message.find("cover the K-major tile in one box: (64, 64)"),
+      std::string::npos)
       << a.error().message;
   d = k128();
   d.buffer = layout("Sw<3,3,3> o (32,64):(64,1)");

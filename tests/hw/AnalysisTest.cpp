@@ -78,8 +78,8 @@ TEST(Analysis, SpecColumnReadIsConflictFreeUnder128B) {
 
 TEST(Analysis, WavefrontTableOfTheSheet) {
   // §1.3: 32-bit, lane i at 8 i -> 2 wavefronts (banks 0,2,..,30 twice).
-  auto stride2 = sharedAccess(access("S[32:1@laneid]", "S[32:2]", 32, 4),
-                              Arch::Sm80);
+  auto stride2 =
+      sharedAccess(access("S[32:1@laneid]", "S[32:2]", 32, 4), Arch::Sm80);
   ASSERT_TRUE(stride2) << stride2.error().message;
   EXPECT_EQ(stride2->total, 2);
   // §1.3: 128-bit, lane i at 16 i -> 4 wavefronts, the minimum.
@@ -90,8 +90,8 @@ TEST(Analysis, WavefrontTableOfTheSheet) {
   EXPECT_EQ(vec->total, 4);
   EXPECT_EQ(vec->minimum, 4);
   // §1.3: 32-bit, lane i at 128 i -> 32 wavefronts.
-  auto column = sharedAccess(access("S[32:1@laneid]", "S[32:32]", 32, 4),
-                             Arch::Sm100);
+  auto column =
+      sharedAccess(access("S[32:1@laneid]", "S[32:32]", 32, 4), Arch::Sm100);
   ASSERT_TRUE(column);
   EXPECT_EQ(column->total, 32);
 }
@@ -119,8 +119,9 @@ TEST(Analysis, SwizzledColumnsOf16BytesTakeOneWavefront) {
           auto r = sharedAccess(
               access(lanes, sw->str() + " o " + tile, bits, 16), Arch::Sm90);
           ASSERT_TRUE(r) << r.error().message;
-          EXPECT_EQ(r->total, 1) << sw->str() << " rows " << first << ".. col "
-                                 << c << "\n" << r->explanation;
+          EXPECT_EQ(r->total, 1)
+              << sw->str() << " rows " << first << ".. col " << c << "\n"
+              << r->explanation;
           EXPECT_EQ(r->minimum, 1);
           auto plain = sharedAccess(access(lanes, tile, bits, 16), Arch::Sm90);
           ASSERT_TRUE(plain);
@@ -134,8 +135,7 @@ TEST(Analysis, LdmatrixRowsOfTheSheet) {
   // eight rows of a matrix in bank slot 0 -> 8 wavefronts each, 32 in all.
   // f16 memory with rows of 64 elements (128 B); matrix j starts at row 16j.
   tile::MemoryLayout plain = memoryOf("S[(64,64):(64,1)]");
-  tile::MemoryLayout sw =
-      memoryOf("Swizzle(M=3,B=3,S=3) o S[(64,64):(64,1)]");
+  tile::MemoryLayout sw = memoryOf("Swizzle(M=3,B=3,S=3) o S[(64,64):(64,1)]");
   std::vector<int64_t> rows;
   for (int64_t j = 0; j < 4; ++j)
     for (int64_t r = 0; r < 8; ++r)
@@ -180,7 +180,8 @@ TEST(Analysis, GlobalSectorsAndLines) {
             "lines\n");
   // §7: 16 B per lane at 16 i -> 16 sectors, 4 lines.
   auto v = globalAccess(
-      access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(4,1)]", 32, 16), Arch::Sm90);
+      access("S[(32,4):(1@laneid,1@m)]", "S[(32,4):(4,1)]", 32, 16),
+      Arch::Sm90);
   ASSERT_TRUE(v);
   EXPECT_EQ(v->sectors, 16);
   EXPECT_EQ(v->lines, 4);
@@ -222,9 +223,8 @@ TEST(Analysis, VectorWidthFollowsTheRegisters) {
     auto none = vectorBytes(tileOf("S[(32,4):(1@laneid,1@m)]"),
                             memoryOf("S[(32,4):(4,1)]"), bits);
     ASSERT_FALSE(none);
-    EXPECT_EQ(none.error().message,
-              "element width " + std::to_string(bits) +
-                  " bits is outside [1, 1024]");
+    EXPECT_EQ(none.error().message, "element width " + std::to_string(bits) +
+                                        " bits is outside [1, 1024]");
   }
   // The failure says which lane and registers break the vector.
   auto bad = warpInstructions(
@@ -322,8 +322,9 @@ TEST(Analysis, TidWarpZeroHoldsOnlyItsOwnThreads) {
   ASSERT_EQ(w->laneAddresses.size(), 4u);
   for (int64_t k = 0; k < 4; ++k)
     for (int64_t l = 0; l < 32; ++l)
-      EXPECT_EQ(w->laneAddresses[size_t(k)][size_t(l)],
-                l == 0 ? 16 * k : l == 16 ? 64 + 16 * k : -1);
+      EXPECT_EQ(w->laneAddresses[size_t(k)][size_t(l)], l == 0    ? 16 * k
+                                                        : l == 16 ? 64 + 16 * k
+                                                                  : -1);
   // 16-byte accesses go in quarter-warp groups of 8 lanes: lanes 0 and 16
   // are in groups 0 and 2, one wavefront each: 2 per instruction, the
   // minimum.
@@ -391,16 +392,16 @@ TEST(Analysis, RefusesTwoLaneAxesOrNone) {
   EXPECT_NE(both.error().message.find("names both laneid and tid"),
             std::string::npos)
       << both.error().message;
-  auto none = sharedAccess(access("S[32:1@warpid]", "S[32:1]", 32, 4),
-                           Arch::Sm90);
+  auto none =
+      sharedAccess(access("S[32:1@warpid]", "S[32:1]", 32, 4), Arch::Sm90);
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("has no lane axis"), std::string::npos)
       << none.error().message;
   // tid already counts warps (tid = 32 warpid + laneid), and so does
   // tid_in_wg within its warpgroup: either with warpid, or with each other,
   // names a thread twice.
-  for (const char *twice : {"S[(32,2):(1@tid,1@warpid)]",
-                            "S[(32,2):(1@tid_in_wg,32@tid)]"}) {
+  for (const char *twice :
+       {"S[(32,2):(1@tid,1@warpid)]", "S[(32,2):(1@tid_in_wg,32@tid)]"}) {
     auto r = sharedAccess(access(twice, "S[(32,2):(2,1)]", 32, 4), Arch::Sm90);
     ASSERT_FALSE(r) << twice;
     EXPECT_NE(r.error().message.find("names both"), std::string::npos)
@@ -418,10 +419,9 @@ TEST(Analysis, RefusesTwoLaneAxesOrNone) {
 // more than 2^20 elements is refused before any work: 2^20 threads x 2^12
 // registers here (2^32 elements).
 TEST(Analysis, RefusesLayoutsBeyondItsBound) {
-  auto big = sharedAccess(
-      access("S[(1048576,4096):(1@tid,1@m)]", "S[(1048576,4096):(4096,1)]", 32,
-             4),
-      Arch::Sm90);
+  auto big = sharedAccess(access("S[(1048576,4096):(1@tid,1@m)]",
+                                 "S[(1048576,4096):(4096,1)]", 32, 4),
+                          Arch::Sm90);
   ASSERT_FALSE(big);
   EXPECT_NE(big.error().message.find("at most 1048576 are analysed"),
             std::string::npos)

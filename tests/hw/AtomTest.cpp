@@ -58,20 +58,24 @@ std::optional<V> sheet(const Atom &a, int64_t t, int64_t i) {
   if (startsWith(n, "mma.")) {
     if (op == 'C') // §2.1 C/D, shared by every m16n8 shape
       return V{g + 8 * (i >> 1), 2 * q + (i & 1)};
-    bool k16 = startsWith(n, "mma.m16n8k16."), k8 = startsWith(n, "mma.m16n8k8.");
+    bool k16 = startsWith(n, "mma.m16n8k16."),
+         k8 = startsWith(n, "mma.m16n8k8.");
     bool k32 = startsWith(n, "mma.m16n8k32.");
-    bool b8 = has(n, ".s8.") || has(n, ".u8.") || has(n, ".e4m3.") || has(n, ".e5m2.");
+    bool b8 = has(n, ".s8.") || has(n, ".u8.") || has(n, ".e4m3.") ||
+              has(n, ".e5m2.");
     bool tf32 = has(n, ".tf32.");
     if (k16 && !b8) // §2.1
-      return op == 'A' ? V{g + 8 * ((i >> 1) & 1), 2 * q + (i & 1) + 8 * (i >> 2)}
-                       : V{2 * q + (i & 1) + 8 * (i >> 1), g};
+      return op == 'A'
+                 ? V{g + 8 * ((i >> 1) & 1), 2 * q + (i & 1) + 8 * (i >> 2)}
+                 : V{2 * q + (i & 1) + 8 * (i >> 1), g};
     if (k8 && !tf32) // §2.2
       return op == 'A' ? V{g + 8 * (i >> 1), 2 * q + (i & 1)} : V{2 * q + i, g};
     if (k8 && tf32) // §2.3
       return op == 'A' ? V{g + 8 * (i & 1), q + 4 * (i >> 1)} : V{q + 4 * i, g};
     if (k32) // §2.4
-      return op == 'A' ? V{g + 8 * ((i >> 2) & 1), 4 * q + (i & 3) + 16 * (i >> 3)}
-                       : V{4 * q + (i & 3) + 16 * (i >> 2), g};
+      return op == 'A'
+                 ? V{g + 8 * ((i >> 2) & 1), 4 * q + (i & 3) + 16 * (i >> 3)}
+                 : V{4 * q + (i & 3) + 16 * (i >> 2), g};
     if (k16 && b8) // §2.4 (k16)
       return op == 'A' ? V{g + 8 * (i >> 2), 4 * q + (i & 3)} : V{4 * q + i, g};
     return std::nullopt;
@@ -112,7 +116,8 @@ std::optional<V> sheet(const Atom &a, int64_t t, int64_t i) {
     if (has(n, ".16x128b."))
       return V{(l >> 2) + 8 * (r & 1), 4 * (r >> 1) + (l & 3)};
     if (has(n, ".16x256b."))
-      return V{(l >> 2) + 8 * ((r >> 1) & 1), 8 * (r >> 2) + 2 * (l & 3) + (r & 1)};
+      return V{(l >> 2) + 8 * ((r >> 1) & 1),
+               8 * (r >> 2) + 2 * (l & 3) + (r & 1)};
     if (has(n, ".16x32bx2.")) {
       int64_t imm = a.values; // CUTLASS emits I = N
       return V{l & 15, r + imm * (l >> 4)};
@@ -231,8 +236,24 @@ TEST(AtomFacts, Mma16816TableRows) {
   const std::map<int, std::vector<V>> a = {
       {0, {{0, 0}, {0, 1}, {8, 0}, {8, 1}, {0, 8}, {0, 9}, {8, 8}, {8, 9}}},
       {5, {{1, 2}, {1, 3}, {9, 2}, {9, 3}, {1, 10}, {1, 11}, {9, 10}, {9, 11}}},
-      {14, {{3, 4}, {3, 5}, {11, 4}, {11, 5}, {3, 12}, {3, 13}, {11, 12}, {11, 13}}},
-      {31, {{7, 6}, {7, 7}, {15, 6}, {15, 7}, {7, 14}, {7, 15}, {15, 14}, {15, 15}}}};
+      {14,
+       {{3, 4},
+        {3, 5},
+        {11, 4},
+        {11, 5},
+        {3, 12},
+        {3, 13},
+        {11, 12},
+        {11, 13}}},
+      {31,
+       {{7, 6},
+        {7, 7},
+        {15, 6},
+        {15, 7},
+        {7, 14},
+        {7, 15},
+        {15, 14},
+        {15, 15}}}};
   const std::map<int, std::vector<V>> b = {
       {0, {{0, 0}, {1, 0}, {8, 0}, {9, 0}}},
       {5, {{2, 1}, {3, 1}, {10, 1}, {11, 1}}},
@@ -283,7 +304,7 @@ TEST(AtomFacts, CuteLayoutsOfTheSheet) {
 // §2.5: quad pair {4p..4p+3, 16+4p..16+4p+3} computes its own product.
 TEST(AtomFacts, M8n8k4QuadPairs) {
   EXPECT_EQ(at("mma.m8n8k4.f16.A", 17, 3), (V{5, 3}));
-  EXPECT_EQ(at("mma.m8n8k4.f16.A", 5, 2), (V{1, 2}));  // p = 1, r = 1
+  EXPECT_EQ(at("mma.m8n8k4.f16.A", 5, 2), (V{1, 2})); // p = 1, r = 1
   EXPECT_EQ(at("mma.m8n8k4.f16.B", 19, 1), (V{1, 7}));
   EXPECT_EQ(at("mma.m8n8k4.f16.C", 30, 7), (V{6, 7}));
   EXPECT_EQ(at("mma.m8n8k4.f32.C", 19, 7), (V{7, 7})); // row 1+2+4, col 2+1+4
@@ -294,14 +315,15 @@ TEST(AtomFacts, M8n8k4QuadPairs) {
 TEST(AtomFacts, LdmatrixTable) {
   const int rowNt[8] = {0, 0, 0, 0, 1, 1, 1, 1};
   const int colNt[8] = {0, 2, 4, 6, 0, 2, 4, 6};
-  for (const char *name :
-       {"ldmatrix.x1.b16", "ldmatrix.x2.b16", "ldmatrix.x4.b16", "stmatrix.x4.b16"})
+  for (const char *name : {"ldmatrix.x1.b16", "ldmatrix.x2.b16",
+                           "ldmatrix.x4.b16", "stmatrix.x4.b16"})
     for (int l = 0; l < 8; ++l) {
       EXPECT_EQ(at(name, l, 0), (V{0, rowNt[l], colNt[l]})) << name << l;
       EXPECT_EQ(at(name, l, 1), (V{0, rowNt[l], colNt[l] + 1})) << name << l;
     }
   // trans: lo = (row,col), hi = (row,col) of the stored matrix.
-  const int lo[8][2] = {{0, 0}, {2, 0}, {4, 0}, {6, 0}, {0, 1}, {2, 1}, {4, 1}, {6, 1}};
+  const int lo[8][2] = {{0, 0}, {2, 0}, {4, 0}, {6, 0},
+                        {0, 1}, {2, 1}, {4, 1}, {6, 1}};
   for (const char *name : {"ldmatrix.x1.trans.b16", "ldmatrix.x4.trans.b16",
                            "stmatrix.x2.trans.b16"})
     for (int l = 0; l < 8; ++l) {
@@ -376,10 +398,20 @@ TEST(AtomFacts, TcgenLdX1Table) {
       {1, {8, 0}, {0, 1}, {8, 1}, {{0, 2}, {0, 3}, {8, 2}, {8, 3}}, {1, 0}},
       {2, {0, 1}, {0, 2}, {8, 2}, {{0, 4}, {0, 5}, {8, 4}, {8, 5}}, {2, 0}},
       {7, {9, 1}, {1, 3}, {9, 3}, {{1, 6}, {1, 7}, {9, 6}, {9, 7}}, {7, 0}},
-      {13, {11, 0}, {3, 1}, {11, 1}, {{3, 2}, {3, 3}, {11, 2}, {11, 3}}, {13, 0}},
+      {13,
+       {11, 0},
+       {3, 1},
+       {11, 1},
+       {{3, 2}, {3, 3}, {11, 2}, {11, 3}},
+       {13, 0}},
       {16, {4, 0}, {4, 0}, {12, 0}, {{4, 0}, {4, 1}, {12, 0}, {12, 1}}, {0, I}},
       {22, {5, 1}, {5, 2}, {13, 2}, {{5, 4}, {5, 5}, {13, 4}, {13, 5}}, {6, I}},
-      {31, {15, 1}, {7, 3}, {15, 3}, {{7, 6}, {7, 7}, {15, 6}, {15, 7}}, {15, I}},
+      {31,
+       {15, 1},
+       {7, 3},
+       {15, 3},
+       {{7, 6}, {7, 7}, {15, 6}, {15, 7}},
+       {15, I}},
   };
   for (const char *op : {"tcgen05.ld", "tcgen05.st"}) {
     std::string p = op;
@@ -403,7 +435,8 @@ TEST(AtomFacts, TcgenLdX1Table) {
   // .16x256b.x1 reproduces the mma.sync C pattern on a 16x8 block.
   for (int64_t l = 0; l < 32; ++l)
     for (int64_t r = 0; r < 4; ++r)
-      EXPECT_EQ(at("tcgen05.ld.16x256b.x1", l, r), at("mma.m16n8k16.f16.C", l, r));
+      EXPECT_EQ(at("tcgen05.ld.16x256b.x1", l, r),
+                at("mma.m16n8k16.f16.C", l, r));
 }
 
 //===----------------------------------------------------------------------===//
@@ -526,7 +559,8 @@ void expectSameAsTriton(const Atom &a, const linear::LinearLayout &tri) {
       }
       auto got = tri.apply(in);
       ASSERT_TRUE(got.hasValue()) << a.name;
-      ASSERT_EQ(*got, *a.eval(t, v)) << a.name << " thread " << t << " value " << v;
+      ASSERT_EQ(*got, *a.eval(t, v))
+          << a.name << " thread " << t << " value " << v;
     }
 }
 
@@ -568,11 +602,11 @@ TEST(AtomViews, AgreesWithTritonDotOperands) {
     dot.kWidth = 2;
     dot.parent = parent;
     dot.cta = linear::CTALayout::single(2);
-    std::vector<int64_t> shape = op == 0 ? std::vector<int64_t>{16, 16}
-                                         : std::vector<int64_t>{16, 8};
+    std::vector<int64_t> shape =
+        op == 0 ? std::vector<int64_t>{16, 16} : std::vector<int64_t>{16, 8};
     auto tri = linear::toLinearLayout(dot, shape);
     ASSERT_TRUE(tri.hasValue()) << tri.error().message;
-    expectSameAsTriton(atom(op == 0 ? "mma.m16n8k16.f16.A" : "mma.m16n8k16.f16.B"),
-                       *tri);
+    expectSameAsTriton(
+        atom(op == 0 ? "mma.m16n8k16.f16.A" : "mma.m16n8k16.f16.B"), *tri);
   }
 }

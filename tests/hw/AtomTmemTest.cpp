@@ -88,7 +88,8 @@ TEST(AtomTmem, AccumulatorLayouts) {
           else // A
             want = {m / 128, m % 128, c.C0 + n, 0};
           ASSERT_EQ(placed(*l, {c.M, N}, {m, n}), std::set<V>{want})
-              << c.M << " cg" << c.cg << " N" << N << " (" << m << "," << n << ")";
+              << c.M << " cg" << c.cg << " N" << N << " (" << m << "," << n
+              << ")";
         }
     }
   }
@@ -100,12 +101,14 @@ TEST(AtomTmem, AccumulatorLayouts) {
 }
 
 TEST(AtomTmem, AccumulatorRules) {
-  // §6.7: ::1 N step 8, ::2 N step 16; M per cta_group; lane base 16 only for F.
+  // §6.7: ::1 N step 8, ::2 N step 16; M per cta_group; lane base 16 only for
+  // F.
   EXPECT_TRUE(tmemAccumulatorLayout({128, 24, 1}).hasValue());
   auto bad = tmemAccumulatorLayout({128, 24, 2});
   ASSERT_FALSE(bad.hasValue());
-  EXPECT_EQ(bad.error().message,
-            "tcgen05 accumulator: N = 24 is not in 16..256 step 16 for cta_group::2");
+  EXPECT_EQ(
+      bad.error().message,
+      "tcgen05 accumulator: N = 24 is not in 16..256 step 16 for cta_group::2");
   EXPECT_FALSE(tmemAccumulatorLayout({256, 64, 1}).hasValue());
   EXPECT_FALSE(tmemAccumulatorLayout({64, 64, 2}).hasValue());
   EXPECT_FALSE(tmemAccumulatorLayout({128, 64, 1, false, 16, 0}).hasValue());
@@ -123,7 +126,8 @@ TEST(AtomTmem, CopyShapes) {
   for (const Case &c :
        {Case{".128x256b", {128, 8}}, Case{".128x128b", {128, 4}},
         Case{".4x256b", {4, 8}}, Case{".64x128b.warpx2::02_13", {64, 4}},
-        Case{".64x128b.warpx2::01_23", {64, 4}}, Case{"32x128b.warpx4", {32, 4}}}) {
+        Case{".64x128b.warpx2::01_23", {64, 4}},
+        Case{"32x128b.warpx4", {32, 4}}}) {
     auto ext = tmemCopyShape(c.shape);
     ASSERT_TRUE(ext.hasValue()) << c.shape;
     EXPECT_EQ(*ext, c.ext);
@@ -134,16 +138,24 @@ TEST(AtomTmem, CopyShapes) {
       for (int64_t w = 0; w < c.ext[1]; ++w) {
         std::set<V> want;
         if (s.find("02_13") != std::string::npos) // rows 0-31 -> 0-31, 64-95
-          want = {{0, r % 32 + 32 * (r / 32), w, 0}, {0, r % 32 + 32 * (r / 32) + 64, w, 0}};
-        else if (s.find("01_23") != std::string::npos) // rows 0-31 -> 0-31, 32-63
-          want = {{0, r % 32 + 64 * (r / 32), w, 0}, {0, r % 32 + 64 * (r / 32) + 32, w, 0}};
+          want = {{0, r % 32 + 32 * (r / 32), w, 0},
+                  {0, r % 32 + 32 * (r / 32) + 64, w, 0}};
+        else if (s.find("01_23") !=
+                 std::string::npos) // rows 0-31 -> 0-31, 32-63
+          want = {{0, r % 32 + 64 * (r / 32), w, 0},
+                  {0, r % 32 + 64 * (r / 32) + 32, w, 0}};
         else if (s.find("warpx4") != std::string::npos)
-          want = {{0, r, w, 0}, {0, r + 32, w, 0}, {0, r + 64, w, 0}, {0, r + 96, w, 0}};
-        else if (s.find("4x256b") != std::string::npos && s.find("128") == std::string::npos)
+          want = {{0, r, w, 0},
+                  {0, r + 32, w, 0},
+                  {0, r + 64, w, 0},
+                  {0, r + 96, w, 0}};
+        else if (s.find("4x256b") != std::string::npos &&
+                 s.find("128") == std::string::npos)
           want = {{0, 32 * r, w, 0}}; // CUTLASS model, UNVERIFIED (§6.8)
         else
           want = {{0, r, w, 0}};
-        ASSERT_EQ(placed(*l, c.ext, {r, w}), want) << c.shape << " " << r << "," << w;
+        ASSERT_EQ(placed(*l, c.ext, {r, w}), want)
+            << c.shape << " " << r << "," << w;
       }
   }
   auto e = tmemCopyShape(".64x128b");
@@ -159,7 +171,8 @@ TEST(AtomTmem, ScaleFactors) {
       for (int64_t E : {128, 256}) {
         TmemScaleFactors p{E, vec, s, false, 8};
         auto l = tmemScaleFactorLayout(p);
-        bool legal = vec == 1 || (vec == 2 && (s == 0 || s == 2)) || (vec == 4 && s == 0);
+        bool legal = vec == 1 || (vec == 2 && (s == 0 || s == 2)) ||
+                     (vec == 4 && s == 0);
         ASSERT_EQ(l.hasValue(), legal) << vec << " " << s;
         if (!legal)
           continue;
@@ -175,7 +188,8 @@ TEST(AtomTmem, ScaleFactors) {
   auto l4 = tmemScaleFactorLayout({128, 4, 0, false, 0});
   ASSERT_TRUE(l4.hasValue());
   EXPECT_EQ(placed(*l4, {128, 4}, {70, 2}),
-            (std::set<V>{{0, 6, 2, 2}, {0, 38, 2, 2}, {0, 70, 2, 2}, {0, 102, 2, 2}}));
+            (std::set<V>{
+                {0, 6, 2, 2}, {0, 38, 2, 2}, {0, 70, 2, 2}, {0, 102, 2, 2}}));
   // 2x2 (SFB, cta_group::2, M=128).
   for (int64_t N : {128, 256}) {
     auto l = tmemScaleFactorLayout({N, 2, 2, true, 0});
@@ -246,7 +260,8 @@ TEST(AtomTmem, LoadsReadTheAccumulator) {
       for (int64_t n = 0; n < N; ++n)
         for (const V &p : placed(*acc, {M, N}, {m, n}))
           at[{p[1], p[2]}] = V{m, n};
-    auto ld = findAtom(M == 128 ? "tcgen05.ld.32x32b.x64" : "tcgen05.ld.16x256b.x8");
+    auto ld =
+        findAtom(M == 128 ? "tcgen05.ld.32x32b.x64" : "tcgen05.ld.16x256b.x8");
     auto wg = findAtom("wgmma.m64n64k16.f16.C");
     ASSERT_TRUE(ld.hasValue());
     ASSERT_TRUE(wg.hasValue());
@@ -257,7 +272,8 @@ TEST(AtomTmem, LoadsReadTheAccumulator) {
           auto it = at.find({32 * w + off[0], off[1]});
           ASSERT_NE(it, at.end());
           V want = M == 128 ? V{32 * w + l, r} : *(*wg)->eval(32 * w + l, r);
-          ASSERT_EQ(it->second, want) << M << " w" << w << " l" << l << " r" << r;
+          ASSERT_EQ(it->second, want)
+              << M << " w" << w << " l" << l << " r" << r;
         }
   }
 }

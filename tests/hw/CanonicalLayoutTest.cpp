@@ -24,7 +24,8 @@ cute::ComposedLayout parse(const char *text) {
   return l ? *l : cute::ComposedLayout{};
 }
 
-bool sameFunction(const cute::ComposedLayout &a, const cute::ComposedLayout &b) {
+bool sameFunction(const cute::ComposedLayout &a,
+                  const cute::ComposedLayout &b) {
   Expected<bool> e = cute::equivalent(a, b);
   EXPECT_TRUE(e) << (e ? "" : e.error().message);
   return e && *e;
@@ -99,10 +100,14 @@ TEST(CanonicalLayout, SixteenByteUnitTable) {
       {Major::K, SwizzleMode::B32, "Sw<1,0,3> o ((8,2),2):((2,64),1)"},
       {Major::K, SwizzleMode::B64, "Sw<2,0,3> o ((8,2),4):((4,64),1)"},
       {Major::K, SwizzleMode::B128, "Sw<3,0,3> o ((8,2),4):((8,64),1)"},
-      {Major::MN, SwizzleMode::None, "Sw<0,0,3> o ((1,2),(8,2)):((0,64),(1,32))"},
-      {Major::MN, SwizzleMode::B32, "Sw<1,0,3> o ((2,2),(8,2)):((1,32),(2,64))"},
-      {Major::MN, SwizzleMode::B64, "Sw<2,0,3> o ((4,2),(8,2)):((1,32),(4,64))"},
-      {Major::MN, SwizzleMode::B128, "Sw<3,0,3> o ((8,2),(8,2)):((1,32),(8,64))"},
+      {Major::MN, SwizzleMode::None,
+       "Sw<0,0,3> o ((1,2),(8,2)):((0,64),(1,32))"},
+      {Major::MN, SwizzleMode::B32,
+       "Sw<1,0,3> o ((2,2),(8,2)):((1,32),(2,64))"},
+      {Major::MN, SwizzleMode::B64,
+       "Sw<2,0,3> o ((4,2),(8,2)):((1,32),(4,64))"},
+      {Major::MN, SwizzleMode::B128,
+       "Sw<3,0,3> o ((8,2),(8,2)):((1,32),(8,64))"},
   };
   for (const Row &r : rows) {
     cute::ComposedLayout sheet = parse(r.sheet);
@@ -125,7 +130,7 @@ struct Vector {
   Major major;
   int64_t bits;
   const char *tile;
-  int64_t lbo, sbo;       // bytes
+  int64_t lbo, sbo;        // bytes
   uint64_t encLbo, encSbo; // descriptor fields
 };
 
@@ -145,8 +150,8 @@ const Vector kVectors[] = {
      "Sw<3,3,3> o ((64,4),(8,8)):((1,512),(64,2048))", 1024, 4096, 64, 256},
     {"PTX 16-bit MN 64B", Major::MN, 16,
      "Sw<2,3,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))", 512, 1024, 32, 64},
-    {"PTX tf32 K none", Major::K, 32, "Sw<0,2,3> o ((8,2),(4,4)):((4,32),(1,64))",
-     256, 128, 16, 8},
+    {"PTX tf32 K none", Major::K, 32,
+     "Sw<0,2,3> o ((8,2),(4,4)):((4,32),(1,64))", 256, 128, 16, 8},
 };
 
 TEST(CanonicalLayout, DescriptorTestVectors) {
@@ -158,15 +163,17 @@ TEST(CanonicalLayout, DescriptorTestVectors) {
     EXPECT_EQ(d->strideByteOffset, v.sbo) << v.name;
     EXPECT_EQ(d->startAddress, 0) << v.name;
     EXPECT_EQ(d->baseOffset, 0) << v.name;
-    for (SmemDescriptorKind k : {SmemDescriptorKind::Wgmma, SmemDescriptorKind::Umma}) {
+    for (SmemDescriptorKind k :
+         {SmemDescriptorKind::Wgmma, SmemDescriptorKind::Umma}) {
       Expected<uint64_t> w = encodeSmemDescriptor(k, *d);
       ASSERT_TRUE(w);
       EXPECT_EQ((*w >> 16) & 0x3FFF, v.encLbo) << v.name;
       EXPECT_EQ((*w >> 32) & 0x3FFF, v.encSbo) << v.name;
     }
     // And back: the descriptor denotes the same function.
-    Expected<cute::ComposedLayout> back = smemLayoutOf(
-        *d, v.major, v.bits, tile.layout.mode(0).size(), tile.layout.mode(1).size());
+    Expected<cute::ComposedLayout> back =
+        smemLayoutOf(*d, v.major, v.bits, tile.layout.mode(0).size(),
+                     tile.layout.mode(1).size());
     ASSERT_TRUE(back) << v.name << ": " << back.error().message;
     EXPECT_TRUE(sameFunction(*back, tile)) << v.name << ": " << back->str();
   }
@@ -229,7 +236,8 @@ TEST(CanonicalLayout, RoundTripRandomSpecs) {
       s.swizzle = SwizzleMode::B128;
     s.elementBits = widths[rng() % 5];
     int64_t T = 128 / s.elementBits;
-    int64_t S = s.swizzle == SwizzleMode::None ? 1 : info(s.swizzle).spanBytes / 16;
+    int64_t S =
+        s.swizzle == SwizzleMode::None ? 1 : info(s.swizzle).spanBytes / 16;
     if (s.major == Major::K) {
       s.mn = 8 * int64_t(1 + rng() % 4);
       s.k = T * (s.swizzle == SwizzleMode::None ? int64_t(1 + rng() % 3)
@@ -265,8 +273,9 @@ TEST(CanonicalLayout, RoundTripRandomSpecs) {
 
 TEST(CanonicalLayout, Diagnostics) {
   CanonicalSpec s{Major::K, SwizzleMode::B128, 16, 128, 128, 16, 1024, 0};
-  EXPECT_EQ(canonicalLayout(s).error().message,
-            "K-major 128B: k = 128 exceeds the swizzle span of 64 elements (128 B)");
+  EXPECT_EQ(
+      canonicalLayout(s).error().message,
+      "K-major 128B: k = 128 exceeds the swizzle span of 64 elements (128 B)");
   s.k = 60;
   EXPECT_EQ(canonicalLayout(s).error().message,
             "K-major 128B: k = 60 is not a positive multiple of 8 (16-byte "
@@ -291,10 +300,11 @@ TEST(CanonicalLayout, Diagnostics) {
       parse("Sw<3,3,3> o ((8,16),64):((72,1024),1)"), Major::K, 16);
   ASSERT_FALSE(bad);
   // got Sw(72) = 72 ^ 8 = 64, canonical Sw(64) = 64 ^ 8 = 72.
-  EXPECT_EQ(bad.error().message,
-            "the layout is not the canonical K-major 128B layout: at (mn=1, k=0) "
-            "it gives element 64, the canonical layout with LBO=16 B, SBO=2048 B "
-            "gives 72");
+  EXPECT_EQ(
+      bad.error().message,
+      "the layout is not the canonical K-major 128B layout: at (mn=1, k=0) "
+      "it gives element 64, the canonical layout with LBO=16 B, SBO=2048 B "
+      "gives 72");
   Expected<SmemDescriptor> sw =
       descriptorFor(parse("Sw<3,4,3> o (8,64):(64,1)"), Major::K, 16);
   ASSERT_FALSE(sw);
@@ -308,7 +318,8 @@ TEST(CanonicalLayout, Diagnostics) {
   EXPECT_EQ(r3.error().message, "the layout (8,8,2):(8,1,64) has rank 3; a "
                                 "matrix operand has rank 2 (MN, K)");
   // A K-major tile read as MN-major is not canonical.
-  EXPECT_FALSE(descriptorFor(parse("Sw<3,3,3> o (8,64):(64,1)"), Major::MN, 16));
+  EXPECT_FALSE(
+      descriptorFor(parse("Sw<3,3,3> o (8,64):(64,1)"), Major::MN, 16));
 
   SmemDescriptor d;
   d.swizzle = SwizzleMode::B128;
@@ -341,10 +352,12 @@ TEST(CanonicalLayout, OperandCombinations) {
   EXPECT_FALSE(checkWgmmaOperand(Major::K, 16, SwizzleMode::B128Atom32B));
   EXPECT_FALSE(checkUmmaOperand(Major::MN, 4, SwizzleMode::B128));
   EXPECT_EQ(checkUmmaOperand(Major::MN, 32, SwizzleMode::B128).error().message,
-            "tcgen05: an MN-major 32-bit operand needs swizzle 128B_atom32B, got 128B");
-  EXPECT_EQ(checkWgmmaOperand(Major::MN, 32, SwizzleMode::None).error().message,
-            "wgmma: an MN-major (transposed) operand must be 16-bit (f16 / bf16), "
-            "got 32-bit");
+            "tcgen05: an MN-major 32-bit operand needs swizzle 128B_atom32B, "
+            "got 128B");
+  EXPECT_EQ(
+      checkWgmmaOperand(Major::MN, 32, SwizzleMode::None).error().message,
+      "wgmma: an MN-major (transposed) operand must be 16-bit (f16 / bf16), "
+      "got 32-bit");
 }
 
 // §4.4: CUTLASS's bit-unit atoms. The layout part in 1-bit units is

@@ -110,11 +110,16 @@ TEST(InstrDescriptor, FormatCodes) {
     UmmaKind kind;
     UmmaFormat f;
     uint32_t code;
-  } rows[] = {{UmmaKind::F16, UmmaFormat::F16, 0},    {UmmaKind::F16, UmmaFormat::BF16, 1},
-              {UmmaKind::Tf32, UmmaFormat::TF32, 2},  {UmmaKind::F8f6f4, UmmaFormat::E4M3, 0},
-              {UmmaKind::F8f6f4, UmmaFormat::E5M2, 1}, {UmmaKind::F8f6f4, UmmaFormat::E2M3, 3},
-              {UmmaKind::F8f6f4, UmmaFormat::E3M2, 4}, {UmmaKind::F8f6f4, UmmaFormat::E2M1, 5},
-              {UmmaKind::I8, UmmaFormat::U8, 0},      {UmmaKind::I8, UmmaFormat::S8, 1},
+  } rows[] = {{UmmaKind::F16, UmmaFormat::F16, 0},
+              {UmmaKind::F16, UmmaFormat::BF16, 1},
+              {UmmaKind::Tf32, UmmaFormat::TF32, 2},
+              {UmmaKind::F8f6f4, UmmaFormat::E4M3, 0},
+              {UmmaKind::F8f6f4, UmmaFormat::E5M2, 1},
+              {UmmaKind::F8f6f4, UmmaFormat::E2M3, 3},
+              {UmmaKind::F8f6f4, UmmaFormat::E3M2, 4},
+              {UmmaKind::F8f6f4, UmmaFormat::E2M1, 5},
+              {UmmaKind::I8, UmmaFormat::U8, 0},
+              {UmmaKind::I8, UmmaFormat::S8, 1},
               {UmmaKind::Mxf4, UmmaFormat::E2M1, 1}};
   for (const Row &r : rows) {
     UmmaInstrDescriptor d;
@@ -126,7 +131,8 @@ TEST(InstrDescriptor, FormatCodes) {
     Expected<uint32_t> w = encodeUmmaInstrDescriptor(d);
     ASSERT_TRUE(w) << w.error().message;
     EXPECT_EQ((*w >> 7) & 7, r.code) << name(r.f);
-    EXPECT_EQ((*w >> 10) & (r.kind == UmmaKind::Mxf4 ? 3 : 7), r.code) << name(r.f);
+    EXPECT_EQ((*w >> 10) & (r.kind == UmmaKind::Mxf4 ? 3 : 7), r.code)
+        << name(r.f);
   }
 }
 
@@ -147,7 +153,8 @@ TEST(InstrDescriptor, Shapes) {
   const auto F = UmmaAccum::F32;
   for (int64_t n = 8; n <= 264; n += 8) {
     EXPECT_EQ(ok(UmmaKind::F16, UmmaFormat::F16, F, 128, n, 1), n <= 256) << n;
-    EXPECT_EQ(ok(UmmaKind::F16, UmmaFormat::F16, F, 256, n, 2), n <= 256 && n % 16 == 0);
+    EXPECT_EQ(ok(UmmaKind::F16, UmmaFormat::F16, F, 256, n, 2),
+              n <= 256 && n % 16 == 0);
     EXPECT_EQ(ok(UmmaKind::I8, UmmaFormat::S8, UmmaAccum::S32, 64, n, 1),
               n <= 32 || (n >= 48 && n <= 256 && n % 16 == 0))
         << n;
@@ -167,20 +174,23 @@ TEST(InstrDescriptor, Shapes) {
 
   UmmaInstrDescriptor d = bf16();
   d.m = 96;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f16): field 'M' (bits "
-                      "24-28) = 96; allowed: 64, 128 for kind::f16 with cta_group::1");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f16): field 'M' (bits "
+            "24-28) = 96; allowed: 64, 128 for kind::f16 with cta_group::1");
   d = bf16();
   d.n = 12;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f16): field 'N' (bits "
-                      "17-22) = 12; allowed: 8 to 256 in steps of 8 for kind::f16 "
-                      "with cta_group::1");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f16): field 'N' (bits "
+            "17-22) = 12; allowed: 8 to 256 in steps of 8 for kind::f16 "
+            "with cta_group::1");
   d.kind = UmmaKind::I8;
   d.a = d.b = UmmaFormat::S8;
   d.d = UmmaAccum::S32;
   d.n = 40;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::i8): field 'N' (bits "
-                      "17-22) = 40; allowed: 8 to 32 in steps of 8, 48 to 256 in "
-                      "steps of 16 for kind::i8 with cta_group::1");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::i8): field 'N' (bits "
+            "17-22) = 40; allowed: 8 to 32 in steps of 8, 48 to 256 in "
+            "steps of 16 for kind::i8 with cta_group::1");
 }
 
 TEST(InstrDescriptor, Diagnostics) {
@@ -198,15 +208,17 @@ TEST(InstrDescriptor, Diagnostics) {
   d.kind = UmmaKind::Tf32;
   d.a = d.b = UmmaFormat::TF32;
   d.d = UmmaAccum::S32;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::tf32): field 'D type' "
-                      "(bits 4-5) = s32; allowed: f32");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::tf32): field 'D type' "
+            "(bits 4-5) = s32; allowed: f32");
   d = bf16();
   d.kind = UmmaKind::I8;
   d.a = d.b = UmmaFormat::S8;
   d.d = UmmaAccum::S32;
   d.negateA = true;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::i8): field 'negate A' "
-                      "(bit 13) = 1; allowed: 0 for kind::i8");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::i8): field 'negate A' "
+            "(bit 13) = 1; allowed: 0 for kind::i8");
   d.negateA = false;
   d.saturate = true;
   EXPECT_TRUE(encodeUmmaInstrDescriptor(d));
@@ -220,23 +232,27 @@ TEST(InstrDescriptor, Diagnostics) {
   d.d = UmmaAccum::F32;
   d.saturate = false;
   d.n = 24;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f8f6f4): field 'N' "
-                      "(bits 17-22) = 24; allowed: a multiple of 16 with an 8-bit "
-                      "MN-major B (cta_group::1)");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f8f6f4): field 'N' "
+            "(bits 17-22) = 24; allowed: a multiple of 16 with an 8-bit "
+            "MN-major B (cta_group::1)");
   d = bf16();
   d.saturate = true;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f16): field 'saturate' "
-                      "(bit 3) = 1; allowed: 0 (saturate is for kind::i8 only)");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f16): field 'saturate' "
+            "(bit 3) = 1; allowed: 0 (saturate is for kind::i8 only)");
   d = bf16();
   d.sparsitySelector = 2;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f16): field 'sparsity "
-                      "selector' (bits 0-1) = 2; allowed: 0 for a dense MMA");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f16): field 'sparsity "
+            "selector' (bits 0-1) = 2; allowed: 0 for a dense MMA");
   d.sparse = true;
   EXPECT_TRUE(encodeUmmaInstrDescriptor(d));
   d = bf16();
   d.maxShift = 16;
-  EXPECT_EQ(error(d), "UMMA instruction descriptor (kind::f16): field 'max shift' "
-                      "(bits 30-31) = 16; allowed: 0 without .ws");
+  EXPECT_EQ(error(d),
+            "UMMA instruction descriptor (kind::f16): field 'max shift' "
+            "(bits 30-31) = 16; allowed: 0 without .ws");
 
   UmmaInstrDescriptor mx;
   mx.kind = UmmaKind::Mxf4;
@@ -248,21 +264,23 @@ TEST(InstrDescriptor, Diagnostics) {
                        "type' (bit 23) = ue4m3; allowed: ue8m0 for kind::mxf4");
   mx.scaleType = UmmaScaleType::UE8M0;
   mx.sfaId = 1;
-  EXPECT_EQ(error(mx), "UMMA instruction descriptor (kind::mxf4): field 'SFA ID' "
-                       "(bits 29-30) = 1; allowed: 0 or 2");
+  EXPECT_EQ(error(mx),
+            "UMMA instruction descriptor (kind::mxf4): field 'SFA ID' "
+            "(bits 29-30) = 1; allowed: 0 or 2");
   mx.sfaId = 2;
   mx.sfbId = 2;
-  EXPECT_EQ(*encodeUmmaInstrDescriptor(mx), 0x08000000u | (2u << 29) | (2u << 4) |
-                                                (1u << 23) | (16u << 17) |
-                                                (1u << 7) | (1u << 10));
+  EXPECT_EQ(*encodeUmmaInstrDescriptor(mx),
+            0x08000000u | (2u << 29) | (2u << 4) | (1u << 23) | (16u << 17) |
+                (1u << 7) | (1u << 10));
   mx.majorA = Major::MN;
   EXPECT_EQ(error(mx), "UMMA instruction descriptor (kind::mxf4): field "
                        "'transpose A' (bit 15) = 1 (MN-major); allowed: 0 "
                        "(K-major) for kind::mxf4");
   mx.majorA = Major::K;
   mx.k = 96;
-  EXPECT_EQ(error(mx), "UMMA instruction descriptor (kind::mxf4): field 'K size' "
-                       "(bit 31) = 96; allowed: 96 only with M = 256 and cta_group::2");
+  EXPECT_EQ(error(mx),
+            "UMMA instruction descriptor (kind::mxf4): field 'K size' "
+            "(bit 31) = 96; allowed: 96 only with M = 256 and cta_group::2");
   mx.m = 256;
   mx.ctaGroup = 2;
   EXPECT_EQ(*encodeUmmaInstrDescriptor(mx) >> 31, 1u);
@@ -281,21 +299,27 @@ TEST(InstrDescriptor, DecodeDiagnostics) {
     return r ? std::string() : r.error().message;
   };
   EXPECT_EQ(err(0x08400490u | (1u << 6), UmmaKind::F16),
-            "UMMA instruction descriptor (kind::f16): bit 6 (reserved) must be 0, got 1");
+            "UMMA instruction descriptor (kind::f16): bit 6 (reserved) must be "
+            "0, got 1");
   EXPECT_EQ(err(0x08400490u | (1u << 23), UmmaKind::F16),
-            "UMMA instruction descriptor (kind::f16): bit 23 (reserved) must be 0, got 1");
-  EXPECT_EQ(err((0x08400490u & ~(7u << 7)) | (2u << 7), UmmaKind::F16),
-            "UMMA instruction descriptor (kind::f16): field 'A type' (bits 7-9) = "
-            "2; allowed: 0 (f16), 1 (bf16)");
-  EXPECT_EQ(err(0x08400490u | (3u << 4), UmmaKind::F16),
-            "UMMA instruction descriptor (kind::f16): field 'D type' (bits 4-5) = "
-            "3; allowed: 0 (f16), 1 (f32), 2 (s32)");
-  EXPECT_EQ(err(0x08A00000u | (1u << 31), UmmaKind::Mxf8f6f4),
-            "UMMA instruction descriptor (kind::mxf8f6f4): bit 31 (reserved) must "
+            "UMMA instruction descriptor (kind::f16): bit 23 (reserved) must "
             "be 0, got 1");
-  EXPECT_EQ(err(0x08400480u | (1u << 12), UmmaKind::Mxf4nvf4),
-            "UMMA instruction descriptor (kind::mxf4nvf4): bit 12 (reserved) must "
-            "be 0, got 1");
+  EXPECT_EQ(
+      err((0x08400490u & ~(7u << 7)) | (2u << 7), UmmaKind::F16),
+      "UMMA instruction descriptor (kind::f16): field 'A type' (bits 7-9) = "
+      "2; allowed: 0 (f16), 1 (bf16)");
+  EXPECT_EQ(
+      err(0x08400490u | (3u << 4), UmmaKind::F16),
+      "UMMA instruction descriptor (kind::f16): field 'D type' (bits 4-5) = "
+      "3; allowed: 0 (f16), 1 (f32), 2 (s32)");
+  EXPECT_EQ(
+      err(0x08A00000u | (1u << 31), UmmaKind::Mxf8f6f4),
+      "UMMA instruction descriptor (kind::mxf8f6f4): bit 31 (reserved) must "
+      "be 0, got 1");
+  EXPECT_EQ(
+      err(0x08400480u | (1u << 12), UmmaKind::Mxf4nvf4),
+      "UMMA instruction descriptor (kind::mxf4nvf4): bit 12 (reserved) must "
+      "be 0, got 1");
   // The same word is a different descriptor under another kind: the
   // bf16 vector read as kind::i8 has D type f32.
   EXPECT_FALSE(decodeUmmaInstrDescriptor(0x08400490u, UmmaKind::I8));
@@ -308,10 +332,10 @@ TEST(InstrDescriptor, RoundTripRandom) {
   for (int i = 0; i < 20000; ++i) {
     UmmaInstrDescriptor d;
     d.kind = UmmaKind(rng() % 7);
-    const UmmaFormat fs[] = {UmmaFormat::F16,  UmmaFormat::BF16, UmmaFormat::TF32,
-                             UmmaFormat::E4M3, UmmaFormat::E5M2, UmmaFormat::E2M3,
-                             UmmaFormat::E3M2, UmmaFormat::E2M1, UmmaFormat::U8,
-                             UmmaFormat::S8};
+    const UmmaFormat fs[] = {
+        UmmaFormat::F16,  UmmaFormat::BF16, UmmaFormat::TF32, UmmaFormat::E4M3,
+        UmmaFormat::E5M2, UmmaFormat::E2M3, UmmaFormat::E3M2, UmmaFormat::E2M1,
+        UmmaFormat::U8,   UmmaFormat::S8};
     d.a = fs[rng() % 10];
     d.b = fs[rng() % 10];
     d.d = UmmaAccum(rng() % 3);

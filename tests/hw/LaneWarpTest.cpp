@@ -28,9 +28,9 @@ TEST(LaneWarp, Extents) {
 }
 
 TEST(LaneWarp, ThreadModes) {
-  EXPECT_EQ(*threadModeAxis(4, 8), (ThreadModeAxis{false, 8}));   // 8 * 4 <= 32
+  EXPECT_EQ(*threadModeAxis(4, 8), (ThreadModeAxis{false, 8})); // 8 * 4 <= 32
   EXPECT_EQ(*threadModeAxis(32, 1), (ThreadModeAxis{false, 1}));
-  EXPECT_EQ(*threadModeAxis(2, 64), (ThreadModeAxis{true, 2}));   // warps 0, 2
+  EXPECT_EQ(*threadModeAxis(2, 64), (ThreadModeAxis{true, 2})); // warps 0, 2
   // Threads 0, 16, 32, 48: lanes 0, 16 of warps 0, 1.
   Expected<ThreadModeAxis> straddle = threadModeAxis(4, 16);
   ASSERT_FALSE(straddle.hasValue());
@@ -39,10 +39,10 @@ TEST(LaneWarp, ThreadModes) {
 
 TEST(LaneWarp, SplitThreadDim) {
   const linear::DimId thread = linear::internDim("thread");
-  linear::LinearLayout l = *linear::LinearLayout::make(
-      {{thread, {{1}, {2}, {4}, {8}, {16}, {32}}},
-       {linear::dims::kRegister, {{64}}}},
-      {{linear::dims::dim(0), 128}});
+  linear::LinearLayout l =
+      *linear::LinearLayout::make({{thread, {{1}, {2}, {4}, {8}, {16}, {32}}},
+                                   {linear::dims::kRegister, {{64}}}},
+                                  {{linear::dims::dim(0), 128}});
   Expected<linear::LinearLayout> s = splitThreadDim(l, thread);
   ASSERT_TRUE(s.hasValue()) << s.error().message;
   EXPECT_EQ(*s, *linear::parseLinearLayout(

@@ -94,8 +94,11 @@ TEST(SharedMemory, LaneGroupingTable) {
   struct Row {
     int64_t w, lanesPerGroup, groups, minWavefronts;
     bool verified;
-  } rows[] = {{1, 32, 1, 1, true},   {2, 32, 1, 1, true}, {4, 32, 1, 1, true},
-              {8, 16, 2, 2, false},  {16, 8, 4, 4, false}};
+  } rows[] = {{1, 32, 1, 1, true},
+              {2, 32, 1, 1, true},
+              {4, 32, 1, 1, true},
+              {8, 16, 2, 2, false},
+              {16, 8, 4, 4, false}};
   const SharedMemoryModel &s = machine(Arch::Sm90).smem;
   for (const Row &r : rows) {
     Expected<LaneGrouping> g = s.grouping(r.w);
@@ -117,7 +120,9 @@ TEST(SharedMemory, LaneGroupingTable) {
 // §1.3 test vectors (model).
 TEST(SharedMemory, WavefrontTestVectors) {
   const SharedMemoryModel &s = machine(Arch::Sm100).smem;
-  auto wf = [&](std::vector<int64_t> a, int64_t w) { return *s.wavefronts(a, w); };
+  auto wf = [&](std::vector<int64_t> a, int64_t w) {
+    return *s.wavefronts(a, w);
+  };
   EXPECT_EQ(wf(lanes(32, [](int64_t i) { return 4 * i; }), 4), 1);
   EXPECT_EQ(wf(lanes(32, [](int64_t i) { return 8 * i; }), 4), 2);
   EXPECT_EQ(wf(lanes(32, [](int64_t i) { return 12 * i; }), 4), 1);
@@ -151,21 +156,25 @@ TEST(SharedMemory, InactiveLanesAndErrors) {
 // §1.3 ldmatrix rows of the test-vector table.
 TEST(SharedMemory, LdmatrixTestVectors) {
   const SharedMemoryModel &s = machine(Arch::Sm90).smem;
-  auto rows = lanes(32, [](int64_t l) { return 2048 * (l / 8) + 128 * (l % 8); });
+  auto rows =
+      lanes(32, [](int64_t l) { return 2048 * (l / 8) + 128 * (l % 8); });
   EXPECT_EQ(*s.ldmatrixWavefronts(rows, 4), 32);
   std::vector<int64_t> swz;
   for (int64_t r : rows)
     swz.push_back(sw128(r));
   EXPECT_EQ(*s.ldmatrixWavefronts(swz, 4), 4);
-  EXPECT_EQ(*s.ldmatrixWavefronts(lanes(32, [](int64_t k) { return 16 * k; }), 4),
-            4);
+  EXPECT_EQ(
+      *s.ldmatrixWavefronts(lanes(32, [](int64_t k) { return 16 * k; }), 4), 4);
   // Minimum = number of matrices.
-  EXPECT_EQ(*s.ldmatrixWavefronts(lanes(8, [](int64_t k) { return 16 * k; }), 1), 1);
-  EXPECT_EQ(*s.ldmatrixWavefronts(lanes(16, [](int64_t k) { return 16 * k; }), 2), 2);
+  EXPECT_EQ(
+      *s.ldmatrixWavefronts(lanes(8, [](int64_t k) { return 16 * k; }), 1), 1);
+  EXPECT_EQ(
+      *s.ldmatrixWavefronts(lanes(16, [](int64_t k) { return 16 * k; }), 2), 2);
   Expected<int64_t> bad = s.ldmatrixWavefronts(rows, 3);
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message,
-            "ldmatrix/stmatrix: 3 matrices is not supported (allowed: 1, 2, 4)");
+  EXPECT_EQ(
+      bad.error().message,
+      "ldmatrix/stmatrix: 3 matrices is not supported (allowed: 1, 2, 4)");
   EXPECT_FALSE(s.ldmatrixWavefronts(rows, 2)); // 32 addresses for .x2
 }
 
@@ -179,7 +188,9 @@ TEST(GlobalMemory, SectorsAndLines) {
   }
   const GlobalMemoryModel &g = machine(Arch::Sm80).gmem;
   using T = GlobalMemoryModel::Transactions;
-  auto tx = [&](std::vector<int64_t> a, int64_t w) { return *g.transactions(a, w); };
+  auto tx = [&](std::vector<int64_t> a, int64_t w) {
+    return *g.transactions(a, w);
+  };
   EXPECT_EQ(tx(lanes(32, [](int64_t i) { return 4 * i; }), 4), (T{4, 1}));
   EXPECT_EQ(tx(lanes(32, [](int64_t i) { return 4 + 4 * i; }), 4), (T{5, 2}));
   EXPECT_EQ(tx(lanes(32, [](int64_t i) { return 128 * i; }), 4), (T{32, 32}));
@@ -189,7 +200,8 @@ TEST(GlobalMemory, SectorsAndLines) {
   EXPECT_EQ(tx(lanes(32, [](int64_t i) { return 2 * i; }), 2), (T{2, 1}));
   Expected<T> mis = g.transactions(std::vector<int64_t>{4}, 8);
   ASSERT_FALSE(mis);
-  EXPECT_EQ(mis.error().message, "lane 0: address 4 is not naturally aligned to 8 B");
+  EXPECT_EQ(mis.error().message,
+            "lane 0: address 4 is not naturally aligned to 8 B");
   EXPECT_FALSE(g.transactions(std::vector<int64_t>{0}, 32));
 }
 
@@ -215,8 +227,9 @@ TEST(TensorMemory, Allocation) {
   for (int64_t n : {0, 1, 16, 48, 96, 1024, -32}) {
     Status s = b.checkTmemAllocation(n);
     ASSERT_FALSE(s) << n;
-    EXPECT_EQ(s.error().message, "tcgen05.alloc: " + std::to_string(n) +
-                                     " columns is not a power of two in [32, 512]");
+    EXPECT_EQ(s.error().message,
+              "tcgen05.alloc: " + std::to_string(n) +
+                  " columns is not a power of two in [32, 512]");
   }
   Status none = machine(Arch::Sm90).checkTmemAllocation(32);
   ASSERT_FALSE(none);
@@ -238,8 +251,8 @@ TEST(TensorMemory, WarpLaneWindows) {
       EXPECT_EQ(bool(b.checkTmemAccess(w, lane)), (w % 4) == (lane / 32) % 4);
   Status s = b.checkTmemAccess(5, 70);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message,
-            "warp 5 (warp 1 of its warpgroup) may access TMEM lanes 32..63, not lane 70");
+  EXPECT_EQ(s.error().message, "warp 5 (warp 1 of its warpgroup) may access "
+                               "TMEM lanes 32..63, not lane 70");
   EXPECT_FALSE(machine(Arch::Sm80).tmemLaneWindow(0));
 }
 

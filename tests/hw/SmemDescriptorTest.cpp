@@ -73,9 +73,12 @@ TEST(SmemDescriptor, FieldTables) {
   }
   auto u = smemDescriptorFields(kU);
   ASSERT_EQ(u.size(), 6u);
-  Row uRows[] = {{"start address", 0, 14},  {"leading byte offset", 16, 14},
-                 {"stride byte offset", 32, 14}, {"base offset", 49, 3},
-                 {"LBO mode", 52, 1},       {"layout type", 61, 3}};
+  Row uRows[] = {{"start address", 0, 14},
+                 {"leading byte offset", 16, 14},
+                 {"stride byte offset", 32, 14},
+                 {"base offset", 49, 3},
+                 {"LBO mode", 52, 1},
+                 {"layout type", 61, 3}};
   for (size_t i = 0; i < u.size(); ++i) {
     EXPECT_EQ(u[i].name, uRows[i].name);
     EXPECT_EQ(u[i].lowBit, uRows[i].lo);
@@ -142,18 +145,20 @@ TEST(SmemDescriptor, EncodeDiagnosticsNameTheField) {
             "allowed: a multiple of 16 B in [0, 262144)");
   d = example();
   d.leadingByteOffset = -16;
-  EXPECT_EQ(encodeError(kW, d),
-            "wgmma descriptor: field 'leading byte offset' (bits 16-29) = -16 B; "
-            "allowed: a multiple of 16 B in [0, 262144)");
+  EXPECT_EQ(
+      encodeError(kW, d),
+      "wgmma descriptor: field 'leading byte offset' (bits 16-29) = -16 B; "
+      "allowed: a multiple of 16 B in [0, 262144)");
   d = example();
   d.strideByteOffset = 1000;
-  EXPECT_EQ(encodeError(kW, d),
-            "wgmma descriptor: field 'stride byte offset' (bits 32-45) = 1000 B; "
-            "allowed: a multiple of 16 B in [0, 262144)");
+  EXPECT_EQ(
+      encodeError(kW, d),
+      "wgmma descriptor: field 'stride byte offset' (bits 32-45) = 1000 B; "
+      "allowed: a multiple of 16 B in [0, 262144)");
   d = example();
   d.baseOffset = 8;
-  EXPECT_EQ(encodeError(kW, d),
-            "wgmma descriptor: field 'base offset' (bits 49-51) = 8; allowed: 0 to 7");
+  EXPECT_EQ(encodeError(kW, d), "wgmma descriptor: field 'base offset' (bits "
+                                "49-51) = 8; allowed: 0 to 7");
   d.baseOffset = 1;
   d.swizzle = SwizzleMode::None;
   EXPECT_EQ(encodeError(kU, d),
@@ -197,9 +202,10 @@ TEST(SmemDescriptor, DecodeDiagnostics) {
                   "; allowed: 0 (none), 6 (32B), 4 (64B), 2 (128B), 1 "
                   "(128B_atom32B)");
   // Base offset without swizzle.
-  EXPECT_EQ(decodeError(kW, 0x0000004000010040ull | (2ull << 49)),
-            "wgmma descriptor: field 'base offset' (bits 49-51) = 2; allowed: 0 "
-            "when the swizzle is none");
+  EXPECT_EQ(
+      decodeError(kW, 0x0000004000010040ull | (2ull << 49)),
+      "wgmma descriptor: field 'base offset' (bits 49-51) = 2; allowed: 0 "
+      "when the swizzle is none");
 }
 
 // Random valid fields: decode(encode(d)) == d and encode(decode(w)) == w.
@@ -226,8 +232,10 @@ TEST(SmemDescriptor, RoundTripRandomFields) {
       EXPECT_EQ(*encodeSmemDescriptor(k, *back), *w);
       // Field by field against the sheet's formulas.
       EXPECT_EQ(*w & 0x3FFF, uint64_t(d.startAddress & 0x3FFFF) >> 4);
-      EXPECT_EQ((*w >> 16) & 0x3FFF, uint64_t(d.leadingByteOffset & 0x3FFFF) >> 4);
-      EXPECT_EQ((*w >> 32) & 0x3FFF, uint64_t(d.strideByteOffset & 0x3FFFF) >> 4);
+      EXPECT_EQ((*w >> 16) & 0x3FFF,
+                uint64_t(d.leadingByteOffset & 0x3FFFF) >> 4);
+      EXPECT_EQ((*w >> 32) & 0x3FFF,
+                uint64_t(d.strideByteOffset & 0x3FFFF) >> 4);
       EXPECT_EQ((*w >> 49) & 7, uint64_t(d.baseOffset));
       if (k == kW) {
         EXPECT_EQ(*w >> 62, uint64_t(info(d.swizzle).wgmmaCode));

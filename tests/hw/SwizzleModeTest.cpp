@@ -68,9 +68,10 @@ TEST(SwizzleMode, TableColumns) {
       {SwizzleMode::B64, "64B", 64, 16, 512, 2, 2, 4, true},
       {SwizzleMode::B128, "128B", 128, 16, 1024, 3, 1, 2, true},
       {SwizzleMode::B128Atom32B, "128B_atom32B", 128, 32, 512, 4, -1, 1, true},
-      {SwizzleMode::B128Atom32BFlip8B, "128B_atom32B_flip8B", 128, 32, 512, 5, -1,
-       -1, false},
-      {SwizzleMode::B128Atom64B, "128B_atom64B", 128, 64, 256, 6, -1, -1, false},
+      {SwizzleMode::B128Atom32BFlip8B, "128B_atom32B_flip8B", 128, 32, 512, 5,
+       -1, -1, false},
+      {SwizzleMode::B128Atom64B, "128B_atom64B", 128, 64, 256, 6, -1, -1,
+       false},
   };
   ASSERT_EQ(swizzleModes().size(), std::size(rows));
   for (const Row &r : rows) {
@@ -94,9 +95,10 @@ TEST(SwizzleMode, TableColumns) {
   // §5.3: Blackwell code >> 1 == Hopper code for the 16-byte-granule modes.
   for (SwizzleMode m : {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128})
     EXPECT_EQ(info(m).ummaCode >> 1, info(m).wgmmaCode);
-  EXPECT_EQ(swizzleFromUmmaCode(3).error().message,
-            "UMMA descriptor swizzle code 3 is not defined (allowed: 0 (none), 6 "
-            "(32B), 4 (64B), 2 (128B), 1 (128B_atom32B))");
+  EXPECT_EQ(
+      swizzleFromUmmaCode(3).error().message,
+      "UMMA descriptor swizzle code 3 is not defined (allowed: 0 (none), 6 "
+      "(32B), 4 (64B), 2 (128B), 1 (128B_atom32B))");
   EXPECT_FALSE(swizzleFromWgmmaCode(4));
   EXPECT_FALSE(swizzleFromTmaCode(7));
 }
@@ -110,8 +112,8 @@ TEST(SwizzleMode, CuteForms) {
   EXPECT_EQ(byteSwizzle(SwizzleMode::B128Atom64B)->str(), "Sw<1,6,1>");
   Expected<cute::Swizzle> flip = byteSwizzle(SwizzleMode::B128Atom32BFlip8B);
   ASSERT_FALSE(flip);
-  EXPECT_EQ(flip.error().message,
-            "swizzle mode 128B_atom32B_flip8B has no CuTe form (UNVERIFIED flip parity)");
+  EXPECT_EQ(flip.error().message, "swizzle mode 128B_atom32B_flip8B has no "
+                                  "CuTe form (UNVERIFIED flip parity)");
   // §4.4: Swizzle<B,4,3> on bytes is Swizzle<B, 4 - log2(bytes/elem), 3>.
   EXPECT_EQ(elementSwizzle(SwizzleMode::B128, 16)->str(), "Sw<3,3,3>");
   EXPECT_EQ(elementSwizzle(SwizzleMode::B64, 16)->str(), "Sw<2,3,3>");

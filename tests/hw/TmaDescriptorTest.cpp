@@ -64,42 +64,44 @@ TEST(TmaDescriptor, InnerBoxAgainstSpan) {
   struct Row {
     SwizzleMode mode;
     int64_t span;
-  } rows[] = {{SwizzleMode::B32, 32},
-              {SwizzleMode::B64, 64},
-              {SwizzleMode::B128, 128},
-              {SwizzleMode::B128Atom32B, 128},
-              {SwizzleMode::B128Atom64B, 128},
-              {SwizzleMode::B128Atom32BFlip8B, 128}};
+  } rows[] = {
+      {SwizzleMode::B32, 32},          {SwizzleMode::B64, 64},
+      {SwizzleMode::B128, 128},        {SwizzleMode::B128Atom32B, 128},
+      {SwizzleMode::B128Atom64B, 128}, {SwizzleMode::B128Atom32BFlip8B, 128}};
   for (const Row &r : rows) {
     TmaDescription d = bf16Tile();
     d.swizzle = r.mode;
     d.boxDims[0] = r.span / 2;
     EXPECT_TRUE(validateTma(d, Arch::Sm100)) << name(r.mode);
     d.boxDims[0] = r.span / 2 + 8;
-    EXPECT_EQ(error(d), "TMA description: field 'boxDim[0]' = " +
-                            std::to_string(r.span / 2 + 8) + " (" +
-                            std::to_string(r.span + 16) +
-                            " B per row); allowed: at most " +
-                            std::to_string(r.span) + " B per row with swizzle " +
-                            std::string(name(r.mode)));
+    EXPECT_EQ(error(d),
+              "TMA description: field 'boxDim[0]' = " +
+                  std::to_string(r.span / 2 + 8) + " (" +
+                  std::to_string(r.span + 16) +
+                  " B per row); allowed: at most " + std::to_string(r.span) +
+                  " B per row with swizzle " + std::string(name(r.mode)));
   }
   TmaDescription d = bf16Tile();
   d.boxDims[0] = 128;
-  EXPECT_EQ(error(d), "TMA description: field 'boxDim[0]' = 128 (256 B per row); "
-                      "allowed: at most 128 B per row with swizzle 128B");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'boxDim[0]' = 128 (256 B per row); "
+            "allowed: at most 128 B per row with swizzle 128B");
   d.swizzle = SwizzleMode::None;
   EXPECT_TRUE(validateTma(d, Arch::Sm90)); // no span limit without swizzle
   d.boxDims[0] = 4;
-  EXPECT_EQ(error(d), "TMA description: field 'boxDim[0]' = 4 (8 B per row); "
-                      "allowed: a multiple of 16 B per row with interleave none");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'boxDim[0]' = 4 (8 B per row); "
+            "allowed: a multiple of 16 B per row with interleave none");
 }
 
 TEST(TmaDescriptor, RanksAndRanges) {
   TmaDescription d = bf16Tile();
   d.boxDims[1] = 257;
-  EXPECT_EQ(error(d), "TMA description: field 'boxDim[1]' = 257; allowed: 1 to 256");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'boxDim[1]' = 257; allowed: 1 to 256");
   d.boxDims[1] = 0;
-  EXPECT_EQ(error(d), "TMA description: field 'boxDim[1]' = 0; allowed: 1 to 256");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'boxDim[1]' = 0; allowed: 1 to 256");
   d = bf16Tile();
   d.elementStrides = {1, 9};
   EXPECT_EQ(error(d),
@@ -116,7 +118,8 @@ TEST(TmaDescriptor, RanksAndRanges) {
                       "allowed: 1 for a rank-2 tensor");
   d = bf16Tile();
   d.globalDims[0] = 0;
-  EXPECT_EQ(error(d), "TMA description: field 'globalDim[0]' = 0; allowed: 1 to 2^32");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'globalDim[0]' = 0; allowed: 1 to 2^32");
   d = bf16Tile();
   d.interleave = TmaInterleave::B16;
   EXPECT_EQ(error(d), "TMA description: field 'rank' = 2; allowed: at least 3 "
@@ -141,8 +144,9 @@ TEST(TmaDescriptor, InterleaveRules) {
                       "a multiple of 32 B with interleave 32B");
   d.globalAddress = 0;
   d.globalStrides = {48, 2048};
-  EXPECT_EQ(error(d), "TMA description: field 'globalStride[1]' = 48; allowed: a "
-                      "positive multiple of 32 B below 2^40 with interleave 32B");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'globalStride[1]' = 48; allowed: a "
+            "positive multiple of 32 B below 2^40 with interleave 32B");
 }
 
 TEST(TmaDescriptor, Alignment) {
@@ -151,22 +155,25 @@ TEST(TmaDescriptor, Alignment) {
   EXPECT_EQ(error(d), "TMA description: field 'globalAddress' = 0x10008; "
                       "allowed: a multiple of 16 B");
   d.globalAddress = 0x10010;
-  EXPECT_EQ(error(d), "TMA description: field 'globalAddress' = 0x10010; "
-                      "allowed: a multiple of 128 B with swizzle 128B (CUDA guide)");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'globalAddress' = 0x10010; "
+            "allowed: a multiple of 128 B with swizzle 128B (CUDA guide)");
   d.swizzle = SwizzleMode::None;
   EXPECT_TRUE(validateTma(d, Arch::Sm90));
   d = bf16Tile();
   d.globalStrides = {8200};
-  EXPECT_EQ(error(d), "TMA description: field 'globalStride[1]' = 8200; allowed: "
-                      "a positive multiple of 16 B below 2^40");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'globalStride[1]' = 8200; allowed: "
+            "a positive multiple of 16 B below 2^40");
   d.globalStrides = {int64_t(1) << 40};
   EXPECT_FALSE(validateTma(d, Arch::Sm90));
   d.globalStrides = {(int64_t(1) << 40) - 16};
   EXPECT_TRUE(validateTma(d, Arch::Sm90));
   d = bf16Tile();
   d.sharedAddress = 64;
-  EXPECT_EQ(error(d), "TMA description: field 'sharedAddress' = 0x40; allowed: a "
-                      "multiple of 128 B (CUDA guide)");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'sharedAddress' = 0x40; allowed: a "
+            "multiple of 128 B (CUDA guide)");
   d.sharedAddress = 1024;
   EXPECT_TRUE(validateTma(d, Arch::Sm90));
 }
@@ -197,8 +204,9 @@ TEST(TmaDescriptor, PackedTypes) {
   EXPECT_TRUE(validateTma(d, Arch::Sm100));
   d.globalAddress = 0x10010;
   d.swizzle = SwizzleMode::None;
-  EXPECT_EQ(error(d), "TMA description: field 'globalAddress' = 0x10010; allowed: "
-                      "a multiple of 32 B for data type 16u6_align16b");
+  EXPECT_EQ(error(d),
+            "TMA description: field 'globalAddress' = 0x10010; allowed: "
+            "a multiple of 32 B for data type 16u6_align16b");
   d = bf16Tile();
   d.dataType = TmaDataType::U4x16Align16B;
   d.swizzle = SwizzleMode::B32;
@@ -220,7 +228,8 @@ TEST(TmaDescriptor, BoxLayout) {
   d.swizzle = SwizzleMode::None;
   d.boxDims = {16, 4};
   d.sharedAddress = 1024;
-  EXPECT_EQ(tmaBoxLayout(d, Arch::Sm90)->str(), "Sw<0,3,3> o 512 o (16,4):(1,16)");
+  EXPECT_EQ(tmaBoxLayout(d, Arch::Sm90)->str(),
+            "Sw<0,3,3> o 512 o (16,4):(1,16)");
   d.boxDims = {8, 4};
   d.globalDims = {64, 64, 64};
   d.globalStrides = {128, 8192};
@@ -237,7 +246,8 @@ TEST(TmaDescriptor, BoxLayout) {
 // canonical K-major 128B layout with SBO = 8 x span = 1024 B. The TMA box
 // is indexed (k, mn), the canonical layout (mn, k).
 TEST(TmaDescriptor, BoxAgreesWithCanonicalKMajor) {
-  for (SwizzleMode m : {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128}) {
+  for (SwizzleMode m :
+       {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128}) {
     int64_t span = info(m).spanBytes;
     TmaDescription d = bf16Tile();
     d.swizzle = m;

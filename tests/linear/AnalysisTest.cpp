@@ -19,7 +19,6 @@ using lk::linear::testing::P;
 
 namespace {
 
-
 LinearLayout blocked(std::vector<unsigned> spt, std::vector<unsigned> tpw,
                      std::vector<unsigned> wpc, std::vector<unsigned> order,
                      std::vector<int64_t> shape) {

@@ -29,7 +29,6 @@ namespace {
 
 const DimId kDim1 = dim(1);
 
-
 // The first 8x8 quarter of the mma.sync accumulator (file comment of
 // LinearLayout.h).
 LinearLayout mmaQuarter() {
@@ -304,8 +303,8 @@ TEST(LinearLayout, ApplyFlatCheckedRefusesInputsPastTheSize) {
   for (int i = 0; i < 64; ++i)
     cols.push_back(uint64_t(1) << i);
   DimSize in{kRegister, 64}, out{dim(0), 64};
-  LinearLayout full = ok(LinearLayout::fromColumns(std::span(&in, 1),
-                                                   std::span(&out, 1), cols));
+  LinearLayout full = ok(
+      LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols));
   EXPECT_EQ(ok(full.applyFlatChecked(~uint64_t(0))), ~uint64_t(0));
 }
 

@@ -25,7 +25,6 @@ using lk::linear::testing::P;
 
 namespace {
 
-
 TEST(Padded, NextPow2AndShape) {
   EXPECT_EQ(ok(nextPow2(1)), 1);
   EXPECT_EQ(ok(nextPow2(3)), 4);
@@ -36,7 +35,8 @@ TEST(Padded, NextPow2AndShape) {
   // (2^62, 2^63) would round to 2^63: reported, not a hang.
   auto big = nextPow2((int64_t(1) << 62) + 3);
   ASSERT_FALSE(big);
-  EXPECT_NE(big.error().message.find("is 2^63, beyond int64"), std::string::npos);
+  EXPECT_NE(big.error().message.find("is 2^63, beyond int64"),
+            std::string::npos);
   std::vector<int64_t> shape{3, 112, 8};
   EXPECT_EQ(ok(paddedShape(shape)), (std::vector<int64_t>{4, 128, 8}));
   std::vector<int64_t> bad{4, 0};
@@ -179,8 +179,8 @@ TEST(Padded, MaskMatchesDefinition) {
       for (int64_t v = 0; v < size; ++v) {
         bool allPad = true;
         for (int64_t u = 0; u < other && allPad; ++u) {
-          std::vector<int64_t> in = k == 0 ? std::vector<int64_t>{v, u}
-                                           : std::vector<int64_t>{u, v};
+          std::vector<int64_t> in =
+              k == 0 ? std::vector<int64_t>{v, u} : std::vector<int64_t>{u, v};
           std::vector<int64_t> y = ok(l.apply(in));
           allPad = !(y[0] < fixed[0] && y[1] < fixed[1]);
         }

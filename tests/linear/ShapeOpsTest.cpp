@@ -34,7 +34,6 @@ using lk::linear::testing::Random;
 
 namespace {
 
-
 /// A random blocked layout of a random shape of `rank` dims.
 LinearLayout randomBlocked(Random &r, size_t rank,
                            std::vector<int64_t> shape = {}) {

@@ -151,8 +151,8 @@ TEST(Standard, EnsureNotLargerThanReportsA63BitOutDim) {
   for (int i = 0; i < 63; ++i)
     cols.push_back(uint64_t(1) << i);
   DimSize in{dims::kRegister, 63}, out{dims::dim(0), 63};
-  LinearLayout l = ok(LinearLayout::fromColumns(std::span(&in, 1),
-                                                std::span(&out, 1), cols));
+  LinearLayout l = ok(
+      LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols));
   int64_t shape[] = {int64_t(1) << 62};
   auto r = ensureLayoutNotLargerThan(l, shape);
   ASSERT_FALSE(r);
@@ -162,8 +162,8 @@ TEST(Standard, EnsureNotLargerThanReportsA63BitOutDim) {
   // 62 bits fit: fitting to 2^61 zeroes the top basis.
   cols.pop_back();
   in.log2 = out.log2 = 62;
-  LinearLayout l62 = ok(LinearLayout::fromColumns(std::span(&in, 1),
-                                                  std::span(&out, 1), cols));
+  LinearLayout l62 = ok(
+      LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols));
   int64_t half[] = {int64_t(1) << 61};
   EXPECT_EQ(ok(ensureLayoutNotLargerThan(l62, half)).outDimSize(dims::dim(0)),
             int64_t(1) << 61);
@@ -295,7 +295,8 @@ TEST(Standard, RandomBlockedLayoutsAreDistributed) {
 // A layout of rank 2 over a shape of rank 3: the diagnostic names both
 // ranks (the order's length is the layout's rank), not only the order.
 TEST(Standard, RankMismatchNamesBothRanks) {
-  const unsigned spt[] = {1, 4}, tpw[] = {8, 4}, wpc[] = {4, 1}, order[] = {1, 0};
+  const unsigned spt[] = {1, 4}, tpw[] = {8, 4}, wpc[] = {4, 1},
+                 order[] = {1, 0};
   const int64_t shape[] = {64, 32, 2};
   Expected<LinearLayout> l = blockedLayout(spt, tpw, wpc, order, shape);
   ASSERT_FALSE(l);

@@ -25,7 +25,6 @@ using lk::linear::testing::P;
 
 namespace {
 
-
 TEST(Structure, Strided1D) {
   // L(x) = 4x on 8 registers: bases 4, 8, 16; out size 32.
   LinearLayout s = ok(strided1D(8, 4, dims::kRegister, dims::kOffset));
@@ -41,8 +40,8 @@ TEST(Structure, Strided1D) {
 
 TEST(Structure, DimSizeRefusesOverflowingRounding) {
   EXPECT_EQ(ok(dimSizeOf(dims::dim(0), 16)).log2, 4);
-  for (int64_t bad : {(int64_t(1) << 62) + 1, INT64_MAX, int64_t(0),
-                      int64_t(-8), int64_t(6)})
+  for (int64_t bad :
+       {(int64_t(1) << 62) + 1, INT64_MAX, int64_t(0), int64_t(-8), int64_t(6)})
     EXPECT_FALSE(dimSizeOf(dims::dim(0), bad)) << bad;
 }
 

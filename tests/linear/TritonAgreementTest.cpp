@@ -116,8 +116,7 @@ TEST(TritonProduct, DimsFollowTheSupremum) {
   // warp].
   LinearLayout c = mul(id1(2, kRegister, dim(0)), id1(2, kWarp, dim(1)));
   LinearLayout d = mul(id1(2, kLane, dim(0)), id1(2, kWarp, dim(1)));
-  EXPECT_EQ(inOrder(mul(c, d)),
-            (std::vector<DimId>{kRegister, kLane, kWarp}));
+  EXPECT_EQ(inOrder(mul(c, d)), (std::vector<DimId>{kRegister, kLane, kWarp}));
   // Disjoint dims: the first operand's, then the second's.
   EXPECT_EQ(outOrder(mul(id1(2, kRegister, dim(3)), id1(2, kLane, dim(1)))),
             (std::vector<DimId>{dim(3), dim(1)}));

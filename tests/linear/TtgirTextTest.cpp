@@ -72,16 +72,16 @@ TEST(TtgirText, BlockedWithHandDerivedBases) {
 
 TEST(TtgirText, DumpWithAliasesAndATensorType) {
   // As an IR dump prints it: aliases first (a comment between), then a use.
-  TtgirLayout t = read(
-      "#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
-      "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
-      "#loc = loc(\"kernel.py\":12:0)\n"
-      "// the accumulator\n"
-      "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-      "warpsPerCTA = [2, 2], instrShape = [16, 8]}>\n"
-      "#smem = #ttg.shared_memory\n"
-      "tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = "
-      "2}>>");
+  TtgirLayout t =
+      read("#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+           "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+           "#loc = loc(\"kernel.py\":12:0)\n"
+           "// the accumulator\n"
+           "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+           "warpsPerCTA = [2, 2], instrShape = [16, 8]}>\n"
+           "#smem = #ttg.shared_memory\n"
+           "tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = "
+           "2}>>");
   ASSERT_TRUE(t.shape);
   EXPECT_EQ(*t.shape, (std::vector<int64_t>{128, 64}));
   Encoding dot;
@@ -94,11 +94,11 @@ TEST(TtgirText, DumpWithAliasesAndATensorType) {
 }
 
 TEST(TtgirText, AliasUsedAsTheTypesLayoutAndInAParent) {
-  TtgirLayout t = read(
-      "#mma = #triton_gpu.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
-      "warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>\n"
-      "#slice = #ttg.slice<{dim = 1, parent = #mma}>\n"
-      "tensor<128xf32, #slice>");
+  TtgirLayout t =
+      read("#mma = #triton_gpu.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
+           "warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>\n"
+           "#slice = #ttg.slice<{dim = 1, parent = #mma}>\n"
+           "tensor<128xf32, #slice>");
   EXPECT_EQ(*t.shape, (std::vector<int64_t>{128}));
   Encoding mma;
   mma.kind = EncodingKind::NvidiaMma;
@@ -132,8 +132,7 @@ TEST(TtgirText, AmdKindsInOldAndNewSpellings) {
         "32, 16], isTransposed = true}>"}) {
     TtgirLayout t = read(text);
     EXPECT_EQ(t.encoding.mDim, 32) << text;
-    EXPECT_EQ(layoutOf(t.encoding, {64, 64}), layoutOf(mfma, {64, 64}))
-        << text;
+    EXPECT_EQ(layoutOf(t.encoding, {64, 64}), layoutOf(mfma, {64, 64})) << text;
   }
   Encoding wmma;
   wmma.kind = EncodingKind::AmdWmma;
@@ -180,16 +179,16 @@ TEST(TtgirText, BothCtaSpellingsGiveOneLayout) {
   // Two CTAs split dim0 of a 256-element tensor: block -> (128).
   std::string base = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
                      "[32], warpsPerCTA = [4], order = [0], ";
-  TtgirLayout oldForm = read(
-      base + "CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>");
+  TtgirLayout oldForm =
+      read(base + "CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>");
   TtgirLayout newForm = read(base + "CGALayout = [[1]]}>");
   ASSERT_TRUE(newForm.encoding.cta.blockBases);
   std::string split = layoutOf(oldForm.encoding, {256});
   EXPECT_NE(split.find("block: [(128)]"), std::string::npos) << split;
   EXPECT_EQ(layoutOf(newForm.encoding, {256}), split);
   // A broadcast CTA: both hold the whole tensor.
-  TtgirLayout bOld = read(
-      base + "CTAsPerCGA = [2], CTASplitNum = [1], CTAOrder = [0]}>");
+  TtgirLayout bOld =
+      read(base + "CTAsPerCGA = [2], CTASplitNum = [1], CTAOrder = [0]}>");
   TtgirLayout bNew = read(base + "CGALayout = [[0]]}>");
   std::string bc = layoutOf(bOld.encoding, {128});
   EXPECT_NE(bc.find("block: [(0)]"), std::string::npos) << bc;
@@ -211,8 +210,9 @@ TEST(TtgirText, ExplicitLinearLayout) {
   EXPECT_EQ(t.encoding.linear->str(), expect);
   EXPECT_EQ(layoutOf(t.encoding, {32, 8}), expect);
   // On a tensor twice as wide, registers repeat over dim1: (0,8) added.
-  EXPECT_NE(layoutOf(t.encoding, {32, 16}).find("register: [(0,1), (0,2), "
-                                                "(0,8)]"),
+  EXPECT_NE(layoutOf(t.encoding, {32, 16})
+                .find("register: [(0,1), (0,2), "
+                      "(0,8)]"),
             std::string::npos);
   // It prints back as it was read.
   EXPECT_EQ(ok(printTtgir(t.encoding)), text);
@@ -313,7 +313,8 @@ TEST(EncodingFields, OneValidationForEverySyntax) {
   f[0].value = int64_t(1) << 31;
   Expected<Encoding> big = makeEncoding(EncodingKind::SwizzledShared, f);
   ASSERT_FALSE(big);
-  EXPECT_EQ(big.error().message, "field 'vec' must be in 0..2^30, got 2147483648");
+  EXPECT_EQ(big.error().message,
+            "field 'vec' must be in 0..2^30, got 2147483648");
   EXPECT_FALSE(big.error().range); // no source: no caret
   f[0].value = OtherValue{"a string"};
   EXPECT_EQ(makeEncoding(EncodingKind::SwizzledShared, f).error().message,

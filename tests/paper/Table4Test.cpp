@@ -25,8 +25,7 @@ TEST(PaperTable4, OneConfigurationIsSixteenShapes) {
   EXPECT_EQ(r->pair, "i8/f8");
   EXPECT_EQ(r->total, 16);
   EXPECT_EQ(r->passed, 16) << r->firstFailure;
-  EXPECT_EQ(r->noOp + r->registerPermutation + r->warpShuffle +
-                r->sharedMemory,
+  EXPECT_EQ(r->noOp + r->registerPermutation + r->warpShuffle + r->sharedMemory,
             32);
 }
 

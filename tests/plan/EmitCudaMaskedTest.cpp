@@ -58,7 +58,8 @@ std::string unguardedAccesses(const std::string &code,
   std::vector<std::string> blocks; // the condition line of each open block
   std::string pending, problems;
   static const std::regex write(R"(\bdst\[(\d+)\] =)"),
-      read(R"(\bsrc\[(\d+)\])"), copy(R"(^ *(?:if \(dv\[\d+\]\) )?dst\[(\d+)\] = src\[\d+\];$)");
+      read(R"(\bsrc\[(\d+)\])"),
+      copy(R"(^ *(?:if \(dv\[\d+\]\) )?dst\[(\d+)\] = src\[\d+\];$)");
   while (at < code.size()) {
     size_t end = code.find('\n', at);
     const std::string line = code.substr(at, end - at);
@@ -89,9 +90,9 @@ std::string unguardedAccesses(const std::string &code,
          it != std::sregex_iterator(); ++it)
       if (guards.find("dv[" + (*it)[1].str() + "]") == std::string::npos)
         problems += "unguarded write: " + text + "\n";
-    const bool isCopy = std::regex_match(line, m, copy) &&
-                        guards.find("dv[" + m[1].str() + "]") !=
-                            std::string::npos;
+    const bool isCopy =
+        std::regex_match(line, m, copy) &&
+        guards.find("dv[" + m[1].str() + "]") != std::string::npos;
     for (auto it = std::sregex_iterator(line.begin(), line.end(), read);
          it != std::sregex_iterator(); ++it)
       if (!isCopy &&
@@ -106,8 +107,7 @@ std::string unguardedAccesses(const std::string &code,
 /// host run.
 HostRun checkMasked(const PaddedPlan &p, const std::string &what) {
   SimulationResult s = ok(simulatePadded(p));
-  EXPECT_TRUE(s.correct) << what << ": " << s.firstMismatch
-                         << s.firstViolation;
+  EXPECT_TRUE(s.correct) << what << ": " << s.firstMismatch << s.firstViolation;
   CudaEmitTables t = ok(cudaEmitTables(p.plan, p.logicalShape));
   HostRun run = runTables(p.plan, t, false, p.logicalShape);
   expectSimulatorCounts(run, s, what);
@@ -291,7 +291,8 @@ TEST(EmitCudaMasked, Errors) {
   linear::LinearLayout x = ok(linear::blockedLayout(sa, ta, w, oa, shape));
   linear::LinearLayout y = ok(linear::blockedLayout(sb, tb, w, ob, shape));
   Plan matrices = ok(planSharedMemory(x, y, 16));
-  ASSERT_TRUE(matrices.smem->store.matrixInstruction || matrices.smem->load.matrixInstruction);
+  ASSERT_TRUE(matrices.smem->store.matrixInstruction ||
+              matrices.smem->load.matrixInstruction);
   Expected<CudaEmitTables> t =
       cudaEmitTables(matrices, std::vector<int64_t>{60, 64});
   ASSERT_FALSE(t);
@@ -336,9 +337,9 @@ std::vector<PaddedPlan> maskedCases() {
     PaddedLayout y = ok(PaddedLayout::make(
         ok(linear::blockedLayout(sb, tb, w, ob, shape)), logical));
     plans.push_back(ok(planPaddedConversion(x, y, bits)));
-    plans.push_back(masked(
-        ok(planSharedMemory(x.layout(), y.layout(), bits, vectorOnly())),
-        logical));
+    plans.push_back(
+        masked(ok(planSharedMemory(x.layout(), y.layout(), bits, vectorOnly())),
+               logical));
   }
   return plans;
 }

@@ -18,9 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/plan/EmitCuda.h"
-#include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Standard.h"
+#include "layoutkit/plan/PaddedPlan.h"
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
@@ -498,7 +498,8 @@ Plan matrixPlan(bool wantStore) {
       if (!a || !b)
         continue;
       Plan p = ok(planSharedMemory(*a, *b, 16, o));
-      if (wantStore ? p.smem->store.matrixInstruction : p.smem->load.matrixInstruction)
+      if (wantStore ? p.smem->store.matrixInstruction
+                    : p.smem->load.matrixInstruction)
         return p;
     }
   ADD_FAILURE() << "no " << (wantStore ? "stmatrix" : "ldmatrix") << " plan";
@@ -713,8 +714,7 @@ std::vector<EmissionCase> naiveCases() {
   std::vector<EmissionCase> out;
   for (const EmissionCase &c : emissionCases())
     if (c.plan.strategy == Strategy::SharedMemory ||
-        (c.plan.strategy == Strategy::WarpShuffle &&
-         c.plan.cost.shuffles > 0))
+        (c.plan.strategy == Strategy::WarpShuffle && c.plan.cost.shuffles > 0))
       out.push_back({"naive_" + c.name, naivePlan(c.plan)});
   return out;
 }

@@ -47,8 +47,7 @@ uint64_t rowMajorOf(const LinearLayout &l, uint64_t word) {
   uint64_t p = 0;
   for (int k = 0; k < l.numOutDims(); ++k) {
     int64_t size = l.outDim(k).size();
-    p = p * uint64_t(size) +
-        ((word >> l.outShift(k)) & uint64_t(size - 1));
+    p = p * uint64_t(size) + ((word >> l.outShift(k)) & uint64_t(size - 1));
   }
   return p;
 }
@@ -120,7 +119,8 @@ int64_t executeBlock(const CudaGatherTables &t, const HostRun &h) {
     buf.assign(size_t(t.smemBytes / t.elementBytes), h.poison);
     for (int64_t w = 0; w < t.warps; ++w)
       for (int64_t l = 0; l < lanes; ++l) {
-        if ((uint64_t(l) & t.storeIdleLanes) || (uint64_t(w) & t.storeIdleWarps))
+        if ((uint64_t(l) & t.storeIdleLanes) ||
+            (uint64_t(w) & t.storeIdleWarps))
           continue;
         for (int64_t r = 0; r < t.srcRegisters; ++r) {
           if (uint64_t(r) & t.storeIdleRegisters)
@@ -328,15 +328,14 @@ TEST(EmitGatherTables, HostRunMatchesTheLayoutsForEveryStrategy) {
       std::vector<int64_t> idx(size_t(p.index.totalOutSize()));
       for (int64_t &x : idx)
         x = d(rng);
-      EXPECT_EQ(runOnHost(p, t, idx), 0)
-          << p.describe() << "\n" << p.src.str();
+      EXPECT_EQ(runOnHost(p, t, idx), 0) << p.describe() << "\n" << p.src.str();
     }
     std::string code = ok(emitGatherCuda(p));
     size_t shfl = count(code, "__shfl_sync(");
-    size_t want = p.strategy == GatherStrategy::WarpShuffle
-                      ? size_t(p.index.inDimSize(dims::kRegister) *
-                               p.roundsPerRegister)
-                      : 0;
+    size_t want =
+        p.strategy == GatherStrategy::WarpShuffle
+            ? size_t(p.index.inDimSize(dims::kRegister) * p.roundsPerRegister)
+            : 0;
     EXPECT_EQ(shfl, want) << code;
     EXPECT_EQ(count(code, "__syncthreads()"),
               p.strategy == GatherStrategy::SharedMemory ? 1u : 0u);
@@ -349,9 +348,9 @@ TEST(EmitGatherTables, HostRunMatchesTheLayoutsForEveryStrategy) {
 // A wrong table is caught by the host run: flipping a lane term of a
 // shuffle plan sends some lanes to the wrong partner.
 TEST(EmitGatherTables, HostRunCatchesAWrongTable) {
-  GatherPlan p = ok(planGather(
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
+  GatherPlan p =
+      ok(planGather(blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
+                    blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
   ASSERT_EQ(p.strategy, GatherStrategy::WarpShuffle);
   CudaGatherTables t = ok(cudaGatherTables(p));
   std::vector<int64_t> idx(64);
@@ -363,9 +362,9 @@ TEST(EmitGatherTables, HostRunCatchesAWrongTable) {
 }
 
 TEST(EmitGatherTables, Errors) {
-  GatherPlan p = ok(planGather(
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
+  GatherPlan p =
+      ok(planGather(blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
+                    blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
   CudaGatherEmitOptions o;
   o.functionName = "2bad";
   Expected<std::string> e = emitGatherCuda(p, o);
@@ -510,8 +509,9 @@ TEST(EmitGatherTestKernel, BrokenPlanMismatchesOnTheHost) {
 size_t passesIn(const std::string &code) {
   const std::string key = "for (int pass = 0; pass < ";
   size_t at = code.find(key);
-  return at == std::string::npos ? 0
-                                  : size_t(std::stoi(code.substr(at + key.size())));
+  return at == std::string::npos
+             ? 0
+             : size_t(std::stoi(code.substr(at + key.size())));
 }
 
 // The emitted text: the device function alone by default; the test kernel
@@ -525,8 +525,8 @@ TEST(EmitGatherTestKernel, TextHoldsWhatTheOptionsAsk) {
     o.functionName = "g" + std::to_string(n++);
     const std::string kernel = "__global__ void " + o.functionName +
                                "_test_kernel(unsigned long long *mismatches)";
-    const std::string bench = "__global__ void " + o.functionName +
-                              "_bench_kernel(";
+    const std::string bench =
+        "__global__ void " + o.functionName + "_bench_kernel(";
     std::string plain = ok(emitGatherCuda(p, o));
     EXPECT_EQ(count(plain, "__global__"), 0u);
     EXPECT_EQ(count(plain, "int main()"), 0u);
@@ -565,9 +565,9 @@ TEST(EmitGatherTestKernel, HostMainChecksEveryLaunchAndCall) {
 }
 
 TEST(EmitGatherTestKernel, OptionErrors) {
-  GatherPlan p = ok(planGather(
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
-      blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
+  GatherPlan p =
+      ok(planGather(blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}),
+                    blocked({1, 2}, {8, 4}, {1, 1}, {1, 0}, {8, 8}), 1, 32));
   CudaGatherEmitOptions o;
   o.hostMain = true;
   Expected<std::string> e = emitGatherCuda(p, o);

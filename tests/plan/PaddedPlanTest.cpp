@@ -87,8 +87,8 @@ TEST(PaddedPlan, Blocked48SharedMemory) {
 TEST(PaddedPlan, BufferWaste) {
   PaddedLayout a = blocked48A(), b = blocked48B();
   const int64_t logical[] = {48};
-  PaddedPlan p = ok(
-      maskPlan(ok(planSharedMemory(a.layout(), b.layout(), 32)), logical));
+  PaddedPlan p =
+      ok(maskPlan(ok(planSharedMemory(a.layout(), b.layout(), 32)), logical));
   ASSERT_TRUE(p.plan.smem.has_value());
   EXPECT_EQ(p.smemOffsets, 64);
   EXPECT_EQ(p.maskedSmemOffsets, 16);

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit/plan/Plan.h"
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/linear/Standard.h"
-#include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
 
 #include "support/PlanTestSupport.h"
@@ -51,7 +51,8 @@ void checkDefaultPlan(const LinearLayout &a, const LinearLayout &b, int bits,
   EXPECT_TRUE(s.correct) << what << " (default): " << s.firstMismatch << "\n"
                          << p.describe();
   EXPECT_LE(p.cost.cycles, vec.cost.cycles) << what;
-  if (!p.smem || !(p.smem->store.matrixInstruction || p.smem->load.matrixInstruction)) {
+  if (!p.smem ||
+      !(p.smem->store.matrixInstruction || p.smem->load.matrixInstruction)) {
     // Without matrices the default plan is the vector plan.
     EXPECT_EQ(p.strategy, vec.strategy) << what;
     EXPECT_EQ(p.cost.cycles, vec.cost.cycles) << what;
@@ -155,8 +156,8 @@ TEST(PlanStrategy, BlockedEqualToMmaAcrossKindsIsNoOp) {
   // [(0,2),(0,4),(1,0),(2,0),(4,0)], then rows 8.. repeat the register:
   // register [(0,1),(8,0)]. The mma.sync 16x8 accumulator of one warp has
   // exactly these bases (paper Fig. 1).
-  LinearLayout blocked = layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}),
-                                  {16, 8});
+  LinearLayout blocked =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 8});
   LinearLayout mma = layoutOf(*mmaV2Enc({1, 1}), {16, 8});
   EXPECT_EQ(blocked.str(), mma.str());
   Plan p = checkedPlan(blocked, mma, 16, "blocked=mma");
@@ -186,8 +187,8 @@ TEST(PlanStrategy, RegisterOrderOnlyIsRegisterPermutation) {
   // first: register [(0,1),(0,8),(8,0)]; mma.sync repeats rows first:
   // [(0,1),(8,0),(0,8)]. Same lanes: dst register r = src register with
   // bits 1 and 2 swapped: 0,1,4,5,2,3,6,7 (registers 2-5 move).
-  LinearLayout blocked = layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}),
-                                  {16, 16});
+  LinearLayout blocked =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
   LinearLayout mma = layoutOf(*mmaV2Enc({1, 1}), {16, 16});
   Plan p = checkedPlan(blocked, mma, 16, "blocked->mma 16x16");
   ASSERT_EQ(p.strategy, Strategy::RegisterPermutation) << mma.str();
@@ -202,10 +203,10 @@ TEST(PlanStrategy, TransposeGoesThroughSharedMemoryWithXorSwizzle) {
   // of one column = one bank, 32 words: 32 wavefronts (Lemma 9.4: Thr_A =
   // row bits = Idx, k = 5). The planned swizzle pairs each row bit with a
   // column bit (row ^ col) and takes 1 wavefront per store and load.
-  LinearLayout rows = layoutOf(*blockedEnc({1, 32}, {32, 1}, {1, 1}, {1, 0}),
-                               {32, 32});
-  LinearLayout cols = layoutOf(*blockedEnc({32, 1}, {1, 32}, {1, 1}, {0, 1}),
-                               {32, 32});
+  LinearLayout rows =
+      layoutOf(*blockedEnc({1, 32}, {32, 1}, {1, 1}, {1, 0}), {32, 32});
+  LinearLayout cols =
+      layoutOf(*blockedEnc({32, 1}, {1, 32}, {1, 1}, {0, 1}), {32, 32});
   Plan p = checkedPlan(rows, cols, 32, "transpose");
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   const SharedMemoryPlan &sp = *p.smem;
@@ -216,8 +217,9 @@ TEST(PlanStrategy, TransposeGoesThroughSharedMemoryWithXorSwizzle) {
   EXPECT_EQ(sp.store.lemmaBits, 0);
   EXPECT_EQ(sp.load.lemmaBits, 0);
   // The naive buffer: offset = 32 * row + col.
-  LinearLayout naive = ok(linear::identityStandardND(
-      dims::kOffset, std::vector<unsigned>{32, 32}, std::vector<unsigned>{1, 0}));
+  LinearLayout naive = ok(
+      linear::identityStandardND(dims::kOffset, std::vector<unsigned>{32, 32},
+                                 std::vector<unsigned>{1, 0}));
   naive = ok(naive.resize(dims::kOffset, 1024));
   Plan n = ok(planSharedMemoryWith(rows, cols, 32, naive, {}));
   SimulationResult ns = ok(simulate(n));
@@ -233,10 +235,10 @@ TEST(PlanStrategy, TransposeGoesThroughSharedMemoryWithXorSwizzle) {
 TEST(PlanStrategy, HeaderExampleXorPairs) {
   // The worked example of Plan.h: f32 16x16 row-lanes -> column-lanes.
   // Lemma 9.5 pairs X = {r1, r2, c8} with Y = {r8, c1, c2}.
-  LinearLayout a = layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}),
-                            {16, 16});
-  LinearLayout b = layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}),
-                            {16, 16});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout b =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
   // planConversion takes warp shuffles for this pair (32 vs 36 estimated
   // cycles, Plan.h Cost example; ShuffleTest.cpp): the swizzle is that of
   // the shared-memory plan.
@@ -254,8 +256,9 @@ TEST(PlanStrategy, HeaderExampleXorPairs) {
   // Row-major: offset 16r + c; A's lanes vary c4, c8, r1 (bank bits) and
   // r2, r4 (row bits): 4 words per bank, 4 wavefronts per store. B's lanes
   // vary r4, r8 (row bits) and c1, c2, c4 (bank bits): 4 per load too.
-  LinearLayout naive = ok(linear::identityStandardND(
-      dims::kOffset, std::vector<unsigned>{16, 16}, std::vector<unsigned>{1, 0}));
+  LinearLayout naive = ok(
+      linear::identityStandardND(dims::kOffset, std::vector<unsigned>{16, 16},
+                                 std::vector<unsigned>{1, 0}));
   Plan n = ok(planSharedMemoryWith(a, b, 32, naive, {}));
   SimulationResult s = ok(simulate(n));
   EXPECT_TRUE(s.correct);
@@ -268,10 +271,10 @@ TEST(PlanStrategy, CommonRegistersGiveVectorizedAccess) {
   // [16,2], [2,2]). Both hold 8 consecutive dim1 elements per thread: the 8
   // x f16 = 16 B vector; lane groups of 8 (hw §1.3): 4 wavefronts per
   // instruction at best.
-  LinearLayout a = layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}),
-                            {64, 64});
-  LinearLayout b = layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}),
-                            {64, 64});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {4, 1}, {1, 0}), {64, 64});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {2, 2}, {1, 0}), {64, 64});
   Plan p = checkedPlan(a, b, 16, "vectorized");
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   EXPECT_EQ(p.smem->vectorElements, 8);
@@ -286,10 +289,10 @@ TEST(PlanStrategy, BroadcastDataIsStoredOnce) {
   // A = blocked([1,1],[32,1],[2,1]) on 16x16: lane bit 4 and warp bit 0 are
   // zero (16 rows fit in 16 lanes), so lanes 16-31 and warp 1 duplicate
   // lanes 0-15 of warp 0. Only warp 0 stores, with 16 active lanes.
-  LinearLayout a = layoutOf(*blockedEnc({1, 1}, {32, 1}, {2, 1}, {1, 0}),
-                            {16, 16});
-  LinearLayout b = layoutOf(*blockedEnc({1, 1}, {1, 32}, {1, 2}, {0, 1}),
-                            {16, 16});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 1}, {32, 1}, {2, 1}, {1, 0}), {16, 16});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 1}, {1, 32}, {1, 2}, {0, 1}), {16, 16});
   Plan p = checkedPlan(a, b, 32, "broadcast");
   ASSERT_EQ(p.strategy, Strategy::SharedMemory);
   // 16 registers (columns) per thread in warp 0 only: 16 store instructions.
@@ -299,12 +302,12 @@ TEST(PlanStrategy, BroadcastDataIsStoredOnce) {
 }
 
 TEST(PlanErrors, MismatchedTensorsAndWidths) {
-  LinearLayout a = layoutOf(*blockedEnc({1, 1}, {8, 4}, {1, 1}, {1, 0}),
-                            {16, 16});
-  LinearLayout b = layoutOf(*blockedEnc({1, 1}, {8, 4}, {1, 1}, {1, 0}),
-                            {16, 32});
-  LinearLayout c = layoutOf(*blockedEnc({1, 1}, {8, 4}, {2, 1}, {1, 0}),
-                            {16, 16});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 1}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 1}, {8, 4}, {1, 1}, {1, 0}), {16, 32});
+  LinearLayout c =
+      layoutOf(*blockedEnc({1, 1}, {8, 4}, {2, 1}, {1, 0}), {16, 16});
   EXPECT_FALSE(planConversion(a, b, 16));
   Expected<Plan> w = planConversion(a, c, 16);
   ASSERT_FALSE(w);
@@ -315,8 +318,8 @@ TEST(PlanErrors, MismatchedTensorsAndWidths) {
 }
 
 TEST(PlanSimulator, CatchesWrongPlans) {
-  LinearLayout blocked = layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}),
-                                  {16, 16});
+  LinearLayout blocked =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
   LinearLayout mma = layoutOf(*mmaV2Enc({1, 1}), {16, 16});
   Plan p = ok(planConversion(blocked, mma, 16));
   ASSERT_EQ(p.strategy, Strategy::RegisterPermutation);
@@ -331,10 +334,10 @@ TEST(PlanSimulator, CatchesWrongPlans) {
   EXPECT_NE(s.firstMismatch.find("register 2"), std::string::npos)
       << s.firstMismatch;
   // A shared plan whose memory layout splits the vector is rejected.
-  LinearLayout a = layoutOf(*blockedEnc({1, 8}, {8, 4}, {1, 1}, {1, 0}),
-                            {16, 64});
-  LinearLayout b = layoutOf(*blockedEnc({1, 8}, {16, 2}, {1, 1}, {1, 0}),
-                            {16, 64});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 8}, {8, 4}, {1, 1}, {1, 0}), {16, 64});
+  LinearLayout b =
+      layoutOf(*blockedEnc({1, 8}, {16, 2}, {1, 1}, {1, 0}), {16, 64});
   // (planConversion takes warp shuffles for this one-warp pair: 48 vs 52
   // estimated cycles; the shared plan is asked for directly.)
   Plan q = ok(planSharedMemory(a, b, 16, vectorOnly()));
@@ -375,8 +378,7 @@ struct SweepStats {
 
 void sweepStandardPairs(std::vector<unsigned> warpCounts,
                         std::vector<int64_t> sizes, SweepStats &st) {
-  int &plans = st.plans, &noop = st.noop, &perm = st.perm,
-      &shared = st.shared;
+  int &plans = st.plans, &noop = st.noop, &perm = st.perm, &shared = st.shared;
   int64_t &naiveWavefronts = st.naiveWavefronts,
           &plannedWavefronts = st.plannedWavefronts;
   for (int bits : {8, 16, 32})
@@ -433,9 +435,9 @@ void sweepStandardPairs(std::vector<unsigned> warpCounts,
                      ++j)
                   if (ra.count(p.layouts.dst.column(j)))
                     common.insert(p.layouts.dst.column(j));
-                EXPECT_EQ(p.smem->vectorElements,
-                          std::min<int64_t>(int64_t(1) << common.size(),
-                                            128 / bits))
+                EXPECT_EQ(
+                    p.smem->vectorElements,
+                    std::min<int64_t>(int64_t(1) << common.size(), 128 / bits))
                     << what;
                 // Never worse than the naive plan: an unswizzled row-major
                 // buffer with scalar accesses.
@@ -445,9 +447,9 @@ void sweepStandardPairs(std::vector<unsigned> warpCounts,
                     std::vector<unsigned>{1, 0}));
                 Plan np = ok(planSharedMemoryWith(*a, *b, bits, naive, {}));
                 EXPECT_LE(p.cost.wavefronts, np.cost.wavefronts) << what;
-                EXPECT_LE(p.smem->store.instructions + p.smem->load.instructions,
-                          np.smem->store.instructions +
-                              np.smem->load.instructions)
+                EXPECT_LE(
+                    p.smem->store.instructions + p.smem->load.instructions,
+                    np.smem->store.instructions + np.smem->load.instructions)
                     << what;
                 naiveWavefronts += np.cost.wavefronts;
                 plannedWavefronts += p.cost.wavefronts;
@@ -505,14 +507,15 @@ TEST(PlanStandardPairs, SlicedLayouts) {
             Expected<LinearLayout> b = linear::toLinearLayout(*eb, shp);
             if (!a || !b)
               continue;
-            std::string what = na + "->" + nb + " " + std::to_string(n) +
-                               " f" + std::to_string(bits) + " w" +
+            std::string what = na + "->" + nb + " " + std::to_string(n) + " f" +
+                               std::to_string(bits) + " w" +
                                std::to_string(warps);
             Plan p = checkedPlan(*a, *b, bits, what);
             ++plans;
             shared += p.strategy == Strategy::SharedMemory;
             Plan d = ok(planConversion(*a, *b, bits));
-            matrices += d.smem && (d.smem->store.matrixInstruction || d.smem->load.matrixInstruction);
+            matrices += d.smem && (d.smem->store.matrixInstruction ||
+                                   d.smem->load.matrixInstruction);
           }
       }
   std::printf("sliced pairs: %d plans, %d shared memory (vector-only), %d "
@@ -550,8 +553,8 @@ TEST(PlanRandom, RandomDistributedPairs) {
       ++vectorized;
     }
     int bitsPer = 8 << (rng() % 4); // f8 .. f64
-    std::string what = a.str() + " -> " + b.str() + " f" +
-                       std::to_string(bitsPer);
+    std::string what =
+        a.str() + " -> " + b.str() + " f" + std::to_string(bitsPer);
     Plan p = checkedPlan(a, b, bitsPer, what);
     // Exchanges between threads: shared memory or (by the cost model, for
     // pairs that stay in their warps) warp shuffles.
@@ -594,10 +597,10 @@ TEST(PlanWarpShuffle, HeaderExampleInsideOneWarp) {
   // The Plan.h example in one warp: 8 f32 elements per thread and no
   // common register bit, so the §5.4 plan takes 8 rounds of one shuffle
   // (the former one-register-per-round plan took 8 x 8 = 64).
-  LinearLayout a = layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}),
-                            {16, 16});
-  LinearLayout b = layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}),
-                            {16, 16});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 4}, {8, 4}, {1, 1}, {1, 0}), {16, 16});
+  LinearLayout b =
+      layoutOf(*blockedEnc({4, 1}, {4, 8}, {1, 1}, {0, 1}), {16, 16});
   Plan p = ok(planWarpShuffle(a, b, 32));
   EXPECT_EQ(p.strategy, Strategy::WarpShuffle);
   EXPECT_EQ(p.rounds.size(), 8u);
@@ -615,8 +618,8 @@ TEST(PlanWarpShuffle, LaneRegisterSwapTakesTwoRounds) {
   // 2 f16 elements per thread, no common register bit: 2 rounds. In round
   // 0 every lane keeps the element it already holds where B wants it (lane
   // l reads itself), so only round 1 shuffles: 1 shuffle per warp.
-  LinearLayout a = layoutOf(*blockedEnc({1, 2}, {8, 4}, {2, 1}, {1, 0}),
-                            {16, 8});
+  LinearLayout a =
+      layoutOf(*blockedEnc({1, 2}, {8, 4}, {2, 1}, {1, 0}), {16, 8});
   // a: register [(0,1)], lane [(0,2),(0,4),(1,0),(2,0),(4,0)], warp [(8,0)]
   LinearLayout b = a;
   uint64_t r0 = a.column(0), l0 = a.column(1);
@@ -640,8 +643,8 @@ TEST(PlanWarpShuffle, RandomIntraWarpPairs) {
   std::mt19937_64 rng(99);
   for (int iter = 0; iter < 200; ++iter) {
     int warpBits = int(rng() % 3);
-    LinearLayout a = randomDistributed(rng, 4, 3 + int(rng() % 3), warpBits,
-                                       iter % 2);
+    LinearLayout a =
+        randomDistributed(rng, 4, 3 + int(rng() % 3), warpBits, iter % 2);
     // B: A with register and lane columns shuffled among themselves; the
     // warp columns stay.
     int regBits = a.inDimLog2(dims::kRegister);
@@ -710,8 +713,8 @@ int64_t bruteForceBest(const LinearLayout &a, const LinearLayout &b, int bits,
       std::vector<uint64_t> idx(chosen.begin() + sp.subBits, chosen.end());
       std::vector<uint64_t> all = cols;
       all.insert(all.end(), idx.begin(), idx.end());
-      for (int bit = 0; bit < n && int(cols.size()) < v + sp.subBits + sp.bankBits;
-           ++bit) {
+      for (int bit = 0;
+           bit < n && int(cols.size()) < v + sp.subBits + sp.bankBits; ++bit) {
         std::vector<uint64_t> t = all;
         t.push_back(uint64_t(1) << bit);
         if (rankOf(t) == int(t.size())) {
@@ -765,16 +768,24 @@ TEST(PlanBruteForce, NoSwizzleBeatsThePlannedOne) {
   std::vector<Case> cases = {
       // f32 16x8, one warp, 4 registers: scalar (no common register), i = 2.
       {blockedEnc({1, 4}, {16, 2}, {1, 1}, {1, 0}),
-       blockedEnc({4, 1}, {2, 16}, {1, 1}, {0, 1}), {16, 8}, 32},
+       blockedEnc({4, 1}, {2, 16}, {1, 1}, {0, 1}),
+       {16, 8},
+       32},
       // the mma accumulator to its transposed-order blocked layout, f32.
-      {mmaV2Enc({1, 1}), blockedEnc({2, 1}, {8, 4}, {1, 1}, {0, 1}), {16, 8},
+      {mmaV2Enc({1, 1}),
+       blockedEnc({2, 1}, {8, 4}, {1, 1}, {0, 1}),
+       {16, 8},
        32},
       // f16 16x8: 2-byte scalars, Sub = 1 bit inside a word, Idx = 1 bit.
       {blockedEnc({1, 4}, {16, 2}, {1, 1}, {1, 0}),
-       blockedEnc({4, 1}, {2, 16}, {1, 1}, {0, 1}), {16, 8}, 16},
+       blockedEnc({4, 1}, {2, 16}, {1, 1}, {0, 1}),
+       {16, 8},
+       16},
       // f32 with a 2-register common vector (8 B, lane groups of 16).
       {blockedEnc({1, 2}, {16, 2}, {1, 1}, {1, 0}),
-       blockedEnc({2, 2}, {4, 8}, {1, 1}, {1, 0}), {16, 8}, 32},
+       blockedEnc({2, 2}, {4, 8}, {1, 1}, {1, 0}),
+       {16, 8},
+       32},
   };
   for (const Case &c : cases) {
     LinearLayout a = layoutOf(*c.a, c.shape), b = layoutOf(*c.b, c.shape);
@@ -824,7 +835,8 @@ TEST(PlanBounds, HugeDimsAreRefusedBeforePlanning) {
   const Case cases[] = {
       {dims::kLane, 40,
        "SRC has 2^40 lanes per warp; plans are made for at most 64"},
-      {dims::kLane, 7, "SRC has 2^7 lanes per warp; plans are made for at most 64"},
+      {dims::kLane, 7,
+       "SRC has 2^7 lanes per warp; plans are made for at most 64"},
       {dims::kWarp, 11,
        "SRC has 2^11 threads (lanes x warps); plans are made for at most "
        "1024 (a CTA)"},

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "layoutkit/linear/Standard.h"
 #include "layoutkit/plan/Reduce.h"
+#include "layoutkit/linear/Standard.h"
 
 #include <gtest/gtest.h>
 
@@ -121,10 +121,9 @@ TEST(ReduceHandDerived, BroadcastWarpsAndLanesStoreOnce) {
 // A zero register basis: result register 1 copies register 0 (1 copy per
 // warp); a 64-bit element takes two shuffles per round.
 TEST(ReduceHandDerived, DuplicatedRegisterIsCopied) {
-  auto l = LinearLayout::make(
-      {{dims::kRegister, {{0}, {1}}},
-       {dims::kLane, {{2}, {4}, {8}, {16}, {32}}}},
-      {{dims::dim(0), 64}});
+  auto l = LinearLayout::make({{dims::kRegister, {{0}, {1}}},
+                               {dims::kLane, {{2}, {4}, {8}, {16}, {32}}}},
+                              {{dims::dim(0), 64}});
   ASSERT_TRUE(l);
   auto p = plan::planReduction(*l, 0, 64);
   ASSERT_TRUE(p);
@@ -194,10 +193,9 @@ TEST(ReduceRefusals, BoundsTheWorkBeforeStarting) {
       lanes.push_back({int64_t(1) << b});
       warps.push_back({int64_t(32) << b});
     }
-    return LinearLayout::make({{dims::kRegister, regs},
-                               {dims::kLane, lanes},
-                               {dims::kWarp, warps}},
-                              {{dims::dim(0), 1024}});
+    return LinearLayout::make(
+        {{dims::kRegister, regs}, {dims::kLane, lanes}, {dims::kWarp, warps}},
+        {{dims::dim(0), 1024}});
   };
   auto big = layout(11);
   ASSERT_TRUE(big);

@@ -7,8 +7,8 @@
 // The shared-memory plan's three extensions (docs/plan.md): ldmatrix /
 // stmatrix sides, repetition through a smaller buffer, CTA-local plans of
 // multi-CTA layouts. Every plan runs through plan::simulate, which executes
-// the matrix instructions with the lane/register semantics of docs/hardware.md §3
-// and counts wavefronts with the hw layer's model, independently of the
+// the matrix instructions with the lane/register semantics of docs/hardware.md
+// §3 and counts wavefronts with the hw layer's model, independently of the
 // planner's formulas.
 //
 // Notation: rK / cK is the logical bit of row K / column K (or kK / nK for
@@ -30,10 +30,10 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <set>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -163,7 +163,8 @@ TEST(SharedMemoryMatrix, LdmatrixLoadsADotOperand) {
 }
 
 // The reverse direction with an mma accumulator source: f16 16x16,
-//   A = mma v2 accumulator: regs c1 r8 c8, lanes c2 c4 r1 r2 r4 (docs/hardware.md
+//   A = mma v2 accumulator: regs c1 r8 c8, lanes c2 c4 r1 r2 r4
+//   (docs/hardware.md
 //       §2.1 C fragment: c0,c1 = row g, col 2q,2q+1; c2,c3 row g+8; the
 //       second n8 tile at col+8),
 //   B = blocked([1,8],[16,2]): regs c1 c2 c4.
@@ -196,7 +197,8 @@ TEST(SharedMemoryMatrix, StmatrixStoresAnMmaAccumulator) {
 
 // .trans: f16 [k, n] = 16x16,
 //   A = blocked([1,8],[16,2]): regs n1 n2 n4, lanes n8 k1 k2 k4 k8;
-//   B = dot operand B of mma.m16n8k16 (docs/hardware.md §2.1: b0,b1 = k 2q,2q+1,
+//   B = dot operand B of mma.m16n8k16 (docs/hardware.md §2.1: b0,b1 = k
+//   2q,2q+1,
 //       n g; b2,b3 at k+8; the second n8 tile at n+8): regs k1 k8 n8,
 //       lanes k2 k4 n1 n2 n4.
 // No common register bit: the vector path moves 2-byte scalars, 8 + 8
@@ -302,7 +304,8 @@ TEST(SharedMemoryMatrix, NotUsedWhenTheyDoNotReduceInstructions) {
   LinearLayout a32 = blocked({1, 4}, {8, 4}, {1, 1}, {1, 0}, {16, 16});
   LinearLayout b32 = blocked({4, 1}, {4, 8}, {1, 1}, {0, 1}, {16, 16});
   Plan q = ok(planSharedMemory(a32, b32, 32, withMatrices()));
-  EXPECT_FALSE(q.smem->load.matrixInstruction || q.smem->store.matrixInstruction);
+  EXPECT_FALSE(q.smem->load.matrixInstruction ||
+               q.smem->store.matrixInstruction);
   simulated(q, "f32");
 }
 
@@ -375,7 +378,8 @@ LinearLayout bufferOver(const LinearLayout &side, std::vector<unsigned> order) {
 TEST(SharedMemoryMatrix, RowTestMatchesTheTileDivisionOnBuffers) {
   LinearLayout b = dotOperand(0, {16, 16});
   AlignedPair p = ok(alignLayouts(b, b));
-  for (auto order : {std::vector<unsigned>{1, 0}, std::vector<unsigned>{0, 1}}) {
+  for (auto order :
+       {std::vector<unsigned>{1, 0}, std::vector<unsigned>{0, 1}}) {
     LinearLayout mem = bufferOver(p.dst, order);
     std::vector<int> rows;
     for (int j = 0; j < 3; ++j)
@@ -661,7 +665,8 @@ TEST(SharedMemoryMatrix, StoppingEarlyChoosesTheExhaustivePlan) {
       return;
     expectSamePlan(*fast, *slow, what);
     ++compared;
-    withMatrices += fast->smem->store.matrixInstruction || fast->smem->load.matrixInstruction;
+    withMatrices += fast->smem->store.matrixInstruction ||
+                    fast->smem->load.matrixInstruction;
     PlanOptions q, qx = exhaustive;
     q.smemBudgetBytes = qx.smemBudgetBytes = fast->smem->bytes / 4;
     Expected<Plan> fq = planSharedMemory(a, b, 16, q);
@@ -767,8 +772,8 @@ TEST(SharedMemoryMatrix, Sm80PlansUseLdmatrixButNeverStmatrix) {
           Expected<LinearLayout> b = linear::toLinearLayout(*eb, shape);
           if (!a || !b)
             continue;
-          std::string what = na + "->" + nb + " " + std::to_string(n) +
-                             " w" + std::to_string(warps);
+          std::string what = na + "->" + nb + " " + std::to_string(n) + " w" +
+                             std::to_string(warps);
           Plan p = ok(planSharedMemory(*a, *b, 16, sm80));
           Plan v = ok(planSharedMemory(*a, *b, 16, vectorOnly()));
           Plan q = ok(planSharedMemory(*a, *b, 16));
@@ -887,8 +892,8 @@ TEST(SharedMemorySweep, StandardPairsWithMatricesBudgetsAndCtas) {
                   continue;
                 }
                 ++budgeted;
-                budgetedMatrix +=
-                    q->smem->store.matrixInstruction || q->smem->load.matrixInstruction;
+                budgetedMatrix += q->smem->store.matrixInstruction ||
+                                  q->smem->load.matrixInstruction;
                 EXPECT_EQ(q->smem->bytes, sp.bytes / div) << what;
                 EXPECT_EQ(q->smem->iterations, div) << what;
                 EXPECT_EQ(q->smem->barriers, 2 * div - 1);
@@ -896,7 +901,8 @@ TEST(SharedMemorySweep, StandardPairsWithMatricesBudgetsAndCtas) {
                 // The iteration bits are in Z (not lane bits): vector sides
                 // stay conflict-free.
                 if (!q->smem->store.matrixInstruction) {
-                  EXPECT_EQ(q->smem->store.wavefronts, q->smem->store.lowerBound)
+                  EXPECT_EQ(q->smem->store.wavefronts,
+                            q->smem->store.lowerBound)
                       << what;
                 }
                 if (!q->smem->load.matrixInstruction) {

@@ -26,21 +26,24 @@
 namespace lk::bridge::testing {
 
 /// `text` read by `parse`, or a default value after a test failure.
-template <class T, class Parse> T readOrFail(std::string_view text, Parse parse) {
+template <class T, class Parse>
+T readOrFail(std::string_view text, Parse parse) {
   Expected<T> l = parse(text);
   EXPECT_TRUE(l) << (l ? "" : l.error().render());
   return l ? *l : T();
 }
 
 inline cute::Layout cuteOf(std::string_view text) {
-  return readOrFail<cute::Layout>(text, [](std::string_view t) { return cute::parseLayout(t); });
+  return readOrFail<cute::Layout>(
+      text, [](std::string_view t) { return cute::parseLayout(t); });
 }
 inline cute::ComposedLayout composedOf(std::string_view text) {
   return readOrFail<cute::ComposedLayout>(
       text, [](std::string_view t) { return cute::parseComposedLayout(t); });
 }
 inline tile::TileLayout tileOf(std::string_view text) {
-  return readOrFail<tile::TileLayout>(text, [](std::string_view t) { return tile::parseTileLayout(t); });
+  return readOrFail<tile::TileLayout>(
+      text, [](std::string_view t) { return tile::parseTileLayout(t); });
 }
 inline linear::LinearLayout linearOf(std::string_view text) {
   return readOrFail<linear::LinearLayout>(

@@ -17,13 +17,13 @@
 #ifndef LAYOUTKIT_TESTS_SUPPORT_CUDAHOSTRUN_H
 #define LAYOUTKIT_TESTS_SUPPORT_CUDAHOSTRUN_H
 
-#include "support/PlanTestSupport.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Padded.h"
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
+#include "support/PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -35,8 +35,8 @@
 
 namespace lk::plan::test {
 
-inline uint64_t hwIndex(const linear::LinearLayout &l, int64_t r,
-                        int64_t lane, int64_t w, int64_t b = 0) {
+inline uint64_t hwIndex(const linear::LinearLayout &l, int64_t r, int64_t lane,
+                        int64_t w, int64_t b = 0) {
   return uint64_t(r) | uint64_t(lane) << l.inShift(1) |
          uint64_t(w) << l.inShift(2) | uint64_t(b) << l.inShift(3);
 }
@@ -211,10 +211,9 @@ inline HostRun runTables(const Plan &plan, const CudaEmitTables &t,
         EXPECT_EQ(t.dstIndex[size_t(r)] ^ t.dstIndexThread.at(l, w, b), idx);
         EXPECT_EQ(dstOn(t, r, l, w, b), valid(idx));
         const uint64_t holds = out[size_t(l)][size_t(r)];
-        const std::string where = "block " + std::to_string(b) + " warp " +
-                                  std::to_string(w) + " lane " +
-                                  std::to_string(l) + " register " +
-                                  std::to_string(r);
+        const std::string where =
+            "block " + std::to_string(b) + " warp " + std::to_string(w) +
+            " lane " + std::to_string(l) + " register " + std::to_string(r);
         if (!valid(idx)) {
           if (holds != kUnwritten)
             run.violation(where + " holds padding but was written");
@@ -344,8 +343,7 @@ inline HostRun runTables(const Plan &plan, const CudaEmitTables &t,
 /// padding) and to count what the simulator counts for the same plan:
 /// valid registers checked, instructions and wavefronts of both sides,
 /// shuffles, masked accesses and partial vectors (both 0 unmasked).
-inline void expectSimulatorCounts(const HostRun &run,
-                                  const SimulationResult &s,
+inline void expectSimulatorCounts(const HostRun &run, const SimulationResult &s,
                                   const std::string &what) {
   EXPECT_EQ(run.mismatches, 0) << what << ": " << run.firstMismatch;
   EXPECT_EQ(run.violations, 0) << what << ": " << run.firstViolation;

@@ -32,9 +32,8 @@ namespace lk::cute::testing {
 /// Checks that `r` failed with a message containing `substring` whose range
 /// starts at 1-based `column`.
 template <class T>
-::testing::AssertionResult failsAt(const Expected<T> &r,
-                                   const std::string &substring,
-                                   size_t column) {
+::testing::AssertionResult
+failsAt(const Expected<T> &r, const std::string &substring, size_t column) {
   if (r)
     return ::testing::AssertionFailure() << "parsed successfully";
   const Diagnostic &d = r.error();
@@ -59,7 +58,9 @@ inline bool rangeInside(const Diagnostic &d, std::string_view text) {
 }
 
 /// The tuple of `c`: T({2, T({3, 4})}) is (2,(3,4)).
-inline IntTuple T(std::initializer_list<IntTuple> c) { return IntTuple::tuple(c); }
+inline IntTuple T(std::initializer_list<IntTuple> c) {
+  return IntTuple::tuple(c);
+}
 
 /// The basis leaf v@path: B(1, {0, 1}) is 1@0@1.
 inline IntTuple B(int64_t v, std::initializer_list<int> path) {
@@ -106,7 +107,8 @@ public:
     BasisPath p;
     int depth = int(uniform(1, maxDepth));
     for (int k = 0; k < depth; ++k)
-      p = *p.pushed(chance(80) ? uniform(0, 3) : uniform(0, BasisPath::kMaxIndex));
+      p = *p.pushed(chance(80) ? uniform(0, 3)
+                               : uniform(0, BasisPath::kMaxIndex));
     return p;
   }
 
@@ -145,7 +147,8 @@ public:
       std::vector<int64_t> values;
       std::vector<BasisPath> paths;
       for (size_t i = 0; i < shape.leafCount(); ++i) {
-        values.push_back(attempt < 8 ? integer(allowNegative) : uniform(0, 300));
+        values.push_back(attempt < 8 ? integer(allowNegative)
+                                     : uniform(0, 300));
         paths.push_back(allowBasis && chance(25) ? path() : BasisPath());
       }
       size_t k = 0;
@@ -171,14 +174,18 @@ public:
   IntTuple descriptor() {
     IntTuple root;
     for (int64_t i = 0, n = uniform(0, 4); i < n; ++i)
-      root.push_back(tree(3, [&] { return IntTuple::leaf(integer(true), path()); }));
+      root.push_back(
+          tree(3, [&] { return IntTuple::leaf(integer(true), path()); }));
     return root;
   }
 
   /// A value LayoutAttribute::make accepts.
   LayoutAttribute attribute(const std::vector<ElementType> &types) {
     IntTuple shape = tree(
-        4, [&] { return IntTuple(chance(70) ? uniform(1, 16) : uniform(1, 1 << 20)); },
+        4,
+        [&] {
+          return IntTuple(chance(70) ? uniform(1, 16) : uniform(1, 1 << 20));
+        },
         /*allowEmpty=*/false);
     while (!shape.product())
       shape = IntTuple(uniform(1, 64));

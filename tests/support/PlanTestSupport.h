@@ -14,12 +14,12 @@
 #ifndef LAYOUTKIT_TESTS_SUPPORT_PLANTESTSUPPORT_H
 #define LAYOUTKIT_TESTS_SUPPORT_PLANTESTSUPPORT_H
 
-#include "support/PlanPairs.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Padded.h"
-#include "layoutkit/linear/Text.h"
 #include "layoutkit/linear/Standard.h"
+#include "layoutkit/linear/Text.h"
 #include "layoutkit/plan/Plan.h"
+#include "support/PlanPairs.h"
 
 #include <gtest/gtest.h>
 
@@ -57,8 +57,8 @@ inline PlanOptions vectorOnly() {
 /// `logical`.
 inline linear::PaddedLayout padded(std::string_view text,
                                    std::vector<int64_t> logical) {
-  return ok(linear::PaddedLayout::make(ok(linear::parseLinearLayout(text)),
-                                       logical));
+  return ok(
+      linear::PaddedLayout::make(ok(linear::parseLinearLayout(text)), logical));
 }
 
 /// The [48] pair of the padded tests (f32 over [48] padded to 64):
@@ -88,15 +88,15 @@ inline std::vector<PaddedSweepSet> paddedBlockedSweep() {
   struct Params {
     std::vector<unsigned> spt, tpw, wpc, order;
   };
-  const std::vector<Params> ps = {
-      {{1, 4}, {8, 4}, {2, 1}, {1, 0}}, {{4, 1}, {4, 8}, {1, 2}, {0, 1}},
-      {{2, 2}, {2, 16}, {2, 1}, {1, 0}}, {{1, 1}, {32, 1}, {1, 2}, {0, 1}},
-      {{8, 1}, {1, 32}, {2, 1}, {1, 0}}};
+  const std::vector<Params> ps = {{{1, 4}, {8, 4}, {2, 1}, {1, 0}},
+                                  {{4, 1}, {4, 8}, {1, 2}, {0, 1}},
+                                  {{2, 2}, {2, 16}, {2, 1}, {1, 0}},
+                                  {{1, 1}, {32, 1}, {1, 2}, {0, 1}},
+                                  {{8, 1}, {1, 32}, {2, 1}, {1, 0}}};
   std::vector<PaddedSweepSet> sets;
-  for (std::vector<int64_t> logical : {std::vector<int64_t>{12, 8},
-                                       std::vector<int64_t>{5, 24},
-                                       std::vector<int64_t>{48, 3},
-                                       std::vector<int64_t>{32, 20}}) {
+  for (std::vector<int64_t> logical :
+       {std::vector<int64_t>{12, 8}, std::vector<int64_t>{5, 24},
+        std::vector<int64_t>{48, 3}, std::vector<int64_t>{32, 20}}) {
     std::vector<int64_t> shape = ok(linear::paddedShape(logical));
     PaddedSweepSet set{logical, {}};
     for (const Params &p : ps)

@@ -14,9 +14,9 @@
 #ifndef LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H
 #define LAYOUTKIT_TESTS_SUPPORT_TILETESTSUPPORT_H
 
-#include "support/GrammarTestSupport.h"
 #include "layoutkit/tile/TileLayout.h"
 #include "layoutkit/tile/TileText.h"
+#include "support/GrammarTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -34,7 +34,8 @@ using NamedCoord = std::map<std::string, int64_t>;
 /// L(flat) by the formulas of the forward map (docs/design.md §2.2):
 /// c_k = floor(flat / prod_{l>k} e_l) mod e_k,
 /// D[a] = sum c_k s_k, + O[a], + every r in prod [0, e_t).
-inline std::vector<NamedCoord> referenceEval(const TileLayout &l, int64_t flat) {
+inline std::vector<NamedCoord> referenceEval(const TileLayout &l,
+                                             int64_t flat) {
   NamedCoord base;
   for (Axis a : l.axes())
     base[std::string(a.name())] = l.offsetOn(a);
@@ -92,7 +93,8 @@ public:
   }
   /// Extents include non-powers of two (3, 5, 6, 7, 12, 28, 112).
   int64_t extent() {
-    static constexpr int64_t kExtents[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 28, 32, 112};
+    static constexpr int64_t kExtents[] = {1, 2,  3,  4,  5,  6,  7,
+                                           8, 12, 16, 28, 32, 112};
     return kExtents[uniform(0, int64_t(std::size(kExtents)) - 1)];
   }
   int64_t stride() {
@@ -101,8 +103,8 @@ public:
   }
 
   /// A valid layout with at most `maxSize` logical elements.
-  TileLayout layout(int64_t maxSize = 4096, int maxShard = 5, int maxReplica = 2,
-                    int maxOffsets = 2) {
+  TileLayout layout(int64_t maxSize = 4096, int maxShard = 5,
+                    int maxReplica = 2, int maxOffsets = 2) {
     while (true) {
       IterList shard, replica;
       OffsetList offset;

@@ -15,7 +15,11 @@ using namespace lk::tile;
 namespace {
 
 TEST(Axis, BuiltinsHaveFixedIdsNamesAndKinds) {
-  struct Row { Axis axis; const char *name; AxisKind kind; };
+  struct Row {
+    Axis axis;
+    const char *name;
+    AxisKind kind;
+  };
   const Row rows[] = {
       {Axis::m(), "m", AxisKind::Memory},
       {Axis::laneid(), "laneid", AxisKind::Thread},
@@ -57,14 +61,16 @@ TEST(Axis, UnknownNamesAreDiagnosed) {
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().message, "unknown axis 'lane'");
   ASSERT_EQ(a.error().notes.size(), 1u);
-  EXPECT_NE(a.error().notes[0].find("known axes: m, laneid, warpid, tid, tid_in_wg"),
-            std::string::npos);
+  EXPECT_NE(
+      a.error().notes[0].find("known axes: m, laneid, warpid, tid, tid_in_wg"),
+      std::string::npos);
   EXPECT_FALSE(Axis::byName("LANEID")); // case-sensitive
   EXPECT_FALSE(Axis::byName(""));
 }
 
 TEST(Axis, Registration) {
-  Expected<Axis> v = Axis::registerAxis("vreg_test", AxisKind::Memory, "vector register");
+  Expected<Axis> v =
+      Axis::registerAxis("vreg_test", AxisKind::Memory, "vector register");
   ASSERT_TRUE(v);
   EXPECT_GE(v->id(), Axis::kBuiltins);
   EXPECT_EQ(v->name(), "vreg_test");
@@ -80,7 +86,8 @@ TEST(Axis, Registration) {
   EXPECT_FALSE(Axis::registerAxis("9lives", AxisKind::Thread, ""));
   EXPECT_FALSE(Axis::registerAxis("a-b", AxisKind::Thread, ""));
   // A registered axis works in the text form and prints by name.
-  Expected<TileLayout> l = parseTileLayout("S[(4,2):(1@vreg_test,1)] + 3@vreg_test");
+  Expected<TileLayout> l =
+      parseTileLayout("S[(4,2):(1@vreg_test,1)] + 3@vreg_test");
   ASSERT_TRUE(l) << l.error().render();
   EXPECT_EQ(l->str(), "S[(4,2):(1@vreg_test,1)] + 3@vreg_test");
   bool listed = false;

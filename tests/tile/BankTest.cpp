@@ -39,13 +39,13 @@ TEST(Bank, SlotFollowsTheFormula) {
   // bankword = floor(a * bytes / 4), bank = bankword mod 32, line =
   // floor(bankword / 32); computed on bits.
   EXPECT_EQ(bankSlot(0, 16), (BankSlot{0, 0, 0, 0, 1}));
-  EXPECT_EQ(bankSlot(3, 16), (BankSlot{3, 1, 1, 0, 1}));     // byte 6
-  EXPECT_EQ(bankSlot(64, 16), (BankSlot{64, 32, 0, 1, 1}));  // byte 128
-  EXPECT_EQ(bankSlot(72, 16), (BankSlot{72, 36, 4, 1, 1}));  // byte 144
-  EXPECT_EQ(bankSlot(5, 8), (BankSlot{5, 1, 1, 0, 1}));      // byte 5
+  EXPECT_EQ(bankSlot(3, 16), (BankSlot{3, 1, 1, 0, 1}));    // byte 6
+  EXPECT_EQ(bankSlot(64, 16), (BankSlot{64, 32, 0, 1, 1})); // byte 128
+  EXPECT_EQ(bankSlot(72, 16), (BankSlot{72, 36, 4, 1, 1})); // byte 144
+  EXPECT_EQ(bankSlot(5, 8), (BankSlot{5, 1, 1, 0, 1}));     // byte 5
   EXPECT_EQ(bankSlot(33, 32), (BankSlot{33, 33, 1, 1, 1}));
-  EXPECT_EQ(bankSlot(3, 64), (BankSlot{3, 6, 6, 0, 2}));     // words 6, 7
-  EXPECT_EQ(bankSlot(9, 4), (BankSlot{9, 1, 1, 0, 1}));      // bit 36
+  EXPECT_EQ(bankSlot(3, 64), (BankSlot{3, 6, 6, 0, 2})); // words 6, 7
+  EXPECT_EQ(bankSlot(9, 4), (BankSlot{9, 1, 1, 0, 1}));  // bit 36
 }
 
 TEST(Bank, SpecWorkedExampleUnswizzled) {
@@ -67,8 +67,9 @@ TEST(Bank, SpecWorkedExampleUnswizzled) {
     EXPECT_TRUE(c->banks[size_t(b)].empty());
   EXPECT_EQ(c->explain().substr(0, c->explain().find('\n')),
             "8-way bank conflict: a bank serves 8 distinct words");
-  EXPECT_NE(c->explain().find("bank 0: 8 words (lines 0..7): word 0 <- lane 0;"),
-            std::string::npos)
+  EXPECT_NE(
+      c->explain().find("bank 0: 8 words (lines 0..7): word 0 <- lane 0;"),
+      std::string::npos)
       << c->explain();
   // Any column j: bank floor(j/2) for every row.
   for (int64_t j = 0; j < 64; ++j) {
@@ -90,7 +91,8 @@ TEST(Bank, SpecWorkedExampleSwizzled128B) {
     ASSERT_EQ(c->banks[size_t(4 * i)].size(), 1u);
     EXPECT_EQ(c->banks[size_t(4 * i)][0].lanes, std::vector<int64_t>{i});
   }
-  EXPECT_EQ(c->explain(), "conflict-free: every bank serves at most one word\n");
+  EXPECT_EQ(c->explain(),
+            "conflict-free: every bank serves at most one word\n");
 }
 
 TEST(Bank, SwizzledColumnsOf16BytesAreConflictFreeForEveryModeAndDtype) {
@@ -100,7 +102,8 @@ TEST(Bank, SwizzledColumnsOf16BytesAreConflictFreeForEveryModeAndDtype) {
   // swizzle atom's row), 64 rows; eight lanes read eight consecutive rows
   // starting anywhere, each lane one 16-byte vector of the same column.
   // The unswizzled layout is the control: there the same reads conflict.
-  for (SwizzleMode mode : {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128})
+  for (SwizzleMode mode :
+       {SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128})
     for (int64_t bits : {8, 16, 32}) {
       int64_t width = swizzleModeBytes(mode);
       int64_t cols = width * 8 / bits, vector = 128 / bits, rows = 64;
@@ -114,9 +117,9 @@ TEST(Bank, SwizzledColumnsOf16BytesAreConflictFreeForEveryModeAndDtype) {
           ASSERT_TRUE(a);
           auto c = bankConflicts(m, bits, *a);
           ASSERT_TRUE(c);
-          EXPECT_EQ(c->ways, 1) << s->str() << " bits=" << bits
-                                << " rows " << first << ".. col " << col
-                                << "\n" << c->explain();
+          EXPECT_EQ(c->ways, 1) << s->str() << " bits=" << bits << " rows "
+                                << first << ".. col " << col << "\n"
+                                << c->explain();
           // Unswizzled: 128 / width rows share a line, so the 8 rows hit
           // the same banks 8 / (128 / width) times.
           auto u = bankConflicts(plain, bits, *a);
@@ -200,7 +203,8 @@ TEST(Bank, ElementBanksShowTheSwizzleOverTheLogicalTile) {
   // Swizzle(M=3,B=3,S=3): address 64i + 8((j/8) xor i) + j mod 8, so bank
   // 4((j/8) xor i) + (j mod 8)/2: column 0 at 4i, (3, 9) at
   // 4(1 xor 3) + 0 = 8, (7, 63) at 4(7 xor 7) + 3 = 3.
-  auto sw = elementBanks(memory("Swizzle(M=3,B=3,S=3) o " + rowMajor(8, 64)), 16);
+  auto sw =
+      elementBanks(memory("Swizzle(M=3,B=3,S=3) o " + rowMajor(8, 64)), 16);
   ASSERT_TRUE(sw);
   for (int64_t i = 0; i < 8; ++i)
     EXPECT_EQ((*sw)[size_t(64 * i)], 4 * i);
@@ -228,7 +232,8 @@ TEST(Bank, RefusesNonMemoryLayoutsAndBadRequests) {
   ASSERT_TRUE(lanes);
   auto m = MemoryLayout::of(*lanes);
   ASSERT_FALSE(m);
-  EXPECT_NE(m.error().message.find("shard iter 0 of S[(8,4):(4@laneid,1)] is on axis 'laneid'"),
+  EXPECT_NE(m.error().message.find(
+                "shard iter 0 of S[(8,4):(4@laneid,1)] is on axis 'laneid'"),
             std::string::npos)
       << m.error().message;
   auto rep = parseTileLayout("S[8:1] + R[2:8]");
@@ -237,11 +242,12 @@ TEST(Bank, RefusesNonMemoryLayoutsAndBadRequests) {
   MemoryLayout ok = memory(rowMajor(8, 8));
   auto out = bankConflicts(ok, 16, BankAccess{{64}});
   ASSERT_FALSE(out);
-  EXPECT_NE(out.error().message.find("lane 0 reads element 64, outside the 64 elements"),
+  EXPECT_NE(out.error().message.find(
+                "lane 0 reads element 64, outside the 64 elements"),
             std::string::npos);
   EXPECT_FALSE(bankConflicts(ok, 0, BankAccess{{0}}));
-  EXPECT_FALSE(columnAccess(8, 8, 4, 8, 0, 1));  // rows 4..11
-  EXPECT_FALSE(columnAccess(8, 8, 0, 8, 2, 4));  // columns 8..11
+  EXPECT_FALSE(columnAccess(8, 8, 4, 8, 0, 1)); // rows 4..11
+  EXPECT_FALSE(columnAccess(8, 8, 0, 8, 2, 4)); // columns 8..11
   EXPECT_FALSE(bankView(memory("S[2:4611686018427387904]"), 16));
 }
 

@@ -60,10 +60,10 @@ TEST(SwizzleLayout, ParametersFromDtypeAndMode) {
     SwizzleMode mode;
     int M, B;
   } rows[] = {
-      {16, SwizzleMode::B128, 3, 3}, {16, SwizzleMode::B64, 3, 2},
-      {16, SwizzleMode::B32, 3, 1},  {16, SwizzleMode::None, 3, 0},
-      {8, SwizzleMode::B128, 4, 3},  {32, SwizzleMode::B128, 2, 3},
-      {64, SwizzleMode::B64, 1, 2},  {4, SwizzleMode::B32, 5, 1},
+      {16, SwizzleMode::B128, 3, 3},  {16, SwizzleMode::B64, 3, 2},
+      {16, SwizzleMode::B32, 3, 1},   {16, SwizzleMode::None, 3, 0},
+      {8, SwizzleMode::B128, 4, 3},   {32, SwizzleMode::B128, 2, 3},
+      {64, SwizzleMode::B64, 1, 2},   {4, SwizzleMode::B32, 5, 1},
       {128, SwizzleMode::B128, 0, 3},
   };
   for (const Row &r : rows) {
@@ -95,12 +95,13 @@ TEST(SwizzleLayout, ModesByName) {
 TEST(SwizzleLayout, WellFormednessIsChecked) {
   auto overlap = SwizzleLayout::make(3, 3, 2);
   ASSERT_FALSE(overlap);
-  EXPECT_NE(overlap.error().message.find("atom_len S = 2 must be >= swizzle_len B = 3"),
+  EXPECT_NE(overlap.error().message.find(
+                "atom_len S = 2 must be >= swizzle_len B = 3"),
             std::string::npos);
   EXPECT_FALSE(SwizzleLayout::make(-1, 1, 3));
   EXPECT_FALSE(SwizzleLayout::make(1, -1, 3));
   EXPECT_FALSE(SwizzleLayout::make(30, 10, 30)); // 70 address bits
-  EXPECT_TRUE(SwizzleLayout::make(20, 10, 32)); // exactly 62
+  EXPECT_TRUE(SwizzleLayout::make(20, 10, 32));  // exactly 62
 }
 
 TEST(SwizzleLayout, TextRoundTrips) {
@@ -137,8 +138,7 @@ TEST(SwizzleLayout, DiagnosticsPointAtTheProblem) {
   EXPECT_NE(failure(parseSwizzleLayout("Swizzle(M=3,M=3,S=3)"))
                 .find("swizzle parameter M is given twice at column 13"),
             std::string::npos);
-  EXPECT_NE(failure(parseSwizzleLayout("Swizzle(3,3)"))
-                .find("expected ','"),
+  EXPECT_NE(failure(parseSwizzleLayout("Swizzle(3,3)")).find("expected ','"),
             std::string::npos);
   EXPECT_NE(failure(parseSwizzleLayout("Sw<3,3,3>")).find("expected 'Swizzle'"),
             std::string::npos);
@@ -172,12 +172,16 @@ TEST(SwizzledTileLayout, TextRoundTripsAndLocatesTileErrors) {
   EXPECT_EQ(*parseSwizzledTileLayout(c->str()), *c);
   EXPECT_EQ(c->addressAt(64 * 5 + 0), 5 * 72); // addr(i, 0) = 72 i
   // An error inside the tile part points into the whole text.
-  std::string d = failure(parseSwizzledTileLayout("Swizzle(3,3,3) o S[(8,64):(64,1@nope)]"));
+  std::string d = failure(
+      parseSwizzledTileLayout("Swizzle(3,3,3) o S[(8,64):(64,1@nope)]"));
   EXPECT_NE(d.find("nope"), std::string::npos) << d;
-  EXPECT_NE(d.find("  Swizzle(3,3,3) o S[(8,64):(64,1@nope)]\n"), std::string::npos) << d;
+  EXPECT_NE(d.find("  Swizzle(3,3,3) o S[(8,64):(64,1@nope)]\n"),
+            std::string::npos)
+      << d;
   size_t caret = d.rfind('^');
   size_t lineStart = d.rfind('\n', caret) + 1;
-  EXPECT_GE(caret - lineStart, std::string("  Swizzle(3,3,3) o S[(8,64):(64,1").size())
+  EXPECT_GE(caret - lineStart,
+            std::string("  Swizzle(3,3,3) o S[(8,64):(64,1").size())
       << d;
   EXPECT_NE(failure(parseSwizzledTileLayout("Swizzle(3,3,3) S[(8,64):(64,1)]"))
                 .find("expected 'o' (composition) after the swizzle"),

@@ -65,9 +65,12 @@ TEST(TileLayout, MakeAndAccessors) {
   EXPECT_EQ(l.axes()[2], Axis::m());
   EXPECT_EQ(l.axisSlot(Axis::tid()), -1);
 
-  Expected<TileLayout> made = TileLayout::make(
-      {{8, 4, Axis::laneid()}, {2, 1, Axis::warpid()}, {4, 1, Axis::laneid()}, {2, 1, Axis::m()}},
-      {{2, 4, Axis::warpid()}}, {{Axis::warpid(), 5}});
+  Expected<TileLayout> made =
+      TileLayout::make({{8, 4, Axis::laneid()},
+                        {2, 1, Axis::warpid()},
+                        {4, 1, Axis::laneid()},
+                        {2, 1, Axis::m()}},
+                       {{2, 4, Axis::warpid()}}, {{Axis::warpid(), 5}});
   ASSERT_TRUE(made);
   EXPECT_EQ(*made, l);
   EXPECT_EQ(made->str(), kTensorCore);
@@ -81,24 +84,34 @@ TEST(TileLayout, DefaultIsTrivial) {
 }
 
 TEST(TileLayout, MakeRejects) {
-  auto msg = [](Expected<TileLayout> r) { return r ? std::string("ok") : r.error().message; };
-  EXPECT_EQ(msg(TileLayout::make(IterList{})), "a tile layout needs at least one shard iter");
+  auto msg = [](Expected<TileLayout> r) {
+    return r ? std::string("ok") : r.error().message;
+  };
+  EXPECT_EQ(msg(TileLayout::make(IterList{})),
+            "a tile layout needs at least one shard iter");
   EXPECT_EQ(msg(TileLayout::make({{0, 1, Axis::m()}})),
             "shard iter 0 (0:1): extent must be at least 1");
-  EXPECT_EQ(msg(TileLayout::make({{4, 1, Axis::m()}}, {{2, -1, Axis::laneid()}})),
-            "replica iter 0 (2:-1@laneid): stride must be non-negative");
+  EXPECT_EQ(
+      msg(TileLayout::make({{4, 1, Axis::m()}}, {{2, -1, Axis::laneid()}})),
+      "replica iter 0 (2:-1@laneid): stride must be non-negative");
   EXPECT_EQ(msg(TileLayout::make({{4, 1, Axis::m()}}, {}, {{Axis::F(), -2}})),
             "offset -2 on axis F must be non-negative");
-  EXPECT_EQ(msg(TileLayout::make({{4, 1, Axis::m()}}, {}, {{Axis::F(), 2}, {Axis::F(), 3}})),
+  EXPECT_EQ(msg(TileLayout::make({{4, 1, Axis::m()}}, {},
+                                 {{Axis::F(), 2}, {Axis::F(), 3}})),
             "two offsets on axis F; the offset has one integer per axis");
   // 2^32 * 2^32 elements overflow the size; a reach of 2^62 * 2 + ... the
   // largest coordinate.
-  EXPECT_EQ(msg(TileLayout::make({{int64_t(1) << 32, 1, Axis::m()}, {int64_t(1) << 32, 1, Axis::m()}})),
-            "integer overflow in the size of the shard (product of its extents)");
-  EXPECT_EQ(msg(TileLayout::make({{3, int64_t(1) << 62, Axis::m()}})),
-            "integer overflow in the largest physical coordinate of the layout");
-  EXPECT_EQ(msg(TileLayout::make({{2, int64_t(1) << 62, Axis::m()}}, {}, {{Axis::m(), int64_t(1) << 62}})),
-            "integer overflow in the largest physical coordinate of the layout");
+  EXPECT_EQ(
+      msg(TileLayout::make({{int64_t(1) << 32, 1, Axis::m()},
+                            {int64_t(1) << 32, 1, Axis::m()}})),
+      "integer overflow in the size of the shard (product of its extents)");
+  EXPECT_EQ(
+      msg(TileLayout::make({{3, int64_t(1) << 62, Axis::m()}})),
+      "integer overflow in the largest physical coordinate of the layout");
+  EXPECT_EQ(
+      msg(TileLayout::make({{2, int64_t(1) << 62, Axis::m()}}, {},
+                           {{Axis::m(), int64_t(1) << 62}})),
+      "integer overflow in the largest physical coordinate of the layout");
 }
 
 //===----------------------------------------------------------------------===//
@@ -114,9 +127,12 @@ TEST(TileLayout, TensorCoreTableRows) {
     int64_t laneid, warp0, warp1, m;
   };
   const Row rows[] = {
-      {0, 0, 0, {0, 0, 0, 0}, 0, 5, 9, 0},     {0, 1, 1, {0, 0, 0, 1}, 0, 5, 9, 1},
-      {0, 2, 2, {0, 0, 1, 0}, 1, 5, 9, 0},     {1, 0, 16, {1, 0, 0, 0}, 4, 5, 9, 0},
-      {0, 8, 8, {0, 1, 0, 0}, 0, 6, 10, 0},    {7, 15, 127, {7, 1, 3, 1}, 31, 6, 10, 1},
+      {0, 0, 0, {0, 0, 0, 0}, 0, 5, 9, 0},
+      {0, 1, 1, {0, 0, 0, 1}, 0, 5, 9, 1},
+      {0, 2, 2, {0, 0, 1, 0}, 1, 5, 9, 0},
+      {1, 0, 16, {1, 0, 0, 0}, 4, 5, 9, 0},
+      {0, 8, 8, {0, 1, 0, 0}, 0, 6, 10, 0},
+      {7, 15, 127, {7, 1, 3, 1}, 31, 6, 10, 1},
   };
   TileLayout l = parse(kTensorCore);
   const int64_t shape[] = {8, 16};
@@ -165,7 +181,8 @@ TEST(TileLayout, Owners) {
 
 TEST(TileLayout, ShapeAdmission) {
   TileLayout l = parse(kTensorCore);
-  for (std::vector<int64_t> s : {std::vector<int64_t>{128}, {8, 16}, {2, 64}, {4, 4, 8}, {1, 128, 1}})
+  for (std::vector<int64_t> s :
+       {std::vector<int64_t>{128}, {8, 16}, {2, 64}, {4, 4, 8}, {1, 128, 1}})
     EXPECT_TRUE(l.admits(s)) << s.size();
   const int64_t bad[] = {8, 8};
   Status st = l.admits(bad);
@@ -201,11 +218,14 @@ TEST(TileLayout, TensorMemoryAccumulator) {
   // TLane = l, TCol = 112a + c (docs/design.md §6.2).
   TileLayout l = parse("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]");
   EXPECT_EQ(l.size(), 2 * 128 * 112);
-  struct Row { int64_t a, l, c, lane, col; };
+  struct Row {
+    int64_t a, l, c, lane, col;
+  };
   for (Row r : {Row{0, 0, 0, 0, 0}, Row{0, 5, 3, 5, 3}, Row{1, 0, 0, 0, 112},
                 Row{1, 127, 111, 127, 223}}) {
     NamedCoord want = {{"TLane", r.lane}, {"TCol", r.col}};
-    EXPECT_EQ(evalAt(l, {2, 128, 112}, {r.a, r.l, r.c}), std::vector<NamedCoord>{want});
+    EXPECT_EQ(evalAt(l, {2, 128, 112}, {r.a, r.l, r.c}),
+              std::vector<NamedCoord>{want});
     const int64_t shape[] = {2, 128, 112};
     const int64_t coord[] = {r.a, r.l, r.c};
     EXPECT_EQ(*l.address(shape, coord, Axis::TCol()), r.col);
@@ -267,7 +287,8 @@ TEST(TileLayout, HoldersOfAThread) {
   const AxisValue warp7[] = {{Axis::warpid(), 7}};
   EXPECT_TRUE(l.holders(warp7)->empty());
   // laneid 31, warp 6, register 1: (7,15) only.
-  const AxisValue full[] = {{Axis::laneid(), 31}, {Axis::warpid(), 6}, {Axis::m(), 1}};
+  const AxisValue full[] = {
+      {Axis::laneid(), 31}, {Axis::warpid(), 6}, {Axis::m(), 1}};
   EXPECT_EQ(*l.holders(full), (std::vector<int64_t>{127}));
   // Warp 6 holds the right half (j >= 8): 64 elements.
   const AxisValue warp6[] = {{Axis::warpid(), 6}};
@@ -329,7 +350,8 @@ TEST(TileLayoutProperty, MatchesReferenceEvaluator) {
       l.evalInto(x, s);
       ASSERT_EQ(named(l, s), referenceEval(l, x)) << l.str() << " at " << x;
       // The memory address is the m value of the first (r = 0) coordinate.
-      int64_t address = l.names(Axis::m()) ? s[0][size_t(l.axisSlot(Axis::m()))] : 0;
+      int64_t address =
+          l.names(Axis::m()) ? s[0][size_t(l.axisSlot(Axis::m()))] : 0;
       ASSERT_EQ(l.addressAt(x), address) << l.str();
     }
     // Any admitted shape gives the same map as the flat index.
@@ -368,7 +390,8 @@ TEST(TileLayoutProperty, HoldersInvertOwners) {
       if (coord[0] == v)
         want.insert(xs.begin(), xs.end());
     const AxisValue partial[] = {{a, v}};
-    ASSERT_EQ(*l.holders(partial), std::vector<int64_t>(want.begin(), want.end()))
+    ASSERT_EQ(*l.holders(partial),
+              std::vector<int64_t>(want.begin(), want.end()))
         << l.str() << " " << a.name() << "=" << v;
   }
 }
@@ -407,7 +430,8 @@ TEST(TileLayoutProperty, InjectivityAndFootprint) {
         sums = next;
         count *= it.extent;
       }
-      ASSERT_EQ(*l.isInjectiveOn(a), int64_t(sums.size()) == count) << l.str() << " on " << a.name();
+      ASSERT_EQ(*l.isInjectiveOn(a), int64_t(sums.size()) == count)
+          << l.str() << " on " << a.name();
     }
     // isInjective by brute force: no coordinate with two holders.
     std::map<std::vector<int64_t>, int64_t> owner;
@@ -416,7 +440,8 @@ TEST(TileLayoutProperty, InjectivityAndFootprint) {
     for (int64_t x = 0; x < l.size() && injective; ++x) {
       l.evalInto(x, s);
       for (size_t i = 0; i < s.size(); ++i) {
-        auto [it, fresh] = owner.emplace(std::vector<int64_t>(s[i].begin(), s[i].end()), x);
+        auto [it, fresh] =
+            owner.emplace(std::vector<int64_t>(s[i].begin(), s[i].end()), x);
         if (!fresh && it->second != x)
           injective = false;
       }

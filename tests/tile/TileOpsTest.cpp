@@ -26,7 +26,8 @@ TileLayout L(std::string_view text) {
 }
 
 /// Pointwise sum of two coordinate sets (every pair), as named coordinates.
-std::vector<NamedCoord> sumSets(const std::vector<NamedCoord> &a, const std::vector<NamedCoord> &b) {
+std::vector<NamedCoord> sumSets(const std::vector<NamedCoord> &a,
+                                const std::vector<NamedCoord> &b) {
   std::vector<NamedCoord> out;
   for (const NamedCoord &x : a)
     for (const NamedCoord &y : b) {
@@ -48,14 +49,17 @@ TEST(TileOps, DirectSumOverDisjointAndStackedAxes) {
   EXPECT_EQ(directSum(L("S[(2):(1@warpid)]"), L("S[(32):(1@laneid)]"))->str(),
             "S[(2,32):(1@warpid,1@laneid)]");
   // Four TMEM accumulators stacked on TCol (each 224 columns wide).
-  TileLayout four = *directSum(L("S[(4):(224@TCol)]"), L("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"));
+  TileLayout four = *directSum(L("S[(4):(224@TCol)]"),
+                               L("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]"));
   EXPECT_EQ(four.str(), "S[(4,2,128,112):(224@TCol,112@TCol,1@TLane,1@TCol)]");
   EXPECT_EQ(four.footprint(Axis::TCol()).span(), 896);
   EXPECT_TRUE(*four.isInjective());
   // Replicas combine, offsets add per axis.
   TileLayout s = *directSum(L("S[(2):(1@warpid)] + R[2:4@warpid] + 5@warpid"),
                             L("S[(4):(1)] + R[3:1@pid] + 1@warpid + 2"));
-  EXPECT_EQ(s.str(), "S[(2,4):(1@warpid,1)] + R[2:4@warpid] + R[3:1@pid] + 6@warpid + 2");
+  EXPECT_EQ(
+      s.str(),
+      "S[(2,4):(1@warpid,1)] + R[2:4@warpid] + R[3:1@pid] + 6@warpid + 2");
 }
 
 TEST(TileOpsProperty, DirectSumIsPointwiseSum) {
@@ -67,8 +71,10 @@ TEST(TileOpsProperty, DirectSumIsPointwiseSum) {
     ASSERT_EQ(s->size(), a.size() * b.size());
     for (int64_t f = 0; f < s->size(); ++f) {
       // Fill axes missing on either side with 0 by comparing through sums.
-      std::vector<NamedCoord> want = sumSets(referenceEval(a, f / b.size()), referenceEval(b, f % b.size()));
-      ASSERT_EQ(sorted(referenceEval(*s, f)), sorted(want)) << a.str() << " + " << b.str();
+      std::vector<NamedCoord> want = sumSets(referenceEval(a, f / b.size()),
+                                             referenceEval(b, f % b.size()));
+      ASSERT_EQ(sorted(referenceEval(*s, f)), sorted(want))
+          << a.str() << " + " << b.str();
     }
   }
 }
@@ -94,7 +100,8 @@ TEST(TileOps, GroupByShape) {
   Expected<std::vector<IterList>> bad = groupByShape(L("S[(6,4):(4,1)]"), s46);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message,
-            "shape (4,6) does not align with the shard of S[(6,4):(4,1)]: dimension 1 "
+            "shape (4,6) does not align with the shard of S[(6,4):(4,1)]: "
+            "dimension 1 "
             "needs 6 more elements but shard iter 1 has extent 4");
   const int64_t s9[] = {9};
   EXPECT_FALSE(groupByShape(frag, s9)); // not admitted
@@ -114,18 +121,21 @@ TEST(TileOps, TileIsABlockedProductPerDimension) {
       const int64_t c[] = {i, k};
       CoordSet s = *t->layout.eval(t->shape, c);
       EXPECT_EQ(s[0][size_t(t->layout.axisSlot(Axis::TLane()))], i % 32);
-      EXPECT_EQ(s[0][size_t(t->layout.axisSlot(Axis::TCol()))], 8 * (i / 32) + 4 * (k / 4) + k % 4);
+      EXPECT_EQ(s[0][size_t(t->layout.axisSlot(Axis::TCol()))],
+                8 * (i / 32) + 4 * (k / 4) + k % 4);
     }
   const int64_t bad[] = {4};
   EXPECT_EQ(tileProduct(outer, os, atom, bad).error().message,
-            "tileProduct: outer shape (2,2) and inner shape (4) have different ranks");
+            "tileProduct: outer shape (2,2) and inner shape (4) have different "
+            "ranks");
 }
 
 TEST(TileOpsProperty, TileEvaluatesOuterPlusInner) {
   TileGenerator g(0x7113);
   for (int n = 0; n < 150; ++n) {
     TileLayout outer = g.layout(16, 2, 1, 1), inner = g.layout(16, 3, 1, 1);
-    std::vector<int64_t> os = g.shapeOfSize(outer.size()), is = g.shapeOfSize(inner.size());
+    std::vector<int64_t> os = g.shapeOfSize(outer.size()),
+                         is = g.shapeOfSize(inner.size());
     while (os.size() < is.size())
       os.insert(os.begin(), 1);
     while (is.size() < os.size())
@@ -134,14 +144,16 @@ TEST(TileOpsProperty, TileEvaluatesOuterPlusInner) {
     if (!t)
       continue; // misaligned shapes are diagnosed
     for (int64_t f = 0; f < t->layout.size(); ++f) {
-      std::vector<int64_t> c = TileLayout::unflatten(t->shape, f), o(c.size()), in(c.size());
+      std::vector<int64_t> c = TileLayout::unflatten(t->shape, f), o(c.size()),
+                           in(c.size());
       for (size_t d = 0; d < c.size(); ++d) {
         o[d] = c[d] / is[d];
         in[d] = c[d] % is[d];
       }
       int64_t fo = *outer.flatten(os, o), fi = *inner.flatten(is, in);
-      ASSERT_EQ(sorted(referenceEval(t->layout, f)),
-                sorted(sumSets(referenceEval(outer, fo), referenceEval(inner, fi))))
+      ASSERT_EQ(
+          sorted(referenceEval(t->layout, f)),
+          sorted(sumSets(referenceEval(outer, fo), referenceEval(inner, fi))))
           << outer.str() << " x " << inner.str();
     }
   }
@@ -161,7 +173,8 @@ TEST(TileOps, SplitAndPack) {
   EXPECT_EQ(p.str(), "S[(32,2,4):(1@TLane,1@TCol,1)]");
   EXPECT_EQ(p.footprint(Axis::TCol()).span(), 2);
   EXPECT_EQ(packIter(p, 0, 3).error().message,
-            "packIter: 3 elements per cell do not divide the extent 32 of shard iter 0");
+            "packIter: 3 elements per cell do not divide the extent 32 of "
+            "shard iter 0");
 }
 
 } // namespace

@@ -75,7 +75,8 @@ public:
         break;
       }
       case 4:
-        s.insert(pos, g_.chance(50) ? "99999999999999999999" : "9223372036854775807");
+        s.insert(pos, g_.chance(50) ? "99999999999999999999"
+                                    : "9223372036854775807");
         break;
       case 5:
         s.insert(pos, g_.chance(50) ? "@" : " + ");
@@ -130,7 +131,8 @@ TEST(TileParserRobustness, HostileInputsNeverCrash) {
       text = m.mutate(text);
       break;
     default:
-      text = m.mutate(kSeeds[m.gen().uniform(0, int64_t(std::size(kSeeds)) - 1)]);
+      text =
+          m.mutate(kSeeds[m.gen().uniform(0, int64_t(std::size(kSeeds)) - 1)]);
     }
     check(text);
     if (::testing::Test::HasFatalFailure())

@@ -73,17 +73,23 @@ TEST(TilePresets, TableIsWellFormed) {
 /// (docs/design.md §6.1).
 TEST(TilePresets, TensorCoreTile) {
   TileLayout l = preset("tensor_core_8x16");
-  struct Row { int64_t i, j, laneid, w0, w1, m; };
-  for (Row r : {Row{0, 0, 0, 5, 9, 0}, Row{0, 1, 0, 5, 9, 1}, Row{0, 2, 1, 5, 9, 0},
-                Row{1, 0, 4, 5, 9, 0}, Row{0, 8, 0, 6, 10, 0}, Row{7, 15, 31, 6, 10, 1}})
+  struct Row {
+    int64_t i, j, laneid, w0, w1, m;
+  };
+  for (Row r : {Row{0, 0, 0, 5, 9, 0}, Row{0, 1, 0, 5, 9, 1},
+                Row{0, 2, 1, 5, 9, 0}, Row{1, 0, 4, 5, 9, 0},
+                Row{0, 8, 0, 6, 10, 0}, Row{7, 15, 31, 6, 10, 1}})
     EXPECT_EQ(at(l, {8, 16}, {r.i, r.j}),
-              (std::vector<NamedCoord>{{{"laneid", r.laneid}, {"warpid", r.w0}, {"m", r.m}},
-                                       {{"laneid", r.laneid}, {"warpid", r.w1}, {"m", r.m}}}));
+              (std::vector<NamedCoord>{
+                  {{"laneid", r.laneid}, {"warpid", r.w0}, {"m", r.m}},
+                  {{"laneid", r.laneid}, {"warpid", r.w1}, {"m", r.m}}}));
   forEach({8, 16}, [&](std::vector<int64_t> c) {
     int64_t i = c[0], j = c[1];
     std::vector<NamedCoord> want;
     for (int64_t r = 0; r < 2; ++r)
-      want.push_back({{"laneid", 4 * i + (j / 2) % 4}, {"warpid", j / 8 + 5 + 4 * r}, {"m", j % 2}});
+      want.push_back({{"laneid", 4 * i + (j / 2) % 4},
+                      {"warpid", j / 8 + 5 + 4 * r},
+                      {"m", j % 2}});
     EXPECT_EQ(at(l, {8, 16}, c), want);
   });
   // Owners: the shard is on warps {5,6}, the replica on {9,10}.
@@ -97,14 +103,17 @@ TEST(TilePresets, TensorCoreTile) {
 /// 224 columns.
 TEST(TilePresets, TensorMemoryAccumulator) {
   TileLayout l = preset("tmem_accumulator");
-  struct Row { int64_t a, l, c, lane, col; };
+  struct Row {
+    int64_t a, l, c, lane, col;
+  };
   for (Row r : {Row{0, 0, 0, 0, 0}, Row{0, 5, 3, 5, 3}, Row{1, 0, 0, 0, 112},
                 Row{1, 127, 111, 127, 223}})
     EXPECT_EQ(at(l, {2, 128, 112}, {r.a, r.l, r.c}),
               (std::vector<NamedCoord>{{{"TLane", r.lane}, {"TCol", r.col}}}));
   forEach({2, 128, 112}, [&](std::vector<int64_t> c) {
     ASSERT_EQ(at(l, {2, 128, 112}, c),
-              (std::vector<NamedCoord>{{{"TLane", c[1]}, {"TCol", 112 * c[0] + c[2]}}}));
+              (std::vector<NamedCoord>{
+                  {{"TLane", c[1]}, {"TCol", 112 * c[0] + c[2]}}}));
   });
   EXPECT_EQ(l.footprint(Axis::TCol()).span(), 224);
   EXPECT_EQ(l.footprint(Axis::TLane()).span(), 128);
@@ -125,7 +134,9 @@ TEST(TilePresets, ScaleFactorAtom) {
   EXPECT_EQ(at(l, {32, 4}, {0, 0}), four(0, 0));
   EXPECT_EQ(at(l, {32, 4}, {5, 3}), four(5, 3));
   EXPECT_EQ(at(l, {32, 4}, {31, 1}), four(31, 1));
-  forEach({32, 4}, [&](std::vector<int64_t> c) { EXPECT_EQ(at(l, {32, 4}, c), four(c[0], c[1])); });
+  forEach({32, 4}, [&](std::vector<int64_t> c) {
+    EXPECT_EQ(at(l, {32, 4}, c), four(c[0], c[1]));
+  });
   // warpx4: one physical group feeds lanes 0..127 of the four warps.
   EXPECT_EQ(l.footprint(Axis::TLane()), (Footprint{0, 127}));
 }
@@ -137,7 +148,8 @@ void checkScaleFactors(const ScaleFactorParams &p) {
   const TileLayout &l = t->layout;
   int64_t epc = 32 / p.sfBits, cpm = p.sfPerMma / epc;
   int64_t stageCols = (p.rows / 32) * (p.groups / p.sfPerMma) * cpm;
-  ASSERT_EQ(t->shape, (std::vector<int64_t>{p.pipeDepth, p.reuse, p.rows, p.groups}));
+  ASSERT_EQ(t->shape,
+            (std::vector<int64_t>{p.pipeDepth, p.reuse, p.rows, p.groups}));
   forEach(t->shape, [&](std::vector<int64_t> c) {
     int64_t s = c[0], i = c[2], k = c[3];
     std::vector<NamedCoord> want;
@@ -152,29 +164,50 @@ void checkScaleFactors(const ScaleFactorParams &p) {
     }
     ASSERT_EQ(at(l, t->shape, c), want) << l.str();
   });
-  EXPECT_EQ(l.footprint(Axis::TCol()), (Footprint{0, p.pipeDepth * stageCols - 1}));
+  EXPECT_EQ(l.footprint(Axis::TCol()),
+            (Footprint{0, p.pipeDepth * stageCols - 1}));
   EXPECT_EQ(l.footprint(Axis::TLane()), (Footprint{0, 127}));
 }
 
 TEST(TilePresets, ScaleFactorLayoutPackedReusedPipelined) {
   // fp8 e8m0 factors: epc = 4 per 32-bit cell; 2 MMAs reuse them; 2 stages.
-  checkScaleFactors({.rows = 128, .groups = 8, .sfPerMma = 4, .sfBits = 8, .reuse = 2, .pipeDepth = 2});
+  checkScaleFactors({.rows = 128,
+                     .groups = 8,
+                     .sfPerMma = 4,
+                     .sfBits = 8,
+                     .reuse = 2,
+                     .pipeDepth = 2});
   // Unpacked 32-bit factors, 3 stages.
-  checkScaleFactors({.rows = 64, .groups = 12, .sfPerMma = 4, .sfBits = 32, .reuse = 1, .pipeDepth = 3});
+  checkScaleFactors({.rows = 64,
+                     .groups = 12,
+                     .sfPerMma = 4,
+                     .sfBits = 32,
+                     .reuse = 1,
+                     .pipeDepth = 3});
   // Non-power-of-two block counts (3 row blocks, 3 MMA blocks), 16-bit factors.
-  checkScaleFactors({.rows = 96, .groups = 6, .sfPerMma = 2, .sfBits = 16, .reuse = 3, .pipeDepth = 2});
+  checkScaleFactors({.rows = 96,
+                     .groups = 6,
+                     .sfPerMma = 2,
+                     .sfBits = 16,
+                     .reuse = 3,
+                     .pipeDepth = 2});
 }
 
 TEST(TilePresets, ScaleFactorLayoutDetails) {
   // Hand-derived text: rows 128 -> 4 row blocks, groups 8 -> 2 MMA blocks,
   // epc 4 -> cpm 1, stage 8 columns.
-  Expected<TiledLayout> t = scaleFactorLayout({.rows = 128, .groups = 8, .sfPerMma = 4,
-                                               .sfBits = 8, .reuse = 2, .pipeDepth = 2});
+  Expected<TiledLayout> t = scaleFactorLayout({.rows = 128,
+                                               .groups = 8,
+                                               .sfPerMma = 4,
+                                               .sfBits = 8,
+                                               .reuse = 2,
+                                               .pipeDepth = 2});
   ASSERT_TRUE(t);
-  EXPECT_EQ(t->layout.str(),
-            "S[(2,2,4,32,2,1,4):(8@TCol,0@TCol,1@TCol,1@TLane,4@TCol,1@TCol,1)] + R[4:32@TLane]");
+  EXPECT_EQ(t->layout.str(), "S[(2,2,4,32,2,1,4):(8@TCol,0@TCol,1@TCol,1@TLane,"
+                             "4@TCol,1@TCol,1)] + R[4:32@TLane]");
   // Stride-0 reuse: both MMAs read the same cells.
-  EXPECT_EQ(at(t->layout, t->shape, {1, 0, 70, 5}), at(t->layout, t->shape, {1, 1, 70, 5}));
+  EXPECT_EQ(at(t->layout, t->shape, {1, 0, 70, 5}),
+            at(t->layout, t->shape, {1, 1, 70, 5}));
   // Four 8-bit factors share one cell: k = 4..7 of row 0 sit in TCol 4, m 0..3.
   for (int64_t k = 4; k < 8; ++k) {
     std::vector<NamedCoord> got = at(t->layout, t->shape, {0, 0, 0, k});
@@ -183,8 +216,12 @@ TEST(TilePresets, ScaleFactorLayoutDetails) {
   }
   // The trivial configuration is the atom (docs/design.md §6.2), element by
   // element.
-  Expected<TiledLayout> atom = scaleFactorLayout({.rows = 32, .groups = 4, .sfPerMma = 4,
-                                                  .sfBits = 32, .reuse = 1, .pipeDepth = 1});
+  Expected<TiledLayout> atom = scaleFactorLayout({.rows = 32,
+                                                  .groups = 4,
+                                                  .sfPerMma = 4,
+                                                  .sfBits = 32,
+                                                  .reuse = 1,
+                                                  .pipeDepth = 1});
   ASSERT_TRUE(atom);
   TileLayout spec = preset("scale_factor_atom");
   for (int64_t x = 0; x < 128; ++x)
@@ -196,12 +233,18 @@ TEST(TilePresets, ScaleFactorLayoutRejects) {
     Expected<TiledLayout> t = scaleFactorLayout(p);
     return t ? std::string("ok") : t.error().message;
   };
-  EXPECT_EQ(msg({.rows = 100}), "scale factors: rows 100 must be a multiple of 32 (the atom's rows)");
-  EXPECT_EQ(msg({.groups = 6}), "scale factors: 6 groups are not a multiple of sf_per_mma 4");
-  EXPECT_EQ(msg({.sfBits = 3}), "scale factors: SF_bits 3 does not divide the 32-bit TCol cell");
+  EXPECT_EQ(
+      msg({.rows = 100}),
+      "scale factors: rows 100 must be a multiple of 32 (the atom's rows)");
+  EXPECT_EQ(msg({.groups = 6}),
+            "scale factors: 6 groups are not a multiple of sf_per_mma 4");
+  EXPECT_EQ(msg({.sfBits = 3}),
+            "scale factors: SF_bits 3 does not divide the 32-bit TCol cell");
   EXPECT_EQ(msg({.groups = 8, .sfPerMma = 2, .sfBits = 8}),
-            "scale factors: sf_per_mma 2 is not a multiple of epc = 32 / SF_bits = 4");
-  EXPECT_EQ(msg({.pipeDepth = 0}), "scale factors: pipe_depth 0 must be at least 1");
+            "scale factors: sf_per_mma 2 is not a multiple of epc = 32 / "
+            "SF_bits = 4");
+  EXPECT_EQ(msg({.pipeDepth = 0}),
+            "scale factors: pipe_depth 0 must be at least 1");
 }
 
 /// Device mesh: pid = floor(i/16) + 4r, m = 64 (i mod 16) + j.
@@ -232,7 +275,8 @@ TEST(TilePresets, Scratchpad) {
   TileLayout l = preset("scratchpad_2x128x512");
   forEach({256, 512}, [&](std::vector<int64_t> c) {
     ASSERT_EQ(at(l, {256, 512}, c),
-              (std::vector<NamedCoord>{{{"F", 512 * (c[0] / 128) + c[1]}, {"P", c[0] % 128}}}));
+              (std::vector<NamedCoord>{
+                  {{"F", 512 * (c[0] / 128) + c[1]}, {"P", c[0] % 128}}}));
   });
   EXPECT_EQ(l.footprint(Axis::P()).span(), 128);
   EXPECT_EQ(l.footprint(Axis::F()).span(), 1024);
@@ -243,12 +287,16 @@ TEST(TilePresets, Scratchpad) {
 TEST(TilePresets, M8n8Fragment) {
   TileLayout l = preset("mma_m8n8_fragment");
   EXPECT_EQ(*parseTileLayout("S[(8,4,2):(4@laneid,1@laneid,1@m)]"), l);
-  EXPECT_EQ(at(l, {8, 8}, {0, 0}), (std::vector<NamedCoord>{{{"laneid", 0}, {"m", 0}}}));
-  EXPECT_EQ(at(l, {8, 8}, {3, 5}), (std::vector<NamedCoord>{{{"laneid", 14}, {"m", 1}}}));
-  EXPECT_EQ(at(l, {8, 8}, {7, 7}), (std::vector<NamedCoord>{{{"laneid", 31}, {"m", 1}}}));
+  EXPECT_EQ(at(l, {8, 8}, {0, 0}),
+            (std::vector<NamedCoord>{{{"laneid", 0}, {"m", 0}}}));
+  EXPECT_EQ(at(l, {8, 8}, {3, 5}),
+            (std::vector<NamedCoord>{{{"laneid", 14}, {"m", 1}}}));
+  EXPECT_EQ(at(l, {8, 8}, {7, 7}),
+            (std::vector<NamedCoord>{{{"laneid", 31}, {"m", 1}}}));
   forEach({8, 8}, [&](std::vector<int64_t> c) {
     EXPECT_EQ(at(l, {8, 8}, c),
-              (std::vector<NamedCoord>{{{"laneid", 4 * c[0] + c[1] / 2}, {"m", c[1] % 2}}}));
+              (std::vector<NamedCoord>{
+                  {{"laneid", 4 * c[0] + c[1] / 2}, {"m", c[1] % 2}}}));
   });
   EXPECT_TRUE(*l.isInjective());
 }

@@ -141,11 +141,13 @@ TEST(CliAlgebra, Products) {
   EXPECT_EQ(resultOf({"logical_product", "128:1", "4:32"}), "(128,4):(1,4096)");
   // By mode with (3:1,4:1):
   //   mode 0: 2:1 x 3:1: complement(2:1, 6) = 3:2 -> (2,3):(1,2)
-  //   mode 1: 2:2 x 4:1: complement(2:2, 8) = (2,2):(1,4) -> (2,(2,2)):(2,(1,4))
+  //   mode 1: 2:2 x 4:1: complement(2:2, 8) = (2,2):(1,4) ->
+  //   (2,(2,2)):(2,(1,4))
   const std::string a = "(2,2):(1,2)", t = "(3:1,4:1)";
   EXPECT_EQ(resultOf({"zipped_product", a, t}),
             "((2,2),(3,(2,2))):((1,2),(2,(1,4)))");
-  EXPECT_EQ(resultOf({"tiled_product", a, t}), "((2,2),3,(2,2)):((1,2),2,(1,4))");
+  EXPECT_EQ(resultOf({"tiled_product", a, t}),
+            "((2,2),3,(2,2)):((1,2),2,(1,4))");
   EXPECT_EQ(resultOf({"flat_product", a, t}), "(2,2,3,(2,2)):(1,2,2,(1,4))");
 }
 
@@ -166,9 +168,11 @@ TEST(CliAlgebra, ShapeArithmetic) {
   // 6 / 2 = 3.
   EXPECT_EQ(resultOf({"shape_div", "(4,6)", "8"}), "(1,3)");
   // (6,4) / 4 ceil: ceil(6/4) = 2, remaining ceil(4/6) = 1; 4/1 = 4.
-  EXPECT_EQ(resultOf({"shape_div", "(6,4)", "4", "--rounding", "ceil"}), "(2,4)");
+  EXPECT_EQ(resultOf({"shape_div", "(6,4)", "4", "--rounding", "ceil"}),
+            "(2,4)");
   // floor: floor(6/4) = 1, remaining 1; 4.
-  EXPECT_EQ(resultOf({"shape_div", "(6,4)", "4", "--rounding", "floor"}), "(1,4)");
+  EXPECT_EQ(resultOf({"shape_div", "(6,4)", "4", "--rounding", "floor"}),
+            "(1,4)");
   // 6 / 4 exact: neither divides the other.
   EXPECT_EQ(runCli({"shape_div", "6", "4"}).status, 1);
   EXPECT_EQ(resultOf({"ceil_div", "(6,4)", "4"}), "(2,4)");

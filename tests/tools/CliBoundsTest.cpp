@@ -90,14 +90,16 @@ TEST(CliBounds, ShowRefusesHugeCodomainTables) {
   // 65536 cells of 255 basis coordinates each: 16711680 values > 2^17.
   CliRun r = runCli({"show", "(256,256):(1@0,1@254)"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("65536 cells of 255 values"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("65536 cells of 255 values"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("at most 131072 values"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
 }
 
 TEST(CliBounds, BanksRefusesHugeTilesBeforeWalking) {
   // 4096 x 4096 = 2^24 elements > 2^16.
-  CliRun r = runCli({"tile", "banks", "S[(4096,4096):(4096,1)]", "(4096,4096)"});
+  CliRun r =
+      runCli({"tile", "banks", "S[(4096,4096):(4096,1)]", "(4096,4096)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("16777216, more than the limit of 65536"),
             std::string::npos)
@@ -132,8 +134,8 @@ TEST(CliBounds, IntegerMessagesNameWhatWasRead) {
 
 TEST(CliBounds, NonAsciiNamesAreQuotedWhole) {
   // A misspelt axis with a non-ASCII letter is named whole.
-  CliRun r = runCli({"tile", "holds", "S[(8,4):(1@laneid,1)]", "(8,4)",
-                     "l\u00e4neid=3"});
+  CliRun r = runCli(
+      {"tile", "holds", "S[(8,4):(1@laneid,1)]", "(8,4)", "l\u00e4neid=3"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("unknown axis 'l\u00e4neid'"), std::string::npos)
       << r.err;
@@ -201,17 +203,17 @@ TEST(CliBounds, ConformanceMalformedCasesAreFailures) {
       // 1: a boolean field given as 1.
       R"({"op":"linear_standard","args":[{"kind":"amd_mfma","versionMajor":3,"warpsPerCTA":[1,1],"mDim":32,"nDim":32,"isTransposed":1},[32,32]],"expect":{}})"
       "\n"
-      // 2: nested 100000 deep.
-      + deep + "\n" +
-      // 3: swizzle parameters whose sum overflows.
-      R"({"op":"swizzle","args":[9223372036854775807,9223372036854775807,0,5],"expect":5})"
-      "\n"
-      // 4: a string where an integer is read.
-      R"({"op":"size","args":[["x"]],"expect":1})"
-      "\n"
-      // 5: a case that passes: size(8:1) = 8.
-      R"({"op":"size","args":["8:1"],"expect":8})"
-      "\n");
+          // 2: nested 100000 deep.
+          + deep + "\n" +
+          // 3: swizzle parameters whose sum overflows.
+          R"({"op":"swizzle","args":[9223372036854775807,9223372036854775807,0,5],"expect":5})"
+          "\n"
+          // 4: a string where an integer is read.
+          R"({"op":"size","args":[["x"]],"expect":1})"
+          "\n"
+          // 5: a case that passes: size(8:1) = 8.
+          R"({"op":"size","args":["8:1"],"expect":8})"
+          "\n");
   CliRun r = runCli({"conformance", file});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("1 passed, 4 failed"), std::string::npos) << r.out;
@@ -263,19 +265,20 @@ namespace {
 // Padding an extent in (2^62, 2^63) would need 2^63: exit 1 naming the
 // overflow, at once (the rounding loop used to spin forever).
 TEST(CliEdges, PadBeyondInt64IsReported) {
-  for (std::string ext : {"4611686018427387905", "6917529027641081856",
-                          "9223372036854775807"}) {
+  for (std::string ext :
+       {"4611686018427387905", "6917529027641081856", "9223372036854775807"}) {
     CliRun r = runCli({"linear", "pad", ext + ":1"});
     EXPECT_EQ(r.status, 1) << ext;
     EXPECT_NE(r.err.find("integer overflow in the padded extent: the power "
-                         "of two >= " + ext + " is 2^63, beyond int64"),
+                         "of two >= " +
+                         ext + " is 2^63, beyond int64"),
               std::string::npos)
         << r.err;
   }
   // 2^62 itself is a power of two: nothing to pad, not an overflow.
-  EXPECT_EQ(runCli({"linear", "pad", "4611686018427387904:1"}).err.find(
-                "overflow"),
-            std::string::npos);
+  EXPECT_EQ(
+      runCli({"linear", "pad", "4611686018427387904:1"}).err.find("overflow"),
+      std::string::npos);
 }
 
 // |S| is checked before it is formed: INT64_MIN and -63 are refused with
@@ -285,11 +288,13 @@ TEST(CliEdges, SwizzleShiftAtTheEdges) {
     CliRun r = runCli({"swizzle", "3", "4", s, "1016"});
     EXPECT_EQ(r.status, 1) << s;
     EXPECT_NE(r.err.find("swizzle parameters out of range: need 0 <= B, 0 <= "
-                         "M and B + M + |S| <= 62, got B=3 M=4 S=" + s),
+                         "M and B + M + |S| <= 62, got B=3 M=4 S=" +
+                         s),
               std::string::npos)
         << r.err;
   }
-  EXPECT_EQ(resultOf({"swizzle", "0", "0", "-62", "5"}), "5"); // B = 0: identity
+  EXPECT_EQ(resultOf({"swizzle", "0", "0", "-62", "5"}),
+            "5"); // B = 0: identity
   // S < 0 moves bits [M, M+B) up by |S|: 3622 = 0b1110'0010'0110 has 1 in
   // the field [5, 8), which flips bit 8: 3622 + 256.
   EXPECT_EQ(resultOf({"swizzle", "3", "5", "-3", "3622"}), "3878");
@@ -303,7 +308,8 @@ TEST(CliEdges, SwizzleShiftAtTheEdges) {
 // An --order entry outside [0, rank) is refused before it is narrowed to an
 // unsigned (it used to be reported as entry 4294967295).
 TEST(CliEdges, OrderEntryOutOfRange) {
-  const std::string l = "{register: [(0,1)], lane: [(1,0)]} -> {dim0: 2, dim1: 2}";
+  const std::string l =
+      "{register: [(0,1)], lane: [(1,0)]} -> {dim0: 2, dim1: 2}";
   for (std::string o : {"(9223372036854775807,0)", "(-1,0)", "(2,0)"}) {
     CliRun r = runCli({"linear", "properties", l, "--order", o});
     EXPECT_EQ(r.status, 1) << o;
@@ -359,7 +365,8 @@ TEST(CliPoints, TileShowBoundsElementsTimesReplicas) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(runCli({"tile", "show", "S[4:1] + R[16384:1@warpid]", "4"}).status, 0);
+  EXPECT_EQ(runCli({"tile", "show", "S[4:1] + R[16384:1@warpid]", "4"}).status,
+            0);
 }
 
 // --all is capped at 2^16 listed points; only those are computed (2^40
@@ -398,8 +405,10 @@ TEST(CliPoints, ConformanceLineIsCapped) {
   for (int i = 0; i < 300000; ++i)
     big += i ? R"(,"abc")" : R"("abc")";
   big += R"(],"expect":1})";
-  std::string file = writeTemp("longline.jsonl",
-                               big + "\n" R"({"op":"size","args":["8:1"],"expect":8})" "\n");
+  std::string file = writeTemp(
+      "longline.jsonl", big + "\n"
+                              R"({"op":"size","args":["8:1"],"expect":8})"
+                              "\n");
   CliRun r = runCli({"conformance", file});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("1 passed, 1 failed"), std::string::npos) << r.out;

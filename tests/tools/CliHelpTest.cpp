@@ -36,7 +36,8 @@ TEST(CliHelp, TopLevelListsEverySubcommand) {
       CliRun f = runCli({words[0], "--help"});
       ASSERT_EQ(f.status, 0) << words[0];
       EXPECT_NE(f.out.find("  " + words[1] + " "), std::string::npos)
-          << spec.name << "\n" << f.out;
+          << spec.name << "\n"
+          << f.out;
     }
   }
 }
@@ -76,14 +77,40 @@ TEST(CliHelp, Version) {
 
 TEST(CliHelp, RegistryCoversTheAlgebra) {
   // One subcommand per operation of Algebra.h, plus the tool's own.
-  const char *expected[] = {
-      "show", "eval", "idx2crd", "size", "cosize", "rank", "depth", "coalesce",
-      "filter", "filter_zeros", "flatten", "group_modes", "composition",
-      "complement", "logical_divide", "zipped_divide", "tiled_divide",
-      "flat_divide", "logical_product", "zipped_product", "tiled_product",
-      "flat_product", "blocked_product", "raked_product", "right_inverse",
-      "left_inverse", "max_common_layout", "max_common_vector", "shape_div",
-      "ceil_div", "equivalent", "swizzle", "conformance", "crd2idx"};
+  const char *expected[] = {"show",
+                            "eval",
+                            "idx2crd",
+                            "size",
+                            "cosize",
+                            "rank",
+                            "depth",
+                            "coalesce",
+                            "filter",
+                            "filter_zeros",
+                            "flatten",
+                            "group_modes",
+                            "composition",
+                            "complement",
+                            "logical_divide",
+                            "zipped_divide",
+                            "tiled_divide",
+                            "flat_divide",
+                            "logical_product",
+                            "zipped_product",
+                            "tiled_product",
+                            "flat_product",
+                            "blocked_product",
+                            "raked_product",
+                            "right_inverse",
+                            "left_inverse",
+                            "max_common_layout",
+                            "max_common_vector",
+                            "shape_div",
+                            "ceil_div",
+                            "equivalent",
+                            "swizzle",
+                            "conformance",
+                            "crd2idx"};
   for (const char *name : expected) {
     bool found = false;
     for (const lk::cli::CommandSpec &spec : lk::cli::commandRegistry())
@@ -113,8 +140,7 @@ TEST(CliHelp, CuteRegistryOpsAreSubcommands) {
       EXPECT_EQ(spec->params[i].name, positional[i]) << op.name;
     CliRun help = runCli({std::string(op.name), "--help"});
     EXPECT_EQ(help.status, 0) << op.name;
-    EXPECT_NE(help.out.find(std::string(op.doc)), std::string::npos)
-        << op.name;
+    EXPECT_NE(help.out.find(std::string(op.doc)), std::string::npos) << op.name;
   }
 }
 

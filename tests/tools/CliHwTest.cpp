@@ -22,9 +22,11 @@ using lk::cli::testing::runCli;
 namespace {
 
 TEST(CliHw, ListsAndShowsAtoms) {
-  CliRun list = runCli({"hw", "atoms", "--instruction", "mma.m16n8k16", "--operand", "C"});
+  CliRun list = runCli(
+      {"hw", "atoms", "--instruction", "mma.m16n8k16", "--operand", "C"});
   ASSERT_EQ(list.status, 0) << list.err;
-  EXPECT_NE(list.out.find("mma.m16n8k16.f16.C  sm_80  C  16x8  32 threads x 4 values"),
+  EXPECT_NE(list.out.find(
+                "mma.m16n8k16.f16.C  sm_80  C  16x8  32 threads x 4 values"),
             std::string::npos)
       << list.out;
   EXPECT_EQ(list.out.find(".A "), std::string::npos);
@@ -47,8 +49,9 @@ TEST(CliHw, ListsAndShowsAtoms) {
 }
 
 TEST(CliHw, EncodesAndDecodesDescriptors) {
-  EXPECT_EQ(resultOf({"hw", "encode", "wgmma", "--sbo", "1024", "--swizzle", "128B"}),
-            "0x4000004000010000");
+  EXPECT_EQ(
+      resultOf({"hw", "encode", "wgmma", "--sbo", "1024", "--swizzle", "128B"}),
+      "0x4000004000010000");
   EXPECT_EQ(resultOf({"hw", "decode", "wgmma", "0x4000004000010000"}),
             "start=0x0 LBO=16 SBO=1024 base=0 swizzle=128B");
   CliRun layout = runCli({"hw", "decode", "wgmma", "0x4000004000010000", "--mn",
@@ -65,8 +68,8 @@ TEST(CliHw, EncodesAndDecodesDescriptors) {
 }
 
 TEST(CliHw, DecodesInstructionDescriptors) {
-  // docs/hardware.md §6.6 test vectors: 0x08400490 is kind::f16 with bf16 A and B,
-  // f32 D, M = 128, N = 256, both K-major.
+  // docs/hardware.md §6.6 test vectors: 0x08400490 is kind::f16 with bf16 A and
+  // B, f32 D, M = 128, N = 256, both K-major.
   EXPECT_EQ(resultOf({"hw", "idesc", "0x08400490", "--kind", "f16"}),
             "kind=f16 a=bf16 b=bf16 d=f32 m=128 n=256 majorA=K majorB=K");
   CliRun j = runCli({"hw", "idesc", "0x08400490", "--json"});
@@ -95,7 +98,8 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
   CliRun global = runCli({"hw", "analyse", "S[32:1@laneid]", "S[32:1] + 1@m",
                           "--dtype", "f32", "--global"});
   ASSERT_EQ(global.status, 0) << global.err;
-  EXPECT_NE(global.out.find("global memory: 5 sectors, 2 lines"), std::string::npos)
+  EXPECT_NE(global.out.find("global memory: 5 sectors, 2 lines"),
+            std::string::npos)
       << global.out;
   // The JSON record has both costs: bytes 4..131 (one f32 past the base)
   // are 5 sectors in 2 lines; 32 lanes x 4 B = 128 requested bytes, of the
@@ -124,9 +128,9 @@ TEST(CliHw, AnalysesABlockWideTidLayoutAsWarpZero) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["result"]["vector_bytes"], 8);
   EXPECT_EQ(r.json()["result"]["shared_memory"]["total"], 2);
-  CliRun w4 = runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]",
-                      "S[(64,2):(2,1)]", "--dtype", "f32", "--width", "4",
-                      "--json"});
+  CliRun w4 =
+      runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]", "S[(64,2):(2,1)]",
+              "--dtype", "f32", "--width", "4", "--json"});
   ASSERT_EQ(w4.status, 0) << w4.err;
   EXPECT_EQ(w4.json()["result"]["shared_memory"]["total"], 4);
   EXPECT_EQ(w4.json()["result"]["shared_memory"]["minimum"], 2);
@@ -144,9 +148,9 @@ TEST(CliHw, AgreementVerdictAndExitStatus) {
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(ok.line(), "the descriptions agree on all 4096 elements");
   // The descriptor read with 64B (layout code 2): SBO field 32 (512 B).
-  CliRun bad = runCli({"hw", "agree", "Sw<2,3,3> o (64,32):(32,1)", "--mn", "64",
-                       "--k", "32", "--dtype", "bf16", "--tma-swizzle", "128B",
-                       "--descriptor", "0x8000002000010000"});
+  CliRun bad = runCli({"hw", "agree", "Sw<2,3,3> o (64,32):(32,1)", "--mn",
+                       "64", "--k", "32", "--dtype", "bf16", "--tma-swizzle",
+                       "128B", "--descriptor", "0x8000002000010000"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.out.find("the TMA disagrees at (mn=1, k=0)"), std::string::npos)
       << bad.out << bad.err;

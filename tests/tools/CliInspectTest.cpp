@@ -37,7 +37,8 @@ TEST(CliEval, SwizzledLayout) {
   // Row 2 of (8,64):(64,1) starts at 128 = bit 7, XORed into bit 4: 144.
   EXPECT_EQ(resultOf({"eval", "Sw<3,4,3> o (8,64):(64,1)", "(2,0)"}), "144");
   // With an offset: Sw(32 + 96) = Sw(128) = 144.
-  EXPECT_EQ(resultOf({"eval", "Sw<3,4,3> o 32 o (8,64):(64,1)", "(1,32)"}), "144");
+  EXPECT_EQ(resultOf({"eval", "Sw<3,4,3> o 32 o (8,64):(64,1)", "(1,32)"}),
+            "144");
 }
 
 TEST(CliIdx2crd, Colexicographic) {

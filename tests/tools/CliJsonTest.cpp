@@ -47,8 +47,9 @@ TEST(CliJson, NestedTuplesAreNestedArrays) {
 
 TEST(CliJson, ScalarBoolAndTupleResults) {
   EXPECT_EQ(runCli({"size", "(8,4):(1,8)", "--json"}).json()["result"], 32);
-  EXPECT_EQ(runCli({"equivalent", "(2,4):(1,2)", "8:1", "--json"}).json()["result"],
-            true);
+  EXPECT_EQ(
+      runCli({"equivalent", "(2,4):(1,2)", "8:1", "--json"}).json()["result"],
+      true);
   // idx2crd 5 in ((2,4),8) = ((1,2),0).
   EXPECT_EQ(runCli({"idx2crd", "5", "((2,4),8)", "--json"}).json()["result"],
             json::parse("[[1,2],0]"));
@@ -58,7 +59,8 @@ TEST(CliJson, ScalarBoolAndTupleResults) {
 }
 
 TEST(CliJson, OptionsAppearInInputs) {
-  CliRun r = runCli({"shape_div", "(6,4)", "4", "--rounding", "ceil", "--json"});
+  CliRun r =
+      runCli({"shape_div", "(6,4)", "4", "--rounding", "ceil", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["inputs"]["--rounding"], "ceil");
   EXPECT_EQ(r.json()["result"], json::parse("[2,4]"));
@@ -86,11 +88,10 @@ TEST(JsonEncoding, IntTupleForms) {
   EXPECT_EQ(json::parse(lk::cli::toJson(IntTuple::tuple({8})).dump()),
             json::parse("[8]"));
   EXPECT_EQ(json::parse(lk::cli::toJson(IntTuple()).dump()), json::array());
-  EXPECT_EQ(json::parse(lk::cli::toJson(IntTuple::leaf(
-                                            1, lk::BasisPath::unit(0)
-                                                   .pushed(1)
-                                                   .value()))
-                            .dump()),
+  EXPECT_EQ(json::parse(
+                lk::cli::toJson(
+                    IntTuple::leaf(1, lk::BasisPath::unit(0).pushed(1).value()))
+                    .dump()),
             json::parse(R"({"scale":1,"basis":[0,1]})"));
 }
 

@@ -30,9 +30,11 @@ TEST(CliLinear, ApplyXorsTheBases) {
   EXPECT_EQ(resultOf({"linear", "apply", kL, "lane=2"}), "dim0=2 dim1=0");
   CliRun bad = runCli({"linear", "apply", kL, "reg=1"});
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.err.find("the layout has no input dim 'reg'"), std::string::npos);
+  EXPECT_NE(bad.err.find("the layout has no input dim 'reg'"),
+            std::string::npos);
   EXPECT_NE(bad.err.find("  reg=1\n  ^^^\n"), std::string::npos) << bad.err;
-  EXPECT_EQ(runCli({"linear", "apply", kL, "lane=4"}).status, 1); // out of range
+  EXPECT_EQ(runCli({"linear", "apply", kL, "lane=4"}).status,
+            1); // out of range
 }
 
 TEST(CliLinear, ShowDrawsTheHolders) {
@@ -49,15 +51,17 @@ TEST(CliLinear, StandardBlockedLayout) {
   // blocked sizePerThread [1,4], threadsPerWarp [8,4], order [1,0] on
   // (8,16): register bits -> dim1 1, 2; lane bits -> dim1 4, 8, then dim0
   // 1, 2, 4 (Triton's blocked layout: fastest dim first).
-  CliRun r = runCli({"linear", "standard",
-                     R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})",
-                     "(8,16)", "--json"});
+  CliRun r = runCli(
+      {"linear", "standard",
+       R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})",
+       "(8,16)", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["result"]["bases"]["register"],
             nlohmann::json::parse("[[0,1],[0,2]]"));
   EXPECT_EQ(r.json()["result"]["bases"]["lane"],
             nlohmann::json::parse("[[0,4],[0,8],[1,0],[2,0],[4,0]]"));
-  CliRun bad = runCli({"linear", "standard", R"({"kind":"blocked"})", "(8,16)"});
+  CliRun bad =
+      runCli({"linear", "standard", R"({"kind":"blocked"})", "(8,16)"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("missing field"), std::string::npos) << bad.err;
   EXPECT_EQ(runCli({"linear", "standard", "{not json", "(8,16)"}).status, 1);
@@ -73,7 +77,8 @@ TEST(CliLinear, ComposeAndInvert) {
             "{dim0: [(2), (1)]} -> {lane: 4}");
   // A broadcast (lane bit 1 maps to 0) has no inverse but a pseudoinverse
   // that sends dim0 1 to lane 1.
-  EXPECT_EQ(runCli({"linear", "invert", "{lane: [(1),(0)]} -> {dim0: 2}"}).status, 1);
+  EXPECT_EQ(
+      runCli({"linear", "invert", "{lane: [(1),(0)]} -> {dim0: 2}"}).status, 1);
   EXPECT_EQ(resultOf({"linear", "invert", "{lane: [(1),(0)]} -> {dim0: 2}",
                       "--pseudo"}),
             "{dim0: [(1)]} -> {lane: 4}");
@@ -102,16 +107,18 @@ TEST(CliLinear, BridgesFromAndToCuteAndTile) {
             "{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
             "{dim0: 8, dim1: 8}");
   // Back to a tile layout in merged form: lane = flat / 2, m = flat mod 2.
-  EXPECT_EQ(resultOf({"linear", "to-tile",
-                      "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} "
-                      "-> {dim0: 8, dim1: 8}"}),
-            "S[(32,2):(1@laneid,1)]");
+  EXPECT_EQ(
+      resultOf({"linear", "to-tile",
+                "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} "
+                "-> {dim0: 8, dim1: 8}"}),
+      "S[(32,2):(1@laneid,1)]");
   CliRun bad = runCli({"linear", "from-tile", "S[(8,3):(1,8)]"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("extent 3, not a power of two"), std::string::npos)
       << bad.err;
-  EXPECT_EQ(runCli({"linear", "to-cute", "{index: [(3),(1)]} -> {offset: 4}"}).status,
-            1); // bases share bit 0: the offsets would carry
+  EXPECT_EQ(
+      runCli({"linear", "to-cute", "{index: [(3),(1)]} -> {offset: 4}"}).status,
+      1); // bases share bit 0: the offsets would carry
 }
 
 TEST(CliLinear, StandardIntelDpas) {
@@ -120,10 +127,11 @@ TEST(CliLinear, StandardIntelDpas) {
   // lane bit 3 is row 1 and the registers take rows 2 and 4.
   const std::string dpas =
       R"("kind":"intel_dpas","repeatCount":8,"systolicDepth":8,"executionSize":16,"threadsPerWarp":16,"warpsPerCTA":[1,1],"repCluster":[1,1])";
-  CliRun r = runCli({"linear", "standard",
-                     R"({"kind":"dot_operand","opIdx":0,"kWidth":1,"parent":{)" +
-                         dpas + R"(,"opsPerChan":1}})",
-                     "(8,8)", "--json"});
+  CliRun r =
+      runCli({"linear", "standard",
+              R"({"kind":"dot_operand","opIdx":0,"kWidth":1,"parent":{)" +
+                  dpas + R"(,"opsPerChan":1}})",
+              "(8,8)", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["result"]["bases"]["register"],
             nlohmann::json::parse("[[2,0],[4,0]]"));

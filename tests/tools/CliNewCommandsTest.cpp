@@ -53,7 +53,8 @@ TEST(CliNewCommands, ParseBasisAndAttribute) {
   CliRun a = runCli({"parse", "attribute",
                      "<(8,64),(64,1),swizzle<3,4,3>,elem=f16>", "--json"});
   ASSERT_EQ(a.status, 0) << a.err;
-  EXPECT_EQ(a.json()["result"]["swizzle"], json::parse(R"({"B":3,"M":4,"S":3})"));
+  EXPECT_EQ(a.json()["result"]["swizzle"],
+            json::parse(R"({"B":3,"M":4,"S":3})"));
   EXPECT_EQ(a.json()["result"]["elem"]["bits"], 16);
   // 1/2 is not an integer count.
   CliRun bad = runCli({"parse", "basis", "(1@0, 1/2@1)"});
@@ -65,7 +66,8 @@ TEST(CliNewCommands, ParseBasisAndAttribute) {
 TEST(CliNewCommands, EvalSteps) {
   // x = 127 = (7,15) over the shard extents (8,2,4,2), the last fastest:
   // 127 = 7*16 + 1*8 + 3*2 + 1, so c = (7,1,3,1).
-  CliRun r = runCli({"tile", "eval", kTc, "(8,16)", "(7,15)", "--steps", "--json"});
+  CliRun r =
+      runCli({"tile", "eval", kTc, "(8,16)", "(7,15)", "--steps", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const json doc = r.json();
   const json &steps = doc["result"]["steps"];
@@ -116,10 +118,10 @@ TEST(CliNewCommands, LinearProductAndDivide) {
                       "{lane: [(1)]} -> {dim0: 2}"}),
             "{register: [(1)], lane: [(2)]} -> {dim0: 4}");
   // Dividing out the first register basis leaves (2),(4) shifted down.
-  EXPECT_EQ(resultOf({"linear", "divide",
-                      "{register: [(1),(2),(4)]} -> {dim0: 8}",
-                      "{register: [(1)]} -> {dim0: 2}"}),
-            "{register: [(1), (2)]} -> {dim0: 4}");
+  EXPECT_EQ(
+      resultOf({"linear", "divide", "{register: [(1),(2),(4)]} -> {dim0: 8}",
+                "{register: [(1)]} -> {dim0: 2}"}),
+      "{register: [(1), (2)]} -> {dim0: 4}");
 }
 
 TEST(CliNewCommands, LinearProperties) {
@@ -174,13 +176,15 @@ TEST(CliNewCommands, Gather) {
                         "(4,0)]} -> {dim0: 8, dim1: 8}";
   EXPECT_EQ(resultOf({"gather", l, l, "--axis", "1", "--dtype", "f32"}),
             "warp shuffle: 2 round(s) per output register, 4 shfl, 4 selects");
-  CliRun j = runCli({"gather", l, l, "--axis", "0", "--dtype", "f32", "--json"});
+  CliRun j =
+      runCli({"gather", l, l, "--axis", "0", "--dtype", "f32", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
   const json doc = j.json();
   EXPECT_EQ(doc["result"]["cost"]["shuffles"], 2);
   EXPECT_EQ(doc["result"]["cost"]["selects"], 0);
   EXPECT_EQ(runCli({"gather", l, l, "--axis", "1"}).status, 1);
-  EXPECT_EQ(runCli({"gather", l, l, "--axis", "7", "--dtype", "f32"}).status, 1);
+  EXPECT_EQ(runCli({"gather", l, l, "--axis", "7", "--dtype", "f32"}).status,
+            1);
 }
 
 // --emit cuda prints the device function only; --host-main adds the test
@@ -188,9 +192,8 @@ TEST(CliNewCommands, Gather) {
 TEST(CliNewCommands, GatherEmitHostMain) {
   const std::string l = "{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),"
                         "(4,0)]} -> {dim0: 8, dim1: 8}";
-  std::vector<std::string> args = {"gather", l,       l,        "--axis",
-                                   "1",      "--dtype", "f32", "--emit",
-                                   "cuda"};
+  std::vector<std::string> args = {"gather",  l,     l,        "--axis", "1",
+                                   "--dtype", "f32", "--emit", "cuda"};
   CliRun plain = runCli(args);
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_NE(plain.out.find("__device__ void lk_gather("), std::string::npos);
@@ -202,8 +205,8 @@ TEST(CliNewCommands, GatherEmitHostMain) {
   EXPECT_NE(full.out.find("__global__ void lk_gather_test_kernel("),
             std::string::npos);
   EXPECT_NE(full.out.find("int main()"), std::string::npos);
-  CliRun bad = runCli({"gather", l, l, "--axis", "1", "--dtype", "f32",
-                       "--host-main"});
+  CliRun bad =
+      runCli({"gather", l, l, "--axis", "1", "--dtype", "f32", "--host-main"});
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("--host-main needs --emit cuda"), std::string::npos)
       << bad.err;

@@ -89,9 +89,9 @@ TEST(CliShow, HierarchicalModesAreIndexedOneDimensionally) {
   nlohmann::json j = r.json();
   EXPECT_EQ(j["result"]["rows"], 4);
   EXPECT_EQ(j["result"]["cols"], 4);
-  EXPECT_EQ(j["result"]["table"], nlohmann::json::parse(
-                                      "[[0,2,4,6],[1,3,5,7],"
-                                      "[8,10,12,14],[9,11,13,15]]"));
+  EXPECT_EQ(j["result"]["table"],
+            nlohmann::json::parse("[[0,2,4,6],[1,3,5,7],"
+                                  "[8,10,12,14],[9,11,13,15]]"));
 }
 
 TEST(CliShow, Rank1IsOneRow) {
@@ -107,7 +107,8 @@ TEST(CliShow, SwizzledLayout) {
   // (0,0)=0->0, (1,0)=1->1, (0,1)=2->3, (1,1)=3->2.
   CliRun r = runCli({"show", "Sw<1,0,1> o (2,2):(1,2)", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.json()["result"]["table"], nlohmann::json::parse("[[0,3],[1,2]]"));
+  EXPECT_EQ(r.json()["result"]["table"],
+            nlohmann::json::parse("[[0,3],[1,2]]"));
 
   // Sw<3,4,3> o (8,64):(64,1): cell (2,0) = Sw(128): bit 7 -> bit 4 = 144;
   // cell (2,16) = Sw(144) = 128 (self-inverse); cell (1,0) = Sw(64) = 64.
@@ -147,12 +148,14 @@ TEST(CliShow, SvgIsWellFormedWithOneRectPerCell) {
   EXPECT_EQ(counts["rect"], 6);
   // 6 cell labels + 2 row headers + 3 column headers.
   EXPECT_EQ(counts["text"], 6 + 2 + 3);
-  EXPECT_NE(r.out.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_NE(r.out.find("xmlns=\"http://www.w3.org/2000/svg\""),
+            std::string::npos);
   EXPECT_NE(r.out.find("version=\"1.1\""), std::string::npos);
   EXPECT_NE(r.out.find("viewBox=\"0 0 "), std::string::npos);
   // The labels are the offsets 0..5.
   for (int v = 0; v < 6; ++v)
-    EXPECT_NE(r.out.find(">" + std::to_string(v) + "</text>"), std::string::npos);
+    EXPECT_NE(r.out.find(">" + std::to_string(v) + "</text>"),
+              std::string::npos);
 }
 
 TEST(CliShow, SvgFillDependsOnOffsetModulo8) {
@@ -194,15 +197,15 @@ TEST(CliShow, SvgFileIsWrittenAndTableStillPrinted) {
 TEST(CliShow, TileShowColoursByThreadNumber) {
   // S[(2,24):(1@warpid,1@laneid)]: cell (r, c) is lane c of warp r, thread
   // c + 32 r (api::threadIndex); the twelve fills repeat every 12 threads.
-  CliRun r = runCli({"tile", "show", "S[(2,24):(1@warpid,1@laneid)]",
-                     "(2,24)", "--svg", "-"});
+  CliRun r = runCli({"tile", "show", "S[(2,24):(1@warpid,1@laneid)]", "(2,24)",
+                     "--svg", "-"});
   ASSERT_EQ(r.status, 0) << r.err;
   std::vector<std::string> fills = rectFills(r.out);
   ASSERT_EQ(fills.size(), 48u);
-  EXPECT_EQ(fills[0], fills[12]);      // threads 0 and 12
-  EXPECT_NE(fills[0], fills[1]);       // threads 0 and 1
-  EXPECT_EQ(fills[24], fills[8]);      // thread 32 = 8 mod 12
-  EXPECT_NE(fills[24], fills[0]);      // threads 32 and 0
+  EXPECT_EQ(fills[0], fills[12]); // threads 0 and 12
+  EXPECT_NE(fills[0], fills[1]);  // threads 0 and 1
+  EXPECT_EQ(fills[24], fills[8]); // thread 32 = 8 mod 12
+  EXPECT_NE(fills[24], fills[0]); // threads 32 and 0
 }
 
 TEST(CliShow, UnwritableSvgPathIsAnInputError) {

@@ -80,8 +80,9 @@ TEST(CliTile, HoldsInvertsTheLayout) {
 TEST(CliTile, ShowDrawsTheTileColouredByOwner) {
   CliRun r = runCli({"tile", "show", kTc, "(8,16)"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("cell (i,j): laneid,warpid,m  (replicas separated by |)"),
-            std::string::npos);
+  EXPECT_NE(
+      r.out.find("cell (i,j): laneid,warpid,m  (replicas separated by |)"),
+      std::string::npos);
   // Row 0 starts with (0,0): lane 0, warps 5 and 9, m 0 (columns are
   // padded to their widest cell, so blanks are collapsed first).
   std::string collapsed;
@@ -98,7 +99,8 @@ TEST(CliTile, ShowDrawsTheTileColouredByOwner) {
   EXPECT_NE(svg.out.find(">31,6,1|31,10,1</text>"), std::string::npos);
   CliRun j = runCli({"tile", "show", kTc, "(8,16)", "--json"});
   EXPECT_EQ(j.json()["result"]["table"][7][15][1]["warpid"], 10);
-  EXPECT_EQ(runCli({"tile", "show", "S[(2,2,2):(4,2,1)]", "(2,2,2)"}).status, 1);
+  EXPECT_EQ(runCli({"tile", "show", "S[(2,2,2):(4,2,1)]", "(2,2,2)"}).status,
+            1);
 }
 
 TEST(CliTile, BanksViewOfTheSpecExample) {
@@ -132,28 +134,30 @@ TEST(CliTile, ConflictsOfAColumnRead) {
             "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]\n"
             "conflict-free: every bank serves at most one word");
   // 16-byte vectors of f32 under 64B swizzle, rows of 64 bytes.
-  CliRun v = runCli({"tile", "conflicts", "S[(16,16):(16,1)]", "(16,16)",
-                     "--dtype", "f32", "--swizzle", "64B", "--vector", "4",
-                     "--column", "3", "--lanes", "8", "--first-row", "5",
-                     "--json"});
+  CliRun v =
+      runCli({"tile", "conflicts", "S[(16,16):(16,1)]", "(16,16)", "--dtype",
+              "f32", "--swizzle", "64B", "--vector", "4", "--column", "3",
+              "--lanes", "8", "--first-row", "5", "--json"});
   ASSERT_EQ(v.status, 0) << v.err;
   EXPECT_EQ(v.json()["result"]["ways"], 1);
-  CliRun twice = runCli({"tile", "conflicts",
-                         "Swizzle(3,3,3) o S[(8,64):(64,1)]", "(8,64)",
-                         "--swizzle", "128B"});
+  CliRun twice =
+      runCli({"tile", "conflicts", "Swizzle(3,3,3) o S[(8,64):(64,1)]",
+              "(8,64)", "--swizzle", "128B"});
   EXPECT_EQ(twice.status, 1);
   EXPECT_NE(twice.err.find("already has a swizzle"), std::string::npos);
 }
 
 TEST(CliTile, BadInputIsDiagnosedWithACaret) {
-  CliRun r = runCli({"tile", "eval", "S[(8,16):(1@lane,1)]", "(8,16)", "(0,0)"});
+  CliRun r =
+      runCli({"tile", "eval", "S[(8,16):(1@lane,1)]", "(8,16)", "(0,0)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("unknown axis 'lane'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("^"), std::string::npos);
   EXPECT_NE(r.err.find("in argument LAYOUT of 'tile eval'"), std::string::npos);
   CliRun shape = runCli({"tile", "eval", kTc, "(8,8)", "(0,0)"});
   EXPECT_EQ(shape.status, 1);
-  EXPECT_NE(shape.err.find("in argument SHAPE"), std::string::npos) << shape.err;
+  EXPECT_NE(shape.err.find("in argument SHAPE"), std::string::npos)
+      << shape.err;
   CliRun coord = runCli({"tile", "eval", kTc, "(8,16)", "(8,0)"});
   EXPECT_EQ(coord.status, 1);
   EXPECT_NE(coord.err.find("outside shape"), std::string::npos) << coord.err;

@@ -55,8 +55,9 @@ TEST(DemoServer, RefusesOtherMethods) {
 TEST(DemoServer, RefusesPathsOutsideTheRoot) {
   for (const char *line :
        {"GET /../etc/passwd HTTP/1.1", "GET /a/../../b HTTP/1.1",
-        "GET /.. HTTP/1.1", "GET /%2e%2e/x HTTP/1.1", "GET //etc/passwd HTTP/1.1",
-        "GET etc/passwd HTTP/1.1", "GET /a\\b HTTP/1.1"})
+        "GET /.. HTTP/1.1", "GET /%2e%2e/x HTTP/1.1",
+        "GET //etc/passwd HTTP/1.1", "GET etc/passwd HTTP/1.1",
+        "GET /a\\b HTTP/1.1"})
     EXPECT_FALSE(requestPath(line)) << line;
   // A dot inside a name is no parent reference.
   EXPECT_EQ(*requestPath("GET /a..b/c.txt HTTP/1.1"), "/a..b/c.txt");
@@ -108,7 +109,8 @@ TEST(DemoServer, ServesAFileAndRefusesTheRest) {
   EXPECT_EQ(missing.substr(0, 12), "HTTP/1.1 404");
   EXPECT_EQ(up.substr(0, 12), "HTTP/1.1 400");
   EXPECT_EQ(post.substr(0, 12), "HTTP/1.1 405");
-  EXPECT_EQ(log.str(), "200 /hello.txt\n404 /nope.txt\n400 GET /../hello.txt HTTP/1.0\n405 POST /hello.txt HTTP/1.0\n");
+  EXPECT_EQ(log.str(), "200 /hello.txt\n404 /nope.txt\n400 GET /../hello.txt "
+                       "HTTP/1.0\n405 POST /hello.txt HTTP/1.0\n");
 }
 
 using Clock = std::chrono::steady_clock;
@@ -200,9 +202,9 @@ TEST(DemoServer, OnlyRegularFilesInsideTheRoot) {
   std::string sub = get(s.port(), "GET /sub/in.txt HTTP/1.0\r\n\r\n");
   std::string folder = get(s.port(), "GET /sub HTTP/1.0\r\n\r\n");
   s.finish();
-  EXPECT_EQ(out.substr(0, 12), "HTTP/1.1 404");    // a link out of the root
-  EXPECT_EQ(dir.substr(0, 12), "HTTP/1.1 404");    // through a linked folder
-  EXPECT_EQ(dot.substr(0, 12), "HTTP/1.1 400");    // a dot-file
+  EXPECT_EQ(out.substr(0, 12), "HTTP/1.1 404");      // a link out of the root
+  EXPECT_EQ(dir.substr(0, 12), "HTTP/1.1 404");      // through a linked folder
+  EXPECT_EQ(dot.substr(0, 12), "HTTP/1.1 400");      // a dot-file
   EXPECT_EQ(alias.substr(0, 15), "HTTP/1.1 200 OK"); // a link that stays in
   EXPECT_EQ(alias.substr(alias.size() - 6), "inside");
   EXPECT_EQ(sub.substr(sub.size() - 6), "inside");
@@ -227,7 +229,8 @@ TEST(DemoServer, LongHeadIs431AndEscapesAreLogged) {
             "HTTP/1.1 431 Request Header Fields Too Large\r\n");
   EXPECT_EQ(answer.find("<reset>"), std::string::npos);
   EXPECT_EQ(esc.substr(0, 12), "HTTP/1.1 400");
-  EXPECT_NE(s.log.str().find("400 GET /\\x1b[2J\\x07 HTTP/1.0\n"), std::string::npos)
+  EXPECT_NE(s.log.str().find("400 GET /\\x1b[2J\\x07 HTTP/1.0\n"),
+            std::string::npos)
       << s.log.str();
   EXPECT_EQ(s.log.str().find('\x1b'), std::string::npos);
   EXPECT_EQ(lk::cli::logText("a\\b\xff"), "a\\x5cb\\xff");
@@ -292,7 +295,8 @@ TEST(DemoServer, IdleSlowAndParallelClients) {
   size_t cut = 0, served = 0;
   for (size_t p = 0; (p = text.find("408 ", p)) != std::string::npos; ++p)
     ++cut;
-  for (size_t p = 0; (p = text.find("200 /hello.txt", p)) != std::string::npos; ++p)
+  for (size_t p = 0; (p = text.find("200 /hello.txt", p)) != std::string::npos;
+       ++p)
     ++served;
   EXPECT_EQ(cut, 2u) << text;
   EXPECT_EQ(served, 16u) << text;

@@ -78,8 +78,8 @@ TEST(PaperCommand, ReduceHandDerived) {
 }
 
 TEST(PaperCommand, ReduceNeedsAnAxis) {
-  CliRun r = runCli({"paper", "reduce",
-                     "{register: [(1)], lane: [(2)]} -> {dim0: 4}"});
+  CliRun r = runCli(
+      {"paper", "reduce", "{register: [(1)], lane: [(2)]} -> {dim0: 4}"});
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("--axis is required"), std::string::npos) << r.err;
 }

@@ -389,13 +389,13 @@ TEST(PlanCommand, SharedMemoryBudgetRepeatsThroughASmallerBuffer) {
 TEST(PlanCommand, MatrixInstructions) {
   // The f16 mma accumulator fragment is the stmatrix fragment (lane l holds
   // row l/4 of an 8x8 matrix, columns 2(l%4) and 2(l%4)+1 in one 32-bit
-  // register; docs/hardware.md §3). 32 elements per thread = 16 32-bit registers;
-  // one stmatrix.x4 stores 4 of them (4 matrices): 4 per warp, 16 in the
-  // CTA. The blocked-row8 side loads 16-byte vectors: 32 / 8 = 4 per
+  // register; docs/hardware.md §3). 32 elements per thread = 16 32-bit
+  // registers; one stmatrix.x4 stores 4 of them (4 matrices): 4 per warp, 16 in
+  // the CTA. The blocked-row8 side loads 16-byte vectors: 32 / 8 = 4 per
   // thread, 16 ld.shared in the CTA, each at least 4 wavefronts (8-lane
   // groups for 16 B): 64.
-  nlohmann::json j = checkedPlanJson(
-      {kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
+  nlohmann::json j =
+      checkedPlanJson({kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
   const nlohmann::json &sm = j["shared_memory"];
   ASSERT_FALSE(sm.is_null());
   EXPECT_EQ(sm["store_instruction"], "stmatrix.x4");
@@ -403,8 +403,8 @@ TEST(PlanCommand, MatrixInstructions) {
   EXPECT_EQ(sm["store"]["instructions"], 16);
   EXPECT_EQ(sm["load"]["instructions"], 16);
   EXPECT_EQ(sm["load"]["wavefronts"], 64);
-  CliRun r = runCli(
-      {"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
+  CliRun r =
+      runCli({"plan", kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16"});
   EXPECT_TRUE(contains(r.out, "matrix instructions: store stmatrix.x4, load "
                               "ld.shared\n"))
       << r.out;
@@ -412,9 +412,8 @@ TEST(PlanCommand, MatrixInstructions) {
   // layouts are c1 and r32 (mma registers c1 r8 c16 c32 r32, blocked-row8
   // registers c1 c2 c4 r16 r32): 4 x f16 = 8-byte vectors, 32 / 4 = 8
   // accesses per thread on each side, 32 + 32 in the CTA.
-  nlohmann::json v =
-      checkedPlanJson({kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16",
-                       "--no-matrix"});
+  nlohmann::json v = checkedPlanJson(
+      {kMma22, kRow8, "--shape", "(64,64)", "--dtype", "f16", "--no-matrix"});
   EXPECT_EQ(v["shared_memory"]["store_instruction"], "st.shared");
   EXPECT_EQ(v["shared_memory"]["access_bytes"], 8);
   EXPECT_EQ(v["shared_memory"]["store"]["instructions"], 32);
@@ -454,9 +453,8 @@ TEST(PlanCommand, EmitCuda) {
 // mma layout. Both are the same layout (a no-op), whose registers of
 // padding (rows 12..15) are neither read nor written.
 TEST(PlanCommand, EmitCudaMasked) {
-  CliRun r = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)",
-                     "--logical", "(12,8)", "--dtype", "f16", "--emit",
-                     "cuda", "--json"});
+  CliRun r = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--logical",
+                     "(12,8)", "--dtype", "f16", "--emit", "cuda", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   nlohmann::json v = r.json();
   EXPECT_EQ(v["result"]["strategy"], "no-op");
@@ -553,8 +551,8 @@ TEST(PlanCommand, BlockedToIntelDpasOperandAndBack) {
       R"({"kind":"dot_operand","opIdx":0,"kWidth":1,"parent":)" + dpas + "}";
   const std::string blocked16 =
       R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[4,4],"warpsPerCTA":[2,2],"order":[1,0]})";
-  nlohmann::json toA = checkedPlanJson(
-      {blocked16, a, "--shape", "(32,16)", "--dtype", "f16"});
+  nlohmann::json toA =
+      checkedPlanJson({blocked16, a, "--shape", "(32,16)", "--dtype", "f16"});
   EXPECT_FALSE(toA.is_null());
   nlohmann::json fromC = checkedPlanJson(
       {dpas, blocked16, "--shape", "(32,32)", "--dtype", "f32"});

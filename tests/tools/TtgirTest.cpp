@@ -86,10 +86,10 @@ TEST(TtgirOracle, EveryKindGivesTheOraclesBasesThroughTtgirText) {
   // included (amd_mfma and amd_wmma come as dot_operand parents):
   EXPECT_EQ(checked, 69);
   EXPECT_EQ(skipped, 1);
-  EXPECT_EQ(kinds, (std::set<std::string>{
-                       "amd_mfma", "amd_wmma", "blocked", "dot_operand",
-                       "nvidia_mma", "nvmma_shared", "slice",
-                       "swizzled_shared"}));
+  EXPECT_EQ(kinds,
+            (std::set<std::string>{"amd_mfma", "amd_wmma", "blocked",
+                                   "dot_operand", "nvidia_mma", "nvmma_shared",
+                                   "slice", "swizzled_shared"}));
 }
 
 // The blocked layout B = sizePerThread [1, 4], threadsPerWarp [8, 4],
@@ -144,11 +144,12 @@ TEST(CliTtgir, LinearLayoutArgumentsTakeTtgirText) {
                 std::string::npos,
             true);
   // A diagnostic points into the dump: line 3, the unknown alias.
-  std::string bad = "#blocked = " + kBlockedAttr +
-                    "\ntensor<8x16xf16, #blocked2>";
+  std::string bad =
+      "#blocked = " + kBlockedAttr + "\ntensor<8x16xf16, #blocked2>";
   r = runCli({"linear", "bases", bad});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("unknown alias '#blocked2'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown alias '#blocked2'"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("at line 2, column 18"), std::string::npos) << r.err;
   // Without a shape, an attribute alone is refused with what to give.
   r = runCli({"linear", "bases", kBlockedAttr});

@@ -86,9 +86,10 @@ Expected<Reply> runGroupModes(const Invocation &inv) {
   int64_t rank = int64_t(l.rank());
   if (begin < 0 || end > rank || begin >= end)
     return Diagnostic::error("group_modes needs 0 <= BEGIN < END <= rank; got "
-                             "BEGIN=" + std::to_string(begin) + ", END=" +
-                             std::to_string(end) + " for a layout of rank " +
-                             std::to_string(rank));
+                             "BEGIN=" +
+                             std::to_string(begin) +
+                             ", END=" + std::to_string(end) +
+                             " for a layout of rank " + std::to_string(rank));
   LK_TRY(cute::Layout r, cute::group_modes(l, size_t(begin), size_t(end)));
   return layoutReply(r);
 }

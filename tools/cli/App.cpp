@@ -89,10 +89,9 @@ std::unique_ptr<Binding> bind(CLI::App &root, const CommandSpec &spec) {
   b->optionText.resize(spec.options.size());
   for (size_t i = 0; i < spec.params.size(); ++i) {
     const ParamSpec &p = spec.params[i];
-    CLI::Option *opt =
-        p.arity == Arity::OneOrMore
-            ? b->app->add_option(p.name, b->many[i], p.help)
-            : b->app->add_option(p.name, b->single[i], p.help);
+    CLI::Option *opt = p.arity == Arity::OneOrMore
+                           ? b->app->add_option(p.name, b->many[i], p.help)
+                           : b->app->add_option(p.name, b->single[i], p.help);
     opt->required(p.arity != Arity::Optional);
     opt->type_name(""); // the help text says what the argument is
     b->params.push_back(opt);
@@ -238,9 +237,10 @@ int run(const std::vector<std::string> &args, std::ostream &out,
   root.require_subcommand(1);
   bool json = false;
   root.add_flag("--json", json, "print JSON (same as the subcommand's --json)");
-  root.footer("Run 'layoutkit SUBCOMMAND --help' for the arguments and examples "
-              "of one subcommand.\nExit status: 0 ok, 1 input rejected, 2 "
-              "usage error.");
+  root.footer(
+      "Run 'layoutkit SUBCOMMAND --help' for the arguments and examples "
+      "of one subcommand.\nExit status: 0 ok, 1 input rejected, 2 "
+      "usage error.");
 
   std::vector<std::unique_ptr<Binding>> bindings;
   for (const CommandSpec &spec : commandRegistry())
@@ -292,8 +292,8 @@ int run(const std::vector<std::string> &args, std::ostream &out,
     return reply->exitCode;
   if (inv.json) {
     JsonValue doc = {{"op", b.spec->name},
-                          {"inputs", inputsOf(inv)},
-                          {"result", reply->json}};
+                     {"inputs", inputsOf(inv)},
+                     {"result", reply->json}};
     if (reply->omitted > 0)
       doc["omitted"] = reply->omitted;
     out << dumpJson(doc) << "\n";

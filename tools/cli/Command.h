@@ -137,7 +137,8 @@ struct Invocation {
   /// empty when it is not given; errors say "--NAME: ...".
   Expected<std::vector<int64_t>> leavesOption(std::string_view name) const;
   /// Option `name` read as an integer, or `fallback` when it is not given.
-  Expected<int64_t> integerOption(std::string_view name, int64_t fallback) const;
+  Expected<int64_t> integerOption(std::string_view name,
+                                  int64_t fallback) const;
 
   /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i.
   Diagnostic inArgument(Diagnostic d, size_t i) const;

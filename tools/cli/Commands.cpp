@@ -35,7 +35,8 @@ ParamSpec integerParam(std::string name, std::string help) {
 }
 
 OptionSpec profileOption(const std::string &op) {
-  return {"profile", "P",
+  return {"profile",
+          "P",
           "an integer tuple whose nesting selects the modes to " + op +
               " separately (only its nesting matters; modes past its rank "
               "are kept), e.g. (1,1)",
@@ -64,8 +65,14 @@ std::string kindHelp(api::CuteKind k) {
 CommandSpec cuteRow(std::string_view name, std::string group,
                     std::string details, std::vector<std::string> examples) {
   const api::CuteOp *op = api::findCuteOp(name);
-  CommandSpec c{std::string(name), std::move(group),    "",     std::move(details),
-                std::move(examples),   {}, {}, runCuteOp};
+  CommandSpec c{std::string(name),
+                std::move(group),
+                "",
+                std::move(details),
+                std::move(examples),
+                {},
+                {},
+                runCuteOp};
   if (!op) // a row naming no operation shows up in CliHelpTest
     return c;
   c.summary = std::string(op->doc);
@@ -90,7 +97,8 @@ std::vector<CommandSpec> buildRegistry() {
 
   return {
       // Inspection ----------------------------------------------------------
-      {"show", inspect,
+      {"show",
+       inspect,
        "Print a layout's offsets as a 2-D table (rows: mode 0, columns: "
        "mode 1)",
        "Rank-2 layouts show mode 0 as rows and mode 1 as columns; each mode "
@@ -107,13 +115,16 @@ std::vector<CommandSpec> buildRegistry() {
          "a layout, e.g. ((2,2),4):((1,8),2), or a swizzled layout, e.g. "
          "'Sw<3,4,3> o (8,64):(64,1)'",
          Arity::One}},
-       {{"svg", "FILE",
+       {{"svg",
+         "FILE",
          "also write an SVG picture of the table to FILE ('-': print the "
          "SVG instead of the text table)",
          false,
          {}}},
        runShow},
-      {"eval", inspect, "Evaluate a layout at a coordinate: L(COORD)",
+      {"eval",
+       inspect,
+       "Evaluate a layout at a coordinate: L(COORD)",
        "COORD may be congruent to the shape, use one integer for a tuple "
        "mode, or be a single integer (split colexicographically, leftmost "
        "mode fastest). Basis-stride layouts print their codomain tuple; "
@@ -128,16 +139,19 @@ std::vector<CommandSpec> buildRegistry() {
          Arity::One}},
        {},
        runEval},
-      cuteRow("idx2crd", inspect, "c0 = i mod s0, c1 = (i div s0) mod s1, ... recursively; the result "
-       "is congruent to SHAPE. Requires 0 <= INDEX < size(SHAPE).",
-              {"layoutkit idx2crd 5 '((2,4),8)'    # ((1,2),0)",
-               "layoutkit idx2crd 7 '(3,4)'        # (1,2)"}),
+      cuteRow(
+          "idx2crd", inspect,
+          "c0 = i mod s0, c1 = (i div s0) mod s1, ... recursively; the result "
+          "is congruent to SHAPE. Requires 0 <= INDEX < size(SHAPE).",
+          {"layoutkit idx2crd 5 '((2,4),8)'    # ((1,2),0)",
+           "layoutkit idx2crd 7 '(3,4)'        # (1,2)"}),
       cuteRow("crd2idx", inspect,
               "COORD is congruent to the layout's shape, or uses one integer "
               "for a tuple mode. `eval` also takes swizzled and basis-stride "
               "layouts.",
               {"layoutkit crd2idx '(1,1)' '(4,2):(1,4)'   # 1*1 + 1*4 = 5"}),
-      {"parse", inspect,
+      {"parse",
+       inspect,
        "Read a basis descriptor or a layout attribute and print its "
        "canonical form",
        "GRAMMAR is basis (a basis descriptor, e.g. '(1@0, (2@1, 1/2@0@1))', "
@@ -153,14 +167,16 @@ std::vector<CommandSpec> buildRegistry() {
       cuteRow("size", inspect, "",
               {"layoutkit size '((2,4),8):((1,16),2)'    # 2*4*8 = 64"}),
       cuteRow("cosize", inspect, "",
-              {"layoutkit cosize '((2,4),8):((1,16),2)'  # 1 + 1*1 + 3*16 + 7*2 = 64",
-        "layoutkit cosize '(4,3):(1,0)'           # 1 + 3*1 + 2*0 = 4"}),
+              {"layoutkit cosize '((2,4),8):((1,16),2)'  # 1 + 1*1 + 3*16 + "
+               "7*2 = 64",
+               "layoutkit cosize '(4,3):(1,0)'           # 1 + 3*1 + 2*0 = 4"}),
       cuteRow("rank", inspect, "",
               {"layoutkit rank '((2,4),8):((1,16),2)'    # 2"}),
       cuteRow("depth", inspect, "",
               {"layoutkit depth '((2,4),8):((1,16),2)'   # 2",
-        "layoutkit depth '8:1'                    # 0"}),
-      {"equivalent", inspect,
+               "layoutkit depth '8:1'                    # 0"}),
+      {"equivalent",
+       inspect,
        "Whether two layouts compute the same function on the same domain",
        "Prints true or false; like cmp, the exit status is 0 when they are "
        "equivalent and 1 when not (2 for a usage error; 1 with a message on "
@@ -173,23 +189,30 @@ std::vector<CommandSpec> buildRegistry() {
        runEquivalent},
 
       // Structure -----------------------------------------------------------
-      cuteRow("coalesce", structure, "Flattens, drops size-1 modes and merges s1:d1 into s0:d0 when "
-       "d1 == s0*d0. With --profile, coalesces each mode selected by the "
-       "profile separately.",
-              {"layoutkit coalesce '(2,4):(1,2)'                  # 8:1",
-        "layoutkit coalesce '(2,4):(8,1)'                  # (2,4):(8,1)",
-        "layoutkit coalesce '(2,(1,4)):(1,(6,2))' --profile '(1,1)'"
-        "   # (2,4):(1,2)"}),
+      cuteRow(
+          "coalesce", structure,
+          "Flattens, drops size-1 modes and merges s1:d1 into s0:d0 when "
+          "d1 == s0*d0. With --profile, coalesces each mode selected by the "
+          "profile separately.",
+          {"layoutkit coalesce '(2,4):(1,2)'                  # 8:1",
+           "layoutkit coalesce '(2,4):(8,1)'                  # (2,4):(8,1)",
+           "layoutkit coalesce '(2,(1,4)):(1,(6,2))' --profile '(1,1)'"
+           "   # (2,4):(1,2)"}),
       cuteRow("filter", structure, "",
               {"layoutkit filter '(4,3):(1,0)'     # 4:1"}),
       cuteRow("filter_zeros", structure, "",
               {"layoutkit filter_zeros '(4,3):(1,0)'     # (4,1):(1,0)"}),
-      {"flatten", structure, "The depth <= 1 layout of the same leaves", "",
+      {"flatten",
+       structure,
+       "The depth <= 1 layout of the same leaves",
+       "",
        {"layoutkit flatten '((2,4),8):((1,16),2)'   # (2,4,8):(1,16,2)"},
        {layoutParam()},
        {},
        runFlatten},
-      {"group_modes", structure, "Group modes [BEGIN, END) into one mode",
+      {"group_modes",
+       structure,
+       "Group modes [BEGIN, END) into one mode",
        "Requires 0 <= BEGIN < END <= rank(LAYOUT).",
        {"layoutkit group_modes '(2,4,8):(1,2,8)' 0 2   # ((2,4),8):((1,2),8)"},
        {layoutParam(), integerParam("BEGIN", "first mode to group, e.g. 0"),
@@ -198,15 +221,19 @@ std::vector<CommandSpec> buildRegistry() {
        runGroupModes},
 
       // Composition, complement, inverses -----------------------------------
-      cuteRow("composition", compose, "The result has TILER's shape. A tuple TILER composes mode by mode "
-       "(`_` keeps A's mode).",
-              {"layoutkit composition '(4,2):(1,4)' '(2,2):(1,2)'   # (2,2):(1,2)",
-        "layoutkit composition '8:2' '4:1'                   # 4:2"}),
-      cuteRow("complement", compose, "COTARGET defaults to cosize(filter(LAYOUT)); it may be an integer "
-       "or a shape.",
-              {"layoutkit complement '4:32' 256   # (32,2):(1,128)",
-        "layoutkit complement '4:32' 128   # 32:1",
-        "layoutkit complement '4:2'        # 2:1"}),
+      cuteRow(
+          "composition", compose,
+          "The result has TILER's shape. A tuple TILER composes mode by mode "
+          "(`_` keeps A's mode).",
+          {"layoutkit composition '(4,2):(1,4)' '(2,2):(1,2)'   # (2,2):(1,2)",
+           "layoutkit composition '8:2' '4:1'                   # 4:2"}),
+      cuteRow(
+          "complement", compose,
+          "COTARGET defaults to cosize(filter(LAYOUT)); it may be an integer "
+          "or a shape.",
+          {"layoutkit complement '4:32' 256   # (32,2):(1,128)",
+           "layoutkit complement '4:32' 128   # 32:1",
+           "layoutkit complement '4:2'        # 2:1"}),
       cuteRow("right_inverse", compose, "",
               {"layoutkit right_inverse '(4,2):(2,1)'   # (2,4):(4,1)"}),
       cuteRow("left_inverse", compose, "",
@@ -221,34 +248,37 @@ std::vector<CommandSpec> buildRegistry() {
               {"layoutkit logical_divide '128:1' '32:1'   # (32,4):(1,32)"}),
       cuteRow("zipped_divide", divide, "",
               {"layoutkit zipped_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # ((2,4),(4,2)):((1,8),(2,32))"}),
+               "   # ((2,4),(4,2)):((1,8),(2,32))"}),
       cuteRow("tiled_divide", divide, "",
               {"layoutkit tiled_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # ((2,4),4,2):((1,8),2,32)"}),
+               "   # ((2,4),4,2):((1,8),2,32)"}),
       cuteRow("flat_divide", divide, "",
               {"layoutkit flat_divide '(8,8):(1,8)' '(2:1,4:1)'"
-        "   # (2,4,4,2):(1,8,2,32)"}),
+               "   # (2,4,4,2):(1,8,2,32)"}),
       cuteRow("logical_product", divide, "",
-              {"layoutkit logical_product '(2,2):(1,2)' '3:1'   # ((2,2),3):((1,2),4)",
-        "layoutkit logical_product '128:1' '4:32'        # (128,4):(1,4096)"}),
+              {"layoutkit logical_product '(2,2):(1,2)' '3:1'   # "
+               "((2,2),3):((1,2),4)",
+               "layoutkit logical_product '128:1' '4:32'        # "
+               "(128,4):(1,4096)"}),
       cuteRow("zipped_product", divide, "",
               {"layoutkit zipped_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # ((2,2),(3,(2,2))):((1,2),(2,(1,4)))"}),
+               "   # ((2,2),(3,(2,2))):((1,2),(2,(1,4)))"}),
       cuteRow("tiled_product", divide, "",
               {"layoutkit tiled_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # ((2,2),3,(2,2)):((1,2),2,(1,4))"}),
+               "   # ((2,2),3,(2,2)):((1,2),2,(1,4))"}),
       cuteRow("flat_product", divide, "",
               {"layoutkit flat_product '(2,2):(1,2)' '(3:1,4:1)'"
-        "   # (2,2,3,(2,2)):(1,2,2,(1,4))"}),
+               "   # (2,2,3,(2,2)):(1,2,2,(1,4))"}),
       cuteRow("blocked_product", divide, "",
               {"layoutkit blocked_product '(2,2):(1,2)' '(2,3):(1,2)'"
-        "   # ((2,2),(2,3)):((1,4),(2,8))"}),
+               "   # ((2,2),(2,3)):((1,4),(2,8))"}),
       cuteRow("raked_product", divide, "",
               {"layoutkit raked_product '(2,2):(1,2)' '(2,3):(1,2)'"
-        "   # ((2,2),(3,2)):((4,1),(8,2))"}),
+               "   # ((2,2),(3,2)):((4,1),(8,2))"}),
 
       // Shapes and swizzles -------------------------------------------------
-      {"shape_div", shapes,
+      {"shape_div",
+       shapes,
        "Divide a shape by a divisor, consuming the divisor mode by mode",
        "exact (default) requires every step to divide evenly one way or the "
        "other; floor and ceil round the quotient.",
@@ -256,17 +286,24 @@ std::vector<CommandSpec> buildRegistry() {
         "layoutkit shape_div '(6,4)' 4 --rounding ceil     # (2,4)"},
        {{"SHAPE", kShapeHelp, Arity::One},
         {"DIVISOR", "an integer or an integer tuple, e.g. 8", Arity::One}},
-       {{"rounding", "MODE", "exact (default), floor or ceil", false,
+       {{"rounding",
+         "MODE",
+         "exact (default), floor or ceil",
+         false,
          {"exact", "floor", "ceil"}}},
        runShapeDiv},
-      {"ceil_div", shapes, "shape_div with ceil rounding", "",
+      {"ceil_div",
+       shapes,
+       "shape_div with ceil rounding",
+       "",
        {"layoutkit ceil_div '(6,4)' 4    # (2,4)",
         "layoutkit ceil_div 10 4         # 3"},
        {{"A", kShapeHelp, Arity::One},
         {"B", "an integer or an integer tuple, e.g. 4", Arity::One}},
        {},
        runCeilDiv},
-      {"swizzle", shapes,
+      {"swizzle",
+       shapes,
        "Sw<B,M,S>(X) = X ^ shiftr(X & (((1<<B)-1) << (M+max(S,0))), S)",
        "shiftr(V, S) is V >> S for S >= 0 and V << -S for S < 0. For S >= 0 "
        "bits [M+S, M+S+B) of X are XORed into bits [M, M+B); for S < 0 bits "
@@ -282,13 +319,16 @@ std::vector<CommandSpec> buildRegistry() {
        runSwizzle},
 
       // Testing -------------------------------------------------------------
-      {"conformance", testing,
+      {"conformance",
+       testing,
        "Run oracle cases (JSON lines) against the library",
        "Prints a count per op and a final line 'N passed, M failed'; exits 0 "
        "only when every case passed.",
        {"layoutkit conformance tests/data/cute-public.jsonl --verbose"},
        {{"FILE", "oracle files, one JSON case per line", Arity::OneOrMore}},
-       {{"verbose", "", "print every failing case (default: the first 20)",
+       {{"verbose",
+         "",
+         "print every failing case (default: the first 20)",
          true,
          {}}},
        runConformanceCommand},

@@ -21,11 +21,11 @@
 
 #include <algorithm>
 #include <fstream>
-#include <limits>
 #include <functional>
 #include <iterator>
-#include <string_view>
+#include <limits>
 #include <map>
+#include <string_view>
 
 namespace lk::cli {
 
@@ -178,8 +178,8 @@ bool isStaticOnlyRejection(std::string_view op, const json &reason) {
 CaseOutcome runCase(std::string_view line) {
   CaseOutcome r;
   if (nestingDepth(line) > kMaxCaseDepth) {
-    r.failure = "JSON nested deeper than " + std::to_string(kMaxCaseDepth) +
-                " levels";
+    r.failure =
+        "JSON nested deeper than " + std::to_string(kMaxCaseDepth) + " levels";
     return r;
   }
   json c = json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -217,10 +217,10 @@ CaseOutcome runCase(std::string_view line) {
         r.deviation = "oracle: " + reason.get<std::string>() +
                       " (static shapes); LayoutKit answers " + got->dump();
       } else if (got) {
-        r.failure = "expected an error (" +
-                    (reason.is_string() ? reason.get<std::string>()
-                                        : reason.dump()) +
-                    "), got " + got->dump();
+        r.failure =
+            "expected an error (" +
+            (reason.is_string() ? reason.get<std::string>() : reason.dump()) +
+            "), got " + got->dump();
       }
     } else if (!got) {
       r.failure = "expected " + c["expect"].dump() +
@@ -270,8 +270,10 @@ ConformanceResult runConformance(const std::vector<std::string> &files,
       ++cases;
       if (bytes > kMaxCaseBytes) {
         fail(file + ":" + std::to_string(lineNo), "<malformed>",
-             "the line has " + std::to_string(bytes) + " bytes; a case has at "
-             "most " + std::to_string(kMaxCaseBytes) + " (1 MiB)");
+             "the line has " + std::to_string(bytes) +
+                 " bytes; a case has at "
+                 "most " +
+                 std::to_string(kMaxCaseBytes) + " (1 MiB)");
         continue;
       }
       CaseOutcome o = runCase(line);
@@ -314,13 +316,13 @@ ConformanceResult runConformance(const std::vector<std::string> &files,
     r.json["deviations"] = deviationList;
     for (const auto &d : deviationList)
       r.text += "DEVIATION " + d["case"].get<std::string>() + " [" +
-                d["op"].get<std::string>() + "]: " +
-                d["message"].get<std::string>() + "\n";
+                d["op"].get<std::string>() +
+                "]: " + d["message"].get<std::string>() + "\n";
   }
   if (failed > shown)
     r.json["failures_not_shown"] = failed - shown;
-  r.text += std::to_string(passed) + " passed, " + std::to_string(failed) +
-            " failed";
+  r.text +=
+      std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
   if (deviations > 0)
     r.text += ", " + std::to_string(deviations) + " documented deviation" +
               (deviations == 1 ? "" : "s");

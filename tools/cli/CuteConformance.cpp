@@ -34,7 +34,8 @@ Expected<IntTuple> tupleFromJson(const json &j) {
     return IntTuple(v);
   }
   if (!j.is_array())
-    return Diagnostic::error("expected an int or an array for an IntTuple, got " + j.dump());
+    return Diagnostic::error(
+        "expected an int or an array for an IntTuple, got " + j.dump());
   IntTuple t;
   for (const json &e : j) {
     LK_TRY(IntTuple child, tupleFromJson(e));
@@ -73,7 +74,8 @@ Expected<Tiler> tilerFromJson(const json &j) {
     }
     return Tiler::tuple(std::move(modes));
   }
-  return Diagnostic::error("expected a tiler (layout, int, array or null), got " + j.dump());
+  return Diagnostic::error(
+      "expected a tiler (layout, int, array or null), got " + j.dump());
 }
 
 //===----------------------------------------------------------------------===//

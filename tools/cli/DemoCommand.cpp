@@ -37,8 +37,8 @@ Expected<Reply> runDemo(const Invocation &inv) {
                              std::to_string(port));
   LK_TRY(Listener l, listenLocal(int(port)));
   std::ostream &out = inv.out ? *inv.out : std::cout;
-  out << "LayoutKit demo: http://127.0.0.1:" << l.port
-      << "/ (serving " << dir << "; Ctrl-C stops)" << std::endl;
+  out << "LayoutKit demo: http://127.0.0.1:" << l.port << "/ (serving " << dir
+      << "; Ctrl-C stops)" << std::endl;
   serveStatic(l, dir, requests, inv.err ? *inv.err : std::cerr);
   Reply r;
   r.streamed = true;
@@ -56,10 +56,18 @@ std::vector<CommandSpec> demoCommands() {
            {"layoutkit demo --port 8080"},
            {},
            {{"port", "N", "the port (default 0: a free port)", false, {}},
-            {"dir", "DIR", "the demo's directory (default: build-wasm/web "
-                           "of the source tree)", false, {}},
-            {"requests", "N", "stop after N requests (default: serve until "
-                              "stopped)", false, {}}},
+            {"dir",
+             "DIR",
+             "the demo's directory (default: build-wasm/web "
+             "of the source tree)",
+             false,
+             {}},
+            {"requests",
+             "N",
+             "stop after N requests (default: serve until "
+             "stopped)",
+             false,
+             {}}},
            runDemo}};
 }
 

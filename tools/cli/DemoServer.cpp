@@ -49,8 +49,7 @@ constexpr TypeRow kTypes[] = {
 
 bool pathChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/' ||
-         c == '-';
+         (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/' || c == '-';
 }
 
 using Clock = std::chrono::steady_clock;
@@ -84,7 +83,8 @@ bool sendAll(int fd, std::string_view data, Clock::time_point deadline) {
   while (!data.empty()) {
     if (!waitFor(fd, POLLOUT, deadline))
       return false;
-    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t n =
+        ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
       continue;
     if (n <= 0)
@@ -216,7 +216,8 @@ void handle(int fd, Shared &sh) {
   Head head = readHead(fd, start + std::chrono::milliseconds(sh.limits.headMs));
   std::string line = head.text.substr(0, head.text.find_first_of("\r\n"));
   if (head.tooLong) {
-    reply(fd, 431, "Request Header Fields Too Large", "text/plain; charset=utf-8",
+    reply(fd, 431, "Request Header Fields Too Large",
+          "text/plain; charset=utf-8",
           "the request head is longer than " + std::to_string(kMaxHead) +
               " bytes\n",
           false, writeBy);
@@ -273,10 +274,8 @@ Expected<std::string> requestPath(std::string_view line) {
   std::string path(target);
   for (size_t i = 0; i < path.size();) {
     size_t j = path.find('/', i + 1);
-    std::string_view seg =
-        std::string_view(path).substr(i + 1, j == std::string::npos
-                                                 ? std::string::npos
-                                                 : j - i - 1);
+    std::string_view seg = std::string_view(path).substr(
+        i + 1, j == std::string::npos ? std::string::npos : j - i - 1);
     if (seg == "..")
       return Diagnostic::error("'..' in the path");
     if (!seg.empty() && seg[0] == '.')
@@ -316,8 +315,8 @@ Expected<Listener> listenLocal(int port) {
       ::listen(fd, 16) != 0) {
     std::string why = std::strerror(errno);
     ::close(fd);
-    return Diagnostic::error("cannot listen on 127.0.0.1:" +
-                             std::to_string(port) + ": " + why);
+    return Diagnostic::error(
+        "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + why);
   }
   socklen_t len = sizeof a;
   ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
@@ -384,8 +383,8 @@ void serveStatic(const Listener &l, const std::string &root,
       reply(c, 503, "Service Unavailable", "text/plain; charset=utf-8",
             "no thread for this connection\n", false, by);
       closeGracefully(c);
-      sh.logLine(std::string("503 (no thread for the connection: ") +
-                 e.what() + ")");
+      sh.logLine(std::string("503 (no thread for the connection: ") + e.what() +
+                 ")");
     }
   }
   std::unique_lock<std::mutex> g(sh.mu);

@@ -64,9 +64,9 @@ Expected<Listener> listenLocal(int port);
 
 /// The server's bounds (see the file comment).
 struct ServerLimits {
-  int headMs = 5000;        ///< time for the whole request head
-  int writeMs = 30000;      ///< time for the whole answer
-  int maxConnections = 64;  ///< connections served at once
+  int headMs = 5000;       ///< time for the whole request head
+  int writeMs = 30000;     ///< time for the whole answer
+  int maxConnections = 64; ///< connections served at once
 };
 
 /// `text` with every byte outside printable ASCII, and the backslash,

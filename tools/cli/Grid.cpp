@@ -35,12 +35,23 @@ std::string xmlEscape(const std::string &s) {
   out.reserve(s.size());
   for (char ch : s) {
     switch (ch) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default: out += ch;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      out += ch;
     }
   }
   return out;
@@ -106,7 +117,8 @@ std::string renderGridSvg(const Grid &g) {
   out += "<title>" + xmlEscape(g.title) + "</title>\n";
   if (!g.legend.empty())
     out += "<text x=\"4\" y=\"" + std::to_string(cellH / 2) +
-           "\" dominant-baseline=\"central\">" + xmlEscape(g.legend) + "</text>\n";
+           "\" dominant-baseline=\"central\">" + xmlEscape(g.legend) +
+           "</text>\n";
   out += "<g stroke=\"#333333\" stroke-width=\"1\">\n";
   for (int64_t r = 0; r < g.rows; ++r)
     for (int64_t c = 0; c < g.cols; ++c)
@@ -129,8 +141,8 @@ std::string renderGridSvg(const Grid &g) {
       const std::string &s = g.cells[size_t(r * g.cols + c)];
       if (!s.empty())
         out += "<text x=\"" + std::to_string(left + c * cellW + cellW / 2) +
-               "\" y=\"" + std::to_string(top + r * cellH + cellH / 2) +
-               "\">" + xmlEscape(s) + "</text>\n";
+               "\" y=\"" + std::to_string(top + r * cellH + cellH / 2) + "\">" +
+               xmlEscape(s) + "</text>\n";
     }
   }
   out += "</g>\n</svg>\n";

@@ -41,7 +41,9 @@ struct Grid {
   std::vector<int64_t> colors;
 
   Grid(int64_t rows, int64_t cols);
-  std::string &cell(int64_t r, int64_t c) { return cells[size_t(r * cols + c)]; }
+  std::string &cell(int64_t r, int64_t c) {
+    return cells[size_t(r * cols + c)];
+  }
   int64_t &color(int64_t r, int64_t c) { return colors[size_t(r * cols + c)]; }
 };
 

@@ -21,12 +21,12 @@
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
 
+#include "cli/Grid.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
-#include "cli/Grid.h"
 #include "layoutkit/hw/Agreement.h"
-#include "layoutkit/hw/Atom.h"
 #include "layoutkit/hw/Analysis.h"
+#include "layoutkit/hw/Atom.h"
 #include "layoutkit/hw/CanonicalLayout.h"
 #include "layoutkit/hw/InstrDescriptor.h"
 #include "layoutkit/hw/SmemDescriptor.h"
@@ -38,7 +38,8 @@ using namespace lk::hw;
 
 namespace {
 
-Diagnostic inParam(Diagnostic d, const Invocation &inv, const std::string &what) {
+Diagnostic inParam(Diagnostic d, const Invocation &inv,
+                   const std::string &what) {
   d.notes.push_back("in " + what + " of '" + inv.spec->name + "'");
   return d;
 }
@@ -128,8 +129,8 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   }
   LK_TRY(api::AccessAnalysis a,
          api::analyseAccess(
-             tile::SwizzledTileLayout(tile::SwizzleLayout(), *distributed), memory,
-             bits, width, arch));
+             tile::SwizzledTileLayout(tile::SwizzleLayout(), *distributed),
+             memory, bits, width, arch));
   Reply r;
   r.text = "widest access: " + std::to_string(a.vectorBytes) + " B per lane\n";
   if (inv.option("global"))
@@ -200,8 +201,9 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
       shape += (shape.empty() ? "" : "x") + std::to_string(e);
     r.text += a->name + "  " + std::string(atomArchName(a->arch)) + "  " +
               a->operand + "  " + shape + "  " + std::to_string(a->threads) +
-              " threads x " + std::to_string(a->values) + " values  (docs/hardware.md §" +
-              a->facts + (a->unverified ? ", UNVERIFIED" : "") + ")\n";
+              " threads x " + std::to_string(a->values) +
+              " values  (docs/hardware.md §" + a->facts +
+              (a->unverified ? ", UNVERIFIED" : "") + ")\n";
     r.json.push_back(jsonOf(api::describe(*a)));
   }
   if (r.text.empty())
@@ -217,8 +219,8 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
   std::string names;
   for (const std::string &n : a->coordNames)
     names += (names.empty() ? "" : ",") + n;
-  g.legend = "rows: (" + names.substr(0, names.rfind(',')) + "), columns: " +
-             names.substr(names.rfind(',') + 1) +
+  g.legend = "rows: (" + names.substr(0, names.rfind(',')) +
+             "), columns: " + names.substr(names.rfind(',') + 1) +
              "; cell: T<thread>V<value> (all holders, '/' separated)";
   for (int64_t r = 0; r < tv.rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
@@ -261,30 +263,44 @@ Expected<Reply> runHwIdesc(const Invocation &inv) {
          decodeUmmaInstrDescriptor(uint32_t(*word), kind, ctaGroup,
                                    inv.option("ws").has_value()));
   Reply r;
-  r.text = "kind=" + std::string(info(d.kind).name) + " a=" +
-           std::string(name(d.a)) + " b=" + std::string(name(d.b)) + " d=" +
-           std::string(name(d.d)) + " m=" + std::to_string(d.m) + " n=" +
-           std::to_string(d.n) + " majorA=" + std::string(name(d.majorA)) +
+  r.text = "kind=" + std::string(info(d.kind).name) +
+           " a=" + std::string(name(d.a)) + " b=" + std::string(name(d.b)) +
+           " d=" + std::string(name(d.d)) + " m=" + std::to_string(d.m) +
+           " n=" + std::to_string(d.n) +
+           " majorA=" + std::string(name(d.majorA)) +
            " majorB=" + std::string(name(d.majorB)) +
            (d.negateA ? " negateA" : "") + (d.negateB ? " negateB" : "") +
            (d.sparse ? " sparse" : "") + (d.saturate ? " saturate" : "");
   if (info(d.kind).blockScaled)
-    r.text += " scale=" + std::string(name(d.scaleType)) + " sfaId=" +
-              std::to_string(d.sfaId) + " sfbId=" + std::to_string(d.sfbId);
+    r.text += " scale=" + std::string(name(d.scaleType)) +
+              " sfaId=" + std::to_string(d.sfaId) +
+              " sfbId=" + std::to_string(d.sfbId);
   r.json = jsonOf(api::describe(d));
   return r;
 }
 
 std::vector<CommandSpec> hwCommands() {
   const std::string group = "Hardware";
-  const OptionSpec dtype{"dtype", "TYPE", "element type, e.g. f16 (default), bf16, f32, f8e4m3", false, {}};
-  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 (default) or sm_100", false, {}};
-  const OptionSpec major{"major", "K|MN", "the operand's major-ness (default K)", false, {"K", "MN"}};
-  const OptionSpec mn{"mn", "N", "tile extent along M or N, in elements", false, {}};
+  const OptionSpec dtype{"dtype",
+                         "TYPE",
+                         "element type, e.g. f16 (default), bf16, f32, f8e4m3",
+                         false,
+                         {}};
+  const OptionSpec arch{
+      "arch", "ARCH", "sm_80, sm_90 (default) or sm_100", false, {}};
+  const OptionSpec major{"major",
+                         "K|MN",
+                         "the operand's major-ness (default K)",
+                         false,
+                         {"K", "MN"}};
+  const OptionSpec mn{
+      "mn", "N", "tile extent along M or N, in elements", false, {}};
   const OptionSpec k{"k", "N", "tile extent along K, in elements", false, {}};
-  const ParamSpec kind{"KIND", "wgmma (Hopper) or umma (Blackwell)", Arity::One};
+  const ParamSpec kind{"KIND", "wgmma (Hopper) or umma (Blackwell)",
+                       Arity::One};
   return {
-      {"hw atoms", group,
+      {"hw atoms",
+       group,
        "List the hardware atoms (mma.sync, ldmatrix, stmatrix, wgmma, tcgen05)",
        "One line per atom: name, first architecture, operand, logical shape, "
        "threads x values, the section of docs/hardware.md.",
@@ -292,54 +308,80 @@ std::vector<CommandSpec> hwCommands() {
         "layoutkit hw atoms --arch sm_100 --instruction tcgen05.ld"},
        {},
        {arch,
-        {"instruction", "NAME", "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld", false, {}},
+        {"instruction",
+         "NAME",
+         "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld",
+         false,
+         {}},
         {"operand", "OP", "A, B, C or frag", false, {}}},
        runHwAtoms},
-      {"hw atom", group,
+      {"hw atom",
+       group,
        "Show who holds what in one atom (table and SVG)",
        "Each logical element lists the (thread, value) pairs that hold it; "
        "--svg colours the cells by thread. --json adds the cute TV layout and "
        "the tile view.",
        {"layoutkit hw atom mma.m16n8k16.f16.C",
         "layoutkit hw atom ldmatrix.x4.b16 --svg ldm.svg"},
-       {{"NAME", "an atom name, e.g. mma.m16n8k16.f16.A (see 'hw atoms')", Arity::One}},
-       {{"svg", "FILE", "also write an SVG picture ('-': print it instead)", false, {}}},
+       {{"NAME", "an atom name, e.g. mma.m16n8k16.f16.A (see 'hw atoms')",
+         Arity::One}},
+       {{"svg",
+         "FILE",
+         "also write an SVG picture ('-': print it instead)",
+         false,
+         {}}},
        runHwAtom},
-      {"hw decode", group,
+      {"hw decode",
+       group,
        "Decode a wgmma / UMMA shared-memory matrix descriptor",
        "Prints the fields (byte offsets, hex start address). With --mn and "
        "--k (and --major, --dtype) also the shared-memory layout the "
        "descriptor denotes, as a composed cute layout in element units.",
        {"layoutkit hw decode wgmma 0x4000004000010000",
-        "layoutkit hw decode wgmma 0x4000004000010000 --mn 64 --k 64 --dtype bf16"},
+        "layoutkit hw decode wgmma 0x4000004000010000 --mn 64 --k 64 --dtype "
+        "bf16"},
        {kind, {"WORD", "the 64-bit descriptor, decimal or 0x hex", Arity::One}},
        {major, dtype, mn, k},
        runHwDecode},
-      {"hw encode", group,
+      {"hw encode",
+       group,
        "Encode a wgmma / UMMA shared-memory matrix descriptor",
        "Fields in bytes; every invalid field is named with its bits and "
        "what is allowed.",
-       {"layoutkit hw encode wgmma --sbo 1024 --swizzle 128B   # 0x4000004000010000"},
+       {"layoutkit hw encode wgmma --sbo 1024 --swizzle 128B   # "
+        "0x4000004000010000"},
        {kind},
        {{"start", "BYTES", "start address (default 0)", false, {}},
         {"lbo", "BYTES", "leading byte offset (default 16)", false, {}},
         {"sbo", "BYTES", "stride byte offset (default 16)", false, {}},
         {"base", "N", "base offset field 0..7 (default 0)", false, {}},
-        {"swizzle", "MODE", "none (default), 32B, 64B, 128B, 128B_atom32B", false, {}}},
+        {"swizzle",
+         "MODE",
+         "none (default), 32B, 64B, 128B, 128B_atom32B",
+         false,
+         {}}},
        runHwEncode},
-      {"hw idesc", group,
+      {"hw idesc",
+       group,
        "Decode a tcgen05.mma instruction descriptor (32 bit)",
        "The fields (A/B formats, D type, M, N, majorness, negation, sparsity, "
        "and for block-scaled kinds the scale type and SF IDs) are validated "
        "with the rules of the kind, cta_group and .ws variant.",
-       {"layoutkit hw idesc 0x08400490 --kind f16   # bf16 x bf16 -> f32, M=128, N=256"},
+       {"layoutkit hw idesc 0x08400490 --kind f16   # bf16 x bf16 -> f32, "
+        "M=128, N=256"},
        {{"WORD", "the 32-bit descriptor, decimal or 0x hex", Arity::One}},
-       {{"kind", "KIND", "f16 (default), tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4", false, {}},
+       {{"kind",
+         "KIND",
+         "f16 (default), tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4",
+         false,
+         {}},
         {"cta-group", "N", "1 (default) or 2", false, {}},
         {"ws", "", "the .ws (weight-stationary) variant", true, {}}},
        runHwIdesc},
-      {"hw analyse", group,
-       "Wavefronts (or sectors), vector width and replication of a warp's access",
+      {"hw analyse",
+       group,
+       "Wavefronts (or sectors), vector width and replication of a warp's "
+       "access",
        "DISTRIBUTED is a tile layout over laneid and m (the register slot) "
        "saying which lane holds which element, or over a block-wide tid "
        "(warp 0 = tid 0..31, lane = tid; not together with laneid); other "
@@ -347,27 +389,62 @@ std::vector<CommandSpec> hwCommands() {
        "(optionally 'Swizzle(...) o ...') giving each element its address. "
        "Each lane moves --width bytes per instruction (default: the widest "
        "its registers allow).",
-       {"layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]'   # 8-way",
-        "layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]' --swizzle 128B"},
-       {{"DISTRIBUTED", "a tile layout over laneid (or tid) and m, e.g. S[(8,64):(1@laneid,1@m)]", Arity::One},
+       {"layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]'   "
+        "# 8-way",
+        "layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]' "
+        "--swizzle 128B"},
+       {{"DISTRIBUTED",
+         "a tile layout over laneid (or tid) and m, e.g. "
+         "S[(8,64):(1@laneid,1@m)]",
+         Arity::One},
         {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
-       {dtype, arch,
-        {"width", "BYTES", "bytes per lane per instruction: 1, 2, 4, 8 or 16", false, {}},
-        {"swizzle", "MODE", "compose MEMORY with this swizzle for --dtype", false, {"none", "32B", "64B", "128B"}},
-        {"global", "", "print the global-memory cost (sectors, lines) instead of the shared-memory one (--json has both)", true, {}}},
+       {dtype,
+        arch,
+        {"width",
+         "BYTES",
+         "bytes per lane per instruction: 1, 2, 4, 8 or 16",
+         false,
+         {}},
+        {"swizzle",
+         "MODE",
+         "compose MEMORY with this swizzle for --dtype",
+         false,
+         {"none", "32B", "64B", "128B"}},
+        {"global",
+         "",
+         "print the global-memory cost (sectors, lines) instead of the "
+         "shared-memory one (--json has both)",
+         true,
+         {}}},
        runHwAnalyse},
-      {"hw agree", group,
+      {"hw agree",
+       group,
        "Check that a buffer layout, its TMA and its MMA descriptor agree",
        "Evaluates the buffer layout, the TMA box layout and the descriptor's "
        "layout on every element of the (MN, K) tile and names the first "
        "element where they differ, and why. Exit status 1 when they differ.",
        {"layoutkit hw agree 'Sw<3,3,3> o (64,64):(64,1)' --mn 64 --k 64 "
         "--dtype bf16 --tma-swizzle 128B --descriptor 0x4000004000010000"},
-       {{"BUFFER", "the buffer's layout (mn, k) -> element offset, e.g. 'Sw<3,3,3> o (64,64):(64,1)'", Arity::One}},
-       {dtype, arch, major, mn, k,
-        {"tma-swizzle", "MODE", "the TMA writes the tile in one box with this swizzle", false, {}},
+       {{"BUFFER",
+         "the buffer's layout (mn, k) -> element offset, e.g. 'Sw<3,3,3> o "
+         "(64,64):(64,1)'",
+         Arity::One}},
+       {dtype,
+        arch,
+        major,
+        mn,
+        k,
+        {"tma-swizzle",
+         "MODE",
+         "the TMA writes the tile in one box with this swizzle",
+         false,
+         {}},
         {"descriptor", "WORD", "the MMA's shared-memory descriptor", false, {}},
-        {"kind", "KIND", "the descriptor's kind: wgmma (default) or umma", false, {"wgmma", "umma"}}},
+        {"kind",
+         "KIND",
+         "the descriptor's kind: wgmma (default) or umma",
+         false,
+         {"wgmma", "umma"}}},
        runHwAgree},
   };
 }

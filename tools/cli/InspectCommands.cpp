@@ -45,10 +45,13 @@ Status writeFile(const std::string &path, const std::string &contents) {
 }
 
 OptionSpec allOption() {
-  return {"all", "", "list every item (default: the first " +
-                         std::to_string(api::kListLimit) +
-                         " and a line saying how many more)",
-          true, {}};
+  return {"all",
+          "",
+          "list every item (default: the first " +
+              std::to_string(api::kListLimit) +
+              " and a line saying how many more)",
+          true,
+          {}};
 }
 
 int64_t listLimit(const Invocation &inv) {
@@ -97,17 +100,17 @@ Expected<Reply> runParse(const Invocation &inv) {
     return r;
   }
   if (grammar != "attribute")
-    return inv.inArgument(
-        Diagnostic::error("unknown grammar '" + grammar +
-                          "'; expected basis or attribute"),
-        0);
+    return inv.inArgument(Diagnostic::error("unknown grammar '" + grammar +
+                                            "'; expected basis or attribute"),
+                          0);
   auto a = cute::parseLayoutAttribute(text);
   if (!a)
     return inv.inArgument(std::move(a).error(), 1);
   r.text = cute::printLayoutAttribute(*a);
   JsonValue swizzle = nullptr, elem = nullptr;
   if (a->swizzle)
-    swizzle = {{"B", a->swizzle->B}, {"M", a->swizzle->M}, {"S", a->swizzle->S}};
+    swizzle = {
+        {"B", a->swizzle->B}, {"M", a->swizzle->M}, {"S", a->swizzle->S}};
   if (a->elem)
     elem = {{"name", a->elem->name}, {"bits", a->elem->bits}};
   r.json = {{"grammar", grammar},

@@ -69,7 +69,8 @@ Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
 Expected<Grid> picture(const LinearLayout &l) {
   if (l.numOutDims() < 1 || l.numOutDims() > 2)
     return Diagnostic::error("the picture needs one or two output dims; the "
-                             "layout has " + std::to_string(l.numOutDims()));
+                             "layout has " +
+                             std::to_string(l.numOutDims()));
   if (l.totalInBits() > 16 || l.totalOutBits() > 16)
     return Diagnostic::error("the picture draws at most 2^16 inputs and "
                              "outputs");
@@ -89,9 +90,10 @@ Expected<Grid> picture(const LinearLayout &l) {
               char(std::toupper(dimName(l.inDim(shown[k]).id)[0])) + " = " +
               std::string(dimName(l.inDim(shown[k]).id));
   int colourDim = shown.size() > 1 ? shown[1] : shown.empty() ? -1 : shown[0];
-  g.legend = legend + (colourDim < 0 ? std::string()
-                                     : "; colour: first holder's " +
-                                           std::string(dimName(l.inDim(colourDim).id)));
+  g.legend = legend + (colourDim < 0
+                           ? std::string()
+                           : "; colour: first holder's " +
+                                 std::string(dimName(l.inDim(colourDim).id)));
   for (int64_t r = 0; r < rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
   for (int64_t c = 0; c < cols; ++c)
@@ -229,8 +231,8 @@ Expected<Reply> runLinearPad(const Invocation &inv) {
   LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(*any, shape));
   LK_TRY(Waste w, pc.layout.waste());
   Reply r;
-  r.text = "padded: " + pc.paddedText + "\n" + pc.describe() + "\nlinear: " +
-           pc.layout.str() + "\nwaste: " + w.str();
+  r.text = "padded: " + pc.paddedText + "\n" + pc.describe() +
+           "\nlinear: " + pc.layout.str() + "\nwaste: " + w.str();
   static constexpr const char *kKinds[] = {"dim", "extent", "stride"};
   JsonValue steps = JsonValue::array();
   for (const bridge::PadStep &st : pc.steps)
@@ -306,8 +308,10 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
     // Checked before the narrowing to unsigned, so no value wraps.
     if (v < 0 || v >= l.numOutDims())
       return Diagnostic::error("--order entry " + std::to_string(i) + " is " +
-                               std::to_string(v) + "; expected an out-dim index "
-                               "in [0, " + std::to_string(l.numOutDims()) + ")");
+                               std::to_string(v) +
+                               "; expected an out-dim index "
+                               "in [0, " +
+                               std::to_string(l.numOutDims()) + ")");
     order.push_back(unsigned(v));
   }
   Reply r;
@@ -322,8 +326,8 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
   flag("surjective", l.isSurjective());
   auto contiguous = contiguousElements(l, order);
   if (contiguous) {
-    r.text += "contiguous elements per thread: " +
-              std::to_string(*contiguous) + "\n";
+    r.text +=
+        "contiguous elements per thread: " + std::to_string(*contiguous) + "\n";
     r.json["contiguous_elements"] = *contiguous;
   } else {
     r.text += "contiguous elements per thread: n/a (" +
@@ -335,7 +339,8 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
   std::string dupText;
   for (int i = 0; i < l.numInDims(); ++i) {
     std::string name(dimName(l.inDim(i).id));
-    uint64_t freeMask = d.freeMasks[size_t(i)], zeroMask = d.zeroMasks[size_t(i)];
+    uint64_t freeMask = d.freeMasks[size_t(i)],
+             zeroMask = d.zeroMasks[size_t(i)];
     dup[name] = {{"free_mask", freeMask}, {"zero_mask", zeroMask}};
     if (freeMask || zeroMask)
       dupText += " " + name + " (free " + maskText(freeMask) + ", zero " +
@@ -372,19 +377,24 @@ Expected<Reply> runLinearShapeOp(const Invocation &inv) {
 
 std::vector<CommandSpec> linearCommands() {
   const std::string group = "Linear layouts";
-  const ParamSpec layout{"LAYOUT",
-                         "a linear layout in its text form, e.g. '{register: "
-                         "[(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}', "
-                         "or Triton's TTGIR text with its tensor type, e.g. "
-                         "'tensor<16x16xf32, #ttg.blocked<{...}>>'",
-                         Arity::One};
-  const OptionSpec svg{"svg", "FILE",
-                       "also write an SVG picture ('-': print it instead)", false, {}};
+  const ParamSpec layout{
+      "LAYOUT",
+      "a linear layout in its text form, e.g. '{register: "
+      "[(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}', "
+      "or Triton's TTGIR text with its tensor type, e.g. "
+      "'tensor<16x16xf32, #ttg.blocked<{...}>>'",
+      Arity::One};
+  const OptionSpec svg{"svg",
+                       "FILE",
+                       "also write an SVG picture ('-': print it instead)",
+                       false,
+                       {}};
   const char *blocked =
       "'{\"kind\":\"blocked\",\"sizePerThread\":[1,4],\"threadsPerWarp\":[8,4],"
       "\"warpsPerCTA\":[1,1],\"order\":[1,0]}'";
   std::vector<CommandSpec> rows = {
-      {"linear standard", group,
+      {"linear standard",
+       group,
        "Build a standard GPU layout (Triton's) from its parameters",
        "PARAMS is a JSON object with `kind` (blocked, nvidia_mma, "
        "dot_operand, slice, swizzled_shared, nvmma_shared, amd_mfma, "
@@ -394,38 +404,47 @@ std::vector<CommandSpec> linearCommands() {
        "TTGIR attribute text ('#ttg.blocked<{...}>', alias lines before it, "
        "docs/linear.md). "
        "SHAPE is the tensor shape (optional when the text is a TTGIR tensor "
-       "type, tensor<64x64xf16, #ttg...>). Prints the layout's text; --show adds the "
+       "type, tensor<64x64xf16, #ttg...>). Prints the layout's text; --show "
+       "adds the "
        "picture of which register / lane / warp holds each element.",
-       {std::string("layoutkit linear standard ") + blocked + " '(8,16)' --show"},
+       {std::string("layoutkit linear standard ") + blocked +
+        " '(8,16)' --show"},
        {{"PARAMS", "the layout parameters as a JSON object or TTGIR text",
          Arity::One},
         {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::Optional}},
        {{"show", "", "also draw the holders of each element", true, {}}, svg},
        runLinearStandard},
-      {"linear show", group,
+      {"linear show",
+       group,
        "Draw which inputs (register, lane, warp, ...) map to each output",
        "One or two output dims: rows are dim0, columns the last dim.",
-       {"layoutkit linear show '{register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'"},
+       {"layoutkit linear show '{register: [(0,1)], lane: [(1,0),(2,0)]} -> "
+        "{dim0: 4, dim1: 2}'"},
        {layout},
        {svg},
        runLinearShow},
-      {"linear bases", group,
+      {"linear bases",
+       group,
        "Print a layout's bases, one line per input bit",
        "--json adds whether the layout is injective and surjective, and its "
        "rank over F2.",
-       {"layoutkit linear bases '{register: [(0,1)], lane: [(1,0),(2,0)]} -> {dim0: 4, dim1: 2}'"},
+       {"layoutkit linear bases '{register: [(0,1)], lane: [(1,0),(2,0)]} -> "
+        "{dim0: 4, dim1: 2}'"},
        {layout},
        {},
        runLinearBases},
-      {"linear apply", group,
+      {"linear apply",
+       group,
        "Evaluate a layout: the XOR of the bases of the set input bits",
        "INPUTS gives dim=value pairs; dims left out are 0.",
        {"layoutkit linear apply '{register: [(0,1)], lane: [(1,0),(2,0)]} -> "
         "{dim0: 4, dim1: 2}' 'register=1,lane=3'   # dim0=3 dim1=1"},
-       {layout, {"INPUTS", "dim=value pairs, e.g. register=1,lane=3", Arity::One}},
+       {layout,
+        {"INPUTS", "dim=value pairs, e.g. register=1,lane=3", Arity::One}},
        {},
        runLinearApply},
-      {"linear compose", group,
+      {"linear compose",
+       group,
        "Compose two layouts: OUTER(INNER(x))",
        "INNER's output dims must be OUTER's input dims (same names and sizes).",
        {"layoutkit linear compose '{lane: [(1),(2)]} -> {offset: 4}' "
@@ -434,24 +453,34 @@ std::vector<CommandSpec> linearCommands() {
         {"OUTER", "the layout applied second", Arity::One}},
        {},
        runLinearCompose},
-      {"linear invert", group,
-       "Invert a layout (square and invertible), or --pseudo: the minimum-norm right inverse",
+      {"linear invert",
+       group,
+       "Invert a layout (square and invertible), or --pseudo: the minimum-norm "
+       "right inverse",
        "The pseudoinverse sets free variables to zero, so broadcast data "
        "resolves to the smallest input.",
        {"layoutkit linear invert '{lane: [(2),(1)]} -> {dim0: 4}'"},
        {layout},
-       {{"pseudo", "", "the pseudoinverse (for non-square or non-injective layouts)", true, {}}},
+       {{"pseudo",
+         "",
+         "the pseudoinverse (for non-square or non-injective layouts)",
+         true,
+         {}}},
        runLinearInvert},
-      {"linear from-cute", group,
+      {"linear from-cute",
+       group,
        "The linear layout of a cute layout (index bits -> offset bits)",
        "Power-of-two extents whose strides share no bits, optionally "
        "swizzled ('Sw<B,M,S> o L'); the in-dim is `index`, the out-dim "
        "`offset` (docs/linear.md, Bridges).",
        {"layoutkit linear from-cute '(4,8):(8,1)'"},
-       {{"LAYOUT", "a cute layout, e.g. (4,8):(8,1) or 'Sw<3,4,3> o (8,64):(64,1)'", Arity::One}},
+       {{"LAYOUT",
+         "a cute layout, e.g. (4,8):(8,1) or 'Sw<3,4,3> o (8,64):(64,1)'",
+         Arity::One}},
        {},
        runLinearFromCute},
-      {"linear pad", group,
+      {"linear pad",
+       group,
        "A layout of any shape as a padded linear layout, with the waste",
        "Extents that are not powers of two are padded to the next one and "
        "masked (docs/linear.md, Non-power-of-two shapes): a cute layout over "
@@ -465,34 +494,48 @@ std::vector<CommandSpec> linearCommands() {
         "layoutkit linear pad 'S[(2,128,112):(112@TCol,1@TLane,1@TCol)]' "
         "--shape '(2,128,112)'"},
        {{"LAYOUT", "a cute, tile or linear layout", Arity::One}},
-       {{"shape", "SHAPE",
+       {{"shape",
+         "SHAPE",
          "the logical shape (tile and linear layouts), e.g. (2,128,112)",
-         false, {}}},
+         false,
+         {}}},
        runLinearPad},
-      {"linear from-tile", group,
+      {"linear from-tile",
+       group,
        "The linear layout of a tile layout (hardware -> logical)",
        "One in-dim per axis (m -> register, laneid -> lane, warpid -> warp, "
        "cta -> block); replicas become zero columns. Out-dim `index`, or "
        "dim0.. with --shape.",
-       {"layoutkit linear from-tile 'S[(8,4,2):(4@laneid,1@laneid,1)]' --shape '(8,8)'"},
-       {{"LAYOUT", "a tile layout with power-of-two extents and strides", Arity::One}},
-       {{"shape", "SHAPE", "the logical shape, e.g. (8,8): out-dims dim0, dim1", false, {}}},
+       {"layoutkit linear from-tile 'S[(8,4,2):(4@laneid,1@laneid,1)]' --shape "
+        "'(8,8)'"},
+       {{"LAYOUT", "a tile layout with power-of-two extents and strides",
+         Arity::One}},
+       {{"shape",
+         "SHAPE",
+         "the logical shape, e.g. (8,8): out-dims dim0, dim1",
+         false,
+         {}}},
        runLinearFromTile},
-      {"linear to-cute", group,
+      {"linear to-cute",
+       group,
        "The cute layout of a linear layout (flattened input -> offset)",
        "Refused when two non-zero bases share a bit (the offsets would carry).",
-       {"layoutkit linear to-cute '{index: [(8),(16),(1),(2),(4)]} -> {offset: 32}'"},
+       {"layoutkit linear to-cute '{index: [(8),(16),(1),(2),(4)]} -> {offset: "
+        "32}'"},
        {layout},
        {},
        runLinearToCute},
-      {"linear to-tile", group,
+      {"linear to-tile",
+       group,
        "The tile layout of a hardware -> logical linear layout",
        "Every non-zero basis must be a single logical bit, each reached once.",
-       {"layoutkit linear to-tile '{register: [(0,1)], lane: [(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}'"},
+       {"layoutkit linear to-tile '{register: [(0,1)], lane: "
+        "[(0,2),(0,4),(1,0),(2,0),(4,0)]} -> {dim0: 8, dim1: 8}'"},
        {layout},
        {},
        runLinearToTile},
-      {"linear product", group,
+      {"linear product",
+       group,
        "The product INNER * OUTER (direct sum of the bases)",
        "Input and output dims are the union, INNER's first; on a common "
        "output dim OUTER's values are shifted above INNER's.",
@@ -502,7 +545,8 @@ std::vector<CommandSpec> linearCommands() {
         {"OUTER", "the major layout", Arity::One}},
        {},
        runLinearProduct},
-      {"linear divide", group,
+      {"linear divide",
+       group,
        "The quotient C with A = B * C (or, --right, B with A = B * C)",
        "Left division: A's first bases per input dim must be B's; C keeps "
        "the rest shifted down. --right divides by the major part.",
@@ -511,9 +555,14 @@ std::vector<CommandSpec> linearCommands() {
        {{"A", "the layout to divide", Arity::One},
         {"B", "the divisor (the minor part; with --right the major part)",
          Arity::One}},
-       {{"right", "", "divide by the major part (A = B * C, C given)", true, {}}},
+       {{"right",
+         "",
+         "divide by the major part (A = B * C, C given)",
+         true,
+         {}}},
        runLinearDivide},
-      {"linear properties", group,
+      {"linear properties",
+       group,
        "Distributed? memory? contiguity per thread, duplicated data",
        "distributed: every column has at most one bit, non-zero columns "
        "distinct; memory: invertible with 1 or 2 bits per column; contiguous "
@@ -524,45 +573,58 @@ std::vector<CommandSpec> linearCommands() {
        {"layoutkit linear properties '{register: [(0,1)], lane: [(0,2), "
         "(1,0)]} -> {dim0: 2, dim1: 4}'"},
        {layout},
-       {{"order", "ORDER", "memory order of the dims, fastest first, e.g. (1,0)",
-         false, {}}},
+       {{"order",
+         "ORDER",
+         "memory order of the dims, fastest first, e.g. (1,0)",
+         false,
+         {}}},
        runLinearProperties},
   };
-  const ParamSpec order{"ORDER", "result dim i is operand dim ORDER[i], e.g. (1,0)",
-                        Arity::One};
+  const ParamSpec order{
+      "ORDER", "result dim i is operand dim ORDER[i], e.g. (1,0)", Arity::One};
   const ParamSpec shapeArg{"SHAPE", "the other shape, e.g. (4,8)", Arity::One};
   const ParamSpec axis{"AXIS", "the position of the size-1 dim, e.g. 0",
                        Arity::One};
-  const OptionSpec backward{"backward", "",
+  const OptionSpec backward{"backward",
+                            "",
                             "map a wanted result layout to the operand layout "
                             "that gives it with no data movement",
-                            true, {}};
+                            true,
+                            {}};
   auto shapeRow = [&](const std::string &name, const std::string &summary,
-                      std::vector<ParamSpec> params, const std::string &example) {
-    return CommandSpec{"linear " + name, group, summary,
+                      std::vector<ParamSpec> params,
+                      const std::string &example) {
+    return CommandSpec{"linear " + name,
+                       group,
+                       summary,
                        "Shape operations keep every element in its thread and "
                        "register (docs/linear.md, Shape operations); the "
                        "layout's out-dims are dim0.. of the operand.",
                        {"layoutkit linear " + name + " " + example},
-                       std::move(params), {backward}, runLinearShapeOp};
+                       std::move(params),
+                       {backward},
+                       runLinearShapeOp};
   };
   const std::string blockedArg =
       "'{register: [(0,1)], lane: [(0,2), (1,0)]} -> {dim0: 2, dim1: 4}'";
   rows.push_back(shapeRow("trans", "The layout of a transposed tensor",
                           {layout, order}, blockedArg + " '(1,0)'"));
-  rows.push_back(shapeRow("reshape", "The layout of a reshaped tensor (row-major)",
+  rows.push_back(shapeRow("reshape",
+                          "The layout of a reshaped tensor (row-major)",
                           {layout, shapeArg}, blockedArg + " 8"));
-  rows.push_back(shapeRow("expand_dims", "The layout with a size-1 dim inserted",
+  rows.push_back(shapeRow("expand_dims",
+                          "The layout with a size-1 dim inserted",
                           {layout, axis}, blockedArg + " 0"));
-  rows.push_back(shapeRow("broadcast", "The layout of a tensor broadcast to SHAPE",
-                          {layout, shapeArg},
-                          "'{lane: [(0,1)]} -> {dim0: 1, dim1: 2}' '(2,2)'"));
-  rows.push_back(shapeRow("join", "The layout of join(a, b): a new minor dim of size 2",
+  rows.push_back(shapeRow(
+      "broadcast", "The layout of a tensor broadcast to SHAPE",
+      {layout, shapeArg}, "'{lane: [(0,1)]} -> {dim0: 1, dim1: 2}' '(2,2)'"));
+  rows.push_back(shapeRow("join",
+                          "The layout of join(a, b): a new minor dim of size 2",
                           {layout}, blockedArg));
-  rows.push_back(shapeRow("split", "The layout of split: the minor dim of size 2 removed",
-                          {layout},
-                          "'{register: [(0,0,1)], lane: [(0,1,0)]} -> {dim0: 1, "
-                          "dim1: 2, dim2: 2}'"));
+  rows.push_back(shapeRow(
+      "split", "The layout of split: the minor dim of size 2 removed", {layout},
+      "'{register: [(0,0,1)], lane: [(0,1,0)]} -> {dim0: 1, "
+      "dim1: 2, dim2: 2}'"));
   return rows;
 }
 

@@ -58,14 +58,14 @@ Expected<Reply> runTable2(const Invocation &) {
            "across-dims layout\n";
   for (const paper::Table2Row &row : rows) {
     std::string type = shapeText(row.shape) + "x" + row.dtype;
-    r.text += pad(type, 14) +
-              pad(row.perDim.instruction + " " +
-                      std::to_string(row.perDim.bitwidth),
-                  16) +
-              pad(row.acrossDims.instruction + " " +
-                      std::to_string(row.acrossDims.bitwidth),
-                  16) +
-              row.acrossDims.layout + "\n";
+    r.text +=
+        pad(type, 14) +
+        pad(row.perDim.instruction + " " + std::to_string(row.perDim.bitwidth),
+            16) +
+        pad(row.acrossDims.instruction + " " +
+                std::to_string(row.acrossDims.bitwidth),
+            16) +
+        row.acrossDims.layout + "\n";
     JsonValue j = JsonValue::object();
     j["dtype"] = row.dtype;
     j["shape"] = row.shape;
@@ -95,19 +95,19 @@ Expected<Reply> runTable3(const Invocation &) {
            pad("st.shared (no elim -> elim)", 30) +
            "thread stores (no elim -> elim)\n";
   for (const paper::Table3Row &row : rows) {
-    r.text += pad(row.layout, 17) +
-              pad(std::to_string(row.supported) + "/" +
-                      std::to_string(row.cases),
-                  11) +
-              pad(std::to_string(row.storeInstructionsNoElim) + " -> " +
-                      std::to_string(row.storeInstructions) + " (-" +
-                      percentLess(row.storeInstructions,
-                                  row.storeInstructionsNoElim) +
-                      ")",
-                  30) +
-              std::to_string(row.storeLanesNoElim) + " -> " +
-              std::to_string(row.storeLanes) + " (-" +
-              percentLess(row.storeLanes, row.storeLanesNoElim) + ")\n";
+    r.text +=
+        pad(row.layout, 17) +
+        pad(std::to_string(row.supported) + "/" + std::to_string(row.cases),
+            11) +
+        pad(std::to_string(row.storeInstructionsNoElim) + " -> " +
+                std::to_string(row.storeInstructions) + " (-" +
+                percentLess(row.storeInstructions,
+                            row.storeInstructionsNoElim) +
+                ")",
+            30) +
+        std::to_string(row.storeLanesNoElim) + " -> " +
+        std::to_string(row.storeLanes) + " (-" +
+        percentLess(row.storeLanes, row.storeLanesNoElim) + ")\n";
     if (!row.firstFailure.empty())
       r.text += "  first failure: " + row.firstFailure + "\n";
     JsonValue j = JsonValue::object();
@@ -134,13 +134,13 @@ Expected<Reply> runTable4(const Invocation &) {
   r.text = pad("pair", 10) + pad("passed", 10) +
            "no-op / register / shuffle / shared conversions\n";
   for (const paper::Table4Row &row : t.rows) {
-    r.text += pad(row.pair, 10) +
-              pad(std::to_string(row.passed) + "/" + std::to_string(row.total),
-                  10) +
-              std::to_string(row.noOp) + " / " +
-              std::to_string(row.registerPermutation) + " / " +
-              std::to_string(row.warpShuffle) + " / " +
-              std::to_string(row.sharedMemory) + "\n";
+    r.text +=
+        pad(row.pair, 10) +
+        pad(std::to_string(row.passed) + "/" + std::to_string(row.total), 10) +
+        std::to_string(row.noOp) + " / " +
+        std::to_string(row.registerPermutation) + " / " +
+        std::to_string(row.warpShuffle) + " / " +
+        std::to_string(row.sharedMemory) + "\n";
     if (!row.firstFailure.empty())
       r.text += "  first failure: " + row.firstFailure + "\n";
     JsonValue j = JsonValue::object();
@@ -197,7 +197,8 @@ Expected<Reply> runReduce(const Invocation &inv) {
 std::vector<CommandSpec> paperCommands() {
   const std::string group = "Paper evaluation";
   return {
-      {"paper table2", group,
+      {"paper table2",
+       group,
        "Table 2: global-access vectorization of f8/f16 [512, k] tensors",
        "For each tensor type, the blocked layout of a coalescing heuristic "
        "(16 bytes per thread where contiguity allows, threads along the "
@@ -209,7 +210,8 @@ std::vector<CommandSpec> paperCommands() {
        {},
        {},
        runTable2},
-      {"paper table3", group,
+      {"paper table3",
+       group,
        "Table 3: reductions over blocked, mma, dot-operand, sliced and "
        "custom layouts",
        "Every case (16x16..128x128, 1-8 warps, each axis) is planned with "
@@ -219,7 +221,8 @@ std::vector<CommandSpec> paperCommands() {
        {},
        {},
        runTable3},
-      {"paper table4", group,
+      {"paper table4",
+       group,
        "Table 4: mixed-precision dot operands, conversions planned and "
        "simulated",
        "For each (integer, float) pair and its grid, the operands are "
@@ -230,7 +233,8 @@ std::vector<CommandSpec> paperCommands() {
        {},
        {},
        runTable4},
-      {"paper reduce", group,
+      {"paper reduce",
+       group,
        "Plan and simulate a reduction of a distributed layout along one axis",
        "In-thread combines, butterfly shuffle rounds and, when warps hold "
        "the axis, a shared-memory exchange storing duplicated data once "
@@ -242,10 +246,12 @@ std::vector<CommandSpec> paperCommands() {
          Arity::One}},
        {{"axis", "N", "the output dim to reduce along (required)", false, {}},
         {"dtype", "TYPE", "element type (default f32)", false, {}},
-        {"shape", "SHAPE",
-         "the tensor shape, needed by standard-layout parameters", false, {}},
-        {"no-dedup", "", "store from every lane, register and warp", true,
-         {}}},
+        {"shape",
+         "SHAPE",
+         "the tensor shape, needed by standard-layout parameters",
+         false,
+         {}},
+        {"no-dedup", "", "store from every lane, register and warp", true, {}}},
        runReduce},
   };
 }

@@ -223,9 +223,9 @@ Expected<Reply> runPlan(const Invocation &inv) {
     return r;
   plan::CudaEmitOptions emitOptions;
   emitOptions.hostMain = emit.hostMain;
-  LK_TRY(std::string code, planned.padded
-                               ? plan::emitCuda(*planned.padded, emitOptions)
-                               : plan::emitCuda(planned.report.plan, emitOptions));
+  LK_TRY(std::string code,
+         planned.padded ? plan::emitCuda(*planned.padded, emitOptions)
+                        : plan::emitCuda(planned.report.plan, emitOptions));
   if (out) {
     LK_CHECK(writeFile(*out, code));
     r.text += "\nCUDA C++ written to " + *out;

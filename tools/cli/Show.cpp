@@ -47,7 +47,8 @@ std::string renderTable(const OffsetTable &table) {
 
   std::string out = table.title + "\n" + indent;
   for (int64_t c = 0; c < table.cols; ++c)
-    out += "  " + leftPad(std::to_string(c), width) + (c + 1 < table.cols ? " " : "");
+    out += "  " + leftPad(std::to_string(c), width) +
+           (c + 1 < table.cols ? " " : "");
   out += "\n" + separator;
   for (int64_t r = 0; r < table.rows; ++r) {
     out += leftPad(std::to_string(r), rowWidth) + " ";
@@ -75,8 +76,8 @@ std::string renderSvg(const OffsetTable &table) {
     digits = std::max(digits, cell.str().size());
   const int64_t cellW = std::max<int64_t>(36, 14 + 8 * int64_t(digits));
   const int64_t cellH = 28;
-  const int64_t left =
-      std::max<int64_t>(cellH, 14 + 8 * int64_t(std::to_string(table.rows).size()));
+  const int64_t left = std::max<int64_t>(
+      cellH, 14 + 8 * int64_t(std::to_string(table.rows).size()));
   const int64_t top = cellH;
   const int64_t width = left + table.cols * cellW + 2;
   const int64_t height = top + table.rows * cellH + 2;

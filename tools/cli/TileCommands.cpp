@@ -53,7 +53,8 @@ Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),
 /// when --swizzle is given.
-Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv, size_t i);
+Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv,
+                                                 size_t i);
 
 /// SHAPE: an integer or a flat tuple of positive integers the layout admits.
 Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
@@ -83,7 +84,8 @@ Expected<int64_t> dtypeBits(const Invocation &inv) {
   return t.bits;
 }
 
-Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv, size_t i) {
+Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv,
+                                                 size_t i) {
   LK_TRY(SwizzledTileLayout layout, layoutParam(inv, i));
   std::optional<std::string> mode = inv.option("swizzle");
   if (!mode)
@@ -115,10 +117,12 @@ std::string coordText(std::span<const int64_t> shape, int64_t flat) {
 }
 
 /// "laneid=3 warpid=5 m=1": a physical coordinate with its axis names.
-std::string physicalText(std::span<const Axis> axes, std::span<const int64_t> c) {
+std::string physicalText(std::span<const Axis> axes,
+                         std::span<const int64_t> c) {
   std::string s;
   for (size_t k = 0; k < axes.size(); ++k)
-    s += (k ? " " : "") + std::string(axes[k].name()) + "=" + std::to_string(c[k]);
+    s += (k ? " " : "") + std::string(axes[k].name()) + "=" +
+         std::to_string(c[k]);
   return s;
 }
 
@@ -259,8 +263,9 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   LK_TRY(SwizzledTileLayout layout, swizzledLayoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   if (shape.size() > 2)
-    return Diagnostic::error("tile show draws shapes of rank 1 or 2; got rank " +
-                             std::to_string(shape.size()));
+    return Diagnostic::error(
+        "tile show draws shapes of rank 1 or 2; got rank " +
+        std::to_string(shape.size()));
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   int64_t cols = shape.back();
   if (rows * cols > (int64_t(1) << 16))
@@ -276,10 +281,10 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   // the demo and Python draw), else by its whole coordinate.
   std::string thread = api::threadFormula(axes);
   bool threads = !thread.empty();
-  g.legend = "cell (i,j): " + names +
-             (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)"
-                                               : "") +
-             (threads ? "; colour: thread = " + thread : "; colour: coordinate");
+  g.legend =
+      "cell (i,j): " + names +
+      (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)" : "") +
+      (threads ? "; colour: thread = " + thread : "; colour: coordinate");
   for (int64_t r = 0; r < rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
   for (int64_t c = 0; c < cols; ++c)
@@ -306,8 +311,8 @@ Expected<Reply> runTileShow(const Invocation &inv) {
       if (threads) {
         LK_TRY(g.color(r, c), api::threadIndex(first));
       } else {
-        auto [it, inserted] = coordColour.emplace(
-            physicalText(axes, set[0]), int64_t(coordColour.size()));
+        auto [it, inserted] = coordColour.emplace(physicalText(axes, set[0]),
+                                                  int64_t(coordColour.size()));
         g.color(r, c) = it->second;
       }
       row.push_back(coords);
@@ -316,7 +321,8 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   }
   Reply reply;
   reply.text = renderGridText(g);
-  reply.json = {{"layout", api::tileText(layout)}, {"axes", names}, {"table", table}};
+  reply.json = {
+      {"layout", api::tileText(layout)}, {"axes", names}, {"table", table}};
   LK_CHECK(attachSvg(inv, renderGridSvg(g), reply));
   return reply;
 }
@@ -446,33 +452,38 @@ std::vector<CommandSpec> tileCommands() {
                         "a logical coordinate, e.g. (7,15), or one integer "
                         "(the row-major index)",
                         Arity::One};
-  const OptionSpec svg{"svg", "FILE",
+  const OptionSpec svg{"svg",
+                       "FILE",
                        "also write an SVG picture to FILE ('-': print the "
                        "SVG instead of the text table)",
                        false,
                        {}};
-  const OptionSpec dtype{"dtype", "TYPE",
+  const OptionSpec dtype{"dtype",
+                         "TYPE",
                          "element type, e.g. f16 (default), bf16, f32, f8e4m3",
                          false,
                          {}};
-  const OptionSpec swizzle{"swizzle", "MODE",
+  const OptionSpec swizzle{"swizzle",
+                           "MODE",
                            "compose LAYOUT with the swizzle of this mode for "
                            "--dtype",
                            false,
                            {"none", "32B", "64B", "128B"}};
-  const char *tc = "'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid'";
+  const char *tc = "'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + "
+                   "R[2:4@warpid] + 5@warpid'";
   return {
-      {"tile presets", group,
+      {"tile presets",
+       group,
        "List the hardware tile presets, or print one",
        "Without NAME: one line per preset (name, logical shape, layout). "
        "With NAME: its layout, shape and what it describes; the layout "
        "text can be passed to the other tile commands.",
-       {"layoutkit tile presets",
-        "layoutkit tile presets mma_m8n8_fragment"},
+       {"layoutkit tile presets", "layoutkit tile presets mma_m8n8_fragment"},
        {{"NAME", "a preset name, e.g. tensor_core_8x16", Arity::Optional}},
        {},
        runTilePresets},
-      {"tile eval", group,
+      {"tile eval",
+       group,
        "Evaluate a tile layout: the set L(x) of physical coordinates",
        "L(x) = { D(x) + r + O | r in R }: the coordinate is flattened "
        "row-major, split over the shard extents with the last iter fastest, "
@@ -482,13 +493,19 @@ std::vector<CommandSpec> tileCommands() {
         "layoutkit tile eval 'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]' "
         "'(8,64)' '(3,0)'   # m=216"},
        {layout, shape, coord},
-       {allOption(), dtype, swizzle,
-        {"steps", "", "show which iter contributes what to L(x) (the "
+       {allOption(),
+        dtype,
+        swizzle,
+        {"steps",
+         "",
+         "show which iter contributes what to L(x) (the "
          "components of x, each shard iter's term, the offsets, the replica "
          "iters and the swizzle); --json always has them (steps)",
-         true, {}}},
+         true,
+         {}}},
        runTileEval},
-      {"tile owners", group,
+      {"tile owners",
+       group,
        "Which threads own a logical element, and where they hold it",
        "Owner axes are the thread and device axes (laneid, warpid, tid, "
        "pid, ...); the others (m, TLane, TCol, P, F) say where the owner "
@@ -497,17 +514,21 @@ std::vector<CommandSpec> tileCommands() {
        {layout, shape, coord},
        {allOption(), dtype, swizzle},
        runTileOwners},
-      {"tile holds", group,
+      {"tile holds",
+       group,
        "The logical elements a physical coordinate holds",
        "WHERE fixes some axes (axis=value, comma separated); the others "
        "take every value, so laneid=3,warpid=5 lists what one thread holds "
        "in all its registers.",
-       {std::string("layoutkit tile holds ") + tc + " '(8,16)' 'laneid=0,warpid=5'"},
-       {layout, shape,
+       {std::string("layoutkit tile holds ") + tc +
+        " '(8,16)' 'laneid=0,warpid=5'"},
+       {layout,
+        shape,
         {"WHERE", "axis=value pairs, e.g. laneid=3,warpid=5", Arity::One}},
        {allOption()},
        runTileHolds},
-      {"tile show", group,
+      {"tile show",
+       group,
        "Draw the logical tile with the physical coordinates of each element",
        "Rank-1 or rank-2 shapes. Each cell lists the values of the layout's "
        "axes (replicas separated by |); --svg draws the cells coloured by "
@@ -516,7 +537,8 @@ std::vector<CommandSpec> tileCommands() {
        {layout, shape},
        {svg, dtype, swizzle},
        runTileShow},
-      {"tile banks", group,
+      {"tile banks",
+       group,
        "The line x bank view of a shared-memory layout",
        "Rows are bank lines (128 bytes), columns the 32 banks; a cell lists "
        "the logical elements in that 4-byte word. LAYOUT must have every "
@@ -526,7 +548,8 @@ std::vector<CommandSpec> tileCommands() {
        {layout, shape},
        {dtype, swizzle, svg},
        runTileBanks},
-      {"tile conflicts", group,
+      {"tile conflicts",
+       group,
        "Bank conflicts of lanes reading one column of a shared-memory tile",
        "Lane i reads row FIRST-ROW + i, elements [COLUMN*VECTOR, "
        "(COLUMN+1)*VECTOR). Prints the ways (the most distinct 4-byte "
@@ -540,7 +563,11 @@ std::vector<CommandSpec> tileCommands() {
        {dtype,
         swizzle,
         {"column", "J", "the column of vectors to read (default 0)", false, {}},
-        {"lanes", "N", "number of lanes (default: rows, at most 32)", false, {}},
+        {"lanes",
+         "N",
+         "number of lanes (default: rows, at most 32)",
+         false,
+         {}},
         {"vector", "V", "elements per lane (default 1)", false, {}},
         {"first-row", "R", "row read by lane 0 (default 0)", false, {}}},
        runTileConflicts},

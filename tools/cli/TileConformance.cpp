@@ -39,8 +39,9 @@ Expected<std::vector<int64_t>> intsFromJson(const json &j, const char *what) {
     return out;
   }
   if (!j.is_array())
-    return Diagnostic::error(std::string("expected an array of integers for the ") +
-                             what + ", got " + j.dump());
+    return Diagnostic::error(
+        std::string("expected an array of integers for the ") + what +
+        ", got " + j.dump());
   for (const json &e : j) {
     LK_TRY(int64_t v, intFromJson(e));
     out.push_back(v);

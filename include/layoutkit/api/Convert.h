@@ -71,10 +71,9 @@ Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
 /// linear/Padded.h): a cute layout over its top-level modes (offset ->
 /// dims; `shape` ignored), a tile layout over `shape` (required), a linear
 /// layout with `shape` as its logical shape (required; the layout already
-/// has the padded shape: the account lists the padded dims only). Swizzled and offset layouts
-/// are refused.
-/// Example: toPaddedLinear(cute (4,3):(1,4)) -> {offset: [(1,0), (2,0),
-/// (0,1), (0,2)]} -> {dim0: 4, dim1: 4} over (4,3).
+/// has the padded shape: the account lists the padded dims only). Swizzled and
+/// offset layouts are refused. Example: toPaddedLinear(cute (4,3):(1,4)) ->
+/// {offset: [(1,0), (2,0), (0,1), (0,2)]} -> {dim0: 4, dim1: 4} over (4,3).
 Expected<bridge::PaddedConversion>
 toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape = {});
 

@@ -102,8 +102,7 @@ Expected<CuteValue> parseCuteValue(CuteKind kind, std::string_view text);
 /// integer"), else the library's answer (an error returned as it is).
 /// A Tiler parameter also takes a Layout (the layout tiler) and an Integer
 /// n (n:1); an IntTuple parameter also takes an Integer.
-Expected<CuteValue> callCuteOp(const CuteOp &op,
-                               std::vector<CuteValue> args);
+Expected<CuteValue> callCuteOp(const CuteOp &op, std::vector<CuteValue> args);
 
 } // namespace lk::api
 

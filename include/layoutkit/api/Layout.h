@@ -12,7 +12,8 @@
 ///
 ///   Model   value held                 grammars (Syntax)
 ///   cute    cute::ComposedLayout       CuteText (`S:D`, `Sw<B,M,S> o S:D`),
-///                                      Attribute (`<S,D[,swizzle<..>][,elem=T]>`),
+///                                      Attribute
+///                                      (`<S,D[,swizzle<..>][,elem=T]>`),
 ///                                      BasisDescriptor (strides `(1@0,..)`
 ///                                      over ParseOptions::shape)
 ///   tile    tile::SwizzledTileLayout        TileText (`S[..] + R[..] + O`,
@@ -121,7 +122,8 @@ struct ParseOptions {
 /// A layout of one of the three models, with the grammar it was read from.
 struct AnyLayout {
   Syntax syntax = Syntax::CuteText;
-  std::variant<cute::ComposedLayout, tile::SwizzledTileLayout, linear::LinearLayout>
+  std::variant<cute::ComposedLayout, tile::SwizzledTileLayout,
+               linear::LinearLayout>
       value;
   /// The element type a layout attribute names (`elem=...`).
   std::optional<cute::ElementType> elem;

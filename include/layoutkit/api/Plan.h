@@ -63,9 +63,9 @@ namespace lk::api {
 /// comment). Fails when tv has not 2 top-level modes, when `shape` is
 /// empty, or when the bridge refuses tv (a non-power-of-two extent, ...).
 /// `shapeName` names the shape in the diagnostic (e.g. "--shape").
-Expected<linear::LinearLayout> tvToLinear(const cute::Layout &tv,
-                                          std::span<const int64_t> shape,
-                                          std::string_view shapeName = "a shape");
+Expected<linear::LinearLayout>
+tvToLinear(const cute::Layout &tv, std::span<const int64_t> shape,
+           std::string_view shapeName = "a shape");
 
 /// The hardware -> logical layout of `l` over the leaves of options.shape
 /// (see the file comment).
@@ -103,8 +103,9 @@ inline constexpr int64_t kMaxReduceRegisters = int64_t(1) << 14;
 /// `type` (plan::planReduction; `eliminateDuplicates` false: every lane,
 /// register and warp stores) and simulates it. Fails, before planning, on
 /// an axis outside [0, rank of the layout's output dims) and on more than
-/// kMaxReduceRegisters registers per thread, and as the planner does (a simulation that disagrees is a result, not a failure:
-/// simulation.correct is false).
+/// kMaxReduceRegisters registers per thread, and as the planner does (a
+/// simulation that disagrees is a result, not a failure: simulation.correct is
+/// false).
 Expected<ReductionReport> reduce(const linear::LinearLayout &layout,
                                  int64_t axis, const cute::ElementType &type,
                                  bool eliminateDuplicates = true);
@@ -119,7 +120,8 @@ Expected<plan::GatherPlan> gather(const linear::LinearLayout &src,
 /// Most registers per thread (size of the register dim of SRC or DST)
 /// planConversion() accepts: 2^16. More is refused before planning, by the
 /// planner itself (plan::checkPlanSize).
-inline constexpr int64_t kMaxPlanRegisters = int64_t(1) << plan::kMaxRegisterBits;
+inline constexpr int64_t kMaxPlanRegisters = int64_t(1)
+                                             << plan::kMaxRegisterBits;
 /// The thread hierarchy planConversion() accepts, refused before planning
 /// beyond it (the planner tabulates per lane and warp): at most 64 lanes
 /// (a wave64 warp), 1024 threads (lanes x warps, a CTA) and 16 blocks (a
@@ -179,13 +181,10 @@ struct PaddedPlanReport {
 /// linear::PaddedLayout::make checks), and as planConversion does.
 /// Example: src, dst over (16,32) with logical (12,24): a shared-memory
 /// plan whose 224 padded elements of 512 are never read or written.
-Expected<PaddedPlanReport>
-planPaddedConversion(const linear::LinearLayout &src,
-                     const linear::LinearLayout &dst,
-                     const cute::ElementType &type,
-                     std::span<const int64_t> logical,
-                     plan::PlanOptions options = {},
-                     const ReportOptions &report = {});
+Expected<PaddedPlanReport> planPaddedConversion(
+    const linear::LinearLayout &src, const linear::LinearLayout &dst,
+    const cute::ElementType &type, std::span<const int64_t> logical,
+    plan::PlanOptions options = {}, const ReportOptions &report = {});
 
 /// A plan of a tensor whose logical shape may be padded: `padded` is set
 /// when a logical shape was given.
@@ -199,13 +198,10 @@ struct TensorPlanReport {
 /// `logical` otherwise (the CLI's --logical, Python's logical=).
 /// Example: logical {} -> padded empty; logical {12, 24} over (16,32)
 /// layouts -> padded->logicalShape == {12, 24}.
-Expected<TensorPlanReport>
-planTensorConversion(const linear::LinearLayout &src,
-                     const linear::LinearLayout &dst,
-                     const cute::ElementType &type,
-                     std::span<const int64_t> logical,
-                     const plan::PlanOptions &options = {},
-                     const ReportOptions &report = {});
+Expected<TensorPlanReport> planTensorConversion(
+    const linear::LinearLayout &src, const linear::LinearLayout &dst,
+    const cute::ElementType &type, std::span<const int64_t> logical,
+    const plan::PlanOptions &options = {}, const ReportOptions &report = {});
 
 } // namespace lk::api
 

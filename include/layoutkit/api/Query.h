@@ -332,17 +332,16 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text);
 /// than kMaxHolderVisits replicas (each starts the search once), and when
 /// the search would visit more than kMaxHolderVisits candidates (the error
 /// names the limit).
-Expected<std::vector<int64_t>>
-holders(const tile::SwizzledTileLayout &layout,
-        std::span<const tile::AxisValue> where);
+Expected<std::vector<int64_t>> holders(const tile::SwizzledTileLayout &layout,
+                                       std::span<const tile::AxisValue> where);
 
 /// `layout` composed with the swizzle of `swizzleMode` ("none", "32B",
 /// "64B", "128B") for `dtypeBits`-bit elements; refused when the layout
 /// already has a swizzle (and the mode is not "none"). Example: 128B for
 /// 16-bit elements is Swizzle(M=3,B=3,S=3).
-Expected<tile::SwizzledTileLayout> withSwizzleMode(const tile::SwizzledTileLayout &layout,
-                                              int64_t dtypeBits,
-                                              std::string_view swizzleMode);
+Expected<tile::SwizzledTileLayout>
+withSwizzleMode(const tile::SwizzledTileLayout &layout, int64_t dtypeBits,
+                std::string_view swizzleMode);
 /// `layout` as a shared-memory layout for `dtypeBits`-bit elements; with
 /// `swizzleMode` (e.g. "128B", tile::swizzleModeByName) the mode's swizzle
 /// for that width is applied (refused when the layout already has one).
@@ -397,8 +396,8 @@ struct Evaluation {
 };
 /// evaluate() and evaluationSteps() of one element. @pre 0 <= x < size,
 /// limit >= 1
-Evaluation evaluation(const tile::SwizzledTileLayout &layout, TileElement element,
-                      int64_t limit);
+Evaluation evaluation(const tile::SwizzledTileLayout &layout,
+                      TileElement element, int64_t limit);
 
 /// The first `limit` owners of an element (of `total`, the replica count).
 struct OwnerList {
@@ -474,11 +473,10 @@ struct AccessAnalysis {
 /// hw::vectorBytes, sharedAccess, globalAccess and replication of one
 /// warp's access; refused (with the reason of the first that fails) when
 /// the distributed layout is swizzled or any analysis fails.
-Expected<AccessAnalysis> analyseAccess(const tile::SwizzledTileLayout &distributed,
-                                       const tile::MemoryLayout &memory,
-                                       int64_t dtypeBits,
-                                       std::optional<int64_t> accessBytes,
-                                       hw::Arch arch);
+Expected<AccessAnalysis>
+analyseAccess(const tile::SwizzledTileLayout &distributed,
+              const tile::MemoryLayout &memory, int64_t dtypeBits,
+              std::optional<int64_t> accessBytes, hw::Arch arch);
 
 //===----------------------------------------------------------------------===//
 // linear

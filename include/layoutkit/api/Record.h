@@ -73,7 +73,9 @@ public:
   double asDouble() const { return std::get<double>(v_); }
   const std::string &asString() const { return std::get<std::string>(v_); }
   const List &asList() const { return std::get<List>(v_); }
-  const Record &asRecord() const { return *std::get<std::shared_ptr<Record>>(v_); }
+  const Record &asRecord() const {
+    return *std::get<std::shared_ptr<Record>>(v_);
+  }
 
 private:
   std::variant<std::monostate, bool, int64_t, double, std::string, List,

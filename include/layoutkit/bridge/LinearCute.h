@@ -65,8 +65,8 @@
 /// layout ll, cuteToLinear(linearToCute(ll), {in names, out dims}) == ll.
 ///
 /// Examples:
-///   cuteToLinear((4,2):(2,1))            -> {index: [(2), (4), (1)]} -> {offset: 8}
-///   cuteToLinear((8,8):(8,1), {dim0,dim1})
+///   cuteToLinear((4,2):(2,1))            -> {index: [(2), (4), (1)]} ->
+///   {offset: 8} cuteToLinear((8,8):(8,1), {dim0,dim1})
 ///       -> {dim0: [(8),(16),(32)], dim1: [(1),(2),(4)]} -> {offset: 64}
 ///   cuteToLinear(Sw<1,1,2> o 16:1)       -> columns 1, 2, 4, 8^2=10
 ///       -> {index: [(1), (2), (4), (10)]} -> {offset: 16}
@@ -115,9 +115,8 @@ struct CuteToLinearDims {
 Expected<linear::LinearLayout> cuteToLinear(const cute::Layout &layout,
                                             const CuteToLinearDims &dims = {});
 /// The same for Sw o L: columns Sw(col_j). A non-zero offset is refused.
-Expected<linear::LinearLayout>
-cuteToLinear(const cute::ComposedLayout &layout,
-             const CuteToLinearDims &dims = {});
+Expected<linear::LinearLayout> cuteToLinear(const cute::ComposedLayout &layout,
+                                            const CuteToLinearDims &dims = {});
 
 /// The cute layout of a linear layout (flattened input -> flattened output
 /// as an integer): evaluate(result, x) == ll.applyFlat(x) for every x.

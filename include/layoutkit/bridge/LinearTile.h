@@ -100,7 +100,8 @@ struct TileToLinearDims {
 };
 
 /// The linear in-dim name of a tile axis.
-linear::DimId axisDim(tile::Axis a, linear::DimId memoryDim = linear::dims::kRegister);
+linear::DimId axisDim(tile::Axis a,
+                      linear::DimId memoryDim = linear::dims::kRegister);
 /// The tile axis of a linear in-dim name (register / offset / memoryDim ->
 /// m, lane -> laneid, warp -> warpid, block -> cta, else by name).
 Expected<tile::Axis> dimAxis(linear::DimId d,
@@ -112,8 +113,9 @@ Expected<linear::LinearLayout> tileToLinear(const tile::TileLayout &layout,
 
 /// The tile layout of a hardware -> logical linear layout. The out-dims are
 /// the logical dims, most major first (one out-dim: the flat index).
-Expected<tile::TileLayout> linearToTile(const linear::LinearLayout &ll,
-                                        linear::DimId memoryDim = linear::dims::kRegister);
+Expected<tile::TileLayout>
+linearToTile(const linear::LinearLayout &ll,
+             linear::DimId memoryDim = linear::dims::kRegister);
 
 } // namespace lk::bridge
 

@@ -20,13 +20,15 @@
 #define LAYOUTKIT_CORE_BITS_H
 
 #include <bit>
-#include <limits>
 #include <cstdint>
+#include <limits>
 
 namespace lk {
 
 /// True iff v > 0 is a power of two.
-constexpr bool isPow2(int64_t v) noexcept { return v > 0 && (v & (v - 1)) == 0; }
+constexpr bool isPow2(int64_t v) noexcept {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 
 /// log2 v when v is a power of two; -1 otherwise (v <= 0 included).
 constexpr int log2Exact(int64_t v) noexcept {
@@ -44,9 +46,7 @@ constexpr int log2Ceil(int64_t v) noexcept {
 }
 
 /// The number of bits needed to write v: floor(log2 v) + 1, and 0 for 0.
-constexpr int bitWidth(uint64_t v) noexcept {
-  return 64 - std::countl_zero(v);
-}
+constexpr int bitWidth(uint64_t v) noexcept { return 64 - std::countl_zero(v); }
 
 /// 2^n for 0 <= n <= 62, and INT64_MAX for n >= 63, where 2^n does not
 /// fit an int64_t: the count saturates at a value no enumeration,

@@ -77,9 +77,21 @@ int64_t gcd(int64_t a, int64_t b);
 /// and remembers whether any overflowed.
 class Arith {
 public:
-  int64_t add(int64_t a, int64_t b) { int64_t r; bad_ |= addOverflows(a, b, r); return r; }
-  int64_t sub(int64_t a, int64_t b) { int64_t r; bad_ |= subOverflows(a, b, r); return r; }
-  int64_t mul(int64_t a, int64_t b) { int64_t r; bad_ |= mulOverflows(a, b, r); return r; }
+  int64_t add(int64_t a, int64_t b) {
+    int64_t r;
+    bad_ |= addOverflows(a, b, r);
+    return r;
+  }
+  int64_t sub(int64_t a, int64_t b) {
+    int64_t r;
+    bad_ |= subOverflows(a, b, r);
+    return r;
+  }
+  int64_t mul(int64_t a, int64_t b) {
+    int64_t r;
+    bad_ |= mulOverflows(a, b, r);
+    return r;
+  }
   bool ok() const { return !bad_; }
   /// "integer overflow in <what>".
   static Diagnostic diagnostic(const std::string &what);

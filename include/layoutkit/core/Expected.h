@@ -37,15 +37,25 @@ public:
   template <class... Args>
   explicit Expected(std::in_place_t, Args &&...args)
       : storage_(std::in_place_index<0>, std::forward<Args>(args)...) {}
-  Expected(Diagnostic diag) : storage_(std::in_place_index<1>, std::move(diag)) {}
+  Expected(Diagnostic diag)
+      : storage_(std::in_place_index<1>, std::move(diag)) {}
 
   /// True when a value is held.
   bool hasValue() const { return storage_.index() == 0; }
   explicit operator bool() const { return hasValue(); }
 
-  T &value() & { assert(hasValue()); return std::get<0>(storage_); }
-  const T &value() const & { assert(hasValue()); return std::get<0>(storage_); }
-  T &&value() && { assert(hasValue()); return std::get<0>(std::move(storage_)); }
+  T &value() & {
+    assert(hasValue());
+    return std::get<0>(storage_);
+  }
+  const T &value() const & {
+    assert(hasValue());
+    return std::get<0>(storage_);
+  }
+  T &&value() && {
+    assert(hasValue());
+    return std::get<0>(std::move(storage_));
+  }
 
   T &operator*() & { return value(); }
   const T &operator*() const & { return value(); }
@@ -53,8 +63,14 @@ public:
   T *operator->() { return &value(); }
   const T *operator->() const { return &value(); }
 
-  const Diagnostic &error() const & { assert(!hasValue()); return std::get<1>(storage_); }
-  Diagnostic &&error() && { assert(!hasValue()); return std::get<1>(std::move(storage_)); }
+  const Diagnostic &error() const & {
+    assert(!hasValue());
+    return std::get<1>(storage_);
+  }
+  Diagnostic &&error() && {
+    assert(!hasValue());
+    return std::get<1>(std::move(storage_));
+  }
 
   /// The value, or `fallback` when an error is held.
   T valueOr(T fallback) const & { return hasValue() ? value() : fallback; }

@@ -52,7 +52,11 @@ public:
 
   constexpr BasisPath() = default;
   /// The single-level path `@d`. @pre 0 <= d <= kMaxIndex
-  static BasisPath unit(int d) { BasisPath p; p.bits_ = uint32_t(d + 1); return p; }
+  static BasisPath unit(int d) {
+    BasisPath p;
+    p.bits_ = uint32_t(d + 1);
+    return p;
+  }
   /// Appends a level (innermost). Fails beyond kMaxDepth or kMaxIndex.
   Expected<BasisPath> pushed(int64_t d) const;
 
@@ -61,9 +65,17 @@ public:
   /// Index at level k (0 = outermost). @pre k < depth()
   int at(int k) const { return int((bits_ >> (8 * k)) & 0xff) - 1; }
   /// The path without its outermost level.
-  BasisPath tail() const { BasisPath p; p.bits_ = bits_ >> 8; return p; }
+  BasisPath tail() const {
+    BasisPath p;
+    p.bits_ = bits_ >> 8;
+    return p;
+  }
   uint32_t raw() const { return bits_; }
-  static BasisPath fromRaw(uint32_t raw) { BasisPath p; p.bits_ = raw; return p; }
+  static BasisPath fromRaw(uint32_t raw) {
+    BasisPath p;
+    p.bits_ = raw;
+    return p;
+  }
   /// "@0@1", or "" for the empty path.
   std::string str() const;
   bool operator==(const BasisPath &) const = default;

@@ -31,7 +31,9 @@ template <class T, size_t N> class SmallVector {
 
 public:
   SmallVector() = default;
-  SmallVector(std::initializer_list<T> init) { assign(init.begin(), init.size()); }
+  SmallVector(std::initializer_list<T> init) {
+    assign(init.begin(), init.size());
+  }
   SmallVector(const SmallVector &o) { assign(o.data(), o.size()); }
   SmallVector(SmallVector &&o) noexcept { steal(o); }
   SmallVector &operator=(const SmallVector &o) {
@@ -58,17 +60,32 @@ public:
   T *end() { return data_ + size_; }
   const T *begin() const { return data_; }
   const T *end() const { return data_ + size_; }
-  T &operator[](size_t i) { assert(i < size_); return data_[i]; }
-  const T &operator[](size_t i) const { assert(i < size_); return data_[i]; }
-  T &back() { assert(size_ > 0); return data_[size_ - 1]; }
-  const T &back() const { assert(size_ > 0); return data_[size_ - 1]; }
+  T &operator[](size_t i) {
+    assert(i < size_);
+    return data_[i];
+  }
+  const T &operator[](size_t i) const {
+    assert(i < size_);
+    return data_[i];
+  }
+  T &back() {
+    assert(size_ > 0);
+    return data_[size_ - 1];
+  }
+  const T &back() const {
+    assert(size_ > 0);
+    return data_[size_ - 1];
+  }
 
   void push_back(const T &v) {
     if (size_ == capacity_) [[unlikely]]
       grow(size_ + 1);
     data_[size_++] = v;
   }
-  void pop_back() { assert(size_ > 0); --size_; }
+  void pop_back() {
+    assert(size_ > 0);
+    --size_;
+  }
   void clear() { size_ = 0; }
   void resize(size_t n, const T &fill = T()) {
     if (n > capacity_)

@@ -55,9 +55,19 @@ struct Tiler {
   /// composition uses n:1 even for n == 1 (as CuTe does).
   bool integer = false;
 
-  static Tiler of(cute::Layout l) { Tiler t; t.kind = Kind::Layout; t.layout = std::move(l); return t; }
+  static Tiler of(cute::Layout l) {
+    Tiler t;
+    t.kind = Kind::Layout;
+    t.layout = std::move(l);
+    return t;
+  }
   static Expected<Tiler> ofSize(int64_t n);
-  static Tiler tuple(std::vector<Tiler> modes) { Tiler t; t.kind = Kind::Tuple; t.modes = std::move(modes); return t; }
+  static Tiler tuple(std::vector<Tiler> modes) {
+    Tiler t;
+    t.kind = Kind::Tuple;
+    t.modes = std::move(modes);
+    return t;
+  }
   static Tiler keep() { return Tiler(); }
   /// "8:1", "(8:1,_,(2:1,4:1))".
   std::string str() const;
@@ -78,7 +88,8 @@ struct Tiler {
 /// weakly congruent to the shape, and on overflow.
 Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout);
 /// A composed layout at a coordinate: Sw(offset + L(coord)).
-/// Example: (Sw<3,4,3> o (8,64):(64,1))(1,16) = Sw(80) = 80 ^ ((80 & 0x380) >> 3) = 80.
+/// Example: (Sw<3,4,3> o (8,64):(64,1))(1,16) = Sw(80) = 80 ^ ((80 & 0x380) >>
+/// 3) = 80.
 Expected<int64_t> crd2idx(const IntTuple &coord, const ComposedLayout &layout);
 /// Fast 1-D evaluation L(i) for plain-integer strides; no allocation.
 /// @pre !layout.hasBasisStrides(), 0 <= i
@@ -158,7 +169,8 @@ Expected<int64_t> max_common_vector(const Layout &a, const Layout &b);
 // Divides and products
 //===----------------------------------------------------------------------===//
 
-/// logical_divide(A, T) = composition(A, (T, complement(T, shape(coalesce(A)))))
+/// logical_divide(A, T) = composition(A, (T, complement(T,
+/// shape(coalesce(A)))))
 /// -> (tile, rest). By-mode tilers divide mode i and keep A's other modes.
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t);
 /// ((tile modes...), (rest modes..., untouched modes of A...)).
@@ -195,7 +207,8 @@ enum class Rounding { Exact, Floor, Ceil };
 ///  * Floor: floor(s_i / d) (may give 0), remaining ceil(d / s_i).
 ///  * Ceil: ceil(s_i / d), remaining ceil(d / s_i).
 /// Examples: shape_div((4,6), 8, Exact) = (1,3);
-///           shape_div((6,4), 4, Ceil) = (2,4); shape_div(6, 4, Exact) -> error.
+///           shape_div((6,4), 4, Ceil) = (2,4); shape_div(6, 4, Exact) ->
+///           error.
 Expected<IntTuple> shape_div(const IntTuple &shape, const IntTuple &divisor,
                              Rounding mode);
 /// shape_div(a, b, Ceil).

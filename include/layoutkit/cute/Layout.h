@@ -77,7 +77,8 @@ public:
   /// returns the shape and stride nodes, for a result written in place.
   /// @pre before the layout is read again, the caller has written congruent
   /// trees of `count` nodes meeting the conditions of make()
-  [[gnu::always_inline]] void nodesForOverwrite(size_t count, IntTuple::Node *&shape,
+  [[gnu::always_inline]] void nodesForOverwrite(size_t count,
+                                                IntTuple::Node *&shape,
                                                 IntTuple::Node *&stride) {
     shape = shape_.nodesForOverwrite(count);
     stride = stride_.nodesForOverwrite(count);

@@ -47,7 +47,8 @@ int64_t swizzleApply(int B, int M, int S, int64_t x);
 /// The range swizzleApply takes: 0 <= B, 0 <= M, -62 <= S <= 62 and
 /// B + M + |S| <= 62, checked without forming |S| (S may be INT64_MIN).
 /// The error names the three values ("swizzle parameters out of range:
-/// need 0 <= B, 0 <= M and B + M + |S| <= 62, got B=3 M=4 S=-9223372036854775808").
+/// need 0 <= B, 0 <= M and B + M + |S| <= 62, got B=3 M=4
+/// S=-9223372036854775808").
 Status swizzleParamsValid(int64_t B, int64_t M, int64_t S);
 
 struct Swizzle {

@@ -8,8 +8,9 @@
 /// The one recursive int-tuple parser behind CuTe's print form (Text.h),
 /// the basis descriptors (BasisDescriptor.h) and the layout attribute
 /// grammar (Attribute.h); its declarations are in namespace detail because
-/// only those grammars and their tests call it. It records the source span of the whole
-/// tuple and of every leaf, so that semantic errors found after parsing
+/// only those grammars and their tests call it. It records the source span of
+/// the whole tuple and of every leaf, so that semantic errors found after
+/// parsing
 /// ("shape leaf 0 must be positive", "... are not congruent") point at the
 /// offending text.
 ///

@@ -77,7 +77,7 @@ struct WarpAccess {
 /// distributed layout names an axis other than its lane axis (laneid, tid
 /// or tid_in_wg: exactly one), m and other thread axes (fixed at 0).
 struct WarpInstructions {
-  int64_t registersPerAccess = 1; ///< v
+  int64_t registersPerAccess = 1;                  ///< v
   std::vector<std::vector<int64_t>> laneAddresses; ///< [instruction][lane]
 };
 Expected<WarpInstructions> warpInstructions(const WarpAccess &a);

@@ -44,9 +44,10 @@
 ///   .128x256b  S[(128,8):(1@TLane,1@TCol)]      .128x128b  (128,4)
 ///   .4x256b    S[(4,8):(32@TLane,1@TCol)]  (one lane per 32-lane window;
 ///              CUTLASS model, UNVERIFIED)
-///   .64x128b.warpx2::02_13  S[(2,32,4):(32@TLane,1@TLane,1@TCol)] + R[2:64@TLane]
-///   .64x128b.warpx2::01_23  S[(2,32,4):(64@TLane,1@TLane,1@TCol)] + R[2:32@TLane]
-///   .32x128b.warpx4         S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]
+///   .64x128b.warpx2::02_13  S[(2,32,4):(32@TLane,1@TLane,1@TCol)] +
+///   R[2:64@TLane] .64x128b.warpx2::01_23 S[(2,32,4):(64@TLane,1@TLane,1@TCol)]
+///   + R[2:32@TLane] .32x128b.warpx4         S[(32,4):(1@TLane,1@TCol)] +
+///   R[4:32@TLane]
 ///
 /// ## Block-scaled MMA scale factors (docs/hardware.md §6.9)
 ///
@@ -55,7 +56,8 @@
 /// E = M (SFA) or N (SFB) rows, NSF scale factors per row per MMA (1X: 1,
 /// 2X: 2, 4X: 4); SF_ID s picks the byte inside the cell:
 ///
-///   4x1 data path: TLane = (e mod 32) + 32*rep (rep 0..3), TCol = C0 + e div 32,
+///   4x1 data path: TLane = (e mod 32) + 32*rep (rep 0..3), TCol = C0 + e div
+///   32,
 ///                  byte = s + j
 ///     S[(E/32,32,NSF):(1@TCol,1@TLane,1)] + R[4:32@TLane] + C0@TCol + s
 ///   2x2 data path (SFB, cta_group::2, M=128): h = n div (N/2), n' = n mod N/2,
@@ -80,12 +82,14 @@ namespace lk::hw {
 
 /// The MMA whose accumulator is placed (docs/hardware.md §6.4, shapes §6.7).
 struct TmemAccumulator {
-  int64_t m = 128;       ///< 64 or 128 (cta_group::1), 128 or 256 (::2); 32/64 for .ws
-  int64_t n = 256;       ///< ::1: 8..256 step 8; ::2: 16..256 step 16; .ws: 64/128/256
-  int ctaGroup = 1;      ///< 1 or 2
-  bool ws = false;       ///< the .ws variants (layouts E and G)
-  int64_t laneBase = 0;  ///< L0: 0, or 16 for M=64 ::1 (layout F)
-  int64_t columnBase = 0;///< C0: 0..511; C0 + columns used <= 512
+  int64_t m =
+      128; ///< 64 or 128 (cta_group::1), 128 or 256 (::2); 32/64 for .ws
+  int64_t n =
+      256; ///< ::1: 8..256 step 8; ::2: 16..256 step 16; .ws: 64/128/256
+  int ctaGroup = 1;       ///< 1 or 2
+  bool ws = false;        ///< the .ws variants (layouts E and G)
+  int64_t laneBase = 0;   ///< L0: 0, or 16 for M=64 ::1 (layout F)
+  int64_t columnBase = 0; ///< C0: 0..511; C0 + columns used <= 512
 };
 
 /// D(m, n) -> {cta?, TLane, TCol} over logical shape (M, N); see the file
@@ -103,9 +107,10 @@ Expected<std::vector<int64_t>> tmemCopyShape(std::string_view shape);
 
 /// Scale-factor placement of a block-scaled MMA (docs/hardware.md §6.9).
 struct TmemScaleFactors {
-  int64_t rows = 128;     ///< E: M for SFA, N for SFB (a multiple of 32; of 64 for 2x2)
-  int scaleVec = 1;       ///< 1 (1X), 2 (2X) or 4 (4X): scale factors per row per MMA
-  int sfId = 0;           ///< byte offset in the cell: 1X 0..3, 2X 0 or 2, 4X 0
+  int64_t rows =
+      128; ///< E: M for SFA, N for SFB (a multiple of 32; of 64 for 2x2)
+  int scaleVec = 1; ///< 1 (1X), 2 (2X) or 4 (4X): scale factors per row per MMA
+  int sfId = 0;     ///< byte offset in the cell: 1X 0..3, 2X 0 or 2, 4X 0
   bool twoByTwo = false;  ///< the 2x2 data path (SFB under cta_group::2, M=128)
   int64_t columnBase = 0; ///< C0
 };

@@ -42,7 +42,8 @@ struct BitField {
   std::string_view meaning; ///< the encoding, for docs and CLI tables
 
   constexpr uint64_t mask() const {
-    return (width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1)) << lowBit;
+    return (width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1))
+           << lowBit;
   }
   constexpr uint64_t maxValue() const { return mask() >> lowBit; }
 };
@@ -64,7 +65,8 @@ constexpr uint64_t extractField(uint64_t word, const BitField &f) {
   return (word & f.mask()) >> f.lowBit;
 }
 /// `word` with the field replaced by `value`. @pre value <= f.maxValue()
-constexpr uint64_t insertField(uint64_t word, const BitField &f, uint64_t value) {
+constexpr uint64_t insertField(uint64_t word, const BitField &f,
+                               uint64_t value) {
   return (word & ~f.mask()) | ((value << f.lowBit) & f.mask());
 }
 

@@ -48,7 +48,8 @@
 ///
 /// Worked examples (docs/hardware.md §4.4, 16-bit elements, T = 8):
 ///   K 128B, 128 x 64, SBO 1024 B (512 el.):
-///     Sw<3,3,3> o ((8,16),(8,8)):((64,512),(1,8))        encoded (LBO, SBO) = (1, 64)
+///     Sw<3,3,3> o ((8,16),(8,8)):((64,512),(1,8))        encoded (LBO, SBO) =
+///     (1, 64)
 ///   K none, 64 x 16, LBO 1024 B, SBO 128 B:
 ///     Sw<0,3,3> o ((8,8),(8,2)):((8,64),(1,512))          encoded (64, 8)
 ///   MN 64B, PTX example: ((8,4,2),(8,2)):((1,8,256),(32,512)) -> LBO 512 B,
@@ -116,9 +117,9 @@ Expected<cute::ComposedLayout> canonicalLayout(const CanonicalSpec &spec);
 /// The layout a descriptor denotes for an (mn x k) tile of `elementBits`
 /// elements read `major`-major. Refuses a non-zero base offset and the
 /// absolute LBO mode (not modelled).
-Expected<cute::ComposedLayout> smemLayoutOf(const SmemDescriptor &d, Major major,
-                                            int64_t elementBits, int64_t mn,
-                                            int64_t k);
+Expected<cute::ComposedLayout> smemLayoutOf(const SmemDescriptor &d,
+                                            Major major, int64_t elementBits,
+                                            int64_t mn, int64_t k);
 
 /// The reverse: the descriptor fields of a layout that is canonical for
 /// `major` (rank 2, shape (MN, K), element units as above). The swizzle

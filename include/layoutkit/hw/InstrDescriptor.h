@@ -47,9 +47,9 @@
 /// Shapes (§6.7, dense, not .ws):
 ///   kind          cta_group::1 M / N               cta_group::2 M / N
 ///   f16,tf32,f8f6f4  64,128 / 8..256 step 8        128,256 / 16..256 step 16
-///   i8            64,128 / 8,16,24,32, 48..256 step 16   128,256 / 32..256 step 32
-///   mxf*          128 / 8..256 step 8              128,256 / 16..256 step 16
-///   .ws (dense kinds, cta_group::1): M 32, 64, 128; N 64, 128, 256.
+///   i8            64,128 / 8,16,24,32, 48..256 step 16   128,256 / 32..256
+///   step 32 mxf*          128 / 8..256 step 8              128,256 / 16..256
+///   step 16 .ws (dense kinds, cta_group::1): M 32, 64, 128; N 64, 128, 256.
 /// PTX also lists a step-16 f8f6f4 alternative whose condition is
 /// **UNVERIFIED**; this model accepts step 8.
 ///
@@ -70,20 +70,39 @@
 
 namespace lk::hw {
 
-enum class UmmaKind : uint8_t { F16, Tf32, F8f6f4, I8, Mxf8f6f4, Mxf4, Mxf4nvf4 };
+enum class UmmaKind : uint8_t {
+  F16,
+  Tf32,
+  F8f6f4,
+  I8,
+  Mxf8f6f4,
+  Mxf4,
+  Mxf4nvf4
+};
 
 struct UmmaKindInfo {
   UmmaKind kind = UmmaKind::F16;
-  std::string_view name;   ///< "f16", "tf32", ..., "mxf4nvf4"
+  std::string_view name; ///< "f16", "tf32", ..., "mxf4nvf4"
   bool blockScaled = false;
-  int64_t k = 0;           ///< K per instruction (dense): 16, 8, 32, 32, 32, 64, 64
+  int64_t k = 0; ///< K per instruction (dense): 16, 8, 32, 32, 32, 64, 64
 };
 std::span<const UmmaKindInfo> ummaKinds();
 const UmmaKindInfo &info(UmmaKind kind);
 Expected<UmmaKind> parseUmmaKind(std::string_view name);
 
 /// A / B element formats, named as the element-type registry names them.
-enum class UmmaFormat : uint8_t { F16, BF16, TF32, E4M3, E5M2, E2M3, E3M2, E2M1, U8, S8 };
+enum class UmmaFormat : uint8_t {
+  F16,
+  BF16,
+  TF32,
+  E4M3,
+  E5M2,
+  E2M3,
+  E3M2,
+  E2M1,
+  U8,
+  S8
+};
 /// "f16", "bf16", "tf32", "f8e4m3", "f8e5m2", "f6e2m3", "f6e3m2", "f4e2m1",
 /// "u8", "i8".
 std::string_view name(UmmaFormat format);
@@ -119,7 +138,7 @@ struct UmmaInstrDescriptor {
   int64_t sfbId = 0;
   int64_t k = 0; ///< mxf4 / mxf4nvf4: 64 or 96 (0 = the default 64)
   // Not encoded; used by the shape rules.
-  int64_t ctaGroup = 1; ///< 1 or 2
+  int64_t ctaGroup = 1;          ///< 1 or 2
   bool weightStationary = false; ///< the .ws variant
 
   bool operator==(const UmmaInstrDescriptor &) const = default;
@@ -134,10 +153,9 @@ std::span<const FixedBits> ummaInstrFixedBits(UmmaKind kind);
 Expected<uint32_t> encodeUmmaInstrDescriptor(const UmmaInstrDescriptor &d);
 /// Unpacks and validates with the same rules; the context arguments are the
 /// instruction's kind, cta_group and .ws flag.
-Expected<UmmaInstrDescriptor> decodeUmmaInstrDescriptor(uint32_t word,
-                                                        UmmaKind kind,
-                                                        int64_t ctaGroup = 1,
-                                                        bool weightStationary = false);
+Expected<UmmaInstrDescriptor>
+decodeUmmaInstrDescriptor(uint32_t word, UmmaKind kind, int64_t ctaGroup = 1,
+                          bool weightStationary = false);
 
 } // namespace lk::hw
 

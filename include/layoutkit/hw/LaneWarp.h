@@ -12,7 +12,8 @@
 ///
 /// Four views of the same fact:
 ///  * laneWarpOf(t): one thread index;
-///  * laneWarpExtents(n): n threads as (lanes, warps) = (min(n, 32), n / lanes);
+///  * laneWarpExtents(n): n threads as (lanes, warps) = (min(n, 32), n /
+///  lanes);
 ///  * threadModeAxis(extent, weight): a strided mode of thread indices
 ///    {weight * i | i < extent} (a mode of a cute TV layout's thread shape)
 ///    lies on the lane axis when weight * extent <= 32 (weight kept), on the

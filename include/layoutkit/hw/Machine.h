@@ -89,7 +89,9 @@ struct SharedMemoryModel {
     return (byteAddress / bankWidthBytes) % banks;
   }
   /// The 32-bit word a >> 2.
-  int64_t wordOf(int64_t byteAddress) const { return byteAddress / bankWidthBytes; }
+  int64_t wordOf(int64_t byteAddress) const {
+    return byteAddress / bankWidthBytes;
+  }
   /// The 128-byte row a >> 7 (the word's "row" in its bank).
   int64_t rowOf(int64_t byteAddress) const {
     return byteAddress / (bankWidthBytes * banks);
@@ -122,14 +124,16 @@ struct SharedMemoryModel {
 
 /// Sectors and lines of global memory (docs/hardware.md §7).
 struct GlobalMemoryModel {
-  int64_t sectorBytes = 0;    ///< 32: the transfer unit
-  int64_t lineBytes = 0;      ///< 128: the L1/L2 tag unit
+  int64_t sectorBytes = 0;     ///< 32: the transfer unit
+  int64_t lineBytes = 0;       ///< 128: the L1/L2 tag unit
   int64_t mallocAlignment = 0; ///< 256: cudaMalloc results are aligned to it
   /// Legal per-lane access widths (each access naturally aligned).
   std::array<int64_t, 5> accessWidths{};
 
   int64_t sectorsPerLine() const { return lineBytes / sectorBytes; }
-  int64_t sectorOf(int64_t byteAddress) const { return byteAddress / sectorBytes; }
+  int64_t sectorOf(int64_t byteAddress) const {
+    return byteAddress / sectorBytes;
+  }
   int64_t lineOf(int64_t byteAddress) const { return byteAddress / lineBytes; }
 
   struct Transactions {
@@ -150,17 +154,18 @@ struct GlobalMemoryModel {
 /// sm_100; every query then fails with "<arch> has no tensor memory".
 struct TensorMemoryModel {
   bool present = false;
-  int64_t lanes = 0;        ///< 128 rows
-  int64_t columns = 0;      ///< 512 columns
-  int64_t cellBits = 0;     ///< 32 bits per (lane, column) cell
+  int64_t lanes = 0;    ///< 128 rows
+  int64_t columns = 0;  ///< 512 columns
+  int64_t cellBits = 0; ///< 32 bits per (lane, column) cell
   /// tcgen05.alloc: nCols is a power of two in [allocMinColumns,
   /// allocMaxColumns]; the unit is whole columns (all lanes).
   int64_t allocMinColumns = 0; ///< 32 (CUTLASS ColumnsPerAllocationSlice)
   int64_t allocMaxColumns = 0; ///< 512
-  /// Lanes a warp may access: [lanesPerWarp * (w % warpsPerCycle), +lanesPerWarp).
-  int64_t lanesPerWarp = 0;  ///< 32
-  int64_t warpsPerCycle = 0; ///< 4 (the warps of a warpgroup)
-  int64_t laneShift = 0;     ///< 16: taddr = (lane << 16) | column
+  /// Lanes a warp may access: [lanesPerWarp * (w % warpsPerCycle),
+  /// +lanesPerWarp).
+  int64_t lanesPerWarp = 0;      ///< 32
+  int64_t warpsPerCycle = 0;     ///< 4 (the warps of a warpgroup)
+  int64_t laneShift = 0;         ///< 16: taddr = (lane << 16) | column
   uint32_t validAddressMask = 0; ///< 0x007F01FF (lane < 128, column < 512)
 
   /// lanes * columns * cellBits / 8 = 262144 (256 KiB).
@@ -191,13 +196,13 @@ struct Machine {
   /// Warps in a warpgroup (4) where warpgroup instructions exist (wgmma on
   /// sm_90, tcgen05 lane windows on sm_100); 0 on sm_80.
   int64_t warpsPerWarpgroup = 0;
-  bool hasLdmatrix = false;      ///< sm_75+
-  bool hasStmatrix = false;      ///< sm_90+
-  bool hasWgmma = false;         ///< sm_90a
-  bool hasTma = false;           ///< sm_90+
+  bool hasLdmatrix = false; ///< sm_75+
+  bool hasStmatrix = false; ///< sm_90+
+  bool hasWgmma = false;    ///< sm_90a
+  bool hasTma = false;      ///< sm_90+
   /// TMA swizzles 128B_ATOM_32B / _FLIP_8B / _ATOM_64B (sm_100+).
   bool hasTmaAtomSwizzles = false;
-  bool hasTcgen05 = false;       ///< sm_100a
+  bool hasTcgen05 = false; ///< sm_100a
   SharedMemoryModel smem;
   GlobalMemoryModel gmem;
   TensorMemoryModel tmem;

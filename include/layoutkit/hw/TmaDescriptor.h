@@ -60,8 +60,19 @@ namespace lk::hw {
 
 /// CUtensorMapDataType, in enumerator order (code = position).
 enum class TmaDataType : uint8_t {
-  UInt8, UInt16, UInt32, Int32, UInt64, Int64, Float16, Float32, Float64,
-  BFloat16, Float32Ftz, TFloat32, TFloat32Ftz,
+  UInt8,
+  UInt16,
+  UInt32,
+  Int32,
+  UInt64,
+  Int64,
+  Float16,
+  Float32,
+  Float64,
+  BFloat16,
+  Float32Ftz,
+  TFloat32,
+  TFloat32Ftz,
   U4x16Align8B,  ///< 16U4_ALIGN8B: 16 4-bit values in 8 bytes
   U4x16Align16B, ///< 16U4_ALIGN16B: 16 4-bit values padded to 16 bytes
   U6x16Align16B, ///< 16U6_ALIGN16B: 16 6-bit values padded to 16 bytes
@@ -69,8 +80,8 @@ enum class TmaDataType : uint8_t {
 
 struct TmaDataTypeInfo {
   TmaDataType type = TmaDataType::UInt8;
-  std::string_view name; ///< "uint8", ..., "16u6_align16b"
-  int code = 0;          ///< CUtensorMapDataType value
+  std::string_view name;  ///< "uint8", ..., "16u6_align16b"
+  int code = 0;           ///< CUtensorMapDataType value
   int64_t globalBits = 0; ///< bits per element in global memory
   /// Bits per element in shared memory: the packed ALIGN16B types widen
   /// each value to 8 bits (read off the type names; **UNVERIFIED**).

@@ -92,10 +92,9 @@ struct OtherValue {
 
 /// A field's value as its reader found it. An empty list is accepted where
 /// a list of bases is expected.
-using FieldValue =
-    std::variant<int64_t, bool, std::vector<int64_t>,
-                 std::vector<std::vector<int64_t>>,
-                 std::shared_ptr<const Encoding>, OtherValue>;
+using FieldValue = std::variant<int64_t, bool, std::vector<int64_t>,
+                                std::vector<std::vector<int64_t>>,
+                                std::shared_ptr<const Encoding>, OtherValue>;
 
 /// One named field, with where its reader found it (for a caret).
 struct EncodingField {

@@ -77,7 +77,7 @@ public:
   int rank() const noexcept { return std::popcount(leads_); }
 
 private:
-  uint64_t leads_ = 0;   // bit b set iff row_[b] is a row
+  uint64_t leads_ = 0;    // bit b set iff row_[b] is a row
   uint64_t row_[64] = {}; // row_[b] has leading bit b (where leads_ has b)
   uint64_t tags_[64] = {};
 };

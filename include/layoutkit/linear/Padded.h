@@ -81,8 +81,8 @@ Expected<std::vector<int64_t>> paddedShape(std::span<const int64_t> logical);
 /// The values of one in-dim whose every slot holds padding.
 struct MaskedInputs {
   DimId dim = 0;
-  int64_t size = 0;             ///< the in-dim's size
-  std::vector<int64_t> values;  ///< fully masked values, ascending
+  int64_t size = 0;            ///< the in-dim's size
+  std::vector<int64_t> values; ///< fully masked values, ascending
 };
 
 /// What padding costs (see the file comment for the definitions).

@@ -79,8 +79,7 @@ struct Encoding {
   /// opsPerChannel] * B[systolicDepth * opsPerChannel x executionSize];
   /// the sub-group size is the single entry of `threadsPerWarp` (8, 16 or
   /// 32); repCluster (rank entries) clusters repetitions of the tile.
-  int repeatCount = 8, systolicDepth = 8, executionSize = 16,
-      opsPerChannel = 2;
+  int repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChannel = 2;
   std::vector<unsigned> repCluster;
   int opIdx = 0, kWidth = 0;
   int dim = 0; ///< slice

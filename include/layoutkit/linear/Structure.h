@@ -50,8 +50,8 @@ Expected<LinearLayout> zeros1D(int64_t size, DimId in, DimId out,
 /// rows, or of 7 rows for 8 out bits, is refused with both counts).
 Expected<LinearLayout> fromF2Matrix(std::span<const DimSize> ins,
                                     std::span<const DimSize> outs,
-                                    std::span<const int64_t> bits,
-                                    int64_t rows, int64_t cols);
+                                    std::span<const int64_t> bits, int64_t rows,
+                                    int64_t cols);
 
 /// The largest V = 2^k with L(a*V + v, b, ...) = L(a*V, b, ...) + (v, 0, ...)
 /// for all v < V (first in-dim, first out-dim): k = min(c, t) where the

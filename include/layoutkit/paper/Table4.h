@@ -43,8 +43,7 @@ struct Table4Row {
   int intBits = 0, floatBits = 0;
   int64_t passed = 0, total = 0;
   /// Conversions by strategy over the row's cases.
-  int64_t noOp = 0, registerPermutation = 0, warpShuffle = 0,
-          sharedMemory = 0;
+  int64_t noOp = 0, registerPermutation = 0, warpShuffle = 0, sharedMemory = 0;
   std::string firstFailure; ///< "" when every case passed
 };
 

@@ -7,8 +7,8 @@
 /// \file
 /// How one side of a shared-memory conversion (the store of the source or
 /// the load of the destination) uses `stmatrix` / `ldmatrix`
-/// `.m8n8.{x1,x2,x4}{.trans}.shared.b16` (docs/hardware.md §3.1, §3.2) instead of
-/// vectorized `st.shared` / `ld.shared`.
+/// `.m8n8.{x1,x2,x4}{.trans}.shared.b16` (docs/hardware.md §3.1, §3.2) instead
+/// of vectorized `st.shared` / `ld.shared`.
 ///
 /// ## The instruction (16-bit elements, 32 lanes)
 ///
@@ -121,8 +121,8 @@ Expected<MatrixAccess> matchMatrixAccess(const linear::LinearLayout &side,
 /// fails (lane bit 0 is col 2, not row 2) and .trans gives {trans = true,
 /// halfRegBit = 0, matrixRegBits = {1, 2}}.
 Expected<MatrixAccess> matchMatrixRows(const linear::LinearLayout &side,
-                                       std::span<const int> rowBits,
-                                       bool trans, int maxMatrixBits = 2);
+                                       std::span<const int> rowBits, bool trans,
+                                       int maxMatrixBits = 2);
 
 } // namespace lk::plan
 

@@ -232,8 +232,8 @@ struct PlanOptions {
   /// The GPU the plan is for. It decides which matrix instructions exist
   /// (hw::Machine: ldmatrix on every target here, stmatrix from sm_90), so
   /// an sm_80 plan never stores with stmatrix; the shared-memory model is
-  /// the same on every target (docs/hardware.md §1). Simulate a plan for the same
-  /// target (simulate(plan, arch)).
+  /// the same on every target (docs/hardware.md §1). Simulate a plan for the
+  /// same target (simulate(plan, arch)).
   hw::Arch arch = hw::Arch::Sm90;
 };
 
@@ -263,7 +263,7 @@ struct PlanOptions {
 /// (planWarpShuffle): 8 shuffles and 48 selects = 8 + 24 = 32 cycles, so
 /// planConversion picks the shuffles.
 struct Cost {
-  int64_t instructions = 0; ///< warp instructions of every kind
+  int64_t instructions = 0;  ///< warp instructions of every kind
   int64_t registerMoves = 0; ///< moves, packs and unpacks (32-bit ALU)
   int64_t selects = 0;       ///< lane-dependent register selects (selp)
   int64_t shuffles = 0;      ///< 32-bit shfl.sync instructions
@@ -381,9 +381,10 @@ struct Plan {
 /// it applies, without comparing cycles: its moves are compile-time
 /// register renames, which the register allocator mostly removes, although
 /// the model charges each (so for a heavily broadcast layout with hundreds
-/// of registers the model can rate shared memory lower). elementBits is 8, 16, 32 or 64. Fails on
-/// layouts that cannot be aligned, and when neither WarpShuffle nor
-/// SharedMemory applies (the shared-memory diagnostic is returned).
+/// of registers the model can rate shared memory lower). elementBits is 8, 16,
+/// 32 or 64. Fails on layouts that cannot be aligned, and when neither
+/// WarpShuffle nor SharedMemory applies (the shared-memory diagnostic is
+/// returned).
 Expected<Plan> planConversion(const linear::LinearLayout &src,
                               const linear::LinearLayout &dst,
                               int64_t elementBits);

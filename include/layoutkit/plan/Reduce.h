@@ -61,8 +61,8 @@ namespace lk::plan {
 
 /// Counts of one plan over one CTA (warp instructions unless named lanes).
 struct ReduceCounts {
-  int64_t combines = 0;  ///< in-thread and butterfly combines
-  int64_t shuffles = 0;  ///< 32-bit shfl.xor (two per 64-bit element)
+  int64_t combines = 0;          ///< in-thread and butterfly combines
+  int64_t shuffles = 0;          ///< 32-bit shfl.xor (two per 64-bit element)
   int64_t storeInstructions = 0; ///< st.shared issued by some lane
   int64_t storeLanes = 0;        ///< lanes that store (thread stores)
   int64_t loadInstructions = 0;
@@ -100,8 +100,8 @@ struct ReducePlan {
 /// lane, warp, block with one block; at most 2^20 hardware locations) along
 /// output dim `axis`, for elements of `elementBits` (8..64). Fails with the
 /// reason on other layouts.
-Expected<ReducePlan> planReduction(const linear::LinearLayout &layout,
-                                   int axis, int64_t elementBits,
+Expected<ReducePlan> planReduction(const linear::LinearLayout &layout, int axis,
+                                   int64_t elementBits,
                                    bool eliminateDuplicates = true);
 
 struct ReduceSimulation {

@@ -70,7 +70,7 @@ struct SimulationResult {
   int64_t checked = 0;    ///< destination registers checked (all lanes, warps)
   int64_t mismatches = 0; ///< registers with the wrong (or no) element
   std::string firstMismatch; ///< "warp 0 lane 3 register 1: holds 17, wants 5"
-  int64_t instructions = 0; ///< warp instructions of every kind
+  int64_t instructions = 0;  ///< warp instructions of every kind
   int64_t registerMoves = 0;
   int64_t shuffles = 0; ///< 32-bit shfl.sync instructions
   /// Lane-dependent register selects of a WarpShuffle plan (Plan.h, Cost).

@@ -129,10 +129,9 @@ Expected<BankView> bankView(const MemoryLayout &layout, int64_t dtypeBits,
 /// Example: S[(8,64):(64,1)] f16: (i, j) is at bank (j / 2) mod 32, so
 /// column 0 is bank 0 in every row; Swizzle(M=3,B=3,S=3) o the same:
 /// (i, 0) is at bank 4i.
-Expected<std::vector<int64_t>> elementBanks(const MemoryLayout &layout,
-                                            int64_t dtypeBits,
-                                            int64_t maxElements = int64_t(1)
-                                                                  << 20);
+Expected<std::vector<int64_t>>
+elementBanks(const MemoryLayout &layout, int64_t dtypeBits,
+             int64_t maxElements = int64_t(1) << 20);
 
 /// One request: lanes[l] lists the logical elements (flat indices) lane l
 /// reads (several for a vector access).

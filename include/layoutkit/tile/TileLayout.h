@@ -102,10 +102,16 @@ public:
     return {values_.data() + i * rank_, rank_};
   }
   /// The flat storage: size() * rank() values.
-  std::span<const int64_t> values() const { return {values_.data(), values_.size()}; }
+  std::span<const int64_t> values() const {
+    return {values_.data(), values_.size()};
+  }
 
   /// Builders (used by TileLayout).
-  void reset(size_t rank) { rank_ = rank; count_ = 0; values_.clear(); }
+  void reset(size_t rank) {
+    rank_ = rank;
+    count_ = 0;
+    values_.clear();
+  }
   int64_t *appendUninitialized() {
     ++count_;
     values_.resize(values_.size() + rank_);
@@ -145,9 +151,10 @@ public:
   static Expected<TileLayout> make(IterList shard, IterList replica = {},
                                    OffsetList offset = {});
   /// Shorthand for make() from initializer lists.
-  static Expected<TileLayout> make(std::initializer_list<Iter> shard,
-                                   std::initializer_list<Iter> replica = {},
-                                   std::initializer_list<AxisValue> offset = {});
+  static Expected<TileLayout>
+  make(std::initializer_list<Iter> shard,
+       std::initializer_list<Iter> replica = {},
+       std::initializer_list<AxisValue> offset = {});
 
   const IterList &shard() const { return shard_; }
   const IterList &replica() const { return replica_; }
@@ -236,7 +243,8 @@ public:
   /// candidates would have to be visited, or (checked before the replicas
   /// are listed) there are more than `limit` replica combinations.
   Expected<std::vector<int64_t>> holders(std::span<const AxisValue> where,
-                                         int64_t limit = int64_t(1) << 26) const;
+                                         int64_t limit = int64_t(1)
+                                                         << 26) const;
 
   /// Whether the shard is injective on axis `a`: no two different
   /// combinations of the components of the shard iters on `a` give the same

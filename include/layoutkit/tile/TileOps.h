@@ -28,10 +28,12 @@
 ///        == { [8:4@laneid], [4:1@laneid, 2:1] }
 ///      groupByShape(S[(64):(1)], (8,8)) == { [8:8], [8:1] }
 ///
-///  * tileProduct(outer, outerShape, inner, innerShape): the blocked product per
+///  * tileProduct(outer, outerShape, inner, innerShape): the blocked product
+///  per
 ///    dimension. The result admits shape (O_0*I_0, ..., O_{r-1}*I_{r-1}) and
 ///    element (o_d*I_d + n_d)_d maps to L_outer(o) + L_inner(n):
-///      tileProduct(S[(2,2):(8@TCol,4@TCol)], (2,2), S[(32,4):(1@TLane,1@TCol)], (32,4))
+///      tileProduct(S[(2,2):(8@TCol,4@TCol)], (2,2),
+///      S[(32,4):(1@TLane,1@TCol)], (32,4))
 ///        == S[(2,32,2,4):(8@TCol,1@TLane,4@TCol,1@TCol)] for shape (64,8):
 ///    element (i,k) at TLane i mod 32, TCol 8(i/32) + 4(k/4) + k mod 4.
 ///
@@ -58,7 +60,8 @@
 namespace lk::tile {
 
 /// outer + inner (see above). @post size() == outer.size() * inner.size()
-Expected<TileLayout> directSum(const TileLayout &outer, const TileLayout &inner);
+Expected<TileLayout> directSum(const TileLayout &outer,
+                               const TileLayout &inner);
 
 /// The shard iters of each dimension of `shape` (which `layout` must admit),
 /// in order; a dimension of extent 1 gets no iter. Fails when a dimension
@@ -75,9 +78,9 @@ struct TiledLayout {
 /// The blocked product per dimension (see above). outerShape and innerShape
 /// have the same rank and are admitted by outer and inner.
 Expected<TiledLayout> tileProduct(const TileLayout &outer,
-                           std::span<const int64_t> outerShape,
-                           const TileLayout &inner,
-                           std::span<const int64_t> innerShape);
+                                  std::span<const int64_t> outerShape,
+                                  const TileLayout &inner,
+                                  std::span<const int64_t> innerShape);
 
 /// Splits shard iter k in two (see above). @pre k < shard().size()
 Expected<TileLayout> splitIter(const TileLayout &layout, size_t k, int64_t q);

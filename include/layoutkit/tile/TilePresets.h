@@ -8,23 +8,25 @@
 /// The hardware tile layouts of docs/design.md §6.2 as a table of data,
 /// each with the logical shape it is meant for:
 ///
-///   name                   layout                                          shape
-///   tensor_core_8x16       S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]
-///                            + R[2:4@warpid] + 5@warpid                   (8,16)
+///   name                   layout shape tensor_core_8x16
+///   S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)]
+///                            + R[2:4@warpid] + 5@warpid (8,16)
 ///       laneid = 4i + floor(j/2) mod 4, warpid = floor(j/8) + 5 + 4r,
 ///       m = j mod 2; element (0,0) on warps {5,9}, (0,8) on {6,10}
-///   mma_m8n8_fragment      S[(8,4,2):(4@laneid,1@laneid,1)]               (8,8)
+///   mma_m8n8_fragment      S[(8,4,2):(4@laneid,1@laneid,1)] (8,8)
 ///       laneid = 4i + floor(j/2), m = j mod 2
-///   tmem_accumulator       S[(2,128,112):(112@TCol,1@TLane,1@TCol)]       (2,128,112)
+///   tmem_accumulator       S[(2,128,112):(112@TCol,1@TLane,1@TCol)]
+///   (2,128,112)
 ///       TLane = l, TCol = 112a + c: 128 lanes x 224 columns
-///   scale_factor_atom      S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]     (32,4)
+///   scale_factor_atom      S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane] (32,4)
 ///       sf_per_mma = 4; TLane = i + 32r (warpx4), TCol = k
-///   device_mesh_4x2        S[(4,16,64):(1@pid,64,1)] + R[2:4@pid]         (64,64)
+///   device_mesh_4x2        S[(4,16,64):(1@pid,64,1)] + R[2:4@pid] (64,64)
 ///       rows sharded over devices 0..3 (16 rows each, row-major in m),
-///       replicated on devices 4..7: pid = floor(i/16) + 4r, m = 64(i mod 16) + j
-///   scratchpad_2x128x512   S[(2,128,512):(512@F,1@P,1@F)]                 (256,512)
+///       replicated on devices 4..7: pid = floor(i/16) + 4r, m = 64(i mod 16) +
+///       j
+///   scratchpad_2x128x512   S[(2,128,512):(512@F,1@P,1@F)] (256,512)
 ///       P = i mod 128, F = 512 floor(i/128) + j
-///   smem_row_major_8x64    S[(8,64):(64,1)]                               (8,64)
+///   smem_row_major_8x64    S[(8,64):(64,1)] (8,64)
 ///       m = 64i + j (the bank example, docs/design.md §6.3)
 ///
 /// The scale-factor layout of a block-scaled MMA is parametric and built
@@ -83,11 +85,11 @@ Expected<const Preset *> findPreset(std::string_view name);
 
 /// Parameters of the block-scaled MMA scale-factor layout in tensor memory.
 struct ScaleFactorParams {
-  int64_t rows = 128;    ///< M; a multiple of 32
-  int64_t groups = 8;    ///< K scale-factor groups; a multiple of sfPerMma
-  int64_t sfPerMma = 4;  ///< scale factors per MMA along K
-  int64_t sfBits = 8;    ///< bits per scale factor; divides 32 (epc = 32/sfBits)
-  int64_t reuse = 1;     ///< MMAs reusing one set of factors (stride-0 iter)
+  int64_t rows = 128;   ///< M; a multiple of 32
+  int64_t groups = 8;   ///< K scale-factor groups; a multiple of sfPerMma
+  int64_t sfPerMma = 4; ///< scale factors per MMA along K
+  int64_t sfBits = 8;   ///< bits per scale factor; divides 32 (epc = 32/sfBits)
+  int64_t reuse = 1;    ///< MMAs reusing one set of factors (stride-0 iter)
   int64_t pipeDepth = 1; ///< pipeline stages (outer iter)
 };
 

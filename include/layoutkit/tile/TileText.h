@@ -15,13 +15,14 @@
 ///   iters   := "(" extent { "," extent } ")" ":" "(" stride { "," stride } ")"
 ///            | extent ":" stride                  -- a single iter
 ///   extent  := uint                               -- at least 1
-///   stride  := uint [ "@" axis ]                  -- "4" is "4@m"; 0 broadcasts
-///   axis    := a registered axis name (Axis.h)
+///   stride  := uint [ "@" axis ]                  -- "4" is "4@m"; 0
+///   broadcasts axis    := a registered axis name (Axis.h)
 ///
 /// Blanks are allowed between tokens. Both parenthesized lists hold the same
-/// number of entries. A replica may list several iters (`R[(2,3):(4@warpid,1)]`)
-/// or come as several terms (`R[2:4@warpid] + R[3:1]`); replicas and offsets
-/// may be mixed in any order; an axis has at most one offset.
+/// number of entries. A replica may list several iters
+/// (`R[(2,3):(4@warpid,1)]`) or come as several terms (`R[2:4@warpid] +
+/// R[3:1]`); replicas and offsets may be mixed in any order; an axis has at
+/// most one offset.
 ///
 /// Printing (printTileLayout, TileLayout::str()) gives the canonical form:
 /// the shard always parenthesized, one `R[e:s]` term per replica iter, then
@@ -30,7 +31,8 @@
 ///
 ///   S[8:1]                                -> "S[(8):(1)]"
 ///   S[ (8,2) : (4@laneid , 1) ]+R[(2,3):(4@warpid,1)]
-///                                         -> "S[(8,2):(4@laneid,1)] + R[2:4@warpid] + R[3:1]"
+///                                         -> "S[(8,2):(4@laneid,1)] +
+///                                         R[2:4@warpid] + R[3:1]"
 ///   S[(4):(1)] + 2@m + 5@warpid           -> "S[(4):(1)] + 2 + 5@warpid"
 ///
 /// Round trip: parse(print(L)) == L for every layout, and print(parse(t)) == t

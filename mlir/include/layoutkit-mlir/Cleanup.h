@@ -35,11 +35,10 @@ class LayoutEquality;
 /// cleanup changed `fn` (it is never reset). `listener`, when given, is
 /// told of every op the cleanup erases (and of the driver's other
 /// notifications).
-mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
-                                       LayoutEquality &eq,
-                                       bool *changed = nullptr,
-                                       mlir::RewriterBase::Listener *listener =
-                                           nullptr);
+mlir::LogicalResult
+cleanupConversions(mlir::Operation *fn, LayoutEquality &eq,
+                   bool *changed = nullptr,
+                   mlir::RewriterBase::Listener *listener = nullptr);
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
                                        bool *changed = nullptr);
 

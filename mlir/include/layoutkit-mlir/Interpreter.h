@@ -49,7 +49,8 @@ struct InterpValue {
   /// The elements, in row-major order (a copy).
   std::vector<double> elements() const;
   /// A fresh storage holding `values` with `shape`.
-  static InterpValue make(std::vector<int64_t> shape, std::vector<double> values);
+  static InterpValue make(std::vector<int64_t> shape,
+                          std::vector<double> values);
 };
 
 /// Runs `fn` on `args`; `results` gets the returned values. Fails (with a

@@ -66,11 +66,11 @@ enum class SubLayoutAxis : uint8_t { A, B, C, D };
 
 /// One way to carry out a tiled load or store.
 struct Candidate {
-  std::string atom;        ///< "ldmatrix.x4.b16", "cp.async.bulk.tensor", ...
-  MemKind memKind;         ///< where the tile value lives afterwards
+  std::string atom; ///< "ldmatrix.x4.b16", "cp.async.bulk.tensor", ...
+  MemKind memKind;  ///< where the tile value lives afterwards
   LayoutFamily family;
   SubLayoutAxis axis = SubLayoutAxis::A;
-  int64_t alignment = 0;   ///< bytes the buffer must be aligned to
+  int64_t alignment = 0; ///< bytes the buffer must be aligned to
   CostTerms terms;
   /// Further families the access realizes: a per-thread vector access
   /// ("universal") reads or writes any distributed register layout, so a
@@ -89,14 +89,14 @@ std::optional<size_t> pickByCost(std::span<const Candidate> cands,
 /// What the pass knows about one tiled load or store.
 struct AccessShape {
   bool isLoad = true;
-  int64_t rows = 0, cols = 0;  ///< the 2-d tile, row-major
+  int64_t rows = 0, cols = 0; ///< the 2-d tile, row-major
   int64_t elementBits = 16;
   MemKind bufferKind = MemKind::Smem; ///< the buffer read or written
   /// The buffer's layout when known (else row-major compact, no swizzle).
   std::optional<cute::LayoutAttribute> bufferLayout;
   int64_t bufferAlignment = 128; ///< bytes
   hw::Arch arch = hw::Arch::Sm90;
-  bool tmemArch = false;       ///< sm_100 / sm_103: the TMEM term counts
+  bool tmemArch = false; ///< sm_100 / sm_103: the TMEM term counts
   int64_t numWarps = 4;
   /// gather / scatter along `indexedAxis` (0 rows, 1 columns): the index
   /// is data, so a thread's access is contiguous only along the other

@@ -9,7 +9,8 @@
 /// encoding is an EncodingAttr:
 ///
 ///   tensor<128x64xf16, #tileas.encoding<smem, shared,
-///                        layout = #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>>
+///                        layout =
+///                        #tileas.layout<(128,64),(64,1),swizzle<3,4,3>>>>
 ///
 /// A tensor without a tileas encoding is a register value whose placement is
 /// not decided yet (memKindOf gives MemKind::Register).
@@ -22,13 +23,13 @@
 #include "layoutkit/cute/Attribute.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
-#include "llvm/ADT/Hashing.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <optional>
 
@@ -73,8 +74,8 @@ EncodingAttr encodingOf(mlir::Type type);
 MemKind memKindOf(mlir::Type type);
 
 /// Registers the dialects a tileas program is written in: tileas and the
-/// upstream func, arith, scf and affine around it (every tool, test and benchmark
-/// of the family reads and builds programs with these).
+/// upstream func, arith, scf and affine around it (every tool, test and
+/// benchmark of the family reads and builds programs with these).
 void registerProgramDialects(mlir::DialectRegistry &registry);
 
 } // namespace lk::tileas

@@ -9,14 +9,15 @@
 //
 //  * sizes outside [16, kMaxBenchOps] are refused with a message;
 //  * one seed and size give one text;
-//  * for seeds 1..40 (LK_BENCH_SEEDS sets another count) at 400 ops: the text parses and verifies, has 400 to
+//  * for seeds 1..40 (LK_BENCH_SEEDS sets another count) at 400 ops: the text
+//  parses and verifies, has 400 to
 //    420 ops (BenchProgram.h), the interpreter gives the same
 //    results and global buffers before and after tileas-layout-pipeline
 //    (NaN equal to NaN: some products overflow),
 //    the pipeline emits no diagnostic (no "Cannot find last written SSA.",
 //    no slicing error) but the warning on a value converted to two layout
-//    families (docs/design.md §4.1), and afterwards no tileas.select, no sliceCount and
-//    no loop carrying an argument the body does not read remain;
+//    families (docs/design.md §4.1), and afterwards no tileas.select, no
+//    sliceCount and no loop carrying an argument the body does not read remain;
 //  * over those seeds every block kind was drawn (counted on the text);
 //  * the benchmark's own function (seed 1) at 10k ops goes through the
 //    pipeline without a diagnostic but that warning.
@@ -167,9 +168,10 @@ std::string check(MLIRContext &ctx, uint64_t seed, const std::string &diag,
 } // namespace
 
 int main() {
-  const uint64_t kSeeds = std::getenv("LK_BENCH_SEEDS")
-                              ? std::strtoull(std::getenv("LK_BENCH_SEEDS"), nullptr, 10)
-                              : 40;
+  const uint64_t kSeeds =
+      std::getenv("LK_BENCH_SEEDS")
+          ? std::strtoull(std::getenv("LK_BENCH_SEEDS"), nullptr, 10)
+          : 40;
   DialectRegistry registry;
   lk::tileas::registerProgramDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);

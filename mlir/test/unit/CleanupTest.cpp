@@ -61,8 +61,8 @@ std::string fanOut() {
   for (int i = 0; i < 2 * kN; ++i) {
     bool identity = i % 2 == 0;
     const char *to = identity ? kReg : kSmem;
-    body += "  %c" + std::to_string(i) + " = tileas.convert_layout %x : " +
-            kReg + " -> " + to + "\n";
+    body += "  %c" + std::to_string(i) +
+            " = tileas.convert_layout %x : " + kReg + " -> " + to + "\n";
     ret += std::string(i ? ", " : "") + "%c" + std::to_string(i);
     types += std::string(i ? ", " : "") + to;
   }
@@ -80,14 +80,15 @@ std::string chain() {
             (toDot ? kReg : kDot) + " -> " + (toDot ? kDot : kReg) + "\n";
     prev = v;
   }
-  return "func.func @chain(%x: " + std::string(kReg) + ") -> " + kReg +
-         " {\n" + body + "  return " + prev + " : " + kReg + "\n}\n";
+  return "func.func @chain(%x: " + std::string(kReg) + ") -> " + kReg + " {\n" +
+         body + "  return " + prev + " : " + kReg + "\n}\n";
 }
 
 std::string sharedChain() {
   const char *types[3] = {
-      kDot, "tensor<64x64xf16, #tileas.encoding<register, dot_operand, "
-            "opIdx = 1>>",
+      kDot,
+      "tensor<64x64xf16, #tileas.encoding<register, dot_operand, "
+      "opIdx = 1>>",
       kReg};
   std::string body, ret, rtypes, prev = "%x";
   const char *from = kReg;

@@ -13,8 +13,9 @@ using namespace lk::tileas;
 namespace {
 
 Candidate make(const char *atom, CostTerms t) {
-  return {atom, MemKind::Register, LayoutFamily::DotOperand, SubLayoutAxis::A,
-          16, t};
+  return {
+      atom, MemKind::Register, LayoutFamily::DotOperand, SubLayoutAxis::A, 16,
+      t};
 }
 
 // The golden table of docs/design.md §6.6, default weights (1, 4, 0.25):
@@ -60,7 +61,8 @@ TEST(LayoutCost, SwizzledSharedTile) {
   AccessShape a;
   a.rows = 128;
   a.cols = 64;
-  a.bufferLayout = *lk::cute::parseLayoutAttribute("<(128,64),(64,1),swizzle<3,4,3>>");
+  a.bufferLayout =
+      *lk::cute::parseLayoutAttribute("<(128,64),(64,1),swizzle<3,4,3>>");
   auto c = candidatesFor(a);
   ASSERT_TRUE(c.hasValue());
   ASSERT_EQ(c->size(), 3u);

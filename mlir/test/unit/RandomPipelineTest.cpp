@@ -74,8 +74,8 @@ std::vector<InterpValue> inputs(uint64_t seed) {
 }
 
 /// The returned tiles and the two global buffers after the call.
-LogicalResult run(ModuleOp m, uint64_t seed, std::vector<std::vector<double>> &out,
-                  std::string &err) {
+LogicalResult run(ModuleOp m, uint64_t seed,
+                  std::vector<std::vector<double>> &out, std::string &err) {
   auto fn = m.lookupSymbol<func::FuncOp>("f");
   std::vector<InterpValue> in = inputs(seed), res;
   if (failed(lk::tileas::interpret(fn, in, res, err)))
@@ -97,9 +97,9 @@ LogicalResult pipeline(ModuleOp m) {
 /// How many seeds exercised each shape the passes handle (the generator's
 /// coverage, printed at the end and required to be non-zero).
 struct Coverage {
-  int agentHandoffs = 0; // a register tile handed over into an agent
-  int whiles = 0;        // an scf.while with dead and carried arguments
-  int deadIfResults = 0; // an scf.if with a result nothing uses
+  int agentHandoffs = 0;  // a register tile handed over into an agent
+  int whiles = 0;         // an scf.while with dead and carried arguments
+  int deadIfResults = 0;  // an scf.if with a result nothing uses
   int selectsOfViews = 0; // a select of two views of one allocation
   int affineBounds = 0;   // a sliced loop whose lower bound is affine.apply
   int bodyAliases = 0;    // a loop yielding a view (or select) of its buffer
@@ -131,7 +131,8 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
   if (failed(run(*m, seed, after, err)))
     return "interpreter after the pipeline: " + err + "\n" + print(*m);
   if (before != after)
-    return "results differ after the pipeline\n" + text + "--- after:\n" + print(*m);
+    return "results differ after the pipeline\n" + text + "--- after:\n" +
+           print(*m);
   cov.agentHandoffs += contains(print(*m), "tileas.consume_one");
   cov.whiles += contains(text, "scf.while");
   cov.deadIfResults += contains(text, ":2 = scf.if");
@@ -157,7 +158,8 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
     return "second pipeline run failed\n" + once;
   std::string twice = print(*m);
   if (once != twice)
-    return "second pipeline run changed the IR\n" + once + "--- twice:\n" + twice;
+    return "second pipeline run changed the IR\n" + once + "--- twice:\n" +
+           twice;
   (void)diag;
   return {};
 }
@@ -331,7 +333,8 @@ int main() {
     if (what.empty())
       continue;
     std::printf("seed %llu: %s\ndiagnostics:\n%s\n",
-                static_cast<unsigned long long>(seed), what.c_str(), diag.c_str());
+                static_cast<unsigned long long>(seed), what.c_str(),
+                diag.c_str());
     if (++failures == static_cast<int>(envOr("LK_RANDOM_MAX_FAILURES", 3)))
       break;
   }
@@ -345,11 +348,11 @@ int main() {
               cov.selectsOfViews, cov.affineBounds, cov.bodyAliases,
               cov.scatters, cov.atomics);
   // With the default seeds, every shape must have been drawn.
-  bool covered = count < 100 || (cov.agentHandoffs > 0 && cov.whiles > 0 &&
-                                 cov.deadIfResults > 0 &&
-                                 cov.selectsOfViews > 0 &&
-                                 cov.affineBounds > 0 && cov.bodyAliases > 0 &&
-                                 cov.scatters > 0 && cov.atomics > 0);
+  bool covered =
+      count < 100 ||
+      (cov.agentHandoffs > 0 && cov.whiles > 0 && cov.deadIfResults > 0 &&
+       cov.selectsOfViews > 0 && cov.affineBounds > 0 && cov.bodyAliases > 0 &&
+       cov.scatters > 0 && cov.atomics > 0);
   if (!covered)
     std::printf("the generator missed a shape\n");
   return failures == 0 && covered ? 0 : 1;

@@ -22,9 +22,10 @@ static Status run() {
               (long long)offset);
 
   // linear: register 1 of lane 5 = bits r0, l0, l2: (0,1)^(0,2)^(1,0) = (1,3).
-  LK_TRY(linear::LinearLayout acc,
-         linear::parseLinearLayout("{register: [(0,1)], lane: [(0,2), (0,4), "
-                                   "(1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}"));
+  LK_TRY(
+      linear::LinearLayout acc,
+      linear::parseLinearLayout("{register: [(0,1)], lane: [(0,2), (0,4), "
+                                "(1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}"));
   LK_TRY(std::vector<int64_t> rc, acc.apply({1, 5}));
   std::printf("linear register 1, lane 5 -> (%lld,%lld)\n", (long long)rc[0],
               (long long)rc[1]);
