@@ -316,7 +316,7 @@ py::object toPython(const lk::api::Value &v) {
     py::list l;
     for (const lk::api::Value &x : v.asList())
       l.append(toPython(x));
-    return std::move(l);
+    return l;
   }
   case Kind::Record:
     return toDict(v.asRecord());

@@ -343,8 +343,9 @@ TEST(FastPaths, WholeCompositionsBoundTheirRange) {
       served += r && (general::lastPath() == general::Path::ComposeFlat ||
                       general::lastPath() == general::Path::ComposeNested);
       ASSERT_TRUE(out(r, general::composition(L(a), L(b)))) << a << " o " << b;
-      if (r)
+      if (r) {
         EXPECT_TRUE(Layout::make(r->shape(), r->stride())) << a << " o " << b;
+      }
     }
   EXPECT_TRUE(out.both());
   EXPECT_GT(served, 4);
