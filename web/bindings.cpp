@@ -58,34 +58,8 @@ namespace {
 // A minimal JSON writer (presentation only)
 //===----------------------------------------------------------------------===//
 
-std::string quote(std::string_view s) {
-  std::string o = "\"";
-  for (char c : s) {
-    switch (c) {
-    case '"':
-      o += "\\\"";
-      break;
-    case '\\':
-      o += "\\\\";
-      break;
-    case '\n':
-      o += "\\n";
-      break;
-    case '\t':
-      o += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o += buf;
-      } else {
-        o += c;
-      }
-    }
-  }
-  return o + "\"";
-}
+/// `s` as a JSON string: the api layer's escaping (api::toJson).
+std::string quote(std::string_view s) { return api::toJson(api::Value(s)); }
 
 /// Builds `{"k":v,...}` from already-encoded values.
 class Obj {
