@@ -350,31 +350,34 @@ api::TileElement pageElement(const TileInput &t, int64_t flat) {
   return e;
 }
 
-/// The owners record of logical element `flat` (api::ownerList).
+/// The owners record of logical element `flat` (api::ownerList): the first
+/// api::kListLimit owners and their total, as `layoutkit tile owners`.
 std::string ownersJson(std::string text, std::string shape, double element) {
   std::string field;
   int64_t flat = 0;
   auto t = readTileElement(text, shape, element, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "owners"), "layout");
-  return resultJson(
-      api::describe(api::ownerList(t->layout, pageElement(*t, flat), n)));
+  LK_BIND_TRY(o,
+              api::ownerList(t->layout, pageElement(*t, flat), api::kListLimit),
+              "layout");
+  return resultJson(api::describe(o));
 }
 
 /// The evaluation record of logical element `flat` (api::evaluation: its
-/// points and the derivation `layoutkit tile eval --steps` prints); x is
-/// the tile layout's flat index of the element (colex(coord) for a CuTe
-/// text).
+/// first api::kListLimit points, their total and the derivation `layoutkit tile
+/// eval --steps` prints); x is the tile layout's flat index of the element
+/// (colex(coord) for a CuTe text).
 std::string stepsJson(std::string text, std::string shape, double element) {
   std::string field;
   int64_t flat = 0;
   auto t = readTileElement(text, shape, element, flat, field);
   if (!t)
     return errorJson(t.error(), field);
-  LK_BIND_TRY(n, api::tilePointBound(t->layout.tile(), 1, "steps"), "layout");
-  return resultJson(
-      api::describe(api::evaluation(t->layout, pageElement(*t, flat), n)));
+  LK_BIND_TRY(
+      e, api::evaluation(t->layout, pageElement(*t, flat), api::kListLimit),
+      "layout");
+  return resultJson(api::describe(e));
 }
 
 /// The holding record of a hardware coordinate (api::holding), its
@@ -385,8 +388,7 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
   if (!t)
     return errorJson(t.error(), field);
   LK_BIND_TRY(w, api::parseAxisValues(where), "where");
-  LK_BIND_TRY(h, api::holding(t->layout, t->shape, w, api::kMaxHolderVisits),
-              "layout");
+  LK_BIND_TRY(h, api::holding(t->layout, t->shape, w, std::nullopt), "layout");
   for (int64_t &f : h.elements)
     f = t->pageIndex(f);
   std::sort(h.elements.begin(), h.elements.end());

@@ -67,25 +67,21 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
   return unwrap(api::tileIndex(toIntTuple(x), c.tile(), s));
 }
 
-/// The number of points L(x) returns: `limit` when given (>= 1), else every
-/// replica, refused above api::kMaxTilePoints (api::tilePointBound, as the
-/// CLI and the demo) before any work.
-int64_t pointLimit(const SwizzledTileLayout &c, const char *what,
-                   std::optional<int64_t> limit) {
-  if (limit) {
-    if (*limit < 1)
-      raise(Diagnostic::error(std::string(what) + ": limit must be >= 1"));
-    return *limit;
-  }
+/// The number of points eval() returns, a list with no total: `limit`
+/// when given (api::listLimit), else every replica, refused above
+/// api::kMaxTilePoints (api::tilePointBound) before any work.
+int64_t pointLimit(const SwizzledTileLayout &c, std::optional<int64_t> limit) {
+  if (limit)
+    return unwrap(api::listLimit("eval", limit));
   unwrap(api::tilePointBound(
-      c.tile(), 1, std::string(what) + " (pass limit= for the first points)"));
+      c.tile(), 1, "eval (pass limit= for the first points, or evaluate())"));
   return c.tile().replicaCount();
 }
 
 py::list evalTile(const SwizzledTileLayout &c, py::object x, py::object shape,
                   std::optional<int64_t> limit) {
   int64_t flat = flatIndex(c, x, shape);
-  api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, "eval", limit));
+  api::TilePoints pts = api::evaluate(c, flat, pointLimit(c, limit));
   py::list r;
   for (size_t i = 0; i < pts.points.size(); ++i)
     r.append(toDict(api::axisRecord(c.tile().axes(), pts.points[i])));
@@ -229,24 +225,26 @@ Example:
              std::optional<int64_t> limit) {
             api::TileElement e = elementOf(c, x, shape);
             return Result{"evaluation",
-                          api::describe(api::evaluation(
-                              c, e, pointLimit(c, "evaluate", limit)))};
+                          api::describe(unwrap(api::evaluation(c, e, limit)))};
           },
           py::arg("x"), py::arg("shape") = py::none(),
           py::arg("limit") = py::none(),
           "L(x) with its derivation, the evaluation record (`layoutkit tile "
-          "eval --json`): points, total, steps")
+          "eval --json`): steps, the first `limit` points (default and at "
+          "most limits['listed']) and their total")
       .def(
           "owners",
           [](const SwizzledTileLayout &c, py::object x, py::object shape,
              std::optional<int64_t> limit) {
             api::TileElement e = elementOf(c, x, shape);
-            return Result{"owners", api::describe(api::ownerList(
-                                        c, e, pointLimit(c, "owners", limit)))};
+            return Result{"owners",
+                          api::describe(unwrap(api::ownerList(c, e, limit)))};
           },
           py::arg("x"), py::arg("shape") = py::none(),
           py::arg("limit") = py::none(),
-          "The owners record (`layoutkit tile owners --json`). Example: "
+          "The owners record (`layoutkit tile owners --json`): the first "
+          "`limit` owners (default and at most limits['listed']) and their "
+          "total. Example: "
           "T.owners(9).owners == "
           "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
       .def(
@@ -265,7 +263,7 @@ Example:
             if (!shape.is_none())
               s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
             api::Holding h =
-                unwrap(api::holding(c, s, whereOf(kw), api::kMaxListAll));
+                unwrap(api::holding(c, s, whereOf(kw), std::nullopt));
             return Result{"holding", api::describe(h)};
           },
           py::arg("shape") = py::none(),
@@ -332,6 +330,7 @@ Example:
   py::dict limits;
   limits["array_values"] = api::kMaxArrayValues;
   limits["points"] = api::kMaxTilePoints;
+  limits["listed"] = api::kMaxListAll;
   limits["draw_cells"] = api::kMaxDrawCells;
   limits["draw_inputs"] = api::kMaxTableValues;
   limits["holder_visits"] = api::kMaxHolderVisits;

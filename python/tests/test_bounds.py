@@ -46,8 +46,17 @@ def test_arrays_bounded_by_elements():
 
 def test_tile_eval_bounded_by_replicas():
     T = lk.TileLayout("S[4:1] + R[1000000:1@warpid]")
+    # eval returns every point as a list: refused above limits["points"].
     refused(lambda: T.eval(2), "eval", "1000000", "limit=")
-    refused(lambda: T.owners(2), "owners", "1000000")
+    # The records stream: the first limits["listed"] owners and the total.
+    whole = T.owners(2)
+    assert len(whole.owners) == lk.limits["listed"] == 2**16
+    assert whole.total == 1000000
+    assert whole.owners[-1] == {"owner": {"warpid": 2**16 - 1}, "at": {"m": 2}}
+    assert len(T.evaluate(2).points) == 2**16
+    # A limit outside [1, limits["listed"]] is refused before any work.
+    refused(lambda: T.owners(2, limit=2**16 + 1), "owners", "65536", "65537")
+    refused(lambda: T.eval(2, limit=10**12), "eval", "65536")
     # limit= gives the first points: warps 0, 1, 2 each hold element 2 at m=2.
     assert T.eval(2, limit=3) == [{"m": 2, "warpid": w} for w in range(3)]
     o = T.owners(2, limit=2)

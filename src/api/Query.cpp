@@ -626,26 +626,44 @@ TileElement tileElement(std::span<const int64_t> shape, int64_t x) {
           tile::TileLayout::unflatten(shape, x), x};
 }
 
-Evaluation evaluation(const tile::SwizzledTileLayout &layout,
-                      TileElement element, int64_t limit) {
-  const int64_t x = element.x;
-  return {layout, std::move(element), evaluate(layout, x, limit),
-          evaluationSteps(layout, x)};
+Expected<int64_t> listLimit(std::string_view what,
+                            std::optional<int64_t> requested) {
+  if (!requested)
+    return kMaxListAll;
+  if (*requested < 1 || *requested > kMaxListAll)
+    return Diagnostic::error(std::string(what) +
+                             ": limit must be between 1 and " +
+                             std::to_string(kMaxListAll) + " (got " +
+                             std::to_string(*requested) + ")");
+  return *requested;
 }
 
-OwnerList ownerList(const tile::SwizzledTileLayout &layout, TileElement element,
-                    int64_t limit) {
+Expected<Evaluation> evaluation(const tile::SwizzledTileLayout &layout,
+                                TileElement element,
+                                std::optional<int64_t> limit) {
+  LK_TRY(int64_t n, listLimit("evaluation", limit));
   const int64_t x = element.x;
-  return {layout, std::move(element), owners(layout, x, limit),
-          layout.tile().replicaCount()};
+  return Evaluation{layout, std::move(element), evaluate(layout, x, n),
+                    evaluationSteps(layout, x)};
+}
+
+Expected<OwnerList> ownerList(const tile::SwizzledTileLayout &layout,
+                              TileElement element,
+                              std::optional<int64_t> limit) {
+  LK_TRY(int64_t n, listLimit("owners", limit));
+  const int64_t x = element.x;
+  return OwnerList{layout, std::move(element), owners(layout, x, n),
+                   layout.tile().replicaCount()};
 }
 
 Expected<Holding> holding(const tile::SwizzledTileLayout &layout,
                           std::vector<int64_t> shape,
-                          std::vector<tile::AxisValue> where, int64_t limit) {
+                          std::vector<tile::AxisValue> where,
+                          std::optional<int64_t> limit) {
+  LK_TRY(int64_t n, listLimit("holding", limit));
   LK_TRY(std::vector<int64_t> held, holders(layout, where));
   std::sort(held.begin(), held.end());
-  int64_t shown = std::min<int64_t>(limit, int64_t(held.size()));
+  int64_t shown = std::min<int64_t>(n, int64_t(held.size()));
   return Holding{tileText(layout), std::move(shape), std::move(where),
                  std::move(held), shown};
 }

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace lk;
 
 namespace {
@@ -37,7 +39,7 @@ TEST(DescribeResults, EvaluationAndItsSteps) {
   // laneid += 1 * 0, m += 1 * 1.
   const int64_t shape[] = {8, 8};
   api::Evaluation e =
-      api::evaluation(tileOf(kFragment), api::tileElement(shape, 9), 16);
+      *api::evaluation(tileOf(kFragment), api::tileElement(shape, 9), 16);
   EXPECT_EQ(api::toJson(api::describe(e)),
             R"j({"layout":"S[(8,4,2):(4@laneid,1@laneid,1)]","shape":[8,8],)j"
             R"j("coord":[1,1],"x":9,"points":[{"laneid":4,"m":1}],"total":1,)j"
@@ -56,7 +58,7 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
       tileOf("S[8:1@laneid] + R[2:16@laneid] + 3@warpid");
   const int64_t shape[] = {8};
   api::Record r =
-      api::describe(api::evaluation(l, api::tileElement(shape, 5), 1));
+      api::describe(*api::evaluation(l, api::tileElement(shape, 5), 1));
   EXPECT_EQ(api::toJson(*r.find("points")), R"j([{"laneid":5,"warpid":3}])j");
   EXPECT_EQ(r.find("total")->asInt(), 2); // the first of 2 points
   const api::Value::List &steps = r.find("steps")->asList();
@@ -75,7 +77,7 @@ TEST(DescribeResults, OffsetReplicaAndSwizzleStepsHaveEveryKey) {
       tileOf("Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
   const int64_t shape2[] = {8, 64};
   api::Record s =
-      api::describe(api::evaluation(sw, api::tileElement(shape2, 192), 1));
+      api::describe(*api::evaluation(sw, api::tileElement(shape2, 192), 1));
   EXPECT_EQ(api::toJson(s.find("steps")->asList().back()),
             R"j({"kind":"swizzle","iter":null,"extent":null,"stride":null,)j"
             R"j("axis":"m","component":null,"added":null,)j"
@@ -88,7 +90,7 @@ TEST(DescribeResults, OwnersAndHolding) {
       tileOf("S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]");
   const int64_t shape[] = {8, 8};
   EXPECT_EQ(api::toJson(api::describe(
-                api::ownerList(l, api::tileElement(shape, 9), 1))),
+                *api::ownerList(l, api::tileElement(shape, 9), 1))),
             R"j({"layout":"S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]",)j"
             R"j("shape":[8,8],"coord":[1,1],"x":9,"owners":[{"owner":)j"
             R"j({"laneid":4,"warpid":0},"at":{"m":1}}],"total":2})j");
@@ -235,6 +237,47 @@ TEST(ApiAxisRecord, NamesEachAxisWithItsValueInOrder) {
   EXPECT_EQ(lk::api::toJson(lk::api::axisRecord(pairs)),
             R"({"warpid":2,"laneid":0})");
   EXPECT_EQ(lk::api::toJson(lk::api::axisRecord({}, {})), "{}");
+}
+
+} // namespace
+
+namespace {
+
+// One listing bound for every front end: a listing builds at most
+// kMaxListAll items and counts the rest, whatever the replica count.
+TEST(ApiListLimit, ListingsStreamTheFirstItemsAndCountTheRest) {
+  EXPECT_EQ(*api::listLimit("owners", std::nullopt), api::kMaxListAll);
+  EXPECT_EQ(*api::listLimit("owners", 1), 1);
+  EXPECT_EQ(*api::listLimit("owners", api::kMaxListAll), api::kMaxListAll);
+  for (int64_t bad : {int64_t(0), int64_t(-1), api::kMaxListAll + 1,
+                      std::numeric_limits<int64_t>::max()}) {
+    Expected<int64_t> r = api::listLimit("owners", bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().message,
+              "owners: limit must be between 1 and 65536 (got " +
+                  std::to_string(bad) + ")");
+  }
+  // 2^40 replicas on warpid: element 1 is m = 1 on every warp; replica w
+  // adds w, so the first owners are warps 0, 1, ... in order.
+  tile::SwizzledTileLayout l = tileOf("S[4:1] + R[1099511627776:1@warpid]");
+  const int64_t shape[] = {4};
+  Expected<api::OwnerList> all =
+      api::ownerList(l, api::tileElement(shape, 1), std::nullopt);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->total, int64_t(1) << 40);
+  ASSERT_EQ(int64_t(all->owners.size()), api::kMaxListAll);
+  EXPECT_EQ(all->owners.back().owner[0].value, api::kMaxListAll - 1);
+  Expected<api::Evaluation> three =
+      api::evaluation(l, api::tileElement(shape, 1), 3);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(three->points.points.size(), 3u);
+  EXPECT_EQ(three->points.total, int64_t(1) << 40);
+  Expected<api::Evaluation> huge = api::evaluation(
+      l, api::tileElement(shape, 1), int64_t(1) << 40); // refused, not run
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message.find("evaluation: limit must be between 1"),
+            std::string::npos);
+  EXPECT_FALSE(api::holding(l, {4}, {{tile::Axis::warpid(), 0}}, 0));
 }
 
 } // namespace

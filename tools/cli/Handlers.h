@@ -34,8 +34,9 @@ inline Reply boolReply(bool b) { return {b ? "true" : "false", b}; }
 
 /// The `--all` flag of a command whose output is a list.
 OptionSpec allOption();
-/// How many items a listing shows: api::kListLimit, every one with --all.
-int64_t listLimit(const Invocation &inv);
+/// How many items a listing asks the api for: api::kListLimit, or with
+/// --all none (the api's listLimit: at most api::kMaxListAll).
+std::optional<int64_t> listLimit(const Invocation &inv);
 /// Records that `total - shown` items were left out: sets reply.omitted
 /// and appends "... N more (--all lists them)" to the text. No-op when
 /// nothing was left out.

@@ -54,8 +54,10 @@ OptionSpec allOption() {
           {}};
 }
 
-int64_t listLimit(const Invocation &inv) {
-  return inv.option("all") ? api::kMaxListAll : api::kListLimit;
+std::optional<int64_t> listLimit(const Invocation &inv) {
+  if (inv.option("all"))
+    return std::nullopt;
+  return api::kListLimit;
 }
 
 void noteOmitted(Reply &reply, int64_t shown, int64_t total) {

@@ -210,8 +210,9 @@ std::string stepsText(const api::Evaluation &e) {
 
 Expected<Reply> runTileEval(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  api::Evaluation ev = api::evaluation(
-      e.layout, api::tileElement(e.shape, e.flat), listLimit(inv));
+  LK_TRY(api::Evaluation ev,
+         api::evaluation(e.layout, api::tileElement(e.shape, e.flat),
+                         listLimit(inv)));
   const CoordSet &set = ev.points.points;
   std::span<const Axis> axes = e.layout.tile().axes();
   Reply r;
@@ -226,8 +227,9 @@ Expected<Reply> runTileEval(const Invocation &inv) {
 
 Expected<Reply> runTileOwners(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
-  api::OwnerList o = api::ownerList(e.layout, api::tileElement(e.shape, e.flat),
-                                    listLimit(inv));
+  LK_TRY(api::OwnerList o,
+         api::ownerList(e.layout, api::tileElement(e.shape, e.flat),
+                        listLimit(inv)));
   Reply r;
   r.text = coordText(e.shape, e.flat) + " has " + std::to_string(o.total) +
            (o.total == 1 ? " owner" : " owners") + ":\n";

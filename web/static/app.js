@@ -845,8 +845,9 @@ async function selectElement(f) {
   const phys = new Set();
   for (let r = 0; r < m.replicas; ++r) phys.add(cur.pg.cellOf(point(f, r)));
   const fmt = (obj) => Object.entries(obj).map(([k, v]) => `${k}=${v}`).join(' ');
-  $('info').textContent = `(${o.coord.join(',')}) has ${o.owners.length} owner${o.owners.length === 1 ? '' : 's'}:\n` +
-    o.owners.map((w) => '  ' + (fmt(w.owner) || '(no thread axis)') + (Object.keys(w.at).length ? ' holds it at ' + fmt(w.at) : '')).join('\n');
+  $('info').textContent = `(${o.coord.join(',')}) has ${o.total} owner${o.total === 1 ? '' : 's'}:\n` +
+    o.owners.map((w) => '  ' + (fmt(w.owner) || '(no thread axis)') + (Object.keys(w.at).length ? ' holds it at ' + fmt(w.at) : '')).join('\n') +
+    (o.total > o.owners.length ? `\n... ${o.total - o.owners.length} more` : '');
   $('info').dataset.owners = JSON.stringify(o.owners);
   $('info').dataset.coord = JSON.stringify(o.coord);
   drawSteps(st, m, f);
@@ -894,7 +895,7 @@ async function selectPhysical(i) {
   sel.cursorP = i;
   if (!hr.ok) { $('info').textContent = hr.error.message; return; }
   const h = hr.result;
-  $('info').textContent = !h.elements.length ? `${where} holds no element` : `${where} holds ${h.elements.length} element${h.elements.length === 1 ? '' : 's'}:` +
+  $('info').textContent = !h.elements.length ? `${where} holds no element` : `${where} holds ${h.total} element${h.total === 1 ? '' : 's'}:` +
     h.elements.slice(0, 256).map((f) => ' (' + unflatten(m.shape, f).join(',') + ')').join('') + (h.elements.length > 256 ? ' ...' : '');
   $('info').dataset.holds = JSON.stringify(h.elements);
   highlight($('logical'), h.elements, '#000');

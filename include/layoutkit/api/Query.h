@@ -192,9 +192,19 @@ inline constexpr int64_t kMaxHolderVisits = int64_t(1) << 22;
 /// owners and holds, the wasm demo); each point is drawn or answered, so
 /// this bounds the output (a few MB) as well as the work.
 inline constexpr int64_t kMaxTilePoints = int64_t(1) << 16;
-/// Most items an unabridged listing (--all) prints: 2^16; the rest is
-/// counted in a final "... N more" line.
+/// Most items one listing returns: 2^16. A listing (evaluation, ownerList,
+/// holding) builds only the items it returns and reports their total, so
+/// a layout of any replica count can be listed; front ends show the rest
+/// as a count ("... N more", `total`).
 inline constexpr int64_t kMaxListAll = int64_t(1) << 16;
+
+/// The number of items a listing returns when `requested` are asked for:
+/// `requested` itself, or kMaxListAll when absent (every front end's
+/// "all"). Refused outside [1, kMaxListAll], before any work:
+///   listLimit("owners", 0) ->
+///     "owners: limit must be between 1 and 65536 (got 0)"
+Expected<int64_t> listLimit(std::string_view what,
+                            std::optional<int64_t> requested);
 
 /// The points L takes on `elements` elements: elements x the replica count
 /// (the product of the extents of every replica iter, each nested or
@@ -394,10 +404,11 @@ struct Evaluation {
   TilePoints points;
   std::vector<EvalStep> steps;
 };
-/// evaluate() and evaluationSteps() of one element. @pre 0 <= x < size,
-/// limit >= 1
-Evaluation evaluation(const tile::SwizzledTileLayout &layout,
-                      TileElement element, int64_t limit);
+/// evaluate() and evaluationSteps() of one element, the first
+/// listLimit("evaluation", limit) points. @pre 0 <= x < size
+Expected<Evaluation> evaluation(const tile::SwizzledTileLayout &layout,
+                                TileElement element,
+                                std::optional<int64_t> limit);
 
 /// The first `limit` owners of an element (of `total`, the replica count).
 struct OwnerList {
@@ -406,9 +417,11 @@ struct OwnerList {
   std::vector<Owner> owners;
   int64_t total = 0;
 };
-/// owners() of one element. @pre 0 <= x < size, limit >= 1
-OwnerList ownerList(const tile::SwizzledTileLayout &layout, TileElement element,
-                    int64_t limit);
+/// owners() of one element, the first listLimit("owners", limit) of them.
+/// @pre 0 <= x < size
+Expected<OwnerList> ownerList(const tile::SwizzledTileLayout &layout,
+                              TileElement element,
+                              std::optional<int64_t> limit);
 
 /// The elements a partial hardware coordinate holds: their flat indices
 /// over `shape` (ascending, all of them) and how many to list.
@@ -420,10 +433,12 @@ struct Holding {
   /// How many of `elements` a listing shows (the rest are counted).
   int64_t shown = 0;
 };
-/// holders() of `where`, sorted, `shown` = min(limit, their number).
+/// holders() of `where`, sorted, `shown` = min(listLimit("holding",
+/// limit), their number).
 Expected<Holding> holding(const tile::SwizzledTileLayout &layout,
                           std::vector<int64_t> shape,
-                          std::vector<tile::AxisValue> where, int64_t limit);
+                          std::vector<tile::AxisValue> where,
+                          std::optional<int64_t> limit);
 
 /// A bank view with what it is of: the memory layout's text and the
 /// element width.
