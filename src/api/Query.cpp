@@ -606,8 +606,8 @@ int64_t laneCount(const ColumnRead &read) {
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read) {
-  if (laneCount(read) > kMaxReadLanes)
-    return Diagnostic::error("a column read has at most " +
+  if (laneCount(read) < 1 || laneCount(read) > kMaxReadLanes)
+    return Diagnostic::error("a column read has 1 to " +
                              std::to_string(kMaxReadLanes) +
                              " lanes (the threads of a CTA); got " +
                              std::to_string(laneCount(read)));

@@ -110,7 +110,17 @@ TEST(CliBounds, ConflictsBoundsTheLanes) {
   CliRun r = runCli({"tile", "conflicts", "S[(1048576,2):(2,1)]", "(1048576,2)",
                      "--lanes", "1048576"});
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("at most 1024 lanes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a column read has 1 to 1024 lanes (the threads of a "
+                       "CTA); got 1048576"),
+            std::string::npos)
+      << r.err;
+  // No lane is no read: refused, not printed as "lanes 0..-1".
+  CliRun none = runCli(
+      {"tile", "conflicts", "S[(8,64):(64,1)]", "(8,64)", "--lanes", "0"});
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.err.find("1 to 1024 lanes (the threads of a CTA); got 0"),
+            std::string::npos)
+      << none.err;
 }
 
 TEST(CliBounds, ConflictsFirstRowNearTheTopOfInt64) {

@@ -376,7 +376,7 @@ struct ColumnRead {
 /// The read's lanes, ColumnRead::lanes or its default.
 int64_t laneCount(const ColumnRead &read);
 /// The bank conflicts of the read (tile::columnAccess, tile::bankConflicts);
-/// refused when it has more than kMaxReadLanes lanes.
+/// refused when it has no lane or more than kMaxReadLanes lanes.
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read);
