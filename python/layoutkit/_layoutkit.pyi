@@ -25,7 +25,8 @@ class LayoutError(ValueError):
 class Result:
     """A result's record (include/layoutkit/api/Describe.h): its keys are
     attributes (and items), to_dict() the record, kind its type
-    ("evaluation", "owners", "holding", "bank_view", "access")."""
+    ("evaluation", "owners", "holding", "bank_view", "access", "reduction",
+    "gather"). Its repr shows the record's JSON up to 400 characters."""
     kind: str
     def to_dict(self) -> Dict[str, Any]: ...
     def keys(self) -> List[str]: ...
@@ -349,35 +350,8 @@ def plan(src: AnyLayout, dst: AnyLayout, dtype: str, shape: Optional[IntTuple] =
          arch: str = "sm_90", smem_budget: int = 0, matrix: bool = True,
          logical: Optional[IntTuple] = None) -> Plan: ...
 
-class Reduction:
-    axis: int
-    element_bits: int
-    eliminate_duplicates: bool
-    src: str
-    result: str
-    description: str
-    register_axis_bits: List[int]
-    lane_axis_bits: List[int]
-    warp_axis_bits: List[int]
-    counts: Dict[str, int]
-    correct: bool
-    checked: int
-    first_mismatch: Optional[str]
-    def to_dict(self) -> Dict[str, Any]: ...
-
 def reduce(layout: AnyLayout, axis: int, dtype: str = "f32", shape: Optional[IntTuple] = None,
-           eliminate_duplicates: bool = True) -> Reduction: ...
-
-class GatherPlan:
-    strategy: str
-    axis: int
-    element_bits: int
-    src: str
-    index: str
-    rounds_per_register: int
-    description: str
-    cost: Dict[str, int]
-    def to_dict(self) -> Dict[str, Any]: ...
+           eliminate_duplicates: bool = True) -> Result: ...
 
 def gather(src: AnyLayout, index: AnyLayout, axis: int, dtype: str,
-           shape: Optional[IntTuple] = None) -> GatherPlan: ...
+           shape: Optional[IntTuple] = None) -> Result: ...

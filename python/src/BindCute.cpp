@@ -370,7 +370,15 @@ void initResult(py::module_ &m) {
                     lk::api::toJson(a.record) == lk::api::toJson(b.record);
            })
       .def("__repr__", [](const Result &r) {
-        return r.kind + "(" + lk::api::toJson(r.record) + ")";
+        // The record's JSON, cut at kReprChars (a listing may hold 2^16
+        // items): the cut says how long the whole is.
+        constexpr size_t kReprChars = 400;
+        std::string json = lk::api::toJson(r.record);
+        if (json.size() > kReprChars)
+          json = json.substr(0, kReprChars) + "... (" +
+                 std::to_string(json.size()) +
+                 " characters; to_dict() has the whole record)";
+        return r.kind + "(" + json + ")";
       });
 }
 

@@ -351,15 +351,6 @@ struct PyPlan {
   }
 };
 
-/// A result shown as its record: the record's keys are the attributes,
-/// to_dict() the record (layoutkit.reduce, layoutkit.gather).
-struct PyReduction {
-  api::Record record;
-};
-struct PyGather {
-  api::Record record;
-};
-
 /// One read-only attribute of class c per key of `keys` (a record of the
 /// type) but those in `skip`, read as get(object, key).
 template <class T, class Get>
@@ -372,23 +363,6 @@ void recordAttributes(py::class_<T> &c, const api::Record &keys, Get get,
       c.def_property_readonly(key.c_str(),
                               [key, get](T &x) { return get(x, key); });
     }
-}
-
-/// Binds T (a struct holding `record`) as class `name`: the record's keys
-/// as attributes, to_dict() and a repr showing field `summary`.
-template <class T>
-void bindRecordClass(py::module_ &m, const char *name, const char *doc,
-                     const api::Record &keys, std::string summary) {
-  py::class_<T> c(m, name, doc);
-  recordAttributes(c, keys, [](T &x, const std::string &k) {
-    return toPython(*x.record.find(k));
-  });
-  c.def(
-      "to_dict", [](const T &x) { return toDict(x.record); },
-      "The record as a dict (the keys of the CLI's --json)");
-  c.def("__repr__", [name = std::string(name), summary](const T &x) {
-    return "<" + name + " " + api::toJson(*x.record.find(summary)) + ">";
-  });
 }
 
 LinearLayout distributedOf(py::object x, py::object shape) {
@@ -563,15 +537,6 @@ Example:
     'no-op'
 )doc");
 
-  bindRecordClass<PyReduction>(
-      m, "Reduction",
-      R"doc(A reduction planned and simulated (layoutkit.reduce; `layoutkit paper reduce`).
-
-The attributes are the reduction record's keys: axis, element_bits,
-eliminate_duplicates, src, result, description, the register, lane and
-warp axis bits, counts, correct, checked, first_mismatch.
-)doc",
-      api::describe(api::ReductionReport{}), "description");
   m.def(
       "reduce",
       [](py::object layout, Int64 axis, const std::string &dtype,
@@ -582,11 +547,11 @@ warp axis bits, counts, correct, checked, first_mismatch.
           py::gil_scoped_release nogil;
           return api::reduce(l, axis, t, eliminateDuplicates);
         }();
-        return PyReduction{api::describe(unwrap(std::move(r)))};
+        return Result{"reduction", api::describe(unwrap(std::move(r)))};
       },
       py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32",
       py::arg("shape") = py::none(), py::arg("eliminate_duplicates") = true,
-      R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it.
+      R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it: the reduction record (`layoutkit paper reduce --json`) as a Result of kind "reduction", keys axis, element_bits, eliminate_duplicates, src, result, description, register/lane/warp_axis_bits, counts, correct, checked, first_mismatch.
 
 layout: as plan() takes src (over `shape` where needed).
 eliminate_duplicates=False stores from every lane, register and warp.
@@ -597,14 +562,6 @@ Example:
     (True, 6)
 )doc");
 
-  bindRecordClass<PyGather>(
-      m, "GatherPlan",
-      R"doc(A gather plan (layoutkit.gather; `layoutkit gather`).
-
-The attributes are the gather record's keys: strategy, axis, element_bits,
-src, index, rounds_per_register, description, cost.
-)doc",
-      api::describe(plan::GatherPlan{}), "description");
   m.def(
       "gather",
       [](py::object src, py::object index, Int64 axis, const std::string &dtype,
@@ -616,11 +573,11 @@ src, index, rounds_per_register, description, cost.
           py::gil_scoped_release nogil;
           return api::gather(s, i, axis, t);
         }();
-        return PyGather{api::describe(unwrap(std::move(p)))};
+        return Result{"gather", api::describe(unwrap(std::move(p)))};
       },
       py::arg("src"), py::arg("index"), py::arg("axis"), py::arg("dtype"),
       py::arg("shape") = py::none(),
-      R"doc(Plans out = gather(src, index, axis): out[c] = src[c with c[axis] = index[c]].
+      R"doc(Plans out = gather(src, index, axis): out[c] = src[c with c[axis] = index[c]]; the gather record (`layoutkit gather --json`) as a Result of kind "gather", keys strategy, axis, element_bits, src, index, rounds_per_register, description, cost.
 
 src, index: distributed layouts as plan() takes them (index is also the
 output's layout); dtype: 8, 16, 32 or 64-bit element type.

@@ -1,6 +1,7 @@
 """Work bounds: every call that returns one value per element (and per
 replica) counts it first and refuses past ``layoutkit.limits`` with a
 LayoutError naming the count and the limit, in well under a second."""
+import json
 import time
 
 import numpy as np
@@ -54,6 +55,14 @@ def test_tile_eval_bounded_by_replicas():
     assert whole.total == 1000000
     assert whole.owners[-1] == {"owner": {"warpid": 2**16 - 1}, "at": {"m": 2}}
     assert len(T.evaluate(2).points) == 2**16
+    # Its repr is cut at 400 characters of JSON and says how long the whole is.
+    text = repr(whole)
+    assert text.startswith('owners({"layout":"S[(4):(1)] + R[1000000:1@warpid]"')
+    whole_json = json.dumps(whole.to_dict(), separators=(",", ":"))
+    assert text.endswith("... (%d characters; to_dict() has the whole record))"
+                         % len(whole_json))
+    assert text[len("owners("):len("owners(") + 400] == whole_json[:400]
+    assert len(text) < 500
     # A limit outside [1, limits["listed"]] is refused before any work.
     refused(lambda: T.owners(2, limit=2**16 + 1), "owners", "65536", "65537")
     refused(lambda: T.eval(2, limit=10**12), "eval", "65536")

@@ -111,6 +111,7 @@ def test_reduce():
     # the 2 registers (6 shuffles, 6 combines), no shared memory; the
     # simulation checks the 64 registers of the warp.
     r = lk.reduce(ROW8, axis=0)
+    assert isinstance(r, lk.Result) and r.kind == "reduction"
     assert r.correct and r.checked == 64 and r.first_mismatch is None
     assert r.lane_axis_bits == [2, 3, 4] and r.register_axis_bits == []
     assert r.counts["shuffles"] == 6 and r.counts["combines"] == 6
@@ -132,6 +133,7 @@ def test_gather():
     # plan/Gather.h's example: axis 1 holds one register bit and two lane
     # bits: 2 rounds per output register, 2 x 2 = 4 shfl and 4 selects.
     g = lk.gather(ROW8, ROW8, axis=1, dtype="f32")
+    assert isinstance(g, lk.Result) and g.kind == "gather"
     assert g.strategy == "warp shuffle" and g.rounds_per_register == 2
     assert g.cost == {"shuffles": 4, "selects": 4, "shared_stores": 0,
                       "shared_loads": 0, "barriers": 0, "smem_bytes": 0}
