@@ -70,6 +70,29 @@ Record describe(const cute::ComposedLayout &c) {
       .add("inner", describe(c.layout));
 }
 
+Record describeAsWritten(const cute::ComposedLayout &c) {
+  if (c.swizzle.isIdentity() && c.offset == 0)
+    return describe(c.layout);
+  return describe(c);
+}
+
+Record describe(const cute::LayoutAttribute &a) {
+  Value swizzle, elem;
+  if (a.swizzle)
+    swizzle = Record()
+                  .add("B", a.swizzle->B)
+                  .add("M", a.swizzle->M)
+                  .add("S", a.swizzle->S);
+  if (a.elem)
+    elem = Record().add("name", a.elem->name).add("bits", a.elem->bits);
+  return Record()
+      .add("text", cute::printLayoutAttribute(a))
+      .add("layout", describeAsWritten(
+                         {a.swizzle.value_or(cute::Swizzle{}), 0, a.layout}))
+      .add("swizzle", std::move(swizzle))
+      .add("elem", std::move(elem));
+}
+
 Record describe(const Diagnostic &d) {
   Record r;
   r.add("message", d.message);

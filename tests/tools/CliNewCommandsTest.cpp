@@ -56,6 +56,20 @@ TEST(CliNewCommands, ParseBasisAndAttribute) {
   EXPECT_EQ(a.json()["result"]["swizzle"],
             json::parse(R"({"B":3,"M":4,"S":3})"));
   EXPECT_EQ(a.json()["result"]["elem"]["bits"], 16);
+  // The attribute's layout is the record `show` gives the same function.
+  CliRun shown = runCli({"show", "Sw<3,4,3> o (8,64):(64,1)", "--json"});
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_EQ(a.json()["result"]["layout"], shown.json()["result"]["layout"]);
+  EXPECT_EQ(a.json()["result"]["layout"]["layout"],
+            "Sw<3,4,3> o (8,64):(64,1)");
+  // Without the clauses, swizzle and elem are null (not <0,...>, not f16).
+  CliRun plain = runCli({"parse", "attribute", "<(8,64),(64,1)>", "--json"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_TRUE(plain.json()["result"]["swizzle"].is_null());
+  EXPECT_TRUE(plain.json()["result"]["elem"].is_null());
+  EXPECT_EQ(
+      plain.json()["result"]["layout"],
+      runCli({"show", "(8,64):(64,1)", "--json"}).json()["result"]["layout"]);
   // 1/2 is not an integer count.
   CliRun bad = runCli({"parse", "basis", "(1@0, 1/2@1)"});
   EXPECT_EQ(bad.status, 1);

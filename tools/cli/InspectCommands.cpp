@@ -12,6 +12,7 @@
 #include "cli/Handlers.h"
 #include "cli/Show.h"
 
+#include "layoutkit/api/Describe.h"
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Swizzle.h"
@@ -21,17 +22,6 @@
 #include <limits>
 
 namespace lk::cli {
-
-namespace {
-
-/// The JSON of a layout argument: the composed form only when swizzled.
-JsonValue layoutArgumentJson(const cute::ComposedLayout &c) {
-  if (c.swizzle.isIdentity() && c.offset == 0)
-    return toJson(c.layout);
-  return toJson(c);
-}
-
-} // namespace
 
 Status writeFile(const std::string &path, const std::string &contents) {
   std::ofstream file(path, std::ios::binary);
@@ -109,17 +99,8 @@ Expected<Reply> runParse(const Invocation &inv) {
   if (!a)
     return inv.inArgument(std::move(a).error(), 1);
   r.text = cute::printLayoutAttribute(*a);
-  JsonValue swizzle = nullptr, elem = nullptr;
-  if (a->swizzle)
-    swizzle = {
-        {"B", a->swizzle->B}, {"M", a->swizzle->M}, {"S", a->swizzle->S}};
-  if (a->elem)
-    elem = {{"name", a->elem->name}, {"bits", a->elem->bits}};
-  r.json = {{"grammar", grammar},
-            {"text", r.text},
-            {"layout", toJson(a->layout)},
-            {"swizzle", swizzle},
-            {"elem", elem}};
+  r.json = {{"grammar", grammar}};
+  r.json.update(jsonOf(api::describe(*a)));
   return r;
 }
 
@@ -136,7 +117,7 @@ Expected<Reply> runShow(const Invocation &inv) {
       row.push_back(toJson(table.at(r, c)));
     rows.push_back(std::move(row));
   }
-  reply.json = {{"layout", layoutArgumentJson(layout)},
+  reply.json = {{"layout", jsonOf(api::describeAsWritten(layout))},
                 {"rows", table.rows},
                 {"cols", table.cols},
                 {"table", std::move(rows)}};

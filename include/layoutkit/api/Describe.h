@@ -22,6 +22,11 @@
 ///   Swizzled  {"layout":"Sw<3,4,3> o (8,64):(64,1)",
 ///              "swizzle":{"B":3,"M":4,"S":3},"offset":0,
 ///              "inner":<Layout record>}
+///   Attribute {"text":"<(8,64),(64,1),swizzle<3,4,3>,elem=f16>",
+///              "layout":<Swizzled record>,"swizzle":{"B":3,"M":4,"S":3},
+///              "elem":{"name":"f16","bits":16}}
+///             (layout: describeAsWritten, as `show` gives it;
+///             swizzle and elem are the clauses, null when absent)
 ///   Diagnostic {"message":...,"line":1,"column":8,"offset":7,"length":1,
 ///              "input":...,"notes":[...],"rendered":...}
 ///             (line, column and offset 1-, 1- and 0-based; they and input
@@ -135,6 +140,7 @@
 #include "layoutkit/api/Record.h"
 #include "layoutkit/core/Diagnostic.h"
 #include "layoutkit/core/IntTuple.h"
+#include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/linear/LinearLayout.h"
@@ -145,6 +151,11 @@ namespace lk::api {
 Value describe(const IntTuple &t);
 Record describe(const cute::Layout &l);
 Record describe(const cute::ComposedLayout &c);
+/// The record of a CuTe layout as a user writes it: the Layout record when
+/// it has no swizzle and no offset, else the Swizzled one (what `show` and
+/// `parse attribute` give for a layout).
+Record describeAsWritten(const cute::ComposedLayout &c);
+Record describe(const cute::LayoutAttribute &a);
 Record describe(const Diagnostic &d);
 
 /// The axis record of a coordinate: {axis name: value} in the given order,
