@@ -88,8 +88,9 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
   EXPECT_EQ(plain.json()["result"]["vector_bytes"], 16);
   EXPECT_EQ(plain.json()["result"]["shared_memory"]["total"], 64);
   EXPECT_EQ(plain.json()["result"]["shared_memory"]["minimum"], 8);
-  CliRun sw = runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]",
-                      "S[(8,64):(64,1)]", "--swizzle", "128B", "--width", "2"});
+  CliRun sw =
+      runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]", "S[(8,64):(64,1)]",
+              "--swizzle", "128B", "--access-bytes", "2"});
   ASSERT_EQ(sw.status, 0) << sw.err;
   EXPECT_NE(sw.out.find("64 instructions of 2 bytes per lane: 64 wavefronts "
                         "(conflict-free: 64)"),
@@ -130,7 +131,7 @@ TEST(CliHw, AnalysesABlockWideTidLayoutAsWarpZero) {
   EXPECT_EQ(r.json()["result"]["shared_memory"]["total"], 2);
   CliRun w4 =
       runCli({"hw", "analyse", "S[(64,2):(1@tid,1@m)]", "S[(64,2):(2,1)]",
-              "--dtype", "f32", "--width", "4", "--json"});
+              "--dtype", "f32", "--access-bytes", "4", "--json"});
   ASSERT_EQ(w4.status, 0) << w4.err;
   EXPECT_EQ(w4.json()["result"]["shared_memory"]["total"], 4);
   EXPECT_EQ(w4.json()["result"]["shared_memory"]["minimum"], 2);

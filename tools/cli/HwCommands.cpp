@@ -123,8 +123,8 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
                                 : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
   std::optional<int64_t> width;
-  if (inv.option("width")) {
-    LK_TRY(int64_t w, inv.integerOption("width", 0));
+  if (inv.option("access-bytes")) {
+    LK_TRY(int64_t w, inv.integerOption("access-bytes", 0));
     width = w;
   }
   LK_TRY(api::AccessAnalysis a,
@@ -387,7 +387,8 @@ std::vector<CommandSpec> hwCommands() {
        "(warp 0 = tid 0..31, lane = tid; not together with laneid); other "
        "thread axes are taken at 0. MEMORY a tile layout on m "
        "(optionally 'Swizzle(...) o ...') giving each element its address. "
-       "Each lane moves --width bytes per instruction (default: the widest "
+       "Each lane moves --access-bytes bytes per instruction (default: the "
+       "widest "
        "its registers allow).",
        {"layoutkit hw analyse 'S[(8,64):(1@laneid,1@m)]' 'S[(8,64):(64,1)]'   "
         "# 8-way",
@@ -400,7 +401,7 @@ std::vector<CommandSpec> hwCommands() {
         {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
        {dtype,
         arch,
-        {"width",
+        {"access-bytes",
          "BYTES",
          "bytes per lane per instruction: 1, 2, 4, 8 or 16",
          false,
