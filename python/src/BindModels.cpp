@@ -596,13 +596,21 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
   return *unwrap(api::parseLayout(text, o)).linear();
 }
 
-linear::Encoding encodingOf(const py::dict &d, int depth = 0);
+/// The Python path of the parameter a diagnostic is about, under the dict
+/// at `path` ("params['threadsPerWarp']"); empty when it names none.
+std::string parameterPath(const std::string &path, const Diagnostic &d) {
+  return d.parameter.empty() ? std::string() : path + "['" + d.parameter + "']";
+}
+
+linear::Encoding encodingOf(const py::dict &d, const std::string &path,
+                            int depth = 0);
 
 /// One dict item as the field value linear::makeEncoding() checks: bool
 /// before int (a Python bool is an int), a list of ints, a list of lists
 /// of ints (bases), a dict (a parent encoding); anything else is described
 /// for the diagnostic.
-linear::FieldValue fieldValueOf(py::handle v, int depth) {
+linear::FieldValue fieldValueOf(py::handle v, const std::string &path,
+                                int depth) {
   if (py::isinstance<py::bool_>(v))
     return v.cast<bool>();
   if (py::isinstance<py::int_>(v))
@@ -610,7 +618,7 @@ linear::FieldValue fieldValueOf(py::handle v, int depth) {
   if (py::isinstance<py::dict>(v))
     return std::shared_ptr<const linear::Encoding>(
         std::make_shared<linear::Encoding>(
-            encodingOf(v.cast<py::dict>(), depth + 1)));
+            encodingOf(v.cast<py::dict>(), path, depth + 1)));
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
     py::sequence seq = v.cast<py::sequence>();
     bool nested = seq.size() > 0 && (py::isinstance<py::list>(seq[0]) ||
@@ -650,7 +658,8 @@ linear::FieldValue fieldValueOf(py::handle v, int depth) {
 /// kind, sizePerThread, threadsPerWarp, ...) -> an Encoding, through the
 /// library's one reader of encodings (linear::makeEncoding): the same
 /// names, checks and messages as the CLI's JSON and TTGIR text.
-linear::Encoding encodingOf(const py::dict &d, int depth) {
+linear::Encoding encodingOf(const py::dict &d, const std::string &path,
+                            int depth) {
   if (depth > 8)
     raise(Diagnostic::error("layout parents nest deeper than 8"));
   if (!d.contains("kind") || !py::isinstance<py::str>(d["kind"]))
@@ -666,9 +675,14 @@ linear::Encoding encodingOf(const py::dict &d, int depth) {
     std::string key = item.first.cast<std::string>();
     if (key == "kind")
       continue;
-    fields.push_back({key, fieldValueOf(item.second, depth), 0, 0});
+    fields.push_back(
+        {key, fieldValueOf(item.second, path + "['" + key + "']", depth), 0,
+         0});
   }
-  return unwrap(linear::makeEncoding(*kind, fields));
+  Expected<linear::Encoding> e = linear::makeEncoding(*kind, fields);
+  if (!e)
+    raise(e.error(), parameterPath(path, e.error()));
+  return std::move(*e);
 }
 
 void bindLinear(py::module_ &m) {
@@ -1062,8 +1076,11 @@ Example:
         if (!py::isinstance<py::dict>(params))
           throw py::type_error("params: a dict of Triton's parameters, their "
                                "JSON text or TTGIR text");
-        return unwrap(
-            linear::toLinearLayout(encodingOf(params.cast<py::dict>()), shape));
+        Expected<LinearLayout> l = linear::toLinearLayout(
+            encodingOf(params.cast<py::dict>(), "params"), shape);
+        if (!l)
+          raise(l.error(), parameterPath("params", l.error()));
+        return std::move(*l);
       },
       py::arg("params"), py::arg("shape"),
       "Triton's standard layout from its parameters (a dict with 'kind': "

@@ -83,3 +83,29 @@ def test_errors():
         lk.standard_layout({"kind": "nonsense"}, [16])
     with pytest.raises(lk.LayoutError):
         small().apply({"warp": 1})
+
+
+def test_dict_errors_name_the_parameter():
+    # A value found wrong while the layout is built: the check names the
+    # parameter, the path is where it sits in the dict.
+    blocked = {"kind": "blocked", "sizePerThread": [1, 4],
+               "threadsPerWarp": [8, 4], "warpsPerCTA": [4, 1, 1],
+               "order": [1, 0]}
+    with pytest.raises(lk.LayoutError) as e:
+        lk.standard_layout(blocked, [32, 32])
+    assert e.value.parameter == "warpsPerCTA"
+    assert e.value.path == "params['warpsPerCTA']"
+    assert str(e.value).startswith("params['warpsPerCTA']: error: blocked:")
+    # A value refused while the dict is read, inside a parent: its path.
+    dot = {"kind": "dot_operand", "opIdx": 0, "kWidth": 2,
+           "parent": {"kind": "blocked", "sizePerThread": [1, 4],
+                      "threadsPerWarp": "8x4", "warpsPerCTA": [4, 1],
+                      "order": [1, 0]}}
+    with pytest.raises(lk.LayoutError) as e:
+        lk.standard_layout(dot, [32, 32])
+    assert e.value.parameter == "threadsPerWarp"
+    assert e.value.path == "params['parent']['threadsPerWarp']"
+    # No parameter at fault: neither is set.
+    with pytest.raises(lk.LayoutError) as e:
+        lk.standard_layout(dict(blocked, warpsPerCTA=[4, 1]), [32, 24])
+    assert e.value.parameter is None and e.value.path is None

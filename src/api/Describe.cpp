@@ -108,7 +108,9 @@ Record describe(const Diagnostic &d) {
     r.add("line", Value()).add("column", Value()).add("offset", Value());
     r.add("length", 0).add("input", Value());
   }
-  return r.add("notes", Value::strings(d.notes)).add("rendered", d.render());
+  return r.add("notes", Value::strings(d.notes))
+      .add("parameter", d.parameter.empty() ? Value() : Value(d.parameter))
+      .add("rendered", d.render());
 }
 
 } // namespace lk::api

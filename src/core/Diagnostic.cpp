@@ -52,6 +52,11 @@ Diagnostic &&Diagnostic::note(std::string text) && {
   return std::move(*this);
 }
 
+Diagnostic &&Diagnostic::about(std::string name) && {
+  parameter = std::move(name);
+  return std::move(*this);
+}
+
 std::string Diagnostic::render() const {
   std::string out = "error: " + message;
   if (range) {

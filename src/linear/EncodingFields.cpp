@@ -370,6 +370,7 @@ Diagnostic placed(Diagnostic d, std::string_view source, size_t offset,
   Diagnostic r = Diagnostic::at(std::move(d.message), source, offset,
                                 std::max<size_t>(1, length));
   r.notes = std::move(d.notes);
+  r.parameter = std::move(d.parameter);
   return r;
 }
 
@@ -383,18 +384,21 @@ Status interpret(Encoding &e, std::span<const EncodingField> fields) {
     if (has("instrShape")) {
       if (e.instrShape.size() < 2 || e.instrShape.size() > 3)
         return Diagnostic::error("field 'instrShape' of amd_mfma is [m, n] "
-                                 "or [m, n, k]");
+                                 "or [m, n, k]")
+            .about("instrShape");
       e.mDim = int(e.instrShape[0]);
       e.nDim = int(e.instrShape[1]);
     } else if (!has("nDim")) {
-      return Diagnostic::error("amd_mfma needs the field 'nDim' with 'mDim'");
+      return Diagnostic::error("amd_mfma needs the field 'nDim' with 'mDim'")
+          .about("mDim");
     }
   }
   if (e.kind == EncodingKind::AmdWmma && has("instrShape") &&
       (e.instrShape.size() < 2 || e.instrShape.size() > 3 ||
        e.instrShape[0] != 16 || e.instrShape[1] != 16))
     return Diagnostic::error("field 'instrShape' of amd_wmma must be "
-                             "[16, 16] or [16, 16, k] (versions 1 and 2)");
+                             "[16, 16] or [16, 16, k] (versions 1 and 2)")
+        .about("instrShape");
   bool oldCta = has("CTAsPerCGA") || has("CTASplitNum") || has("CTAOrder");
   if (oldCta && has("CGALayout"))
     return Diagnostic::error("CGALayout and CTAsPerCGA/CTASplitNum/CTAOrder "
@@ -439,12 +443,17 @@ size_t depth(const Encoding &e) {
   return d;
 }
 
-Status sameLength(std::initializer_list<const std::vector<unsigned> *> lists,
+/// The lists named in `what` have one length; else the failure is about
+/// the first whose length differs from the first list's.
+Status sameLength(std::initializer_list<
+                      std::pair<const std::vector<unsigned> *, const char *>>
+                      lists,
                   std::string_view what) {
-  for (const std::vector<unsigned> *l : lists)
-    if (l->size() != (*lists.begin())->size())
+  for (auto [l, name] : lists)
+    if (l->size() != lists.begin()->first->size())
       return Diagnostic::error(std::string(what) +
-                               " must have one length (the rank)");
+                               " must have one length (the rank)")
+          .about(name);
   return Ok{};
 }
 
@@ -473,12 +482,17 @@ Status checkEncoding(const Encoding &e) {
                                std::to_string(v) + ")");
   const CTALayout &c = e.cta;
   if (!c.ctaOrder.empty() || !c.ctasPerCGA.empty() || !c.ctaSplitNum.empty())
-    LK_CHECK(sameLength({&c.ctasPerCGA, &c.ctaSplitNum, &c.ctaOrder},
+    LK_CHECK(sameLength({{&c.ctasPerCGA, "CTAsPerCGA"},
+                         {&c.ctaSplitNum, "CTASplitNum"},
+                         {&c.ctaOrder, "CTAOrder"}},
                         "CTAsPerCGA, CTASplitNum and CTAOrder"));
   switch (e.kind) {
   case EncodingKind::Blocked:
     return sameLength(
-        {&e.sizePerThread, &e.threadsPerWarp, &e.warpsPerCTA, &e.order},
+        {{&e.sizePerThread, "sizePerThread"},
+         {&e.threadsPerWarp, "threadsPerWarp"},
+         {&e.warpsPerCTA, "warpsPerCTA"},
+         {&e.order, "order"}},
         "blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order");
   case EncodingKind::DotOperand:
   case EncodingKind::Slice:
@@ -495,7 +509,8 @@ Status checkEncoding(const Encoding &e) {
         return Diagnostic::error("nvmma_shared: order must start with dim " +
                                  std::to_string(fastest) +
                                  " (the matrix order of transposed = " +
-                                 (e.transposed ? "true" : "false") + ")");
+                                 (e.transposed ? "true" : "false") + ")")
+            .about("order");
     }
     return Ok{};
   case EncodingKind::Linear:
@@ -522,6 +537,8 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
       continue;
     e.places.push_back({f.name, f.offset, f.length});
     auto at = [&](Diagnostic d) {
+      if (d.parameter.empty())
+        d.parameter = f.name;
       return placed(std::move(d), source, f.offset, f.length);
     };
     const Spec *s = findSpec(k, f.name);
@@ -548,11 +565,19 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
     if (!given(s.name) && !given(s.alt))
       return placed(Diagnostic::error("missing field '" + std::string(s.name) +
                                       "' (" + std::string(k.name) +
-                                      " needs it)"),
+                                      " needs it)")
+                        .about(std::string(s.name)),
                     source, kindOffset, 1);
   }
+  // A failure about one parameter points at it, any other at the kind.
+  auto atParameter = [&](Diagnostic d) {
+    for (const EncodingField &f : fields)
+      if (f.name == d.parameter)
+        return placed(std::move(d), source, f.offset, f.length);
+    return placed(std::move(d), source, kindOffset, 1);
+  };
   if (Status st = interpret(e, fields); !st)
-    return placed(std::move(st).error(), source, kindOffset, 1);
+    return atParameter(std::move(st).error());
   if (kind == EncodingKind::Linear) {
     Expected<LinearLayout> l = linearFromBases(std::move(linearBases));
     if (!l)
@@ -560,43 +585,21 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
     e.linear = std::make_shared<const LinearLayout>(std::move(*l));
   }
   if (Status st = checkEncoding(e); !st)
-    return placed(std::move(st).error(), source, kindOffset, 1);
+    return atParameter(std::move(st).error());
   return e;
 }
 
-namespace {
-
-/// Where `name` starts in `text` as a whole word (not inside a longer
-/// identifier), or npos.
-size_t wordAt(std::string_view text, std::string_view name) {
-  auto inWord = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  };
-  for (size_t at = text.find(name); at != std::string_view::npos;
-       at = text.find(name, at + 1)) {
-    size_t end = at + name.size();
-    if ((at == 0 || !inWord(text[at - 1])) &&
-        (end == text.size() || !inWord(text[end])))
-      return at;
-  }
-  return std::string_view::npos;
-}
-
-} // namespace
+namespace {} // namespace
 
 Diagnostic placeAtField(Diagnostic d, const Encoding &e,
                         std::string_view source) {
-  if (d.range || source.empty())
+  if (d.range || source.empty() || d.parameter.empty())
     return d;
-  const Encoding::FieldPlace *best = nullptr;
-  size_t bestAt = std::string_view::npos;
   for (const Encoding *p = &e; p; p = p->parent.get())
     for (const Encoding::FieldPlace &f : p->places)
-      if (size_t at = wordAt(d.message, f.name); at < bestAt)
-        best = &f, bestAt = at;
-  if (!best)
-    return d;
-  return placed(std::move(d), source, best->offset, best->length);
+      if (f.name == d.parameter)
+        return placed(std::move(d), source, f.offset, f.length);
+  return d;
 }
 
 } // namespace lk::linear

@@ -74,15 +74,17 @@ Status checkOrder(std::span<const unsigned> order, size_t rank,
   // The order's length is the layout's rank; `rank` is the tensor's.
   if (order.size() != rank)
     return Diagnostic::error(
-        "the layout has rank " + std::to_string(order.size()) + " (" + what +
-        " has " + std::to_string(order.size()) +
-        " entries) but the tensor shape has " + std::to_string(rank) +
-        (rank == 1 ? " dim" : " dims"));
+               "the layout has rank " + std::to_string(order.size()) + " (" +
+               what + " has " + std::to_string(order.size()) +
+               " entries) but the tensor shape has " + std::to_string(rank) +
+               (rank == 1 ? " dim" : " dims"))
+        .about(what);
   std::vector<bool> seen(rank, false);
   for (unsigned o : order) {
     if (o >= rank || seen[o])
       return Diagnostic::error(std::string(what) +
-                               " is not a permutation of 0..rank-1");
+                               " is not a permutation of 0..rank-1")
+          .about(what);
     seen[o] = true;
   }
   return Ok{};
@@ -93,7 +95,8 @@ Status checkPow2(std::span<const unsigned> v, const char *what) {
     if (!isPow2(x))
       return Diagnostic::error(std::string("every entry of ") + what +
                                " must be a power of two (got " +
-                               std::to_string(x) + ")");
+                               std::to_string(x) + ")")
+          .about(what);
   return Ok{};
 }
 
@@ -144,7 +147,8 @@ Expected<LinearLayout> makeCgaLayout(const CTALayout &cta, size_t rank) {
     unsigned d = cta.ctaOrder[i];
     unsigned split = cta.ctaSplitNum[d], ctas = cta.ctasPerCGA[d];
     if (split == 0 || ctas % split != 0)
-      return Diagnostic::error("CTAsPerCGA must be a multiple of CTASplitNum");
+      return Diagnostic::error("CTAsPerCGA must be a multiple of CTASplitNum")
+          .about("CTAsPerCGA");
     LK_TRY(LinearLayout a,
            LinearLayout::identity1D(split, kBlock, dim(int(d))));
     LK_TRY(LinearLayout b,
@@ -158,21 +162,25 @@ Expected<LinearLayout> makeCgaLayout(const CTALayout &cta, size_t rank) {
 Status checkCta(const CTALayout &cta, size_t rank) {
   if (cta.blockBases) {
     if (cta.blockBases->size() > 16)
-      return Diagnostic::error("CGALayout has more than 16 bases");
+      return Diagnostic::error("CGALayout has more than 16 bases")
+          .about("CGALayout");
     for (const std::vector<int64_t> &b : *cta.blockBases) {
       if (b.size() != rank)
         return Diagnostic::error("every CGALayout basis must have the "
                                  "tensor's rank (" +
-                                 std::to_string(rank) + ")");
+                                 std::to_string(rank) + ")")
+            .about("CGALayout");
       for (int64_t v : b)
         if (v < 0 || v > (int64_t(1) << 30))
-          return Diagnostic::error("CGALayout entries must be in 0..2^30");
+          return Diagnostic::error("CGALayout entries must be in 0..2^30")
+              .about("CGALayout");
     }
     return Ok{};
   }
   if (cta.ctasPerCGA.size() != rank || cta.ctaSplitNum.size() != rank)
     return Diagnostic::error("the CTA fields must have the tensor's rank (" +
-                             std::to_string(rank) + ")");
+                             std::to_string(rank) + ")")
+        .about(cta.ctasPerCGA.size() != rank ? "CTAsPerCGA" : "CTASplitNum");
   LK_CHECK(checkOrder(cta.ctaOrder, rank, "CTAOrder"));
   LK_CHECK(checkPow2(cta.ctasPerCGA, "CTAsPerCGA"));
   LK_CHECK(checkPow2(cta.ctaSplitNum, "CTASplitNum"));
@@ -231,10 +239,13 @@ Expected<LinearLayout> blockedToLL(const Encoding &e,
                                    std::span<const int64_t> shape) {
   size_t rank = shape.size();
   LK_CHECK(checkOrder(e.order, rank, "order"));
-  if (e.sizePerThread.size() != rank || e.threadsPerWarp.size() != rank ||
-      e.warpsPerCTA.size() != rank)
-    return Diagnostic::error("blocked: sizePerThread, threadsPerWarp and "
-                             "warpsPerCTA must have the tensor's rank");
+  for (auto [v, name] : {std::pair{&e.sizePerThread, "sizePerThread"},
+                         {&e.threadsPerWarp, "threadsPerWarp"},
+                         {&e.warpsPerCTA, "warpsPerCTA"}})
+    if (v->size() != rank)
+      return Diagnostic::error("blocked: sizePerThread, threadsPerWarp and "
+                               "warpsPerCTA must have the tensor's rank")
+          .about(name);
   LK_CHECK(checkPow2(e.sizePerThread, "sizePerThread"));
   LK_CHECK(checkPow2(e.threadsPerWarp, "threadsPerWarp"));
   LK_CHECK(checkPow2(e.warpsPerCTA, "warpsPerCTA"));
@@ -257,22 +268,26 @@ Expected<LinearLayout> nvidiaMmaToLL(const Encoding &e,
   size_t rank = shape.size();
   if (e.warpsPerCTA.size() != rank)
     return Diagnostic::error(
-        "nvidia_mma: warpsPerCTA must have the tensor's rank");
+               "nvidia_mma: warpsPerCTA must have the tensor's rank")
+        .about("warpsPerCTA");
   LK_CHECK(checkPow2(e.warpsPerCTA, "warpsPerCTA"));
   std::vector<unsigned> tile;
   if (e.versionMajor == 2) {
     tile = e.instrShape;
     if (tile.size() != rank)
       return Diagnostic::error("nvidia_mma v2: instrShape must have the "
-                               "tensor's rank");
+                               "tensor's rank")
+          .about("instrShape");
   } else if (e.versionMajor == 3) {
     if (e.instrShape.size() < 2 || rank != 2)
       return Diagnostic::error("nvidia_mma v3: instrShape is [m, n, k] and "
-                               "the tensor must be 2-D");
+                               "the tensor must be 2-D")
+          .about("instrShape");
     tile = {e.instrShape[0], e.instrShape[1]};
   } else {
     return Diagnostic::error("nvidia_mma: versionMajor must be 2 or 3 (got " +
-                             std::to_string(e.versionMajor) + ")");
+                             std::to_string(e.versionMajor) + ")")
+        .about("versionMajor");
   }
   std::vector<unsigned> order = matrixOrder(rank, true);
   LK_TRY(LinearLayout l, nvidiaMmaTile(tile, 2, order, order));
@@ -289,9 +304,11 @@ Expected<LinearLayout> mfmaToLL(const Encoding &e,
   size_t rank = shape.size();
   if (e.warpsPerCTA.size() != rank || (rank != 2 && rank != 3))
     return Diagnostic::error("amd_mfma: warpsPerCTA must have the tensor's "
-                             "rank (2 or 3)");
+                             "rank (2 or 3)")
+        .about("warpsPerCTA");
   if (!((e.mDim == 32 && e.nDim == 32) || (e.mDim == 16 && e.nDim == 16)))
-    return Diagnostic::error("amd_mfma: mDim x nDim must be 32x32 or 16x16");
+    return Diagnostic::error("amd_mfma: mDim x nDim must be 32x32 or 16x16")
+        .about("mDim");
   std::vector<unsigned> order = matrixOrder(rank, true);
   std::vector<std::vector<int64_t>> reg, lane;
   if (e.mDim == 32) {
@@ -326,9 +343,11 @@ Expected<LinearLayout> wmmaToLL(const Encoding &e,
   size_t rank = shape.size();
   if (e.warpsPerCTA.size() != rank || (rank != 2 && rank != 3))
     return Diagnostic::error("amd_wmma: warpsPerCTA must have the tensor's "
-                             "rank (2 or 3)");
+                             "rank (2 or 3)")
+        .about("warpsPerCTA");
   if (e.version != 1 && e.version != 2)
-    return Diagnostic::error("amd_wmma: version must be 1 or 2");
+    return Diagnostic::error("amd_wmma: version must be 1 or 2")
+        .about("version");
   std::vector<unsigned> order = matrixOrder(rank, true);
   std::vector<std::vector<int64_t>> reg, lane;
   if (e.version == 1) {
@@ -370,7 +389,8 @@ Expected<LinearLayout> dotOfBlocked(const Encoding &e, const Encoding &p,
   if (p.sizePerThread.size() != rank || p.threadsPerWarp.size() != rank ||
       p.warpsPerCTA.size() != rank)
     return Diagnostic::error("dot_operand: the blocked parent must have the "
-                             "tensor's rank");
+                             "tensor's rank")
+        .about("parent");
   std::vector<unsigned> threadSize = p.sizePerThread;
   threadSize[kDim] = unsigned(shape[kDim]);
   std::vector<DimId> rep;
@@ -398,12 +418,14 @@ Expected<LinearLayout> dotOfNvidiaMma(const Encoding &e, const Encoding &p,
   const bool isA = e.opIdx == 0;
   if (p.warpsPerCTA.size() != rank)
     return Diagnostic::error("dot_operand: the mma parent must have the "
-                             "tensor's rank");
+                             "tensor's rank")
+        .about("parent");
   if (!isA && p.versionMajor != 2)
     return Diagnostic::error("dot_operand: operand B of a wgmma (v3) comes "
                              "from shared memory, not registers");
   if (e.kWidth <= 0 || !isPow2(e.kWidth))
-    return Diagnostic::error("dot_operand: kWidth must be a power of two");
+    return Diagnostic::error("dot_operand: kWidth must be a power of two")
+        .about("kWidth");
   std::vector<unsigned> tile(rank, 1);
   if (isA) {
     tile[rank - 2] = 16;
@@ -429,9 +451,11 @@ Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
   const size_t rank = shape.size();
   if (p.warpsPerCTA.size() != rank || (rank != 2 && rank != 3))
     return Diagnostic::error("dot_operand: the AMD parent must have the "
-                             "tensor's rank (2 or 3)");
+                             "tensor's rank (2 or 3)")
+        .about("parent");
   if (e.kWidth <= 0 || !isPow2(e.kWidth))
-    return Diagnostic::error("dot_operand: kWidth must be a power of two");
+    return Diagnostic::error("dot_operand: kWidth must be a power of two")
+        .about("kWidth");
   int64_t kWidth = e.kWidth;
   int64_t kSize = shape[kDim];
   std::vector<unsigned> order = dotOperandOrder(e.opIdx, rank, true);
@@ -447,7 +471,7 @@ Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
       lane = {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {kWidth, 0}, {kWidth * 2, 0}};
       kTile = kWidth * 4;
     } else {
-      return Diagnostic::error("amd_mfma: mDim must be 16 or 32");
+      return Diagnostic::error("amd_mfma: mDim must be 16 or 32").about("mDim");
     }
     for (int64_t x = kTile; x < kSize; x *= 2)
       reg.push_back({x, 0});
@@ -458,7 +482,8 @@ Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
     else if (p.version == 2)
       lane.push_back({kWidth, 0});
     else
-      return Diagnostic::error("amd_wmma: version must be 1 or 2");
+      return Diagnostic::error("amd_wmma: version must be 1 or 2")
+          .about("version");
   }
   LK_TRY(LinearLayout tile,
          fromBases({{kRegister, reg}, {kLane, lane}},
@@ -489,10 +514,11 @@ Expected<LinearLayout> dotOfDpas(const Encoding &e, const Encoding &p,
   int want = e.opIdx == 0 ? std::max(1, p.opsPerChannel / 2) : p.opsPerChannel;
   if (e.kWidth != 0 && e.kWidth != want)
     return Diagnostic::error(
-        "dot_operand: operand " + std::string(e.opIdx == 0 ? "A" : "B") +
-        " of a DPAS layout with opsPerChannel " +
-        std::to_string(p.opsPerChannel) + " has kWidth " +
-        std::to_string(want) + " (got " + std::to_string(e.kWidth) + ")");
+               "dot_operand: operand " + std::string(e.opIdx == 0 ? "A" : "B") +
+               " of a DPAS layout with opsPerChannel " +
+               std::to_string(p.opsPerChannel) + " has kWidth " +
+               std::to_string(want) + " (got " + std::to_string(e.kWidth) + ")")
+        .about("opsPerChannel");
   return intelDpasLayout(p, e.opIdx, shape);
 }
 
@@ -500,10 +526,11 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
                                std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
   if (!p)
-    return Diagnostic::error("dot_operand: missing parent");
+    return Diagnostic::error("dot_operand: missing parent").about("parent");
   size_t rank = shape.size();
   if (e.opIdx != 0 && e.opIdx != 1)
-    return Diagnostic::error("dot_operand: opIdx must be 0 or 1");
+    return Diagnostic::error("dot_operand: opIdx must be 0 or 1")
+        .about("opIdx");
   if (rank < 2)
     return Diagnostic::error("dot_operand: the tensor must have rank >= 2");
   unsigned kDim = e.opIdx == 0 ? unsigned(rank - 1) : unsigned(rank - 2);
@@ -520,7 +547,8 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
   case EncodingKind::IntelDpas:
     return dotOfDpas(e, *p, shape);
   default:
-    return Diagnostic::error("dot_operand: unsupported parent layout");
+    return Diagnostic::error("dot_operand: unsupported parent layout")
+        .about("parent");
   }
 }
 
@@ -556,10 +584,11 @@ Expected<LinearLayout> sliceToLL(const Encoding &e,
                                  std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
   if (!p)
-    return Diagnostic::error("slice: missing parent");
+    return Diagnostic::error("slice: missing parent").about("parent");
   if (e.dim < 0 || size_t(e.dim) > shape.size())
     return Diagnostic::error("slice: dim " + std::to_string(e.dim) +
-                             " is out of range");
+                             " is out of range")
+        .about("dim");
   std::vector<int64_t> parentShape(shape.begin(), shape.end());
   parentShape.insert(parentShape.begin() + e.dim, 1);
   LK_TRY(LinearLayout parent, toLinearLayout(*p, parentShape));
@@ -613,7 +642,8 @@ Expected<LinearLayout> swizzledSharedToLL(const Encoding &e,
   LK_CHECK(checkOrder(e.order, rank, "order"));
   if (e.vec <= 0 || e.perPhase <= 0 || e.maxPhase <= 0)
     return Diagnostic::error("swizzled_shared: vec, perPhase and maxPhase "
-                             "must be positive");
+                             "must be positive")
+        .about("vec");
   unsigned colDim = e.order[0], rowDim = e.order[1];
   int64_t numCols = shape[colDim], numRows = shape[rowDim];
   std::vector<std::vector<int64_t>> b;
@@ -644,7 +674,8 @@ Expected<LinearLayout> nvmmaSharedToLL(const Encoding &e,
   int elemBits = e.elementBitWidth;
   if (elemBits <= 0 || !isPow2(elemBits) || elemBits > 128)
     return Diagnostic::error("nvmma_shared: elementBitWidth must be a power "
-                             "of two up to 128");
+                             "of two up to 128")
+        .about("elementBitWidth");
   int tileBytes = e.swizzleSizeInBytes;
   bool noSwizzle = tileBytes == 0;
   int perPhase = 0, maxPhase = 0;
@@ -660,7 +691,8 @@ Expected<LinearLayout> nvmmaSharedToLL(const Encoding &e,
   } else if (!noSwizzle) {
     return Diagnostic::error("nvmma_shared: swizzleSizeInBytes must be 0, 32, "
                              "64 or 128 (got " +
-                             std::to_string(tileBytes) + ")");
+                             std::to_string(tileBytes) + ")")
+        .about("swizzleSizeInBytes");
   }
   if (noSwizzle)
     tileBytes = 128; // an unswizzled 128-byte-wide tile
@@ -709,7 +741,8 @@ Expected<LinearLayout> shmemForRegToReg(const Encoding &e) {
   size_t rank = e.tensorShape.size();
   if (e.repShape.size() != rank)
     return Diagnostic::error("shmem_for_reg_to_reg: repShape must have the "
-                             "rank of tensorShape");
+                             "rank of tensorShape")
+        .about("repShape");
   LK_CHECK(checkOrder(e.order, rank, "order"));
   LK_CHECK(checkPow2(e.tensorShape, "tensorShape"));
   LK_CHECK(checkPow2(e.repShape, "repShape"));
@@ -724,7 +757,8 @@ Expected<LinearLayout> shmemForRegToReg(const Encoding &e) {
     offsets.push_back(off);
     if (e.repShape[d] > e.tensorShape[d])
       return Diagnostic::error("shmem_for_reg_to_reg: repShape exceeds "
-                               "tensorShape");
+                               "tensorShape")
+          .about("repShape");
     int64_t numIters = e.tensorShape[d] / e.repShape[d];
     LK_TRY(l,
            mul(l, LinearLayout::identity1D(e.repShape[d], off, dim(int(d)))));
@@ -756,11 +790,13 @@ Expected<LinearLayout> identityStandardND(DimId in,
                                           std::span<const unsigned> order) {
   if (shape.size() != order.size())
     return Diagnostic::error(
-        "identityStandardND: shape and order differ in rank");
+               "identityStandardND: shape and order differ in rank")
+        .about("order");
   LinearLayout l;
   for (unsigned d : order) {
     if (d >= shape.size())
-      return Diagnostic::error("identityStandardND: order entry out of range");
+      return Diagnostic::error("identityStandardND: order entry out of range")
+          .about("order");
     LK_TRY(l, mul(l, LinearLayout::identity1D(shape[d], in, dim(int(d)))));
   }
   return l;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Describe.h"
 
 #include "layoutkit/cute/Text.h"
 #include "layoutkit/linear/Text.h"
@@ -304,6 +305,46 @@ TEST(ApiLayout, EncodingValueErrorsPointAtTheirField) {
   ASSERT_TRUE(b.error().range.has_value());
   // The place the JSON reader records for a member: its name (quoted).
   EXPECT_EQ(b.error().range->begin.offset, json.find("\"order\""));
+  EXPECT_EQ(b.error().parameter, "order");
+}
+
+// The check that fails names the parameter as data (Diagnostic::parameter),
+// so the caret finds it even when the message does not spell it: a rank
+// mismatch of one of three lists, and the CTA fields.
+TEST(ApiLayout, EncodingChecksNameTheirParameter) {
+  ParseOptions o;
+  o.shape = IntTuple::tuple({IntTuple(32), IntTuple(32)});
+  const std::string blocked =
+      "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+      "warpsPerCTA = [4, 1, 1], order = [1, 0]}>";
+  Expected<AnyLayout> a = parseLayout(blocked, o);
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().parameter, "warpsPerCTA");
+  ASSERT_TRUE(a.error().range.has_value());
+  EXPECT_EQ(a.error().range->begin.offset, blocked.find("warpsPerCTA"));
+  // "the CTA fields must have the tensor's rank (2)" names no parameter in
+  // its text; CTASplitNum is the one of the wrong length here.
+  const std::string cta =
+      "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+      "warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], "
+      "CTASplitNum = [1, 1, 1], CTAOrder = [1, 0]}>";
+  Expected<AnyLayout> c = parseLayout(cta, o);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().parameter, "CTASplitNum");
+  ASSERT_TRUE(c.error().range.has_value());
+  EXPECT_EQ(c.error().range->begin.offset, cta.find("CTASplitNum"));
+  // The record every front end shows carries it.
+  EXPECT_EQ(api::toJson(*describe(c.error()).find("parameter")),
+            "\"CTASplitNum\"");
+  // A failure about no parameter has none, and no caret is invented.
+  o.shape = IntTuple::tuple({IntTuple(32), IntTuple(24)});
+  Expected<AnyLayout> d = parseLayout(
+      "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+      "warpsPerCTA = [4, 1], order = [1, 0]}>",
+      o);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().parameter, "");
+  EXPECT_EQ(api::toJson(*describe(d.error()).find("parameter")), "null");
 }
 
 } // namespace

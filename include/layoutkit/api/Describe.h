@@ -28,9 +28,11 @@
 ///             (layout: describeAsWritten, as `show` gives it;
 ///             swizzle and elem are the clauses, null when absent)
 ///   Diagnostic {"message":...,"line":1,"column":8,"offset":7,"length":1,
-///              "input":...,"notes":[...],"rendered":...}
+///              "input":...,"notes":[...],"parameter":"order",
+///              "rendered":...}
 ///             (line, column and offset 1-, 1- and 0-based; they and input
-///             are null, length 0, without a source range)
+///             are null, length 0, without a source range; parameter is
+///             the input's named parameter at fault, null when none is)
 ///
 /// Tile layouts (api/Query.h). An axis record names each axis of a
 /// coordinate with its value, in the layout's axis order: {"laneid":4,

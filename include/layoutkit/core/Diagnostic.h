@@ -55,6 +55,11 @@ struct Diagnostic {
   /// with a caret long after the parser is gone).
   std::string source;
   std::vector<std::string> notes;
+  /// The named parameter of the input the failure is about, when the check
+  /// knows it (e.g. "threadsPerWarp" of a Triton encoding); empty otherwise.
+  /// A reader that kept where each parameter is written points the
+  /// diagnostic there (linear::placeAtField).
+  std::string parameter;
 
   /// A diagnostic without location.
   static Diagnostic error(std::string message);
@@ -66,6 +71,9 @@ struct Diagnostic {
   /// Adds a note and returns *this (for chaining).
   Diagnostic &note(std::string text) &;
   Diagnostic &&note(std::string text) &&;
+  /// Sets `parameter` and returns *this:
+  /// Diagnostic::error("...").about("order").
+  Diagnostic &&about(std::string name) &&;
 
   /// Human-readable form: "error: <message> at column C" (and line when the
   /// text has several lines), then the offending line with a caret under the

@@ -119,13 +119,13 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
 Status checkEncoding(const Encoding &e);
 
 /// `d` (a failure of toLinearLayout(e, ...), which has no position) pointed
-/// at the field it names in `source`, the text e was read from: the field
-/// of e.places (then of its parents') whose name occurs first in the
-/// message as a whole word. Unchanged when d has a position, `source` is
-/// empty or no field is named.
+/// at the parameter it is about (d.parameter, set by the check that
+/// failed) in `source`, the text e was read from: that parameter's place
+/// in e.places, else in its parents'. Unchanged when d has a position,
+/// names no parameter, `source` is empty or the parameter was not written.
 /// Example: "every entry of threadsPerWarp must be a power of two (got 5)"
-/// from `#ttg.blocked<{..., threadsPerWarp = [8, 5], ...}>` -> the caret
-/// under `threadsPerWarp`'s place.
+/// (parameter threadsPerWarp) from `#ttg.blocked<{..., threadsPerWarp =
+/// [8, 5], ...}>` -> the caret under `threadsPerWarp`'s place.
 Diagnostic placeAtField(Diagnostic d, const Encoding &e,
                         std::string_view source);
 
