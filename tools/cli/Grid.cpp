@@ -24,11 +24,11 @@ const char *fill(int64_t key) {
   return kFills[size_t(key % int64_t(kFills.size()))];
 }
 
-std::string pad(const std::string &s, size_t width) {
+} // namespace
+
+std::string padLeft(const std::string &s, size_t width) {
   return std::string(width - std::min(width, s.size()), ' ') + s;
 }
-
-} // namespace
 
 std::string xmlEscape(const std::string &s) {
   std::string out;
@@ -79,12 +79,12 @@ std::string renderGridText(const Grid &g) {
     out += g.legend + "\n";
   out += std::string(labelW, ' ');
   for (int64_t c = 0; c < g.cols; ++c)
-    out += "  " + pad(g.colLabels[size_t(c)], colW[size_t(c)]);
+    out += "  " + padLeft(g.colLabels[size_t(c)], colW[size_t(c)]);
   out += "\n";
   for (int64_t r = 0; r < g.rows; ++r) {
-    out += pad(g.rowLabels[size_t(r)], labelW);
+    out += padLeft(g.rowLabels[size_t(r)], labelW);
     for (int64_t c = 0; c < g.cols; ++c)
-      out += "  " + pad(g.cells[size_t(r * g.cols + c)], colW[size_t(c)]);
+      out += "  " + padLeft(g.cells[size_t(r * g.cols + c)], colW[size_t(c)]);
     // No trailing blanks.
     while (!out.empty() && out.back() == ' ')
       out.pop_back();
@@ -115,6 +115,8 @@ std::string renderGridSvg(const Grid &g) {
          w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +
          "\" font-family=\"monospace\" font-size=\"12\">\n";
   out += "<title>" + xmlEscape(g.title) + "</title>\n";
+  if (!g.desc.empty())
+    out += "<desc>" + xmlEscape(g.desc) + "</desc>\n";
   if (!g.legend.empty())
     out += "<text x=\"4\" y=\"" + std::to_string(cellH / 2) +
            "\" dominant-baseline=\"central\">" + xmlEscape(g.legend) +

@@ -6,9 +6,9 @@
 ///
 /// \file
 /// A `Grid` is a rows x cols table of short texts with row and column labels
-/// and a colour key per cell. The tile commands print their pictures with
-/// it: the logical tile coloured by owner (`tile show`), the line x bank
-/// view of a memory layout (`tile banks`).
+/// and a colour key per cell. The CLI draws its SVG pictures with it: the
+/// offset table of `show`, the logical tile coloured by owner (`tile
+/// show`), the line x bank view of a memory layout (`tile banks`).
 ///
 /// Example (text):
 ///         0    1
@@ -30,6 +30,8 @@ struct Grid {
   std::string title;
   /// Says what a cell holds; printed under the title.
   std::string legend;
+  /// The SVG's <desc> (none when empty; not in the text).
+  std::string desc;
   int64_t rows = 0;
   int64_t cols = 0;
   std::vector<std::string> rowLabels;
@@ -49,6 +51,9 @@ struct Grid {
 
 /// Escapes the five XML special characters (& < > " ').
 std::string xmlEscape(const std::string &s);
+
+/// `s` right-aligned in `width` columns (as is when longer).
+std::string padLeft(const std::string &s, size_t width);
 
 /// Columns padded to their widest entry, separated by two spaces.
 std::string renderGridText(const Grid &g);
