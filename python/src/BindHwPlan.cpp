@@ -308,35 +308,29 @@ void bindAnalyses(py::module_ &m) {
 
 /// A plan; its memory forms are computed on first use (api::memoryForms).
 struct PyPlan {
-  api::PlanReport report;
-  /// Set for a plan of a padded tensor (plan(..., logical=...)), with the
-  /// architecture it was planned for.
-  std::optional<plan::PaddedPlan> padded;
-  hw::Arch arch = hw::Arch::Sm90;
+  /// The plan, and for a padded tensor (plan(..., logical=...)) its
+  /// padded plan.
+  api::TensorPlanReport t;
   bool formsDone = false;
   /// The plan record (api/DescribePlan.h), made on first use: with the
   /// memory forms and, for a padded tensor, the masked simulation.
   std::optional<api::Record> described, quick;
 
   const api::MemoryForms &forms() {
-    if (!formsDone && report.plan.smem)
-      report.memory = api::memoryForms(report.plan.smem->memory);
+    if (!formsDone && t.report.plan.smem)
+      t.report.memory = api::memoryForms(t.report.plan.smem->memory);
     formsDone = true;
-    return report.memory;
+    return t.report.memory;
   }
   const api::Record &record() {
     if (described)
       return *described;
-    py::gil_scoped_release nogil;
-    forms();
-    if (!padded) {
-      described = api::describe(report);
-      return *described;
-    }
-    Expected<plan::SimulationResult> sim = plan::simulatePadded(*padded, arch);
-    py::gil_scoped_acquire gil;
-    described = api::describe(api::PaddedPlanReport{report, *padded},
-                              unwrap(std::move(sim)));
+    Expected<api::Record> r = [&] {
+      py::gil_scoped_release nogil;
+      forms();
+      return api::describe(t); // the masked simulation for a padded plan
+    }();
+    described = unwrap(std::move(r));
     return *described;
   }
   /// Field `key` of the record; the fields other than shared_memory and
@@ -346,7 +340,7 @@ struct PyPlan {
     if (described || key == "shared_memory" || key == "padding")
       return *record().find(key);
     if (!quick)
-      quick = api::describe(report);
+      quick = api::describe(t.report);
     return *quick->find(key);
   }
 };
@@ -413,29 +407,29 @@ and the masked simulation; else None). cuda(): the CUDA device function.
       [](PyPlan &p, const std::string &k) { return toPython(p.field(k)); },
       {"src", "dst"});
   cls.def_property_readonly(
-         "src", [](const PyPlan &p) { return p.report.plan.layouts.src; },
+         "src", [](const PyPlan &p) { return p.t.report.plan.layouts.src; },
          "The aligned source layout")
       .def_property_readonly(
-          "dst", [](const PyPlan &p) { return p.report.plan.layouts.dst; },
+          "dst", [](const PyPlan &p) { return p.t.report.plan.layouts.dst; },
           "The aligned destination layout")
       .def(
           "to_dict", [](PyPlan &p) { return toDict(p.record()); },
           "The plan record as a dict (the keys of `layoutkit plan --json`)")
       .def_property_readonly(
           "store_instruction",
-          [](const PyPlan &p) { return p.report.storeInstruction; })
+          [](const PyPlan &p) { return p.t.report.storeInstruction; })
       .def_property_readonly(
           "load_instruction",
-          [](const PyPlan &p) { return p.report.loadInstruction; })
+          [](const PyPlan &p) { return p.t.report.loadInstruction; })
       .def_property_readonly(
           "shuffle_rounds",
-          [](const PyPlan &p) { return p.report.plan.rounds.size(); })
+          [](const PyPlan &p) { return p.t.report.plan.rounds.size(); })
       .def_property_readonly(
           "memory",
           [](const PyPlan &p) -> py::object {
-            if (!p.report.plan.smem)
+            if (!p.t.report.plan.smem)
               return py::none();
-            return py::cast(p.report.plan.smem->memory);
+            return py::cast(p.t.report.plan.smem->memory);
           },
           "The shared-memory layout offset -> logical (None without shared "
           "memory)")
@@ -459,14 +453,15 @@ and the masked simulation; else None). cuda(): the CUDA device function.
           },
           "The shared-memory layout as a tile layout (None when it has none), "
           "computed on first use")
-      .def("describe", [](const PyPlan &p) { return p.report.plan.describe(); })
+      .def("describe",
+           [](const PyPlan &p) { return p.t.report.plan.describe(); })
       .def(
           "cuda",
           [](const PyPlan &p, const std::string &name, bool testKernel,
              bool hostMain) {
             plan::CudaEmitOptions o{name, testKernel, hostMain};
-            return unwrap(p.padded ? plan::emitCuda(*p.padded, o)
-                                   : plan::emitCuda(p.report.plan, o));
+            return unwrap(p.t.padded ? plan::emitCuda(*p.t.padded, o)
+                                     : plan::emitCuda(p.t.report.plan, o));
           },
           py::arg("function_name") = "lk_convert",
           py::arg("test_kernel") = false, py::arg("host_main") = false,
@@ -475,17 +470,18 @@ and the masked simulation; else None). cuda(): the CUDA device function.
       .def_property_readonly(
           "logical_shape",
           [](const PyPlan &p) -> py::object {
-            if (!p.padded)
+            if (!p.t.padded)
               return py::none();
-            return py::cast(p.padded->logicalShape);
+            return py::cast(p.t.padded->logicalShape);
           },
           "The logical shape given as logical= (None without it)")
       .def("__repr__", [](const PyPlan &p) {
         char cycles[32];
-        std::snprintf(cycles, sizeof cycles, "%.1f", p.report.plan.cost.cycles);
+        std::snprintf(cycles, sizeof cycles, "%.1f",
+                      p.t.report.plan.cost.cycles);
         return "<Plan " +
-               std::string(plan::strategyName(p.report.plan.strategy)) + ", " +
-               cycles + " cycles>";
+               std::string(plan::strategyName(p.t.report.plan.strategy)) +
+               ", " + cycles + " cycles>";
       });
 
   m.def(
@@ -510,10 +506,7 @@ and the masked simulation; else None). cuda(): the CUDA device function.
           Expected<api::TensorPlanReport> r =
               api::planTensorConversion(s, d, t, extents, o, lazy);
           py::gil_scoped_acquire gil;
-          api::TensorPlanReport pr = unwrap(std::move(r));
-          p.report = std::move(pr.report);
-          p.padded = std::move(pr.padded);
-          p.arch = o.arch;
+          p.t = unwrap(std::move(r));
         }
         return p;
       },
