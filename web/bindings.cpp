@@ -55,61 +55,20 @@ using namespace lk;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// A minimal JSON writer (presentation only)
+// Replies: api::Record written by api::toJson (presentation only)
 //===----------------------------------------------------------------------===//
 
-/// `s` as a JSON string: the api layer's escaping (api::toJson).
-std::string quote(std::string_view s) { return api::toJson(api::Value(s)); }
+using api::Record;
+using api::Value;
 
-/// Builds `{"k":v,...}` from already-encoded values.
-class Obj {
-public:
-  Obj &raw(std::string_view k, std::string_view v) {
-    s_ += (s_.size() > 1 ? "," : "") + quote(k) + ":" + std::string(v);
-    return *this;
-  }
-  Obj &str(std::string_view k, std::string_view v) { return raw(k, quote(v)); }
-  Obj &num(std::string_view k, int64_t v) { return raw(k, std::to_string(v)); }
-  Obj &dbl(std::string_view k, double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    return raw(k, buf);
-  }
-  Obj &boolean(std::string_view k, bool v) {
-    return raw(k, v ? "true" : "false");
-  }
-  std::string done() const { return s_ + "}"; }
-
-private:
-  std::string s_ = "{";
-};
-
-template <class T, class F> std::string array(const T &items, F each) {
-  std::string s = "[";
-  bool first = true;
-  for (const auto &x : items) {
-    s += (first ? "" : ",") + each(x);
-    first = false;
-  }
-  return s + "]";
-}
-
-std::string ints(const std::vector<int64_t> &v) {
-  return array(v, [](int64_t x) { return std::to_string(x); });
-}
-
-std::string strings(const std::vector<std::string> &v) {
-  return array(v, [](const std::string &x) { return quote(x); });
-}
+/// A reply's record, "ok" first.
+Record ok(bool success = true) { return Record().add("ok", success); }
 
 /// {"ok":false,"field":FIELD,"error":<the Diagnostic record, api/Describe.h>}
 /// where FIELD names the page's input the error is about.
 std::string errorJson(const Diagnostic &d, std::string_view field) {
-  return Obj()
-      .boolean("ok", false)
-      .str("field", field)
-      .raw("error", api::toJson(api::describe(d)))
-      .done();
+  return api::toJson(
+      ok(false).add("field", field).add("error", api::describe(d)));
 }
 
 #define LK_BIND_TRY(var, expr, field)                                          \
@@ -252,25 +211,20 @@ std::string parseJson(std::string text, std::string shape) {
     allPow2 = allPow2 && e > 0 && (e & (e - 1)) == 0;
   if (allPow2)
     pow2 = in->leaves;
-  Obj forms;
+  Record forms;
   for (api::Model m :
        {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
     auto c = api::convert(in->layout, m, pow2);
-    forms.raw(api::modelName(m),
-              c ? Obj().boolean("ok", true).str("text", c->str()).done()
-                : Obj()
-                      .boolean("ok", false)
-                      .str("reason", c.error().message)
-                      .raw("notes", strings(c.error().notes))
-                      .done());
+    forms.add(std::string(api::modelName(m)),
+              c ? ok().add("text", c->str())
+                : ok(false)
+                      .add("reason", c.error().message)
+                      .add("notes", Value::strings(c.error().notes)));
   }
-  return Obj()
-      .boolean("ok", true)
-      .str("model", api::modelName(in->layout.model()))
-      .str("syntax", api::syntaxName(in->layout.syntax))
-      .str("text", in->layout.str())
-      .raw("forms", forms.done())
-      .done();
+  return api::toJson(ok().add("model", api::modelName(in->layout.model()))
+                         .add("syntax", api::syntaxName(in->layout.syntax))
+                         .add("text", in->layout.str())
+                         .add("forms", forms));
 }
 
 /// The most elements a panel draws (the logical tile, the staging buffer).
@@ -313,33 +267,27 @@ std::string tileMapJson(std::string text, std::string shape) {
   }
   coords += "]";
   threads += "]";
-  std::vector<std::string> names, kinds;
-  std::string owner = "[";
-  for (size_t k = 0; k < axes.size(); ++k) {
-    names.emplace_back(axes[k].name());
-    kinds.emplace_back(tile::kindName(axes[k].kind()));
-    owner += std::string(k ? "," : "") +
-             (api::isOwnerAxis(axes[k]) ? "true" : "false");
+  Value::List names, kinds, owner;
+  for (tile::Axis a : axes) {
+    names.emplace_back(a.name());
+    kinds.emplace_back(tile::kindName(a.kind()));
+    owner.emplace_back(api::isOwnerAxis(a));
   }
-  owner += "]";
-  return Obj()
-      .boolean("ok", true)
-      .str("text", api::tileText(t->layout))
-      .raw("shape", ints(t->shape))
-      .num("size", tl.size())
-      .num("replicas", tl.replicaCount())
-      .raw("axes", strings(names))
-      .raw("kinds", strings(kinds))
-      .raw("ownerAxes", owner)
-      .raw("coords", coords)
-      .raw("threads", threads)
-      .str("threadFormula", api::threadFormula(axes))
-      .done();
+  return api::toJson(ok().add("text", api::tileText(t->layout))
+                         .add("shape", Value::ints(t->shape))
+                         .add("size", tl.size())
+                         .add("replicas", tl.replicaCount())
+                         .add("axes", names)
+                         .add("kinds", kinds)
+                         .add("ownerAxes", owner)
+                         .add("coords", Value::json(coords))
+                         .add("threads", Value::json(threads))
+                         .add("threadFormula", api::threadFormula(axes)));
 }
 
 /// {"ok":true,"result":<record>}.
-std::string resultJson(const api::Record &r) {
-  return Obj().boolean("ok", true).raw("result", api::toJson(r)).done();
+std::string resultJson(const Record &r) {
+  return api::toJson(ok().add("result", r));
 }
 
 /// Element `flat` of the page (row-major over the shape) as the tile
@@ -415,10 +363,10 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
   for (std::vector<int64_t> &word : map.view.cells)
     for (int64_t &f : word)
       f = t->pageIndex(f);
-  std::string conflicts = "null", why = "null";
+  Value conflicts, why;
   if (t->colex) {
-    why = quote("column reads are analysed for tile layouts; paste the tile "
-                "form shown above");
+    why = "column reads are analysed for tile layouts; paste the tile form "
+          "shown above";
   } else if (t->shape.size() == 2) {
     api::ColumnRead read;
     read.rows = t->shape[0];
@@ -430,41 +378,37 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
     read.column = *column;
     auto c = api::columnConflictReport(memory, type.bits, read);
     if (c)
-      conflicts = api::toJson(api::describe(*c));
+      conflicts = api::describe(*c);
     else
-      why = quote(c.error().message);
+      why = c.error().message;
   }
-  return Obj()
-      .boolean("ok", true)
-      .raw("view", api::toJson(api::describe(map)))
-      .raw("conflicts", conflicts)
-      .raw("conflicts_error", why)
-      .done();
+  return api::toJson(ok().add("view", api::describe(map))
+                         .add("conflicts", conflicts)
+                         .add("conflicts_error", why));
 }
 
 /// The presets: the tile presets (tile::presets, docs/design.md §6.2) and
 /// register fragments of the hw atom catalog, each with its text and
 /// logical shape; "group" says which of the two a row comes from.
 std::string presetsJson() {
-  std::vector<std::string> rows;
+  Value::List rows;
   for (const tile::Preset &p : tile::presets())
-    rows.push_back(Obj()
-                       .str("name", p.name)
-                       .str("group", "tile preset")
-                       .str("summary", p.summary)
-                       .str("text", p.text)
-                       .raw("shape", ints({p.shape.begin(), p.shape.end()}))
-                       .done());
+    rows.push_back(
+        Record()
+            .add("name", p.name)
+            .add("group", "tile preset")
+            .add("summary", p.summary)
+            .add("text", p.text)
+            .add("shape", Value::ints({p.shape.begin(), p.shape.end()})));
   // smem_row_major_8x64 under the 128B swizzle: the conflict-free read of
   // the bank example (docs/design.md §6.3).
-  rows.push_back(Obj()
-                     .str("name", "smem_swizzled_128B_8x64")
-                     .str("group", "tile preset")
-                     .str("summary", "(8,64) f16 tile with the 128B swizzle: "
+  rows.push_back(Record()
+                     .add("name", "smem_swizzled_128B_8x64")
+                     .add("group", "tile preset")
+                     .add("summary", "(8,64) f16 tile with the 128B swizzle: "
                                      "a column read is conflict-free")
-                     .str("text", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
-                     .raw("shape", "[8,64]")
-                     .done());
+                     .add("text", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
+                     .add("shape", Value::ints({8, 64})));
   for (const char *name :
        {"mma.m16n8k16.f16.A", "mma.m16n8k16.f16.B", "mma.m16n8k16.f16.C",
         "wgmma.m64n64k16.f16.C", "tcgen05.ld.32x32b.x2"}) {
@@ -475,28 +419,24 @@ std::string presetsJson() {
     if (!tl)
       continue;
     rows.push_back(
-        Obj()
-            .str("name", (*a)->name)
-            .str("group", "hw atom")
-            .str("summary", (*a)->instruction + " operand " + (*a)->operand +
+        Record()
+            .add("name", (*a)->name)
+            .add("group", "hw atom")
+            .add("summary", (*a)->instruction + " operand " + (*a)->operand +
                                 " (" +
                                 std::string(hw::atomArchName((*a)->arch)) + ")")
-            .str("text", tl->str())
-            .raw("shape", ints((*a)->logicalShape()))
-            .str("tv", (*a)->tv.str())
-            .raw("tvShape", ints((*a)->cuteExtents))
-            .done());
+            .add("text", tl->str())
+            .add("shape", Value::ints((*a)->logicalShape()))
+            .add("tv", (*a)->tv.str())
+            .add("tvShape", Value::ints((*a)->cuteExtents)));
   }
-  return Obj()
-      .boolean("ok", true)
-      .raw("presets", array(rows, [](const std::string &s) { return s; }))
-      .done();
+  return api::toJson(ok().add("presets", rows));
 }
 
 /// The bank of each logical element of a plan's staging buffer, with the
 /// logical shape's leaves and the memory layout's text.
-Expected<std::string> stagingBanks(const api::PlanReport &r,
-                                   const std::string &shape, int64_t bits) {
+Expected<Record> stagingBanks(const api::PlanReport &r,
+                              const std::string &shape, int64_t bits) {
   if (!r.memory.tile)
     return Diagnostic::error("the staging layout has no tile form to draw");
   LK_TRY(std::vector<int64_t> leaves, api::parseShapeLeaves(shape));
@@ -512,12 +452,11 @@ Expected<std::string> stagingBanks(const api::PlanReport &r,
     return Diagnostic::error("the staging buffer has " +
                              std::to_string(banks.size()) +
                              " elements, not the logical shape's " + shape);
-  return Obj()
-      .str("layout", memory.str())
-      .raw("shape", ints(leaves))
-      .num("dtype_bits", bits)
-      .raw("banks", ints(banks))
-      .done();
+  return Record()
+      .add("layout", memory.str())
+      .add("shape", Value::ints(leaves))
+      .add("dtype_bits", bits)
+      .add("banks", Value::ints(banks));
 }
 
 /// Plans the conversion src -> dst: {"ok":true,"plan":<plan record>,
@@ -539,20 +478,17 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   }
   LK_BIND_TRY(planned, api::planTensorConversion(a, b, type, extents), "plan");
   LK_BIND_TRY(rec, api::describe(planned), "plan");
-  std::string staging = "null", stagingError = "null";
+  Value staging, stagingError;
   if (planned.report.plan.smem) {
     auto banks = stagingBanks(planned.report, shape, type.bits);
     if (banks)
       staging = *banks;
     else
-      stagingError = quote(banks.error().message);
+      stagingError = banks.error().message;
   }
-  return Obj()
-      .boolean("ok", true)
-      .raw("plan", api::toJson(rec))
-      .raw("staging", staging)
-      .raw("staging_error", stagingError)
-      .done();
+  return api::toJson(ok().add("plan", rec)
+                         .add("staging", staging)
+                         .add("staging_error", stagingError));
 }
 
 /// The page's parse options over `shape` (none when blank), for the
@@ -579,10 +515,7 @@ std::string reduceJson(std::string layout, double axisNumber, std::string shape,
   LK_BIND_TRY(l, api::parseDistributed(layout, o), "layout");
   LK_BIND_TRY(axis, axisArg(axisNumber), "axis");
   LK_BIND_TRY(r, api::reduce(l, axis, type, eliminateDuplicates), "plan");
-  return Obj()
-      .boolean("ok", true)
-      .raw("reduction", api::toJson(api::describe(r)))
-      .done();
+  return api::toJson(ok().add("reduction", api::describe(r)));
 }
 
 /// Plans out = gather(src, index, axis) (api::gather): {"ok":true,
@@ -595,30 +528,27 @@ std::string gatherJson(std::string src, std::string index, double axisNumber,
   LK_BIND_TRY(b, api::parseDistributed(index, o), "b");
   LK_BIND_TRY(axis, axisArg(axisNumber), "axis");
   LK_BIND_TRY(p, api::gather(a, b, axis, type), "plan");
-  return Obj()
-      .boolean("ok", true)
-      .raw("gather", api::toJson(api::describe(p)))
-      .done();
+  return api::toJson(ok().add("gather", api::describe(p)));
 }
 
 /// The fields of an offset table: rows, cols and the cells row by row (a
 /// cell that is not one offset, e.g. of a basis-stride layout, is -1).
-Obj &tableFields(Obj &o, const api::OffsetTable &t) {
-  std::vector<int64_t> cells;
+Record &tableFields(Record &o, const api::OffsetTable &t) {
+  Value::List cells;
   for (const IntTuple &c : t.cells)
-    cells.push_back(c.isLeaf() ? c.value() : -1);
-  return o.num("rows", t.rows).num("cols", t.cols).raw("cells", ints(cells));
+    cells.emplace_back(c.isLeaf() ? c.value() : -1);
+  return o.add("rows", t.rows).add("cols", t.cols).add("cells", cells);
 }
 
 /// A table of a cute layout's offsets (api::tabulateGrouped: rank > 2
 /// as mode 0 down, the other modes grouped across; "grouping" says so).
-std::string tableJson(const cute::Layout &l) {
+Record tableRecord(const cute::Layout &l) {
   auto t = api::tabulateGrouped(cute::ComposedLayout{{}, 0, l});
+  Record o = Record().add("text", l.str());
   if (!t)
-    return Obj().str("text", l.str()).str("error", t.error().message).done();
-  Obj o;
-  o.str("text", l.str()).raw("layout", api::toJson(api::describe(l)));
-  return tableFields(o.str("grouping", t->grouping), *t).done();
+    return o.add("error", t.error().message);
+  o.add("layout", api::describe(l)).add("grouping", t->grouping);
+  return tableFields(o, *t);
 }
 
 /// The offsets of a cute layout of rank <= 2 (the TV view).
@@ -627,8 +557,8 @@ std::string cuteTableJson(std::string text) {
   o.syntax = api::Syntax::CuteText;
   LK_BIND_TRY(l, api::parseLayout(text, o), "layout");
   LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
-  Obj out;
-  return tableFields(out.boolean("ok", true).str("text", t.title), t).done();
+  Record out = ok().add("text", t.title);
+  return api::toJson(tableFields(out, t));
 }
 
 /// The TV view: a cute layout (thread, value) -> index tabulated, and the
@@ -641,19 +571,17 @@ std::string tvJson(std::string text, std::string shape) {
   LK_BIND_TRY(t, api::tabulate(*l.cute()), "layout");
   LK_BIND_TRY(leaves, api::parseShapeLeaves(shape), "shape");
   LK_BIND_TRY(g, api::tvGrid(l.cute()->layout, leaves), "shape");
-  std::vector<int64_t> thread(g.holders.size(), -1), value(thread);
-  for (size_t k = 0; k < g.holders.size(); ++k)
-    if (!g.holders[k].empty()) {
-      thread[k] = g.holders[k][0].thread;
-      value[k] = g.holders[k][0].value;
-    }
-  Obj out;
-  return tableFields(out.boolean("ok", true).str("text", t.title), t)
-      .num("tileRows", g.rows)
-      .num("tileCols", g.cols)
-      .raw("thread", ints(thread))
-      .raw("value", ints(value))
-      .done();
+  Value::List thread, value;
+  for (const std::vector<api::TvPair> &h : g.holders) {
+    thread.emplace_back(h.empty() ? -1 : h[0].thread);
+    value.emplace_back(h.empty() ? -1 : h[0].value);
+  }
+  Record out = ok().add("text", t.title);
+  return api::toJson(tableFields(out, t)
+                         .add("tileRows", g.rows)
+                         .add("tileCols", g.cols)
+                         .add("thread", thread)
+                         .add("value", value));
 }
 
 /// The operations of the operations view: the registry's (api/CuteOps.h)
@@ -666,28 +594,26 @@ bool twoArgumentLayoutOp(const api::CuteOp &op) {
 /// {ok, ops: [{name, b: kind of B, bOptional, doc}]}: the operations
 /// view's menu.
 std::string cuteOpsJson() {
-  std::string rows;
+  Value::List rows;
   for (const api::CuteOp &op : api::cuteOps())
     if (twoArgumentLayoutOp(op))
-      rows += (rows.empty() ? "" : ",") +
-              Obj()
-                  .str("name", std::string(op.name))
-                  .str("b", std::string(api::cuteKindName(op.params[1].kind)))
-                  .boolean("bOptional", op.params[1].optional)
-                  .str("doc", std::string(op.doc))
-                  .done();
-  return Obj().boolean("ok", true).raw("ops", "[" + rows + "]").done();
+      rows.push_back(Record()
+                         .add("name", op.name)
+                         .add("b", api::cuteKindName(op.params[1].kind))
+                         .add("bOptional", op.params[1].optional)
+                         .add("doc", op.doc));
+  return api::toJson(ok().add("ops", rows));
 }
 
 /// B as the view tabulates it: a layout (or a layout tiler) as a table,
 /// anything else as its text.
-std::string operandTable(const api::CuteValue &v) {
+Record operandTable(const api::CuteValue &v) {
   if (const cute::Layout *l = std::get_if<cute::Layout>(&v.value))
-    return tableJson(*l);
+    return tableRecord(*l);
   if (const cute::Tiler *t = std::get_if<cute::Tiler>(&v.value);
       t && t->kind == cute::Tiler::Kind::Layout)
-    return tableJson(t->layout);
-  return Obj().str("text", v.str()).done();
+    return tableRecord(t->layout);
+  return Record().add("text", v.str());
 }
 
 /// `op`(a, b) of the registry with the inputs and result tabulated: A a
@@ -699,7 +625,7 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
     return errorJson(Diagnostic::error("unknown operation '" + op + "'"), "op");
   LK_BIND_TRY(la, cute::parseLayout(a), "layout");
   std::vector<api::CuteValue> args{api::CuteValue{la}};
-  std::string bTable = Obj().str("text", "").done();
+  Record bTable = Record().add("text", "");
   // An empty B leaves out an optional second parameter (coalesce's
   // profile, complement's cotarget), as the CLI does.
   if (!(row->params[1].optional &&
@@ -711,12 +637,10 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
   Expected<api::CuteValue> result = api::callCuteOp(*row, std::move(args));
   if (!result)
     return errorJson(result.error(), "op");
-  return Obj()
-      .boolean("ok", true)
-      .raw("a", tableJson(la))
-      .raw("b", bTable)
-      .raw("result", tableJson(std::get<cute::Layout>(result->value)))
-      .done();
+  return api::toJson(
+      ok().add("a", tableRecord(la))
+          .add("b", bTable)
+          .add("result", tableRecord(std::get<cute::Layout>(result->value))));
 }
 
 /// The access record: what one warp's access of the layout costs when

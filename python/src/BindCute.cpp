@@ -320,6 +320,8 @@ py::object toPython(const lk::api::Value &v) {
   }
   case Kind::Record:
     return toDict(v.asRecord());
+  case Kind::Json:
+    return py::module_::import("json").attr("loads")(v.asJson());
   }
   return py::none();
 }

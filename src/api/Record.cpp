@@ -27,6 +27,12 @@ Value Value::strings(const std::vector<std::string> &v) {
   return l;
 }
 
+Value Value::json(std::string text) {
+  Value v;
+  v.v_ = Encoded{std::move(text)};
+  return v;
+}
+
 Record &Record::add(std::string key, Value v) {
   for (size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] == key) {
@@ -124,6 +130,9 @@ void write(std::string &out, const Value &v) {
     out += '}';
     return;
   }
+  case Value::Kind::Json:
+    out += v.asJson();
+    return;
   }
 }
 

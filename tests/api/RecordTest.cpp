@@ -39,6 +39,14 @@ TEST(Record, AddingAKeyAgainReplacesItInPlace) {
   EXPECT_EQ(r.find("c"), nullptr);
 }
 
+TEST(Record, PreEncodedJsonIsWrittenAsItIs) {
+  Record r;
+  r.add("coords", Value::json("[0,1,2]")).add("n", 3);
+  EXPECT_EQ(r.find("coords")->kind(), Value::Kind::Json);
+  EXPECT_EQ(r.find("coords")->asJson(), "[0,1,2]");
+  EXPECT_EQ(api::toJson(r), R"j({"coords":[0,1,2],"n":3})j");
+}
+
 TEST(Record, DoublesReadBackAndNonFiniteIsNull) {
   EXPECT_EQ(api::toJson(Value(0.1)), "0.1");
   // The shortest of 15-17 significant digits that reads back as the value.

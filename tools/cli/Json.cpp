@@ -35,6 +35,8 @@ JsonValue jsonOf(const api::Value &v) {
       o[r.key(i)] = jsonOf(r.value(i));
     return o;
   }
+  case api::Value::Kind::Json:
+    return JsonValue::parse(v.asJson());
   }
   return nullptr;
 }

@@ -13,8 +13,9 @@
 /// with one spelling (snake_case) and the same values.
 ///
 /// A Value is null, a bool, an int64, a double, a string, a list of Values
-/// or a Record; a Record is an ordered list of (key, Value) fields with
-/// distinct keys.
+/// or a Record, or JSON text already encoded (Value::json: a front end's
+/// large list, written as it is); a Record is an ordered list of (key, Value)
+/// fields with distinct keys.
 ///
 /// Example:
 ///   Record r;
@@ -48,7 +49,7 @@ class Record;
 class Value {
 public:
   using List = std::vector<Value>;
-  enum class Kind { Null, Bool, Int, Double, String, List, Record };
+  enum class Kind { Null, Bool, Int, Double, String, List, Record, Json };
 
   Value() = default;
   Value(std::nullptr_t) {}
@@ -65,6 +66,9 @@ public:
   static Value ints(const std::vector<int64_t> &v);
   /// A list of strings, e.g. axis names.
   static Value strings(const std::vector<std::string> &v);
+  /// Pre-encoded JSON text, written by toJson as it is. @pre `text` is one
+  /// valid JSON value (the caller encoded it).
+  static Value json(std::string text);
 
   Kind kind() const { return Kind(v_.index()); }
   bool isNull() const { return kind() == Kind::Null; }
@@ -76,10 +80,15 @@ public:
   const Record &asRecord() const {
     return *std::get<std::shared_ptr<Record>>(v_);
   }
+  /// The text of a Kind::Json value.
+  const std::string &asJson() const { return std::get<Encoded>(v_).text; }
 
 private:
+  struct Encoded {
+    std::string text;
+  };
   std::variant<std::monostate, bool, int64_t, double, std::string, List,
-               std::shared_ptr<Record>>
+               std::shared_ptr<Record>, Encoded>
       v_;
 };
 
