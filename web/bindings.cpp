@@ -246,29 +246,12 @@ std::string tileMapJson(std::string text, std::string shape) {
                                        " elements; this layout has " +
                                        std::to_string(tl.size())),
                      "shape");
-  if (Status w = api::checkWork("the demo's picture", tl.size(),
-                                tl.replicaCount(), kMaxMapPoints);
-      !w)
-    return errorJson(w.error(), "layout");
-  std::span<const tile::Axis> axes = tl.axes();
-  std::string coords = "[", threads = "[";
-  coords.reserve(size_t(tl.size() * tl.replicaCount() * axes.size() * 4));
-  std::vector<tile::AxisValue> point(axes.size());
-  for (int64_t f = 0; f < tl.size(); ++f) {
-    tile::CoordSet set = t->layout.eval(t->tileIndex(f));
-    for (int64_t v : set.values())
-      coords += (coords.size() > 1 ? "," : "") + std::to_string(v);
-    for (size_t k = 0; k < axes.size(); ++k)
-      point[k] = {axes[k], set[0][k]};
-    Expected<int64_t> thread = api::threadIndex(point);
-    if (!thread)
-      return errorJson(thread.error(), "layout");
-    threads += (f ? "," : "") + std::to_string(*thread);
-  }
-  coords += "]";
-  threads += "]";
+  LK_BIND_TRY(map,
+              api::tileMap(t->layout, t->shape, t->colex, kMaxMapPoints,
+                           "the demo's picture"),
+              "layout");
   Value::List names, kinds, owner;
-  for (tile::Axis a : axes) {
+  for (tile::Axis a : map.axes) {
     names.emplace_back(a.name());
     kinds.emplace_back(tile::kindName(a.kind()));
     owner.emplace_back(api::isOwnerAxis(a));
@@ -276,13 +259,13 @@ std::string tileMapJson(std::string text, std::string shape) {
   return api::toJson(ok().add("text", api::tileText(t->layout))
                          .add("shape", Value::ints(t->shape))
                          .add("size", tl.size())
-                         .add("replicas", tl.replicaCount())
+                         .add("replicas", map.replicas)
                          .add("axes", names)
                          .add("kinds", kinds)
                          .add("ownerAxes", owner)
-                         .add("coords", Value::json(coords))
-                         .add("threads", Value::json(threads))
-                         .add("threadFormula", api::threadFormula(axes)));
+                         .add("coords", Value::encodedInts(map.coords))
+                         .add("threads", Value::encodedInts(map.threads))
+                         .add("threadFormula", api::threadFormula(map.axes)));
 }
 
 /// {"ok":true,"result":<record>}.

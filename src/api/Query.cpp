@@ -290,7 +290,6 @@ bool isOwnerAxis(tile::Axis a) {
          a.kind() == tile::AxisKind::Device;
 }
 
-/// tvGrid's refusals of the tile and the layout, before any work.
 std::string threadFormula(std::span<const tile::Axis> axes) {
   std::string s;
   for (tile::Axis a : axes)
@@ -300,6 +299,7 @@ std::string threadFormula(std::span<const tile::Axis> axes) {
   return s;
 }
 
+/// tvGrid's refusals of the tile and the layout, before any work.
 static Status checkTvGrid(const cute::Layout &tv,
                           std::span<const int64_t> shape) {
   if (shape.empty() || shape.size() > 2)
@@ -395,6 +395,28 @@ Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner) {
     LK_TRY(t, checkedAdd(t, term, "the thread number"));
   }
   return t;
+}
+
+Expected<TileMap> tileMap(const tile::SwizzledTileLayout &layout,
+                          std::span<const int64_t> shape, bool colex,
+                          int64_t maxPoints, std::string_view what) {
+  const tile::TileLayout &tl = layout.tile();
+  LK_CHECK(checkWork(what, tl.size(), tl.replicaCount(), maxPoints));
+  TileMap map;
+  map.axes.assign(tl.axes().begin(), tl.axes().end());
+  map.replicas = tl.replicaCount();
+  map.coords.reserve(size_t(tl.size() * map.replicas) * map.axes.size());
+  std::vector<tile::AxisValue> first(map.axes.size());
+  for (int64_t k = 0; k < tl.size(); ++k) {
+    tile::CoordSet set = layout.eval(colex ? rowMajorToColex(shape, k) : k);
+    map.coords.insert(map.coords.end(), set.values().begin(),
+                      set.values().end());
+    for (size_t a = 0; a < first.size(); ++a)
+      first[a] = {map.axes[a], set[0][a]};
+    LK_TRY(int64_t thread, threadIndex(first));
+    map.threads.push_back(thread);
+  }
+  return map;
 }
 
 Status checkWork(std::string_view what, int64_t elements, int64_t perElement,

@@ -33,6 +33,14 @@ Value Value::json(std::string text) {
   return v;
 }
 
+Value Value::encodedInts(std::span<const int64_t> v) {
+  std::string s = "[";
+  s.reserve(v.size() * 4 + 2);
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + std::to_string(v[i]);
+  return json(s + "]");
+}
+
 Record &Record::add(std::string key, Value v) {
   for (size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] == key) {

@@ -130,6 +130,35 @@ TEST(ApiQuery, OwnersAndHolders) {
   EXPECT_FALSE(holders(sw, lane4).hasValue());
 }
 
+TEST(ApiQuery, TileMapListsEveryPointAndTheFirstPointsThread) {
+  // S[(2,2):(1@warpid,1@laneid)]: x = 2 w + l (the last iter fastest)
+  // holds (warpid w, laneid l), thread 32 w + l.
+  const tile::SwizzledTileLayout l = tileOf("S[(2,2):(1@warpid,1@laneid)]");
+  auto map = tileMap(l, std::vector<int64_t>{2, 2}, false, 4, "test");
+  ASSERT_TRUE(map) << map.error().message;
+  ASSERT_EQ(map->axes.size(), 2u);
+  EXPECT_EQ(map->axes[0], tile::Axis::warpid());
+  EXPECT_EQ(map->replicas, 1);
+  EXPECT_EQ(map->coords, (std::vector<int64_t>{0, 0, 0, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(map->threads, (std::vector<int64_t>{0, 1, 32, 33}));
+  EXPECT_EQ(map->point(2, 0)[0], 1);
+  // colex over (2,2): element k = (i, j) row-major is x = i + 2 j.
+  auto colex = tileMap(l, std::vector<int64_t>{2, 2}, true, 4, "test");
+  ASSERT_TRUE(colex);
+  EXPECT_EQ(colex->threads, (std::vector<int64_t>{0, 32, 1, 33}));
+  // A replica doubles the points: 4 elements x 2 replicas > 7.
+  const tile::SwizzledTileLayout r = tileOf("S[4:1@laneid] + R[2:1@warpid]");
+  auto refused = tileMap(r, std::vector<int64_t>{4}, false, 7, "the map");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("the map: 4 elements x 2 values"),
+            std::string::npos)
+      << refused.error().message;
+  auto both = tileMap(r, std::vector<int64_t>{4}, false, 8, "the map");
+  ASSERT_TRUE(both);
+  EXPECT_EQ(both->coords, (std::vector<int64_t>{0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2,
+                                                1, 3, 0, 3, 1}));
+}
+
 TEST(ApiQuery, ThreadIndex) {
   // 32 lanes per warp, 4 warps (128 threads) per warpgroup:
   // lane 4 of warp 2 is 4 + 2*32 = 68; thread 5 of warpgroup 1 is 133.

@@ -45,6 +45,9 @@ TEST(Record, PreEncodedJsonIsWrittenAsItIs) {
   EXPECT_EQ(r.find("coords")->kind(), Value::Kind::Json);
   EXPECT_EQ(r.find("coords")->asJson(), "[0,1,2]");
   EXPECT_EQ(api::toJson(r), R"j({"coords":[0,1,2],"n":3})j");
+  EXPECT_EQ(api::toJson(Value::encodedInts(std::vector<int64_t>{4, -1, 0})),
+            "[4,-1,0]");
+  EXPECT_EQ(api::toJson(Value::encodedInts({})), "[]");
 }
 
 TEST(Record, DoublesReadBackAndNonFiniteIsNull) {

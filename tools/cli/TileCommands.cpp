@@ -273,7 +273,9 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   if (rows * cols > (int64_t(1) << 16))
     return Diagnostic::error("tile show draws at most 65536 elements");
   LK_CHECK(api::tilePointBound(layout.tile(), rows * cols, "tile show"));
-  std::span<const Axis> axes = layout.tile().axes();
+  LK_TRY(api::TileMap map,
+         api::tileMap(layout, shape, false, api::kMaxTilePoints, "tile show"));
+  std::span<const Axis> axes = map.axes;
   Grid g(rows, cols);
   g.title = api::tileText(layout);
   std::string names;
@@ -296,25 +298,22 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   for (int64_t r = 0; r < rows; ++r) {
     JsonValue row = JsonValue::array();
     for (int64_t c = 0; c < cols; ++c) {
-      CoordSet set = layout.eval(r * cols + c);
+      const int64_t k = r * cols + c;
       std::string cell;
       JsonValue coords = JsonValue::array();
-      for (size_t i = 0; i < set.size(); ++i) {
+      for (int64_t i = 0; i < map.replicas; ++i) {
         std::string one;
-        for (size_t k = 0; k < set.rank(); ++k)
-          one += (k ? "," : "") + std::to_string(set[i][k]);
+        for (int64_t v : map.point(k, i))
+          one += (one.empty() ? "" : ",") + std::to_string(v);
         cell += (i ? "|" : "") + one;
-        coords.push_back(jsonOf(api::axisRecord(axes, set[i])));
+        coords.push_back(jsonOf(api::axisRecord(axes, map.point(k, i))));
       }
       g.cell(r, c) = cell;
-      std::vector<AxisValue> first;
-      for (size_t k = 0; k < axes.size(); ++k)
-        first.push_back({axes[k], set[0][k]});
       if (threads) {
-        LK_TRY(g.color(r, c), api::threadIndex(first));
+        g.color(r, c) = map.threads[size_t(k)];
       } else {
-        auto [it, inserted] = coordColour.emplace(physicalText(axes, set[0]),
-                                                  int64_t(coordColour.size()));
+        auto [it, inserted] = coordColour.emplace(
+            physicalText(axes, map.point(k, 0)), int64_t(coordColour.size()));
         g.color(r, c) = it->second;
       }
       row.push_back(coords);

@@ -321,6 +321,34 @@ Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner);
 /// this).
 std::string threadFormula(std::span<const tile::Axis> axes);
 
+/// Every element of a tile layout with all its points, as the pictures
+/// draw it (`tile show`, the demo's tile view): element k is the layout's
+/// flat index k, or with `colex` rowMajorToColex(shape, k) (a CuTe layout
+/// drawn in CuTe's orientation, element k row-major over `shape`).
+/// Example: S[(2,2):(1@warpid,1@laneid)] -> axes (warpid, laneid), 1
+/// replica, coords 0 0 | 0 1 | 1 0 | 1 1, threads 0 1 32 33.
+struct TileMap {
+  std::vector<tile::Axis> axes;
+  int64_t replicas = 0;
+  /// coords[(k * replicas + r) * axes.size() + a]: axis a of point r of
+  /// element k.
+  std::vector<int64_t> coords;
+  /// threads[k]: threadIndex of element k's first point (0 when no axis
+  /// numbers threads, threadFormula empty).
+  std::vector<int64_t> threads;
+  /// Point r of element k, one value per axis.
+  std::span<const int64_t> point(int64_t k, int64_t r) const {
+    return {coords.data() + (k * replicas + r) * int64_t(axes.size()),
+            axes.size()};
+  }
+};
+/// Refused before any work when elements x replicas exceeds `maxPoints`
+/// (checkWork, named `what`); fails when a thread number overflows.
+/// @pre with `colex`, the product of `shape` is the layout's size
+Expected<TileMap> tileMap(const tile::SwizzledTileLayout &layout,
+                          std::span<const int64_t> shape, bool colex,
+                          int64_t maxPoints, std::string_view what);
+
 /// One point of L(x): the owner's axes and where it holds the element.
 struct Owner {
   std::vector<tile::AxisValue> owner;

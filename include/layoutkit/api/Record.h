@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,6 +70,9 @@ public:
   /// Pre-encoded JSON text, written by toJson as it is. @pre `text` is one
   /// valid JSON value (the caller encoded it).
   static Value json(std::string text);
+  /// A list of integers encoded at once (Kind::Json, "[1,2,3]"): a long
+  /// list without a Value per item.
+  static Value encodedInts(std::span<const int64_t> v);
 
   Kind kind() const { return Kind(v_.index()); }
   bool isNull() const { return kind() == Kind::Null; }
