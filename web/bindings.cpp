@@ -371,27 +371,21 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
 }
 
 /// The presets: the tile presets (tile::presets, docs/design.md §6.2) and
-/// register fragments of the hw atom catalog, each with its text and
+/// register fragments of the hw atom catalog, each with its layout and
 /// logical shape; "group" says which of the two a row comes from.
 std::string presetsJson() {
   Value::List rows;
   for (const tile::Preset &p : tile::presets())
-    rows.push_back(
-        Record()
-            .add("name", p.name)
-            .add("group", "tile preset")
-            .add("summary", p.summary)
-            .add("text", p.text)
-            .add("shape", Value::ints({p.shape.begin(), p.shape.end()})));
+    rows.push_back(api::describe(p).add("group", "tile preset"));
   // smem_row_major_8x64 under the 128B swizzle: the conflict-free read of
   // the bank example (docs/design.md §6.3).
   rows.push_back(Record()
                      .add("name", "smem_swizzled_128B_8x64")
-                     .add("group", "tile preset")
+                     .add("layout", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
+                     .add("shape", Value::ints({8, 64}))
                      .add("summary", "(8,64) f16 tile with the 128B swizzle: "
                                      "a column read is conflict-free")
-                     .add("text", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
-                     .add("shape", Value::ints({8, 64})));
+                     .add("group", "tile preset"));
   for (const char *name :
        {"mma.m16n8k16.f16.A", "mma.m16n8k16.f16.B", "mma.m16n8k16.f16.C",
         "wgmma.m64n64k16.f16.C", "tcgen05.ld.32x32b.x2"}) {
@@ -408,7 +402,7 @@ std::string presetsJson() {
             .add("summary", (*a)->instruction + " operand " + (*a)->operand +
                                 " (" +
                                 std::string(hw::atomArchName((*a)->arch)) + ")")
-            .add("text", tl->str())
+            .add("layout", tl->str())
             .add("shape", Value::ints((*a)->logicalShape()))
             .add("tv", (*a)->tv.str())
             .add("tvShape", Value::ints((*a)->cuteExtents)));

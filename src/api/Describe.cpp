@@ -309,6 +309,14 @@ Record describe(const AccessAnalysis &a) {
       .add("replication", describe(a.replication));
 }
 
+Record describe(const tile::Preset &p) {
+  return Record()
+      .add("name", p.name)
+      .add("layout", p.text)
+      .add("shape", Value::ints({p.shape.begin(), p.shape.end()}))
+      .add("summary", p.summary);
+}
+
 Record describe(const hw::Atom &a) {
   return Record()
       .add("name", a.name)

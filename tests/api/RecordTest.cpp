@@ -59,6 +59,17 @@ TEST(Record, DoublesReadBackAndNonFiniteIsNull) {
   EXPECT_EQ(api::toJson(Value(INT64_MIN)), "-9223372036854775808");
 }
 
+TEST(Describe, PresetRecord) {
+  // The row of tile/TilePresets.cpp, as `layoutkit tile presets NAME
+  // --json` prints it and the demo lists it.
+  auto p = tile::findPreset("mma_m8n8_fragment");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(api::toJson(api::describe(**p)),
+            R"j({"name":"mma_m8n8_fragment",)j"
+            R"j("layout":"S[(8,4,2):(4@laneid,1@laneid,1)]","shape":[8,8],)j"
+            R"j("summary":"m8n8 MMA fragment: 32 lanes x 2 registers"})j");
+}
+
 TEST(Describe, LayoutRecord) {
   // cosize = 1 + 7*1 + 3*8 = 32.
   Expected<cute::Layout> l = cute::parseLayout("(8,4):(1,8)");

@@ -204,13 +204,13 @@ async function main() {
     await page.mouse.click(box.x, box.y);
     await settle(page);
     const shown = JSON.parse(await page.getAttribute('#info', 'data-owners'));
-    const want = lk('tile', 'owners', p.text, shape, String(f));
+    const want = lk('tile', 'owners', p.layout, shape, String(f));
     check(want.ok && JSON.stringify(sortedOwners(shown)) === JSON.stringify(sortedOwners(want.result.owners)),
       `preset ${p.name}: owners of element ${f} match 'layoutkit tile owners' (${shown.length} owners)`);
     // The clicked element's derivation is `layoutkit tile eval --steps`
     // of the same layout and element: the steps (JSON) and the printed
     // lines after the first (the steps, "L(x):" and the points).
-    await checkSteps(page, p.text, shape, f, `preset ${p.name}`);
+    await checkSteps(page, p.layout, shape, f, `preset ${p.name}`);
     if (p.name === 'tensor_core_8x16') {
       // docs/design.md §6.1: element (0,0) lives on warps {5, 9}.
       const o = await page.evaluate(async () => window.lk('owners', document.getElementById('layout').value, document.getElementById('shape').value, 0));

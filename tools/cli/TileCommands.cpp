@@ -403,13 +403,6 @@ std::string shapeText(std::span<const int64_t> shape) {
   return s + ")";
 }
 
-JsonValue presetJson(const Preset &p) {
-  return {{"name", std::string(p.name)},
-          {"layout", std::string(p.text)},
-          {"shape", std::vector<int64_t>(p.shape.begin(), p.shape.end())},
-          {"summary", std::string(p.summary)}};
-}
-
 } // namespace
 
 Expected<Reply> runTilePresets(const Invocation &inv) {
@@ -421,14 +414,14 @@ Expected<Reply> runTilePresets(const Invocation &inv) {
     const Preset &preset = **p;
     r.text = std::string(preset.text) + "\nshape: " + shapeText(preset.shape) +
              "\n" + std::string(preset.summary);
-    r.json = presetJson(preset);
+    r.json = jsonOf(api::describe(preset));
     return r;
   }
   r.json = JsonValue::array();
   for (const Preset &p : presets()) {
     r.text += std::string(p.name) + "  " + shapeText(p.shape) + "  " +
               std::string(p.text) + "\n";
-    r.json.push_back(presetJson(p));
+    r.json.push_back(jsonOf(api::describe(p)));
   }
   return r;
 }

@@ -1101,7 +1101,7 @@ function loadTab() {
 function applyPreset(name) {
   const p = presets.find((q) => q.name === name);
   if (!p) return;
-  Object.assign(tab(), {text: p.text, shape: '(' + p.shape.join(',') + ')', preset: p.name, colour: ''});
+  Object.assign(tab(), {text: p.layout, shape: '(' + p.shape.join(',') + ')', preset: p.name, colour: ''});
   if (p.tv) {
     $('tv').value = p.tv;
     $('tvshape').value = '(' + p.tvShape.join(',') + ')';
@@ -1162,7 +1162,7 @@ function tabKeys(list, selector, activate) {
 // Whether tab t's text and shape are its preset's up to white space.
 function samePreset(t) {
   const p = presets.find((q) => q.name === t.preset), bare = (x) => x.replace(/\s+/g, '');
-  return !!p && bare(t.text) === bare(p.text) && bare(t.shape) === bare('(' + p.shape.join(',') + ')');
+  return !!p && bare(t.text) === bare(p.layout) && bare(t.shape) === bare('(' + p.shape.join(',') + ')');
 }
 
 function wire() {

@@ -119,6 +119,11 @@
 ///              "threads":32,"values":4,"unverified":false}
 ///             shape: the logical extents (Atom::logicalShape)
 ///
+/// Presets (tile/TilePresets.h):
+///   Preset    (tile presets, the demo's presets() with "group" added)
+///             {"name":"mma_m8n8_fragment","layout":"S[...]","shape":[8,8],
+///              "summary":"..."}
+///
 /// Linear layouts (linear/LinearLayout.h, linear/Padded.h):
 ///   Linear    (linear show/bases/compose/..., the conformance runner's
 ///             linear_standard without "text")
@@ -147,6 +152,7 @@
 #include "layoutkit/cute/Swizzle.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Padded.h"
+#include "layoutkit/tile/TilePresets.h"
 
 namespace lk::api {
 
@@ -179,6 +185,9 @@ Record describe(const hw::ReplicationReport &r);
 
 /// The Atom record of the file comment.
 Record describe(const hw::Atom &a);
+
+/// The Preset record of the file comment.
+Record describe(const tile::Preset &p);
 
 /// The Linear and Waste records of the file comment.
 Record describe(const linear::LinearLayout &l);
