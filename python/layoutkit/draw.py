@@ -247,35 +247,20 @@ def _draw_tile(tile, shape):
 def _owner_grid(layout, what="draw_layout"):
     """(labels, fills, rows, cols) of a distributed linear layout:
     element (dim0, dim1) <- T<thread>R<register> of its first holder (the
-    lowest flat input), computed with numpy over layout.outputs()."""
-    import numpy as np
+    lowest flat input), from the engine's ``LinearLayout.owner_grid()``."""
     outs = layout.out_dims
     if len(outs) > 2:
         raise _lk.LayoutError("only 1-D and 2-D tensors are drawn")
     rows = outs[0][1] if len(outs) == 2 else 1
-    cols = outs[-1][1]
-    _check_cells(what, rows * cols, layout.get_total_in_dim_size())
-    table = layout.outputs()
-    x = np.arange(table.shape[0], dtype=np.int64)
-    coord, rest = {}, x
-    for d, size in layout.in_dims:
-        coord[d], rest = rest % size, rest // size
-    zero = np.zeros_like(x)
-    warps = dict(layout.in_dims).get("warp", 1)
-    thread = coord.get("lane", zero) + 32 * coord.get("warp", zero) + \
-        32 * warps * coord.get("block", zero)
-    reg = coord.get("register", zero)
-    r = table[:, 0] if len(outs) == 2 else zero
-    c = table[:, -1]
-    cell = r * cols + c
-    # The first (lowest) input of every cell: unique keeps first indices.
-    cells, first = np.unique(cell, return_index=True)
+    _check_cells(what, rows * outs[-1][1], layout.get_total_in_dim_size())
+    rows, cols, cells = layout.owner_grid()
     labels = [[""] * cols for _ in range(rows)]
     fills = [["#ffffff"] * cols for _ in range(rows)]
-    for k, i in zip(cells.tolist(), first.tolist()):
-        t = int(thread[i])
-        labels[k // cols][k % cols] = f"T{t}\nR{int(reg[i])}"
-        fills[k // cols][k % cols] = THREAD_FILLS[t % len(THREAD_FILLS)]
+    for k, cell in enumerate(cells):
+        if cell is not None:
+            t, reg = cell
+            labels[k // cols][k % cols] = f"T{t}\nR{reg}"
+            fills[k // cols][k % cols] = THREAD_FILLS[t % len(THREAD_FILLS)]
     return labels, fills, rows, cols
 
 

@@ -969,6 +969,28 @@ Example:
            "numpy (2^in_bits, n_out) array of L at every packed input, "
            "computed in C++")
       .def(
+          "owner_grid",
+          [](const LinearLayout &l) {
+            api::LinearGrid g =
+                unwrap(api::linearGrid(l, api::kMaxTableValues));
+            const int reg = l.inDimIndex(linear::dims::kRegister);
+            py::list cells;
+            for (const std::vector<int64_t> &h : g.holders) {
+              if (h.empty()) {
+                cells.append(py::none());
+                continue;
+              }
+              std::vector<int64_t> in = l.unpackIn(uint64_t(h[0]));
+              cells.append(py::make_tuple(unwrap(api::linearThread(l, in)),
+                                          reg < 0 ? 0 : in[size_t(reg)]));
+            }
+            return py::make_tuple(g.rows, g.cols, cells);
+          },
+          "(rows, cols, cells) of a layout of one or two output dims "
+          "(api::linearGrid): cells[r * cols + c] = (thread, register) of "
+          "the lowest input there (thread = lane + 32 warp + 32 warps "
+          "block), None where no input lands")
+      .def(
           "compose",
           [](const LinearLayout &a, const LinearLayout &b) {
             return unwrap(a.compose(b));

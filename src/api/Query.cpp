@@ -370,6 +370,52 @@ Expected<TvGrid> atomGrid(const hw::Atom &a) {
   return g;
 }
 
+Expected<LinearGrid> linearGrid(const linear::LinearLayout &l,
+                                int64_t maxInputs) {
+  const int outs = l.numOutDims();
+  if (outs < 1 || outs > 2)
+    return Diagnostic::error("the picture needs one or two output dims; the "
+                             "layout has " +
+                             std::to_string(outs));
+  if (l.totalOutBits() > 62 || l.totalOutSize() > kMaxDrawCells)
+    return Diagnostic::error("the picture draws at most " +
+                             std::to_string(kMaxDrawCells) +
+                             " cells; the layout has 2^" +
+                             std::to_string(l.totalOutBits()) + " outputs");
+  if (l.totalInBits() > 62 || l.totalInSize() > maxInputs)
+    return Diagnostic::error(
+        "the picture reads at most " + std::to_string(maxInputs) +
+        " inputs; the layout has 2^" + std::to_string(l.totalInBits()));
+  LinearGrid g;
+  g.rows = outs == 2 ? int64_t(1) << l.outDim(0).log2 : 1;
+  g.cols = int64_t(1) << l.outDim(outs - 1).log2;
+  g.holders.resize(size_t(g.rows * g.cols));
+  for (int64_t x = 0; x < l.totalInSize(); ++x) {
+    std::vector<int64_t> out = l.unpackOut(l.applyFlat(uint64_t(x)));
+    g.holders[size_t((outs == 2 ? out[0] : 0) * g.cols + out.back())].push_back(
+        x);
+  }
+  return g;
+}
+
+Expected<int64_t> linearThread(const linear::LinearLayout &l,
+                               std::span<const int64_t> in) {
+  auto value = [&](linear::DimId d) {
+    int i = l.inDimIndex(d);
+    return i < 0 ? int64_t(0) : in[size_t(i)];
+  };
+  const int64_t lanes = hw::kWarpLanes;
+  LK_TRY(int64_t perBlock, checkedMul(lanes, l.inDimSize(linear::dims::kWarp),
+                                      "the thread number"));
+  LK_TRY(int64_t blocks, checkedMul(perBlock, value(linear::dims::kBlock),
+                                    "the thread number"));
+  LK_TRY(int64_t warps,
+         checkedMul(lanes, value(linear::dims::kWarp), "the thread number"));
+  LK_TRY(int64_t t,
+         checkedAdd(value(linear::dims::kLane), warps, "the thread number"));
+  return checkedAdd(t, blocks, "the thread number");
+}
+
 int64_t threadWeight(tile::Axis a) {
   if (a == tile::Axis::laneid() || a == tile::Axis::tid() ||
       a == tile::Axis::tid_in_wg())

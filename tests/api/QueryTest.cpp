@@ -159,6 +159,51 @@ TEST(ApiQuery, TileMapListsEveryPointAndTheFirstPointsThread) {
                                                 1, 3, 0, 3, 1}));
 }
 
+TEST(ApiQuery, LinearGridListsTheInputsOfEachCell) {
+  // x = register + 2 lane: register -> (0,1), lane -> (1,0), so x lands on
+  // (lane, register), cell lane * 2 + register.
+  auto l = linear::parseLinearLayout(
+      "{register: [(0,1)], lane: [(1,0)]} -> {dim0: 2, dim1: 2}");
+  ASSERT_TRUE(l) << l.error().message;
+  auto g = linearGrid(*l, 4);
+  ASSERT_TRUE(g) << g.error().message;
+  EXPECT_EQ(g->rows, 2);
+  EXPECT_EQ(g->cols, 2);
+  EXPECT_EQ(g->holders,
+            (std::vector<std::vector<int64_t>>{{0}, {1}, {2}, {3}}));
+  // A broadcast lane bit: lanes 0 and 2 (x and x + 4) share each cell.
+  auto b = linear::parseLinearLayout(
+      "{register: [(1)], lane: [(2), (0)]} -> {dim0: 4}");
+  ASSERT_TRUE(b) << b.error().message;
+  auto gb = linearGrid(*b, 8);
+  ASSERT_TRUE(gb) << gb.error().message;
+  EXPECT_EQ(gb->rows, 1);
+  EXPECT_EQ(gb->holders, (std::vector<std::vector<int64_t>>{
+                             {0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+  // Refused before any work: 8 inputs over a limit of 7; three out dims.
+  EXPECT_FALSE(linearGrid(*b, 7));
+  auto three = linear::parseLinearLayout(
+      "{register: [(1,0,0)]} -> {dim0: 2, dim1: 2, dim2: 2}");
+  ASSERT_TRUE(three) << three.error().message;
+  auto refused = linearGrid(*three, 8);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("one or two output dims"),
+            std::string::npos);
+}
+
+TEST(ApiQuery, LinearThreadIsLanePlus32Warp) {
+  // in-dims register, lane, warp, block with 4 warps: register 1, lane 3,
+  // warp 1, block 1 -> 3 + 32 + 32 * 4 = 163.
+  auto l = linear::parseLinearLayout(
+      "{register: [(1)], lane: [(2), (4), (8), (16), (32)], warp: [(64), "
+      "(128)], block: [(256)]} -> {dim0: 512}");
+  ASSERT_TRUE(l) << l.error().message;
+  std::vector<int64_t> in{1, 3, 1, 1};
+  EXPECT_EQ(*linearThread(*l, in), 163);
+  std::vector<int64_t> lane5{0, 5, 0, 0};
+  EXPECT_EQ(*linearThread(*l, lane5), 5);
+}
+
 TEST(ApiQuery, ThreadIndex) {
   // 32 lanes per warp, 4 warps (128 threads) per warpgroup:
   // lane 4 of warp 2 is 4 + 2*32 = 68; thread 5 of warpgroup 1 is 133.

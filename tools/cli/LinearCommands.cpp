@@ -64,19 +64,12 @@ Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
   return values;
 }
 
-/// The picture of a layout whose outputs are one or two dims: each cell
-/// lists the inputs mapping to it ("R1L5W0"; several separated by '/').
+/// The picture of a layout whose outputs are one or two dims
+/// (api::linearGrid): each cell lists the inputs mapping to it ("R1L5W0";
+/// several separated by '/').
 Expected<Grid> picture(const LinearLayout &l) {
-  if (l.numOutDims() < 1 || l.numOutDims() > 2)
-    return Diagnostic::error("the picture needs one or two output dims; the "
-                             "layout has " +
-                             std::to_string(l.numOutDims()));
-  if (l.totalInBits() > 16 || l.totalOutBits() > 16)
-    return Diagnostic::error("the picture draws at most 2^16 inputs and "
-                             "outputs");
-  int64_t rows = l.numOutDims() == 2 ? int64_t(1) << l.outDim(0).log2 : 1;
-  int64_t cols = int64_t(1) << l.outDim(l.numOutDims() - 1).log2;
-  Grid g(rows, cols);
+  LK_TRY(api::LinearGrid lg, api::linearGrid(l, int64_t(1) << 16));
+  Grid g(lg.rows, lg.cols);
   g.title = l.str();
   // Input dims of size 1 (e.g. warp: [] of a one-warp layout) are left out
   // of the cells.
@@ -94,23 +87,21 @@ Expected<Grid> picture(const LinearLayout &l) {
                            ? std::string()
                            : "; colour: first holder's " +
                                  std::string(dimName(l.inDim(colourDim).id)));
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < lg.rows; ++r)
     g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < cols; ++c)
+  for (int64_t c = 0; c < lg.cols; ++c)
     g.colLabels[size_t(c)] = std::to_string(c);
-  for (uint64_t x = 0; x < uint64_t(l.totalInSize()); ++x) {
-    std::vector<int64_t> in = l.unpackIn(x);
-    std::vector<int64_t> out = l.unpackOut(l.applyFlat(x));
-    int64_t r = l.numOutDims() == 2 ? out[0] : 0, c = out.back();
-    std::string who;
-    for (int i : shown)
-      who += char(std::toupper(dimName(l.inDim(i).id)[0])) +
-             std::to_string(in[size_t(i)]);
-    std::string &cell = g.cell(r, c);
-    cell += (cell.empty() ? "" : "/") + who;
-    if (g.color(r, c) < 0)
-      g.color(r, c) = colourDim < 0 ? 0 : in[size_t(colourDim)];
-  }
+  for (size_t k = 0; k < lg.holders.size(); ++k)
+    for (int64_t x : lg.holders[k]) {
+      std::vector<int64_t> in = l.unpackIn(uint64_t(x));
+      std::string who;
+      for (int i : shown)
+        who += char(std::toupper(dimName(l.inDim(i).id)[0])) +
+               std::to_string(in[size_t(i)]);
+      g.cells[k] += (g.cells[k].empty() ? "" : "/") + who;
+      if (g.colors[k] < 0)
+        g.colors[k] = colourDim < 0 ? 0 : in[size_t(colourDim)];
+    }
   return g;
 }
 

@@ -265,6 +265,31 @@ Expected<TvGrid> tvGrid(const cute::Layout &tv, std::span<const int64_t> shape);
 /// holds {thread 0, value 0}.
 Expected<TvGrid> atomGrid(const hw::Atom &a);
 
+/// The element grid of a linear layout with one or two output dims, as
+/// `linear show` and Python's draw_layout / draw_plan draw it: rows = the
+/// size of the first output dim (1 with one output dim), cols = the size
+/// of the last; holders[r * cols + c]: the flat inputs x with L(x) =
+/// (r, c) ((c) with one output dim), ascending (the first is the one a
+/// picture labels). Refused before any work: other than one or two
+/// output dims, more than kMaxDrawCells cells, more than `maxInputs`
+/// inputs.
+/// Example: {register: [(0,1)], lane: [(1,0)]} -> {dim0: 2, dim1: 2}:
+/// 2 x 2 cells; cell (1, 0) holds x = 2 (lane 1, register 0).
+struct LinearGrid {
+  int64_t rows = 0, cols = 0;
+  std::vector<std::vector<int64_t>> holders;
+};
+Expected<LinearGrid> linearGrid(const linear::LinearLayout &l,
+                                int64_t maxInputs);
+
+/// The thread number of input `in` of a distributed linear layout (one
+/// value per in-dim, as unpackIn gives them), warps of 32 lanes:
+///   thread = lane + 32 warp + 32 x (the warp count) x block
+/// An in-dim the layout lacks counts 0. Example: lane 3, warp 1 -> 35;
+/// block 1 of a 4-warp layout -> 128. Fails when the sum overflows int64.
+Expected<int64_t> linearThread(const linear::LinearLayout &l,
+                               std::span<const int64_t> in);
+
 /// The first points of L(flat) and how many there are in all (the
 /// replica count). Example: S[4:1] + R[1000000:1@warpid] at 0 with limit
 /// 2 -> points {m=0 warpid=0}, {m=0 warpid=1}; total 1000000.
