@@ -37,6 +37,8 @@
 
 #include "layoutkit/core/Checked.h"
 
+#include "FastInverse.h"
+
 #include <algorithm>
 #include <type_traits>
 
@@ -1430,44 +1432,6 @@ bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
          storeModes(m, out, /*knownToFit=*/true);
 }
 
-/// left_inverse when the stride test of checkLeftInverse vouches for it:
-/// positive strides, each mode ending before the next one starts.
-bool leftInverse(const Layout &l, Layout &out) {
-  Sorted s;
-  if (!sortedOf(l, s))
-    return false;
-  Modes r;
-  r.d[0] = 0;
-  int64_t covered = 1, prevExtent = 0;
-  for (int k = 0; k < s.m.n; ++k) {
-    int i = s.order[k];
-    int64_t d = s.m.d[i];
-    if (d <= 0 || d % covered != 0 || (k > 0 && prevExtent > d) ||
-        mulOverflows(s.m.s[i], d, prevExtent))
-      return false;
-    r.s[r.n] = d / covered;
-    r.d[r.n + 1] = s.prefix[i];
-    ++r.n;
-    covered *= d / covered; // == d: no overflow
-  }
-  r.s[r.n++] = s.m.s[s.order[s.m.n - 1]];
-  Modes c;
-  coalesceModes(r, false, c);
-  return storeModes(c, out);
-}
-
-/// coalesce(l) stored without a range check: dropping size-1 modes and
-/// merging s0:d0, s1:s0*d0 into s0*s1:d0 keep the size and every term
-/// of the cosize ((s0*s1-1)|d0| = (s0-1)|d0| + (s1-1)|s0*d0|), which fit
-/// for l.
-bool coalesceFast(const Layout &l, Layout &out) {
-  Modes f, c;
-  if (!leavesOf(viewOf(l), f) || f.n == 0)
-    return false;
-  coalesceModes(f, false, c);
-  return storeModes(c, out, /*knownToFit=*/true);
-}
-
 /// Stores the integer layout s:d; declines when its cosize 1 + (s-1)*|d|
 /// would not fit.
 [[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d,
@@ -1522,24 +1486,6 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
   ns[2] = leafNode(rest);
   nd[2] = leafNode(cur);
   return fitsInt64(ns, nd, 3);
-}
-
-/// complement(l, cotarget) for a cotarget of at most kLeaves positive
-/// integer leaves, through complementModes.
-bool complementTuple(const Layout &l, const IntTuple &cotarget, Layout &out) {
-  int64_t cot[kLeaves];
-  int nc = 0;
-  for (size_t k = 0, n = cotarget.nodeCount(); k < n; ++k) {
-    const Node &x = cotarget.nodes()[k];
-    if (x.rank != kLeaf)
-      continue;
-    if (nc == kLeaves || x.value < 1 || x.basis != 0)
-      return false;
-    cot[nc++] = x.value;
-  }
-  Modes m;
-  return complementModes<true>(viewOf(l), cot, nc, m) &&
-         storeModes(m, out, /*knownToFit=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1893,8 +1839,8 @@ Path general::lastPath() { return tLastPath; }
 
 Layout coalesce(const Layout &l) {
   Layout r;
-  if (!(serve(Path::CoalesceLeaf, coalesceLeaf(l, r)) || // a leaf s:d
-        serve(Path::CoalesceModes, coalesceFast(l, r)))) // <= 8 integer leaves
+  if (!(serve(Path::CoalesceLeaf, coalesceLeaf(l, r)) ||      // a leaf s:d
+        serve(Path::CoalesceModes, fast::coalesceRun(l, r)))) // <= 8 modes
     fallBack(r, general::coalesce(l));
   return r;
 }
@@ -1925,7 +1871,7 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   if (!(serve(Path::ComplementLeaf,
               complementLeaf(l, cotarget, *r)) || // a leaf
         serve(Path::ComplementModes,
-              complementTuple(l, cotarget, *r)))) // <= 8 leaves
+              fast::complementSorted(l, cotarget, *r)))) // <= 8 modes
     fallBack(r, general::complement(l, cotarget));
   return r;
 }
@@ -1933,7 +1879,9 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
 Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::RightInverseLeaf, rightInverseLeaf(l, *r)) || // a leaf
-        serve(Path::RightInverseModes, rightInverse(l, *r))))     // <= 8 leaves
+        serve(Path::RightInverseChain,
+              fast::rightInverseChain(l, *r)) ||              // <= 8 modes
+        serve(Path::RightInverseModes, rightInverse(l, *r)))) // <= 8 leaves
     fallBack(r, general::right_inverse(l));
   return r;
 }
@@ -1941,7 +1889,8 @@ Expected<Layout> right_inverse(const Layout &l) {
 Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)) || // a leaf
-        serve(Path::LeftInverseModes, leftInverse(l, *r))))     // <= 8 leaves
+        serve(Path::LeftInverseModes,
+              fast::leftInverseSorted(l, *r)))) // <= 8 modes, apart
     fallBack(r, general::left_inverse(l));
   return r;
 }

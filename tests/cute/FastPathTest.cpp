@@ -827,6 +827,19 @@ TEST(FastPaths, NamedCases) {
   EXPECT_EQ(*right_inverse(L("64:1")), L("64:1"));
   EXPECT_EQ(*right_inverse(L("64:2")), L("1:0"));
   EXPECT_EQ(*left_inverse(L("16:4")), L("(4,16):(0,1)"));
+  // Modes of rank > 1 (FastInverse.h). coalesce: 2:1, 2:2, 2:4, 4:8 merge.
+  EXPECT_EQ(coalesce(L("((2,(2,2)),4):((1,(2,4)),8)")), L("32:1"));
+  // The SM80 C layout: modes 4:32, 8:1, 2:16, 2:8 (prefixes 1, 4, 32, 64);
+  // the strides 1, 8, 16, 32 chain: x = a + 8b + 16c + 32d -> 4a + 64b +
+  // 32c + d, and L(4a + 64b + 32c + d) = a + 8b + 16c + 32d.
+  EXPECT_EQ(*right_inverse(L("((4,8),(2,2)):((32,1),(16,8))")),
+            L("(8,2,2,4):(4,64,32,1)"));
+  // L(i,j,k) = i + 12j + 6k: sorted 2:1, 2:6, 3:12 give (1:0, 6:1, 2:6,
+  // 3:2); 6:1 and 2:6 merge (their modes lie apart in L): R = (12,3):(1,2)
+  // reads i + 6k + 12j as i + 6k + 2j, L's index of (i,j,k).
+  EXPECT_EQ(*left_inverse(L("(2,3,2):(1,12,6)")), L("(12,3):(1,2)"));
+  // Image {0,1,8,9,..,24,25}: (4:2) fills the gaps, 64/32 = 2 copies.
+  EXPECT_EQ(*complement(L("(2,4):(1,8)"), IntTuple(64)), L("(4,2):(2,32)"));
   EXPECT_EQ(*logical_divide(L("128:2"), Tiler::of(L("32:2"))),
             L("(32,(2,2)):(4,(2,128))"));
   EXPECT_EQ(*blocked_product(L("4:1"), L("8:1")), L("((4,8)):((1,4))"));
@@ -994,8 +1007,13 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
       {"right_inverse of a leaf", [] { return right_inverse(L("64:1")); },
        [] { return general::right_inverse(L("64:1")); },
        Path::RightInverseLeaf},
-      {"right_inverse of modes", [] { return right_inverse(L("(4,2):(2,1)")); },
+      {"right_inverse by the stride chain",
+       [] { return right_inverse(L("(4,2):(2,1)")); },
        [] { return general::right_inverse(L("(4,2):(2,1)")); },
+       Path::RightInverseChain},
+      {"right_inverse of modes sharing a stride",
+       [] { return right_inverse(L("(2,2):(1,1)")); },
+       [] { return general::right_inverse(L("(2,2):(1,1)")); },
        Path::RightInverseModes},
       {"left_inverse of a leaf", [] { return left_inverse(L("16:4")); },
        [] { return general::left_inverse(L("16:4")); }, Path::LeftInverseLeaf},
@@ -1040,9 +1058,12 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
       {"max_common_layout of modes",
        LK_BINARY(max_common_layout, L("(8,4):(1,8)"), L("(8,4):(1,16)")),
        Path::MaxCommonModes},
-      {"coalesce past 8 leaves",
-       c("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"),
-       gc("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)"), Path::General},
+      {"coalesce past 16 nodes",
+       c("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):"
+         "(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768)"),
+       gc("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):"
+          "(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768)"),
+       Path::General},
   };
 #undef LK_BINARY
   for (const Case &k : cases) {

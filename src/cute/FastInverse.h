@@ -1,0 +1,368 @@
+//===- FastInverse.h - coalesce, inverses and complement, fast --*- C++ -*-===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// Closed forms of the operations CuTe computes from an operand's modes
+// sorted by stride: coalesce, right_inverse, left_inverse, complement,
+// included by the dispatch table of FastPaths.cpp only (inlined there: a
+// call and its saved registers cost 15-25 instructions per call). One
+// pass over the operand's pre-order nodes collects its coalesced modes
+// (runOf); each operation then walks them and writes the result's nodes
+// straight into the returned layout, with no intermediate layout and one
+// range check at the end where the result is not bounded by the operand.
+// Each returns true, or declines (false, `out` unspecified) on anything
+// the path after it in the table or the general construction decides: a
+// fast result always equals the general one (tests/cute/FastPathTest.cpp
+// compares them).
+//
+// Example: right_inverse(((4,8),(2,2)):((32,1),(16,8))): the modes are
+// 4:32, 8:1, 2:16, 2:8 with the prefix products 1, 4, 32, 64; the chain of
+// strides 1, 8, 16, 32 takes 8:1, 2:8, 2:16, 4:32 and gives
+// (8,2,2,4):(4,64,32,1).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LAYOUTKIT_SRC_CUTE_FASTINVERSE_H
+#define LAYOUTKIT_SRC_CUTE_FASTINVERSE_H
+
+#include "layoutkit/core/Checked.h"
+#include "layoutkit/cute/Layout.h"
+
+#include <bit>
+#include <cstring>
+
+namespace lk::cute::fast {
+
+using Node = IntTuple::Node;
+constexpr int16_t kLeaf = IntTuple::kLeaf;
+
+/// Most nodes of an operand these paths take: IntTuple's inline nodes,
+/// which bound its modes (no check per mode).
+constexpr int kMaxModes = int(IntTuple::kInlineNodes);
+
+/// Coalesced modes s:d and, for the inverses, each mode's exclusive prefix
+/// product p (the size of the leaves before it); one slot more for the
+/// chain search's sentinel and the complement's last mode.
+struct Run {
+  int n = 0;
+  int64_t s[kMaxModes + 1], d[kMaxModes + 1], p[kMaxModes + 1];
+};
+
+/// The coalesced modes of `l` in one pass over its nodes, as CuTe's
+/// coalesce builds them: size-1 leaves are dropped (with `zeroAsOne` also
+/// the leaves of stride 0, as complement drops them), and the leaf s1:d1
+/// merges into the mode before it when that mode's s0*d0 (its reach)
+/// equals d1. A reach that overflows is INT64_MIN, which no stride is.
+/// False on a basis stride, more than kMaxModes nodes, or no leaf at all.
+/// Example: ((2,(2,2)),4):((1,(2,4)),8) -> [32:1].
+template <bool zeroAsOne, bool prefix>
+[[gnu::always_inline]] inline bool runOf(const Layout &l, Run &m) {
+  const Node *s = l.shape().nodes(), *d = l.stride().nodes();
+  const int e = s->span;
+  if (e > kMaxModes)
+    return false;
+  int n = 0;
+  int64_t reach = INT64_MIN, size = 1;
+  uint32_t basis = 0;
+  for (int k = 0; k < e; ++k) {
+    if (s[k].rank != kLeaf)
+      continue;
+    const int64_t sv = s[k].value, dv = d[k].value;
+    basis |= d[k].basis;
+    if (sv == 1 || (zeroAsOne && dv == 0))
+      continue;
+    if (dv == reach) {
+      m.s[n - 1] *= sv; // shapes multiply to at most size(l)
+    } else {
+      m.s[n] = sv;
+      m.d[n] = dv;
+      if (prefix)
+        m.p[n] = size;
+      ++n;
+    }
+    if (prefix)
+      size *= sv; // at most size(l)
+    if (mulOverflows(sv, dv, reach))
+      reach = INT64_MIN;
+  }
+  m.n = n;
+  if (basis != 0)
+    return false;
+  if (n == 0) // only size-1 leaves, or none
+    for (int k = 0; k < e; ++k)
+      if (s[k].rank == kLeaf)
+        return true;
+  return n > 0;
+}
+
+/// A node as its two 8-byte words: written as two stores (GCC writes a
+/// Node's rank, span and basis as three).
+struct RawNode {
+  int64_t value;
+  uint64_t header;
+};
+static_assert(sizeof(RawNode) == sizeof(Node));
+constexpr uint64_t kLeafHeader =
+    std::bit_cast<RawNode>(Node{0, kLeaf, 1, 0}).header;
+
+[[gnu::always_inline]] inline void put(Node *at, int64_t value,
+                                       uint64_t header) {
+  const RawNode r{value, header};
+  std::memcpy(static_cast<void *>(at), &r, sizeof r);
+}
+
+/// Writes the modes s_i:d_i (i < n) as the whole result: 1:0 for none, a
+/// leaf for one, else a flat tuple. @pre n < kMaxModes (inline nodes)
+[[gnu::always_inline]] inline void
+writeModes(const int64_t *s, const int64_t *d, int n, Layout &out) {
+  Node *ns, *nd;
+  if (n <= 1) {
+    out.nodesForOverwrite(1, ns, nd);
+    put(ns, n == 0 ? 1 : s[0], kLeafHeader);
+    put(nd, n == 0 ? 0 : d[0], kLeafHeader);
+    return;
+  }
+  out.nodesForOverwrite(size_t(n) + 1, ns, nd);
+  const uint64_t root =
+      std::bit_cast<RawNode>(Node{0, int16_t(n), uint16_t(n + 1), 0}).header;
+  put(ns, 0, root);
+  put(nd, 0, root);
+  for (int i = 0; i < n; ++i) {
+    put(ns + i + 1, s[i], kLeafHeader);
+    put(nd + i + 1, d[i], kLeafHeader);
+  }
+}
+
+/// Sorts the first m.n modes by ascending stride, stably (insertion sort:
+/// linear when sorted), moving the prefix products along when `prefix`.
+/// Not unrolled: GCC unrolls the loops up to kMaxModes, whose setup costs
+/// more than the few modes of an operand.
+template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
+#pragma GCC unroll 1
+  for (int i = 1; i < m.n; ++i) {
+    const int64_t ks = m.s[i], kd = m.d[i], kp = prefix ? m.p[i] : 0;
+    int j = i;
+#pragma GCC unroll 1
+    for (; j > 0; --j) {
+      if (!(kd < m.d[j - 1]))
+        break;
+      m.s[j] = m.s[j - 1];
+      m.d[j] = m.d[j - 1];
+      if (prefix)
+        m.p[j] = m.p[j - 1];
+    }
+    m.s[j] = ks;
+    m.d[j] = kd;
+    if (prefix)
+      m.p[j] = kp;
+  }
+}
+
+/// coalesce(l) = its coalesced modes (runOf), 1:0 when none is left.
+/// Stored without a range check: dropping size-1 modes and merging keep
+/// the size and every term of the cosize ((s0*s1-1)|d0| = (s0-1)|d0| +
+/// (s1-1)|s0*d0|).
+/// Example: ((4,8,4),(2,2,8)):((128,1,16),(64,8,512)) = (4,8,8,2,8):
+/// (128,1,16,8,512).
+[[gnu::always_inline]] inline bool coalesceRun(const Layout &l, Layout &out) {
+  Run m;
+  if (!runOf</*zeroAsOne=*/false, /*prefix=*/false>(l, m))
+    return false;
+  writeModes(m.s, m.d, m.n, out);
+  return true;
+}
+
+/// right_inverse(l), CuTe's walk over the coalesced modes in ascending
+/// stride order, keeping a mode when its stride is the extent covered so
+/// far (curr, from 1) as shape:prefix. A kept mode has s >= 2 and d ==
+/// curr >= 1, so curr = the product of the kept shapes grows strictly and
+/// the walk is a chain: from curr, the mode of stride curr, if any. The
+/// chain is followed directly (a search per step, no sort); where two
+/// modes share a stride on the chain, the first in CuTe's (unstable)
+/// exchange sort is kept, and this declines to the path that sorts as
+/// CuTe does. No two kept modes merge: s_i:p_i, s_j:p_j with
+/// p_i*s_i == p_j are neighbours j = i+1 in l, and kept one after the
+/// other they have d_j = s_i*d_i, which coalesce(l) would have merged.
+/// Stored without a range check: the size is at most size(l) and the
+/// cosize 1 + sum (s_i-1)*p_i at most size(l) too (RightInverseModes).
+/// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
+[[gnu::always_inline]] inline bool rightInverseChain(const Layout &l,
+                                                     Layout &out) {
+  Run m;
+  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m))
+    return false;
+  const int n = m.n;
+  int64_t rs[kMaxModes], rp[kMaxModes];
+  int k = 0;
+  unsigned used = 0;
+  const unsigned all = (1u << n) - 1;
+  for (int64_t curr = 1; used != all;) {
+    m.d[n] = curr; // the sentinel ends the search
+    int j = 0;
+    while (m.d[j] != curr)
+      ++j;
+    if (j == n)
+      break;
+    used |= 1u << j;
+    rs[k] = m.s[j];
+    rp[k] = m.p[j];
+    ++k;
+    curr *= m.s[j]; // the product of kept shapes, at most size(l)
+  }
+  // A mode left out whose stride a kept mode has: CuTe's sort decides.
+  for (unsigned rest = all & ~used; rest != 0; rest &= rest - 1) {
+    const int64_t d = m.d[__builtin_ctz(rest)];
+    for (unsigned kept = used; kept != 0; kept &= kept - 1)
+      if (m.d[__builtin_ctz(kept)] == d)
+        return false;
+  }
+  writeModes(rs, rp, k, out);
+  return true;
+}
+
+/// left_inverse(l) where its stride test vouches for it (each coalesced
+/// mode, sorted by stride, positive and ending before the next starts:
+/// s_k*d_k <= d_k+1, so no two strides are equal and any sort is CuTe's),
+/// as CuTe decodes an offset in the mixed radix of the sorted strides:
+/// modes (d_0:0, d_1/d_0:p_0, ..., d_m/d_m-1:p_m-1, s_m:p_m), each d_k+1
+/// a multiple of d_k (else CuTe's divisibility error: declines), coalesced
+/// as they are appended (d_0 == 1 drops the first; x:p, y:q merge when
+/// x*p == q, as p_k, p_k+1 of modes apart in l can be). The size is
+/// s_m*d_m and the cosize 1 + sum (x-1)*p (merging keeps it): both checked.
+/// Example: (2,3,2):(1,12,6): sorted 2:1, 2:6, 3:12 with the prefixes 1, 6,
+/// 2; modes (1:0, 6:1, 2:6, 3:2) = (12,3):(1,2).
+[[gnu::always_inline]] inline bool leftInverseSorted(const Layout &l,
+                                                     Layout &out) {
+  Run m;
+  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m) || m.n == 0)
+    return false;
+  sortRun</*prefix=*/true>(m);
+  int64_t rs[kMaxModes + 1], rd[kMaxModes + 1];
+  int k = 0;
+  int64_t cosize = 1, t;
+  bool ok = true;
+  auto append = [&](int64_t x, int64_t p) {
+    ok &= !mulOverflows(x - 1, p, t) && !addOverflows(cosize, t, cosize);
+    if (k > 0 && !mulOverflows(rs[k - 1], rd[k - 1], t) && t == p) {
+      ok &= !mulOverflows(rs[k - 1], x, rs[k - 1]);
+    } else {
+      rs[k] = x;
+      rd[k] = p;
+      ++k;
+    }
+  };
+  int64_t covered = 1, extent = 0;
+  for (int i = 0; i < m.n; ++i) {
+    const int64_t d = m.d[i];
+    if (d <= 0 || extent > d || d % covered != 0)
+      return false;
+    if (i == 0) {
+      if (d != 1) {
+        rs[0] = d;
+        rd[0] = 0;
+        k = 1;
+      }
+    } else {
+      append(d / covered, m.p[i - 1]); // >= s_i-1 >= 2
+    }
+    ok &= !mulOverflows(m.s[i], d, extent);
+    covered = d;
+  }
+  append(m.s[m.n - 1], m.p[m.n - 1]);
+  if (!ok) // the size s_m*d_m is `extent`
+    return false;
+  writeModes(rs, rd, k, out);
+  return true;
+}
+
+/// The complement's last shape for modes reaching `cur` (as restShapeOf in
+/// FastPaths.cpp): prod ceilDiv(c_k, divisor_k), divisor_k+1 =
+/// ceilDiv(divisor_k, c_k), divisor_0 = cur; one of the two quotients is 1
+/// for every k. False on an overflow.
+[[gnu::always_inline]] inline bool lastShape(int64_t cur, const int64_t *cot,
+                                             int nc, int64_t &shape) {
+  shape = 1;
+  int64_t divisor = cur;
+  for (int k = 0; k < nc; ++k) {
+    const int64_t c = cot[k];
+    if (c >= divisor) {
+      if (mulOverflows(shape, divisor == 1 ? c : ceilDiv(c, divisor), shape))
+        return false;
+      divisor = 1;
+    } else {
+      divisor = ceilDiv(divisor, c);
+    }
+  }
+  return true;
+}
+
+/// complement(l, cotarget) as CuTe builds it on the coalesced modes of
+/// nonzero stride (runOf drops stride 0), sorted stably by stride: from
+/// cur = 1, mode i gives d_i/cur:cur (the first d_0:1), then cur =
+/// s_i*d_i; a quotient 0 is the general path's error (declines); the last
+/// mode is lastShape(cur):cur. Modes of size 1 are dropped, and no two
+/// others merge (each reaches at most d_i < the next one's stride), so the
+/// result is the modes left (1:0 for none). Negative strides decline.
+/// Without modes (l compact at stride 0) the result is total:1, total =
+/// the cotarget's product. The size and the cosize are at most
+/// lastShape*cur (the terms telescope), which is checked.
+/// Example: complement((2,4):(1,8), 64) = (4,2):(2,32).
+[[gnu::always_inline]] inline bool
+complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
+  int64_t cot[kMaxModes];
+  int nc = 0;
+  for (size_t k = 0, e = cotarget.nodeCount(); k < e; ++k) {
+    const Node &x = cotarget.nodes()[k];
+    if (x.rank != kLeaf)
+      continue;
+    if (nc == kMaxModes || x.value < 1 || x.basis != 0)
+      return false;
+    cot[nc++] = x.value;
+  }
+  Run m;
+  if (!runOf</*zeroAsOne=*/true, /*prefix=*/false>(l, m))
+    return false;
+  int64_t rs[kMaxModes + 1], rd[kMaxModes + 1];
+  if (m.n == 0) {
+    int64_t total = 1;
+    for (int k = 0; k < nc; ++k)
+      if (mulOverflows(total, cot[k], total))
+        return false;
+    rs[0] = total;
+    rd[0] = 1;
+    writeModes(rs, rd, total == 1 ? 0 : 1, out);
+    return true;
+  }
+  sortRun</*prefix=*/false>(m);
+  if (m.d[0] < 0)
+    return false;
+  int k = 0;
+  int64_t cur = 1;
+  for (int i = 0; i < m.n; ++i) {
+    const int64_t shape = i == 0 ? m.d[0] : m.d[i] / cur;
+    if (shape == 0)
+      return false;
+    if (shape != 1) {
+      rs[k] = shape;
+      rd[k] = cur;
+      ++k;
+    }
+    if (mulOverflows(m.d[i], m.s[i], cur))
+      return false;
+  }
+  int64_t rest, reach;
+  if (!lastShape(cur, cot, nc, rest) || mulOverflows(rest, cur, reach))
+    return false;
+  if (rest != 1) {
+    rs[k] = rest;
+    rd[k] = cur;
+    ++k;
+  }
+  writeModes(rs, rd, k, out);
+  return true;
+}
+
+} // namespace lk::cute::fast
+
+#endif // LAYOUTKIT_SRC_CUTE_FASTINVERSE_H
