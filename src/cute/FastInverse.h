@@ -238,36 +238,41 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
   if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m) || m.n == 0)
     return false;
   sortRun</*prefix=*/true>(m);
+  int64_t d = m.d[0];
+  if (d <= 0) // the smallest stride
+    return false;
   int64_t rs[kMaxModes + 1], rd[kMaxModes + 1];
   int k = 0;
-  int64_t cosize = 1, t;
+  if (d != 1) {
+    rs[0] = d;
+    rd[0] = 0;
+    k = 1;
+  }
+  // reach: x*p of the last mode appended (INT64_MIN where it overflows,
+  // and for d_0:0, which nothing follows at stride 0).
+  int64_t cosize = 1, reach = INT64_MIN, t;
   bool ok = true;
   auto append = [&](int64_t x, int64_t p) {
     ok &= !mulOverflows(x - 1, p, t) && !addOverflows(cosize, t, cosize);
-    if (k > 0 && !mulOverflows(rs[k - 1], rd[k - 1], t) && t == p) {
+    if (reach == p) {
       ok &= !mulOverflows(rs[k - 1], x, rs[k - 1]);
     } else {
       rs[k] = x;
       rd[k] = p;
       ++k;
     }
+    if (mulOverflows(x, p, reach)) // merged: the old reach p times x
+      reach = INT64_MIN;
   };
-  int64_t covered = 1, extent = 0;
-  for (int i = 0; i < m.n; ++i) {
-    const int64_t d = m.d[i];
-    if (d <= 0 || extent > d || d % covered != 0)
+  int64_t extent;
+  ok &= !mulOverflows(m.s[0], d, extent);
+  for (int i = 1; i < m.n; ++i) {
+    const int64_t covered = d;
+    d = m.d[i];
+    if (extent > d || d % covered != 0)
       return false;
-    if (i == 0) {
-      if (d != 1) {
-        rs[0] = d;
-        rd[0] = 0;
-        k = 1;
-      }
-    } else {
-      append(d / covered, m.p[i - 1]); // >= s_i-1 >= 2
-    }
+    append(d / covered, m.p[i - 1]); // >= s_i-1 >= 2
     ok &= !mulOverflows(m.s[i], d, extent);
-    covered = d;
   }
   append(m.s[m.n - 1], m.p[m.n - 1]);
   if (!ok) // the size s_m*d_m is `extent`
