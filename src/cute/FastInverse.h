@@ -193,30 +193,28 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
   if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m))
     return false;
   const int n = m.n;
-  int64_t rs[kMaxModes], rp[kMaxModes];
+  int64_t rs[kMaxModes], rp[kMaxModes], kept[kMaxModes];
   int k = 0;
-  unsigned used = 0;
-  const unsigned all = (1u << n) - 1;
-  for (int64_t curr = 1; used != all;) {
+  for (int64_t curr = 1; k < n;) {
     m.d[n] = curr; // the sentinel ends the search
     int j = 0;
     while (m.d[j] != curr)
       ++j;
     if (j == n)
       break;
-    used |= 1u << j;
+    m.d[j] = INT64_MIN; // taken: no stride, and never curr again
+    kept[k] = curr;
     rs[k] = m.s[j];
     rp[k] = m.p[j];
     ++k;
     curr *= m.s[j]; // the product of kept shapes, at most size(l)
   }
   // A mode left out whose stride a kept mode has: CuTe's sort decides.
-  for (unsigned rest = all & ~used; rest != 0; rest &= rest - 1) {
-    const int64_t d = m.d[__builtin_ctz(rest)];
-    for (unsigned kept = used; kept != 0; kept &= kept - 1)
-      if (m.d[__builtin_ctz(kept)] == d)
-        return false;
-  }
+  if (k < n)
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < k; ++c)
+        if (m.d[i] == kept[c])
+          return false;
   writeModes(rs, rp, k, out);
   return true;
 }
