@@ -54,15 +54,18 @@ struct Run {
 /// the leaves of stride 0, as complement drops them), and the leaf s1:d1
 /// merges into the mode before it when that mode's s0*d0 (its reach)
 /// equals d1. A reach that overflows is INT64_MIN, which no stride is.
+/// With `sorted` each new mode is inserted after the modes of smaller or
+/// equal stride (a stable insertion sort as the modes come; a merge keeps
+/// a mode's stride and so its place).
 /// False on a basis stride, more than kMaxModes nodes, or no leaf at all.
 /// Example: ((2,(2,2)),4):((1,(2,4)),8) -> [32:1].
-template <bool zeroAsOne, bool prefix>
+template <bool zeroAsOne, bool prefix, bool sorted = false>
 [[gnu::always_inline]] inline bool runOf(const Layout &l, Run &m) {
   const Node *s = l.shape().nodes(), *d = l.stride().nodes();
   const int e = s->span;
   if (e > kMaxModes)
     return false;
-  int n = 0;
+  int n = 0, last = 0; // last: where the latest mode is
   int64_t reach = INT64_MIN, size = 1;
   uint32_t basis = 0;
   for (int k = 0; k < e; ++k) {
@@ -73,12 +76,25 @@ template <bool zeroAsOne, bool prefix>
     if (sv == 1 || (zeroAsOne && dv == 0))
       continue;
     if (dv == reach) {
-      m.s[n - 1] *= sv; // shapes multiply to at most size(l)
+      m.s[sorted ? last : n - 1] *= sv; // shapes multiply to at most size(l)
     } else {
-      m.s[n] = sv;
-      m.d[n] = dv;
+      int j = n;
+      if (sorted) {
+#pragma GCC unroll 1
+        for (; j > 0; --j) {
+          if (!(dv < m.d[j - 1]))
+            break;
+          m.s[j] = m.s[j - 1];
+          m.d[j] = m.d[j - 1];
+          if (prefix)
+            m.p[j] = m.p[j - 1];
+        }
+        last = j;
+      }
+      m.s[j] = sv;
+      m.d[j] = dv;
       if (prefix)
-        m.p[n] = size;
+        m.p[j] = size;
       ++n;
     }
     if (prefix)
@@ -135,9 +151,10 @@ writeModes(const int64_t *s, const int64_t *d, int n, Layout &out) {
 }
 
 /// Sorts the first m.n modes by ascending stride, stably (insertion sort:
-/// linear when sorted), moving the prefix products along when `prefix`.
-/// Not unrolled: GCC unrolls the loops up to kMaxModes, whose setup costs
-/// more than the few modes of an operand.
+/// linear when sorted), moving the prefix products along when `prefix`
+/// (complement: faster than runOf<sorted> there). Not unrolled: GCC unrolls the
+/// loops up to kMaxModes, whose setup costs more than the few modes of an
+/// operand.
 template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 #pragma GCC unroll 1
   for (int i = 1; i < m.n; ++i) {
@@ -233,9 +250,9 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 [[gnu::always_inline]] inline bool leftInverseSorted(const Layout &l,
                                                      Layout &out) {
   Run m;
-  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m) || m.n == 0)
+  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l, m) ||
+      m.n == 0)
     return false;
-  sortRun</*prefix=*/true>(m);
   int64_t d = m.d[0];
   if (d <= 0) // the smallest stride
     return false;
