@@ -73,11 +73,12 @@ template <bool zeroAsOne, bool prefix, bool sorted = false>
       continue;
     const int64_t sv = s[k].value, dv = d[k].value;
     basis |= d[k].basis;
-    if (sv == 1 || (zeroAsOne && dv == 0))
-      continue;
-    if (dv == reach) {
+    if (dv == reach) { // a size-1 leaf merges as a factor 1, reach kept
       m.s[sorted ? last : n - 1] *= sv; // shapes multiply to at most size(l)
     } else {
+      // Dropped (a stride-0 leaf never meets reach: a kept mode's s*d != 0).
+      if (sv == 1 || (zeroAsOne && dv == 0))
+        continue;
       int j = n;
       if (sorted) {
 #pragma GCC unroll 1
