@@ -237,6 +237,36 @@ TEST(FastPaths, RankOneUnaryEqualsGeneral) {
   }
 }
 
+// The closed forms on coalesced modes (FastInverse.h) on every flat layout
+// of two modes s:d with s in [1, 4], d in [-2, 8] and of three with s in
+// [1, 3], d in [0, 6]: equal strides (right_inverse's chain declines,
+// left_inverse's test fails), size-1 and stride-0 modes, modes that merge,
+// overlap or leave gaps, negative strides.
+TEST(FastPaths, FlatModesEqualGeneral) {
+  auto check = [](const Layout &a) {
+    ASSERT_EQ(coalesce(a), general::coalesce(a)) << a.str();
+    ASSERT_TRUE(same(right_inverse(a), general::right_inverse(a))) << a.str();
+    ASSERT_TRUE(same(left_inverse(a), general::left_inverse(a))) << a.str();
+    for (int64_t c : {1, 7, 16, 100})
+      ASSERT_TRUE(
+          same(complement(a, IntTuple(c)), general::complement(a, IntTuple(c))))
+          << a.str() << " in " << c;
+  };
+  for (int64_t s0 = 1; s0 <= 4; ++s0)
+    for (int64_t s1 = 1; s1 <= 4; ++s1)
+      for (int64_t d0 = -2; d0 <= 8; ++d0)
+        for (int64_t d1 = -2; d1 <= 8; ++d1) {
+          check(L("(" + std::to_string(s0) + "," + std::to_string(s1) + "):(" +
+                  std::to_string(d0) + "," + std::to_string(d1) + ")"));
+        }
+  for (int64_t s = 0; s < 27; ++s)
+    for (int64_t d = 0; d < 343; ++d)
+      check(L("(" + std::to_string(1 + s % 3) + "," +
+              std::to_string(1 + s / 3 % 3) + "," + std::to_string(1 + s / 9) +
+              "):(" + std::to_string(d % 7) + "," + std::to_string(d / 7 % 7) +
+              "," + std::to_string(d / 49) + ")"));
+}
+
 TEST(FastPaths, RankOneBinaryEqualsGeneral) {
   int divided = 0, multiplied = 0;
   forLeaves(16, -8, 16, [&](const Layout &a) {
