@@ -6,12 +6,13 @@
 //
 // Closed forms of the operations CuTe computes from an operand's modes
 // sorted by stride: coalesce, right_inverse, left_inverse, complement,
-// included by the dispatch table of FastPaths.cpp only (inlined there: a
-// call and its saved registers measured 27 instructions per call more). One
-// pass over the operand's pre-order nodes collects its coalesced modes
-// (runOf); each operation then walks them and writes the result's nodes
-// straight into the returned layout, with no intermediate layout and one
-// range check at the end where the result is not bounded by the operand.
+// included by the dispatch table of FastPaths.cpp only (inlined there
+// but for rightInverseChain: a call and its saved registers cost 18-27
+// instructions per call). One pass over the operand's pre-order nodes
+// collects its coalesced modes (runOf); each operation then walks them
+// and writes the result's nodes straight into the returned layout, with
+// no intermediate layout and one range check at the end where the result
+// is not bounded by the operand.
 // Each returns true, or declines (false, `out` unspecified) on anything
 // the path after it in the table or the general construction decides: a
 // fast result always equals the general one (tests/cute/FastPathTest.cpp
@@ -206,8 +207,10 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 /// Stored without a range check: the size is at most size(l) and the
 /// cosize 1 + sum (s_i-1)*p_i at most size(l) too (RightInverseModes).
 /// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
-[[gnu::always_inline]] inline bool rightInverseChain(const Layout &l,
-                                                     Layout &out) {
+/// Out of line, as the sorting path after it: inlined, their registers
+/// cost right_inverse of a leaf 6 instructions per call more (63 -> 69),
+/// out of line they cost this path 18.
+[[gnu::noinline]] inline bool rightInverseChain(const Layout &l, Layout &out) {
   Run m;
   if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m))
     return false;

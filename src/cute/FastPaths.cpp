@@ -1348,7 +1348,8 @@ struct Sorted {
 /// shapes as strides (and 1:0), so its size divides size(l) and its
 /// cosize 1 + sum (s_i-1)*p_i is at most 1 + sum over all of l's modes,
 /// size(l).
-bool rightInverse(const Layout &l, Layout &out) {
+/// Out of line, as fast::rightInverseChain (FastInverse.h says why).
+[[gnu::noinline]] bool rightInverse(const Layout &l, Layout &out) {
   Modes c;
   return rightInverseModes(l, c) && storeModes(c, out, /*knownToFit=*/true);
 }
