@@ -1841,7 +1841,7 @@ Path general::lastPath() { return tLastPath; }
 Layout coalesce(const Layout &l) {
   Layout r;
   if (!(serve(Path::CoalesceLeaf, coalesceLeaf(l, r)) ||      // a leaf s:d
-        serve(Path::CoalesceModes, fast::coalesceRun(l, r)))) // <= 8 modes
+        serve(Path::CoalesceModes, fast::coalesceRun(l, r)))) // <= 16 nodes
     fallBack(r, general::coalesce(l));
   return r;
 }
@@ -1872,7 +1872,7 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   if (!(serve(Path::ComplementLeaf,
               complementLeaf(l, cotarget, *r)) || // a leaf
         serve(Path::ComplementModes,
-              fast::complementSorted(l, cotarget, *r)))) // <= 8 modes
+              fast::complementSorted(l, cotarget, *r)))) // <= 16 nodes
     fallBack(r, general::complement(l, cotarget));
   return r;
 }
@@ -1881,8 +1881,8 @@ Expected<Layout> right_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::RightInverseLeaf, rightInverseLeaf(l, *r)) || // a leaf
         serve(Path::RightInverseChain,
-              fast::rightInverseChain(l, *r)) ||              // <= 8 modes
-        serve(Path::RightInverseModes, rightInverse(l, *r)))) // <= 8 leaves
+              fast::rightInverseChain(l, *r)) ||              // <= 16 nodes
+        serve(Path::RightInverseModes, rightInverse(l, *r)))) // equal strides
     fallBack(r, general::right_inverse(l));
   return r;
 }
@@ -1891,7 +1891,7 @@ Expected<Layout> left_inverse(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)) || // a leaf
         serve(Path::LeftInverseModes,
-              fast::leftInverseSorted(l, *r)))) // <= 8 modes, apart
+              fast::leftInverseSorted(l, *r)))) // modes apart
     fallBack(r, general::left_inverse(l));
   return r;
 }

@@ -50,7 +50,7 @@ Expected<Layout> flat_product(const Layout &a, const Tiler &t);
 enum class Path : unsigned char {
   General,
   CoalesceLeaf,      // coalesce of a leaf s:d
-  CoalesceModes,     // coalesce to <= 8 integer modes
+  CoalesceModes,     // coalesce of <= 16 nodes, integer strides
   ComposeLeaves,     // composition of two leaves
   ComposeFlat,       // composition by a flat tuple of leaves
   ComposeNested,     // composition by a nested B, the result inline
@@ -59,13 +59,13 @@ enum class Path : unsigned char {
   ComposeModes,      // composition by a by-mode tiler of leaves, in place
   ComposeByMode,     // composition by a by-mode tiler
   ComplementLeaf,    // complement of a leaf by an integer
-  ComplementModes,   // complement of <= 8 coalesced integer modes
+  ComplementModes,   // complement of <= 16 nodes, integer strides
   RightInverseLeaf,  // right_inverse of a leaf
-  RightInverseChain, // right_inverse of <= 8 coalesced modes, no two of
-                     // the strides it takes equal
+  RightInverseChain, // right_inverse of <= 16 nodes, integer strides, no
+                     // two modes sharing a stride it takes
   RightInverseModes, // right_inverse of <= 8 integer leaves (equal strides)
   LeftInverseLeaf,   // left_inverse of a leaf
-  LeftInverseModes,  // left_inverse of <= 8 coalesced modes lying apart
+  LeftInverseModes,  // left_inverse of <= 16 nodes, modes lying apart
   DivideLeaf,        // logical_divide of a leaf by a leaf
   DivideModes,       // by-mode divide by leaf or flat tiles, in place
   DivideByMode,      // divide by any tiler of layouts
