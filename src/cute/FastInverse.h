@@ -337,13 +337,13 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
   int64_t cot[kMaxModes];
   int nc = 0;
-  for (size_t k = 0, e = cotarget.nodeCount(); k < e; ++k) {
-    const Node &x = cotarget.nodes()[k];
-    if (x.rank != kLeaf)
+  const Node *x = cotarget.nodes();
+  for (int k = 0, e = x->span; k < e; ++k) { // a leaf: span 1
+    if (x[k].rank != kLeaf)
       continue;
-    if (nc == kMaxModes || x.value < 1 || x.basis != 0)
+    if (nc == kMaxModes || x[k].value < 1 || x[k].basis != 0)
       return false;
-    cot[nc++] = x.value;
+    cot[nc++] = x[k].value;
   }
   Run m;
   if (!runOf</*zeroAsOne=*/true, /*prefix=*/false>(l, m))
@@ -363,9 +363,16 @@ complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
   if (m.d[0] < 0)
     return false;
   int k = 0;
-  int64_t cur = 1;
-  for (int i = 0; i < m.n; ++i) {
-    const int64_t shape = i == 0 ? m.d[0] : m.d[i] / cur;
+  if (m.d[0] != 1) { // the first mode's shape is d_0 (cur = 1), d_0 > 0
+    rs[0] = m.d[0];
+    rd[0] = 1;
+    k = 1;
+  }
+  int64_t cur;
+  if (mulOverflows(m.d[0], m.s[0], cur))
+    return false;
+  for (int i = 1; i < m.n; ++i) {
+    const int64_t shape = m.d[i] / cur;
     if (shape == 0)
       return false;
     if (shape != 1) {
