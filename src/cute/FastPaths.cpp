@@ -40,6 +40,8 @@
 #include "FastInverse.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 namespace lk::cute {
@@ -54,6 +56,16 @@ constexpr int16_t kLeaf = IntTuple::kLeaf;
 Node leafNode(int64_t v) { return Node{v, kLeaf, 1, 0}; }
 Node tupleNode(int rank, int span) {
   return Node{0, int16_t(rank), uint16_t(span), 0};
+}
+/// Writes the node {v, rank, span, 0} as two 8-byte stores (assigning a
+/// Node let GCC split its rank, span and basis into three).
+[[gnu::always_inline]] inline void putNode(Node *p, int64_t v, int rank = kLeaf,
+                                           int span = 1) {
+  static_assert(sizeof(Node) == 16 && offsetof(Node, rank) == 8 &&
+                offsetof(Node, span) == 10 && offsetof(Node, basis) == 12);
+  const uint64_t meta = uint64_t(uint16_t(rank)) | uint64_t(span) << 16;
+  std::memcpy(&p->value, &v, 8);
+  std::memcpy(&p->rank, &meta, 8);
 }
 
 /// Most leaves of an operand a fast path takes.
@@ -1958,6 +1970,139 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
          leafProductRest(as.value, ad.value, ts.value, td.value, q);
 }
 
+/// groupLeaves in one pass, for results that fit IntTuple's inline nodes
+/// (bounded up front: each divided leaf becomes at most 4 nodes, plus the
+/// two group tuples): each mode's closed form is written as it is
+/// computed, the tiles at known positions, the rests after them, the
+/// group and root nodes last. A divide's mode whose tile and rest shapes
+/// multiply to s (T's span divides s, or T's image is {0} with t == 1)
+/// has A's size s and A's cosize terms (s-1)*|d| (the terms telescope:
+/// (t-1)*e*|d| + (e-1)*|d| + (R-1)*t*e*|d| = (t*e*R - 1)*|d|), so a
+/// divide of such modes fits in int64 as A does, unchecked; the others
+/// are checked once at the end. A product (whose size is size(A) times
+/// the tiles') adds each leaf it writes, and A's modes past r, to its
+/// Extent instead. Declines what groupLeaves declines.
+/// @pre 1 + 2 + 4*r + (A's nodes past its first r leaves) <= kInline
+template <bool Product, Group how>
+[[gnu::always_inline]] inline bool
+groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
+                  Layout &out) {
+  Node *s, *d;
+  out.nodesForOverwrite(kInline, s, d);
+  const int tiles = 1 + (how != Group::Flat);
+  int k = tiles + r + (how == Group::Zipped);
+  bool exact = !Product;
+  Extent ext; // a product's size and cosize, leaf by leaf
+  View m{as + 1, ad + 1};
+  for (int i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
+    if constexpr (!Product) {
+      // divideLeaves, written as it is computed.
+      const Tiler &ti = tm[i];
+      const Node &ts = *ti.layout.shape().nodes(),
+                 &td = *ti.layout.stride().nodes();
+      if (ti.kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
+          m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
+        return false;
+      const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
+                    ev = td.value;
+      int64_t tileStride, span, rd;
+      if (ev < 0 || mulOverflows(ev, dv, tileStride))
+        return false;
+      putNode(&s[tiles + i], tv);
+      putNode(&d[tiles + i], tileStride);
+      if (tv == 1 || ev == 0) { // T's image is {0}: the rest is A's mode
+        putNode(&s[k], sv);
+        putNode(&d[k++], sv == 1 ? 0 : dv);
+        exact &= tv == 1;
+        continue;
+      }
+      if (mulOverflows(tv, ev, span) || mulOverflows(span, dv, rd))
+        return false;
+      const int64_t q = sv / span, rem = sv - q * span, rs = q + (rem != 0);
+      exact &= rem == 0;
+      if (ev == 1 || rs == 1) { // one rest mode, or none (1:0)
+        putNode(&s[k], ev == 1 ? rs : ev);
+        putNode(&d[k++], ev == 1 ? (rs == 1 ? 0 : rd) : dv);
+        continue;
+      }
+      putNode(&s[k], 0, 2, 3);
+      putNode(&d[k], 0, 2, 3);
+      putNode(&s[k + 1], ev);
+      putNode(&d[k + 1], dv);
+      putNode(&s[k + 2], rs);
+      putNode(&d[k + 2], rd);
+      k += 3;
+      continue;
+    }
+    // leafProductRest, written as it is computed: (s:d, rest).
+    const Tiler &ti = tm[i];
+    const Node &ts = *ti.layout.shape().nodes(),
+               &td = *ti.layout.stride().nodes();
+    if (ti.kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
+        m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
+      return false;
+    const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
+                  ev = td.value;
+    int64_t cosB, target, sd, x = ev;
+    if (sv < 2 || dv < 1 || tv < 2 || ev < 1 ||
+        mulOverflows(tv - 1, ev, cosB) || addOverflows(cosB, 1, cosB) ||
+        mulOverflows(sv, cosB, target) || mulOverflows(sv, dv, sd))
+      return false;
+    int64_t n0 = tv; // the rest's first shape; a second t/n0:sd if n0 < t
+    if (cosB > dv && ev >= dv) {
+      if (ev % dv != 0 || mulOverflows(ev, sv, x))
+        return false;
+    } else if (cosB > dv) {
+      n0 = std::min((dv + ev - 1) / ev, tv);
+      if (tv % n0 != 0 || (tv > n0 && dv % ev != 0))
+        return false;
+    }
+    if (!ext.add(sv, dv) || !ext.add(n0, x) ||
+        (n0 < tv && !ext.add(tv / n0, sd)))
+      return false;
+    putNode(&s[tiles + i], sv);
+    putNode(&d[tiles + i], dv);
+    if (n0 == tv) {
+      putNode(&s[k], tv);
+      putNode(&d[k++], x);
+      continue;
+    }
+    putNode(&s[k], 0, 2, 3);
+    putNode(&d[k], 0, 2, 3);
+    putNode(&s[k + 1], n0);
+    putNode(&d[k + 1], x);
+    putNode(&s[k + 2], tv / n0);
+    putNode(&d[k + 2], sd);
+    k += 3;
+  }
+  const int nOthers = int(as->span - (m.s - as)), extra = as->rank - r;
+  std::copy(m.s, m.s + nOthers, s + k);
+  std::copy(m.d, m.d + nOthers, d + k);
+  const int n = k + nOthers;
+  if (how == Group::Zipped) {
+    const int at = tiles + r;
+    putNode(&s[at], 0, r + extra, n - at);
+    putNode(&d[at], 0, r + extra, n - at);
+  }
+  if (how != Group::Flat) {
+    putNode(&s[1], 0, r, 1 + r);
+    putNode(&d[1], 0, r, 1 + r);
+  }
+  const int rootRank = how == Group::Zipped  ? 2
+                       : how == Group::Tiled ? 1 + r + extra
+                                             : 2 * r + extra;
+  putNode(&s[0], 0, rootRank, n);
+  putNode(&d[0], 0, rootRank, n);
+  out.nodesForOverwrite(size_t(n), s, d);
+  if constexpr (Product) {
+    for (int j = 0; j < nOthers; ++j)
+      if (m.s[j].rank == kLeaf && !ext.add(m.s[j].value, m.d[j].value))
+        return false;
+    return true;
+  }
+  return exact || fitsInt64(s, d, n);
+}
+
 /// zipped/tiled/flat divide or product of A by a tuple tiler of r >= 2
 /// leaf tiles whose modes i < r are integer leaves (a CTA tile by
 /// (32:1,16:1), an 8x8 atom by (4:1,2:1)): each mode's (tile, rest) or
@@ -1968,12 +2113,10 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
 /// Example: zipped_divide((128,64):(1,128), (32:1,16:1))
 ///          = ((32,16),(4,4)):((1,128),(32,2048)).
 template <bool Product>
-bool groupLeaves(const Layout &a, const Tiler &t, Group how, Layout &out) {
+[[gnu::noinline]] bool groupLeavesWide(const Layout &a, const Tiler &t,
+                                       Group how, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   const size_t r = t.modes.size();
-  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) ||
-      as->rank == kLeaf || size_t(as->rank) < r)
-    return false;
   LeafQuotient q[kLeaves];
   int rests = 0; // the rests' nodes
   View m{as + 1, ad + 1};
@@ -2028,6 +2171,20 @@ bool groupLeaves(const Layout &a, const Tiler &t, Group how, Layout &out) {
   return fitsInt64(s, d, n);
 }
 
+/// groupLeaves' entry: the operand checks, then the one-pass form for
+/// results within IntTuple's inline nodes, groupLeavesWide for the rest.
+template <bool Product, Group How>
+bool groupLeaves(const Layout &a, const Tiler &t, Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  const size_t r = t.modes.size();
+  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) ||
+      as->rank == kLeaf || size_t(as->rank) < r)
+    return false;
+  if (1 + 2 + 3 * int(r) + as->span - 1 <= kInline) // see groupLeavesInline
+    return groupLeavesInline<Product, How>(as, ad, t.modes.data(), int(r), out);
+  return groupLeavesWide<Product>(a, t, How, out);
+}
+
 /// The public divide or product `op` of `a` by a tuple tiler of >= 2
 /// modes, regrouped by regroupModes into `out`.
 template <class Op>
@@ -2041,13 +2198,15 @@ bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
 /// zipped/tiled/flat divides and products: the public divide or product,
 /// regrouped (regroupModes), else the general regrouping. Zipped by a
 /// layout tiler is the divide or product itself, (tile, rest).
+/// One returned object `r` (two returns cost a move of the nodes).
 #define LK_REGROUPED(name, op, how, product)                                   \
   Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
-    if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
-      return op(a, t);                                                         \
     Expected<Layout> r{std::in_place};                                         \
-    if (!(serve(Path::RegroupLeaves, groupLeaves<product>(a, t, how, *r)) ||   \
-          serve(Path::Regroup, regrouped(op, a, t, how, *r))))                 \
+    if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
+      r = op(a, t); /* the divide or product itself */                         \
+    else if (!(serve(Path::RegroupLeaves,                                      \
+                     groupLeaves<product, how>(a, t, *r)) ||                   \
+               serve(Path::Regroup, regrouped(op, a, t, how, *r))))            \
       fallBack(r, general::name(a, t));                                        \
     return r;                                                                  \
   }

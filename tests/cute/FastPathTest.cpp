@@ -988,6 +988,40 @@ TEST(FastPaths, LeafModeGroupingsEqualGeneral) {
   EXPECT_GT(declined, 100);
 }
 
+// groupLeaves' two forms: results within IntTuple's inline nodes are
+// written in one pass, larger ones (here 1 + 2 + 4 tiles + 4 rests + 6
+// nodes of A's nested last mode, past the one-pass bound 1 + 2 + 3*4 +
+// 9 - 1 > 16) by the wide form; both serve the call and equal the general
+// construction. Tile 2:3 over 8:8 does not divide (rest (3,2):(8,48)).
+TEST(FastPaths, LeafModeGroupingsWideEqualGeneral) {
+  Layout a = L("(8,8,8,8,((2,2),2)):(1,8,64,512,((4096,8192),16384))");
+  Tiler tl = T("(2:1,4:1,2:3,4:2)");
+  for (int k = 0; k < 6; ++k) {
+    auto fast = k == 0   ? zipped_divide(a, tl)
+                : k == 1 ? tiled_divide(a, tl)
+                : k == 2 ? flat_divide(a, tl)
+                : k == 3 ? zipped_product(a, tl)
+                : k == 4 ? tiled_product(a, tl)
+                         : flat_product(a, tl);
+    EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves)) << k;
+    auto slow = k == 0   ? general::zipped_divide(a, tl)
+                : k == 1 ? general::tiled_divide(a, tl)
+                : k == 2 ? general::flat_divide(a, tl)
+                : k == 3 ? general::zipped_product(a, tl)
+                : k == 4 ? general::tiled_product(a, tl)
+                         : general::flat_product(a, tl);
+    EXPECT_TRUE(same(fast, slow)) << k;
+  }
+  // Two tiles over four leaf modes (1 + 2 + 3*2 + 5 - 1 <= 16): the
+  // one-pass form.
+  Layout b = L("(8,8,8,8):(1,8,64,512)");
+  Tiler t2 = T("(2:3,4:2)");
+  EXPECT_TRUE(same(zipped_divide(b, t2), general::zipped_divide(b, t2)));
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
+  EXPECT_TRUE(same(flat_product(b, t2), general::flat_product(b, t2)));
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
+}
+
 // Each closed form of FastPaths.cpp serves the operand class it is for:
 // every public operation records the path that served it
 // (general::lastPath), so a closed form that always declined would show
