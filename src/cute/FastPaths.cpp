@@ -1305,6 +1305,78 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   return e.cosize != 1 && restFits(x, e); // fits: productRest's @post
 }
 
+/// blocked_product (raked = false) or raked_product of two flat tuples of
+/// integer leaves, A onto [0, n) (bijectiveSize), in closed form and
+/// written in place: r = max(rank(A), rank(B)) <= 5 pairs (the result's
+/// 1 + 3r nodes inline), pair i (A_i, B_i*n) or raked (B_i*n, A_i), the
+/// shorter operand padded with 1:0 (CuTe's append). The rest's strides are
+/// B's times n (productRest: complement(A, n*cosize(B)) is cosize(B):n);
+/// its range is productRest's, checked from B's extent. Declines leaves
+/// and nested operands (rankedLeaf, rankedProduct), B of cosize 1, and
+/// what productRest declines.
+/// Example: blocked_product((8,8):(8,1), (4,2):(1,4))
+///          = ((8,4),(8,2)):((8,64),(1,256)).
+[[gnu::noinline]] bool rankedFlatBody(const Node *as, const Node *ad,
+                                      const Node *bs, const Node *bd,
+                                      bool raked, Layout &out) {
+  const int ra = as->rank, rb = bs->rank, r = std::max(ra, rb);
+  if (ra < 1 || rb < 1 || r > (kInline - 1) / 3)
+    return false;
+  int64_t shape[kLeaves], stride[kLeaves], n = 1;
+  int m = 0;
+  for (int i = 1; i <= ra; ++i) {
+    if (as[i].rank != kLeaf || ad[i].basis != 0)
+      return false;
+    if (as[i].value == 1)
+      continue;
+    int j = m++; // insertion by stride, as bijectiveSize
+    for (; j > 0 && stride[j - 1] > ad[i].value; --j) {
+      shape[j] = shape[j - 1];
+      stride[j] = stride[j - 1];
+    }
+    shape[j] = as[i].value;
+    stride[j] = ad[i].value;
+  }
+  for (int j = 0; j < m; ++j)
+    if (stride[j] != n || mulOverflows(n, shape[j], n))
+      return false;
+  Extent e;
+  for (int i = 1; i <= rb; ++i)
+    if (bs[i].rank != kLeaf || bd[i].basis != 0 ||
+        !e.add(bs[i].value, bd[i].value))
+      return false;
+  if (n == 1 || e.cosize == 1 || !restFits(n, e))
+    return false;
+  Node *s, *d;
+  out.nodesForOverwrite(size_t(1 + 3 * r), s, d);
+  putNode(s, 0, r, 1 + 3 * r);
+  putNode(d, 0, r, 1 + 3 * r);
+  const int ka = raked ? 3 : 2, kb = raked ? 2 : 3; // within a pair
+  for (int i = 1, k = 1; i <= r; ++i, k += 3) {
+    int64_t x = 0;
+    if (i <= rb && (mulOverflows(bd[i].value, n, x) || x == INT64_MIN))
+      return false; // only a size-1 leaf's stride can (productRest)
+    putNode(s + k, 0, 2, 3);
+    putNode(d + k, 0, 2, 3);
+    putNode(s + k + ka - 1, i <= ra ? as[i].value : 1);
+    putNode(d + k + ka - 1, i <= ra ? ad[i].value : 0);
+    putNode(s + k + kb - 1, i <= rb ? bs[i].value : 1);
+    putNode(d + k + kb - 1, x);
+  }
+  return true; // productRest's @post
+}
+/// rankedFlat's operand test inline (a nested operand declines at no
+/// call's cost), its body out of line.
+[[gnu::always_inline]] inline bool rankedFlat(const Layout &a, const Layout &b,
+                                              bool raked, Layout &out) {
+  const Node *as = a.shape().nodes(), *bs = b.shape().nodes();
+  // Tuples whose children are all leaves, or (): span == rank + 1 (the body
+  // declines () and () children).
+  return as->span == as->rank + 1 && bs->span == bs->rank + 1 &&
+         rankedFlatBody(as, a.stride().nodes(), bs, b.stride().nodes(), raked,
+                        out);
+}
+
 /// Coalesced modes, exclusive prefix products and CuTe's exchange-sort
 /// order of the strides, as sortedModes in Inverse.cpp.
 struct Sorted {
@@ -1932,7 +2004,9 @@ Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::RankedLeaf,
               rankedLeaf(a, b, /*raked=*/false, *r)) || // s:1, leaf
-        serve(Path::RankedProduct,                      // A onto [0, n)
+        serve(Path::RankedFlat, // flat A onto [0, n), flat B
+              rankedFlat(a, b, /*raked=*/false, *r)) ||
+        serve(Path::RankedProduct, // A onto [0, n)
               rankedProduct(a, b, /*raked=*/false, *r))))
     fallBack(r, general::blocked_product(a, b));
   return r;
@@ -1941,6 +2015,7 @@ Expected<Layout> blocked_product(const Layout &a, const Layout &b) {
 Expected<Layout> raked_product(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::RankedLeaf, rankedLeaf(a, b, /*raked=*/true, *r)) ||
+        serve(Path::RankedFlat, rankedFlat(a, b, /*raked=*/true, *r)) ||
         serve(Path::RankedProduct, rankedProduct(a, b, /*raked=*/true, *r))))
     fallBack(r, general::raked_product(a, b));
   return r;

@@ -76,6 +76,7 @@ enum class Path : unsigned char {
   MaxCommonLeaf,     // max_common_layout of two leaves
   MaxCommonModes,    // max_common_layout of <= 8 integer leaves each
   RankedLeaf,        // blocked/raked product of s:1 by a leaf
+  RankedFlat,        // blocked/raked product of flat A onto [0, n), flat B
   RankedProduct,     // blocked/raked product of A onto [0, n)
   RegroupLeaves,     // zipped/tiled/flat divide, leaf modes by leaf tiles
   Regroup,           // zipped/tiled/flat: by-mode result of layout tiles
