@@ -2271,24 +2271,48 @@ bool regrouped(Op op, const Layout &a, const Tiler &t, Group how, Layout &out) {
 }
 
 /// zipped/tiled/flat divides and products: the public divide or product,
-/// regrouped (regroupModes), else the general regrouping. Zipped by a
-/// layout tiler is the divide or product itself, (tile, rest).
-/// One returned object `r` (two returns cost a move of the nodes).
-#define LK_REGROUPED(name, op, how, product)                                   \
-  Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
+/// regrouped (regroupModes), else the general regrouping. One returned
+/// object `r` (two returns cost a move of the nodes per call).
+#define LK_GROUPED(name, op, how, product)                                     \
+  Expected<Layout> name##Grouped(const Layout &a, const Tiler &t) {            \
     Expected<Layout> r{std::in_place};                                         \
-    if (how == Group::Zipped && t.kind == Tiler::Kind::Layout)                 \
-      r = op(a, t); /* the divide or product itself */                         \
-    else if (!(serve(Path::RegroupLeaves,                                      \
-                     groupLeaves<product, how>(a, t, *r)) ||                   \
-               serve(Path::Regroup, regrouped(op, a, t, how, *r))))            \
+    if (!(serve(Path::RegroupLeaves, groupLeaves<product, how>(a, t, *r)) ||   \
+          serve(Path::Regroup, regrouped(op, a, t, how, *r))))                 \
       fallBack(r, general::name(a, t));                                        \
     return r;                                                                  \
   }
-LK_REGROUPED(zipped_divide, logical_divide, Group::Zipped, false)
+namespace {
+LK_GROUPED(zipped_divide, logical_divide, Group::Zipped, false)
+LK_GROUPED(zipped_product, logical_product, Group::Zipped, true)
+} // namespace
+#undef LK_GROUPED
+
+/// Zipped by a layout tiler is the divide or product itself, (tile,
+/// rest). Both calls return prvalues: the result is built in the caller's
+/// slot, and each is a tail call.
+Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
+  if (t.kind == Tiler::Kind::Layout)
+    return logical_divide(a, t);
+  return zipped_divideGrouped(a, t);
+}
+
+Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
+  if (t.kind == Tiler::Kind::Layout)
+    return logical_product(a, t);
+  return zipped_productGrouped(a, t);
+}
+
+/// Tiled and flat groupings (of a layout tiler too: general::name).
+#define LK_REGROUPED(name, op, how, product)                                   \
+  Expected<Layout> name(const Layout &a, const Tiler &t) {                     \
+    Expected<Layout> r{std::in_place};                                         \
+    if (!(serve(Path::RegroupLeaves, groupLeaves<product, how>(a, t, *r)) ||   \
+          serve(Path::Regroup, regrouped(op, a, t, how, *r))))                 \
+      fallBack(r, general::name(a, t));                                        \
+    return r;                                                                  \
+  }
 LK_REGROUPED(tiled_divide, logical_divide, Group::Tiled, false)
 LK_REGROUPED(flat_divide, logical_divide, Group::Flat, false)
-LK_REGROUPED(zipped_product, logical_product, Group::Zipped, true)
 LK_REGROUPED(tiled_product, logical_product, Group::Tiled, true)
 LK_REGROUPED(flat_product, logical_product, Group::Flat, true)
 #undef LK_REGROUPED
