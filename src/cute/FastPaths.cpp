@@ -1077,20 +1077,20 @@ divideLeaves(int64_t s, int64_t d, int64_t ts, int64_t te, LeafQuotient &q) {
 [[gnu::always_inline]] inline int writeQuotient(const LeafQuotient &q, Node *s,
                                                 Node *d) {
   int n = q.restModes == 1 ? 3 : 5;
-  s[0] = tupleNode(2, n); // not chained: d[0] = s[0] would reload the store
-  d[0] = tupleNode(2, n);
-  s[1] = leafNode(q.tileShape);
-  d[1] = leafNode(q.tileStride);
+  putNode(s, 0, 2, n); // not chained: d[0] = s[0] would reload the store
+  putNode(d, 0, 2, n);
+  putNode(s + 1, q.tileShape);
+  putNode(d + 1, q.tileStride);
   if (n == 3) {
-    s[2] = leafNode(q.restShape[0]);
-    d[2] = leafNode(q.restStride[0]);
+    putNode(s + 2, q.restShape[0]);
+    putNode(d + 2, q.restStride[0]);
     return n;
   }
-  s[2] = tupleNode(2, 3);
-  d[2] = tupleNode(2, 3);
+  putNode(s + 2, 0, 2, 3);
+  putNode(d + 2, 0, 2, 3);
   for (int k = 0; k < 2; ++k) {
-    s[3 + k] = leafNode(q.restShape[k]);
-    d[3 + k] = leafNode(q.restStride[k]);
+    putNode(s + 3 + k, q.restShape[k]);
+    putNode(d + 3 + k, q.restStride[k]);
   }
   return n;
 }
@@ -1126,6 +1126,19 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
   return true;
 }
 
+/// Whether the leaf quotient q of A's mode s:d keeps its size and cosize
+/// terms: its shapes multiply to s (T's span divides s, or T's image is
+/// {0} with t == 1). Then the terms telescope to A's own: (t-1)*e*|d| +
+/// (e-1)*|d| + (R-1)*t*e*|d| = (t*e*R - 1)*|d| = (s-1)*|d|, and a layout
+/// of such quotients and A's other modes fits in int64 as A does.
+[[gnu::always_inline]] inline bool quotientKeepsMode(const LeafQuotient &q,
+                                                     int64_t s) {
+  int64_t shapes;
+  return !mulOverflows(q.tileShape, q.restShape[0], shapes) &&
+         (q.restModes == 1 || !mulOverflows(shapes, q.restShape[1], shapes)) &&
+         shapes == s;
+}
+
 /// Mode A_i divided by a layout tile T that is a leaf or a flat tuple of
 /// leaves, appended to `w` as divideInto appends it to a Writer: the pair
 /// (A_i o T, A_i o complement(T, shape(coalesce(A_i)))), a leaf by a leaf
@@ -1133,7 +1146,7 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
 /// after its children, at the position kept for it. Declines any other
 /// tile, and before any write that could pass kInline nodes (a composed
 /// leaf takes one node, or 1 + m for the m > 1 modes of A_i's composer).
-bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
+bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   if (t.kind != Tiler::Kind::Layout)
     return false;
   LeafQuotient q{}; // without {}, GCC warns that a one-mode rest leaves
@@ -1143,8 +1156,10 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w) {
         kInline) // the most writeQuotient writes (3 for a one-mode rest)
       return false;
     w.n += writeQuotient(q, w.s + w.n, w.d + w.n);
+    exact &= quotientKeepsMode(q, a.s->value);
     return true;
   }
+  exact = false;
   View tv = viewOf(t.layout);
   bool leaf = tv.s->rank == kLeaf;
   int leaves = leaf ? 1 : tv.s->rank;
@@ -1198,11 +1213,12 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
     return false;
   NodeSink w{nullptr, nullptr, 1}; // node 0, the root, is written last
   out.nodesForOverwrite(kInline, w.s, w.d);
+  bool exact = true; // every divided mode keeps A's size and cosize terms
   View m{as + 1, ad + 1};
   for (int i = 0; i < r; ++i) {
     int c = m.s->span;
     if (i < tr && t.modes[i].kind != Tiler::Kind::Keep) {
-      if (!divideModeInto(m, t.modes[i], w))
+      if (!divideModeInto(m, t.modes[i], w, exact))
         return false;
     } else {
       if (w.n + c > kInline)
@@ -1220,7 +1236,7 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   int n = w.n;
   Node *s = w.s, *d = w.d;
   out.nodesForOverwrite(size_t(n), s, d);
-  return fitsInt64(s, d, n);
+  return exact || fitsInt64(s, d, n);
 }
 
 /// A mode of A times a layout tile: the closed form for a mode onto
