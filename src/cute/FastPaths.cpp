@@ -1759,6 +1759,45 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   return fitsInt64(ns, nd, 4);
 }
 
+/// composition(A, T) for a by-mode tiler T of r <= rank(A) modes that
+/// are all leaf layouts t:e (or integers t, as t:1) over A's modes i < r
+/// that are integer leaves s:d: a root of r leaves t:e*d (t:0 for
+/// e == 0), written in place. Where every tile stays inside its mode,
+/// (t-1)*|e| <= s-1 (so t <= s), each mode's size and cosize term are at
+/// most A's, and the result fits in int64 unchecked; otherwise it is
+/// checked. Declines any other operands (composeModes' class).
+/// Example: composition((128,64):(1,128), (32:1,16:1)) = (32,16):(1,128).
+[[gnu::noinline]] bool composeLeafModes(const Layout &a, const Tiler &t,
+                                        Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  const int r = int(t.modes.size());
+  if (t.kind != Tiler::Kind::Tuple || r < 1 || as->rank < r || r + 1 > kInline)
+    return false;
+  Node *s, *d;
+  out.nodesForOverwrite(size_t(r + 1), s, d);
+  bool inside = true;
+  const Tiler *ti = t.modes.data();
+  View m{as + 1, ad + 1}; // A's mode i - 1
+  for (int i = 1; i <= r; ++i, ++ti, m.s += m.s->span, m.d += m.d->span) {
+    const Node &ts = *ti->layout.shape().nodes(),
+               &td = *ti->layout.stride().nodes();
+    if (ti->kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
+        m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
+      return false;
+    const int64_t e = ti->integer ? 1 : td.value, tv = ts.value;
+    int64_t st = 0, reach;
+    if (e != 0 && mulOverflows(e, m.d->value, st))
+      return false;
+    inside &= e != 0 && e != INT64_MIN &&
+              !mulOverflows(tv - 1, absValue(e), reach) && reach < m.s->value;
+    putNode(s + i, tv);
+    putNode(d + i, st);
+  }
+  putNode(s, 0, r, r + 1);
+  putNode(d, 0, r, r + 1);
+  return inside || fitsInt64(s, d, r + 1);
+}
+
 /// composition(A, T) for a by-mode tiler T of r <= rank(A) modes, each
 /// `_`, an integer n (as n:1) or a leaf layout t:e, written in place
 /// without a Writer: a root of r modes, mode i A_i kept or the composer's
@@ -1959,7 +1998,9 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ComposeModes,
+  if (!(serve(Path::ComposeLeafModes, // leaf modes by t:e
+              composeLeafModes(a, t, *r)) ||
+        serve(Path::ComposeModes,
               composeModes(a, t, *r)) || // modes _, n or t:e
         serve(Path::ComposeByMode,       // any tiler
               byMode(a, t, /*keepRest=*/false, *r, composeTiler))))

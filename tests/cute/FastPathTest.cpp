@@ -412,14 +412,15 @@ TEST(FastPaths, ComplementStaysInRange) {
 // (s <= 12, -6 <= d <= 12) by (t:e, 6), (t:e) and (_, t:e) for every leaf
 // t:e (t <= 9, -3 <= e <= 9), and by the integer tiles (1, 1) (n:1 even
 // for n = 1). Each served by composeModes and equal to the general
-// construction.
+// construction (tilers of leaf tiles alone by composeLeafModes).
 TEST(FastPaths, ByModeLeafCompositionEqualsGeneral) {
   int served = 0, trials = 0;
   forLeaves(12, -6, 12, [&](const Layout &mode) {
     Layout a = *makeLayout({mode, L("(2,3):(1,4)")});
     auto check = [&](const Tiler &t) {
       auto r = composition(a, t);
-      served += general::lastPath() == general::Path::ComposeModes;
+      served += general::lastPath() == general::Path::ComposeModes ||
+                general::lastPath() == general::Path::ComposeLeafModes;
       ++trials;
       ASSERT_TRUE(same(r, general::composition(a, t)))
           << a.str() << " o " << t.str();
@@ -1057,8 +1058,14 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::ComposeNested},
       {"composition of modes by a leaf",
        LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")), Path::ComposeTree},
-      {"composition by leaf tiles",
+      {"composition of leaf modes by leaf tiles",
        LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")),
+       Path::ComposeLeafModes},
+      {"composition of leaf modes by tiles past them",
+       LK_BINARY(composition, L("(8,8):(1,8)"), T("(16:1,3:4)")),
+       Path::ComposeLeafModes},
+      {"composition of a nested mode by leaf tiles",
+       LK_BINARY(composition, L("((4,32),64):((1,4),128)"), T("(32:1,16:1)")),
        Path::ComposeModes},
       {"composition by a nested tile",
        LK_BINARY(composition, L("(128,64):(1,128)"), T("((4,8):(8,1),16:1)")),

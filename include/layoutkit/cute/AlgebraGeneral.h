@@ -56,6 +56,7 @@ enum class Path : unsigned char {
   ComposeNested,     // composition by a nested B, the result inline
   ComposeTree,       // composition by any other B (a leaf B of modes A,
                      // results past the inline nodes)
+  ComposeLeafModes,  // composition of leaf modes by leaf tiles t:e
   ComposeModes,      // composition by a by-mode tiler of leaves, in place
   ComposeByMode,     // composition by a by-mode tiler
   ComplementLeaf,    // complement of a leaf by an integer
