@@ -759,6 +759,50 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
   return c.distributive();
 }
 
+/// logical_divide(A, T) for a layout tile T and an A whose coalesced
+/// modes (the Composer's) are one mode s:x: A composes leaf by leaf, y
+/// becoming y*x, so the result is (T with strides times x, complement(T,
+/// s) with strides times x) as divideInto builds it, written in place
+/// out of line: T's nodes copied scaled (scaledCopy), the rest's modes a
+/// leaf or a flat tuple. Declines other operands, results past the inline
+/// nodes, and what scaledCopy or fitsInt64 refuses.
+/// Example: logical_divide((64,64):(1,64), (2,4):(1,16))
+///          = ((2,4),(8,64)):((1,16),(2,64)).
+[[gnu::noinline]] bool divideWhole(const Layout &a, const Tiler &t,
+                                   Layout &out) {
+  Modes fa, rest;
+  if (t.kind != Tiler::Kind::Layout || !leavesOf(viewOf(a), fa))
+    return false;
+  const Composer c(fa);
+  const View tv = viewOf(t.layout);
+  const int nt = tv.s->span;
+  if (c.lhs.n != 1 || !divideRest(fa, c, tv, rest))
+    return false;
+  const int size = 1 + nt + rest.n + (rest.n > 1);
+  if (size > kInline)
+    return false;
+  const int64_t x = c.lhs.d[0];
+  Node *s, *d;
+  out.nodesForOverwrite(size_t(size), s, d);
+  s[0] = tupleNode(2, size);
+  d[0] = tupleNode(2, size);
+  if (!scaledCopy(tv, x, s + 1, d + 1))
+    return false;
+  int k = 1 + nt;
+  if (rest.n > 1) {
+    s[k] = tupleNode(rest.n, rest.n + 1);
+    d[k++] = tupleNode(rest.n, rest.n + 1);
+  }
+  for (int i = 0; i < rest.n; ++i, ++k) {
+    int64_t st;
+    if (mulOverflows(rest.d[i], x, st))
+      return false;
+    s[k] = leafNode(rest.s[i]);
+    d[k] = leafNode(st);
+  }
+  return fitsInt64(s, d, size);
+}
+
 /// The extent of B's leaves; false on a basis stride, more than kLeaves
 /// leaves, or an overflow.
 bool extentOf(View b, Extent &e) {
@@ -2042,6 +2086,8 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) || // leaf by leaf
         serve(Path::DivideModes,
               divideModes(a, t, *r)) || // by-mode, flat tiles
+        serve(Path::DivideWhole,
+              divideWhole(a, t, *r)) || // a layout tile, A one mode
         serve(Path::DivideByMode,       // any tiler
               byMode(a, t, /*keepRest=*/true, *r, divideTiler))))
     fallBack(r, general::logical_divide(a, t));

@@ -69,6 +69,7 @@ enum class Path : unsigned char {
   LeftInverseModes,  // left_inverse of <= 16 nodes, modes lying apart
   DivideLeaf,        // logical_divide of a leaf by a leaf
   DivideModes,       // by-mode divide by leaf or flat tiles, in place
+  DivideWhole,       // divide by a layout tile, A coalescing to one mode
   DivideByMode,      // divide by any tiler of layouts
   ProductLeaf,       // logical_product of s:1 by a leaf
   ProductWhole,      // logical_product of A onto [0, n) by a layout
