@@ -1353,8 +1353,8 @@ bool rankedProduct(const Layout &a, const Layout &b, bool raked, Layout &out) {
   for (int i = 0, k = 1; i < int(r); ++i) {
     // Pair i at node k: its two children from k + 1, raked puts X_i first.
     int na = am[i].s->span, nb = bm[i].s->span;
-    s[k] = tupleNode(2, 1 + na + nb);
-    d[k] = tupleNode(2, 1 + na + nb);
+    putNode(s + k, 0, 2, 1 + na + nb);
+    putNode(d + k, 0, 2, 1 + na + nb);
     int ka = raked ? k + 1 + nb : k + 1, kb = raked ? k + 1 : k + 1 + na;
     copyTree(am[i], s + ka, d + ka);
     if (!scaledCopy(bm[i], x, s + kb, d + kb, &e))
