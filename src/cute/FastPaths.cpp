@@ -2158,8 +2158,9 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
 /// (t-1)*e*|d| + (e-1)*|d| + (R-1)*t*e*|d| = (t*e*R - 1)*|d|), so a
 /// divide of such modes fits in int64 as A does, unchecked; the others
 /// are checked once at the end. A product (whose size is size(A) times
-/// the tiles') adds each leaf it writes, and A's modes past r, to its
-/// Extent instead. Declines what groupLeaves declines.
+/// the tiles') adds each mode's size and cosize terms, in closed form,
+/// and A's modes past r leaf by leaf, to its Extent instead. Declines
+/// what groupLeaves declines.
 /// @pre 1 + 2 + 4*r + (A's nodes past its first r leaves) <= kInline
 template <bool Product, Group how>
 [[gnu::always_inline]] inline bool
@@ -2235,8 +2236,23 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
       if (tv % n0 != 0 || (tv > n0 && dv % ev != 0))
         return false;
     }
-    if (!ext.add(sv, dv) || !ext.add(n0, x) ||
-        (n0 < tv && !ext.add(tv / n0, sd)))
+    // The mode's size s*t and cosize terms (s-1)*d + the rest's: (t-1)*e
+    // = cosB-1 < d when cosB <= d; (t-1)*x; (n0-1)*e < d plus
+    // (t/n0-1)*s*d. (s-1)*d = sd - d and the terms below d fit.
+    int64_t sizeMode, term = sd - dv, u = 0;
+    bool over = false;
+    if (n0 < tv) {
+      term += (n0 - 1) * ev;
+      over = mulOverflows(tv / n0 - 1, sd, u);
+    } else if (cosB > dv) {
+      over = mulOverflows(tv - 1, x, u);
+    } else {
+      term += cosB - 1;
+    }
+    if (over || mulOverflows(sv, tv, sizeMode) ||
+        mulOverflows(ext.size, sizeMode, ext.size) ||
+        addOverflows(term, u, term) ||
+        addOverflows(ext.cosize, term, ext.cosize))
       return false;
     putNode(&s[tiles + i], sv);
     putNode(&d[tiles + i], dv);
@@ -2352,7 +2368,8 @@ template <bool Product>
 /// groupLeaves' entry: the operand checks, then the one-pass form for
 /// results within IntTuple's inline nodes, groupLeavesWide for the rest.
 template <bool Product, Group How>
-bool groupLeaves(const Layout &a, const Tiler &t, Layout &out) {
+[[gnu::always_inline]] inline bool groupLeaves(const Layout &a, const Tiler &t,
+                                               Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   const size_t r = t.modes.size();
   if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) ||
