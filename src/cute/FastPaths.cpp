@@ -2162,10 +2162,12 @@ Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
 /// and A's modes past r leaf by leaf, to its Extent instead. Declines
 /// what groupLeaves declines.
 /// @pre 1 + 2 + 4*r + (A's nodes past its first r leaves) <= kInline
-template <bool Product, Group how>
+template <bool Product, Group how, int R = 0>
 [[gnu::always_inline]] inline bool
 groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
                   Layout &out) {
+  if constexpr (R != 0)
+    r = R; // known: the loop below unrolls
   Node *s, *d;
   out.nodesForOverwrite(kInline, s, d);
   const int tiles = 1 + (how != Group::Flat);
@@ -2270,8 +2272,10 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
     k += 3;
   }
   const int nOthers = int(as->span - (m.s - as)), extra = as->rank - r;
-  std::copy(m.s, m.s + nOthers, s + k);
-  std::copy(m.d, m.d + nOthers, d + k);
+  for (int j = 0; j < nOthers; ++j) { // a few nodes: no memmove call
+    s[k + j] = m.s[j];
+    d[k + j] = m.d[j];
+  }
   const int n = k + nOthers;
   if (how == Group::Zipped) {
     const int at = tiles + r;
@@ -2376,7 +2380,10 @@ template <bool Product, Group How>
       as->rank == kLeaf || size_t(as->rank) < r)
     return false;
   if (1 + 2 + 3 * int(r) + as->span - 1 <= kInline) // see groupLeavesInline
-    return groupLeavesInline<Product, How>(as, ad, t.modes.data(), int(r), out);
+    return r == 2 ? groupLeavesInline<Product, How, 2>(as, ad, t.modes.data(),
+                                                       2, out)
+                  : groupLeavesInline<Product, How>(as, ad, t.modes.data(),
+                                                    int(r), out);
   return groupLeavesWide<Product>(a, t, How, out);
 }
 
