@@ -23,8 +23,10 @@
 // the operand class it serves, then the general construction. Each records
 // the general::Path that served the call (general::lastPath), and
 // FastPathTest checks that every closed form serves its class. zipped,
-// tiled and flat divides and products run the public divide or product
-// and regroup its nodes (regroupModes) without building a Layout per part.
+// tiled and flat divides and products of leaf modes by leaf tiles write
+// each mode's closed form straight into the grouping (groupLeaves); others
+// run the public divide or product and regroup its nodes (regroupModes)
+// without building a Layout per part.
 //
 // Example: composition((4,8):(8,1), (8,4):(4,1)): A's coalesced modes are
 // [4:8, 8:1]; B's leaf 8:4 skips A's first mode (4 divides 4) and becomes
@@ -2307,7 +2309,10 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
 /// (A_i, rest) in closed form (divideLeaves, leafProductRest), written
 /// straight into the grouping `how` (as regroupModes lays it out), A's
 /// modes past r copied after the rests. Declines anything else, and
-/// results past kNodes or not fitting in int64.
+/// results past kNodes or not fitting in int64. This two-pass form
+/// (quotients first, then the nodes, one range pass) takes results past
+/// the inline nodes; groupLeavesInline the others. @pre groupLeaves'
+/// operand checks passed
 /// Example: zipped_divide((128,64):(1,128), (32:1,16:1))
 ///          = ((32,16),(4,4)):((1,128),(32,2048)).
 template <bool Product>
