@@ -2375,20 +2375,27 @@ template <bool Product>
 }
 
 /// groupLeaves' entry: the operand checks, then the one-pass form for
-/// results within IntTuple's inline nodes, groupLeavesWide for the rest.
+/// results within IntTuple's inline nodes (unrolled for two tiles, a CTA
+/// tile or an atom: tested first, by the tiler's size alone),
+/// groupLeavesWide for the rest.
 template <bool Product, Group How>
 [[gnu::always_inline]] inline bool groupLeaves(const Layout &a, const Tiler &t,
                                                Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
-  const size_t r = t.modes.size();
-  if (t.kind != Tiler::Kind::Tuple || r < 2 || r > size_t(kLeaves) ||
-      as->rank == kLeaf || size_t(as->rank) < r)
+  if (t.kind != Tiler::Kind::Tuple || as->rank == kLeaf)
     return false;
-  if (1 + 2 + 3 * int(r) + as->span - 1 <= kInline) // see groupLeavesInline
-    return r == 2 ? groupLeavesInline<Product, How, 2>(as, ad, t.modes.data(),
-                                                       2, out)
-                  : groupLeavesInline<Product, How>(as, ad, t.modes.data(),
-                                                    int(r), out);
+  if (t.modes.size() == 2) {
+    if (as->rank < 2)
+      return false;
+    if (1 + 2 + 3 * 2 + as->span - 1 <= kInline) // see groupLeavesInline
+      return groupLeavesInline<Product, How, 2>(as, ad, t.modes.data(), 2, out);
+    return groupLeavesWide<Product>(a, t, How, out);
+  }
+  const size_t r = t.modes.size();
+  if (r < 2 || r > size_t(kLeaves) || size_t(as->rank) < r)
+    return false;
+  if (1 + 2 + 3 * int(r) + as->span - 1 <= kInline)
+    return groupLeavesInline<Product, How>(as, ad, t.modes.data(), int(r), out);
   return groupLeavesWide<Product>(a, t, How, out);
 }
 

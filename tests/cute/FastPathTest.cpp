@@ -1021,6 +1021,13 @@ TEST(FastPaths, LeafModeGroupingsWideEqualGeneral) {
   EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
   EXPECT_TRUE(same(flat_product(b, t2), general::flat_product(b, t2)));
   EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
+  // Two tiles over an A whose nested third mode passes the one-pass bound
+  // (1 + 2 + 3*2 + 11 - 1 > 16): the wide form.
+  Layout c = L("(8,8,((2,2),(2,2),2)):(1,8,((64,128),(256,512),1024))");
+  EXPECT_TRUE(same(tiled_divide(c, t2), general::tiled_divide(c, t2)));
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
+  EXPECT_TRUE(same(zipped_product(c, t2), general::zipped_product(c, t2)));
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::RegroupLeaves));
 }
 
 // Each closed form of FastPaths.cpp serves the operand class it is for:
