@@ -2243,7 +2243,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
     // The mode's size s*t and cosize terms (s-1)*d + the rest's: (t-1)*e
     // = cosB-1 < d when cosB <= d; (t-1)*x; (n0-1)*e < d plus
     // (t/n0-1)*s*d. (s-1)*d = sd - d and the terms below d fit.
-    int64_t sizeMode, term = sd - dv, u = 0;
+    int64_t term = sd - dv, u = 0;
     bool over = false;
     if (n0 < tv) {
       term += (n0 - 1) * ev;
@@ -2253,8 +2253,9 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
     } else {
       term += cosB - 1;
     }
-    if (over || mulOverflows(sv, tv, sizeMode) ||
-        mulOverflows(ext.size, sizeMode, ext.size) ||
+    // s*t <= s*cosB = target (t <= cosB for e >= 1): no overflow.
+    const int64_t sizeMode = sv * tv;
+    if (over || mulOverflows(ext.size, sizeMode, ext.size) ||
         addOverflows(term, u, term) ||
         addOverflows(ext.cosize, term, ext.cosize))
       return false;
