@@ -12,7 +12,7 @@
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
-using lk::tileas::PassFactory;
+using lk::tileas::FamilyPass;
 
 namespace {
 
@@ -55,7 +55,7 @@ struct FixedPointPass
     : PassWrapper<FixedPointPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FixedPointPass)
 
-  FixedPointPass(std::vector<PassFactory> family, int maxRounds,
+  FixedPointPass(std::vector<FamilyPass> family, int maxRounds,
                  bool checkReports)
       : family(std::move(family)), maxRounds(maxRounds),
         checkReports(checkReports) {
@@ -69,10 +69,10 @@ struct FixedPointPass
 
   /// One pipeline per pass of the family: the pass between two markers.
   void buildSteps() {
-    for (const PassFactory &make : family) {
+    for (const FamilyPass &member : family) {
       OpPassManager step(func::FuncOp::getOperationName());
       step.addPass(std::make_unique<StepMarker>(&unchanged, true));
-      step.addPass(make());
+      step.addPass(member.make());
       step.addPass(std::make_unique<StepMarker>(&unchanged, false));
       steps.push_back(std::move(step));
     }
@@ -91,21 +91,44 @@ struct FixedPointPass
   /// a row (n the family's size) changed nothing: each of them then ran
   /// on the function as it is now and left it so, and as every pass is a
   /// function of the IR, another run of any of them changes nothing too.
-  /// At most maxRounds x n passes run.
+  /// Pass k % n is skipped, and the loop ends, when the n - 1 passes before
+  /// it changed nothing after it changed the function (quiet == n - 1 and
+  /// some pass changed it) and it is idempotent: the function is its own
+  /// output. At most maxRounds x n passes run.
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
     const size_t n = steps.size();
     size_t quiet = 0; // passes in a row that changed nothing
     bool anyChange = false;
     for (size_t k = 0; k < size_t(maxRounds) * n && quiet < n; ++k) {
+      if (anyChange && quiet + 1 == n && family[k % n].idempotent)
+        break;
       FailureOr<bool> changed = runStep(fn, k % n, /*firstRound=*/k < n);
-      if (failed(changed))
+      if (failed(changed) || (*changed && failed(checkIdempotent(fn, k % n))))
         return signalPassFailure();
       quiet = *changed ? 0 : quiet + 1;
       anyChange |= *changed;
     }
-    if (!anyChange)
-      markAllAnalysesPreserved();
+    // Unchanged, or verified after its last change inside that pass's step
+    // (FixedPoint.h): no verifier run after this pass.
+    markAllAnalysesPreserved();
+  }
+
+  /// With checkReports, pass `i`, idempotent and having just changed `fn`,
+  /// runs again and must change nothing.
+  LogicalResult checkIdempotent(func::FuncOp fn, size_t i) {
+    if (!checkReports || !family[i].idempotent)
+      return success();
+    FailureOr<bool> again = runStep(fn, i, /*firstRound=*/false);
+    if (failed(again))
+      return failure();
+    if (*again) {
+      Pass &pass = *std::next(steps[i].getPasses().begin());
+      return fn.emitError() << "the pass " << pass.getName()
+                            << " is marked idempotent but a second run "
+                               "changed the function";
+    }
+    return success();
   }
 
   /// Runs pass `i` of the family once; true when it changed `fn`.
@@ -136,7 +159,7 @@ struct FixedPointPass
     return !unchanged;
   }
 
-  std::vector<PassFactory> family;
+  std::vector<FamilyPass> family;
   int maxRounds;
   bool checkReports;
   /// Written by a step's last pass.
@@ -147,7 +170,7 @@ struct FixedPointPass
 } // namespace
 
 std::unique_ptr<Pass>
-lk::tileas::createFixedPointPass(std::vector<PassFactory> family, int maxRounds,
+lk::tileas::createFixedPointPass(std::vector<FamilyPass> family, int maxRounds,
                                  bool checkChangeReports) {
   return std::make_unique<FixedPointPass>(std::move(family), maxRounds,
                                           checkChangeReports);

@@ -13,15 +13,16 @@
 
 using namespace mlir;
 
-/// The family, in order.
-static std::vector<lk::tileas::PassFactory> family() {
+/// The family, in order, each marked idempotent (FixedPoint.h): a second
+/// run on its own output changes nothing.
+static std::vector<lk::tileas::FamilyPass> family() {
   using namespace lk::tileas;
-  return {[] { return createTileASAssignLoadStoreLayouts(); },
-          [] { return createTileASRemoveLayoutConversions(); },
-          [] { return createTileASRemoveBufferAlias(); },
-          [] { return createTileASRemoveDeadArgs(); },
-          [] { return createTileASResolveAgentBoundary(); },
-          [] { return createTileASSlicing(); }};
+  return {{[] { return createTileASAssignLoadStoreLayouts(); }, true},
+          {[] { return createTileASRemoveLayoutConversions(); }, false},
+          {[] { return createTileASRemoveBufferAlias(); }, true},
+          {[] { return createTileASRemoveDeadArgs(); }, true},
+          {[] { return createTileASResolveAgentBoundary(); }, true},
+          {[] { return createTileASSlicing(); }, true}};
 }
 
 /// The family runs until the function stops changing (FixedPoint.h), so

@@ -12,19 +12,32 @@
 /// IR, a further round would change nothing either. Example: with the
 /// family a, b, c, the rounds a* b* c*, a* b c, a stop after that last a
 /// (* marks a change): b and c need not run again on the function they
-/// left unchanged. A pass reports that it changed nothing by preserving
-/// all analyses (MLIR's contract; it also spares the verifier run after
-/// it); each pass runs in a dynamic pipeline between two marker passes,
+/// left unchanged. A pass marked idempotent (a second run on its own
+/// output changes nothing) is not run again when the n - 1 passes after
+/// its last change changed nothing: the function is still its output, so
+/// the rounds a* b* c*, a* b c stop before that last a when a is
+/// idempotent. A pass reports that it changed nothing by preserving all
+/// analyses (MLIR's contract; it also spares the verifier run after it);
+/// each pass runs in a dynamic pipeline between two marker passes,
 /// TileASStepBegin and TileASStepEnd, that read the report from the
 /// analysis manager. The passes must keep that contract;
 /// `checkChangeReports` checks it with the function's OperationFingerPrint
-/// around each pass (an error names the pass), as the randomized test
-/// does. Without it no pass costs a hash of the IR. `tileas-layout-pipeline`
-/// runs the family this way, because a later pass opens work for an earlier
-/// one (a removed iter-arg makes two conversions a chain, a conversion
-/// removed frees a store's layout choice); the randomized test finds a
-/// fixed point within four rounds, so a second run of the pipeline changes
-/// nothing (docs/mlir.md, "The randomized test").
+/// around each pass (an error names the pass), and checks each idempotent
+/// pass that changed the function by running it again at once (an error
+/// names it when that second run changes the function), as the randomized
+/// test does. Without it no pass costs a hash of the IR.
+/// `tileas-layout-pipeline` runs the family this way, because a later pass
+/// opens work for an earlier one (a removed iter-arg makes two conversions a
+/// chain, a conversion removed frees a store's layout choice); the randomized
+/// test finds a fixed point within four rounds, so a second run of the pipeline
+/// changes nothing (docs/mlir.md, "The randomized test").
+///
+/// Verification: with the pass manager's verifier on, the function is
+/// verified after each pass that changed it, inside the step; the driver
+/// itself then preserves all analyses, so that the pass manager does not
+/// verify again the function it leaves, which is the one verified after
+/// its last change. (Each step's pipeline clears the function's analyses
+/// when it ends, so no analysis of the function is cached to go stale.)
 ///
 /// Rounds after the first report only errors: warnings and remarks are the
 /// first round's.
@@ -45,9 +58,16 @@ namespace lk::tileas {
 /// Makes one pass of the family (a func.func pass).
 using PassFactory = std::function<std::unique_ptr<mlir::Pass>()>;
 
+/// A pass of the family: its factory, and whether a second run of the
+/// pass on its own output changes nothing (see above).
+struct FamilyPass {
+  PassFactory make;
+  bool idempotent = false;
+};
+
 /// The pass over `family`, in order.
 std::unique_ptr<mlir::Pass>
-createFixedPointPass(std::vector<PassFactory> family, int maxRounds,
+createFixedPointPass(std::vector<FamilyPass> family, int maxRounds,
                      bool checkChangeReports = false);
 
 } // namespace lk::tileas

@@ -1,0 +1,155 @@
+//===- FixedPointTest.cpp - The fixed-point driver's order of passes ------===//
+//
+// Part of LayoutKit.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver of FixedPoint.h on families of toy passes whose changes are
+// scripted: pass X changes the function (sets an attribute to a new value)
+// on its first `changes` runs and reports no change after. Each run is
+// logged as X, or X* when it changed; the expected logs follow from the
+// driver's rule (FixedPoint.h):
+//
+//  * a (idempotent, 1 change), b, c: a* b c, then a is back after the two
+//    quiet passes and is its own output: a* b c;
+//  * the same with a not idempotent: a runs again, a* b c a;
+//  * a, b both idempotent, 1 change each, c: a* b* c a, then b would be
+//    next after two quiet passes: a* b* c a;
+//  * a, b, c never changing: one round, a b c;
+//  * a (not idempotent, 2 changes), b: a* b a* b a (the quiet count
+//    starts again after each change);
+//  * with checkChangeReports, an idempotent a that changes once runs
+//    again at once: a* a b c; one that changes twice is reported, naming
+//    the pass, and the pipeline fails.
+//
+// Exit status 0 when every check holds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "layoutkit-mlir/FixedPoint.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdio>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+/// Changes the function on its first `changes` runs; logs each run.
+struct ToyPass : PassWrapper<ToyPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ToyPass)
+
+  ToyPass(std::string name, int changes, std::string *log)
+      : name(std::move(name)), changes(changes), log(log) {}
+  ToyPass(const ToyPass &other) = default;
+
+  StringRef getArgument() const override { return "lk-toy"; }
+  StringRef getName() const override { return name; }
+  void runOnOperation() override {
+    bool change = runs++ < changes;
+    *log += (log->empty() ? "" : " ") + name + (change ? "*" : "");
+    if (!change)
+      return markAllAnalysesPreserved();
+    func::FuncOp fn = getOperation();
+    fn->setAttr("lk.toy." + name,
+                IntegerAttr::get(IntegerType::get(&getContext(), 64), runs));
+  }
+
+  std::string name;
+  int changes;
+  int runs = 0;
+  std::string *log;
+};
+
+struct Member {
+  const char *name;
+  int changes;
+  bool idempotent;
+};
+
+int failures = 0;
+
+void expect(bool ok, const std::string &what) {
+  if (!ok) {
+    std::printf("FAIL: %s\n", what.c_str());
+    ++failures;
+  }
+}
+
+/// The log of the driver on `members`; `failedRun` tells whether the
+/// pipeline failed and `diag` collects its errors.
+std::string drive(MLIRContext &ctx, const std::vector<Member> &members,
+                  bool check, bool &failedRun, std::string &diag) {
+  OwningOpRef<ModuleOp> m =
+      parseSourceString<ModuleOp>("func.func @f() { return }", &ctx);
+  std::string log;
+  std::vector<lk::tileas::FamilyPass> family;
+  for (const Member &mb : members) {
+    std::string name = mb.name;
+    int changes = mb.changes;
+    family.push_back({[name, changes, &log] {
+                        return std::make_unique<ToyPass>(name, changes, &log);
+                      },
+                      mb.idempotent});
+  }
+  PassManager pm(&ctx);
+  pm.nest<func::FuncOp>().addPass(
+      lk::tileas::createFixedPointPass(std::move(family), 6, check));
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    diag += d.str() + "\n";
+    return success();
+  });
+  failedRun = failed(pm.run(*m));
+  return log;
+}
+
+void expectLog(MLIRContext &ctx, const std::vector<Member> &members, bool check,
+               const std::string &want, const char *what) {
+  bool failedRun = false;
+  std::string diag;
+  std::string got = drive(ctx, members, check, failedRun, diag);
+  expect(!failedRun && got == want, std::string(what) + ": want '" + want +
+                                        "', got '" + got + "' " + diag);
+}
+
+} // namespace
+
+int main() {
+  DialectRegistry registry;
+  registry.insert<func::FuncDialect>();
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+
+  expectLog(ctx, {{"a", 1, true}, {"b", 0, true}, {"c", 0, true}}, false,
+            "a* b c", "idempotent last change, not run again");
+  expectLog(ctx, {{"a", 1, false}, {"b", 0, true}, {"c", 0, true}}, false,
+            "a* b c a", "last change by a pass not idempotent");
+  expectLog(ctx, {{"a", 1, true}, {"b", 1, true}, {"c", 0, true}}, false,
+            "a* b* c a", "second pass changed last");
+  expectLog(ctx, {{"a", 0, true}, {"b", 0, true}, {"c", 0, true}}, false,
+            "a b c", "no change: one round");
+  expectLog(ctx, {{"a", 2, false}, {"b", 0, true}}, false, "a* b a* b a",
+            "a changed again in the second round");
+  expectLog(ctx, {{"a", 1, true}, {"b", 0, true}, {"c", 0, true}}, true,
+            "a* a b c", "checkChangeReports runs an idempotent pass again");
+
+  bool failedRun = false;
+  std::string diag;
+  std::string got =
+      drive(ctx, {{"a", 2, true}, {"b", 0, true}}, true, failedRun, diag);
+  expect(failedRun && got == "a* a*" &&
+             diag == "the pass a is marked idempotent but a second run "
+                     "changed the function\n",
+         "a false idempotence mark is reported: got '" + got + "' " + diag);
+
+  if (failures == 0)
+    std::printf("all passed\n");
+  return failures == 0 ? 0 : 1;
+}
