@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/FixedPoint.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -100,6 +101,7 @@ struct FixedPointPass
     const size_t n = steps.size();
     size_t quiet = 0; // passes in a row that changed nothing
     bool anyChange = false;
+    regionOps.reset(); // the lists of the function run before, if any
     for (size_t k = 0; k < size_t(maxRounds) * n && quiet < n; ++k) {
       if (anyChange && quiet + 1 == n && family[k % n].idempotent)
         break;
@@ -109,6 +111,7 @@ struct FixedPointPass
       quiet = *changed ? 0 : quiet + 1;
       anyChange |= *changed;
     }
+    regionOps.reset();
     // Unchanged, or verified after its last change inside that pass's step
     // (FixedPoint.h): no verifier run after this pass.
     markAllAnalysesPreserved();
@@ -138,6 +141,8 @@ struct FixedPointPass
       before.emplace(fn);
     unchanged = false;
     LogicalResult result = success();
+    // The passes share the function's RegionOps until one changes it.
+    lk::tileas::RegionOpsCache shared(fn, &regionOps);
     if (firstRound) {
       result = runPipeline(steps[i], fn);
     } else {
@@ -147,6 +152,8 @@ struct FixedPointPass
       });
       result = runPipeline(steps[i], fn);
     }
+    if (!unchanged || failed(result))
+      regionOps.reset();
     if (failed(result))
       return failure();
     if (checkReports && unchanged && OperationFingerPrint(fn) != *before) {
@@ -164,6 +171,8 @@ struct FixedPointPass
   bool checkReports;
   /// Written by a step's last pass.
   bool unchanged = false;
+  /// The function's RegionOps while no pass changed it (RegionOps.h).
+  std::optional<lk::tileas::RegionOps> regionOps;
   std::vector<OpPassManager> steps;
 };
 

@@ -33,6 +33,7 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/RegionOps.h"
 #include "layoutkit/core/Checked.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -375,16 +376,29 @@ struct RemoveBufferAlias
   }
 
   /// Rewrites every select and loop once; true when an alias was rewritten.
-  /// The first sweep (sweeps == 0) sets `bound` to 1 + the alias ops.
+  /// The first sweep (sweeps == 0) sets `bound` to 1 + the alias ops and
+  /// takes them from the function's RegionOps (RegionOps.h); a later one,
+  /// after a rewrite, walks the function.
   bool sweep(Warner &warner, size_t &bound) {
     SmallVector<SelectOp> selects;
     SmallVector<scf::ForOp> loops;
-    getOperation()->walk([&](Operation *op) {
-      if (auto s = dyn_cast<SelectOp>(op))
-        selects.push_back(s);
-      else if (auto l = dyn_cast<scf::ForOp>(op))
-        loops.push_back(l);
-    });
+    if (sweeps == 0) {
+      std::optional<lk::tileas::RegionOps> local;
+      const lk::tileas::RegionOps &found =
+          lk::tileas::regionOpsOf(getOperation(), local);
+      for (Operation *op : found.selects)
+        selects.push_back(cast<SelectOp>(op));
+      for (Operation *op : found.postOrder)
+        if (auto l = dyn_cast<scf::ForOp>(op))
+          loops.push_back(l);
+    } else {
+      getOperation()->walk([&](Operation *op) {
+        if (auto s = dyn_cast<SelectOp>(op))
+          selects.push_back(s);
+        else if (auto l = dyn_cast<scf::ForOp>(op))
+          loops.push_back(l);
+      });
+    }
     if (sweeps == 0)
       bound = 1 + selects.size() + loops.size();
     unsigned rewritten = 0;

@@ -36,6 +36,7 @@
 
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -298,7 +299,7 @@ struct RemoveDeadArgs
     // result unused: repeat until nothing goes, so that a second run finds
     // nothing to remove.
     bool changed = false;
-    while (removeOnce() != 0) {
+    for (bool first = true; removeOnce(first) != 0; first = false) {
       changed = true;
       (void)lk::tileas::cleanupConversions(getOperation());
     }
@@ -309,11 +310,20 @@ struct RemoveDeadArgs
 
   /// One sweep over the region-branch ops, inner ones first (post-order),
   /// so that an outer terminator sees the inner results; returns how many
-  /// slots went.
-  size_t removeOnce() {
+  /// slots went. The first sweep takes the ops from the function's
+  /// RegionOps (RegionOps.h); a later one, after a removal, walks it.
+  size_t removeOnce(bool first) {
     SmallVector<RegionBranchOpInterface> ops;
-    getOperation()->walk(
-        [&](RegionBranchOpInterface op) { ops.push_back(op); });
+    if (first) {
+      std::optional<lk::tileas::RegionOps> local;
+      for (Operation *op :
+           lk::tileas::regionOpsOf(getOperation(), local).postOrder)
+        if (auto r = dyn_cast<RegionBranchOpInterface>(op))
+          ops.push_back(r);
+    } else {
+      getOperation()->walk(
+          [&](RegionBranchOpInterface op) { ops.push_back(op); });
+    }
     size_t removed = 0;
     for (RegionBranchOpInterface op : ops)
       removed += removeDeadSlots(op);

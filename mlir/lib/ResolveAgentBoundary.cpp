@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
@@ -85,9 +86,11 @@ struct ResolveAgentBoundary
 
   void runOnOperation() override {
     // The uses of each crossing register tile, per destination agent, in
-    // IR order.
+    // IR order (post-order). Only ops inside agents have uses to look at:
+    // the regions of each outermost agent switch (found in the function's
+    // RegionOps, RegionOps.h) are walked, in IR order.
     llvm::MapVector<Crossing, SmallVector<OpOperand *>> crossings;
-    getOperation()->walk([&](Operation *op) {
+    auto visit = [&](Operation *op) {
       Region *agent = agentOf(op);
       if (!agent)
         return;
@@ -98,7 +101,12 @@ struct ResolveAgentBoundary
         if (isRegisterTile(v) && agentAround(v.getParentRegion()) != agent)
           crossings[{v, agent}].push_back(&use);
       }
-    });
+    };
+    std::optional<RegionOps> local;
+    for (Operation *op : regionOpsOf(getOperation(), local).preOrder)
+      if (isa<AgentSwitchOp>(op) && !agentOf(op))
+        for (Region &region : op->getRegions())
+          region.walk(visit);
     for (auto &[crossing, uses] : crossings)
       if (failed(handOver(crossing.first, crossing.second, uses)))
         return signalPassFailure();

@@ -49,6 +49,7 @@
 
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
+#include "layoutkit-mlir/RegionOps.h"
 #include "layoutkit/core/Checked.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -430,15 +431,18 @@ struct Slicing : lk::tileas::impl::TileASSlicingBase<Slicing> {
   void runOnOperation() override {
     SmallVector<SlicePlan> plans;
     bool ok = true;
-    getOperation()->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      Attribute attr = loop->getAttr(kSliceCount);
+    // The loops in pre-order, from the function's RegionOps (RegionOps.h).
+    std::optional<RegionOps> local;
+    for (Operation *op : regionOpsOf(getOperation(), local).preOrder) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      Attribute attr = loop ? loop->getAttr(kSliceCount) : Attribute();
       if (!attr || insideSlicedLoop(loop))
-        return;
+        continue;
       FailureOr<SlicePlan> plan = planLoop(loop, attr);
       if (succeeded(plan))
         plans.push_back(*plan);
       ok = ok && succeeded(plan);
-    });
+    }
     if (!ok)
       return signalPassFailure();
     for (const SlicePlan &p : plans)

@@ -39,6 +39,9 @@
 /// its last change. (Each step's pipeline clears the function's analyses
 /// when it ends, so no analysis of the function is cached to go stale.)
 ///
+/// The driver keeps the function's RegionOps (RegionOps.h) for its passes
+/// from the first that asks for them until one changes the function.
+///
 /// Rounds after the first report only errors: warnings and remarks are the
 /// first round's.
 ///
