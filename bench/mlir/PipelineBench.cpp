@@ -12,7 +12,9 @@
 // that every pass has work. The text is parsed before the timer starts.
 // With LK_PIPELINE_TIMING set in the environment, MLIR's pass timing
 // report follows each run; with LK_PIPELINE_NO_VERIFY set, the verifier
-// does not run after each pass.
+// does not run after each pass; with LK_PIPELINE_STEPS set, each run of a
+// family pass prints a line "step K NAME CPU_MS" (its process CPU time,
+// the verifier run after it included), in the order the passes ran.
 //
 // BM_Verify times one run of MLIR's verifier on the same functions: one
 // walk of the IR that does the same work per op at every size, so its time
@@ -29,12 +31,15 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 
 using namespace mlir;
@@ -68,6 +73,29 @@ std::unique_ptr<MLIRContext> benchContext() {
   return ctx;
 }
 
+/// Process CPU milliseconds.
+double cpuMs() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+/// LK_PIPELINE_STEPS: one line per run of a family pass (the tileas
+/// passes, not the step markers nor the driver), its CPU time with the
+/// verifier run after it.
+struct StepTimes : PassInstrumentation {
+  void runBeforePass(Pass *pass, Operation *) override { start = cpuMs(); }
+  void runAfterPass(Pass *pass, Operation *) override {
+    StringRef name = pass->getName();
+    if (!name.starts_with("TileAS") || name.starts_with("TileASStep"))
+      return;
+    std::printf("step %2d %-32s %8.2f\n", ++k, name.str().c_str(),
+                cpuMs() - start);
+  }
+  double start = 0;
+  int k = 0;
+};
+
 void BM_Pipeline(benchmark::State &state) {
   std::unique_ptr<MLIRContext> owned = benchContext();
   MLIRContext &ctx = *owned;
@@ -95,6 +123,8 @@ void BM_Pipeline(benchmark::State &state) {
       pm.enableTiming();
     if (std::getenv("LK_PIPELINE_NO_VERIFY"))
       pm.enableVerifier(false);
+    if (std::getenv("LK_PIPELINE_STEPS"))
+      pm.addInstrumentation(std::make_unique<StepTimes>());
     state.ResumeTiming();
     if (failed(pm.run(*m)))
       state.SkipWithError("pipeline failed");
