@@ -17,8 +17,9 @@
 // rewrite bound (ten per op and operand of the function) turns a fault
 // into a failure instead of a hang.
 //
-// Cost: one walk of the function (size, constants, conversions, dead ops)
-// and then the driver on the ops it found, not on every op: a function of
+// Cost: one walk of the function (size, constants, conversions, dead ops;
+// none when the caller hands over the CleanupSurvey of its own walk) and
+// then the driver on the ops it found, not on every op: a function of
 // 100k ops is walked once per cleanup instead of five times (the driver's
 // whole-function mode walks it, scans every op and walks it again for
 // unreachable blocks, and does all of it twice when something changed).
@@ -46,6 +47,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -131,55 +133,6 @@ bool foldScopeBelow(Operation *op, Operation *fn) {
   return false;
 }
 
-/// What one pre-order walk of `fn` finds for the cleanup: its size (ops
-/// and operands, for the step bound); the constants in pre-order and
-/// whether the constant pass moves or merges one; the ops the patterns and
-/// the dead-code rule can act on now (conversions and trivially dead ops
-/// other than constants, in pre-order). The constant pass keeps a constant
-/// that is unique (dialect, value, type) and in the leading run of
-/// constants of the function's entry block, moves any other unique
-/// constant to the top and replaces a duplicate by the first one.
-/// Example: `%c = arith.constant 1 : index` in a loop body moves.
-struct Survey {
-  int64_t size = 0;
-  bool constantsMove = false;
-  /// A constant whose scope is not the function's body (foldScopeBelow).
-  bool nestedScope = false;
-  std::vector<std::pair<Operation *, Attribute>> constants;
-  std::vector<Operation *> work;
-};
-
-Survey survey(Operation *fn) {
-  Survey s;
-  bool leading = true;
-  Block *entry = &fn->getRegion(0).front();
-  llvm::DenseSet<ConstantKey> seen;
-  fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    s.size += 1 + op->getNumOperands();
-    if (op == fn)
-      return;
-    Attribute value;
-    bool constant =
-        op->getNumResults() == 1 && matchPattern(op, m_Constant(&value));
-    bool inEntry = op->getBlock() == entry;
-    if (!constant) {
-      leading &= !inEntry;
-      if (isa<ConvertLayoutOp>(op) ||
-          (op->use_empty() && isOpTriviallyDead(op)))
-        s.work.push_back(op);
-      return;
-    }
-    s.constants.push_back({op, value});
-    if (!(inEntry && leading) ||
-        !seen.insert({op->getDialect(), value, op->getResult(0).getType()})
-             .second)
-      s.constantsMove = true;
-    if (!inEntry)
-      s.nestedScope |= foldScopeBelow(op, fn);
-  });
-  return s;
-}
-
 /// The constant pass of MLIR's greedy driver (OperationFolder, as its
 /// whole-function run applies it) on `constants`, in pre-order, all of
 /// them scoped to the body of `fn`: the first constant of each key stays
@@ -218,15 +171,54 @@ void placeConstants(Operation *fn,
 
 } // namespace
 
+/// The constant pass keeps a constant that is unique (dialect, value,
+/// type) and in the leading run of constants of the function's entry
+/// block, moves any other unique constant to the top and replaces a
+/// duplicate by the first one. Example: `%c = arith.constant 1 : index` in
+/// a loop body moves.
+lk::tileas::CleanupSurvey::CleanupSurvey(Operation *fn)
+    : fn(fn), entry(&fn->getRegion(0).front()) {}
+
+/// One op of the pre-order walk: its size; a constant, whether it moves;
+/// a conversion or a trivially dead op, to the work list.
+void lk::tileas::CleanupSurvey::visit(Operation *op) {
+  size += 1 + op->getNumOperands();
+  if (op == fn)
+    return;
+  Attribute value;
+  bool constant =
+      op->getNumResults() == 1 && matchPattern(op, m_Constant(&value));
+  bool inEntry = op->getBlock() == entry;
+  if (!constant) {
+    leading &= !inEntry;
+    if (isa<ConvertLayoutOp>(op) || (op->use_empty() && isOpTriviallyDead(op)))
+      work.push_back(op);
+    return;
+  }
+  constants.push_back({op, value});
+  if (!(inEntry && leading) ||
+      !seen.insert({op->getDialect(), value, op->getResult(0).getType()})
+           .second)
+    constantsMove = true;
+  if (!inEntry)
+    nestedScope |= foldScopeBelow(op, fn);
+}
+
 LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
                                              bool *changed,
-                                             RewriterBase::Listener *listener) {
+                                             RewriterBase::Listener *listener,
+                                             CleanupSurvey *given) {
   MLIRContext *ctx = fn->getContext();
   RewritePatternSet patterns(ctx);
   patterns.add<FoldIdentityConversion>(ctx, eq);
   patterns.add<MergeConversionChain>(ctx);
   // The step bound: ten rewrites per op and operand of the function.
-  Survey found = survey(fn);
+  std::optional<CleanupSurvey> local;
+  if (!given) {
+    local.emplace(fn);
+    fn->walk<WalkOrder::PreOrder>([&](Operation *op) { local->visit(op); });
+  }
+  CleanupSurvey &found = given ? *given : *local;
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)

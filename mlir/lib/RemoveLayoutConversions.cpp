@@ -394,10 +394,18 @@ struct RemoveLayoutConversions
     // conversions and adds views, never an elementwise op) and of the
     // rewrite step (no side erases or creates an scf.if, a produce_one or
     // a pragma; the cleanup may erase a dead scf.if, and says so).
+    // The same walk surveys the function for the cleanup (pre-order, the
+    // visit before an op's regions), which skips its own walk when the
+    // propagation changed nothing.
     SmallVector<ConvertLayoutOp> conversions;
     SmallVector<Operation *> elementwise;
     SensitiveOps sensitive;
-    fn->walk([&](Operation *op) {
+    CleanupSurvey survey(fn);
+    fn->walk([&](Operation *op, const WalkStage &stage) {
+      if (stage.isBeforeAllRegions())
+        survey.visit(op);
+      if (!stage.isAfterAllRegions())
+        return;
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
         conversions.push_back(cvt);
       else if (isElementwiseCandidate(op))
@@ -414,7 +422,9 @@ struct RemoveLayoutConversions
     propagationFailed |=
         failed(propagateRegisterLayouts(elementwise, eq, changed));
     ErasedOps erased;
-    LogicalResult cleaned = cleanupConversions(fn, eq, &changed, &erased);
+    bool unchangedSinceWalk = !changed && !propagationFailed;
+    LogicalResult cleaned = cleanupConversions(
+        fn, eq, &changed, &erased, unchangedSinceWalk ? &survey : nullptr);
     bool rewrote = rewriteLayoutSensitiveOps(sensitive, erased.ops);
     changed |= rewrote;
     // cleanup -> rewrite -> cleanup -> cleanup: a cleanup finds nothing

@@ -21,10 +21,43 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace lk::tileas {
 
 class LayoutEquality;
+
+/// What the cleanup's one pre-order walk of a function finds
+/// (lib/Cleanup.cpp): visit(op) for each op of the walk, the function
+/// first. A pass that walks the function anyway can fill one in its own
+/// walk and hand it to cleanupConversions while the function is unchanged
+/// since, which then does not walk it again.
+class CleanupSurvey {
+public:
+  explicit CleanupSurvey(mlir::Operation *fn);
+  void visit(mlir::Operation *op);
+
+  mlir::Operation *fn;
+  /// Ops and operands (the step bound).
+  int64_t size = 0;
+  /// Whether the constant pass moves or merges a constant.
+  bool constantsMove = false;
+  /// A constant whose scope is not the function's body.
+  bool nestedScope = false;
+  /// The constants in pre-order, with their values.
+  std::vector<std::pair<mlir::Operation *, mlir::Attribute>> constants;
+  /// Conversions and trivially dead ops other than constants, pre-order.
+  std::vector<mlir::Operation *> work;
+
+private:
+  mlir::Block *entry;
+  bool leading = true;
+  llvm::DenseSet<std::tuple<mlir::Dialect *, mlir::Attribute, mlir::Type>> seen;
+};
 
 /// Runs the cleanup on `fn` to a fixed point. Every rewrite erases a
 /// conversion or moves one up a chain, so it converges (each conversion
@@ -35,10 +68,13 @@ class LayoutEquality;
 /// cleanup changed `fn` (it is never reset). `listener`, when given, is
 /// told of every op the cleanup erases (and of the driver's other
 /// notifications).
+/// `found`, when given, is the survey of `fn` as it is now (it is used
+/// up); else the cleanup walks `fn` for it.
 mlir::LogicalResult
 cleanupConversions(mlir::Operation *fn, LayoutEquality &eq,
                    bool *changed = nullptr,
-                   mlir::RewriterBase::Listener *listener = nullptr);
+                   mlir::RewriterBase::Listener *listener = nullptr,
+                   CleanupSurvey *found = nullptr);
 mlir::LogicalResult cleanupConversions(mlir::Operation *fn,
                                        bool *changed = nullptr);
 
