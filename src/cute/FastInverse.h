@@ -121,8 +121,16 @@ struct RawNode {
   uint64_t header;
 };
 static_assert(sizeof(RawNode) == sizeof(Node));
-constexpr uint64_t kLeafHeader =
-    std::bit_cast<RawNode>(Node{0, kLeaf, 1, 0}).header;
+/// The second word of a node of this rank, span and basis, as Node lays
+/// them out (a copy the compiler folds into a constant; no std::bit_cast,
+/// which the wasm toolchain's library lacks).
+[[gnu::always_inline]] inline uint64_t headerOf(int16_t rank, uint16_t span,
+                                                uint32_t basis) {
+  const Node n{0, rank, span, basis};
+  RawNode r;
+  std::memcpy(&r, &n, sizeof r);
+  return r.header;
+}
 
 [[gnu::always_inline]] inline void put(Node *at, int64_t value,
                                        uint64_t header) {
@@ -138,18 +146,17 @@ writeModes(const int64_t *s, const int64_t *d, int n, Layout &out) {
   Node *ns, *nd;
   if (n <= 1) {
     out.nodesForOverwrite(1, ns, nd);
-    put(ns, n == 0 ? 1 : s[0], kLeafHeader);
-    put(nd, n == 0 ? 0 : d[0], kLeafHeader);
+    put(ns, n == 0 ? 1 : s[0], headerOf(kLeaf, 1, 0));
+    put(nd, n == 0 ? 0 : d[0], headerOf(kLeaf, 1, 0));
     return;
   }
   out.nodesForOverwrite(size_t(n) + 1, ns, nd);
-  const uint64_t root =
-      std::bit_cast<RawNode>(Node{0, int16_t(n), uint16_t(n + 1), 0}).header;
+  const uint64_t root = headerOf(int16_t(n), uint16_t(n + 1), 0);
   put(ns, 0, root);
   put(nd, 0, root);
   for (int i = 0; i < n; ++i) {
-    put(ns + i + 1, s[i], kLeafHeader);
-    put(nd + i + 1, d[i], kLeafHeader);
+    put(ns + i + 1, s[i], headerOf(kLeaf, 1, 0));
+    put(nd + i + 1, d[i], headerOf(kLeaf, 1, 0));
   }
 }
 
