@@ -154,7 +154,7 @@ std::vector<CommandSpec> buildRegistry() {
        inspect,
        "Read a basis descriptor or a layout attribute and print its "
        "canonical form",
-       "GRAMMAR is basis (a basis descriptor, e.g. '(1@0, (2@1, 1/2@0@1))', "
+       "GRAMMAR is basis (a basis descriptor, e.g. '(1@0, (2@1, 4/2@0@1))', "
        "counts reduced, blanks normalised) or attribute (a layout attribute, "
        "e.g. '<(128,64),(64,1),swizzle<3,4,3>,elem=f16>'); docs/grammars.md. "
        "A text that does not parse is a diagnostic with a caret.",
