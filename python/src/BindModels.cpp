@@ -257,18 +257,20 @@ Example:
           "T.holds(laneid=4) == [8, 9]")
       .def(
           "holding",
-          [](const SwizzledTileLayout &c, py::object shape,
-             const py::kwargs &kw) {
+          [](const SwizzledTileLayout &c, py::object shape, py::kwargs kw) {
             std::vector<int64_t> s{c.size()};
             if (!shape.is_none())
               s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
-            api::Holding h =
-                unwrap(api::holding(c, s, whereOf(kw), std::nullopt));
+            std::optional<int64_t> limit; // limit= beside the axes
+            if (kw.contains("limit"))
+              limit = toInt64(kw.attr("pop")("limit"), "limit");
+            api::Holding h = unwrap(api::holding(c, s, whereOf(kw), limit));
             return Result{"holding", api::describe(h)};
           },
           py::arg("shape") = py::none(),
           "The holding record (`layoutkit tile holds --json`) of a partial "
-          "hardware coordinate, "
+          "hardware coordinate (limit=: the first elements listed, default "
+          "and at most limits['listed']), "
           "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
       .def(
           "banks",
@@ -599,7 +601,14 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
 /// The Python path of the parameter a diagnostic is about, under the dict
 /// at `path` ("params['threadsPerWarp']"); empty when it names none.
 std::string parameterPath(const std::string &path, const Diagnostic &d) {
-  return d.parameter.empty() ? std::string() : path + "['" + d.parameter + "']";
+  if (d.parameter.empty())
+    return {};
+  std::string r = path;
+  std::string_view rest = d.parameter; // "parent.order": ['parent']['order']
+  for (size_t dot; (dot = rest.find('.')) != std::string_view::npos;
+       rest.remove_prefix(dot + 1))
+    r += "['" + std::string(rest.substr(0, dot)) + "']";
+  return r + "['" + std::string(rest) + "']";
 }
 
 linear::Encoding encodingOf(const py::dict &d, const std::string &path,
