@@ -109,3 +109,9 @@ def test_dict_errors_name_the_parameter():
     with pytest.raises(lk.LayoutError) as e:
         lk.standard_layout(dict(blocked, warpsPerCTA=[4, 1]), [32, 24])
     assert e.value.parameter is None and e.value.path is None
+    # A parent's value found wrong when the layout is built: its path too.
+    bad_parent = dict(dot, parent=dict(blocked, warpsPerCTA=[4, 1], order=[1, 1]))
+    with pytest.raises(lk.LayoutError) as e:
+        lk.standard_layout(bad_parent, [32, 32])
+    assert e.value.parameter == "parent.order"
+    assert e.value.path == "params['parent']['order']"

@@ -444,13 +444,23 @@ size_t depth(const Encoding &e) {
 }
 
 /// The lists named in `what` have one length; else the failure is about
-/// the first whose length differs from the first list's.
+/// the first list whose length differs from the one most of them have
+/// (the earliest such length on a tie): [1, 1] beside three lists of one
+/// entry is the odd one out.
 Status sameLength(std::initializer_list<
                       std::pair<const std::vector<unsigned> *, const char *>>
                       lists,
                   std::string_view what) {
+  size_t common = 0, best = 0;
+  for (auto [l, name] : lists) {
+    size_t n = 0;
+    for (auto [m, other] : lists)
+      n += m->size() == l->size();
+    if (n > best)
+      best = n, common = l->size();
+  }
   for (auto [l, name] : lists)
-    if (l->size() != lists.begin()->first->size())
+    if (l->size() != common)
       return Diagnostic::error(std::string(what) +
                                " must have one length (the rank)")
           .about(name);
@@ -595,9 +605,18 @@ Diagnostic placeAtField(Diagnostic d, const Encoding &e,
                         std::string_view source) {
   if (d.range || source.empty() || d.parameter.empty())
     return d;
-  for (const Encoding *p = &e; p; p = p->parent.get())
+  // "parent.order" is the parent's order.
+  const Encoding *on = &e;
+  std::string_view name = d.parameter;
+  while (name.starts_with("parent.")) {
+    on = on->parent.get();
+    if (!on)
+      return d;
+    name.remove_prefix(7);
+  }
+  for (const Encoding *p = on; p; p = p->parent.get())
     for (const Encoding::FieldPlace &f : p->places)
-      if (f.name == d.parameter)
+      if (f.name == name)
         return placed(std::move(d), source, f.offset, f.length);
   return d;
 }

@@ -522,6 +522,19 @@ Expected<LinearLayout> dotOfDpas(const Encoding &e, const Encoding &p,
   return intelDpasLayout(p, e.opIdx, shape);
 }
 
+/// A failure of an encoding's parent as a failure of the encoding: its
+/// parameter under "parent." (placeAtField and Python's paths follow it)
+/// and a note naming the shape the parent was built for.
+Diagnostic inParent(Diagnostic d, std::span<const int64_t> shape) {
+  if (!d.parameter.empty())
+    d.parameter = "parent." + d.parameter;
+  std::string dims;
+  for (int64_t s : shape)
+    dims += (dims.empty() ? "" : ",") + std::to_string(s);
+  return std::move(d).note("in the parent layout, over the shape (" + dims +
+                           ")");
+}
+
 Expected<LinearLayout> dotToLL(const Encoding &e,
                                std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
@@ -533,6 +546,13 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
         .about("opIdx");
   if (rank < 2)
     return Diagnostic::error("dot_operand: the tensor must have rank >= 2");
+  // The operand layouts of a blocked or nvidia_mma parent read its
+  // parameters: they must be ones the parent itself accepts. (A DPAS
+  // parent is checked by its operand builder: its C layout may refuse a
+  // shape its operands take.)
+  if (p->kind == EncodingKind::Blocked || p->kind == EncodingKind::NvidiaMma)
+    if (Expected<LinearLayout> parent = toLinearLayout(*p, shape); !parent)
+      return inParent(std::move(parent).error(), shape);
   unsigned kDim = e.opIdx == 0 ? unsigned(rank - 1) : unsigned(rank - 2);
   CTALayout s;
   const CTALayout &cta = ctaOf(*p, s, rank);
@@ -591,7 +611,10 @@ Expected<LinearLayout> sliceToLL(const Encoding &e,
         .about("dim");
   std::vector<int64_t> parentShape(shape.begin(), shape.end());
   parentShape.insert(parentShape.begin() + e.dim, 1);
-  LK_TRY(LinearLayout parent, toLinearLayout(*p, parentShape));
+  Expected<LinearLayout> built = toLinearLayout(*p, parentShape);
+  if (!built)
+    return inParent(std::move(built).error(), parentShape);
+  const LinearLayout &parent = *built;
   LinearLayout transform;
   for (int idx = 0; idx < parent.numOutDims(); ++idx) {
     DimSize od = parent.outDim(idx);

@@ -265,12 +265,13 @@ TEST(TtgirText, DiagnosticsPointAtTheField) {
                "'t'",
                35}));
   EXPECT_EQ(errorOf("tensor<?x4xf16, #blocked>").second, 8u);
-  // Consistency (checkEncoding) points at the kind.
+  // Consistency (checkEncoding) points at the parameter at fault: the list
+  // whose length differs from the others'.
   EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
                     "[32], warpsPerCTA = [4], order = [0]}>"),
             (P{"blocked: sizePerThread, threadsPerWarp, warpsPerCTA and "
                "order must have one length (the rank)",
-               6}));
+               15})); // sizePerThread, column 15
   EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
                     "[32], warpsPerCTA = [4], order = [0], CGALayout = [[1]], "
                     "CTAOrder = [0]}>")
@@ -394,3 +395,25 @@ TEST(TtgirText, LastLayoutAliasOfADump) {
 }
 
 } // namespace
+
+// A dot operand's parent is checked as the parent alone would be: a
+// blocked parent with sizePerThread [1, 3] is refused (it gave a layout
+// with zero lane bases), the caret on the parent's field and the
+// parameter under "parent.".
+TEST(TtgirText, DotOperandParentIsCheckedAsItself) {
+  const std::string text =
+      "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = "
+      "[1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = "
+      "[1, 0]}>}>";
+  Expected<TtgirLayout> t = parseTtgir(text);
+  ASSERT_TRUE(t) << t.error().render();
+  const int64_t shape[] = {32, 32};
+  Expected<LinearLayout> l = toLinearLayout(t->encoding, shape);
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().message,
+            "every entry of sizePerThread must be a power of two (got 3)");
+  EXPECT_EQ(l.error().parameter, "parent.sizePerThread");
+  Diagnostic placed = placeAtField(l.error(), t->encoding, text);
+  ASSERT_TRUE(placed.range.has_value());
+  EXPECT_EQ(placed.range->begin.offset, text.find("sizePerThread"));
+}

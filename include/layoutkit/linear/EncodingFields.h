@@ -121,7 +121,8 @@ Status checkEncoding(const Encoding &e);
 /// `d` (a failure of toLinearLayout(e, ...), which has no position) pointed
 /// at the parameter it is about (d.parameter, set by the check that
 /// failed) in `source`, the text e was read from: that parameter's place
-/// in e.places, else in its parents'. Unchanged when d has a position,
+/// in e.places, else in its parents' ("parent.order" starts at e's
+/// parent). Unchanged when d has a position,
 /// names no parameter, `source` is empty or the parameter was not written.
 /// Example: "every entry of threadsPerWarp must be a power of two (got 5)"
 /// (parameter threadsPerWarp) from `#ttg.blocked<{..., threadsPerWarp =
