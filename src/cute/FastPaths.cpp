@@ -2178,16 +2178,18 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
   Extent ext; // a product's size and cosize, leaf by leaf
   View m{as + 1, ad + 1};
   for (int i = 0; i < r; ++i, m.s += m.s->span, m.d += m.d->span) {
+    // Mode i of A is a leaf s:d and tile i a leaf t:e (both with integer
+    // strides), or this form declines.
+    const Tiler &ti = tm[i];
+    const Node &ts = *ti.layout.shape().nodes(),
+               &td = *ti.layout.stride().nodes();
+    if (ti.kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
+        m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
+      return false;
+    const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
+                  ev = td.value;
     if constexpr (!Product) {
       // divideLeaves, written as it is computed.
-      const Tiler &ti = tm[i];
-      const Node &ts = *ti.layout.shape().nodes(),
-                 &td = *ti.layout.stride().nodes();
-      if (ti.kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
-          m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
-        return false;
-      const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
-                    ev = td.value;
       int64_t tileStride, span, rd;
       if (ev < 0 || mulOverflows(ev, dv, tileStride))
         return false;
@@ -2218,14 +2220,6 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
       continue;
     }
     // leafProductRest, written as it is computed: (s:d, rest).
-    const Tiler &ti = tm[i];
-    const Node &ts = *ti.layout.shape().nodes(),
-               &td = *ti.layout.stride().nodes();
-    if (ti.kind != Tiler::Kind::Layout || m.s->rank != kLeaf ||
-        m.d->basis != 0 || ts.rank != kLeaf || td.basis != 0)
-      return false;
-    const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
-                  ev = td.value;
     int64_t cosB, target, sd, x = ev;
     if (sv < 2 || dv < 1 || tv < 2 || ev < 1 ||
         mulOverflows(tv - 1, ev, cosB) || addOverflows(cosB, 1, cosB) ||
