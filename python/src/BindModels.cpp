@@ -362,12 +362,12 @@ Example:
       [] {
         py::list r;
         for (const tile::Preset &p : tile::presets())
-          r.append(py::make_tuple(
-              std::string(p.name), std::string(p.summary), std::string(p.text),
-              std::vector<int64_t>(p.shape.begin(), p.shape.end())));
+          r.append(toDict(api::describe(p)));
         return r;
       },
-      "[(name, summary, text, shape), ...] of the tile layout presets");
+      "The tile layout presets as the api's preset records: "
+      "[{'name', 'layout', 'shape', 'summary'}, ...] (`layoutkit tile "
+      "presets --json`)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -614,16 +614,22 @@ std::string parameterPath(const std::string &path, const Diagnostic &d) {
 linear::Encoding encodingOf(const py::dict &d, const std::string &path,
                             int depth = 0);
 
+/// `path` followed by the index `i`: "params['order']" -> "params['order'][1]".
+std::string indexPath(const std::string &path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
 /// One dict item as the field value linear::makeEncoding() checks: bool
 /// before int (a Python bool is an int), a list of ints, a list of lists
 /// of ints (bases), a dict (a parent encoding); anything else is described
-/// for the diagnostic.
+/// for the diagnostic. An int outside int64 is an OverflowError naming its
+/// place, e.g. "params['sizePerThread'][1]: ... does not fit".
 linear::FieldValue fieldValueOf(py::handle v, const std::string &path,
                                 int depth) {
   if (py::isinstance<py::bool_>(v))
     return v.cast<bool>();
   if (py::isinstance<py::int_>(v))
-    return toInt64(v, "field");
+    return toInt64(v, path.c_str());
   if (py::isinstance<py::dict>(v))
     return std::shared_ptr<const linear::Encoding>(
         std::make_shared<linear::Encoding>(
@@ -639,7 +645,7 @@ linear::FieldValue fieldValueOf(py::handle v, const std::string &path,
           return linear::OtherValue{
               "a list holding " +
               std::string(py::str(py::type::of(x).attr("__name__")))};
-        r.push_back(toInt64(x, "field"));
+        r.push_back(toInt64(x, indexPath(path, r.size()).c_str()));
       }
       return r;
     }
@@ -653,7 +659,8 @@ linear::FieldValue fieldValueOf(py::handle v, const std::string &path,
           return linear::OtherValue{
               "a list of lists holding " +
               std::string(py::str(py::type::of(x).attr("__name__")))};
-        b.push_back(toInt64(x, "field"));
+        b.push_back(toInt64(
+            x, indexPath(indexPath(path, bases.size()), b.size()).c_str()));
       }
       bases.push_back(std::move(b));
     }

@@ -115,3 +115,20 @@ def test_dict_errors_name_the_parameter():
         lk.standard_layout(bad_parent, [32, 32])
     assert e.value.parameter == "parent.order"
     assert e.value.path == "params['parent']['order']"
+    # An int outside int64 is Python's OverflowError; its message names the
+    # place, down to the list index.
+    with pytest.raises(OverflowError, match=r"^params\['sizePerThread'\]\[1\]: "):
+        lk.standard_layout(dict(blocked, sizePerThread=[1, 2**70]), [32, 32])
+    with pytest.raises(OverflowError, match=r"^params\['parent'\]\['order'\]\[0\]: "):
+        lk.standard_layout(dict(dot, parent=dict(blocked, order=[-2**64, 0])), [32, 32])
+
+
+def test_owner_grid():
+    # Two lanes hold dim1, two registers dim0: cell (r, c) = (thread c,
+    # register r); the picture of draw_layout is made of these cells.
+    L = lk.LinearLayout("{register: [(1,0)], lane: [(0,1)]} -> {dim0: 2, dim1: 2}")
+    assert L.owner_grid() == (2, 2, [(0, 0), (1, 0), (0, 1), (1, 1)])
+    # A memory layout has no owner thread: refused rather than drawn as
+    # thread 0 everywhere.
+    with pytest.raises(lk.LayoutError, match="'offset' of size 4"):
+        lk.LinearLayout("{offset: [(1), (2)]} -> {dim0: 4}").owner_grid()

@@ -100,7 +100,10 @@ def test_bank_view():
 
 
 def test_presets():
-    names = [p[0] for p in lk.tile_presets()]
-    assert names
-    p = lk.TileLayout.preset(names[0])
-    assert repr(p) == lk.tile_presets()[0][2]
+    # The preset records of the api (the CLI's `tile presets --json`).
+    presets = lk.tile_presets()
+    assert presets
+    for r in presets:
+        assert set(r) == {"name", "layout", "shape", "summary"}
+        p = lk.TileLayout.preset(r["name"])
+        assert repr(p) == r["layout"]

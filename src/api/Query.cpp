@@ -400,6 +400,16 @@ Expected<LinearGrid> linearGrid(const linear::LinearLayout &l,
 
 Expected<int64_t> linearThread(const linear::LinearLayout &l,
                                std::span<const int64_t> in) {
+  for (int i = 0; i < l.numInDims(); ++i) {
+    linear::DimSize d = l.inDim(i);
+    if (d.log2 > 0 && d.id > linear::dims::kBlock)
+      return Diagnostic::error(
+          "a thread number needs inputs register, lane, warp and block "
+          "only; this layout also has '" +
+          std::string(linear::dimName(d.id)) + "' of size " +
+          std::to_string(d.size()) +
+          " (a memory layout, not a distributed one)");
+  }
   auto value = [&](linear::DimId d) {
     int i = l.inDimIndex(d);
     return i < 0 ? int64_t(0) : in[size_t(i)];

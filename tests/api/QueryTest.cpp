@@ -202,6 +202,15 @@ TEST(ApiQuery, LinearThreadIsLanePlus32Warp) {
   EXPECT_EQ(*linearThread(*l, in), 163);
   std::vector<int64_t> lane5{0, 5, 0, 0};
   EXPECT_EQ(*linearThread(*l, lane5), 5);
+  // A shared-memory layout (offset -> dim0) has no thread: refused, not 0.
+  auto smem = linear::parseLinearLayout("{offset: [(1), (2)]} -> {dim0: 4}");
+  ASSERT_TRUE(smem) << smem.error().message;
+  std::vector<int64_t> off1{1};
+  auto refused = linearThread(*smem, off1);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("'offset' of size 4"),
+            std::string::npos)
+      << refused.error().message;
 }
 
 TEST(ApiQuery, ThreadIndex) {

@@ -286,7 +286,9 @@ Expected<LinearGrid> linearGrid(const linear::LinearLayout &l,
 /// value per in-dim, as unpackIn gives them), warps of 32 lanes:
 ///   thread = lane + 32 warp + 32 x (the warp count) x block
 /// An in-dim the layout lacks counts 0. Example: lane 3, warp 1 -> 35;
-/// block 1 of a 4-warp layout -> 128. Fails when the sum overflows int64.
+/// block 1 of a 4-warp layout -> 128. Fails when the layout has another
+/// in-dim of size > 1 (e.g. offset: no thread number describes its inputs)
+/// and when the sum overflows int64.
 Expected<int64_t> linearThread(const linear::LinearLayout &l,
                                std::span<const int64_t> in);
 
