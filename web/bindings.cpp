@@ -42,6 +42,7 @@
 #include "layoutkit/tile/TilePresets.h"
 
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <algorithm>
 #include <cctype>
@@ -163,8 +164,14 @@ Expected<TileInput> readTile(const std::string &text, const std::string &shape,
 
 /// A JS number as an integer: magnitude below 2^53 (a double holds those
 /// exactly) and no fraction, else refused ("WHAT 1.5: expected EXPECTED"),
-/// never wrapped or truncated.
-Expected<int64_t> integerArg(double v, const char *what, const char *expected) {
+/// never wrapped or truncated. Another JS type is refused too (embind
+/// would read '' as 0).
+Expected<int64_t> integerArg(const emscripten::val &js, const char *what,
+                             const char *expected) {
+  if (!js.isNumber())
+    return Diagnostic::error(std::string(what) + ": expected " + expected +
+                             ", got a JS " + js.typeOf().as<std::string>());
+  double v = js.as<double>();
   if (!(std::fabs(v) < 9007199254740992.0) || std::trunc(v) != v) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -177,7 +184,8 @@ Expected<int64_t> integerArg(double v, const char *what, const char *expected) {
 /// readTile, and `flat` checked against the layout's elements (the field
 /// at fault in `field`: "element" when it is not an index of one).
 Expected<TileInput> readTileElement(const std::string &text,
-                                    const std::string &shape, double element,
+                                    const std::string &shape,
+                                    const emscripten::val &element,
                                     int64_t &flat, std::string &field) {
   LK_TRY(TileInput t, readTile(text, shape, field));
   field = "element";
@@ -283,7 +291,8 @@ api::TileElement pageElement(const TileInput &t, int64_t flat) {
 
 /// The owners record of logical element `flat` (api::ownerList): the first
 /// api::kListLimit owners and their total, as `layoutkit tile owners`.
-std::string ownersJson(std::string text, std::string shape, double element) {
+std::string ownersJson(std::string text, std::string shape,
+                       emscripten::val element) {
   std::string field;
   int64_t flat = 0;
   auto t = readTileElement(text, shape, element, flat, field);
@@ -299,7 +308,8 @@ std::string ownersJson(std::string text, std::string shape, double element) {
 /// first api::kListLimit points, their total and the derivation `layoutkit tile
 /// eval --steps` prints); x is the tile layout's flat index of the element
 /// (colex(coord) for a CuTe text).
-std::string stepsJson(std::string text, std::string shape, double element) {
+std::string stepsJson(std::string text, std::string shape,
+                      emscripten::val element) {
   std::string field;
   int64_t flat = 0;
   auto t = readTileElement(text, shape, element, flat, field);
@@ -332,7 +342,7 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
 /// "conflicts" (null, with the reason in "conflicts_error", when there is
 /// no such read). Elements are the page's (row-major over the shape).
 std::string banksJson(std::string text, std::string shape, std::string dtype,
-                      std::string swizzle, double columnNumber) {
+                      std::string swizzle, emscripten::val columnNumber) {
   std::string field;
   auto t = readTile(text, shape, field);
   if (!t)
@@ -479,26 +489,39 @@ Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
 }
 
 /// A JS number as an axis (integerArg).
-Expected<int64_t> axisArg(double v) {
+Expected<int64_t> axisArg(const emscripten::val &v) {
   return integerArg(v, "axis", "an integer dim index");
+}
+
+/// A JS boolean (embind would read '' as false): `what` names it.
+Expected<bool> boolArg(const emscripten::val &v, const char *what) {
+  if (!v.isTrue() && !v.isFalse())
+    return Diagnostic::error(std::string(what) + ": expected true or false, " +
+                             "got a JS " + v.typeOf().as<std::string>());
+  return v.isTrue();
 }
 
 /// Plans and simulates a reduction (api::reduce): {"ok":true,
 /// "reduction":<reduction record>}.
-std::string reduceJson(std::string layout, double axisNumber, std::string shape,
-                       std::string dtype, bool eliminateDuplicates) {
+std::string reduceJson(std::string layout, emscripten::val axisNumber,
+                       std::string shape, std::string dtype,
+                       emscripten::val eliminateDuplicatesJs) {
   LK_BIND_TRY(o, shapeOptions(shape), "shape");
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(l, api::parseDistributed(layout, o), "layout");
   LK_BIND_TRY(axis, axisArg(axisNumber), "axis");
+  LK_BIND_TRY(eliminateDuplicates,
+              boolArg(eliminateDuplicatesJs, "eliminate_duplicates"),
+              "eliminate_duplicates");
   LK_BIND_TRY(r, api::reduce(l, axis, type, eliminateDuplicates), "plan");
   return api::toJson(ok().add("reduction", api::describe(r)));
 }
 
 /// Plans out = gather(src, index, axis) (api::gather): {"ok":true,
 /// "gather":<gather record>}.
-std::string gatherJson(std::string src, std::string index, double axisNumber,
-                       std::string shape, std::string dtype) {
+std::string gatherJson(std::string src, std::string index,
+                       emscripten::val axisNumber, std::string shape,
+                       std::string dtype) {
   LK_BIND_TRY(o, shapeOptions(shape), "shape");
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");

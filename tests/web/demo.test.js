@@ -243,6 +243,24 @@ async function main() {
   const caretLine = diagText.split('\n')[2] || '';
   check(!bad.ok && offset + 1 === cliColumn && caretLine.indexOf('^') === offset,
     `edit: the diagnostic's caret is at column ${offset + 1} (CLI: ${cliColumn})`);
+  // The engine counts UTF-8 bytes, the page characters: 'é' is 2 bytes and
+  // '€' 3, so bytes [5, 8) of 'é€ab xyz' are the characters [2, 5), 'ab '.
+  const wide = await page.evaluate(() => {
+    const el = document.createElement('pre');
+    showDiag(el, {field: 'layout', error: {message: 'm', offset: 5, length: 3, notes: []}}, {layout: 'é€ab xyz'});
+    return el.textContent.split('\n');
+  });
+  check(wide[0].endsWith('column 3)') && wide[2] === '  ^^^',
+    `edit: a caret after non-ASCII text counts characters (${JSON.stringify(wide)})`);
+  // The worker keeps integers beyond 2^53 exact (as digit strings), also
+  // next to a string holding such digits: 2^62 + 1 and -(2^53 + 1).
+  const exact = await page.evaluate(async () => {
+    const src = await (await fetch('worker.js')).text();
+    const exactInts = new Function(src.match(/function exactInts[\s\S]*?\n}\n/)[0] + 'return exactInts;')();
+    return JSON.parse(exactInts('{"m":"[1,4611686018427387905]","total":4611686018427387905,"n":[-9007199254740993,7,0.5]}'));
+  });
+  check(exact.total === '4611686018427387905' && exact.n[0] === '-9007199254740993' && exact.n[1] === 7 &&
+    exact.m === '[1,4611686018427387905]', `worker: integers beyond 2^53 stay exact (${JSON.stringify(exact)})`);
   // CuTe's (8,8):(8,1) maps (i,j) to 8i + j with i fastest (colex); the
   // bridge reverses the modes into the tile's row-major order, so its tile
   // form has the strides reversed: S[(8,8):(1,8)].
@@ -744,6 +762,11 @@ async function main() {
     check(!bad[0].ok && bad[0].error.message.includes('axis 4294967296: expected 0 to 1') &&
       !bad[1].ok && bad[1].field === 'axis' && !bad[2].ok && bad[2].field === 'axis',
     `reduce: axes 2^32, 2^60 and 1.5 are refused (${bad.map((b) => b.ok ? 'ok' : b.error.message).join('; ')})`);
+    // Not a number or not a boolean: refused, not read as 0 or false.
+    const odd = await page.evaluate(async (l) => Promise.all([['', true], [0, ''], [0, 1]].map(([a, e]) => window.lk('reduce', l, a, '', 'f32', e))), row8);
+    check(!odd[0].ok && odd[0].field === 'axis' && odd[0].error.message.includes('got a JS string') &&
+      !odd[1].ok && odd[1].field === 'eliminate_duplicates' && !odd[2].ok && odd[2].error.message.includes('got a JS number'),
+    `reduce: '' as the axis, '' and 1 as the flag are refused (${odd.map((b) => b.ok ? 'ok' : b.error.message).join('; ')})`);
   }
 
   // --- Issue 34, deliverable 3: explanations.

@@ -532,24 +532,29 @@ async function gridSvg(g, width) {
 // texts: the text of each field ("layout", "shape", "b", ...); names: the
 // field's label on the page where it is not its key (the conversion view's
 // "b" is the Destination). The field is named even without a column.
+// A diagnostic's offset and length count the UTF-8 bytes the engine read;
+// the caret counts the page's characters (UTF-16 units of a JS string).
+function jsIndex(text, bytes) {
+  return new TextDecoder().decode(new TextEncoder().encode(text).subarray(0, bytes)).length;
+}
 function showDiag(el, r, texts, names = {}) {
   if (!r) { el.textContent = ''; return; }
   const err = r.error, field = r.field;
   let s = 'error: ' + err.message;
   const text = texts[field], name = names[field] || field;
-  if (err.offset !== null && text !== undefined) {
-    const before = text.slice(0, err.offset);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    let lineEnd = text.indexOf('\n', err.offset);
+  const at = err.offset !== null && text !== undefined ? jsIndex(text, err.offset) : -1;
+  if (at >= 0) {
+    const lineStart = text.slice(0, at).lastIndexOf('\n') + 1;
+    let lineEnd = text.indexOf('\n', at);
     if (lineEnd < 0) lineEnd = text.length;
-    const col = err.offset - lineStart;
-    s += ` (in the ${name}, column ${col + 1})\n` + text.slice(lineStart, lineEnd) + '\n' + ' '.repeat(col) + '^'.repeat(Math.max(1, err.length));
+    const col = at - lineStart, carets = jsIndex(text, err.offset + err.length) - at;
+    s += ` (in the ${name}, column ${col + 1})\n` + text.slice(lineStart, lineEnd) + '\n' + ' '.repeat(col) + '^'.repeat(Math.max(1, carets));
   } else if (names[field]) {
     s += ` (in the ${name})`;
   }
   for (const n of err.notes || []) s += '\nnote: ' + n;
   el.textContent = s;
-  el.dataset.offset = err.offset === null ? -1 : err.offset;
+  el.dataset.offset = at;
   el.dataset.field = field;
 }
 
@@ -847,7 +852,7 @@ async function selectElement(f) {
   const fmt = (obj) => Object.entries(obj).map(([k, v]) => `${k}=${v}`).join(' ');
   $('info').textContent = `(${o.coord.join(',')}) has ${o.total} owner${o.total === 1 ? '' : 's'}:\n` +
     o.owners.map((w) => '  ' + (fmt(w.owner) || '(no thread axis)') + (Object.keys(w.at).length ? ' holds it at ' + fmt(w.at) : '')).join('\n') +
-    (o.total > o.owners.length ? `\n... ${o.total - o.owners.length} more` : '');
+    (o.total > o.owners.length ? `\n... ${BigInt(o.total) - BigInt(o.owners.length)} more` : '');
   $('info').dataset.owners = JSON.stringify(o.owners);
   $('info').dataset.coord = JSON.stringify(o.coord);
   drawSteps(st, m, f);

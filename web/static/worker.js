@@ -45,6 +45,33 @@ function transferables(r) {
   return out;
 }
 
+// JSON.parse rounds integers beyond 2^53, and the engine's counts are
+// exact int64s (an element of S[4:1] + R[2^62:1@warpid] has 2^62 owners).
+// exactInts(text): the text with every such integer outside a string
+// written as a string of its digits, which the page shows as it is (and
+// subtracts with BigInt). Replies without 16 digits in a row pass as they
+// are.
+function exactInts(text) {
+  if (!/\d{16}/.test(text)) return text;
+  let out = '', last = 0;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text[i];
+    if (c === '"') {
+      for (++i; text[i] !== '"'; ++i) if (text[i] === '\\') ++i;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      let j = i + 1;
+      while (j < text.length && '0123456789.eE+-'.includes(text[j])) ++j;
+      const tok = text.slice(i, j);
+      if (/^-?\d+$/.test(tok) && !Number.isSafeInteger(Number(tok))) {
+        out += text.slice(last, i) + '"' + tok + '"';
+        last = j;
+      }
+      i = j - 1;
+    }
+  }
+  return out + text.slice(last);
+}
+
 self.onmessage = async (e) => {
   const d = e.data;
   if (d.init) {
@@ -63,7 +90,7 @@ self.onmessage = async (e) => {
       const t0 = performance.now();
       const json = mod[fn](...args);
       const t1 = performance.now();
-      const r = JSON.parse(json);
+      const r = JSON.parse(exactInts(json));
       if (fn === 'banks' && r.ok) bankArrays(r);
       ms.push([fn, +(t1 - t0).toFixed(1), +(performance.now() - t1).toFixed(1)]);
       moved.push(...transferables(r));
