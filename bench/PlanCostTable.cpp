@@ -32,6 +32,7 @@
 
 #include "support/PlanPairs.h"
 
+#include "layoutkit/core/Join.h"
 #include "layoutkit/plan/Plan.h"
 
 #include <cinttypes>
@@ -116,10 +117,7 @@ std::optional<Compared> compare(const linear::LinearLayout &src,
 }
 
 std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(shape[i]);
-  return s;
+  return joinIntegers(shape, "x");
 }
 
 /// The named layouts for `warps`, `bits`: 2-D ones for a 2-D shape, 1-D

@@ -20,8 +20,6 @@
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/hw/Machine.h"
 
-#include <cstdio>
-
 namespace lk::tileas {
 #define GEN_PASS_DEF_TILEASREPORTCONVERSIONS
 #include "layoutkit-mlir/Passes.h.inc"
@@ -41,18 +39,8 @@ std::string printed(Type t) {
 
 /// The two lines `layoutkit plan` prints first, joined by "; ".
 std::string describe(const lk::plan::Plan &p) {
-  const lk::plan::Cost &c = p.cost;
-  char cycles[32];
-  std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
   return "strategy: " + std::string(lk::plan::strategyName(p.strategy)) +
-         "; cost: " + std::to_string(c.instructions) + " instructions (" +
-         std::to_string(c.registerMoves) + " register moves, " +
-         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
-         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
-         std::to_string(c.barriers) +
-         (c.barriers == 1 ? " barrier, " : " barriers, ") +
-         std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
-         " estimated cycles";
+         "; cost: " + lk::plan::costText(p.cost);
 }
 
 /// The remark's text for `cvt`: the plan, or "not planned: <why>".

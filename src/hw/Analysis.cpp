@@ -7,6 +7,7 @@
 #include "layoutkit/hw/Analysis.h"
 
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/hw/LaneWarp.h"
 
 #include <algorithm>
@@ -129,10 +130,7 @@ Expected<Slots> slotsOf(const tile::TileLayout &d) {
 }
 
 std::string laneList(const std::vector<int64_t> &lanes) {
-  std::string s;
-  for (size_t i = 0; i < lanes.size(); ++i)
-    s += (i ? "," : "") + std::to_string(lanes[i]);
-  return s;
+  return joinIntegers(lanes, ",");
 }
 
 } // namespace

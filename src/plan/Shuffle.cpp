@@ -7,7 +7,7 @@
 // planWarpShuffle implements the intra-warp exchange of the linear-layouts
 // paper (§5.4) as documented in Plan.h and docs/plan.md; estimatedCycles
 // and cheaperPlan are the cost model planConversion uses to choose between warp
-// shuffles and shared memory.
+// shuffles and shared memory, costText its summary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 
 #include "layoutkit/linear/Analysis.h"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,19 @@ double estimatedCycles(const Cost &c) {
          CostModel::kShuffleCycles * double(c.shuffles) +
          CostModel::kWavefrontCycles * double(c.wavefronts) +
          CostModel::kBarrierCycles * double(c.barriers);
+}
+
+std::string costText(const Cost &c) {
+  char cycles[32];
+  std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
+  return std::to_string(c.instructions) + " instructions (" +
+         std::to_string(c.registerMoves) + " register moves, " +
+         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
+         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
+         std::to_string(c.barriers) +
+         (c.barriers == 1 ? " barrier, " : " barriers, ") +
+         std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
+         " estimated cycles";
 }
 
 Expected<Plan> cheaperPlan(Expected<Plan> first, Expected<Plan> second) {

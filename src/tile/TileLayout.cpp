@@ -7,6 +7,7 @@
 #include "layoutkit/tile/TileLayout.h"
 
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/tile/TileText.h"
 
 #include <algorithm>
@@ -166,14 +167,9 @@ int TileLayout::axisSlot(Axis a) const {
 // Logical coordinates
 //===----------------------------------------------------------------------===//
 
-namespace {
 std::string shapeText(std::span<const int64_t> shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + ")";
+  return "(" + joinIntegers(shape, ",") + ")";
 }
-} // namespace
 
 Status TileLayout::admits(std::span<const int64_t> shape) const {
   Arith ar;

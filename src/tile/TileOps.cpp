@@ -35,13 +35,6 @@ IterList concat(const IterList &a, const IterList &b) {
   return out;
 }
 
-std::string shapeText(std::span<const int64_t> shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + ")";
-}
-
 } // namespace
 
 Expected<TileLayout> directSum(const TileLayout &outer,

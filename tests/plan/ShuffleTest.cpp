@@ -502,6 +502,24 @@ TEST(ShuffleCostModel, CheaperPlanPrefersTheFirstOnTies) {
   EXPECT_EQ(none.error().message, "second");
 }
 
+TEST(ShuffleCostModel, CostTextSummarisesEveryField) {
+  // 32 moves x 0.5 + 16 wavefronts + 1 barrier x 20 = 52 cycles; one
+  // barrier is singular, two plural.
+  Cost c;
+  c.instructions = 40;
+  c.registerMoves = 32;
+  c.wavefronts = 16;
+  c.barriers = 1;
+  c.smemBytes = 1024;
+  c.cycles = estimatedCycles(c);
+  EXPECT_EQ(costText(c),
+            "40 instructions (32 register moves, 0 selects, 0 shuffles), 16 "
+            "wavefronts, 1 barrier, 1024 B of shared memory, 52.0 estimated "
+            "cycles");
+  c.barriers = 2;
+  EXPECT_NE(costText(c).find(" 2 barriers, "), std::string::npos);
+}
+
 //===----------------------------------------------------------------------===//
 // Refusals and malformed rounds
 //===----------------------------------------------------------------------===//

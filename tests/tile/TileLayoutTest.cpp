@@ -76,6 +76,11 @@ TEST(TileLayout, MakeAndAccessors) {
   EXPECT_EQ(made->str(), kTensorCore);
 }
 
+TEST(TileLayout, ShapeTextIsTheGrammars) {
+  EXPECT_EQ(shapeText(std::vector<int64_t>{8, 64}), "(8,64)");
+  EXPECT_EQ(shapeText(std::vector<int64_t>{}), "()");
+}
+
 TEST(TileLayout, DefaultIsTrivial) {
   TileLayout l;
   EXPECT_EQ(l.size(), 1);

@@ -17,6 +17,7 @@
 
 #include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/paper/Table2.h"
 #include "layoutkit/paper/Table3.h"
@@ -35,10 +36,7 @@ std::string pad(std::string s, size_t width) {
 }
 
 std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
+  return "[" + joinIntegers(shape, ",") + "]";
 }
 
 JsonValue choiceJson(const paper::AccessChoice &c) {

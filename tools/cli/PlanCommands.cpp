@@ -36,13 +36,12 @@
 
 #include "layoutkit/api/DescribePlan.h"
 #include "layoutkit/api/Plan.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/plan/EmitCuda.h"
 #include "layoutkit/plan/EmitGather.h"
 #include "layoutkit/plan/Gather.h"
 #include "layoutkit/plan/PaddedPlan.h"
-
-#include <cstdio>
 
 namespace lk::cli {
 
@@ -57,13 +56,6 @@ Expected<LinearLayout> distributedParam(const Invocation &inv, size_t i,
   if (!l)
     return inv.inArgument(std::move(l).error(), i);
   return l;
-}
-
-std::string joinIntegers(const std::vector<int64_t> &v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? " " : "") + std::to_string(v[i]);
-  return s;
 }
 
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
@@ -94,7 +86,7 @@ std::string planText(const api::PlanReport &report) {
   std::string t =
       "strategy: " + std::string(plan::strategyName(p.strategy)) + "\n";
   if (p.strategy == plan::Strategy::RegisterPermutation)
-    t += "register sources: " + joinIntegers(p.registerSource) + "\n";
+    t += "register sources: " + joinIntegers(p.registerSource, " ") + "\n";
   if (p.strategy == plan::Strategy::WarpShuffle) {
     int64_t vec = p.shuffle ? p.shuffle->vectorElements : 1;
     t += "shuffle rounds: " + std::to_string(p.rounds.size()) + " (" +
@@ -126,17 +118,7 @@ std::string planText(const api::PlanReport &report) {
       t += "iterations: " + std::to_string(m.iterations) + " through a " +
            std::to_string(m.bytes) + " B buffer\n";
   }
-  const plan::Cost &c = p.cost;
-  char cycles[32];
-  std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
-  return t + "cost: " + std::to_string(c.instructions) + " instructions (" +
-         std::to_string(c.registerMoves) + " register moves, " +
-         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
-         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
-         std::to_string(c.barriers) +
-         (c.barriers == 1 ? " barrier, " : " barriers, ") +
-         std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
-         " estimated cycles";
+  return t + "cost: " + plan::costText(p.cost);
 }
 
 /// What --emit cuda, --host-main and --out ask of plan and gather.

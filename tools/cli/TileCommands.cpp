@@ -394,17 +394,6 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
   return reply;
 }
 
-namespace {
-
-std::string shapeText(std::span<const int64_t> shape) {
-  std::string s = "(";
-  for (size_t d = 0; d < shape.size(); ++d)
-    s += (d ? "," : "") + std::to_string(shape[d]);
-  return s + ")";
-}
-
-} // namespace
-
 Expected<Reply> runTilePresets(const Invocation &inv) {
   Reply r;
   if (inv.has(0)) {

@@ -287,6 +287,11 @@ struct CostModel {
 /// The cycles of `c` by the formula of Cost (c.cycles itself is ignored).
 /// Example: 8 shuffles and 48 selects give 8 + 24 = 32.
 double estimatedCycles(const Cost &c);
+/// The one-line summary of `c` that `layoutkit plan` and the tileas
+/// conversion remark print, cycles with one decimal. Example:
+/// "40 instructions (32 register moves, 0 selects, 0 shuffles), 16
+/// wavefronts, 1 barrier, 1024 B of shared memory, 52.0 estimated cycles".
+std::string costText(const Cost &c);
 
 /// One round of a warp-shuffle plan. In a round every lane of every warp
 /// sends one vector of `WarpShufflePlan::vectorElements` elements and

@@ -283,6 +283,9 @@ private:
   int64_t replicaCount_ = 1;
 };
 
+/// A shape (or a coordinate) as the tile grammar writes it, e.g. "(8,64)".
+std::string shapeText(std::span<const int64_t> shape);
+
 } // namespace lk::tile
 
 #endif // LAYOUTKIT_TILE_TILELAYOUT_H
