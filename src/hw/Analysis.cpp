@@ -20,9 +20,9 @@ namespace {
 constexpr int64_t kLanes = kWarpLanes;
 /// Most register slots per lane the analyses walk.
 constexpr int64_t kMaxRegisters = 4096;
-/// The elements of a distributed layout the analysis evaluates (all of
-/// them, to find warp 0's): checked before any work.
-constexpr int64_t kMaxElements = int64_t(1) << 20;
+/// The points (elements x replicas) of a distributed layout the analysis
+/// evaluates (all of them, to find warp 0's): checked before any work.
+constexpr int64_t kMaxPoints = int64_t(1) << 20;
 
 /// slots[lane][register] = the smallest flat index held there, or -1.
 struct Slots {
@@ -73,10 +73,16 @@ Expected<LaneAxis> laneAxisOf(const tile::TileLayout &d) {
 
 Expected<Slots> slotsOf(const tile::TileLayout &d) {
   using tile::Axis;
-  if (d.size() > kMaxElements)
-    return Diagnostic::error("the distributed layout " + d.str() + " has " +
-                             std::to_string(d.size()) + " elements; at most " +
-                             std::to_string(kMaxElements) + " are analysed");
+  Expected<int64_t> points =
+      checkedMul(d.size(), d.replicaCount(), "the points of the layout");
+  if (!points || *points > kMaxPoints)
+    return Diagnostic::error(
+        "the distributed layout " + d.str() + " has " +
+        std::to_string(d.size()) + " elements x " +
+        std::to_string(d.replicaCount()) + " replicas" +
+        (points ? " = " + std::to_string(*points) + " points" : "") +
+        "; at most " + std::to_string(kMaxPoints) +
+        " points are analysed (every one is evaluated to find warp 0's)");
   LK_TRY(LaneAxis lane, laneAxisOf(d));
   int laneSlot = d.axisSlot(lane.axis);
   int regSlot = d.axisSlot(Axis::m());
@@ -267,6 +273,23 @@ Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
   return r;
 }
 
+/// The bytes of [addr, addr + width) over the active lanes (addr >= 0),
+/// each byte counted once: lanes that read the same bytes (a broadcast)
+/// share them. Example: lanes at 0, 0, 4 with width 4 -> 8.
+int64_t distinctBytes(std::vector<int64_t> addrs, int64_t width) {
+  std::sort(addrs.begin(), addrs.end());
+  int64_t total = 0, end = 0;
+  for (int64_t addr : addrs) {
+    if (addr < 0)
+      continue;
+    int64_t from = std::max(addr, end);
+    if (addr + width > from)
+      total += addr + width - from;
+    end = std::max(end, addr + width);
+  }
+  return total;
+}
+
 Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
   const GlobalMemoryModel &gmem = machine(arch).gmem;
   LK_TRY(WarpInstructions w, warpInstructions(a));
@@ -280,17 +303,20 @@ Expected<GlobalAccessReport> globalAccess(const WarpAccess &a, Arch arch) {
     int64_t active = 0;
     for (int64_t addr : w.laneAddresses[k])
       active += addr >= 0;
+    const int64_t bytes = distinctBytes(w.laneAddresses[k], a.accessBytes);
     // An instruction no lane is active in touches nothing, at best too.
-    int64_t ideal = active == 0
-                        ? 0
-                        : std::max<int64_t>(1, ceilDiv(active * a.accessBytes,
-                                                       gmem.sectorBytes));
+    int64_t ideal =
+        active == 0 ? 0
+                    : std::max<int64_t>(1, ceilDiv(bytes, gmem.sectorBytes));
     r.minimumSectors += ideal;
-    r.requestedBytes += active * a.accessBytes;
+    r.requestedBytes += bytes;
     r.explanation +=
         "instruction " + std::to_string(k) + ": " + std::to_string(active) +
-        " lanes x " + std::to_string(a.accessBytes) + " B touch " +
-        std::to_string(t.sectors) + " sectors (at best " +
+        " lanes x " + std::to_string(a.accessBytes) + " B" +
+        (bytes < active * a.accessBytes
+             ? " (" + std::to_string(bytes) + " distinct B)"
+             : std::string()) +
+        " touch " + std::to_string(t.sectors) + " sectors (at best " +
         std::to_string(ideal) + ") in " + std::to_string(t.lines) + " lines\n";
   }
   if (r.sectors > 0)

@@ -535,6 +535,22 @@ Diagnostic inParent(Diagnostic d, std::span<const int64_t> shape) {
                            ")");
 }
 
+/// The CTA layout of a dot operand: its parent's, never split along K
+/// (Triton's rule): CTASplitNum_k = 1, or in the CGA form each block
+/// basis's K component 0, so CTAs that split the parent along K hold the
+/// same operand tile. Example: B (K = dim0) of a parent with CTAsPerCGA =
+/// CTASplitNum = [2, 1]: block 1 -> (0, 0), a copy of block 0.
+CTALayout dotOperandCta(CTALayout cta, unsigned kDim) {
+  if (cta.blockBases) {
+    for (std::vector<int64_t> &b : *cta.blockBases)
+      if (kDim < b.size())
+        b[kDim] = 0;
+  } else if (kDim < cta.ctaSplitNum.size()) {
+    cta.ctaSplitNum[kDim] = 1;
+  }
+  return cta;
+}
+
 Expected<LinearLayout> dotToLL(const Encoding &e,
                                std::span<const int64_t> shape) {
   const Encoding *p = parentOf(e);
@@ -555,7 +571,7 @@ Expected<LinearLayout> dotToLL(const Encoding &e,
       return inParent(std::move(parent).error(), shape);
   unsigned kDim = e.opIdx == 0 ? unsigned(rank - 1) : unsigned(rank - 2);
   CTALayout s;
-  const CTALayout &cta = ctaOf(*p, s, rank);
+  const CTALayout cta = dotOperandCta(ctaOf(*p, s, rank), kDim);
   switch (p->kind) {
   case EncodingKind::Blocked:
     return dotOfBlocked(e, *p, shape, kDim, cta);

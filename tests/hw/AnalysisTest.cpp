@@ -198,6 +198,20 @@ TEST(Analysis, GlobalSectorsAndLines) {
   EXPECT_EQ(g->perInstruction.size(), 993u);
   EXPECT_EQ(g->sectors, 128);
   EXPECT_EQ(g->minimumSectors, 128);
+  // A broadcast: lane l holds row l % 8 (four f32, 16 B at byte 16 (l % 8)),
+  // so the 32 lanes read 8 x 16 = 128 distinct bytes, 4 sectors: the
+  // minimum, coalesced, every byte of the sectors used (not 512 B asked
+  // of 4 sectors, an efficiency of 4).
+  auto b = globalAccess(access("S[(8,4):(1@laneid,1@m)] + R[4:8@laneid]",
+                               "S[(8,4):(4,1)]", 32, 16),
+                        Arch::Sm90);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->sectors, 4);
+  EXPECT_EQ(b->minimumSectors, 4);
+  EXPECT_EQ(b->requestedBytes, 128);
+  EXPECT_DOUBLE_EQ(b->efficiency, 1.0);
+  EXPECT_EQ(b->explanation, "instruction 0: 32 lanes x 16 B (128 distinct B) "
+                            "touch 4 sectors (at best 4) in 1 lines\n");
 }
 
 TEST(Analysis, VectorWidthFollowsTheRegisters) {
@@ -423,9 +437,26 @@ TEST(Analysis, RefusesLayoutsBeyondItsBound) {
                                  "S[(1048576,4096):(4096,1)]", 32, 4),
                           Arch::Sm90);
   ASSERT_FALSE(big);
-  EXPECT_NE(big.error().message.find("at most 1048576 are analysed"),
+  EXPECT_NE(big.error().message.find("at most 1048576 points are analysed"),
             std::string::npos)
       << big.error().message;
+  // Replicas count: 512 elements x 2^62 warps is refused before any work
+  // (the product overflows), 512 x 4096 = 2^21 points too; 512 x 2048 =
+  // 2^20 is analysed.
+  const char *mem = "S[(8,64):(64,1)]";
+  for (const char *warps : {"4611686018427387904", "4096"}) {
+    std::string d = std::string("S[(8,64):(1@laneid,1@m)] + R[") + warps +
+                    ":1@warpid]";
+    auto r = replication(tileOf(d));
+    ASSERT_FALSE(r) << d;
+    EXPECT_NE(r.error().message.find("512 elements x " + std::string(warps) +
+                                     " replicas"),
+              std::string::npos)
+        << r.error().message;
+  }
+  EXPECT_TRUE(sharedAccess(access("S[(8,64):(1@laneid,1@m)] + R[2048:1@warpid]",
+                                  mem, 16, 2),
+                           Arch::Sm90));
 }
 
 } // namespace

@@ -106,6 +106,35 @@ TEST(Standard, SliceAndDotOperands) {
   EXPECT_FALSE(toLinearLayout(dot, shape2)); // wgmma B comes from shared memory
 }
 
+// Triton never splits a dot operand across CTAs along K. Parent: mma v2,
+// 4x1 warps, two CTAs splitting M (dim0): CTAsPerCGA = CTASplitNum =
+// [2, 1]. A (64x16, K = dim1) keeps the M split: block 1 holds rows 32..63,
+// basis (32, 0). B (64x128, K = dim0): the parent's M split falls on B's
+// K, so it is dropped and block 1 holds a copy: basis (0, 0). The CGA
+// form (block basis [1, 0]: one CTA tile along dim0) gives the same.
+TEST(Standard, DotOperandsAreNotSplitAlongK) {
+  auto mma = std::make_shared<Encoding>(*mmaV2({4, 1}));
+  mma->cta.ctasPerCGA = {2, 1};
+  mma->cta.ctaSplitNum = {2, 1};
+  mma->cta.ctaOrder = {1, 0};
+  Encoding dot;
+  dot.kind = EncodingKind::DotOperand;
+  dot.kWidth = 2;
+  dot.parent = mma;
+  auto blockBasis = [&](int opIdx, std::vector<int64_t> shape) {
+    dot.opIdx = opIdx;
+    LinearLayout l = ok(toLinearLayout(dot, shape));
+    return std::pair{l.basis(dims::kBlock, 0, dims::dim(0)),
+                     l.basis(dims::kBlock, 0, dims::dim(1))};
+  };
+  EXPECT_EQ(blockBasis(0, {64, 16}), (std::pair<int64_t, int64_t>{32, 0}));
+  EXPECT_EQ(blockBasis(1, {64, 128}), (std::pair<int64_t, int64_t>{0, 0}));
+  mma->cta = CTALayout{};
+  mma->cta.blockBases = std::vector<std::vector<int64_t>>{{1, 0}};
+  EXPECT_EQ(blockBasis(0, {64, 16}), (std::pair<int64_t, int64_t>{32, 0}));
+  EXPECT_EQ(blockBasis(1, {64, 128}), (std::pair<int64_t, int64_t>{0, 0}));
+}
+
 // A slice of a blocked layout wider than the tensor keeps the parent's
 // registers per thread, as zero bases (Triton's SliceWithShape1). Parent
 // blocked sizePerThread [1,4], threadsPerWarp [8,4], warpsPerCTA [2,2],

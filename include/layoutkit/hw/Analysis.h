@@ -102,12 +102,14 @@ struct GlobalAccessReport {
   int64_t sectors = 0;
   int64_t lines = 0;
   /// The fewest sectors the same bytes could touch: per instruction,
-  /// max(1, ceil(active lanes x accessBytes / sectorBytes)), 0 for an
-  /// instruction without an active lane (a register index with no element,
-  /// e.g. S[(32,32):(32@m,1@laneid)]'s 961 empty m values), summed.
-  /// The access is coalesced when sectors == minimumSectors.
+  /// max(1, ceil(distinct bytes / sectorBytes)), 0 for an instruction
+  /// without an active lane (a register index with no element, e.g.
+  /// S[(32,32):(32@m,1@laneid)]'s 961 empty m values), summed. The access
+  /// is coalesced when sectors == minimumSectors.
   int64_t minimumSectors = 0;
-  /// The bytes the lanes ask for: active lanes x accessBytes, summed.
+  /// The distinct bytes the lanes read, summed over the instructions: at
+  /// most active lanes x accessBytes, less when lanes read the same bytes
+  /// (a broadcast), so efficiency never exceeds 1.
   int64_t requestedBytes = 0;
   /// requestedBytes / (sectors x sectorBytes): the share of the sectors'
   /// bytes the warp uses (1 when no sector is touched).
