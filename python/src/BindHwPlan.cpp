@@ -89,19 +89,13 @@ Example:
                     "The CuTe TV layout (thread, value) -> index")
       .def_property_readonly("shape", &hw::Atom::logicalShape,
                              "The logical shape, e.g. [16, 16]")
-      .def(
-          "eval",
-          [](const hw::Atom &a, Int64 t, Int64 v) {
-            return unwrap(a.eval(t, v));
-          },
-          py::arg("thread"), py::arg("value"))
+      .def("eval", bound(&hw::Atom::eval), py::arg("thread"), py::arg("value"))
       .def("tile_layout",
            [](const hw::Atom &a) {
              return SwizzledTileLayout(tile::SwizzleLayout(),
                                        unwrap(a.tileLayout()));
            })
-      .def("linear_layout",
-           [](const hw::Atom &a) { return unwrap(a.linearLayout()); })
+      .def("linear_layout", bound(&hw::Atom::linearLayout))
       .def(
           "grid",
           [](const hw::Atom &a) {

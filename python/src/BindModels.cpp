@@ -701,6 +701,36 @@ linear::Encoding encodingOf(const py::dict &d, const std::string &path,
   return std::move(*e);
 }
 
+} // namespace
+
+/// A dim parameter is read from its name, a list of dims from a list of
+/// names, reshape dims from [(name, size), ...] or {name: size} (the
+/// linear bindings, `bound`); a quotient's answer is None when there is
+/// none.
+template <> struct Arg<DimId> {
+  using Py = const std::string &;
+  static DimId read(const std::string &n) { return linear::internDim(n); }
+};
+template <> struct Arg<std::span<const DimId>> {
+  using Py = const std::vector<std::string> &;
+  static std::vector<DimId> read(const std::vector<std::string> &names) {
+    return dimIds(names);
+  }
+};
+template <> struct Arg<std::span<const linear::OutDim>> {
+  using Py = py::object;
+  static std::vector<linear::OutDim> read(py::object d) {
+    return namedSizes(d);
+  }
+};
+template <> struct Answer<std::optional<LinearLayout>> {
+  static py::object of(const std::optional<LinearLayout> &l) {
+    return l ? py::cast(*l) : py::none();
+  }
+};
+
+namespace {
+
 void bindLinear(py::module_ &m) {
   py::class_<LinearLayout>(
       m, "LinearLayout",
@@ -736,36 +766,19 @@ Example:
           "surjective), names with out_dim_sizes (surjective unless "
           "require_surjective=False), "
           "or {name: size} (surjective only with require_surjective=True)")
-      .def_static(
-          "identity_1d",
-          [](Int64 size, const std::string &in, const std::string &out) {
-            return unwrap(LinearLayout::identity1D(size, linear::internDim(in),
-                                                   linear::internDim(out)));
-          },
-          py::arg("size"), py::arg("in_dim"), py::arg("out_dim"),
-          "x -> x on one dim")
-      .def_static(
-          "zeros_1d",
-          [](Int64 size, const std::string &in, const std::string &out,
-             Int64 outSize) {
-            return unwrap(linear::zeros1D(size, linear::internDim(in),
-                                          linear::internDim(out), outSize));
-          },
-          py::arg("size"), py::arg("in_dim"), py::arg("out_dim"),
-          py::arg("out_dim_size") = 1,
-          "x -> 0 (a broadcast); out_dim of size out_dim_size")
+      .def_static("identity_1d", bound(&LinearLayout::identity1D),
+                  py::arg("size"), py::arg("in_dim"), py::arg("out_dim"),
+                  "x -> x on one dim")
+      .def_static("zeros_1d", bound(&linear::zeros1D), py::arg("size"),
+                  py::arg("in_dim"), py::arg("out_dim"),
+                  py::arg("out_dim_size") = 1,
+                  "x -> 0 (a broadcast); out_dim of size out_dim_size")
       .def_static(
           "empty", [] { return LinearLayout::empty(); },
           "The layout with no dims (the identity of *)")
       .def_static(
-          "strided_1d",
-          [](Int64 size, Int64 stride, const std::string &in,
-             const std::string &out) {
-            return unwrap(linear::strided1D(size, stride, linear::internDim(in),
-                                            linear::internDim(out)));
-          },
-          py::arg("size"), py::arg("stride"), py::arg("in_dim"),
-          py::arg("out_dim"),
+          "strided_1d", bound(&linear::strided1D), py::arg("size"),
+          py::arg("stride"), py::arg("in_dim"), py::arg("out_dim"),
           "x -> stride * x on one dim (size, stride powers of two; out size "
           "size * stride)")
       .def_property_readonly("bases", &basesDict,
@@ -820,58 +833,30 @@ Example:
             return k;
           },
           py::arg("out_dim"))
-      .def("has_in_dim",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.hasInDim(linear::internDim(d));
-           })
-      .def("has_out_dim",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.hasOutDim(linear::internDim(d));
-           })
+      .def("has_in_dim", bound(&LinearLayout::hasInDim))
+      .def("has_out_dim", bound(&LinearLayout::hasOutDim))
       .def("get_num_in_dims", &LinearLayout::numInDims)
       .def("get_num_out_dims", &LinearLayout::numOutDims)
-      .def("get_in_dim_size_log2",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.inDimLog2(linear::internDim(d));
-           })
-      .def("get_out_dim_size_log2",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.outDimLog2(linear::internDim(d));
-           })
+      .def("get_in_dim_size_log2", bound(&LinearLayout::inDimLog2))
+      .def("get_out_dim_size_log2", bound(&LinearLayout::outDimLog2))
       .def("get_total_in_dim_size_log2", &LinearLayout::totalInBits)
       .def("get_total_out_dim_size_log2", &LinearLayout::totalOutBits)
       .def("get_num_consecutive_in_out", &linear::numConsecutiveInOut,
            "The largest V = 2^k with L(a*V + v, ...) = L(a*V, ...) + (v, 0, "
            "...) for v < V "
            "(first in-dim onto the first out-dim)")
-      .def(
-          "reshape_ins",
-          [](const LinearLayout &l, py::object dims) {
-            return unwrap(l.reshapeIns(namedSizes(dims)));
-          },
-          py::arg("new_in_dims"),
-          "The flattened in bits re-split over [(name, size), ...] (first "
-          "lowest)")
-      .def(
-          "reshape_outs",
-          [](const LinearLayout &l, py::object dims) {
-            return unwrap(l.reshapeOuts(namedSizes(dims)));
-          },
-          py::arg("new_out_dims"),
-          "The flattened out bits re-split over [(name, size), ...] (first "
-          "lowest)")
-      .def(
-          "concat_ins",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(a.concatIns(b));
-          },
-          py::arg("other"), "self's in-dims then other's (equal out-dims)")
-      .def(
-          "concat_outs",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(a.concatOuts(b));
-          },
-          py::arg("other"), "self's out-dims then other's (equal in-dims)")
+      .def("reshape_ins", bound(&LinearLayout::reshapeIns),
+           py::arg("new_in_dims"),
+           "The flattened in bits re-split over [(name, size), ...] (first "
+           "lowest)")
+      .def("reshape_outs", bound(&LinearLayout::reshapeOuts),
+           py::arg("new_out_dims"),
+           "The flattened out bits re-split over [(name, size), ...] (first "
+           "lowest)")
+      .def("concat_ins", bound(&LinearLayout::concatIns), py::arg("other"),
+           "self's in-dims then other's (equal out-dims)")
+      .def("concat_outs", bound(&LinearLayout::concatOuts), py::arg("other"),
+           "self's out-dims then other's (equal in-dims)")
       .def(
           "divide_left",
           [](const LinearLayout &a, const LinearLayout &b) {
@@ -884,61 +869,24 @@ Example:
             return optionalLayout(linear::divideRight(a, c));
           },
           py::arg("divisor"), "B with self == B * divisor, or None")
-      .def(
-          "is_trivial_over",
-          [](const LinearLayout &l, const std::vector<std::string> &d) {
-            auto ids = dimIds(d);
-            return linear::isTrivialOver(l, ids);
-          },
-          py::arg("dim_names"),
-          "L is the identity on these dims and keeps them apart from the "
-          "others")
-      .def(
-          "quotient",
-          [](const LinearLayout &l,
-             const std::vector<std::string> &d) -> py::object {
-            auto ids = dimIds(d);
-            auto q = linear::quotient(l, ids);
-            return q ? py::cast(*q) : py::none();
-          },
-          py::arg("dim_names"),
-          "The sublayout of the other dims when is_trivial_over(dim_names), "
-          "else None")
-      .def(
-          "sublayout_is_zero",
-          [](const LinearLayout &l, const std::vector<std::string> &ins,
-             const std::vector<std::string> &outs) {
-            auto a = dimIds(ins), b = dimIds(outs);
-            return l.sublayoutIsZero(a, b);
-          },
-          py::arg("in_dims"), py::arg("out_dims"))
-      .def(
-          "remove_zero_bases_along_dim",
-          [](const LinearLayout &l, const std::string &d) {
-            return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
-          },
-          py::arg("in_dim"), "The layout without in_dim's zero bases")
-      .def(
-          "unsqueeze_ins",
-          [](const LinearLayout &l, const std::string &d) {
-            return unwrap(linear::removeZeroBases(l, linear::internDim(d)));
-          },
-          py::arg("in_dim"),
-          "remove_zero_bases_along_dim (Triton's second name for it)")
-      .def(
-          "unsqueeze_in",
-          [](const LinearLayout &l, const std::string &d) {
-            return unwrap(linear::removeUnitInDim(l, linear::internDim(d)));
-          },
-          py::arg("in_dim"),
-          "The layout without in_dim, which must have size 1")
-      .def(
-          "unsqueeze_out",
-          [](const LinearLayout &l, const std::string &d) {
-            return unwrap(linear::removeUnitOutDim(l, linear::internDim(d)));
-          },
-          py::arg("out_dim"),
-          "The layout without out_dim, which must have size 1")
+      .def("is_trivial_over", bound(&linear::isTrivialOver),
+           py::arg("dim_names"),
+           "L is the identity on these dims and keeps them apart from the "
+           "others")
+      .def("quotient", bound(&linear::quotient), py::arg("dim_names"),
+           "The sublayout of the other dims when is_trivial_over(dim_names), "
+           "else None")
+      .def("sublayout_is_zero", bound(&LinearLayout::sublayoutIsZero),
+           py::arg("in_dims"), py::arg("out_dims"))
+      .def("remove_zero_bases_along_dim", bound(&linear::removeZeroBases),
+           py::arg("in_dim"), "The layout without in_dim's zero bases")
+      .def("unsqueeze_ins", bound(&linear::removeZeroBases), py::arg("in_dim"),
+           "remove_zero_bases_along_dim (Triton's second name for it)")
+      .def("unsqueeze_in", bound(&linear::removeUnitInDim), py::arg("in_dim"),
+           "The layout without in_dim, which must have size 1")
+      .def("unsqueeze_out", bound(&linear::removeUnitOutDim),
+           py::arg("out_dim"),
+           "The layout without out_dim, which must have size 1")
       .def("equal_ignoring_out_dim_sizes", &linear::equalIgnoringOutDimSizes,
            py::arg("other"))
       .def(
@@ -1006,30 +954,17 @@ Example:
           "(api::linearGrid): cells[r * cols + c] = (thread, register) of "
           "the lowest input there (thread = lane + 32 warp + 32 warps "
           "block), None where no input lands")
-      .def(
-          "compose",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(a.compose(b));
-          },
-          py::arg("outer"),
-          "outer o self: x -> outer(self(x)); self's out-dims are outer's "
-          "in-dims")
-      .def(
-          "invert", [](const LinearLayout &l) { return unwrap(l.invert()); },
-          "L^-1 (L bijective)")
-      .def(
-          "pseudoinvert",
-          [](const LinearLayout &l) { return unwrap(l.pseudoinvert()); },
-          "A right inverse P with L(P(y)) = y for y in L's image (free "
-          "variables 0)")
-      .def(
-          "invert_and_compose",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(a.invertAndCompose(b));
-          },
-          py::arg("outer"),
-          "C with outer(C(x)) = self(x): self -> outer's inputs, e.g. a "
-          "conversion src -> dst")
+      .def("compose", bound(&LinearLayout::compose), py::arg("outer"),
+           "outer o self: x -> outer(self(x)); self's out-dims are outer's "
+           "in-dims")
+      .def("invert", bound(&LinearLayout::invert), "L^-1 (L bijective)")
+      .def("pseudoinvert", bound(&LinearLayout::pseudoinvert),
+           "A right inverse P with L(P(y)) = y for y in L's image (free "
+           "variables 0)")
+      .def("invert_and_compose", bound(&LinearLayout::invertAndCompose),
+           py::arg("outer"),
+           "C with outer(C(x)) = self(x): self -> outer's inputs, e.g. a "
+           "conversion src -> dst")
       .def(
           "get_free_variable_masks",
           [](const LinearLayout &l) {
@@ -1041,36 +976,18 @@ Example:
           },
           "{in_dim: mask} of the input bits whose value never changes the "
           "output (after Gaussian elimination)")
-      .def(
-          "sublayout",
-          [](const LinearLayout &l, const std::vector<std::string> &ins,
-             const std::vector<std::string> &outs) {
-            auto a = dimIds(ins), b = dimIds(outs);
-            return unwrap(l.sublayout(a, b));
-          },
-          py::arg("in_dims"), py::arg("out_dims"))
-      .def("transpose_ins",
-           [](const LinearLayout &l, const std::vector<std::string> &o) {
-             auto a = dimIds(o);
-             return unwrap(l.transposeIns(a));
-           })
-      .def("transpose_outs",
-           [](const LinearLayout &l, const std::vector<std::string> &o) {
-             auto a = dimIds(o);
-             return unwrap(l.transposeOuts(a));
-           })
+      .def("sublayout", bound(&LinearLayout::sublayout), py::arg("in_dims"),
+           py::arg("out_dims"))
+      .def("transpose_ins", bound(&LinearLayout::transposeIns))
+      .def("transpose_outs", bound(&LinearLayout::transposeOuts))
       .def("flatten_ins", &LinearLayout::flattenIns)
       .def("flatten_outs", &LinearLayout::flattenOuts)
       .def("is_surjective", &LinearLayout::isSurjective)
       .def("is_injective", &LinearLayout::isInjective)
       .def("is_invertible", &LinearLayout::isInvertible)
       .def("get_matrix_rank", &LinearLayout::rank)
-      .def(
-          "__mul__",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return unwrap(a * b);
-          },
-          "The product: the in- and out-dims of both, b's bits above a's")
+      .def("__mul__", bound(&linear::operator*),
+           "The product: the in- and out-dims of both, b's bits above a's")
       .def(py::self == py::self)
       .def(py::self != py::self)
       .def("__hash__", &LinearLayout::hash)

@@ -76,6 +76,41 @@ struct Int64 {
   operator int64_t() const { return v; }
 };
 
+/// How a parameter of C++ type T of a library function is read from
+/// Python by `bound`: an int64_t as Int64, others as pybind11 reads them.
+/// A binding file specializes it for its own types (a dim by its name).
+template <class T> struct Arg {
+  using Py = T;
+  static T read(T v) { return v; }
+};
+template <> struct Arg<int64_t> {
+  using Py = Int64;
+  static int64_t read(Int64 v) { return v; }
+};
+
+/// A library answer of type T as Python returns it: an Expected's value
+/// (else LayoutError), anything else as is; specialized like Arg.
+template <class T> struct Answer {
+  static T of(T v) { return v; }
+};
+template <class T> struct Answer<lk::Expected<T>> {
+  static T of(lk::Expected<T> e) { return unwrap(std::move(e)); }
+};
+
+/// The binding of a library function or const member function `f`: its
+/// parameters read by Arg, its answer given by Answer. Example:
+/// `.def("concat_ins", bound(&LinearLayout::concatIns))`.
+template <class R, class... A> auto bound(R (*f)(A...)) {
+  return [f](typename Arg<A>::Py... a) {
+    return Answer<R>::of(f(Arg<A>::read(a)...));
+  };
+}
+template <class R, class C, class... A> auto bound(R (C::*f)(A...) const) {
+  return [f](const C &c, typename Arg<A>::Py... a) {
+    return Answer<R>::of((c.*f)(Arg<A>::read(a)...));
+  };
+}
+
 /// An int or a (nested) tuple/list of ints as an IntTuple; a `str` is read
 /// as IntTuple text ("(4,(2,8))", also basis strides "1@0"). At most
 /// kMaxNesting levels and IntTuple::kMaxNodes nodes (LayoutError with the
