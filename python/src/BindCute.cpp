@@ -27,7 +27,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/operators.h>
 
-#include <cstdlib>
 #include <optional>
 
 namespace lkpy {
@@ -402,6 +401,16 @@ py::object fromIntTuple(const IntTuple &t) {
 
 namespace {
 
+/// Mode index i of a layout of `rank` modes, a negative i counted from the
+/// end (Python's L[-1]); IndexError outside.
+size_t modeIndex(int64_t i, size_t rank) {
+  if (i < 0)
+    i += int64_t(rank);
+  if (i < 0 || size_t(i) >= rank)
+    throw py::index_error();
+  return size_t(i);
+}
+
 /// A Layout from (shape[, stride]) or its text.
 Layout makeLayout(py::object shape, py::object stride) {
   if (py::isinstance<py::str>(shape)) {
@@ -756,10 +765,9 @@ Example:
           "The stride as nested tuples, e.g. (8, 1)")
       .def("size", &Layout::size,
            "prod(shape). Example: Layout((4,8)).size() == 32")
-      .def(
-          "cosize", [](const Layout &l) { return unwrap(l.cosize()); },
-          "L(size-1) + 1 (the codomain size). Example: "
-          "Layout((4,8),(8,1)).cosize() == 32")
+      .def("cosize", bound(&Layout::cosize),
+           "L(size-1) + 1 (the codomain size). Example: "
+           "Layout((4,8),(8,1)).cosize() == 32")
       .def("rank", &Layout::rank, "The number of top-level modes")
       .def("depth", &Layout::depth,
            "The nesting depth (0 for an integer shape)")
@@ -767,11 +775,7 @@ Example:
       .def(
           "__getitem__",
           [](const Layout &l, int64_t i) {
-            if (i < 0)
-              i += int64_t(l.rank());
-            if (i < 0 || size_t(i) >= l.rank())
-              throw py::index_error();
-            return l.mode(size_t(i));
+            return l.mode(modeIndex(i, l.rank()));
           },
           "Mode i as a layout")
       .def(
@@ -826,19 +830,10 @@ Example:
       .def(
           "__call__", [](const Swizzle &s, Int64 x) { return s(x); },
           py::arg("offset"))
-      .def(
-          "size",
-          [](const Swizzle &s) {
-            return int64_t(1) << (s.B + s.M + std::abs(s.S));
-          },
-          "2^(bits + base + |shift|): the offsets the swizzle permutes among "
-          "themselves")
-      .def(
-          "cosize",
-          [](const Swizzle &s) {
-            return int64_t(1) << (s.B + s.M + std::abs(s.S));
-          },
-          "Same as size()")
+      .def("size", &Swizzle::size,
+           "2^(bits + base + |shift|): the offsets the swizzle permutes among "
+           "themselves")
+      .def("cosize", &Swizzle::size, "Same as size()")
       .def_readonly("bits", &Swizzle::B)
       .def_readonly("base", &Swizzle::M)
       .def_readonly("shift", &Swizzle::S)
@@ -896,12 +891,8 @@ Example:
       .def(
           "__getitem__",
           [](const ComposedLayout &c, int64_t i) {
-            if (i < 0)
-              i += int64_t(c.layout.rank());
-            if (i < 0 || size_t(i) >= c.layout.rank())
-              throw py::index_error();
             return ComposedLayout{c.swizzle, c.offset,
-                                  c.layout.mode(size_t(i))};
+                                  c.layout.mode(modeIndex(i, c.layout.rank()))};
           },
           "Sw o off o L[i]: mode i with the same swizzle and offset (pycute)")
       .def(
@@ -963,10 +954,8 @@ void bindAlgebra(py::module_ &m) {
       [](py::object x) {
         if (py::isinstance<ComposedLayout>(x))
           return unwrap(x.cast<const ComposedLayout &>().layout.cosize());
-        if (py::isinstance<Swizzle>(x)) {
-          Swizzle s = x.cast<Swizzle>();
-          return int64_t(1) << (s.B + s.M + std::abs(s.S));
-        }
+        if (py::isinstance<Swizzle>(x))
+          return x.cast<const Swizzle &>().size();
         return unwrap(asLayout(x, "layout").cosize());
       },
       py::arg("layout"),
@@ -1209,13 +1198,7 @@ void bindAlgebra(py::module_ &m) {
   m.def(
       "swizzle_apply",
       [](Int64 b, Int64 mm, Int64 s, Int64 x) {
-        // Each bound first: |s| of -2^63 and the sum would overflow.
-        if (b < 0 || mm < 0 || b > 62 || mm > 62 || s < -62 || s > 62 ||
-            b + mm + (s < 0 ? -s : s) > 62)
-          raise(Diagnostic::error(
-              "swizzle_apply(" + std::to_string(b) + ", " + std::to_string(mm) +
-              ", " + std::to_string(s) +
-              "): bits and base must be >= 0 and bits + base + |shift| <= 62"));
+        check(cute::swizzleParamsValid(b, mm, s)); // the CLI's check
         return cute::swizzleApply(int(b), int(mm), int(s), x);
       },
       py::arg("bits"), py::arg("base"), py::arg("shift"), py::arg("offset"),

@@ -9,6 +9,7 @@
 
 #include "layoutkit/cute/Swizzle.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace lk::cute {
@@ -358,6 +359,23 @@ TEST(Equivalence, ComposedLayoutsCompareAsFunctions) {
   EXPECT_TRUE(*equivalent(C("Sw<1,0,1> o 4:1"), C("Sw<1,0,1> o (2,2):(1,2)")));
   // Sw<1,0,1> o 4 o 4:1 maps to Sw(4..7) = 4,5,7,6 = Sw<1,0,1> o (4 + 4:1).
   EXPECT_FALSE(*equivalent(C("Sw<1,0,1> o 4 o 4:1"), C("Sw<0,0,0> o 4 o 4:1")));
+}
+
+TEST(Swizzle, SizeIsTheRangeItPermutes) {
+  // Sw<3,4,3> changes bits [4,7) from bits [7,10): below bit 10, so it
+  // permutes [0, 2^10) and every offset stays in its block of 1024.
+  Swizzle s = *Swizzle::make(3, 4, 3);
+  EXPECT_EQ(s.size(), 1024);
+  std::vector<bool> hit(1024, false);
+  for (int64_t x = 0; x < 1024; ++x) {
+    ASSERT_LT(s(x), 1024);
+    hit[size_t(s(x))] = true;
+    EXPECT_EQ(s(x + 1024) - s(x), 1024);
+  }
+  EXPECT_EQ(std::count(hit.begin(), hit.end(), true), 1024);
+  EXPECT_EQ(Swizzle::make(2, 4, -3)->size(), int64_t(1) << 9); // |S| counts
+  EXPECT_EQ(Swizzle{}.size(), 1);                              // identity
+  EXPECT_EQ(Swizzle::make(20, 22, 20)->size(), int64_t(1) << 62);
 }
 
 TEST(Swizzle, CuTeFormula) {

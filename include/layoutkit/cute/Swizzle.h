@@ -61,6 +61,10 @@ struct Swizzle {
   static Expected<Swizzle> make(int64_t B, int64_t M, int64_t S);
   int64_t operator()(int64_t x) const { return swizzleApply(B, M, S, x); }
   bool isIdentity() const { return B == 0; }
+  /// 2^(B + M + |S|): the offsets [0, size) the swizzle permutes among
+  /// themselves (it changes only bits below B + M + |S|). At most 2^62 for
+  /// a Swizzle from make(). Example: Sw<3,4,3>.size() == 1024; Sw<0,0,0>: 1.
+  int64_t size() const { return int64_t(1) << (B + M + (S < 0 ? -S : S)); }
   /// "Sw<B,M,S>".
   std::string str() const;
   bool operator==(const Swizzle &) const = default;
