@@ -166,6 +166,14 @@ def _figure(panels, rows, cols, longest=3, vertical=False):
     return fig, list(axes.ravel())
 
 
+def _single(labels, fills, title):
+    """A figure of one table (``_figure`` and ``_grid``): (fig, ax)."""
+    fig, (ax,) = _figure(1, len(labels), len(labels[0]) if labels else 0,
+                         _longest(labels))
+    _grid(ax, labels, fills, title)
+    return fig, ax
+
+
 def _longest(labels):
     """The longest line of any label."""
     return max((len(line) for row in labels for s in row for line in s.split("\n")),
@@ -208,9 +216,7 @@ def draw_layout(layout, filename=None, *, shape=None, dtype_bits=None):
         table = layout_table(layout)
         labels = [[str(v) for v in row] for row in table.tolist()]
         fills = [[OFFSET_FILLS[v % 8] for v in row] for row in table.tolist()]
-        fig, (ax,) = _figure(1, *table.shape, _longest(labels))
-        _grid(ax, labels, fills, repr(layout))
-        return _finish(fig, filename)
+        return _finish(_single(labels, fills, repr(layout))[0], filename)
     if isinstance(layout, _lk.TileLayout):
         return _finish(_draw_tile(layout, shape), filename)
     if isinstance(layout, _lk.LinearLayout):
@@ -239,9 +245,7 @@ def _draw_tile(tile, shape):
             frow.append(THREAD_FILLS[_lk.thread_index(point) % len(THREAD_FILLS)])
         labels.append(lrow)
         fills.append(frow)
-    fig, (ax,) = _figure(1, rows, cols, _longest(labels))
-    _grid(ax, labels, fills, repr(tile))
-    return fig
+    return _single(labels, fills, repr(tile))[0]
 
 
 def _owner_grid(layout, what="draw_layout"):
@@ -267,34 +271,29 @@ def _owner_grid(layout, what="draw_layout"):
 def _draw_linear(layout):
     ins = [d for d, _ in layout.in_dims]
     if any(d in ("lane", "warp", "register") for d in ins):
-        labels, fills, rows, cols = _owner_grid(layout)
-        fig, (ax,) = _figure(1, rows, cols, _longest(labels))
-        _grid(ax, labels, fills, "linear layout")
-        return fig
+        labels, fills, _, _ = _owner_grid(layout)
+        return _single(labels, fills, "linear layout")[0]
     _check_cells("draw_layout", layout.get_total_in_dim_size())
     table = layout.outputs()[:, 0].reshape(1, -1)
     labels = [[str(v) for v in table[0].tolist()]]
     fills = [[OFFSET_FILLS[v % 8] for v in table[0].tolist()]]
-    fig, (ax,) = _figure(1, 1, table.shape[1], _longest(labels))
-    _grid(ax, labels, fills, "linear layout")
-    return fig
+    return _single(labels, fills, "linear layout")[0]
 
 
 # ----------------------------------------------------------------------------
 # TV layouts and atoms
 # ----------------------------------------------------------------------------
 
-def _tv_cells(rows, cols, holders):
-    """holders: iterable of (row, col, thread, value).  A cell with one
-    holder reads T<t> over V<v>; with several, one T<t>V<v> line each."""
-    held = [[[] for _ in range(cols)] for _ in range(rows)]
-    fills = [["#ffffff"] * cols for _ in range(rows)]
-    for r, c, t, v in holders:
-        if not held[r][c]:
-            fills[r][c] = THREAD_FILLS[t % len(THREAD_FILLS)]
-        held[r][c].append((t, v))
+def _tv_cells(rows, cols, cells):
+    """(labels, fills) of a TV grid (``tv_grid``, ``Atom.grid``): cells[r *
+    cols + c] the (thread, value) pairs there.  A cell with one holder
+    reads T<t> over V<v>; with several, one T<t>V<v> line each; filled by
+    the first holder's thread."""
     labels = [["" if not h else f"T{h[0][0]}\nV{h[0][1]}" if len(h) == 1 else
-               "\n".join(f"T{t}V{v}" for t, v in h) for h in row] for row in held]
+               "\n".join(f"T{t}V{v}" for t, v in h) for h in cells[r * cols:(r + 1) * cols]]
+              for r in range(rows)]
+    fills = [[THREAD_FILLS[h[0][0] % len(THREAD_FILLS)] if h else "#ffffff"
+              for h in cells[r * cols:(r + 1) * cols]] for r in range(rows)]
     return labels, fills
 
 
@@ -308,17 +307,8 @@ def draw_tv_layout(tv, shape, filename=None):
     >>> fig = draw_tv_layout(Layout(((4, 8), 2), ((16, 1), 8)), (8, 8))  # doctest: +SKIP
     """
     _check_cells("draw_tv_layout", _lk.size(tuple(shape)), tv.size())
-    rows, cols, cells = _lk.tv_grid(tv, tuple(shape))
-    holders = [(k // cols, k % cols, t, v) for k, cell in enumerate(cells) for t, v in cell]
-    labels, fills = _tv_cells(rows, cols, holders)
-    fig, (ax,) = _figure(1, rows, cols, _longest(labels))
-    _grid(ax, labels, fills, repr(tv))
-    return _finish(fig, filename)
-
-
-def _atom_cells(atom):
-    rows, cols, cells = atom.grid()
-    return rows, cols, [(k // cols, k % cols, t, v) for k, cell in enumerate(cells) for t, v in cell]
+    labels, fills = _tv_cells(*_lk.tv_grid(tv, tuple(shape)))
+    return _finish(_single(labels, fills, repr(tv))[0], filename)
 
 
 def draw_mma_atom(atom, filename=None):
@@ -330,10 +320,9 @@ def draw_mma_atom(atom, filename=None):
     >>> fig = draw_mma_atom("mma.m16n8k16.f16.A")  # doctest: +SKIP
     """
     chosen = _atoms_named(atom) if isinstance(atom, str) else [atom]
-    cells = [_atom_cells(a) for a in chosen]
-    rows = max(c[0] for c in cells)
-    cols = max(c[1] for c in cells)
-    grids = [_tv_cells(r, c, holders) for r, c, holders in cells]
+    grids = [_tv_cells(*a.grid()) for a in chosen]
+    rows = max(len(g[0]) for g in grids)
+    cols = max(len(g[0][0]) for g in grids)
     fig, axes = _figure(len(chosen), rows, cols, max(_longest(g[0]) for g in grids))
     for ax, a, (labels, fills) in zip(axes, chosen, grids):
         _grid(ax, labels, fills, a.name, max_labelled=_MAX_LABELLED_CELLS // len(chosen))
@@ -386,8 +375,7 @@ def draw_swizzle(swizzle, filename=None, *, layout=None, element_bits=16):
     else:
         sw = swizzle
         if layout is None:
-            if sw.bits + sw.base + abs(sw.shift) > 16:
-                _check_cells("draw_swizzle", 1 << (sw.bits + sw.base + abs(sw.shift)))
+            _check_cells("draw_swizzle", sw.size())
             rows, cols = 1 << sw.bits, 1 << (sw.base + abs(sw.shift))
             layout = _lk.Layout((rows, cols), (cols, 1))
     before = layout_table(layout)
@@ -450,9 +438,8 @@ def draw_banks(memory, dtype_bits, filename=None, *, swizzle=None):
     for line in words.tolist():
         labels.append([_word_label([v for v in w if v >= 0]) for w in line])
         fills.append([("#ffffff" if w[0] < 0 else OFFSET_FILLS[(w[0] // 8) % 8]) for w in line])
-    fig, (ax,) = _figure(1, words.shape[0], words.shape[1], _longest(labels))
     title = f"{memory!r}, {dtype_bits}-bit" + (f", {swizzle} swizzle" if swizzle else "")
-    _grid(ax, labels, fills, title)
+    fig, ax = _single(labels, fills, title)
     ax.set_xlabel("bank")
     ax.set_ylabel("line (128 B)")
     return _finish(fig, filename)

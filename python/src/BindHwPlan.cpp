@@ -225,29 +225,26 @@ void bindAnalyses(py::module_ &m) {
       "A warp's access analysed (the access record: vector_bytes, "
       "access_bytes, instructions, shared_memory, global_memory, "
       "replication); access_bytes defaults to the widest the registers allow");
-  m.def(
-      "shared_access",
-      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
-                Int64 bits, Int64 bytes, const std::string &arch) {
-        return toDict(api::describe(
-            analyse(dist, mem, bits, int64_t(bytes), arch).shared));
-      },
-      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
-      py::arg("access_bytes"), py::arg("arch") = "sm_90",
-      "Shared-memory wavefronts per instruction of a warp's access "
-      "(access()['shared'])");
-  m.def(
-      "global_access",
-      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
-                Int64 bits, Int64 bytes, const std::string &arch) {
-        return toDict(api::describe(
-            analyse(dist, mem, bits, int64_t(bytes), arch).global));
-      },
-      py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
-      py::arg("access_bytes"), py::arg("arch") = "sm_90",
-      "Coalescing of a warp's global access (access()['global']): 32-byte "
-      "sectors and 128-byte lines touched; "
-      "efficiency = requested bytes / (32 * sectors)");
+  // One side of access()'s analysis, `side` a member of AccessAnalysis.
+  auto part = [analyse](auto side) {
+    return [analyse, side](const SwizzledTileLayout &dist,
+                           const SwizzledTileLayout &mem, Int64 bits,
+                           Int64 bytes, const std::string &arch) {
+      return toDict(
+          api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).*side));
+    };
+  };
+  m.def("shared_access", part(&api::AccessAnalysis::shared),
+        py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+        py::arg("access_bytes"), py::arg("arch") = "sm_90",
+        "Shared-memory wavefronts per instruction of a warp's access "
+        "(access()['shared'])");
+  m.def("global_access", part(&api::AccessAnalysis::global),
+        py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
+        py::arg("access_bytes"), py::arg("arch") = "sm_90",
+        "Coalescing of a warp's global access (access()['global']): 32-byte "
+        "sectors and 128-byte lines touched; "
+        "efficiency = requested bytes / (32 * sectors)");
   m.def(
       "vector_bytes",
       [](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
@@ -421,30 +418,17 @@ and the masked simulation; else None). cuda(): the CUDA device function.
       .def_property_readonly(
           "memory",
           [](const PyPlan &p) -> py::object {
-            if (!p.t.report.plan.smem)
-              return py::none();
-            return py::cast(p.t.report.plan.smem->memory);
+            const auto &smem = p.t.report.plan.smem;
+            return smem ? py::cast(smem->memory) : py::none();
           },
           "The shared-memory layout offset -> logical (None without shared "
           "memory)")
       .def_property_readonly(
-          "memory_cute",
-          [](PyPlan &p) -> py::object {
-            const api::MemoryForms &f = p.forms();
-            if (!f.cute)
-              return py::none();
-            return py::cast(*f.cute);
-          },
+          "memory_cute", [](PyPlan &p) { return orNone(p.forms().cute); },
           "The shared-memory layout as a cute Sw o L over (dim0, dim1, ...) "
           "(None when it has none), computed on first use")
       .def_property_readonly(
-          "memory_tile",
-          [](PyPlan &p) -> py::object {
-            const api::MemoryForms &f = p.forms();
-            if (!f.tile)
-              return py::none();
-            return py::cast(*f.tile);
-          },
+          "memory_tile", [](PyPlan &p) { return orNone(p.forms().tile); },
           "The shared-memory layout as a tile layout (None when it has none), "
           "computed on first use")
       .def("describe",
@@ -464,9 +448,7 @@ and the masked simulation; else None). cuda(): the CUDA device function.
       .def_property_readonly(
           "logical_shape",
           [](const PyPlan &p) -> py::object {
-            if (!p.t.padded)
-              return py::none();
-            return py::cast(p.t.padded->logicalShape);
+            return p.t.padded ? py::cast(p.t.padded->logicalShape) : py::none();
           },
           "The logical shape given as logical= (None without it)")
       .def("__repr__", [](const PyPlan &p) {

@@ -107,8 +107,9 @@ std::optional<std::string_view> modeArg(const std::optional<std::string> &s) {
 /// when none; with `words`, a third axis of the word's elements (up to
 /// 32 / dtypeBits of them side by side, -1 padded). Refused above
 /// api::kMaxBankViewElements elements before any work.
+template <bool words>
 py::array bankGrid(const SwizzledTileLayout &c, Int64 dtypeBits,
-                   std::optional<std::string> swizzle, bool words) {
+                   std::optional<std::string> swizzle) {
   tile::MemoryLayout mem =
       unwrap(api::memoryLayout(c, dtypeBits, modeArg(swizzle)));
   tile::BankView v = unwrap(api::bankView(mem, dtypeBits, int64_t(1) << 16));
@@ -148,6 +149,17 @@ api::TileElement elementOf(const SwizzledTileLayout &c, py::object x,
   if (!shape.is_none())
     s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
   return api::tileElement(s, flat);
+}
+
+/// A method giving one element's record as a Result of `kind`: `query`
+/// (api::evaluation, api::ownerList) at x over shape, its first `limit`
+/// items listed.
+template <class Query> auto elementQuery(const char *kind, Query query) {
+  return [kind, query](const SwizzledTileLayout &c, py::object x,
+                       py::object shape, std::optional<int64_t> limit) {
+    api::TileElement e = elementOf(c, x, shape);
+    return Result{kind, api::describe(unwrap(query(c, e, limit)))};
+  };
 }
 
 void bindTile(py::module_ &m) {
@@ -219,34 +231,19 @@ Example:
            "coordinate over shape")
       .def("__call__", &evalTile, py::arg("x"), py::arg("shape") = py::none(),
            py::arg("limit") = py::none())
-      .def(
-          "evaluate",
-          [](const SwizzledTileLayout &c, py::object x, py::object shape,
-             std::optional<int64_t> limit) {
-            api::TileElement e = elementOf(c, x, shape);
-            return Result{"evaluation",
-                          api::describe(unwrap(api::evaluation(c, e, limit)))};
-          },
-          py::arg("x"), py::arg("shape") = py::none(),
-          py::arg("limit") = py::none(),
-          "L(x) with its derivation, the evaluation record (`layoutkit tile "
-          "eval --json`): steps, the first `limit` points (default and at "
-          "most limits['listed']) and their total")
-      .def(
-          "owners",
-          [](const SwizzledTileLayout &c, py::object x, py::object shape,
-             std::optional<int64_t> limit) {
-            api::TileElement e = elementOf(c, x, shape);
-            return Result{"owners",
-                          api::describe(unwrap(api::ownerList(c, e, limit)))};
-          },
-          py::arg("x"), py::arg("shape") = py::none(),
-          py::arg("limit") = py::none(),
-          "The owners record (`layoutkit tile owners --json`): the first "
-          "`limit` owners (default and at most limits['listed']) and their "
-          "total. Example: "
-          "T.owners(9).owners == "
-          "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
+      .def("evaluate", elementQuery("evaluation", &api::evaluation),
+           py::arg("x"), py::arg("shape") = py::none(),
+           py::arg("limit") = py::none(),
+           "L(x) with its derivation, the evaluation record (`layoutkit tile "
+           "eval --json`): steps, the first `limit` points (default and at "
+           "most limits['listed']) and their total")
+      .def("owners", elementQuery("owners", &api::ownerList), py::arg("x"),
+           py::arg("shape") = py::none(), py::arg("limit") = py::none(),
+           "The owners record (`layoutkit tile owners --json`): the first "
+           "`limit` owners (default and at most limits['listed']) and their "
+           "total. Example: "
+           "T.owners(9).owners == "
+           "[{'owner': {'laneid': 4}, 'at': {'m': 1}}]")
       .def(
           "holds",
           [](const SwizzledTileLayout &c, const py::kwargs &kw) {
@@ -272,25 +269,15 @@ Example:
           "hardware coordinate (limit=: the first elements listed, default "
           "and at most limits['listed']), "
           "e.g. T.holding((8, 8), laneid=4).coords == [[1, 0], [1, 1]]")
-      .def(
-          "banks",
-          [](const SwizzledTileLayout &c, Int64 bits,
-             std::optional<std::string> sw) {
-            return bankGrid(c, bits, sw, false);
-          },
-          py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-          "numpy (lines, 32) grid: the first element at each 4-byte bank word "
-          "of shared memory (-1: none); "
-          "bank(a) = floor(a*bytes/4) mod 32")
-      .def(
-          "bank_words",
-          [](const SwizzledTileLayout &c, Int64 bits,
-             std::optional<std::string> sw) {
-            return bankGrid(c, bits, sw, true);
-          },
-          py::arg("dtype_bits"), py::arg("swizzle") = py::none(),
-          "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of "
-          "each bank word, by address (-1: none)")
+      .def("banks", &bankGrid<false>, py::arg("dtype_bits"),
+           py::arg("swizzle") = py::none(),
+           "numpy (lines, 32) grid: the first element at each 4-byte bank word "
+           "of shared memory (-1: none); "
+           "bank(a) = floor(a*bytes/4) mod 32")
+      .def("bank_words", &bankGrid<true>, py::arg("dtype_bits"),
+           py::arg("swizzle") = py::none(),
+           "numpy (lines, 32, max(1, 32/dtype_bits)) grid: every element of "
+           "each bank word, by address (-1: none)")
       .def(
           "bank_view",
           [](const SwizzledTileLayout &c, Int64 bits,
@@ -705,8 +692,7 @@ linear::Encoding encodingOf(const py::dict &d, const std::string &path,
 
 /// A dim parameter is read from its name, a list of dims from a list of
 /// names, reshape dims from [(name, size), ...] or {name: size} (the
-/// linear bindings, `bound`); a quotient's answer is None when there is
-/// none.
+/// linear bindings, `bound`).
 template <> struct Arg<DimId> {
   using Py = const std::string &;
   static DimId read(const std::string &n) { return linear::internDim(n); }
@@ -721,11 +707,6 @@ template <> struct Arg<std::span<const linear::OutDim>> {
   using Py = py::object;
   static std::vector<linear::OutDim> read(py::object d) {
     return namedSizes(d);
-  }
-};
-template <> struct Answer<std::optional<LinearLayout>> {
-  static py::object of(const std::optional<LinearLayout> &l) {
-    return l ? py::cast(*l) : py::none();
   }
 };
 
@@ -891,15 +872,7 @@ Example:
            py::arg("other"))
       .def(
           "get_matrix_view",
-          [](const LinearLayout &l) {
-            std::vector<std::vector<int>> m(
-                size_t(l.totalOutBits()),
-                std::vector<int>(size_t(l.totalInBits())));
-            for (int i = 0; i < l.totalOutBits(); ++i)
-              for (int j = 0; j < l.totalInBits(); ++j)
-                m[size_t(i)][size_t(j)] = int((l.column(j) >> i) & 1);
-            return m;
-          },
+          [](const LinearLayout &l) { return toF2Matrix(l).attr("tolist")(); },
           "The F2 matrix as lists: row i (out bit), column j (in bit) = bit i "
           "of L(2^j)")
       .def_property_readonly(

@@ -29,6 +29,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <utility>
 
 namespace lkpy {
@@ -95,6 +96,13 @@ template <class T> struct Answer {
 };
 template <class T> struct Answer<lk::Expected<T>> {
   static T of(lk::Expected<T> e) { return unwrap(std::move(e)); }
+};
+/// An optional value as the value or None.
+template <class T> py::object orNone(const std::optional<T> &v) {
+  return v ? py::cast(*v) : py::none();
+}
+template <class T> struct Answer<std::optional<T>> {
+  static py::object of(const std::optional<T> &v) { return orNone(v); }
 };
 
 /// The binding of a library function or const member function `f`: its
