@@ -15,7 +15,6 @@
 
 #include "cli/Conformance.h"
 #include "cli/ConformanceOps.h"
-#include "layoutkit/cute/Swizzle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,10 +52,6 @@ Expected<bool> boolField(const json &j, const char *key, bool fallback) {
     return Diagnostic::error(std::string("field '") + key +
                              "' must be true or false, got " + v.dump());
   return v.get<bool>();
-}
-
-Status swizzleParamsInRange(int64_t b, int64_t m, int64_t s) {
-  return cute::swizzleParamsValid(b, m, s);
 }
 
 Status arity(const json &args, size_t lo, size_t hi) {

@@ -42,9 +42,6 @@ Expected<int64_t> intFromJson(const nlohmann::json &j);
 /// of another type (e.g. 1) is an error naming the field.
 Expected<bool> boolField(const nlohmann::json &j, const char *key,
                          bool fallback);
-/// The swizzle parameters B, M, S of a case, checked without overflow:
-/// 0 <= B, M and B + M + |S| <= 62 (each term bounded before the sum).
-Status swizzleParamsInRange(int64_t b, int64_t m, int64_t s);
 
 /// Each model adds its ops.
 void addCuteOps(ConformanceOps &ops);

@@ -28,85 +28,40 @@ namespace {
 // Reading arguments
 //===----------------------------------------------------------------------===//
 
-Expected<IntTuple> tupleFromJson(const json &j) {
-  if (j.is_number_integer()) {
-    LK_TRY(int64_t v, intFromJson(j));
-    return IntTuple(v);
-  }
-  if (!j.is_array())
-    return Diagnostic::error(
-        "expected an int or an array for an IntTuple, got " + j.dump());
-  IntTuple t;
-  for (const json &e : j) {
-    LK_TRY(IntTuple child, tupleFromJson(e));
-    t.push_back(child);
-  }
-  return t;
-}
-
-Expected<Layout> layoutFromJson(const json &j) {
-  if (j.is_number_integer()) {
-    LK_TRY(int64_t size, intFromJson(j));
-    LK_TRY(Tiler t, Tiler::ofSize(size));
-    return t.layout;
-  }
-  if (!j.is_string())
-    return Diagnostic::error("expected a layout string, got " + j.dump());
-  return parseLayout(j.get<std::string>());
-}
-
-Expected<Tiler> tilerFromJson(const json &j) {
-  if (j.is_null())
-    return Tiler::keep();
-  if (j.is_number_integer()) {
-    LK_TRY(int64_t size, intFromJson(j));
-    return Tiler::ofSize(size);
-  }
-  if (j.is_string()) {
-    LK_TRY(Layout l, parseLayout(j.get<std::string>()));
-    return Tiler::of(std::move(l));
-  }
-  if (j.is_array()) {
-    std::vector<Tiler> modes;
-    for (const json &e : j) {
-      LK_TRY(Tiler t, tilerFromJson(e));
-      modes.push_back(std::move(t));
-    }
-    return Tiler::tuple(std::move(modes));
-  }
-  return Diagnostic::error(
-      "expected a tiler (layout, int, array or null), got " + j.dump());
-}
-
-//===----------------------------------------------------------------------===//
-// The op table
-//===----------------------------------------------------------------------===//
-
 using OpFn = std::function<Expected<json>(const json &args)>;
 using api::CuteKind;
 using api::CuteValue;
 
-/// An oracle argument read as a value of `kind`.
-Expected<CuteValue> valueFromJson(CuteKind kind, const json &j) {
-  switch (kind) {
-  case CuteKind::Layout: {
-    LK_TRY(Layout l, layoutFromJson(j));
-    return CuteValue{std::move(l)};
-  }
-  case CuteKind::Tiler: {
-    LK_TRY(Tiler t, tilerFromJson(j));
-    return CuteValue{std::move(t)};
-  }
-  case CuteKind::IntTuple: {
-    LK_TRY(IntTuple t, tupleFromJson(j));
-    return CuteValue{std::move(t)};
-  }
-  case CuteKind::Integer: {
+/// An oracle argument as the text of `kind`'s grammar: a string as is, an
+/// integer as itself (a layout n as n:1), an array as "(a,b,...)" and null
+/// as "_" (a tiler's kept mode).
+Expected<std::string> argText(const json &j, CuteKind kind) {
+  if (j.is_string())
+    return j.get<std::string>();
+  if (j.is_number_integer()) {
     LK_TRY(int64_t v, intFromJson(j));
-    return CuteValue{v};
+    return std::to_string(v) + (kind == CuteKind::Layout ? ":1" : "");
   }
+  if (j.is_null() && kind == CuteKind::Tiler)
+    return std::string("_");
+  if (j.is_array() && (kind == CuteKind::Tiler || kind == CuteKind::IntTuple)) {
+    std::string s = "(";
+    for (size_t i = 0; i < j.size(); ++i) {
+      LK_TRY(std::string e, argText(j[i], kind));
+      s += (i ? "," : "") + e;
+    }
+    return s + ")";
   }
-  return Diagnostic::error("unknown argument kind");
+  return Diagnostic::error("expected a value of kind " +
+                           std::string(api::cuteKindName(kind)) + ", got " +
+                           j.dump());
+}
+
+/// An oracle argument read as a value of `kind` by the api's reader of
+/// that kind (the CLI's and the demo's).
+Expected<CuteValue> valueFromJson(CuteKind kind, const json &j) {
+  LK_TRY(std::string text, argText(j, kind));
+  return api::parseCuteValue(kind, text);
 }
 
 /// An answer as the oracle writes it: a layout as its text, an integer
@@ -140,7 +95,7 @@ Expected<json> swizzleOp(const json &a) {
   LK_TRY(int64_t m, intFromJson(a[1]));
   LK_TRY(int64_t s, intFromJson(a[2]));
   LK_TRY(int64_t x, intFromJson(a[3]));
-  LK_CHECK(swizzleParamsInRange(b, m, s));
+  LK_CHECK(swizzleParamsValid(b, m, s));
   return json(swizzleApply(int(b), int(m), int(s), x));
 }
 
@@ -153,13 +108,14 @@ Expected<json> composedEvalOp(const json &a) {
   LK_TRY(int64_t m, intFromJson(a[0][1]));
   LK_TRY(int64_t s, intFromJson(a[0][2]));
   LK_TRY(int64_t off, intFromJson(a[1]));
-  LK_TRY(Layout l, layoutFromJson(a[2]));
-  LK_TRY(IntTuple c, tupleFromJson(a[3]));
-  LK_CHECK(swizzleParamsInRange(b, m, s));
+  LK_TRY(CuteValue l, valueFromJson(CuteKind::Layout, a[2]));
+  LK_TRY(CuteValue c, valueFromJson(CuteKind::IntTuple, a[3]));
+  LK_CHECK(swizzleParamsValid(b, m, s));
   // The oracle also evaluates swizzles that are not self-inverse (S < B,
   // negative S), so the parameters are not validated here.
-  ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off, l};
-  LK_TRY(int64_t v, crd2idx(c, composed));
+  ComposedLayout composed{Swizzle{int(b), int(m), int(s)}, off,
+                          std::get<Layout>(l.value)};
+  LK_TRY(int64_t v, crd2idx(std::get<IntTuple>(c.value), composed));
   return json(v);
 }
 
