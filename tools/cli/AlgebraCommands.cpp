@@ -21,10 +21,7 @@ namespace {
 /// Positional parameter i read as a value of `kind` (api::parseCuteValue).
 Expected<api::CuteValue> argument(const Invocation &inv, size_t i,
                                   api::CuteKind kind) {
-  auto v = api::parseCuteValue(kind, inv.text(i));
-  if (!v)
-    return inv.inArgument(std::move(v).error(), i);
-  return v;
+  return inv.argument(api::parseCuteValue(kind, inv.text(i)), i);
 }
 
 Reply replyOf(const api::CuteValue &v) {

@@ -24,6 +24,7 @@
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/core/IntTuple.h"
 #include "layoutkit/cute/Algebra.h"
+#include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Layout.h"
 #include "layoutkit/cute/Swizzle.h"
 
@@ -136,12 +137,23 @@ struct Invocation {
   /// Option `name` read as a flat list of integers ("(2,128,112)", "8,16"),
   /// empty when it is not given; errors say "--NAME: ...".
   Expected<std::vector<int64_t>> leavesOption(std::string_view name) const;
+  /// Option --dtype as an element type: the type named `fallback` when
+  /// the option is not given, an error when it is required (no fallback);
+  /// an unknown name's error notes the option.
+  Expected<cute::ElementType> dtypeOption(const char *fallback = nullptr) const;
   /// Option `name` read as an integer, or `fallback` when it is not given.
   Expected<int64_t> integerOption(std::string_view name,
                                   int64_t fallback) const;
 
   /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i.
   Diagnostic inArgument(Diagnostic d, size_t i) const;
+  /// `e`, its diagnostic (if any) noted as in parameter i (inArgument).
+  /// Example: `return inv.argument(cute::parseTiler(inv.text(1)), 1);`
+  template <class T> Expected<T> argument(Expected<T> e, size_t i) const {
+    if (!e)
+      return inArgument(std::move(e).error(), i);
+    return e;
+  }
 };
 
 /// Whether `text` is written as a swizzled layout (starts with "Sw<").

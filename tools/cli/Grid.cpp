@@ -59,7 +59,12 @@ std::string xmlEscape(const std::string &s) {
 
 Grid::Grid(int64_t r, int64_t c)
     : rows(r), cols(c), rowLabels(size_t(r)), colLabels(size_t(c)),
-      cells(size_t(r * c)), colors(size_t(r * c), -1) {}
+      cells(size_t(r * c)), colors(size_t(r * c), -1) {
+  for (int64_t k = 0; k < r; ++k)
+    rowLabels[size_t(k)] = std::to_string(k);
+  for (int64_t k = 0; k < c; ++k)
+    colLabels[size_t(k)] = std::to_string(k);
+}
 
 std::string renderGridText(const Grid &g) {
   size_t labelW = 0;

@@ -34,6 +34,7 @@ struct Grid {
   std::string desc;
   int64_t rows = 0;
   int64_t cols = 0;
+  /// The row and column numbers ("0", "1", ...) unless set otherwise.
   std::vector<std::string> rowLabels;
   std::vector<std::string> colLabels;
   /// rows * cols texts, row-major.

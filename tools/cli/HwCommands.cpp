@@ -45,8 +45,7 @@ Diagnostic inParam(Diagnostic d, const Invocation &inv,
 }
 
 Expected<int64_t> dtypeBitsOpt(const Invocation &inv) {
-  LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(
-                                  inv.option("dtype").value_or("f16")));
+  LK_TRY(cute::ElementType t, inv.dtypeOption("f16"));
   return t.bits;
 }
 
@@ -75,9 +74,7 @@ Expected<Reply> runHwDecode(const Invocation &inv) {
   if (!word)
     return inParam(std::move(word).error(), inv, "argument WORD");
   LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, *word));
-  Reply r;
-  r.text = str(d);
-  r.json = jsonOf(api::describe(d));
+  Reply r{str(d), jsonOf(api::describe(d))};
   if (inv.option("mn") || inv.option("k")) {
     LK_TRY(auto tile, tileOpts(inv));
     LK_TRY(Major major, majorOpt(inv));
@@ -100,10 +97,9 @@ Expected<Reply> runHwEncode(const Invocation &inv) {
   LK_TRY(d.swizzle,
          api::parseHwSwizzle(inv.option("swizzle").value_or("none")));
   LK_TRY(uint64_t word, encodeSmemDescriptor(kind, d));
-  Reply r;
-  r.text = api::hexWord(word);
-  r.json = {{"word", api::hexWord(word)}, {"fields", jsonOf(api::describe(d))}};
-  return r;
+  return Reply{
+      api::hexWord(word),
+      {{"word", api::hexWord(word)}, {"fields", jsonOf(api::describe(d))}}};
 }
 
 Expected<Reply> runHwAnalyse(const Invocation &inv) {
@@ -174,9 +170,7 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
     return Diagnostic::error("give --tma-swizzle MODE, --descriptor WORD or "
                              "both to compare with the buffer layout");
   LK_TRY(Agreement a, checkAgreement(d));
-  Reply r;
-  r.text = a.explain();
-  r.json = {{"agree", a.agree()}, {"explanation", a.explain()}};
+  Reply r{a.explain(), {{"agree", a.agree()}, {"explanation", a.explain()}}};
   if (a.difference) {
     r.json["mn"] = a.difference->mn;
     r.json["k"] = a.difference->k;
@@ -222,10 +216,6 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
   g.legend = "rows: (" + names.substr(0, names.rfind(',')) +
              "), columns: " + names.substr(names.rfind(',') + 1) +
              "; cell: T<thread>V<value> (all holders, '/' separated)";
-  for (int64_t r = 0; r < tv.rows; ++r)
-    g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < tv.cols; ++c)
-    g.colLabels[size_t(c)] = std::to_string(c);
   for (int64_t k = 0; k < tv.rows * tv.cols; ++k)
     for (const api::TvPair &p : tv.holders[size_t(k)]) {
       std::string &cell = g.cell(k / tv.cols, k % tv.cols);

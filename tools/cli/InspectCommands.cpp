@@ -83,24 +83,20 @@ Expected<Reply> runParse(const Invocation &inv) {
   const std::string &text = inv.text(1);
   Reply r;
   if (grammar == "basis") {
-    auto d = cute::parseBasisDescriptor(text);
-    if (!d)
-      return inv.inArgument(std::move(d).error(), 1);
-    LK_TRY(std::string printed, cute::printBasisDescriptor(*d));
+    LK_TRY(auto d, inv.argument(cute::parseBasisDescriptor(text), 1));
+    LK_TRY(std::string printed, cute::printBasisDescriptor(d));
     r.text = printed;
-    r.json = {{"grammar", grammar}, {"text", printed}, {"value", toJson(*d)}};
+    r.json = {{"grammar", grammar}, {"text", printed}, {"value", toJson(d)}};
     return r;
   }
   if (grammar != "attribute")
     return inv.inArgument(Diagnostic::error("unknown grammar '" + grammar +
                                             "'; expected basis or attribute"),
                           0);
-  auto a = cute::parseLayoutAttribute(text);
-  if (!a)
-    return inv.inArgument(std::move(a).error(), 1);
-  r.text = cute::printLayoutAttribute(*a);
+  LK_TRY(auto a, inv.argument(cute::parseLayoutAttribute(text), 1));
+  r.text = cute::printLayoutAttribute(a);
   r.json = {{"grammar", grammar}};
-  r.json.update(jsonOf(api::describe(*a)));
+  r.json.update(jsonOf(api::describe(a)));
   return r;
 }
 

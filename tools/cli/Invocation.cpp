@@ -45,10 +45,7 @@ Diagnostic Invocation::inArgument(Diagnostic d, size_t i) const {
 }
 
 Expected<cute::Layout> Invocation::layout(size_t i) const {
-  auto l = cute::parseLayout(text(i));
-  if (!l)
-    return inArgument(std::move(l).error(), i);
-  return l;
+  return argument(cute::parseLayout(text(i)), i);
 }
 
 Expected<cute::ComposedLayout> Invocation::composedLayout(size_t i) const {
@@ -60,31 +57,19 @@ Expected<cute::ComposedLayout> Invocation::composedLayout(size_t i) const {
     c.layout = std::move(l);
     return c;
   }
-  auto c = cute::parseComposedLayout(text(i));
-  if (!c)
-    return inArgument(std::move(c).error(), i);
-  return c;
+  return argument(cute::parseComposedLayout(text(i)), i);
 }
 
 Expected<cute::Tiler> Invocation::tiler(size_t i) const {
-  auto t = cute::parseTiler(text(i));
-  if (!t)
-    return inArgument(std::move(t).error(), i);
-  return t;
+  return argument(cute::parseTiler(text(i)), i);
 }
 
 Expected<IntTuple> Invocation::intTuple(size_t i) const {
-  auto t = cute::parseIntTuple(text(i));
-  if (!t)
-    return inArgument(std::move(t).error(), i);
-  return t;
+  return argument(cute::parseIntTuple(text(i)), i);
 }
 
 Expected<int64_t> Invocation::integer(size_t i) const {
-  auto v = api::parseInteger(text(i));
-  if (!v)
-    return inArgument(std::move(v).error(), i);
-  return v;
+  return argument(api::parseInteger(text(i)), i);
 }
 
 Expected<int64_t> Invocation::integerOption(std::string_view name,
@@ -97,6 +82,23 @@ Expected<int64_t> Invocation::integerOption(std::string_view name,
     return Diagnostic::error("option --" + std::string(name) + ": " +
                              n.error().message);
   return n;
+}
+
+Expected<cute::ElementType>
+Invocation::dtypeOption(const char *fallback) const {
+  std::optional<std::string> name = option("dtype");
+  if (!name && !fallback)
+    return Diagnostic::error(
+        "--dtype is required: the element type decides "
+        "the vector width and the banks, e.g. --dtype f16");
+  auto type =
+      cute::ElementTypeRegistry::global().lookup(name.value_or(fallback));
+  if (!type) {
+    Diagnostic d = std::move(type).error();
+    d.notes.push_back("in option --dtype of '" + spec->name + "'");
+    return d;
+  }
+  return type;
 }
 
 Expected<std::vector<int64_t>>

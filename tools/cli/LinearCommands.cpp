@@ -42,26 +42,19 @@ Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
   LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
   if (api::candidateSyntaxes(inv.text(i)).front() != api::Syntax::TtgirText)
     options.syntax = api::Syntax::LinearText;
-  auto l = api::parseLayout(inv.text(i), options);
-  if (!l)
-    return inv.inArgument(std::move(l).error(), i);
-  return *l->linear();
+  LK_TRY(api::AnyLayout l,
+         inv.argument(api::parseLayout(inv.text(i), options), i));
+  return *l.linear();
 }
 
 Reply layoutReplyOf(const LinearLayout &l) {
-  Reply r;
-  r.text = l.str();
-  r.json = jsonOf(api::describe(l));
-  return r;
+  return Reply{l.str(), jsonOf(api::describe(l))};
 }
 
 /// "dim=value" pairs (api::parseDimValues); dims left out are 0.
 Expected<std::vector<int64_t>> valuesParam(const Invocation &inv, size_t i,
                                            const LinearLayout &l) {
-  auto values = api::parseDimValues(inv.text(i), l);
-  if (!values)
-    return inv.inArgument(std::move(values).error(), i);
-  return values;
+  return inv.argument(api::parseDimValues(inv.text(i), l), i);
 }
 
 /// The picture of a layout whose outputs are one or two dims
@@ -87,10 +80,6 @@ Expected<Grid> picture(const LinearLayout &l) {
                            ? std::string()
                            : "; colour: first holder's " +
                                  std::string(dimName(l.inDim(colourDim).id)));
-  for (int64_t r = 0; r < lg.rows; ++r)
-    g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < lg.cols; ++c)
-    g.colLabels[size_t(c)] = std::to_string(c);
   for (size_t k = 0; k < lg.holders.size(); ++k)
     for (int64_t x : lg.holders[k]) {
       std::vector<int64_t> in = l.unpackIn(uint64_t(x));
@@ -126,18 +115,14 @@ Expected<Reply> runLinearStandard(const Invocation &inv) {
   // Without SHAPE the text must give it (a TTGIR tensor type); the reader
   // says so otherwise.
   if (inv.has(1)) {
-    auto shape = cute::parseIntTuple(inv.text(1));
-    if (!shape)
-      return inv.inArgument(std::move(shape).error(), 1);
-    options.shape = std::move(*shape);
+    LK_TRY(options.shape, inv.intTuple(1));
   }
   bool ttgir =
       api::candidateSyntaxes(inv.text(0)).front() == api::Syntax::TtgirText;
   options.syntax = ttgir ? api::Syntax::TtgirText : api::Syntax::StandardParams;
-  auto l = api::parseLayout(inv.text(0), options);
-  if (!l)
-    return inv.inArgument(std::move(l).error(), 0);
-  const LinearLayout &ll = *l->linear();
+  LK_TRY(api::AnyLayout l,
+         inv.argument(api::parseLayout(inv.text(0), options), 0));
+  const LinearLayout &ll = *l.linear();
   Reply r = layoutReplyOf(ll);
   LK_CHECK(attachPicture(inv, ll, r));
   return r;
@@ -146,18 +131,14 @@ Expected<Reply> runLinearStandard(const Invocation &inv) {
 Expected<Reply> runLinearShow(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(Grid g, picture(l));
-  Reply r;
-  r.text = renderGridText(g);
-  r.json = jsonOf(api::describe(l));
+  Reply r{renderGridText(g), jsonOf(api::describe(l))};
   LK_CHECK(attachSvg(inv, renderGridSvg(g), r));
   return r;
 }
 
 Expected<Reply> runLinearBases(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
-  Reply r;
-  r.text = l.toString();
-  r.json = jsonOf(api::describe(l));
+  Reply r{l.toString(), jsonOf(api::describe(l))};
   r.json["injective"] = l.isInjective();
   r.json["surjective"] = l.isSurjective();
   r.json["rank"] = l.rank();
@@ -196,30 +177,25 @@ Expected<Reply> runLinearInvert(const Invocation &inv) {
 }
 
 Expected<Reply> runLinearFromCute(const Invocation &inv) {
-  auto c = cute::parseComposedLayout(inv.text(0));
-  if (!c)
-    return inv.inArgument(std::move(c).error(), 0);
-  LK_TRY(LinearLayout l, bridge::cuteToLinear(*c));
+  LK_TRY(cute::ComposedLayout c, inv.composedLayout(0));
+  LK_TRY(LinearLayout l, bridge::cuteToLinear(c));
   return layoutReplyOf(l);
 }
 
 Expected<Reply> runLinearFromTile(const Invocation &inv) {
   api::ParseOptions options;
   options.syntax = api::Syntax::TileText;
-  auto t = api::parseLayout(inv.text(0), options);
-  if (!t)
-    return inv.inArgument(std::move(t).error(), 0);
+  LK_TRY(api::AnyLayout t,
+         inv.argument(api::parseLayout(inv.text(0), options), 0));
   LK_TRY(std::vector<int64_t> shape, inv.leavesOption("shape"));
-  LK_TRY(LinearLayout l, api::toLinear(*t, shape));
+  LK_TRY(LinearLayout l, api::toLinear(t, shape));
   return layoutReplyOf(l);
 }
 
 Expected<Reply> runLinearPad(const Invocation &inv) {
-  auto any = api::parseLayout(inv.text(0));
-  if (!any)
-    return inv.inArgument(std::move(any).error(), 0);
+  LK_TRY(api::AnyLayout any, inv.argument(api::parseLayout(inv.text(0)), 0));
   LK_TRY(std::vector<int64_t> shape, inv.leavesOption("shape"));
-  LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(*any, shape));
+  LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(any, shape));
   LK_TRY(Waste w, pc.layout.waste());
   Reply r;
   r.text = "padded: " + pc.paddedText + "\n" + pc.describe() +
@@ -245,19 +221,13 @@ Expected<Reply> runLinearPad(const Invocation &inv) {
 Expected<Reply> runLinearToCute(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(cute::Layout c, bridge::linearToCute(l));
-  Reply r;
-  r.text = c.str();
-  r.json = c.str();
-  return r;
+  return Reply{c.str(), c.str()};
 }
 
 Expected<Reply> runLinearToTile(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(tile::TileLayout t, bridge::linearToTile(l));
-  Reply r;
-  r.text = t.str();
-  r.json = t.str();
-  return r;
+  return Reply{t.str(), t.str()};
 }
 
 namespace {
@@ -352,10 +322,7 @@ Expected<Reply> runLinearShapeOp(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   std::vector<int64_t> arg;
   if (op->arg != api::ShapeArg::None) {
-    auto leaves = api::parseShapeLeaves(inv.text(1));
-    if (!leaves)
-      return inv.inArgument(std::move(leaves).error(), 1);
-    arg = std::move(*leaves);
+    LK_TRY(arg, inv.argument(api::parseShapeLeaves(inv.text(1)), 1));
     if (Status ok = api::checkShapeArg(*op, arg); !ok)
       return inv.inArgument(std::move(ok).error(), 1);
   }

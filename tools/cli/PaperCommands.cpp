@@ -158,26 +158,16 @@ Expected<Reply> runTable4(const Invocation &) {
 }
 
 Expected<Reply> runReduce(const Invocation &inv) {
-  cute::ElementType type{"f32", 32};
-  if (std::optional<std::string> dtype = inv.option("dtype")) {
-    auto t = cute::ElementTypeRegistry::global().lookup(*dtype);
-    if (!t) {
-      Diagnostic d = std::move(t).error();
-      d.notes.push_back("in option --dtype of 'paper reduce'");
-      return d;
-    }
-    type = *t;
-  }
+  LK_TRY(cute::ElementType type, inv.dtypeOption("f32"));
   if (!inv.option("axis"))
     return Diagnostic::error("--axis is required: the output dim to reduce "
                              "along, e.g. --axis 1");
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
-  Expected<linear::LinearLayout> l = api::parseDistributed(inv.text(0), parse);
-  if (!l)
-    return inv.inArgument(std::move(l).error(), 0);
+  LK_TRY(linear::LinearLayout l,
+         inv.argument(api::parseDistributed(inv.text(0), parse), 0));
   bool elim = !inv.option("no-dedup").has_value();
-  LK_TRY(api::ReductionReport rr, api::reduce(*l, axis, type, elim));
+  LK_TRY(api::ReductionReport rr, api::reduce(l, axis, type, elim));
   const plan::ReduceSimulation &s = rr.simulation;
   Reply r;
   r.text = "plan: " + rr.plan.describe() + "\n" +

@@ -52,10 +52,7 @@ namespace {
 /// Parameter i (SRC or DST) as a hardware -> logical linear layout.
 Expected<LinearLayout> distributedParam(const Invocation &inv, size_t i,
                                         const api::ParseOptions &options) {
-  Expected<LinearLayout> l = api::parseDistributed(inv.text(i), options);
-  if (!l)
-    return inv.inArgument(std::move(l).error(), i);
-  return l;
+  return inv.argument(api::parseDistributed(inv.text(i), options), i);
 }
 
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
@@ -159,27 +156,15 @@ std::vector<OptionSpec> emitOptionSpecs() {
 } // namespace
 
 Expected<Reply> runPlan(const Invocation &inv) {
-  std::optional<std::string> dtype = inv.option("dtype");
-  if (!dtype)
-    return Diagnostic::error(
-        "--dtype is required: the element type decides "
-        "the vector width and the banks, e.g. --dtype f16");
-  auto type = cute::ElementTypeRegistry::global().lookup(*dtype);
-  if (!type) {
-    Diagnostic d = std::move(type).error();
-    d.notes.push_back("in option --dtype of 'plan'");
-    return d;
-  }
+  LK_TRY(cute::ElementType type, inv.dtypeOption());
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout dst, distributedParam(inv, 1, parse));
 
   plan::PlanOptions options;
+  // A negative budget is refused by api::planTensorConversion, as for
+  // every front end.
   LK_TRY(options.smemBudgetBytes, inv.integerOption("smem-budget", 0));
-  if (options.smemBudgetBytes < 0)
-    return Diagnostic::error("--smem-budget must be >= 0 bytes (0: unlimited), "
-                             "not " +
-                             std::to_string(options.smemBudgetBytes));
   options.matrixInstructions = !inv.option("no-matrix").has_value();
   if (std::optional<std::string> a = inv.option("arch")) {
     Expected<hw::Arch> arch = hw::parseArch(*a);
@@ -189,7 +174,7 @@ Expected<Reply> runPlan(const Invocation &inv) {
   }
   LK_TRY(std::vector<int64_t> logical, inv.leavesOption("logical"));
   LK_TRY(api::TensorPlanReport planned,
-         api::planTensorConversion(src, dst, *type, logical, options));
+         api::planTensorConversion(src, dst, type, logical, options));
 
   Reply r;
   r.text = planText(planned.report);
@@ -225,19 +210,13 @@ namespace {
 
 /// `gather SRC INDEX --axis A --dtype T`: api::gather, printed.
 Expected<Reply> runGather(const Invocation &inv) {
-  std::optional<std::string> dtype = inv.option("dtype");
-  if (!dtype)
-    return Diagnostic::error("--dtype is required, e.g. --dtype f32");
-  LK_TRY(cute::ElementType type,
-         cute::ElementTypeRegistry::global().lookup(*dtype));
+  LK_TRY(cute::ElementType type, inv.dtypeOption());
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout index, distributedParam(inv, 1, parse));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
-  Reply r;
-  r.text = p.describe() + "\n";
-  r.json = jsonOf(api::describe(p));
+  Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
   LK_TRY(EmitRequest emit, emitRequest(inv));
   const std::optional<std::string> &out = emit.out;
   if (!emit.emit)

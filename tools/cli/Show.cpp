@@ -61,10 +61,6 @@ std::string renderSvg(const OffsetTable &table) {
   g.title = table.title;
   g.desc = "layoutkit show: cell (row, col) holds the layout's offset at "
            "that coordinate; the fill is chosen by offset mod 8.";
-  for (int64_t r = 0; r < table.rows; ++r)
-    g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < table.cols; ++c)
-    g.colLabels[size_t(c)] = std::to_string(c);
   for (size_t k = 0; k < table.cells.size(); ++k) {
     g.cells[k] = table.cells[k].str();
     g.colors[k] = paletteSlot(table.cells[k]);

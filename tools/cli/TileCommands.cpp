@@ -45,10 +45,9 @@ namespace {
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
   api::ParseOptions options;
   options.syntax = api::Syntax::TileText;
-  auto l = api::parseLayout(inv.text(i), options);
-  if (!l)
-    return inv.inArgument(std::move(l).error(), i);
-  return *l->tile();
+  LK_TRY(api::AnyLayout l,
+         inv.argument(api::parseLayout(inv.text(i), options), i));
+  return *l.tile();
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),
@@ -60,10 +59,7 @@ Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv,
 Expected<std::vector<int64_t>> shapeParam(const Invocation &inv, size_t i,
                                           const TileLayout &layout) {
   LK_TRY(IntTuple t, inv.intTuple(i));
-  auto shape = api::tileShape(t, layout);
-  if (!shape)
-    return inv.inArgument(std::move(shape).error(), i);
-  return shape;
+  return inv.argument(api::tileShape(t, layout), i);
 }
 
 /// COORD: a tuple of the shape's rank, or one integer (the row-major index).
@@ -71,16 +67,12 @@ Expected<int64_t> coordParam(const Invocation &inv, size_t i,
                              const TileLayout &layout,
                              const std::vector<int64_t> &shape) {
   LK_TRY(IntTuple t, inv.intTuple(i));
-  auto flat = api::tileIndex(t, layout, shape);
-  if (!flat)
-    return inv.inArgument(std::move(flat).error(), i);
-  return flat;
+  return inv.argument(api::tileIndex(t, layout, shape), i);
 }
 
 /// The element type of --dtype (default f16); its width in bits.
 Expected<int64_t> dtypeBits(const Invocation &inv) {
-  std::string name = inv.option("dtype").value_or("f16");
-  LK_TRY(cute::ElementType t, cute::ElementTypeRegistry::global().lookup(name));
+  LK_TRY(cute::ElementType t, inv.dtypeOption("f16"));
   return t.bits;
 }
 
@@ -137,19 +129,12 @@ std::string axisValuesText(const std::vector<AxisValue> &v) {
 
 /// WHERE: "laneid=3,warpid=5" (blanks allowed).
 Expected<std::vector<AxisValue>> whereParam(const Invocation &inv, size_t i) {
-  auto where = api::parseAxisValues(inv.text(i));
-  if (!where)
-    return inv.inArgument(std::move(where).error(), i);
-  return where;
+  return inv.argument(api::parseAxisValues(inv.text(i)), i);
 }
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Handlers
 //===----------------------------------------------------------------------===//
-
-namespace {
 
 /// LAYOUT SHAPE COORD: the layout and the coordinate's flat index.
 struct Evaluated {
@@ -165,10 +150,6 @@ Expected<Evaluated> evaluateParams(const Invocation &inv) {
   LK_TRY(e.flat, coordParam(inv, 2, e.layout.tile(), e.shape));
   return e;
 }
-
-} // namespace
-
-namespace {
 
 std::string iterText(const Iter &it) {
   return std::to_string(it.extent) + ":" + std::to_string(it.stride) + "@" +
@@ -289,10 +270,6 @@ Expected<Reply> runTileShow(const Invocation &inv) {
       "cell (i,j): " + names +
       (layout.tile().replicaCount() > 1 ? "  (replicas separated by |)" : "") +
       (threads ? "; colour: thread = " + thread : "; colour: coordinate");
-  for (int64_t r = 0; r < rows; ++r)
-    g.rowLabels[size_t(r)] = std::to_string(r);
-  for (int64_t c = 0; c < cols; ++c)
-    g.colLabels[size_t(c)] = std::to_string(c);
   std::map<std::string, int64_t> coordColour;
   JsonValue table = JsonValue::array();
   for (int64_t r = 0; r < rows; ++r) {
@@ -339,8 +316,6 @@ Expected<Reply> runTileBanks(const Invocation &inv) {
   g.title = memory.str() + " as " + inv.option("dtype").value_or("f16");
   g.legend = "rows: bank lines of 128 bytes; columns: banks; cell: the "
              "elements in that 4-byte word; colour: last logical index";
-  for (int64_t b = 0; b < kBanks; ++b)
-    g.colLabels[size_t(b)] = std::to_string(b);
   for (int64_t l = 0; l < view.lineCount; ++l) {
     int64_t line = view.firstLine + l;
     g.rowLabels[size_t(l)] = std::to_string(line);
@@ -397,10 +372,8 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
 Expected<Reply> runTilePresets(const Invocation &inv) {
   Reply r;
   if (inv.has(0)) {
-    auto p = findPreset(inv.text(0));
-    if (!p)
-      return inv.inArgument(std::move(p).error(), 0);
-    const Preset &preset = **p;
+    LK_TRY(const Preset *p, inv.argument(findPreset(inv.text(0)), 0));
+    const Preset &preset = *p;
     r.text = std::string(preset.text) + "\nshape: " + shapeText(preset.shape) +
              "\n" + std::string(preset.summary);
     r.json = jsonOf(api::describe(preset));
