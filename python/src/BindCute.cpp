@@ -654,13 +654,8 @@ Layout makeLayoutOf(const py::args &args) {
 /// Sw(off + L(i)) for every i < size(L) (api::offsets, without the GIL) as
 /// an int64 numpy array.
 py::array_t<int64_t> composedOffsets(const ComposedLayout &c) {
-  Expected<std::vector<int64_t>> v = [&] {
-    py::gil_scoped_release nogil;
-    return api::offsets(c);
-  }();
-  if (!v)
-    raise(v.error());
-  return py::array_t<int64_t>(py::ssize_t(v->size()), v->data());
+  std::vector<int64_t> v = unwrapWithoutGil([&] { return api::offsets(c); });
+  return py::array_t<int64_t>(py::ssize_t(v.size()), v.data());
 }
 
 Layout asLayout(py::handle h, const char *what);

@@ -316,12 +316,10 @@ struct PyPlan {
   const api::Record &record() {
     if (described)
       return *described;
-    Expected<api::Record> r = [&] {
-      py::gil_scoped_release nogil;
+    described = unwrapWithoutGil([&] {
       forms();
       return api::describe(t); // the masked simulation for a padded plan
-    }();
-    described = unwrap(std::move(r));
+    });
     return *described;
   }
   /// Field `key` of the record; the fields other than shared_memory and
@@ -473,17 +471,12 @@ and the masked simulation; else None). cuda(): the CUDA device function.
         o.arch = archOf(arch);
         o.smemBudgetBytes = smemBudget;
         o.matrixInstructions = matrix;
+        api::ReportOptions lazy; // Plan.memory_cute / memory_tile make them
+        lazy.memoryForms = false;
         PyPlan p;
-        {
-          py::gil_scoped_release nogil;
-          api::ReportOptions
-              lazy; // Plan.memory_cute / memory_tile compute them
-          lazy.memoryForms = false;
-          Expected<api::TensorPlanReport> r =
-              api::planTensorConversion(s, d, t, extents, o, lazy);
-          py::gil_scoped_acquire gil;
-          p.t = unwrap(std::move(r));
-        }
+        p.t = unwrapWithoutGil([&] {
+          return api::planTensorConversion(s, d, t, extents, o, lazy);
+        });
         return p;
       },
       py::arg("src"), py::arg("dst"), py::arg("dtype"),
@@ -512,11 +505,9 @@ Example:
          py::object shape, bool eliminateDuplicates) {
         LinearLayout l = distributedOf(layout, shape);
         cute::ElementType t = unwrap(cute::lookupElementType(dtype));
-        Expected<api::ReductionReport> r = [&] {
-          py::gil_scoped_release nogil;
-          return api::reduce(l, axis, t, eliminateDuplicates);
-        }();
-        return Result{"reduction", api::describe(unwrap(std::move(r)))};
+        api::ReductionReport r = unwrapWithoutGil(
+            [&] { return api::reduce(l, axis, t, eliminateDuplicates); });
+        return Result{"reduction", api::describe(r)};
       },
       py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32",
       py::arg("shape") = py::none(), py::arg("eliminate_duplicates") = true,
@@ -538,11 +529,9 @@ Example:
         LinearLayout s = distributedOf(src, shape),
                      i = distributedOf(index, shape);
         cute::ElementType t = unwrap(cute::lookupElementType(dtype));
-        Expected<plan::GatherPlan> p = [&] {
-          py::gil_scoped_release nogil;
-          return api::gather(s, i, axis, t);
-        }();
-        return Result{"gather", api::describe(unwrap(std::move(p)))};
+        plan::GatherPlan p =
+            unwrapWithoutGil([&] { return api::gather(s, i, axis, t); });
+        return Result{"gather", api::describe(p)};
       },
       py::arg("src"), py::arg("index"), py::arg("axis"), py::arg("dtype"),
       py::arg("shape") = py::none(),

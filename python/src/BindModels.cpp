@@ -501,14 +501,10 @@ py::list applyLinear(const LinearLayout &l, py::object inputs) {
 /// (api::linearOutputs, without the GIL): a numpy (2^inBits, numOutDims)
 /// array.
 py::array_t<int64_t> outputsTable(const LinearLayout &l) {
-  Expected<std::vector<int64_t>> v = [&] {
-    py::gil_scoped_release nogil;
-    return api::linearOutputs(l);
-  }();
-  if (!v)
-    raise(v.error());
+  std::vector<int64_t> v =
+      unwrapWithoutGil([&] { return api::linearOutputs(l); });
   return py::array_t<int64_t>({l.totalInSize(), int64_t(l.numOutDims())},
-                              v->data());
+                              v.data());
 }
 
 std::vector<DimId> dimIds(const std::vector<std::string> &names) {

@@ -54,6 +54,15 @@ template <class T> T unwrap(lk::Expected<T> e) {
     raise(e.error());
   return std::move(*e);
 }
+/// The value of f() run without the GIL (f reads no Python object: a
+/// long library call lets other Python threads run), or LayoutError.
+template <class F> auto unwrapWithoutGil(F f) {
+  auto e = [&] {
+    py::gil_scoped_release nogil;
+    return f();
+  }();
+  return unwrap(std::move(e));
+}
 inline void check(const lk::Status &s) {
   if (!s)
     raise(s.error());
