@@ -40,12 +40,10 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 }
 
 JsonValue choiceJson(const paper::AccessChoice &c) {
-  JsonValue j = JsonValue::object();
-  j["layout"] = c.layout;
-  j["elements"] = c.elements;
-  j["instruction"] = c.instruction;
-  j["bitwidth"] = c.bitwidth;
-  return j;
+  return {{"layout", c.layout},
+          {"elements", c.elements},
+          {"instruction", c.instruction},
+          {"bitwidth", c.bitwidth}};
 }
 
 Expected<Reply> runTable2(const Invocation &) {
@@ -64,14 +62,12 @@ Expected<Reply> runTable2(const Invocation &) {
                 std::to_string(row.acrossDims.bitwidth),
             16) +
         row.acrossDims.layout + "\n";
-    JsonValue j = JsonValue::object();
-    j["dtype"] = row.dtype;
-    j["shape"] = row.shape;
-    j["instruction"] = row.acrossDims.instruction;
-    j["bitwidth"] = row.acrossDims.bitwidth;
-    j["layout"] = row.acrossDims.layout;
-    j["per_dim"] = choiceJson(row.perDim);
-    r.json.push_back(std::move(j));
+    r.json.push_back({{"dtype", row.dtype},
+                      {"shape", row.shape},
+                      {"instruction", row.acrossDims.instruction},
+                      {"bitwidth", row.acrossDims.bitwidth},
+                      {"layout", row.acrossDims.layout},
+                      {"per_dim", choiceJson(row.perDim)}});
   }
   return r;
 }
@@ -108,16 +104,15 @@ Expected<Reply> runTable3(const Invocation &) {
         percentLess(row.storeLanes, row.storeLanesNoElim) + ")\n";
     if (!row.firstFailure.empty())
       r.text += "  first failure: " + row.firstFailure + "\n";
-    JsonValue j = JsonValue::object();
-    j["layout"] = row.layout;
-    j["supported"] = row.supported;
-    j["cases"] = row.cases;
-    j["store_instructions"] = row.storeInstructions;
-    j["store_instructions_no_elim"] = row.storeInstructionsNoElim;
-    j["thread_stores"] = row.storeLanes;
-    j["thread_stores_no_elim"] = row.storeLanesNoElim;
-    j["first_failure"] = row.firstFailure;
-    r.json.push_back(std::move(j));
+    r.json.push_back(
+        {{"layout", row.layout},
+         {"supported", row.supported},
+         {"cases", row.cases},
+         {"store_instructions", row.storeInstructions},
+         {"store_instructions_no_elim", row.storeInstructionsNoElim},
+         {"thread_stores", row.storeLanes},
+         {"thread_stores_no_elim", row.storeLanesNoElim},
+         {"first_failure", row.firstFailure}});
   }
   return r;
 }
@@ -141,16 +136,14 @@ Expected<Reply> runTable4(const Invocation &) {
         std::to_string(row.sharedMemory) + "\n";
     if (!row.firstFailure.empty())
       r.text += "  first failure: " + row.firstFailure + "\n";
-    JsonValue j = JsonValue::object();
-    j["pair"] = row.pair;
-    j["passed"] = row.passed;
-    j["total"] = row.total;
-    j["no_op"] = row.noOp;
-    j["register_permutation"] = row.registerPermutation;
-    j["warp_shuffle"] = row.warpShuffle;
-    j["shared_memory"] = row.sharedMemory;
-    j["first_failure"] = row.firstFailure;
-    r.json["rows"].push_back(std::move(j));
+    r.json["rows"].push_back({{"pair", row.pair},
+                              {"passed", row.passed},
+                              {"total", row.total},
+                              {"no_op", row.noOp},
+                              {"register_permutation", row.registerPermutation},
+                              {"warp_shuffle", row.warpShuffle},
+                              {"shared_memory", row.sharedMemory},
+                              {"first_failure", row.firstFailure}});
   }
   r.text += "total: " + std::to_string(t.passed) + "/" +
             std::to_string(t.total) + "\n";
