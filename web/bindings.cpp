@@ -78,6 +78,15 @@ std::string errorJson(const Diagnostic &d, std::string_view field) {
     return errorJson(var##_r.error(), field);                                  \
   auto var = std::move(*var##_r)
 
+/// `auto var = read(..., field)` of a reader that names the field at fault
+/// in its last argument (readInput, readTile, readTileElement); on failure
+/// the reply is the error with that field.
+#define LK_BIND_READ(var, read, ...)                                           \
+  std::string var##_field;                                                     \
+  auto var = read(__VA_ARGS__, var##_field);                                   \
+  if (!var)                                                                    \
+  return errorJson(var.error(), var##_field)
+
 //===----------------------------------------------------------------------===//
 // Reading the page's inputs
 //===----------------------------------------------------------------------===//
@@ -209,10 +218,7 @@ constexpr int64_t kMaxMapPoints = int64_t(1) << 20;
 /// The layout read, its model and grammar, and its form in each model (the
 /// bridge's reason where there is none).
 std::string parseJson(std::string text, std::string shape) {
-  std::string field;
-  auto in = readInput(text, shape, field);
-  if (!in)
-    return errorJson(in.error(), field);
+  LK_BIND_READ(in, readInput, text, shape);
   std::vector<int64_t> pow2;
   bool allPow2 = !in->leaves.empty();
   for (int64_t e : in->leaves)
@@ -243,10 +249,7 @@ constexpr int64_t kMaxDrawn = int64_t(1) << 18;
 /// threads[flat], the thread number of its first point (api::threadIndex),
 /// and threadFormula, its terms (empty: no axis numbers threads).
 std::string tileMapJson(std::string text, std::string shape) {
-  std::string field;
-  auto t = readTile(text, shape, field);
-  if (!t)
-    return errorJson(t.error(), field);
+  LK_BIND_READ(t, readTile, text, shape);
   const tile::TileLayout &tl = t->layout.tile();
   if (tl.size() > kMaxDrawn)
     return errorJson(Diagnostic::error("the demo draws at most " +
@@ -289,45 +292,38 @@ api::TileElement pageElement(const TileInput &t, int64_t flat) {
   return e;
 }
 
-/// The owners record of logical element `flat` (api::ownerList): the first
-/// api::kListLimit owners and their total, as `layoutkit tile owners`.
-std::string ownersJson(std::string text, std::string shape,
-                       emscripten::val element) {
-  std::string field;
+/// The record of `query` (api::ownerList, api::evaluation) for the page's
+/// logical element `element`: its first api::kListLimit items and their
+/// total, as `layoutkit tile owners` / `tile eval --steps` print them. The
+/// element's x is the tile layout's flat index (colex(coord) for a CuTe
+/// text).
+template <class Query>
+std::string elementJson(const std::string &text, const std::string &shape,
+                        const emscripten::val &element, Query query) {
   int64_t flat = 0;
-  auto t = readTileElement(text, shape, element, flat, field);
-  if (!t)
-    return errorJson(t.error(), field);
-  LK_BIND_TRY(o,
-              api::ownerList(t->layout, pageElement(*t, flat), api::kListLimit),
+  LK_BIND_READ(t, readTileElement, text, shape, element, flat);
+  LK_BIND_TRY(r, query(t->layout, pageElement(*t, flat), api::kListLimit),
               "layout");
-  return resultJson(api::describe(o));
+  return resultJson(api::describe(r));
 }
 
-/// The evaluation record of logical element `flat` (api::evaluation: its
-/// first api::kListLimit points, their total and the derivation `layoutkit tile
-/// eval --steps` prints); x is the tile layout's flat index of the element
-/// (colex(coord) for a CuTe text).
+/// The owners record of a logical element (api::ownerList).
+std::string ownersJson(std::string text, std::string shape,
+                       emscripten::val element) {
+  return elementJson(text, shape, element, &api::ownerList);
+}
+
+/// The evaluation record of a logical element (api::evaluation: its points
+/// and the derivation).
 std::string stepsJson(std::string text, std::string shape,
                       emscripten::val element) {
-  std::string field;
-  int64_t flat = 0;
-  auto t = readTileElement(text, shape, element, flat, field);
-  if (!t)
-    return errorJson(t.error(), field);
-  LK_BIND_TRY(
-      e, api::evaluation(t->layout, pageElement(*t, flat), api::kListLimit),
-      "layout");
-  return resultJson(api::describe(e));
+  return elementJson(text, shape, element, &api::evaluation);
 }
 
 /// The holding record of a hardware coordinate (api::holding), its
 /// elements the page's (row-major over the shape).
 std::string holdsJson(std::string text, std::string shape, std::string where) {
-  std::string field;
-  auto t = readTile(text, shape, field);
-  if (!t)
-    return errorJson(t.error(), field);
+  LK_BIND_READ(t, readTile, text, shape);
   LK_BIND_TRY(w, api::parseAxisValues(where), "where");
   LK_BIND_TRY(h, api::holding(t->layout, t->shape, w, std::nullopt), "layout");
   for (int64_t &f : h.elements)
@@ -343,10 +339,7 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
 /// no such read). Elements are the page's (row-major over the shape).
 std::string banksJson(std::string text, std::string shape, std::string dtype,
                       std::string swizzle, emscripten::val columnNumber) {
-  std::string field;
-  auto t = readTile(text, shape, field);
-  if (!t)
-    return errorJson(t.error(), field);
+  LK_BIND_READ(t, readTile, text, shape);
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   std::optional<std::string_view> mode;
   if (swizzle != "none")
@@ -648,30 +641,22 @@ std::string algebraJson(std::string op, std::string a, std::string b) {
 /// / global memory (api::analyseAccess on sm_90).
 std::string accessJson(std::string text, std::string shape, std::string dtype,
                        std::string swizzle) {
-  std::string field;
-  auto t = readTile(text, shape, field);
-  if (!t)
-    return errorJson(t.error(), field);
+  LK_BIND_READ(t, readTile, text, shape);
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
-  // The memory side: the logical shape row-major on m.
-  std::string rowMajor = "S[(";
-  std::string strides;
+  // The memory side: the logical shape row-major on m (its size fits
+  // int64: readTile checked it).
+  tile::IterList shard;
+  shard.resize(t->shape.size());
   int64_t stride = 1;
-  std::vector<std::string> st(t->shape.size());
-  for (size_t d = t->shape.size(); d-- > 0;) {
-    st[d] = std::to_string(stride);
-    stride *= t->shape[d];
-  }
-  for (size_t d = 0; d < t->shape.size(); ++d) {
-    rowMajor += (d ? "," : "") + std::to_string(t->shape[d]);
-    strides += (d ? "," : "") + st[d];
-  }
-  rowMajor += "):(" + strides + ")]";
-  LK_BIND_TRY(mem, api::parseLayout(rowMajor), "layout");
+  for (size_t d = t->shape.size(); d-- > 0; stride *= t->shape[d])
+    shard[d] = {t->shape[d], stride, tile::Axis::m()};
+  LK_BIND_TRY(rowMajor, tile::TileLayout::make(std::move(shard)), "layout");
   std::optional<std::string_view> mode;
   if (swizzle != "none")
     mode = swizzle;
-  LK_BIND_TRY(memory, api::memoryLayout(*mem.tile(), type.bits, mode),
+  LK_BIND_TRY(memory,
+              api::memoryLayout(tile::SwizzledTileLayout({}, rowMajor),
+                                type.bits, mode),
               "layout");
   LK_BIND_TRY(a,
               // The lanes' registers: the tile without a swizzle (a CuTe
