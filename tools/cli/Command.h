@@ -147,6 +147,8 @@ struct Invocation {
 
   /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i.
   Diagnostic inArgument(Diagnostic d, size_t i) const;
+  /// `d` with the note "in option --NAME of 'COMMAND'".
+  Diagnostic inOption(Diagnostic d, std::string_view name) const;
   /// `e`, its diagnostic (if any) noted as in parameter i (inArgument).
   /// Example: `return inv.argument(cute::parseTiler(inv.text(1)), 1);`
   template <class T> Expected<T> argument(Expected<T> e, size_t i) const {

@@ -38,12 +38,6 @@ using namespace lk::hw;
 
 namespace {
 
-Diagnostic inParam(Diagnostic d, const Invocation &inv,
-                   const std::string &what) {
-  d.notes.push_back("in " + what + " of '" + inv.spec->name + "'");
-  return d;
-}
-
 Expected<int64_t> dtypeBitsOpt(const Invocation &inv) {
   LK_TRY(cute::ElementType t, inv.dtypeOption("f16"));
   return t.bits;
@@ -70,10 +64,8 @@ Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
 
 Expected<Reply> runHwDecode(const Invocation &inv) {
   LK_TRY(SmemDescriptorKind kind, api::parseDescriptorKind(inv.text(0)));
-  auto word = api::parseWord(inv.text(1));
-  if (!word)
-    return inParam(std::move(word).error(), inv, "argument WORD");
-  LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, *word));
+  LK_TRY(uint64_t word, inv.argument(api::parseWord(inv.text(1)), 1));
+  LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, word));
   Reply r{str(d), jsonOf(api::describe(d))};
   if (inv.option("mn") || inv.option("k")) {
     LK_TRY(auto tile, tileOpts(inv));
@@ -103,18 +95,16 @@ Expected<Reply> runHwEncode(const Invocation &inv) {
 }
 
 Expected<Reply> runHwAnalyse(const Invocation &inv) {
-  auto distributed = tile::parseTileLayout(inv.text(0));
-  if (!distributed)
-    return inParam(std::move(distributed).error(), inv, "argument DISTRIBUTED");
+  LK_TRY(tile::TileLayout distributed,
+         inv.argument(tile::parseTileLayout(inv.text(0)), 0));
   api::ParseOptions tileText;
   tileText.syntax = api::Syntax::TileText;
-  auto composed = api::parseLayout(inv.text(1), tileText);
-  if (!composed)
-    return inParam(std::move(composed).error(), inv, "argument MEMORY");
+  LK_TRY(api::AnyLayout composed,
+         inv.argument(api::parseLayout(inv.text(1), tileText), 1));
   LK_TRY(int64_t bits, dtypeBitsOpt(inv));
   std::optional<std::string> mode = inv.option("swizzle");
   LK_TRY(tile::MemoryLayout memory,
-         api::memoryLayout(*composed->tile(), bits,
+         api::memoryLayout(*composed.tile(), bits,
                            mode ? std::optional<std::string_view>(*mode)
                                 : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
@@ -125,7 +115,7 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   }
   LK_TRY(api::AccessAnalysis a,
          api::analyseAccess(
-             tile::SwizzledTileLayout(tile::SwizzleLayout(), *distributed),
+             tile::SwizzledTileLayout(tile::SwizzleLayout(), distributed),
              memory, bits, width, arch));
   Reply r;
   r.text = "widest access: " + std::to_string(a.vectorBytes) + " B per lane\n";
@@ -142,10 +132,7 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
 
 Expected<Reply> runHwAgree(const Invocation &inv) {
   OperandDescriptions d;
-  auto buffer = cute::parseComposedLayout(inv.text(0));
-  if (!buffer)
-    return inParam(std::move(buffer).error(), inv, "argument BUFFER");
-  d.buffer = *buffer;
+  LK_TRY(d.buffer, inv.argument(cute::parseComposedLayout(inv.text(0)), 0));
   LK_TRY(d.arch, archOpt(inv));
   LK_TRY(d.major, majorOpt(inv));
   LK_TRY(d.elementBits, dtypeBitsOpt(inv));
@@ -162,7 +149,7 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
            api::parseDescriptorKind(inv.option("kind").value_or("wgmma")));
     auto w = api::parseWord(*word);
     if (!w)
-      return inParam(std::move(w).error(), inv, "--descriptor");
+      return inv.inOption(std::move(w).error(), "descriptor");
     LK_TRY(SmemDescriptor desc, decodeSmemDescriptor(kind, *w));
     d.mma = desc;
   }
@@ -240,17 +227,16 @@ Expected<Reply> runHwAtom(const Invocation &inv) {
 }
 
 Expected<Reply> runHwIdesc(const Invocation &inv) {
-  auto word = api::parseWord(inv.text(0));
-  if (!word)
-    return inParam(std::move(word).error(), inv, "argument WORD");
-  if (*word > UINT32_MAX)
-    return inParam(Diagnostic::error("an instruction descriptor is 32 bits; " +
-                                     api::hexWord(*word) + " is wider"),
-                   inv, "argument WORD");
+  LK_TRY(uint64_t word, inv.argument(api::parseWord(inv.text(0)), 0));
+  if (word > UINT32_MAX)
+    return inv.inArgument(
+        Diagnostic::error("an instruction descriptor is 32 bits; " +
+                          api::hexWord(word) + " is wider"),
+        0);
   LK_TRY(UmmaKind kind, parseUmmaKind(inv.option("kind").value_or("f16")));
   LK_TRY(int64_t ctaGroup, inv.integerOption("cta-group", 1));
   LK_TRY(UmmaInstrDescriptor d,
-         decodeUmmaInstrDescriptor(uint32_t(*word), kind, ctaGroup,
+         decodeUmmaInstrDescriptor(uint32_t(word), kind, ctaGroup,
                                    inv.option("ws").has_value()));
   Reply r;
   r.text = "kind=" + std::string(info(d.kind).name) +

@@ -44,6 +44,12 @@ Diagnostic Invocation::inArgument(Diagnostic d, size_t i) const {
   return d;
 }
 
+Diagnostic Invocation::inOption(Diagnostic d, std::string_view name) const {
+  d.notes.push_back("in option --" + std::string(name) + " of '" + spec->name +
+                    "'");
+  return d;
+}
+
 Expected<cute::Layout> Invocation::layout(size_t i) const {
   return argument(cute::parseLayout(text(i)), i);
 }
@@ -93,11 +99,8 @@ Invocation::dtypeOption(const char *fallback) const {
         "the vector width and the banks, e.g. --dtype f16");
   auto type =
       cute::ElementTypeRegistry::global().lookup(name.value_or(fallback));
-  if (!type) {
-    Diagnostic d = std::move(type).error();
-    d.notes.push_back("in option --dtype of '" + spec->name + "'");
-    return d;
-  }
+  if (!type)
+    return inOption(std::move(type).error(), "dtype");
   return type;
 }
 
@@ -118,12 +121,8 @@ Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {
   if (!value)
     return Diagnostic::error("option --" + std::string(name) + " is not set");
   auto t = cute::parseIntTuple(*value);
-  if (!t) {
-    Diagnostic d = std::move(t).error();
-    d.notes.push_back("in option --" + std::string(name) + " of '" +
-                      spec->name + "'");
-    return d;
-  }
+  if (!t)
+    return inOption(std::move(t).error(), name);
   return t;
 }
 
