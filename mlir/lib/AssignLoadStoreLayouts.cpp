@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/LayoutCost.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit/hw/Atom.h"
@@ -480,6 +481,7 @@ bool applyBest(Operation *op, const OpConstraint &c,
   bool resident = isMemory(enc.getMemKind()) && enc.getLayout();
   op->setAttr("tileas.atom", StringAttr::get(ctx, win.atom));
   op->setAttr("tileas.layout", resident ? enc.getLayout() : buffer);
+  noteChanged(op);
   // The result type changes only where every live user is a group op, whose
   // verifiers accept any encoding of the same tile; dead users (whose
   // results are never used) are erased first, so that the decision is the
@@ -495,11 +497,12 @@ bool applyBest(Operation *op, const OpConstraint &c,
   for (Operation *d : dead)
     if (d->use_empty()) {
       erased.insert(d);
-      d->erase();
+      eraseOp(d);
     }
   auto type = cast<RankedTensorType>(result.getType());
   result.setType(
       RankedTensorType::get(type.getShape(), type.getElementType(), enc));
+  noteRetyped(result);
   return true;
 }
 
@@ -597,7 +600,8 @@ struct AssignLoadStoreLayouts
         return signalPassFailure();
     }
     // Unchanged: no verifier run, and the pipeline's fixed point sees it.
-    if (!changed)
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (!changed || logChange())
       markAllAnalysesPreserved();
   }
 

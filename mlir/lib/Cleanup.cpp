@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/Cleanup.h"
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/TileAS.h"
 
@@ -152,19 +153,24 @@ void placeConstants(Operation *fn,
     auto [it, fresh] = first.try_emplace(
         ConstantKey{op->getDialect(), value, op->getResult(0).getType()}, op);
     if (!fresh) {
+      noteUsers(op->getResult(0)); // the uses that change
       op->getResult(0).replaceAllUsesWith(it->second->getResult(0));
       if (listener)
         listener->notifyOperationErased(op);
-      op->erase();
+      eraseOp(op);
       it->second->setLoc(unknown);
       continue;
     }
     if (op->getBlock() != &entry) {
       op->moveBefore(&entry.front());
       op->setLoc(unknown);
+      noteChanged(op);
     } else if (&entry.front() != op && !kept.contains(op->getPrevNode())) {
       op->moveBefore(&entry.front());
+      noteChanged(op);
     }
+    // Its users need no check: the front of the entry block dominates
+    // every op of the function.
     kept.insert(op);
   }
 }
@@ -219,6 +225,10 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
     fn->walk<WalkOrder::PreOrder>([&](Operation *op) { local->visit(op); });
   }
   CleanupSurvey &found = given ? *given : *local;
+  // Inside the pipeline, what the rewrites do is noted (ChangeLog.h).
+  ChangeLogListener noting(listener);
+  if (activeChangeLog())
+    listener = &noting;
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/FixedPoint.h"
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -57,14 +59,14 @@ struct FixedPointPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FixedPointPass)
 
   FixedPointPass(std::vector<FamilyPass> family, int maxRounds,
-                 bool checkReports)
+                 bool checkReports, bool verifyChanges)
       : family(std::move(family)), maxRounds(maxRounds),
-        checkReports(checkReports) {
+        checkReports(checkReports), verifyChanges(verifyChanges) {
     buildSteps();
   }
   FixedPointPass(const FixedPointPass &other)
       : PassWrapper(other), family(other.family), maxRounds(other.maxRounds),
-        checkReports(other.checkReports) {
+        checkReports(other.checkReports), verifyChanges(other.verifyChanges) {
     buildSteps();
   }
 
@@ -112,8 +114,12 @@ struct FixedPointPass
       anyChange |= *changed;
     }
     regionOps.reset();
-    // Unchanged, or verified after its last change inside that pass's step
-    // (FixedPoint.h): no verifier run after this pass.
+    // The noted ops were verified after each pass; the whole function is
+    // verified once, after the last change (FixedPoint.h).
+    if (verifyChanges && anyChange && failed(verify(fn)))
+      return signalPassFailure();
+    // Unchanged, or verified after its last change: no verifier run after
+    // this pass.
     markAllAnalysesPreserved();
   }
 
@@ -140,35 +146,65 @@ struct FixedPointPass
     if (checkReports)
       before.emplace(fn);
     unchanged = false;
-    LogicalResult result = success();
-    // The passes share the function's RegionOps until one changes it.
-    lk::tileas::RegionOpsCache shared(fn, &regionOps);
-    if (firstRound) {
-      result = runPipeline(steps[i], fn);
-    } else {
-      // Later rounds: errors only (a warning was the first round's).
-      ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &d) {
-        return success(d.getSeverity() != DiagnosticSeverity::Error);
-      });
-      result = runPipeline(steps[i], fn);
-    }
-    if (!unchanged || failed(result))
+    log.clear();
+    LogicalResult result = runLogged(fn, i, firstRound);
+    // A pass that noted its change preserved all analyses (ChangeLog.h).
+    bool changed = !unchanged || log.changed;
+    if (changed || failed(result))
       regionOps.reset();
     if (failed(result))
       return failure();
-    if (checkReports && unchanged && OperationFingerPrint(fn) != *before) {
-      Pass &pass = *std::next(steps[i].getPasses().begin());
+    Pass &pass = *std::next(steps[i].getPasses().begin());
+    if (checkReports && !changed && OperationFingerPrint(fn) != *before) {
       fn.emitError() << "the pass " << pass.getName()
                      << " changed the function but preserved all analyses "
                         "(reported no change)";
       return failure();
     }
-    return !unchanged;
+    if (changed && failed(verifyNoted(fn, pass)))
+      return failure();
+    return changed;
+  }
+
+  /// Runs pass `i`'s step, noting its changes in `log` when the driver
+  /// verifies them.
+  LogicalResult runLogged(func::FuncOp fn, size_t i, bool firstRound) {
+    std::optional<lk::tileas::ActiveChangeLog> logging;
+    if (verifyChanges)
+      logging.emplace(&log);
+    // The passes share the function's RegionOps until one changes it.
+    lk::tileas::RegionOpsCache shared(fn, &regionOps);
+    if (firstRound)
+      return runPipeline(steps[i], fn);
+    // Later rounds: errors only (a warning was the first round's).
+    ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &d) {
+      return success(d.getSeverity() != DiagnosticSeverity::Error);
+    });
+    return runPipeline(steps[i], fn);
+  }
+
+  /// After `pass` changed `fn`: the ops it noted verify (ChangeLog.h);
+  /// with checkReports the whole function does too, so that a change the
+  /// pass did not note shows here, named, and not only at the end.
+  LogicalResult verifyNoted(func::FuncOp fn, Pass &pass) {
+    if (!verifyChanges)
+      return success();
+    if (failed(log.verify()))
+      return fn.emitError()
+             << "the function is invalid after the pass " << pass.getName();
+    if (checkReports && failed(verify(fn)))
+      return fn.emitError()
+             << "the function is invalid after the pass " << pass.getName()
+             << ", outside the ops it noted as changed";
+    return success();
   }
 
   std::vector<FamilyPass> family;
   int maxRounds;
   bool checkReports;
+  /// The passes note their changes, verified after each (ChangeLog.h).
+  bool verifyChanges;
+  lk::tileas::ChangeLog log;
   /// Written by a step's last pass.
   bool unchanged = false;
   /// The function's RegionOps while no pass changed it (RegionOps.h).
@@ -180,7 +216,7 @@ struct FixedPointPass
 
 std::unique_ptr<Pass>
 lk::tileas::createFixedPointPass(std::vector<FamilyPass> family, int maxRounds,
-                                 bool checkChangeReports) {
+                                 bool checkChangeReports, bool verifyChanges) {
   return std::make_unique<FixedPointPass>(std::move(family), maxRounds,
-                                          checkChangeReports);
+                                          checkChangeReports, verifyChanges);
 }

@@ -28,9 +28,10 @@ static std::vector<lk::tileas::FamilyPass> family() {
 /// The family runs until the function stops changing (FixedPoint.h), so
 /// that a second run of the pipeline changes nothing.
 void lk::tileas::buildTileASLayoutPipeline(OpPassManager &pm,
-                                           bool checkChangeReports) {
+                                           bool checkChangeReports,
+                                           bool verifyChanges) {
   pm.nest<func::FuncOp>().addPass(
-      createFixedPointPass(family(), 6, checkChangeReports));
+      createFixedPointPass(family(), 6, checkChangeReports, verifyChanges));
 }
 
 void lk::tileas::registerTileASLayoutPipeline() {

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
@@ -154,12 +155,14 @@ private:
     return Canonical{t->alloc, Offset{0, {chosen}}, hops};
   }
 
-  /// Records the ops a builder inserts.
-  struct Recorder : OpBuilder::Listener {
+  /// Records the ops a builder inserts, and tells `next` (may be null).
+  struct Recorder : RewriterBase::ForwardingListener {
+    using ForwardingListener::ForwardingListener;
     SmallVector<Operation *> ops;
     void notifyOperationInserted(Operation *op,
-                                 OpBuilder::InsertPoint) override {
+                                 OpBuilder::InsertPoint previous) override {
       ops.push_back(op);
+      ForwardingListener::notifyOperationInserted(op, previous);
     }
   };
 
@@ -169,7 +172,7 @@ private:
   /// index computed in a branch or the loop body does not reach there).
   std::optional<Canonical> traceFromOutside(Value v, Operation *scope,
                                             OpBuilder &builder) {
-    Recorder recorder;
+    Recorder recorder(builder.getListener());
     OpBuilder inner(builder.getContext(), &recorder);
     inner.setInsertionPoint(builder.getInsertionBlock(),
                             builder.getInsertionPoint());
@@ -183,7 +186,7 @@ private:
     if (ok)
       return c;
     for (Operation *op : llvm::reverse(recorder.ops))
-      op->erase();
+      eraseOp(op);
     return std::nullopt;
   }
 
@@ -286,7 +289,7 @@ unsigned rewriteBufferSelect(SelectOp select, Warner &warner,
                              LayoutEquality &eq) {
   if (!isMemory(memKindOf(select.getType())))
     return 0;
-  OpBuilder b(select);
+  OpBuilder b(select, insertionNoter());
   Tracer tracer;
   std::optional<Canonical> c = tracer.traceSelect(select, b);
   if (!c) {
@@ -303,8 +306,9 @@ unsigned rewriteBufferSelect(SelectOp select, Warner &warner,
     replacement = CopyOp::create(b, select.getLoc(), select.getType(), view,
                                  fresh, b.getStringAttr("universal"));
   }
+  noteUsers(select.getResult()); // the uses that change
   select.replaceAllUsesWith(replacement);
-  select.erase();
+  eraseOp(select);
   return c->hops;
 }
 
@@ -323,13 +327,15 @@ unsigned rewriteLoopCarried(scf::ForOp loop, Warner &warner) {
         arg.getUsers(), [&](Operation *user) { return user == yield; });
     if (onlyYielded && loop.getResult(i).use_empty())
       continue; // nothing refers to the alias
-    OpBuilder b(loop);
+    OpBuilder b(loop, insertionNoter());
     Tracer tracer;
     std::optional<Canonical> c = tracer.trace(arg, b);
     if (!c) {
       warner.cannotFind(loop, tracer);
       continue;
     }
+    noteUsers(arg); // the uses that change (the yield's too: harmless)
+    noteUsers(loop.getResult(i));
     arg.replaceUsesWithIf(
         init, [&](OpOperand &use) { return use.getOwner() != yield; });
     loop.getResult(i).replaceAllUsesWith(init);
@@ -371,7 +377,8 @@ struct RemoveBufferAlias
           << "buffer aliases: " << sweeps << " sweeps rewrote, deepest alias "
           << "chain " << deepest;
     // Unchanged: no verifier run, and the pipeline's fixed point sees it.
-    if (!changed)
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (!changed || logChange())
       markAllAnalysesPreserved();
   }
 

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/RegionOps.h"
@@ -226,7 +227,10 @@ void rebuildWithout(Operation *op, const llvm::BitVector &deadResults) {
   for (OpResult r : op->getResults())
     if (!deadResults[r.getResultNumber()])
       r.replaceAllUsesWith(fresh->getResult(kept++));
-  op->erase();
+  eraseOp(op);
+  noteChanged(fresh);
+  for (Value r : fresh->getResults())
+    noteUsers(r);
 }
 
 /// Erases the slots in `dead` of `op` in one step; returns how many went.
@@ -254,14 +258,18 @@ size_t eraseSlots(Operation *op, const Slots &slots,
     descending(indices);
     for (unsigned k : indices)
       owner->eraseOperand(k);
+    noteChanged(owner);
   }
   for (auto &[block, indices] : argsOf) {
     descending(indices);
     for (unsigned k : indices)
       block->eraseArgument(k);
+    noteChanged(block->getParentOp());
   }
-  for (auto &[result, x] : carried)
+  for (auto &[result, x] : carried) {
+    noteUsers(result); // the uses that change
     Value(result).replaceAllUsesWith(x);
+  }
   if (deadResults.any())
     rebuildWithout(op, deadResults);
   return dead.size();
@@ -304,7 +312,8 @@ struct RemoveDeadArgs
       (void)lk::tileas::cleanupConversions(getOperation());
     }
     // Unchanged: no verifier run, and the pipeline's fixed point sees it.
-    if (!changed)
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (!changed || logChange())
       markAllAnalysesPreserved();
   }
 

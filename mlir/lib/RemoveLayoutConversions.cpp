@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
@@ -101,9 +102,11 @@ LogicalResult propagateBufferLayouts(ArrayRef<ConvertLayoutOp> work,
                                  b.getI64IntegerAttr(0));
       src.replaceAllUsesExcept(view.getResult(),
                                SmallPtrSet<Operation *, 2>{cvt, view});
+      noteUsers(view.getResult());
     }
     cvt.getResult().replaceAllUsesWith(src);
-    cvt.erase();
+    eraseOp(cvt);
+    noteRetyped(src); // the producer, the view, the conversion's users
     changed = true;
   }
   return success(ok);
@@ -162,6 +165,8 @@ LogicalResult propagateRegisterLayouts(ArrayRef<Operation *> work,
     auto cvt =
         ConvertLayoutOp::create(b, op->getLoc(), oldType, op->getResult(0));
     op->getResult(0).replaceAllUsesExcept(cvt.getResult(), cvt);
+    noteRetyped(op->getResult(0)); // `op` (operands too) and `cvt`
+    noteUsers(cvt.getResult());
   }
   return success(ok);
 }
@@ -189,6 +194,10 @@ bool unifyIfArms(scf::IfOp op) {
     builder.setInsertionPointAfter(op);
     auto cvt = ConvertLayoutOp::create(builder, op->getLoc(), target, result);
     result.replaceAllUsesExcept(cvt.getResult(), cvt);
+    noteChanged(thenYield); // and the if, their parent
+    noteChanged(elseYield);
+    noteRetyped(result);
+    noteUsers(cvt.getResult());
     changed = true;
   }
   return changed;
@@ -230,7 +239,9 @@ bool commuteThroughPair(ProduceOneOp produce) {
     return false;
   produce.getValueMutable().assign(cvt.getSource());
   slot.setType(cvt.getSource().getType());
-  cvt.erase();
+  eraseOp(cvt);
+  noteChanged(produce);
+  noteRetyped(slot);
   return true;
 }
 
@@ -315,6 +326,8 @@ private:
           pinsBefore[key[cvt].first] != pinsBefore[b + 1])
         continue; // stays here and in every range around
       cvt->moveBefore(begin);
+      noteChanged(cvt);
+      noteUsers(cvt.getResult());
       key[cvt] = {b, key[cvt].second};
       changed = true;
       if (!mergeWithTwin(cvt))
@@ -330,9 +343,10 @@ private:
       auto twin = dyn_cast<ConvertLayoutOp>(user);
       if (twin && twin != cvt && twin->getBlock() == &block &&
           keyOf(twin) < key[cvt] && twin.getType() == cvt.getType()) {
+        noteUsers(cvt.getResult()); // the uses that change
         cvt.getResult().replaceAllUsesWith(twin.getResult());
         key.erase(cvt);
-        cvt.erase();
+        eraseOp(cvt);
         return true;
       }
     }
@@ -439,7 +453,8 @@ struct RemoveLayoutConversions
       return signalPassFailure();
     // Unchanged: the verifier need not run again, and the fixed point of
     // tileas-layout-pipeline sees that this pass found nothing to do.
-    if (!changed)
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (!changed || logChange())
       markAllAnalysesPreserved();
   }
 };

@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/RegionOps.h"
 
@@ -111,7 +112,8 @@ struct ResolveAgentBoundary
       if (failed(handOver(crossing.first, crossing.second, uses)))
         return signalPassFailure();
     // No crossing: no verifier run, and the pipeline's fixed point sees it.
-    if (crossings.empty())
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (crossings.empty() || logChange())
       markAllAnalysesPreserved();
   }
 
@@ -132,7 +134,7 @@ struct ResolveAgentBoundary
                           LayoutAttr(), "", std::nullopt));
     Operation *sw = outermostSwitch(agent, agentAround(v.getParentRegion()));
     Location loc = v.getLoc();
-    OpBuilder b(sw);
+    OpBuilder b(sw, insertionNoter());
     Value buf = AllocTensorOp::create(b, loc, smem);
     Value written =
         CopyOp::create(b, loc, smem, v, buf, b.getStringAttr("universal"));
@@ -141,8 +143,10 @@ struct ResolveAgentBoundary
     b.setInsertionPointToStart(&agent->front());
     Value consumed = ConsumeOneOp::create(b, loc, smem, slot);
     Value converted = ConvertLayoutOp::create(b, loc, tile, consumed);
-    for (OpOperand *use : uses)
+    for (OpOperand *use : uses) {
       use->set(converted);
+      noteChanged(use->getOwner());
+    }
     ++numHandoffs;
     return success();
   }

@@ -47,6 +47,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/RegionOps.h"
@@ -391,7 +392,7 @@ Value boundAt(OpBuilder &b, const SlicePlan &p, int64_t k) {
 /// Replaces the loop of `p` by its slices.
 void rewrite(const SlicePlan &p) {
   scf::ForOp loop = p.loop;
-  OpBuilder b(loop);
+  OpBuilder b(loop, insertionNoter());
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute a : loop->getDiscardableAttrs())
     if (a.getName() != kSliceCount)
@@ -414,8 +415,10 @@ void rewrite(const SlicePlan &p) {
     carried.assign(slice.getResults().begin(), slice.getResults().end());
     lb = ub;
   }
+  for (Value r : loop.getResults())
+    noteUsers(r); // the uses that change
   loop.replaceAllUsesWith(carried);
-  loop.erase();
+  eraseOp(loop);
 }
 
 /// True when an ancestor of `loop` carries sliceCount (the ancestor's plan
@@ -453,7 +456,8 @@ struct Slicing : lk::tileas::impl::TileASSlicingBase<Slicing> {
       return signalPassFailure();
     // No sliced loop: no verifier run, and the pipeline's fixed point sees
     // it.
-    if (plans.empty())
+    // Changed inside the pipeline: the driver verifies the noted ops.
+    if (plans.empty() || logChange())
       markAllAnalysesPreserved();
   }
 };

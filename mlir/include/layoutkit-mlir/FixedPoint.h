@@ -32,11 +32,19 @@
 /// test finds a fixed point within four rounds, so a second run of the pipeline
 /// changes nothing (docs/mlir.md, "The randomized test").
 ///
-/// Verification: with the pass manager's verifier on, the function is
-/// verified after each pass that changed it, inside the step; the driver
-/// itself then preserves all analyses, so that the pass manager does not
-/// verify again the function it leaves, which is the one verified after
-/// its last change. (Each step's pipeline clears the function's analyses
+/// Verification (`verifyChanges`, on by default): the family's passes note
+/// the ops they change in the driver's ChangeLog (ChangeLog.h); a pass that
+/// changed the function says so to the log and preserves all analyses, so
+/// that the pass manager does not verify the whole function after it, and
+/// the driver verifies the noted ops instead (an error names the pass),
+/// and the whole function once after the last change, before it returns;
+/// it then preserves all analyses itself, so that the pass manager does
+/// not verify that function again. With `checkChangeReports` the driver
+/// also verifies the whole function after each changing pass, so that a
+/// change a pass failed to note is reported with the pass's name. Without
+/// `verifyChanges` the passes report as MLIR's contract says, and the pass
+/// manager's verifier, when on, checks the whole function after each pass
+/// that changed it. (Each step's pipeline clears the function's analyses
 /// when it ends, so no analysis of the function is cached to go stale.)
 ///
 /// The driver keeps the function's RegionOps (RegionOps.h) for its passes
@@ -71,7 +79,8 @@ struct FamilyPass {
 /// The pass over `family`, in order.
 std::unique_ptr<mlir::Pass>
 createFixedPointPass(std::vector<FamilyPass> family, int maxRounds,
-                     bool checkChangeReports = false);
+                     bool checkChangeReports = false,
+                     bool verifyChanges = true);
 
 } // namespace lk::tileas
 

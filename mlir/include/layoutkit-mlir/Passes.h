@@ -33,9 +33,12 @@ namespace lk::tileas {
 
 /// Adds the family's passes, in order, to `pm` (nested on func.func), run
 /// to a fixed point (FixedPoint.h); `checkChangeReports` makes each round
-/// check that its passes report their changes.
+/// check that its passes report their changes; `verifyChanges` (off only
+/// where the pass manager's verifier is off too) verifies after each pass
+/// the ops it changed and the whole function once at the end.
 void buildTileASLayoutPipeline(mlir::OpPassManager &pm,
-                               bool checkChangeReports = false);
+                               bool checkChangeReports = false,
+                               bool verifyChanges = true);
 /// Registers `tileas-layout-pipeline`.
 void registerTileASLayoutPipeline();
 

@@ -22,12 +22,28 @@
 //    again at once: a* a b c; one that changes twice is reported, naming
 //    the pass, and the pipeline fails.
 //
+// Verification (ChangeLog.h): a pass "break" retypes the i32 result of
+// `arith.addi %a, %b : i32` to i64, which its verifier rejects (operands
+// and result of one type), and tells the log it changed the function
+// (so that the pass manager does not verify it):
+//
+//  * noting the retyped value: the driver reports the addi's error and
+//    names the pass;
+//  * not noting it (a pass that forgets a change): the driver's one
+//    whole-function verification at the end reports the addi's error, and
+//    with checkChangeReports the driver names the pass and says that the
+//    invalid op is outside what it noted;
+//  * with the driver's verification and the pass manager's verifier off,
+//    nothing reports it (what the two checks above catch is the change).
+//
 // Exit status 0 when every check holds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/FixedPoint.h"
+#include "layoutkit-mlir/ChangeLog.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -67,6 +83,53 @@ struct ToyPass : PassWrapper<ToyPass, OperationPass<func::FuncOp>> {
   int runs = 0;
   std::string *log;
 };
+
+/// Retypes the result of the function's first op to i64 (see above),
+/// noting it in the driver's log when `note` is set.
+struct BreakPass : PassWrapper<BreakPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BreakPass)
+
+  explicit BreakPass(bool note) : note(note) {}
+  BreakPass(const BreakPass &other) = default;
+
+  StringRef getArgument() const override { return "lk-break"; }
+  StringRef getName() const override { return "break"; }
+  void runOnOperation() override {
+    Value sum = getOperation().getBody().front().front().getResult(0);
+    sum.setType(IntegerType::get(&getContext(), 64));
+    if (note)
+      lk::tileas::noteRetyped(sum);
+    if (lk::tileas::logChange())
+      markAllAnalysesPreserved();
+  }
+
+  bool note;
+};
+
+/// The errors of the driver running BreakPass once on a valid function;
+/// `failedRun` tells whether the pipeline failed.
+std::string driveBreak(MLIRContext &ctx, bool note, bool check, bool verify,
+                       bool &failedRun) {
+  OwningOpRef<ModuleOp> m =
+      parseSourceString<ModuleOp>("func.func @f(%a: i32, %b: i32) -> i32 {\n"
+                                  "  %s = arith.addi %a, %b : i32\n"
+                                  "  return %s : i32\n"
+                                  "}",
+                                  &ctx);
+  std::vector<lk::tileas::FamilyPass> family = {
+      {[note] { return std::make_unique<BreakPass>(note); }, false}};
+  PassManager pm(&ctx);
+  pm.enableVerifier(verify);
+  pm.nest<func::FuncOp>().addPass(lk::tileas::createFixedPointPass(
+      std::move(family), 1, check, /*verifyChanges=*/verify));
+  std::string diag;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    diag += d.str() + "\n";
+    return success();
+  });
+  failedRun = failed(pm.run(*m));
+  return diag;
+}
 
 struct Member {
   const char *name;
@@ -123,7 +186,7 @@ void expectLog(MLIRContext &ctx, const std::vector<Member> &members, bool check,
 
 int main() {
   DialectRegistry registry;
-  registry.insert<func::FuncDialect>();
+  registry.insert<func::FuncDialect, arith::ArithDialect>();
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
 
@@ -148,6 +211,27 @@ int main() {
              diag == "the pass a is marked idempotent but a second run "
                      "changed the function\n",
          "a false idempotence mark is reported: got '" + got + "' " + diag);
+
+  // MLIR's verifier on the retyped addi (the SameOperandsAndResultType
+  // trait), then the driver's error naming the pass.
+  const std::string addi = "'arith.addi' op requires the same type for all "
+                           "operands and results\n";
+  diag = driveBreak(ctx, /*note=*/true, false, true, failedRun);
+  expect(failedRun && diag == addi + "the function is invalid after the "
+                                     "pass break\n",
+         "a noted invalid change is reported, naming the pass: " + diag);
+  diag = driveBreak(ctx, /*note=*/false, false, true, failedRun);
+  expect(failedRun && diag == addi,
+         "an unnoted invalid change is reported at the end: " + diag);
+  diag = driveBreak(ctx, /*note=*/false, true, true, failedRun);
+  expect(failedRun && diag == addi + "the function is invalid after the "
+                                     "pass break, outside the ops it noted "
+                                     "as changed\n",
+         "checkChangeReports names a pass that left an unnoted invalid op: " +
+             diag);
+  diag = driveBreak(ctx, /*note=*/true, false, false, failedRun);
+  expect(!failedRun && diag.empty(),
+         "with no verification the invalid change passes: " + diag);
 
   if (failures == 0)
     std::printf("all passed\n");
