@@ -21,7 +21,7 @@
 // BM_Verify times one run of MLIR's verifier on the same functions: one
 // walk of the IR that does the same work per op at every size, so its time
 // per op shows what the machine's caches alone do to a walk as the
-// function grows.
+// function grows; BM_Walk times a bare walk (each op's operand count).
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,7 +154,40 @@ void BM_Verify(benchmark::State &state) {
   }
 }
 
+/// One walk of the function that reads each op's operand count: the least
+/// a pass that looks at every op does, so its time per op is what a walk
+/// of the IR costs at each size (building is not timed).
+void BM_Walk(benchmark::State &state) {
+  std::unique_ptr<MLIRContext> owned = benchContext();
+  MLIRContext &ctx = *owned;
+  OwningOpRef<ModuleOp> m; // freed untimed, as in BM_Pipeline
+  int64_t operands = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    m = build(ctx, state.range(0));
+    if (!m) {
+      state.SkipWithError("the function could not be built");
+      state.ResumeTiming();
+      continue;
+    }
+    state.ResumeTiming();
+    operands = 0;
+    m->walk([&](Operation *op) { operands += op->getNumOperands(); });
+    benchmark::DoNotOptimize(operands);
+  }
+  state.counters["operands"] = static_cast<double>(operands);
+}
+
 } // namespace
+
+BENCHMARK(BM_Walk)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(30000)
+    ->Arg(100000)
+    ->Arg(300000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK(BM_Verify)
     ->Arg(1000)

@@ -48,8 +48,7 @@ namespace {
 /// region, `v` is an argument of a block that holds `user` (or an op
 /// around it), or the result of an op before that op in the block; else
 /// MLIR's DominanceInfo decides (`dom`, built when first needed).
-bool dominatesUse(Value v, Operation *user,
-                  std::optional<DominanceInfo> &dom) {
+bool dominatesUse(Value v, Operation *user, std::optional<DominanceInfo> &dom) {
   Block *block = v.getParentBlock();
   Operation *at = block->findAncestorOpInBlock(*user);
   if (at && block->getParent()->hasOneBlock()) {

@@ -382,14 +382,20 @@ struct RemoveBufferAlias
       markAllAnalysesPreserved();
   }
 
+  /// The function's selects (IR order) and loops (post-order): found for
+  /// the first sweep, then kept (a sweep erases the selects it rewrites,
+  /// and creates neither selects nor loops; it erases no loop).
+  SmallVector<SelectOp> selects;
+  SmallVector<scf::ForOp> loops;
+
   /// Rewrites every select and loop once; true when an alias was rewritten.
   /// The first sweep (sweeps == 0) sets `bound` to 1 + the alias ops and
-  /// takes them from the function's RegionOps (RegionOps.h); a later one,
-  /// after a rewrite, walks the function.
+  /// takes them from the function's RegionOps (RegionOps.h); a later one
+  /// takes the lists the sweep before it left.
   bool sweep(Warner &warner, size_t &bound) {
-    SmallVector<SelectOp> selects;
-    SmallVector<scf::ForOp> loops;
     if (sweeps == 0) {
+      selects.clear();
+      loops.clear();
       std::optional<lk::tileas::RegionOps> local;
       const lk::tileas::RegionOps &found =
           lk::tileas::regionOpsOf(getOperation(), local);
@@ -398,24 +404,20 @@ struct RemoveBufferAlias
       for (Operation *op : found.postOrder)
         if (auto l = dyn_cast<scf::ForOp>(op))
           loops.push_back(l);
-    } else {
-      getOperation()->walk([&](Operation *op) {
-        if (auto s = dyn_cast<SelectOp>(op))
-          selects.push_back(s);
-        else if (auto l = dyn_cast<scf::ForOp>(op))
-          loops.push_back(l);
-      });
-    }
-    if (sweeps == 0)
       bound = 1 + selects.size() + loops.size();
+    }
     unsigned rewritten = 0;
     auto note = [&](unsigned depth) {
       rewritten += depth != 0;
       deepest = std::max(deepest, depth);
     };
     LayoutEquality eq;
-    for (SelectOp s : selects)
-      note(rewriteBufferSelect(s, warner, eq));
+    // A select rewritten (depth != 0) was erased: it leaves the list.
+    llvm::erase_if(selects, [&](SelectOp s) {
+      unsigned depth = rewriteBufferSelect(s, warner, eq);
+      note(depth);
+      return depth != 0;
+    });
     for (scf::ForOp l : loops)
       note(rewriteLoopCarried(l, warner));
     numAliases += rewritten;
