@@ -17,10 +17,12 @@
 /// its last change changed nothing: the function is still its output, so
 /// the rounds a* b* c*, a* b c stop before that last a when a is
 /// idempotent. A pass reports that it changed nothing by preserving all
-/// analyses (MLIR's contract; it also spares the verifier run after it);
-/// each pass runs in a dynamic pipeline between two marker passes,
-/// TileASStepBegin and TileASStepEnd, that read the report from the
-/// analysis manager. The passes must keep that contract;
+/// analyses (MLIR's contract; it also spares the verifier run after it),
+/// and, with `verifyChanges`, that it changed the function by telling the
+/// change log (see Verification below); each pass runs in a dynamic
+/// pipeline between two marker passes, TileASStepBegin and TileASStepEnd,
+/// that read the report from the analysis manager. The passes must keep
+/// that contract;
 /// `checkChangeReports` checks it with the function's OperationFingerPrint
 /// around each pass (an error names the pass), and checks each idempotent
 /// pass that changed the function by running it again at once (an error
