@@ -445,8 +445,8 @@ TEST(Analysis, RefusesLayoutsBeyondItsBound) {
   // 2^20 is analysed.
   const char *mem = "S[(8,64):(64,1)]";
   for (const char *warps : {"4611686018427387904", "4096"}) {
-    std::string d = std::string("S[(8,64):(1@laneid,1@m)] + R[") + warps +
-                    ":1@warpid]";
+    std::string d =
+        std::string("S[(8,64):(1@laneid,1@m)] + R[") + warps + ":1@warpid]";
     auto r = replication(tileOf(d));
     ASSERT_FALSE(r) << d;
     EXPECT_NE(r.error().message.find("512 elements x " + std::string(warps) +
@@ -454,9 +454,9 @@ TEST(Analysis, RefusesLayoutsBeyondItsBound) {
               std::string::npos)
         << r.error().message;
   }
-  EXPECT_TRUE(sharedAccess(access("S[(8,64):(1@laneid,1@m)] + R[2048:1@warpid]",
-                                  mem, 16, 2),
-                           Arch::Sm90));
+  EXPECT_TRUE(sharedAccess(
+      access("S[(8,64):(1@laneid,1@m)] + R[2048:1@warpid]", mem, 16, 2),
+      Arch::Sm90));
 }
 
 } // namespace
