@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace lk::api {
 
@@ -78,23 +80,23 @@ void writeString(std::string &out, std::string_view s) {
   out += '"';
 }
 
+/// The shortest of %.15g .. %.17g that reads back as d, with ".0" added
+/// to a whole number (36.0, not 36: a double stays a double in the JSON,
+/// as every front end writes it); null for inf and nan.
 void writeDouble(std::string &out, double d) {
   if (!std::isfinite(d)) {
     out += "null";
     return;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  // The shortest of %.15g .. %.17g that reads back as d.
-  for (int digits = 15; digits < 17; ++digits) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", digits, d);
-    if (std::strtod(shorter, nullptr) == d) {
-      out += shorter;
-      return;
-    }
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (digits == 17 || std::strtod(buf, nullptr) == d)
+      break;
   }
   out += buf;
+  if (std::strpbrk(buf, ".e") == nullptr)
+    out += ".0";
 }
 
 void write(std::string &out, const Value &v) {

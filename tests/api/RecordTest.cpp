@@ -57,6 +57,11 @@ TEST(Record, DoublesReadBackAndNonFiniteIsNull) {
   EXPECT_EQ(api::toJson(Value(std::numeric_limits<double>::infinity())),
             "null");
   EXPECT_EQ(api::toJson(Value(INT64_MIN)), "-9223372036854775808");
+  // A whole double keeps its point, as the CLI's JSON writes it: 36.0
+  // (not the int 36), -2.0, 1e+20.
+  EXPECT_EQ(api::toJson(Value(36.0)), "36.0");
+  EXPECT_EQ(api::toJson(Value(-2.0)), "-2.0");
+  EXPECT_EQ(api::toJson(Value(1e20)), "1e+20");
 }
 
 TEST(Describe, PresetRecord) {
