@@ -196,7 +196,8 @@ TEST(CliNewCommands, Gather) {
   const json doc = j.json();
   EXPECT_EQ(doc["result"]["cost"]["shuffles"], 2);
   EXPECT_EQ(doc["result"]["cost"]["selects"], 0);
-  EXPECT_EQ(runCli({"gather", l, l, "--axis", "1"}).status, 1);
+  // --dtype is required: a usage error (exit 2) without it.
+  EXPECT_EQ(runCli({"gather", l, l, "--axis", "1"}).status, 2);
   EXPECT_EQ(runCli({"gather", l, l, "--axis", "7", "--dtype", "f32"}).status,
             1);
 }

@@ -80,7 +80,7 @@ TEST(PaperCommand, ReduceHandDerived) {
 TEST(PaperCommand, ReduceNeedsAnAxis) {
   CliRun r = runCli(
       {"paper", "reduce", "{register: [(1)], lane: [(2)]} -> {dim0: 4}"});
-  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.status, 2); // a usage error, as a missing argument
   EXPECT_NE(r.err.find("--axis is required"), std::string::npos) << r.err;
 }
 

@@ -471,7 +471,7 @@ TEST(PlanCommand, EmitCudaMasked) {
 
 TEST(PlanCommand, BadDtype) {
   CliRun missing = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)"});
-  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(missing.status, 2); // a usage error, as a missing argument
   EXPECT_TRUE(contains(missing.err, "--dtype is required")) << missing.err;
   CliRun unknown =
       runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f17"});

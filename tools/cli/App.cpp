@@ -106,6 +106,8 @@ std::unique_ptr<Binding> bind(CLI::App &root, const CommandSpec &spec) {
       opt->type_name(o.valueName);
       if (!o.choices.empty())
         opt->check(CLI::IsMember(o.choices));
+      if (o.required)
+        opt->required();
     }
     b->options.push_back(opt);
   }

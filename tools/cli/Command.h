@@ -71,6 +71,9 @@ struct OptionSpec {
   std::string help;
   bool isFlag = false;
   std::vector<std::string> choices;
+  /// A missing required option is a usage error (exit 2), as a missing
+  /// positional argument is.
+  bool required = false;
 };
 
 struct Invocation;

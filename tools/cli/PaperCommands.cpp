@@ -152,9 +152,6 @@ Expected<Reply> runTable4(const Invocation &) {
 
 Expected<Reply> runReduce(const Invocation &inv) {
   LK_TRY(cute::ElementType type, inv.dtypeOption("f32"));
-  if (!inv.option("axis"))
-    return Diagnostic::error("--axis is required: the output dim to reduce "
-                             "along, e.g. --axis 1");
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(linear::LinearLayout l,
@@ -225,7 +222,12 @@ std::vector<CommandSpec> paperCommands() {
         "(1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}' --axis 0"},
        {{"LAYOUT", "a distributed layout, as for 'layoutkit plan'",
          Arity::One}},
-       {{"axis", "N", "the output dim to reduce along (required)", false, {}},
+       {{"axis",
+         "N",
+         "the output dim to reduce along (required)",
+         false,
+         {},
+         true},
         {"dtype", "TYPE", "element type (default f32)", false, {}},
         {"shape",
          "SHAPE",

@@ -277,10 +277,11 @@ std::vector<CommandSpec> planCommands() {
          Arity::One}},
        {{"dtype",
          "TYPE",
-         "element type (required), e.g. f16, bf16, f8e4m3, "
-         "f32, f64: 8, 16, 32 or 64 bits",
+         "element type (required: it decides the vector width and the "
+         "banks), e.g. f16, bf16, f8e4m3, f32, f64: 8, 16, 32 or 64 bits",
          false,
-         {}},
+         {},
+         true},
         {"logical",
          "SHAPE",
          "the logical shape when it is not a power of two, e.g. (48,24): "
@@ -338,7 +339,8 @@ std::vector<CommandSpec> planCommands() {
          "TYPE",
          "element type (required): 8, 16, 32 or 64 bits",
          false,
-         {}},
+         {},
+         true},
         {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
        runGather},
   };
