@@ -988,30 +988,38 @@ Example:
         "in bit order");
   m.def(
       "standard_layout",
-      [](py::object params, const std::vector<int64_t> &shape) {
+      [](py::object params, py::object shapeArg) {
         if (py::isinstance<py::str>(params)) {
           std::string text = params.cast<std::string>();
           if (api::candidateSyntaxes(text).front() !=
               api::Syntax::StandardParams)
-            return ttgirLayout(text, py::cast(shape));
-          return unwrap(linear::toLinearLayout(
-              unwrap(linear::parseEncodingJson(text)), shape));
-        }
-        if (!py::isinstance<py::dict>(params))
+            return ttgirLayout(text, shapeArg);
+        } else if (!py::isinstance<py::dict>(params)) {
           throw py::type_error("params: a dict of Triton's parameters, their "
                                "JSON text or TTGIR text");
+        }
+        // Only a TTGIR tensor type gives its own shape.
+        if (shapeArg.is_none())
+          raise(Diagnostic::error("standard-layout parameters need shape=, "
+                                  "the tensor shape, e.g. (64,64)"));
+        std::vector<int64_t> shape = shapeArg.cast<std::vector<int64_t>>();
+        if (py::isinstance<py::str>(params))
+          return unwrap(linear::toLinearLayout(
+              unwrap(linear::parseEncodingJson(params.cast<std::string>())),
+              shape));
         Expected<LinearLayout> l = linear::toLinearLayout(
             encodingOf(params.cast<py::dict>(), "params"), shape);
         if (!l)
           raise(l.error(), parameterPath("params", l.error()));
         return std::move(*l);
       },
-      py::arg("params"), py::arg("shape"),
+      py::arg("params"), py::arg("shape") = py::none(),
       "Triton's standard layout from its parameters (a dict with 'kind': "
       "blocked, nvidia_mma, amd_mfma, amd_wmma, intel_dpas, "
       "dot_operand, slice, swizzled_shared, nvmma_shared, "
       "shmem_for_reg_to_reg), that dict as JSON text, or TTGIR text, "
-      "over a tensor shape");
+      "over a tensor shape (optional for a TTGIR tensor type, which gives "
+      "it)");
   m.def(
       "blocked",
       [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,

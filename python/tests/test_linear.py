@@ -132,3 +132,17 @@ def test_owner_grid():
     # thread 0 everywhere.
     with pytest.raises(lk.LayoutError, match="'offset' of size 4"):
         lk.LinearLayout("{offset: [(1), (2)]} -> {dim0: 4}").owner_grid()
+
+
+def test_standard_layout_shape_from_a_tensor_type():
+    attr = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+            "warpsPerCTA = [1, 1], order = [1, 0]}>")
+    typed = lk.standard_layout(f"tensor<8x16xf16, {attr}>")
+    assert typed == lk.standard_layout(attr, [8, 16])
+    # Without a type, and for a dict, the shape must be given.
+    with pytest.raises(lk.LayoutError, match="needs the tensor shape"):
+        lk.standard_layout(attr)
+    with pytest.raises(lk.LayoutError, match="need shape="):
+        lk.standard_layout({"kind": "blocked", "sizePerThread": [1, 4],
+                            "threadsPerWarp": [8, 4], "warpsPerCTA": [1, 1],
+                            "order": [1, 0]})

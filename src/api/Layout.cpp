@@ -6,6 +6,8 @@
 
 #include "layoutkit/api/Layout.h"
 
+#include "layoutkit/core/Join.h"
+
 #include "layoutkit/cute/Attribute.h"
 #include "layoutkit/cute/BasisDescriptor.h"
 #include "layoutkit/cute/Text.h"
@@ -82,9 +84,10 @@ std::string AnyLayout::str() const {
 
 namespace {
 
-/// The text after leading blanks.
+/// The text after leading blanks (a UTF-8 byte-order mark opening it
+/// counts as one, as the readers' Lexer skips it).
 std::string_view trimmed(std::string_view text) {
-  size_t p = 0;
+  size_t p = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p])))
     ++p;
   return text.substr(p);
@@ -140,16 +143,17 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
     for (const IntTuple::Node &n : o.shape->leaves())
       given.push_back(n.value);
     if (typed && shape != given)
-      return Diagnostic::error("the tensor type's shape and " + o.shapeName +
-                               " " + o.shape->str() + " disagree");
+      return Diagnostic::error(
+          "the tensor type's shape (" + joinIntegers(shape, ",") + ") and " +
+          o.shapeName + " " + o.shape->str() + " disagree");
     shape = std::move(given);
   } else if (!typed) {
     if (t.encoding.kind == linear::EncodingKind::Linear)
       return AnyLayout{Syntax::TtgirText, *t.encoding.linear, std::nullopt};
-    return Diagnostic::error("a TTGIR layout attribute needs the tensor "
-                             "shape: write its type, e.g. 'tensor<128x64xf16, "
-                             "#ttg...>', or give " +
-                             o.shapeName);
+    return Diagnostic::error(
+        "a TTGIR layout attribute needs the tensor shape: write its type, "
+        "e.g. 'tensor<128x64xf16, #ttg...>'" +
+        (o.shapeName.empty() ? std::string() : ", or give " + o.shapeName));
   }
   Expected<linear::LinearLayout> l = linear::toLinearLayout(t.encoding, shape);
   if (!l)

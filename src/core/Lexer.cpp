@@ -13,6 +13,9 @@
 namespace lk {
 
 void Lexer::skipBlanks() {
+  // A UTF-8 byte-order mark opening the text (a pasted file) is blank.
+  if (pos_ == 0 && text_.substr(0, 3) == "\xEF\xBB\xBF")
+    pos_ = 3;
   while (pos_ < text_.size()) {
     char c = text_[pos_];
     if (c == ' ' || c == '\t' || c == '\r' || (newlinesAreBlank_ && c == '\n'))

@@ -381,6 +381,10 @@ Status interpret(Encoding &e, std::span<const EncodingField> fields) {
                        [&](const EncodingField &f) { return f.name == n; });
   };
   if (e.kind == EncodingKind::AmdMfma) {
+    if (e.versionMajor > 4) // Triton's range: the CDNA generations
+      return Diagnostic::error("amd_mfma: version must be 0 to 4, got " +
+                               std::to_string(e.versionMajor))
+          .about(has("version") ? "version" : "versionMajor");
     if (has("instrShape")) {
       if (e.instrShape.size() < 2 || e.instrShape.size() > 3)
         return Diagnostic::error("field 'instrShape' of amd_mfma is [m, n] "

@@ -98,7 +98,7 @@ TEST(ApiParseLayout, TtgirTextIsALinearLayoutOverItsShape) {
       parseLayout(std::string("tensor<8x32xf16, ") + kBlocked14 + ">", o);
   ASSERT_FALSE(both.hasValue());
   EXPECT_EQ(both.error().message,
-            "the tensor type's shape and --shape (8,16) disagree");
+            "the tensor type's shape (8,32) and --shape (8,16) disagree");
   // A #ttg.linear attribute alone is its own layout.
   Expected<AnyLayout> lin = parseLayout(
       "#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>");
@@ -138,6 +138,23 @@ TEST(ApiParseLayout, EachGrammarReadsItsModel) {
   ASSERT_TRUE(l.hasValue()) << l.error().message;
   EXPECT_EQ(l->model(), Model::Linear);
   EXPECT_EQ(*l->linear(), *linear::parseLinearLayout(linearText));
+}
+
+TEST(ApiParseLayout, AByteOrderMarkOpeningTheTextIsBlank) {
+  // A pasted file may open with the UTF-8 BOM (EF BB BF): every grammar
+  // reads the text after it as it reads the text alone.
+  const std::string texts[] = {
+      "(4,8):(8,1)", "S[(8,4,2):(4@laneid,1@laneid,1)]",
+      "{register: [(1)], lane: [(2)]} -> {dim0: 4}",
+      std::string("tensor<8x16xf16, ") + kBlocked14 + ">",
+      std::string("#b = ") + kBlocked14 + "\ntensor<8x16xf16, #b>"};
+  for (const std::string &text : texts) {
+    Expected<AnyLayout> plain = parseLayout(text);
+    ASSERT_TRUE(plain.hasValue()) << text << ": " << plain.error().render();
+    Expected<AnyLayout> bom = parseLayout("\xEF\xBB\xBF" + text);
+    ASSERT_TRUE(bom.hasValue()) << text << ": " << bom.error().render();
+    EXPECT_EQ(bom->str(), plain->str());
+  }
 }
 
 TEST(ApiParseLayout, AttributeKeepsSwizzleAndElementType) {

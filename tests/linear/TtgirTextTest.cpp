@@ -278,6 +278,13 @@ TEST(TtgirText, DiagnosticsPointAtTheField) {
                 .first,
             "CGALayout and CTAsPerCGA/CTASplitNum/CTAOrder are two spellings "
             "of one field; give one");
+  // An mfma version past Triton's 0..4, at the field as written.
+  //          1         2         3
+  // 1234567890123456789012345678901234
+  // #ttg.amd_mfma<{version = 7, ...
+  EXPECT_EQ(errorOf("#ttg.amd_mfma<{version = 7, warpsPerCTA = [2, 2], "
+                    "instrShape = [32, 32], isTransposed = true}>"),
+            (P{"amd_mfma: version must be 0 to 4, got 7", 16}));
 }
 
 TEST(TtgirText, DiagnosticsKeepTheLineOfADump) {

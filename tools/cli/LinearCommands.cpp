@@ -36,10 +36,12 @@ using namespace lk::linear;
 namespace {
 
 /// A linear layout: its text, or Triton's TTGIR text (a tensor type, or a
-/// `#ttg.linear` attribute, gives the shape). Other text is read as the
-/// linear grammar, so its diagnostic is that grammar's.
+/// `#ttg.linear` attribute, gives the shape: these commands take no
+/// --shape). Other text is read as the linear grammar, so its diagnostic
+/// is that grammar's.
 Expected<LinearLayout> layoutParam(const Invocation &inv, size_t i) {
-  LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
+  api::ParseOptions options;
+  options.shapeName.clear();
   if (api::candidateSyntaxes(inv.text(i)).front() != api::Syntax::TtgirText)
     options.syntax = api::Syntax::LinearText;
   LK_TRY(api::AnyLayout l,

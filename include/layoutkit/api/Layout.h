@@ -115,7 +115,9 @@ struct ParseOptions {
   /// The shape StandardParams and BasisDescriptor need (their leaves are
   /// the tensor's extents for StandardParams).
   std::optional<IntTuple> shape;
-  /// How diagnostics name the shape, e.g. "--shape" in the CLI.
+  /// How diagnostics name the shape, e.g. "--shape" in the CLI; empty
+  /// where the caller takes no shape (a TTGIR attribute's diagnostic then
+  /// asks for its tensor type only).
   std::string shapeName = "a shape";
 };
 
