@@ -47,6 +47,12 @@ struct StepMarker : PassWrapper<StepMarker, OperationPass<func::FuncOp>> {
       (void)getAnalysis<StepUnchanged>();
     else
       *unchanged = getCachedAnalysis<StepUnchanged>().has_value();
+    // A pass that logged its change preserved "all" analyses only to skip
+    // the whole-function verifier (ChangeLog.h): none cached before the
+    // change may outlive it.
+    if (!first && lk::tileas::activeChangeLog() &&
+        lk::tileas::activeChangeLog()->changed)
+      getAnalysisManager().clear();
     markAllAnalysesPreserved();
   }
 
@@ -119,7 +125,11 @@ struct FixedPointPass
     if (verifyChanges && anyChange && failed(verify(fn)))
       return signalPassFailure();
     // Unchanged, or verified after its last change: no verifier run after
-    // this pass.
+    // this pass. A changed function keeps no cached analysis (they would
+    // describe the IR before the pipeline), so preserving "all" of them
+    // preserves none.
+    if (anyChange)
+      getAnalysisManager().clear();
     markAllAnalysesPreserved();
   }
 
