@@ -238,11 +238,12 @@ void bindAnalyses(py::module_ &m) {
         py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
         py::arg("access_bytes"), py::arg("arch") = "sm_90",
         "Shared-memory wavefronts per instruction of a warp's access "
-        "(access()['shared'])");
+        "(the shared_memory field of access())");
   m.def("global_access", part(&api::AccessAnalysis::global),
         py::arg("distributed"), py::arg("memory"), py::arg("element_bits"),
         py::arg("access_bytes"), py::arg("arch") = "sm_90",
-        "Coalescing of a warp's global access (access()['global']): 32-byte "
+        "Coalescing of a warp's global access (the global_memory field of "
+        "access()): 32-byte "
         "sectors and 128-byte lines touched; "
         "efficiency = requested bytes / (32 * sectors)");
   m.def(
