@@ -33,6 +33,7 @@
 #include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/cute/ElementType.h"
 #include "layoutkit/cute/Text.h"
@@ -184,8 +185,10 @@ Expected<int64_t> integerArg(const emscripten::val &js, const char *what,
   if (!(std::fabs(v) < 9007199254740992.0) || std::trunc(v) != v) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.17g", v);
-    return Diagnostic::error(std::string(what) + " " + buf + ": expected " +
-                             expected);
+    bool inexact = std::trunc(v) == v; // whole, but 2^53 or more
+    return Diagnostic::error(
+        std::string(what) + " " + buf + ": expected " + expected +
+        (inexact ? " below 2^53 (a JS number is not exact beyond)" : ""));
   }
   return int64_t(v);
 }
@@ -381,14 +384,15 @@ std::string presetsJson() {
   for (const tile::Preset &p : tile::presets())
     rows.push_back(api::describe(p).add("group", "tile preset"));
   // smem_row_major_8x64 under the 128B swizzle: the conflict-free read of
-  // the bank example (docs/design.md §6.3).
+  // the bank example (docs/design.md §6.3), the page's own example (no
+  // tile preset: `tile presets` and Python do not list it).
   rows.push_back(Record()
                      .add("name", "smem_swizzled_128B_8x64")
                      .add("layout", "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]")
                      .add("shape", Value::ints({8, 64}))
                      .add("summary", "(8,64) f16 tile with the 128B swizzle: "
                                      "a column read is conflict-free")
-                     .add("group", "tile preset"));
+                     .add("group", "bank example"));
   for (const char *name :
        {"mma.m16n8k16.f16.A", "mma.m16n8k16.f16.B", "mma.m16n8k16.f16.C",
         "wgmma.m64n64k16.f16.C", "tcgen05.ld.32x32b.x2"}) {
@@ -416,10 +420,10 @@ std::string presetsJson() {
 /// The bank of each logical element of a plan's staging buffer, with the
 /// logical shape's leaves and the memory layout's text.
 Expected<Record> stagingBanks(const api::PlanReport &r,
-                              const std::string &shape, int64_t bits) {
+                              const std::vector<int64_t> &leaves,
+                              int64_t bits) {
   if (!r.memory.tile)
     return Diagnostic::error("the staging layout has no tile form to draw");
-  LK_TRY(std::vector<int64_t> leaves, api::parseShapeLeaves(shape));
   LK_TRY(tile::MemoryLayout memory, tile::MemoryLayout::of(*r.memory.tile));
   LK_TRY(std::vector<int64_t> banks,
          tile::elementBanks(memory, bits, kMaxDrawn));
@@ -431,12 +435,23 @@ Expected<Record> stagingBanks(const api::PlanReport &r,
   if (!fits || cells != int64_t(banks.size()))
     return Diagnostic::error("the staging buffer has " +
                              std::to_string(banks.size()) +
-                             " elements, not the logical shape's " + shape);
+                             " elements, not the logical shape's (" +
+                             joinIntegers(leaves, ",") + ")");
   return Record()
       .add("layout", memory.str())
       .add("shape", Value::ints(leaves))
       .add("dtype_bits", bits)
       .add("banks", Value::ints(banks));
+}
+
+/// The page's parse options over `shape` (none when blank: a TTGIR tensor
+/// type gives its own), for the layouts of plan, reduce and gather.
+Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
+  api::ParseOptions o = parseOptions();
+  if (shape.find_first_not_of(" \t") != std::string::npos) {
+    LK_TRY(o.shape, cute::parseIntTuple(shape));
+  }
+  return o;
 }
 
 /// Plans the conversion src -> dst: {"ok":true,"plan":<plan record>,
@@ -445,9 +460,7 @@ Expected<Record> stagingBanks(const api::PlanReport &r,
 /// under the plan's memory layout, tile::elementBanks).
 std::string planJson(std::string src, std::string dst, std::string shape,
                      std::string dtype, std::string logical) {
-  api::ParseOptions o = parseOptions();
-  LK_BIND_TRY(s, cute::parseIntTuple(shape), "shape");
-  o.shape = s;
+  LK_BIND_TRY(o, shapeOptions(shape), "shape");
   LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
@@ -460,7 +473,12 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   LK_BIND_TRY(rec, api::describe(planned), "plan");
   Value staging, stagingError;
   if (planned.report.plan.smem) {
-    auto banks = stagingBanks(planned.report, shape, type.bits);
+    // The logical shape: the source's output dims (the shape given, or
+    // the one a TTGIR tensor type gives).
+    std::vector<int64_t> leaves;
+    for (int d = 0; d < a.numOutDims(); ++d)
+      leaves.push_back(a.outDim(d).size());
+    auto banks = stagingBanks(planned.report, leaves, type.bits);
     if (banks)
       staging = *banks;
     else
@@ -469,16 +487,6 @@ std::string planJson(std::string src, std::string dst, std::string shape,
   return api::toJson(ok().add("plan", rec)
                          .add("staging", staging)
                          .add("staging_error", stagingError));
-}
-
-/// The page's parse options over `shape` (none when blank), for the
-/// layouts of reduce and gather (read as `plan` reads its sides).
-Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
-  api::ParseOptions o = parseOptions();
-  if (shape.find_first_not_of(" \t") != std::string::npos) {
-    LK_TRY(o.shape, cute::parseIntTuple(shape));
-  }
-  return o;
 }
 
 /// A JS number as an axis (integerArg).
