@@ -564,18 +564,33 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     }
     return true;
   }
-  Modes f;
-  if (!leavesOf(l, f))
-    return false;
-  for (int i = 0; i < f.n; ++i)
-    if (f.d[i] == 0)
-      f.s[i] = 1;
+  // One pass over l's leaves gives coalesce(l) with stride-0 modes as
+  // size 1: size-1 leaves are dropped, a leaf s:d merges into the mode
+  // before it when that mode's s*d == d, and a mode left with d < 0 is
+  // the general path's error (a negative leaf that merges had a negative
+  // mode before it).
   Modes m;
-  coalesceModes(f, false, m);
-  for (int i = 0; i < m.n; ++i)
-    if (m.d[i] < 0)
+  int64_t reach = 0;
+  bool reachOk = false;
+  for (int k = 0, e = l.s->span, leaves = 0; k < e; ++k) {
+    if (l.s[k].rank != kLeaf)
+      continue;
+    const int64_t s = l.s[k].value, d = l.d[k].value;
+    if (l.d[k].basis != 0 || ++leaves > kLeaves)
       return false;
-  if (m.n == 1 && m.d[0] == 0) {
+    if (s == 1 || d == 0)
+      continue;
+    if (m.n > 0 && reachOk && reach == d) {
+      m.s[m.n - 1] *= s; // shapes multiply to at most the size
+    } else {
+      if (d < 0)
+        return false;
+      m.s[m.n] = s;
+      m.d[m.n++] = d;
+    }
+    reachOk = !mulOverflows(s, d, reach);
+  }
+  if (m.n == 0) { // stride 0 only: compact(cotarget)
     int64_t total = 1;
     for (int k = 0; k < nc; ++k)
       if (mulOverflows(total, cot[k], total))
@@ -598,27 +613,37 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
     m.s[j] = ks;
     m.d[j] = kd;
   }
-  // The divisions below form one dependent chain, and each 64-bit idiv
-  // takes 10+ cycles, so the ones with a known quotient are skipped: the
-  // first stride is divided by cur = 1.
-  Modes r;
+  // The result's modes d_i/cur:cur, then restShape:cur, coalesced: no two
+  // merge (a mode's shape times its stride is at most d_i < d_i*s_i, the
+  // next stride, for s_i >= 2), so coalescing only drops the size-1 modes
+  // (all of them: 1:0). The divisions form one dependent chain, and each
+  // 64-bit idiv takes 10+ cycles, so the first, by cur = 1, is skipped.
+  out.n = 0;
   int64_t cur = 1;
   for (int i = 0; i < m.n; ++i) {
     int64_t newShape = i == 0 ? m.d[0] : m.d[i] / cur;
     if (newShape == 0)
       return false;
-    r.s[r.n] = newShape;
-    r.d[r.n++] = cur;
+    if (newShape != 1) {
+      out.s[out.n] = newShape;
+      out.d[out.n++] = cur;
+    }
     if (mulOverflows(m.d[i], m.s[i], cur))
       return false;
   }
-  int64_t restShape, reach;
+  int64_t restShape;
   if (!restShapeOf(cur, cot, nc, restShape) ||
       (Stored && mulOverflows(restShape, cur, reach)))
     return false;
-  r.s[r.n] = restShape;
-  r.d[r.n++] = restShape == 1 ? 0 : cur;
-  coalesceModes(r, false, out);
+  if (restShape != 1) {
+    out.s[out.n] = restShape;
+    out.d[out.n++] = cur;
+  }
+  if (out.n == 0) {
+    out.s[0] = 1;
+    out.d[0] = 0;
+    out.n = 1;
+  }
   return true;
 }
 
