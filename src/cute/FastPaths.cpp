@@ -1210,6 +1210,57 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
          shapes == s;
 }
 
+/// Mode A_i divided by the tile T (its leaves `tl`, a leaf or a flat
+/// tuple) when A_i coalesces to one mode of stride x: A_i composes leaf by
+/// leaf, y becoming y*x (0 for y == 0), so the pair is (T scaled by x,
+/// rest scaled by x) with rest = complement(T, size(A_i)). When A_i's
+/// size S is known (`size` > 0) and (T, rest) has shapes multiplying to S
+/// and terms sum (t-1)*e equal to S-1 (a bijection onto [0, S)), the
+/// pair's size and terms |x|*(S-1) are A_i's own and `exact` stays.
+/// Declines an overflow and a result past kInline nodes.
+/// Example: (8,8):(8,64) = 64:8 by (4,2):(1,8): rest (2,4):(4,16), pair
+/// ((4,2),(2,4)):((8,64),(32,128)), exact.
+[[gnu::always_inline]] inline bool
+divideOneModeInto(View tl, int leaves, bool leaf, int64_t x, const Modes &rest,
+                  int64_t size, NodeSink &w, bool &exact) {
+  const int nodes = 1 + (leaf ? 1 : 1 + leaves) + rest.n + (rest.n > 1);
+  if (w.n + nodes > kInline)
+    return false;
+  int64_t shapes = 1, terms = 0, t;
+  Node *s = w.s + w.n, *d = w.d + w.n;
+  putNode(s, 0, 2, nodes);
+  putNode(d, 0, 2, nodes);
+  int k = 1;
+  auto put = [&](int64_t sv, int64_t dv) {
+    int64_t st = 0;
+    if ((dv != 0 && mulOverflows(dv, x, st)) ||
+        mulOverflows(shapes, sv, shapes) || mulOverflows(sv - 1, dv, t) ||
+        addOverflows(terms, t, terms))
+      return false;
+    putNode(s + k, sv);
+    putNode(d + k++, st);
+    return true;
+  };
+  if (!leaf) {
+    putNode(s + k, 0, leaves, leaves + 1);
+    putNode(d + k++, 0, leaves, leaves + 1);
+  }
+  for (int j = 0; j < leaves; ++j)
+    if (tl.s[j].rank != kLeaf || tl.d[j].basis != 0 ||
+        !put(tl.s[j].value, tl.d[j].value))
+      return false;
+  if (rest.n > 1) {
+    putNode(s + k, 0, rest.n, rest.n + 1);
+    putNode(d + k++, 0, rest.n, rest.n + 1);
+  }
+  for (int j = 0; j < rest.n; ++j)
+    if (!put(rest.s[j], rest.d[j]))
+      return false;
+  w.n += nodes;
+  exact &= size > 0 && shapes == size && terms == size - 1;
+  return true;
+}
+
 /// Mode A_i divided by a layout tile T that is a leaf or a flat tuple of
 /// leaves, appended to `w` as divideInto appends it to a Writer: the pair
 /// (A_i o T, A_i o complement(T, shape(coalesce(A_i)))), a leaf by a leaf
@@ -1217,6 +1268,7 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
 /// after its children, at the position kept for it. Declines any other
 /// tile, and before any write that could pass kInline nodes (a composed
 /// leaf takes one node, or 1 + m for the m > 1 modes of A_i's composer).
+bool divideModeComposed(View a, const Tiler &t, NodeSink &w, bool &exact);
 bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   if (t.kind != Tiler::Kind::Layout)
     return false;
@@ -1230,18 +1282,40 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
     exact &= quotientKeepsMode(q, a.s->value);
     return true;
   }
-  exact = false;
+  return divideModeComposed(a, t, w, exact);
+}
+
+/// divideModeInto's modes other than a leaf by a leaf (out of line: the
+/// composer inlined into logical_divide cost its leaf forms registers).
+[[gnu::noinline]] bool divideModeComposed(View a, const Tiler &t, NodeSink &w,
+                                          bool &exact) {
   View tv = viewOf(t.layout);
   bool leaf = tv.s->rank == kLeaf;
   int leaves = leaf ? 1 : tv.s->rank;
   Modes fa, rest;
-  if ((!leaf && (leaves < 1 || tv.s->span != leaves + 1)) || !leavesOf(a, fa))
+  if (!leaf && (leaves < 1 || tv.s->span != leaves + 1))
+    return false;
+  if (a.s->rank == kLeaf && a.d->basis == 0 && a.s->value >= 2) {
+    // A_i = s:d is its own coalesced mode (as the Composer builds it):
+    // the rest is complement(T, s), the scale d.
+    const int64_t sv = a.s->value;
+    return complementModes(tv, &sv, 1, rest) &&
+           divideOneModeInto(View{tv.s + !leaf, tv.d + !leaf}, leaves, leaf,
+                             a.d->value, rest, sv, w, exact);
+  }
+  if (!leavesOf(a, fa))
     return false;
   Composer c(fa);
   // Room for a composed leaf, and the tuple nodes kept before it.
   const int most = c.lhs.n == 1 ? 1 : 1 + c.lhs.n;
   auto room = [&](int kept) { return w.n + kept + most <= kInline; };
-  if (!divideRest(fa, c, tv, rest) || !room(2))
+  if (!divideRest(fa, c, tv, rest))
+    return false;
+  if (c.lhs.n == 1) // S = size(A_i) unless fa ends in a size-1 leaf
+    return divideOneModeInto(
+        View{tv.s + !leaf, tv.d + !leaf}, leaves, leaf, c.lhs.d[0], rest,
+        fa.n == 0 || fa.s[fa.n - 1] == 1 ? 0 : c.lhs.s[0], w, exact);
+  if (!room(2))
     return false;
   int pair = w.n++, tuple = leaf ? -1 : w.n++;
   // The tile's leaves: itself, or a flat tuple's children (a () declines).
@@ -1263,6 +1337,7 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   if (rest.n > 1)
     w.tuple(restTuple, rest.n);
   w.tuple(pair, 2);
+  exact = false;
   return c.distributive();
 }
 
@@ -1925,7 +2000,9 @@ bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
 
 /// The groupings of a by-mode divide or product (CuTe's zip2_by and the
 /// tiled and flat unpackings).
-enum class Group { Zipped, Tiled, Flat };
+/// ByMode is the by-mode divide itself, ((tile_0, rest_0), ..., others..),
+/// which groupLeavesInline writes as the groupings.
+enum class Group { Zipped, Tiled, Flat, ByMode };
 
 /// The by-mode divide or product `v` by a tiler of r >= 2 modes that are
 /// all layouts, of rank R >= 2: mode i < r of `l` is (tile_i, rest_i), the
@@ -2039,6 +2116,9 @@ template <class R> void fallBack(R &r, R &&g) {
   r = std::move(g);
 }
 
+/// Defined with the groupings, whose one-pass form it shares.
+bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out);
+
 } // namespace
 
 Path general::lastPath() { return tLastPath; }
@@ -2111,6 +2191,8 @@ Expected<Layout> left_inverse(const Layout &l) {
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) || // leaf by leaf
+        serve(Path::DivideLeafModes,
+              divideLeafModes(a, t, *r)) || // leaf modes by leaf tiles
         serve(Path::DivideModes,
               divideModes(a, t, *r)) || // by-mode, flat tiles
         serve(Path::DivideWhole,
@@ -2195,10 +2277,12 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
                   Layout &out) {
   if constexpr (R != 0)
     r = R; // known: the loop below unrolls
+  constexpr bool byMode = how == Group::ByMode;
+  static_assert(!(byMode && Product), "by-mode products: productByMode");
   Node *s, *d;
   out.nodesForOverwrite(kInline, s, d);
-  const int tiles = 1 + (how != Group::Flat);
-  int k = tiles + r + (how == Group::Zipped);
+  const int tiles = 1 + (how != Group::Flat && !byMode);
+  int k = byMode ? 1 : tiles + r + (how == Group::Zipped);
   bool exact = !Product;
   Extent ext; // a product's size and cosize, leaf by leaf
   View m{as + 1, ad + 1};
@@ -2214,16 +2298,28 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
     const int64_t sv = m.s->value, dv = m.d->value, tv = ts.value,
                   ev = td.value;
     if constexpr (!Product) {
-      // divideLeaves, written as it is computed.
+      // divideLeaves, written as it is computed: the tile at tileAt, the
+      // rest at k (one node, or a pair of three); by modes the pair node
+      // first, at `pair`, written once the rest's span is known.
       int64_t tileStride, span, rd;
       if (ev < 0 || mulOverflows(ev, dv, tileStride))
         return false;
-      putNode(&s[tiles + i], tv);
-      putNode(&d[tiles + i], tileStride);
+      const int pair = k, tileAt = byMode ? k + 1 : tiles + i;
+      if (byMode)
+        k += 2;
+      putNode(&s[tileAt], tv);
+      putNode(&d[tileAt], tileStride);
+      auto closePair = [&] {
+        if (byMode) {
+          putNode(&s[pair], 0, 2, k - pair);
+          putNode(&d[pair], 0, 2, k - pair);
+        }
+      };
       if (tv == 1 || ev == 0) { // T's image is {0}: the rest is A's mode
         putNode(&s[k], sv);
         putNode(&d[k++], sv == 1 ? 0 : dv);
         exact &= tv == 1;
+        closePair();
         continue;
       }
       if (mulOverflows(tv, ev, span) || mulOverflows(span, dv, rd))
@@ -2233,6 +2329,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
       if (ev == 1 || rs == 1) { // one rest mode, or none (1:0)
         putNode(&s[k], ev == 1 ? rs : ev);
         putNode(&d[k++], ev == 1 ? (rs == 1 ? 0 : rd) : dv);
+        closePair();
         continue;
       }
       putNode(&s[k], 0, 2, 3);
@@ -2242,6 +2339,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
       putNode(&s[k + 2], rs);
       putNode(&d[k + 2], rd);
       k += 3;
+      closePair();
       continue;
     }
     // leafProductRest, written as it is computed: (s:d, rest).
@@ -2304,12 +2402,13 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
     putNode(&s[at], 0, r + extra, n - at);
     putNode(&d[at], 0, r + extra, n - at);
   }
-  if (how != Group::Flat) {
+  if (how != Group::Flat && !byMode) {
     putNode(&s[1], 0, r, 1 + r);
     putNode(&d[1], 0, r, 1 + r);
   }
   const int rootRank = how == Group::Zipped  ? 2
                        : how == Group::Tiled ? 1 + r + extra
+                       : byMode              ? r + extra
                                              : 2 * r + extra;
   putNode(&s[0], 0, rootRank, n);
   putNode(&d[0], 0, rootRank, n);
@@ -2418,6 +2517,32 @@ template <bool Product, Group How>
     return groupLeavesInline<Product, How>(as, ad, t.modes.data(), int(r), out);
   return groupLeavesWide<Product>(a, t, How, out);
 }
+
+/// logical_divide of A by a by-mode tiler of r leaf tiles over A's leaf
+/// modes i < r (a tile by (8:1,4:1)), as groupLeaves writes the
+/// groupings: each mode's (tile, rest) in closed form (divideLeaves), A's
+/// modes past r copied. Declines results that could pass the inline
+/// nodes (1 + 5 per divided mode + A's other nodes; divideModes takes
+/// those) and anything groupLeavesInline declines.
+/// Example: logical_divide((64,32):(32,1), (8:1,4:1))
+///          = ((8,8),(4,8)):((32,256),(1,4)).
+namespace {
+bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  if (t.kind != Tiler::Kind::Tuple || as->rank < 1 ||
+      as[1].rank != kLeaf) // A's first mode a leaf
+    return false;
+  constexpr Group by = Group::ByMode;
+  const Tiler *tm = t.modes.data();
+  if (t.modes.size() == 2)
+    return as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
+           groupLeavesInline<false, by, 2>(as, ad, tm, 2, out);
+  const size_t r = t.modes.size();
+  return r >= 1 && r <= size_t(kLeaves) && size_t(as->rank) >= r &&
+         1 + 4 * int(r) + as->span - 1 <= kInline &&
+         groupLeavesInline<false, by>(as, ad, tm, int(r), out);
+}
+} // namespace
 
 /// The public divide or product `op` of `a` by a tuple tiler of >= 2
 /// modes, regrouped by regroupModes into `out`.
