@@ -1381,7 +1381,7 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   w.tuple(0, r);
   int n = w.n;
   Node *s = w.s, *d = w.d;
-  out.nodesForOverwrite(size_t(n), s, d);
+  out.truncateNodes(size_t(n));
   return exact || fitsInt64(s, d, n);
 }
 
@@ -1994,7 +1994,7 @@ bool composeModes(const Layout &a, const Tiler &t, Layout &out) {
   int n = w.n;
   s[0] = tupleNode(int(r), n);
   d[0] = tupleNode(int(r), n);
-  out.nodesForOverwrite(size_t(n), s, d);
+  out.truncateNodes(size_t(n));
   return fitsInt64(s, d, n);
 }
 
@@ -2412,7 +2412,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
                                              : 2 * r + extra;
   putNode(&s[0], 0, rootRank, n);
   putNode(&d[0], 0, rootRank, n);
-  out.nodesForOverwrite(size_t(n), s, d);
+  out.truncateNodes(size_t(n));
   if constexpr (Product) {
     for (int j = 0; j < nOthers; ++j)
       if (m.s[j].rank == kLeaf && !ext.add(m.s[j].value, m.d[j].value))

@@ -196,6 +196,11 @@ public:
   [[gnu::always_inline]] Node *nodesForOverwrite(size_t count) {
     return nodes_.resizeForOverwrite(count);
   }
+  /// Sets the node count to `count` <= nodeCount(), keeping the first
+  /// `count` nodes: a result written into nodesForOverwrite's larger block.
+  [[gnu::always_inline]] void truncateNodes(size_t count) {
+    nodes_.truncate(count);
+  }
 
   class Builder;
 

@@ -87,6 +87,12 @@ public:
     --size_;
   }
   void clear() { size_ = 0; }
+  /// Sets the size to n <= size(); the first n elements stay. No capacity
+  /// check: for a result written in place into a larger block.
+  [[gnu::always_inline]] void truncate(size_t n) {
+    assert(n <= size_);
+    size_ = n;
+  }
   void resize(size_t n, const T &fill = T()) {
     if (n > capacity_)
       grow(n);

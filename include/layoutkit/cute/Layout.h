@@ -83,6 +83,12 @@ public:
     shape = shape_.nodesForOverwrite(count);
     stride = stride_.nodesForOverwrite(count);
   }
+  /// Sets both node counts to `count` <= the count nodesForOverwrite set,
+  /// keeping the nodes written: a result of fewer nodes than reserved.
+  [[gnu::always_inline]] void truncateNodes(size_t count) {
+    shape_.truncateNodes(count);
+    stride_.truncateNodes(count);
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
