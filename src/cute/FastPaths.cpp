@@ -1852,6 +1852,9 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
 /// complement(A, s*c) = c:s with c = cosize(T) = 1 + (t-1)*|e|, and T
 /// composed with it is t:e*s (t:0 for c == 1). Any other A, or an
 /// overflow, declines (to the array path, then the general one).
+/// @post a layout of the leaves s:1 and t:x has terms (s-1) +
+/// (t-1)*|e|*s = s*c - 1 that fit as s*c does, and for x != 0 (c > 1,
+/// so t <= c) a size s*t that fits too.
 [[gnu::always_inline]] inline bool productRestLeaf(const Layout &a,
                                                    const Layout &b, int64_t &s,
                                                    int64_t &ts, int64_t &x) {
@@ -1902,7 +1905,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   nd[ai] = leafNode(1);
   ns[xi] = leafNode(ts);
   nd[xi] = leafNode(x);
-  return fitsInt64(ns, nd, 4);
+  int64_t size; // productRestLeaf's @post: only x == 0's size is unknown
+  return x != 0 || !mulOverflows(s, ts, size);
 }
 
 /// composition(A, T) for a by-mode tiler T of r <= rank(A) modes that

@@ -683,6 +683,22 @@ TEST(FastPaths, CosizeOnePastInt64IsTheGeneralError) {
 
 // Results past a tuple's 65535 nodes are the general construction's error,
 // also where the fast path would copy whole operands (logical_product).
+// blocked/raked_product(s:1, t:e) skips the range pass: its terms are
+// s*cosize(T) - 1, checked, and for e == 0 (cosize 1) only its size s*t
+// can pass int64: 2^32 * 2^31 = 2^63 does, 2^32 * (2^31 - 1) does not.
+TEST(FastPaths, RankedLeafSizePastInt64IsTheGeneralError) {
+  Layout a = L("4294967296:1");
+  for (const char *b : {"2147483648:0", "2147483647:0", "2147483648:1"})
+    for (bool raked : {false, true}) {
+      Layout lb = L(b);
+      auto r = raked ? raked_product(a, lb) : blocked_product(a, lb);
+      auto g = raked ? general::raked_product(a, lb)
+                     : general::blocked_product(a, lb);
+      EXPECT_TRUE(same(r, g)) << b << raked;
+      EXPECT_EQ(bool(r), std::string(b) == "2147483647:0") << b << raked;
+    }
+}
+
 TEST(FastPaths, ResultPastMaxNodesIsTheGeneralError) {
   std::string half = "(";
   for (int k = 0; k < 30000; ++k)
