@@ -1831,11 +1831,18 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   }
   if (mulOverflows(ts, te, te_) || mulOverflows(te_, d, rd))
     return false;
-  int64_t r = ceilDiv(s, te_);
+  // te_ >= 2 and s >= 1. When T's span divides s the shapes multiply to
+  // s and the terms telescope to A's (s-1)*|d|: the result fits as A
+  // does, with no range pass (quotientKeepsMode).
+  const int64_t q = s / te_, r = q + (s - q * te_ != 0);
+  const bool exact = s - q * te_ == 0;
   if (te == 1 || r == 1) { // one mode left, or none (1:0)
     ns[2] = leafNode(te == 1 ? r : te);
     nd[2] = leafNode(te == 1 ? (r == 1 ? 0 : rd) : d);
-    return storeNodes(ns, nd, 3, out);
+    if (!exact)
+      return storeNodes(ns, nd, 3, out);
+    out.assignNodes(ns, nd, 3);
+    return true;
   }
   ns[0] = tupleNode(2, 5);
   nd[0] = tupleNode(2, 5);
@@ -2412,7 +2419,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
   }
   const int rootRank = how == Group::Zipped  ? 2
                        : how == Group::Tiled ? 1 + r + extra
-                       : byMode              ? r + extra
+                       : byMode              ? int(as->rank)
                                              : 2 * r + extra;
   putNode(&s[0], 0, rootRank, n);
   putNode(&d[0], 0, rootRank, n);
