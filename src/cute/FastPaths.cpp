@@ -752,15 +752,19 @@ bool composeTree(const Layout &a, const Layout &b, Layout &out) {
 /// `c` composes it: complement(T, shape(coalesce(A))) as modes, for A's
 /// leaves `fa` (coalesced again without keeping a last size-1 extent when
 /// fa ends in one, where c's modes differ from coalesce(A)'s).
-[[gnu::always_inline]] inline bool
-divideRest(const Modes &fa, const Composer &c, View tile, Modes &rest) {
+[[gnu::always_inline]] inline bool divideRest(const Modes &fa, const Modes &lhs,
+                                              View tile, Modes &rest) {
   Modes plain;
-  const Modes *ca = &c.lhs;
+  const Modes *ca = &lhs;
   if (fa.n > 0 && fa.s[fa.n - 1] == 1) {
     coalesceModes(fa, false, plain);
     ca = &plain;
   }
   return complementModes(tile, ca->s, ca->n, rest);
+}
+[[gnu::always_inline]] inline bool
+divideRest(const Modes &fa, const Composer &c, View tile, Modes &rest) {
+  return divideRest(fa, c.lhs, tile, rest);
 }
 
 /// logical_divide(A, T) for a layout T: (A o T, A o complement(T,
@@ -800,34 +804,42 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
   Modes fa, rest;
   if (t.kind != Tiler::Kind::Layout || !leavesOf(viewOf(a), fa))
     return false;
-  const Composer c(fa);
+  Modes lhs; // the Composer's modes of A, without its reach
+  coalesceModes(fa, /*keepLastExtent=*/true, lhs);
   const View tv = viewOf(t.layout);
   const int nt = tv.s->span;
-  if (c.lhs.n != 1 || !divideRest(fa, c, tv, rest))
+  if (lhs.n != 1 || !divideRest(fa, lhs, tv, rest))
     return false;
   const int size = 1 + nt + rest.n + (rest.n > 1);
   if (size > kInline)
     return false;
-  const int64_t x = c.lhs.d[0];
+  const int64_t x = lhs.d[0];
   Node *s, *d;
   out.nodesForOverwrite(size_t(size), s, d);
   s[0] = tupleNode(2, size);
   d[0] = tupleNode(2, size);
-  if (!scaledCopy(tv, x, s + 1, d + 1))
+  Extent e; // of (T, rest) unscaled: T's fits (a layout's), the rest's
+  if (!scaledCopy(tv, x, s + 1, d + 1, &e))
     return false;
   int k = 1 + nt;
   if (rest.n > 1) {
     s[k] = tupleNode(rest.n, rest.n + 1);
     d[k++] = tupleNode(rest.n, rest.n + 1);
   }
+  bool exact = true;
   for (int i = 0; i < rest.n; ++i, ++k) {
     int64_t st;
     if (mulOverflows(rest.d[i], x, st))
       return false;
+    exact &= e.add(rest.s[i], rest.d[i]);
     s[k] = leafNode(rest.s[i]);
     d[k] = leafNode(st);
   }
-  return fitsInt64(s, d, size);
+  // (T, rest) of size S = size(A) and cosize S (terms S-1): the result's
+  // terms are |x|*(S-1), A's own, and it fits as A does.
+  const int64_t sizeA = fa.n == 0 || fa.s[fa.n - 1] == 1 ? 0 : lhs.s[0];
+  return (exact && e.size == sizeA && e.cosize == sizeA) ||
+         fitsInt64(s, d, size);
 }
 
 /// The extent of B's leaves; false on a basis stride, more than kLeaves
