@@ -602,16 +602,23 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
   }
   // Insertion sort: stable, linear when sorted. The held mode moves once
   // (swapping pairs let the compiler reload just-written strides as one
-  // vector, which stalls).
-  for (int i = 1; i < m.n; ++i) {
-    int64_t ks = m.s[i], kd = m.d[i];
-    int j = i;
-    for (; j > 0 && kd < m.d[j - 1]; --j) {
-      m.s[j] = m.s[j - 1];
-      m.d[j] = m.d[j - 1];
+  // vector, which stalls). Two modes (a tile (2,4)) compare once.
+  if (m.n == 2) {
+    if (m.d[1] < m.d[0]) {
+      std::swap(m.s[0], m.s[1]);
+      std::swap(m.d[0], m.d[1]);
     }
-    m.s[j] = ks;
-    m.d[j] = kd;
+  } else {
+    for (int i = 1; i < m.n; ++i) {
+      int64_t ks = m.s[i], kd = m.d[i];
+      int j = i;
+      for (; j > 0 && kd < m.d[j - 1]; --j) {
+        m.s[j] = m.s[j - 1];
+        m.d[j] = m.d[j - 1];
+      }
+      m.s[j] = ks;
+      m.d[j] = kd;
+    }
   }
   // The result's modes d_i/cur:cur, then restShape:cur, coalesced: no two
   // merge (a mode's shape times its stride is at most d_i < d_i*s_i, the
