@@ -1304,6 +1304,23 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   return divideModeComposed(a, t, w, exact);
 }
 
+/// Size and terms sum (s-1)*|d| of the leaves among n pre-order nodes;
+/// false on an overflow or a stride of INT64_MIN.
+[[gnu::always_inline]] inline bool sizeAndTerms(const Node *s, const Node *d,
+                                                int n, int64_t &size,
+                                                int64_t &terms) {
+  int64_t t;
+  size = 1;
+  terms = 0;
+  for (int k = 0; k < n; ++k)
+    if (s[k].rank == kLeaf &&
+        (d[k].value == INT64_MIN || mulOverflows(size, s[k].value, size) ||
+         mulOverflows(s[k].value - 1, absValue(d[k].value), t) ||
+         addOverflows(terms, t, terms)))
+      return false;
+  return true;
+}
+
 /// divideModeInto's modes other than a leaf by a leaf (out of line: the
 /// composer inlined into logical_divide cost its leaf forms registers).
 [[gnu::noinline]] bool divideModeComposed(View a, const Tiler &t, NodeSink &w,
@@ -1356,7 +1373,12 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   if (rest.n > 1)
     w.tuple(restTuple, rest.n);
   w.tuple(pair, 2);
-  exact = false;
+  // The divided mode's size and terms at most A_i's keep a layout of such
+  // modes within A's size and cosize: it fits as A does (exact).
+  int64_t size, terms, sizeA, termsA;
+  exact &= sizeAndTerms(a.s, a.d, a.s->span, sizeA, termsA) &&
+           sizeAndTerms(w.s + pair, w.d + pair, w.n - pair, size, terms) &&
+           size <= sizeA && terms <= termsA;
   return c.distributive();
 }
 

@@ -699,6 +699,22 @@ TEST(FastPaths, RankedLeafSizePastInt64IsTheGeneralError) {
     }
 }
 
+// A by-mode divide through the composer skips the range pass only when
+// the divided mode's size and terms stay within A_i's. (2,3):(1,d) by 4:1
+// gives (2,2):(1,d) and the rest 2:2d (size 8 > 6): its terms
+// 1 + d + 2d pass int64 for d = 3*2^60 (A's 1 + 2d does not), not for
+// d = 2^61.
+TEST(FastPaths, ComposedModePastItsOperandIsChecked) {
+  for (int64_t d : {int64_t(3) << 60, int64_t(1) << 61}) {
+    std::string ds = std::to_string(d);
+    Layout a = L("((2,3),4):((1," + ds + "),0)");
+    Tiler t = Tiler::tuple({Tiler::of(L("4:1")), Tiler::keep()});
+    auto r = logical_divide(a, t);
+    EXPECT_TRUE(same(r, general::logical_divide(a, t))) << ds;
+    EXPECT_EQ(bool(r), d == int64_t(1) << 61) << ds;
+  }
+}
+
 TEST(FastPaths, ResultPastMaxNodesIsTheGeneralError) {
   std::string half = "(";
   for (int k = 0; k < 30000; ++k)
