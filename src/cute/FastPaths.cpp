@@ -24,9 +24,10 @@
 // the general::Path that served the call (general::lastPath), and
 // FastPathTest checks that every closed form serves its class. zipped,
 // tiled and flat divides and products of leaf modes by leaf tiles write
-// each mode's closed form straight into the grouping (groupLeaves); others
-// run the public divide or product and regroup its nodes (regroupModes)
-// without building a Layout per part.
+// each mode's closed form straight into the grouping (groupLeaves), and
+// the by-mode divide of leaf modes into its own layout (divideLeafModes);
+// others run the public divide or product and regroup its nodes
+// (regroupModes) without building a Layout per part.
 //
 // Example: composition((4,8):(8,1), (8,4):(4,1)): A's coalesced modes are
 // [4:8, 8:1]; B's leaf 8:4 skips A's first mode (4 divides 4) and becomes
@@ -1234,8 +1235,9 @@ bool divideTiler(View a, const Tiler &t, Writer &w) {
 /// leaf, y becoming y*x (0 for y == 0), so the pair is (T scaled by x,
 /// rest scaled by x) with rest = complement(T, size(A_i)). When A_i's
 /// size S is known (`size` > 0) and (T, rest) has shapes multiplying to S
-/// and terms sum (t-1)*e equal to S-1 (a bijection onto [0, S)), the
-/// pair's size and terms |x|*(S-1) are A_i's own and `exact` stays.
+/// and terms sum (t-1)*e equal to S-1 (T's strides are >= 0: complement
+/// declines others), the pair's size S and terms |x|*(S-1) are A_i's own
+/// and `exact` stays.
 /// Declines an overflow and a result past kInline nodes.
 /// Example: (8,8):(8,64) = 64:8 by (4,2):(1,8): rest (2,4):(4,16), pair
 /// ((4,2),(2,4)):((8,64),(32,128)), exact.
@@ -2570,6 +2572,7 @@ template <bool Product, Group How>
   return groupLeavesWide<Product>(a, t, How, out);
 }
 
+namespace {
 /// logical_divide of A by a by-mode tiler of r leaf tiles over A's leaf
 /// modes i < r (a tile by (8:1,4:1)), as groupLeaves writes the
 /// groupings: each mode's (tile, rest) in closed form (divideLeaves), A's
@@ -2578,7 +2581,6 @@ template <bool Product, Group How>
 /// those) and anything groupLeavesInline declines.
 /// Example: logical_divide((64,32):(32,1), (8:1,4:1))
 ///          = ((8,8),(4,8)):((32,256),(1,4)).
-namespace {
 bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   if (t.kind != Tiler::Kind::Tuple || as->rank < 1 ||
