@@ -715,6 +715,21 @@ TEST(FastPaths, ComposedModePastItsOperandIsChecked) {
   }
 }
 
+// A mode past the tiler with a basis stride: the leaf-mode forms copy it
+// as the general construction keeps it (or decline where it reports).
+TEST(FastPaths, LeafModeFormsKeepBasisModesPastTheTiler) {
+  Layout a = L("(64,32,4):(32,1,1@0)");
+  Tiler t = T("(8:1,4:1)");
+  auto r = logical_divide(a, t);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::DivideLeafModes));
+  EXPECT_EQ(r->str(), "((8,8),(4,8),4):((32,256),(1,4),1@0)");
+  EXPECT_TRUE(same(r, general::logical_divide(a, t)));
+  EXPECT_TRUE(same(zipped_divide(a, t), general::zipped_divide(a, t)));
+  EXPECT_TRUE(same(tiled_divide(a, t), general::tiled_divide(a, t)));
+  EXPECT_TRUE(same(flat_divide(a, t), general::flat_divide(a, t)));
+}
+
 TEST(FastPaths, ResultPastMaxNodesIsTheGeneralError) {
   std::string half = "(";
   for (int k = 0; k < 30000; ++k)
