@@ -138,27 +138,52 @@ static_assert(sizeof(RawNode) == sizeof(Node));
   std::memcpy(static_cast<void *>(at), &r, sizeof r);
 }
 
-/// Writes the modes s_i:d_i (i < n) as the whole result: 1:0 for none, a
-/// leaf for one, else a flat tuple (on the heap past IntTuple's inline
-/// nodes, n >= kMaxModes). @pre n <= kMaxModes + 1
-[[gnu::always_inline]] inline void
-writeModes(const int64_t *s, const int64_t *d, int n, Layout &out) {
-  Node *ns, *nd;
-  if (n <= 1) {
-    out.nodesForOverwrite(1, ns, nd);
-    put(ns, n == 0 ? 1 : s[0], headerOf(kLeaf, 1, 0));
-    put(nd, n == 0 ? 0 : d[0], headerOf(kLeaf, 1, 0));
-    return;
+/// The result's modes written straight into the inline nodes of `out` as
+/// they come, mode i at node i+1 under a root written last (finish): no
+/// array holds them in between, and no capacity test runs.
+/// @pre at most kMaxModes - 1 modes (the root takes a node)
+struct ModeWriter {
+  Node *s, *d;
+  int k = 0;
+  [[gnu::always_inline]] explicit ModeWriter(Layout &out) {
+    out.inlineNodesForOverwrite(kMaxModes, s, d);
   }
-  out.nodesForOverwrite(size_t(n) + 1, ns, nd);
-  const uint64_t root = headerOf(int16_t(n), uint16_t(n + 1), 0);
-  put(ns, 0, root);
-  put(nd, 0, root);
-  for (int i = 0; i < n; ++i) {
-    put(ns + i + 1, s[i], headerOf(kLeaf, 1, 0));
-    put(nd + i + 1, d[i], headerOf(kLeaf, 1, 0));
+  [[gnu::always_inline]] void add(int64_t sv, int64_t dv) {
+    put(s + 1 + k, sv, headerOf(kLeaf, 1, 0));
+    put(d + 1 + k, dv, headerOf(kLeaf, 1, 0));
+    ++k;
   }
-}
+  /// The shape of the latest mode (for a merge). @pre k > 0
+  [[gnu::always_inline]] int64_t &lastShape() { return s[k].value; }
+  /// Closes the result: 1:0 for no mode, the mode for one, else the flat
+  /// tuple of the modes.
+  [[gnu::always_inline]] void finish(Layout &out) {
+    Node *ns, *nd;
+    if (k <= 1) {
+      put(s, k == 0 ? 1 : s[1].value, headerOf(kLeaf, 1, 0));
+      put(d, k == 0 ? 0 : d[1].value, headerOf(kLeaf, 1, 0));
+      out.inlineNodesForOverwrite(1, ns, nd);
+      return;
+    }
+    const uint64_t root = headerOf(int16_t(k), uint16_t(k + 1), 0);
+    put(s, 0, root);
+    put(d, 0, root);
+    out.inlineNodesForOverwrite(size_t(k) + 1, ns, nd);
+  }
+  /// add(sv, dv), then finish: a first mode is written as the whole result
+  /// straight away (finish would move it there).
+  [[gnu::always_inline]] void finishWith(int64_t sv, int64_t dv, Layout &out) {
+    if (k == 0) {
+      Node *ns, *nd;
+      put(s, sv, headerOf(kLeaf, 1, 0));
+      put(d, dv, headerOf(kLeaf, 1, 0));
+      out.inlineNodesForOverwrite(1, ns, nd);
+      return;
+    }
+    add(sv, dv);
+    finish(out);
+  }
+};
 
 /// Sorts the first m.n modes by ascending stride, stably (insertion sort:
 /// linear when sorted), moving the prefix products along when `prefix`;
@@ -196,8 +221,36 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
   Run m;
   if (!runOf</*zeroAsOne=*/false, /*prefix=*/false>(l, m))
     return false;
-  writeModes(m.s, m.d, m.n, out);
+  if (m.n <= 1) { // a leaf: 1:0 for none
+    Node *ns, *nd;
+    out.inlineNodesForOverwrite(1, ns, nd);
+    put(ns, m.n == 0 ? 1 : m.s[0], headerOf(kLeaf, 1, 0));
+    put(nd, m.n == 0 ? 0 : m.d[0], headerOf(kLeaf, 1, 0));
+    return true;
+  }
+  ModeWriter w(out); // n <= kMaxModes - 1: a tuple's root takes a node
+  for (int i = 0; i < m.n; ++i)
+    w.add(m.s[i], m.d[i]);
+  w.finish(out);
   return true;
+}
+
+/// Whether two of the modes have the same stride on the chain 1, s_j0,
+/// s_j0*s_j1, ... below `end` (the search took the first; CuTe's sort
+/// decides which).
+inline bool sharesChainStride(const Run &m, int64_t end) {
+  for (int64_t curr = 1; curr < end;) {
+    int found = 0, j = 0;
+    for (int i = 0; i < m.n; ++i)
+      if (m.d[i] == curr) {
+        j = i;
+        ++found;
+      }
+    if (found > 1)
+      return true;
+    curr *= m.s[j];
+  }
+  return false;
 }
 
 /// right_inverse(l), CuTe's walk over the coalesced modes in ascending
@@ -214,38 +267,49 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 /// Stored without a range check: the size is at most size(l) and the
 /// cosize 1 + sum (s_i-1)*p_i at most size(l) too (RightInverseModes).
 /// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
-/// Out of line, as the sorting path after it: inlined, their registers
-/// cost right_inverse of a leaf 6 instructions per call more (63 -> 69),
-/// out of line they cost this path 18.
-[[gnu::noinline]] inline bool rightInverseChain(const Layout &l, Layout &out) {
+/// The modes are written as the chain finds them (ModeWriter); a leaf
+/// layout has at most one mode and a tuple at most kMaxModes - 1.
+[[gnu::always_inline]] inline bool rightInverseChain(const Layout &l,
+                                                     Layout &out) {
   Run m;
   if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m))
     return false;
   const int n = m.n;
-  int64_t rs[kMaxModes], rp[kMaxModes], kept[kMaxModes];
-  int k = 0;
-  for (int64_t curr = 1; k < n;) {
+  ModeWriter w(out);
+  int64_t curr = 1; // grows strictly: no mode is found twice
+  while (w.k < n) {
     m.d[n] = curr; // the sentinel ends the search
     int j = 0;
     while (m.d[j] != curr)
       ++j;
     if (j == n)
       break;
-    m.d[j] = INT64_MIN; // taken: no stride, and never curr again
-    kept[k] = curr;
-    rs[k] = m.s[j];
-    rp[k] = m.p[j];
-    ++k;
+    w.add(m.s[j], m.p[j]);
     curr *= m.s[j]; // the product of kept shapes, at most size(l)
   }
-  // A mode left out whose stride a kept mode has: CuTe's sort decides.
-  if (k < n)
-    for (int i = 0; i < n; ++i)
-      for (int c = 0; c < k; ++c)
-        if (m.d[i] == kept[c])
-          return false;
-  writeModes(rs, rp, k, out);
+  if (w.k < n && sharesChainStride(m, curr))
+    return false;
+  w.finish(out);
   return true;
+}
+
+/// The start of leftInverseSorted's modes where each stride d_i is the
+/// extent s_i-1*d_i-1 of the mode before (no gap: l is onto [0, size)
+/// there): mode i-1 is then s_i-1:p_i-1, with no division and no merge
+/// (two such modes merging would be neighbours in l that coalesce merged),
+/// and its term (s-1)*p, one of size(l)-1 = sum (s-1)*p over l's modes,
+/// adds to `cosize` without an overflow. Returns the first i without such
+/// a step; `extent` is then s_i-1*d_i-1 (`ok` false where it overflows).
+[[gnu::always_inline]] inline int exactPrefix(const Run &m, ModeWriter &w,
+                                              int64_t &extent, int64_t &cosize,
+                                              bool &ok) {
+  int i = 1;
+  for (; i < m.n && m.d[i] == extent; ++i) {
+    w.add(m.s[i - 1], m.p[i - 1]);
+    cosize += (m.s[i - 1] - 1) * m.p[i - 1];
+    ok &= !mulOverflows(m.s[i], m.d[i], extent);
+  }
+  return i;
 }
 
 /// left_inverse(l) where its stride test vouches for it (each coalesced
@@ -268,43 +332,40 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
   int64_t d = m.d[0];
   if (d <= 0) // the smallest stride
     return false;
-  int64_t rs[kMaxModes + 1], rd[kMaxModes + 1];
-  int k = 0;
-  if (d != 1) {
-    rs[0] = d;
-    rd[0] = 0;
-    k = 1;
-  }
-  // reach: x*p of the last mode appended (INT64_MIN where it overflows,
-  // and for d_0:0, which nothing follows at stride 0).
-  int64_t cosize = 1, reach = INT64_MIN, t;
-  bool ok = true;
+  if (m.n + (d != 1) >= kMaxModes) // more modes than ModeWriter holds
+    return false;
+  ModeWriter w(out);
+  if (d != 1)
+    w.add(d, 0);
+  int64_t extent, cosize = 1;
+  bool ok = !mulOverflows(m.s[0], d, extent);
+  const int i = exactPrefix(m, w, extent, cosize, ok);
+  // reach: x*p of the last mode appended (at most size(l) in the prefix;
+  // INT64_MIN where it overflows, and for d_0:0, which nothing follows at
+  // stride 0).
+  int64_t reach = i > 1 ? m.s[i - 2] * m.p[i - 2] : INT64_MIN, t;
   auto append = [&](int64_t x, int64_t p) {
     ok &= !mulOverflows(x - 1, p, t) && !addOverflows(cosize, t, cosize);
-    if (reach == p) {
-      ok &= !mulOverflows(rs[k - 1], x, rs[k - 1]);
-    } else {
-      rs[k] = x;
-      rd[k] = p;
-      ++k;
-    }
+    if (reach == p)
+      ok &= !mulOverflows(w.lastShape(), x, w.lastShape());
+    else
+      w.add(x, p);
     if (mulOverflows(x, p, reach)) // merged: the old reach p times x
       reach = INT64_MIN;
   };
-  int64_t extent;
-  ok &= !mulOverflows(m.s[0], d, extent);
-  for (int i = 1; i < m.n; ++i) {
+  d = m.d[i - 1];
+  for (int j = i; j < m.n; ++j) {
     const int64_t covered = d;
-    d = m.d[i];
+    d = m.d[j];
     if (extent > d || d % covered != 0)
       return false;
-    append(d / covered, m.p[i - 1]); // >= s_i-1 >= 2
-    ok &= !mulOverflows(m.s[i], d, extent);
+    append(d / covered, m.p[j - 1]); // >= s_j-1 >= 2
+    ok &= !mulOverflows(m.s[j], d, extent);
   }
   append(m.s[m.n - 1], m.p[m.n - 1]);
   if (!ok) // the size s_m*d_m is `extent`
     return false;
-  writeModes(rs, rd, k, out);
+  w.finish(out);
   return true;
 }
 
@@ -355,26 +416,26 @@ complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
   Run m;
   if (!runOf</*zeroAsOne=*/true, /*prefix=*/false>(l, m))
     return false;
-  int64_t rs[kMaxModes + 1], rd[kMaxModes + 1];
   if (m.n == 0) {
     int64_t total = 1;
     for (int k = 0; k < nc; ++k)
       if (mulOverflows(total, cot[k], total))
         return false;
-    rs[0] = total;
-    rd[0] = 1;
-    writeModes(rs, rd, total == 1 ? 0 : 1, out);
+    ModeWriter w(out);
+    if (total != 1)
+      w.finishWith(total, 1, out);
+    else
+      w.finish(out);
     return true;
   }
+  if (m.n >= kMaxModes - 1) // n + 1 modes: more than ModeWriter holds
+    return false;
   sortRun</*prefix=*/false>(m);
   if (m.d[0] < 0)
     return false;
-  int k = 0;
-  if (m.d[0] != 1) { // the first mode's shape is d_0 (cur = 1), d_0 > 0
-    rs[0] = m.d[0];
-    rd[0] = 1;
-    k = 1;
-  }
+  ModeWriter w(out);
+  if (m.d[0] != 1) // the first mode's shape is d_0 (cur = 1), d_0 > 0
+    w.add(m.d[0], 1);
   int64_t cur;
   if (mulOverflows(m.d[0], m.s[0], cur))
     return false;
@@ -382,23 +443,18 @@ complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
     const int64_t shape = m.d[i] / cur;
     if (shape == 0)
       return false;
-    if (shape != 1) {
-      rs[k] = shape;
-      rd[k] = cur;
-      ++k;
-    }
+    if (shape != 1)
+      w.add(shape, cur);
     if (mulOverflows(m.d[i], m.s[i], cur))
       return false;
   }
   int64_t rest, reach;
   if (!lastShape(cur, cot, nc, rest) || mulOverflows(rest, cur, reach))
     return false;
-  if (rest != 1) {
-    rs[k] = rest;
-    rd[k] = cur;
-    ++k;
-  }
-  writeModes(rs, rd, k, out);
+  if (rest != 1)
+    w.finishWith(rest, cur, out);
+  else
+    w.finish(out);
   return true;
 }
 

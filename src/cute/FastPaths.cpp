@@ -1789,6 +1789,11 @@ bool complementLeaf(const Layout &l, const IntTuple &cotarget, Layout &out) {
 // path, an overflow), so the results and diagnostics stay the general
 // path's; tests/cute/FastPathTest.cpp compares them on every small operand.
 
+/// Whether `l` is a single leaf (its shape's root node is one).
+[[gnu::always_inline]] inline bool isLeaf(const Layout &l) {
+  return l.shape().nodes()->rank == kLeaf;
+}
+
 /// The single leaf s:d of `l`; false for a tuple or a basis stride.
 bool leafOf(const Layout &l, int64_t &s, int64_t &d) {
   const Node &ns = *l.shape().nodes(), &nd = *l.stride().nodes();
@@ -1806,9 +1811,9 @@ bool coalesceLeaf(const Layout &l, Layout &out) {
 /// right_inverse(s:d) = s:1 when d == 1 and s > 1, else 1:0: CuTe's walk
 /// over the coalesced mode s:d (1:0 for s == 1) keeps a mode only when its
 /// stride is the extent covered so far, 1. Example: right_inverse(64:1) = 64:1.
-bool rightInverseLeaf(const Layout &l, Layout &out) {
-  int64_t s, d;
-  if (!leafOf(l, s, d))
+/// `leaf`: whether leafOf(l) gave s:d.
+bool rightInverseLeaf(bool leaf, int64_t s, int64_t d, Layout &out) {
+  if (!leaf)
     return false;
   bool inv = d == 1 && s > 1;
   return writeLeaf(inv ? s : 1, inv ? 1 : 0, out);
@@ -2223,14 +2228,35 @@ Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
   return r;
 }
 
-Expected<Layout> right_inverse(const Layout &l) {
+namespace {
+/// right_inverse of a tuple, out of line (the tail of right_inverse: a
+/// leaf pays for none of its registers).
+[[gnu::noinline]] Expected<Layout> rightInverseOfTuple(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::RightInverseLeaf, rightInverseLeaf(l, *r)) || // a leaf
-        serve(Path::RightInverseChain,
+  if (!(serve(Path::RightInverseChain,
               fast::rightInverseChain(l, *r)) ||              // <= 16 nodes
         serve(Path::RightInverseModes, rightInverse(l, *r)))) // equal strides
     fallBack(r, general::right_inverse(l));
   return r;
+}
+
+/// right_inverse of a leaf (its own function, so that its result is built
+/// in the caller's slot).
+[[gnu::always_inline]] inline Expected<Layout>
+rightInverseOfLeaf(const Layout &l) {
+  int64_t s, d; // read before r is built (its stores might alias l)
+  const bool leaf = leafOf(l, s, d);
+  Expected<Layout> r{std::in_place};
+  if (!serve(Path::RightInverseLeaf, rightInverseLeaf(leaf, s, d, *r)))
+    fallBack(r, general::right_inverse(l));
+  return r;
+}
+} // namespace
+
+Expected<Layout> right_inverse(const Layout &l) {
+  if (!isLeaf(l))
+    return rightInverseOfTuple(l);
+  return rightInverseOfLeaf(l);
 }
 
 Expected<Layout> left_inverse(const Layout &l) {

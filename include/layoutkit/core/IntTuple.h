@@ -202,6 +202,12 @@ public:
     nodes_.truncate(count);
   }
 
+  /// nodesForOverwrite for a count the inline nodes hold (no capacity
+  /// test). @pre count <= kInlineNodes
+  [[gnu::always_inline]] Node *inlineNodesForOverwrite(size_t count) {
+    return nodes_.resizeWithinInline(count);
+  }
+
   class Builder;
 
 private:

@@ -108,6 +108,14 @@ public:
     size_ = n;
     return data_;
   }
+  /// resizeForOverwrite to at most N elements, which every SmallVector
+  /// holds without growing (the inline ones, or a larger heap block): no
+  /// capacity test. @pre n <= N
+  [[gnu::always_inline]] T *resizeWithinInline(size_t n) {
+    assert(n <= N);
+    size_ = n;
+    return data_;
+  }
   void append(const T *first, size_t count) {
     if (size_ + count > capacity_)
       grow(size_ + count);

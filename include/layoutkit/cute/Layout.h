@@ -89,6 +89,14 @@ public:
     shape_.truncateNodes(count);
     stride_.truncateNodes(count);
   }
+  /// nodesForOverwrite for at most IntTuple::kInlineNodes nodes: no
+  /// capacity test. @pre count <= IntTuple::kInlineNodes
+  [[gnu::always_inline]] void inlineNodesForOverwrite(size_t count,
+                                                      IntTuple::Node *&shape,
+                                                      IntTuple::Node *&stride) {
+    shape = shape_.inlineNodesForOverwrite(count);
+    stride = stride_.inlineNodesForOverwrite(count);
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
