@@ -45,10 +45,13 @@ constexpr int kMaxModes = int(IntTuple::kInlineNodes);
 /// Coalesced modes s:d and, for the inverses, each mode's exclusive prefix
 /// product p (the size of the leaves before it); one slot more for the
 /// chain search's sentinel and the complement's last mode.
-struct Run {
+/// N: most modes (PairRun: a flat pair's, whose loops GCC then unrolls).
+template <int N> struct RunOf {
   int n = 0;
-  int64_t s[kMaxModes + 1], d[kMaxModes + 1], p[kMaxModes + 1];
+  int64_t s[N + 1], d[N + 1], p[N + 1];
 };
+using Run = RunOf<kMaxModes>;
+using PairRun = RunOf<2>;
 
 /// The coalesced modes of `l` in one pass over its nodes, as CuTe's
 /// coalesce builds them: size-1 leaves are dropped (with `zeroAsOne` also
@@ -114,6 +117,53 @@ template <bool zeroAsOne, bool prefix, bool sorted = false>
   return n > 0;
 }
 
+/// The second word of a node (rank, span and basis) as one integer.
+[[gnu::always_inline]] inline uint64_t headerWord(const Node &n) {
+  uint64_t h;
+  std::memcpy(&h, reinterpret_cast<const char *>(&n) + sizeof(int64_t),
+              sizeof h);
+  return h;
+}
+
+/// Whether `l` is a flat pair (a,b):(x,y) of integer leaves: its root is
+/// a rank-2 tuple of 3 nodes and its strides have no basis.
+[[gnu::always_inline]] inline bool isFlatPair(const Layout &l);
+
+/// runOf for a flat pair (a,b):(x,y), without the loop: a:x is kept
+/// unless a == 1 (or x == 0 with `zeroAsOne`); b:y merges into it when
+/// y == a*x, else is kept on the same terms; the prefixes are 1 and a.
+/// With `sorted` two modes are ordered by stride (stably).
+template <bool zeroAsOne, bool prefix, bool sorted = false>
+[[gnu::always_inline]] inline void pairOf(const Layout &l, PairRun &m) {
+  const Node *s = l.shape().nodes(), *d = l.stride().nodes();
+  const int64_t a = s[1].value, x = d[1].value, b = s[2].value,
+                y = d[2].value;
+  int n = 0;
+  int64_t reach = INT64_MIN; // no stride is INT64_MIN
+  if (a != 1 && !(zeroAsOne && x == 0)) {
+    m.s[0] = a;
+    m.d[0] = x;
+    m.p[0] = 1;
+    n = 1;
+    if (mulOverflows(a, x, reach))
+      reach = INT64_MIN;
+  }
+  if (y == reach) {
+    m.s[0] *= b; // at most size(l)
+  } else if (b != 1 && !(zeroAsOne && y == 0)) {
+    m.s[n] = b;
+    m.d[n] = y;
+    m.p[n] = a;
+    if (sorted && n == 1 && y < x) {
+      std::swap(m.s[0], m.s[1]);
+      std::swap(m.d[0], m.d[1]);
+      std::swap(m.p[0], m.p[1]);
+    }
+    ++n;
+  }
+  m.n = n;
+}
+
 /// A node as its two 8-byte words: written as two stores (GCC writes a
 /// Node's rank, span and basis as three).
 struct RawNode {
@@ -130,6 +180,13 @@ static_assert(sizeof(RawNode) == sizeof(Node));
   RawNode r;
   std::memcpy(&r, &n, sizeof r);
   return r.header;
+}
+
+[[gnu::always_inline]] inline bool isFlatPair(const Layout &l) {
+  const Node *s = l.shape().nodes(), *d = l.stride().nodes();
+  return headerWord(s[0]) == headerOf(2, 3, 0) &&
+         headerWord(d[1]) == headerOf(kLeaf, 1, 0) &&
+         headerWord(d[2]) == headerOf(kLeaf, 1, 0);
 }
 
 [[gnu::always_inline]] inline void put(Node *at, int64_t value,
@@ -190,7 +247,8 @@ struct ModeWriter {
 /// complement's sort (runOf<sorted> measured 4-5 instructions more there).
 /// Not unrolled: GCC unrolls the loops up to kMaxModes, whose setup costs
 /// more than the few modes of an operand.
-template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
+template <bool prefix, class R>
+[[gnu::always_inline]] inline void sortRun(R &m) {
 #pragma GCC unroll 1
   for (int i = 1; i < m.n; ++i) {
     const int64_t ks = m.s[i], kd = m.d[i], kp = prefix ? m.p[i] : 0;
@@ -238,7 +296,7 @@ template <bool prefix> [[gnu::always_inline]] inline void sortRun(Run &m) {
 /// Whether two of the modes have the same stride on the chain 1, s_j0,
 /// s_j0*s_j1, ... below `end` (the search took the first; CuTe's sort
 /// decides which).
-inline bool sharesChainStride(const Run &m, int64_t end) {
+template <class R> bool sharesChainStride(const R &m, int64_t end) {
   for (int64_t curr = 1; curr < end;) {
     int found = 0, j = 0;
     for (int i = 0; i < m.n; ++i)
@@ -269,11 +327,8 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
 /// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
 /// The modes are written as the chain finds them (ModeWriter); a leaf
 /// layout has at most one mode and a tuple at most kMaxModes - 1.
-[[gnu::always_inline]] inline bool rightInverseChain(const Layout &l,
-                                                     Layout &out) {
-  Run m;
-  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m))
-    return false;
+template <class R>
+[[gnu::always_inline]] inline bool rightInverseOfRun(R &m, Layout &out) {
   const int n = m.n;
   ModeWriter w(out);
   int64_t curr = 1; // grows strictly: no mode is found twice
@@ -293,6 +348,19 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
   return true;
 }
 
+/// rightInverseOfRun on the coalesced modes of `l`.
+[[gnu::always_inline]] inline bool rightInverseChain(const Layout &l,
+                                                     Layout &out) {
+  if (isFlatPair(l)) {
+    PairRun m;
+    pairOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m);
+    return rightInverseOfRun(m, out);
+  }
+  Run m;
+  return runOf</*zeroAsOne=*/false, /*prefix=*/true>(l, m) &&
+         rightInverseOfRun(m, out);
+}
+
 /// The start of leftInverseSorted's modes where each stride d_i is the
 /// extent s_i-1*d_i-1 of the mode before (no gap: l is onto [0, size)
 /// there): mode i-1 is then s_i-1:p_i-1, with no division and no merge
@@ -300,7 +368,8 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
 /// and its term (s-1)*p, one of size(l)-1 = sum (s-1)*p over l's modes,
 /// adds to `cosize` without an overflow. Returns the first i without such
 /// a step; `extent` is then s_i-1*d_i-1 (`ok` false where it overflows).
-[[gnu::always_inline]] inline int exactPrefix(const Run &m, ModeWriter &w,
+template <class R>
+[[gnu::always_inline]] inline int exactPrefix(const R &m, ModeWriter &w,
                                               int64_t &extent, int64_t &cosize,
                                               bool &ok) {
   int i = 1;
@@ -323,11 +392,11 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
 /// s_m*d_m and the cosize 1 + sum (x-1)*p (merging keeps it): both checked.
 /// Example: (2,3,2):(1,12,6): sorted 2:1, 2:6, 3:12 with the prefixes 1, 6,
 /// 2; modes (1:0, 6:1, 2:6, 3:2) = (12,3):(1,2).
-[[gnu::always_inline]] inline bool leftInverseSorted(const Layout &l,
-                                                     Layout &out) {
-  Run m;
-  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l, m) ||
-      m.n == 0)
+/// `m`: the coalesced modes, sorted by stride.
+template <class R>
+[[gnu::always_inline]] inline bool leftInverseOfRun(const R &m,
+                                                    Layout &out) {
+  if (m.n == 0)
     return false;
   int64_t d = m.d[0];
   if (d <= 0) // the smallest stride
@@ -369,6 +438,20 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
   return true;
 }
 
+/// leftInverseOfRun on the coalesced modes of `l`, sorted as collected.
+[[gnu::always_inline]] inline bool leftInverseSorted(const Layout &l,
+                                                     Layout &out) {
+  if (isFlatPair(l)) {
+    PairRun m;
+    pairOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l, m);
+    return leftInverseOfRun(m, out);
+  }
+  Run m;
+  return runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l,
+                                                                       m) &&
+         leftInverseOfRun(m, out);
+}
+
 /// The complement's last shape for modes reaching `cur` (as restShapeOf in
 /// FastPaths.cpp): prod ceilDiv(c_k, divisor_k), divisor_k+1 =
 /// ceilDiv(divisor_k, c_k), divisor_0 = cur; one of the two quotients is 1
@@ -387,6 +470,53 @@ inline bool sharesChainStride(const Run &m, int64_t end) {
       divisor = ceilDiv(divisor, c);
     }
   }
+  return true;
+}
+
+/// complementSorted on the coalesced modes `m` of nonzero stride, sorted
+/// by stride, and the cotarget's leaves cot_k (k < nc).
+template <class R>
+[[gnu::always_inline]] inline bool complementOfRun(const R &m,
+                                                   const int64_t *cot, int nc,
+                                                   Layout &out) {
+  if (m.n == 0) {
+    int64_t total = 1;
+    for (int k = 0; k < nc; ++k)
+      if (mulOverflows(total, cot[k], total))
+        return false;
+    ModeWriter w(out);
+    if (total != 1)
+      w.finishWith(total, 1, out);
+    else
+      w.finish(out);
+    return true;
+  }
+  if (m.n >= kMaxModes - 1) // n + 1 modes: more than ModeWriter holds
+    return false;
+  if (m.d[0] < 0)
+    return false;
+  ModeWriter w(out);
+  if (m.d[0] != 1) // the first mode's shape is d_0 (cur = 1), d_0 > 0
+    w.add(m.d[0], 1);
+  int64_t cur;
+  if (mulOverflows(m.d[0], m.s[0], cur))
+    return false;
+  for (int i = 1; i < m.n; ++i) {
+    const int64_t shape = m.d[i] / cur;
+    if (shape == 0)
+      return false;
+    if (shape != 1)
+      w.add(shape, cur);
+    if (mulOverflows(m.d[i], m.s[i], cur))
+      return false;
+  }
+  int64_t rest, reach;
+  if (!lastShape(cur, cot, nc, rest) || mulOverflows(rest, cur, reach))
+    return false;
+  if (rest != 1)
+    w.finishWith(rest, cur, out);
+  else
+    w.finish(out);
   return true;
 }
 
@@ -413,49 +543,16 @@ complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
       return false;
     cot[nc++] = x[k].value;
   }
+  if (isFlatPair(l)) {
+    PairRun m;
+    pairOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/true>(l, m);
+    return complementOfRun(m, cot, nc, out);
+  }
   Run m;
   if (!runOf</*zeroAsOne=*/true, /*prefix=*/false>(l, m))
     return false;
-  if (m.n == 0) {
-    int64_t total = 1;
-    for (int k = 0; k < nc; ++k)
-      if (mulOverflows(total, cot[k], total))
-        return false;
-    ModeWriter w(out);
-    if (total != 1)
-      w.finishWith(total, 1, out);
-    else
-      w.finish(out);
-    return true;
-  }
-  if (m.n >= kMaxModes - 1) // n + 1 modes: more than ModeWriter holds
-    return false;
   sortRun</*prefix=*/false>(m);
-  if (m.d[0] < 0)
-    return false;
-  ModeWriter w(out);
-  if (m.d[0] != 1) // the first mode's shape is d_0 (cur = 1), d_0 > 0
-    w.add(m.d[0], 1);
-  int64_t cur;
-  if (mulOverflows(m.d[0], m.s[0], cur))
-    return false;
-  for (int i = 1; i < m.n; ++i) {
-    const int64_t shape = m.d[i] / cur;
-    if (shape == 0)
-      return false;
-    if (shape != 1)
-      w.add(shape, cur);
-    if (mulOverflows(m.d[i], m.s[i], cur))
-      return false;
-  }
-  int64_t rest, reach;
-  if (!lastShape(cur, cot, nc, rest) || mulOverflows(rest, cur, reach))
-    return false;
-  if (rest != 1)
-    w.finishWith(rest, cur, out);
-  else
-    w.finish(out);
-  return true;
+  return complementOfRun(m, cot, nc, out);
 }
 
 } // namespace lk::cute::fast
