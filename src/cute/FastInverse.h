@@ -61,13 +61,15 @@ using PairRun = RunOf<2>;
 /// With `sorted` each new mode is inserted after the modes of smaller or
 /// equal stride (a stable insertion sort as the modes come; a merge keeps
 /// a mode's stride and so its place).
-/// False on a basis stride, more than kMaxModes nodes, or no leaf at all.
+/// False on a basis stride, more than `maxNodes` nodes, or no leaf at all.
+/// A tuple of at most maxNodes nodes has at most maxNodes - 1 modes.
 /// Example: ((2,(2,2)),4):((1,(2,4)),8) -> [32:1].
-template <bool zeroAsOne, bool prefix, bool sorted = false>
+template <bool zeroAsOne, bool prefix, bool sorted = false,
+          int maxNodes = kMaxModes>
 [[gnu::always_inline]] inline bool runOf(const Layout &l, Run &m) {
   const Node *s = l.shape().nodes(), *d = l.stride().nodes();
   const int e = s->span;
-  if (e > kMaxModes)
+  if (e > maxNodes)
     return false;
   int n = 0, last = 0; // last: where the latest mode is
   int64_t reach = INT64_MIN, size = 1;
@@ -136,8 +138,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false>
 template <bool zeroAsOne, bool prefix, bool sorted = false>
 [[gnu::always_inline]] inline void pairOf(const Layout &l, PairRun &m) {
   const Node *s = l.shape().nodes(), *d = l.stride().nodes();
-  const int64_t a = s[1].value, x = d[1].value, b = s[2].value,
-                y = d[2].value;
+  const int64_t a = s[1].value, x = d[1].value, b = s[2].value, y = d[2].value;
   int n = 0;
   int64_t reach = INT64_MIN; // no stride is INT64_MIN
   if (a != 1 && !(zeroAsOne && x == 0)) {
@@ -394,14 +395,11 @@ template <class R>
 /// 2; modes (1:0, 6:1, 2:6, 3:2) = (12,3):(1,2).
 /// `m`: the coalesced modes, sorted by stride.
 template <class R>
-[[gnu::always_inline]] inline bool leftInverseOfRun(const R &m,
-                                                    Layout &out) {
+[[gnu::always_inline]] inline bool leftInverseOfRun(const R &m, Layout &out) {
   if (m.n == 0)
     return false;
   int64_t d = m.d[0];
   if (d <= 0) // the smallest stride
-    return false;
-  if (m.n + (d != 1) >= kMaxModes) // more modes than ModeWriter holds
     return false;
   ModeWriter w(out);
   if (d != 1)
@@ -447,8 +445,9 @@ template <class R>
     return leftInverseOfRun(m, out);
   }
   Run m;
-  return runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l,
-                                                                       m) &&
+  // At most n + 1 <= kMaxModes - 1 modes for ModeWriter.
+  return runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true,
+               /*maxNodes=*/kMaxModes - 1>(l, m) &&
          leftInverseOfRun(m, out);
 }
 
@@ -476,9 +475,8 @@ template <class R>
 /// complementSorted on the coalesced modes `m` of nonzero stride, sorted
 /// by stride, and the cotarget's leaves cot_k (k < nc).
 template <class R>
-[[gnu::always_inline]] inline bool complementOfRun(const R &m,
-                                                   const int64_t *cot, int nc,
-                                                   Layout &out) {
+[[gnu::always_inline]] inline bool
+complementOfRun(const R &m, const int64_t *cot, int nc, Layout &out) {
   if (m.n == 0) {
     int64_t total = 1;
     for (int k = 0; k < nc; ++k)
@@ -491,8 +489,6 @@ template <class R>
       w.finish(out);
     return true;
   }
-  if (m.n >= kMaxModes - 1) // n + 1 modes: more than ModeWriter holds
-    return false;
   if (m.d[0] < 0)
     return false;
   ModeWriter w(out);
@@ -520,6 +516,22 @@ template <class R>
   return true;
 }
 
+/// complementOfRun on the coalesced modes of `l` of nonzero stride.
+[[gnu::always_inline]] inline bool
+complementOfModes(const Layout &l, const int64_t *cot, int nc, Layout &out) {
+  if (isFlatPair(l)) {
+    PairRun m;
+    pairOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/true>(l, m);
+    return complementOfRun(m, cot, nc, out);
+  }
+  Run m; // at most n + 1 <= kMaxModes - 1 modes for ModeWriter
+  if (!runOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/false,
+             /*maxNodes=*/kMaxModes - 1>(l, m))
+    return false;
+  sortRun</*prefix=*/false>(m);
+  return complementOfRun(m, cot, nc, out);
+}
+
 /// complement(l, cotarget) as CuTe builds it on the coalesced modes of
 /// nonzero stride (runOf drops stride 0), sorted stably by stride: from
 /// cur = 1, mode i gives d_i/cur:cur (the first d_0:1), then cur =
@@ -533,26 +545,21 @@ template <class R>
 /// Example: complement((2,4):(1,8), 64) = (4,2):(2,32).
 [[gnu::always_inline]] inline bool
 complementSorted(const Layout &l, const IntTuple &cotarget, Layout &out) {
+  const Node *x = cotarget.nodes();
+  if (x->rank == kLeaf) { // the usual cotarget: nc = 1 folds lastShape
+    const int64_t c = x->value;
+    return c >= 1 && x->basis == 0 && complementOfModes(l, &c, 1, out);
+  }
   int64_t cot[kMaxModes];
   int nc = 0;
-  const Node *x = cotarget.nodes();
-  for (int k = 0, e = x->span; k < e; ++k) { // a leaf: span 1
+  for (int k = 0, e = x->span; k < e; ++k) {
     if (x[k].rank != kLeaf)
       continue;
     if (nc == kMaxModes || x[k].value < 1 || x[k].basis != 0)
       return false;
     cot[nc++] = x[k].value;
   }
-  if (isFlatPair(l)) {
-    PairRun m;
-    pairOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/true>(l, m);
-    return complementOfRun(m, cot, nc, out);
-  }
-  Run m;
-  if (!runOf</*zeroAsOne=*/true, /*prefix=*/false>(l, m))
-    return false;
-  sortRun</*prefix=*/false>(m);
-  return complementOfRun(m, cot, nc, out);
+  return complementOfModes(l, cot, nc, out);
 }
 
 } // namespace lk::cute::fast

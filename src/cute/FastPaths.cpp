@@ -2166,6 +2166,13 @@ thread_local Path tLastPath = Path::General;
   return served;
 }
 
+/// r = make(), out of line: the temporary stays out of the caller's frame
+/// (a leaf's form declining is rare; its frame is paid on every call).
+template <class Make>
+[[gnu::noinline]] void intoOf(Expected<Layout> &r, Make make) {
+  r = make();
+}
+
 /// Stores the general construction's result g in r, recorded as
 /// Path::General. Every operation returns its one `r`, so that the result
 /// is built in the caller's slot (two returned objects would cost a move
@@ -2218,14 +2225,34 @@ Expected<Layout> composition(const Layout &a, const Tiler &t) {
   return r;
 }
 
-Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+namespace {
+/// complement past its leaf form, out of line (a leaf pays for none of
+/// its registers).
+[[gnu::noinline]] Expected<Layout> complementOfModes(const Layout &l,
+                                                     const IntTuple &cotarget) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ComplementLeaf,
-              complementLeaf(l, cotarget, *r)) || // a leaf
-        serve(Path::ComplementModes,
-              fast::complementSorted(l, cotarget, *r)))) // <= 16 nodes
+  if (!serve(Path::ComplementModes,
+             fast::complementSorted(l, cotarget, *r))) // <= 16 nodes
     fallBack(r, general::complement(l, cotarget));
   return r;
+}
+
+/// complement of a leaf, out of line too: complement then only jumps to
+/// one of the two (inlined, the frame it needs costs the modes' path a
+/// call instead); the modes' path where the leaf form declines.
+[[gnu::noinline]] Expected<Layout> complementOfLeaf(const Layout &l,
+                                                    const IntTuple &cotarget) {
+  Expected<Layout> r{std::in_place};
+  if (!serve(Path::ComplementLeaf, complementLeaf(l, cotarget, *r)))
+    intoOf(r, [&] { return complementOfModes(l, cotarget); });
+  return r;
+}
+} // namespace
+
+Expected<Layout> complement(const Layout &l, const IntTuple &cotarget) {
+  if (!isLeaf(l))
+    return complementOfModes(l, cotarget);
+  return complementOfLeaf(l, cotarget);
 }
 
 namespace {
@@ -2241,14 +2268,18 @@ namespace {
 }
 
 /// right_inverse of a leaf (its own function, so that its result is built
-/// in the caller's slot).
+/// in the caller's slot); where its form declines, the general
+/// construction out of line (its temporaries stay out of this frame).
 [[gnu::always_inline]] inline Expected<Layout>
 rightInverseOfLeaf(const Layout &l) {
   int64_t s, d; // read before r is built (its stores might alias l)
   const bool leaf = leafOf(l, s, d);
   Expected<Layout> r{std::in_place};
   if (!serve(Path::RightInverseLeaf, rightInverseLeaf(leaf, s, d, *r)))
-    fallBack(r, general::right_inverse(l));
+    intoOf(r, [&] {
+      tLastPath = Path::General;
+      return general::right_inverse(l);
+    });
   return r;
 }
 } // namespace
@@ -2259,13 +2290,29 @@ Expected<Layout> right_inverse(const Layout &l) {
   return rightInverseOfLeaf(l);
 }
 
-Expected<Layout> left_inverse(const Layout &l) {
+namespace {
+/// left_inverse past its leaf form, out of line (as complementOfModes).
+[[gnu::noinline]] Expected<Layout> leftInverseOfModes(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)) || // a leaf
-        serve(Path::LeftInverseModes,
-              fast::leftInverseSorted(l, *r)))) // modes apart
+  if (!serve(Path::LeftInverseModes,
+             fast::leftInverseSorted(l, *r))) // modes apart
     fallBack(r, general::left_inverse(l));
   return r;
+}
+
+/// left_inverse of a leaf (as complementOfLeaf).
+[[gnu::noinline]] Expected<Layout> leftInverseOfLeaf(const Layout &l) {
+  Expected<Layout> r{std::in_place};
+  if (!serve(Path::LeftInverseLeaf, leftInverseLeaf(l, *r)))
+    intoOf(r, [&] { return leftInverseOfModes(l); });
+  return r;
+}
+} // namespace
+
+Expected<Layout> left_inverse(const Layout &l) {
+  if (!isLeaf(l))
+    return leftInverseOfModes(l);
+  return leftInverseOfLeaf(l);
 }
 
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
