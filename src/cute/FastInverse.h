@@ -6,13 +6,13 @@
 //
 // Closed forms of the operations CuTe computes from an operand's modes
 // sorted by stride: coalesce, right_inverse, left_inverse, complement,
-// included by the dispatch table of FastPaths.cpp only (inlined there
-// but for rightInverseChain: a call and its saved registers cost 18-27
-// instructions per call). One pass over the operand's pre-order nodes
-// collects its coalesced modes (runOf); each operation then walks them
-// and writes the result's nodes straight into the returned layout, with
-// no intermediate layout and one range check at the end where the result
-// is not bounded by the operand.
+// included by the dispatch table of FastPaths.cpp only (inlined there,
+// into the out-of-line form of a tuple operand). One pass over the
+// operand's pre-order nodes collects its coalesced modes (runOf; pairOf
+// reads a flat pair without the loop); each operation then walks them
+// and writes the result's modes straight into the returned layout's
+// nodes (ModeWriter), with no intermediate layout and one range check at
+// the end where the result is not bounded by the operand.
 // Each returns true, or declines (false, `out` unspecified) on anything
 // the path after it in the table or the general construction decides: a
 // fast result always equals the general one (tests/cute/FastPathTest.cpp
@@ -196,15 +196,16 @@ static_assert(sizeof(RawNode) == sizeof(Node));
   std::memcpy(static_cast<void *>(at), &r, sizeof r);
 }
 
-/// The result's modes written straight into the inline nodes of `out` as
-/// they come, mode i at node i+1 under a root written last (finish): no
-/// array holds them in between, and no capacity test runs.
+/// The result's modes written straight into the node storage of `out` as
+/// they come, mode i at node i+1 under a root written last, with the
+/// count (finish): no array holds them in between, no capacity test runs,
+/// and `out` keeps its old first node (and so stays valid) until finish.
 /// @pre at most kMaxModes - 1 modes (the root takes a node)
 struct ModeWriter {
   Node *s, *d;
   int k = 0;
   [[gnu::always_inline]] explicit ModeWriter(Layout &out) {
-    out.inlineNodesForOverwrite(kMaxModes, s, d);
+    out.nodeStorage(s, d); // the count is set by finish
   }
   [[gnu::always_inline]] void add(int64_t sv, int64_t dv) {
     put(s + 1 + k, sv, headerOf(kLeaf, 1, 0));

@@ -208,6 +208,11 @@ public:
     return nodes_.resizeWithinInline(count);
   }
 
+  /// The node storage, at least kInlineNodes nodes, for nodes written in
+  /// place before inlineNodesForOverwrite sets their count (the tuple
+  /// reads as before until then, but for nodes written over).
+  [[gnu::always_inline]] Node *nodeStorage() { return nodes_.data(); }
+
   class Builder;
 
 private:

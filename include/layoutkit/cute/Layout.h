@@ -97,6 +97,12 @@ public:
     shape = shape_.inlineNodesForOverwrite(count);
     stride = stride_.inlineNodesForOverwrite(count);
   }
+  /// The shape's and the stride's node storage (IntTuple::nodeStorage).
+  [[gnu::always_inline]] void nodeStorage(IntTuple::Node *&shape,
+                                          IntTuple::Node *&stride) {
+    shape = shape_.nodeStorage();
+    stride = stride_.nodeStorage();
+  }
   /// The compact column-major layout of `shape` (CuTe's make_layout(shape)):
   /// strides are exclusive prefix products, size-1 leaves get stride 0.
   /// compact(8) == 8:1, compact((2,4)) == (2,4):(1,2), compact(1) == 1:0.
