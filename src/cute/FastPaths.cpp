@@ -1637,7 +1637,8 @@ struct Sorted {
 /// shapes as strides (and 1:0), so its size divides size(l) and its
 /// cosize 1 + sum (s_i-1)*p_i is at most 1 + sum over all of l's modes,
 /// size(l).
-/// Out of line, as fast::rightInverseChain (FastInverse.h says why).
+/// Out of line: the rare path after the chain (modes sharing a stride),
+/// whose registers the chain then does not pay for.
 [[gnu::noinline]] bool rightInverse(const Layout &l, Layout &out) {
   Modes c;
   return rightInverseModes(l, c) && storeModes(c, out, /*knownToFit=*/true);
