@@ -2233,7 +2233,7 @@ namespace {
                                                      const IntTuple &cotarget) {
   Expected<Layout> r{std::in_place};
   if (!serve(Path::ComplementModes,
-             fast::complementSorted(l, cotarget, *r))) // <= 16 nodes
+             fast::complementSorted(l, cotarget, *r))) // <= 15 nodes
     fallBack(r, general::complement(l, cotarget));
   return r;
 }
@@ -2296,7 +2296,7 @@ namespace {
 [[gnu::noinline]] Expected<Layout> leftInverseOfModes(const Layout &l) {
   Expected<Layout> r{std::in_place};
   if (!serve(Path::LeftInverseModes,
-             fast::leftInverseSorted(l, *r))) // modes apart
+             fast::leftInverseSorted(l, *r))) // modes apart, <= 15 nodes
     fallBack(r, general::left_inverse(l));
   return r;
 }

@@ -60,13 +60,13 @@ enum class Path : unsigned char {
   ComposeModes,      // composition by a by-mode tiler of leaves, in place
   ComposeByMode,     // composition by a by-mode tiler
   ComplementLeaf,    // complement of a leaf by an integer
-  ComplementModes,   // complement of <= 16 nodes, integer strides
+  ComplementModes,   // complement of <= 15 nodes, integer strides
   RightInverseLeaf,  // right_inverse of a leaf
   RightInverseChain, // right_inverse of <= 16 nodes, integer strides, no
                      // two modes sharing a stride it takes
   RightInverseModes, // right_inverse of <= 8 integer leaves (equal strides)
   LeftInverseLeaf,   // left_inverse of a leaf
-  LeftInverseModes,  // left_inverse of <= 16 nodes, modes lying apart
+  LeftInverseModes,  // left_inverse of <= 15 nodes, modes lying apart
   DivideLeaf,        // logical_divide of a leaf by a leaf
   DivideLeafModes,   // by-mode divide of leaf modes by leaf tiles
   DivideModes,       // by-mode divide by leaf or flat tiles, in place
