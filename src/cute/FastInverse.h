@@ -208,6 +208,9 @@ struct ModeWriter {
     out.nodeStorage(s, d); // the count is set by finish
   }
   [[gnu::always_inline]] void add(int64_t sv, int64_t dv) {
+    // The @pre, which GCC cannot see (it warns of a write past the nodes).
+    if (k >= kMaxModes - 1)
+      __builtin_unreachable();
     put(s + 1 + k, sv, headerOf(kLeaf, 1, 0));
     put(d + 1 + k, dv, headerOf(kLeaf, 1, 0));
     ++k;
