@@ -618,9 +618,26 @@ Diagnostic placeAtField(Diagnostic d, const Encoding &e,
       return d;
     name.remove_prefix(7);
   }
+  // A check names the parameter it reads; the text may hold it under
+  // another spelling or inside another field.
+  static constexpr std::pair<std::string_view, std::string_view> kWrittenAs[] =
+      {{"swizzleSizeInBytes", "swizzlingByteWidth"},
+       {"swizzlingByteWidth", "swizzleSizeInBytes"},
+       {"versionMajor", "version"},
+       {"opsPerChannel", "opsPerChan"},
+       {"mDim", "instrShape"},
+       {"nDim", "instrShape"}};
+  auto written = [&](std::string_view field) {
+    if (field == name)
+      return true;
+    for (const auto &[param, as] : kWrittenAs)
+      if (param == name && as == field)
+        return true;
+    return false;
+  };
   for (const Encoding *p = on; p; p = p->parent.get())
     for (const Encoding::FieldPlace &f : p->places)
-      if (f.name == name)
+      if (written(f.name))
         return placed(std::move(d), source, f.offset, f.length);
   return d;
 }

@@ -289,6 +289,14 @@ Expected<LinearLayout> nvidiaMmaToLL(const Encoding &e,
                              std::to_string(e.versionMajor) + ")")
         .about("versionMajor");
   }
+  // The tile's m and n: powers of two (a linear layout's sizes), each a
+  // multiple of the 8 x 8 quad.
+  for (size_t d = tile.size() - 2; d < tile.size(); ++d)
+    if (!isPow2(tile[d]) || tile[d] % 8 != 0)
+      return Diagnostic::error("nvidia_mma: instrShape's m and n must be "
+                               "powers of two, multiples of 8 (got " +
+                               std::to_string(tile[d]) + ")")
+          .about("instrShape");
   std::vector<unsigned> order = matrixOrder(rank, true);
   LK_TRY(LinearLayout l, nvidiaMmaTile(tile, 2, order, order));
   LK_TRY(LinearLayout w,
@@ -422,9 +430,13 @@ Expected<LinearLayout> dotOfNvidiaMma(const Encoding &e, const Encoding &p,
         .about("parent");
   if (!isA && p.versionMajor != 2)
     return Diagnostic::error("dot_operand: operand B of a wgmma (v3) comes "
-                             "from shared memory, not registers");
+                             "from shared memory, not registers")
+        .about("opIdx");
   if (e.kWidth <= 0 || !isPow2(e.kWidth))
-    return Diagnostic::error("dot_operand: kWidth must be a power of two")
+    return Diagnostic::error(e.kWidth == 0
+                                 ? "dot_operand: an mma parent needs kWidth "
+                                   "(a power of two)"
+                                 : "dot_operand: kWidth must be a power of two")
         .about("kWidth");
   std::vector<unsigned> tile(rank, 1);
   if (isA) {

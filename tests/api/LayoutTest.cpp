@@ -325,6 +325,48 @@ TEST(ApiLayout, EncodingValueErrorsPointAtTheirField) {
   EXPECT_EQ(b.error().parameter, "order");
 }
 
+// Checks that name a parameter the text spells otherwise, or holds inside
+// another field, still find it: swizzleSizeInBytes written as
+// swizzlingByteWidth, an mma's m and n inside instrShape, the opIdx of a
+// wgmma operand B.
+TEST(ApiLayout, EncodingChecksFindTheFieldAsWritten) {
+  ParseOptions o;
+  o.shape = IntTuple::tuple({IntTuple(64), IntTuple(64)});
+  struct Case {
+    std::string text, field, message;
+  };
+  const std::string mma3 = "#mma = #ttg.nvidia_mma<{versionMajor = 3, "
+                           "versionMinor = 0, warpsPerCTA = [4, 1], "
+                           "instrShape = [16, 64, 16]}>\n";
+  const Case cases[] = {
+      {"#ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, "
+       "elementBitWidth = 16}>",
+       "swizzlingByteWidth", "swizzleSizeInBytes must be"},
+      {"#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = "
+       "[4, 1], instrShape = [16, 24, 16]}>",
+       "instrShape", "nvidia_mma: instrShape's m and n must be powers of two"},
+      {"#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+       "[4, 1], instrShape = [16, 12]}>",
+       "instrShape", "nvidia_mma: instrShape's m and n must be powers of two"},
+      {mma3 + "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>", "opIdx",
+       "operand B of a wgmma"}};
+  // An absent kWidth is named as absent (no field to point at).
+  Expected<AnyLayout> noK =
+      parseLayout(mma3 + "#ttg.dot_op<{opIdx = 0, parent = #mma}>", o);
+  ASSERT_FALSE(noK);
+  EXPECT_EQ(noK.error().message,
+            "dot_operand: an mma parent needs kWidth (a power of two)");
+  for (const Case &c : cases) {
+    Expected<AnyLayout> a = parseLayout(c.text, o);
+    ASSERT_FALSE(a) << c.text;
+    EXPECT_NE(a.error().message.find(c.message), std::string::npos)
+        << a.error().message;
+    ASSERT_TRUE(a.error().range.has_value()) << a.error().message;
+    EXPECT_EQ(a.error().range->begin.offset, c.text.rfind(c.field))
+        << a.error().message;
+  }
+}
+
 // The check that fails names the parameter as data (Diagnostic::parameter),
 // so the caret finds it even when the message does not spell it: a rank
 // mismatch of one of three lists, and the CTA fields.
