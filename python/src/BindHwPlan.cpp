@@ -206,17 +206,17 @@ void bindAnalyses(py::module_ &m) {
       "access[lane] = the "
       "element indices the lane reads; ways = the largest number of distinct "
       "4-byte words in one bank");
-  auto analyse = [](const SwizzledTileLayout &dist,
-                    const SwizzledTileLayout &mem, int64_t bits,
-                    std::optional<int64_t> bytes, const std::string &arch) {
-    return unwrap(
-        api::analyseAccess(dist, memoryOf(mem), bits, bytes, archOf(arch)));
+  // The distributed side: a layout of any model or text (toTile).
+  auto analyse = [](py::handle dist, const SwizzledTileLayout &mem,
+                    int64_t bits, std::optional<int64_t> bytes,
+                    const std::string &arch) {
+    return unwrap(api::analyseAccess(unwrap(api::toTile(anyOf(dist))),
+                                     memoryOf(mem), bits, bytes, archOf(arch)));
   };
   m.def(
       "access",
-      [analyse](const SwizzledTileLayout &dist, const SwizzledTileLayout &mem,
-                Int64 bits, std::optional<int64_t> bytes,
-                const std::string &arch) {
+      [analyse](py::handle dist, const SwizzledTileLayout &mem, Int64 bits,
+                std::optional<int64_t> bytes, const std::string &arch) {
         return Result{"access",
                       api::describe(analyse(dist, mem, bits, bytes, arch))};
       },
@@ -227,9 +227,8 @@ void bindAnalyses(py::module_ &m) {
       "replication); access_bytes defaults to the widest the registers allow");
   // One side of access()'s analysis, `side` a member of AccessAnalysis.
   auto part = [analyse](auto side) {
-    return [analyse, side](const SwizzledTileLayout &dist,
-                           const SwizzledTileLayout &mem, Int64 bits,
-                           Int64 bytes, const std::string &arch) {
+    return [analyse, side](py::handle dist, const SwizzledTileLayout &mem,
+                           Int64 bits, Int64 bytes, const std::string &arch) {
       return toDict(
           api::describe(analyse(dist, mem, bits, int64_t(bytes), arch).*side));
     };
@@ -282,8 +281,9 @@ void bindAnalyses(py::module_ &m) {
       "bits)");
   m.def(
       "replication",
-      [](const SwizzledTileLayout &dist) {
-        hw::ReplicationReport r = unwrap(hw::replication(dist.tile()));
+      [](py::handle dist) {
+        hw::ReplicationReport r =
+            unwrap(hw::replication(unwrap(api::toTile(anyOf(dist))).tile()));
         py::list l;
         for (const hw::Replica &x : r.replicated)
           l.append(py::make_tuple(x.element, x.holders));

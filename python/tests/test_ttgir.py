@@ -97,3 +97,16 @@ def test_parse_and_plan_read_ttgir():
     assert lk.parse(BLOCKED_TTGIR, shape=(32, 16)) == lk.standard_layout(BLOCKED, [32, 16])
     with pytest.raises(TypeError):
         lk.standard_layout(3, [32, 16])
+
+
+def test_warp_analyses_read_any_layout():
+    # The distributed side of access / replication: TTGIR text is read as
+    # its tile form (lk.to_tile), the same answer as that form given.
+    typed = "tensor<32x16xf16, " + BLOCKED_TTGIR + ">"
+    tile = lk.to_tile(typed)
+    mem = lk.TileLayout("S[(32,16):(16,1)]")
+    assert lk.access(typed, mem, 16).to_dict() == lk.access(tile, mem, 16).to_dict()
+    assert lk.replication(typed) == lk.replication(tile)
+    # An attribute without its type has no shape here.
+    with pytest.raises(lk.LayoutError, match="needs the tensor shape"):
+        lk.access(BLOCKED_TTGIR, mem, 16)

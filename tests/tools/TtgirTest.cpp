@@ -160,6 +160,20 @@ TEST(CliTtgir, LinearLayoutArgumentsTakeTtgirText) {
   EXPECT_EQ(r.err.find("--shape"), std::string::npos) << r.err;
 }
 
+TEST(CliTtgir, HwAnalyseReadsTheTileFormOfTtgir) {
+  // The distributed side of hw analyse: a TTGIR tensor type is analysed as
+  // its tile form (`linear to-tile`), with the same record.
+  const std::string typed = "tensor<8x16xf16, " + kBlockedAttr + ">";
+  CliRun tile = runCli({"linear", "to-tile", typed, "--json"});
+  ASSERT_EQ(tile.status, 0) << tile.err;
+  const std::string tileText = tile.json()["result"];
+  CliRun a = runCli({"hw", "analyse", typed, "S[(8,16):(16,1)]", "--json"});
+  CliRun b = runCli({"hw", "analyse", tileText, "S[(8,16):(16,1)]", "--json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.json()["result"], b.json()["result"]);
+}
+
 TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
   // The same layout on both sides (TTGIR and its linear text) plans to no-op.
   CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",

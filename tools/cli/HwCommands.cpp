@@ -16,6 +16,7 @@
 
 #include "cli/Json.h"
 
+#include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Descriptor.h"
 #include "layoutkit/api/Layout.h"
@@ -95,8 +96,11 @@ Expected<Reply> runHwEncode(const Invocation &inv) {
 }
 
 Expected<Reply> runHwAnalyse(const Invocation &inv) {
-  LK_TRY(tile::TileLayout distributed,
-         inv.argument(tile::parseTileLayout(inv.text(0)), 0));
+  // Any grammar (a TTGIR tensor type included), as a tile layout.
+  api::ParseOptions any;
+  any.shapeName.clear(); // no --shape here: a TTGIR attribute needs its type
+  LK_TRY(api::AnyLayout d, inv.argument(api::parseLayout(inv.text(0), any), 0));
+  LK_TRY(tile::SwizzledTileLayout distributed, inv.argument(api::toTile(d), 0));
   api::ParseOptions tileText;
   tileText.syntax = api::Syntax::TileText;
   LK_TRY(api::AnyLayout composed,
@@ -114,9 +118,7 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
     width = w;
   }
   LK_TRY(api::AccessAnalysis a,
-         api::analyseAccess(
-             tile::SwizzledTileLayout(tile::SwizzleLayout(), distributed),
-             memory, bits, width, arch));
+         api::analyseAccess(distributed, memory, bits, width, arch));
   Reply r;
   r.text = "widest access: " + std::to_string(a.vectorBytes) + " B per lane\n";
   if (inv.option("global"))
@@ -361,7 +363,9 @@ std::vector<CommandSpec> hwCommands() {
        "DISTRIBUTED is a tile layout over laneid and m (the register slot) "
        "saying which lane holds which element, or over a block-wide tid "
        "(warp 0 = tid 0..31, lane = tid; not together with laneid); other "
-       "thread axes are taken at 0. MEMORY a tile layout on m "
+       "thread axes are taken at 0; a linear layout or Triton's TTGIR "
+       "(a tensor type) is read as its tile form (register -> m, lane -> "
+       "laneid, warp -> warpid). MEMORY a tile layout on m "
        "(optionally 'Swizzle(...) o ...') giving each element its address. "
        "Each lane moves --access-bytes bytes per instruction (default: the "
        "widest "
@@ -372,7 +376,7 @@ std::vector<CommandSpec> hwCommands() {
         "--swizzle 128B"},
        {{"DISTRIBUTED",
          "a tile layout over laneid (or tid) and m, e.g. "
-         "S[(8,64):(1@laneid,1@m)]",
+         "S[(8,64):(1@laneid,1@m)], or a linear / TTGIR layout",
          Arity::One},
         {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
        {dtype,
