@@ -135,11 +135,12 @@ void BM_Pipeline(benchmark::State &state) {
   state.counters["ops"] = static_cast<double>(opCount);
 }
 
-/// One run of MLIR's verifier on the function (building is not timed).
-void BM_Verify(benchmark::State &state) {
+/// Times `body(module)` on a freshly built function per iteration
+/// (building untimed; the module is freed untimed, as in BM_Pipeline).
+template <class Body> void timeOnBuilt(benchmark::State &state, Body body) {
   std::unique_ptr<MLIRContext> owned = benchContext();
   MLIRContext &ctx = *owned;
-  OwningOpRef<ModuleOp> m; // freed untimed, as in BM_Pipeline
+  OwningOpRef<ModuleOp> m;
   for (auto _ : state) {
     state.PauseTiming();
     m = build(ctx, state.range(0));
@@ -149,32 +150,28 @@ void BM_Verify(benchmark::State &state) {
       continue;
     }
     state.ResumeTiming();
-    if (failed(verify(*m)))
-      state.SkipWithError("verify failed");
+    body(*m);
   }
+}
+
+/// One run of MLIR's verifier on the function.
+void BM_Verify(benchmark::State &state) {
+  timeOnBuilt(state, [&](ModuleOp m) {
+    if (failed(verify(m)))
+      state.SkipWithError("verify failed");
+  });
 }
 
 /// One walk of the function that reads each op's operand count: the least
 /// a pass that looks at every op does, so its time per op is what a walk
-/// of the IR costs at each size (building is not timed).
+/// of the IR costs at each size.
 void BM_Walk(benchmark::State &state) {
-  std::unique_ptr<MLIRContext> owned = benchContext();
-  MLIRContext &ctx = *owned;
-  OwningOpRef<ModuleOp> m; // freed untimed, as in BM_Pipeline
   int64_t operands = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    m = build(ctx, state.range(0));
-    if (!m) {
-      state.SkipWithError("the function could not be built");
-      state.ResumeTiming();
-      continue;
-    }
-    state.ResumeTiming();
+  timeOnBuilt(state, [&](ModuleOp m) {
     operands = 0;
     m->walk([&](Operation *op) { operands += op->getNumOperands(); });
     benchmark::DoNotOptimize(operands);
-  }
+  });
   state.counters["operands"] = static_cast<double>(operands);
 }
 
