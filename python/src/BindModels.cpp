@@ -722,6 +722,10 @@ Example:
     [('dim0', 9)]
 )doc")
       .def(py::init([](const std::string &text) {
+             // Triton's TTGIR text too, its shape from its tensor type.
+             if (api::candidateSyntaxes(text).front() ==
+                 api::Syntax::TtgirText)
+               return ttgirLayout(text, py::none());
              return unwrap(linear::parseLinearLayout(text));
            }),
            py::arg("text"))

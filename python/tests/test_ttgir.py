@@ -110,3 +110,10 @@ def test_warp_analyses_read_any_layout():
     # An attribute without its type has no shape here.
     with pytest.raises(lk.LayoutError, match="needs the tensor shape"):
         lk.access(BLOCKED_TTGIR, mem, 16)
+
+
+def test_linear_layout_constructor_reads_ttgir():
+    typed = f"tensor<32x16xf16, {BLOCKED_TTGIR}>"
+    assert lk.LinearLayout(typed) == lk.LinearLayout.from_ttgir(typed)
+    with pytest.raises(lk.LayoutError, match="needs the tensor shape"):
+        lk.LinearLayout(BLOCKED_TTGIR)
