@@ -723,8 +723,7 @@ Example:
 )doc")
       .def(py::init([](const std::string &text) {
              // Triton's TTGIR text too, its shape from its tensor type.
-             if (api::candidateSyntaxes(text).front() ==
-                 api::Syntax::TtgirText)
+             if (api::candidateSyntaxes(text).front() == api::Syntax::TtgirText)
                return ttgirLayout(text, py::none());
              return unwrap(linear::parseLinearLayout(text));
            }),
