@@ -134,10 +134,16 @@ toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape) {
                                c->str());
     return bridge::cuteToPadded(c->layout);
   }
+  // A linear layout without a logical shape: its own output sizes (a
+  // Triton tensor type's shape), nothing padded.
+  std::vector<int64_t> own;
+  if (const linear::LinearLayout *ll = l.linear(); ll && shape.empty()) {
+    for (int d = 0; d < ll->numOutDims(); ++d)
+      own.push_back(ll->outDim(d).size());
+    shape = own;
+  }
   if (shape.empty())
-    return Diagnostic::error("padding a " +
-                             std::string(l.tile() ? "tile" : "linear") +
-                             " layout needs its logical shape");
+    return Diagnostic::error("padding a tile layout needs its logical shape");
   if (const tile::SwizzledTileLayout *t = l.tile()) {
     if (!t->swizzle().isIdentity())
       return Diagnostic::error("padding takes a tile layout without a swizzle");

@@ -174,6 +174,21 @@ TEST(CliTtgir, HwAnalyseReadsTheTileFormOfTtgir) {
   EXPECT_EQ(a.json()["result"], b.json()["result"]);
 }
 
+TEST(CliTtgir, LinearPadBuildsTritonLayoutsOverThePaddedShape) {
+  // A bare attribute with --shape (6,12): built over (8,16) and masked to
+  // (6,12); the tensor type alone: its own shape, nothing padded.
+  CliRun r =
+      runCli({"linear", "pad", kBlockedAttr, "--shape", "(6,12)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["padded"], kBlockedText);
+  EXPECT_EQ(r.json()["result"]["logical_shape"], (json{6, 12}));
+  CliRun typed = runCli(
+      {"linear", "pad", "tensor<8x16xf16, " + kBlockedAttr + ">", "--json"});
+  ASSERT_EQ(typed.status, 0) << typed.err;
+  EXPECT_EQ(typed.json()["result"]["logical_shape"], (json{8, 16}));
+  EXPECT_EQ(typed.json()["result"]["steps"].size(), 0u);
+}
+
 TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
   // The same layout on both sides (TTGIR and its linear text) plans to no-op.
   CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",

@@ -195,8 +195,17 @@ Expected<Reply> runLinearFromTile(const Invocation &inv) {
 }
 
 Expected<Reply> runLinearPad(const Invocation &inv) {
-  LK_TRY(api::AnyLayout any, inv.argument(api::parseLayout(inv.text(0)), 0));
   LK_TRY(std::vector<int64_t> shape, inv.leavesOption("shape"));
+  // Triton's layouts (TTGIR, JSON parameters) are built over the padded
+  // shape: each --shape extent rounded up to a power of two.
+  LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
+  if (!shape.empty()) {
+    LK_TRY(std::vector<int64_t> padded, linear::paddedShape(shape));
+    std::vector<IntTuple> dims(padded.begin(), padded.end());
+    options.shape = IntTuple::tuple(std::move(dims));
+  }
+  LK_TRY(api::AnyLayout any,
+         inv.argument(api::parseLayout(inv.text(0), options), 0));
   LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(any, shape));
   LK_TRY(Waste w, pc.layout.waste());
   Reply r;
@@ -445,7 +454,9 @@ std::vector<CommandSpec> linearCommands() {
        "Extents that are not powers of two are padded to the next one and "
        "masked (docs/linear.md, Non-power-of-two shapes): a cute layout over "
        "its modes (offset -> dim0..), a tile layout over --shape (hardware -> "
-       "dim0..), a linear layout with --shape as its logical shape. Prints "
+       "dim0..), a linear layout with --shape as its logical shape (else its "
+       "own), Triton's layouts (TTGIR, JSON) built over --shape rounded up "
+       "to powers of two. Prints "
        "the padded layout, each change (dims, extents, strides), whether "
        "valid elements keep their places, the linear layout and the waste "
        "(padded elements, masked slots, fully masked registers / lanes / "

@@ -70,8 +70,9 @@ Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
 /// A layout of any shape as a padded linear layout (bridge/PaddedBridge.h,
 /// linear/Padded.h): a cute layout over its top-level modes (offset ->
 /// dims; `shape` ignored), a tile layout over `shape` (required), a linear
-/// layout with `shape` as its logical shape (required; the layout already
-/// has the padded shape: the account lists the padded dims only). Swizzled and
+/// layout with `shape` as its logical shape (the layout already has the
+/// padded shape: the account lists the padded dims only; empty: the
+/// layout's own output sizes, nothing padded). Swizzled and
 /// offset layouts are refused. Example: toPaddedLinear(cute (4,3):(1,4)) ->
 /// {offset: [(1,0), (2,0), (0,1), (0,2)]} -> {dim0: 4, dim1: 4} over (4,3).
 Expected<bridge::PaddedConversion>
