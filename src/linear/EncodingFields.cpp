@@ -619,26 +619,20 @@ Diagnostic placeAtField(Diagnostic d, const Encoding &e,
     name.remove_prefix(7);
   }
   // A check names the parameter it reads; the text may hold it under
-  // another spelling or inside another field.
-  static constexpr std::pair<std::string_view, std::string_view> kWrittenAs[] =
-      {{"swizzleSizeInBytes", "swizzlingByteWidth"},
-       {"swizzlingByteWidth", "swizzleSizeInBytes"},
-       {"versionMajor", "version"},
-       {"opsPerChannel", "opsPerChan"},
-       {"mDim", "instrShape"},
-       {"nDim", "instrShape"}};
-  auto written = [&](std::string_view field) {
-    if (field == name)
-      return true;
-    for (const auto &[param, as] : kWrittenAs)
-      if (param == name && as == field)
-        return true;
-    return false;
-  };
-  for (const Encoding *p = on; p; p = p->parent.get())
+  // another spelling (one member of intSlot's table: swizzlingByteWidth
+  // for swizzleSizeInBytes, version for versionMajor) or, for an mma's m
+  // and n, inside instrShape.
+  for (const Encoding *p = on; p; p = p->parent.get()) {
+    Encoding &q = const_cast<Encoding &>(*p); // intSlot only names a member
+    const int *member = intSlot(q, name);
+    auto written = [&](std::string_view field) {
+      return field == name || (member && intSlot(q, field) == member) ||
+             (field == "instrShape" && (name == "mDim" || name == "nDim"));
+    };
     for (const Encoding::FieldPlace &f : p->places)
       if (written(f.name))
         return placed(std::move(d), source, f.offset, f.length);
+  }
   return d;
 }
 
