@@ -319,6 +319,10 @@ private:
         return lx_.error("expected 'x' after a tensor dim", p);
       if (shape.size() == kMaxTypeDims)
         return lx_.error("a tensor type of more than 8 dims", dimAt);
+      if (v == 0 || (v & (v - 1)) != 0)
+        return lx_.error("every tensor dim must be a power of two (got " +
+                             std::to_string(v) + ")",
+                         dimAt, p - dimAt);
       shape.push_back(v);
       ++p;
     }

@@ -265,6 +265,12 @@ TEST(TtgirText, DiagnosticsPointAtTheField) {
                "'t'",
                35}));
   EXPECT_EQ(errorOf("tensor<?x4xf16, #blocked>").second, 8u);
+  // Triton's tensor dims are powers of two: 0 and 48 are refused at the dim
+  // (column 8 is the first dim, column 10 the second of "0x48").
+  EXPECT_EQ(errorOf("tensor<0x4xf16, #blocked>"),
+            (P{"every tensor dim must be a power of two (got 0)", 8}));
+  EXPECT_EQ(errorOf("tensor<4x48xf16, #blocked>"),
+            (P{"every tensor dim must be a power of two (got 48)", 10}));
   // Consistency (checkEncoding) points at the parameter at fault: the list
   // whose length differs from the others'.
   EXPECT_EQ(errorOf("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
