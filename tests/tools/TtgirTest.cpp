@@ -189,6 +189,25 @@ TEST(CliTtgir, LinearPadBuildsTritonLayoutsOverThePaddedShape) {
   EXPECT_EQ(typed.json()["result"]["steps"].size(), 0u);
 }
 
+TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {
+  // Element (3,5) of the 8x16 blocked tile: dim1 is fastest (order [1,0]);
+  // 5 = 4*1 + 1 gives lane column 1 and register 1, row 3 lane row 3, so
+  // lane 3*4 + 1 = 13 holds it at register (m) 1.
+  CliRun r = runCli({"tile", "owners", "tensor<8x16xf16, " + kBlockedAttr + ">",
+                     "(8,16)", "(3,5)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  json owners = r.json()["result"]["owners"];
+  ASSERT_EQ(owners.size(), 1u) << r.out;
+  EXPECT_EQ(owners[0]["owner"]["laneid"], 13);
+  EXPECT_EQ(owners[0]["at"]["m"], 1);
+  // A cute layout's tile form lists its modes slowest first.
+  r = runCli({"tile", "eval", "(4,8):(8,1)", "(8,4)", "(1,0)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["layout"], "S[(8,4):(1,8)]") << r.out;
+  // Tile (1,0) is cute coordinate (0,1): offset 0*8 + 1*1 = 1.
+  EXPECT_EQ(r.json()["result"]["points"][0]["m"], 1) << r.out;
+}
+
 TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
   // The same layout on both sides (TTGIR and its linear text) plans to no-op.
   CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",

@@ -16,6 +16,7 @@
 
 #include "cli/Json.h"
 
+#include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Describe.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/api/Query.h"
@@ -41,13 +42,14 @@ namespace {
 // Arguments
 //===----------------------------------------------------------------------===//
 
-/// LAYOUT: a tile layout, or `Swizzle(...) o <tile layout>`.
+/// LAYOUT: a tile layout, `Swizzle(...) o <tile layout>`, or any other
+/// grammar (cute, linear, a TTGIR tensor type) as its tile form.
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
-  api::ParseOptions options;
-  options.syntax = api::Syntax::TileText;
-  LK_TRY(api::AnyLayout l,
-         inv.argument(api::parseLayout(inv.text(i), options), i));
-  return *l.tile();
+  api::ParseOptions any;
+  any.shapeName
+      .clear(); // SHAPE is the tile's: a TTGIR attribute needs its type
+  LK_TRY(api::AnyLayout l, inv.argument(api::parseLayout(inv.text(i), any), i));
+  return inv.argument(api::toTile(l), i);
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),
@@ -398,7 +400,9 @@ std::vector<CommandSpec> tileCommands() {
       "LAYOUT",
       "a tile layout, e.g. 'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + "
       "R[2:4@warpid] + 5@warpid', or a swizzled one, e.g. "
-      "'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]'",
+      "'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]'; any other layout (linear, "
+      "a TTGIR tensor type, cute) is read as its tile form (a cute layout's "
+      "modes in reverse order: tile dims run slowest first)",
       Arity::One};
   const ParamSpec shape{"SHAPE",
                         "the logical shape, e.g. (8,16); its size must equal "
