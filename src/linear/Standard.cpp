@@ -973,6 +973,28 @@ namespace {
 /// A `#ttg.linear` layout on `shape`: registers repeat to cover a larger
 /// tensor, register bases of a smaller one are dropped (Triton's
 /// LinearEncodingAttr::toLinearLayout, with the output dims in order).
+/// The out-dim indices in the order a linear encoding's registers move them
+/// (Triton's orderPerDim("register") with default order [rank-1, ..., 0]):
+/// the dim of each non-zero register basis' first non-zero entry, first
+/// appearance first, then the dims no register moves, highest first.
+/// Example: register [(0,1), (8,0)] -> [1, 0]; register [] -> [1, 0].
+std::vector<unsigned> linearRegisterOrder(const LinearLayout &l) {
+  std::vector<unsigned> order;
+  auto add = [&order](unsigned k) {
+    if (std::find(order.begin(), order.end(), k) == order.end())
+      order.push_back(k);
+  };
+  if (int r = l.inDimIndex(kRegister); r >= 0)
+    for (const std::vector<int64_t> &b : l.bases(r)) {
+      auto nz = std::find_if(b.begin(), b.end(), [](int64_t v) { return v; });
+      if (nz != b.end())
+        add(unsigned(nz - b.begin()));
+    }
+  for (size_t k = size_t(l.numOutDims()); k-- > 0;)
+    add(unsigned(k));
+  return order;
+}
+
 Expected<LinearLayout> explicitLinear(const Encoding &e,
                                       std::span<const int64_t> shape) {
   if (!e.linear)
@@ -982,8 +1004,15 @@ Expected<LinearLayout> explicitLinear(const Encoding &e,
     return Diagnostic::error(
         "linear: the layout has " + std::to_string(l.numOutDims()) +
         " output dims; the tensor has rank " + std::to_string(shape.size()));
-  LK_TRY(LinearLayout a, ensureLayoutNotSmallerThan(l, shape));
-  return ensureLayoutNotLargerThan(a, shape, /*broadcastRegisters=*/false);
+  // Triton repeats and trims the out dims in the register order
+  // (LinearEncodingAttr::getRepOrder), then restores their order.
+  std::vector<DimId> canonical = outNames(l), byRegisters;
+  for (unsigned k : linearRegisterOrder(l))
+    byRegisters.push_back(canonical[k]);
+  LK_TRY(LinearLayout a, transposeOutsTo(l, byRegisters));
+  LK_TRY(a, ensureLayoutNotSmallerThan(a, shape));
+  LK_TRY(a, ensureLayoutNotLargerThan(a, shape, /*broadcastRegisters=*/false));
+  return transposeOutsTo(a, canonical);
 }
 
 } // namespace

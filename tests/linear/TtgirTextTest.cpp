@@ -216,6 +216,24 @@ TEST(TtgirText, ExplicitLinearLayout) {
             std::string::npos);
   // It prints back as it was read.
   EXPECT_EQ(ok(printTtgir(t.encoding)), text);
+  // Repetitions follow the register order: registers move dim1 first
+  // ((0,1)) then dim0 ((8,0)), so on a tensor twice as wide and twice as
+  // tall the dim1 repeat (0,8) comes before the dim0 repeat (32,0), as in
+  // Triton (repeats in getRepOrder = the register order, not dim order).
+  TtgirLayout both =
+      read("#ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, "
+           "4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0]], block = []}>");
+  EXPECT_EQ(layoutOf(both.encoding, {64, 16}),
+            "{register: [(0,1), (8,0), (0,8), (32,0)], lane: [(0,2), (0,4), "
+            "(1,0), (2,0), (4,0)], warp: [(16,0)], block: []} -> {dim0: 64, "
+            "dim1: 16}");
+  // A register order starting at dim0 repeats dim0 first.
+  TtgirLayout rows =
+      read("#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 2], [0, "
+           "4], [2, 0], [4, 0]], warp = [], block = []}>");
+  EXPECT_NE(
+      layoutOf(rows.encoding, {16, 16}).find("register: [(1,0), (8,0), (0,8)]"),
+      std::string::npos);
 }
 
 /// The message and 1-based column of the error reading `text`.
