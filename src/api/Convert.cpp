@@ -9,6 +9,9 @@
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
+#include "layoutkit/core/Join.h"
+
+#include <algorithm>
 
 namespace lk::api {
 
@@ -72,6 +75,22 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
   }
   LK_TRY(tile::TileLayout t, bridge::linearToTile(*l.linear()));
   return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t));
+}
+
+Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
+                                          std::span<const int64_t> shape,
+                                          std::string_view shapeName) {
+  if (const linear::LinearLayout *ll = l.linear()) {
+    std::vector<int64_t> own;
+    for (int k = 0; k < ll->numOutDims(); ++k)
+      own.push_back(int64_t(1) << ll->outDim(k).log2);
+    if (!std::equal(own.begin(), own.end(), shape.begin(), shape.end()))
+      return Diagnostic::error("the layout's logical shape (" +
+                               joinIntegers(own, ",") + ") and " +
+                               std::string(shapeName) + " (" +
+                               joinIntegers(shape, ",") + ") disagree");
+  }
+  return toTile(l);
 }
 
 namespace {

@@ -200,6 +200,25 @@ TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {
   ASSERT_EQ(owners.size(), 1u) << r.out;
   EXPECT_EQ(owners[0]["owner"]["laneid"], 13);
   EXPECT_EQ(owners[0]["at"]["m"], 1);
+  // A bare attribute takes SHAPE as its tensor shape; a type or a linear
+  // layout whose shape is not SHAPE is refused (read row-major over (16,8),
+  // element (3,5) would be another element of the 8x16 tensor).
+  r = runCli({"tile", "owners", kBlockedAttr, "(8,16)", "(3,5)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["owners"][0]["owner"]["laneid"], 13);
+  r = runCli({"tile", "owners", "tensor<8x16xf16, " + kBlockedAttr + ">",
+              "(16,8)", "(3,5)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("the tensor type's shape (8,16) and SHAPE (16,8) "
+                       "disagree"),
+            std::string::npos)
+      << r.err;
+  r = runCli({"tile", "eval", kBlockedText, "(16,8)", "(3,5)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("the layout's logical shape (8,16) and SHAPE (16,8) "
+                       "disagree"),
+            std::string::npos)
+      << r.err;
   // A cute layout's tile form lists its modes slowest first.
   r = runCli({"tile", "eval", "(4,8):(8,1)", "(8,4)", "(1,0)", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -43,13 +43,23 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// LAYOUT: a tile layout, `Swizzle(...) o <tile layout>`, or any other
-/// grammar (cute, linear, a TTGIR tensor type) as its tile form.
+/// grammar (cute, linear, TTGIR) as its tile form over SHAPE, the next
+/// argument: a TTGIR attribute takes SHAPE as its tensor shape, and a
+/// typed or linear layout must have SHAPE as its logical shape. A SHAPE
+/// that does not parse is left to shapeParam to report.
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
   api::ParseOptions any;
-  any.shapeName
-      .clear(); // SHAPE is the tile's: a TTGIR attribute needs its type
+  any.shapeName = "SHAPE";
+  Expected<IntTuple> shape = cute::parseIntTuple(inv.text(i + 1));
+  if (shape)
+    any.shape = *shape;
   LK_TRY(api::AnyLayout l, inv.argument(api::parseLayout(inv.text(i), any), i));
-  return inv.argument(api::toTile(l), i);
+  if (!shape)
+    return inv.argument(api::toTile(l), i);
+  std::vector<int64_t> dims;
+  for (const IntTuple::Node &n : shape->leaves())
+    dims.push_back(n.value);
+  return inv.argument(api::toTile(l, dims, "SHAPE"), i);
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),

@@ -48,6 +48,7 @@
 
 #include <optional>
 #include <span>
+#include <string_view>
 
 namespace lk::api {
 
@@ -63,6 +64,13 @@ swizzledForm(const linear::LinearLayout &toOffset);
 
 Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l);
+/// toTile(l) for a logical tile of `shape` (row-major, as tile layouts
+/// index it): a linear layout's output sizes must be `shape`, dim by dim
+/// (a (16,8) layout read over (8,16) would be a different function);
+/// `shapeName` names the shape in the diagnostic. Other models: toTile(l).
+Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
+                                          std::span<const int64_t> shape,
+                                          std::string_view shapeName);
 /// `shape`: the logical dims of a tile layout's linear form (power-of-two
 /// extents; empty: one out-dim `index`); ignored by the other models.
 Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
