@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/ChangeLog.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/OpDefinition.h"
@@ -110,8 +111,10 @@ lk::tileas::ActiveChangeLog::~ActiveChangeLog() { active = saved; }
 ChangeLog *lk::tileas::activeChangeLog() { return active; }
 
 void lk::tileas::noteChanged(Operation *op) {
-  if (active)
-    active->note(op);
+  if (!active)
+    return;
+  active->note(op);
+  regionOpsNoteChanged(op);
 }
 
 void lk::tileas::noteUsers(Value v) {
@@ -131,8 +134,10 @@ void lk::tileas::noteRetyped(Value v) {
 }
 
 void lk::tileas::eraseOp(Operation *op) {
-  if (active)
+  if (active) {
     active->forget(op);
+    regionOpsNoteErased(op);
+  }
   op->erase();
 }
 
@@ -153,6 +158,8 @@ bool lk::tileas::logChange() {
 void lk::tileas::ChangeLogListener::notifyOperationInserted(
     Operation *op, OpBuilder::InsertPoint previous) {
   noteChanged(op);
+  if (active && previous.isSet())
+    regionOpsNoteChanged(op, /*moved=*/true);
   ForwardingListener::notifyOperationInserted(op, previous);
 }
 
@@ -176,7 +183,9 @@ void lk::tileas::ChangeLogListener::notifyOperationReplaced(
 }
 
 void lk::tileas::ChangeLogListener::notifyOperationErased(Operation *op) {
-  if (ChangeLog *log = activeChangeLog())
+  if (ChangeLog *log = activeChangeLog()) {
     log->forget(op);
+    regionOpsNoteErased(op);
+  }
   ForwardingListener::notifyOperationErased(op);
 }

@@ -160,7 +160,8 @@ struct FixedPointPass
     LogicalResult result = runLogged(fn, i, firstRound);
     // A pass that noted its change preserved all analyses (ChangeLog.h).
     bool changed = !unchanged || log.changed;
-    if (changed || failed(result))
+    // Noted changes kept the RegionOps up to date (RegionOps.h).
+    if (failed(result) || (changed && !verifyChanges))
       regionOps.reset();
     if (failed(result))
       return failure();
@@ -182,7 +183,7 @@ struct FixedPointPass
     std::optional<lk::tileas::ActiveChangeLog> logging;
     if (verifyChanges)
       logging.emplace(&log);
-    // The passes share the function's RegionOps until one changes it.
+    // The passes share the function's RegionOps (RegionOps.h).
     lk::tileas::RegionOpsCache shared(fn, &regionOps);
     if (firstRound)
       return runPipeline(steps[i], fn);
@@ -217,7 +218,8 @@ struct FixedPointPass
   lk::tileas::ChangeLog log;
   /// Written by a step's last pass.
   bool unchanged = false;
-  /// The function's RegionOps while no pass changed it (RegionOps.h).
+  /// The function's RegionOps, kept while the passes note their changes,
+  /// else while no pass changed it (RegionOps.h).
   std::optional<lk::tileas::RegionOps> regionOps;
   std::vector<OpPassManager> steps;
 };

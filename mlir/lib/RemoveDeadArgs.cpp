@@ -319,11 +319,12 @@ struct RemoveDeadArgs
 
   /// One sweep over the region-branch ops, inner ones first (post-order),
   /// so that an outer terminator sees the inner results; returns how many
-  /// slots went. The first sweep takes the ops from the function's
-  /// RegionOps (RegionOps.h); a later one, after a removal, walks it.
+  /// slots went. The ops come from the function's RegionOps (RegionOps.h):
+  /// for the first sweep, and for a later one while the pipeline's change
+  /// log keeps them up to date; else a later sweep walks the function.
   size_t removeOnce(bool first) {
     SmallVector<RegionBranchOpInterface> ops;
-    if (first) {
+    if (first || lk::tileas::activeChangeLog()) {
       std::optional<lk::tileas::RegionOps> local;
       for (Operation *op :
            lk::tileas::regionOpsOf(getOperation(), local).postOrder)

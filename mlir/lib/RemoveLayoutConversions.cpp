@@ -37,6 +37,7 @@
 #include "layoutkit-mlir/LayoutEquality.h"
 #include "layoutkit-mlir/Passes.h"
 #include "layoutkit-mlir/Pragmas.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
@@ -415,7 +416,12 @@ struct RemoveLayoutConversions
     SmallVector<Operation *> elementwise;
     SensitiveOps sensitive;
     CleanupSurvey survey(fn);
+    // And it makes the function's RegionOps for the passes after this one
+    // when the pipeline holds none (RegionOps.h).
+    lk::tileas::RegionOps *regionOps = lk::tileas::regionOpsToFill(fn);
     fn->walk([&](Operation *op, const WalkStage &stage) {
+      if (regionOps)
+        regionOps->visit(op, stage);
       if (stage.isBeforeAllRegions())
         survey.visit(op);
       if (!stage.isAfterAllRegions())

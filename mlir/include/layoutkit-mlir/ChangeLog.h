@@ -23,6 +23,9 @@
 /// * `eraseOp(op)`: forgets `op` and the ops nested in it, then erases
 ///   it (a record never points at a freed op).
 ///
+/// The same notes keep the driver's lists of ops with regions and selects
+/// up to date (RegionOps.h).
+///
 /// A noted terminator notes its parent too (unless that is isolated from
 /// above, a function, whose terminator checks itself): the parent's
 /// verifier compares the yielded types with its own. Verifying a noted op

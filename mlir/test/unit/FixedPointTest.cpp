@@ -36,15 +36,29 @@
 //  * with the driver's verification and the pass manager's verifier off,
 //    nothing reports it (what the two checks above catch is the change).
 //
+// The driver's RegionOps (RegionOps.h) under a change log, on
+//
+//   func { for L1 { for L2 {} }  for L3 {} }
+//
+// pre-order fn L1 L2 L3, post-order L2 L1 L3 fn (by the two walk orders):
+//
+//  * L3 noted as changed (in place): the lists stay, not stale;
+//  * L1 erased (L2 with it): the lists drop both, pre-order fn L3,
+//    post-order L3 fn, still not stale (no walk);
+//  * a loop L4 created after L3 by a noting builder: stale, and the next
+//    request walks: pre-order fn L3 L4, post-order L3 L4 fn.
+//
 // Exit status 0 when every check holds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/FixedPoint.h"
 #include "layoutkit-mlir/ChangeLog.h"
+#include "layoutkit-mlir/RegionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -184,9 +198,68 @@ void expectLog(MLIRContext &ctx, const std::vector<Member> &members, bool check,
 
 } // namespace
 
+/// The names (the "name" attribute; "fn" for the function) of `ops`,
+/// space-separated.
+std::string names(const std::vector<Operation *> &ops) {
+  std::string out;
+  for (Operation *op : ops) {
+    auto name = op->getAttrOfType<StringAttr>("name");
+    out += (out.empty() ? "" : " ") + (name ? name.str() : std::string("fn"));
+  }
+  return out;
+}
+
+/// The RegionOps checks of the file comment.
+void expectRegionOpsKept(MLIRContext &ctx) {
+  const char *src = R"mlir(
+    func.func @f(%n: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i = %c0 to %n step %c1 {
+        scf.for %j = %c0 to %n step %c1 {
+        } {name = "L2"}
+      } {name = "L1"}
+      scf.for %k = %c0 to %n step %c1 {
+      } {name = "L3"}
+      return
+    })mlir";
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(src, &ctx);
+  auto fn = cast<func::FuncOp>(&m->getBody()->front());
+  lk::tileas::ChangeLog log;
+  lk::tileas::ActiveChangeLog logging(&log);
+  std::optional<lk::tileas::RegionOps> cache, local;
+  lk::tileas::RegionOpsCache shared(fn, &cache);
+  const lk::tileas::RegionOps &r = lk::tileas::regionOpsOf(fn, local);
+  expect(&r == &*cache && !local, "the driver's cache holds the lists");
+  expect(names(r.preOrder) == "fn L1 L2 L3" &&
+             names(r.postOrder) == "L2 L1 L3 fn",
+         "lists of the parsed function: " + names(r.preOrder) + " / " +
+             names(r.postOrder));
+  SmallVector<scf::ForOp> loops(fn.getBody().getOps<scf::ForOp>());
+  lk::tileas::noteChanged(loops[1]);
+  expect(!cache->stale, "a listed op changed in place keeps the lists");
+  lk::tileas::eraseOp(loops[0]);
+  expect(!cache->stale, "an erasure keeps the lists");
+  lk::tileas::regionOpsOf(fn, local);
+  expect(names(cache->preOrder) == "fn L3" &&
+             names(cache->postOrder) == "L3 fn",
+         "erased L1 and L2 leave the lists: " + names(cache->preOrder) + " / " +
+             names(cache->postOrder));
+  OpBuilder b(&ctx, lk::tileas::insertionNoter());
+  b.setInsertionPointAfter(loops[1]);
+  auto l4 = b.clone(*loops[1]);
+  l4->setAttr("name", b.getStringAttr("L4"));
+  expect(cache->stale, "a created loop makes the lists stale");
+  lk::tileas::regionOpsOf(fn, local);
+  expect(!cache->stale && names(cache->preOrder) == "fn L3 L4" &&
+             names(cache->postOrder) == "L3 L4 fn",
+         "the stale lists are walked again: " + names(cache->preOrder) + " / " +
+             names(cache->postOrder));
+}
+
 int main() {
   DialectRegistry registry;
-  registry.insert<func::FuncDialect, arith::ArithDialect>();
+  registry.insert<func::FuncDialect, arith::ArithDialect, scf::SCFDialect>();
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
 
@@ -232,6 +305,8 @@ int main() {
   diag = driveBreak(ctx, /*note=*/true, false, false, failedRun);
   expect(!failedRun && diag.empty(),
          "with no verification the invalid change passes: " + diag);
+
+  expectRegionOpsKept(ctx);
 
   if (failures == 0)
     std::printf("all passed\n");
