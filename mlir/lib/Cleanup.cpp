@@ -18,7 +18,8 @@
 // into a failure instead of a hang.
 //
 // Cost: one walk of the function (size, constants, conversions, dead ops;
-// none when the caller hands over the CleanupSurvey of its own walk) and
+// none when the caller hands over the CleanupSurvey of its own walk; inside
+// the pipeline it also makes the function's stale RegionOps) and
 // then the driver on the ops it found, not on every op: a function of
 // 100k ops is walked once per cleanup instead of five times (the driver's
 // whole-function mode walks it, scans every op and walks it again for
@@ -32,6 +33,7 @@
 #include "layoutkit-mlir/Cleanup.h"
 #include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/LayoutEquality.h"
+#include "layoutkit-mlir/RegionOps.h"
 #include "layoutkit-mlir/TileAS.h"
 
 #include "mlir/IR/Builders.h"
@@ -222,7 +224,16 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
   std::optional<CleanupSurvey> local;
   if (!given) {
     local.emplace(fn);
-    fn->walk<WalkOrder::PreOrder>([&](Operation *op) { local->visit(op); });
+    // Inside the pipeline the walk also makes the function's RegionOps
+    // when they are stale (RegionOps.h), before anything changes.
+    if (RegionOps *regionOps = regionOpsToFill(fn))
+      fn->walk([&](Operation *op, const WalkStage &stage) {
+        regionOps->visit(op, stage);
+        if (stage.isBeforeAllRegions())
+          local->visit(op);
+      });
+    else
+      fn->walk<WalkOrder::PreOrder>([&](Operation *op) { local->visit(op); });
   }
   CleanupSurvey &found = given ? *given : *local;
   // Inside the pipeline, what the rewrites do is noted (ChangeLog.h).

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit-mlir/RegionOps.h"
+#include "layoutkit-mlir/ChangeLog.h"
 #include "layoutkit-mlir/TileAS.h"
 
 #include "mlir/IR/Visitors.h"
@@ -73,7 +74,8 @@ const RegionOps &lk::tileas::regionOpsOf(Operation *fn,
 
 RegionOps *lk::tileas::regionOpsToFill(Operation *fn) {
   std::optional<RegionOps> *cache = driverCacheOf(fn);
-  if (!cache || (*cache && (*cache)->fn == fn && !(*cache)->stale))
+  if (!cache || !activeChangeLog() ||
+      (*cache && (*cache)->fn == fn && !(*cache)->stale))
     return nullptr;
   cache->emplace(fn, std::nullopt);
   return &**cache;

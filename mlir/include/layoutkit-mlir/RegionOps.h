@@ -64,8 +64,10 @@ struct RegionOps {
 };
 
 /// For a pass that walks all of `fn` with stages before it changes it:
-/// when a driver on `fn` holds no lists (or stale ones), its empty lists
-/// for the walk to fill (RegionOps::visit); else null.
+/// when a driver on `fn` that notes changes (ChangeLog.h) holds no lists,
+/// or stale ones, its empty lists for the walk to fill (RegionOps::visit);
+/// else null. `remove-layout-conversions` and the conversion cleanup
+/// (Cleanup.h) fill them in their walks.
 RegionOps *regionOpsToFill(mlir::Operation *fn);
 
 /// Called by the change log (ChangeLog.h) for each op noted as created or
