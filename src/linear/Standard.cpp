@@ -128,8 +128,10 @@ int stdIndex(DimId id) { return int(id) - int(kDim0); }
 
 Expected<LinearLayout> makeCgaLayout(const CTALayout &cta, size_t rank) {
   if (cta.blockBases) {
-    // Sizes: the smallest powers of two above every value (not surjective:
-    // CTAsPerCGA larger than CTASplitNum gives zero bases).
+    // Sizes: the smallest powers of two above every value; the bases must
+    // reach every CTA tile of them (zero bases, broadcast CTAs, reach none),
+    // as Triton's LinearLayout(bases, outDimNames) requires: [[3, 0]]
+    // reaches tiles 0 and 3 of 4 and is refused.
     std::vector<OutDim> outs;
     for (size_t d = 0; d < rank; ++d) {
       int64_t size = 1;
@@ -139,8 +141,15 @@ Expected<LinearLayout> makeCgaLayout(const CTALayout &cta, size_t rank) {
       outs.push_back({dim(int(d)), size});
     }
     InDimBases in{kBlock, *cta.blockBases};
-    return LinearLayout::make(std::span<const InDimBases>(&in, 1),
-                              std::span<const OutDim>(outs));
+    Expected<LinearLayout> l = LinearLayout::make(
+        std::span<const InDimBases>(&in, 1), std::span<const OutDim>(outs),
+        /*requireSurjective=*/true);
+    if (!l)
+      return Diagnostic::error("CGALayout must reach every CTA tile of the "
+                               "smallest grid that holds its bases: " +
+                               l.error().message)
+          .about("CGALayout");
+    return l;
   }
   LinearLayout ret;
   for (size_t i = 0; i < rank; ++i) {
@@ -633,6 +642,13 @@ Expected<LinearLayout> sliceToLL(const Encoding &e,
   const Encoding *p = parentOf(e);
   if (!p)
     return Diagnostic::error("slice: missing parent").about("parent");
+  if (p->kind == EncodingKind::SwizzledShared ||
+      p->kind == EncodingKind::NvmmaShared ||
+      p->kind == EncodingKind::ShmemForRegToReg)
+    return Diagnostic::error("slice: the parent must be a distributed "
+                             "(register) layout, not " +
+                             std::string(encodingKindName(p->kind)))
+        .about("parent");
   if (e.dim < 0 || size_t(e.dim) > shape.size())
     return Diagnostic::error("slice: dim " + std::to_string(e.dim) +
                              " is out of range")

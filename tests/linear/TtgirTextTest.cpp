@@ -311,6 +311,51 @@ TEST(TtgirText, DiagnosticsPointAtTheField) {
             (P{"amd_mfma: version must be 0 to 4, got 7", 16}));
 }
 
+/// The message of the error building `text`'s layout over `shape`, and the
+/// 1-based column of its caret (0: none).
+std::pair<std::string, size_t> buildErrorOf(std::string_view text,
+                                            std::vector<int64_t> shape) {
+  TtgirLayout t = read(text);
+  Expected<LinearLayout> l = toLinearLayout(t.encoding, shape);
+  if (l)
+    return {"<built>", 0};
+  Diagnostic d = placeAtField(std::move(l).error(), t.encoding, text);
+  return {d.message, d.range ? d.range->begin.column : 0};
+}
+
+TEST(TtgirText, CgaBasesMustReachEveryCtaTile) {
+  // Over the smallest grid holding its bases, [[3, 0]] reaches CTA tiles 0
+  // and 3 of 4 along dim0 and [[1, 1]] tiles (0,0) and (1,1) of 2x2: rows
+  // or tiles no CTA holds. [[0, 1], [0, 0]] (a broadcast CTA) reaches both
+  // tiles of its 1x2 grid.
+  const std::string head = "#ttg.blocked<{sizePerThread = [1, 8], "
+                           "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                           "order = [1, 0], CGALayout = ";
+  // "CGALayout = " (12 characters) ends `head`: the field starts at the
+  // 1-based column head.size() - 12 + 1.
+  for (const char *bad : {"[[3, 0]]", "[[1, 1]]"}) {
+    auto [message, column] = buildErrorOf(head + bad + "}>", {128, 64});
+    EXPECT_EQ(message.rfind("CGALayout must reach every CTA tile", 0), 0u)
+        << message;
+    EXPECT_EQ(column, head.size() - 12 + 1) << bad;
+  }
+  for (const char *good : {"[[1, 0]]", "[[0, 1], [0, 0]]"})
+    EXPECT_EQ(buildErrorOf(head + good + "}>", {128, 64}).first, "<built>");
+}
+
+TEST(TtgirText, SliceOfASharedLayoutIsRefused) {
+  //          1         2         3
+  // 1234567890123456789012345678901234
+  // #ttg.slice<{dim = 0, parent = #s}>    (line 2)
+  auto [message, column] = buildErrorOf(
+      "#s = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+      "order = [1, 0]}>\n#ttg.slice<{dim = 0, parent = #s}>",
+      {64});
+  EXPECT_EQ(message, "slice: the parent must be a distributed (register) "
+                     "layout, not swizzled_shared");
+  EXPECT_EQ(column, 22u);
+}
+
 TEST(TtgirText, DiagnosticsKeepTheLineOfADump) {
   Expected<TtgirLayout> t = parseTtgir(
       "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1], "
