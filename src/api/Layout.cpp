@@ -156,6 +156,16 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
         (o.shapeName.empty() ? std::string() : ", or give " + o.shapeName));
   }
   Expected<linear::LinearLayout> l = linear::toLinearLayout(t.encoding, shape);
+  if (!l && t.memdesc && shape.size() > 1 &&
+      linear::toLinearLayout(t.encoding,
+                             std::span<const int64_t>(shape).subspan(1))) {
+    // A pipelined allocation: the leading dim counts buffers of the layout.
+    std::string one = joinIntegers(std::span(shape).subspan(1), "x");
+    return Diagnostic::error(
+        "a memdesc of " + std::to_string(shape[0]) + " buffers of " + one +
+        ": the layout is one buffer's; write its type, '!ttg.memdesc<" + one +
+        "x...>' (as ttg.memdesc_index gives it)");
+  }
   if (!l)
     return linear::placeAtField(std::move(l).error(), t.encoding, text);
   return AnyLayout{Syntax::TtgirText, std::move(*l), std::nullopt};

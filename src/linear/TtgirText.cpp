@@ -319,7 +319,8 @@ private:
         return lx_.error("expected 'x' after a tensor dim", p);
       if (shape.size() == kMaxTypeDims)
         return lx_.error("a tensor type of more than 8 dims", dimAt);
-      if (v == 0 || (v & (v - 1)) != 0)
+      // A memdesc's leading dims may count buffers (3 pipeline stages).
+      if (v == 0 || (!memdesc && (v & (v - 1)) != 0))
         return lx_.error("every tensor dim must be a power of two (got " +
                              std::to_string(v) + ")",
                          dimAt, p - dimAt);
@@ -355,6 +356,7 @@ private:
     LK_CHECK(lx_.expect('>', "to close the type"));
     r.encoding = *e;
     r.shape = std::move(shape);
+    r.memdesc = memdesc;
     return Ok{};
   }
 

@@ -107,6 +107,31 @@ TEST(ApiParseLayout, TtgirTextIsALinearLayoutOverItsShape) {
             "{register: [(1)], lane: [(2)], warp: [], block: []} -> {dim0: 4}");
 }
 
+TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
+  // Triton's pipeliner allocates 3 buffers of 128x32 under a rank-2 shared
+  // layout: the layout is one buffer's (3 is not a power of two, and the
+  // rank differs), so the reader names the buffers and the type to write.
+  const std::string shared = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                             "maxPhase = 8, order = [1, 0]}>";
+  Expected<AnyLayout> three =
+      parseLayout("!ttg.memdesc<3x128x32xf16, " + shared + ", #smem>");
+  ASSERT_FALSE(three.hasValue());
+  EXPECT_EQ(three.error().message.rfind(
+                "a memdesc of 3 buffers of 128x32: the layout is one "
+                "buffer's",
+                0),
+            0u)
+      << three.error().message;
+  // One buffer reads; a tensor's dim of 3 is refused at the dim.
+  EXPECT_TRUE(parseLayout("!ttg.memdesc<128x32xf16, " + shared + ", #smem>")
+                  .hasValue());
+  Expected<AnyLayout> tensor =
+      parseLayout(std::string("tensor<3x16xf16, ") + kBlocked14 + ">");
+  ASSERT_FALSE(tensor.hasValue());
+  EXPECT_EQ(tensor.error().message,
+            "every tensor dim must be a power of two (got 3)");
+}
+
 TEST(ApiParseLayout, EachGrammarReadsItsModel) {
   Expected<AnyLayout> c = parseLayout("(4,8):(8,1)");
   ASSERT_TRUE(c.hasValue()) << c.error().message;

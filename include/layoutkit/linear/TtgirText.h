@@ -66,6 +66,8 @@ struct TtgirLayout {
   Encoding encoding;
   /// The shape of the tensor (or memdesc) type, when the text is a type.
   std::optional<std::vector<int64_t>> shape;
+  /// Whether the type is a `!ttg.memdesc` (shared memory).
+  bool memdesc = false;
 };
 
 /// Reads TTGIR text (see the file comment).
