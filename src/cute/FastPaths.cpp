@@ -409,8 +409,16 @@ struct Composer {
 
   /// A composed with B's mode s:d, following composeLeaf's checks,
   /// appended to `w`: a Writer, or any sink with the same leaf(s, d) and
-  /// modes(m) (composeFlat's NodeSink).
+  /// modes(m) (composeFlat's NodeSink). Inlined where GCC decides.
   template <class Sink> bool leaf(int64_t s, int64_t d, Sink &w) {
+    return leafInline<false>(s, d, w);
+  }
+  /// leaf(), always inlined, with leafOfTwo's straight-line step for an
+  /// A of two modes (`two`): for the compositions and divides called
+  /// once per leaf of B (out of line, or with the loop, it cost 15-40
+  /// instructions more a leaf).
+  template <bool two = true, class Sink>
+  [[gnu::always_inline]] inline bool leafInline(int64_t s, int64_t d, Sink &w) {
     constexpr bool bound = requires(Sink & x) { x.addTail(s, d); };
     int r = lhs.n;
     if (d < 0 && r != 1)
@@ -429,6 +437,8 @@ struct Composer {
       w.leaf(s, st);
       return true;
     }
+    if (two && r == 2)
+      return leafOfTwo(s, d, w);
     Modes out;
     // d > 0 here (d < 0 needs r == 1), and every step keeps the stride
     // positive: no signs to carry.
@@ -471,6 +481,56 @@ struct Composer {
       out.s[out.n] = restShape;
       out.d[out.n++] = st;
     }
+    w.modes(out);
+    return true;
+  }
+
+  /// leaf() for A of two modes s0:d0, s1:d1 and d > 0, its one step
+  /// written out (a tile under a TV layout, the 2-D tiles):
+  ///  * d >= s0 (or s == 1): B's leaf skips (or never leaves) mode 0, one
+  ///    mode s:(d/s0)*d1 (s:d1), d a multiple of s0;
+  ///  * otherwise it starts inside mode 0: n0 = min(ceil(s0/d), s) steps
+  ///    n0:d*d0 there (reach[0] grows by (n0-1)*d), and for n0 < s the
+  ///    rest s/n0:d1 (s a multiple of n0, s0 of d).
+  /// The same modes and declines as the loop of leaf().
+  template <class Sink> bool leafOfTwo(int64_t s, int64_t d, Sink &w) {
+    constexpr bool bound = requires(Sink & x) { x.addTail(s, d); };
+    const int64_t s0 = lhs.s[0], d1 = lhs.d[1];
+    int64_t st;
+    if (d >= s0 || s == 1) {
+      int64_t q = 1;
+      if (d >= s0) {
+        q = d / s0;
+        if (d - q * s0 != 0)
+          return false;
+      }
+      if (mulOverflows(q, d1, st))
+        return false;
+      if constexpr (bound)
+        if (!w.addTail(s, st))
+          return false;
+      w.leaf(s, st);
+      return true;
+    }
+    const int64_t q = s0 / d, rem = s0 - q * d;
+    const int64_t n0 = std::min(q + (rem != 0), s);
+    int64_t step;
+    if (s % n0 != 0 || (s > n0 && rem != 0) || mulOverflows(d, lhs.d[0], st) ||
+        mulOverflows(n0 - 1, d, step) || addOverflows(reach[0], step, reach[0]))
+      return false;
+    if (n0 == s) {
+      w.leaf(s, st);
+      return true;
+    }
+    if constexpr (bound)
+      if (!w.addTail(s / n0, d1))
+        return false;
+    Modes out;
+    out.n = 2;
+    out.s[0] = n0;
+    out.d[0] = st;
+    out.s[1] = s / n0;
+    out.d[1] = d1;
     w.modes(out);
     return true;
   }
@@ -683,7 +743,7 @@ bool composeFlat(const Layout &a, const Layout &b, Layout &out) {
   out.nodesForOverwrite(kInline, w.s, w.d);
   for (int i = 1; i <= r; ++i) // a child of span 1 is a leaf or ()
     if (bs[i].rank != kLeaf || bd[i].basis != 0 ||
-        !c.leaf(bs[i].value, bd[i].value, w))
+        !c.leafInline(bs[i].value, bd[i].value, w))
       return false;
   Node *s = w.s, *d = w.d;
   int n = w.n;
@@ -707,7 +767,7 @@ struct NestedSink : WholeSink {};
 /// end of its B nodes) on a stack, written once its last B node is, so a
 /// tuple of any depth closes in order. Every open tuple holds one result
 /// node, so at most kInline are open.
-bool composeNodes(Composer &c, View b, NestedSink &w) {
+[[gnu::noinline]] bool composeNodes(Composer &c, View b, NestedSink &w) {
   struct Open {
     int at, rank, end;
   } open[kInline];
@@ -731,6 +791,52 @@ bool composeNodes(Composer &c, View b, NestedSink &w) {
   return true;
 }
 
+/// composeNodes for a tuple B, its modes walked directly: a leaf or a
+/// flat tuple of leaves (a TV layout's modes) without the stack of open
+/// tuples, a deeper mode by composeNodes. Same writes, same declines.
+bool composeModesOf(Composer &c, View b, NestedSink &w) {
+  const int rank = b.s->rank;
+  // A leaf's nodes: 1, or 1 + lhs.n for a tuple of the composer's modes.
+  const int room = kInline - 1 - c.lhs.n;
+  w.n = 1; // the root's node, written last
+  View m{b.s + 1, b.d + 1};
+  for (int i = 0; i < rank; ++i) {
+    const int span = m.s->span, modeRank = m.s->rank;
+    View l = m; // the mode's leaves: itself, or its children
+    int leaves = 1, at = -1;
+    m.s += span;
+    m.d += span;
+    if (modeRank != kLeaf) {
+      if (span != modeRank + 1) { // deeper than a tuple of leaves
+        if (!composeNodes(c, l, w))
+          return false;
+        continue;
+      }
+      if (w.n + 1 > kInline) // (), or a tuple of leaves
+        return false;
+      at = w.n++;
+      ++l.s;
+      ++l.d;
+      leaves = modeRank;
+    }
+    for (int j = 0; j < leaves; ++j) {
+      if (l.s[j].rank != kLeaf) { // a child (): its tuple node
+        if (w.n + 1 > kInline)
+          return false;
+        const int empty = w.n++;
+        w.tuple(empty, 0);
+      } else if (l.d[j].basis != 0 || w.n > room ||
+                 !c.leafInline(l.s[j].value, l.d[j].value, w)) {
+        return false;
+      }
+    }
+    if (at >= 0)
+      w.tuple(at, modeRank);
+  }
+  w.tuple(0, rank);
+  return true;
+}
+
 /// composition(A, B) for a nested tuple B of integer leaves, written in
 /// place without a Writer as composeFlat writes, B's structure kept;
 /// declines a result past IntTuple's inline nodes.
@@ -743,7 +849,7 @@ bool composeNested(const Layout &a, const Layout &b, Layout &out) {
   Composer c(fa);
   NestedSink w{{{nullptr, nullptr, 0}}};
   out.nodesForOverwrite(kInline, w.s, w.d);
-  if (!composeNodes(c, viewOf(b), w) || !c.distributive() || !c.fits(w.tail))
+  if (!composeModesOf(c, viewOf(b), w) || !c.distributive() || !c.fits(w.tail))
     return false;
   Node *s = w.s, *d = w.d;
   out.nodesForOverwrite(size_t(w.n), s, d);
@@ -1359,7 +1465,7 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
   // The tile's leaves: itself, or a flat tuple's children (a () declines).
   for (int k = !leaf; k < !leaf + leaves; ++k)
     if (tv.s[k].rank != kLeaf || tv.d[k].basis != 0 || !room(0) ||
-        !c.leaf(tv.s[k].value, tv.d[k].value, w))
+        !c.leafInline(tv.s[k].value, tv.d[k].value, w))
       return false;
   if (!leaf)
     w.tuple(tuple, leaves);
@@ -1370,7 +1476,7 @@ bool divideModeInto(View a, const Tiler &t, NodeSink &w, bool &exact) {
     restTuple = w.n++;
   }
   for (int i = 0; i < rest.n; ++i)
-    if (!room(0) || !c.leaf(rest.s[i], rest.d[i], w))
+    if (!room(0) || !c.leafInline(rest.s[i], rest.d[i], w))
       return false;
   if (rest.n > 1)
     w.tuple(restTuple, rest.n);

@@ -551,6 +551,40 @@ TEST(FastPaths, FlatCompositionEqualsGeneral) {
   EXPECT_TRUE(composed.both()) << composed.ok << " of " << composed.trials;
 }
 
+// composition by a nested B (composeNested): B's modes are leaves, flat
+// tuples of leaves (with a () among them) or deeper tuples, and A has two
+// coalesced modes s0:d0, s1:d1 (the composer's leafOfTwo: a leaf of B
+// skips mode 0, stays in it, or starts in it and carries into mode 1) or
+// one. B = ((x:y, 2:z), 3:4), ((x:y, ()), (2:z)) and (((x:y)), 2:z) over
+// small x, y (negative and 0 too) and z; each result or diagnostic equals
+// the general construction, and every result is composeNested's (the
+// diagnostics come from the general construction).
+TEST(FastPaths, NestedCompositionEqualsGeneral) {
+  Outcomes composed;
+  int served = 0;
+  const char *as[] = {"(4,8):(8,1)", "(6,5):(1,6)",  "(4,3):(2,16)",
+                      "(3,4):(1,3)", "(2,5):(3,-1)", "(8,2):(1,0)",
+                      "(5,4):(0,5)"};
+  for (const char *a : as)
+    for (int64_t x = 1; x <= 6; ++x)
+      for (int64_t y = -2; y <= 9; ++y)
+        for (int64_t z : {0, 1, 2, 3, 6, 8}) {
+          const std::string sx = std::to_string(x), sy = std::to_string(y),
+                            sz = std::to_string(z);
+          for (const std::string &b :
+               {"((" + sx + ",2),3):((" + sy + "," + sz + "),4)",
+                "((" + sx + ",()),(2)):((" + sy + ",()),(" + sz + "))",
+                "(((" + sx + ")),2):(((" + sy + "))," + sz + ")"}) {
+            auto r = composition(L(a), L(b));
+            served += general::lastPath() == general::Path::ComposeNested;
+            ASSERT_TRUE(composed(r, general::composition(L(a), L(b))))
+                << a << " o " << b;
+          }
+        }
+  EXPECT_TRUE(composed.both()) << composed.ok << " of " << composed.trials;
+  EXPECT_EQ(served, composed.ok);
+}
+
 // The products' closed forms (productWhole, rankedProduct) skip the
 // result's fit pass, relying on productRest's @post; B's size-1 leaves
 // may still scale past int64 (2 * 2^62) or onto INT64_MIN (2 * -2^62), and
@@ -1109,6 +1143,10 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
       {"composition by a nested B",
        LK_BINARY(composition, L("((4,2),(4,2)):((1,16),(4,32))"),
                  L("((2,2),(2,4)):((1,8),(2,16))")),
+       Path::ComposeNested},
+      {"composition of a tile by a TV layout",
+       LK_BINARY(composition, L("(16,8):(8,1)"),
+                 L("((4,8),(2,2)):((32,1),(16,8))")),
        Path::ComposeNested},
       {"composition of modes by a leaf",
        LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")), Path::ComposeTree},
