@@ -2110,6 +2110,58 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   return inside || fitsInt64(s, d, r + 1);
 }
 
+/// The second 8 bytes of a leaf node with an integer value: rank kLeaf,
+/// span 1, basis 0 (putNode's layout). One compare tests all three.
+constexpr uint64_t kLeafMeta = uint64_t(uint16_t(kLeaf)) | uint64_t(1) << 16;
+[[gnu::always_inline]] inline bool isIntegerLeaf(const Node &n) {
+  uint64_t meta;
+  std::memcpy(&meta, &n.rank, 8);
+  return meta == kLeafMeta;
+}
+
+/// composeLeafModes for a tiler of two leaf tiles (a CTA tile by
+/// (32:1,16:1), an atom by (4:1,2:1)), straight-line and inlined into
+/// composition: (t0:e0*d0, t1:e1*d1). Its range is checked without a
+/// pass when t0, t1, |e0*d0| and |e1*d1| are below 2^31 (then the size
+/// t0*t1 and the cosize 1 + (t0-1)*|e0*d0| + (t1-1)*|e1*d1| are below
+/// 2^63), by fitsInt64 otherwise. Declines as composeLeafModes does.
+[[gnu::always_inline]] inline bool
+composeTwoLeafModes(const Layout &a, const Tiler &t, Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  if (t.kind != Tiler::Kind::Tuple || t.modes.size() != 2 || as->rank < 2)
+    return false;
+  const Tiler &t0 = t.modes[0], &t1 = t.modes[1];
+  if (t0.kind != Tiler::Kind::Layout || t1.kind != Tiler::Kind::Layout)
+    return false;
+  const Node &ts0 = *t0.layout.shape().nodes(),
+             &td0 = *t0.layout.stride().nodes(),
+             &ts1 = *t1.layout.shape().nodes(),
+             &td1 = *t1.layout.stride().nodes();
+  // A's modes 0 and 1 are leaves (nodes 1 and 2), as are the tiles.
+  if (!isIntegerLeaf(as[1]) || !isIntegerLeaf(ad[1]) || !isIntegerLeaf(as[2]) ||
+      !isIntegerLeaf(ad[2]) || !isIntegerLeaf(ts0) || !isIntegerLeaf(td0) ||
+      !isIntegerLeaf(ts1) || !isIntegerLeaf(td1))
+    return false;
+  const int64_t e0 = t0.integer ? 1 : td0.value,
+                e1 = t1.integer ? 1 : td1.value;
+  int64_t st0, st1;
+  if (mulOverflows(e0, ad[1].value, st0) || mulOverflows(e1, ad[2].value, st1))
+    return false;
+  const int64_t tv0 = ts0.value, tv1 = ts1.value;
+  Node *s, *d;
+  out.nodesForOverwrite(3, s, d);
+  putNode(s, 0, 2, 3);
+  putNode(d, 0, 2, 3);
+  putNode(s + 1, tv0);
+  putNode(d + 1, st0);
+  putNode(s + 2, tv1);
+  putNode(d + 2, st1);
+  auto mag = [](int64_t v) { return v < 0 ? 0 - uint64_t(v) : uint64_t(v); };
+  const uint64_t big =
+      uint64_t(tv0) | uint64_t(tv1) | mag(st0) | mag(st1); // shapes > 0
+  return big < (uint64_t(1) << 31) || fitsInt64(s, d, 3);
+}
+
 /// composition(A, T) for a by-mode tiler T of r <= rank(A) modes, each
 /// `_`, an integer n (as n:1) or a leaf layout t:e, written in place
 /// without a Writer: a root of r modes, mode i A_i kept or the composer's
@@ -2322,7 +2374,9 @@ Expected<Layout> composition(const Layout &a, const Layout &b) {
 
 Expected<Layout> composition(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
-  if (!(serve(Path::ComposeLeafModes, // leaf modes by t:e
+  if (!(serve(Path::ComposeTwoLeafModes, // two leaf modes by t:e
+              composeTwoLeafModes(a, t, *r)) ||
+        serve(Path::ComposeLeafModes, // leaf modes by t:e
               composeLeafModes(a, t, *r)) ||
         serve(Path::ComposeModes,
               composeModes(a, t, *r)) || // modes _, n or t:e

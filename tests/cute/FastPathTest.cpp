@@ -420,7 +420,8 @@ TEST(FastPaths, ByModeLeafCompositionEqualsGeneral) {
     auto check = [&](const Tiler &t) {
       auto r = composition(a, t);
       served += general::lastPath() == general::Path::ComposeModes ||
-                general::lastPath() == general::Path::ComposeLeafModes;
+                general::lastPath() == general::Path::ComposeLeafModes ||
+                general::lastPath() == general::Path::ComposeTwoLeafModes;
       ++trials;
       ASSERT_TRUE(same(r, general::composition(a, t)))
           << a.str() << " o " << t.str();
@@ -433,6 +434,43 @@ TEST(FastPaths, ByModeLeafCompositionEqualsGeneral) {
     });
   });
   EXPECT_GT(served, trials / 2);
+}
+
+// composition of two leaf modes by two leaf tiles (composeTwoLeafModes,
+// (t0:e0*d0, t1:e1*d1)): A = (s:d, m1[, 2:100]) for every leaf s:d (s <= 8,
+// -4 <= d <= 8) and m1 among 5:3, 1:0, 4:-7, by (t:e, x) for every leaf
+// t:e (t <= 5, -2 <= e <= 5) and x among 3:2, the integer 4 (4:1) and 1:0.
+// Every result is composeTwoLeafModes' and equals the general one. Near
+// 2^63 the range check past 2^31 (fitsInt64) decides: a stride 2^62 by
+// 2:1 fits, by 3:1 does not, nor does a size 2^32 * 2^32 (stride 0).
+TEST(FastPaths, TwoLeafModeCompositionEqualsGeneral) {
+  int served = 0, trials = 0;
+  auto check = [&](const Layout &a, const Tiler &t) {
+    auto r = composition(a, t);
+    served += general::lastPath() == general::Path::ComposeTwoLeafModes;
+    ++trials;
+    EXPECT_TRUE(same(r, general::composition(a, t)))
+        << a.str() << " o " << t.str();
+    return bool(r);
+  };
+  forLeaves(8, -4, 8, [&](const Layout &mode) {
+    for (const char *m1 : {"5:3", "1:0", "4:-7"})
+      for (bool third : {false, true}) {
+        Layout a = third ? *makeLayout({mode, L(m1), L("2:100")})
+                         : *makeLayout({mode, L(m1)});
+        forLeaves(5, -2, 5, [&](const Layout &tile) {
+          for (const Tiler &x :
+               {Tiler::of(L("3:2")), *Tiler::ofSize(4), Tiler::of(L("1:0"))})
+            check(a, Tiler::tuple({Tiler::of(tile), x}));
+        });
+      }
+  });
+  EXPECT_EQ(served, trials);
+  const Layout big = L("(2,2):(4611686018427387904,1)");
+  EXPECT_TRUE(check(big, T("(2:1,2:1)")));
+  EXPECT_FALSE(check(big, T("(3:1,2:1)")));
+  EXPECT_FALSE(check(L("(8,8):(1,8)"), T("(4294967296:0,4294967296:0)")));
+  EXPECT_TRUE(check(L("(8,8):(1,8)"), T("(4294967296:0,2:0)")));
 }
 
 // The by-mode divide written in place (divideModes) with leaf modes and
@@ -1150,11 +1188,17 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::ComposeNested},
       {"composition of modes by a leaf",
        LK_BINARY(composition, L("(4,8):(8,1)"), L("32:1")), Path::ComposeTree},
-      {"composition of leaf modes by leaf tiles",
+      {"composition of two leaf modes by leaf tiles",
        LK_BINARY(composition, L("(128,64):(1,128)"), T("(32:1,16:1)")),
-       Path::ComposeLeafModes},
-      {"composition of leaf modes by tiles past them",
+       Path::ComposeTwoLeafModes},
+      {"composition of two leaf modes by tiles past them",
        LK_BINARY(composition, L("(8,8):(1,8)"), T("(16:1,3:4)")),
+       Path::ComposeTwoLeafModes},
+      {"composition of three leaf modes by leaf tiles",
+       LK_BINARY(composition, L("(8,8,4):(1,8,64)"), T("(4:1,2:1,2:2)")),
+       Path::ComposeLeafModes},
+      {"composition of leaf modes by one leaf tile",
+       LK_BINARY(composition, L("(8,8):(1,8)"), T("(4:2)")),
        Path::ComposeLeafModes},
       {"composition of a nested mode by leaf tiles",
        LK_BINARY(composition, L("((4,32),64):((1,4),128)"), T("(32:1,16:1)")),

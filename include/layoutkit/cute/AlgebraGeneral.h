@@ -49,40 +49,41 @@ Expected<Layout> flat_product(const Layout &a, const Tiler &t);
 /// must serve its class, a form that always declined would show General).
 enum class Path : unsigned char {
   General,
-  CoalesceLeaf,      // coalesce of a leaf s:d
-  CoalesceModes,     // coalesce of <= 16 nodes, integer strides
-  ComposeLeaves,     // composition of two leaves
-  ComposeFlat,       // composition by a flat tuple of leaves
-  ComposeNested,     // composition by a nested B, the result inline
-  ComposeTree,       // composition by any other B (a leaf B of modes A,
-                     // results past the inline nodes)
-  ComposeLeafModes,  // composition of leaf modes by leaf tiles t:e
-  ComposeModes,      // composition by a by-mode tiler of leaves, in place
-  ComposeByMode,     // composition by a by-mode tiler
-  ComplementLeaf,    // complement of a leaf by an integer
-  ComplementModes,   // complement of <= 15 nodes, integer strides
-  RightInverseLeaf,  // right_inverse of a leaf
-  RightInverseChain, // right_inverse of <= 16 nodes, integer strides, no
-                     // two modes sharing a stride it takes
-  RightInverseModes, // right_inverse of <= 8 integer leaves (equal strides)
-  LeftInverseLeaf,   // left_inverse of a leaf
-  LeftInverseModes,  // left_inverse of <= 15 nodes, modes lying apart
-  DivideLeaf,        // logical_divide of a leaf by a leaf
-  DivideLeafModes,   // by-mode divide of leaf modes by leaf tiles
-  DivideModes,       // by-mode divide by leaf or flat tiles, in place
-  DivideWhole,       // divide by a layout tile, A coalescing to one mode
-  DivideByMode,      // divide by any tiler of layouts
-  ProductLeaf,       // logical_product of s:1 by a leaf
-  ProductWhole,      // logical_product of A onto [0, n) by a layout
-  ProductByMode,     // product of any A by modes: a closed form, else
-                     // complement and composer on mode arrays
-  MaxCommonLeaf,     // max_common_layout of two leaves
-  MaxCommonModes,    // max_common_layout of <= 8 integer leaves each
-  RankedLeaf,        // blocked/raked product of s:1 by a leaf
-  RankedFlat,        // blocked/raked product of flat A onto [0, n), flat B
-  RankedProduct,     // blocked/raked product of A onto [0, n)
-  RegroupLeaves,     // zipped/tiled/flat divide, leaf modes by leaf tiles
-  Regroup,           // zipped/tiled/flat: by-mode result of layout tiles
+  CoalesceLeaf,        // coalesce of a leaf s:d
+  CoalesceModes,       // coalesce of <= 16 nodes, integer strides
+  ComposeLeaves,       // composition of two leaves
+  ComposeFlat,         // composition by a flat tuple of leaves
+  ComposeNested,       // composition by a nested B, the result inline
+  ComposeTree,         // composition by any other B (a leaf B of modes A,
+                       // results past the inline nodes)
+  ComposeTwoLeafModes, // composition of two leaf modes by two leaf tiles
+  ComposeLeafModes,    // composition of leaf modes by leaf tiles t:e
+  ComposeModes,        // composition by a by-mode tiler of leaves, in place
+  ComposeByMode,       // composition by a by-mode tiler
+  ComplementLeaf,      // complement of a leaf by an integer
+  ComplementModes,     // complement of <= 15 nodes, integer strides
+  RightInverseLeaf,    // right_inverse of a leaf
+  RightInverseChain,   // right_inverse of <= 16 nodes, integer strides, no
+                       // two modes sharing a stride it takes
+  RightInverseModes,   // right_inverse of <= 8 integer leaves (equal strides)
+  LeftInverseLeaf,     // left_inverse of a leaf
+  LeftInverseModes,    // left_inverse of <= 15 nodes, modes lying apart
+  DivideLeaf,          // logical_divide of a leaf by a leaf
+  DivideLeafModes,     // by-mode divide of leaf modes by leaf tiles
+  DivideModes,         // by-mode divide by leaf or flat tiles, in place
+  DivideWhole,         // divide by a layout tile, A coalescing to one mode
+  DivideByMode,        // divide by any tiler of layouts
+  ProductLeaf,         // logical_product of s:1 by a leaf
+  ProductWhole,        // logical_product of A onto [0, n) by a layout
+  ProductByMode,       // product of any A by modes: a closed form, else
+                       // complement and composer on mode arrays
+  MaxCommonLeaf,       // max_common_layout of two leaves
+  MaxCommonModes,      // max_common_layout of <= 8 integer leaves each
+  RankedLeaf,          // blocked/raked product of s:1 by a leaf
+  RankedFlat,          // blocked/raked product of flat A onto [0, n), flat B
+  RankedProduct,       // blocked/raked product of A onto [0, n)
+  RegroupLeaves,       // zipped/tiled/flat divide, leaf modes by leaf tiles
+  Regroup,             // zipped/tiled/flat: by-mode result of layout tiles
 };
 Path lastPath();
 
