@@ -71,6 +71,15 @@ Node tupleNode(int rank, int span) {
   std::memcpy(&p->rank, &meta, 8);
 }
 
+/// The second 8 bytes of a leaf node with an integer value: rank kLeaf,
+/// span 1, basis 0 (putNode's layout). One compare tests all three.
+constexpr uint64_t kLeafMeta = uint64_t(uint16_t(kLeaf)) | uint64_t(1) << 16;
+[[gnu::always_inline]] inline bool isIntegerLeaf(const Node &n) {
+  uint64_t meta;
+  std::memcpy(&meta, &n.rank, 8);
+  return meta == kLeafMeta;
+}
+
 /// Most leaves of an operand a fast path takes.
 constexpr int kLeaves = 8;
 /// Room for modes derived from an operand (a complement adds one).
@@ -598,8 +607,63 @@ struct Composer {
 /// cosize is at most restShape*cur, as is the size; this declines when
 /// that product overflows (`Stored`: only the caller that stores the
 /// modes pays for the check). The compact A (stride 0 only) gives total:1.
+/// complementModes for a flat pair of integer leaves s0:d0, s1:d1 with
+/// s >= 2 and d >= 1 that do not merge (s0*d0 != d1; a tile such as
+/// (2,4):(1,16)), the walk below written out: sorted by stride to a, b,
+/// the modes [da:1, db/cur:cur, restShape:db*sb] with cur = sa*da, those
+/// of size 1 dropped (1:0 when all are). 1 or 0 for the walk's result
+/// (its modes, or its decline), -1 for any other pair (the walk takes it).
+template <bool Stored>
+[[gnu::always_inline]] inline int complementPair(View l, const int64_t *cot,
+                                                 int nc, Modes &out) {
+  if (!isIntegerLeaf(l.s[1]) || !isIntegerLeaf(l.d[1]) ||
+      !isIntegerLeaf(l.s[2]) || !isIntegerLeaf(l.d[2]))
+    return -1;
+  int64_t sa = l.s[1].value, da = l.d[1].value, sb = l.s[2].value,
+          db = l.d[2].value, cur;
+  if (sa < 2 || sb < 2 || da < 1 || db < 1 || mulOverflows(sa, da, cur) ||
+      cur == db)
+    return -1;
+  if (db < da) {
+    std::swap(sa, sb);
+    std::swap(da, db);
+    if (mulOverflows(sa, da, cur))
+      return 0;
+  }
+  out.n = 0;
+  if (da != 1) {
+    out.s[0] = da;
+    out.d[0] = 1;
+    out.n = 1;
+  }
+  const int64_t n1 = db / cur;
+  if (n1 == 0)
+    return 0;
+  if (n1 != 1) {
+    out.s[out.n] = n1;
+    out.d[out.n++] = cur;
+  }
+  int64_t restShape, reach;
+  if (mulOverflows(db, sb, cur) || !restShapeOf(cur, cot, nc, restShape) ||
+      (Stored && mulOverflows(restShape, cur, reach)))
+    return 0;
+  if (restShape != 1) {
+    out.s[out.n] = restShape;
+    out.d[out.n++] = cur;
+  }
+  if (out.n == 0) {
+    out.s[0] = 1;
+    out.d[0] = 0;
+    out.n = 1;
+  }
+  return 1;
+}
+
 template <bool Stored = false>
 bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
+  if (l.s->rank == 2 && l.s->span == 3)
+    if (const int r = complementPair<Stored>(l, cot, nc, out); r >= 0)
+      return r == 1;
   if (l.s->rank == kLeaf && l.d->basis == 0 && l.s->value > 1 &&
       l.d->value > 0) {
     const int64_t d = l.d->value;
@@ -2108,15 +2172,6 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   putNode(s, 0, r, r + 1);
   putNode(d, 0, r, r + 1);
   return inside || fitsInt64(s, d, r + 1);
-}
-
-/// The second 8 bytes of a leaf node with an integer value: rank kLeaf,
-/// span 1, basis 0 (putNode's layout). One compare tests all three.
-constexpr uint64_t kLeafMeta = uint64_t(uint16_t(kLeaf)) | uint64_t(1) << 16;
-[[gnu::always_inline]] inline bool isIntegerLeaf(const Node &n) {
-  uint64_t meta;
-  std::memcpy(&meta, &n.rank, 8);
-  return meta == kLeafMeta;
 }
 
 /// composeLeafModes for a tiler of two leaf tiles (a CTA tile by

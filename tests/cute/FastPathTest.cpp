@@ -473,6 +473,38 @@ TEST(FastPaths, TwoLeafModeCompositionEqualsGeneral) {
   EXPECT_TRUE(check(L("(8,8):(1,8)"), T("(4294967296:0,2:0)")));
 }
 
+// The complement of a pair of leaves (complementPair, inside the divides'
+// and products' complementModes): every tile T = (x,y):(u,v) with x, y <=
+// 5 and -1 <= u, v <= 12 (size-1 leaves, stride 0 and negative strides,
+// pairs that merge, equal strides and holes among them) divides A = 96:1,
+// (8,12):(1,8) (one mode, divideWhole) and (12,8):(8,1) by modes, and
+// multiplies 3:2 (whose rest is complement(T, 3*size(T))). Each result
+// or diagnostic equals the general construction; most divides of the
+// one-mode A's are divideWhole's.
+TEST(FastPaths, PairComplementsEqualGeneral) {
+  Outcomes divided;
+  int whole = 0, trials = 0;
+  for (int64_t x = 1; x <= 5; ++x)
+    for (int64_t y = 1; y <= 5; ++y)
+      for (int64_t u = -1; u <= 12; ++u)
+        for (int64_t v = -1; v <= 12; ++v) {
+          const Layout tile =
+              *makeLayout({Layout::unchecked(IntTuple(x), IntTuple(u)),
+                           Layout::unchecked(IntTuple(y), IntTuple(v))});
+          const Tiler t = Tiler::of(tile);
+          for (const char *a : {"96:1", "(8,12):(1,8)", "(12,8):(8,1)"}) {
+            auto r = logical_divide(L(a), t);
+            whole += general::lastPath() == general::Path::DivideWhole;
+            trials += std::string(a) != "(12,8):(8,1)";
+            ASSERT_TRUE(divided(r, general::logical_divide(L(a), t)))
+                << a << " / " << tile.str();
+          }
+          ASSERT_TRUE(productsSame(tile, L("3:2"), Tiler::of(L("3:2"))));
+        }
+  EXPECT_TRUE(divided.both()) << divided.ok << " of " << divided.trials;
+  EXPECT_GT(whole, trials / 4) << whole << " of " << trials;
+}
+
 // The by-mode divide written in place (divideModes) with leaf modes and
 // leaf tiles, each divided in closed form. A = (m, 3:1, 2:-24) with every
 // leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e (t <= 6,
