@@ -202,6 +202,12 @@ struct Extent {
     return d != INT64_MIN && !mulOverflows(s - 1, absValue(d), t) &&
            !addOverflows(cosize, t, cosize) && !mulOverflows(size, s, size);
   }
+  /// add() for a stride d >= 0 (a complement's modes): no sign to drop.
+  [[gnu::always_inline]] bool addNonNegative(int64_t s, int64_t d) {
+    int64_t t;
+    return !mulOverflows(s - 1, d, t) && !addOverflows(cosize, t, cosize) &&
+           !mulOverflows(size, s, size);
+  }
 };
 
 /// Copies the subtree v to s/d with every leaf stride e replaced by e*x;
@@ -213,12 +219,21 @@ struct Extent {
                                               Node *d, Extent *ext = nullptr) {
   bool ok = true;
   for (int k = 0, c = v.s->span; k < c; ++k) {
-    Node sh = v.s[k], e = v.d[k];
-    if (e.rank == kLeaf)
-      ok &= e.basis == 0 && (!ext || ext->add(sh.value, e.value)) &&
-            !mulOverflows(e.value, x, e.value) && e.value != INT64_MIN;
-    s[k] = sh;
-    d[k] = e;
+    // Each node as its value and its 8 bytes of rank, span and basis
+    // (a whole Node's copy took 8 instructions a node).
+    int64_t sv = v.s[k].value, dv = v.d[k].value;
+    uint64_t sm, dm;
+    std::memcpy(&sm, &v.s[k].rank, 8);
+    std::memcpy(&dm, &v.d[k].rank, 8);
+    if (dm == kLeafMeta)
+      ok &= (!ext || ext->add(sv, dv)) && !mulOverflows(dv, x, dv) &&
+            dv != INT64_MIN;
+    else
+      ok &= v.d[k].rank != kLeaf; // a basis stride declines
+    std::memcpy(&s[k].value, &sv, 8);
+    std::memcpy(&s[k].rank, &sm, 8);
+    std::memcpy(&d[k].value, &dv, 8);
+    std::memcpy(&d[k].rank, &dm, 8);
   }
   return ok;
 }
@@ -1009,7 +1024,7 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
     int64_t st;
     if (mulOverflows(rest.d[i], x, st))
       return false;
-    exact &= e.add(rest.s[i], rest.d[i]);
+    exact &= e.addNonNegative(rest.s[i], rest.d[i]); // a complement's
     s[k] = leafNode(rest.s[i]);
     d[k] = leafNode(st);
   }
