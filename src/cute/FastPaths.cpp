@@ -1613,6 +1613,110 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   return exact || fitsInt64(s, d, n);
 }
 
+/// Mode s:x (s >= 2) of A divided by a flat pair of leaf tiles T =
+/// (t0,t1):(e0,e1), written at s/d: A_i composes leaf by leaf, so the
+/// mode is (T scaled by x, complement(T, s) scaled by x), the complement
+/// complementPair's (as divideModeComposed and divideOneModeInto build
+/// it). Returns the nodes written, 0 to decline (any other T, a
+/// complement complementPair leaves to the walk or declines, an
+/// overflow, more than `room` nodes). `exact` stays when the pair's
+/// shapes multiply to s and its terms sum to s-1 (A_i's own).
+[[gnu::always_inline]] inline int dividePairInto(int64_t sv, int64_t x, View tv,
+                                                 Node *s, Node *d, int room,
+                                                 bool &exact) {
+  Modes rest;
+  if (tv.s->rank != 2 || tv.s->span != 3 || sv < 2 ||
+      complementPair<false>(tv, &sv, 1, rest) != 1)
+    return 0;
+  const int nodes = 4 + rest.n + (rest.n > 1);
+  if (nodes > room)
+    return 0;
+  putNode(s, 0, 2, nodes);
+  putNode(d, 0, 2, nodes);
+  putNode(s + 1, 0, 2, 3);
+  putNode(d + 1, 0, 2, 3);
+  int64_t shapes = 1, terms = 0, t;
+  int k = 2;
+  // Every stride here is >= 1 (complementPair's T) or >= 0 (its modes).
+  auto put = [&](int64_t sh, int64_t st) __attribute__((always_inline)) {
+    int64_t scaled;
+    if (mulOverflows(st, x, scaled) || mulOverflows(shapes, sh, shapes) ||
+        mulOverflows(sh - 1, st, t) || addOverflows(terms, t, terms))
+      return false;
+    putNode(s + k, sh);
+    putNode(d + k++, scaled);
+    return true;
+  };
+  if (!put(tv.s[1].value, tv.d[1].value) || !put(tv.s[2].value, tv.d[2].value))
+    return 0;
+  if (rest.n > 1) {
+    putNode(s + k, 0, rest.n, rest.n + 1);
+    putNode(d + k++, 0, rest.n, rest.n + 1);
+  }
+  for (int j = 0; j < rest.n; ++j)
+    if (!put(rest.s[j], rest.d[j]))
+      return 0;
+  exact &= shapes == sv && terms == sv - 1;
+  return nodes;
+}
+
+/// divideLeafModes past its leaf tiles (out of line: logical_divide pays
+/// nothing for it where its first mode or tile rules it out): a by-mode
+/// tiler of r layout tiles over A's integer leaf modes i < r, each tile
+/// a leaf (divideLeaves' closed form) or a flat pair of leaves
+/// (dividePairInto: a strided tile such as (4,8):(8,1)), in one pass
+/// without divideModes' per-mode calls; A's modes past r copied. Declines
+/// anything else (divideModes takes it) and results past the inline
+/// nodes.
+/// Example: logical_divide((128,64):(1,128), ((4,8):(8,1),16:1))
+///          = (((4,8),4):((8,1),32),(16,4):(128,2048)).
+[[gnu::noinline]] bool divideLeafTiles(const Layout &a, const Tiler &t,
+                                       Layout &out) {
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  const int r = int(t.modes.size()), rank = as->rank;
+  if (t.kind != Tiler::Kind::Tuple || r < 1 || rank < r) // a leaf: kLeaf
+    return false;
+  Node *s, *d;
+  out.nodesForOverwrite(kInline, s, d);
+  int k = 1; // node 0, the root, is written last
+  bool exact = true;
+  const Node *ms = as + 1, *md = ad + 1; // A's mode i, a leaf
+  for (int i = 0; i < r; ++i, ++ms, ++md) {
+    const Tiler &ti = t.modes[i];
+    if (ti.kind != Tiler::Kind::Layout || !isIntegerLeaf(*ms) ||
+        !isIntegerLeaf(*md))
+      return false;
+    const View tv = viewOf(ti.layout);
+    if (tv.s->rank != kLeaf) {
+      const int n = dividePairInto(ms->value, md->value, tv, s + k, d + k,
+                                   kInline - k, exact);
+      if (n == 0)
+        return false;
+      k += n;
+      continue;
+    }
+    LeafQuotient q{}; // as divideModeInto
+    if (k + 5 > kInline || !leafQuotient(*ms, *md, ti, q))
+      return false;
+    k += writeQuotient(q, s + k, d + k);
+    exact &= quotientKeepsMode(q, ms->value);
+  }
+  const int nOthers = int(as->span - (ms - as));
+  if (k + nOthers > kInline)
+    return false;
+  for (int j = 0; j < nOthers; ++j) {
+    if (md[j].basis != 0)
+      return false;
+    s[k + j] = ms[j];
+    d[k + j] = md[j];
+  }
+  const int n = k + nOthers;
+  putNode(s, 0, rank, n);
+  putNode(d, 0, rank, n);
+  out.truncateNodes(size_t(n));
+  return exact || fitsInt64(s, d, n);
+}
+
 /// A mode of A times a layout tile: the closed form for a mode onto
 /// [0, n), else productAnyInto.
 bool productTiler(View a, const Tiler &t, Writer &w) {
@@ -2550,7 +2654,7 @@ Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) || // leaf by leaf
         serve(Path::DivideLeafModes,
-              divideLeafModes(a, t, *r)) || // leaf modes by leaf tiles
+              divideLeafModes(a, t, *r)) || // leaf modes by leaf, pair tiles
         serve(Path::DivideModes,
               divideModes(a, t, *r)) || // by-mode, flat tiles
         serve(Path::DivideWhole,
@@ -2882,7 +2986,8 @@ namespace {
 /// groupings: each mode's (tile, rest) in closed form (divideLeaves), A's
 /// modes past r copied. Declines results that could pass the inline
 /// nodes (1 + 5 per divided mode + A's other nodes; divideModes takes
-/// those) and anything groupLeavesInline declines.
+/// those) and anything groupLeavesInline declines, which divideLeafTiles
+/// then tries (tiles that are pairs of leaves among them).
 /// Example: logical_divide((64,32):(32,1), (8:1,4:1))
 ///          = ((8,8),(4,8)):((32,256),(1,4)).
 bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
@@ -2893,12 +2998,14 @@ bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
   constexpr Group by = Group::ByMode;
   const Tiler *tm = t.modes.data();
   if (t.modes.size() == 2)
-    return as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
-           groupLeavesInline<false, by, 2>(as, ad, tm, 2, out);
+    return (as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
+            groupLeavesInline<false, by, 2>(as, ad, tm, 2, out)) ||
+           divideLeafTiles(a, t, out);
   const size_t r = t.modes.size();
-  return r >= 1 && r <= size_t(kLeaves) && size_t(as->rank) >= r &&
-         1 + 4 * int(r) + as->span - 1 <= kInline &&
-         groupLeavesInline<false, by>(as, ad, tm, int(r), out);
+  return (r >= 1 && r <= size_t(kLeaves) && size_t(as->rank) >= r &&
+          1 + 4 * int(r) + as->span - 1 <= kInline &&
+          groupLeavesInline<false, by>(as, ad, tm, int(r), out)) ||
+         divideLeafTiles(a, t, out);
 }
 } // namespace
 

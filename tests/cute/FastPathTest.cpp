@@ -505,6 +505,47 @@ TEST(FastPaths, PairComplementsEqualGeneral) {
   EXPECT_GT(whole, trials / 4) << whole << " of " << trials;
 }
 
+// The by-mode divide of leaf modes by pair tiles (divideLeafTiles): A =
+// (s:x, 64:128) and (s:x, 64:128, 3:7) for s among 1, 2, 3, 6, 8, 12, 16
+// and x among -2, 0, 1, 3, by ((p,q):(u,v), t) for p, q <= 4 and u, v
+// among -1, 0, 1, 2, 4, 8 (pairs complementPair takes, and pairs it
+// leaves to the walk: size 1, stride 0, negative, merging), t the leaf
+// 16:1 or the pair (2,2):(1,4). Each result or diagnostic equals the
+// general construction; every result whose first tile complementPair
+// takes is served by divideLeafModes.
+TEST(FastPaths, PairTileDividesEqualGeneral) {
+  Outcomes divided;
+  int served = 0, eligible = 0;
+  for (int64_t sv : {1, 2, 3, 6, 8, 12, 16})
+    for (int64_t x : {-2, 0, 1, 3})
+      for (int64_t p = 1; p <= 4; ++p)
+        for (int64_t q = 1; q <= 4; ++q)
+          for (int64_t u : {-1, 0, 1, 2, 4, 8})
+            for (int64_t v : {-1, 0, 1, 2, 4, 8}) {
+              const Layout mode = Layout::unchecked(IntTuple(sv), IntTuple(x));
+              const Layout a = (p + q + u) % 2
+                                   ? *makeLayout({mode, L("64:128")})
+                                   : *makeLayout({mode, L("64:128"), L("3:7")});
+              const Layout pair =
+                  *makeLayout({Layout::unchecked(IntTuple(p), IntTuple(u)),
+                               Layout::unchecked(IntTuple(q), IntTuple(v))});
+              const Tiler t = Tiler::tuple(
+                  {Tiler::of(pair),
+                   Tiler::of(L((u + v) % 2 ? "16:1" : "(2,2):(1,4)"))});
+              auto r = logical_divide(a, t);
+              served +=
+                  r && general::lastPath() == general::Path::DivideLeafModes;
+              // complementPair's pairs (sizes >= 2, strides >= 1, not
+              // merging) over a mode of size >= 2
+              eligible += r && sv >= 2 && p >= 2 && q >= 2 && u >= 1 &&
+                          v >= 1 && p * u != v;
+              ASSERT_TRUE(divided(r, general::logical_divide(a, t)))
+                  << a.str() << " / " << t.str();
+            }
+  EXPECT_TRUE(divided.both()) << divided.ok << " of " << divided.trials;
+  EXPECT_EQ(served, eligible);
+}
+
 // The by-mode divide written in place (divideModes) with leaf modes and
 // leaf tiles, each divided in closed form. A = (m, 3:1, 2:-24) with every
 // leaf m = s:d (s <= 10, -5 <= d <= 10) and every leaf tile t:e (t <= 6,
@@ -1272,9 +1313,13 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        LK_BINARY(logical_divide, L("((8,8),(4,8)):((8,64),(1,512))"),
                  T("((4,2):(1,8),4:1)")),
        Path::DivideModes},
-      {"divide of leaf modes by a flat tile",
+      {"divide of leaf modes by a pair tile",
        LK_BINARY(logical_divide, L("(128,64):(1,128)"),
                  T("((4,8):(8,1),16:1)")),
+       Path::DivideLeafModes},
+      {"divide of leaf modes by a flat tile of three leaves",
+       LK_BINARY(logical_divide, L("(128,64):(1,128)"),
+                 T("((2,2,2):(1,4,16),16:1)")),
        Path::DivideModes},
       {"divide of modes by a layout tile",
        LK_BINARY(logical_divide, L("(128,64):(1,256)"), T("(2,4):(1,16)")),
