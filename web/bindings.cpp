@@ -461,7 +461,16 @@ Expected<api::ParseOptions> shapeOptions(const std::string &shape) {
 std::string planJson(std::string src, std::string dst, std::string shape,
                      std::string dtype, std::string logical) {
   LK_BIND_TRY(o, shapeOptions(shape), "shape");
-  LK_BIND_TRY(type, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+  std::optional<cute::ElementType> given;
+  if (dtype.find_first_not_of(" \t") != std::string::npos) {
+    LK_BIND_TRY(t, cute::ElementTypeRegistry::global().lookup(dtype), "dtype");
+    given = std::move(t);
+  }
+  LK_BIND_TRY(srcType, api::elementTypeOf(src), "layout");
+  LK_BIND_TRY(dstType, api::elementTypeOf(dst), "b");
+  LK_BIND_TRY(type,
+              api::conversionElementType(given, srcType, dstType, "dtype"),
+              "dtype");
   LK_BIND_TRY(a, api::parseDistributed(src, o), "layout");
   LK_BIND_TRY(b, api::parseDistributed(dst, o), "b");
   std::vector<int64_t> extents;

@@ -361,6 +361,28 @@ LinearLayout distributedOf(py::object x, py::object shape) {
   return unwrap(api::distributedLayout(anyOf(x), o));
 }
 
+/// The element type a layout argument's text names (a Triton tensor
+/// type's); nullopt for layout objects and text that names none.
+std::optional<cute::ElementType> namedElementType(py::object x) {
+  if (!py::isinstance<py::str>(x))
+    return std::nullopt;
+  return unwrap(api::elementTypeOf(x.cast<std::string>()));
+}
+
+/// plan()'s dtype: a registry name, or None for the one src / dst name.
+cute::ElementType conversionType(py::object dtype, py::object src,
+                                 py::object dst) {
+  std::optional<cute::ElementType> given;
+  if (!dtype.is_none()) {
+    if (!py::isinstance<py::str>(dtype))
+      throw py::type_error("dtype: expected an element type name such as "
+                           "'f16', or None");
+    given = unwrap(cute::lookupElementType(dtype.cast<std::string>()));
+  }
+  return unwrap(api::conversionElementType(given, namedElementType(src),
+                                           namedElementType(dst), "dtype"));
+}
+
 /// The extents of plan(..., logical=): an int, a tuple of ints (nested
 /// tuples are flattened) or their text; empty for None.
 std::vector<int64_t> logicalExtents(py::object logical) {
@@ -461,13 +483,13 @@ and the masked simulation; else None). cuda(): the CUDA device function.
 
   m.def(
       "plan",
-      [](py::object src, py::object dst, const std::string &dtype,
-         py::object shape, const std::string &arch, Int64 smemBudget,
-         bool matrix, py::object logical) {
+      [](py::object src, py::object dst, py::object dtype, py::object shape,
+         const std::string &arch, Int64 smemBudget, bool matrix,
+         py::object logical) {
         LinearLayout s = distributedOf(src, shape),
                      d = distributedOf(dst, shape);
         std::vector<int64_t> extents = logicalExtents(logical);
-        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        cute::ElementType t = conversionType(dtype, src, dst);
         plan::PlanOptions o;
         o.arch = archOf(arch);
         o.smemBudgetBytes = smemBudget;
@@ -480,11 +502,15 @@ and the masked simulation; else None). cuda(): the CUDA device function.
         });
         return p;
       },
-      py::arg("src"), py::arg("dst"), py::arg("dtype"),
+      py::arg("src"), py::arg("dst"), py::arg("dtype") = py::none(),
       py::arg("shape") = py::none(), py::arg("arch") = "sm_90",
       py::arg("smem_budget") = 0, py::arg("matrix") = true,
       py::arg("logical") = py::none(),
       R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
+
+dtype: an element type name ('f16'); None takes the one src or dst names
+(a Triton tensor type such as 'tensor<64x64xf32, #blocked>'); a dtype or
+a second type that differs is refused.
 
 src, dst: LinearLayouts (register/lane/warp/block -> dim0..), TileLayouts,
 cute TV layouts or text in any grammar, over `shape` (the tensor's

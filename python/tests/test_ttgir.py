@@ -117,3 +117,17 @@ def test_linear_layout_constructor_reads_ttgir():
     assert lk.LinearLayout(typed) == lk.LinearLayout.from_ttgir(typed)
     with pytest.raises(lk.LayoutError, match="needs the tensor shape"):
         lk.LinearLayout(BLOCKED_TTGIR)
+
+
+def test_plan_takes_the_element_type_of_tensor_types():
+    src = f"tensor<64x16xf32, {BLOCKED_TTGIR}>"
+    named = lk.plan(src, src)
+    assert named.to_dict() == lk.plan(src, src, "f32").to_dict()
+    with pytest.raises(lk.LayoutError, match="f16 and the tensor type's element type f32"):
+        lk.plan(src, src, "f16")
+    with pytest.raises(lk.LayoutError, match="source's element type f32 and the destination's bf16"):
+        lk.plan(src, f"tensor<64x16xbf16, {BLOCKED_TTGIR}>")
+    with pytest.raises(lk.LayoutError, match="dtype is required"):
+        lk.plan(BLOCKED_TTGIR, BLOCKED_TTGIR, shape=(64, 16))
+    with pytest.raises(TypeError, match="dtype: expected an element type name"):
+        lk.plan(src, src, 16)

@@ -287,6 +287,51 @@ Expected<AnyLayout> parseLayout(std::string_view text,
   return d;
 }
 
+namespace {
+
+/// The registry name of a TTGIR element type (see elementTypeOf); empty
+/// when it has none.
+std::string registryNameOfTtgir(std::string_view e) {
+  if (e.rfind("!tt.ptr<", 0) == 0)
+    return "i64";
+  if (e == "i1")
+    return "i8";
+  for (std::string_view f8 : {"f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ"})
+    if (e == f8)
+      return "f8e4m3";
+  if (e == "f8E5M2" || e == "f8E5M2FNUZ")
+    return "f8e5m2";
+  for (std::string_view same :
+       {"f16", "bf16", "f32", "f64", "tf32", "i8", "i16", "i32", "i64"})
+    if (e == same)
+      return std::string(same);
+  return {};
+}
+
+} // namespace
+
+Expected<std::optional<cute::ElementType>>
+elementTypeOf(std::string_view text) {
+  Syntax s = candidateSyntaxes(text).front();
+  if (s == Syntax::Attribute) {
+    Expected<cute::LayoutAttribute> a = cute::parseLayoutAttribute(text);
+    return a ? a->elem : std::nullopt;
+  }
+  if (s != Syntax::TtgirText)
+    return std::optional<cute::ElementType>();
+  Expected<linear::TtgirLayout> t = linear::parseTtgir(text);
+  if (!t || t->elem.empty())
+    return std::optional<cute::ElementType>();
+  std::string name = registryNameOfTtgir(t->elem);
+  if (name.empty())
+    return Diagnostic::at("unknown element type '" + t->elem +
+                              "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
+                              "f8E4M3FN, f8E5M2, i1 to i64, !tt.ptr<..>)",
+                          text, t->elemAt, t->elem.size());
+  LK_TRY(cute::ElementType e, cute::lookupElementType(name));
+  return std::optional<cute::ElementType>(std::move(e));
+}
+
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text) {
   LK_TRY(IntTuple t, cute::parseIntTuple(text));
   std::vector<int64_t> shape;

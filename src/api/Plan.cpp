@@ -105,6 +105,32 @@ Expected<LinearLayout> parseDistributed(std::string_view text,
   return l;
 }
 
+Expected<cute::ElementType>
+conversionElementType(const std::optional<cute::ElementType> &given,
+                      const std::optional<cute::ElementType> &src,
+                      const std::optional<cute::ElementType> &dst,
+                      std::string_view dtypeName) {
+  std::string option(dtypeName);
+  if (src && dst && src->name != dst->name)
+    return Diagnostic::error("the source's element type " + src->name +
+                             " and the destination's " + dst->name +
+                             " disagree (a conversion keeps its elements)");
+  const std::optional<cute::ElementType> &named = src ? src : dst;
+  if (given && named && named->name != given->name)
+    return Diagnostic::error(option + " " + given->name +
+                             " and the tensor type's element type " +
+                             named->name + " disagree");
+  if (given)
+    return *given;
+  if (named)
+    return *named;
+  return Diagnostic::error(
+      option +
+      " is required: the element type decides the vector width "
+      "and the banks, e.g. " +
+      option + " f16 (a Triton tensor type names its own)");
+}
+
 MemoryForms memoryForms(const LinearLayout &memory) {
   MemoryForms f;
   Expected<LinearLayout> toOffset = memory.invert();

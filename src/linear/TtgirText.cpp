@@ -333,6 +333,7 @@ private:
                        p);
     // The element type, up to the ',' before the encoding.
     int depth = 0;
+    size_t elemAt = p;
     for (; p < text_.size(); ++p) {
       char c = text_[p];
       if (c == '<')
@@ -342,6 +343,10 @@ private:
       else if (c == ',' && depth == 0)
         break;
     }
+    size_t elemEnd = p;
+    while (elemEnd > elemAt &&
+           std::isspace(static_cast<unsigned char>(text_[elemEnd - 1])))
+      --elemEnd;
     lx_.reset(p);
     LK_CHECK(lx_.expect(',', "after the element type (the type needs a "
                              "layout: 'tensor<128x64xf16, #blocked>')"));
@@ -357,6 +362,8 @@ private:
     r.encoding = *e;
     r.shape = std::move(shape);
     r.memdesc = memdesc;
+    r.elemAt = elemAt;
+    r.elem = std::string(text_.substr(elemAt, elemEnd - elemAt));
     return Ok{};
   }
 

@@ -132,6 +132,30 @@ TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
             "every tensor dim must be a power of two (got 3)");
 }
 
+TEST(ApiParseLayout, ElementTypeOfATensorType) {
+  auto nameOf = [](const std::string &text) -> std::string {
+    Expected<std::optional<cute::ElementType>> e = elementTypeOf(text);
+    if (!e)
+      return "error: " + e.error().message;
+    return *e ? (*e)->name + "/" + std::to_string((*e)->bits) : "none";
+  };
+  auto typed = [](const char *elem) {
+    return std::string("tensor<8x16x") + elem + ", " + kBlocked14 + ">";
+  };
+  EXPECT_EQ(nameOf(typed("bf16")), "bf16/16");
+  EXPECT_EQ(nameOf(typed("f8E4M3FN")), "f8e4m3/8");
+  EXPECT_EQ(nameOf(typed("f8E5M2")), "f8e5m2/8");
+  // Triton stores a boolean in a byte; a pointer is a 64-bit address.
+  EXPECT_EQ(nameOf(typed("i1")), "i8/8");
+  EXPECT_EQ(nameOf(typed("!tt.ptr<f16>")), "i64/64");
+  // A bare attribute, cute text and unparsable text name none.
+  EXPECT_EQ(nameOf(kBlocked14), "none");
+  EXPECT_EQ(nameOf("(4,8):(8,1)"), "none");
+  EXPECT_EQ(nameOf("tensor<8x"), "none");
+  EXPECT_EQ(nameOf(typed("f7")).rfind("error: unknown element type 'f7'", 0),
+            0u);
+}
+
 TEST(ApiParseLayout, EachGrammarReadsItsModel) {
   Expected<AnyLayout> c = parseLayout("(4,8):(8,1)");
   ASSERT_TRUE(c.hasValue()) << c.error().message;

@@ -471,7 +471,8 @@ TEST(PlanCommand, EmitCudaMasked) {
 
 TEST(PlanCommand, BadDtype) {
   CliRun missing = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)"});
-  EXPECT_EQ(missing.status, 2); // a usage error, as a missing argument
+  // Neither --dtype nor a tensor type names the element type.
+  EXPECT_EQ(missing.status, 1);
   EXPECT_TRUE(contains(missing.err, "--dtype is required")) << missing.err;
   CliRun unknown =
       runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f17"});
@@ -486,6 +487,38 @@ TEST(PlanCommand, BadDtype) {
   EXPECT_EQ(narrow.status, 1);
   EXPECT_TRUE(contains(narrow.err, "element width 4 bits is not supported"))
       << narrow.err;
+}
+
+TEST(PlanCommand, TensorTypesNameTheElementType) {
+  const std::string bl = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp "
+                         "= [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+  auto type = [&](const std::string &elem) {
+    return "tensor<64x64x" + elem + ", " + bl + ">";
+  };
+  // f32 from the types: the same plan as --dtype f32.
+  CliRun named = runCli({"plan", type("f32"), type("f32"), "--json"});
+  ASSERT_EQ(named.status, 0) << named.err;
+  CliRun given =
+      runCli({"plan", type("f32"), type("f32"), "--dtype", "f32", "--json"});
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_EQ(named.json()["result"], given.json()["result"]);
+  // Refused: two types, a --dtype against a type, an unknown type (caret).
+  CliRun two = runCli({"plan", type("f32"), type("bf16")});
+  EXPECT_EQ(two.status, 1);
+  EXPECT_TRUE(contains(two.err, "the source's element type f32 and the "
+                                "destination's bf16 disagree"))
+      << two.err;
+  CliRun against = runCli({"plan", type("f32"), type("f32"), "--dtype", "f16"});
+  EXPECT_EQ(against.status, 1);
+  EXPECT_TRUE(contains(against.err, "--dtype f16 and the tensor type's "
+                                    "element type f32 disagree"))
+      << against.err;
+  CliRun banana = runCli({"plan", type("banana"), type("f32")});
+  EXPECT_EQ(banana.status, 1);
+  EXPECT_TRUE(contains(banana.err, "unknown element type 'banana'"))
+      << banana.err;
+  EXPECT_TRUE(contains(banana.err, "note: in argument SRC of 'plan'"))
+      << banana.err;
 }
 
 TEST(PlanCommand, UnparsableLayoutNamesTheArgument) {

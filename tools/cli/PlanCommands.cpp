@@ -155,8 +155,19 @@ std::vector<OptionSpec> emitOptionSpecs() {
 
 } // namespace
 
+/// --dtype, or the element type SRC and DST name (api::conversionElementType).
+Expected<cute::ElementType> conversionTypeParam(const Invocation &inv) {
+  std::optional<cute::ElementType> given, src, dst;
+  if (inv.option("dtype")) {
+    LK_TRY(given, inv.dtypeOption());
+  }
+  LK_TRY(src, inv.argument(api::elementTypeOf(inv.text(0)), 0));
+  LK_TRY(dst, inv.argument(api::elementTypeOf(inv.text(1)), 1));
+  return api::conversionElementType(given, src, dst);
+}
+
 Expected<Reply> runPlan(const Invocation &inv) {
-  LK_TRY(cute::ElementType type, inv.dtypeOption());
+  LK_TRY(cute::ElementType type, conversionTypeParam(inv));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout dst, distributedParam(inv, 1, parse));
@@ -277,11 +288,13 @@ std::vector<CommandSpec> planCommands() {
          Arity::One}},
        {{"dtype",
          "TYPE",
-         "element type (required: it decides the vector width and the "
-         "banks), e.g. f16, bf16, f8e4m3, f32, f64: 8, 16, 32 or 64 bits",
+         "element type (it decides the vector width and the banks), e.g. "
+         "f16, bf16, f8e4m3, f32, f64: 8, 16, 32 or 64 bits; required "
+         "unless SRC or DST is a Triton tensor type, which names its own "
+         "(a --dtype or a second type that differs is refused)",
          false,
          {},
-         true},
+         false},
         {"logical",
          "SHAPE",
          "the logical shape when it is not a power of two, e.g. (48,24): "

@@ -159,6 +159,16 @@ std::string readAsNote(Syntax s);
 Expected<AnyLayout> parseLayout(std::string_view text,
                                 const ParseOptions &options = {});
 
+/// The element type a layout's text names, without reading the layout: a
+/// Triton TTGIR type's (f16, bf16, f32, f64, tf32, i8..i64 as themselves;
+/// f8E4M3FN, f8E4M3FNUZ, f8E4M3B11FNUZ -> f8e4m3, f8E5M2(FNUZ) -> f8e5m2;
+/// i1 -> i8, the byte Triton stores a boolean in; !tt.ptr<..> -> i64, a
+/// 64-bit address), or a layout attribute's `elem=`. nullopt for text that
+/// names none (a bare attribute, cute or tile text) or does not parse
+/// (parseLayout reports that). Fails, at the name, on an element type
+/// outside the list. Example: "tensor<64x64xbf16, #blocked>" -> bf16.
+Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
+
 /// The leaves of a shape written as an IntTuple, e.g. "(8,(2,4))" ->
 /// {8, 2, 4}; the column of the first error otherwise.
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text);

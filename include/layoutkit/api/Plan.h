@@ -77,6 +77,20 @@ Expected<linear::LinearLayout> distributedLayout(const AnyLayout &l,
 Expected<linear::LinearLayout> parseDistributed(std::string_view text,
                                                 const ParseOptions &options);
 
+/// The element type of a conversion src -> dst: `given` (the front end's
+/// dtype option) when set, else the one the layouts' texts name
+/// (elementTypeOf: Triton's tensor types name theirs). Refused: sides
+/// naming different types (a conversion keeps its elements), a given type
+/// other than a named one, none given or named. `dtypeName` names the
+/// option in diagnostics.
+/// Example: (nullopt, f32, f32) -> f32; (f16, f32, nullopt) -> error
+/// "--dtype f16 and the tensor type's element type f32 disagree".
+Expected<cute::ElementType>
+conversionElementType(const std::optional<cute::ElementType> &given,
+                      const std::optional<cute::ElementType> &src,
+                      const std::optional<cute::ElementType> &dst,
+                      std::string_view dtypeName = "--dtype");
+
 /// A shared-memory layout in the cute and tile models, where representable.
 struct MemoryForms {
   std::optional<cute::ComposedLayout> cute;

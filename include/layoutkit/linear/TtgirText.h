@@ -68,6 +68,10 @@ struct TtgirLayout {
   std::optional<std::vector<int64_t>> shape;
   /// Whether the type is a `!ttg.memdesc` (shared memory).
   bool memdesc = false;
+  /// The type's element type as written (`f16`, `!tt.ptr<f32>`) and its
+  /// byte offset in the text; empty for an attribute alone.
+  std::string elem;
+  size_t elemAt = 0;
 };
 
 /// Reads TTGIR text (see the file comment).
