@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "layoutkit/api/Convert.h"
+#include "layoutkit/api/Plan.h"
 
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
@@ -73,8 +74,28 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
            bridge::cuteToTile(c->layout, std::span<const tile::Axis>(&m, 1)));
     return tile::SwizzledTileLayout(sw, std::move(t));
   }
-  LK_TRY(tile::TileLayout t, bridge::linearToTile(*l.linear()));
-  return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t));
+  const linear::LinearLayout &ll = *l.linear();
+  Expected<tile::TileLayout> t = bridge::linearToTile(ll);
+  if (t)
+    return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(*t));
+  // A shared-memory layout (offset -> logical, one block: Triton's
+  // swizzled_shared and nvmma_shared): its address form, a swizzle over a
+  // strided tile.
+  int offset = ll.inDimIndex(linear::dims::kOffset);
+  bool oneBlock = true;
+  for (int i = 0; i < ll.numInDims(); ++i)
+    oneBlock = oneBlock && (i == offset || ll.inDim(i).log2 == 0);
+  if (offset >= 0 && oneBlock) {
+    std::vector<linear::DimId> outs;
+    for (int k = 0; k < ll.numOutDims(); ++k)
+      outs.push_back(ll.outDim(k).id);
+    const linear::DimId in[] = {linear::dims::kOffset};
+    Expected<linear::LinearLayout> memory = ll.sublayout(in, outs);
+    if (memory)
+      if (std::optional<tile::SwizzledTileLayout> m = memoryForms(*memory).tile)
+        return *m;
+  }
+  return std::move(t).error();
 }
 
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,

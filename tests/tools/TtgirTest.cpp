@@ -227,6 +227,27 @@ TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {
   EXPECT_EQ(r.json()["result"]["points"][0]["m"], 1) << r.out;
 }
 
+TEST(CliTtgir, SharedLayoutsReadAsTheirAddressForm) {
+  // swizzled_shared vec 8, perPhase 1, maxPhase 8 over 8x64 f16: row r's
+  // 8-element chunks are XORed with r, so (1,0) (chunk 0 of row 1) sits at
+  // chunk 1: offset 64 + 8 = 72; a lane per row reading column 0 meets no
+  // conflict (each row's chunk 0 lies in another 16-byte bank group).
+  const std::string memdesc =
+      "!ttg.memdesc<8x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+      "maxPhase = 8, order = [1, 0]}>, #ttg.shared_memory, mutable>";
+  CliRun r = runCli({"tile", "eval", memdesc, "(8,64)", "(1,0)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["points"][0]["m"], 72) << r.out;
+  r = runCli(
+      {"tile", "conflicts", memdesc, "(8,64)", "--lanes", "8", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["conflict_free"], true) << r.out;
+  // hw analyse takes it as MEMORY.
+  r = runCli({"hw", "analyse", "tensor<8x64xf16, " + kBlockedAttr + ">",
+              memdesc, "--dtype", "f16"});
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
   // The same layout on both sides (TTGIR and its linear text) plans to no-op.
   CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",

@@ -101,14 +101,12 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   any.shapeName.clear(); // no --shape here: a TTGIR attribute needs its type
   LK_TRY(api::AnyLayout d, inv.argument(api::parseLayout(inv.text(0), any), 0));
   LK_TRY(tile::SwizzledTileLayout distributed, inv.argument(api::toTile(d), 0));
-  api::ParseOptions tileText;
-  tileText.syntax = api::Syntax::TileText;
-  LK_TRY(api::AnyLayout composed,
-         inv.argument(api::parseLayout(inv.text(1), tileText), 1));
+  LK_TRY(api::AnyLayout m, inv.argument(api::parseLayout(inv.text(1), any), 1));
+  LK_TRY(tile::SwizzledTileLayout composed, inv.argument(api::toTile(m), 1));
   LK_TRY(int64_t bits, dtypeBitsOpt(inv));
   std::optional<std::string> mode = inv.option("swizzle");
   LK_TRY(tile::MemoryLayout memory,
-         api::memoryLayout(*composed.tile(), bits,
+         api::memoryLayout(composed, bits,
                            mode ? std::optional<std::string_view>(*mode)
                                 : std::nullopt));
   LK_TRY(Arch arch, archOpt(inv));
@@ -378,7 +376,11 @@ std::vector<CommandSpec> hwCommands() {
          "a tile layout over laneid (or tid) and m, e.g. "
          "S[(8,64):(1@laneid,1@m)], or a linear / TTGIR layout",
          Arity::One},
-        {"MEMORY", "a memory tile layout, e.g. S[(8,64):(64,1)]", Arity::One}},
+        {"MEMORY",
+         "a memory tile layout, e.g. S[(8,64):(64,1)], or any other layout "
+         "as its tile form (a Triton shared layout, !ttg.memdesc<...>, as "
+         "its address form)",
+         Arity::One}},
        {dtype,
         arch,
         {"access-bytes",

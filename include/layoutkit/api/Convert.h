@@ -24,7 +24,10 @@
 ///                    becomes the tile swizzle; refused with an offset
 ///   toTile(tile)   = itself
 ///   toTile(linear) = bridge::linearToTile (register -> m, lane -> laneid,
-///                    warp -> warpid, block -> cta)
+///                    warp -> warpid, block -> cta); a shared-memory
+///                    layout (offset -> logical) it cannot express takes
+///                    its address form (api/Plan.h memoryForms: a swizzle
+///                    over a strided tile on m)
 ///   toLinear(cute) = bridge::cuteToLinear (index -> offset)
 ///   toLinear(tile) = bridge::tileToLinear over `shape` (empty: index);
 ///                    a swizzle moves the register (the address m): basis
