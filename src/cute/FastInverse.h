@@ -28,6 +28,7 @@
 #define LAYOUTKIT_SRC_CUTE_FASTINVERSE_H
 
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/cute/AlgebraGeneral.h"
 #include "layoutkit/cute/Layout.h"
 
 #include <bit>
@@ -46,8 +47,11 @@ constexpr int kMaxModes = int(IntTuple::kInlineNodes);
 /// product p (the size of the leaves before it); one slot more for the
 /// chain search's sentinel and the complement's last mode.
 /// N: most modes (PairRun: a flat pair's, whose loops GCC then unrolls).
+/// cosize: 1 + sum (s-1)*d over the leaves (which coalescing keeps), in
+/// wrapping arithmetic, where runOf is asked for it (a hint only).
 template <int N> struct RunOf {
   int n = 0;
+  uint64_t cosize = 1;
   int64_t s[N + 1], d[N + 1], p[N + 1];
 };
 using Run = RunOf<kMaxModes>;
@@ -64,8 +68,9 @@ using PairRun = RunOf<2>;
 /// False on a basis stride, more than `maxNodes` nodes, or no leaf at all.
 /// A tuple of at most maxNodes nodes has at most maxNodes - 1 modes.
 /// Example: ((2,(2,2)),4):((1,(2,4)),8) -> [32:1].
+/// With `cosize` also m.cosize.
 template <bool zeroAsOne, bool prefix, bool sorted = false,
-          int maxNodes = kMaxModes>
+          int maxNodes = kMaxModes, bool cosize = false>
 [[gnu::always_inline]] inline bool runOf(const Layout &l, Run &m) {
   const Node *s = l.shape().nodes(), *d = l.stride().nodes();
   const int e = s->span;
@@ -74,11 +79,14 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
   int n = 0, last = 0; // last: where the latest mode is
   int64_t reach = INT64_MIN, size = 1;
   uint32_t basis = 0;
+  uint64_t cos = 1;
   for (int k = 0; k < e; ++k) {
     if (s[k].rank != kLeaf)
       continue;
     const int64_t sv = s[k].value, dv = d[k].value;
     basis |= d[k].basis;
+    if (cosize)
+      cos += uint64_t(sv - 1) * uint64_t(dv);
     if (dv == reach) { // a size-1 leaf merges as a factor 1, reach kept
       m.s[sorted ? last : n - 1] *= sv; // shapes multiply to at most size(l)
     } else {
@@ -110,6 +118,8 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
       reach = INT64_MIN;
   }
   m.n = n;
+  if (cosize)
+    m.cosize = cos;
   if (basis != 0)
     return false;
   if (n == 0) // only size-1 leaves, or none
@@ -248,25 +258,27 @@ struct ModeWriter {
 };
 
 /// Sorts the first m.n modes by ascending stride, stably (insertion sort:
-/// linear when sorted), moving the prefix products along when `prefix`;
-/// complement's sort (runOf<sorted> measured 4-5 instructions more there).
-/// Not unrolled: GCC unrolls the loops up to kMaxModes, whose setup costs
-/// more than the few modes of an operand.
+/// linear when sorted, a mode in place read once), moving the prefix products
+/// along when `prefix`; complement's sort (runOf<sorted> measured 4-5
+/// instructions more there). Not unrolled: GCC unrolls the loops up to
+/// kMaxModes, whose setup costs more than the few modes of an operand.
 template <bool prefix, class R>
 [[gnu::always_inline]] inline void sortRun(R &m) {
 #pragma GCC unroll 1
   for (int i = 1; i < m.n; ++i) {
-    const int64_t ks = m.s[i], kd = m.d[i], kp = prefix ? m.p[i] : 0;
+    const int64_t kd = m.d[i];
+    if (!(kd < m.d[i - 1])) // in place
+      continue;
+    const int64_t ks = m.s[i], kp = prefix ? m.p[i] : 0;
     int j = i;
 #pragma GCC unroll 1
-    for (; j > 0; --j) {
-      if (!(kd < m.d[j - 1]))
-        break;
+    do { // mode j-1 moves up
       m.s[j] = m.s[j - 1];
       m.d[j] = m.d[j - 1];
       if (prefix)
         m.p[j] = m.p[j - 1];
-    }
+      --j;
+    } while (j > 0 && kd < m.d[j - 1]);
     m.s[j] = ks;
     m.d[j] = kd;
     if (prefix)
@@ -332,10 +344,10 @@ template <class R> bool sharesChainStride(const R &m, int64_t end) {
 /// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
 /// The modes are written as the chain finds them (ModeWriter); a leaf
 /// layout has at most one mode and a tuple at most kMaxModes - 1.
+/// Returns the extent where the chain ends (at most size(l)).
 template <class R>
-[[gnu::always_inline]] inline bool rightInverseOfRun(R &m, Layout &out) {
+[[gnu::always_inline]] inline int64_t followChain(R &m, ModeWriter &w) {
   const int n = m.n;
-  ModeWriter w(out);
   int64_t curr = 1; // grows strictly: no mode is found twice
   while (w.k < n) {
     m.d[n] = curr; // the sentinel ends the search
@@ -347,7 +359,16 @@ template <class R>
     w.add(m.s[j], m.p[j]);
     curr *= m.s[j]; // the product of kept shapes, at most size(l)
   }
-  if (w.k < n && sharesChainStride(m, curr))
+  return curr;
+}
+
+/// right_inverse(l) on its coalesced modes `m` (with prefixes): the chain
+/// (followChain), or false where a mode it missed shares a stride on it.
+template <class R>
+[[gnu::always_inline]] inline bool rightInverseOfRun(R &m, Layout &out) {
+  ModeWriter w(out);
+  const int64_t curr = followChain(m, w);
+  if (w.k < m.n && sharesChainStride(m, curr))
     return false;
   w.finish(out);
   return true;
@@ -366,26 +387,6 @@ template <class R>
          rightInverseOfRun(m, out);
 }
 
-/// The start of leftInverseSorted's modes where each stride d_i is the
-/// extent s_i-1*d_i-1 of the mode before (no gap: l is onto [0, size)
-/// there): mode i-1 is then s_i-1:p_i-1, with no division and no merge
-/// (two such modes merging would be neighbours in l that coalesce merged),
-/// and its term (s-1)*p, one of size(l)-1 = sum (s-1)*p over l's modes,
-/// adds to `cosize` without an overflow. Returns the first i without such
-/// a step; `extent` is then s_i-1*d_i-1 (`ok` false where it overflows).
-template <class R>
-[[gnu::always_inline]] inline int exactPrefix(const R &m, ModeWriter &w,
-                                              int64_t &extent, int64_t &cosize,
-                                              bool &ok) {
-  int i = 1;
-  for (; i < m.n && m.d[i] == extent; ++i) {
-    w.add(m.s[i - 1], m.p[i - 1]);
-    cosize += (m.s[i - 1] - 1) * m.p[i - 1];
-    ok &= !mulOverflows(m.s[i], m.d[i], extent);
-  }
-  return i;
-}
-
 /// left_inverse(l) where its stride test vouches for it (each coalesced
 /// mode, sorted by stride, positive and ending before the next starts:
 /// s_k*d_k <= d_k+1, so no two strides are equal and any sort is CuTe's),
@@ -395,54 +396,86 @@ template <class R>
 /// as they are appended (d_0 == 1 drops the first; x:p, y:q merge when
 /// x*p == q, as p_k, p_k+1 of modes apart in l can be). The size is
 /// s_m*d_m and the cosize 1 + sum (x-1)*p (merging keeps it): both checked.
+/// Where each d_k+1 is s_k*d_k (the strides one chain from d_0; from 1, l
+/// is a bijection onto [0, size(l)) and this is its right inverse too) the
+/// modes are d_0:0, then s_k:p_k, none merging (two that merged would be
+/// neighbours in l that coalesce merged), and their terms (s_k-1)*p_k are
+/// those of size(l)-1 = sum (s-1)*p over l's modes: no cosize to check.
 /// Example: (2,3,2):(1,12,6): sorted 2:1, 2:6, 3:12 with the prefixes 1, 6,
 /// 2; modes (1:0, 6:1, 2:6, 3:2) = (12,3):(1,2).
-/// `m`: the coalesced modes, sorted by stride.
+/// `m`: the coalesced modes, sorted by stride. Returns how it was served
+/// (LeftInverseChain: one chain), or Path::General where it declines.
 template <class R>
-[[gnu::always_inline]] inline bool leftInverseOfRun(const R &m, Layout &out) {
+[[gnu::always_inline]] inline general::Path leftInverseOfRun(const R &m,
+                                                             Layout &out) {
+  using general::Path;
   if (m.n == 0)
-    return false;
+    return Path::General;
   int64_t d = m.d[0];
   if (d <= 0) // the smallest stride
-    return false;
+    return Path::General;
   ModeWriter w(out);
   if (d != 1)
     w.add(d, 0);
-  int64_t extent, cosize = 1;
-  bool ok = !mulOverflows(m.s[0], d, extent);
-  const int i = exactPrefix(m, w, extent, cosize, ok);
-  // reach: x*p of the last mode appended (at most size(l) in the prefix;
-  // INT64_MIN where it overflows, and for d_0:0, which nothing follows at
-  // stride 0).
-  int64_t reach = i > 1 ? m.s[i - 2] * m.p[i - 2] : INT64_MIN, t;
+  // The chain: mode i-1 is s_i-1:p_i-1 while d_i is the extent of the
+  // mode before (s_i-1*d_i-1, a stride there: only the last can overflow).
+  // Any overflow declines at once (the size s_m*d_m is the last extent).
+  int64_t extent;
+  if (mulOverflows(m.s[0], d, extent))
+    return Path::General;
+  int i = 1;
+  for (; i < m.n && m.d[i] == extent; ++i) {
+    w.add(m.s[i - 1], m.p[i - 1]);
+    if (mulOverflows(m.s[i], m.d[i], extent))
+      return Path::General;
+  }
+  if (i == m.n) {
+    w.finishWith(m.s[i - 1], m.p[i - 1], out);
+    return Path::LeftInverseChain;
+  }
+  int64_t cosize = 1, t; // the chain's terms, of size(l)-1: no overflow
+  for (int j = 0; j + 1 < i; ++j)
+    cosize += (m.s[j] - 1) * m.p[j];
+  // reach: x*p of the last mode appended (at most size(l) in the chain;
+  // INT64_MIN for d_0:0, which nothing follows at stride 0).
+  int64_t reach = i > 1 ? m.s[i - 2] * m.p[i - 2] : INT64_MIN;
   auto append = [&](int64_t x, int64_t p) {
-    ok &= !mulOverflows(x - 1, p, t) && !addOverflows(cosize, t, cosize);
-    if (reach == p)
-      ok &= !mulOverflows(w.lastShape(), x, w.lastShape());
-    else
+    if (mulOverflows(x - 1, p, t) || addOverflows(cosize, t, cosize))
+      return false;
+    if (reach == p) {
+      if (mulOverflows(w.lastShape(), x, w.lastShape()))
+        return false;
+    } else {
       w.add(x, p);
+    }
     if (mulOverflows(x, p, reach)) // merged: the old reach p times x
       reach = INT64_MIN;
+    return true;
   };
   d = m.d[i - 1];
   for (int j = i; j < m.n; ++j) {
     const int64_t covered = d;
     d = m.d[j];
-    if (extent > d || d % covered != 0)
-      return false;
-    append(d / covered, m.p[j - 1]); // >= s_j-1 >= 2
-    ok &= !mulOverflows(m.s[j], d, extent);
+    if (extent > d || d % covered != 0 ||
+        !append(d / covered, m.p[j - 1]) || // >= s_j-1 >= 2
+        mulOverflows(m.s[j], d, extent))
+      return Path::General;
   }
-  append(m.s[m.n - 1], m.p[m.n - 1]);
-  if (!ok) // the size s_m*d_m is `extent`
-    return false;
+  if (!append(m.s[m.n - 1], m.p[m.n - 1]))
+    return Path::General;
   w.finish(out);
-  return true;
+  return Path::LeftInverseModes;
 }
 
-/// leftInverseOfRun on the coalesced modes of `l`, sorted as collected.
-[[gnu::always_inline]] inline bool leftInverseSorted(const Layout &l,
-                                                     Layout &out) {
+/// left_inverse(l) on its coalesced modes; how it was served, or
+/// Path::General where it declines. Where the modes (collected in l's
+/// order) follow one chain of strides from 1 (followChain takes them all:
+/// l onto [0, size(l)), which its cosize, size(l), hints), the chain's
+/// modes s_j:p_j, as leftInverseOfRun writes them (its LeftInverseChain);
+/// otherwise leftInverseOfRun on the modes sorted (a flat pair's sorted as
+/// collected).
+[[gnu::always_inline]] inline general::Path leftInverseSorted(const Layout &l,
+                                                              Layout &out) {
   if (isFlatPair(l)) {
     PairRun m;
     pairOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true>(l, m);
@@ -450,9 +483,21 @@ template <class R>
   }
   Run m;
   // At most n + 1 <= kMaxModes - 1 modes for ModeWriter.
-  return runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/true,
-               /*maxNodes=*/kMaxModes - 1>(l, m) &&
-         leftInverseOfRun(m, out);
+  if (!runOf</*zeroAsOne=*/false, /*prefix=*/true, /*sorted=*/false,
+             /*maxNodes=*/kMaxModes - 1, /*cosize=*/true>(l, m) ||
+      m.n == 0)
+    return general::Path::General;
+  // A hint: l onto [0, size(l)) has the cosize size(l) = p_last*s_last.
+  if (m.cosize == uint64_t(m.p[m.n - 1]) * uint64_t(m.s[m.n - 1])) {
+    ModeWriter w(out);
+    followChain(m, w);
+    if (w.k == m.n) {
+      w.finish(out);
+      return general::Path::LeftInverseChain;
+    }
+  }
+  sortRun</*prefix=*/true>(m);
+  return leftInverseOfRun(m, out);
 }
 
 /// The complement's last shape for modes reaching `cur` (as restShapeOf in

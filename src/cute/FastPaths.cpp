@@ -2629,9 +2629,13 @@ namespace {
 /// left_inverse past its leaf form, out of line (as complementOfModes).
 [[gnu::noinline]] Expected<Layout> leftInverseOfModes(const Layout &l) {
   Expected<Layout> r{std::in_place};
-  if (!serve(Path::LeftInverseModes,
-             fast::leftInverseSorted(l, *r))) // modes apart, <= 15 nodes
+  // Strides one chain (LeftInverseChain), else modes lying apart
+  // (LeftInverseModes), <= 15 nodes.
+  const Path p = fast::leftInverseSorted(l, *r);
+  if (p == Path::General)
     fallBack(r, general::left_inverse(l));
+  else
+    tLastPath = p;
   return r;
 }
 

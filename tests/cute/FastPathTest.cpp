@@ -181,6 +181,39 @@ TEST(FastPaths, InversesEqualGeneral) {
   }
 }
 
+// Nested injective operands (TV layouts are such): compact ones, which
+// left_inverse serves by the chain of strides (LeftInverseChain), and with
+// gaps, a size-1 leaf or two leaves of one stride (LeftInverseModes or the
+// general path). On the compact ones the left inverse is the right inverse.
+TEST(FastPaths, NestedInjectiveInversesEqualGeneral) {
+  using general::Path;
+  LayoutGen gen(117);
+  int chain = 0, modes = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    const int kind = int(gen.pick(0, 3));
+    Layout l = gen.injective(8, 6, /*gaps=*/kind == 1);
+    if (kind == 2) // a size-1 leaf (coalesce drops it) before the first
+      l = *makeLayout({Layout::unchecked(IntTuple(1), IntTuple(7)), l});
+    if (kind == 3) // a second leaf of the smallest stride: not injective
+      l = *makeLayout({l, Layout::unchecked(IntTuple(2), IntTuple(1))});
+    auto li = left_inverse(l);
+    const Path p = general::lastPath();
+    chain += p == Path::LeftInverseChain;
+    modes += p == Path::LeftInverseModes;
+    ASSERT_TRUE(same(li, general::left_inverse(l))) << l.str();
+    // A leaf has its own form; no mode (size 1) and more than 15 nodes
+    // are the general path's.
+    if (kind == 0 && l.size() > 1 && l.shape().nodeCount() <= 15) {
+      EXPECT_TRUE(p == Path::LeftInverseChain || p == Path::LeftInverseLeaf)
+          << l.str();
+      ASSERT_TRUE(same(li, right_inverse(l))) << l.str();
+    }
+    ASSERT_TRUE(same(right_inverse(l), general::right_inverse(l))) << l.str();
+  }
+  EXPECT_GT(chain, kTrials / 4);
+  EXPECT_GT(modes, kTrials / 20);
+}
+
 TEST(FastPaths, DividesEqualGeneral) {
   LayoutGen gen(105);
   int ok = 0;
@@ -1297,8 +1330,17 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::RightInverseModes},
       {"left_inverse of a leaf", [] { return left_inverse(L("16:4")); },
        [] { return general::left_inverse(L("16:4")); }, Path::LeftInverseLeaf},
-      {"left_inverse of modes", [] { return left_inverse(L("(4,2):(2,1)")); },
+      {"left_inverse of a flat pair",
+       [] { return left_inverse(L("(4,2):(2,1)")); },
        [] { return general::left_inverse(L("(4,2):(2,1)")); },
+       Path::LeftInverseChain},
+      {"left_inverse of nested modes onto [0, size)",
+       [] { return left_inverse(L("((4,8),(2,2)):((32,1),(16,8))")); },
+       [] { return general::left_inverse(L("((4,8),(2,2)):((32,1),(16,8))")); },
+       Path::LeftInverseChain},
+      {"left_inverse of modes lying apart",
+       [] { return left_inverse(L("((2,2),(4,2)):((1,16),(2,64))")); },
+       [] { return general::left_inverse(L("((2,2),(4,2)):((1,16),(2,64))")); },
        Path::LeftInverseModes},
       {"divide of a leaf by a leaf",
        LK_BINARY(logical_divide, L("128:1"), T("32:1")), Path::DivideLeaf},

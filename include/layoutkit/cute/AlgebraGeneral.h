@@ -67,6 +67,7 @@ enum class Path : unsigned char {
                        // two modes sharing a stride it takes
   RightInverseModes,   // right_inverse of <= 8 integer leaves (equal strides)
   LeftInverseLeaf,     // left_inverse of a leaf
+  LeftInverseChain,    // left_inverse of <= 15 nodes, strides one chain
   LeftInverseModes,    // left_inverse of <= 15 nodes, modes lying apart
   DivideLeaf,          // logical_divide of a leaf by a leaf
   DivideLeafModes,     // by-mode divide of leaf modes by leaf or pair tiles
