@@ -80,6 +80,8 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
   int64_t reach = INT64_MIN, size = 1;
   uint32_t basis = 0;
   uint64_t cos = 1;
+  // Unrolled twice: 2-10 instructions less on nested operands.
+#pragma GCC unroll 2
   for (int k = 0; k < e; ++k) {
     if (s[k].rank != kLeaf)
       continue;
@@ -286,28 +288,55 @@ template <bool prefix, class R>
   }
 }
 
-/// coalesce(l) = its coalesced modes (runOf), 1:0 when none is left.
+/// coalesce(l) = its coalesced modes (as runOf collects them, written
+/// straight into `out`), 1:0 when none is left; false as runOf.
 /// Stored without a range check: dropping size-1 modes and merging keep
 /// the size and every term of the cosize ((s0*s1-1)|d0| = (s0-1)|d0| +
 /// (s1-1)|s0*d0|).
 /// Example: ((4,8,4),(2,2,8)):((128,1,16),(64,8,512)) = (4,8,8,2,8):
 /// (128,1,16,8,512).
 [[gnu::always_inline]] inline bool coalesceRun(const Layout &l, Layout &out) {
-  Run m;
-  if (!runOf</*zeroAsOne=*/false, /*prefix=*/false>(l, m))
+  // runOf's pass, each mode written into `out` once the next one starts
+  // (at most kMaxModes - 1 of a tuple's leaves); the latest, which merges
+  // take, stays in ps:pd (ps == 0: none yet).
+  const Node *s = l.shape().nodes(), *d = l.stride().nodes();
+  const int e = s->span;
+  if (e > kMaxModes)
     return false;
-  if (m.n <= 1) { // a leaf: 1:0 for none
-    Node *ns, *nd;
-    out.inlineNodesForOverwrite(1, ns, nd);
-    put(ns, m.n == 0 ? 1 : m.s[0], headerOf(kLeaf, 1, 0));
-    put(nd, m.n == 0 ? 0 : m.d[0], headerOf(kLeaf, 1, 0));
+  ModeWriter w(out);
+  int64_t reach = INT64_MIN, ps = 0, pd = 0;
+  uint32_t basis = 0;
+#pragma GCC unroll 2
+  for (int k = 0; k < e; ++k) {
+    if (s[k].rank != kLeaf)
+      continue;
+    const int64_t sv = s[k].value, dv = d[k].value;
+    basis |= d[k].basis;
+    if (dv == reach) { // a size-1 leaf merges as a factor 1, reach kept
+      ps *= sv;        // shapes multiply to at most size(l)
+    } else {
+      if (sv == 1) // dropped
+        continue;
+      if (ps != 0)
+        w.add(ps, pd);
+      ps = sv;
+      pd = dv;
+    }
+    if (mulOverflows(sv, dv, reach))
+      reach = INT64_MIN;
+  }
+  if (basis != 0)
+    return false;
+  if (ps != 0) {
+    w.finishWith(ps, pd, out);
     return true;
   }
-  ModeWriter w(out); // n <= kMaxModes - 1: a tuple's root takes a node
-  for (int i = 0; i < m.n; ++i)
-    w.add(m.s[i], m.d[i]);
-  w.finish(out);
-  return true;
+  for (int k = 0; k < e; ++k) // only size-1 leaves: 1:0; no leaf declines
+    if (s[k].rank == kLeaf) {
+      w.finish(out);
+      return true;
+    }
+  return false;
 }
 
 /// Whether two of the modes have the same stride on the chain 1, s_j0,
