@@ -340,21 +340,24 @@ template <bool prefix, class R>
 }
 
 /// Whether two of the modes have the same stride on the chain 1, s_j0,
-/// s_j0*s_j1, ... below `end` (the search took the first; CuTe's sort
-/// decides which).
-template <class R> bool sharesChainStride(const R &m, int64_t end) {
-  for (int64_t curr = 1; curr < end;) {
-    int found = 0, j = 0;
-    for (int i = 0; i < m.n; ++i)
-      if (m.d[i] == curr) {
-        j = i;
-        ++found;
+/// s_j0*s_j1, ... that took k modes, of shapes shape(0), ..., shape(k-1)
+/// (the search took the first; CuTe's sort decides which): more than k
+/// modes have a stride on it.
+template <class R, class Shape>
+[[gnu::always_inline]] inline bool sharesChainStride(const R &m, int k,
+                                                     Shape shape) {
+  int onChain = 0;
+#pragma GCC unroll 1
+  for (int i = 0; i < m.n; ++i) {
+    int64_t c = 1; // at most size(l)
+#pragma GCC unroll 1
+    for (int t = 0; t < k; c *= shape(t++))
+      if (m.d[i] == c) {
+        ++onChain;
+        break;
       }
-    if (found > 1)
-      return true;
-    curr *= m.s[j];
   }
-  return false;
+  return onChain > k;
 }
 
 /// right_inverse(l), CuTe's walk over the coalesced modes in ascending
@@ -373,9 +376,8 @@ template <class R> bool sharesChainStride(const R &m, int64_t end) {
 /// Example: ((4,8),(2,2)):((32,1),(16,8)) = (8,2,2,4):(4,64,32,1).
 /// The modes are written as the chain finds them (ModeWriter); a leaf
 /// layout has at most one mode and a tuple at most kMaxModes - 1.
-/// Returns the extent where the chain ends (at most size(l)).
 template <class R>
-[[gnu::always_inline]] inline int64_t followChain(R &m, ModeWriter &w) {
+[[gnu::always_inline]] inline void followChain(R &m, ModeWriter &w) {
   const int n = m.n;
   int64_t curr = 1; // grows strictly: no mode is found twice
   while (w.k < n) {
@@ -388,7 +390,6 @@ template <class R>
     w.add(m.s[j], m.p[j]);
     curr *= m.s[j]; // the product of kept shapes, at most size(l)
   }
-  return curr;
 }
 
 /// right_inverse(l) on its coalesced modes `m` (with prefixes): the chain
@@ -396,8 +397,9 @@ template <class R>
 template <class R>
 [[gnu::always_inline]] inline bool rightInverseOfRun(R &m, Layout &out) {
   ModeWriter w(out);
-  const int64_t curr = followChain(m, w);
-  if (w.k < m.n && sharesChainStride(m, curr))
+  followChain(m, w);
+  if (w.k < m.n &&
+      sharesChainStride(m, w.k, [&](int t) { return w.s[1 + t].value; }))
     return false;
   w.finish(out);
   return true;
