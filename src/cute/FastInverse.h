@@ -596,6 +596,26 @@ complementOfRun(const R &m, const int64_t *cot, int nc, Layout &out) {
   return true;
 }
 
+/// Whether the modes `m` (n > 0) lie on one chain of strides from 1 (the
+/// search of followChain takes every one), with `size` the product of
+/// their shapes (at most size(l)).
+template <class R>
+[[gnu::always_inline]] inline bool chainSize(R &m, int64_t &size) {
+  int64_t curr = 1;
+#pragma GCC unroll 1
+  for (int k = 0; k < m.n; ++k) {
+    m.d[m.n] = curr; // the sentinel ends the search
+    int j = 0;
+    while (m.d[j] != curr)
+      ++j;
+    if (j == m.n)
+      return false;
+    curr *= m.s[j];
+  }
+  size = curr;
+  return true;
+}
+
 /// complementOfRun on the coalesced modes of `l` of nonzero stride.
 [[gnu::always_inline]] inline bool
 complementOfModes(const Layout &l, const int64_t *cot, int nc, Layout &out) {
@@ -608,6 +628,22 @@ complementOfModes(const Layout &l, const int64_t *cot, int nc, Layout &out) {
   if (!runOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/false,
              /*maxNodes=*/kMaxModes - 1>(l, m))
     return false;
+  int64_t size;
+  if (m.n > 0 && chainSize(m, size)) {
+    // l onto [0, size) (its modes of nonzero stride): the sorted modes
+    // are the chain, d_0 = 1 and each d_i = s_i-1*d_i-1, so every
+    // quotient d_i/cur is 1 and complementOfRun leaves only
+    // lastShape(size):size.
+    int64_t rest, reach;
+    if (!lastShape(size, cot, nc, rest) || mulOverflows(rest, size, reach))
+      return false;
+    ModeWriter w(out);
+    if (rest != 1)
+      w.finishWith(rest, size, out);
+    else
+      w.finish(out);
+    return true;
+  }
   sortRun</*prefix=*/false>(m);
   return complementOfRun(m, cot, nc, out);
 }

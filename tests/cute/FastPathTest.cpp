@@ -184,8 +184,9 @@ TEST(FastPaths, InversesEqualGeneral) {
 // Nested injective operands (TV layouts are such): compact ones, which
 // left_inverse serves by the chain of strides (LeftInverseChain), and with
 // gaps, a size-1 leaf or two leaves of one stride (LeftInverseModes or the
-// general path). On the compact ones the left inverse is the right inverse.
-TEST(FastPaths, NestedInjectiveInversesEqualGeneral) {
+// general path). On the compact ones the left inverse is the right inverse
+// and the complement in c is ceil(c/size):size (complementOfModes's chain).
+TEST(FastPaths, NestedInjectiveOperandsEqualGeneral) {
   using general::Path;
   LayoutGen gen(117);
   int chain = 0, modes = 0;
@@ -209,6 +210,15 @@ TEST(FastPaths, NestedInjectiveInversesEqualGeneral) {
       ASSERT_TRUE(same(li, right_inverse(l))) << l.str();
     }
     ASSERT_TRUE(same(right_inverse(l), general::right_inverse(l))) << l.str();
+    const int64_t n = l.size();
+    for (int64_t c : {int64_t(1), n, 2 * n + 1, int64_t(1000)}) {
+      auto k = complement(l, IntTuple(c));
+      ASSERT_TRUE(same(k, general::complement(l, IntTuple(c))))
+          << l.str() << " in " << c;
+      if (kind == 0 && k && c == 2 * n + 1 && n > 1 &&
+          l.shape().nodeCount() <= 15) // 3:n
+        EXPECT_EQ(*k, Layout::unchecked(IntTuple(3), IntTuple(n))) << l.str();
+    }
   }
   EXPECT_GT(chain, kTrials / 4);
   EXPECT_GT(modes, kTrials / 20);
