@@ -2012,6 +2012,40 @@ bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
          storeModes(m, out, /*knownToFit=*/true);
 }
 
+/// max_common_layout(A, B) where A coalesces to one mode a:1 (its last
+/// leaf not of size 1, which the composer's coalesce would keep) and each
+/// operand has at most kLeaves + 1 nodes (so kLeaves leaves, as
+/// maxCommonModes takes): A o invB is invB (the composer steps along A's
+/// one mode past a, stride 1), so N is the shape s_0 of invB's first mode
+/// when its stride is 1, i.e. when B's coalesced mode of stride 1 is its
+/// first (prefix 1), else 1 (invB's modes never merge: no longer run);
+/// and invB o s_0:1 = s_0:1. Declines where B has two coalesced modes of
+/// stride 1 (invB then follows CuTe's sort).
+/// Example: A = (8,4):(1,8) = 32:1, B = (8,4):(1,16): 8:1.
+bool maxCommonContiguous(const Layout &a, const Layout &b, Layout &out) {
+  const Node *as = a.shape().nodes();
+  const int ea = as->span;
+  if (ea > kLeaves + 1 || b.shape().nodes()->span > kLeaves + 1 ||
+      as[ea - 1].rank != kLeaf || as[ea - 1].value == 1)
+    return false;
+  fast::Run ma, mb;
+  if (!fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(a, ma) || ma.n != 1 ||
+      ma.d[0] != 1 ||
+      !fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(b, mb))
+    return false;
+  int found = -1;
+  for (int i = 0; i < mb.n; ++i)
+    if (mb.d[i] == 1) {
+      if (found >= 0)
+        return false;
+      found = i;
+    }
+  const bool common = found == 0;
+  Node ns = leafNode(common ? mb.s[0] : 1), nd = leafNode(common ? 1 : 0);
+  out.assignNodes(&ns, &nd, 1);
+  return true;
+}
+
 /// Stores the integer layout s:d; declines when its cosize 1 + (s-1)*|d|
 /// would not fit.
 [[gnu::always_inline]] inline bool writeLeaf(int64_t s, int64_t d,
@@ -2702,6 +2736,8 @@ Expected<Layout> raked_product(const Layout &a, const Layout &b) {
 Expected<Layout> max_common_layout(const Layout &a, const Layout &b) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::MaxCommonLeaf, maxCommonLeaf(a, b, *r)) || // two leaves
+        serve(Path::MaxCommonContiguous,
+              maxCommonContiguous(a, b, *r)) || // A one mode a:1
         serve(Path::MaxCommonModes,
               maxCommonModes(a, b, *r)))) // <= 8 leaves each
     fallBack(r, general::max_common_layout(a, b));

@@ -1074,6 +1074,37 @@ TEST(FastPaths, CommonLayoutEqualsGeneral) {
   EXPECT_GT(wide, kTrials / 10);
 }
 
+// max_common_layout of A coalescing to one mode a:1 (compact column-major,
+// size-1 leaves among them, nested) with random B: invB's first mode s:1
+// when B's stride-1 mode comes first, else 1:0 (MaxCommonContiguous),
+// against the general construction and, by the definition (the largest N
+// with A(invB(j)) = j below it), the size of the result.
+TEST(FastPaths, ContiguousCommonLayoutEqualsGeneral) {
+  LayoutGen gen(118);
+  int contiguous = 0, wide = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    Layout c = *Layout::compact(gen.any(4, 6, 1).shape());
+    Layout a = gen.pick(0, 2) ? c : *makeLayout({Layout(), c});
+    Layout b = gen.pick(0, 1) ? operand(gen) : gen.injective(6, 6, true);
+    auto fast = max_common_layout(a, b);
+    const bool served =
+        general::lastPath() == general::Path::MaxCommonContiguous;
+    contiguous += served;
+    ASSERT_TRUE(same(fast, general::max_common_layout(a, b)))
+        << a.str() << " , " << b.str();
+    if (!served)
+      continue;
+    wide += fast->size() > 1;
+    Layout inv = *general::right_inverse(b);
+    int64_t n = 1;
+    while (n < inv.size() && evaluate(a, evaluate(inv, n)) == n)
+      ++n;
+    EXPECT_EQ(fast->size(), n) << a.str() << " , " << b.str();
+  }
+  EXPECT_GT(contiguous, kTrials / 4);
+  EXPECT_GT(wide, kTrials / 10);
+}
+
 // The cases the benchmarks time, with their results derived by hand
 // (docs/cute.md), and non-divisible cases that must stay errors.
 TEST(FastPaths, NamedCases) {
@@ -1416,8 +1447,11 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        Path::Regroup},
       {"max_common_layout of leaves",
        LK_BINARY(max_common_layout, L("64:1"), L("64:1")), Path::MaxCommonLeaf},
-      {"max_common_layout of modes",
+      {"max_common_layout of A coalescing to a:1",
        LK_BINARY(max_common_layout, L("(8,4):(1,8)"), L("(8,4):(1,16)")),
+       Path::MaxCommonContiguous},
+      {"max_common_layout of modes",
+       LK_BINARY(max_common_layout, L("(8,4):(1,16)"), L("(8,4):(1,8)")),
        Path::MaxCommonModes},
       {"coalesce past 16 nodes",
        c("(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):"
