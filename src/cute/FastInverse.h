@@ -32,6 +32,7 @@
 #include "layoutkit/cute/Layout.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstring>
 
 namespace lk::cute::fast {
@@ -76,7 +77,8 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
   const int e = s->span;
   if (e > maxNodes)
     return false;
-  int n = 0, last = 0; // last: where the latest mode is
+  ptrdiff_t n = 0, last = 0; // last: where the latest mode is (64-bit:
+                             // no sign extension per index)
   int64_t reach = INT64_MIN, size = 1;
   uint32_t basis = 0;
   uint64_t cos = 1;
@@ -95,7 +97,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
       // Dropped (a stride-0 leaf never meets reach: a kept mode's s*d != 0).
       if (sv == 1 || (zeroAsOne && dv == 0))
         continue;
-      int j = n;
+      ptrdiff_t j = n;
       if (sorted) {
 #pragma GCC unroll 1
         for (; j > 0; --j) {
@@ -119,7 +121,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
     if (mulOverflows(sv, dv, reach))
       reach = INT64_MIN;
   }
-  m.n = n;
+  m.n = int(n);
   if (cosize)
     m.cosize = cos;
   if (basis != 0)
@@ -174,7 +176,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false>
     }
     ++n;
   }
-  m.n = n;
+  m.n = int(n);
 }
 
 /// A node as its two 8-byte words: written as two stores (GCC writes a
@@ -215,7 +217,7 @@ static_assert(sizeof(RawNode) == sizeof(Node));
 /// @pre at most kMaxModes - 1 modes (the root takes a node)
 struct ModeWriter {
   Node *s, *d;
-  int k = 0;
+  ptrdiff_t k = 0; // 64-bit: no sign extension per index
   [[gnu::always_inline]] explicit ModeWriter(Layout &out) {
     out.nodeStorage(s, d); // the count is set by finish
   }
@@ -239,7 +241,10 @@ struct ModeWriter {
       out.inlineNodesForOverwrite(1, ns, nd);
       return;
     }
-    const uint64_t root = headerOf(int16_t(k), uint16_t(k + 1), 0);
+    // The header of rank k, span k+1: the fields lie apart, so it is
+    // linear in k (k < kMaxModes: no field overflows into the next).
+    const uint64_t root = headerOf(0, 1, 0) +
+                          uint64_t(k) * (headerOf(1, 2, 0) - headerOf(0, 1, 0));
     put(s, 0, root);
     put(d, 0, root);
     out.inlineNodesForOverwrite(size_t(k) + 1, ns, nd);
@@ -378,11 +383,11 @@ template <class R, class Shape>
 /// layout has at most one mode and a tuple at most kMaxModes - 1.
 template <class R>
 [[gnu::always_inline]] inline void followChain(R &m, ModeWriter &w) {
-  const int n = m.n;
+  const ptrdiff_t n = m.n;
   int64_t curr = 1; // grows strictly: no mode is found twice
   while (w.k < n) {
     m.d[n] = curr; // the sentinel ends the search
-    int j = 0;
+    ptrdiff_t j = 0;
     while (m.d[j] != curr)
       ++j;
     if (j == n)
@@ -605,7 +610,7 @@ template <class R>
 #pragma GCC unroll 1
   for (int k = 0; k < m.n; ++k) {
     m.d[m.n] = curr; // the sentinel ends the search
-    int j = 0;
+    ptrdiff_t j = 0;
     while (m.d[j] != curr)
       ++j;
     if (j == m.n)
