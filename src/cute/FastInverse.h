@@ -9,10 +9,13 @@
 // included by the dispatch table of FastPaths.cpp only (inlined there,
 // into the out-of-line form of a tuple operand). One pass over the
 // operand's pre-order nodes collects its coalesced modes (runOf; pairOf
-// reads a flat pair without the loop); each operation then walks them
-// and writes the result's modes straight into the returned layout's
-// nodes (ModeWriter), with no intermediate layout and one range check at
-// the end where the result is not bounded by the operand.
+// reads a flat pair without the loop; coalesce writes them as they come);
+// each operation then walks them and writes the result's modes straight
+// into the returned layout's nodes (ModeWriter), with no intermediate
+// layout and one range check at the end where the result is not bounded
+// by the operand. An operand onto [0, size), whose strides form one chain
+// from 1 (TV layouts), is walked along the chain (followChain), unsorted:
+// its right inverse, its left inverse (the same) and its complement.
 // Each returns true, or declines (false, `out` unspecified) on anything
 // the path after it in the table or the general construction decides: a
 // fast result always equals the general one (tests/cute/FastPathTest.cpp
