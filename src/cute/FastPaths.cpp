@@ -2028,20 +2028,49 @@ bool maxCommonContiguous(const Layout &a, const Layout &b, Layout &out) {
   if (ea > kLeaves + 1 || b.shape().nodes()->span > kLeaves + 1 ||
       as[ea - 1].rank != kLeaf || as[ea - 1].value == 1)
     return false;
-  fast::Run ma, mb;
-  if (!fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(a, ma) || ma.n != 1 ||
-      ma.d[0] != 1 ||
-      !fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(b, mb))
+  // The coalesced modes of each, a flat pair's without the node loop.
+  auto oneUnitMode = [](const auto &m) { return m.n == 1 && m.d[0] == 1; };
+  // 0: B's first mode has stride 1 (s = its shape), 1: no mode of stride 1
+  // is first, 2: two have stride 1.
+  int64_t s = 1;
+  auto firstUnit = [&s](const auto &m) {
+    int found = -1;
+    for (int i = 0; i < m.n; ++i)
+      if (m.d[i] == 1) {
+        if (found >= 0)
+          return 2;
+        found = i;
+      }
+    if (found != 0)
+      return 1;
+    s = m.s[0];
+    return 0;
+  };
+  if (fast::isFlatPair(a)) {
+    fast::PairRun m;
+    fast::pairOf</*zeroAsOne=*/false, /*prefix=*/false>(a, m);
+    if (!oneUnitMode(m))
+      return false;
+  } else {
+    fast::Run m;
+    if (!fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(a, m) ||
+        !oneUnitMode(m))
+      return false;
+  }
+  int how;
+  if (fast::isFlatPair(b)) {
+    fast::PairRun m;
+    fast::pairOf</*zeroAsOne=*/false, /*prefix=*/false>(b, m);
+    how = firstUnit(m);
+  } else {
+    fast::Run m;
+    if (!fast::runOf</*zeroAsOne=*/false, /*prefix=*/false>(b, m))
+      return false;
+    how = firstUnit(m);
+  }
+  if (how == 2)
     return false;
-  int found = -1;
-  for (int i = 0; i < mb.n; ++i)
-    if (mb.d[i] == 1) {
-      if (found >= 0)
-        return false;
-      found = i;
-    }
-  const bool common = found == 0;
-  Node ns = leafNode(common ? mb.s[0] : 1), nd = leafNode(common ? 1 : 0);
+  Node ns = leafNode(s), nd = leafNode(how == 0 ? 1 : 0);
   out.assignNodes(&ns, &nd, 1);
   return true;
 }
