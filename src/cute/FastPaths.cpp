@@ -1962,9 +1962,12 @@ struct FlatSink {
 /// size > 1, merged with each next one of size > 1 while s*d equals its
 /// stride. Declines where a composition declines (the general path then
 /// searches a composable prefix) and on any overflow.
-/// Example: A = (8,4):(1,8), B = (8,4):(1,16): invB = 8:1, R = 8:1, N = 8,
+/// Example: A = (8,4):(1,16), B = (8,4):(1,8): invB = 32:1, R = A, N = 8,
 /// result 8:1.
-bool maxCommonModes(const Layout &a, const Layout &b, Layout &out) {
+/// Out of line: its frame costs the two closed forms before it 1-6
+/// instructions a call.
+[[gnu::noinline]] bool maxCommonModes(const Layout &a, const Layout &b,
+                                      Layout &out) {
   Modes fa, inv;
   if (!leavesOf(viewOf(a), fa) || !rightInverseModes(b, inv))
     return false;
