@@ -5,6 +5,8 @@ library's api.parseLayout; standard_layout(dict) maps the dict to the same
 named fields (linear.makeEncoding). Expected layouts are the dict form's,
 which test_oracles.py checks against Triton's own bases.
 """
+import re
+
 import pytest
 
 import layoutkit as lk
@@ -131,3 +133,24 @@ def test_plan_takes_the_element_type_of_tensor_types():
         lk.plan(BLOCKED_TTGIR, BLOCKED_TTGIR, shape=(64, 16))
     with pytest.raises(TypeError, match="dtype: expected an element type name"):
         lk.plan(src, src, 16)
+
+
+def alias_chain(n):
+    """n alias lines, each naming the one before, then a tensor type."""
+    lines = [f"#a0 = {BLOCKED_TTGIR}"]
+    lines += [f"#a{i} = #a{i - 1}" for i in range(1, n)]
+    return "\n".join(lines + [f"tensor<32x16xf16, #a{n - 1}>"])
+
+
+def test_alias_chains_are_bounded_by_the_text_length():
+    # A 40000-alias chain (~0.7 MB) is the first alias's layout.
+    chain = alias_chain(40000)
+    assert len(chain) < 2**20
+    assert lk.LinearLayout.from_ttgir(chain) == lk.standard_layout(BLOCKED, [32, 16])
+    # 200000 aliases (~3.8 MB) pass the 1 MiB bound: refused before reading.
+    big = alias_chain(200000)
+    msg = f"layout text of {len(big)} bytes; at most 1048576 (1 MiB) are read"
+    with pytest.raises(lk.LayoutError, match=re.escape(msg)):
+        lk.LinearLayout.from_ttgir(big)
+    with pytest.raises(lk.LayoutError, match=re.escape(msg)):
+        lk.standard_layout(big)

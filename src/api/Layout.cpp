@@ -261,6 +261,10 @@ std::vector<Syntax> candidateSyntaxes(std::string_view text) {
 
 Expected<AnyLayout> parseLayout(std::string_view text,
                                 const ParseOptions &options) {
+  if (text.size() > kMaxLayoutTextBytes)
+    return Diagnostic::error(
+        "layout text of " + std::to_string(text.size()) + " bytes; at most " +
+        std::to_string(kMaxLayoutTextBytes) + " (1 MiB) are read");
   if (options.syntax)
     return readAs(*options.syntax, text, options);
   std::vector<Syntax> tried = candidateSyntaxes(text);

@@ -8,7 +8,8 @@
 /// A recursive-descent reader of the grammar in TtgirText.h over one Lexer
 /// on the whole text, so every diagnostic has the line and column of the
 /// pasted dump. Work is bounded: parents nest at most 8 deep, lists hold at
-/// most 64 values, a type at most 8 dims.
+/// most 64 values, a type at most 8 dims; aliases are found by hash, so the
+/// work is linear in the text (api::parseLayout bounds its length).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 
 #include <cctype>
 #include <memory>
+#include <unordered_map>
 
 namespace lk::linear {
 namespace {
@@ -42,7 +44,6 @@ constexpr std::string_view kKindList =
 /// An alias of the dump: a layout, or (for `#loc = loc(..)`,
 /// `#smem = #ttg.shared_memory`, kinds not read) what its line holds.
 struct Alias {
-  std::string name;
   std::shared_ptr<const Encoding> layout;
   std::string notLayout;
 };
@@ -113,13 +114,12 @@ private:
     LK_CHECK(lx_.expect('#'));
     size_t nameAt = here();
     LK_TRY(std::string name, lx_.readIdent("an alias name"));
-    for (const Alias &a : aliases_)
-      if (a.name == name)
-        return lx_.error("alias '#" + name + "' is defined twice", nameAt,
-                         name.size());
+    if (aliases_.count(name))
+      return lx_.error("alias '#" + name + "' is defined twice", nameAt,
+                       name.size());
     LK_CHECK(lx_.expect('='));
     size_t valueAt = here();
-    Alias a{name, nullptr, {}};
+    Alias a{nullptr, {}};
     if (std::string what = notALayout(); !what.empty()) {
       a.notLayout = what;
       size_t nl = text_.find('\n', valueAt);
@@ -127,8 +127,9 @@ private:
     } else {
       LK_TRY(a.layout, attr(0));
     }
-    aliases_.push_back(std::move(a));
-    return aliases_.back().layout;
+    std::shared_ptr<const Encoding> layout = a.layout;
+    aliases_.emplace(std::move(name), std::move(a));
+    return layout;
   }
 
   /// Empty when the value ahead is a layout (or an alias) to read; else a
@@ -192,13 +193,11 @@ private:
 
   Expected<std::shared_ptr<const Encoding>> alias(const std::string &name,
                                                   size_t hashAt) {
-    for (const Alias &a : aliases_) {
-      if (a.name != name)
-        continue;
-      if (a.layout)
-        return a.layout;
+    if (auto it = aliases_.find(name); it != aliases_.end()) {
+      if (it->second.layout)
+        return it->second.layout;
       return lx_
-          .error("alias '#" + name + "' is " + a.notLayout +
+          .error("alias '#" + name + "' is " + it->second.notLayout +
                      ", not a layout LayoutKit reads",
                  hashAt, name.size() + 1)
           .note("the kinds read: " + std::string(kKindList));
@@ -369,7 +368,8 @@ private:
 
   std::string_view text_;
   Lexer lx_;
-  std::vector<Alias> aliases_;
+  /// By name: one lookup per use, so a dump of n aliases reads in O(n).
+  std::unordered_map<std::string, Alias> aliases_;
 };
 
 //===----------------------------------------------------------------------===//

@@ -107,6 +107,44 @@ TEST(ApiParseLayout, TtgirTextIsALinearLayoutOverItsShape) {
             "{register: [(1)], lane: [(2)], warp: [], block: []} -> {dim0: 4}");
 }
 
+/// `n` alias lines, each naming the one before ("#a1 = #a0"), the first
+/// kBlocked14, then a tensor type over the last.
+std::string aliasChain(int n) {
+  std::string s = std::string("#a0 = ") + kBlocked14 + "\n";
+  for (int i = 1; i < n; ++i)
+    s += "#a" + std::to_string(i) + " = #a" + std::to_string(i - 1) + "\n";
+  return s + "tensor<8x16xf16, #a" + std::to_string(n - 1) + ">";
+}
+
+TEST(ApiParseLayout, TextLengthIsBoundedAtOneMiB) {
+  int64_t shape[] = {8, 16};
+  std::string expect = linear::toLinearLayout(blocked14(), shape)->str();
+  // 50000 aliases (~0.9 MB) read: each alias is its predecessor's layout.
+  std::string chain = aliasChain(50000);
+  ASSERT_LT(chain.size(), kMaxLayoutTextBytes);
+  // Blanks fill the text to exactly the bound: still read.
+  chain.append(kMaxLayoutTextBytes - chain.size(), ' ');
+  Expected<AnyLayout> ok = parseLayout(chain);
+  ASSERT_TRUE(ok.hasValue()) << ok.error().render();
+  EXPECT_EQ(ok->str(), expect);
+  // One byte more is refused before reading, whatever the grammar.
+  chain += ' ';
+  Expected<AnyLayout> over = parseLayout(chain);
+  ASSERT_FALSE(over.hasValue());
+  EXPECT_EQ(over.error().message,
+            "layout text of 1048577 bytes; at most 1048576 (1 MiB) are read");
+  ParseOptions forced;
+  forced.syntax = Syntax::CuteText;
+  ASSERT_FALSE(parseLayout(chain, forced).hasValue());
+  // A 200000-alias chain (~3.8 MB) is refused the same way.
+  std::string big = aliasChain(200000);
+  Expected<AnyLayout> refused = parseLayout(big);
+  ASSERT_FALSE(refused.hasValue());
+  EXPECT_EQ(refused.error().message,
+            "layout text of " + std::to_string(big.size()) +
+                " bytes; at most 1048576 (1 MiB) are read");
+}
+
 TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
   // Triton's pipeliner allocates 3 buffers of 128x32 under a rank-2 shared
   // layout: the layout is one buffer's (3 is not a power of two, and the

@@ -46,6 +46,11 @@
 /// the first characters: ...)" and, per further candidate, "also tried as
 /// <grammar>: <its first error>". ParseOptions::syntax skips detection.
 ///
+/// Bound: a text longer than kMaxLayoutTextBytes (1 MiB) is refused before
+/// any reading ("layout text of N bytes; at most 1048576 (1 MiB) are
+/// read"), so every front end reads a pasted TTGIR dump of at most ~50000
+/// alias lines in time linear in its length.
+///
 /// Edge cases: a basis descriptor is only strides: without a shape it is
 /// refused ("a basis descriptor needs a shape"); standard-layout parameters
 /// need a shape.
@@ -108,6 +113,9 @@ std::string_view modelName(Model m);
 std::string_view syntaxName(Syntax s);
 /// The model a grammar's layouts belong to.
 Model modelOf(Syntax s);
+
+/// The longest text parseLayout() reads: 1 MiB.
+inline constexpr size_t kMaxLayoutTextBytes = size_t(1) << 20;
 
 struct ParseOptions {
   /// Read with this grammar only (no detection).
