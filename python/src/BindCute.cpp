@@ -208,6 +208,8 @@ public:
       b_.subtree(*t);
       return;
     }
+    if (readSequence(o))
+      return;
     if (PyBool_Check(o) || !PyIndex_Check(o))
       throwPy(PyExc_TypeError, where() +
                                    ": expected an int or a tuple of "
@@ -226,6 +228,28 @@ public:
   }
 
 private:
+  /// Reads a sequence other than a tuple, list or text (a numpy array, a
+  /// range) as a tuple of its items; false when `o` is none (a 0-d array
+  /// has no length: it is read as an int).
+  bool readSequence(PyObject *o) {
+    if (!PySequence_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o))
+      return false;
+    Py_ssize_t n = PySequence_Size(o);
+    if (n < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    if (n > Py_ssize_t(IntTuple::kMaxRank))
+      fail("a tuple of " + std::to_string(n) + " modes; at most " +
+           std::to_string(IntTuple::kMaxRank));
+    py::object items =
+        py::reinterpret_steal<py::object>(PySequence_Fast(o, "a sequence"));
+    if (!items)
+      throw py::error_already_set();
+    readTuple(items.ptr());
+    return true;
+  }
+
   void readTuple(PyObject *o) {
     if (int(path_.size()) >= kMaxNesting)
       fail("nested deeper than " + std::to_string(kMaxNesting) +
@@ -296,6 +320,61 @@ IntTuple toIntTuple(py::handle h, const char *what, bool noneAsZero) {
   TupleReader r(what, noneAsZero);
   r.read(o);
   return r.take();
+}
+
+namespace {
+/// The leaves of a flat IntTuple `t` read from `what`; a nested mode is a
+/// TypeError at its path.
+std::vector<int64_t> flatLeaves(const IntTuple &t, const std::string &what) {
+  if (t.isLeaf())
+    return {t.value()};
+  std::vector<int64_t> r;
+  for (size_t i = 0; i < size_t(t.rank()); ++i) {
+    IntTuple m = t[i];
+    if (!m.isLeaf())
+      throwPy(PyExc_TypeError, what + "[" + std::to_string(i) +
+                                   "]: expected an int, got the tuple " +
+                                   m.str());
+    r.push_back(m.value());
+  }
+  return r;
+}
+} // namespace
+
+std::vector<int64_t> toIntList(py::handle h, const char *what) {
+  return flatLeaves(toIntTuple(h, what), what);
+}
+
+std::vector<unsigned> toUnsignedList(py::handle h, const char *what) {
+  std::vector<int64_t> v = toIntList(h, what);
+  std::vector<unsigned> r;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] < 0 || v[i] > int64_t(UINT32_MAX))
+      throwPy(PyExc_OverflowError,
+              std::string(what) + "[" + std::to_string(i) +
+                  "]: " + std::to_string(v[i]) +
+                  " does not fit in an unsigned 32-bit integer [0, 2^32)");
+    r.push_back(unsigned(v[i]));
+  }
+  return r;
+}
+
+std::vector<std::vector<int64_t>> toIntRows(py::handle h, const char *what) {
+  IntTuple t = toIntTuple(h, what);
+  if (t.isLeaf())
+    throwPy(PyExc_TypeError, std::string(what) +
+                                 ": expected a list of lists of ints, got " +
+                                 t.str());
+  std::vector<std::vector<int64_t>> rows;
+  for (size_t i = 0; i < size_t(t.rank()); ++i) {
+    std::string row = std::string(what) + "[" + std::to_string(i) + "]";
+    IntTuple m = t[i];
+    if (m.isLeaf())
+      throwPy(PyExc_TypeError,
+              row + ": expected a list of ints, got " + m.str());
+    rows.push_back(flatLeaves(m, row));
+  }
+  return rows;
 }
 
 py::object toPython(const lk::api::Value &v) {
@@ -1094,8 +1173,8 @@ void bindAlgebra(py::module_ &m) {
       "== [[0, 1], [2, 3]]");
   m.def(
       "tv_grid",
-      [](const Layout &tv, const std::vector<int64_t> &shape) {
-        return tvGridTuple(unwrap(api::tvGrid(tv, shape)));
+      [](const Layout &tv, py::object shape) {
+        return tvGridTuple(unwrap(api::tvGrid(tv, toIntList(shape, "shape"))));
       },
       py::arg("tv"), py::arg("shape"),
       "The tile `shape` ((rows,) or (rows, cols)) a TV layout (thread, value) "

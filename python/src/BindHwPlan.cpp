@@ -196,10 +196,9 @@ void bindDescriptors(py::module_ &m) {
 void bindAnalyses(py::module_ &m) {
   m.def(
       "bank_conflicts",
-      [](const SwizzledTileLayout &memory, Int64 bits,
-         const std::vector<std::vector<int64_t>> &access) {
-        return toDict(api::describe(
-            unwrap(api::conflictReport(memoryOf(memory), bits, access))));
+      [](const SwizzledTileLayout &memory, Int64 bits, py::object access) {
+        return toDict(api::describe(unwrap(api::conflictReport(
+            memoryOf(memory), bits, toIntRows(access, "access")))));
       },
       py::arg("memory"), py::arg("dtype_bits"), py::arg("access"),
       "Bank conflicts of one warp access, the conflicts record (read None): "
@@ -355,7 +354,7 @@ LinearLayout distributedOf(py::object x, py::object shape) {
   api::ParseOptions o;
   o.shapeName = "shape=";
   if (!shape.is_none())
-    o.shape = toIntTuple(shape);
+    o.shape = toIntTuple(shape, "shape");
   if (py::isinstance<py::str>(x))
     return unwrap(api::parseDistributed(x.cast<std::string>(), o));
   return unwrap(api::distributedLayout(anyOf(x), o));
@@ -389,7 +388,7 @@ std::vector<int64_t> logicalExtents(py::object logical) {
   std::vector<int64_t> extents;
   if (logical.is_none())
     return extents;
-  const IntTuple t = toIntTuple(logical);
+  const IntTuple t = toIntTuple(logical, "logical");
   for (size_t k = 0; k < t.nodeCount(); ++k)
     if (t.nodes()[k].rank == IntTuple::kLeaf)
       extents.push_back(t.nodes()[k].value);

@@ -63,8 +63,9 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
   }
   if (shape.is_none())
     throw py::type_error("a coordinate needs shape=");
-  std::vector<int64_t> s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
-  return unwrap(api::tileIndex(toIntTuple(x), c.tile(), s));
+  std::vector<int64_t> s =
+      unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
+  return unwrap(api::tileIndex(toIntTuple(x, "coord"), c.tile(), s));
 }
 
 /// The number of points eval() returns, a list with no total: `limit`
@@ -147,7 +148,7 @@ api::TileElement elementOf(const SwizzledTileLayout &c, py::object x,
   int64_t flat = flatIndex(c, x, shape);
   std::vector<int64_t> s{c.size()};
   if (!shape.is_none())
-    s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+    s = unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
   return api::tileElement(s, flat);
 }
 
@@ -257,7 +258,7 @@ Example:
           [](const SwizzledTileLayout &c, py::object shape, py::kwargs kw) {
             std::vector<int64_t> s{c.size()};
             if (!shape.is_none())
-              s = unwrap(api::tileShape(toIntTuple(shape), c.tile()));
+              s = unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
             std::optional<int64_t> limit; // limit= beside the axes
             if (kw.contains("limit"))
               limit = toInt64(kw.attr("pop")("limit"), "limit");
@@ -423,7 +424,8 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
 std::vector<linear::OutDim> namedSizes(py::object dims) {
   std::vector<linear::OutDim> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back({linear::internDim(k.cast<std::string>()), v.cast<int64_t>()});
+    r.push_back(
+        {linear::internDim(k.cast<std::string>()), toInt64(v, "out-dim size")});
   return r;
 }
 
@@ -434,9 +436,11 @@ std::vector<linear::OutDim> namedSizes(py::object dims) {
 LinearLayout fromBases(py::object bases, py::object outDims,
                        py::object outSizes, py::object requireSurjective) {
   std::vector<linear::InDimBases> ins;
-  for (auto &[k, v] : pairs(bases))
-    ins.push_back({linear::internDim(k.cast<std::string>()),
-                   v.cast<std::vector<std::vector<int64_t>>>()});
+  for (auto &[k, v] : pairs(bases)) {
+    std::string name = k.cast<std::string>();
+    std::string path = "bases['" + name + "']";
+    ins.push_back({linear::internDim(name), toIntRows(v, path.c_str())});
+  }
   bool named = !py::isinstance<py::dict>(outDims);
   for (py::handle h : outDims)
     named = named && py::isinstance<py::str>(h);
@@ -458,7 +462,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
     if (!named)
       throw py::type_error(
           "from_bases: out_dim_sizes goes with a list of out-dim names");
-    std::vector<int64_t> sizes = outSizes.cast<std::vector<int64_t>>();
+    std::vector<int64_t> sizes = toIntList(outSizes, "out_dim_sizes");
     std::vector<std::string> names = outDims.cast<std::vector<std::string>>();
     if (sizes.size() != names.size())
       raise(Diagnostic::error("from_bases: " + std::to_string(names.size()) +
@@ -1005,7 +1009,7 @@ Example:
         if (shapeArg.is_none())
           raise(Diagnostic::error("standard-layout parameters need shape=, "
                                   "the tensor shape, e.g. (64,64)"));
-        std::vector<int64_t> shape = shapeArg.cast<std::vector<int64_t>>();
+        std::vector<int64_t> shape = toIntList(shapeArg, "shape");
         if (py::isinstance<py::str>(params))
           return unwrap(linear::toLinearLayout(
               unwrap(linear::parseEncodingJson(params.cast<std::string>())),
@@ -1025,19 +1029,23 @@ Example:
       "it)");
   m.def(
       "blocked",
-      [](const std::vector<unsigned> &spt, const std::vector<unsigned> &tpw,
-         const std::vector<unsigned> &wpc, const std::vector<unsigned> &order,
-         const std::vector<int64_t> &shape) {
-        return unwrap(linear::blockedLayout(spt, tpw, wpc, order, shape));
+      [](py::object spt, py::object tpw, py::object wpc, py::object order,
+         py::object shape) {
+        return unwrap(linear::blockedLayout(
+            toUnsignedList(spt, "size_per_thread"),
+            toUnsignedList(tpw, "threads_per_warp"),
+            toUnsignedList(wpc, "warps_per_cta"),
+            toUnsignedList(order, "order"), toIntList(shape, "shape")));
       },
       py::arg("size_per_thread"), py::arg("threads_per_warp"),
       py::arg("warps_per_cta"), py::arg("order"), py::arg("shape"),
       "Triton's BlockedEncodingAttr as a linear layout");
   m.def(
       "nvidia_mma",
-      [](int versionMajor, const std::vector<unsigned> &instr,
-         const std::vector<unsigned> &wpc, const std::vector<int64_t> &shape) {
-        return unwrap(linear::nvidiaMmaLayout(versionMajor, instr, wpc, shape));
+      [](int versionMajor, py::object instr, py::object wpc, py::object shape) {
+        return unwrap(linear::nvidiaMmaLayout(
+            versionMajor, toUnsignedList(instr, "instr_shape"),
+            toUnsignedList(wpc, "warps_per_cta"), toIntList(shape, "shape")));
       },
       py::arg("version_major"), py::arg("instr_shape"),
       py::arg("warps_per_cta"), py::arg("shape"),
@@ -1097,7 +1105,7 @@ void bindConvert(py::module_ &m) {
         api::ParseOptions o;
         o.shapeName = "shape=";
         if (!shape.is_none())
-          o.shape = toIntTuple(shape);
+          o.shape = toIntTuple(shape, "shape");
         return objectOf(unwrap(api::parseLayout(text, o)));
       },
       py::arg("text"), py::arg("shape") = py::none(),
@@ -1117,10 +1125,10 @@ void bindConvert(py::module_ &m) {
       "cta)");
   m.def(
       "to_linear",
-      [](py::object x, std::vector<int64_t> shape) {
-        return unwrap(api::toLinear(anyOf(x), shape));
+      [](py::object x, py::object shape) {
+        return unwrap(api::toLinear(anyOf(x), toIntList(shape, "shape")));
       },
-      py::arg("layout"), py::arg("shape") = std::vector<int64_t>{},
+      py::arg("layout"), py::arg("shape") = py::tuple(),
       "The linear form over F2 (cute: index -> offset; tile: over shape's "
       "dims, else index)");
 }

@@ -136,6 +136,19 @@ template <class R, class C, class... A> auto bound(R (C::*f)(A...) const) {
 /// `noneAsZero` reads a None leaf as 0 (a coordinate with slice marks).
 lk::IntTuple toIntTuple(py::handle h, const char *what = "value",
                         bool noneAsZero = false);
+/// A flat list of ints (a shape, sizes): an int (a list of one), a tuple,
+/// list or other sequence (a numpy array) of ints, or IntTuple text
+/// "(64,64)", read by toIntTuple, so a fault names its path: "shape[0]:
+/// 2**64 does not fit" (OverflowError), "shape[0]: expected an int"
+/// (TypeError). A nested tuple is a TypeError naming the nested item.
+std::vector<int64_t> toIntList(py::handle h, const char *what);
+/// toIntList for the library's unsigned parameters: OverflowError (with
+/// the path) for a value outside [0, 2^32).
+std::vector<unsigned> toUnsignedList(py::handle h, const char *what);
+/// A list of lists of ints ([[0, 1], [1, 0]]: bases, per-lane indices),
+/// each row read like toIntList; the path names row and item
+/// ("access[3][1]"). A row that is an int is a TypeError.
+std::vector<std::vector<int64_t>> toIntRows(py::handle h, const char *what);
 /// An IntTuple as an int or nested tuples; a basis-stride leaf as its text
 /// ("2@1").
 py::object fromIntTuple(const lk::IntTuple &t);

@@ -196,3 +196,57 @@ def test_results_past_int64_are_reported():
     with pytest.raises(lk.LayoutError) as ei:
         lk.swizzle_apply(3, 4, -2**63, 1016)
     assert "-9223372036854775808" in ei.value.message
+
+
+BLOCKED = {"kind": "blocked", "sizePerThread": [1, 8], "threadsPerWarp": [4, 8],
+           "warpsPerCTA": [4, 1], "order": [1, 0]}
+
+
+def test_list_arguments_read_like_shapes():
+    # Every shape or list-of-int argument reads like Layout's shape: ints,
+    # tuples, lists, numpy arrays or text, faults named by their path.
+    want = lk.standard_layout(BLOCKED, [64, 64])
+    for shape in ((64, 64), np.array([64, 64]), "(64,64)", [np.int32(64), 64]):
+        assert lk.standard_layout(BLOCKED, shape) == want, shape
+    assert lk.standard_layout(dict(BLOCKED, sizePerThread=[8], threadsPerWarp=[32],
+                                   warpsPerCTA=[4], order=[0]), 64) == \
+        lk.standard_layout(dict(BLOCKED, sizePerThread=[8], threadsPerWarp=[32],
+                                warpsPerCTA=[4], order=[0]), [64])
+    blocked = lambda **kw: lk.blocked(**dict(dict(
+        size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1],
+        order=[1, 0], shape=[64, 64]), **kw))
+    assert blocked(order=np.array([1, 0]), shape=np.array([64, 64])) == want
+    tv = lk.Layout(((4, 8), 2), ((16, 1), 8))
+    assert lk.tv_grid(tv, np.array([8, 8])) == lk.tv_grid(tv, (8, 8))
+    cases = [
+        (lambda: lk.standard_layout(BLOCKED, [2**64]), OverflowError,
+         "shape[0]: 18446744073709551616 does not fit in a 64-bit integer"),
+        (lambda: lk.standard_layout(BLOCKED, [64.0]), TypeError,
+         "shape[0]: expected an int or a tuple of ints, got 64.0 (float)"),
+        (lambda: lk.standard_layout(BLOCKED, [64, (8, 8)]), TypeError,
+         "shape[1]: expected an int, got the tuple (8,8)"),
+        (lambda: lk.standard_layout(BLOCKED, np.array([64.0, 64.0])), TypeError,
+         "shape[0]: expected an int or a tuple of ints, got 64.0"),
+        (lambda: lk.LinearLayout.from_ttgir(BLOCKED_TTGIR, shape=np.array([2**63 - 1, 1.5])),
+         TypeError, "shape[0]: expected an int"),
+        (lambda: blocked(order=[1, -1]), OverflowError,
+         "order[1]: -1 does not fit in an unsigned 32-bit integer [0, 2^32)"),
+        (lambda: blocked(shape=[64, 2**64]), OverflowError, "shape[1]: 18446744073709551616"),
+        (lambda: lk.nvidia_mma(2, [16, 8.0], [1, 1], [16, 8]), TypeError, "instr_shape[1]: "),
+        (lambda: lk.to_linear(lk.Layout(4), [2**64]), OverflowError, "shape[0]: "),
+        (lambda: lk.LinearLayout.from_bases({"register": [[1], [2.5]]}, ["dim0"]),
+         TypeError, "bases['register'][1][0]: expected an int"),
+        (lambda: lk.LinearLayout.from_bases({"register": [1]}, ["dim0"]),
+         TypeError, "bases['register'][0]: expected a list of ints, got 1"),
+        (lambda: lk.LinearLayout.from_bases({"register": [[1]]}, ["dim0"], [2**64]),
+         OverflowError, "out_dim_sizes[0]: "),
+    ]
+    for i, (call, error, text) in enumerate(cases):
+        with pytest.raises(error) as ei:
+            call()
+        assert text in str(ei.value), (i, str(ei.value))
+        assert "C++ type" not in str(ei.value), i
+
+
+BLOCKED_TTGIR = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]}>")
