@@ -582,7 +582,10 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
   o.shapeName = "shape=";
   if (!shape.is_none())
     o.shape = toIntTuple(shape, "shape");
-  return *unwrap(api::parseLayout(text, o)).linear();
+  Expected<api::AnyLayout> l = api::parseLayout(text, o);
+  if (!l && l.error().parameter == "shape" && o.shape)
+    raise(l.error(), "shape"); // the argument's fault, not the text's
+  return *unwrap(std::move(l)).linear();
 }
 
 /// The Python path of the parameter a diagnostic is about, under the dict
@@ -590,6 +593,8 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
 std::string parameterPath(const std::string &path, const Diagnostic &d) {
   if (d.parameter.empty())
     return {};
+  if (d.parameter == "shape") // the shape argument, not a parameter
+    return "shape";
   std::string r = path;
   std::string_view rest = d.parameter; // "parent.order": ['parent']['order']
   for (size_t dot; (dot = rest.find('.')) != std::string_view::npos;

@@ -105,10 +105,10 @@ def test_dict_errors_name_the_parameter():
         lk.standard_layout(dot, [32, 32])
     assert e.value.parameter == "threadsPerWarp"
     assert e.value.path == "params['parent']['threadsPerWarp']"
-    # No parameter at fault: neither is set.
+    # The shape at fault: the shape argument is named, no dict entry.
     with pytest.raises(lk.LayoutError) as e:
         lk.standard_layout(dict(blocked, warpsPerCTA=[4, 1]), [32, 24])
-    assert e.value.parameter is None and e.value.path is None
+    assert e.value.parameter == "shape" and e.value.path == "shape"
     # A parent's value found wrong when the layout is built: its path too.
     bad_parent = dict(dot, parent=dict(blocked, warpsPerCTA=[4, 1], order=[1, 1]))
     with pytest.raises(lk.LayoutError) as e:

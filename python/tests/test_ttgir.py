@@ -154,3 +154,19 @@ def test_alias_chains_are_bounded_by_the_text_length():
         lk.LinearLayout.from_ttgir(big)
     with pytest.raises(lk.LayoutError, match=re.escape(msg)):
         lk.standard_layout(big)
+
+
+def test_a_bad_shape_names_the_shape_argument():
+    big = (2**62, 64)
+    with pytest.raises(lk.LayoutError) as e:
+        lk.LinearLayout.from_ttgir(BLOCKED_TTGIR, shape=big)
+    assert e.value.path == "shape"
+    assert e.value.message == ("the tensor's element count, the product of its shape "
+                               "(4611686018427387904,64), is 2^68; at most 2^62")
+    for call in (lambda: lk.LinearLayout.from_ttgir(BLOCKED_TTGIR, shape=(96, 16)),
+                 lambda: lk.standard_layout(BLOCKED, [96, 16]),
+                 lambda: lk.standard_layout(BLOCKED_TTGIR, (96, 16))):
+        with pytest.raises(lk.LayoutError) as e:
+            call()
+        assert e.value.path == "shape"
+        assert e.value.message == "every tensor dim must be a power of two (got 96)"

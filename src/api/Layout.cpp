@@ -344,4 +344,47 @@ Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text) {
   return shape;
 }
 
+namespace {
+
+/// The offset and length of the k-th integer written in IntTuple text
+/// (a basis mode after '@' is no integer of the shape); npos when absent.
+std::pair<size_t, size_t> nthInteger(std::string_view text, size_t k) {
+  for (size_t p = 0; p < text.size();) {
+    bool sign = text[p] == '-' && p + 1 < text.size() &&
+                std::isdigit(static_cast<unsigned char>(text[p + 1]));
+    if (!sign && !std::isdigit(static_cast<unsigned char>(text[p]))) {
+      ++p;
+      continue;
+    }
+    size_t q = p + 1;
+    while (q < text.size() && std::isdigit(static_cast<unsigned char>(text[q])))
+      ++q;
+    bool basis = p > 0 && text[p - 1] == '@';
+    if (!basis && k-- == 0)
+      return {p, q - p};
+    p = q;
+  }
+  return {std::string_view::npos, 0};
+}
+
+} // namespace
+
+Expected<IntTuple> parseTensorShape(std::string_view text) {
+  LK_TRY(IntTuple t, cute::parseIntTuple(text));
+  std::vector<int64_t> shape;
+  for (const IntTuple::Node &n : t.leaves())
+    shape.push_back(n.value);
+  Status s = linear::checkTensorShape(shape);
+  if (s)
+    return t;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] > 0 && (shape[k] & (shape[k] - 1)) == 0)
+      continue;
+    auto [at, length] = nthInteger(text, k);
+    if (at != std::string_view::npos)
+      return Diagnostic::at(s.error().message, text, at, length);
+  }
+  return std::move(s).error();
+}
+
 } // namespace lk::api

@@ -14,12 +14,15 @@
 
 #include "layoutkit/linear/Standard.h"
 
+#include "layoutkit/core/Join.h"
+
 #include "layoutkit/linear/EncodingFields.h"
 
 #include "layoutkit/core/Bits.h"
 #include "layoutkit/core/Checked.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace lk::linear {
@@ -100,16 +103,37 @@ Status checkPow2(std::span<const unsigned> v, const char *what) {
   return Ok{};
 }
 
-Status checkShape(std::span<const int64_t> shape) {
+} // namespace
+
+Status checkTensorShape(std::span<const int64_t> shape) {
   if (shape.empty())
-    return Diagnostic::error("the tensor shape must have at least one dim");
+    return Diagnostic::error("the tensor shape must have at least one dim")
+        .about("shape");
   if (shape.size() > size_t(kNumStandardOutDims))
-    return Diagnostic::error("the tensor shape has too many dims");
-  for (int64_t s : shape)
+    return Diagnostic::error("the tensor shape has too many dims")
+        .about("shape");
+  int bits = 0;
+  for (int64_t s : shape) {
     if (!isPow2(s))
       return Diagnostic::error("every tensor dim must be a power of two (got " +
-                               std::to_string(s) + ")");
+                               std::to_string(s) + ")")
+          .about("shape");
+    bits += std::countr_zero(uint64_t(s));
+  }
+  if (bits > kMaxTensorBits)
+    return Diagnostic::error("the tensor's element count, the product of its "
+                             "shape (" +
+                             joinIntegers(shape, ",") + "), is 2^" +
+                             std::to_string(bits) + "; at most 2^" +
+                             std::to_string(kMaxTensorBits))
+        .about("shape");
   return Ok{};
+}
+
+namespace {
+
+Status checkShape(std::span<const int64_t> shape) {
+  return checkTensorShape(shape);
 }
 
 /// Builds a layout from bases written as (value on names[0], value on

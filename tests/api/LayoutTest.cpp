@@ -145,6 +145,40 @@ TEST(ApiParseLayout, TextLengthIsBoundedAtOneMiB) {
                 " bytes; at most 1048576 (1 MiB) are read");
 }
 
+TEST(ApiParseLayout, TensorShapePointsAtTheDimThatIsNoPowerOfTwo) {
+  Expected<IntTuple> ok = parseTensorShape("(64,(2,8))");
+  ASSERT_TRUE(ok.hasValue()) << ok.error().render();
+  EXPECT_EQ(ok->str(), "(64,(2,8))");
+  // (text, the bad dim's column and length): the 48 of (64,(2,48)) starts
+  // at offset 7.
+  struct Case {
+    const char *text;
+    size_t column, length;
+    const char *got;
+  };
+  for (Case c : {Case{"(0)", 2, 1, "0"}, Case{"(-128)", 2, 4, "-128"},
+                 Case{"(64,96)", 5, 2, "96"}, Case{"(64,(2,48))", 8, 2, "48"},
+                 Case{"96", 1, 2, "96"}}) {
+    Expected<IntTuple> bad = parseTensorShape(c.text);
+    ASSERT_FALSE(bad.hasValue()) << c.text;
+    EXPECT_EQ(bad.error().message,
+              std::string("every tensor dim must be a power of two (got ") +
+                  c.got + ")");
+    ASSERT_TRUE(bad.error().range.has_value()) << c.text;
+    EXPECT_EQ(bad.error().range->begin.column, c.column) << c.text;
+    EXPECT_EQ(bad.error().range->end.column - c.column, c.length) << c.text;
+  }
+  // 2^62 x 64 = 2^68 elements: the element count, with the shape.
+  Expected<IntTuple> big = parseTensorShape("(4611686018427387904,64)");
+  ASSERT_FALSE(big.hasValue());
+  EXPECT_EQ(big.error().message,
+            "the tensor's element count, the product of its shape "
+            "(4611686018427387904,64), is 2^68; at most 2^62");
+  EXPECT_EQ(big.error().parameter, "shape");
+  // 2^31 x 2^31 = 2^62 is the largest count allowed.
+  EXPECT_TRUE(parseTensorShape("(2147483648,2147483648)").hasValue());
+}
+
 TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
   // Triton's pipeliner allocates 3 buffers of 128x32 under a rank-2 shared
   // layout: the layout is one buffer's (3 is not a power of two, and the
@@ -482,15 +516,17 @@ TEST(ApiLayout, EncodingChecksNameTheirParameter) {
   // The record every front end shows carries it.
   EXPECT_EQ(api::toJson(*describe(c.error()).find("parameter")),
             "\"CTASplitNum\"");
-  // A failure about no parameter has none, and no caret is invented.
+  // A failure of the shape (given apart from the text) names "shape", and
+  // no caret into the text is invented.
   o.shape = IntTuple::tuple({IntTuple(32), IntTuple(24)});
   Expected<AnyLayout> d = parseLayout(
       "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
       "warpsPerCTA = [4, 1], order = [1, 0]}>",
       o);
   ASSERT_FALSE(d);
-  EXPECT_EQ(d.error().parameter, "");
-  EXPECT_EQ(api::toJson(*describe(d.error()).find("parameter")), "null");
+  EXPECT_EQ(d.error().parameter, "shape");
+  EXPECT_FALSE(d.error().range.has_value());
+  EXPECT_EQ(api::toJson(*describe(d.error()).find("parameter")), "\"shape\"");
 }
 
 } // namespace

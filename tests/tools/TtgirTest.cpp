@@ -129,6 +129,26 @@ TEST(CliTtgir, LinearStandardTakesTtgirOrJson) {
   EXPECT_NE(r.err.find("needs the tensor shape"), std::string::npos) << r.err;
 }
 
+TEST(CliTtgir, LinearStandardBlamesABadShapeOnShape) {
+  // The dim that is no power of two gets the caret, in SHAPE (not PARAMS).
+  CliRun r = runCli({"linear", "standard", kBlockedAttr, "(64,96)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("error: every tensor dim must be a power of two (got "
+                       "96) at column 5\n  (64,96)\n      ^^\n"
+                       "note: in argument SHAPE of 'linear standard'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("PARAMS"), std::string::npos) << r.err;
+  for (std::string s : {"(0)", "(-128)"}) {
+    r = runCli({"linear", "standard", kBlockedAttr, s});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(
+        r.err.find("  " + s + "\n   " + std::string(s.size() - 2, '^') + "\n"),
+        std::string::npos)
+        << r.err;
+  }
+}
+
 TEST(CliTtgir, LinearLayoutArgumentsTakeTtgirText) {
   std::string typed = "tensor<8x16xf16, " + kBlockedAttr + ">";
   // lane 9 = bits 0 and 3 -> (0,4) ^ (2,0) = (2,4).

@@ -117,7 +117,7 @@ Expected<Reply> runLinearStandard(const Invocation &inv) {
   // Without SHAPE the text must give it (a TTGIR tensor type); the reader
   // says so otherwise.
   if (inv.has(1)) {
-    LK_TRY(options.shape, inv.intTuple(1));
+    LK_TRY(options.shape, inv.argument(api::parseTensorShape(inv.text(1)), 1));
   }
   bool ttgir =
       api::candidateSyntaxes(inv.text(0)).front() == api::Syntax::TtgirText;

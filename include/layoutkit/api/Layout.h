@@ -181,6 +181,13 @@ Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
 /// {8, 2, 4}; the column of the first error otherwise.
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text);
 
+/// A tensor shape written as an IntTuple, checked as linear::
+/// checkTensorShape checks it (powers of two, at most 2^62 elements): a
+/// dim that is no power of two gets a caret under it in `text`. Example:
+/// "(64,96)" -> "every tensor dim must be a power of two (got 96)", the
+/// caret at column 5.
+Expected<IntTuple> parseTensorShape(std::string_view text);
+
 /// The text of a tile layout: the tile alone when its swizzle is the
 /// identity, `Swizzle(..) o S[..]` otherwise.
 std::string tileText(const tile::SwizzledTileLayout &c);

@@ -105,6 +105,17 @@ struct Encoding {
   std::vector<FieldPlace> places;
 };
 
+/// The most elements a tensor shape may have: 2^62 (its element count and
+/// every offset fit in int64).
+inline constexpr int kMaxTensorBits = 62;
+
+/// Checks a tensor shape as toLinearLayout() takes it: 1 to 16 dims, each
+/// a power of two, at most 2^kMaxTensorBits elements; a failure is about
+/// the parameter "shape". Example: (0) -> "every tensor dim must be a
+/// power of two (got 0)"; (2^62,64) -> "the tensor's element count, the
+/// product of its shape (4611686018427387904,64), is 2^68; at most 2^62".
+Status checkTensorShape(std::span<const int64_t> shape);
+
 /// The linear layout of `enc` applied to a tensor of `shape`. Fails with a
 /// diagnostic on parameters Triton rejects (ranks that disagree, sizes that
 /// are not powers of two, an unsupported combination).
