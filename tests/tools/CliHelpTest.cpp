@@ -59,6 +59,21 @@ TEST(CliHelp, EverySubcommandHasHelpWithExample) {
   }
 }
 
+TEST(CliHelp, LayoutReadersSayTheyTakeTtgirText) {
+  // These commands read their layouts with api::parseLayout, which takes
+  // Triton's TTGIR text (docs/cli.md's grammar table): their help says so.
+  for (std::vector<std::string> words :
+       {std::vector<std::string>{"plan"}, {"gather"}, {"paper", "reduce"}}) {
+    words.push_back("--help");
+    CliRun r = runCli(words);
+    ASSERT_EQ(r.status, 0) << words[0];
+    for (const char *spelling : {"TTGIR", "'#ttg", "'tensor<", "!ttg.memdesc<"})
+      EXPECT_NE(r.out.find(spelling), std::string::npos)
+          << words[0] << " lacks " << spelling << "\n"
+          << r.out;
+  }
+}
+
 TEST(CliHelp, UnknownFamilyMemberIsAUsageError) {
   CliRun r = runCli({"tile", "evl", "S[8:1]"});
   EXPECT_EQ(r.status, 2);

@@ -220,7 +220,10 @@ std::vector<CommandSpec> paperCommands() {
        "'layoutkit plan'.",
        {"layoutkit paper reduce '{register: [(0,1)], lane: [(0,2), (0,4), "
         "(1,0), (2,0), (4,0)]} -> {dim0: 8, dim1: 8}' --axis 0"},
-       {{"LAYOUT", "a distributed layout, as for 'layoutkit plan'",
+       {{"LAYOUT",
+         "a distributed layout, as for 'layoutkit plan': standard-layout "
+         "JSON parameters, Triton's TTGIR text ('#ttg...', 'tensor<...>', "
+         "'!ttg.memdesc<...>'), a linear, tile or cute TV layout",
          Arity::One}},
        {{"axis",
          "N",
@@ -231,7 +234,8 @@ std::vector<CommandSpec> paperCommands() {
         {"dtype", "TYPE", "element type (default f32)", false, {}},
         {"shape",
          "SHAPE",
-         "the tensor shape, needed by standard-layout parameters",
+         "the tensor shape, needed by standard-layout parameters and a "
+         "TTGIR attribute without its tensor type ('tensor<...>')",
          false,
          {}},
         {"no-dedup", "", "store from every lane, register and warp", true, {}}},

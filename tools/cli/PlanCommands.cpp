@@ -253,7 +253,10 @@ std::vector<CommandSpec> planCommands() {
   const std::string group = "Plans";
   const char *layoutHelp =
       "a distributed layout (hardware -> logical): standard-layout JSON "
-      "parameters as `linear standard` takes them (with --shape), a linear "
+      "parameters as `linear standard` takes them (with --shape), Triton's "
+      "TTGIR text (an attribute '#ttg.blocked<{...}>' with --shape, or a "
+      "type 'tensor<128x64xf16, #...>' or '!ttg.memdesc<...>' that gives "
+      "the shape; alias lines '#name = #ttg...' before it), a linear "
       "layout text, a tile layout (S[...] + R[...]) or a cute TV layout "
       "(thread, value) -> index (with --shape)";
   std::vector<CommandSpec> specs = {
@@ -272,7 +275,8 @@ std::vector<CommandSpec> planCommands() {
        "told "
        "by their first characters: '{\"' standard-layout parameters, '{' a "
        "linear layout, 'S[' or 'R[' a tile layout (m -> register, laneid -> "
-       "lane, warpid -> warp), '<' a layout attribute and anything else a "
+       "lane, warpid -> warp), '<' a layout attribute, '#', 'tensor<' or "
+       "'!ttg.memdesc<' Triton's TTGIR text and anything else a "
        "cute TV layout (thread, value) -> element index (thread bits: 5 "
        "lane bits, then warp bits; the index split colex over --shape). "
        "--emit cuda adds the CUDA C++ of the plan (a device function and a "
@@ -307,8 +311,9 @@ std::vector<CommandSpec> planCommands() {
         {"shape",
          "SHAPE",
          "the tensor shape, e.g. (128,128): needed by standard-layout "
-         "parameters and cute TV layouts, gives a tile layout the logical "
-         "dims dim0.., checked against a linear layout's own",
+         "parameters, a TTGIR attribute without its tensor type and cute TV "
+         "layouts, gives a tile layout the logical dims dim0.., checked "
+         "against a linear layout's own and a TTGIR tensor type's",
          false,
          {}},
         {"smem-budget",
@@ -346,7 +351,10 @@ std::vector<CommandSpec> planCommands() {
         "--dtype f32"},
        {{"SRC", std::string("the source tensor's layout: ") + layoutHelp,
          Arity::One},
-        {"INDEX", "the index tensor's layout (the output's)", Arity::One}},
+        {"INDEX",
+         "the index tensor's layout (the output's), read as SRC is (JSON "
+         "parameters, TTGIR text, linear, tile or cute text)",
+         Arity::One}},
        {{"axis", "A", "the gathered dim (default 0)", false, {}},
         {"dtype",
          "TYPE",
