@@ -542,6 +542,7 @@ Expected<Encoding> makeEncoding(EncodingKind kind,
   const KindInfo &k = info(kind);
   Encoding e;
   e.kind = kind;
+  e.kindOffset = kindOffset;
   std::vector<InDimBases> linearBases;
   for (size_t i = 0; i < fields.size(); ++i) {
     const EncodingField &f = fields[i];
@@ -633,6 +634,9 @@ Diagnostic placeAtField(Diagnostic d, const Encoding &e,
       if (written(f.name))
         return placed(std::move(d), source, f.offset, f.length);
   }
+  // A field of the kind that the text leaves out: the kind is at fault.
+  if (findSpec(info(on->kind), name) && on->kindOffset <= source.size())
+    return placed(std::move(d), source, on->kindOffset, 1);
   return d;
 }
 

@@ -499,7 +499,10 @@ Expected<LinearLayout> dotOfAmd(const Encoding &e, const Encoding &p,
                              "tensor's rank (2 or 3)")
         .about("parent");
   if (e.kWidth <= 0 || !isPow2(e.kWidth))
-    return Diagnostic::error("dot_operand: kWidth must be a power of two")
+    return Diagnostic::error(e.kWidth == 0
+                                 ? "dot_operand: an AMD parent needs kWidth "
+                                   "(a power of two)"
+                                 : "dot_operand: kWidth must be a power of two")
         .about("kWidth");
   int64_t kWidth = e.kWidth;
   int64_t kSize = shape[kDim];

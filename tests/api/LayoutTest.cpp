@@ -471,12 +471,31 @@ TEST(ApiLayout, EncodingChecksFindTheFieldAsWritten) {
        "instrShape", "nvidia_mma: instrShape's m and n must be powers of two"},
       {mma3 + "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>", "opIdx",
        "operand B of a wgmma"}};
-  // An absent kWidth is named as absent (no field to point at).
-  Expected<AnyLayout> noK =
-      parseLayout(mma3 + "#ttg.dot_op<{opIdx = 0, parent = #mma}>", o);
-  ASSERT_FALSE(noK);
-  EXPECT_EQ(noK.error().message,
-            "dot_operand: an mma parent needs kWidth (a power of two)");
+  // An absent kWidth is named as absent, the caret under the dot_op's kind
+  // (no field to point at), for an nvidia and an AMD parent alike.
+  const std::string mfma =
+      "#mma = #ttg.amd_mfma<{version = 2, warpsPerCTA = [2, 2], instrShape = "
+      "[32, 32], isTransposed = true}>\n";
+  const std::string noKWidth = "#ttg.dot_op<{opIdx = 0, parent = #mma}>";
+  for (auto [parent, message] :
+       {std::pair{mma3, "dot_operand: an mma parent needs kWidth (a power "
+                        "of two)"},
+        std::pair{mfma, "dot_operand: an AMD parent needs kWidth (a power "
+                        "of two)"}}) {
+    Expected<AnyLayout> noK = parseLayout(parent + noKWidth, o);
+    ASSERT_FALSE(noK);
+    EXPECT_EQ(noK.error().message, message);
+    EXPECT_EQ(noK.error().parameter, "kWidth");
+    ASSERT_TRUE(noK.error().range.has_value()) << noK.error().render();
+    EXPECT_EQ(noK.error().range->begin.offset, parent.size() + 5); // dot_op
+  }
+  // A kWidth written but wrong keeps its own caret.
+  std::string k3 = mfma + "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 3}>";
+  Expected<AnyLayout> badK = parseLayout(k3, o);
+  ASSERT_FALSE(badK);
+  EXPECT_EQ(badK.error().message, "dot_operand: kWidth must be a power of two");
+  ASSERT_TRUE(badK.error().range.has_value());
+  EXPECT_EQ(badK.error().range->begin.offset, k3.rfind("kWidth"));
   for (const Case &c : cases) {
     Expected<AnyLayout> a = parseLayout(c.text, o);
     ASSERT_FALSE(a) << c.text;

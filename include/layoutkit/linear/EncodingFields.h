@@ -122,8 +122,9 @@ Status checkEncoding(const Encoding &e);
 /// at the parameter it is about (d.parameter, set by the check that
 /// failed) in `source`, the text e was read from: that parameter's place
 /// in e.places, else in its parents' ("parent.order" starts at e's
-/// parent). Unchanged when d has a position,
-/// names no parameter, `source` is empty or the parameter was not written.
+/// parent); a field of that kind the text leaves out (kWidth absent) is
+/// pointed at the kind (e.kindOffset). Unchanged when d has a position,
+/// names no parameter or none of the kind's fields, or `source` is empty.
 /// Example: "every entry of threadsPerWarp must be a power of two (got 5)"
 /// (parameter threadsPerWarp) from `#ttg.blocked<{..., threadsPerWarp =
 /// [8, 5], ...}>` -> the caret under `threadsPerWarp`'s place.

@@ -103,6 +103,10 @@ struct Encoding {
     size_t offset = 0, length = 0;
   };
   std::vector<FieldPlace> places;
+  /// Where the reader found the kind (makeEncoding's kindOffset; npos for
+  /// an encoding built in code): a failure about a field the text leaves
+  /// out points there.
+  size_t kindOffset = std::string_view::npos;
 };
 
 /// The most elements a tensor shape may have: 2^62 (its element count and
