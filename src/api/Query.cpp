@@ -804,6 +804,8 @@ analyseAccess(const tile::SwizzledTileLayout &distributed,
 Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                               const linear::LinearLayout &l) {
   std::vector<int64_t> values(size_t(l.numInDims()), 0);
+  // Where each input dim was given (npos: not yet): a repeat is refused.
+  std::vector<size_t> givenAt(values.size(), std::string_view::npos);
   size_t p = 0;
   while (p < text.size()) {
     size_t eq = text.find('=', p);
@@ -821,10 +823,21 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
     if (idx < 0)
       return Diagnostic::at("the layout has no input dim '" + name + "'", text,
                             p, eq - p);
+    size_t nameAt = p + text.substr(p, eq - p).find(name);
+    if (size_t first = givenAt[size_t(idx)]; first != std::string_view::npos)
+      return Diagnostic::at("input dim '" + name +
+                                "' given twice (first at column " +
+                                std::to_string(first + 1) + ")",
+                            text, nameAt, std::max<size_t>(1, name.size()));
+    givenAt[size_t(idx)] = nameAt;
     auto v = parseInteger(text.substr(eq + 1, end - eq - 1));
-    if (!v)
-      return Diagnostic::at("expected an integer value for " + name, text,
-                            eq + 1, std::max<size_t>(1, end - eq - 1));
+    if (!v) {
+      bool wide = v.error().message.find("does not fit") != std::string::npos;
+      return Diagnostic::at(wide ? "the value for " + name +
+                                       " does not fit in 64 bits"
+                                 : "expected an integer value for " + name,
+                            text, eq + 1, std::max<size_t>(1, end - eq - 1));
+    }
     values[size_t(idx)] = *v;
     p = end + 1;
   }

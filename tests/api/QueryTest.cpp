@@ -376,6 +376,23 @@ TEST(ApiQuery, DimValues) {
             "the layout has no input dim 'reg'");
   EXPECT_FALSE(parseDimValues("lane", l).hasValue());
   EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
+  // A dim given twice: the caret at the second (offset 7 of the text).
+  auto twice = parseDimValues("lane=1, lane=2", l);
+  ASSERT_FALSE(twice.hasValue());
+  EXPECT_EQ(twice.error().message,
+            "input dim 'lane' given twice (first at column 1)");
+  ASSERT_TRUE(twice.error().range.has_value());
+  EXPECT_EQ(twice.error().range->begin.column, 9u);
+  EXPECT_EQ(twice.error().range->end.column, 13u);
+  // 2^64 does not fit: said so, the caret under the value (columns 6..25).
+  auto wide = parseDimValues("lane=18446744073709551616", l);
+  ASSERT_FALSE(wide.hasValue());
+  EXPECT_EQ(wide.error().message, "the value for lane does not fit in 64 bits");
+  ASSERT_TRUE(wide.error().range.has_value());
+  EXPECT_EQ(wide.error().range->begin.column, 6u);
+  EXPECT_EQ(wide.error().range->end.column, 26u);
+  EXPECT_EQ(parseDimValues("lane=x", l).error().message,
+            "expected an integer value for lane");
 }
 
 // One bound on elements x replicas: the replica count is the product of
