@@ -79,6 +79,7 @@ enum class Path : unsigned char {
   ProductByMode,       // product of any A by modes: a closed form, else
                        // complement and composer on mode arrays
   MaxCommonLeaf,       // max_common_layout of two leaves
+  MaxCommonContiguous, // max_common_layout of A coalescing to one mode a:1
   MaxCommonModes,      // max_common_layout of <= 8 integer leaves each
   RankedLeaf,          // blocked/raked product of s:1 by a leaf
   RankedFlat,          // blocked/raked product of flat A onto [0, n), flat B
