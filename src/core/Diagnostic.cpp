@@ -57,6 +57,33 @@ Diagnostic &&Diagnostic::about(std::string name) && {
   return std::move(*this);
 }
 
+namespace {
+
+/// A UTF-8 continuation byte (10xxxxxx): no column of its own on screen.
+bool isContinuation(char c) {
+  return (static_cast<unsigned char>(c) >> 6) == 2;
+}
+
+/// The caret line under `line` for bytes [col, col + width): the bytes
+/// before it become blanks, a tab stays a tab (so the caret lines up
+/// whatever the terminal's tab stops), and the continuation bytes of a
+/// UTF-8 character give nothing (one blank or caret per character).
+std::string caretLine(std::string_view line, size_t col, size_t width) {
+  std::string out;
+  for (size_t i = 0; i < col && i < line.size(); ++i)
+    if (!isContinuation(line[i]))
+      out += line[i] == '\t' ? '\t' : ' ';
+  if (col > line.size())
+    out.append(col - line.size(), ' ');
+  size_t carets = 0;
+  for (size_t i = col; i < col + width; ++i)
+    if (i >= line.size() || !isContinuation(line[i]))
+      ++carets;
+  return out + std::string(std::max<size_t>(1, carets), '^');
+}
+
+} // namespace
+
 std::string Diagnostic::render() const {
   std::string out = "error: " + message;
   if (range) {
@@ -75,8 +102,10 @@ std::string Diagnostic::render() const {
     size_t width = 1;
     if (range->end.line == b.line && range->end.column > b.column)
       width = range->end.column - b.column;
-    out +=
-        "  " + std::string(b.column - 1, ' ') + std::string(width, '^') + "\n";
+    out += "  " +
+           caretLine(std::string_view(source).substr(lineStart), b.column - 1,
+                     width) +
+           "\n";
   } else {
     out += '\n';
   }

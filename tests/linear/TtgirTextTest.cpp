@@ -493,3 +493,43 @@ TEST(TtgirText, DotOperandParentIsCheckedAsItself) {
   ASSERT_TRUE(placed.range.has_value());
   EXPECT_EQ(placed.range->begin.offset, text.find("sizePerThread"));
 }
+
+namespace {
+
+// A name with non-ASCII letters is named whole, and the caret line keeps
+// the source line's tabs and draws one blank or caret per UTF-8 character
+// (not per byte), so it stays under the name on a terminal.
+TEST(TtgirText, NamesAsWrittenAndCaretsUnderTabsAndUtf8) {
+  // "ö" is 2 bytes: "#ttg.blöcked" - the kind starts at byte 23 of
+  // "tensor<64x64xf16, #ttg.blöcked<{}>>" (column 24), 8 bytes, 7 letters.
+  Expected<TtgirLayout> kind = parseTtgir("tensor<64x64xf16, #ttg.bl\xC3\xB6"
+                                          "cked<{}>>");
+  ASSERT_FALSE(kind);
+  EXPECT_EQ(kind.error().message, "unknown layout kind 'bl\xC3\xB6"
+                                  "cked'");
+  EXPECT_EQ(kind.error().range->begin.column, 24u);
+  EXPECT_EQ(kind.error().range->end.column, 32u);
+  std::string shown = kind.error().render();
+  EXPECT_NE(
+      shown.find("\n  " + std::string(23, ' ') + std::string(7, '^') + "\n"),
+      std::string::npos)
+      << shown;
+  // A field name: "sizePerThröad" whole, not "expected '='".
+  Expected<TtgirLayout> field = parseTtgir("#ttg.blocked<{sizePerThr\xC3\xB6"
+                                           "ad = [1, 8]}>");
+  ASSERT_FALSE(field);
+  EXPECT_EQ(field.error().message, "blocked has no field 'sizePerThr\xC3\xB6"
+                                   "ad'");
+  // A tab before the fault is copied into the caret line: in
+  // "\t#ttg.nokind<{}>" the kind is at byte 6 (column 7), so the caret
+  // line is "  " (the indent), the tab, 5 blanks for "#ttg.", 6 carets.
+  Expected<TtgirLayout> tab = parseTtgir("\t#ttg.nokind<{}>");
+  ASSERT_FALSE(tab);
+  EXPECT_EQ(tab.error().range->begin.column, 7u);
+  shown = tab.error().render();
+  EXPECT_NE(shown.find("\n  \t#ttg.nokind<{}>\n  \t     ^^^^^^\n"),
+            std::string::npos)
+      << shown;
+}
+
+} // namespace
