@@ -1660,6 +1660,102 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   return nodes;
 }
 
+/// logical_divide of A = (s0:x0, s1:x1), two integer leaves, by the
+/// by-mode tiler ((p,q):(u,v), t:e) of a flat pair of integer leaves and
+/// an integer leaf (a strided tile of a CTA tile such as (4,8):(8,1)),
+/// straight-line: with a:b the pair's leaves sorted by stride and
+/// c = sa*da, c2 = db*sb, mode 0 is ((p,q):(u,v), [da:1, db/c:c,
+/// R:c2]) scaled by x0, R = ceil(s0/c2) (1 for s0 < c2), the size-1 modes
+/// of the complement dropped (1:0 when all are); mode 1 divideLeaves'
+/// closed form. Every pair value in [1, 2^20) (p, q, s0 >= 2) and |x0|
+/// < 2^20 bound every product below 2^61: one range check at the entry,
+/// none per node. Mode 0 keeps A_0's size and terms when c divides db and
+/// c2 divides s0 ((tile, complement) is then a bijection onto [0, s0));
+/// otherwise the result's range is checked at the end. Declines anything
+/// else (divideLeafTiles takes it), and pairs whose complement's walk
+/// declines (db < c after sorting).
+/// Example: logical_divide((128,64):(1,128), ((4,8):(8,1),16:1))
+///          = (((4,8),4),(16,4)):(((8,1),32),(128,2048)).
+[[gnu::noinline]] bool dividePairLeaf(const Layout &a, const Tiler &t,
+                                      Layout &out) {
+  constexpr uint64_t kPairMeta = 2 | uint64_t(3) << 16; // rank 2, span 3
+  constexpr int64_t kBound = int64_t(1) << 20;
+  const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
+  uint64_t rootMeta;
+  std::memcpy(&rootMeta, &as->rank, 8);
+  if (rootMeta != kPairMeta || !isIntegerLeaf(ad[1]) || !isIntegerLeaf(ad[2]))
+    return false; // A = (leaf, leaf), integer strides
+  const Tiler &t0 = t.modes[0];
+  const Node *ts = t0.layout.shape().nodes(), *td = t0.layout.stride().nodes();
+  std::memcpy(&rootMeta, &ts->rank, 8);
+  if (t0.kind != Tiler::Kind::Layout || rootMeta != kPairMeta ||
+      !isIntegerLeaf(td[1]) || !isIntegerLeaf(td[2]))
+    return false; // a pair's children are leaves (span 3)
+  const int64_t s0 = as[1].value, x0 = ad[1].value, p = ts[1].value,
+                q = ts[2].value, u = td[1].value, v = td[2].value;
+  // One range check: all in [1, 2^20) (negatives wrap past it), then the
+  // lower bounds of complementPair's class; x0 in (-2^20, 2^20).
+  if (uint64_t(s0 | p | q | u | v) >= uint64_t(kBound) || s0 < 2 || p < 2 ||
+      q < 2 || u < 1 || v < 1 || uint64_t(x0 + kBound) >= uint64_t(2 * kBound))
+    return false;
+  const bool ordered = u <= v;
+  const int64_t sa = ordered ? p : q, da = ordered ? u : v,
+                sb = ordered ? q : p, db = ordered ? v : u;
+  const int64_t c = sa * da, n1 = db / c, c2 = db * sb;
+  if (n1 == 0 || (ordered && c == db)) // the walk declines; pairs that
+    return false; // merge in T's order go to complementPair's form
+  const int64_t rs = s0 >= c2 ? ceilDiv(s0, c2) : 1;
+  LeafQuotient q1{};
+  if (!leafQuotient(as[2], ad[2], t.modes[1], q1))
+    return false;
+  // The complement's modes, size 1 dropped (1:0 when all are).
+  int64_t cs[3], cd[3];
+  int nc = 0;
+  cs[0] = da;
+  cd[0] = x0;
+  nc += da != 1;
+  cs[nc] = n1;
+  cd[nc] = c * x0;
+  nc += n1 != 1;
+  cs[nc] = rs;
+  cd[nc] = c2 * x0;
+  nc += rs != 1;
+  if (nc == 0) {
+    cs[0] = 1;
+    cd[0] = 0;
+    nc = 1;
+  }
+  const int n0 = 4 + nc + (nc > 1); // mode 0's nodes: 1 + n0 + 5 <= 14
+  static_assert(1 + 8 + 5 <= kInline);
+  Node *s, *d;
+  out.nodesForOverwrite(kInline, s, d);
+  Node *s1 = s + 1 + n0, *d1 = d + 1 + n0;
+  const int n = 1 + n0 + writeQuotient(q1, s1, d1);
+  putNode(s, 0, 2, n);
+  putNode(d, 0, 2, n);
+  putNode(s + 1, 0, 2, n0);
+  putNode(d + 1, 0, 2, n0);
+  putNode(s + 2, 0, 2, 3);
+  putNode(d + 2, 0, 2, 3);
+  putNode(s + 3, p);
+  putNode(d + 3, u * x0);
+  putNode(s + 4, q);
+  putNode(d + 4, v * x0);
+  int k = 5;
+  if (nc > 1) {
+    putNode(s + k, 0, nc, nc + 1);
+    putNode(d + k++, 0, nc, nc + 1);
+  }
+  for (int j = 0; j < nc; ++j, ++k) {
+    putNode(s + k, cs[j]);
+    putNode(d + k, cd[j]);
+  }
+  out.truncateNodes(size_t(n));
+  const bool exact =
+      n1 * c == db && rs * c2 == s0 && quotientKeepsMode(q1, as[2].value);
+  return exact || fitsInt64(s, d, n);
+}
+
 /// divideLeafModes past its leaf tiles (out of line: logical_divide pays
 /// nothing for it where its first mode or tile rules it out): a by-mode
 /// tiler of r layout tiles over A's integer leaf modes i < r, each tile
@@ -2581,8 +2677,23 @@ template <class R> void fallBack(R &r, R &&g) {
   r = std::move(g);
 }
 
-/// Defined with the groupings, whose one-pass form it shares.
-bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out);
+/// p where `ok`, else Path::General (a declined closed form).
+[[gnu::always_inline]] inline Path served(Path p, bool ok) {
+  return ok ? p : Path::General;
+}
+
+/// serve for a closed form that names its own path (Path::General: it
+/// declined).
+[[gnu::always_inline]] inline bool servePath(Path p) {
+  if (p == Path::General)
+    return false;
+  tLastPath = p;
+  return true;
+}
+
+/// Defined with the groupings, whose one-pass form it shares; the path
+/// that served, Path::General where all its forms declined.
+Path divideLeafModes(const Layout &a, const Tiler &t, Layout &out);
 
 } // namespace
 
@@ -2723,8 +2834,9 @@ Expected<Layout> left_inverse(const Layout &l) {
 Expected<Layout> logical_divide(const Layout &a, const Tiler &t) {
   Expected<Layout> r{std::in_place};
   if (!(serve(Path::DivideLeaf, divideLeaf(a, t, *r)) || // leaf by leaf
-        serve(Path::DivideLeafModes,
-              divideLeafModes(a, t, *r)) || // leaf modes by leaf, pair tiles
+        servePath(divideLeafModes(a, t, *r)) || // leaf modes by leaf or
+                                                // pair tiles; two by
+                                                // (pair, leaf): DividePairLeaf
         serve(Path::DivideModes,
               divideModes(a, t, *r)) || // by-mode, flat tiles
         serve(Path::DivideWhole,
@@ -3058,26 +3170,34 @@ namespace {
 /// groupings: each mode's (tile, rest) in closed form (divideLeaves), A's
 /// modes past r copied. Declines results that could pass the inline
 /// nodes (1 + 5 per divided mode + A's other nodes; divideModes takes
-/// those) and anything groupLeavesInline declines, which divideLeafTiles
-/// then tries (tiles that are pairs of leaves among them).
+/// those) and anything groupLeavesInline declines, which dividePairLeaf
+/// (two leaf modes by (pair, leaf), tested after the leaf tiles so that
+/// those pay nothing for it) and then divideLeafTiles (tiles that are
+/// pairs of leaves among them) try. Returns the path that served,
+/// Path::General where all declined.
 /// Example: logical_divide((64,32):(32,1), (8:1,4:1))
 ///          = ((8,8),(4,8)):((32,256),(1,4)).
-bool divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
+Path divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   if (t.kind != Tiler::Kind::Tuple || as->rank < 1 ||
       as[1].rank != kLeaf) // A's first mode a leaf
-    return false;
+    return Path::General;
   constexpr Group by = Group::ByMode;
   const Tiler *tm = t.modes.data();
-  if (t.modes.size() == 2)
-    return (as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
-            groupLeavesInline<false, by, 2>(as, ad, tm, 2, out)) ||
-           divideLeafTiles(a, t, out);
+  if (t.modes.size() == 2) {
+    if (as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
+        groupLeavesInline<false, by, 2>(as, ad, tm, 2, out))
+      return Path::DivideLeafModes;
+    if (dividePairLeaf(a, t, out))
+      return Path::DividePairLeaf;
+    return served(Path::DivideLeafModes, divideLeafTiles(a, t, out));
+  }
   const size_t r = t.modes.size();
-  return (r >= 1 && r <= size_t(kLeaves) && size_t(as->rank) >= r &&
-          1 + 4 * int(r) + as->span - 1 <= kInline &&
-          groupLeavesInline<false, by>(as, ad, tm, int(r), out)) ||
-         divideLeafTiles(a, t, out);
+  return served(Path::DivideLeafModes,
+                (r >= 1 && r <= size_t(kLeaves) && size_t(as->rank) >= r &&
+                 1 + 4 * int(r) + as->span - 1 <= kInline &&
+                 groupLeavesInline<false, by>(as, ad, tm, int(r), out)) ||
+                    divideLeafTiles(a, t, out));
 }
 } // namespace
 

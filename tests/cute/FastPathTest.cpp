@@ -555,7 +555,8 @@ TEST(FastPaths, PairComplementsEqualGeneral) {
 // leaves to the walk: size 1, stride 0, negative, merging), t the leaf
 // 16:1 or the pair (2,2):(1,4). Each result or diagnostic equals the
 // general construction; every result whose first tile complementPair
-// takes is served by divideLeafModes.
+// takes is served by divideLeafModes (dividePairLeaf where A has rank 2
+// and the second tile is a leaf).
 TEST(FastPaths, PairTileDividesEqualGeneral) {
   Outcomes divided;
   int served = 0, eligible = 0;
@@ -576,8 +577,9 @@ TEST(FastPaths, PairTileDividesEqualGeneral) {
                   {Tiler::of(pair),
                    Tiler::of(L((u + v) % 2 ? "16:1" : "(2,2):(1,4)"))});
               auto r = logical_divide(a, t);
-              served +=
-                  r && general::lastPath() == general::Path::DivideLeafModes;
+              const general::Path path = general::lastPath();
+              served += r && (path == general::Path::DivideLeafModes ||
+                              path == general::Path::DividePairLeaf);
               // complementPair's pairs (sizes >= 2, strides >= 1, not
               // merging) over a mode of size >= 2
               eligible += r && sv >= 2 && p >= 2 && q >= 2 && u >= 1 &&
@@ -587,6 +589,52 @@ TEST(FastPaths, PairTileDividesEqualGeneral) {
             }
   EXPECT_TRUE(divided.both()) << divided.ok << " of " << divided.trials;
   EXPECT_EQ(served, eligible);
+}
+
+// The divide of two leaf modes by (pair tile, leaf tile) in one
+// straight-line step (dividePairLeaf): A = (s0:x0, s1:x1) for s0 among 2,
+// 5, 12, 32, 2^20 - 1, 2^20 and x0 among -3, 0, 1, 7, 2^20 - 1, 2^20, s1:x1
+// among 1:0, 6:1, 64:128, by ((p,q):(u,v), t:e) for p, q among 2, 3, 4
+// and u, v among 1, 2, 3, 8, 12, t:e among 1:1, 4:1, 2:3, 16:1. Each
+// result or diagnostic equals the general construction. The path serves
+// every operand of its class: pair values below 2^20, |x0| < 2^20, the
+// pair not merging in T's order (p*u != v) and its complement's walk
+// taking it (the larger stride at least the smaller's span).
+TEST(FastPaths, PairLeafDividesEqualGeneral) {
+  constexpr int64_t kBig = int64_t(1) << 20;
+  Outcomes divided;
+  int served = 0, eligible = 0;
+  for (int64_t s0 :
+       {int64_t(2), int64_t(5), int64_t(12), int64_t(32), kBig - 1, kBig})
+    for (int64_t x0 :
+         {int64_t(-3), int64_t(0), int64_t(1), int64_t(7), kBig - 1, kBig})
+      for (const char *m1 : {"1:0", "6:1", "64:128"})
+        for (int64_t p : {2, 3, 4})
+          for (int64_t q : {2, 3, 4})
+            for (int64_t u : {1, 2, 3, 8, 12})
+              for (int64_t v : {1, 2, 3, 8, 12})
+                for (const char *t1 : {"1:1", "4:1", "2:3", "16:1"}) {
+                  const Layout a = *makeLayout(
+                      {Layout::unchecked(IntTuple(s0), IntTuple(x0)), L(m1)});
+                  const Layout pair = *makeLayout(
+                      {Layout::unchecked(IntTuple(p), IntTuple(u)),
+                       Layout::unchecked(IntTuple(q), IntTuple(v))});
+                  const Tiler t =
+                      Tiler::tuple({Tiler::of(pair), Tiler::of(L(t1))});
+                  auto r = logical_divide(a, t);
+                  served +=
+                      general::lastPath() == general::Path::DividePairLeaf;
+                  const bool ordered = u <= v;
+                  const int64_t sa = ordered ? p : q, da = ordered ? u : v,
+                                db = ordered ? v : u;
+                  eligible +=
+                      s0 < kBig && x0 < kBig && p * u != v && db >= sa * da;
+                  ASSERT_TRUE(divided(r, general::logical_divide(a, t)))
+                      << a.str() << " / " << t.str();
+                }
+  EXPECT_GT(divided.ok, 0);
+  EXPECT_EQ(served, eligible);
+  EXPECT_GT(served, 0);
 }
 
 // The by-mode divide written in place (divideModes) with leaf modes and
@@ -1396,8 +1444,12 @@ TEST(FastPaths, EachClosedFormServesItsClass) {
        LK_BINARY(logical_divide, L("((8,8),(4,8)):((8,64),(1,512))"),
                  T("((4,2):(1,8),4:1)")),
        Path::DivideModes},
-      {"divide of leaf modes by a pair tile",
+      {"divide of two leaf modes by (pair tile, leaf tile)",
        LK_BINARY(logical_divide, L("(128,64):(1,128)"),
+                 T("((4,8):(8,1),16:1)")),
+       Path::DividePairLeaf},
+      {"divide of leaf modes by a pair tile, A of rank 3",
+       LK_BINARY(logical_divide, L("(128,64,2):(1,128,8192)"),
                  T("((4,8):(8,1),16:1)")),
        Path::DivideLeafModes},
       {"divide of leaf modes by a flat tile of three leaves",

@@ -71,6 +71,7 @@ enum class Path : unsigned char {
   LeftInverseModes,    // left_inverse of <= 15 nodes, modes lying apart
   DivideLeaf,          // logical_divide of a leaf by a leaf
   DivideLeafModes,     // by-mode divide of leaf modes by leaf or pair tiles
+  DividePairLeaf,      // divide of two leaf modes by (pair tile, leaf tile)
   DivideModes,         // by-mode divide by leaf or flat tiles, in place
   DivideWhole,         // divide by a layout tile, A coalescing to one mode
   DivideByMode,        // divide by any tiler of layouts
