@@ -623,11 +623,13 @@ struct Composer {
 /// that product overflows (`Stored`: only the caller that stores the
 /// modes pays for the check). The compact A (stride 0 only) gives total:1.
 /// complementModes for a flat pair of integer leaves s0:d0, s1:d1 with
-/// s >= 2 and d >= 1 that do not merge (s0*d0 != d1; a tile such as
-/// (2,4):(1,16)), the walk below written out: sorted by stride to a, b,
-/// the modes [da:1, db/cur:cur, restShape:db*sb] with cur = sa*da, those
-/// of size 1 dropped (1:0 when all are). 1 or 0 for the walk's result
-/// (its modes, or its decline), -1 for any other pair (the walk takes it).
+/// s >= 2 and d >= 1 (a tile such as (2,4):(1,16)), the walk below
+/// written out: sorted by stride to a, b, the modes [da:1, db/cur:cur,
+/// restShape:db*sb] with cur = sa*da, those of size 1 dropped (1:0 when
+/// all are). A pair that merges (s0*d0 == d1: the walk coalesces it to
+/// (s0*s1):d0 first) gets db/cur = 1, the leaf's [d0:1, restShape:
+/// s0*s1*d0]: the same modes. 1 or 0 for the walk's result (its modes,
+/// or its decline), -1 for any other pair (the walk takes it).
 template <bool Stored>
 [[gnu::always_inline]] inline int complementPair(View l, const int64_t *cot,
                                                  int nc, Modes &out) {
@@ -636,8 +638,7 @@ template <bool Stored>
     return -1;
   int64_t sa = l.s[1].value, da = l.d[1].value, sb = l.s[2].value,
           db = l.d[2].value, cur;
-  if (sa < 2 || sb < 2 || da < 1 || db < 1 || mulOverflows(sa, da, cur) ||
-      cur == db)
+  if (sa < 2 || sb < 2 || da < 1 || db < 1 || mulOverflows(sa, da, cur))
     return -1;
   if (db < da) {
     std::swap(sa, sb);
@@ -1702,8 +1703,8 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   const int64_t sa = ordered ? p : q, da = ordered ? u : v,
                 sb = ordered ? q : p, db = ordered ? v : u;
   const int64_t c = sa * da, n1 = db / c, c2 = db * sb;
-  if (n1 == 0 || (ordered && c == db)) // the walk declines; pairs that
-    return false; // merge in T's order go to complementPair's form
+  if (n1 == 0) // the complement's walk declines
+    return false;
   const int64_t rs = s0 >= c2 ? ceilDiv(s0, c2) : 1;
   LeafQuotient q1{};
   if (!leafQuotient(as[2], ad[2], t.modes[1], q1))

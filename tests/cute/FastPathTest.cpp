@@ -551,8 +551,9 @@ TEST(FastPaths, PairComplementsEqualGeneral) {
 // The by-mode divide of leaf modes by pair tiles (divideLeafTiles): A =
 // (s:x, 64:128) and (s:x, 64:128, 3:7) for s among 1, 2, 3, 6, 8, 12, 16
 // and x among -2, 0, 1, 3, by ((p,q):(u,v), t) for p, q <= 4 and u, v
-// among -1, 0, 1, 2, 4, 8 (pairs complementPair takes, and pairs it
-// leaves to the walk: size 1, stride 0, negative, merging), t the leaf
+// among -1, 0, 1, 2, 4, 8 (pairs complementPair takes, merging ones
+// among them, and pairs it leaves to the walk: size 1, stride 0,
+// negative), t the leaf
 // 16:1 or the pair (2,2):(1,4). Each result or diagnostic equals the
 // general construction; every result whose first tile complementPair
 // takes is served by divideLeafModes (dividePairLeaf where A has rank 2
@@ -580,10 +581,9 @@ TEST(FastPaths, PairTileDividesEqualGeneral) {
               const general::Path path = general::lastPath();
               served += r && (path == general::Path::DivideLeafModes ||
                               path == general::Path::DividePairLeaf);
-              // complementPair's pairs (sizes >= 2, strides >= 1, not
-              // merging) over a mode of size >= 2
-              eligible += r && sv >= 2 && p >= 2 && q >= 2 && u >= 1 &&
-                          v >= 1 && p * u != v;
+              // complementPair's pairs (sizes >= 2, strides >= 1) over
+              // a mode of size >= 2
+              eligible += r && sv >= 2 && p >= 2 && q >= 2 && u >= 1 && v >= 1;
               ASSERT_TRUE(divided(r, general::logical_divide(a, t)))
                   << a.str() << " / " << t.str();
             }
@@ -598,8 +598,8 @@ TEST(FastPaths, PairTileDividesEqualGeneral) {
 // and u, v among 1, 2, 3, 8, 12, t:e among 1:1, 4:1, 2:3, 16:1. Each
 // result or diagnostic equals the general construction. The path serves
 // every operand of its class: pair values below 2^20, |x0| < 2^20, the
-// pair not merging in T's order (p*u != v) and its complement's walk
-// taking it (the larger stride at least the smaller's span).
+// complement's walk taking the pair (the larger stride at least the
+// smaller's span; pairs that merge, p*u == v, among them).
 TEST(FastPaths, PairLeafDividesEqualGeneral) {
   constexpr int64_t kBig = int64_t(1) << 20;
   Outcomes divided;
@@ -627,8 +627,7 @@ TEST(FastPaths, PairLeafDividesEqualGeneral) {
                   const bool ordered = u <= v;
                   const int64_t sa = ordered ? p : q, da = ordered ? u : v,
                                 db = ordered ? v : u;
-                  eligible +=
-                      s0 < kBig && x0 < kBig && p * u != v && db >= sa * da;
+                  eligible += s0 < kBig && x0 < kBig && db >= sa * da;
                   ASSERT_TRUE(divided(r, general::logical_divide(a, t)))
                       << a.str() << " / " << t.str();
                 }
