@@ -609,6 +609,21 @@ struct Composer {
   return true;
 }
 
+/// Ends a complement's modes: the rest mode restShape:cur unless its size
+/// is 1, then 1:0 when no mode is left (every mode had size 1).
+[[gnu::always_inline]] inline void
+closeComplement(Modes &out, int64_t restShape, int64_t cur) {
+  if (restShape != 1) {
+    out.s[out.n] = restShape;
+    out.d[out.n++] = cur;
+  }
+  if (out.n == 0) {
+    out.s[0] = 1;
+    out.d[0] = 0;
+    out.n = 1;
+  }
+}
+
 /// complement(l, cotarget) as detail::complementModes, the cotarget given
 /// by its leaves. Stable ascending strides: the general path's repeated
 /// "first smallest remaining stride". A leaf s:d with s > 1, d > 0 (a
@@ -663,15 +678,7 @@ template <bool Stored>
   if (mulOverflows(db, sb, cur) || !restShapeOf(cur, cot, nc, restShape) ||
       (Stored && mulOverflows(restShape, cur, reach)))
     return 0;
-  if (restShape != 1) {
-    out.s[out.n] = restShape;
-    out.d[out.n++] = cur;
-  }
-  if (out.n == 0) {
-    out.s[0] = 1;
-    out.d[0] = 0;
-    out.n = 1;
-  }
+  closeComplement(out, restShape, cur);
   return 1;
 }
 
@@ -783,15 +790,7 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
   if (!restShapeOf(cur, cot, nc, restShape) ||
       (Stored && mulOverflows(restShape, cur, reach)))
     return false;
-  if (restShape != 1) {
-    out.s[out.n] = restShape;
-    out.d[out.n++] = cur;
-  }
-  if (out.n == 0) {
-    out.s[0] = 1;
-    out.d[0] = 0;
-    out.n = 1;
-  }
+  closeComplement(out, restShape, cur);
   return true;
 }
 
