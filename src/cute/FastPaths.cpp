@@ -701,15 +701,7 @@ bool complementModes(View l, const int64_t *cot, int nc, Modes &out) {
       out.d[0] = 1;
       out.n = 1;
     }
-    if (restShape > 1) {
-      out.s[out.n] = restShape;
-      out.d[out.n++] = cur;
-    }
-    if (out.n == 0) {
-      out.s[0] = 1;
-      out.d[0] = 0;
-      out.n = 1;
-    }
+    closeComplement(out, restShape, cur); // restShape >= 1
     return true;
   }
   // One pass over l's leaves gives coalesce(l) with stride-0 modes as
