@@ -75,12 +75,9 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
     return tile::SwizzledTileLayout(sw, std::move(t));
   }
   const linear::LinearLayout &ll = *l.linear();
-  Expected<tile::TileLayout> t = bridge::linearToTile(ll);
-  if (t)
-    return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(*t));
   // A shared-memory layout (offset -> logical, one block: Triton's
   // swizzled_shared and nvmma_shared): its address form, a swizzle over a
-  // strided tile.
+  // strided tile on m, as memoryForms gives it.
   int offset = ll.inDimIndex(linear::dims::kOffset);
   bool oneBlock = true;
   for (int i = 0; i < ll.numInDims(); ++i)
@@ -95,7 +92,8 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
       if (std::optional<tile::SwizzledTileLayout> m = memoryForms(*memory).tile)
         return *m;
   }
-  return std::move(t).error();
+  LK_TRY(tile::TileLayout t, bridge::linearToTile(ll));
+  return tile::SwizzledTileLayout(tile::SwizzleLayout(), std::move(t));
 }
 
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,

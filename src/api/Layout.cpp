@@ -133,9 +133,60 @@ Expected<AnyLayout> readStandard(std::string_view text, const ParseOptions &o) {
   return AnyLayout{Syntax::StandardParams, std::move(*l), std::nullopt};
 }
 
+/// The registry name of a TTGIR element type (see elementTypeOf); empty
+/// when it has none.
+std::string registryNameOfTtgir(std::string_view e) {
+  if (e.rfind("!tt.ptr<", 0) == 0)
+    return "i64";
+  if (e == "i1")
+    return "i8";
+  for (std::string_view f8 : {"f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ"})
+    if (e == f8)
+      return "f8e4m3";
+  if (e == "f8E5M2" || e == "f8E5M2FNUZ")
+    return "f8e5m2";
+  for (std::string_view same :
+       {"f16", "bf16", "f32", "f64", "tf32", "i8", "i16", "i32", "i64"})
+    if (e == same)
+      return std::string(same);
+  return {};
+}
+
+/// A typed memdesc's faults found before its layout is built: an
+/// nvmma_shared elementBitWidth other than the type's element width, and a
+/// pipelined allocation (the leading dim counts buffers of a layout one
+/// rank lower). Ok when neither applies.
+Status checkMemdesc(const linear::TtgirLayout &t) {
+  if (!t.memdesc || !t.shape)
+    return Ok{};
+  const std::vector<int64_t> &shape = *t.shape;
+  std::string name = registryNameOfTtgir(t.elem);
+  Expected<cute::ElementType> elem =
+      name.empty() ? Expected<cute::ElementType>(Diagnostic::error(""))
+                   : cute::lookupElementType(name);
+  if (t.encoding.kind == linear::EncodingKind::NvmmaShared && elem &&
+      elem->bits != t.encoding.elementBitWidth)
+    return Diagnostic::error("nvmma_shared's elementBitWidth " +
+                             std::to_string(t.encoding.elementBitWidth) +
+                             " and the memdesc's element type " + t.elem +
+                             " (" + std::to_string(elem->bits) +
+                             " bits) disagree");
+  if (shape.size() > 1 && !linear::toLinearLayout(t.encoding, shape) &&
+      linear::toLinearLayout(t.encoding,
+                             std::span<const int64_t>(shape).subspan(1))) {
+    std::string one = joinIntegers(std::span(shape).subspan(1), "x");
+    return Diagnostic::error(
+        "a memdesc of " + std::to_string(shape[0]) + " buffers of " + one +
+        ": the layout is one buffer's; write its type, '!ttg.memdesc<" + one +
+        "x...>' (as ttg.memdesc_index gives it)");
+  }
+  return Ok{};
+}
+
 /// TTGIR text over the shape of its type or of the options (see Layout.h).
 Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
   LK_TRY(linear::TtgirLayout t, linear::parseTtgir(text));
+  LK_CHECK(checkMemdesc(t));
   bool typed = t.shape.has_value();
   std::vector<int64_t> shape = typed ? *t.shape : std::vector<int64_t>();
   if (o.shape) {
@@ -156,16 +207,6 @@ Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
         (o.shapeName.empty() ? std::string() : ", or give " + o.shapeName));
   }
   Expected<linear::LinearLayout> l = linear::toLinearLayout(t.encoding, shape);
-  if (!l && t.memdesc && shape.size() > 1 &&
-      linear::toLinearLayout(t.encoding,
-                             std::span<const int64_t>(shape).subspan(1))) {
-    // A pipelined allocation: the leading dim counts buffers of the layout.
-    std::string one = joinIntegers(std::span(shape).subspan(1), "x");
-    return Diagnostic::error(
-        "a memdesc of " + std::to_string(shape[0]) + " buffers of " + one +
-        ": the layout is one buffer's; write its type, '!ttg.memdesc<" + one +
-        "x...>' (as ttg.memdesc_index gives it)");
-  }
   if (!l)
     return linear::placeAtField(std::move(l).error(), t.encoding, text);
   return AnyLayout{Syntax::TtgirText, std::move(*l), std::nullopt};
@@ -290,29 +331,6 @@ Expected<AnyLayout> parseLayout(std::string_view text,
     d.notes.push_back(std::move(n));
   return d;
 }
-
-namespace {
-
-/// The registry name of a TTGIR element type (see elementTypeOf); empty
-/// when it has none.
-std::string registryNameOfTtgir(std::string_view e) {
-  if (e.rfind("!tt.ptr<", 0) == 0)
-    return "i64";
-  if (e == "i1")
-    return "i8";
-  for (std::string_view f8 : {"f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ"})
-    if (e == f8)
-      return "f8e4m3";
-  if (e == "f8E5M2" || e == "f8E5M2FNUZ")
-    return "f8e5m2";
-  for (std::string_view same :
-       {"f16", "bf16", "f32", "f64", "tf32", "i8", "i16", "i32", "i64"})
-    if (e == same)
-      return std::string(same);
-  return {};
-}
-
-} // namespace
 
 Expected<std::optional<cute::ElementType>>
 elementTypeOf(std::string_view text) {

@@ -106,29 +106,48 @@ Expected<LinearLayout> parseDistributed(std::string_view text,
 }
 
 Expected<cute::ElementType>
-conversionElementType(const std::optional<cute::ElementType> &given,
-                      const std::optional<cute::ElementType> &src,
-                      const std::optional<cute::ElementType> &dst,
-                      std::string_view dtypeName) {
+callElementType(const std::optional<cute::ElementType> &given,
+                std::span<const std::optional<cute::ElementType>> named,
+                const std::optional<cute::ElementType> &fallback,
+                std::string_view dtypeName) {
   std::string option(dtypeName);
-  if (src && dst && src->name != dst->name)
-    return Diagnostic::error("the source's element type " + src->name +
-                             " and the destination's " + dst->name +
-                             " disagree (a conversion keeps its elements)");
-  const std::optional<cute::ElementType> &named = src ? src : dst;
-  if (given && named && named->name != given->name)
+  std::optional<cute::ElementType> first;
+  for (const std::optional<cute::ElementType> &n : named) {
+    if (n && first && n->name != first->name)
+      return Diagnostic::error("the layouts' element types " + first->name +
+                               " and " + n->name +
+                               " disagree (one operation, one element type)");
+    if (n && !first)
+      first = n;
+  }
+  if (given && first && first->name != given->name)
     return Diagnostic::error(option + " " + given->name +
                              " and the tensor type's element type " +
-                             named->name + " disagree");
+                             first->name + " disagree");
   if (given)
     return *given;
-  if (named)
-    return *named;
+  if (first)
+    return *first;
+  if (fallback)
+    return *fallback;
   return Diagnostic::error(
       option +
       " is required: the element type decides the vector width "
       "and the banks, e.g. " +
       option + " f16 (a Triton tensor type names its own)");
+}
+
+Expected<cute::ElementType>
+conversionElementType(const std::optional<cute::ElementType> &given,
+                      const std::optional<cute::ElementType> &src,
+                      const std::optional<cute::ElementType> &dst,
+                      std::string_view dtypeName) {
+  if (src && dst && src->name != dst->name)
+    return Diagnostic::error("the source's element type " + src->name +
+                             " and the destination's " + dst->name +
+                             " disagree (a conversion keeps its elements)");
+  const std::optional<cute::ElementType> sides[] = {src, dst};
+  return callElementType(given, sides, std::nullopt, dtypeName);
 }
 
 MemoryForms memoryForms(const LinearLayout &memory) {

@@ -521,6 +521,24 @@ TEST(PlanCommand, TensorTypesNameTheElementType) {
       << banana.err;
 }
 
+TEST(PlanCommand, GatherAndReduceTakeTheSourcesElementType) {
+  const std::string bl = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp "
+                         "= [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+  // gather: SRC names the data's type; INDEX's i32 names the indices'.
+  CliRun g = runCli({"gather", "tensor<64x64xf16, " + bl + ">",
+                     "tensor<64x64xi32, " + bl + ">", "--axis", "1"});
+  EXPECT_EQ(g.status, 0) << g.err;
+  // paper reduce: the type's f16 over the f32 default.
+  CliRun r = runCli({"paper", "reduce", "tensor<64x64xf16, " + bl + ">",
+                     "--axis", "0", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["element_bits"], 16) << r.out;
+  CliRun d = runCli(
+      {"paper", "reduce", bl, "--shape", "(64,64)", "--axis", "0", "--json"});
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_EQ(d.json()["result"]["element_bits"], 32) << d.out;
+}
+
 TEST(PlanCommand, UnparsableLayoutNamesTheArgument) {
   CliRun src = runCli({"plan", "{register: [(0,1)", kMma, "--shape", "(16,8)",
                        "--dtype", "f16"});

@@ -268,6 +268,55 @@ TEST(CliTtgir, SharedLayoutsReadAsTheirAddressForm) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+TEST(CliTtgir, SharedLayoutsTakeTheirTypesElementType) {
+  // 16 lanes read column 0 of an f32 16x32 swizzled tile (vec 4, perPhase 2,
+  // maxPhase 4): rows 2r and 2r+1 share phase r, so rows 0,1 / 8,9 / ... put
+  // their first 16 B in one bank group: 4-way, as with --dtype f32.
+  const std::string f32 = "!ttg.memdesc<16x32xf32, #ttg.swizzled_shared<{vec "
+                          "= 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>, "
+                          "#ttg.shared_memory, mutable>";
+  CliRun named =
+      runCli({"tile", "conflicts", f32, "(16,32)", "--lanes", "16", "--json"});
+  ASSERT_EQ(named.status, 0) << named.err;
+  CliRun given = runCli({"tile", "conflicts", f32, "(16,32)", "--lanes", "16",
+                         "--dtype", "f32", "--json"});
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_EQ(named.json()["result"], given.json()["result"]);
+  EXPECT_EQ(
+      runCli({"tile", "conflicts", f32, "(16,32)", "--dtype", "f16"}).status,
+      1);
+  // An unswizzled tile is row-major memory: 8 lanes down column 0 of an
+  // 8x64 f16 tile hit one bank (128 B rows): 8-way.
+  CliRun plain = runCli(
+      {"tile", "conflicts",
+       "!ttg.memdesc<8x64xf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, "
+       "maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, mutable>",
+       "(8,64)", "--json"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.json()["result"]["conflict_free"], false) << plain.out;
+  // nvmma_shared's elementBitWidth must be the type's element width; a
+  // pipelined allocation names its buffers before SHAPE is compared.
+  CliRun width = runCli(
+      {"tile", "eval",
+       "!ttg.memdesc<8x32xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+       "transposed = false, elementBitWidth = 16}>, #smem>",
+       "(8,32)", "(1,0)"});
+  EXPECT_EQ(width.status, 1);
+  EXPECT_NE(width.err.find("elementBitWidth 16 and the memdesc's element "
+                           "type f32 (32 bits) disagree"),
+            std::string::npos)
+      << width.err;
+  CliRun buffers = runCli(
+      {"tile", "banks",
+       "!ttg.memdesc<2x128x32xf16, #ttg.swizzled_shared<{vec = 8, perPhase "
+       "= 1, maxPhase = 8, order = [1, 0]}>, #smem, mutable>",
+       "(128,32)"});
+  EXPECT_EQ(buffers.status, 1);
+  EXPECT_NE(buffers.err.find("a memdesc of 2 buffers of 128x32"),
+            std::string::npos)
+      << buffers.err;
+}
+
 TEST(CliTtgir, PlanTakesTtgirOnBothSides) {
   // The same layout on both sides (TTGIR and its linear text) plans to no-op.
   CliRun r = runCli({"plan", "tensor<8x16xf16, " + kBlockedAttr + ">",

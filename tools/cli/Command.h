@@ -30,6 +30,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -144,6 +145,12 @@ struct Invocation {
   /// the option is not given, an error when it is required (no fallback);
   /// an unknown name's error notes the option.
   Expected<cute::ElementType> dtypeOption(const char *fallback = nullptr) const;
+  /// The element type of a call on the layouts of parameters `layouts`:
+  /// --dtype, else the one their texts name (a Triton tensor type), else
+  /// `fallback` (api::callElementType); a named type's fault notes its
+  /// parameter.
+  Expected<cute::ElementType> elementType(std::initializer_list<size_t> layouts,
+                                          const char *fallback = nullptr) const;
   /// Option `name` read as an integer, or `fallback` when it is not given.
   Expected<int64_t> integerOption(std::string_view name,
                                   int64_t fallback) const;

@@ -103,7 +103,8 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   LK_TRY(tile::SwizzledTileLayout distributed, inv.argument(api::toTile(d), 0));
   LK_TRY(api::AnyLayout m, inv.argument(api::parseLayout(inv.text(1), any), 1));
   LK_TRY(tile::SwizzledTileLayout composed, inv.argument(api::toTile(m), 1));
-  LK_TRY(int64_t bits, dtypeBitsOpt(inv));
+  LK_TRY(cute::ElementType type, inv.elementType({0, 1}, "f16"));
+  int64_t bits = type.bits;
   std::optional<std::string> mode = inv.option("swizzle");
   LK_TRY(tile::MemoryLayout memory,
          api::memoryLayout(composed, bits,

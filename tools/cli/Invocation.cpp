@@ -13,6 +13,7 @@
 #include "cli/Command.h"
 
 #include "layoutkit/api/Layout.h"
+#include "layoutkit/api/Plan.h"
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Text.h"
 
@@ -88,6 +89,25 @@ Expected<int64_t> Invocation::integerOption(std::string_view name,
     return Diagnostic::error("option --" + std::string(name) + ": " +
                              n.error().message);
   return n;
+}
+
+Expected<cute::ElementType>
+Invocation::elementType(std::initializer_list<size_t> layouts,
+                        const char *fallback) const {
+  std::optional<cute::ElementType> given, byDefault;
+  if (option("dtype")) {
+    LK_TRY(given, dtypeOption());
+  }
+  if (fallback) {
+    LK_TRY(byDefault, dtypeOption(fallback));
+  }
+  std::vector<std::optional<cute::ElementType>> named;
+  for (size_t i : layouts) {
+    LK_TRY(std::optional<cute::ElementType> n,
+           argument(api::elementTypeOf(text(i)), i));
+    named.push_back(std::move(n));
+  }
+  return api::callElementType(given, named, byDefault);
 }
 
 Expected<cute::ElementType>

@@ -151,7 +151,7 @@ Expected<Reply> runTable4(const Invocation &) {
 }
 
 Expected<Reply> runReduce(const Invocation &inv) {
-  LK_TRY(cute::ElementType type, inv.dtypeOption("f32"));
+  LK_TRY(cute::ElementType type, inv.elementType({0}, "f32"));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(linear::LinearLayout l,

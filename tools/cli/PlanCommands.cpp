@@ -221,7 +221,8 @@ namespace {
 
 /// `gather SRC INDEX --axis A --dtype T`: api::gather, printed.
 Expected<Reply> runGather(const Invocation &inv) {
-  LK_TRY(cute::ElementType type, inv.dtypeOption());
+  // SRC's tensor type names the data's element type (INDEX holds indices).
+  LK_TRY(cute::ElementType type, inv.elementType({0}));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout index, distributedParam(inv, 1, parse));
@@ -358,10 +359,11 @@ std::vector<CommandSpec> planCommands() {
        {{"axis", "A", "the gathered dim (default 0)", false, {}},
         {"dtype",
          "TYPE",
-         "element type (required): 8, 16, 32 or 64 bits",
+         "element type, 8, 16, 32 or 64 bits; required unless SRC is a "
+         "Triton tensor type, which names its own",
          false,
          {},
-         true},
+         false},
         {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
        runGather},
   };

@@ -82,9 +82,10 @@ Expected<int64_t> coordParam(const Invocation &inv, size_t i,
   return inv.argument(api::tileIndex(t, layout, shape), i);
 }
 
-/// The element type of --dtype (default f16); its width in bits.
+/// The element type of --dtype, else the one LAYOUT names (a Triton type),
+/// else f16; its width in bits.
 Expected<int64_t> dtypeBits(const Invocation &inv) {
-  LK_TRY(cute::ElementType t, inv.dtypeOption("f16"));
+  LK_TRY(cute::ElementType t, inv.elementType({0}, "f16"));
   return t.bits;
 }
 

@@ -77,6 +77,19 @@ Expected<linear::LinearLayout> distributedLayout(const AnyLayout &l,
 Expected<linear::LinearLayout> parseDistributed(std::string_view text,
                                                 const ParseOptions &options);
 
+/// The element type of an operation on layouts whose texts may name one
+/// (elementTypeOf): `given` (the front end's dtype option) when set, else
+/// the type the layouts name, else `fallback`. Refused: layouts naming
+/// different types, a given type other than a named one, none of the
+/// three. `dtypeName` names the option in diagnostics.
+/// Example: (nullopt, {f32}, f16) -> f32; (f16, {f32}, _) -> error "--dtype
+/// f16 and the tensor type's element type f32 disagree".
+Expected<cute::ElementType>
+callElementType(const std::optional<cute::ElementType> &given,
+                std::span<const std::optional<cute::ElementType>> named,
+                const std::optional<cute::ElementType> &fallback,
+                std::string_view dtypeName = "--dtype");
+
 /// The element type of a conversion src -> dst: `given` (the front end's
 /// dtype option) when set, else the one the layouts' texts name
 /// (elementTypeOf: Triton's tensor types name theirs). Refused: sides
