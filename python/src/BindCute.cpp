@@ -1203,15 +1203,13 @@ void bindAlgebra(py::module_ &m) {
   defCuteOp(m, "logical_divide", {"layout", "tiler"},
             "Example: logical_divide(Layout(16,1), Layout(4,1)) == "
             "Layout((4,4),(1,4))");
-  defCuteOp(m, "zipped_divide", {"layout", "tiler"}, "");
-  defCuteOp(m, "tiled_divide", {"layout", "tiler"}, "");
-  defCuteOp(m, "flat_divide", {"layout", "tiler"}, "");
   defCuteOp(m, "logical_product", {"layout", "tiler"},
             "Example: logical_product(Layout(2,1), Layout(3,1)) == "
             "Layout((2,3),(1,2))");
-  defCuteOp(m, "zipped_product", {"layout", "tiler"}, "");
-  defCuteOp(m, "tiled_product", {"layout", "tiler"}, "");
-  defCuteOp(m, "flat_product", {"layout", "tiler"}, "");
+  // The zipped, tiled and flat forms: the registry's summary alone.
+  for (const char *name : {"zipped_divide", "tiled_divide", "flat_divide",
+                           "zipped_product", "tiled_product", "flat_product"})
+    defCuteOp(m, name, {"layout", "tiler"}, "");
   defCuteOp(m, "blocked_product", {"block", "layout"},
             "Example: blocked_product(Layout((2,2),(1,2)), Layout((2,1))) == "
             "Layout(((2,2),(2,1)),((1,4),(2,0)))");

@@ -573,6 +573,12 @@ py::object optionalLayout(Expected<LinearLayout> e) {
   return py::cast(*e);
 }
 
+/// Divide(a, b) as a quotient (optionalLayout): divide_left, divide_right.
+template <auto Divide>
+py::object quotient(const LinearLayout &a, const LinearLayout &b) {
+  return optionalLayout(Divide(a, b));
+}
+
 /// TTGIR text (`#ttg.blocked<{...}>`, a `tensor<...>` type, a pasted dump
 /// with alias lines) as a linear layout, through api::parseLayout: the
 /// shape comes from the tensor type or `shape` (both: they must agree).
@@ -846,18 +852,10 @@ Example:
            "self's in-dims then other's (equal out-dims)")
       .def("concat_outs", bound(&LinearLayout::concatOuts), py::arg("other"),
            "self's out-dims then other's (equal in-dims)")
-      .def(
-          "divide_left",
-          [](const LinearLayout &a, const LinearLayout &b) {
-            return optionalLayout(linear::divideLeft(a, b));
-          },
-          py::arg("divisor"), "C with self == divisor * C, or None")
-      .def(
-          "divide_right",
-          [](const LinearLayout &a, const LinearLayout &c) {
-            return optionalLayout(linear::divideRight(a, c));
-          },
-          py::arg("divisor"), "B with self == B * divisor, or None")
+      .def("divide_left", &quotient<linear::divideLeft>, py::arg("divisor"),
+           "C with self == divisor * C, or None")
+      .def("divide_right", &quotient<linear::divideRight>, py::arg("divisor"),
+           "B with self == B * divisor, or None")
       .def("is_trivial_over", bound(&linear::isTrivialOver),
            py::arg("dim_names"),
            "L is the identity on these dims and keeps them apart from the "
@@ -977,20 +975,10 @@ Example:
            "The readable list of bases (Triton's str)")
       .def("to_string", &LinearLayout::toString);
 
-  m.def(
-      "divide_left",
-      [](const LinearLayout &a, const LinearLayout &b) {
-        return optionalLayout(linear::divideLeft(a, b));
-      },
-      py::arg("a"), py::arg("b"),
-      "C with a == b * C (b the minor part), or None");
-  m.def(
-      "divide_right",
-      [](const LinearLayout &a, const LinearLayout &c) {
-        return optionalLayout(linear::divideRight(a, c));
-      },
-      py::arg("a"), py::arg("c"),
-      "B with a == B * c (c the major part), or None");
+  m.def("divide_left", &quotient<linear::divideLeft>, py::arg("a"),
+        py::arg("b"), "C with a == b * C (b the minor part), or None");
+  m.def("divide_right", &quotient<linear::divideRight>, py::arg("a"),
+        py::arg("c"), "B with a == B * c (c the major part), or None");
   m.def("to_f2_matrix", &toF2Matrix, py::arg("layout"),
         "The F2 matrix M (out bits x in bits, uint8): M[i, j] = bit i of "
         "L(2^j) (the first dims lowest)");
