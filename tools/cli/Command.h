@@ -71,7 +71,7 @@ struct OptionSpec {
   std::string valueName;
   std::string help;
   bool isFlag = false;
-  std::vector<std::string> choices;
+  std::vector<std::string> choices = {};
   /// A missing required option is a usage error (exit 2), as a missing
   /// positional argument is.
   bool required = false;

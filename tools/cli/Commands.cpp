@@ -35,13 +35,10 @@ ParamSpec integerParam(std::string name, std::string help) {
 }
 
 OptionSpec profileOption(const std::string &op) {
-  return {"profile",
-          "P",
+  return {"profile", "P",
           "an integer tuple whose nesting selects the modes to " + op +
               " separately (only its nesting matters; modes past its rank "
-              "are kept), e.g. (1,1)",
-          false,
-          {}};
+              "are kept), e.g. (1,1)"};
 }
 
 /// The help of a parameter of kind `k`.
@@ -115,12 +112,9 @@ std::vector<CommandSpec> buildRegistry() {
          "a layout, e.g. ((2,2),4):((1,8),2), or a swizzled layout, e.g. "
          "'Sw<3,4,3> o (8,64):(64,1)'",
          Arity::One}},
-       {{"svg",
-         "FILE",
+       {{"svg", "FILE",
          "also write an SVG picture of the table to FILE ('-': print the "
-         "SVG instead of the text table)",
-         false,
-         {}}},
+         "SVG instead of the text table)"}},
        runShow},
       {"eval",
        inspect,
@@ -326,11 +320,8 @@ std::vector<CommandSpec> buildRegistry() {
        "only when every case passed.",
        {"layoutkit conformance tests/data/cute-public.jsonl --verbose"},
        {{"FILE", "oracle files, one JSON case per line", Arity::OneOrMore}},
-       {{"verbose",
-         "",
-         "print every failing case (default: the first 20)",
-         true,
-         {}}},
+       {{"verbose", "", "print every failing case (default: the first 20)",
+         true}},
        runConformanceCommand},
   };
 }

@@ -55,19 +55,13 @@ std::vector<CommandSpec> demoCommands() {
            "each request is logged on stderr.",
            {"layoutkit demo --port 8080"},
            {},
-           {{"port", "N", "the port (default 0: a free port)", false, {}},
-            {"dir",
-             "DIR",
+           {{"port", "N", "the port (default 0: a free port)"},
+            {"dir", "DIR",
              "the demo's directory (default: build-wasm/web "
-             "of the source tree)",
-             false,
-             {}},
-            {"requests",
-             "N",
+             "of the source tree)"},
+            {"requests", "N",
              "stop after N requests (default: serve until "
-             "stopped)",
-             false,
-             {}}},
+             "stopped)"}},
            runDemo}};
 }
 

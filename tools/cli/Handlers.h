@@ -77,13 +77,6 @@ Expected<Reply> runEquivalent(const Invocation &inv);
 // Tile layouts (TileCommands.cpp): the `layoutkit tile ...` family
 //===----------------------------------------------------------------------===//
 
-Expected<Reply> runTilePresets(const Invocation &inv);
-Expected<Reply> runTileEval(const Invocation &inv);
-Expected<Reply> runTileOwners(const Invocation &inv);
-Expected<Reply> runTileHolds(const Invocation &inv);
-Expected<Reply> runTileShow(const Invocation &inv);
-Expected<Reply> runTileBanks(const Invocation &inv);
-Expected<Reply> runTileConflicts(const Invocation &inv);
 /// The rows of the tile family.
 std::vector<CommandSpec> tileCommands();
 
@@ -91,13 +84,6 @@ std::vector<CommandSpec> tileCommands();
 // Hardware (HwCommands.cpp): the `layoutkit hw ...` family
 //===----------------------------------------------------------------------===//
 
-Expected<Reply> runHwAtoms(const Invocation &inv);
-Expected<Reply> runHwAtom(const Invocation &inv);
-Expected<Reply> runHwDecode(const Invocation &inv);
-Expected<Reply> runHwEncode(const Invocation &inv);
-Expected<Reply> runHwIdesc(const Invocation &inv);
-Expected<Reply> runHwAnalyse(const Invocation &inv);
-Expected<Reply> runHwAgree(const Invocation &inv);
 /// The rows of the hw family.
 std::vector<CommandSpec> hwCommands();
 
@@ -105,17 +91,6 @@ std::vector<CommandSpec> hwCommands();
 // Linear layouts (LinearCommands.cpp): the `layoutkit linear ...` family
 //===----------------------------------------------------------------------===//
 
-Expected<Reply> runLinearStandard(const Invocation &inv);
-Expected<Reply> runLinearShow(const Invocation &inv);
-Expected<Reply> runLinearBases(const Invocation &inv);
-Expected<Reply> runLinearApply(const Invocation &inv);
-Expected<Reply> runLinearCompose(const Invocation &inv);
-Expected<Reply> runLinearInvert(const Invocation &inv);
-Expected<Reply> runLinearFromCute(const Invocation &inv);
-Expected<Reply> runLinearFromTile(const Invocation &inv);
-Expected<Reply> runLinearPad(const Invocation &inv);
-Expected<Reply> runLinearToCute(const Invocation &inv);
-Expected<Reply> runLinearToTile(const Invocation &inv);
 /// The rows of the linear family.
 std::vector<CommandSpec> linearCommands();
 
@@ -123,7 +98,6 @@ std::vector<CommandSpec> linearCommands();
 // Conversion plans (PlanCommands.cpp): `layoutkit plan SRC DST`
 //===----------------------------------------------------------------------===//
 
-Expected<Reply> runPlan(const Invocation &inv);
 /// The rows of the plan command.
 std::vector<CommandSpec> planCommands();
 

@@ -61,8 +61,6 @@ Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
   return std::pair{mn, k};
 }
 
-} // namespace
-
 Expected<Reply> runHwDecode(const Invocation &inv) {
   LK_TRY(SmemDescriptorKind kind, api::parseDescriptorKind(inv.text(0)));
   LK_TRY(uint64_t word, inv.argument(api::parseWord(inv.text(1)), 1));
@@ -256,23 +254,20 @@ Expected<Reply> runHwIdesc(const Invocation &inv) {
   return r;
 }
 
+} // namespace
+
 std::vector<CommandSpec> hwCommands() {
   const std::string group = "Hardware";
-  const OptionSpec dtype{"dtype",
-                         "TYPE",
-                         "element type, e.g. f16 (default), bf16, f32, f8e4m3",
-                         false,
-                         {}};
-  const OptionSpec arch{
-      "arch", "ARCH", "sm_80, sm_90 (default) or sm_100", false, {}};
+  const OptionSpec dtype{"dtype", "TYPE",
+                         "element type, e.g. f16 (default), bf16, f32, f8e4m3"};
+  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 (default) or sm_100"};
   const OptionSpec major{"major",
                          "K|MN",
                          "the operand's major-ness (default K)",
                          false,
                          {"K", "MN"}};
-  const OptionSpec mn{
-      "mn", "N", "tile extent along M or N, in elements", false, {}};
-  const OptionSpec k{"k", "N", "tile extent along K, in elements", false, {}};
+  const OptionSpec mn{"mn", "N", "tile extent along M or N, in elements"};
+  const OptionSpec k{"k", "N", "tile extent along K, in elements"};
   const ParamSpec kind{"KIND", "wgmma (Hopper) or umma (Blackwell)",
                        Arity::One};
   return {
@@ -285,12 +280,9 @@ std::vector<CommandSpec> hwCommands() {
         "layoutkit hw atoms --arch sm_100 --instruction tcgen05.ld"},
        {},
        {arch,
-        {"instruction",
-         "NAME",
-         "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld",
-         false,
-         {}},
-        {"operand", "OP", "A, B, C or frag", false, {}}},
+        {"instruction", "NAME",
+         "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld"},
+        {"operand", "OP", "A, B, C or frag"}},
        runHwAtoms},
       {"hw atom",
        group,
@@ -302,11 +294,7 @@ std::vector<CommandSpec> hwCommands() {
         "layoutkit hw atom ldmatrix.x4.b16 --svg ldm.svg"},
        {{"NAME", "an atom name, e.g. mma.m16n8k16.f16.A (see 'hw atoms')",
          Arity::One}},
-       {{"svg",
-         "FILE",
-         "also write an SVG picture ('-': print it instead)",
-         false,
-         {}}},
+       {{"svg", "FILE", "also write an SVG picture ('-': print it instead)"}},
        runHwAtom},
       {"hw decode",
        group,
@@ -328,15 +316,11 @@ std::vector<CommandSpec> hwCommands() {
        {"layoutkit hw encode wgmma --sbo 1024 --swizzle 128B   # "
         "0x4000004000010000"},
        {kind},
-       {{"start", "BYTES", "start address (default 0)", false, {}},
-        {"lbo", "BYTES", "leading byte offset (default 16)", false, {}},
-        {"sbo", "BYTES", "stride byte offset (default 16)", false, {}},
-        {"base", "N", "base offset field 0..7 (default 0)", false, {}},
-        {"swizzle",
-         "MODE",
-         "none (default), 32B, 64B, 128B, 128B_atom32B",
-         false,
-         {}}},
+       {{"start", "BYTES", "start address (default 0)"},
+        {"lbo", "BYTES", "leading byte offset (default 16)"},
+        {"sbo", "BYTES", "stride byte offset (default 16)"},
+        {"base", "N", "base offset field 0..7 (default 0)"},
+        {"swizzle", "MODE", "none (default), 32B, 64B, 128B, 128B_atom32B"}},
        runHwEncode},
       {"hw idesc",
        group,
@@ -347,13 +331,10 @@ std::vector<CommandSpec> hwCommands() {
        {"layoutkit hw idesc 0x08400490 --kind f16   # bf16 x bf16 -> f32, "
         "M=128, N=256"},
        {{"WORD", "the 32-bit descriptor, decimal or 0x hex", Arity::One}},
-       {{"kind",
-         "KIND",
-         "f16 (default), tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4",
-         false,
-         {}},
-        {"cta-group", "N", "1 (default) or 2", false, {}},
-        {"ws", "", "the .ws (weight-stationary) variant", true, {}}},
+       {{"kind", "KIND",
+         "f16 (default), tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4"},
+        {"cta-group", "N", "1 (default) or 2"},
+        {"ws", "", "the .ws (weight-stationary) variant", true}},
        runHwIdesc},
       {"hw analyse",
        group,
@@ -384,22 +365,17 @@ std::vector<CommandSpec> hwCommands() {
          Arity::One}},
        {dtype,
         arch,
-        {"access-bytes",
-         "BYTES",
-         "bytes per lane per instruction: 1, 2, 4, 8 or 16",
-         false,
-         {}},
+        {"access-bytes", "BYTES",
+         "bytes per lane per instruction: 1, 2, 4, 8 or 16"},
         {"swizzle",
          "MODE",
          "compose MEMORY with this swizzle for --dtype",
          false,
          {"none", "32B", "64B", "128B"}},
-        {"global",
-         "",
+        {"global", "",
          "print the global-memory cost (sectors, lines) instead of the "
          "shared-memory one (--json has both)",
-         true,
-         {}}},
+         true}},
        runHwAnalyse},
       {"hw agree",
        group,
@@ -418,12 +394,9 @@ std::vector<CommandSpec> hwCommands() {
         major,
         mn,
         k,
-        {"tma-swizzle",
-         "MODE",
-         "the TMA writes the tile in one box with this swizzle",
-         false,
-         {}},
-        {"descriptor", "WORD", "the MMA's shared-memory descriptor", false, {}},
+        {"tma-swizzle", "MODE",
+         "the TMA writes the tile in one box with this swizzle"},
+        {"descriptor", "WORD", "the MMA's shared-memory descriptor"},
         {"kind",
          "KIND",
          "the descriptor's kind: wgmma (default) or umma",

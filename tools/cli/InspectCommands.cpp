@@ -35,13 +35,11 @@ Status writeFile(const std::string &path, const std::string &contents) {
 }
 
 OptionSpec allOption() {
-  return {"all",
-          "",
+  return {"all", "",
           "list every item (default: the first " +
               std::to_string(api::kListLimit) +
               " and a line saying how many more)",
-          true,
-          {}};
+          true};
 }
 
 std::optional<int64_t> listLimit(const Invocation &inv) {

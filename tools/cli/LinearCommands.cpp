@@ -109,8 +109,6 @@ Status attachPicture(const Invocation &inv, const LinearLayout &l, Reply &r) {
   return attachSvg(inv, renderGridSvg(g), r);
 }
 
-} // namespace
-
 Expected<Reply> runLinearStandard(const Invocation &inv) {
   LK_TRY(api::ParseOptions options, parseOptions(std::nullopt));
   options.shapeName = "SHAPE";
@@ -241,8 +239,6 @@ Expected<Reply> runLinearToTile(const Invocation &inv) {
   return Reply{t.str(), t.str()};
 }
 
-namespace {
-
 Expected<Reply> runLinearProduct(const Invocation &inv) {
   LK_TRY(LinearLayout inner, layoutParam(inv, 0));
   LK_TRY(LinearLayout outer, layoutParam(inv, 1));
@@ -353,11 +349,8 @@ std::vector<CommandSpec> linearCommands() {
       "or Triton's TTGIR text with its tensor type, e.g. "
       "'tensor<16x16xf32, #ttg.blocked<{...}>>'",
       Arity::One};
-  const OptionSpec svg{"svg",
-                       "FILE",
-                       "also write an SVG picture ('-': print it instead)",
-                       false,
-                       {}};
+  const OptionSpec svg{"svg", "FILE",
+                       "also write an SVG picture ('-': print it instead)"};
   const char *blocked =
       "'{\"kind\":\"blocked\",\"sizePerThread\":[1,4],\"threadsPerWarp\":[8,4],"
       "\"warpsPerCTA\":[1,1],\"order\":[1,0]}'";
@@ -381,7 +374,7 @@ std::vector<CommandSpec> linearCommands() {
        {{"PARAMS", "the layout parameters as a JSON object or TTGIR text",
          Arity::One},
         {"SHAPE", "the tensor shape, e.g. (64,64)", Arity::Optional}},
-       {{"show", "", "also draw the holders of each element", true, {}}, svg},
+       {{"show", "", "also draw the holders of each element", true}, svg},
        runLinearStandard},
       {"linear show",
        group,
@@ -430,11 +423,8 @@ std::vector<CommandSpec> linearCommands() {
        "resolves to the smallest input.",
        {"layoutkit linear invert '{lane: [(2),(1)]} -> {dim0: 4}'"},
        {layout},
-       {{"pseudo",
-         "",
-         "the pseudoinverse (for non-square or non-injective layouts)",
-         true,
-         {}}},
+       {{"pseudo", "",
+         "the pseudoinverse (for non-square or non-injective layouts)", true}},
        runLinearInvert},
       {"linear from-cute",
        group,
@@ -465,11 +455,8 @@ std::vector<CommandSpec> linearCommands() {
         "layoutkit linear pad 'S[(2,128,112):(112@TCol,1@TLane,1@TCol)]' "
         "--shape '(2,128,112)'"},
        {{"LAYOUT", "a cute, tile or linear layout", Arity::One}},
-       {{"shape",
-         "SHAPE",
-         "the logical shape (tile and linear layouts), e.g. (2,128,112)",
-         false,
-         {}}},
+       {{"shape", "SHAPE",
+         "the logical shape (tile and linear layouts), e.g. (2,128,112)"}},
        runLinearPad},
       {"linear from-tile",
        group,
@@ -481,11 +468,8 @@ std::vector<CommandSpec> linearCommands() {
         "'(8,8)'"},
        {{"LAYOUT", "a tile layout with power-of-two extents and strides",
          Arity::One}},
-       {{"shape",
-         "SHAPE",
-         "the logical shape, e.g. (8,8): out-dims dim0, dim1",
-         false,
-         {}}},
+       {{"shape", "SHAPE",
+         "the logical shape, e.g. (8,8): out-dims dim0, dim1"}},
        runLinearFromTile},
       {"linear to-cute",
        group,
@@ -526,11 +510,7 @@ std::vector<CommandSpec> linearCommands() {
        {{"A", "the layout to divide", Arity::One},
         {"B", "the divisor (the minor part; with --right the major part)",
          Arity::One}},
-       {{"right",
-         "",
-         "divide by the major part (A = B * C, C given)",
-         true,
-         {}}},
+       {{"right", "", "divide by the major part (A = B * C, C given)", true}},
        runLinearDivide},
       {"linear properties",
        group,
@@ -544,11 +524,8 @@ std::vector<CommandSpec> linearCommands() {
        {"layoutkit linear properties '{register: [(0,1)], lane: [(0,2), "
         "(1,0)]} -> {dim0: 2, dim1: 4}'"},
        {layout},
-       {{"order",
-         "ORDER",
-         "memory order of the dims, fastest first, e.g. (1,0)",
-         false,
-         {}}},
+       {{"order", "ORDER",
+         "memory order of the dims, fastest first, e.g. (1,0)"}},
        runLinearProperties},
   };
   const ParamSpec order{
@@ -556,12 +533,10 @@ std::vector<CommandSpec> linearCommands() {
   const ParamSpec shapeArg{"SHAPE", "the other shape, e.g. (4,8)", Arity::One};
   const ParamSpec axis{"AXIS", "the position of the size-1 dim, e.g. 0",
                        Arity::One};
-  const OptionSpec backward{"backward",
-                            "",
+  const OptionSpec backward{"backward", "",
                             "map a wanted result layout to the operand layout "
                             "that gives it with no data movement",
-                            true,
-                            {}};
+                            true};
   auto shapeRow = [&](const std::string &name, const std::string &summary,
                       std::vector<ParamSpec> params,
                       const std::string &example) {

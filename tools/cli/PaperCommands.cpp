@@ -231,14 +231,11 @@ std::vector<CommandSpec> paperCommands() {
          false,
          {},
          true},
-        {"dtype", "TYPE", "element type (default f32)", false, {}},
-        {"shape",
-         "SHAPE",
+        {"dtype", "TYPE", "element type (default f32)"},
+        {"shape", "SHAPE",
          "the tensor shape, needed by standard-layout parameters and a "
-         "TTGIR attribute without its tensor type ('tensor<...>')",
-         false,
-         {}},
-        {"no-dedup", "", "store from every lane, register and warp", true, {}}},
+         "TTGIR attribute without its tensor type ('tensor<...>')"},
+        {"no-dedup", "", "store from every lane, register and warp", true}},
        runReduce},
   };
 }

@@ -140,20 +140,12 @@ Expected<EmitRequest> emitRequest(const Invocation &inv) {
 /// The option specs of emitRequest, shared by plan and gather.
 std::vector<OptionSpec> emitOptionSpecs() {
   return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
-          {"host-main",
-           "",
+          {"host-main", "",
            "with --emit cuda: also a host main() that runs the "
            "self-checking test kernel (emitted with it)",
-           true,
-           {}},
-          {"out",
-           "FILE",
-           "with --emit: write the code to FILE instead",
-           false,
-           {}}};
+           true},
+          {"out", "FILE", "with --emit: write the code to FILE instead"}};
 }
-
-} // namespace
 
 /// --dtype, or the element type SRC and DST name (api::conversionElementType).
 Expected<cute::ElementType> conversionTypeParam(const Invocation &inv) {
@@ -216,8 +208,6 @@ Expected<Reply> runPlan(const Invocation &inv) {
   }
   return r;
 }
-
-namespace {
 
 /// `gather SRC INDEX --axis A --dtype T`: api::gather, printed.
 Expected<Reply> runGather(const Invocation &inv) {
@@ -300,41 +290,27 @@ std::vector<CommandSpec> planCommands() {
          false,
          {},
          false},
-        {"logical",
-         "SHAPE",
+        {"logical", "SHAPE",
          "the logical shape when it is not a power of two, e.g. (48,24): "
          "SRC and DST are layouts of its padded shape (each extent rounded "
          "up to a power of two, as --shape), the padding is masked (never "
          "read or written; no matrix instructions) and the plan is "
-         "simulated masked; prints each side's and the buffer's waste",
-         false,
-         {}},
-        {"shape",
-         "SHAPE",
+         "simulated masked; prints each side's and the buffer's waste"},
+        {"shape", "SHAPE",
          "the tensor shape, e.g. (128,128): needed by standard-layout "
          "parameters, a TTGIR attribute without its tensor type and cute TV "
          "layouts, gives a tile layout the logical dims dim0.., checked "
-         "against a linear layout's own and a TTGIR tensor type's",
-         false,
-         {}},
-        {"smem-budget",
-         "BYTES",
+         "against a linear layout's own and a TTGIR tensor type's"},
+        {"smem-budget", "BYTES",
          "shared memory one CTA may use for the buffer (default 0: "
-         "unlimited); a smaller budget repeats through a smaller buffer",
-         false,
-         {}},
-        {"arch",
-         "ARCH",
+         "unlimited); a smaller budget repeats through a smaller buffer"},
+        {"arch", "ARCH",
          "target GPU: sm_80 (ldmatrix but no stmatrix), sm_90 (default) or "
-         "sm_100",
-         false,
-         {}},
-        {"no-matrix",
-         "",
+         "sm_100"},
+        {"no-matrix", "",
          "vectors only: no ldmatrix / stmatrix (16-bit elements use them "
          "where they take fewer instructions)",
-         true,
-         {}}},
+         true}},
        runPlan},
       {"gather",
        group,
@@ -356,7 +332,7 @@ std::vector<CommandSpec> planCommands() {
          "the index tensor's layout (the output's), read as SRC is (JSON "
          "parameters, TTGIR text, linear, tile or cute text)",
          Arity::One}},
-       {{"axis", "A", "the gathered dim (default 0)", false, {}},
+       {{"axis", "A", "the gathered dim (default 0)"},
         {"dtype",
          "TYPE",
          "element type, 8, 16, 32 or 64 bits; required unless SRC is a "
@@ -364,7 +340,7 @@ std::vector<CommandSpec> planCommands() {
          false,
          {},
          false},
-        {"shape", "SHAPE", "the tensor shape, as for plan", false, {}}},
+        {"shape", "SHAPE", "the tensor shape, as for plan"}},
        runGather},
   };
   // Both commands emit CUDA the same way.

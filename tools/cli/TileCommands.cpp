@@ -200,8 +200,6 @@ std::string stepsText(const api::Evaluation &e) {
   return text + "L(x):\n";
 }
 
-} // namespace
-
 Expected<Reply> runTileEval(const Invocation &inv) {
   LK_TRY(Evaluated e, evaluateParams(inv));
   LK_TRY(api::Evaluation ev,
@@ -401,6 +399,8 @@ Expected<Reply> runTilePresets(const Invocation &inv) {
   return r;
 }
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Command rows
 //===----------------------------------------------------------------------===//
@@ -423,17 +423,11 @@ std::vector<CommandSpec> tileCommands() {
                         "a logical coordinate, e.g. (7,15), or one integer "
                         "(the row-major index)",
                         Arity::One};
-  const OptionSpec svg{"svg",
-                       "FILE",
+  const OptionSpec svg{"svg", "FILE",
                        "also write an SVG picture to FILE ('-': print the "
-                       "SVG instead of the text table)",
-                       false,
-                       {}};
-  const OptionSpec dtype{"dtype",
-                         "TYPE",
-                         "element type, e.g. f16 (default), bf16, f32, f8e4m3",
-                         false,
-                         {}};
+                       "SVG instead of the text table)"};
+  const OptionSpec dtype{"dtype", "TYPE",
+                         "element type, e.g. f16 (default), bf16, f32, f8e4m3"};
   const OptionSpec swizzle{"swizzle",
                            "MODE",
                            "compose LAYOUT with the swizzle of this mode for "
@@ -467,13 +461,11 @@ std::vector<CommandSpec> tileCommands() {
        {allOption(),
         dtype,
         swizzle,
-        {"steps",
-         "",
+        {"steps", "",
          "show which iter contributes what to L(x) (the "
          "components of x, each shard iter's term, the offsets, the replica "
          "iters and the swizzle); --json always has them (steps)",
-         true,
-         {}}},
+         true}},
        runTileEval},
       {"tile owners",
        group,
@@ -533,14 +525,10 @@ std::vector<CommandSpec> tileCommands() {
        {layout, shape},
        {dtype,
         swizzle,
-        {"column", "J", "the column of vectors to read (default 0)", false, {}},
-        {"lanes",
-         "N",
-         "number of lanes (default: rows, at most 32)",
-         false,
-         {}},
-        {"vector", "V", "elements per lane (default 1)", false, {}},
-        {"first-row", "R", "row read by lane 0 (default 0)", false, {}}},
+        {"column", "J", "the column of vectors to read (default 0)"},
+        {"lanes", "N", "number of lanes (default: rows, at most 32)"},
+        {"vector", "V", "elements per lane (default 1)"},
+        {"first-row", "R", "row read by lane 0 (default 0)"}},
        runTileConflicts},
   };
 }
