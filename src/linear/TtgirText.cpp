@@ -57,8 +57,11 @@ public:
     while (true) {
       skipComments();
       if (lx_.atEnd()) {
-        if (last)
-          return TtgirLayout{*last, std::nullopt};
+        if (last) {
+          TtgirLayout r;
+          r.encoding = *last;
+          return r;
+        }
         return lx_.expected("a layout ('#ttg.<kind><{...}>') or a tensor "
                             "type ('tensor<..., #ttg...>')");
       }

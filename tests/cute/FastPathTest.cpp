@@ -216,8 +216,9 @@ TEST(FastPaths, NestedInjectiveOperandsEqualGeneral) {
       ASSERT_TRUE(same(k, general::complement(l, IntTuple(c))))
           << l.str() << " in " << c;
       if (kind == 0 && k && c == 2 * n + 1 && n > 1 &&
-          l.shape().nodeCount() <= 15) // 3:n
+          l.shape().nodeCount() <= 15) { // 3:n
         EXPECT_EQ(*k, Layout::unchecked(IntTuple(3), IntTuple(n))) << l.str();
+      }
     }
   }
   EXPECT_GT(chain, kTrials / 4);
