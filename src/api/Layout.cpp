@@ -300,12 +300,22 @@ std::vector<Syntax> candidateSyntaxes(std::string_view text) {
   return {Syntax::CuteText};
 }
 
-Expected<AnyLayout> parseLayout(std::string_view text,
-                                const ParseOptions &options) {
+namespace {
+
+/// The bound every reader of layout text applies before reading.
+Status checkTextLength(std::string_view text) {
   if (text.size() > kMaxLayoutTextBytes)
     return Diagnostic::error(
         "layout text of " + std::to_string(text.size()) + " bytes; at most " +
         std::to_string(kMaxLayoutTextBytes) + " (1 MiB) are read");
+  return Ok{};
+}
+
+} // namespace
+
+Expected<AnyLayout> parseLayout(std::string_view text,
+                                const ParseOptions &options) {
+  LK_CHECK(checkTextLength(text));
   if (options.syntax)
     return readAs(*options.syntax, text, options);
   std::vector<Syntax> tried = candidateSyntaxes(text);
@@ -334,6 +344,7 @@ Expected<AnyLayout> parseLayout(std::string_view text,
 
 Expected<std::optional<cute::ElementType>>
 elementTypeOf(std::string_view text) {
+  LK_CHECK(checkTextLength(text));
   Syntax s = candidateSyntaxes(text).front();
   if (s == Syntax::Attribute) {
     Expected<cute::LayoutAttribute> a = cute::parseLayoutAttribute(text);

@@ -226,6 +226,9 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   EXPECT_EQ(nameOf("tensor<8x"), "none");
   EXPECT_EQ(nameOf(typed("f7")).rfind("error: unknown element type 'f7'", 0),
             0u);
+  // The 1 MiB bound of parseLayout holds here too, before any reading.
+  std::string big = typed("f16") + std::string(kMaxLayoutTextBytes, ' ');
+  EXPECT_EQ(nameOf(big).rfind("error: layout text of", 0), 0u) << nameOf(big);
 }
 
 TEST(ApiParseLayout, EachGrammarReadsItsModel) {

@@ -174,7 +174,8 @@ Expected<AnyLayout> parseLayout(std::string_view text,
 /// 64-bit address), or a layout attribute's `elem=`. nullopt for text that
 /// names none (a bare attribute, cute or tile text) or does not parse
 /// (parseLayout reports that). Fails, at the name, on an element type
-/// outside the list. Example: "tensor<64x64xbf16, #blocked>" -> bf16.
+/// outside the list, and on text past kMaxLayoutTextBytes, as parseLayout.
+/// Example: "tensor<64x64xbf16, #blocked>" -> bf16.
 Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
 
 /// The leaves of a shape written as an IntTuple, e.g. "(8,(2,4))" ->
