@@ -838,6 +838,12 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                  : "expected an integer value for " + name,
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     }
+    int64_t size = l.inDimSize(linear::internDim(name));
+    if (*v < 0 || *v >= size)
+      return Diagnostic::at("the value for " + name + " must be in [0, " +
+                                std::to_string(size) + "): the layout's " +
+                                name + " dim has size " + std::to_string(size),
+                            text, eq + 1, std::max<size_t>(1, end - eq - 1));
     values[size_t(idx)] = *v;
     p = end + 1;
   }

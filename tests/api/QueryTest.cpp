@@ -393,6 +393,17 @@ TEST(ApiQuery, DimValues) {
   EXPECT_EQ(wide.error().range->end.column, 26u);
   EXPECT_EQ(parseDimValues("lane=x", l).error().message,
             "expected an integer value for lane");
+  // lane has 5 bases: values 0..31; 32 and -1 are refused at the value.
+  EXPECT_EQ(*parseDimValues("lane=31", l), (std::vector<int64_t>{0, 31}));
+  auto past = parseDimValues("register=1,lane=32", l);
+  ASSERT_FALSE(past.hasValue());
+  EXPECT_EQ(past.error().message, "the value for lane must be in [0, 32): "
+                                  "the layout's lane dim has size 32");
+  ASSERT_TRUE(past.error().range.has_value());
+  EXPECT_EQ(past.error().range->begin.column, 17u);
+  EXPECT_EQ(past.error().range->end.column, 19u);
+  EXPECT_FALSE(parseDimValues("register=-1", l).hasValue());
+  EXPECT_FALSE(parseDimValues("register=2", l).hasValue());
 }
 
 // One bound on elements x replicas: the replica count is the product of

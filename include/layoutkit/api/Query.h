@@ -23,7 +23,8 @@
 ///  * linear: parseDimValues reads "lane=5,register=1" (dims left out are
 ///    0) for LinearLayout::apply; a dim given twice ("lane=1,lane=2") is
 ///    refused with a caret at the second, a value past int64 as one that
-///    does not fit in 64 bits.
+///    does not fit in 64 bits, one outside [0, size of the dim) at the
+///    value.
 ///
 /// Edge cases: a coordinate given as one integer on a rank > 1 shape is
 /// the row-major flat index; a shape is a flat tuple (or one integer) the
