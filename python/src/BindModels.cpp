@@ -171,19 +171,22 @@ void bindTile(py::module_ &m) {
 L(x) = { sum_k x_k * s_k @ a_k  +  sum_j r_j * t_j @ b_j  +  O  : r over the
 replica iters }: the flat logical index x is split over the shard's
 extents (last fastest); each iter adds its stride on its axis (m, laneid,
-warpid, ...); the replica iters give every copy.
+warpid, ...); the replica iters give every copy. `text` may be in any
+grammar (cute, linear, Triton's TTGIR): its tile form, over `shape` when
+given (a TTGIR attribute's tensor shape).
 
 Example:
     >>> T = TileLayout("S[(8,4,2):(4@laneid,1@laneid,1)]")
     >>> T.eval(9)
     [{'laneid': 4, 'm': 1}]
 )doc")
-      .def(py::init([](const std::string &text) {
-             api::ParseOptions o;
-             o.syntax = api::Syntax::TileText;
-             return *unwrap(api::parseLayout(text, o)).tile();
+      .def(py::init([](const std::string &text, py::object shape) {
+             std::optional<IntTuple> s;
+             if (!shape.is_none())
+               s = toIntTuple(shape, "shape");
+             return unwrap(api::parseTile(text, s, "shape"));
            }),
-           py::arg("text"))
+           py::arg("text"), py::arg("shape") = py::none())
       .def_static(
           "preset",
           [](const std::string &name) {

@@ -170,3 +170,21 @@ def test_a_bad_shape_names_the_shape_argument():
             call()
         assert e.value.path == "shape"
         assert e.value.message == "every tensor dim must be a power of two (got 96)"
+
+
+def test_tile_layout_reads_ttgir_over_a_shape():
+    # sizePerThread [1, 4], threadsPerWarp [8, 4], order [1, 0] over (32, 16):
+    # element (r, c) sits on lane 4 * (r % 8) + c // 4 of warp r // 8, in
+    # register c % 4 (four columns per lane, four lanes per row).
+    T = lk.TileLayout(BLOCKED_TTGIR, shape=(32, 16))
+    for r, c in [(0, 0), (1, 5), (9, 15), (31, 3)]:
+        holder = T.eval(16 * r + c)[0]
+        assert holder["laneid"] == 4 * (r % 8) + c // 4
+        assert holder.get("warpid", 0) == r // 8
+    typed = lk.TileLayout(f"tensor<32x16xf16, {BLOCKED_TTGIR}>")
+    assert typed.eval(16 * 9 + 15) == T.eval(16 * 9 + 15)
+    with pytest.raises(lk.LayoutError, match="disagree"):
+        lk.TileLayout(f"tensor<32x16xf16, {BLOCKED_TTGIR}>", shape=(16, 16))
+    # A tile layout's own text reads as before; a shape is checked only
+    # against layouts that have one.
+    assert lk.TileLayout("S[32:1@laneid]").eval(3) == [{"laneid": 3}]

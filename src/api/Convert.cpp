@@ -112,6 +112,21 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
   return toTile(l);
 }
 
+Expected<tile::SwizzledTileLayout>
+parseTile(std::string_view text, const std::optional<IntTuple> &shape,
+          std::string_view shapeName) {
+  ParseOptions any;
+  any.shapeName = std::string(shapeName);
+  any.shape = shape;
+  LK_TRY(AnyLayout l, parseLayout(text, any));
+  if (!shape)
+    return toTile(l);
+  std::vector<int64_t> dims;
+  for (const IntTuple::Node &n : shape->leaves())
+    dims.push_back(n.value);
+  return toTile(l, dims, shapeName);
+}
+
 namespace {
 
 /// `l` (register -> logical, the register the tile's address m) with the

@@ -91,6 +91,30 @@ TEST(ApiConvert, TileAndLinearRoundTrip) {
   EXPECT_EQ(*toLinear(*back), *l);
 }
 
+TEST(ApiConvert, ParseTileReadsAnyGrammarOverAShape) {
+  // blocked [1,1] [8,4] [1,1] order [1,0] over (8,4): lane bits 0-1 walk
+  // dim1, bits 2-4 dim0, so element (r, c), flat index 4r + c, is on lane
+  // 4r + c: one shard iter of 32 lanes.
+  const char *blocked = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp "
+                        "= [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>";
+  Expected<tile::SwizzledTileLayout> t =
+      parseTile(blocked, IntTuple::tuple({8, 4}), "SHAPE");
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(tileText(*t), "S[(32):(1@laneid)] + 0 + 0@warpid + 0@cta");
+  // A tensor type brings its shape; another SHAPE is refused by name.
+  std::string typed = std::string("tensor<8x4xf16, ") + blocked + ">";
+  EXPECT_EQ(tileText(*parseTile(typed, std::nullopt)), tileText(*t));
+  Expected<tile::SwizzledTileLayout> other =
+      parseTile(typed, IntTuple::tuple({4, 8}), "SHAPE");
+  ASSERT_FALSE(other.hasValue());
+  EXPECT_NE(other.error().message.find("SHAPE"), std::string::npos)
+      << other.error().message;
+  // A cute layout is its tile form on m; a tile text reads as itself.
+  EXPECT_EQ(tileText(*parseTile("8:2", std::nullopt)), "S[(8):(2)]");
+  EXPECT_EQ(tileText(*parseTile("S[4:1@laneid]", IntTuple(4))),
+            "S[(4):(1@laneid)]");
+}
+
 TEST(ApiConvert, SwizzledTileToLinearInvertsTheAddress) {
   // register a -> the logical index x whose swizzled address is a, for
   // every x of the 8x64 tile (Swizzle(M=3,B=3,S=3): bits 6-8 into 3-5).

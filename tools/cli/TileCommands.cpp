@@ -48,18 +48,12 @@ namespace {
 /// typed or linear layout must have SHAPE as its logical shape. A SHAPE
 /// that does not parse is left to shapeParam to report.
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
-  api::ParseOptions any;
-  any.shapeName = "SHAPE";
   Expected<IntTuple> shape = cute::parseIntTuple(inv.text(i + 1));
-  if (shape)
-    any.shape = *shape;
-  LK_TRY(api::AnyLayout l, inv.argument(api::parseLayout(inv.text(i), any), i));
-  if (!shape)
-    return inv.argument(api::toTile(l), i);
-  std::vector<int64_t> dims;
-  for (const IntTuple::Node &n : shape->leaves())
-    dims.push_back(n.value);
-  return inv.argument(api::toTile(l, dims, "SHAPE"), i);
+  return inv.argument(
+      api::parseTile(inv.text(i),
+                     shape ? std::optional<IntTuple>(*shape) : std::nullopt,
+                     "SHAPE"),
+      i);
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),

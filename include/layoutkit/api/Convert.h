@@ -74,6 +74,17 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l);
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                           std::span<const int64_t> shape,
                                           std::string_view shapeName);
+/// The tile form of layout text in any grammar parseLayout reads: toTile
+/// of the parsed layout. With `shape` (a flat tuple), a TTGIR attribute
+/// takes it as its tensor shape and a typed or linear layout must have it
+/// as its logical shape (toTile(l, shape, shapeName)); a cute layout's
+/// modes are reversed (tile layouts index row-major).
+/// Example: parseTile("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp
+/// = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>", (8,4), "SHAPE") holds
+/// element (r, c) on lane 4r + c.
+Expected<tile::SwizzledTileLayout>
+parseTile(std::string_view text, const std::optional<IntTuple> &shape,
+          std::string_view shapeName = "the shape");
 /// `shape`: the logical dims of a tile layout's linear form (power-of-two
 /// extents; empty: one out-dim `index`); ignored by the other models.
 Expected<linear::LinearLayout> toLinear(const AnyLayout &l,
