@@ -6,11 +6,12 @@
 ///
 /// The whole input is the text, given to every reader of api/: parseLayout
 /// (with a shape for basis descriptors and an encoding reader that always
-/// refuses), parseDistributed, parseAxisValues, parseDimValues,
-/// parseInteger, parseWord. A failure must carry a message (and, when it
-/// has a range, one inside the text). A layout that parses must print in
-/// its model's own grammar and read back, from that print form, to an equal
-/// value; its conversions to the other models must not crash.
+/// refuses), parseTile (with and without a shape), parseDistributed,
+/// parseAxisValues, parseDimValues, parseInteger, parseWord. A failure must
+/// carry a message (and, when it has a range, one inside the text). A layout
+/// that parses must print in its model's own grammar and read back, from that
+/// print form, to an equal value; its conversions to the other models must not
+/// crash.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +86,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         LK_FUZZ_CHECK(!c.error().message.empty(), "empty diagnostic");
     }
   }
+  check(parseTile(text, options.shape, "SHAPE"), text);
+  check(parseTile(text, std::nullopt), text);
   Expected<linear::LinearLayout> d = parseDistributed(text, options);
   check(d, text);
 
