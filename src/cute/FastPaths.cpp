@@ -71,6 +71,16 @@ Node tupleNode(int rank, int span) {
   std::memcpy(&p->rank, &meta, 8);
 }
 
+/// Writes the tuple node {0, rank, span, 0} at the same place of the shape
+/// (`s`) and the stride (`d`): one 16-byte value stored twice (two
+/// putNode calls made GCC zero a register per store).
+[[gnu::always_inline]] inline void putTuple(Node *s, Node *d, int rank,
+                                            int span) {
+  const uint64_t w[2] = {0, uint64_t(uint16_t(rank)) | uint64_t(span) << 16};
+  std::memcpy(static_cast<void *>(s), w, 16);
+  std::memcpy(static_cast<void *>(d), w, 16);
+}
+
 /// The second 8 bytes of a leaf node with an integer value: rank kLeaf,
 /// span 1, basis 0 (putNode's layout). One compare tests all three.
 constexpr uint64_t kLeafMeta = uint64_t(uint16_t(kLeaf)) | uint64_t(1) << 16;
@@ -1000,16 +1010,15 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
     return false;
   const int64_t x = lhs.d[0];
   Node *s, *d;
-  out.nodesForOverwrite(size_t(size), s, d);
-  s[0] = tupleNode(2, size);
-  d[0] = tupleNode(2, size);
+  out.nodeStorage(s, d); // size <= kInline; the count is set below
+  putTuple(s, d, 2, size);
   Extent e; // of (T, rest) unscaled: T's fits (a layout's), the rest's
   if (!scaledCopy(tv, x, s + 1, d + 1, &e))
     return false;
   int k = 1 + nt;
   if (rest.n > 1) {
-    s[k] = tupleNode(rest.n, rest.n + 1);
-    d[k++] = tupleNode(rest.n, rest.n + 1);
+    putTuple(s + k, d + k, rest.n, rest.n + 1);
+    ++k;
   }
   bool exact = true;
   for (int i = 0; i < rest.n; ++i, ++k) {
@@ -1017,9 +1026,11 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
     if (mulOverflows(rest.d[i], x, st))
       return false;
     exact &= e.addNonNegative(rest.s[i], rest.d[i]); // a complement's
-    s[k] = leafNode(rest.s[i]);
-    d[k] = leafNode(st);
+    putNode(s + k, rest.s[i]);
+    putNode(d + k, st);
   }
+  Node *ns, *nd;
+  out.inlineNodesForOverwrite(size_t(size), ns, nd);
   // (T, rest) of size S = size(A) and cosize S (terms S-1): the result's
   // terms are |x|*(S-1), A's own, and it fits as A does.
   const int64_t sizeA = fa.n == 0 || fa.s[fa.n - 1] == 1 ? 0 : lhs.s[0];
@@ -1659,36 +1670,49 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
 /// c = sa*da, c2 = db*sb, mode 0 is ((p,q):(u,v), [da:1, db/c:c,
 /// R:c2]) scaled by x0, R = ceil(s0/c2) (1 for s0 < c2), the size-1 modes
 /// of the complement dropped (1:0 when all are); mode 1 divideLeaves'
-/// closed form. Every pair value in [1, 2^20) (p, q, s0 >= 2) and |x0|
-/// < 2^20 bound every product below 2^61: one range check at the entry,
-/// none per node. Mode 0 keeps A_0's size and terms when c divides db and
-/// c2 divides s0 ((tile, complement) is then a bijection onto [0, s0));
+/// closed form. s0, p, q in [2, 2^20 + 2), u, v, s1, t in [1, 2^20 + 1),
+/// e in [0, 2^20) and x0, x1 in [-2^20, 2^20) bound every product below
+/// 2^61: one range check at the entry, none per node. Mode i keeps A_i's
+/// size and terms when its shapes multiply to s_i (for mode 0: c divides
+/// db and c2 divides s0, (tile, complement) a bijection onto [0, s0));
 /// otherwise the result's range is checked at the end. Declines anything
 /// else (divideLeafTiles takes it), and pairs whose complement's walk
 /// declines (db < c after sorting).
 /// Example: logical_divide((128,64):(1,128), ((4,8):(8,1),16:1))
 ///          = (((4,8),4),(16,4)):(((8,1),32),(128,2048)).
-[[gnu::noinline]] bool dividePairLeaf(const Layout &a, const Tiler &t,
-                                      Layout &out) {
+[[gnu::always_inline]] inline bool dividePairLeaf(const Layout &a,
+                                                  const Tiler &t, Layout &out) {
   constexpr uint64_t kPairMeta = 2 | uint64_t(3) << 16; // rank 2, span 3
-  constexpr int64_t kBound = int64_t(1) << 20;
+  constexpr uint64_t kBound = uint64_t(1) << 20;
   const Node *as = a.shape().nodes(), *ad = a.stride().nodes();
   uint64_t rootMeta;
   std::memcpy(&rootMeta, &as->rank, 8);
   if (rootMeta != kPairMeta || !isIntegerLeaf(ad[1]) || !isIntegerLeaf(ad[2]))
     return false; // A = (leaf, leaf), integer strides
-  const Tiler &t0 = t.modes[0];
+  const Tiler &t0 = t.modes[0], &t1 = t.modes[1];
   const Node *ts = t0.layout.shape().nodes(), *td = t0.layout.stride().nodes();
+  const Node &ls = *t1.layout.shape().nodes(), // a leaf as ld is
+      &ld = *t1.layout.stride().nodes();
   std::memcpy(&rootMeta, &ts->rank, 8);
   if (t0.kind != Tiler::Kind::Layout || rootMeta != kPairMeta ||
-      !isIntegerLeaf(td[1]) || !isIntegerLeaf(td[2]))
-    return false; // a pair's children are leaves (span 3)
+      !isIntegerLeaf(td[1]) || !isIntegerLeaf(td[2]) ||
+      t1.kind != Tiler::Kind::Layout || !isIntegerLeaf(ld))
+    return false; // a pair's children are leaves (span 3); tile 1 a leaf
   const int64_t s0 = as[1].value, x0 = ad[1].value, p = ts[1].value,
                 q = ts[2].value, u = td[1].value, v = td[2].value;
-  // One range check: all in [1, 2^20) (negatives wrap past it), then the
-  // lower bounds of complementPair's class; x0 in (-2^20, 2^20).
-  if (uint64_t(s0 | p | q | u | v) >= uint64_t(kBound) || s0 < 2 || p < 2 ||
-      q < 2 || u < 1 || v < 1 || uint64_t(x0 + kBound) >= uint64_t(2 * kBound))
+  const int64_t s1 = as[2].value, x1 = ad[2].value, te = ls.value,
+                ee = ld.value;
+  // One range check: each value less its lower bound (complementPair's
+  // class: shapes s0, p, q >= 2, strides u, v >= 1; s1, t >= 1, e >= 0)
+  // in [0, 2^20) (a value below its bound wraps past it), then x0, x1 in
+  // [-2^20, 2^20): a bitwise or of each group under a power of two, in
+  // unsigned arithmetic (no signed overflow).
+  const uint64_t above = (uint64_t(s0) - 2) | (uint64_t(p) - 2) |
+                         (uint64_t(q) - 2) | (uint64_t(u) - 1) |
+                         (uint64_t(v) - 1) | (uint64_t(s1) - 1) |
+                         (uint64_t(te) - 1) | uint64_t(ee);
+  if (above >= kBound ||
+      ((uint64_t(x0) + kBound) | (uint64_t(x1) + kBound)) >= 2 * kBound)
     return false;
   const bool ordered = u <= v;
   const int64_t sa = ordered ? p : q, da = ordered ? u : v,
@@ -1696,13 +1720,10 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
   const int64_t c = sa * da, n1 = db / c, c2 = db * sb;
   if (n1 == 0) // the complement's walk declines
     return false;
-  const int64_t rs = s0 >= c2 ? ceilDiv(s0, c2) : 1;
-  LeafQuotient q1{};
-  if (!leafQuotient(as[2], ad[2], t.modes[1], q1))
-    return false;
+  const int64_t rs = (s0 + c2 - 1) / c2; // s0, c2 >= 1: ceil, 1 for s0 < c2
   // The complement's modes, size 1 dropped (1:0 when all are).
   int64_t cs[3], cd[3];
-  int nc = 0;
+  ptrdiff_t nc = 0; // 64-bit indices: no sign extension per use
   cs[0] = da;
   cd[0] = x0;
   nc += da != 1;
@@ -1717,35 +1738,58 @@ bool divideModes(const Layout &a, const Tiler &t, Layout &out) {
     cd[0] = 0;
     nc = 1;
   }
-  const int n0 = 4 + nc + (nc > 1); // mode 0's nodes: 1 + n0 + 5 <= 14
+  const ptrdiff_t n0 = 4 + nc + (nc > 1); // mode 0's nodes: 1 + n0 + 5 <= 14
   static_assert(1 + 8 + 5 <= kInline);
   Node *s, *d;
-  out.nodesForOverwrite(kInline, s, d);
-  Node *s1 = s + 1 + n0, *d1 = d + 1 + n0;
-  const int n = 1 + n0 + writeQuotient(q1, s1, d1);
-  putNode(s, 0, 2, n);
-  putNode(d, 0, 2, n);
-  putNode(s + 1, 0, 2, n0);
-  putNode(d + 1, 0, 2, n0);
-  putNode(s + 2, 0, 2, 3);
-  putNode(d + 2, 0, 2, 3);
+  out.nodeStorage(s, d); // the count is set at the end
+  putTuple(s + 1, d + 1, 2, int(n0));
+  putTuple(s + 2, d + 2, 2, 3);
   putNode(s + 3, p);
   putNode(d + 3, u * x0);
   putNode(s + 4, q);
   putNode(d + 4, v * x0);
-  int k = 5;
+  ptrdiff_t k = 5;
   if (nc > 1) {
-    putNode(s + k, 0, nc, nc + 1);
-    putNode(d + k++, 0, nc, nc + 1);
+    putTuple(s + k, d + k, int(nc), int(nc) + 1);
+    ++k;
   }
-  for (int j = 0; j < nc; ++j, ++k) {
+  for (ptrdiff_t j = 0; j < nc; ++j, ++k) {
     putNode(s + k, cs[j]);
     putNode(d + k, cd[j]);
   }
-  out.truncateNodes(size_t(n));
-  const bool exact =
-      n1 * c == db && rs * c2 == s0 && quotientKeepsMode(q1, as[2].value);
-  return exact || fitsInt64(s, d, n);
+  // Mode 1 at k: (t:e*x1, rest), the rest s1:x1 where T's image is {0}
+  // (t == 1 or e == 0), else [e:x1, R:t*e*x1] with R = ceil(s1/(t*e)),
+  // size-1 modes dropped (1:0 when both are).
+  ptrdiff_t n1nodes = 3;
+  int64_t shapes1 = te; // the shapes' product, s1 when mode 1 keeps s1
+  putNode(s + k + 1, te);
+  putNode(d + k + 1, ee * x1);
+  if (te == 1 || ee == 0) {
+    putNode(s + k + 2, s1);
+    putNode(d + k + 2, s1 == 1 ? 0 : x1);
+    shapes1 *= s1;
+  } else {
+    const int64_t span1 = te * ee, r1 = (s1 + span1 - 1) / span1;
+    shapes1 = span1 * r1;
+    if (ee == 1 || r1 == 1) {
+      putNode(s + k + 2, ee == 1 ? r1 : ee);
+      putNode(d + k + 2, ee == 1 ? (r1 == 1 ? 0 : span1 * x1) : x1);
+    } else {
+      putTuple(s + k + 2, d + k + 2, 2, 3);
+      putNode(s + k + 3, ee);
+      putNode(d + k + 3, x1);
+      putNode(s + k + 4, r1);
+      putNode(d + k + 4, span1 * x1);
+      n1nodes = 5;
+    }
+  }
+  putTuple(s + k, d + k, 2, int(n1nodes));
+  const ptrdiff_t n = k + n1nodes;
+  putTuple(s, d, 2, int(n));
+  Node *ns, *nd;
+  out.inlineNodesForOverwrite(size_t(n), ns, nd);
+  const bool exact = n1 * c == db && rs * c2 == s0 && shapes1 == s1;
+  return exact || fitsInt64(s, d, int(n));
 }
 
 /// divideLeafModes past its leaf tiles (out of line: logical_divide pays
@@ -2326,8 +2370,8 @@ bool divideLeaf(const Layout &a, const Tiler &t, Layout &out) {
   // te_ >= 2 and s >= 1. When T's span divides s the shapes multiply to
   // s and the terms telescope to A's (s-1)*|d|: the result fits as A
   // does, with no range pass (quotientKeepsMode).
-  const int64_t q = s / te_, r = q + (s - q * te_ != 0);
-  const bool exact = s - q * te_ == 0;
+  const int64_t q = s / te_, rem = s % te_, r = q + (rem != 0); // one idiv
+  const bool exact = rem == 0;
   if (te == 1 || r == 1) { // one mode left, or none (1:0)
     ns[2] = leafNode(te == 1 ? r : te);
     nd[2] = leafNode(te == 1 ? (r == 1 ? 0 : rd) : d);
@@ -2921,7 +2965,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
   constexpr bool byMode = how == Group::ByMode;
   static_assert(!(byMode && Product), "by-mode products: productByMode");
   Node *s, *d;
-  out.nodesForOverwrite(kInline, s, d);
+  out.nodeStorage(s, d); // the count is set at the end
   const int tiles = 1 + (how != Group::Flat && !byMode);
   int k = byMode ? 1 : tiles + r + (how == Group::Zipped);
   bool exact = !Product;
@@ -3053,7 +3097,7 @@ groupLeavesInline(const Node *as, const Node *ad, const Tiler *tm, int r,
                                              : 2 * r + extra;
   putNode(&s[0], 0, rootRank, n);
   putNode(&d[0], 0, rootRank, n);
-  out.truncateNodes(size_t(n));
+  out.inlineNodesForOverwrite(size_t(n), s, d);
   if constexpr (Product) {
     for (int j = 0; j < nOthers; ++j)
       if (m.s[j].rank == kLeaf && !ext.add(m.s[j].value, m.d[j].value))
@@ -3165,10 +3209,11 @@ namespace {
 /// groupings: each mode's (tile, rest) in closed form (divideLeaves), A's
 /// modes past r copied. Declines results that could pass the inline
 /// nodes (1 + 5 per divided mode + A's other nodes; divideModes takes
-/// those) and anything groupLeavesInline declines, which dividePairLeaf
-/// (two leaf modes by (pair, leaf), tested after the leaf tiles so that
-/// those pay nothing for it) and then divideLeafTiles (tiles that are
-/// pairs of leaves among them) try. Returns the path that served,
+/// those) and anything groupLeavesInline declines. For two tiles, tile
+/// 0's rank picks the form first: a leaf the leaf tiles', a pair
+/// dividePairLeaf's (two leaf modes by (pair, leaf)), so neither pays for
+/// the other's decline; divideLeafTiles (tiles that are pairs of leaves
+/// among them) takes what both decline. Returns the path that served,
 /// Path::General where all declined.
 /// Example: logical_divide((64,32):(32,1), (8:1,4:1))
 ///          = ((8,8),(4,8)):((32,256),(1,4)).
@@ -3180,11 +3225,16 @@ Path divideLeafModes(const Layout &a, const Tiler &t, Layout &out) {
   constexpr Group by = Group::ByMode;
   const Tiler *tm = t.modes.data();
   if (t.modes.size() == 2) {
-    if (as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
-        groupLeavesInline<false, by, 2>(as, ad, tm, 2, out))
-      return Path::DivideLeafModes;
-    if (dividePairLeaf(a, t, out))
+    // Tile 0 a leaf: the leaf tiles' form; a pair: dividePairLeaf's (the
+    // leaf tiles' form declines it at its first tile).
+    const int16_t rank0 = tm->layout.shape().nodes()->rank;
+    if (rank0 == kLeaf) {
+      if (as->rank >= 2 && 1 + 4 * 2 + as->span - 1 <= kInline &&
+          groupLeavesInline<false, by, 2>(as, ad, tm, 2, out))
+        return Path::DivideLeafModes;
+    } else if (rank0 == 2 && dividePairLeaf(a, t, out)) {
       return Path::DividePairLeaf;
+    }
     return served(Path::DivideLeafModes, divideLeafTiles(a, t, out));
   }
   const size_t r = t.modes.size();
