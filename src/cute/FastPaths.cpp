@@ -1010,8 +1010,7 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
     return false;
   const int64_t x = lhs.d[0];
   Node *s, *d;
-  out.nodeStorage(s, d); // size <= kInline; the count is set below
-  putTuple(s, d, 2, size);
+  out.nodeStorage(s, d); // size <= kInline; the root and count last
   Extent e; // of (T, rest) unscaled: T's fits (a layout's), the rest's
   if (!scaledCopy(tv, x, s + 1, d + 1, &e))
     return false;
@@ -1029,6 +1028,7 @@ bool divideInto(View a, const Layout &tile, Writer &w) {
     putNode(s + k, rest.s[i]);
     putNode(d + k, st);
   }
+  putTuple(s, d, 2, size); // `out` reads as before until here
   Node *ns, *nd;
   out.inlineNodesForOverwrite(size_t(size), ns, nd);
   // (T, rest) of size S = size(A) and cosize S (terms S-1): the result's
