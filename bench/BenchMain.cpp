@@ -12,6 +12,9 @@
 //
 //   valgrind --tool=callgrind build/bench/lk_bench --calls composition_1 2000
 //
+// `--general-calls-each <n>` does the same for the general constructions
+// (GeneralAlgebraBench.cpp; scripts/general-instructions.sh).
+//
 //===----------------------------------------------------------------------===//
 
 #include "AlgebraCases.h"
@@ -21,6 +24,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+namespace lk::bench {
+int generalCallsEach(int64_t n);
+} // namespace lk::bench
 
 namespace {
 
@@ -49,6 +56,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "lk_bench: no algebra case named '%s'\n", argv[2]);
     return 2;
   }
+  if (argc == 3 && std::strcmp(argv[1], "--general-calls-each") == 0)
+    return lk::bench::generalCallsEach(std::atoll(argv[2]));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
