@@ -107,24 +107,45 @@ Layout general::coalesce(const Layout &l) {
 
 namespace {
 
-/// Applies `f` at the terminals of `profile` (CuTe's transform over a target
-/// profile): a leaf profile applies `f` to the whole layout; a tuple profile
-/// recurses into modes i < rank(profile) and keeps the other modes.
+/// Writes `l` with `f` applied at the terminals of the profile subtree at
+/// node k of `profile` (CuTe's transform over a target profile): a leaf
+/// applies `f` to the whole of `l`; a tuple recurses into modes
+/// i < its rank and keeps the other modes. The modes are read in place.
+template <class F>
+Status atProfileInto(const char *op, Ref l, const IntTuple &profile, size_t k,
+                     F f, Tree &out) {
+  const IntTuple::Node *p = profile.nodes() + k;
+  if (p->rank == IntTuple::kLeaf) {
+    out.subtree(f(l.layout()));
+    return Ok{};
+  }
+  if (size_t(p->rank) > l.rank())
+    return opError(op, "profile " + profile.subtree(k).str() +
+                           " has more modes than " + l.str());
+  out.open();
+  Ref m = l.first();
+  size_t c = k + 1; // the profile's mode i
+  for (size_t i = 0; i < l.rank(); ++i, m = m.next()) {
+    if (i < size_t(p->rank)) {
+      LK_CHECK(atProfileInto(op, m, profile, c, f, out));
+      c += profile.nodes()[c].span;
+    } else {
+      out.subtree(m);
+    }
+  }
+  out.close();
+  return Ok{};
+}
+
+/// `l` with `f` applied at the terminals of `profile`: f(l) for a leaf
+/// profile, else the modes written by atProfileInto, checked once.
 template <class F>
 Expected<Layout> atProfile(const char *op, const Layout &l,
                            const IntTuple &profile, F f) {
   if (profile.isLeaf())
     return f(l);
-  if (profile.rank() > l.rank())
-    return opError(op, "profile " + profile.str() + " has more modes than " +
-                           l.str());
-  ModeBuilder out;
-  for (size_t i = 0; i < profile.rank(); ++i) {
-    LK_TRY(Layout m, atProfile(op, l.mode(i), profile[i], f));
-    out.append(m);
-  }
-  for (size_t i = profile.rank(); i < l.rank(); ++i)
-    out.append(l.mode(i));
+  Tree out;
+  LK_CHECK(atProfileInto(op, l, profile, 0, f, out));
   return out.build();
 }
 

@@ -24,9 +24,184 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace lk::cute::detail {
+
+using Node = IntTuple::Node;
+
+/// A layout or one of its subtrees, read in place: the root nodes of its
+/// shape and of its stride (congruent pre-order arrays). The general
+/// constructions pass these instead of copying modes into layouts.
+struct Ref {
+  const Node *s = nullptr, *d = nullptr;
+  Ref() = default;
+  Ref(const Node *shape, const Node *stride) : s(shape), d(stride) {}
+  Ref(const Layout &l) : s(l.shape().nodes()), d(l.stride().nodes()) {}
+  size_t span() const { return s->span; }
+  bool isLeaf() const { return s->rank == IntTuple::kLeaf; }
+  /// Top-level modes; 1 for a leaf.
+  size_t rank() const { return isLeaf() ? 1 : size_t(s->rank); }
+  /// Mode 0 (a leaf is its own mode 0); next() steps to the next sibling.
+  Ref first() const { return isLeaf() ? *this : Ref(s + 1, d + 1); }
+  Ref next() const { return {s + s->span, d + d->span}; }
+  /// Mode i. @pre i < rank()
+  Ref mode(size_t i) const {
+    Ref m = first();
+    while (i-- > 0)
+      m = m.next();
+    return m;
+  }
+  bool hasBasis() const {
+    for (size_t k = 0; k < span(); ++k)
+      if (d[k].basis != 0)
+        return true;
+    return false;
+  }
+  /// Product of the shape's leaves (fits: a subtree of a valid layout).
+  int64_t size() const {
+    int64_t p = 1;
+    for (size_t k = 0; k < span(); ++k)
+      if (s[k].rank == IntTuple::kLeaf)
+        p *= s[k].value;
+    return p;
+  }
+  /// A copy as a layout (for diagnostics and the rare checks that
+  /// evaluate it).
+  Layout layout() const {
+    Layout l;
+    l.assignNodes(s, d, span());
+    return l;
+  }
+  std::string str() const { return layout().str(); }
+};
+
+/// Layout::cosize of `r` without a copy (the same diagnostics).
+inline Expected<int64_t> cosizeOf(Ref r) {
+  Arith ar;
+  int64_t hi = 0;
+  for (size_t k = 0; k < r.span(); ++k) {
+    if (r.d[k].basis != 0)
+      return r.layout().cosize();
+    if (r.s[k].rank == IntTuple::kLeaf)
+      hi = ar.add(hi, ar.mul(r.s[k].value - 1, absValue(r.d[k].value)));
+  }
+  hi = ar.add(hi, 1);
+  if (!ar.ok())
+    return r.layout().cosize();
+  return hi;
+}
+
+/// IntTuple::Builder's diagnostic for a result past the representable size,
+/// its own text (a builder holding one tuple of kMaxRank leaves reports it).
+/// Only for results that failed: the builder takes kMaxRank nodes.
+inline Diagnostic tooLargeDiagnostic() {
+  IntTuple::Builder b;
+  b.open();
+  for (int16_t k = 0; k < IntTuple::kMaxRank; ++k)
+    b.leaf(1);
+  b.close();
+  return b.check().error();
+}
+
+/// Shape and stride nodes written side by side in pre-order, readable
+/// while written: the one buffer a general construction writes its
+/// intermediate and final results into. check() applies the checks of
+/// Layout::fromBuilders once, on the nodes (with its diagnostics, built
+/// only on failure); build() then copies the nodes into the result.
+class Tree {
+public:
+  void open() {
+    bump();
+    stack_.push_back(uint32_t(s_.size()));
+    s_.push_back(Node{0, 0, 1, 0});
+    d_.push_back(Node{0, 0, 1, 0});
+  }
+  void close() {
+    const uint32_t at = stack_.back();
+    stack_.pop_back();
+    const size_t span = s_.size() - at;
+    if (span > IntTuple::kMaxNodes)
+      overflowAt(at);
+    s_[at].span = d_[at].span = uint16_t(span);
+  }
+  void leaf(int64_t shape, int64_t stride, uint32_t basis = 0) {
+    bump();
+    s_.push_back(Node{shape, IntTuple::kLeaf, 1, 0});
+    d_.push_back(Node{stride, IntTuple::kLeaf, 1, basis});
+  }
+  /// Appends `r` as the next child.
+  void subtree(Ref r) {
+    bump();
+    s_.append(r.s, r.span());
+    d_.append(r.d, r.span());
+  }
+  size_t count() const { return s_.size(); }
+  /// The subtree written at node k. @pre it is closed
+  Ref at(size_t k) const { return {s_.data() + k, d_.data() + k}; }
+  /// Layout::fromBuilders' checks on the nodes from k on (the last subtree
+  /// written, or all): representable, size and cosize within int64.
+  Status check(size_t k = 0) const {
+    const size_t n = count() - k;
+    size_t leaves = 0;
+    if (n > size_t(IntTuple::kMaxRank)) // fewer nodes bound the leaves
+      for (size_t i = k; i < k + n; ++i)
+        leaves += s_[i].rank == IntTuple::kLeaf;
+    if (overflow_ >= int64_t(k) || n > IntTuple::kMaxNodes ||
+        leaves > size_t(IntTuple::kMaxRank))
+      return tooLargeDiagnostic();
+    int64_t size = 1, reach = 1, term;
+    bool bad = false;
+    for (size_t i = k; i < k + n; ++i) {
+      if (s_[i].rank != IntTuple::kLeaf)
+        continue;
+      const int64_t sv = s_[i].value, dv = d_[i].value;
+      bad |= dv == std::numeric_limits<int64_t>::min() ||
+             mulOverflows(size, sv, size) ||
+             mulOverflows(sv - 1, absValue(dv), term) ||
+             addOverflows(reach, term, reach);
+      if (bad)
+        break;
+    }
+    if (bad) {
+      // The layout's own diagnostic (its text, which check failed).
+      IntTuple::Builder bs, bd;
+      bs.subtree(s_.data() + k);
+      bd.subtree(d_.data() + k);
+      return Layout::fromBuilders(bs, bd).error();
+    }
+    return Ok{};
+  }
+  /// The layout of all nodes, after check(); one object returned, built
+  /// in the caller's slot.
+  Expected<Layout> build() const {
+    Expected<Layout> r{std::in_place};
+    if (Status ok = check(); !ok) {
+      r = std::move(ok).error();
+      return r;
+    }
+    r->assignNodes(s_.data(), d_.data(), count());
+    return r;
+  }
+
+private:
+  /// Counts a new child of the innermost open tuple.
+  void bump() {
+    if (stack_.empty())
+      return;
+    const uint32_t at = stack_.back();
+    if (++s_[at].rank == IntTuple::kMaxRank)
+      overflowAt(at);
+    d_[at].rank = s_[at].rank;
+  }
+  /// The tuple at node `at` has too many modes or nodes; the subtrees
+  /// holding it are not representable.
+  void overflowAt(size_t at) { overflow_ = std::max(overflow_, int64_t(at)); }
+  SmallVector<Node, 32> s_, d_;
+  SmallVector<uint32_t, 8> stack_;
+  int64_t overflow_ = -1; // the last tuple node that overflowed
+};
 
 /// One flattened mode of a layout.
 struct Mode {
@@ -36,40 +211,31 @@ struct Mode {
 };
 using Modes = SmallVector<Mode, 16>;
 
-inline Modes flatModes(const Layout &l) {
+inline Modes flatModes(Ref l) {
   Modes out;
-  const IntTuple::Node *s = l.shape().nodes();
-  const IntTuple::Node *d = l.stride().nodes();
-  for (size_t k = 0, n = l.shape().nodeCount(); k < n; ++k)
-    if (s[k].rank == IntTuple::kLeaf)
-      out.push_back(Mode{s[k].value, d[k].value, d[k].basis});
+  for (size_t k = 0, n = l.span(); k < n; ++k)
+    if (l.s[k].rank == IntTuple::kLeaf)
+      out.push_back(Mode{l.s[k].value, l.d[k].value, l.d[k].basis});
   return out;
 }
 
-/// A flat layout from modes; a single mode gives an integer layout when
-/// `unwrapSingle` is set (CuTe's unwrap / integral results).
-/// Emits modes into builders: one leaf, or a flat tuple.
-inline void emitModes(const Modes &modes, bool unwrapSingle,
-                      IntTuple::Builder &shape, IntTuple::Builder &stride) {
+/// Writes flat modes: one leaf when `unwrapSingle` and there is one mode
+/// (CuTe's unwrap / integral results), else a flat tuple.
+inline void emitModes(const Modes &modes, bool unwrapSingle, Tree &out) {
   bool tuple = !(unwrapSingle && modes.size() == 1);
-  if (tuple) {
-    shape.open();
-    stride.open();
-  }
-  for (const Mode &m : modes) {
-    shape.leaf(m.shape);
-    stride.leaf(m.stride, m.basis);
-  }
-  if (tuple) {
-    shape.close();
-    stride.close();
-  }
+  if (tuple)
+    out.open();
+  for (const Mode &m : modes)
+    out.leaf(m.shape, m.stride, m.basis);
+  if (tuple)
+    out.close();
 }
 
+/// A flat layout from modes (see emitModes).
 inline Expected<Layout> fromModes(const Modes &modes, bool unwrapSingle) {
-  IntTuple::Builder shape, stride;
-  emitModes(modes, unwrapSingle, shape, stride);
-  return Layout::fromBuilders(shape, stride);
+  Tree out;
+  emitModes(modes, unwrapSingle, out);
+  return out.build();
 }
 
 /// "shape:stride" of flat modes, for diagnostics.
@@ -102,12 +268,12 @@ inline std::string modeStr(const Mode &m) {
 inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
                             bool &integral) {
   size_t r = modes.size();
-  if (r == 0) { // the empty layout (), like 1:0
-    integral = true;
-    return Modes{Mode{1, 0, 0}};
-  }
   Modes out; // built back to front, reversed at the end
   integral = true;
+  if (r == 0) { // the empty layout (), like 1:0
+    out.push_back(Mode{1, 0, 0});
+    return out;
+  }
   Mode front = modes[r - 1];
   if (keepLastExtent && front.shape == 1)
     front.shape = 2;
@@ -146,7 +312,7 @@ inline Expected<Layout> coalesceModes(const Modes &modes, bool keepLastExtent) {
 }
 
 /// Modes of filter(l): broadcast leaves dropped, then coalesced.
-inline Modes filteredModes(const Layout &l, bool &integral) {
+inline Modes filteredModes(Ref l, bool &integral) {
   Modes m = flatModes(l);
   for (Mode &x : m)
     if (x.stride == 0)
@@ -159,15 +325,15 @@ inline Modes filteredModes(const Layout &l, bool &integral) {
 //===----------------------------------------------------------------------===//
 
 struct Composer {
-  Modes lhs;                 // A after coalesce_x
-  bool lhsIntegral;          // A's coalesced form is an integer layout
-  const Layout *a = nullptr; // for diagnostics only; null when A is given
-                             // by its coalesced modes alone
+  Modes lhs;        // A after coalesce_x
+  bool lhsIntegral; // A's coalesced form is an integer layout
+  Ref a;            // for diagnostics only; null when A is given by its
+                    // coalesced modes alone
 
   std::string describeA() const {
     std::string coalesced = modesText(lhs, lhsIntegral);
-    return a ? "A = " + a->str() + ", coalesced: " + coalesced
-             : "A = " + coalesced;
+    return a.s ? "A = " + a.str() + ", coalesced: " + coalesced
+               : "A = " + coalesced;
   }
   /// For each coalesced mode of A but the last, the largest coordinate that
   /// B's leaves together can reach along it. Composing B leaf by leaf is
@@ -192,37 +358,29 @@ struct Composer {
     return Ok{};
   }
 
-  /// Composes A with B's subtree at (shape, stride) and appends the result
-  /// (a leaf, or a tuple following B's structure) to the builders.
-  Status compose(const IntTuple::Node *shape, const IntTuple::Node *stride,
-                 IntTuple::Builder &rs, IntTuple::Builder &rd) const {
-    if (shape->rank != IntTuple::kLeaf) {
-      rs.open();
-      rd.open();
-      const IntTuple::Node *si = shape + 1, *di = stride + 1;
-      for (int k = 0; k < shape->rank; ++k) {
-        LK_CHECK(compose(si, di, rs, rd));
-        si += si->span;
-        di += di->span;
-      }
-      rs.close();
-      rd.close();
+  /// Composes A with B's subtree `b` and appends the result (a leaf, or a
+  /// tuple following B's structure) to `out`.
+  Status compose(Ref b, Tree &out) const {
+    if (!b.isLeaf()) {
+      out.open();
+      Ref m = b.first();
+      for (int k = 0; k < b.s->rank; ++k, m = m.next())
+        LK_CHECK(compose(m, out));
+      out.close();
       return Ok{};
     }
-    if (stride->basis != 0)
+    if (b.d->basis != 0)
       return opError(
           "composition",
           "B's stride " +
-              IntTuple::leaf(stride->value, BasisPath::fromRaw(stride->basis))
-                  .str() +
+              IntTuple::leaf(b.d->value, BasisPath::fromRaw(b.d->basis)).str() +
               " is a basis stride; B must have "
               "integer strides");
-    return composeLeaf(shape->value, stride->value, rs, rd);
+    return composeLeaf(b.s->value, b.d->value, out);
   }
 
   /// Composes A with the single mode s:d of B.
-  Status composeLeaf(int64_t s, int64_t d, IntTuple::Builder &rs,
-                     IntTuple::Builder &rd) const {
+  Status composeLeaf(int64_t s, int64_t d, Tree &out) const {
     if (d < 0 && !lhsIntegral)
       // A negative step walks A's modes backwards; splitting it mode by
       // mode (and summing it with other modes of B) borrows across modes,
@@ -233,14 +391,12 @@ struct Composer {
                          "when A coalesces to a single mode")
           .note(describeA());
     if (d == 0) {
-      rs.leaf(s);
-      rd.leaf(0);
+      out.leaf(s, 0);
       return Ok{};
     }
     Arith ar;
     if (lhsIntegral) {
-      rs.leaf(s);
-      rd.leaf(ar.mul(d, lhs[0].stride), lhs[0].basis);
+      out.leaf(s, ar.mul(d, lhs[0].stride), lhs[0].basis);
       if (!ar.ok())
         return Arith::diagnostic("composition");
       return Ok{};
@@ -302,64 +458,40 @@ struct Composer {
           Mode{restShape, ar.mul(restStride, last.stride), last.basis});
     if (!ar.ok())
       return Arith::diagnostic("composition");
-    emitModes(result, /*unwrapSingle=*/true, rs, rd);
+    emitModes(result, /*unwrapSingle=*/true, out);
     return Ok{};
   }
 };
 
-inline Composer makeComposer(const Layout &a, const Modes &flat) {
+inline Composer makeComposer(Ref a, const Modes &flat) {
   Composer c;
   c.lhs = coalescedModes(flat, /*keepLastExtent=*/true, c.lhsIntegral);
-  c.a = &a;
+  c.a = a;
   c.reach.resize(c.lhs.size(), 0);
   return c;
 }
 
-inline Status requireIntegerStrides(const char *op, const Layout &l) {
-  if (l.hasBasisStrides())
+inline Status requireIntegerStrides(const char *op, Ref l) {
+  if (l.hasBasis())
     return opError(op, "layout " + l.str() +
                            " has basis strides; this operation needs "
                            "integer strides");
   return Ok{};
 }
 
-/// CuTe's append<R>: pads a layout to rank r with 1:0 modes. An integer
-/// layout counts as rank 1 and stays an integer layout when r == 1.
-inline Expected<Layout> padToRank(const Layout &l, size_t r) {
-  if (l.rank() >= r)
-    return l;
-  ModeBuilder modes;
-  for (size_t i = 0; i < l.rank(); ++i)
-    modes.append(l.mode(i));
-  while (modes.size() < r)
-    modes.append(Layout());
-  return modes.build();
-}
-
-/// Fails when the size of `l` does not fit in int64; results that combine
-/// the sizes of two inputs (divides, products) can overflow.
-inline Status checkSize(const char *op, const Layout &l) {
-  if (!l.shape().product())
-    return opError(op, "the size of the result " + l.shape().str() +
-                           " does not fit in 64 bits");
-  return Ok{};
-}
-
-/// Appends the modes a by-mode tiler makes of `a` to the builders: `_` keeps
-/// a mode, a layout tiler calls `apply`, a tuple tiler recurses; modes of
-/// `a` past the tiler are kept. Results are built in place, without a
-/// layout per mode.
+/// Appends the modes a by-mode tiler makes of `a` to `out`: `_` keeps a
+/// mode, a layout tiler calls `apply(mode, tiler, out)`, a tuple tiler
+/// recurses; modes of `a` past the tiler are kept (dropped unless
+/// `keepRest`). The modes are read in place.
 template <class Apply>
-inline Status byModeInto(const char *op, const Layout &a, const Tiler &t,
-                         bool keepRest, IntTuple::Builder &rs,
-                         IntTuple::Builder &rd, Apply apply) {
+inline Status byModeInto(const char *op, Ref a, const Tiler &t, bool keepRest,
+                         Tree &out, Apply apply) {
   switch (t.kind) {
   case Tiler::Kind::Keep:
-    rs.subtree(a.shape());
-    rd.subtree(a.stride());
+    out.subtree(a);
     return Ok{};
   case Tiler::Kind::Layout:
-    return apply(a, t, rs, rd);
+    return apply(a, t, out);
   case Tiler::Kind::Tuple:
     break;
   }
@@ -367,40 +499,31 @@ inline Status byModeInto(const char *op, const Layout &a, const Tiler &t,
     return opError(op, "the tiler has " + std::to_string(t.modes.size()) +
                            " modes but the layout " + a.str() + " has only " +
                            std::to_string(a.rank()));
-  rs.open();
-  rd.open();
+  out.open();
   size_t last = keepRest ? a.rank() : t.modes.size();
-  // Mode i of a tuple starts at pre-order node `at`; an integer layout is
-  // its own mode 0.
-  size_t at = a.shape().isLeaf() ? 0 : 1;
-  for (size_t i = 0; i < last; ++i) {
-    Layout mode = a.subtree(at);
-    at += a.shape().nodes()[at].span;
+  Ref mode = a.first(); // an integer layout is its own mode 0
+  for (size_t i = 0; i < last; ++i, mode = mode.next()) {
     if (i < t.modes.size()) {
-      LK_CHECK(byModeInto(op, mode, t.modes[i], keepRest, rs, rd, apply));
+      LK_CHECK(byModeInto(op, mode, t.modes[i], keepRest, out, apply));
     } else {
-      rs.subtree(mode.shape());
-      rd.subtree(mode.stride());
+      out.subtree(mode);
     }
   }
-  rs.close();
-  rd.close();
+  out.close();
   return Ok{};
 }
 
-/// Builds the result of byModeInto; its size must fit in int64.
+/// The result of byModeInto, checked once (Tree::check: its size and
+/// cosize fit in int64).
 template <class Apply>
 inline Expected<Layout> byModeResult(const char *op, const Layout &a,
                                      const Tiler &t, bool keepRest,
                                      Apply apply) {
   if (t.kind == Tiler::Kind::Keep)
     return a;
-  IntTuple::Builder rs, rd;
-  LK_CHECK(byModeInto(op, a, t, keepRest, rs, rd, apply));
-  Expected<Layout> r = Layout::fromBuilders(rs, rd);
-  if (r)
-    LK_CHECK(checkSize(op, *r));
-  return r;
+  Tree out;
+  LK_CHECK(byModeInto(op, a, t, keepRest, out, apply));
+  return out.build();
 }
 
 /// How the divides and products gather the rank-2 (tile, rest) modes of a
@@ -424,13 +547,12 @@ public:
   using Node = IntTuple::Node;
   /// Reads `l`; writes into `s` and `d`, which hold at least
   /// nodeBound(l, t) nodes.
-  Regrouper(const Layout &l, Node *s, Node *d)
-      : l_(l), in_(l.shape().nodes()), ind_(l.stride().nodes()), s_(s), d_(d) {}
+  Regrouper(Ref l, Node *s, Node *d) : in_(l.s), ind_(l.d), s_(s), d_(d) {}
 
   /// An upper bound on the nodes written for tiler `t`: the input's, and
   /// two wrapping tuples per tuple level of the tiler, and the root.
-  static size_t nodeBound(const Layout &l, const Tiler &t) {
-    return l.shape().nodeCount() + 2 * tupleLevels(t) + 1;
+  static size_t nodeBound(Ref l, const Tiler &t) {
+    return l.span() + 2 * tupleLevels(t) + 1;
   }
   /// The modes below node k fit tiler mode t (the checks of CuTe's zip2_by).
   Status check(const char *op, size_t k, const Tiler &t) const {
@@ -527,14 +649,18 @@ private:
     }
     child();
     const size_t span = in_[k].span;
-    std::memcpy(s_ + n_, in_ + k, span * sizeof(Node));
-    std::memcpy(d_ + n_, ind_ + k, span * sizeof(Node));
+    if (span <= 8) { // a call to memcpy costs more than a short copy
+      for (size_t i = 0; i < span; ++i) {
+        s_[n_ + i] = in_[k + i];
+        d_[n_ + i] = ind_[k + i];
+      }
+    } else {
+      std::memcpy(s_ + n_, in_ + k, span * sizeof(Node));
+      std::memcpy(d_ + n_, ind_ + k, span * sizeof(Node));
+    }
     n_ += span;
   }
-  std::string text(size_t k) const {
-    return l_.shape().subtree(k).str() + ":" + l_.stride().subtree(k).str();
-  }
-  const Layout &l_;
+  std::string text(size_t k) const { return Ref(in_ + k, ind_ + k).str(); }
   const Node *in_, *ind_;
   Node *s_, *d_;
   size_t n_ = 0;
@@ -542,16 +668,16 @@ private:
   bool tooWide_ = false;
 };
 
-/// `l` (a by-mode divide or product by `t`) regrouped as `how` says;
-/// `op` names the operation in diagnostics. The same leaves in another
-/// grouping: size and cosize are those of `l`, so only the representable
-/// size is checked.
-inline Expected<Layout> regroupByTiler(const char *op, const Layout &l,
-                                       const Tiler &t, Regroup how) {
+/// `l` (a by-mode divide or product by `t`, checked) regrouped as `how`
+/// says, written straight into the result; `op` names the operation in
+/// diagnostics. The same leaves in another grouping: size and cosize are
+/// those of `l`, so only the representable size is checked.
+inline Expected<Layout> regroupByTiler(const char *op, Ref l, const Tiler &t,
+                                       Regroup how) {
   if (t.kind != Tiler::Kind::Tuple && how == Regroup::Zipped) {
     Regrouper g(l, nullptr, nullptr);
     LK_CHECK(g.check(op, 0, t));
-    return l;
+    return l.layout();
   }
   // Written in place in the caller's result.
   Expected<Layout> r{std::in_place};
@@ -579,9 +705,9 @@ struct FlatLayout {
 /// complement(l, cotarget) where the cotarget is given by its leaves (only
 /// they matter: CuTe's ceil_div fold through nested modes equals the fold
 /// through the leaves), as flat modes; the divides and products build on
-/// it (Composition.cpp). @pre every leaf >= 1
-Expected<FlatLayout> complementModes(const Layout &l, const int64_t *cotarget,
-                                     size_t cotargetLeaves);
+/// it (Composition.cpp). Written into `out`. @pre every leaf >= 1
+Status complementModes(Ref l, const int64_t *cotarget, size_t cotargetLeaves,
+                       FlatLayout &out);
 
 } // namespace lk::cute::detail
 

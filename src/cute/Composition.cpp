@@ -34,34 +34,33 @@ using namespace detail;
 
 namespace {
 
-/// A o B appended to the builders (B's structure).
-Status composeInto(const Layout &a, const Layout &b, IntTuple::Builder &rs,
-                   IntTuple::Builder &rd) {
-  if (b.hasBasisStrides())
+/// A o B appended to `out` (B's structure).
+Status composeInto(Ref a, Ref b, Tree &out) {
+  if (b.hasBasis())
     return opError("composition", "B = " + b.str() +
                                       " has basis strides; B must have "
                                       "integer strides");
   Composer c = makeComposer(a, flatModes(a));
-  LK_CHECK(c.compose(b.shape().nodes(), b.stride().nodes(), rs, rd));
+  LK_CHECK(c.compose(b, out));
   return c.checkDistributive([&] { return b.str(); });
 }
 
 /// composition with a layout tiler: a bare integer n composes as n:1 (also
 /// for n == 1), as CuTe does.
-Status composeTilerInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
-                        IntTuple::Builder &rd) {
-  if (t.integer)
-    return composeInto(a, Layout::unchecked(t.layout.shape(), IntTuple(1)), rs,
-                       rd);
-  return composeInto(a, t.layout, rs, rd);
+Status composeTilerInto(Ref a, const Tiler &t, Tree &out) {
+  if (t.integer) {
+    const Node one{1, IntTuple::kLeaf, 1, 0};
+    return composeInto(a, Ref(t.layout.shape().nodes(), &one), out);
+  }
+  return composeInto(a, t.layout, out);
 }
 
 } // namespace
 
 Expected<Layout> general::composition(const Layout &a, const Layout &b) {
-  IntTuple::Builder rs, rd;
-  LK_CHECK(composeInto(a, b, rs, rd));
-  return Layout::fromBuilders(rs, rd);
+  Tree out;
+  LK_CHECK(composeInto(a, b, out));
+  return out.build();
 }
 
 Expected<Layout> general::composition(const Layout &a, const Tiler &t) {
@@ -70,9 +69,8 @@ Expected<Layout> general::composition(const Layout &a, const Tiler &t) {
                       composeTilerInto);
 }
 
-Expected<FlatLayout> detail::complementModes(const Layout &l,
-                                             const int64_t *cotarget,
-                                             size_t cotargetLeaves) {
+Status detail::complementModes(Ref l, const int64_t *cotarget,
+                               size_t cotargetLeaves, FlatLayout &out) {
   LK_CHECK(requireIntegerStrides("complement", l));
   bool filteredIntegral;
   Modes modes = filteredModes(l, filteredIntegral);
@@ -89,13 +87,11 @@ Expected<FlatLayout> detail::complementModes(const Layout &l,
     if (!ar.ok())
       return Arith::diagnostic("complement");
     // compact(total): total:1, or 1:0 for a cotarget of 1.
-    return FlatLayout{Modes{Mode{total, total == 1 ? 0 : 1, 0}}, true};
+    out.modes.clear();
+    out.modes.push_back(Mode{total, total == 1 ? 0 : 1, 0});
+    out.integral = true;
+    return Ok{};
   }
-  Arith ar;
-  Modes result;
-  SmallVector<int64_t, 16> resultStride;
-  resultStride.push_back(1);
-  Modes rest = modes;
   auto nonInjective = [&](const Mode &m, int64_t prev) {
     return opError("complement",
                    "the modes of " + l.str() + " do not nest: mode " +
@@ -104,25 +100,24 @@ Expected<FlatLayout> detail::complementModes(const Layout &l,
                        " covered by its smaller-stride modes (CuTe: "
                        "non-injective layout detected)");
   };
-  while (rest.size() > 1) {
-    size_t minIdx = 0;
-    for (size_t k = 1; k < rest.size(); ++k)
-      if (rest[k].stride < rest[minIdx].stride)
-        minIdx = k;
-    Mode m = rest[minIdx];
-    int64_t newShape = m.stride / resultStride.back();
+  // CuTe takes the modes one at a time, the first of the smallest stride
+  // each time: ascending strides, ties in their order (a stable sort).
+  for (size_t i = 1; i < modes.size(); ++i)
+    for (size_t j = i; j > 0 && modes[j].stride < modes[j - 1].stride; --j)
+      std::swap(modes[j], modes[j - 1]);
+  // Each mode m adds the mode (m.stride / covered):covered, where covered
+  // (the stride the result has reached) becomes m.shape * m.stride.
+  Arith ar;
+  Modes result;
+  int64_t covered = 1;
+  for (const Mode &m : modes) {
+    int64_t newShape = m.stride / covered;
     if (newShape == 0)
-      return nonInjective(m, resultStride.back());
-    result.push_back(Mode{newShape, resultStride.back(), 0});
-    resultStride.push_back(ar.mul(m.stride, m.shape));
-    rest.erase(minIdx);
+      return nonInjective(m, covered);
+    result.push_back(Mode{newShape, covered, 0});
+    covered = ar.mul(m.stride, m.shape);
   }
-  const Mode &m = rest[0];
-  int64_t newShape = m.stride / resultStride.back();
-  if (newShape == 0)
-    return nonInjective(m, resultStride.back());
-  result.push_back(Mode{newShape, resultStride.back(), 0});
-  int64_t newStride = ar.mul(m.stride, m.shape);
+  const int64_t newStride = covered;
   if (!ar.ok())
     return Arith::diagnostic("complement");
   // rest = size(ceil_div(cotarget, newStride)): CuTe folds the divisor
@@ -136,16 +131,16 @@ Expected<FlatLayout> detail::complementModes(const Layout &l,
   if (!ar.ok())
     return Arith::diagnostic("complement");
   result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
-  FlatLayout out;
   out.modes = coalescedModes(result, /*keepLastExtent=*/false, out.integral);
-  return out;
+  return Ok{};
 }
 
 namespace {
 
 Expected<Layout> complementImpl(const Layout &l, const int64_t *cotarget,
                                 size_t cotargetLeaves) {
-  LK_TRY(FlatLayout c, complementModes(l, cotarget, cotargetLeaves));
+  FlatLayout c;
+  LK_CHECK(complementModes(l, cotarget, cotargetLeaves, c));
   return fromModes(c.modes, c.integral);
 }
 

@@ -38,8 +38,7 @@ using namespace detail;
 namespace {
 
 /// logical_divide(A, T) for a layout T, appended as one (tile, rest) mode.
-Status divideInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
-                  IntTuple::Builder &rd) {
+Status divideInto(Ref a, const Tiler &t, Tree &out) {
   const Layout &tile = t.layout;
   // rest = complement(T, shape(coalesce(A))), then A o (T, rest), composed
   // mode by mode into one result without building (T, rest).
@@ -47,32 +46,27 @@ Status divideInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
   Composer c = makeComposer(a, flat);
   // coalesce(A) equals the composer's coalesce_x(A) unless A ends in a
   // size-1 mode, which coalesce_x keeps to remember its stride.
-  bool integral;
+  const Modes *ca = &c.lhs;
   Modes plain;
-  bool endsInOne = !flat.empty() && flat.back().shape == 1;
-  if (endsInOne)
+  if (!flat.empty() && flat.back().shape == 1) {
+    bool integral;
     plain = coalescedModes(flat, false, integral);
-  const Modes &ca = endsInOne ? plain : c.lhs;
+    ca = &plain;
+  }
   SmallVector<int64_t, 16> cotarget;
-  for (const Mode &m : ca)
+  for (const Mode &m : *ca)
     cotarget.push_back(m.shape);
-  LK_TRY(FlatLayout rest,
-         complementModes(tile, cotarget.data(), cotarget.size()));
-  rs.open();
-  rd.open();
-  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), rs, rd));
-  if (!rest.integral) {
-    rs.open();
-    rd.open();
-  }
+  FlatLayout rest;
+  LK_CHECK(complementModes(tile, cotarget.data(), cotarget.size(), rest));
+  out.open();
+  LK_CHECK(c.compose(tile, out));
+  if (!rest.integral)
+    out.open();
   for (const Mode &m : rest.modes)
-    LK_CHECK(c.composeLeaf(m.shape, m.stride, rs, rd));
-  if (!rest.integral) {
-    rs.close();
-    rd.close();
-  }
-  rs.close();
-  rd.close();
+    LK_CHECK(c.composeLeaf(m.shape, m.stride, out));
+  if (!rest.integral)
+    out.close();
+  out.close();
   LK_CHECK(c.checkDistributive([&] {
     return "(" + tile.str() + ", " + modesText(rest.modes, rest.integral) + ")";
   }));
@@ -85,19 +79,42 @@ Expected<Layout> general::logical_divide(const Layout &a, const Tiler &t) {
   return byModeResult("logical_divide", a, t, /*keepRest=*/true, divideInto);
 }
 
+namespace {
+
+/// The public by-mode divide or product `op` of `a` by `t` (a closed form
+/// where one takes the operands, else the general construction; checked
+/// once, where it is written), regrouped as `how` says straight from its
+/// nodes into the result; `group` names the grouping in diagnostics.
+/// Zipped by a layout tiler, the result is the (tile, rest) pair itself,
+/// returned as it is (one object, built in the caller's slot).
+template <class Op>
+Expected<Layout> grouped(Op op, const char *group, const Layout &a,
+                         const Tiler &t, Regroup how) {
+  if (t.kind != Tiler::Kind::Tuple && how == Regroup::Zipped) {
+    Expected<Layout> by = op(a, t);
+    if (by)
+      if (Status ok = Regrouper(*by, nullptr, nullptr).check(group, 0, t); !ok)
+        by = std::move(ok).error();
+    return by;
+  }
+  Expected<Layout> by = op(a, t);
+  if (!by)
+    return std::move(by).error();
+  return regroupByTiler(group, *by, t, how);
+}
+
+} // namespace
+
 Expected<Layout> general::zipped_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, cute::logical_divide(a, t));
-  return regroupByTiler("zipped_divide", d, t, Regroup::Zipped);
+  return grouped(cute::logical_divide, "zipped_divide", a, t, Regroup::Zipped);
 }
 
 Expected<Layout> general::tiled_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, cute::logical_divide(a, t));
-  return regroupByTiler("zipped_divide", d, t, Regroup::Tiled);
+  return grouped(cute::logical_divide, "zipped_divide", a, t, Regroup::Tiled);
 }
 
 Expected<Layout> general::flat_divide(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout d, cute::logical_divide(a, t));
-  return regroupByTiler("zipped_divide", d, t, Regroup::Flat);
+  return grouped(cute::logical_divide, "zipped_divide", a, t, Regroup::Flat);
 }
 
 namespace {
@@ -119,9 +136,9 @@ constexpr int64_t kProductCheckLimit = int64_t(1) << 22;
 /// Example: A = (3,4):(1,5), comp = 2:20: cosize 18 <= 20, so 3:1 continues
 /// to 3:20 and ((3,4),3):((1,5),20) is exact; A = (3,5):(3,17), comp = 3:1:
 /// 4:1 puts a copy at 3, where A(1,0) = 3 already is.
-Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
-                           int64_t compSize, int64_t cosB, const Layout &tile,
-                           const Layout &rest) {
+Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
+                           int64_t compSize, int64_t cosB, Ref tileRef,
+                           Ref restRef) {
   if (cosB <= compSize || comp.empty())
     return Ok{};
   Arith ar;
@@ -130,6 +147,9 @@ Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
     below = ar.add(below, ar.mul(comp[k].shape - 1, absValue(comp[k].stride)));
   if (ar.ok() && below <= absValue(comp.back().stride))
     return Ok{};
+  // Compared point by point: the operands as layouts, to evaluate them.
+  const Layout a = aRef.layout(), tile = tileRef.layout(),
+               rest = restRef.layout();
   int64_t na = a.size(), nr = rest.size();
   int64_t work;
   if (mulOverflows(na, nr, work) || work > kProductCheckLimit)
@@ -185,16 +205,16 @@ Status checkCopiesDisjoint(const Layout &a, int64_t cosA, const Modes &comp,
 /// logical_product(A, B) for a layout B, appended as one (A, rest) mode:
 /// rest = complement(A, size(A)*cosize(B)) o B, with B's image allowed past
 /// the complement (the composition continues along its last mode) as long
-/// as the copies of A do not overlap.
-Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
-                   IntTuple::Builder &rd) {
-  const Layout &tile = t.layout;
+/// as the copies of A do not overlap. rest is composed in place after A
+/// and checked there as a layout of its own.
+Status productOf(Ref a, Ref tile, Tree &out) {
   LK_CHECK(requireIntegerStrides("logical_product", a));
   LK_CHECK(requireIntegerStrides("logical_product", tile));
-  LK_TRY(int64_t cosz, tile.cosize());
-  LK_TRY(int64_t cosA, a.cosize());
+  LK_TRY(int64_t cosz, cosizeOf(tile));
+  LK_TRY(int64_t cosA, cosizeOf(a));
   LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
-  LK_TRY(FlatLayout comp, complementModes(a, &target, 1));
+  FlatLayout comp;
+  LK_CHECK(complementModes(a, &target, 1, comp));
   int64_t compSize = 1;
   for (const Mode &m : comp.modes)
     compSize *= m.shape; // at most the cotarget
@@ -202,20 +222,20 @@ Status productInto(const Layout &a, const Tiler &t, IntTuple::Builder &rs,
   Composer c;
   c.lhs = coalescedModes(comp.modes, /*keepLastExtent=*/true, c.lhsIntegral);
   c.reach.resize(c.lhs.size(), 0);
-  IntTuple::Builder bs, bd;
-  LK_CHECK(c.compose(tile.shape().nodes(), tile.stride().nodes(), bs, bd));
+  out.open();
+  out.subtree(a);
+  const size_t restAt = out.count();
+  LK_CHECK(c.compose(tile, out));
   LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
-  LK_TRY(Layout rest, Layout::fromBuilders(bs, bd));
-  LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, tile, rest));
-  rs.open();
-  rd.open();
-  rs.subtree(a.shape());
-  rd.subtree(a.stride());
-  rs.subtree(rest.shape());
-  rd.subtree(rest.stride());
-  rs.close();
-  rd.close();
+  LK_CHECK(out.check(restAt));
+  LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, tile,
+                               out.at(restAt)));
+  out.close();
   return Ok{};
+}
+
+Status productInto(Ref a, const Tiler &t, Tree &out) {
+  return productOf(a, t.layout, out);
 }
 
 } // namespace
@@ -225,46 +245,79 @@ Expected<Layout> general::logical_product(const Layout &a, const Tiler &t) {
 }
 
 Expected<Layout> general::zipped_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, cute::logical_product(a, t));
-  return regroupByTiler("zipped_product", p, t, Regroup::Zipped);
+  return grouped(cute::logical_product, "zipped_product", a, t,
+                 Regroup::Zipped);
 }
 
 Expected<Layout> general::tiled_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, cute::logical_product(a, t));
-  return regroupByTiler("zipped_product", p, t, Regroup::Tiled);
+  return grouped(cute::logical_product, "zipped_product", a, t, Regroup::Tiled);
 }
 
 Expected<Layout> general::flat_product(const Layout &a, const Tiler &t) {
-  LK_TRY(Layout p, cute::logical_product(a, t));
-  return regroupByTiler("zipped_product", p, t, Regroup::Flat);
+  return grouped(cute::logical_product, "zipped_product", a, t, Regroup::Flat);
 }
 
 namespace {
 
+/// CuTe's append<R>: `l` padded to rank r with 1:0 modes, written into
+/// `pad` when its rank is below r (an integer layout counts as rank 1 and
+/// stays one when r == 1); the padded layout, read in place.
+Expected<Ref> padToRank(const Layout &l, size_t r, Tree &pad) {
+  if (l.rank() >= r)
+    return Ref(l);
+  pad.open();
+  Ref m = Ref(l).first();
+  for (size_t i = 0; i < l.rank(); ++i, m = m.next())
+    pad.subtree(m);
+  for (size_t i = l.rank(); i < r; ++i)
+    pad.leaf(1, 0);
+  pad.close();
+  LK_CHECK(pad.check());
+  return pad.at(0);
+}
+
+/// blocked_product (A', X) and raked_product (X, A') of the product
+/// (A', X) = logical_product(A', B'), A' and B' padded to a common rank:
+/// with (first, second) the pair in that order, an integer first gives the
+/// single mode ((first, second)); a tuple pairs mode i of both,
+/// ((first_0, second_0), (first_1, second_1), ...), which needs the
+/// second to be a tuple of the same rank. The padding, the product and
+/// the pairing are written into node buffers and checked as each layout
+/// was (the same diagnostics); the result is copied once.
+/// Example: blocked_product((8,8):(8,1), (4,2):(1,4))
+///          = ((8,4),(8,2)):((8,64),(1,256)).
 Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
-  size_t r = std::max(a.rank(), b.rank());
-  LK_TRY(Layout pa, padToRank(a, r));
-  LK_TRY(Layout pb, padToRank(b, r));
-  LK_TRY(Layout p, general::logical_product(pa, Tiler::of(pb)));
-  // CuTe zips (first, second) = (A', X) for blocked and (X, A') for raked:
-  // an integer first layout gives the single mode (first, second); a tuple
-  // pairs mode i of both, which needs the second to be a tuple as well.
-  Layout first = raked ? p.mode(1) : p.mode(0);
-  Layout second = raked ? p.mode(0) : p.mode(1);
-  if (first.shape().isLeaf()) {
-    LK_TRY(Layout pair, makeLayout({first, second}));
-    return makeLayout({pair});
+  const size_t r = std::max(a.rank(), b.rank());
+  Tree padA, padB, p;
+  LK_TRY(Ref pa, padToRank(a, r, padA));
+  LK_TRY(Ref pb, padToRank(b, r, padB));
+  LK_CHECK(productOf(pa, pb, p));
+  LK_CHECK(p.check());
+  const Ref product = p.at(0), x = product.first().next();
+  const Ref first = raked ? x : product.first();
+  const Ref second = raked ? product.first() : x;
+  Tree out;
+  out.open();
+  if (first.isLeaf()) {
+    out.open();
+    out.subtree(first);
+    out.subtree(second);
+    out.close();
+  } else {
+    if (second.isLeaf() || second.rank() != first.rank())
+      return opError(raked ? "raked_product" : "blocked_product",
+                     "cannot pair the modes of " + first.str() + " with " +
+                         second.str() + ": ranks differ");
+    Ref f = first.first(), g = second.first();
+    for (size_t i = 0; i < first.rank(); ++i, f = f.next(), g = g.next()) {
+      out.open();
+      out.subtree(f);
+      out.subtree(g);
+      out.close();
+    }
   }
-  if (second.shape().isLeaf() || second.rank() != first.rank())
-    return opError(raked ? "raked_product" : "blocked_product",
-                   "cannot pair the modes of " + first.str() + " with " +
-                       second.str() + ": ranks differ");
-  ModeBuilder modes;
-  for (size_t i = 0; i < first.rank(); ++i) {
-    LK_TRY(Layout pair, makeLayout({first.mode(i), second.mode(i)}));
-    modes.append(pair);
-  }
-  return modes.build();
+  out.close();
+  return out.build();
 }
 
 } // namespace
