@@ -115,8 +115,9 @@ public:
   void open() {
     bump();
     stack_.push_back(uint32_t(s_.size()));
-    s_.push_back(Node{0, 0, 1, 0});
-    d_.push_back(Node{0, 0, 1, 0});
+    Node *s, *d;
+    grow(1, s, d);
+    *s = *d = Node{0, 0, 1, 0};
   }
   void close() {
     const uint32_t at = stack_.back();
@@ -128,21 +129,34 @@ public:
   }
   void leaf(int64_t shape, int64_t stride, uint32_t basis = 0) {
     bump();
-    s_.push_back(Node{shape, IntTuple::kLeaf, 1, 0});
-    d_.push_back(Node{stride, IntTuple::kLeaf, 1, basis});
+    Node *s, *d;
+    grow(1, s, d);
+    *s = Node{shape, IntTuple::kLeaf, 1, 0};
+    *d = Node{stride, IntTuple::kLeaf, 1, basis};
   }
   /// Appends `r` as the next child.
   void subtree(Ref r) {
     bump();
-    s_.append(r.s, r.span());
-    d_.append(r.d, r.span());
+    const size_t c = r.span();
+    Node *s, *d;
+    grow(c, s, d);
+    if (c <= 8) { // a call to memcpy costs more than a short copy
+      for (size_t k = 0; k < c; ++k) {
+        s[k] = r.s[k];
+        d[k] = r.d[k];
+      }
+    } else {
+      std::memcpy(s, r.s, c * sizeof(Node));
+      std::memcpy(d, r.d, c * sizeof(Node));
+    }
   }
   size_t count() const { return s_.size(); }
   /// The subtree written at node k. @pre it is closed
   Ref at(size_t k) const { return {s_.data() + k, d_.data() + k}; }
   /// Layout::fromBuilders' checks on the nodes from k on (the last subtree
   /// written, or all): representable, size and cosize within int64.
-  Status check(size_t k = 0) const {
+  /// With `sizeOnly`, only the representable size.
+  Status check(size_t k = 0, bool sizeOnly = false) const {
     const size_t n = count() - k;
     size_t leaves = 0;
     if (n > size_t(IntTuple::kMaxRank)) // fewer nodes bound the leaves
@@ -151,6 +165,8 @@ public:
     if (overflow_ >= int64_t(k) || n > IntTuple::kMaxNodes ||
         leaves > size_t(IntTuple::kMaxRank))
       return tooLargeDiagnostic();
+    if (sizeOnly)
+      return Ok{};
     int64_t size = 1, reach = 1, term;
     bool bad = false;
     for (size_t i = k; i < k + n; ++i) {
@@ -173,19 +189,29 @@ public:
     }
     return Ok{};
   }
-  /// The layout of all nodes, after check(); one object returned, built
-  /// in the caller's slot.
-  Expected<Layout> build() const {
+  /// The layout of all nodes, after check() (only its representable size
+  /// when `rangeChecked`: the leaves are those of a layout checked
+  /// before); one object returned, built in the caller's slot.
+  Expected<Layout> build(bool rangeChecked = false) const {
     Expected<Layout> r{std::in_place};
-    if (Status ok = check(); !ok) {
+    if (Status ok = check(0, rangeChecked); !ok) {
       r = std::move(ok).error();
       return r;
     }
-    r->assignNodes(s_.data(), d_.data(), count());
+    Node *s, *d;
+    r->nodesForOverwrite(count(), s, d);
+    std::memcpy(s, s_.data(), count() * sizeof(Node));
+    std::memcpy(d, d_.data(), count() * sizeof(Node));
     return r;
   }
 
 private:
+  /// Room for c more nodes at the end; s and d point at them.
+  void grow(size_t c, Node *&s, Node *&d) {
+    const size_t n = s_.size();
+    s = s_.resizeForOverwrite(n + c) + n;
+    d = d_.resizeForOverwrite(n + c) + n;
+  }
   /// Counts a new child of the innermost open tuple.
   void bump() {
     if (stack_.empty())
@@ -597,6 +623,46 @@ public:
     if (wrap)
       close();
   }
+  /// check, tiles and rests at the root in one pass for a tuple tiler of
+  /// layouts and `_` (a tile per mode, no nesting): mode j < r of the
+  /// input is (tile_j, rest_j), modes past r go with the rests. The same
+  /// checks in the same order, and the same nodes.
+  Status flat(const char *op, const Tiler &t, Regroup how) {
+    const size_t r = t.modes.size(), rk = rank(0);
+    if (rk < r)
+      return opError(op, "layout " + text(0) +
+                             " has fewer modes than the tiler " + t.str());
+    for (size_t j = 0, c = 1; j < r; ++j, c += in_[c].span)
+      if (rank(c) != 2)
+        return opError(op, "expected a rank-2 (tile, rest) mode but found " +
+                               text(c));
+    open();
+    const bool wrapTiles = !(how == Regroup::Flat && r > 1);
+    if (wrapTiles)
+      open();
+    for (size_t j = 0, c = 1; j < r; ++j, c += in_[c].span)
+      copy(c + 1, false);
+    if (wrapTiles)
+      close();
+    const bool wrapRests = !(how != Regroup::Zipped && rk > 1);
+    if (wrapRests)
+      open();
+    for (size_t j = 0, c = 1; j < rk; ++j, c += in_[c].span)
+      copy(j < r ? c + 1 + in_[c + 1].span : c, false);
+    if (wrapRests)
+      close();
+    close();
+    return Ok{};
+  }
+  /// A tuple tiler whose modes are layouts or `_` (flat's case).
+  static bool isFlat(const Tiler &t) {
+    if (t.kind != Tiler::Kind::Tuple)
+      return false;
+    for (const Tiler &m : t.modes)
+      if (m.kind == Tiler::Kind::Tuple)
+        return false;
+    return true;
+  }
   void open() {
     child();
     open_.push_back(uint32_t(n_));
@@ -679,20 +745,27 @@ inline Expected<Layout> regroupByTiler(const char *op, Ref l, const Tiler &t,
     LK_CHECK(g.check(op, 0, t));
     return l.layout();
   }
-  // Written in place in the caller's result.
+  // Written in place in the caller's result (one object returned).
   Expected<Layout> r{std::in_place};
   IntTuple::Node *s, *d;
   r->nodesForOverwrite(Regrouper::nodeBound(l, t), s, d);
   Regrouper g(l, s, d);
-  LK_CHECK(g.check(op, 0, t));
-  g.open();
-  g.tiles(0, t, how == Regroup::Flat);
-  g.rests(0, t, how != Regroup::Zipped);
-  g.close();
-  if (g.count() > IntTuple::kMaxNodes || !g.representable())
-    return opError(op, "the result of " + l.str() +
-                           " regrouped exceeds the representable size");
-  r->nodesForOverwrite(g.count(), s, d);
+  Status ok = Ok{};
+  if (Regrouper::isFlat(t)) {
+    ok = g.flat(op, t, how);
+  } else if ((ok = g.check(op, 0, t))) {
+    g.open();
+    g.tiles(0, t, how == Regroup::Flat);
+    g.rests(0, t, how != Regroup::Zipped);
+    g.close();
+  }
+  if (ok && (g.count() > IntTuple::kMaxNodes || !g.representable()))
+    ok = opError(op, "the result of " + l.str() +
+                         " regrouped exceeds the representable size");
+  if (!ok)
+    r = std::move(ok).error();
+  else
+    r->nodesForOverwrite(g.count(), s, d);
   return r;
 }
 

@@ -106,23 +106,29 @@ Status detail::complementModes(Ref l, const int64_t *cotarget,
     for (size_t j = i; j > 0 && modes[j].stride < modes[j - 1].stride; --j)
       std::swap(modes[j], modes[j - 1]);
   // Each mode m adds the mode (m.stride / covered):covered, where covered
-  // (the stride the result has reached) becomes m.shape * m.stride.
+  // (the stride the result has reached) becomes m.shape * m.stride; the
+  // last, rest = size(ceil_div(cotarget, covered)):covered, covers the
+  // cotarget. CuTe coalesces these modes, which only drops those of size
+  // 1: each mode ends at (m.stride / covered) * covered <= m.stride, before
+  // the next stride m.stride * m.shape (m.shape >= 2), so none merge. One
+  // mode left is an integer layout; none is 1:0.
   Arith ar;
-  Modes result;
+  Modes &result = out.modes;
+  result.clear();
   int64_t covered = 1;
   for (const Mode &m : modes) {
     int64_t newShape = m.stride / covered;
     if (newShape == 0)
       return nonInjective(m, covered);
-    result.push_back(Mode{newShape, covered, 0});
+    if (newShape != 1)
+      result.push_back(Mode{newShape, covered, 0});
     covered = ar.mul(m.stride, m.shape);
   }
   const int64_t newStride = covered;
   if (!ar.ok())
     return Arith::diagnostic("complement");
-  // rest = size(ceil_div(cotarget, newStride)): CuTe folds the divisor
-  // through the cotarget's modes; nested ceilings compose, so the fold runs
-  // over the leaves.
+  // CuTe folds the divisor through the cotarget's modes; nested ceilings
+  // compose, so the fold runs over the leaves.
   int64_t restShape = 1, divisor = newStride;
   for (size_t k = 0; k < cotargetLeaves; ++k) {
     restShape = ar.mul(restShape, ceilDiv(cotarget[k], divisor));
@@ -130,8 +136,11 @@ Status detail::complementModes(Ref l, const int64_t *cotarget,
   }
   if (!ar.ok())
     return Arith::diagnostic("complement");
-  result.push_back(Mode{restShape, restShape == 1 ? 0 : newStride, 0});
-  out.modes = coalescedModes(result, /*keepLastExtent=*/false, out.integral);
+  if (restShape != 1)
+    result.push_back(Mode{restShape, newStride, 0});
+  if (result.empty())
+    result.push_back(Mode{1, 0, 0});
+  out.integral = result.size() == 1;
   return Ok{};
 }
 

@@ -317,7 +317,7 @@ Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
     }
   }
   out.close();
-  return out.build();
+  return out.build(/*rangeChecked=*/true); // the leaves of the product
 }
 
 } // namespace
