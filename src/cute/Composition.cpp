@@ -48,7 +48,7 @@ Status composeInto(Ref a, Ref b, Tree &out) {
 /// composition with a layout tiler: a bare integer n composes as n:1 (also
 /// for n == 1), as CuTe does.
 Status composeTilerInto(Ref a, const Tiler &t, Tree &out) {
-  if (t.integer) {
+  if (t.integer && t.layout.shape().isLeaf()) {
     const Node one{1, IntTuple::kLeaf, 1, 0};
     return composeInto(a, Ref(t.layout.shape().nodes(), &one), out);
   }

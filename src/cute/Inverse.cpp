@@ -166,13 +166,13 @@ namespace {
 /// Most points A(invB(j)) the fallback of commonPrefix evaluates.
 constexpr int64_t kCommonScanLimit = int64_t(1) << 22;
 
-/// The first mode of coalesce(R) if it is N:1 (with R(j) = j for j < N).
+/// N when the first mode of coalesce(R) is N:1 (with R(j) = j for j < N),
+/// else 1; the mode is read in place.
 int64_t contiguousFront(const Layout &r) {
-  Layout common = coalesce(r);
-  Layout first = common.mode(0);
-  if (first.shape().isLeaf() && first.stride().value() == 1 &&
-      first.stride().basis().raw() == 0)
-    return first.shape().value();
+  const Layout common = coalesce(r);
+  const Ref first = Ref(common).first();
+  if (first.isLeaf() && first.d->value == 1 && first.d->basis == 0)
+    return first.s->value;
   return 1;
 }
 
