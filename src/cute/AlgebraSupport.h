@@ -77,6 +77,28 @@ struct Ref {
   std::string str() const { return layout().str(); }
 };
 
+/// One pass over a layout's leaves: whether a stride is a basis stride,
+/// its size, and its cosize 1 + sum (s-1)*|d| (`fits` false where that
+/// overflows; meaningful only without basis strides).
+struct Extent {
+  bool basis = false, fits = true;
+  int64_t size = 1, cosize = 1;
+};
+inline Extent extentOf(Ref r) {
+  Extent e;
+  Arith ar;
+  for (size_t k = 0, n = r.span(); k < n; ++k) {
+    if (r.s[k].rank != IntTuple::kLeaf)
+      continue;
+    e.basis |= r.d[k].basis != 0;
+    e.size *= r.s[k].value; // a subtree of a valid layout: fits
+    e.cosize =
+        ar.add(e.cosize, ar.mul(r.s[k].value - 1, absValue(r.d[k].value)));
+  }
+  e.fits = ar.ok();
+  return e;
+}
+
 /// Layout::cosize of `r` without a copy (the same diagnostics).
 inline Expected<int64_t> cosizeOf(Ref r) {
   Arith ar;

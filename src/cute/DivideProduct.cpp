@@ -208,19 +208,32 @@ Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
 /// as the copies of A do not overlap. rest is composed in place after A
 /// and checked there as a layout of its own.
 Status productOf(Ref a, Ref tile, Tree &out) {
-  LK_CHECK(requireIntegerStrides("logical_product", a));
-  LK_CHECK(requireIntegerStrides("logical_product", tile));
-  LK_TRY(int64_t cosz, cosizeOf(tile));
-  LK_TRY(int64_t cosA, cosizeOf(a));
-  LK_TRY(int64_t target, checkedMul(a.size(), cosz, "logical_product"));
+  // Integer strides (A's, then B's), then cosize(B) and cosize(A): one
+  // pass over each operand, the diagnostics in that order.
+  const Extent ea = extentOf(a), eb = extentOf(tile);
+  if (ea.basis)
+    return requireIntegerStrides("logical_product", a);
+  if (eb.basis)
+    return requireIntegerStrides("logical_product", tile);
+  if (!eb.fits)
+    return cosizeOf(tile).error();
+  if (!ea.fits)
+    return cosizeOf(a).error();
+  const int64_t cosz = eb.cosize, cosA = ea.cosize;
+  LK_TRY(int64_t target, checkedMul(ea.size, cosz, "logical_product"));
   FlatLayout comp;
   LK_CHECK(complementModes(a, &target, 1, comp));
   int64_t compSize = 1;
   for (const Mode &m : comp.modes)
     compSize *= m.shape; // at most the cotarget
-  // rest = complement o B.
+  // rest = complement o B. The complement's modes are their own coalesce_x
+  // (complementModes: no size-1 modes, none merge), but for the trivial
+  // 1:0, whose extent coalesce_x keeps as 2:0.
   Composer c;
-  c.lhs = coalescedModes(comp.modes, /*keepLastExtent=*/true, c.lhsIntegral);
+  c.lhs = comp.modes;
+  c.lhsIntegral = comp.integral;
+  if (c.lhs.size() == 1 && c.lhs[0].shape == 1)
+    c.lhs[0].shape = 2;
   c.reach.resize(c.lhs.size(), 0);
   out.open();
   out.subtree(a);
