@@ -261,9 +261,12 @@ using Modes = SmallVector<Mode, 16>;
 
 inline Modes flatModes(Ref l) {
   Modes out;
+  Mode *o = out.resizeForOverwrite(l.span()); // at most one per node
+  size_t m = 0;
   for (size_t k = 0, n = l.span(); k < n; ++k)
     if (l.s[k].rank == IntTuple::kLeaf)
-      out.push_back(Mode{l.s[k].value, l.d[k].value, l.d[k].basis});
+      o[m++] = Mode{l.s[k].value, l.d[k].value, l.d[k].basis};
+  out.truncate(m);
   return out;
 }
 
@@ -316,20 +319,23 @@ inline std::string modeStr(const Mode &m) {
 inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
                             bool &integral) {
   size_t r = modes.size();
-  Modes out; // built back to front, reversed at the end
+  Modes out;
   integral = true;
   if (r == 0) { // the empty layout (), like 1:0
     out.push_back(Mode{1, 0, 0});
     return out;
   }
-  Mode front = modes[r - 1];
-  if (keepLastExtent && front.shape == 1)
-    front.shape = 2;
-  out.push_back(front);
+  // Built back to front into the end of r slots, [at, r), then moved to
+  // the front.
+  Mode *o = out.resizeForOverwrite(r);
+  size_t at = r - 1;
+  o[at] = modes[r - 1];
+  if (keepLastExtent && o[at].shape == 1)
+    o[at].shape = 2;
   Arith ar; // shapes multiply to at most size(layout): cannot overflow
   for (size_t k = r - 1; k-- > 0;) {
     const Mode &m = modes[k];
-    Mode &f = out.back();
+    Mode &f = o[at];
     if (m.shape == 1)
       continue;
     if (integral && f.shape == 1) {
@@ -344,12 +350,15 @@ inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
       f.basis = m.basis;
       continue;
     }
-    out.push_back(m);
+    o[--at] = m;
     integral = false;
   }
-  std::reverse(out.begin(), out.end());
-  if (integral && out[0].shape == 1)
-    out[0] = Mode{1, 0, 0};
+  const size_t n = r - at;
+  for (size_t i = 0; at != 0 && i < n; ++i)
+    o[i] = o[at + i];
+  out.truncate(n);
+  if (integral && o[0].shape == 1)
+    o[0] = Mode{1, 0, 0};
   return out;
 }
 
