@@ -282,11 +282,36 @@ inline void emitModes(const Modes &modes, bool unwrapSingle, Tree &out) {
     out.close();
 }
 
-/// A flat layout from modes (see emitModes).
+/// A flat layout from modes (see emitModes), written in place into the
+/// result after the checks of Layout::fromBuilders on the modes; where one
+/// fails, the Tree writes the layout and reports it (the same diagnostic).
 inline Expected<Layout> fromModes(const Modes &modes, bool unwrapSingle) {
-  Tree out;
-  emitModes(modes, unwrapSingle, out);
-  return out.build();
+  const size_t m = modes.size();
+  const bool tuple = !(unwrapSingle && m == 1);
+  Expected<Layout> r{std::in_place};
+  bool fits = m < size_t(IntTuple::kMaxRank);
+  int64_t size = 1, reach = 1, term;
+  for (const Mode &x : modes)
+    fits = fits && x.stride != std::numeric_limits<int64_t>::min() &&
+           !mulOverflows(size, x.shape, size) &&
+           !mulOverflows(x.shape - 1, absValue(x.stride), term) &&
+           !addOverflows(reach, term, reach);
+  if (!fits) {
+    Tree out;
+    emitModes(modes, unwrapSingle, out);
+    r = out.build();
+    return r;
+  }
+  Node *s, *d;
+  r->nodesForOverwrite(m + (tuple ? 1 : 0), s, d);
+  if (tuple) {
+    *s++ = *d++ = Node{0, int16_t(m), uint16_t(m + 1), 0};
+  }
+  for (const Mode &x : modes) {
+    *s++ = Node{x.shape, IntTuple::kLeaf, 1, 0};
+    *d++ = Node{x.stride, IntTuple::kLeaf, 1, x.basis};
+  }
+  return r;
 }
 
 /// "shape:stride" of flat modes, for diagnostics.

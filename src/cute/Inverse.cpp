@@ -42,13 +42,15 @@ SortedModes sortedModes(const Layout &l) {
   SortedModes s;
   bool integral;
   s.modes = coalescedModes(flatModes(l), false, integral);
+  const size_t n = s.modes.size();
+  int64_t *prefix = s.prefix.resizeForOverwrite(n);
+  size_t *order = s.order.resizeForOverwrite(n);
   int64_t p = 1;
-  for (const Mode &m : s.modes) {
-    s.prefix.push_back(p);
-    p *= m.shape; // bounded by size(l)
+  for (size_t i = 0; i < n; ++i) {
+    prefix[i] = p;
+    p *= s.modes[i].shape; // bounded by size(l)
+    order[i] = i;
   }
-  for (size_t i = 0; i < s.modes.size(); ++i)
-    s.order.push_back(i);
   // Ascending strides with CuTe's exchange sort: for each position i, any
   // later element with a strictly smaller stride is swapped in. It is not
   // stable, and which of two equal strides comes first decides which mode
