@@ -483,10 +483,12 @@ struct Composer {
         return Arith::diagnostic("composition");
       return Ok{};
     }
-    Modes result;
+    size_t r = lhs.size();
+    Modes modes; // at most one per mode of A
+    Mode *result = modes.resizeForOverwrite(r);
+    size_t n = 0;
     int64_t restShape = s;
     int64_t restStride = d;
-    size_t r = lhs.size();
     auto leafText = [&] { return std::to_string(s) + ":" + std::to_string(d); };
     auto where = [&] { return describeA(); };
     for (size_t i = 0; i + 1 < r; ++i) {
@@ -529,18 +531,19 @@ struct Composer {
                            " is not a multiple of that step; the result "
                            "would break R(c) = A(B(c))")
             .note(where());
-      result.push_back(Mode{newShape, ar.mul(restStride, cd), lhs[i].basis});
+      result[n++] = Mode{newShape, ar.mul(restStride, cd), lhs[i].basis};
       reach[i] = ar.add(reach[i], ar.mul(newShape - 1, absStride));
       restShape /= newShape;
       restStride = nextStride;
     }
     const Mode &last = lhs[r - 1];
-    if (result.empty() || restShape != 1)
-      result.push_back(
-          Mode{restShape, ar.mul(restStride, last.stride), last.basis});
+    if (n == 0 || restShape != 1)
+      result[n++] =
+          Mode{restShape, ar.mul(restStride, last.stride), last.basis};
     if (!ar.ok())
       return Arith::diagnostic("composition");
-    emitModes(result, /*unwrapSingle=*/true, out);
+    modes.truncate(n);
+    emitModes(modes, /*unwrapSingle=*/true, out);
     return Ok{};
   }
 };

@@ -113,15 +113,15 @@ Status detail::complementModes(Ref l, const int64_t *cotarget,
   // the next stride m.stride * m.shape (m.shape >= 2), so none merge. One
   // mode left is an integer layout; none is 1:0.
   Arith ar;
-  Modes &result = out.modes;
-  result.clear();
+  Mode *result = out.modes.resizeForOverwrite(modes.size() + 1);
+  size_t n = 0; // result modes
   int64_t covered = 1;
   for (const Mode &m : modes) {
     int64_t newShape = m.stride / covered;
     if (newShape == 0)
       return nonInjective(m, covered);
     if (newShape != 1)
-      result.push_back(Mode{newShape, covered, 0});
+      result[n++] = Mode{newShape, covered, 0};
     covered = ar.mul(m.stride, m.shape);
   }
   const int64_t newStride = covered;
@@ -137,10 +137,11 @@ Status detail::complementModes(Ref l, const int64_t *cotarget,
   if (!ar.ok())
     return Arith::diagnostic("complement");
   if (restShape != 1)
-    result.push_back(Mode{restShape, newStride, 0});
-  if (result.empty())
-    result.push_back(Mode{1, 0, 0});
-  out.integral = result.size() == 1;
+    result[n++] = Mode{restShape, newStride, 0};
+  if (n == 0)
+    result[n++] = Mode{1, 0, 0};
+  out.modes.truncate(n);
+  out.integral = n == 1;
   return Ok{};
 }
 

@@ -54,8 +54,9 @@ Status divideInto(Ref a, const Tiler &t, Tree &out) {
     ca = &plain;
   }
   SmallVector<int64_t, 16> cotarget;
-  for (const Mode &m : *ca)
-    cotarget.push_back(m.shape);
+  int64_t *ct = cotarget.resizeForOverwrite(ca->size());
+  for (size_t i = 0; i < ca->size(); ++i)
+    ct[i] = (*ca)[i].shape;
   FlatLayout rest;
   LK_CHECK(complementModes(tile, cotarget.data(), cotarget.size(), rest));
   out.open();
