@@ -695,22 +695,26 @@ public:
       if (rank(c) != 2)
         return opError(op, "expected a rank-2 (tile, rest) mode but found " +
                                text(c));
-    open();
+    // Every node's place is known: the root, the tiles' tuple (unless
+    // unpacked), the tiles, the rests' tuple (unless unpacked), the rests
+    // and the modes past r.
     const bool wrapTiles = !(how == Regroup::Flat && r > 1);
-    if (wrapTiles)
-      open();
-    for (size_t j = 0, c = 1; j < r; ++j, c += in_[c].span)
-      copy(c + 1, false);
-    if (wrapTiles)
-      close();
     const bool wrapRests = !(how != Regroup::Zipped && rk > 1);
-    if (wrapRests)
-      open();
+    size_t n = 1;
+    const size_t tilesAt = n;
+    n += wrapTiles;
+    for (size_t j = 0, c = 1; j < r; ++j, c += in_[c].span)
+      n = put(n, c + 1);
+    if (wrapTiles)
+      tuple(tilesAt, r, n - tilesAt);
+    const size_t restsAt = n;
+    n += wrapRests;
     for (size_t j = 0, c = 1; j < rk; ++j, c += in_[c].span)
-      copy(j < r ? c + 1 + in_[c + 1].span : c, false);
+      n = put(n, j < r ? c + 1 + in_[c + 1].span : c);
     if (wrapRests)
-      close();
-    close();
+      tuple(restsAt, rk, n - restsAt);
+    tuple(0, (wrapTiles ? 1 : r) + (wrapRests ? 1 : rk), n);
+    n_ = n;
     return Ok{};
   }
   /// A tuple tiler whose modes are layouts or `_` (flat's case).
@@ -764,6 +768,21 @@ private:
     if (++p.rank >= IntTuple::kMaxRank)
       tooWide_ = true;
     d_[open_.back()].rank = p.rank;
+  }
+  /// The subtree at input node k written at output node n; the next node.
+  size_t put(size_t n, size_t k) {
+    const size_t span = in_[k].span;
+    for (size_t i = 0; i < span; ++i) {
+      s_[n + i] = in_[k + i];
+      d_[n + i] = ind_[k + i];
+    }
+    return n + span;
+  }
+  /// The tuple node of `rank` children and `span` nodes at output node at.
+  void tuple(size_t at, size_t rank, size_t span) {
+    if (rank >= size_t(IntTuple::kMaxRank))
+      tooWide_ = true;
+    s_[at] = d_[at] = Node{0, int16_t(rank), uint16_t(span), 0};
   }
   /// The subtree at node k, or its children when unpacking a rank > 1 tuple.
   void copy(size_t k, bool unpack) {
