@@ -291,16 +291,18 @@ Expected<Ref> padToRank(const Layout &l, size_t r, Tree &pad) {
 }
 
 /// blocked_product (A', X) and raked_product (X, A') of the product
-/// (A', X) = logical_product(A', B'), A' and B' padded to a common rank:
-/// with (first, second) the pair in that order, an integer first gives the
-/// single mode ((first, second)); a tuple pairs mode i of both,
-/// ((first_0, second_0), (first_1, second_1), ...), which needs the
-/// second to be a tuple of the same rank. The padding, the product and
-/// the pairing are written into node buffers and checked as each layout
-/// was (the same diagnostics); the result is copied once.
+/// (A', X) = logical_product(A', B'), A' and B' padded to a common rank,
+/// into `result`: with (first, second) the pair in that order, an integer
+/// first gives the single mode ((first, second)); a tuple pairs mode i of
+/// both, ((first_0, second_0), (first_1, second_1), ...), which needs the
+/// second to be a tuple of the same rank. The padding and the product are
+/// written into node buffers and checked as each layout was (the same
+/// diagnostics); the pairs are written straight into the result, whose
+/// leaves are the checked product's (only its node count can fail).
 /// Example: blocked_product((8,8):(8,1), (4,2):(1,4))
 ///          = ((8,4),(8,2)):((8,64),(1,256)).
-Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
+Status rankedInto(const Layout &a, const Layout &b, bool raked,
+                  Layout &result) {
   const size_t r = std::max(a.rank(), b.rank());
   Tree padA, padB, p;
   LK_TRY(Ref pa, padToRank(a, r, padA));
@@ -310,28 +312,47 @@ Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
   const Ref product = p.at(0), x = product.first().next();
   const Ref first = raked ? x : product.first();
   const Ref second = raked ? product.first() : x;
-  Tree out;
-  out.open();
-  if (first.isLeaf()) {
-    out.open();
-    out.subtree(first);
-    out.subtree(second);
-    out.close();
-  } else {
-    if (second.isLeaf() || second.rank() != first.rank())
-      return opError(raked ? "raked_product" : "blocked_product",
-                     "cannot pair the modes of " + first.str() + " with " +
-                         second.str() + ": ranks differ");
-    Ref f = first.first(), g = second.first();
-    for (size_t i = 0; i < first.rank(); ++i, f = f.next(), g = g.next()) {
-      out.open();
-      out.subtree(f);
-      out.subtree(g);
-      out.close();
+  const bool leaf = first.isLeaf();
+  if (!leaf && (second.isLeaf() || second.rank() != first.rank()))
+    return opError(raked ? "raked_product" : "blocked_product",
+                   "cannot pair the modes of " + first.str() + " with " +
+                       second.str() + ": ranks differ");
+  // The root, a pair node per mode, and both sides' nodes but their roots
+  // (an integer first: the root, one pair node, both sides whole).
+  const size_t modes = leaf ? 1 : first.rank();
+  const size_t n = leaf ? 2 + first.span() + second.span()
+                        : modes + first.span() + second.span() - 1;
+  if (n > IntTuple::kMaxNodes)
+    return tooLargeDiagnostic();
+  Node *s, *d;
+  result.nodesForOverwrite(n, s, d);
+  size_t k = 0;
+  auto tuple = [&](size_t at, size_t rank, size_t span) {
+    s[at] = d[at] = Node{0, int16_t(rank), uint16_t(span), 0};
+  };
+  auto put = [&](Ref m) {
+    for (size_t i = 0, c = m.span(); i < c; ++i, ++k) {
+      s[k] = m.s[i];
+      d[k] = m.d[i];
     }
+  };
+  tuple(0, modes, n);
+  k = 1;
+  Ref f = leaf ? first : first.first(), g = leaf ? second : second.first();
+  for (size_t i = 0; i < modes; ++i, f = f.next(), g = g.next()) {
+    const size_t at = k++;
+    put(f);
+    put(g);
+    tuple(at, 2, k - at);
   }
-  out.close();
-  return out.build(/*rangeChecked=*/true); // the leaves of the product
+  return Ok{};
+}
+
+Expected<Layout> rankedProduct(const Layout &a, const Layout &b, bool raked) {
+  Expected<Layout> result{std::in_place}; // one object, the caller's slot
+  if (Status ok = rankedInto(a, b, raked, *result); !ok)
+    result = std::move(ok).error();
+  return result;
 }
 
 } // namespace
