@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Internal to src/cute: the pieces the algebra's operations share. Flat
-/// modes (a layout's leaves as shape:stride:basis) and CuTe's coalesce over
-/// them; the Composer, which composes A with B leaf by leaf and checks that
-/// the result is A o B; the by-mode tiler walk of the divides and products
+/// Internal to src/cute: the pieces the general constructions share. Node
+/// views (Ref: a layout's subtree read in place) and the node buffer
+/// (Tree) their results are written into and checked once; flat modes (a
+/// layout's leaves as shape:stride:basis) and CuTe's coalesce over them;
+/// the Composer, which composes A with B leaf by leaf and checks that the
+/// result is A o B; the by-mode tiler walk of the divides and products
 /// and CuTe's regroupings of their results.
 ///
 /// Example: flatModes of ((2,4),8):((1,2),8) is [2:1, 4:2, 8:8], which
@@ -46,26 +48,11 @@ struct Ref {
   /// Mode 0 (a leaf is its own mode 0); next() steps to the next sibling.
   Ref first() const { return isLeaf() ? *this : Ref(s + 1, d + 1); }
   Ref next() const { return {s + s->span, d + d->span}; }
-  /// Mode i. @pre i < rank()
-  Ref mode(size_t i) const {
-    Ref m = first();
-    while (i-- > 0)
-      m = m.next();
-    return m;
-  }
   bool hasBasis() const {
     for (size_t k = 0; k < span(); ++k)
       if (d[k].basis != 0)
         return true;
     return false;
-  }
-  /// Product of the shape's leaves (fits: a subtree of a valid layout).
-  int64_t size() const {
-    int64_t p = 1;
-    for (size_t k = 0; k < span(); ++k)
-      if (s[k].rank == IntTuple::kLeaf)
-        p *= s[k].value;
-    return p;
   }
   /// A copy as a layout (for diagnostics and the rare checks that
   /// evaluate it).
