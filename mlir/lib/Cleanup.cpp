@@ -14,10 +14,11 @@
 // conversions, dead ops and constants only. Top-down, a conversion is
 // visited after the conversion it converts, which has already merged with
 // its own chain, so a chain of n conversions takes O(n) rewrites. The
-// rewrite bound (ten per op and operand of the function) turns a fault
+// rewrite bound (thirty per op of the function) turns a fault
 // into a failure instead of a hang.
 //
-// Cost: one walk of the function (size, constants, conversions, dead ops;
+// Cost: one walk of the function (size, constants, the conversions a
+// pattern may rewrite, dead ops;
 // none when the caller hands over the CleanupSurvey of its own walk; inside
 // the pipeline it also makes the function's stale RegionOps) and
 // then the driver on the ops it found, not on every op: a function of
@@ -184,13 +185,31 @@ void placeConstants(Operation *fn,
 /// block, moves any other unique constant to the top and replaces a
 /// duplicate by the first one. Example: `%c = arith.constant 1 : index` in
 /// a loop body moves.
-lk::tileas::CleanupSurvey::CleanupSurvey(Operation *fn)
-    : fn(fn), entry(&fn->getRegion(0).front()) {}
+lk::tileas::CleanupSurvey::CleanupSurvey(Operation *fn, LayoutEquality &eq)
+    : fn(fn), entry(&fn->getRegion(0).front()), eq(&eq) {}
+
+/// Whether a pattern may rewrite `cvt` as the function is now: its types
+/// are one placement (FoldIdentityConversion; whether its users accept
+/// the source is left to the driver), or its source is a conversion
+/// (MergeConversionChain; the memory kinds are left to the driver, since
+/// the inner conversion's source may change before `cvt` is reached).
+/// Both depend only on `cvt`'s operand, its type and the type of the
+/// operand, which no rewrite changes without modifying `cvt` (the driver
+/// then visits it again), so a conversion for which this is false now is
+/// left as it is by a driver that starts from it.
+bool lk::tileas::CleanupSurvey::mayRewrite(Operation *conversion) {
+  auto cvt = cast<ConvertLayoutOp>(conversion);
+  Value source = cvt.getSource();
+  Type from = source.getType();
+  return from == cvt.getType() || source.getDefiningOp<ConvertLayoutOp>() ||
+         eq->equal(from, cvt.getType());
+}
 
 /// One op of the pre-order walk: its size; a constant, whether it moves;
-/// a conversion or a trivially dead op, to the work list.
+/// a conversion a pattern may rewrite (mayRewrite) or a trivially dead op,
+/// to the work list.
 void lk::tileas::CleanupSurvey::visit(Operation *op) {
-  size += 1 + op->getNumOperands();
+  ++size;
   if (op == fn)
     return;
   Attribute value;
@@ -199,7 +218,8 @@ void lk::tileas::CleanupSurvey::visit(Operation *op) {
   bool inEntry = op->getBlock() == entry;
   if (!constant) {
     leading &= !inEntry;
-    if (isa<ConvertLayoutOp>(op) || (op->use_empty() && isOpTriviallyDead(op)))
+    if ((isa<ConvertLayoutOp>(op) && mayRewrite(op)) ||
+        (op->use_empty() && isOpTriviallyDead(op)))
       work.push_back(op);
     return;
   }
@@ -220,10 +240,10 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
   RewritePatternSet patterns(ctx);
   patterns.add<FoldIdentityConversion>(ctx, eq);
   patterns.add<MergeConversionChain>(ctx);
-  // The step bound: ten rewrites per op and operand of the function.
+  // The step bound: thirty rewrites per op of the function.
   std::optional<CleanupSurvey> local;
   if (!given) {
-    local.emplace(fn);
+    local.emplace(fn, eq);
     // Inside the pipeline the walk also makes the function's RegionOps
     // when they are stale (RegionOps.h), before anything changes.
     if (RegionOps *regionOps = regionOpsToFill(fn))
@@ -245,7 +265,7 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .enableFolding(false)
       .setMaxIterations(GreedyRewriteConfig::kNoLimit)
-      .setMaxNumRewrites(10 * found.size + 64)
+      .setMaxNumRewrites(30 * found.size + 64)
       .setListener(listener);
   bool rewrote = false;
   if (found.nestedScope) {

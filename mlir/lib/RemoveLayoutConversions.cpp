@@ -415,7 +415,7 @@ struct RemoveLayoutConversions
     SmallVector<ConvertLayoutOp> conversions;
     SmallVector<Operation *> elementwise;
     SensitiveOps sensitive;
-    CleanupSurvey survey(fn);
+    CleanupSurvey survey(fn, eq);
     // And it makes the function's RegionOps for the passes after this one
     // when the pipeline holds none (RegionOps.h).
     lk::tileas::RegionOps *regionOps = lk::tileas::regionOpsToFill(fn);

@@ -38,11 +38,13 @@ class LayoutEquality;
 /// since, which then does not walk it again.
 class CleanupSurvey {
 public:
-  explicit CleanupSurvey(mlir::Operation *fn);
+  CleanupSurvey(mlir::Operation *fn, LayoutEquality &eq);
   void visit(mlir::Operation *op);
 
   mlir::Operation *fn;
-  /// Ops and operands (the step bound).
+  /// Ops (the step bound; counting operands too would read each op's
+  /// operand storage, a cache line the walk otherwise leaves alone for
+  /// most ops).
   int64_t size = 0;
   /// Whether the constant pass moves or merges a constant.
   bool constantsMove = false;
@@ -50,18 +52,22 @@ public:
   bool nestedScope = false;
   /// The constants in pre-order, with their values.
   std::vector<std::pair<mlir::Operation *, mlir::Attribute>> constants;
-  /// Conversions and trivially dead ops other than constants, pre-order.
+  /// The conversions a pattern may rewrite and the trivially dead ops
+  /// other than constants, pre-order.
   std::vector<mlir::Operation *> work;
 
 private:
+  bool mayRewrite(mlir::Operation *conversion);
+
   mlir::Block *entry;
+  LayoutEquality *eq;
   bool leading = true;
   llvm::DenseSet<std::tuple<mlir::Dialect *, mlir::Attribute, mlir::Type>> seen;
 };
 
 /// Runs the cleanup on `fn` to a fixed point. Every rewrite erases a
 /// conversion or moves one up a chain, so it converges (each conversion
-/// merges once, top-down); it fails past ten rewrites per op and operand
+/// merges once, top-down); it fails past thirty rewrites per op
 /// of `fn`, a fault's bound. Identity
 /// conversions are those between one placement (LayoutEquality.h); `eq`
 /// keeps its cache across calls. `changed`, when given, becomes true if the
