@@ -59,8 +59,10 @@ public:
   void forget(mlir::Operation *op);
   /// Set by a pass that changed the function (logChange).
   bool changed = false;
-  /// Verifies each noted op (see above), in the order they were first
-  /// noted; failure after the first invalid op, its error emitted.
+  /// Verifies each noted op (see above), last noted first (those are the
+  /// likeliest still in cache) with diagnostics held back; on a failure,
+  /// again in the order they were first noted, up to the first invalid
+  /// op, whose error alone is emitted.
   mlir::LogicalResult verify();
   /// Drops the records (the function they were about has been verified).
   void clear();

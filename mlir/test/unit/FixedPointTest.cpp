@@ -28,7 +28,9 @@
 // (so that the pass manager does not verify it):
 //
 //  * noting the retyped value: the driver reports the addi's error and
-//    names the pass;
+//    names the pass (the return, noted after the addi as its user, is
+//    invalid too; the log checks its ops last noted first, but reports
+//    the first invalid one in noted order: the addi's error alone);
 //  * not noting it (a pass that forgets a change): the driver's one
 //    whole-function verification at the end reports the addi's error, and
 //    with checkChangeReports the driver names the pass and says that the
