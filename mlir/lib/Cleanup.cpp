@@ -205,32 +205,79 @@ bool lk::tileas::CleanupSurvey::mayRewrite(Operation *conversion) {
          eq->equal(from, cvt.getType());
 }
 
-/// One op of the pre-order walk: its size; a constant, whether it moves;
-/// a conversion a pattern may rewrite (mayRewrite) or a trivially dead op,
+/// The constant's value when `op` is a constant of one result.
+static Attribute constantValue(Operation *op) {
+  Attribute value;
+  if (op->getNumResults() == 1 && matchPattern(op, m_Constant(&value)))
+    return value;
+  return {};
+}
+
+/// One op of the walk: its size; a constant, to the constants; a
+/// conversion a pattern may rewrite (mayRewrite) or a trivially dead op,
 /// to the work list.
 void lk::tileas::CleanupSurvey::visit(Operation *op) {
   ++size;
   if (op == fn)
     return;
-  Attribute value;
-  bool constant =
-      op->getNumResults() == 1 && matchPattern(op, m_Constant(&value));
-  bool inEntry = op->getBlock() == entry;
-  if (!constant) {
-    leading &= !inEntry;
+  Attribute value = constantValue(op);
+  if (!value) {
     if ((isa<ConvertLayoutOp>(op) && mayRewrite(op)) ||
         (op->use_empty() && isOpTriviallyDead(op)))
       work.push_back(op);
     return;
   }
   constants.push_back({op, value});
-  if (!(inEntry && leading) ||
-      !seen.insert({op->getDialect(), value, op->getResult(0).getType()})
-           .second)
-    constantsMove = true;
-  if (!inEntry)
+  if (op->getBlock() != entry)
     nestedScope |= foldScopeBelow(op, fn);
 }
+
+/// The lists in pre-order (a backward walk found them in reverse), and
+/// whether a constant moves: one that is not in the leading run of
+/// constants of the entry block (in pre-order those come first, the run's
+/// length `k` of them), or one whose (dialect, value, type) came before.
+void lk::tileas::CleanupSurvey::finish() {
+  if (backward) {
+    std::reverse(constants.begin(), constants.end());
+    std::reverse(work.begin(), work.end());
+    backward = false;
+  }
+  size_t k = 0;
+  for (Operation &op : *entry) {
+    if (k == constants.size() || constants[k].first != &op)
+      break;
+    ++k;
+  }
+  llvm::DenseSet<std::tuple<Dialect *, Attribute, Type>> seen;
+  for (size_t i = 0; i < constants.size() && !constantsMove; ++i) {
+    auto [op, value] = constants[i];
+    constantsMove = i >= k || !seen.insert({op->getDialect(), value,
+                                            op->getResult(0).getType()})
+                                   .second;
+  }
+}
+
+namespace {
+
+/// The reverse of MLIR's forward walk with stages (which has no backward
+/// form): regions, blocks and ops last to first, `visit(op, first, last)`
+/// once for an op without regions (first and last both set), else before
+/// its regions (first) and after them (last). In reverse, the `last`
+/// visits are a forward pre-order walk and the `first` visits a forward
+/// post-order walk. Recursion: one level per nesting level, as in MLIR's
+/// walks, whose depth the inputs bound (InputBounds.h).
+template <class Visit> void walkBackward(Operation *op, Visit &visit) {
+  if (op->getNumRegions() == 0)
+    return visit(op, true, true);
+  visit(op, true, false);
+  for (Region &region : llvm::reverse(op->getRegions()))
+    for (Block &block : llvm::reverse(region))
+      for (Operation &nested : llvm::reverse(block))
+        walkBackward(&nested, visit);
+  visit(op, false, true);
+}
+
+} // namespace
 
 LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
                                              bool *changed,
@@ -243,19 +290,27 @@ LogicalResult lk::tileas::cleanupConversions(Operation *fn, LayoutEquality &eq,
   // The step bound: thirty rewrites per op of the function.
   std::optional<CleanupSurvey> local;
   if (!given) {
+    // The walk goes backward: the pass before the cleanup usually ended
+    // near the function's end, whose ops are then still in cache, and
+    // the driver after it starts at the function's top, which the walk
+    // touched last.
     local.emplace(fn, eq);
+    local->backward = true;
     // Inside the pipeline the walk also makes the function's RegionOps
     // when they are stale (RegionOps.h), before anything changes.
-    if (RegionOps *regionOps = regionOpsToFill(fn))
-      fn->walk([&](Operation *op, const WalkStage &stage) {
-        regionOps->visit(op, stage);
-        if (stage.isBeforeAllRegions())
-          local->visit(op);
-      });
-    else
-      fn->walk<WalkOrder::PreOrder>([&](Operation *op) { local->visit(op); });
+    RegionOps *regionOps = regionOpsToFill(fn);
+    auto visit = [&](Operation *op, bool first, bool last) {
+      if (regionOps)
+        regionOps->visitBackward(op, first, last);
+      if (last)
+        local->visit(op);
+    };
+    walkBackward(fn, visit);
+    if (regionOps)
+      regionOps->finishBackward();
   }
   CleanupSurvey &found = given ? *given : *local;
+  found.finish();
   // Inside the pipeline, what the rewrites do is noted (ChangeLog.h).
   ChangeLogListener noting(listener);
   if (activeChangeLog())

@@ -10,6 +10,8 @@
 
 #include "mlir/IR/Visitors.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using lk::tileas::RegionOps;
 
@@ -44,6 +46,30 @@ void RegionOps::visit(Operation *op, const WalkStage &stage) {
   }
   if (stage.isAfterAllRegions())
     postOrder.push_back(op);
+}
+
+/// Backward, an op's last visit comes in the reverse of pre-order and its
+/// first visit in the reverse of post-order.
+void RegionOps::visitBackward(Operation *op, bool first, bool last) {
+  if (op->getNumRegions() == 0) {
+    if (isa<lk::tileas::SelectOp>(op)) {
+      selects.push_back(op);
+      members.insert(op);
+    }
+    return;
+  }
+  if (last) {
+    preOrder.push_back(op);
+    members.insert(op);
+  }
+  if (first)
+    postOrder.push_back(op);
+}
+
+void RegionOps::finishBackward() {
+  std::reverse(preOrder.begin(), preOrder.end());
+  std::reverse(postOrder.begin(), postOrder.end());
+  std::reverse(selects.begin(), selects.end());
 }
 
 void RegionOps::dropErased() {

@@ -39,8 +39,13 @@ class LayoutEquality;
 class CleanupSurvey {
 public:
   CleanupSurvey(mlir::Operation *fn, LayoutEquality &eq);
+  /// Each op of one walk of `fn`, in pre-order, or in its reverse when
+  /// `backward` is set.
   void visit(mlir::Operation *op);
+  /// After the walk: the lists in pre-order and `constantsMove`.
+  void finish();
 
+  bool backward = false;
   mlir::Operation *fn;
   /// Ops (the step bound; counting operands too would read each op's
   /// operand storage, a cache line the walk otherwise leaves alone for
@@ -61,8 +66,6 @@ private:
 
   mlir::Block *entry;
   LayoutEquality *eq;
-  bool leading = true;
-  llvm::DenseSet<std::tuple<mlir::Dialect *, mlir::Attribute, mlir::Type>> seen;
 };
 
 /// Runs the cleanup on `fn` to a fixed point. Every rewrite erases a

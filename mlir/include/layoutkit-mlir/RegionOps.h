@@ -47,6 +47,11 @@ struct RegionOps {
   RegionOps(mlir::Operation *fn, std::nullopt_t);
   /// One stage of the walk that fills the lists.
   void visit(mlir::Operation *op, const mlir::WalkStage &stage);
+  /// The same for a backward walk (regions, blocks and ops last to first;
+  /// `first`: before the op's regions, `last`: after them, both for an op
+  /// without regions), then finishBackward() once after it.
+  void visitBackward(mlir::Operation *op, bool first, bool last);
+  void finishBackward();
 
   mlir::Operation *fn;
   /// The ops with at least one region, as a pre-order and a post-order
