@@ -141,6 +141,21 @@ bool isElementwiseCandidate(Operation *op) {
          op->getNumOperands() > 0;
 }
 
+/// Whether commonConversion(op) can hold when the register side reaches
+/// `op`: every operand made by a conversion, or by a candidate before `op`
+/// that the register side may retype (it puts a new conversion after it).
+/// Until then only the buffer side and the register side change the
+/// function, and neither makes a value made by another op a conversion's
+/// (the buffer side replaces conversions by their sources and sources by
+/// views), so an op for which this is false when the pass's walk finds it
+/// is left as it is; the walk checks it while the op is in cache.
+bool mayTakeConversions(Operation *op) {
+  return llvm::all_of(op->getOperands(), [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && (isa<ConvertLayoutOp>(def) || isElementwiseCandidate(def));
+  });
+}
+
 /// Forwards from register conversions (`work`: the function's
 /// elementwise ops, isElementwiseCandidate): elementwise consumers run on
 /// the sources and convert their result (to its old type, one placement
@@ -428,9 +443,10 @@ struct RemoveLayoutConversions
         return;
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
         conversions.push_back(cvt);
-      else if (isElementwiseCandidate(op))
-        elementwise.push_back(op);
-      else if (auto i = dyn_cast<scf::IfOp>(op))
+      else if (isElementwiseCandidate(op)) {
+        if (mayTakeConversions(op))
+          elementwise.push_back(op);
+      } else if (auto i = dyn_cast<scf::IfOp>(op))
         sensitive.ifs.push_back(i);
       else if (auto p = dyn_cast<ProduceOneOp>(op))
         sensitive.produces.push_back(p);
