@@ -31,8 +31,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Format.h"
 
 #include <cstdlib>
@@ -331,26 +329,50 @@ bool joins(Operation *def, Operation *user, Value v) {
 /// Layer 1: ops of the function joined along use-def edges between group
 /// ops, in first-seen order.
 SmallVector<SmallVector<Operation *>> collectPipelineGroups(Operation *fn) {
-  llvm::EquivalenceClasses<Operation *> classes;
-  SmallVector<Operation *> order;
+  // Union-find over the group ops, numbered as first met (by the walk, or
+  // as a joined definition): one map from op to number, the rest in
+  // vectors (the parents, and the walk's ops with their numbers).
+  llvm::DenseMap<Operation *, unsigned> number;
+  SmallVector<unsigned> parent;
+  SmallVector<std::pair<Operation *, unsigned>> order;
+  auto numberOf = [&](Operation *op) {
+    auto [it, fresh] = number.try_emplace(op, unsigned(parent.size()));
+    if (fresh)
+      parent.push_back(it->second);
+    return it->second;
+  };
+  auto root = [&](unsigned x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  };
   fn->walk([&](Operation *op) {
     if (!isGroupOp(op))
       return;
-    classes.insert(op);
-    order.push_back(op);
+    unsigned self = numberOf(op);
+    order.push_back({op, self});
     if (movesMemory(op))
       return;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp();
-          def && isGroupOp(def) && joins(def, op, operand))
-        classes.unionSets(def, op);
+          def && isGroupOp(def) && joins(def, op, operand)) {
+        unsigned a = root(numberOf(def)), b = root(self);
+        if (a != b)
+          parent[b] = a;
+      }
   });
-  llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
-  for (Operation *op : order)
-    groups[classes.getLeaderValue(op)].push_back(op);
+  // The groups in the order of their first op in the walk, each in walk
+  // order.
+  SmallVector<int> groupOf(parent.size(), -1);
   SmallVector<SmallVector<Operation *>> out;
-  for (auto &entry : groups)
-    out.push_back(std::move(entry.second));
+  for (auto [op, n] : order) {
+    int &g = groupOf[root(n)];
+    if (g < 0) {
+      g = int(out.size());
+      out.emplace_back();
+    }
+    out[g].push_back(op);
+  }
   return out;
 }
 
