@@ -184,7 +184,10 @@ Example:
              std::optional<IntTuple> s;
              if (!shape.is_none())
                s = toIntTuple(shape, "shape");
-             return unwrap(api::parseTile(text, s, "shape"));
+             SwizzledTileLayout t = unwrap(api::parseTile(text, s, "shape"));
+             if (s)
+               unwrap(api::tileShape(*s, t.tile()));
+             return t;
            }),
            py::arg("text"), py::arg("shape") = py::none())
       .def_static(

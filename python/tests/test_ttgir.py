@@ -188,3 +188,15 @@ def test_tile_layout_reads_ttgir_over_a_shape():
     # A tile layout's own text reads as before; a shape is checked only
     # against layouts that have one.
     assert lk.TileLayout("S[32:1@laneid]").eval(3) == [{"laneid": 3}]
+
+
+def test_tile_layout_of_a_cute_layout_over_its_modes():
+    # (8,64):(64,1) over (8,64) is the row-major tile: element (1,0) at
+    # offset 64; the same text over 512 keeps CuTe's 1-D index (1 -> 64).
+    T = lk.TileLayout("(8,64):(64,1)", shape=(8, 64))
+    assert repr(T) == repr(lk.TileLayout("S[(8,64):(64,1)]"))
+    assert lk.TileLayout("(8,64):(64,1)", shape=512).eval(1) == [{"m": 64}]
+    with pytest.raises(lk.LayoutError, match="mode 0 of"):
+        lk.TileLayout("(8,64):(64,1)", shape=(64, 8))
+    with pytest.raises(lk.LayoutError, match="not admitted"):
+        lk.TileLayout("S[(8,4):(1,8)]", shape=(4, 4))

@@ -60,20 +60,61 @@ Expected<cute::ComposedLayout> toCute(const AnyLayout &l) {
   return r;
 }
 
+namespace {
+
+/// The tile form of a cute layout on the axis m: its leaves reversed (tile
+/// iters run last fastest, cute's leaves first fastest), so the tile's flat
+/// index is CuTe's 1-D index.
+Expected<tile::SwizzledTileLayout> cuteTile(const cute::ComposedLayout &c) {
+  if (c.offset != 0)
+    return Diagnostic::error("a tile swizzle layout has no offset; " + c.str() +
+                             " has offset " + std::to_string(c.offset));
+  LK_TRY(tile::SwizzleLayout sw, bridge::swizzleFromCute(c.swizzle));
+  tile::Axis m = tile::Axis::m();
+  LK_TRY(tile::TileLayout t,
+         bridge::cuteToTile(c.layout, std::span<const tile::Axis>(&m, 1)));
+  return tile::SwizzledTileLayout(sw, std::move(t));
+}
+
+/// The tile form of cute layout `c` over `shape`, one dim per top-level
+/// mode: element (x0, x1, ...) is CuTe's coordinate (x0, x1, ...), as
+/// `show` draws it. That is cuteTile of `c` with its modes in reverse
+/// order (each mode's own index stays colexicographic).
+/// Example: (8,64):(64,1) over (8,64) -> S[(8,64):(64,1)].
+Expected<tile::SwizzledTileLayout>
+cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
+                std::string_view shapeName) {
+  const cute::Layout &l = c.layout;
+  std::string name(shapeName);
+  if (shape.size() != l.rank())
+    return Diagnostic::error(
+        "a cute layout of rank " + std::to_string(l.rank()) + " reads over " +
+        name + " with one dim per top-level mode, " + l.shape().str() +
+        ", or over one dim (CuTe's 1-D index); " + name + " has " +
+        std::to_string(shape.size()) + " dims");
+  std::vector<cute::Layout> modes;
+  for (size_t i = 0; i < l.rank(); ++i) {
+    modes.push_back(l.mode(i));
+    if (modes.back().size() != shape[i])
+      return Diagnostic::error(
+          "mode " + std::to_string(i) + " of " + l.str() + " has size " +
+          std::to_string(modes.back().size()) + " but dim " +
+          std::to_string(i) + " of " + name + " is " +
+          std::to_string(shape[i]) + " (" + name +
+          "'s dims are the layout's top-level modes, " + l.shape().str() + ")");
+  }
+  std::reverse(modes.begin(), modes.end());
+  LK_TRY(cute::Layout reversed, cute::makeLayout(modes));
+  return cuteTile(cute::ComposedLayout{c.swizzle, c.offset, reversed});
+}
+
+} // namespace
+
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
   if (const tile::SwizzledTileLayout *t = l.tile())
     return *t;
-  if (const cute::ComposedLayout *c = l.cute()) {
-    if (c->offset != 0)
-      return Diagnostic::error("a tile swizzle layout has no offset; " +
-                               c->str() + " has offset " +
-                               std::to_string(c->offset));
-    LK_TRY(tile::SwizzleLayout sw, bridge::swizzleFromCute(c->swizzle));
-    tile::Axis m = tile::Axis::m();
-    LK_TRY(tile::TileLayout t,
-           bridge::cuteToTile(c->layout, std::span<const tile::Axis>(&m, 1)));
-    return tile::SwizzledTileLayout(sw, std::move(t));
-  }
+  if (const cute::ComposedLayout *c = l.cute())
+    return cuteTile(*c);
   const linear::LinearLayout &ll = *l.linear();
   // A shared-memory layout (offset -> logical, one block: Triton's
   // swizzled_shared and nvmma_shared): its address form, a swizzle over a
@@ -109,6 +150,9 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                std::string(shapeName) + " (" +
                                joinIntegers(shape, ",") + ") disagree");
   }
+  if (const cute::ComposedLayout *c = l.cute();
+      c && c->layout.rank() > 1 && shape.size() > 1)
+    return cuteTileByModes(*c, shape, shapeName);
   return toTile(l);
 }
 

@@ -115,6 +115,26 @@ TEST(ApiConvert, ParseTileReadsAnyGrammarOverAShape) {
             "S[(4):(1@laneid)]");
 }
 
+TEST(ApiConvert, CuteOverItsModesReadsCuteCoordinates) {
+  // ((4,8),(2,2)):((32,1),(16,8)) over (32,4): row r is mode 0's index
+  // (colex: r = i0 + 4 i1, so its leaves reversed, 8:1 then 4:32), column
+  // c mode 1's (2:8 then 2:16).
+  Expected<tile::SwizzledTileLayout> t =
+      parseTile("((4,8),(2,2)):((32,1),(16,8))", IntTuple::tuple({32, 4}));
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(tileText(*t), "S[(8,4,2,2):(1,32,8,16)]");
+  // Over one dim: CuTe's 1-D index, every leaf reversed.
+  EXPECT_EQ(
+      tileText(*parseTile("((4,8),(2,2)):((32,1),(16,8))", IntTuple(128))),
+      "S[(2,2,8,4):(8,16,1,32)]");
+  Expected<tile::SwizzledTileLayout> other =
+      parseTile("(4,8):(8,1)", IntTuple::tuple({8, 4}), "SHAPE");
+  ASSERT_FALSE(other.hasValue());
+  EXPECT_EQ(other.error().message,
+            "mode 0 of (4,8):(8,1) has size 4 but dim 0 of SHAPE is 8 "
+            "(SHAPE's dims are the layout's top-level modes, (4,8))");
+}
+
 TEST(ApiConvert, SwizzledTileToLinearInvertsTheAddress) {
   // register a -> the logical index x whose swizzled address is a, for
   // every x of the 8x64 tile (Swizzle(M=3,B=3,S=3): bits 6-8 into 3-5).

@@ -239,12 +239,36 @@ TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {
                        "disagree"),
             std::string::npos)
       << r.err;
-  // A cute layout's tile form lists its modes slowest first.
-  r = runCli({"tile", "eval", "(4,8):(8,1)", "(8,4)", "(1,0)", "--json"});
+  // A cute layout over a SHAPE of its modes: element (1,0) is CuTe's
+  // coordinate (1,0), offset 1*8 + 0*1 = 8, as `show` draws it; the tile
+  // form lists the modes in order.
+  r = runCli({"tile", "eval", "(4,8):(8,1)", "(4,8)", "(1,0)", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.json()["result"]["layout"], "S[(4,8):(8,1)]") << r.out;
+  EXPECT_EQ(r.json()["result"]["points"][0]["m"], 8) << r.out;
+  // Over one dim, the index is CuTe's 1-D index: 1 is coordinate (1,0).
+  r = runCli({"tile", "eval", "(4,8):(8,1)", "32", "1", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.json()["result"]["layout"], "S[(8,4):(1,8)]") << r.out;
-  // Tile (1,0) is cute coordinate (0,1): offset 0*8 + 1*1 = 1.
-  EXPECT_EQ(r.json()["result"]["points"][0]["m"], 1) << r.out;
+  EXPECT_EQ(r.json()["result"]["points"][0]["m"], 8) << r.out;
+  // The transposed SHAPE would read the tile transposed: refused.
+  r = runCli({"tile", "eval", "(4,8):(8,1)", "(8,4)", "(1,0)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("mode 0 of (4,8):(8,1) has size 4 but dim 0 of "
+                       "SHAPE is 8"),
+            std::string::npos)
+      << r.err;
+  // A row-major 8x64 tile in either grammar: lanes reading column 0 meet
+  // an 8-way conflict (rows 64 halfwords = 32 words apart: one bank).
+  for (const char *tile : {"(8,64):(64,1)", "S[(8,64):(64,1)]"}) {
+    r = runCli({"tile", "conflicts", tile, "(8,64)", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.json()["result"]["ways"], 8) << tile << r.out;
+  }
+  // A malformed SHAPE is blamed on SHAPE, not on the attribute.
+  r = runCli({"tile", "show", kBlockedAttr, "(8,x)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("in argument SHAPE"), std::string::npos) << r.err;
 }
 
 TEST(CliTtgir, SharedLayoutsReadAsTheirAddressForm) {

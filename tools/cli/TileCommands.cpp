@@ -42,18 +42,11 @@ namespace {
 // Arguments
 //===----------------------------------------------------------------------===//
 
-/// LAYOUT: a tile layout, `Swizzle(...) o <tile layout>`, or any other
-/// grammar (cute, linear, TTGIR) as its tile form over SHAPE, the next
-/// argument: a TTGIR attribute takes SHAPE as its tensor shape, and a
-/// typed or linear layout must have SHAPE as its logical shape. A SHAPE
-/// that does not parse is left to shapeParam to report.
+/// LAYOUT: any grammar as its tile form over SHAPE, the next argument
+/// (api::parseTile); a SHAPE that does not parse is reported first.
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
-  Expected<IntTuple> shape = cute::parseIntTuple(inv.text(i + 1));
-  return inv.argument(
-      api::parseTile(inv.text(i),
-                     shape ? std::optional<IntTuple>(*shape) : std::nullopt,
-                     "SHAPE"),
-      i);
+  LK_TRY(IntTuple shape, inv.intTuple(i + 1));
+  return inv.argument(api::parseTile(inv.text(i), shape, "SHAPE"), i);
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),

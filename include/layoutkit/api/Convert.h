@@ -69,16 +69,20 @@ Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l);
 /// toTile(l) for a logical tile of `shape` (row-major, as tile layouts
 /// index it): a linear layout's output sizes must be `shape`, dim by dim
-/// (a (16,8) layout read over (8,16) would be a different function);
-/// `shapeName` names the shape in the diagnostic. Other models: toTile(l).
+/// (a (16,8) layout read over (8,16) would be a different function); a
+/// cute layout of rank r > 1 over a shape of r > 1 dims takes dim i as its
+/// mode i (element (x0, x1, ...) is CuTe's coordinate (x0, x1, ...), as
+/// `show` draws it; mode sizes must be the dims): (8,64):(64,1) over
+/// (8,64) -> S[(8,64):(64,1)]; `shapeName` names the shape in the
+/// diagnostic. Otherwise toTile(l): over one dim, CuTe's 1-D index.
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                           std::span<const int64_t> shape,
                                           std::string_view shapeName);
 /// The tile form of layout text in any grammar parseLayout reads: toTile
 /// of the parsed layout. With `shape` (a flat tuple), a TTGIR attribute
 /// takes it as its tensor shape and a typed or linear layout must have it
-/// as its logical shape (toTile(l, shape, shapeName)); a cute layout's
-/// modes are reversed (tile layouts index row-major).
+/// as its logical shape (toTile(l, shape, shapeName)); whether a tile
+/// layout admits `shape` is tileShape's question (api/Query.h).
 /// Example: parseTile("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp
 /// = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>", (8,4), "SHAPE") holds
 /// element (r, c) on lane 4r + c.
