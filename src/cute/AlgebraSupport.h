@@ -627,11 +627,19 @@ public:
     return l.span() + 2 * tupleLevels(t) + 1;
   }
   /// The modes below node k fit tiler mode t (the checks of CuTe's zip2_by).
+  /// Node k, under tiler mode t, is no (tile, rest) pair.
+  Diagnostic notPair(const char *op, size_t k, const Tiler &t) const {
+    return opError(op, "expected a rank-2 (tile, rest) mode but found " +
+                           text(k) +
+                           (t.kind == Tiler::Kind::Keep
+                                ? " (the tiler's `_` keeps that mode whole: "
+                                  "a grouping needs a tile there)"
+                                : ""));
+  }
   Status check(const char *op, size_t k, const Tiler &t) const {
     if (t.kind != Tiler::Kind::Tuple) {
       if (rank(k) != 2)
-        return opError(op, "expected a rank-2 (tile, rest) mode but found " +
-                               text(k));
+        return notPair(op, k, t);
       return Ok{};
     }
     if (rank(k) < t.modes.size())
@@ -680,8 +688,7 @@ public:
                              " has fewer modes than the tiler " + t.str());
     for (size_t j = 0, c = 1; j < r; ++j, c += in_[c].span)
       if (rank(c) != 2)
-        return opError(op, "expected a rank-2 (tile, rest) mode but found " +
-                               text(c));
+        return notPair(op, c, t.modes[j]);
     // Every node's place is known: the root, the tiles' tuple (unless
     // unpacked), the tiles, the rests' tuple (unless unpacked), the rests
     // and the modes past r.

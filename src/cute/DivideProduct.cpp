@@ -111,11 +111,11 @@ Expected<Layout> general::zipped_divide(const Layout &a, const Tiler &t) {
 }
 
 Expected<Layout> general::tiled_divide(const Layout &a, const Tiler &t) {
-  return grouped(cute::logical_divide, "zipped_divide", a, t, Regroup::Tiled);
+  return grouped(cute::logical_divide, "tiled_divide", a, t, Regroup::Tiled);
 }
 
 Expected<Layout> general::flat_divide(const Layout &a, const Tiler &t) {
-  return grouped(cute::logical_divide, "zipped_divide", a, t, Regroup::Flat);
+  return grouped(cute::logical_divide, "flat_divide", a, t, Regroup::Flat);
 }
 
 namespace {
@@ -239,8 +239,20 @@ Status productOf(Ref a, Ref tile, Tree &out) {
   out.open();
   out.subtree(a);
   const size_t restAt = out.count();
-  LK_CHECK(c.compose(tile, out));
-  LK_CHECK(c.checkDistributive([&] { return tile.str(); }));
+  // A composition fault is the product's: its A is the complement.
+  auto asRest = [&](Status st) -> Status {
+    if (st)
+      return st;
+    Diagnostic d = std::move(st).error();
+    d.message = "logical_product: rest = complement(A, size(A)*cosize(B) = " +
+                std::to_string(target) +
+                ") o B = " + modesText(comp.modes, comp.integral) + " o " +
+                tile.str() + " fails: " + d.message;
+    d.notes.clear();
+    return d;
+  };
+  LK_CHECK(asRest(c.compose(tile, out)));
+  LK_CHECK(asRest(c.checkDistributive([&] { return tile.str(); })));
   LK_CHECK(out.check(restAt));
   LK_CHECK(checkCopiesDisjoint(a, cosA, c.lhs, compSize, cosz, tile,
                                out.at(restAt)));
@@ -264,11 +276,11 @@ Expected<Layout> general::zipped_product(const Layout &a, const Tiler &t) {
 }
 
 Expected<Layout> general::tiled_product(const Layout &a, const Tiler &t) {
-  return grouped(cute::logical_product, "zipped_product", a, t, Regroup::Tiled);
+  return grouped(cute::logical_product, "tiled_product", a, t, Regroup::Tiled);
 }
 
 Expected<Layout> general::flat_product(const Layout &a, const Tiler &t) {
-  return grouped(cute::logical_product, "zipped_product", a, t, Regroup::Flat);
+  return grouped(cute::logical_product, "flat_product", a, t, Regroup::Flat);
 }
 
 namespace {

@@ -226,7 +226,28 @@ TEST(Divide, RegroupsFollowTheTilersProfile) {
       zipped_divide(L("((4,2),6):((1,4),8)"), T("((2:1,_),3:1)"));
   ASSERT_FALSE(kept);
   EXPECT_EQ(kept.error().message,
-            "zipped_divide: expected a rank-2 (tile, rest) mode but found 2:4");
+            "zipped_divide: expected a rank-2 (tile, rest) mode but found 2:4 "
+            "(the tiler's `_` keeps that mode whole: a grouping needs a tile "
+            "there)");
+  Expected<Layout> keptTiled =
+      tiled_divide(L("((4,2),6):((1,4),8)"), T("((2:1,_),3:1)"));
+  ASSERT_FALSE(keptTiled);
+  EXPECT_EQ(keptTiled.error().message.rfind("tiled_divide: ", 0), 0u)
+      << keptTiled.error().message;
+}
+
+TEST(Product, RestFaultNamesTheProduct) {
+  // A = (8,1):(2,1), B = 3:1: size(A)*cosize(B) = 24, the complement of
+  // 8:2 there is (2,2):(1,16), and 3:1 does not divide its first mode 2:1.
+  Expected<Layout> p = logical_product(L("(8,1):(2,1)"), T("3:1"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().message.rfind(
+                "logical_product: rest = complement(A, size(A)*cosize(B) = "
+                "24) o B = (2,2):(1,16) o 3:1 fails: composition: ",
+                0),
+            0u)
+      << p.error().message;
+  EXPECT_TRUE(p.error().notes.empty());
 }
 
 TEST(Product, SpecExampleAsDecided) {
