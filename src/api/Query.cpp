@@ -820,9 +820,14 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
     while (!name.empty() && name.front() == ' ')
       name.erase(name.begin());
     int idx = l.inDimIndex(linear::internDim(name));
-    if (idx < 0)
-      return Diagnostic::at("the layout has no input dim '" + name + "'", text,
-                            p, eq - p);
+    if (idx < 0) {
+      std::string dims;
+      for (int i = 0; i < l.numInDims(); ++i)
+        dims += (i ? ", " : "") + std::string(linear::dimName(l.inDim(i).id));
+      return Diagnostic::at("the layout has no input dim '" + name +
+                                "' (its input dims: " + dims + ")",
+                            text, p, eq - p);
+    }
     size_t nameAt = p + text.substr(p, eq - p).find(name);
     if (size_t first = givenAt[size_t(idx)]; first != std::string_view::npos)
       return Diagnostic::at("input dim '" + name +

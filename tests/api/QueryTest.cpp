@@ -373,7 +373,8 @@ TEST(ApiQuery, DimValues) {
             (std::vector<int64_t>{1, 2}));
   EXPECT_EQ(*parseDimValues("", l), (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(parseDimValues("reg=1", l).error().message,
-            "the layout has no input dim 'reg'");
+            "the layout has no input dim 'reg' (its input dims: register, "
+            "lane)");
   EXPECT_FALSE(parseDimValues("lane", l).hasValue());
   EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
   // A dim given twice: the caret at the second (offset 7 of the text).
