@@ -116,21 +116,29 @@ Status detail::complementModes(Ref l, const int64_t *cotarget,
   Mode *result = out.modes.resizeForOverwrite(modes.size() + 1);
   size_t n = 0; // result modes
   int64_t covered = 1;
+  bool past = false; // the last mode's extent m.stride * m.shape > INT64_MAX
   for (const Mode &m : modes) {
+    if (past)
+      return Arith::diagnostic("complement");
     int64_t newShape = m.stride / covered;
     if (newShape == 0)
       return nonInjective(m, covered);
     if (newShape != 1)
       result[n++] = Mode{newShape, covered, 0};
-    covered = ar.mul(m.stride, m.shape);
+    past = mulOverflows(m.stride, m.shape, covered);
   }
+  // Past int64 the extent exceeds a one-leaf cotarget: rest = 1.
+  if (past && cotargetLeaves != 1)
+    return opError("complement",
+                   "the extent of " + l.str() +
+                       " (its largest stride times that mode's size) does "
+                       "not fit in int64, so the rest past it cannot be "
+                       "folded through a cotarget of several modes");
   const int64_t newStride = covered;
-  if (!ar.ok())
-    return Arith::diagnostic("complement");
   // CuTe folds the divisor through the cotarget's modes; nested ceilings
   // compose, so the fold runs over the leaves.
   int64_t restShape = 1, divisor = newStride;
-  for (size_t k = 0; k < cotargetLeaves; ++k) {
+  for (size_t k = 0; k < cotargetLeaves && !past; ++k) {
     restShape = ar.mul(restShape, ceilDiv(cotarget[k], divisor));
     divisor = ceilDiv(divisor, cotarget[k]);
   }

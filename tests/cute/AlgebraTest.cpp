@@ -176,6 +176,21 @@ TEST(Complement, DesignDecisions) {
   EXPECT_EQ(str(complement(L("4:0"), IntTuple(8))), "8:1");
 }
 
+TEST(Complement, ExtentPastInt64) {
+  // 2:2^62 over its cosize 2^62 + 1: the gap below 2^62 is 2^62:1, and the
+  // extent 2 * 2^62 = 2^63 (past int64) exceeds the cotarget: no rest.
+  const int64_t big = int64_t(1) << 62;
+  Layout l = Layout::unchecked(IntTuple(2), IntTuple(big));
+  EXPECT_EQ(str(complement(l)), std::to_string(big) + ":1");
+  // With a cotarget of two modes the fold needs that extent: refused.
+  Expected<Layout> two =
+      complement(l, IntTuple::tuple({IntTuple(big), IntTuple(4)}));
+  ASSERT_FALSE(two);
+  EXPECT_NE(two.error().message.find("does not fit in int64"),
+            std::string::npos)
+      << two.error().message;
+}
+
 TEST(Complement, NonInjectiveIsAnError) {
   auto r = complement(L("(2,2):(1,1)"), IntTuple(8));
   ASSERT_FALSE(r);
