@@ -186,7 +186,9 @@ void placeConstants(Operation *fn,
 /// duplicate by the first one. Example: `%c = arith.constant 1 : index` in
 /// a loop body moves.
 lk::tileas::CleanupSurvey::CleanupSurvey(Operation *fn, LayoutEquality &eq)
-    : fn(fn), entry(&fn->getRegion(0).front()), eq(&eq) {}
+    : fn(fn),
+      entry(fn->getRegion(0).empty() ? nullptr : &fn->getRegion(0).front()),
+      eq(&eq) {}
 
 /// Whether a pattern may rewrite `cvt` as the function is now: its types
 /// are one placement (FoldIdentityConversion; whether its users accept
@@ -243,6 +245,8 @@ void lk::tileas::CleanupSurvey::finish() {
     backward = false;
   }
   size_t k = 0;
+  if (!entry) // a declaration: no body, no constants
+    return;
   for (Operation &op : *entry) {
     if (k == constants.size() || constants[k].first != &op)
       break;

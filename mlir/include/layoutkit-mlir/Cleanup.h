@@ -64,7 +64,7 @@ public:
 private:
   bool mayRewrite(mlir::Operation *conversion);
 
-  mlir::Block *entry;
+  mlir::Block *entry; ///< null for a declaration (no body)
   LayoutEquality *eq;
 };
 
