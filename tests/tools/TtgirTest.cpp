@@ -269,6 +269,17 @@ TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {
   r = runCli({"tile", "show", kBlockedAttr, "(8,x)"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("in argument SHAPE"), std::string::npos) << r.err;
+  // So is a SHAPE the encoding cannot take (Triton's dims are powers of
+  // two), though the reader finds it while reading the attribute.
+  r = runCli({"tile", "show", kBlockedAttr, "(8,12)"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("every tensor dim must be a power of two (got 12)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("note: in argument SHAPE of 'tile show'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("argument LAYOUT"), std::string::npos) << r.err;
 }
 
 TEST(CliTtgir, SharedLayoutsReadAsTheirAddressForm) {
