@@ -430,8 +430,8 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
 std::vector<linear::OutDim> namedSizes(py::object dims) {
   std::vector<linear::OutDim> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back(
-        {linear::internDim(k.cast<std::string>()), toInt64(v, "out-dim size")});
+    r.push_back({unwrap(linear::dimNamed(k.cast<std::string>())),
+                 toInt64(v, "out-dim size")});
   return r;
 }
 
@@ -445,7 +445,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
   for (auto &[k, v] : pairs(bases)) {
     std::string name = k.cast<std::string>();
     std::string path = "bases['" + name + "']";
-    ins.push_back({linear::internDim(name), toIntRows(v, path.c_str())});
+    ins.push_back({unwrap(linear::dimNamed(name)), toIntRows(v, path.c_str())});
   }
   bool named = !py::isinstance<py::dict>(outDims);
   for (py::handle h : outDims)
@@ -460,7 +460,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
           "(sizes inferred from names alone make the layout surjective)"));
     std::vector<DimId> names;
     for (py::handle h : outDims)
-      names.push_back(linear::internDim(h.cast<std::string>()));
+      names.push_back(unwrap(linear::dimNamed(h.cast<std::string>())));
     return unwrap(LinearLayout::make(ins, names));
   }
   std::vector<linear::OutDim> outs;
@@ -475,7 +475,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
                               " out-dim names but " +
                               std::to_string(sizes.size()) + " out_dim_sizes"));
     for (size_t i = 0; i < names.size(); ++i)
-      outs.push_back({linear::internDim(names[i]), sizes[i]});
+      outs.push_back({unwrap(linear::dimNamed(names[i])), sizes[i]});
     return unwrap(LinearLayout::make(ins, outs, require.value_or(true)));
   }
   outs = namedSizes(outDims);
@@ -520,7 +520,7 @@ py::array_t<int64_t> outputsTable(const LinearLayout &l) {
 std::vector<DimId> dimIds(const std::vector<std::string> &names) {
   std::vector<DimId> r;
   for (const auto &n : names)
-    r.push_back(linear::internDim(n));
+    r.push_back(unwrap(linear::dimNamed(n)));
   return r;
 }
 
@@ -537,8 +537,9 @@ py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
 std::vector<linear::DimSize> dimSizesOf(py::object dims) {
   std::vector<linear::DimSize> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back(unwrap(linear::dimSizeOf(
-        linear::internDim(k.cast<std::string>()), toInt64(v, "dim size"))));
+    r.push_back(unwrap(
+        linear::dimSizeOf(unwrap(linear::dimNamed(k.cast<std::string>())),
+                          toInt64(v, "dim size"))));
   return r;
 }
 
@@ -712,7 +713,9 @@ linear::Encoding encodingOf(const py::dict &d, const std::string &path,
 /// linear bindings, `bound`).
 template <> struct Arg<DimId> {
   using Py = const std::string &;
-  static DimId read(const std::string &n) { return linear::internDim(n); }
+  static DimId read(const std::string &n) {
+    return unwrap(linear::dimNamed(n));
+  }
 };
 template <> struct Arg<std::span<const DimId>> {
   using Py = const std::vector<std::string> &;

@@ -85,6 +85,20 @@ def test_errors():
         small().apply({"warp": 1})
 
 
+def test_dim_names_are_names_the_text_reads_back():
+    # repr is the text form, whose dim names are [A-Za-z_][A-Za-z0-9_]*:
+    # a name outside it would print a text LinearLayout(text) cannot read.
+    for bad in ["re g", "d}m", "", "9x", "l\u00e4ne"]:
+        with pytest.raises(lk.LayoutError, match="is not a name of the text form"):
+            LinearLayout.from_bases({bad: [[1]]}, ["dim0"])
+        with pytest.raises(lk.LayoutError, match="is not a name of the text form"):
+            LinearLayout.from_bases({"register": [[1]]}, [bad])
+        with pytest.raises(lk.LayoutError, match="is not a name of the text form"):
+            LinearLayout.identity_1d(4, "register", bad)
+    L = LinearLayout.from_bases({"_r9": [[1]]}, ["Dim_0"])
+    assert LinearLayout(repr(L)) == L
+
+
 def test_dict_errors_name_the_parameter():
     # A value found wrong while the layout is built: the check names the
     # parameter, the path is where it sits in the dict.

@@ -159,7 +159,7 @@ Expected<LinearLayout> product(const LinearLayout &inner,
   // Dims: the supremum of both orders (as Triton's operator* orders them), a
   // common dim with the sum of both sizes.
   auto merge = [](Dim *dst, uint8_t &n, const Dim *a, int na, const Dim *b,
-                  int nb) -> Status {
+                  int nb, const char *side) -> Status {
     DimId ia[LinearLayout::kMaxDims], ib[LinearLayout::kMaxDims];
     for (int t = 0; t < na; ++t)
       ia[t] = a[t].id;
@@ -185,6 +185,12 @@ Expected<LinearLayout> product(const LinearLayout &inner,
       dst[n] = i >= 0 ? a[i] : b[j];
       if (i >= 0 && j >= 0)
         dst[n].log2 = uint8_t(a[i].log2 + b[j].log2);
+      if (dst[n].log2 > LinearLayout::kMaxDimBits)
+        return Diagnostic::error(
+            std::string("product: ") + side + " dim '" + name(dst[n].id) +
+            "' would have " + std::to_string(dst[n].log2) +
+            " bits; one dim has at most 2^" +
+            std::to_string(LinearLayout::kMaxDimBits) + " values");
       total += dst[n].log2;
       ++n;
     }
@@ -192,9 +198,10 @@ Expected<LinearLayout> product(const LinearLayout &inner,
       return Diagnostic::error("product: more than 64 bits");
     return Ok{};
   };
-  LK_CHECK(merge(r.in_, r.nIn_, inner.in_, inner.nIn_, outer.in_, outer.nIn_));
-  LK_CHECK(
-      merge(r.out_, r.nOut_, inner.out_, inner.nOut_, outer.out_, outer.nOut_));
+  LK_CHECK(merge(r.in_, r.nIn_, inner.in_, inner.nIn_, outer.in_, outer.nIn_,
+                 "input"));
+  LK_CHECK(merge(r.out_, r.nOut_, inner.out_, inner.nOut_, outer.out_,
+                 outer.nOut_, "output"));
   r.recomputeShifts();
 
   Repack innerRp, outerRp;

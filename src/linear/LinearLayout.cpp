@@ -83,6 +83,22 @@ Status checkNamed(DimId id) {
 }
 } // namespace
 
+Expected<DimId> dimNamed(std::string_view name) {
+  auto letter = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  bool ok = !name.empty() && letter(name[0]);
+  for (char c : name)
+    ok = ok && (letter(c) || (c >= '0' && c <= '9'));
+  if (!ok)
+    return Diagnostic::error("dim name '" + std::string(name) +
+                             "' is not a name of the text form "
+                             "([A-Za-z_][A-Za-z0-9_]*)");
+  DimId id = internDim(name);
+  LK_CHECK(checkNamed(id));
+  return id;
+}
+
 std::string_view dimName(DimId id) {
   DimTable &t = table();
   std::lock_guard<std::mutex> lock(t.mu);
@@ -95,6 +111,18 @@ std::string_view dimName(DimId id) {
 // Construction
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A dim of `log2` bits fits kMaxDimBits: its size is an exact int64_t.
+Status checkDimBits(DimId id, int log2, const char *side) {
+  if (log2 <= LinearLayout::kMaxDimBits)
+    return Ok{};
+  return Diagnostic::error(
+      std::string(side) + " dim '" + name(id) + "' would have " +
+      std::to_string(log2) + " bits; one dim has at most 2^" +
+      std::to_string(LinearLayout::kMaxDimBits) + " values");
+}
+} // namespace
+
 Status LinearLayout::appendIn(DimId id, int log2, const uint64_t *cols) {
   LK_CHECK(checkNamed(id));
   if (nIn_ >= kMaxDims)
@@ -103,6 +131,7 @@ Status LinearLayout::appendIn(DimId id, int log2, const uint64_t *cols) {
   if (log2 < 0 || inBits_ + log2 > kMaxBits)
     return Diagnostic::error("input dims exceed 64 bits in total (adding '" +
                              name(id) + "')");
+  LK_CHECK(checkDimBits(id, log2, "input"));
   if (inDimIndex(id) >= 0)
     return Diagnostic::error("duplicate input dim '" + name(id) + "'");
   in_[nIn_++] = Dim{id, uint8_t(log2), inBits_};
@@ -120,6 +149,7 @@ Status LinearLayout::appendOut(DimId id, int log2) {
   if (log2 < 0 || outBits_ + log2 > kMaxBits)
     return Diagnostic::error("output dims exceed 64 bits in total (adding '" +
                              name(id) + "')");
+  LK_CHECK(checkDimBits(id, log2, "output"));
   if (outDimIndex(id) >= 0)
     return Diagnostic::error("duplicate output dim '" + name(id) + "'");
   out_[nOut_++] = Dim{id, uint8_t(log2), outBits_};
@@ -286,6 +316,10 @@ Expected<LinearLayout> LinearLayout::makeFrom(const Src &ins,
                                  name(inDim) + "')");
       return result;
     }
+    if (Status fits = checkDimBits(inDim, int(n), "input"); !fits) {
+      result = fits.error();
+      return result;
+    }
     for (size_t m = 0; m < d; ++m)
       if (ins.dim(m) == inDim) {
         result = Diagnostic::error("duplicate input dim '" + name(inDim) + "'");
@@ -421,6 +455,7 @@ Status placeDims(std::span<const DimSize> dims, LinearLayout::Dim *out,
     if (dims[k].log2 < 0 || bits + dims[k].log2 > LinearLayout::kMaxBits)
       return Diagnostic::error(std::string("fromColumns: ") + side +
                                " dims exceed 64 bits");
+    LK_CHECK(checkDimBits(dims[k].id, dims[k].log2, side));
     for (size_t m = 0; m < k; ++m)
       if (dims[m].id == dims[k].id)
         return Diagnostic::error(std::string("fromColumns: duplicate ") + side +

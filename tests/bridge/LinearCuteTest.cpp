@@ -406,17 +406,18 @@ TEST(LinearCuteProperty, RandomLinearLayoutsRoundTrip) {
 // 63 zero columns would merge into one leaf of extent 2^63: refused before
 // the extents are formed (a cute size is an int64; 2^62 at most).
 TEST(LinearCute, SixtyThreeInputBitsAreRefused) {
+  // Two input dims (one dim has at most 62 bits), flattened by the bridge.
   std::vector<uint64_t> cols(63, 0);
-  linear::DimSize in{dims::kRegister, 63}, out{dims::kOffset, 1};
-  LinearLayout l =
-      *LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols);
+  linear::DimSize ins[] = {{dims::kRegister, 32}, {dims::kLane, 31}};
+  linear::DimSize out{dims::kOffset, 1};
+  LinearLayout l = *LinearLayout::fromColumns(ins, std::span(&out, 1), cols);
+  linear::DimSize in{dims::kRegister, 62};
   auto c = linearToCute(l);
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().message, "a cute layout has at most 2^62 elements; the "
                                "layout has 63 input bits");
   // 62 zero columns: one broadcast leaf 2^62:0.
   cols.pop_back();
-  in.log2 = 62;
   LinearLayout l62 =
       *LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols);
   auto c62 = linearToCute(l62);

@@ -298,56 +298,97 @@ TEST(LinearLayout, ApplyFlatCheckedRefusesInputsPastTheSize) {
   EXPECT_EQ(e.error().message,
             "flat input 16 is outside [0, 16), the layout's 4 input bits");
   EXPECT_FALSE(l.applyFlatChecked(~uint64_t(0)));
-  // 64 input bits take every uint64_t.
+  // 64 input bits (two dims of 32) take every uint64_t.
   std::vector<uint64_t> cols;
   for (int i = 0; i < 64; ++i)
     cols.push_back(uint64_t(1) << i);
-  DimSize in{kRegister, 64}, out{dim(0), 64};
-  LinearLayout full = ok(
-      LinearLayout::fromColumns(std::span(&in, 1), std::span(&out, 1), cols));
+  DimSize in[] = {{kRegister, 32}, {kLane, 32}};
+  DimSize out[] = {{dim(0), 32}, {dim(1), 32}};
+  LinearLayout full = ok(LinearLayout::fromColumns(in, out, cols));
   EXPECT_EQ(ok(full.applyFlatChecked(~uint64_t(0))), ~uint64_t(0));
 }
 
 } // namespace
 
-// totalInSize / totalOutSize / the dim sizes are 2^bits up to 62 bits and
-// saturate at INT64_MAX at 63 and 64 bits, where 2^bits does not fit an
-// int64_t (2^63 = INT64_MAX + 1); the bit counts stay exact.
+// Names that do not come from the parser (the bindings') must be names the
+// text form reads back, or the layout's text would not parse.
+TEST(LinearLayout, DimNamedTakesTheTextFormsNamesOnly) {
+  EXPECT_EQ(ok(dimNamed("lane")), kLane);
+  EXPECT_EQ(ok(dimNamed("_x9")), internDim("_x9"));
+  for (std::string bad : {"", "re g", "d}m", "9a", "l\xc3\xa4ne", "a-b"}) {
+    Expected<DimId> d = dimNamed(bad);
+    ASSERT_FALSE(d) << bad;
+    EXPECT_EQ(d.error().message,
+              "dim name '" + bad +
+                  "' is not a name of the text form ([A-Za-z_][A-Za-z0-9_]*)");
+  }
+}
+
+// totalInSize / totalOutSize are 2^bits up to 62 bits and saturate at
+// INT64_MAX at 63 and 64 bits, where 2^bits does not fit an int64_t
+// (2^63 = INT64_MAX + 1); the bit counts stay exact. One dim has at most
+// 62 bits, so every dim size is exact.
 TEST(LinearLayout, SizesSaturateAt63And64Bits) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   auto identity = [](int regBits, int laneBits) {
-    // register bit j -> dim0 bit j, lane bit j -> dim0 bit regBits + j.
+    // register bit j -> dim0 bit j, lane bit j -> dim1 bit j.
     std::vector<uint64_t> cols;
     for (int j = 0; j < regBits + laneBits; ++j)
       cols.push_back(uint64_t(1) << j);
     DimSize ins[] = {{kRegister, regBits}, {kLane, laneBits}};
-    DimSize outs[] = {{dim(0), regBits + laneBits}};
+    DimSize outs[] = {{dim(0), regBits}, {dim(1), laneBits}};
     return ok(LinearLayout::fromColumns(ins, outs, cols));
   };
   LinearLayout l62 = identity(31, 31);
   EXPECT_EQ(l62.totalInSize(), int64_t(1) << 62);
   EXPECT_EQ(l62.totalOutSize(), int64_t(4611686018427387904));
-  EXPECT_EQ(l62.outDimSize(dim(0)), int64_t(1) << 62);
   LinearLayout l63 = identity(32, 31);
   EXPECT_EQ(l63.totalInBits(), 63);
   EXPECT_EQ(l63.totalInSize(), kMax);
   EXPECT_EQ(l63.totalOutSize(), kMax);
-  EXPECT_EQ(l63.outDimSize(dim(0)), kMax);
-  EXPECT_EQ(l63.outDim(0).size(), kMax);
-  EXPECT_EQ(l63.inDimSize(kRegister), int64_t(1) << 32);
+  EXPECT_EQ(l63.outDimSize(dim(0)), int64_t(1) << 32);
+  EXPECT_EQ(l63.inDimSize(kLane), int64_t(1) << 31);
   LinearLayout l64 = identity(32, 32);
   EXPECT_EQ(l64.totalInBits(), 64);
   EXPECT_EQ(l64.totalOutBits(), 64);
   EXPECT_EQ(l64.totalInSize(), kMax);
   EXPECT_EQ(l64.totalOutSize(), kMax);
-  EXPECT_EQ(l64.outDimSize(dim(0)), kMax);
-  // One dim of 63 and 64 bits.
-  LinearLayout r63 = identity(63, 0), r64 = identity(64, 0);
-  EXPECT_EQ(r63.inDimSize(kRegister), kMax);
-  EXPECT_EQ(r64.inDimSize(kRegister), kMax);
-  EXPECT_EQ(r64.inDimLog2(kRegister), 64);
   // The largest input of the 64-bit identity maps to itself.
   EXPECT_EQ(l64.applyFlat(~uint64_t(0)), ~uint64_t(0));
   EXPECT_EQ(pow2Saturated(0), 1);
   EXPECT_EQ(pow2Saturated(62), int64_t(1) << 62);
+  EXPECT_EQ(pow2Saturated(63), kMax);
+}
+
+// One dim of 63 bits would have a size 2^63 that no int64_t holds (it
+// printed as -2^63): every way of building one refuses it, naming the dim.
+TEST(LinearLayout, OneDimHasAtMost62Bits) {
+  std::vector<uint64_t> cols;
+  for (int j = 0; j < 63; ++j)
+    cols.push_back(uint64_t(1) << j);
+  DimSize in63[] = {{kRegister, 63}}, out63[] = {{dim(0), 63}};
+  DimSize in62[] = {{kRegister, 62}}, out62[] = {{dim(0), 62}};
+  for (auto [ins, outs] : {std::pair{in63, out63}, std::pair{in62, out63},
+                           std::pair{in63, out62}}) {
+    Expected<LinearLayout> l = LinearLayout::fromColumns(
+        std::span<const DimSize>(ins, 1), std::span<const DimSize>(outs, 1),
+        std::span(cols).first(size_t(ins[0].log2)));
+    ASSERT_FALSE(l);
+    EXPECT_NE(l.error().message.find("would have 63 bits; one dim has at "
+                                     "most 2^62 values"),
+              std::string::npos)
+        << l.error().message;
+  }
+  cols.pop_back();
+  LinearLayout l62 = ok(LinearLayout::fromColumns(in62, out62, cols));
+  EXPECT_EQ(l62.outDimSize(dim(0)), int64_t(1) << 62);
+  // The product of 2^62 registers by 2 lanes on one dim: 63 bits.
+  LinearLayout a =
+      ok(LinearLayout::identity1D(int64_t(1) << 62, kRegister, dim(0)));
+  LinearLayout b = ok(LinearLayout::identity1D(2, kLane, dim(0)));
+  Expected<LinearLayout> p = product(a, b);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("output dim 'dim0' would have 63 bits"),
+            std::string::npos)
+      << p.error().message;
 }

@@ -117,6 +117,11 @@ using DimId = uint16_t;
 DimId internDim(std::string_view name);
 /// The name of an interned id. @pre id came from internDim or dims::
 std::string_view dimName(DimId id);
+/// `name` interned (internDim) when it is a dim name the text form reads
+/// back, [A-Za-z_][A-Za-z0-9_]*; otherwise a diagnostic that quotes it. For
+/// names that do not come from the parser (the bindings' arguments).
+/// Example: dimNamed("lane") == dims::kLane; dimNamed("re g") fails.
+Expected<DimId> dimNamed(std::string_view name);
 
 /// Ids fixed at start-up (no lookup needed).
 namespace dims {
@@ -138,7 +143,8 @@ constexpr DimId dim(int i) { return DimId(kDim0 + i); }
 struct DimSize {
   DimId id = 0;
   int log2 = 0;
-  /// 2^log2, saturated at INT64_MAX for log2 63 and 64 (pow2Saturated).
+  /// 2^log2 (a layout's dims have at most LinearLayout::kMaxDimBits bits;
+  /// saturated at INT64_MAX for a log2 of 63 or 64, pow2Saturated).
   int64_t size() const { return pow2Saturated(log2); }
   bool operator==(const DimSize &) const = default;
 };
@@ -182,7 +188,13 @@ Expected<LinearLayout> product(const LinearLayout &inner,
 class LinearLayout {
 public:
   static constexpr int kMaxDims = 16;
+  /// Most bits of all input (output) dims together.
   static constexpr int kMaxBits = 64;
+  /// Most bits of one dim of a layout that construction, shape operations
+  /// and products accept: its size, at most 2^62, is an exact positive
+  /// int64_t (2^63 is not), as printed, compared and read back. (The
+  /// internal flattenIns / flattenOuts may join dims past it.)
+  static constexpr int kMaxDimBits = 62;
 
   /// The empty layout: no input dims, no output dims; maps 0 to 0.
   /// (User-provided, so that value-initialization, e.g. an Expected built
@@ -262,8 +274,7 @@ public:
   bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
   /// Size of a dim (1 when absent, as for an empty dimension): 2^log2,
-  /// saturated at INT64_MAX for a dim of 63 or 64 bits (pow2Saturated;
-  /// compare dims by inDimLog2 / outDimLog2).
+  /// exact (a dim has at most kMaxDimBits bits).
   int64_t inDimSize(DimId id) const;
   int64_t outDimSize(DimId id) const;
   int inDimLog2(DimId id) const;
