@@ -134,6 +134,18 @@ TEST(PlanCommand, BlockedEqualToMmaIsNoOp) {
   EXPECT_TRUE(j["shared_memory"].is_null());
 }
 
+TEST(PlanCommand, AShapeTheEncodingsCannotTakeIsTheShapeOptions) {
+  // Triton's dims are powers of two: 12 is --shape's fault, though the
+  // reader meets it while building SRC from its parameters.
+  CliRun r = runCli(
+      {"plan", kBlocked12, kMma, "--shape", "(16,12)", "--dtype", "f16"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "every tensor dim must be a power of two "
+                              "(got 12)\nnote: in option --shape of 'plan'"))
+      << r.err;
+  EXPECT_FALSE(contains(r.err, "argument SRC")) << r.err;
+}
+
 TEST(PlanCommand, EveryInputModelGivesTheSameLayout) {
   // All four texts are the mma 16x8 accumulator (derivations above), so
   // every pair converts for free.

@@ -6,6 +6,7 @@
 
 #include "cli/LayoutArgs.h"
 
+#include "layoutkit/api/Plan.h"
 #include "layoutkit/cute/Text.h"
 
 namespace lk::cli {
@@ -21,6 +22,16 @@ parseOptions(const std::optional<std::string> &shapeText) {
     o.shape = std::move(*shape);
   }
   return o;
+}
+
+Expected<linear::LinearLayout>
+distributedParam(const Invocation &inv, size_t i,
+                 const api::ParseOptions &options) {
+  Expected<linear::LinearLayout> l =
+      api::parseDistributed(inv.text(i), options);
+  if (!l && options.shape && l.error().parameter == "shape")
+    return inv.inOption(std::move(l).error(), "shape");
+  return inv.argument(std::move(l), i);
 }
 
 } // namespace lk::cli

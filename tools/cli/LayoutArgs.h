@@ -19,6 +19,7 @@
 #ifndef LAYOUTKIT_TOOLS_LAYOUTARGS_H
 #define LAYOUTKIT_TOOLS_LAYOUTARGS_H
 
+#include "cli/Command.h"
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/core/Expected.h"
 
@@ -32,6 +33,14 @@ namespace lk::cli {
 /// "--shape: ").
 Expected<api::ParseOptions>
 parseOptions(const std::optional<std::string> &shapeText);
+
+/// Argument i as a hardware -> logical linear layout (api::parseDistributed
+/// with `options`); a fault about the shape --shape gives (the reader's
+/// Diagnostic::parameter "shape", e.g. a dim of a Triton encoding that is
+/// not a power of two) is noted in option --shape, any other in argument i.
+Expected<linear::LinearLayout>
+distributedParam(const Invocation &inv, size_t i,
+                 const api::ParseOptions &options);
 
 } // namespace lk::cli
 

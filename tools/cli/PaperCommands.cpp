@@ -154,8 +154,7 @@ Expected<Reply> runReduce(const Invocation &inv) {
   LK_TRY(cute::ElementType type, inv.elementType({0}, "f32"));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
-  LK_TRY(linear::LinearLayout l,
-         inv.argument(api::parseDistributed(inv.text(0), parse), 0));
+  LK_TRY(linear::LinearLayout l, distributedParam(inv, 0, parse));
   bool elim = !inv.option("no-dedup").has_value();
   LK_TRY(api::ReductionReport rr, api::reduce(l, axis, type, elim));
   const plan::ReduceSimulation &s = rr.simulation;

@@ -49,12 +49,6 @@ using linear::LinearLayout;
 
 namespace {
 
-/// Parameter i (SRC or DST) as a hardware -> logical linear layout.
-Expected<LinearLayout> distributedParam(const Invocation &inv, size_t i,
-                                        const api::ParseOptions &options) {
-  return inv.argument(api::parseDistributed(inv.text(i), options), i);
-}
-
 /// The padding lines of `plan --logical`: each side's waste, the buffer's,
 /// and the masked simulation `sim` (plan/PaddedPlan.h).
 std::string paddingText(const plan::PaddedPlan &pp,
