@@ -734,10 +734,14 @@ Expected<LinearLayout> swizzledSharedToLL(const Encoding &e,
     return combineCtaCgaWithShape(l, cta, shape);
   }
   LK_CHECK(checkOrder(e.order, rank, "order"));
-  if (e.vec <= 0 || e.perPhase <= 0 || e.maxPhase <= 0)
-    return Diagnostic::error("swizzled_shared: vec, perPhase and maxPhase "
-                             "must be positive")
-        .about("vec");
+  for (auto [value, field] : {std::pair{e.vec, "vec"},
+                              {e.perPhase, "perPhase"},
+                              {e.maxPhase, "maxPhase"}})
+    if (value <= 0)
+      return Diagnostic::error("swizzled_shared: " + std::string(field) +
+                               " must be positive (got " +
+                               std::to_string(value) + ")")
+          .about(field);
   unsigned colDim = e.order[0], rowDim = e.order[1];
   int64_t numCols = shape[colDim], numRows = shape[rowDim];
   std::vector<std::vector<int64_t>> b;

@@ -473,7 +473,14 @@ TEST(ApiLayout, EncodingChecksFindTheFieldAsWritten) {
        "[4, 1], instrShape = [16, 12]}>",
        "instrShape", "nvidia_mma: instrShape's m and n must be powers of two"},
       {mma3 + "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>", "opIdx",
-       "operand B of a wgmma"}};
+       "operand B of a wgmma"},
+      // Each non-positive swizzle field is named and underlined alone.
+      {"#ttg.swizzled_shared<{vec = 8, perPhase = 0, maxPhase = 8, order = "
+       "[1, 0]}>",
+       "perPhase", "swizzled_shared: perPhase must be positive (got 0)"},
+      {"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 0, order = "
+       "[1, 0]}>",
+       "maxPhase", "swizzled_shared: maxPhase must be positive (got 0)"}};
   // An absent kWidth is named as absent, the caret under the dot_op's kind
   // (no field to point at), for an nvidia and an AMD parent alike.
   const std::string mfma =
