@@ -25,7 +25,7 @@ from ._layoutkit import (  # noqa: F401
     Atom, Plan,
 )
 from ._tuples import (  # noqa: F401  (pycute's helpers on plain tuples)
-    is_int, is_tuple, is_layout, signum, inner_product, tuple_max,
+    LayoutBase, is_int, is_tuple, is_layout, signum, inner_product, tuple_max,
     elem_scale, crd2crd, shiftl, shiftr, hier_unzip,
 )
 from . import draw  # noqa: F401

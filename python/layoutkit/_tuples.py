@@ -5,10 +5,12 @@ crd2idx/idx2crd, slices, products and prefix products are the C++ core's
 (``layoutkit._layoutkit``). Names and call forms are pycute's, so pycute
 scripts run unchanged.
 """
+import abc
+
 from ._layoutkit import ComposedLayout, Layout, crd2idx, idx2crd, make_layout
 
 __all__ = [
-    "is_int", "is_tuple", "is_layout", "signum", "inner_product", "tuple_max",
+    "LayoutBase", "is_int", "is_tuple", "is_layout", "signum", "inner_product", "tuple_max",
     "elem_scale", "crd2crd", "shiftl", "shiftr", "hier_unzip",
 ]
 
@@ -22,8 +24,17 @@ def is_tuple(x):
     return isinstance(x, tuple)
 
 
+class LayoutBase(abc.ABC):
+    """pycute's base class: ``isinstance(x, LayoutBase)`` holds for a Layout
+    and a ComposedLayout."""
+
+
+LayoutBase.register(Layout)
+LayoutBase.register(ComposedLayout)
+
+
 def is_layout(x):
-    return isinstance(x, (Layout, ComposedLayout))
+    return isinstance(x, LayoutBase)
 
 
 def signum(a):

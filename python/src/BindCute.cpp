@@ -483,11 +483,12 @@ namespace {
 /// Mode index i of a layout of `rank` modes, a negative i counted from the
 /// end (Python's L[-1]); IndexError outside.
 size_t modeIndex(int64_t i, size_t rank) {
-  if (i < 0)
-    i += int64_t(rank);
-  if (i < 0 || size_t(i) >= rank)
-    throw py::index_error();
-  return size_t(i);
+  const int64_t k = i < 0 ? i + int64_t(rank) : i;
+  if (k < 0 || size_t(k) >= rank)
+    throw py::index_error("mode index " + std::to_string(i) +
+                          " is out of range for " + std::to_string(rank) +
+                          " modes");
+  return size_t(k);
 }
 
 /// A Layout from (shape[, stride]) or its text.

@@ -28,6 +28,14 @@ def test_error_without_text():
     assert ei.value.column is None and "power of two" in ei.value.message
 
 
+def test_mode_index_out_of_range_says_which():
+    L = lk.Layout((4, 8), (1, 4))
+    assert L[-1] == L[1] and list(L) == [L[0], L[1]]
+    for i in (2, -3):
+        with pytest.raises(IndexError, match=f"mode index {i} is out of range for 2 modes"):
+            L[i]
+
+
 def test_type_errors_stay_type_errors():
     with pytest.raises(TypeError):
         lk.Layout((4, 1.5))

@@ -73,11 +73,13 @@ def test_every_public_pycute_name_exists():
         for name, obj in vars(m).items():
             if name.startswith("_") or getattr(obj, "__module__", None) != m.__name__:
                 continue
-            if name == "LayoutBase":  # pycute's private base class; is_layout covers it
-                continue
             if not hasattr(lk, name):
                 missing.append(f"{mod}.{name}")
     assert missing == []
+    # pycute's base class covers both layout kinds, as there.
+    assert isinstance(lk.Layout(4), lk.LayoutBase)
+    assert isinstance(lk.ComposedLayout(lk.Swizzle(1, 0, 1), 0, lk.Layout(4)), lk.LayoutBase)
+    assert not isinstance((4,), lk.LayoutBase)
 
 
 def test_call_forms_run_unchanged():
