@@ -52,7 +52,9 @@ constexpr int kMaxModes = int(IntTuple::kInlineNodes);
 /// chain search's sentinel and the complement's last mode.
 /// N: most modes (PairRun: a flat pair's, whose loops GCC then unrolls).
 /// cosize: 1 + sum (s-1)*d over the leaves (which coalescing keeps), in
-/// wrapping arithmetic, where runOf is asked for it (a hint only).
+/// wrapping arithmetic, where runOf is asked for it (a hint only: each
+/// term is s*d - d from the reach runOf computes anyway, INT64_MIN - d
+/// where s*d overflows).
 template <int N> struct RunOf {
   int n = 0;
   uint64_t cosize = 1;
@@ -95,8 +97,6 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
       continue;
     const int64_t sv = s[k].value, dv = d[k].value;
     basis |= d[k].basis;
-    if (cosize)
-      cos += uint64_t(sv - 1) * uint64_t(dv);
     if (dv == reach) { // a size-1 leaf merges as a factor 1, reach kept
       m.s[sorted ? last : n - 1] *= sv; // shapes multiply to at most size(l)
     } else {
@@ -126,6 +126,8 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
       size *= sv; // at most size(l)
     if (mulOverflows(sv, dv, reach))
       reach = INT64_MIN;
+    if (cosize) // (s-1)*d = s*d - d (a dropped leaf's is 0)
+      cos += uint64_t(reach) - uint64_t(dv);
   }
   m.n = int(n);
   if (cosize)
