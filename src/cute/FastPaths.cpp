@@ -2818,27 +2818,33 @@ namespace {
   return r;
 }
 
-/// right_inverse of a leaf (its own function, so that its result is built
-/// in the caller's slot); where its form declines, the general
-/// construction out of line (its temporaries stay out of this frame).
-[[gnu::always_inline]] inline Expected<Layout>
-rightInverseOfLeaf(const Layout &l) {
-  int64_t s, d; // read before r is built (its stores might alias l)
-  const bool leaf = leafOf(l, s, d);
+/// right_inverse of the leaf s:d (its own function, so that its result is
+/// built in the caller's slot). Its form takes every s:d that leafOf gives
+/// (writeLeaf declines neither s:1 nor 1:0), so no call follows the
+/// result's construction: right_inverse then needs no cleanup of it on an
+/// exception, and so no frame (5 instructions less on every call).
+[[gnu::always_inline]] inline Expected<Layout> rightInverseOfLeaf(int64_t s,
+                                                                  int64_t d) {
   Expected<Layout> r{std::in_place};
-  if (!serve(Path::RightInverseLeaf, rightInverseLeaf(leaf, s, d, *r)))
-    intoOf(r, [&] {
-      tLastPath = Path::General;
-      return general::right_inverse(l);
-    });
+  if (!serve(Path::RightInverseLeaf, rightInverseLeaf(true, s, d, *r)))
+    __builtin_unreachable();
   return r;
+}
+
+/// right_inverse where no closed form applies, out of line.
+[[gnu::noinline]] Expected<Layout> rightInverseGeneral(const Layout &l) {
+  tLastPath = Path::General;
+  return general::right_inverse(l);
 }
 } // namespace
 
 Expected<Layout> right_inverse(const Layout &l) {
   if (!isLeaf(l))
     return rightInverseOfTuple(l);
-  return rightInverseOfLeaf(l);
+  int64_t s, d; // read before the result is built (its stores might alias l)
+  if (!leafOf(l, s, d))
+    return rightInverseGeneral(l);
+  return rightInverseOfLeaf(s, d);
 }
 
 namespace {

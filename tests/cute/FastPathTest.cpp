@@ -63,6 +63,16 @@ bool sameNodes(const IntTuple &x, const IntTuple &y) {
          << (general ? general->str() : general.error().render());
 }
 
+// A leaf that leafOf declines (a basis stride) goes from right_inverse
+// straight to the general construction: its error, recorded as General.
+TEST(FastPaths, RightInverseOfABasisLeafIsGeneral) {
+  const Layout l = L("4:1@0");
+  auto r = right_inverse(l);
+  EXPECT_EQ(int(general::lastPath()), int(general::Path::General));
+  EXPECT_FALSE(r);
+  EXPECT_TRUE(same(r, general::right_inverse(l)));
+}
+
 /// Counts results against trials over a sweep whose operands are chosen
 /// so that both outcomes, a layout and a diagnostic, occur.
 struct Outcomes {
