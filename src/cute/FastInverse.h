@@ -9,7 +9,8 @@
 // included by the dispatch table of FastPaths.cpp only (inlined there,
 // into the out-of-line form of a tuple operand). One pass over the
 // operand's pre-order nodes collects its coalesced modes (runOf; pairOf
-// reads a flat pair without the loop; coalesce writes them as they come);
+// reads a flat pair without the loop; coalesce writes them as they come;
+// complement takes the kept leaves unmerged, which gives the same result);
 // each operation then walks them and writes the result's modes straight
 // into the returned layout's nodes (ModeWriter), with no intermediate
 // layout and one range check at the end where the result is not bounded
@@ -74,9 +75,11 @@ using PairRun = RunOf<2>;
 /// False on a basis stride, more than `maxNodes` nodes, or no leaf at all.
 /// A tuple of at most maxNodes nodes has at most maxNodes - 1 modes.
 /// Example: ((2,(2,2)),4):((1,(2,4)),8) -> [32:1].
-/// With `cosize` also m.cosize.
+/// With `cosize` also m.cosize. Without `merge` no leaf merges: the kept
+/// leaves are the modes (for complement, whose result does not depend on
+/// it; complementOfModes), and no reach is computed.
 template <bool zeroAsOne, bool prefix, bool sorted = false,
-          int maxNodes = kMaxModes, bool cosize = false>
+          int maxNodes = kMaxModes, bool cosize = false, bool merge = true>
 [[gnu::always_inline]] inline bool runOf(const Layout &l, Run &m) {
   const Node *s = l.shape().nodes(), *d = l.stride().nodes();
   const int e = s->span;
@@ -97,7 +100,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
       continue;
     const int64_t sv = s[k].value, dv = d[k].value;
     basis |= d[k].basis;
-    if (dv == reach) { // a size-1 leaf merges as a factor 1, reach kept
+    if (merge && dv == reach) {         // a size-1 leaf merges as a factor 1
       m.s[sorted ? last : n - 1] *= sv; // shapes multiply to at most size(l)
     } else {
       // Dropped (a stride-0 leaf never meets reach: a kept mode's s*d != 0).
@@ -124,7 +127,7 @@ template <bool zeroAsOne, bool prefix, bool sorted = false,
     }
     if (prefix)
       size *= sv; // at most size(l)
-    if (mulOverflows(sv, dv, reach))
+    if ((merge || cosize) && mulOverflows(sv, dv, reach))
       reach = INT64_MIN;
     if (cosize) // (s-1)*d = s*d - d (a dropped leaf's is 0)
       cos += uint64_t(reach) - uint64_t(dv);
@@ -631,7 +634,15 @@ template <class R>
   return true;
 }
 
-/// complementOfRun on the coalesced modes of `l` of nonzero stride.
+/// complementOfRun on the coalesced modes of `l` of nonzero stride, or of a
+/// tuple's kept leaves unmerged (runOf without `merge`: 5 instructions a
+/// leaf less), which gives the same result: the leaves that coalesce
+/// merges into s:d tile its span [d, s*d) (each starts where the one
+/// before ends), so sorted among the other modes they give quotients 1
+/// between them (no mode) and the same cur after the last, and a mode
+/// overlaps another exactly where one of its leaves does (a quotient 0,
+/// declined, both ways). The chain test (chainSize) is the same too: both
+/// are l onto [0, size).
 [[gnu::always_inline]] inline bool
 complementOfModes(const Layout &l, const int64_t *cot, int nc, Layout &out) {
   if (isFlatPair(l)) {
@@ -641,7 +652,8 @@ complementOfModes(const Layout &l, const int64_t *cot, int nc, Layout &out) {
   }
   Run m; // at most n + 1 <= kMaxModes - 1 modes for ModeWriter
   if (!runOf</*zeroAsOne=*/true, /*prefix=*/false, /*sorted=*/false,
-             /*maxNodes=*/kMaxModes - 1>(l, m))
+             /*maxNodes=*/kMaxModes - 1, /*cosize=*/false, /*merge=*/false>(l,
+                                                                            m))
     return false;
   int64_t size;
   if (m.n > 0 && chainSize(m, size)) {

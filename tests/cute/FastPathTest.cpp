@@ -440,6 +440,39 @@ TEST(FastPaths, WholeCompositionsBoundTheirRange) {
 // of its size and cosize, complementModes): operands and cotargets near
 // 2^62 give the general path's result or diagnostic, and results pass
 // Layout::make's checks.
+// complementOfModes takes the kept leaves as modes, unmerged: leaves that
+// coalesce would merge (y == a*x, z == b*y) tile the merged mode's span,
+// each quotient between them 1. Every ((a,b),c):((x,y),z) with shapes in
+// [1, 3] and strides in [0, 8] (merging, overlapping, equal and zero
+// strides), in the cotargets 1, 24 and 200: equal to the general
+// construction, the fast path serving merging operands too.
+TEST(FastPaths, ComplementOfMergingLeavesEqualsGeneral) {
+  int served = 0, merging = 0;
+  for (int a = 1; a <= 3; ++a)
+    for (int b = 1; b <= 3; ++b)
+      for (int c = 1; c <= 3; ++c)
+        for (int x = 0; x <= 8; ++x)
+          for (int y = 0; y <= 8; ++y)
+            for (int z = 0; z <= 8; ++z) {
+              auto tuple = [](int u, int v, int w) {
+                return "((" + std::to_string(u) + "," + std::to_string(v) +
+                       ")," + std::to_string(w) + ")";
+              };
+              const Layout l = L(tuple(a, b, c) + ":" + tuple(x, y, z));
+              for (int64_t cot : {1, 24, 200}) {
+                auto r = complement(l, IntTuple(cot));
+                const bool fast =
+                    general::lastPath() == general::Path::ComplementModes;
+                served += fast;
+                merging += fast && a > 1 && b > 1 && x > 0 && y == a * x;
+                ASSERT_TRUE(same(r, general::complement(l, IntTuple(cot))))
+                    << l.str() << " in " << cot;
+              }
+            }
+  EXPECT_GT(served, 0);
+  EXPECT_GT(merging, 0);
+}
+
 TEST(FastPaths, ComplementStaysInRange) {
   const char *near[] = {"(2,2):(1,2)", "2:2305843009213693952",
                         "(2,3):(1,2305843009213693951)",
