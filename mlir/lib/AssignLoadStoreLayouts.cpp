@@ -393,16 +393,23 @@ std::string describe(const Candidate &c, const CostWeights &w) {
 /// value the same way (its conversion then is an identity, removed by
 /// tileas-remove-layout-conversions), else the winner's memory kind and
 /// family with the memory layout (memory values) or the catalog atom
-/// (register values).
+/// (register values). The buffer's memory layout goes onto the tile only
+/// when it places exactly the tile's elements (the tile is the whole
+/// buffer); a tile of a larger buffer gets no layout, as a memory layout
+/// must place its tensor's elements (EncodingAttr::verifyEncoding).
+/// `tile` has a static shape (accessOf gave the op candidates).
 EncodingAttr resultEncoding(MLIRContext *ctx, const Candidate &win,
-                            LayoutAttr layout, EncodingAttr seed) {
+                            LayoutAttr layout, EncodingAttr seed,
+                            RankedTensorType tile) {
   if (seed && seed.getMemKind() == win.memKind && win.fits(seed.getFamily()))
     return seed;
   bool memory = isMemory(win.memKind);
+  bool placesTile =
+      layout && layout.getValue().layout.size() == tile.getNumElements();
   StringRef atom = lk::hw::findAtom(win.atom) ? StringRef(win.atom) : "";
   return EncodingAttr::get(ctx, win.memKind, win.family,
-                           memory ? layout : LayoutAttr(), memory ? "" : atom,
-                           std::nullopt);
+                           memory && placesTile ? layout : LayoutAttr(),
+                           memory ? "" : atom, std::nullopt);
 }
 
 /// The layout of the buffer a load reads or a store writes: its encoding's,
@@ -497,7 +504,9 @@ bool applyBest(Operation *op, const OpConstraint &c,
   const Candidate &win = legal[*best];
   MLIRContext *ctx = op->getContext();
   LayoutAttr buffer = bufferLayoutOf(op, t);
-  EncodingAttr enc = resultEncoding(ctx, win, buffer, seed);
+  Sides sides = sidesOf(op);
+  EncodingAttr enc = resultEncoding(
+      ctx, win, buffer, seed, cast<RankedTensorType>(sides.tile.getType()));
   // The memory side: the layout the value keeps in memory, else the
   // buffer's.
   bool resident = isMemory(enc.getMemKind()) && enc.getLayout();
@@ -508,7 +517,6 @@ bool applyBest(Operation *op, const OpConstraint &c,
   // verifiers accept any encoding of the same tile; dead users (whose
   // results are never used) are erased first, so that the decision is the
   // same before and after a dead-code cleanup.
-  Sides sides = sidesOf(op);
   if (!sides.isLoad)
     return true;
   Value result = sides.tile;

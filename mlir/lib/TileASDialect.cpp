@@ -13,6 +13,7 @@
 
 #include "layoutkit-mlir/TileAS.h"
 
+#include "layoutkit/core/Checked.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/hw/Atom.h"
 
@@ -302,6 +303,50 @@ LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "opIdx must be 0 (operand A) or 1 (operand B), got "
                        << *opIdx;
   return success();
+}
+
+/// The element count of a static `shape`, or nullopt when a dimension is
+/// dynamic. `overflow` is set when the product passes 2^63-1.
+static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape,
+                                                 bool &overflow) {
+  overflow = false;
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d) || d < 0)
+      return std::nullopt;
+    if (!overflow && lk::mulOverflows(n, d, n))
+      overflow = true;
+  }
+  return n;
+}
+
+/// A memory value's layout maps each of the tensor's elements (index in
+/// [0, N), N = product of the static shape) to an offset, so its domain
+/// has exactly N points: layout.size() == N. Skipped without a layout, for
+/// a dynamic shape, and for register values (a (thread, value) layout may
+/// hold an element in several threads: ((4,8),2):((2,0),1) places 8
+/// elements from 64 slots). Example: tensor<16x16xf16> with smem layout
+/// (8,8):(8,1) -> "smem layout <(8,8),(8,1)> places 64 elements, the
+/// 16x16 tensor holds 256".
+LogicalResult EncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  LayoutAttr layout = getLayout();
+  if (!layout || !isMemory(getMemKind()))
+    return success();
+  bool overflow = false;
+  std::optional<int64_t> count = staticElementCount(shape, overflow);
+  int64_t places = layout.getValue().layout.size();
+  if (!count || (!overflow && *count == places))
+    return success();
+  InFlightDiagnostic d = emitError();
+  d << stringifyMemKind(getMemKind()) << " layout " << layout.getText()
+    << " places " << places << " elements, the ";
+  llvm::interleave(shape, d, "x");
+  d << " tensor holds ";
+  if (overflow)
+    return d << "more than 2^63-1";
+  return d << *count;
 }
 
 void lk::tileas::registerProgramDialects(DialectRegistry &registry) {

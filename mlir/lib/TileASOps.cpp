@@ -48,20 +48,18 @@ static LogicalResult verifySameTile(Operation *op, Value a, Value b,
 }
 
 /// A buffer: a memory kind, and a memory layout (when it has one) that
-/// places exactly its elements.
+/// places exactly its elements. The layout rule is the encoding's
+/// (EncodingAttr::verifyEncoding), which parsed and getChecked types have
+/// passed already; it is applied again here for types a pass built with
+/// RankedTensorType::get, which release builds of MLIR do not verify.
 static LogicalResult verifyBuffer(Operation *op, Value v, StringRef name) {
   if (!isMemory(memKindOf(v.getType())))
     return op->emitOpError()
            << name << " must be a smem, tmem or global buffer";
   auto type = cast<RankedTensorType>(v.getType());
-  LayoutAttr layout = encodingOf(type).getLayout();
-  if (layout && type.hasStaticShape() &&
-      layout.getValue().layout.size() != type.getNumElements())
-    return op->emitOpError()
-           << name << " layout " << layout.getText() << " places "
-           << layout.getValue().layout.size() << " elements, the buffer holds "
-           << type.getNumElements();
-  return success();
+  return encodingOf(type).verifyEncoding(
+      type.getShape(), type.getElementType(),
+      [&] { return op->emitOpError() << name << ": "; });
 }
 
 /// tiled_load / tiled_store: without indices the tile is the whole buffer;

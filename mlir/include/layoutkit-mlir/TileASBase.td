@@ -15,6 +15,7 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 def TileAS_Dialect : Dialect {
   let name = "tileas";
@@ -67,7 +68,11 @@ def TileAS_LayoutAttr : AttrDef<TileAS_Dialect, "Layout"> {
 
 /// `#tileas.encoding<memKind, family[, layout = #tileas.layout<...>]
 ///                    [, atom = "name"][, opIdx = n]>`.
-def TileAS_EncodingAttr : AttrDef<TileAS_Dialect, "Encoding"> {
+/// As a tensor encoding it is verified against the tensor's shape
+/// (VerifiableTensorEncoding): a memory layout places exactly the tensor's
+/// elements (docs/mlir.md).
+def TileAS_EncodingAttr : AttrDef<TileAS_Dialect, "Encoding",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let mnemonic = "encoding";
   let summary = "where a tile value lives and which layout family places it";
   let parameters = (ins
