@@ -8,7 +8,8 @@
 // default 1): generate a function (RandomProgram.h), verify it, interpret
 // it on random inputs, run tileas-layout-pipeline, verify, interpret again
 // and compare the results and the global buffers element by element, run
-// the pipeline a second time and compare the printed IR. A failure prints
+// the pipeline a second time and compare the printed IR, which must parse
+// back (types built by the passes pass the type verifiers). A failure prints
 // the seed and the function; the test is deterministic. Three hand-checked
 // functions come first: buffers through views and selects, a while loop
 // and agent handoff, and a loop before and after tileas-slicing. It also
@@ -154,6 +155,11 @@ std::string check(MLIRContext &ctx, uint64_t seed, std::string &diag,
     }
   }
   std::string once = print(*m);
+  // The printed output reads back: every type a pass built passes the type
+  // verifiers (the encoding's verifyEncoding), which release builds of MLIR
+  // skip in RankedTensorType::get.
+  if (!parseSourceString<ModuleOp>(once, &ctx))
+    return "pipeline output does not parse back\n" + once;
   if (failed(pipeline(*m)))
     return "second pipeline run failed\n" + once;
   std::string twice = print(*m);
