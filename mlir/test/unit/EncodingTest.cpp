@@ -40,24 +40,24 @@ namespace {
 
 class EncodingTest : public ::testing::Test {
 protected:
-  EncodingTest() : handler(&ctx, [this](Diagnostic &d) {
-    messages.push_back(d.str());
-    return success();
-  }) {
+  EncodingTest()
+      : handler(&ctx, [this](Diagnostic &d) {
+          messages.push_back(d.str());
+          return success();
+        }) {
     ctx.loadDialect<TileASDialect>();
   }
 
   /// #tileas.encoding<kind, family, layout = #tileas.layout<text>>.
-  EncodingAttr encoding(MemKind kind, LayoutFamily family,
-                        const char *text) {
+  EncodingAttr encoding(MemKind kind, LayoutFamily family, const char *text) {
     lk::Expected<lk::cute::LayoutAttribute> l =
         lk::cute::parseLayoutAttribute(text);
     if (!l) {
       ADD_FAILURE() << text << ": " << l.error().message;
       return {};
     }
-    return EncodingAttr::get(&ctx, kind, family, LayoutAttr::get(&ctx, *l),
-                             "", std::nullopt);
+    return EncodingAttr::get(&ctx, kind, family, LayoutAttr::get(&ctx, *l), "",
+                             std::nullopt);
   }
 
   RankedTensorType checked(ArrayRef<int64_t> shape, Type elt,
@@ -89,9 +89,9 @@ TEST_F(EncodingTest, GetCheckedAcceptsWhatTheRuleLetsThrough) {
   EXPECT_TRUE(
       checked({ShapedType::kDynamic, 16}, f16,
               encoding(MemKind::Smem, LayoutFamily::Shared, "<(8,8),(8,1)>")));
-  EXPECT_TRUE(checked(
-      {8}, Float32Type::get(&ctx),
-      encoding(MemKind::Register, LayoutFamily::Blocked, "<((4,8),2),((2,0),1)>")));
+  EXPECT_TRUE(checked({8}, Float32Type::get(&ctx),
+                      encoding(MemKind::Register, LayoutFamily::Blocked,
+                               "<((4,8),2),((2,0),1)>")));
   EXPECT_TRUE(messages.empty());
 }
 
