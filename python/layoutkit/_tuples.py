@@ -25,8 +25,7 @@ def is_tuple(x):
 
 
 class LayoutBase(abc.ABC):
-    """pycute's base class: ``isinstance(x, LayoutBase)`` holds for a Layout
-    and a ComposedLayout."""
+    """pycute's base class of Layout and ComposedLayout (isinstance)."""
 
 
 LayoutBase.register(Layout)

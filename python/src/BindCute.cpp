@@ -485,9 +485,7 @@ namespace {
 size_t modeIndex(int64_t i, size_t rank) {
   const int64_t k = i < 0 ? i + int64_t(rank) : i;
   if (k < 0 || size_t(k) >= rank)
-    throw py::index_error("mode index " + std::to_string(i) +
-                          " is out of range for " + std::to_string(rank) +
-                          " modes");
+    throw py::index_error("mode index " + std::to_string(i) + " out of range");
   return size_t(k);
 }
 

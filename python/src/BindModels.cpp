@@ -425,13 +425,23 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   return r;
 }
 
+/// A dim name from Python (linear::dimNamed: the text form's names only).
+DimId dimId(const std::string &n) { return unwrap(linear::dimNamed(n)); }
+
+/// Dim names from Python, each checked (dimId).
+std::vector<DimId> dimIds(const std::vector<std::string> &names) {
+  std::vector<DimId> r;
+  for (const auto &n : names)
+    r.push_back(dimId(n));
+  return r;
+}
+
 /// [(name, size), ...] or {name: size} -> OutDim list (sizes checked by the
 /// library).
 std::vector<linear::OutDim> namedSizes(py::object dims) {
   std::vector<linear::OutDim> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back({unwrap(linear::dimNamed(k.cast<std::string>())),
-                 toInt64(v, "out-dim size")});
+    r.push_back({dimId(k.cast<std::string>()), toInt64(v, "out-dim size")});
   return r;
 }
 
@@ -445,7 +455,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
   for (auto &[k, v] : pairs(bases)) {
     std::string name = k.cast<std::string>();
     std::string path = "bases['" + name + "']";
-    ins.push_back({unwrap(linear::dimNamed(name)), toIntRows(v, path.c_str())});
+    ins.push_back({dimId(name), toIntRows(v, path.c_str())});
   }
   bool named = !py::isinstance<py::dict>(outDims);
   for (py::handle h : outDims)
@@ -458,9 +468,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
       raise(Diagnostic::error(
           "from_bases: require_surjective=False needs out_dim_sizes "
           "(sizes inferred from names alone make the layout surjective)"));
-    std::vector<DimId> names;
-    for (py::handle h : outDims)
-      names.push_back(unwrap(linear::dimNamed(h.cast<std::string>())));
+    std::vector<DimId> names = dimIds(outDims.cast<std::vector<std::string>>());
     return unwrap(LinearLayout::make(ins, names));
   }
   std::vector<linear::OutDim> outs;
@@ -475,7 +483,7 @@ LinearLayout fromBases(py::object bases, py::object outDims,
                               " out-dim names but " +
                               std::to_string(sizes.size()) + " out_dim_sizes"));
     for (size_t i = 0; i < names.size(); ++i)
-      outs.push_back({unwrap(linear::dimNamed(names[i])), sizes[i]});
+      outs.push_back({dimId(names[i]), sizes[i]});
     return unwrap(LinearLayout::make(ins, outs, require.value_or(true)));
   }
   outs = namedSizes(outDims);
@@ -517,13 +525,6 @@ py::array_t<int64_t> outputsTable(const LinearLayout &l) {
                               v.data());
 }
 
-std::vector<DimId> dimIds(const std::vector<std::string> &names) {
-  std::vector<DimId> r;
-  for (const auto &n : names)
-    r.push_back(unwrap(linear::dimNamed(n)));
-  return r;
-}
-
 /// The F2 matrix: M[i][j] = bit i of column j (out bits x in bits).
 py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
   py::array_t<uint8_t> a({l.totalOutBits(), l.totalInBits()});
@@ -537,9 +538,8 @@ py::array_t<uint8_t> toF2Matrix(const LinearLayout &l) {
 std::vector<linear::DimSize> dimSizesOf(py::object dims) {
   std::vector<linear::DimSize> r;
   for (auto &[k, v] : pairs(dims))
-    r.push_back(unwrap(
-        linear::dimSizeOf(unwrap(linear::dimNamed(k.cast<std::string>())),
-                          toInt64(v, "dim size"))));
+    r.push_back(unwrap(linear::dimSizeOf(dimId(k.cast<std::string>()),
+                                         toInt64(v, "dim size"))));
   return r;
 }
 
@@ -713,9 +713,7 @@ linear::Encoding encodingOf(const py::dict &d, const std::string &path,
 /// linear bindings, `bound`).
 template <> struct Arg<DimId> {
   using Py = const std::string &;
-  static DimId read(const std::string &n) {
-    return unwrap(linear::dimNamed(n));
-  }
+  static DimId read(const std::string &n) { return dimId(n); }
 };
 template <> struct Arg<std::span<const DimId>> {
   using Py = const std::vector<std::string> &;

@@ -27,8 +27,7 @@ parseOptions(const std::optional<std::string> &shapeText) {
 Expected<linear::LinearLayout>
 distributedParam(const Invocation &inv, size_t i,
                  const api::ParseOptions &options) {
-  Expected<linear::LinearLayout> l =
-      api::parseDistributed(inv.text(i), options);
+  auto l = api::parseDistributed(inv.text(i), options);
   if (!l && options.shape && l.error().parameter == "shape")
     return inv.inOption(std::move(l).error(), "shape");
   return inv.argument(std::move(l), i);
