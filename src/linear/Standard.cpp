@@ -940,11 +940,7 @@ Expected<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout &l,
     if (s < 0 || size_t(s) >= shape.size())
       return Diagnostic::error("ensureLayoutNotLargerThan: no size for '" +
                                std::string(dimName(o.id)) + "'");
-    if (o.log2 > 62)
-      return Diagnostic::error("ensureLayoutNotLargerThan: out-dim '" +
-                               std::string(dimName(o.id)) + "' has 2^" +
-                               std::to_string(o.log2) +
-                               " elements; a size is an int64 (at most 2^62)");
+    // Exact: a layout's dim has at most LinearLayout::kMaxDimBits bits.
     int64_t actual = o.size(), want = shape[size_t(s)];
     if (actual <= want)
       continue;
