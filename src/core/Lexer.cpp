@@ -57,6 +57,24 @@ bool Lexer::consumeIf(std::string_view w) {
   return false;
 }
 
+namespace {
+/// The length of the whole non-ASCII UTF-8 character at text[at] (its lead
+/// byte and continuation bytes), 0 where none starts there.
+size_t utf8Length(std::string_view text, size_t at) {
+  unsigned char c = static_cast<unsigned char>(text[at]);
+  size_t len = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
+  if (at + len > text.size())
+    return 0;
+  for (size_t k = 1; k < len; ++k)
+    if ((static_cast<unsigned char>(text[at + k]) & 0xC0) != 0x80)
+      return 0;
+  return len;
+}
+} // namespace
+
 std::string Lexer::describeNext() {
   skipBlanks();
   if (pos_ >= text_.size())
@@ -64,16 +82,8 @@ std::string Lexer::describeNext() {
   unsigned char c = static_cast<unsigned char>(text_[pos_]);
   if (std::isprint(c))
     return std::string("'") + char(c) + "'";
-  // A whole UTF-8 character (lead byte and its continuation bytes), never
-  // half of one.
-  size_t len = c >= 0xC2 && c <= 0xDF   ? 2
-               : c >= 0xE0 && c <= 0xEF ? 3
-               : c >= 0xF0 && c <= 0xF4 ? 4
-                                        : 0;
-  bool whole = len > 0 && pos_ + len <= text_.size();
-  for (size_t k = 1; whole && k < len; ++k)
-    whole = (static_cast<unsigned char>(text_[pos_ + k]) & 0xC0) == 0x80;
-  if (whole)
+  // A whole UTF-8 character, never half of one.
+  if (size_t len = utf8Length(text_, pos_))
     return "'" + std::string(text_.substr(pos_, len)) + "'";
   char buf[16];
   std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
@@ -177,20 +187,34 @@ Expected<int64_t> Lexer::readUint(std::string_view what) {
   return readInt(what);
 }
 
-Expected<std::string> Lexer::readIdent(std::string_view what) {
+Expected<std::string> Lexer::readWord(std::string_view what) {
   skipBlanks();
-  size_t start = pos_;
-  auto isStart = [](char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-  };
-  auto isBody = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  };
-  if (pos_ >= text_.size() || !isStart(text_[pos_]))
+  size_t start = pos_, end = pos_;
+  while (end < text_.size()) {
+    unsigned char c = static_cast<unsigned char>(text_[end]);
+    if (std::isalpha(c) || c == '_' || (end > start && std::isdigit(c)))
+      ++end;
+    else if (size_t len = utf8Length(text_, end))
+      end += len;
+    else
+      break;
+  }
+  if (end == start)
     return expected(std::string(what) + " (a name)");
-  while (pos_ < text_.size() && isBody(text_[pos_]))
-    ++pos_;
-  return std::string(text_.substr(start, pos_ - start));
+  pos_ = end;
+  return std::string(text_.substr(start, end - start));
+}
+
+Expected<std::string> Lexer::readIdent(std::string_view what) {
+  LK_TRY(std::string word, readWord(what));
+  for (char c : word)
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      pos_ -= word.size();
+      return error("expected " + std::string(what) + " but found '" + word +
+                       "': a name is ASCII letters, digits and '_'",
+                   pos_, word.size());
+    }
+  return word;
 }
 
 Status Lexer::expectEnd(std::string_view what) {

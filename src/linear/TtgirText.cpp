@@ -107,23 +107,6 @@ private:
     return def;
   }
 
-  /// `name` (just read by readIdent) extended over the non-ASCII bytes
-  /// that stopped it, so a diagnostic names it as written ("blöcked", not
-  /// "bl"); the lexer moves past it.
-  std::string asWritten(std::string name) {
-    size_t p = lx_.pos();
-    auto inName = [&](unsigned char c) {
-      return c >= 0x80 || std::isalnum(c) || c == '_';
-    };
-    if (p >= text_.size() || static_cast<unsigned char>(text_[p]) < 0x80)
-      return name;
-    while (p < text_.size() && inName(static_cast<unsigned char>(text_[p])))
-      ++p;
-    name += text_.substr(lx_.pos(), p - lx_.pos());
-    lx_.reset(p);
-    return name;
-  }
-
   size_t here() {
     lx_.atEnd(); // skip blanks
     return lx_.pos();
@@ -178,9 +161,8 @@ private:
     size_t hashAt = here();
     LK_CHECK(lx_.expect('#', "to start a layout attribute"));
     size_t nameAt = here();
-    LK_TRY(std::string read, lx_.readIdent("a layout ('#ttg.<kind>') or an "
-                                           "alias ('#name')"));
-    std::string name = asWritten(std::move(read));
+    LK_TRY(std::string name, lx_.readWord("a layout ('#ttg.<kind>') or an "
+                                          "alias ('#name')"));
     if (!lx_.consumeIf('.'))
       return alias(name, hashAt);
     if (name != "ttg" && name != "triton_gpu")
@@ -188,8 +170,7 @@ private:
                            "': layouts are '#ttg.<kind>'",
                        nameAt, name.size());
     size_t kindAt = here();
-    LK_TRY(std::string kindRead, lx_.readIdent("a layout kind"));
-    std::string kindName = asWritten(std::move(kindRead));
+    LK_TRY(std::string kindName, lx_.readWord("a layout kind"));
     std::optional<EncodingKind> kind = ttgirKind(kindName);
     if (!kind)
       return lx_
@@ -232,8 +213,7 @@ private:
 
   Expected<EncodingField> field(int nesting) {
     size_t at = here();
-    LK_TRY(std::string read, lx_.readIdent("a field name"));
-    std::string name = asWritten(std::move(read));
+    LK_TRY(std::string name, lx_.readWord("a field name"));
     LK_CHECK(lx_.expect('=', "after the field name"));
     LK_TRY(FieldValue v, value(nesting));
     return EncodingField{std::move(name), std::move(v), at, lx_.pos() - at};

@@ -60,7 +60,7 @@ private:
     if (lx_.consumeIf('@')) {
       lx_.peek();
       size_t start = lx_.pos();
-      LK_TRY(std::string name, lx_.readIdent("an axis name after '@'"));
+      LK_TRY(std::string name, lx_.readWord("an axis name after '@'"));
       Expected<Axis> a = Axis::byName(name);
       if (!a) {
         Diagnostic d = lx_.error(a.error().message, start, name.size());

@@ -78,6 +78,32 @@ TEST(Lexer, IdentifiersAndTrailingText) {
   EXPECT_EQ(end.error().range->begin.column, 12u);
 }
 
+// "\xC3\xA4" is the 2-byte UTF-8 "ä", "\xC3\xA9" "é" (columns count
+// bytes).
+TEST(Lexer, WordsWithNonAsciiLettersAreReadWhole) {
+  lk::Lexer lx("  l\xC3\xA4ne]");
+  EXPECT_EQ(*lx.readWord("an axis name"), "l\xC3\xA4ne");
+  EXPECT_EQ(lx.peek(), ']');
+  // An identifier must be ASCII: the word fails whole (bytes 1-4, columns
+  // 2-6), and the lexer stays at its start.
+  lk::Lexer dim("[r\xC3\xA9g]");
+  ASSERT_TRUE(dim.expect('['));
+  auto id = dim.readIdent("a dim name");
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().message, "expected a dim name but found 'r\xC3\xA9g': a "
+                                "name is ASCII letters, digits and '_'");
+  EXPECT_EQ(id.error().range->begin.column, 2u);
+  EXPECT_EQ(id.error().range->end.column, 6u);
+  EXPECT_EQ(dim.pos(), 1u);
+  // A byte that starts no UTF-8 character ends the word; a digit cannot
+  // start one.
+  lk::Lexer bad("ab\xFF");
+  EXPECT_EQ(*bad.readIdent("a name"), "ab");
+  EXPECT_EQ(bad.describeNext(), "byte 0xff");
+  lk::Lexer digit("9a");
+  EXPECT_FALSE(digit.readWord("a name"));
+}
+
 TEST(Lexer, NonPrintableBytesAreDescribed) {
   lk::Lexer lx(std::string_view("\x01", 1));
   EXPECT_EQ(lx.describeNext(), "byte 0x01");

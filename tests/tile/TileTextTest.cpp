@@ -165,6 +165,16 @@ TEST(TileText, UnknownAxisRendersWithCaretAndNote) {
   EXPECT_NE(r.find("note: known axes: m, laneid, warpid"), std::string::npos);
 }
 
+// An axis name with a non-ASCII letter is named whole: "l\xC3\xA4ne"
+// ("läne", 5 bytes from column 7), not "l".
+TEST(TileText, UnknownNonAsciiAxisIsNamedWhole) {
+  Expected<TileLayout> l = parseTileLayout("S[4:1@l\xC3\xA4ne]");
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().message, "unknown axis 'l\xC3\xA4ne'");
+  EXPECT_EQ(l.error().range->begin.column, 7u);
+  EXPECT_EQ(l.error().range->end.column, 12u);
+}
+
 TEST(TileText, IterLimit) {
   std::string big = "S[(";
   for (size_t i = 0; i < TileLayout::kMaxIters + 1; ++i)

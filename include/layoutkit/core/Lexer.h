@@ -64,7 +64,15 @@ public:
   Expected<int64_t> readInt(std::string_view what);
   /// An unsigned integer (decimal or 0x hex) that fits int64.
   Expected<int64_t> readUint(std::string_view what);
-  /// An identifier [A-Za-z_][A-Za-z0-9_]*.
+  /// A name as written: a letter or '_', then letters, digits and '_',
+  /// where a letter may be any whole non-ASCII UTF-8 character. For names
+  /// looked up in a table, whose "unknown" diagnostic then names the word
+  /// whole: on "läne]" it reads "läne", never "l".
+  Expected<std::string> readWord(std::string_view what);
+  /// An identifier [A-Za-z_][A-Za-z0-9_]*. A word with a non-ASCII letter
+  /// fails whole: readIdent("a dim name") on "rég]" gives "expected a dim
+  /// name but found 'rég': a name is ASCII letters, digits and '_'" under
+  /// all of "rég".
   Expected<std::string> readIdent(std::string_view what);
 
   /// Fails unless only blanks remain: "unexpected trailing text".
