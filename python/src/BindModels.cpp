@@ -498,10 +498,7 @@ py::dict basesDict(const LinearLayout &l) {
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<int64_t> v(size_t(l.numInDims()), 0);
   for (auto &[k, val] : pairs(inputs)) {
-    DimId id = linear::internDim(k.cast<std::string>());
-    int i = l.inDimIndex(id);
-    if (i < 0)
-      raise(Diagnostic::error("the layout has no in-dim '" + dimStr(id) + "'"));
+    int i = unwrap(l.findInDim(k.cast<std::string>()));
     v[size_t(i)] = toInt64(val, "input");
   }
   return v;
@@ -793,9 +790,7 @@ Example:
           "get_basis",
           [](const LinearLayout &l, const std::string &in, Int64 pos,
              py::object out) -> py::object {
-            int i = l.inDimIndex(linear::internDim(in));
-            if (i < 0)
-              raise(Diagnostic::error("the layout has no in-dim '" + in + "'"));
+            int i = unwrap(l.findInDim(in));
             if (pos < 0 || pos >= l.inDim(i).log2)
               raise(Diagnostic::error(
                   "basis " + std::to_string(pos) + " of in-dim '" + in +
@@ -803,10 +798,7 @@ Example:
             std::vector<int64_t> b = l.bases(i)[size_t(pos)];
             if (out.is_none())
               return py::cast(b);
-            int k = l.outDimIndex(linear::internDim(out.cast<std::string>()));
-            if (k < 0)
-              raise(Diagnostic::error("the layout has no out-dim '" +
-                                      out.cast<std::string>() + "'"));
+            int k = unwrap(l.findOutDim(out.cast<std::string>()));
             return py::cast(b[size_t(k)]);
           },
           py::arg("in_dim"), py::arg("pos"), py::arg("out_dim") = py::none(),
@@ -829,18 +821,21 @@ Example:
       .def(
           "get_out_dim_index",
           [](const LinearLayout &l, const std::string &d) {
-            int k = l.outDimIndex(linear::internDim(d));
-            if (k < 0)
-              raise(Diagnostic::error("the layout has no out-dim '" + d + "'"));
-            return k;
+            return unwrap(l.findOutDim(d));
           },
           py::arg("out_dim"))
       .def("has_in_dim", bound(&LinearLayout::hasInDim))
       .def("has_out_dim", bound(&LinearLayout::hasOutDim))
       .def("get_num_in_dims", &LinearLayout::numInDims)
       .def("get_num_out_dims", &LinearLayout::numOutDims)
-      .def("get_in_dim_size_log2", bound(&LinearLayout::inDimLog2))
-      .def("get_out_dim_size_log2", bound(&LinearLayout::outDimLog2))
+      .def("get_in_dim_size_log2",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.inDim(unwrap(l.findInDim(d))).log2;
+           })
+      .def("get_out_dim_size_log2",
+           [](const LinearLayout &l, const std::string &d) {
+             return l.outDim(unwrap(l.findOutDim(d))).log2;
+           })
       .def("get_total_in_dim_size_log2", &LinearLayout::totalInBits)
       .def("get_total_out_dim_size_log2", &LinearLayout::totalOutBits)
       .def("get_num_consecutive_in_out", &linear::numConsecutiveInOut,
@@ -894,11 +889,11 @@ Example:
           "out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
       .def("get_in_dim_size",
            [](const LinearLayout &l, const std::string &d) {
-             return pow2Int(l.inDimLog2(linear::internDim(d)));
+             return pow2Int(l.inDim(unwrap(l.findInDim(d))).log2);
            })
       .def("get_out_dim_size",
            [](const LinearLayout &l, const std::string &d) {
-             return pow2Int(l.outDimLog2(linear::internDim(d)));
+             return pow2Int(l.outDim(unwrap(l.findOutDim(d))).log2);
            })
       .def("get_total_in_dim_size",
            [](const LinearLayout &l) { return pow2Int(l.totalInBits()); })

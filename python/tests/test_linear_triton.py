@@ -30,8 +30,17 @@ def test_names_and_sizes():
     for pos in (2, -1, 2**31, 2**62):
         with pytest.raises(lk.LayoutError, match="outside"):
             L.get_basis("lane", pos)
-    with pytest.raises(lk.LayoutError):
-        L.get_out_dim_index("warp")
+    # A dim the layout lacks is an error in every lookup, never a size 1.
+    lookups = [L.get_out_dim_index, L.get_out_dim_size, L.get_out_dim_size_log2]
+    for f in lookups:
+        with pytest.raises(lk.LayoutError, match=r"no out-dim 'warp' \(its out-dims: dim0, dim1\)"):
+            f("warp")
+    for f in (L.get_in_dim_size, L.get_in_dim_size_log2, lambda d: L.get_basis(d, 0)):
+        with pytest.raises(lk.LayoutError, match=r"no in-dim 'nope' \(its in-dims: register, lane\)"):
+            f("nope")
+    with pytest.raises(lk.LayoutError, match="no in-dim 'warp'"):
+        L.apply({"warp": 1})
+    assert L.get_in_dim_size("lane") == 4 and L.get_out_dim_size("dim1") == 8
 
 
 def test_constructors():

@@ -530,6 +530,32 @@ int LinearLayout::outDimIndex(DimId id) const {
   return -1;
 }
 
+namespace {
+/// The index of the dim named `name` among `dims` (ids, n of them), or the
+/// diagnostic naming `side` ("in-dim", "out-dim") and the dims there are.
+template <class Dim>
+Expected<int> findDim(const Dim *dims, int n, std::string_view name,
+                      const char *side) {
+  std::string known;
+  for (int i = 0; i < n; ++i) {
+    if (dimName(dims[i].id) == name)
+      return i;
+    known += (i ? ", " : "") + std::string(dimName(dims[i].id));
+  }
+  return Diagnostic::error("the layout has no " + std::string(side) + " '" +
+                           std::string(name) + "' (its " + side +
+                           "s: " + (n ? known : "none") + ")");
+}
+} // namespace
+
+Expected<int> LinearLayout::findInDim(std::string_view name) const {
+  return findDim(in_, nIn_, name, "in-dim");
+}
+
+Expected<int> LinearLayout::findOutDim(std::string_view name) const {
+  return findDim(out_, nOut_, name, "out-dim");
+}
+
 int LinearLayout::inDimLog2(DimId id) const {
   int i = inDimIndex(id);
   return i < 0 ? 0 : in_[i].log2;

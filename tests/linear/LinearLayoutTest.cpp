@@ -324,6 +324,23 @@ TEST(LinearLayout, DimNamedTakesTheTextFormsNamesOnly) {
   }
 }
 
+// A dim looked up by a user's name: its index, or an error listing the
+// dims there are.
+TEST(LinearLayout, FindDimNamesTheDimsThereAre) {
+  LinearLayout l = ok(ok(LinearLayout::identity1D(4, kRegister, dim(0))) *
+                      ok(LinearLayout::identity1D(2, kLane, dim(1))));
+  EXPECT_EQ(ok(l.findInDim("lane")), 1);
+  EXPECT_EQ(ok(l.findOutDim("dim0")), 0);
+  Expected<int> in = l.findInDim("warp");
+  ASSERT_FALSE(in);
+  EXPECT_EQ(in.error().message,
+            "the layout has no in-dim 'warp' (its in-dims: register, lane)");
+  Expected<int> out = LinearLayout::empty().findOutDim("dim0");
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().message,
+            "the layout has no out-dim 'dim0' (its out-dims: none)");
+}
+
 // totalInSize / totalOutSize are 2^bits up to 62 bits and saturate at
 // INT64_MAX at 63 and 64 bits, where 2^bits does not fit an int64_t
 // (2^63 = INT64_MAX + 1); the bit counts stay exact. One dim has at most

@@ -271,6 +271,11 @@ public:
   /// Index of a dim, or -1 when absent.
   int inDimIndex(DimId id) const;
   int outDimIndex(DimId id) const;
+  /// Index of the in-dim (out-dim) named `name`, for a name a user gave;
+  /// fails when there is none, listing the layout's dims: findInDim("nope")
+  /// -> "the layout has no in-dim 'nope' (its in-dims: register, lane)".
+  Expected<int> findInDim(std::string_view name) const;
+  Expected<int> findOutDim(std::string_view name) const;
   bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
   /// Size of a dim (1 when absent, as for an empty dimension): 2^log2,
