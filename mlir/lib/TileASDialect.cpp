@@ -327,7 +327,9 @@ static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape,
 /// hold an element in several threads: ((4,8),2):((2,0),1) places 8
 /// elements from 64 slots). Example: tensor<16x16xf16> with smem layout
 /// (8,8):(8,1) -> "smem layout <(8,8),(8,1)> places 64 elements, the
-/// 16x16 tensor holds 256".
+/// 16x16 tensor holds 256" (a tensor<f16>: "the rank-0 tensor holds 1").
+/// Two elements may share an offset: (16,16):(0,1) is a broadcast view of
+/// 256 elements over 16 offsets.
 LogicalResult EncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -342,6 +344,8 @@ LogicalResult EncodingAttr::verifyEncoding(
   InFlightDiagnostic d = emitError();
   d << stringifyMemKind(getMemKind()) << " layout " << layout.getText()
     << " places " << places << " elements, the ";
+  if (shape.empty())
+    d << "rank-0";
   llvm::interleave(shape, d, "x");
   d << " tensor holds ";
   if (overflow)

@@ -57,3 +57,9 @@ func.func private @global(tensor<4x4x8xf32, #tileas.encoding<global, linear, lay
 // layout, in 64-bit arithmetic.
 // expected-error @+1 {{global layout <(16,16),(16,1)> places 256 elements, the 72057594037927937x256 tensor holds more than 2^63-1}}
 func.func private @overflow(tensor<72057594037927937x256xf16, #tileas.encoding<global, linear, layout = #tileas.layout<(16,16),(16,1)>>>)
+
+// -----
+
+// A rank-0 tensor holds one element; (2) places 2.
+// expected-error @+1 {{smem layout <(2),(1)> places 2 elements, the rank-0 tensor holds 1}}
+func.func private @rank0(tensor<f16, #tileas.encoding<smem, shared, layout = #tileas.layout<(2),(1)>>>)

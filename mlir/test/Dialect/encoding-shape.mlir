@@ -48,3 +48,11 @@ func.func @broadcast(%x: tensor<8xf32, #bcast>) -> tensor<8xf32, #lin> {
   %c = tileas.convert_layout %x : tensor<8xf32, #bcast> -> tensor<8xf32, #lin>
   return %c : tensor<8xf32, #lin>
 }
+
+// A memory layout may place two elements at one offset: (16,16):(0,1) is
+// a broadcast view of the 256 elements of 16x16 over the 16 offsets of one
+// row (element (i, j) at offset j); the rule is the size, 16 * 16 = 256.
+#row = #tileas.encoding<smem, shared, layout = #tileas.layout<(16,16),(0,1)>>
+// CHECK-LABEL: func.func private @broadcast_view
+// CHECK-SAME: tensor<16x16xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(16,16),(0,1)>>>
+func.func private @broadcast_view(tensor<16x16xf16, #row>)
