@@ -72,16 +72,19 @@ std::vector<unsigned> dotOperandOrder(int opIdx, size_t rank, bool kContig) {
   return matrixOrder(rank, bool(opIdx) != kContig);
 }
 
+/// `order` (the field `what`) is a permutation of 0..rank-1. Its length is
+/// the layout's rank and `rank` the tensor's: where the layout's other
+/// fields were checked to have the order's length (`layoutRank`), a
+/// different length is the shape's fault, else the field's.
 Status checkOrder(std::span<const unsigned> order, size_t rank,
-                  const char *what) {
-  // The order's length is the layout's rank; `rank` is the tensor's.
+                  const char *what, bool layoutRank = false) {
   if (order.size() != rank)
     return Diagnostic::error(
                "the layout has rank " + std::to_string(order.size()) + " (" +
                what + " has " + std::to_string(order.size()) +
                " entries) but the tensor shape has " + std::to_string(rank) +
                (rank == 1 ? " dim" : " dims"))
-        .about(what);
+        .about(layoutRank ? "shape" : what);
   std::vector<bool> seen(rank, false);
   for (unsigned o : order) {
     if (o >= rank || seen[o])
@@ -271,14 +274,15 @@ const Encoding *parentOf(const Encoding &e) { return e.parent.get(); }
 Expected<LinearLayout> blockedToLL(const Encoding &e,
                                    std::span<const int64_t> shape) {
   size_t rank = shape.size();
-  LK_CHECK(checkOrder(e.order, rank, "order"));
   for (auto [v, name] : {std::pair{&e.sizePerThread, "sizePerThread"},
                          {&e.threadsPerWarp, "threadsPerWarp"},
                          {&e.warpsPerCTA, "warpsPerCTA"}})
-    if (v->size() != rank)
-      return Diagnostic::error("blocked: sizePerThread, threadsPerWarp and "
-                               "warpsPerCTA must have the tensor's rank")
+    if (v->size() != e.order.size())
+      return Diagnostic::error("blocked: sizePerThread, threadsPerWarp, "
+                               "warpsPerCTA and order must have one length "
+                               "(the rank)")
           .about(name);
+  LK_CHECK(checkOrder(e.order, rank, "order", /*layoutRank=*/true));
   LK_CHECK(checkPow2(e.sizePerThread, "sizePerThread"));
   LK_CHECK(checkPow2(e.threadsPerWarp, "threadsPerWarp"));
   LK_CHECK(checkPow2(e.warpsPerCTA, "warpsPerCTA"));
@@ -733,7 +737,8 @@ Expected<LinearLayout> swizzledSharedToLL(const Encoding &e,
     LK_TRY(LinearLayout l, LinearLayout::identity1D(shape[0], kOffset, dim(0)));
     return combineCtaCgaWithShape(l, cta, shape);
   }
-  LK_CHECK(checkOrder(e.order, rank, "order"));
+  // The order is a swizzled layout's only field of its rank.
+  LK_CHECK(checkOrder(e.order, rank, "order", /*layoutRank=*/true));
   for (auto [value, field] : {std::pair{e.vec, "vec"},
                               {e.perPhase, "perPhase"},
                               {e.maxPhase, "maxPhase"}})

@@ -317,7 +317,9 @@ TEST(Standard, RandomBlockedLayoutsAreDistributed) {
 } // namespace
 
 // A layout of rank 2 over a shape of rank 3: the diagnostic names both
-// ranks (the order's length is the layout's rank), not only the order.
+// ranks (the order's length is the layout's rank), not only the order. The
+// layout's fields agree on rank 2, so the fault is the shape's; a field of
+// another length than the order is the field's.
 TEST(Standard, RankMismatchNamesBothRanks) {
   const unsigned spt[] = {1, 4}, tpw[] = {8, 4}, wpc[] = {4, 1},
                  order[] = {1, 0};
@@ -327,4 +329,12 @@ TEST(Standard, RankMismatchNamesBothRanks) {
   EXPECT_EQ(l.error().message,
             "the layout has rank 2 (order has 2 entries) but the tensor shape "
             "has 3 dims");
+  EXPECT_EQ(l.error().parameter, "shape");
+  const unsigned wpc3[] = {4, 1, 1};
+  Expected<LinearLayout> f = blockedLayout(spt, tpw, wpc3, order, shape);
+  ASSERT_FALSE(f);
+  EXPECT_EQ(f.error().message,
+            "blocked: sizePerThread, threadsPerWarp, warpsPerCTA and order "
+            "must have one length (the rank)");
+  EXPECT_EQ(f.error().parameter, "warpsPerCTA");
 }

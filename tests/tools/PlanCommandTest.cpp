@@ -145,6 +145,16 @@ TEST(PlanCommand, AShapeTheEncodingsCannotTakeIsTheShapeOptions) {
       << r.err;
   EXPECT_TRUE(contains(r.err, "note: in option --shape of 'plan'")) << r.err;
   EXPECT_FALSE(contains(r.err, "argument SRC")) << r.err;
+  // So is a rank the encodings, both of rank 2, do not have.
+  CliRun rank = runCli(
+      {"plan", kBlocked12, kMma, "--shape", "(16,8,2)", "--dtype", "f16"});
+  EXPECT_EQ(rank.status, 1);
+  EXPECT_TRUE(contains(rank.err, "error: the layout has rank 2 (order has 2 "
+                                 "entries) but the tensor shape has 3 dims"))
+      << rank.err;
+  EXPECT_TRUE(contains(rank.err, "note: in option --shape of 'plan'"))
+      << rank.err;
+  EXPECT_FALSE(contains(rank.err, "argument SRC")) << rank.err;
 }
 
 TEST(PlanCommand, EveryInputModelGivesTheSameLayout) {

@@ -207,6 +207,14 @@ TEST(CliTtgir, LinearPadBuildsTritonLayoutsOverThePaddedShape) {
   ASSERT_EQ(typed.status, 0) << typed.err;
   EXPECT_EQ(typed.json()["result"]["logical_shape"], (json{8, 16}));
   EXPECT_EQ(typed.json()["result"]["steps"].size(), 0u);
+  // A --shape of rank 3 for the rank-2 attribute is --shape's fault.
+  CliRun rank = runCli({"linear", "pad", kBlockedAttr, "--shape", "(6,12,2)"});
+  EXPECT_EQ(rank.status, 1);
+  EXPECT_NE(rank.err.find("but the tensor shape has 3 dims"), std::string::npos)
+      << rank.err;
+  EXPECT_NE(rank.err.find("note: in option --shape of 'linear pad'"),
+            std::string::npos)
+      << rank.err;
 }
 
 TEST(CliTtgir, TileSubcommandsReadTtgirAsItsTileForm) {

@@ -27,10 +27,8 @@ parseOptions(const std::optional<std::string> &shapeText) {
 Expected<linear::LinearLayout>
 distributedParam(const Invocation &inv, size_t i,
                  const api::ParseOptions &options) {
-  auto l = api::parseDistributed(inv.text(i), options);
-  if (!l && options.shape && l.error().parameter == "shape")
-    return inv.inOption(std::move(l).error(), "shape");
-  return inv.argument(std::move(l), i);
+  return argumentOrShape(inv, api::parseDistributed(inv.text(i), options), i,
+                         options);
 }
 
 } // namespace lk::cli
