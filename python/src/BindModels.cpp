@@ -495,6 +495,14 @@ py::dict basesDict(const LinearLayout &l) {
   return toPython(*api::describe(l).find("bases"));
 }
 
+/// The log2 size of the in-dim (out-dim) named `d`; raises where there is none.
+int inBits(const LinearLayout &l, const std::string &d) {
+  return l.inDim(unwrap(l.findInDim(d))).log2;
+}
+int outBits(const LinearLayout &l, const std::string &d) {
+  return l.outDim(unwrap(l.findOutDim(d))).log2;
+}
+
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<int64_t> v(size_t(l.numInDims()), 0);
   for (auto &[k, val] : pairs(inputs)) {
@@ -828,14 +836,8 @@ Example:
       .def("has_out_dim", bound(&LinearLayout::hasOutDim))
       .def("get_num_in_dims", &LinearLayout::numInDims)
       .def("get_num_out_dims", &LinearLayout::numOutDims)
-      .def("get_in_dim_size_log2",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.inDim(unwrap(l.findInDim(d))).log2;
-           })
-      .def("get_out_dim_size_log2",
-           [](const LinearLayout &l, const std::string &d) {
-             return l.outDim(unwrap(l.findOutDim(d))).log2;
-           })
+      .def("get_in_dim_size_log2", &inBits)
+      .def("get_out_dim_size_log2", &outBits)
       .def("get_total_in_dim_size_log2", &LinearLayout::totalInBits)
       .def("get_total_out_dim_size_log2", &LinearLayout::totalOutBits)
       .def("get_num_consecutive_in_out", &linear::numConsecutiveInOut,
@@ -889,11 +891,11 @@ Example:
           "out_dims", [](const LinearLayout &l) { return dimSizes(l, false); })
       .def("get_in_dim_size",
            [](const LinearLayout &l, const std::string &d) {
-             return pow2Int(l.inDim(unwrap(l.findInDim(d))).log2);
+             return pow2Int(inBits(l, d));
            })
       .def("get_out_dim_size",
            [](const LinearLayout &l, const std::string &d) {
-             return pow2Int(l.outDim(unwrap(l.findOutDim(d))).log2);
+             return pow2Int(outBits(l, d));
            })
       .def("get_total_in_dim_size",
            [](const LinearLayout &l) { return pow2Int(l.totalInBits()); })

@@ -74,7 +74,8 @@ Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
     return Diagnostic::error("the logical shape has " +
                              std::to_string(logical.size()) +
                              " extents, the layout " +
-                             std::to_string(layout.numOutDims()) + " out-dims");
+                             std::to_string(layout.numOutDims()) + " out-dims")
+        .about("logical");
   if (layout.totalOutBits() > 62)
     return Diagnostic::error("the layout has " +
                              std::to_string(layout.totalOutBits()) +
@@ -83,10 +84,12 @@ Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
   for (int d = 0; d < layout.numOutDims(); ++d)
     if (layout.outDim(d).size() != padded[size_t(d)])
       return Diagnostic::error(
-          "out-dim " + std::string(dimName(layout.outDim(d).id)) +
-          " has size " + std::to_string(layout.outDim(d).size()) +
-          "; the padded extent of " + std::to_string(logical[size_t(d)]) +
-          " is " + std::to_string(padded[size_t(d)]));
+                 "out-dim " + std::string(dimName(layout.outDim(d).id)) +
+                 " has size " + std::to_string(layout.outDim(d).size()) +
+                 "; the padded extent of " +
+                 std::to_string(logical[size_t(d)]) + " is " +
+                 std::to_string(padded[size_t(d)]))
+          .about("logical");
   PaddedLayout p;
   p.layout_ = std::move(layout);
   p.logical_.assign(logical.begin(), logical.end());

@@ -492,6 +492,24 @@ TEST(PlanCommand, EmitCudaMasked) {
   EXPECT_EQ(v["result"]["padding"]["simulation"]["correct"], true) << r.out;
 }
 
+// A logical shape the layouts cannot take is --logical's fault: 17 pads to
+// 32, but SRC's dim1 has 16 (the shape is 16x16 for --shape (16,16));
+// one extent for two dims is a rank fault.
+TEST(PlanCommand, ALogicalShapeFaultIsTheLogicalOptions) {
+  for (const char *logical : {"(16,17)", "(9)"}) {
+    CliRun r = runCli({"plan", kBlocked12, kMma, "--shape", "(16,16)",
+                       "--logical", logical, "--dtype", "f16"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(contains(r.err, "note: in option --logical of 'plan'"))
+        << r.err;
+  }
+  CliRun size = runCli({"plan", kBlocked12, kMma, "--shape", "(16,16)",
+                        "--logical", "(16,17)", "--dtype", "f16"});
+  EXPECT_TRUE(contains(size.err, "error: out-dim dim1 has size 16; the padded "
+                                 "extent of 17 is 32"))
+      << size.err;
+}
+
 TEST(PlanCommand, BadDtype) {
   CliRun missing = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)"});
   // Neither --dtype nor a tensor type names the element type.

@@ -289,7 +289,7 @@ int run(const std::vector<std::string> &args, std::ostream &out,
   Invocation inv = invocationOf(b, json, out, err);
   Expected<Reply> reply = b.spec->run(inv);
   if (!reply)
-    return reportDiagnostic(reply.error(), inv.json, out, err);
+    return reportDiagnostic(inv.locate(reply.error()), inv.json, out, err);
   if (reply->streamed)
     return reply->exitCode;
   if (inv.json) {

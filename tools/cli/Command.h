@@ -155,10 +155,17 @@ struct Invocation {
   Expected<int64_t> integerOption(std::string_view name,
                                   int64_t fallback) const;
 
-  /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i.
+  /// `d` with the note "in argument NAME of 'COMMAND'" for parameter i,
+  /// or locate's where d's parameter names an option the user gave
+  /// (a Triton encoding read over --shape: a dim of --shape that is not a
+  /// power of two is --shape's fault).
   Diagnostic inArgument(Diagnostic d, size_t i) const;
   /// `d` with the note "in option --NAME of 'COMMAND'".
   Diagnostic inOption(Diagnostic d, std::string_view name) const;
+  /// `d` noted in option --P where its Diagnostic::parameter P names an
+  /// option the user gave (e.g. --logical) and no argument or option is
+  /// noted yet; otherwise `d`. Every command's fault passes through it.
+  Diagnostic locate(Diagnostic d) const;
   /// `e`, its diagnostic (if any) noted as in parameter i (inArgument).
   /// Example: `return inv.argument(cute::parseTiler(inv.text(1)), 1);`
   template <class T> Expected<T> argument(Expected<T> e, size_t i) const {

@@ -39,7 +39,15 @@ std::optional<std::string> Invocation::option(std::string_view name) const {
   return std::nullopt;
 }
 
+Diagnostic Invocation::locate(Diagnostic d) const {
+  std::string p = d.parameter;
+  bool noted = !d.notes.empty() && d.notes.back().rfind("in ", 0) == 0;
+  return p.empty() || !option(p) || noted ? d : inOption(std::move(d), p);
+}
+
 Diagnostic Invocation::inArgument(Diagnostic d, size_t i) const {
+  if (!d.parameter.empty() && option(d.parameter))
+    return locate(std::move(d));
   d.notes.push_back("in argument " + spec->params[i].name + " of '" +
                     spec->name + "'");
   return d;

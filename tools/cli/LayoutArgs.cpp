@@ -27,8 +27,7 @@ parseOptions(const std::optional<std::string> &shapeText) {
 Expected<linear::LinearLayout>
 distributedParam(const Invocation &inv, size_t i,
                  const api::ParseOptions &options) {
-  return argumentOrShape(inv, api::parseDistributed(inv.text(i), options), i,
-                         options);
+  return inv.argument(api::parseDistributed(inv.text(i), options), i);
 }
 
 } // namespace lk::cli

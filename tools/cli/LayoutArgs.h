@@ -34,20 +34,9 @@ namespace lk::cli {
 Expected<api::ParseOptions>
 parseOptions(const std::optional<std::string> &shapeText);
 
-/// `read`, argument i's reading with `options`, noted in option --shape
-/// where its fault is the shape's (the reader's Diagnostic::parameter
-/// "shape", e.g. a dim of a Triton encoding that is not a power of two, or
-/// a rank the layout does not have) and --shape gave one, else in argument i.
-template <class T>
-Expected<T> argumentOrShape(const Invocation &inv, Expected<T> read, size_t i,
-                            const api::ParseOptions &options) {
-  if (!read && options.shape && read.error().parameter == "shape")
-    return inv.inOption(std::move(read).error(), "shape");
-  return inv.argument(std::move(read), i);
-}
-
 /// Argument i as a hardware -> logical linear layout (api::parseDistributed
-/// with `options`), its faults noted as argumentOrShape notes them.
+/// with `options`); a fault of the shape --shape gave is noted there
+/// (Invocation::locate).
 Expected<linear::LinearLayout>
 distributedParam(const Invocation &inv, size_t i,
                  const api::ParseOptions &options);

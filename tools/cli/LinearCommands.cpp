@@ -202,8 +202,8 @@ Expected<Reply> runLinearPad(const Invocation &inv) {
     std::vector<IntTuple> dims(padded.begin(), padded.end());
     options.shape = IntTuple::tuple(std::move(dims));
   }
-  auto read = api::parseLayout(inv.text(0), options);
-  LK_TRY(api::AnyLayout any, argumentOrShape(inv, std::move(read), 0, options));
+  LK_TRY(api::AnyLayout any,
+         inv.argument(api::parseLayout(inv.text(0), options), 0));
   LK_TRY(bridge::PaddedConversion pc, api::toPaddedLinear(any, shape));
   LK_TRY(Waste w, pc.layout.waste());
   Reply r;

@@ -109,7 +109,8 @@ public:
   /// Builds from a layout whose out-dim d has size nextPow2(logical[d]).
   /// Fails when the rank differs from the number of out-dims, an extent is
   /// < 1, or an out-dim's size is not the next power of two of its extent
-  /// ("out-dim dim0 has size 32; the padded extent of 48 is 64").
+  /// ("out-dim dim0 has size 32; the padded extent of 48 is 64"); the rank
+  /// and size faults name the parameter "logical" (Diagnostic::parameter).
   static Expected<PaddedLayout> make(LinearLayout layout,
                                      std::span<const int64_t> logical);
 
