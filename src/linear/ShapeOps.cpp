@@ -94,6 +94,20 @@ Expected<LinearLayout> reshapeRowMajor(const LinearLayout &l,
   return r.transposeOuts(std::span<const DimId>(std_));
 }
 
+/// product(a, b) inside the shape operation `op`, whose name its faults
+/// carry: "join: input dim 'register' would have 63 bits; ...", not the
+/// product's, which the caller never called.
+Expected<LinearLayout> productIn(const char *op, const LinearLayout &a,
+                                 const LinearLayout &b) {
+  Expected<LinearLayout> r = product(a, b);
+  if (r)
+    return r;
+  Diagnostic d = std::move(r).error();
+  if (d.message.rfind("product: ", 0) == 0)
+    d.message = std::string(op) + ": " + d.message.substr(9);
+  return d;
+}
+
 } // namespace
 
 Expected<LinearLayout> transForward(const LinearLayout &src,
@@ -169,7 +183,7 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
                                " can only grow from size 1 to a power of two");
     LK_TRY(LinearLayout rep,
            LinearLayout::identity1D(want, kRegister, dim(int(k))));
-    LK_TRY(r, product(r, rep));
+    LK_TRY(r, productIn("broadcast", r, rep));
   }
   return r;
 }
@@ -212,7 +226,7 @@ Expected<LinearLayout> joinForward(const LinearLayout &src) {
   if (rank >= kNumStandardOutDims)
     return Diagnostic::error("join: too many dims");
   LK_TRY(LinearLayout sel, LinearLayout::identity1D(2, kRegister, dim(rank)));
-  LK_TRY(LinearLayout r, product(sel, src));
+  LK_TRY(LinearLayout r, productIn("join", sel, src));
   std::vector<DimId> std_ = standard(size_t(rank + 1));
   return r.transposeOuts(std::span<const DimId>(std_));
 }

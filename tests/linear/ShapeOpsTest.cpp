@@ -179,6 +179,31 @@ TEST(ShapeOps, Broadcast) {
   }
 }
 
+// The register bits a join or broadcast adds past one dim's 62 bits are the
+// operation's fault, named by it (the product inside is not the caller's):
+// join adds one register bit to 62, broadcasting dim0 from 1 to 2^62 adds
+// 62 to one.
+TEST(ShapeOps, RegisterBitsPastOneDimNameTheOperation) {
+  using namespace lk::linear::dims;
+  LinearLayout wide =
+      ok(LinearLayout::identity1D(int64_t(1) << 62, kRegister, dim(0)));
+  Expected<LinearLayout> j = joinForward(wide);
+  ASSERT_FALSE(j);
+  EXPECT_EQ(j.error().message,
+            "join: input dim 'register' would have 63 bits; one dim has at "
+            "most 2^62 values");
+  LinearLayout one = ok(ok(LinearLayout::zeros1D(1, kRegister, dim(0))) *
+                        ok(LinearLayout::identity1D(2, kRegister, dim(1))));
+  const int64_t shape[] = {int64_t(1) << 62, 2};
+  Expected<LinearLayout> b = broadcastForward(one, shape);
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message.rfind("broadcast: input dim 'register' would "
+                                    "have 63 bits",
+                                    0),
+            0u)
+      << b.error().message;
+}
+
 TEST(ShapeOps, JoinAndSplit) {
   Random r(24);
   for (int t = 0; t < 200; ++t) {
