@@ -285,7 +285,10 @@ Expected<LinearLayout> cuteToLinear(const cute::Layout &layout,
 
 Expected<LinearLayout> cuteToLinear(const cute::ComposedLayout &layout,
                                     const CuteToLinearDims &dims) {
-  std::string text = layout.str();
+  // Named as written: a plain layout read as one has the identity swizzle,
+  // which a message would otherwise show ("Sw<0,0,0> o (3,4):(1,3)").
+  const bool plain = layout.swizzle.isIdentity() && layout.offset == 0;
+  std::string text = plain ? layout.layout.str() : layout.str();
   if (layout.offset != 0)
     return Diagnostic::error(
         "offset " + std::to_string(layout.offset) + " of " + text +

@@ -123,6 +123,16 @@ TEST(LinearCute, Swizzle) {
 TEST(LinearCute, CuteRefusals) {
   EXPECT_EQ(cuteToLinear(cuteOf("(4,3):(1,4)")).error().message,
             "leaf 1 (3:4) of (4,3):(1,4) has extent 3, not a power of two");
+  // A plain layout read as a composed one (the identity swizzle, as the
+  // CLI reads every layout) is named as written; a swizzled one whole.
+  cute::ComposedLayout plain{cute::Swizzle{}, 0, cuteOf("(4,3):(1,4)")};
+  EXPECT_EQ(cuteToLinear(plain).error().message,
+            "leaf 1 (3:4) of (4,3):(1,4) has extent 3, not a power of two");
+  cute::ComposedLayout swizzled{cute::Swizzle{1, 0, 2}, 0,
+                                cuteOf("(4,3):(1,4)")};
+  EXPECT_EQ(cuteToLinear(swizzled).error().message,
+            "leaf 1 (3:4) of Sw<1,0,2> o (4,3):(1,4) has extent 3, not a power "
+            "of two");
   EXPECT_EQ(
       cuteToLinear(cuteOf("(4,2):(1,2)")).error().message,
       "leaf 1 (2:2) of (4,2):(1,2): bit 0 of the leaf maps to offset 2, which "

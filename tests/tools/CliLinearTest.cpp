@@ -119,6 +119,15 @@ TEST(CliLinear, BridgesFromAndToCuteAndTile) {
   EXPECT_EQ(
       runCli({"linear", "to-cute", "{index: [(3),(1)]} -> {offset: 4}"}).status,
       1); // bases share bit 0: the offsets would carry
+  // A plain layout's fault names it as written, in argument LAYOUT.
+  CliRun odd = runCli({"linear", "from-cute", "(3,4):(1,3)"});
+  EXPECT_EQ(odd.status, 1);
+  EXPECT_NE(odd.err.find("error: leaf 0 (3:1) of (3,4):(1,3) has extent 3"),
+            std::string::npos)
+      << odd.err;
+  EXPECT_NE(odd.err.find("note: in argument LAYOUT of 'linear from-cute'"),
+            std::string::npos)
+      << odd.err;
 }
 
 TEST(CliLinear, StandardIntelDpas) {

@@ -178,7 +178,7 @@ Expected<Reply> runLinearInvert(const Invocation &inv) {
 
 Expected<Reply> runLinearFromCute(const Invocation &inv) {
   LK_TRY(cute::ComposedLayout c, inv.composedLayout(0));
-  LK_TRY(LinearLayout l, bridge::cuteToLinear(c));
+  LK_TRY(LinearLayout l, inv.argument(bridge::cuteToLinear(c), 0));
   return layoutReplyOf(l);
 }
 
