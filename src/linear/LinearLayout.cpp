@@ -427,16 +427,22 @@ Expected<LinearLayout> LinearLayout::make(std::span<const InDimBases> ins,
   for (DimId d : outNames)
     outs.push_back({d, 1});
   for (const InDimBases &in : ins)
-    for (const auto &b : in.bases) {
+    for (size_t i = 0; i < in.bases.size(); ++i) {
+      const std::vector<int64_t> &b = in.bases[i];
+      std::string basis =
+          "basis " + std::to_string(i) + " of input dim '" + name(in.dim) + "'";
       if (b.size() != outs.size())
-        return Diagnostic::error("a basis of input dim '" + name(in.dim) +
-                                 "' has " + std::to_string(b.size()) +
+        return Diagnostic::error(basis + " has " + std::to_string(b.size()) +
                                  " values; expected " +
                                  std::to_string(outs.size()));
       for (size_t k = 0; k < b.size(); ++k) {
-        if (b[k] < 0 || b[k] >= (int64_t(1) << 62))
-          return Diagnostic::error("basis value " + std::to_string(b[k]) +
-                                   " is negative or too large");
+        if (b[k] < 0 || b[k] >= (int64_t(1) << kMaxDimBits))
+          return Diagnostic::error(
+              basis + ": value " + std::to_string(b[k]) + " on output dim '" +
+              name(outs[k].dim) + "' is " +
+              (b[k] < 0 ? std::string("negative")
+                        : "at least 2^62, and one dim has at most 2^62 "
+                          "values"));
         outs[k].size =
             std::max(outs[k].size, int64_t(1) << bitWidth(uint64_t(b[k])));
       }

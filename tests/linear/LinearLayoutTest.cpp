@@ -408,4 +408,21 @@ TEST(LinearLayout, OneDimHasAtMost62Bits) {
   EXPECT_NE(p.error().message.find("output dim 'dim0' would have 63 bits"),
             std::string::npos)
       << p.error().message;
+  // Bases whose out-dim sizes are inferred: a value of 2^62 needs a dim of
+  // 2^63 values; the basis, both dims and the rule are named.
+  const DimId outNames[] = {dim(0), dim(1)};
+  InDimBases big{kRegister, {{1, 0}, {0, int64_t(1) << 62}}};
+  Expected<LinearLayout> inferred =
+      LinearLayout::make(std::span(&big, 1), std::span(outNames));
+  ASSERT_FALSE(inferred);
+  EXPECT_EQ(inferred.error().message,
+            "basis 1 of input dim 'register': value 4611686018427387904 on "
+            "output dim 'dim1' is at least 2^62, and one dim has at most "
+            "2^62 values");
+  InDimBases neg{kRegister, {{-1, 0}}};
+  EXPECT_EQ(LinearLayout::make(std::span(&neg, 1), std::span(outNames))
+                .error()
+                .message,
+            "basis 0 of input dim 'register': value -1 on output dim 'dim0' "
+            "is negative");
 }
