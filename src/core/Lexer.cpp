@@ -59,18 +59,25 @@ bool Lexer::consumeIf(std::string_view w) {
 
 namespace {
 /// The length of the whole non-ASCII UTF-8 character at text[at] (its lead
-/// byte and continuation bytes), 0 where none starts there.
+/// byte and continuation bytes), 0 where none starts there: a stray or
+/// truncated byte, an overlong form, a surrogate (U+D800..U+DFFF) or a
+/// code point past U+10FFFF is no character.
 size_t utf8Length(std::string_view text, size_t at) {
   unsigned char c = static_cast<unsigned char>(text[at]);
   size_t len = c >= 0xC2 && c <= 0xDF   ? 2
                : c >= 0xE0 && c <= 0xEF ? 3
                : c >= 0xF0 && c <= 0xF4 ? 4
                                         : 0;
-  if (at + len > text.size())
+  if (len == 0 || at + len > text.size())
     return 0;
   for (size_t k = 1; k < len; ++k)
     if ((static_cast<unsigned char>(text[at + k]) & 0xC0) != 0x80)
       return 0;
+  // The second byte's range where the lead byte narrows it.
+  unsigned char c1 = static_cast<unsigned char>(text[at + 1]);
+  if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) ||
+      (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F))
+    return 0;
   return len;
 }
 } // namespace
@@ -198,6 +205,15 @@ Expected<std::string> Lexer::readWord(std::string_view what) {
       end += len;
     else
       break;
+  }
+  if (end < text_.size() && static_cast<unsigned char>(text_[end]) >= 0x80) {
+    // A byte that is no UTF-8 character, in or at the start of a name.
+    pos_ = end;
+    std::string found = describeNext();
+    pos_ = start;
+    return error("expected " + std::string(what) + " but found " + found +
+                     ", which is not UTF-8",
+                 end);
   }
   if (end == start)
     return expected(std::string(what) + " (a name)");

@@ -86,7 +86,7 @@ public:
       size_t keyStart = lx_.pos();
       std::string_view wanted =
           a.hasSwizzle ? "'elem=<name>'" : "'swizzle<B,M,S>' or 'elem=<name>'";
-      Expected<std::string> key = lx_.readIdent("clause");
+      Expected<std::string> key = lx_.readWord("clause");
       if (!key) {
         lx_.reset(keyStart);
         return lx_.expected(wanted);

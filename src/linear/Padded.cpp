@@ -80,15 +80,17 @@ Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
     return Diagnostic::error("the layout has " +
                              std::to_string(layout.totalOutBits()) +
                              " output bits; a padded layout has at most 62");
-  LK_TRY(std::vector<int64_t> padded, paddedShape(logical));
+  Expected<std::vector<int64_t>> padded = paddedShape(logical);
+  if (!padded)
+    return std::move(padded).error().about("logical");
   for (int d = 0; d < layout.numOutDims(); ++d)
-    if (layout.outDim(d).size() != padded[size_t(d)])
+    if (layout.outDim(d).size() != (*padded)[size_t(d)])
       return Diagnostic::error(
                  "out-dim " + std::string(dimName(layout.outDim(d).id)) +
                  " has size " + std::to_string(layout.outDim(d).size()) +
                  "; the padded extent of " +
                  std::to_string(logical[size_t(d)]) + " is " +
-                 std::to_string(padded[size_t(d)]))
+                 std::to_string((*padded)[size_t(d)]))
           .about("logical");
   PaddedLayout p;
   p.layout_ = std::move(layout);

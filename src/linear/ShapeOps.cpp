@@ -172,7 +172,8 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
   LK_CHECK(checkStandard(src, "broadcast"));
   if (dstShape.size() != size_t(src.numOutDims()))
     return Diagnostic::error(
-        "broadcast: the result must have the operand's rank");
+               "broadcast: the result must have the operand's rank")
+        .about("shape");
   LinearLayout r = src;
   for (size_t k = 0; k < dstShape.size(); ++k) {
     int64_t have = src.outDim(int(k)).size(), want = dstShape[k];
@@ -180,7 +181,8 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
       continue;
     if (have != 1 || !isPow2(want))
       return Diagnostic::error("broadcast: dim " + std::to_string(k) +
-                               " can only grow from size 1 to a power of two");
+                               " can only grow from size 1 to a power of two")
+          .about("shape");
     LK_TRY(LinearLayout rep,
            LinearLayout::identity1D(want, kRegister, dim(int(k))));
     LK_TRY(r, productIn("broadcast", r, rep));

@@ -102,7 +102,7 @@ private:
   bool isDefinition() {
     size_t save = lx_.pos();
     lx_.consumeIf('#');
-    bool def = lx_.readIdent("alias") && lx_.peek() == '=';
+    bool def = lx_.readWord("alias") && lx_.peek() == '=';
     lx_.reset(save);
     return def;
   }
@@ -116,7 +116,7 @@ private:
   Expected<std::shared_ptr<const Encoding>> definition() {
     LK_CHECK(lx_.expect('#'));
     size_t nameAt = here();
-    LK_TRY(std::string name, lx_.readIdent("an alias name"));
+    LK_TRY(std::string name, lx_.readWord("an alias name"));
     if (aliases_.count(name))
       return lx_.error("alias '#" + name + "' is defined twice", nameAt,
                        name.size());

@@ -178,16 +178,19 @@ Status TileLayout::admits(std::span<const int64_t> shape) const {
     if (shape[d] < 1)
       return Diagnostic::error("shape " + shapeText(shape) + ": extent " +
                                std::to_string(shape[d]) + " of dimension " +
-                               std::to_string(d) + " must be at least 1");
+                               std::to_string(d) + " must be at least 1")
+          .about("shape");
     n = ar.mul(n, shape[d]);
   }
   if (!ar.ok())
-    return Arith::diagnostic("the size of shape " + shapeText(shape));
+    return Arith::diagnostic("the size of shape " + shapeText(shape))
+        .about("shape");
   if (n != size_)
     return Diagnostic::error(
-        "shape " + shapeText(shape) + " of size " + std::to_string(n) +
-        " is not admitted by a layout of size " + std::to_string(size_) +
-        " (the product of the shard extents)");
+               "shape " + shapeText(shape) + " of size " + std::to_string(n) +
+               " is not admitted by a layout of size " + std::to_string(size_) +
+               " (the product of the shard extents)")
+        .about("shape");
   return Ok{};
 }
 

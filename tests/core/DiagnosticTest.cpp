@@ -95,11 +95,22 @@ TEST(Lexer, WordsWithNonAsciiLettersAreReadWhole) {
   EXPECT_EQ(id.error().range->begin.column, 2u);
   EXPECT_EQ(id.error().range->end.column, 6u);
   EXPECT_EQ(dim.pos(), 1u);
-  // A byte that starts no UTF-8 character ends the word; a digit cannot
-  // start one.
-  lk::Lexer bad("ab\xFF");
-  EXPECT_EQ(*bad.readIdent("a name"), "ab");
-  EXPECT_EQ(bad.describeNext(), "byte 0xff");
+  // A byte that is no UTF-8 character (a Latin-1 "\xE4", a surrogate
+  // "\xED\xA0\x80", a code point past U+10FFFF "\xF4\x90\x80\x80")
+  // in a name is named at its place, never cut the name silently.
+  for (const char *text :
+       {"l\xE4ne", "la\xED\xA0\x80ne", "la\xF4\x90\x80\x80ne", "\xFF"}) {
+    lk::Lexer bad(text);
+    auto w = bad.readWord("an axis name");
+    ASSERT_FALSE(w) << text;
+    size_t at = std::string_view(text).find_first_of("\xE4\xED\xF4\xFF");
+    EXPECT_EQ(w.error().range->begin.offset, at) << text;
+    EXPECT_NE(w.error().message.find(", which is not UTF-8"), std::string::npos)
+        << w.error().message;
+  }
+  lk::Lexer latin1("l\xE4ne");
+  EXPECT_EQ(latin1.readWord("an axis name").error().message,
+            "expected an axis name but found byte 0xe4, which is not UTF-8");
   lk::Lexer digit("9a");
   EXPECT_FALSE(digit.readWord("a name"));
 }

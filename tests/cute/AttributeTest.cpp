@@ -111,6 +111,13 @@ TEST(LayoutAttribute, SyntaxDiagnostics) {
   EXPECT_TRUE(failsAt(
       parseLayoutAttribute("<(2,4),(1,2),swizle<3,4,3>>"),
       "expected 'swizzle<B,M,S>' or 'elem=<name>' but found 'swizle'", 14));
+  // A clause with a non-ASCII letter ("\xC3\xAF", "i" with a diaeresis) is
+  // named whole.
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(2,4),(1,2),sw\xC3\xAFzzle<3,4,3>>"),
+              "expected 'swizzle<B,M,S>' or 'elem=<name>' but found "
+              "'sw\xC3\xAFzzle'",
+              14));
   EXPECT_TRUE(
       failsAt(parseLayoutAttribute("<(2,4),(1,2),>"),
               "expected 'swizzle<B,M,S>' or 'elem=<name>' but found '>'", 14));

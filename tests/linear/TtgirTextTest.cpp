@@ -514,6 +514,13 @@ TEST(TtgirText, NamesAsWrittenAndCaretsUnderTabsAndUtf8) {
       shown.find("\n  " + std::string(23, ' ') + std::string(7, '^') + "\n"),
       std::string::npos)
       << shown;
+  // An alias name may hold non-ASCII letters, defined and used alike.
+  Expected<TtgirLayout> alias = parseTtgir(
+      "#bl\xC3\xB6"
+      "ck = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+      "warpsPerCTA = [1, 1], order = [1, 0]}>\ntensor<8x16xf16, #bl\xC3\xB6"
+      "ck>");
+  EXPECT_TRUE(alias) << alias.error().message;
   // A field name: "sizePerThröad" whole, not "expected '='".
   Expected<TtgirLayout> field = parseTtgir("#ttg.blocked<{sizePerThr\xC3\xB6"
                                            "ad = [1, 8]}>");

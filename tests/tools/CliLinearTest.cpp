@@ -65,6 +65,42 @@ TEST(CliLinear, StandardBlockedLayout) {
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.err.find("missing field"), std::string::npos) << bad.err;
   EXPECT_EQ(runCli({"linear", "standard", "{not json", "(8,16)"}).status, 1);
+  // A SHAPE of another rank than the (self-consistent) layout is SHAPE's.
+  CliRun rank = runCli(
+      {"linear", "standard",
+       R"({"kind":"blocked","sizePerThread":[1,4],"threadsPerWarp":[8,4],"warpsPerCTA":[1,1],"order":[1,0]})",
+       "(8,16,2)"});
+  EXPECT_EQ(rank.status, 1);
+  EXPECT_NE(rank.err.find("note: in argument SHAPE of 'linear standard'"),
+            std::string::npos)
+      << rank.err;
+}
+
+// Shape faults of the shape operations and bridges name the shape: SHAPE
+// of broadcast (dim 0 cannot grow from 1 to 3), --shape of from-tile (the
+// 64 elements of the tile layout are not 8x9).
+TEST(CliLinear, ShapeFaultsNoteTheShape) {
+  CliRun grow = runCli({"linear", "broadcast",
+                        "{register: [(0,1)]} -> {dim0: 1, dim1: 2}", "(3,2)"});
+  EXPECT_EQ(grow.status, 1);
+  EXPECT_NE(grow.err.find("error: broadcast: dim 0 can only grow from size 1 "
+                          "to a power of two"),
+            std::string::npos)
+      << grow.err;
+  EXPECT_NE(grow.err.find("note: in argument SHAPE of 'linear broadcast'"),
+            std::string::npos)
+      << grow.err;
+  CliRun tile =
+      runCli({"linear", "from-tile", "S[(8,4,2):(4@laneid,1@laneid,1)]",
+              "--shape", "(8,9)"});
+  EXPECT_EQ(tile.status, 1);
+  EXPECT_NE(tile.err.find("error: shape (8,9) of size 72 is not admitted by a "
+                          "layout of size 64"),
+            std::string::npos)
+      << tile.err;
+  EXPECT_NE(tile.err.find("note: in option --shape of 'linear from-tile'"),
+            std::string::npos)
+      << tile.err;
 }
 
 TEST(CliLinear, ComposeAndInvert) {

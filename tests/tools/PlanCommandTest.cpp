@@ -496,7 +496,7 @@ TEST(PlanCommand, EmitCudaMasked) {
 // 32, but SRC's dim1 has 16 (the shape is 16x16 for --shape (16,16));
 // one extent for two dims is a rank fault.
 TEST(PlanCommand, ALogicalShapeFaultIsTheLogicalOptions) {
-  for (const char *logical : {"(16,17)", "(9)"}) {
+  for (const char *logical : {"(16,17)", "(9)", "(0,16)"}) {
     CliRun r = runCli({"plan", kBlocked12, kMma, "--shape", "(16,16)",
                        "--logical", logical, "--dtype", "f16"});
     EXPECT_EQ(r.status, 1);
@@ -508,6 +508,26 @@ TEST(PlanCommand, ALogicalShapeFaultIsTheLogicalOptions) {
   EXPECT_TRUE(contains(size.err, "error: out-dim dim1 has size 16; the padded "
                                  "extent of 17 is 32"))
       << size.err;
+}
+
+// An option's text that does not parse is shown with a caret under the
+// fault and noted in the option.
+TEST(PlanCommand, AnOptionThatDoesNotParseIsShownWithACaret) {
+  for (const char *option : {"--shape", "--logical"}) {
+    std::vector<std::string> args = {"plan", kBlocked12, kMma,   "--dtype",
+                                     "f16",  option,     "(16,8"};
+    if (std::string(option) == "--logical")
+      args.insert(args.end(), {"--shape", "(16,8)"});
+    CliRun r = runCli(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(contains(r.err, "error: expected ',' or ')' in int-tuple but "
+                                "found end of input at column 6\n  (16,8\n"
+                                "       ^\n"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, std::string("note: in option ") + option +
+                                    " of 'plan'"))
+        << r.err;
+  }
 }
 
 TEST(PlanCommand, BadDtype) {

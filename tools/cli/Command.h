@@ -163,8 +163,10 @@ struct Invocation {
   /// `d` with the note "in option --NAME of 'COMMAND'".
   Diagnostic inOption(Diagnostic d, std::string_view name) const;
   /// `d` noted in option --P where its Diagnostic::parameter P names an
-  /// option the user gave (e.g. --logical) and no argument or option is
-  /// noted yet; otherwise `d`. Every command's fault passes through it.
+  /// option the user gave (e.g. --logical), else in argument P (upper
+  /// case: "shape" is SHAPE) where the command has one, unless an argument
+  /// or option is noted already; otherwise `d`. Every command's fault
+  /// passes through it.
   Diagnostic locate(Diagnostic d) const;
   /// `e`, its diagnostic (if any) noted as in parameter i (inArgument).
   /// Example: `return inv.argument(cute::parseTiler(inv.text(1)), 1);`

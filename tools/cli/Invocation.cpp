@@ -17,6 +17,8 @@
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Text.h"
 
+#include <cctype>
+
 namespace lk::cli {
 
 namespace {
@@ -40,16 +42,24 @@ std::optional<std::string> Invocation::option(std::string_view name) const {
 }
 
 Diagnostic Invocation::locate(Diagnostic d) const {
-  std::string p = d.parameter;
-  bool noted = !d.notes.empty() && d.notes.back().rfind("in ", 0) == 0;
-  return p.empty() || !option(p) || noted ? d : inOption(std::move(d), p);
+  std::string p = d.parameter, upper = p;
+  if (p.empty() || (!d.notes.empty() && d.notes.back().rfind("in ", 0) == 0))
+    return d;
+  if (option(p))
+    return inOption(std::move(d), p);
+  for (char &c : upper)
+    c = char(std::toupper(static_cast<unsigned char>(c)));
+  for (const ParamSpec &q : spec->params)
+    if (q.name == upper)
+      d.notes.push_back("in argument " + q.name + " of '" + spec->name + "'");
+  return d;
 }
 
 Diagnostic Invocation::inArgument(Diagnostic d, size_t i) const {
-  if (!d.parameter.empty() && option(d.parameter))
-    return locate(std::move(d));
-  d.notes.push_back("in argument " + spec->params[i].name + " of '" +
-                    spec->name + "'");
+  size_t notes = d.notes.size();
+  if (d = locate(std::move(d)); d.notes.size() == notes)
+    d.notes.push_back("in argument " + spec->params[i].name + " of '" +
+                      spec->name + "'");
   return d;
 }
 
@@ -93,10 +103,7 @@ Expected<int64_t> Invocation::integerOption(std::string_view name,
   if (!value)
     return fallback;
   auto n = api::parseInteger(*value);
-  if (!n)
-    return Diagnostic::error("option --" + std::string(name) + ": " +
-                             n.error().message);
-  return n;
+  return n ? n : inOption(std::move(n).error(), name);
 }
 
 Expected<cute::ElementType>
@@ -138,10 +145,7 @@ Invocation::leavesOption(std::string_view name) const {
   if (!value)
     return std::vector<int64_t>{};
   auto leaves = api::parseShapeLeaves(*value);
-  if (!leaves)
-    return Diagnostic::error("--" + std::string(name) + ": " +
-                             leaves.error().message);
-  return leaves;
+  return leaves ? leaves : inOption(std::move(leaves).error(), name);
 }
 
 Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {
@@ -149,9 +153,7 @@ Expected<IntTuple> Invocation::intTupleOption(std::string_view name) const {
   if (!value)
     return Diagnostic::error("option --" + std::string(name) + " is not set");
   auto t = cute::parseIntTuple(*value);
-  if (!t)
-    return inOption(std::move(t).error(), name);
-  return t;
+  return t ? t : inOption(std::move(t).error(), name);
 }
 
 } // namespace lk::cli

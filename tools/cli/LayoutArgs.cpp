@@ -17,8 +17,8 @@ parseOptions(const std::optional<std::string> &shapeText) {
   o.shapeName = "--shape";
   if (shapeText) {
     Expected<IntTuple> shape = cute::parseIntTuple(*shapeText);
-    if (!shape)
-      return Diagnostic::error("--shape: " + shape.error().message);
+    if (!shape) // noted in option --shape (Invocation::locate)
+      return std::move(shape).error().about("shape");
     o.shape = std::move(*shape);
   }
   return o;

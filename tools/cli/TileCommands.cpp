@@ -45,12 +45,11 @@ namespace {
 /// LAYOUT: any grammar as its tile form over SHAPE, the next argument
 /// (api::parseTile); a SHAPE that does not parse is reported first, and a
 /// fault about the shape the layout is read over (a Triton encoding's
-/// "shape" parameter, e.g. a dim that is not a power of two) is SHAPE's.
+/// "shape" parameter, e.g. a dim that is not a power of two) is SHAPE's
+/// (Invocation::locate).
 Expected<SwizzledTileLayout> layoutParam(const Invocation &inv, size_t i) {
   LK_TRY(IntTuple shape, inv.intTuple(i + 1));
-  Expected<SwizzledTileLayout> t = api::parseTile(inv.text(i), shape, "SHAPE");
-  const bool aboutShape = !t && t.error().parameter == "shape";
-  return inv.argument(std::move(t), aboutShape ? i + 1 : i);
+  return inv.argument(api::parseTile(inv.text(i), shape, "SHAPE"), i);
 }
 
 /// LAYOUT composed with the swizzle of --swizzle for --dtype (default f16),

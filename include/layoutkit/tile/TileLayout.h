@@ -181,7 +181,7 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// OK when prod(shape) == size() and every extent is >= 1; otherwise a
-  /// diagnostic naming the two sizes.
+  /// diagnostic naming the two sizes, about the parameter "shape".
   Status admits(std::span<const int64_t> shape) const;
   /// Row-major flat index of `coord` in `shape` (step 1), after checking
   /// that the shape is admitted and 0 <= coord_d < shape_d.
