@@ -832,8 +832,8 @@ Example:
             return unwrap(l.findOutDim(d));
           },
           py::arg("out_dim"))
-      .def("has_in_dim", bound(&LinearLayout::hasInDim))
-      .def("has_out_dim", bound(&LinearLayout::hasOutDim))
+      .def("has_in_dim", &LinearLayout::hasInDimNamed)
+      .def("has_out_dim", &LinearLayout::hasOutDimNamed)
       .def("get_num_in_dims", &LinearLayout::numInDims)
       .def("get_num_out_dims", &LinearLayout::numOutDims)
       .def("get_in_dim_size_log2", &inBits)

@@ -41,6 +41,10 @@ def test_names_and_sizes():
     with pytest.raises(lk.LayoutError, match="no in-dim 'warp'"):
         L.apply({"warp": 1})
     assert L.get_in_dim_size("lane") == 4 and L.get_out_dim_size("dim1") == 8
+    # has_*_dim is a question: any string, named or not, gets an answer.
+    for name in ("warp", "l\u00e4ne", "", "re g"):
+        assert not L.has_in_dim(name) and not L.has_out_dim(name)
+    assert L.has_in_dim("lane") and L.has_out_dim("dim0")
 
 
 def test_constructors():

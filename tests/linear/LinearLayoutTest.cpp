@@ -339,6 +339,8 @@ TEST(LinearLayout, FindDimNamesTheDimsThereAre) {
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().message,
             "the layout has no out-dim 'dim0' (its out-dims: none)");
+  EXPECT_TRUE(l.hasInDimNamed("lane") && l.hasOutDimNamed("dim1"));
+  EXPECT_FALSE(l.hasInDimNamed("dim0") || l.hasOutDimNamed("l\xC3\xA4ne"));
 }
 
 // totalInSize / totalOutSize are 2^bits up to 62 bits and saturate at

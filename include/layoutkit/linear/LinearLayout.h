@@ -276,6 +276,15 @@ public:
   /// -> "the layout has no in-dim 'nope' (its in-dims: register, lane)".
   Expected<int> findInDim(std::string_view name) const;
   Expected<int> findOutDim(std::string_view name) const;
+  /// Whether the layout has an in-dim (out-dim) of this name: false for any
+  /// other string, which is not interned (a lookup adds no name to the
+  /// process's table of at most 65535).
+  bool hasInDimNamed(std::string_view name) const {
+    return findInDim(name).hasValue();
+  }
+  bool hasOutDimNamed(std::string_view name) const {
+    return findOutDim(name).hasValue();
+  }
   bool hasInDim(DimId id) const { return inDimIndex(id) >= 0; }
   bool hasOutDim(DimId id) const { return outDimIndex(id) >= 0; }
   /// Size of a dim (1 when absent, as for an empty dimension): 2^log2,
