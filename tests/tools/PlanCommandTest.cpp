@@ -535,6 +535,17 @@ TEST(PlanCommand, BadDtype) {
   // Neither --dtype nor a tensor type names the element type.
   EXPECT_EQ(missing.status, 1);
   EXPECT_TRUE(contains(missing.err, "--dtype is required")) << missing.err;
+  // A tensor type names its element type; one whose shape the encoding
+  // cannot take (12 is not a power of two) says so, not that --dtype is
+  // missing.
+  const std::string typed =
+      "tensor<12x16xf32, #ttg.blocked<{sizePerThread = [1, 4], "
+      "threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>";
+  CliRun odd = runCli({"plan", typed, typed});
+  EXPECT_EQ(odd.status, 1);
+  EXPECT_TRUE(contains(odd.err, "every tensor dim must be a power of two"))
+      << odd.err;
+  EXPECT_FALSE(contains(odd.err, "--dtype")) << odd.err;
   CliRun unknown =
       runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype", "f17"});
   EXPECT_EQ(unknown.status, 1);

@@ -153,10 +153,12 @@ Expected<cute::ElementType> conversionTypeParam(const Invocation &inv) {
 }
 
 Expected<Reply> runPlan(const Invocation &inv) {
-  LK_TRY(cute::ElementType type, conversionTypeParam(inv));
+  // The layouts first: a fault of theirs, not a missing --dtype, is what
+  // stops a tensor type that does not parse.
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout dst, distributedParam(inv, 1, parse));
+  LK_TRY(cute::ElementType type, conversionTypeParam(inv));
 
   plan::PlanOptions options;
   // A negative budget is refused by api::planTensorConversion, as for
@@ -205,11 +207,11 @@ Expected<Reply> runPlan(const Invocation &inv) {
 
 /// `gather SRC INDEX --axis A --dtype T`: api::gather, printed.
 Expected<Reply> runGather(const Invocation &inv) {
-  // SRC's tensor type names the data's element type (INDEX holds indices).
-  LK_TRY(cute::ElementType type, inv.elementType({0}));
   LK_TRY(api::ParseOptions parse, parseOptions(inv.option("shape")));
   LK_TRY(LinearLayout src, distributedParam(inv, 0, parse));
   LK_TRY(LinearLayout index, distributedParam(inv, 1, parse));
+  // SRC's tensor type names the data's element type (INDEX holds indices).
+  LK_TRY(cute::ElementType type, inv.elementType({0}));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
   Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
