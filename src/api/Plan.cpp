@@ -54,7 +54,8 @@ Status checkShape(const LinearLayout &l, std::span<const int64_t> shape,
   for (int i = 0; i < l.numOutDims(); ++i)
     s += (i ? "," : "") + std::to_string(l.outDim(i).size());
   return Diagnostic::error("the layout's logical dims have extents (" + s +
-                           "), not the " + shapeName + " given");
+                           "), not the " + shapeName + " given")
+      .about("shape");
 }
 
 std::vector<int64_t> leavesOf(const std::optional<IntTuple> &shape) {

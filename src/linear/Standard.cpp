@@ -72,19 +72,25 @@ std::vector<unsigned> dotOperandOrder(int opIdx, size_t rank, bool kContig) {
   return matrixOrder(rank, bool(opIdx) != kContig);
 }
 
+/// The field `what`, of `entries` entries (the layout's rank), against a
+/// tensor of rank `rank`: the shape's fault where the layout's other
+/// fields agree with the field (`layoutRank`), else the field's.
+Diagnostic rankFault(size_t entries, const char *what, size_t rank,
+                     bool layoutRank) {
+  return Diagnostic::error("the layout has rank " + std::to_string(entries) +
+                           " (" + what + " has " + std::to_string(entries) +
+                           " entries) but the tensor shape has " +
+                           std::to_string(rank) +
+                           (rank == 1 ? " dim" : " dims"))
+      .about(layoutRank ? "shape" : what);
+}
+
 /// `order` (the field `what`) is a permutation of 0..rank-1. Its length is
-/// the layout's rank and `rank` the tensor's: where the layout's other
-/// fields were checked to have the order's length (`layoutRank`), a
-/// different length is the shape's fault, else the field's.
+/// the layout's rank and `rank` the tensor's (rankFault).
 Status checkOrder(std::span<const unsigned> order, size_t rank,
                   const char *what, bool layoutRank = false) {
   if (order.size() != rank)
-    return Diagnostic::error(
-               "the layout has rank " + std::to_string(order.size()) + " (" +
-               what + " has " + std::to_string(order.size()) +
-               " entries) but the tensor shape has " + std::to_string(rank) +
-               (rank == 1 ? " dim" : " dims"))
-        .about(layoutRank ? "shape" : what);
+    return rankFault(order.size(), what, rank, layoutRank);
   std::vector<bool> seen(rank, false);
   for (unsigned o : order) {
     if (o >= rank || seen[o])
@@ -303,10 +309,9 @@ std::vector<unsigned> mmaWarpOrder(const Encoding &mma, size_t rank) {
 Expected<LinearLayout> nvidiaMmaToLL(const Encoding &e,
                                      std::span<const int64_t> shape) {
   size_t rank = shape.size();
-  if (e.warpsPerCTA.size() != rank)
-    return Diagnostic::error(
-               "nvidia_mma: warpsPerCTA must have the tensor's rank")
-        .about("warpsPerCTA");
+  if (e.warpsPerCTA.size() != rank) // the encoding's one field of its rank
+    return rankFault(e.warpsPerCTA.size(), "warpsPerCTA", rank,
+                     /*layoutRank=*/true);
   LK_CHECK(checkPow2(e.warpsPerCTA, "warpsPerCTA"));
   std::vector<unsigned> tile;
   if (e.versionMajor == 2) {

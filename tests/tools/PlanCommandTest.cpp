@@ -155,6 +155,22 @@ TEST(PlanCommand, AShapeTheEncodingsCannotTakeIsTheShapeOptions) {
   EXPECT_TRUE(contains(rank.err, "note: in option --shape of 'plan'"))
       << rank.err;
   EXPECT_FALSE(contains(rank.err, "argument SRC")) << rank.err;
+  // An mma's one field of its rank is warpsPerCTA; a linear layout has its
+  // own extents, which --shape must match.
+  const std::string lin = "{register: [(0,1),(0,2)], lane: [(0,4),(1,0),"
+                          "(2,0),(4,0)]} -> {dim0: 8, dim1: 8}";
+  for (const auto &[a, shape, fault] :
+       {std::tuple{kMma, "(16,8,2)",
+                   "the layout has rank 2 (warpsPerCTA has "
+                   "2 entries) but the tensor shape has 3"},
+        std::tuple{lin, "(8,8,1)",
+                   "the layout's logical dims have extents "
+                   "(8,8), not the --shape given"}}) {
+    CliRun r = runCli({"plan", a, a, "--shape", shape, "--dtype", "f16"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(contains(r.err, fault)) << r.err;
+    EXPECT_TRUE(contains(r.err, "note: in option --shape of 'plan'")) << r.err;
+  }
 }
 
 TEST(PlanCommand, EveryInputModelGivesTheSameLayout) {
