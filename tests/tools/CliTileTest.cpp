@@ -80,6 +80,13 @@ TEST(CliTile, HoldsInvertsTheLayout) {
 TEST(CliTile, ShowDrawsTheTileColouredByOwner) {
   CliRun r = runCli({"tile", "show", kTc, "(8,16)"});
   ASSERT_EQ(r.status, 0) << r.err;
+  // A shape it cannot draw is SHAPE's fault.
+  CliRun rank3 = runCli({"tile", "show", kTc, "(8,8,2)"});
+  EXPECT_EQ(rank3.status, 1);
+  EXPECT_NE(rank3.err.find("error: tile show draws shapes of rank 1 or 2; got "
+                           "rank 3\nnote: in argument SHAPE of 'tile show'"),
+            std::string::npos)
+      << rank3.err;
   EXPECT_NE(
       r.out.find("cell (i,j): laneid,warpid,m  (replicas separated by |)"),
       std::string::npos);

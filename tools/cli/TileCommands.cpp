@@ -248,8 +248,9 @@ Expected<Reply> runTileShow(const Invocation &inv) {
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
   if (shape.size() > 2)
     return Diagnostic::error(
-        "tile show draws shapes of rank 1 or 2; got rank " +
-        std::to_string(shape.size()));
+               "tile show draws shapes of rank 1 or 2; got rank " +
+               std::to_string(shape.size()))
+        .about("shape");
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   int64_t cols = shape.back();
   if (rows * cols > (int64_t(1) << 16))
