@@ -82,6 +82,17 @@ std::string caretLine(std::string_view line, size_t col, size_t width) {
   return out + std::string(std::max<size_t>(1, carets), '^');
 }
 
+/// `line` as shown: a control byte (other than a tab) is '?', one column
+/// as on screen, so that hostile text cannot drive the terminal (an escape
+/// sequence, a carriage return) and the caret line stays under it.
+std::string shown(std::string_view line) {
+  std::string out(line);
+  for (char &c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+      c = '?';
+  return out;
+}
+
 } // namespace
 
 std::string Diagnostic::render() const {
@@ -98,7 +109,10 @@ std::string Diagnostic::render() const {
     size_t lineEnd = source.find('\n', lineStart);
     if (lineEnd == std::string::npos)
       lineEnd = source.size();
-    out += "  " + source.substr(lineStart, lineEnd - lineStart) + "\n";
+    out +=
+        "  " +
+        shown(std::string_view(source).substr(lineStart, lineEnd - lineStart)) +
+        "\n";
     size_t width = 1;
     if (range->end.line == b.line && range->end.column > b.column)
       width = range->end.column - b.column;

@@ -115,6 +115,17 @@ TEST(Lexer, WordsWithNonAsciiLettersAreReadWhole) {
   EXPECT_FALSE(digit.readWord("a name"));
 }
 
+// A control byte in the source line (an escape sequence, a carriage
+// return) is shown as '?', one column, so the caret stays under the fault.
+TEST(Diagnostic, ControlBytesInTheSourceLineAreShownAsQuestionMarks) {
+  lk::Lexer lx("\x1b[31m;x\r");
+  lx.reset(5);
+  EXPECT_EQ(lx.expect(',').error().render(),
+            "error: expected ',' but found ';' at column 6\n"
+            "  ?[31m;x?\n"
+            "       ^\n");
+}
+
 TEST(Lexer, NonPrintableBytesAreDescribed) {
   lk::Lexer lx(std::string_view("\x01", 1));
   EXPECT_EQ(lx.describeNext(), "byte 0x01");
