@@ -139,7 +139,8 @@ struct Invocation {
   /// Option `name` read as an IntTuple. @pre option(name) is set
   Expected<IntTuple> intTupleOption(std::string_view name) const;
   /// Option `name` read as a flat list of integers ("(2,128,112)", "8,16"),
-  /// empty when it is not given; errors say "--NAME: ...".
+  /// empty when it is not given; a fault is noted in option --NAME, with
+  /// a caret under the option text.
   Expected<std::vector<int64_t>> leavesOption(std::string_view name) const;
   /// Option --dtype as an element type: the type named `fallback` when
   /// the option is not given, an error when it is required (no fallback);

@@ -29,8 +29,8 @@
 namespace lk::cli {
 
 /// ParseOptions with the shape named "--shape" and, when `shapeText` is
-/// given, the shape it holds (an IntTuple text; the diagnostic starts
-/// "--shape: ").
+/// given, the shape it holds (an IntTuple text; a fault is about the
+/// parameter "shape", which Invocation::locate notes in option --shape).
 Expected<api::ParseOptions>
 parseOptions(const std::optional<std::string> &shapeText);
 
