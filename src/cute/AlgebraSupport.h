@@ -64,6 +64,13 @@ struct Ref {
   std::string str() const { return layout().str(); }
 };
 
+/// r(i), the layout `r` at the 1-D index i (public evaluate's loop, on
+/// nodes in place; defined in Evaluate.cpp): i split colexicographically over
+/// the leaves in pre-order, the last leaf taking what is left. Example:
+/// ((2,4),8):((1,2),8) at 13 = 1*1 + 2*2 + 1*8 = 13.
+/// @pre integer strides, 0 <= i
+int64_t evaluateAt(Ref r, int64_t i);
+
 /// One pass over a layout's leaves: whether a stride is a basis stride,
 /// its size, and its cosize 1 + sum (s-1)*|d| (`fits` false where that
 /// overflows; meaningful only without basis strides).

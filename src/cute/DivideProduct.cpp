@@ -124,34 +124,12 @@ namespace {
 /// element by element when the mode-wise test below cannot vouch for them.
 constexpr int64_t kProductCheckLimit = int64_t(1) << 22;
 
-/// The copies of A placed at the distinct offsets of rest do not overlap:
-/// A(i) + rest(j) = A(i') + rest(j') implies rest(j) = rest(j').
-///
-/// Within the complement's domain (cosize(B) <= size(comp)) that holds by
-/// construction: (A, comp) is injective. Past it, rest continues along the
-/// last mode s:d of the coalesced complement `comp` (as composition allows,
-/// the modes the composition used), and the copies stay
-/// apart when everything below that mode ends before d:
-/// cosize(A) + sum over comp's other modes of (s-1)*d <= d. Otherwise the
-/// images are compared (bounded by kProductCheckLimit).
-/// Example: A = (3,4):(1,5), comp = 2:20: cosize 18 <= 20, so 3:1 continues
-/// to 3:20 and ((3,4),3):((1,5),20) is exact; A = (3,5):(3,17), comp = 3:1:
-/// 4:1 puts a copy at 3, where A(1,0) = 3 already is.
-Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
-                           int64_t compSize, int64_t cosB, Ref tileRef,
-                           Ref restRef) {
-  if (cosB <= compSize || comp.empty())
-    return Ok{};
-  Arith ar;
-  int64_t below = cosA;
-  for (size_t k = 0; k + 1 < comp.size(); ++k)
-    below = ar.add(below, ar.mul(comp[k].shape - 1, absValue(comp[k].stride)));
-  if (ar.ok() && below <= absValue(comp.back().stride))
-    return Ok{};
-  // Compared point by point: the operands as layouts, to evaluate them.
-  const Layout a = aRef.layout(), tile = tileRef.layout(),
-               rest = restRef.layout();
-  int64_t na = a.size(), nr = rest.size();
+/// The copies of A at rest's offsets compared point by point (B's points
+/// first: two with different images must keep different offsets), the
+/// operands evaluated in place; out of line, the rare part of
+/// checkCopiesDisjoint.
+[[gnu::noinline]] Status checkCopiesPointwise(Ref a, Ref tile, Ref rest) {
+  const int64_t na = extentOf(a).size, nr = extentOf(rest).size;
   int64_t work;
   if (mulOverflows(na, nr, work) || work > kProductCheckLimit)
     return opError("logical_product",
@@ -165,7 +143,7 @@ Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
   // the copies (rest(j) = rest(j') although B(j) != B(j')).
   std::vector<std::pair<int64_t, int64_t>> placed(static_cast<size_t>(nr));
   for (int64_t j = 0; j < nr; ++j)
-    placed[size_t(j)] = {evaluate(rest, j), evaluate(tile, j)};
+    placed[size_t(j)] = {evaluateAt(rest, j), evaluateAt(tile, j)};
   std::sort(placed.begin(), placed.end());
   for (size_t k = 1; k < placed.size(); ++k)
     if (placed[k].first == placed[k - 1].first &&
@@ -184,7 +162,7 @@ Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
   std::vector<std::pair<int64_t, int64_t>> cells; // (offset, copy)
   cells.reserve(size_t(na) * offs.size());
   for (int64_t i = 0; i < na; ++i) {
-    int64_t ai = evaluate(a, i);
+    const int64_t ai = evaluateAt(a, i);
     for (int64_t o : offs)
       cells.push_back({ai + o, o});
   }
@@ -201,6 +179,32 @@ Status checkCopiesDisjoint(Ref aRef, int64_t cosA, const Modes &comp,
                          " (rest = complement(A, size(A)*cosize(B)) o B "
                          "continues past the complement)");
   return Ok{};
+}
+
+/// The copies of A placed at the distinct offsets of rest do not overlap:
+/// A(i) + rest(j) = A(i') + rest(j') implies rest(j) = rest(j').
+///
+/// Within the complement's domain (cosize(B) <= size(comp)) that holds by
+/// construction: (A, comp) is injective. Past it, rest continues along the
+/// last mode s:d of the coalesced complement `comp` (as composition allows,
+/// the modes the composition used), and the copies stay
+/// apart when everything below that mode ends before d:
+/// cosize(A) + sum over comp's other modes of (s-1)*d <= d. Otherwise the
+/// images are compared (bounded by kProductCheckLimit).
+/// Example: A = (3,4):(1,5), comp = 2:20: cosize 18 <= 20, so 3:1 continues
+/// to 3:20 and ((3,4),3):((1,5),20) is exact; A = (3,5):(3,17), comp = 3:1:
+/// 4:1 puts a copy at 3, where A(1,0) = 3 already is.
+Status checkCopiesDisjoint(Ref a, int64_t cosA, const Modes &comp,
+                           int64_t compSize, int64_t cosB, Ref tile, Ref rest) {
+  if (cosB <= compSize || comp.empty())
+    return Ok{};
+  Arith ar;
+  int64_t below = cosA;
+  for (size_t k = 0; k + 1 < comp.size(); ++k)
+    below = ar.add(below, ar.mul(comp[k].shape - 1, absValue(comp[k].stride)));
+  if (ar.ok() && below <= absValue(comp.back().stride))
+    return Ok{};
+  return checkCopiesPointwise(a, tile, rest);
 }
 
 /// logical_product(A, B) for a layout B, appended as one (A, rest) mode:

@@ -27,30 +27,32 @@ using namespace detail;
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-int64_t evaluate(const Layout &layout, int64_t i) {
-  const IntTuple::Node *s = layout.shape().nodes();
-  const IntTuple::Node *d = layout.stride().nodes();
-  size_t n = layout.shape().nodeCount();
-  size_t last = n - 1; // pre-order: the last node is the last leaf
-  int64_t r = 0;
+int64_t detail::evaluateAt(Ref r, int64_t i) {
+  const Node *s = r.s, *d = r.d;
+  const size_t last = r.span() - 1; // pre-order: the last node is a leaf
+  int64_t v = 0;
 #pragma GCC unroll 4
   for (size_t k = 0; k < last; ++k) {
     if (s[k].rank != IntTuple::kLeaf)
       continue;
-    int64_t e = s[k].value;
+    const int64_t e = s[k].value;
     // Power-of-two extents (the usual case on GPUs) split with a mask and a
     // shift instead of a 64-bit division; both agree for i >= 0.
     if ((e & (e - 1)) == 0 && i >= 0) {
-      r += (i & (e - 1)) * d[k].value;
+      v += (i & (e - 1)) * d[k].value;
       i >>= __builtin_ctzll(uint64_t(e));
       continue;
     }
-    r += (i % e) * d[k].value;
+    v += (i % e) * d[k].value;
     i /= e;
   }
   if (s[last].rank == IntTuple::kLeaf)
-    r += i * d[last].value;
-  return r;
+    v += i * d[last].value;
+  return v;
+}
+
+int64_t evaluate(const Layout &layout, int64_t i) {
+  return evaluateAt(Ref(layout), i);
 }
 
 namespace {
