@@ -257,5 +257,51 @@ TEST(AlgebraLaws, MaxCommonVectorIsContiguousInBoth) {
   EXPECT_GT(pairs, 100);
 }
 
+// Operands of 9-12 leaves, past the closed forms' 8 (the general
+// construction), by the definition: with invB =
+// right_inverse(B), N is the largest n <= size(invB) with A(invB(j)) = j
+// for every j < n, at least 1 (a scan, below its 2^22 bound here); the
+// common layout is invB o N:1 where that composes (1:0 for N == 1), else
+// a smaller prefix. A is B itself (N = size(B)), B's compact layout (a
+// common prefix up to B's first permuted mode) or another injective one,
+// of B's size (A past its domain would continue along its last mode).
+TEST(AlgebraLaws, MaxCommonLayoutPastEightLeavesByDefinition) {
+  LayoutGen gen(12);
+  int pairs = 0, wide = 0, composed = 0;
+  while (pairs < 400) {
+    Layout b = gen.injective(12, 2, gen.pick(0, 1));
+    const int64_t pick = gen.pick(0, 2);
+    Layout a = pick == 0   ? b
+               : pick == 1 ? *Layout::compact(b.shape())
+                           : gen.injective(12, 2, gen.pick(0, 1));
+    if (b.shape().leafCount() < 9 || a.size() != b.size())
+      continue;
+    ++pairs;
+    Layout inv = *right_inverse(b);
+    int64_t n = 1;
+    while (n < inv.size() && evaluate(inv, n) < a.size() &&
+           evaluate(a, evaluate(inv, n)) == n)
+      ++n;
+    auto v = max_common_vector(a, b);
+    auto m = max_common_layout(a, b);
+    ASSERT_TRUE(v && m) << a.str() << " , " << b.str();
+    ASSERT_EQ(*v, n) << a.str() << " , " << b.str();
+    wide += n > 1;
+    if (n == 1) {
+      ASSERT_EQ(*m, Layout()) << a.str() << " , " << b.str();
+      continue;
+    }
+    auto want = composition(inv, Layout::unchecked(IntTuple(n), IntTuple(1)));
+    if (want) {
+      ++composed;
+      ASSERT_EQ(*m, *want) << a.str() << " , " << b.str();
+    } else {
+      ASSERT_LT(m->size(), n) << a.str() << " , " << b.str();
+    }
+  }
+  EXPECT_GT(wide, 120);
+  EXPECT_GT(composed, 120);
+}
+
 } // namespace
 } // namespace lk::cute
