@@ -134,6 +134,9 @@ def test_trivial_over_and_quotient():
     assert not M.is_trivial_over(["block"]) and M.quotient(["block"]) is None
     assert not L.is_trivial_over(["nowhere"])
     assert L.sublayout_is_zero(["register"], ["block"]) and not L.sublayout_is_zero(["block"], ["block"])
+    # A name the layout lacks is an error, not a vacuous True.
+    with pytest.raises(lk.LayoutError, match="no out-dim 'blok'"):
+        L.sublayout_is_zero(["register"], ["blok"])
 
 
 def test_remove_dims_and_equality():

@@ -21,15 +21,29 @@ namespace lk::linear {
 
 using namespace detail;
 
+namespace {
+/// Fails, prefixed by `op`, on the first of `ins` (`outs`) that is not an
+/// in-dim (out-dim) of `l`, with findInDim's message (the dims listed).
+Status requireDims(const LinearLayout &l, const char *op,
+                   std::span<const DimId> ins, std::span<const DimId> outs) {
+  auto named = [op](Diagnostic d) {
+    d.message = std::string(op) + ": " + d.message;
+    return d;
+  };
+  for (DimId d : ins)
+    if (!l.hasInDim(d))
+      return named(l.findInDim(name(d)).error());
+  for (DimId d : outs)
+    if (!l.hasOutDim(d))
+      return named(l.findOutDim(name(d)).error());
+  return Ok{};
+}
+} // namespace
+
 Expected<LinearLayout>
 LinearLayout::sublayout(std::span<const DimId> ins,
                         std::span<const DimId> outs) const {
-  for (DimId d : ins)
-    if (inDimIndex(d) < 0)
-      return Diagnostic::error("sublayout: no input dim '" + name(d) + "'");
-  for (DimId d : outs)
-    if (outDimIndex(d) < 0)
-      return Diagnostic::error("sublayout: no output dim '" + name(d) + "'");
+  LK_CHECK(requireDims(*this, "sublayout", ins, outs));
   auto contains = [](std::span<const DimId> s, DimId d) {
     return std::find(s.begin(), s.end(), d) != s.end();
   };
@@ -51,18 +65,17 @@ LinearLayout::sublayout(std::span<const DimId> ins,
   return r;
 }
 
-bool LinearLayout::sublayoutIsZero(std::span<const DimId> ins,
-                                   std::span<const DimId> outs) const {
+Expected<bool>
+LinearLayout::sublayoutIsZero(std::span<const DimId> ins,
+                              std::span<const DimId> outs) const {
+  LK_CHECK(requireDims(*this, "sublayoutIsZero", ins, outs));
   uint64_t om = 0;
   for (DimId d : outs) {
-    int k = outDimIndex(d);
-    if (k >= 0)
-      om |= lowMask(out_[k].log2) << out_[k].shift;
+    const int k = outDimIndex(d);
+    om |= lowMask(out_[k].log2) << out_[k].shift;
   }
   for (DimId d : ins) {
-    int i = inDimIndex(d);
-    if (i < 0)
-      continue;
+    const int i = inDimIndex(d);
     for (int b = 0; b < in_[i].log2; ++b)
       if (cols_[in_[i].shift + b] & om)
         return false;

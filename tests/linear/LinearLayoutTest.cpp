@@ -175,10 +175,21 @@ TEST(LinearLayout, SublayoutAndZeroTest) {
   EXPECT_EQ(ok(l.sublayout(lane, d0)).str(),
             "{lane: [(0), (0), (1), (2), (4)]} -> {dim0: 8}");
   DimId reg[] = {kRegister};
-  EXPECT_TRUE(l.sublayoutIsZero(reg, d0));
-  EXPECT_FALSE(l.sublayoutIsZero(reg, d1));
+  EXPECT_TRUE(ok(l.sublayoutIsZero(reg, d0)));
+  EXPECT_FALSE(ok(l.sublayoutIsZero(reg, d1)));
+  EXPECT_TRUE(ok(l.sublayoutIsZero({}, d1))); // no bases at all
+  // A dim the layout lacks fails (it does not count as zero), naming the
+  // dims it has.
   DimId missing[] = {kWarp};
   EXPECT_FALSE(l.sublayout(missing, d0));
+  Expected<bool> z = l.sublayoutIsZero(missing, d0);
+  ASSERT_FALSE(z);
+  EXPECT_EQ(z.error().message, "sublayoutIsZero: the layout has no in-dim "
+                               "'warp' (its in-dims: register, lane)");
+  z = l.sublayoutIsZero(reg, missing);
+  ASSERT_FALSE(z);
+  EXPECT_EQ(z.error().message, "sublayoutIsZero: the layout has no out-dim "
+                               "'warp' (its out-dims: dim0, dim1)");
 }
 
 TEST(LinearLayout, DimReshaping) {
