@@ -504,12 +504,10 @@ int outBits(const LinearLayout &l, const std::string &d) {
 }
 
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
-  std::vector<int64_t> v(size_t(l.numInDims()), 0);
-  for (auto &[k, val] : pairs(inputs)) {
-    int i = unwrap(l.findInDim(k.cast<std::string>()));
-    v[size_t(i)] = toInt64(val, "input");
-  }
-  return v;
+  std::vector<std::pair<std::string, int64_t>> given;
+  for (auto &[k, val] : pairs(inputs))
+    given.push_back({k.cast<std::string>(), toInt64(val, "input")});
+  return unwrap(api::inputsByName(l, given));
 }
 
 py::list applyLinear(const LinearLayout &l, py::object inputs) {

@@ -83,6 +83,10 @@ def test_errors():
         lk.standard_layout({"kind": "nonsense"}, [16])
     with pytest.raises(lk.LayoutError):
         small().apply({"warp": 1})
+    # Pairs name each dim once: a repeat is refused, not the last one kept.
+    assert small().apply([("register", 1)]) == small().apply({"register": 1})
+    with pytest.raises(lk.LayoutError, match="input dim 'register' given twice"):
+        small().apply([("register", 0), ("register", 1)])
 
 
 def test_dim_names_are_names_the_text_reads_back():

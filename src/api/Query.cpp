@@ -819,8 +819,8 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
       name.pop_back();
     while (!name.empty() && name.front() == ' ')
       name.erase(name.begin());
-    int idx = l.inDimIndex(linear::internDim(name));
-    if (idx < 0) {
+    const Expected<int> found = l.findInDim(name); // not interned
+    if (!found) {
       std::string dims;
       for (int i = 0; i < l.numInDims(); ++i)
         dims += (i ? ", " : "") + std::string(linear::dimName(l.inDim(i).id));
@@ -828,6 +828,7 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                 "' (its input dims: " + dims + ")",
                             text, p, eq - p);
     }
+    const int idx = *found;
     size_t nameAt = p + text.substr(p, eq - p).find(name);
     if (size_t first = givenAt[size_t(idx)]; first != std::string_view::npos)
       return Diagnostic::at("input dim '" + name +
@@ -843,7 +844,7 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                  : "expected an integer value for " + name,
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     }
-    int64_t size = l.inDimSize(linear::internDim(name));
+    const int64_t size = int64_t(1) << l.inDim(idx).log2;
     if (*v < 0 || *v >= size)
       return Diagnostic::at("the value for " + name + " must be in [0, " +
                                 std::to_string(size) + "): the layout's " +
@@ -851,6 +852,21 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     values[size_t(idx)] = *v;
     p = end + 1;
+  }
+  return values;
+}
+
+Expected<std::vector<int64_t>>
+inputsByName(const linear::LinearLayout &l,
+             std::span<const std::pair<std::string, int64_t>> given) {
+  std::vector<int64_t> values(size_t(l.numInDims()), 0);
+  std::vector<bool> seen(values.size(), false);
+  for (const auto &[name, value] : given) {
+    LK_TRY(int i, l.findInDim(name));
+    if (seen[size_t(i)])
+      return Diagnostic::error("input dim '" + name + "' given twice");
+    seen[size_t(i)] = true;
+    values[size_t(i)] = value;
   }
   return values;
 }

@@ -407,6 +407,26 @@ TEST(ApiQuery, DimValues) {
   EXPECT_FALSE(parseDimValues("register=2", l).hasValue());
 }
 
+// Values by name (Python's apply): any order, dims left out 0; a name the
+// layout lacks, or given twice, fails (the last value does not win).
+TEST(ApiQuery, InputsByName) {
+  linear::LinearLayout l = *linear::parseLinearLayout(
+      "{register: [(0,1)], lane: [(0,2), (0,4), (1,0), (2,0), (4,0)]} -> "
+      "{dim0: 8, dim1: 8}");
+  using Given = std::vector<std::pair<std::string, int64_t>>;
+  EXPECT_EQ(*inputsByName(l, Given{{"lane", 5}}), (std::vector<int64_t>{0, 5}));
+  EXPECT_EQ(*inputsByName(l, Given{{"lane", 5}, {"register", 1}}),
+            (std::vector<int64_t>{1, 5}));
+  EXPECT_EQ(*inputsByName(l, Given{}), (std::vector<int64_t>{0, 0}));
+  auto twice = inputsByName(l, Given{{"lane", 1}, {"lane", 2}});
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().message, "input dim 'lane' given twice");
+  auto absent = inputsByName(l, Given{{"warp", 0}});
+  ASSERT_FALSE(absent);
+  EXPECT_EQ(absent.error().message,
+            "the layout has no in-dim 'warp' (its in-dims: register, lane)");
+}
+
 // One bound on elements x replicas: the replica count is the product of
 // every replica iter's extent (two iters of 128 and 256: 2^15).
 TEST(TilePointBound, CountsEveryReplicaIter) {

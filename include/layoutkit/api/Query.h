@@ -57,6 +57,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lk::api {
@@ -560,6 +561,15 @@ analyseAccess(const tile::SwizzledTileLayout &distributed,
 /// Example on {register: .., lane: ..}: "lane=5" -> {0, 5}.
 Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                               const linear::LinearLayout &l);
+
+/// One value per in-dim of `l`, in order, from (name, value) pairs given
+/// in any order (Python's apply); in-dims left out are 0. Fails on a name
+/// the layout lacks (its in-dims listed) or given twice; names are looked
+/// up, not interned. Example on {register: .., lane: ..}: {("lane", 5)} ->
+/// {0, 5}; {("lane", 5), ("lane", 6)} fails.
+Expected<std::vector<int64_t>>
+inputsByName(const linear::LinearLayout &l,
+             std::span<const std::pair<std::string, int64_t>> given);
 
 /// L at every packed input x < 2^(total in bits) (the first in-dim lowest):
 /// out[x * k + j] = out-dim j of L(x), k = the number of out-dims. Refused
