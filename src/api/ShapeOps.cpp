@@ -60,8 +60,11 @@ Expected<linear::LinearLayout> applyShapeOp(const ShapeOp &op,
                     : expandDimsForward(l, int(a[0]));
   if (op.name == "broadcast")
     return backward ? broadcastBackward(l, a) : broadcastForward(l, a);
-  // join, and split (join's inverse).
-  return backward == (op.name == "join") ? joinBackward(l) : joinForward(l);
+  // join, and split (join's inverse), named as the caller asked for them.
+  const bool join = op.name == "join";
+  const char *name = join ? (backward ? "join (backward)" : "join")
+                          : (backward ? "split (backward)" : "split");
+  return backward == join ? joinBackward(l, name) : joinForward(l, name);
 }
 
 } // namespace lk::api

@@ -222,22 +222,23 @@ Expected<LinearLayout> broadcastBackward(const LinearLayout &dst,
                             std::span<const OutDim>(outs));
 }
 
-Expected<LinearLayout> joinForward(const LinearLayout &src) {
-  LK_CHECK(checkStandard(src, "join"));
+Expected<LinearLayout> joinForward(const LinearLayout &src, const char *op) {
+  LK_CHECK(checkStandard(src, op));
   int rank = src.numOutDims();
   if (rank >= kNumStandardOutDims)
-    return Diagnostic::error("join: too many dims");
+    return Diagnostic::error(std::string(op) + ": too many dims");
   LK_TRY(LinearLayout sel, LinearLayout::identity1D(2, kRegister, dim(rank)));
-  LK_TRY(LinearLayout r, productIn("join", sel, src));
+  LK_TRY(LinearLayout r, productIn(op, sel, src));
   std::vector<DimId> std_ = standard(size_t(rank + 1));
   return r.transposeOuts(std::span<const DimId>(std_));
 }
 
-Expected<LinearLayout> joinBackward(const LinearLayout &dst) {
-  LK_CHECK(checkStandard(dst, "split"));
+Expected<LinearLayout> joinBackward(const LinearLayout &dst, const char *op) {
+  LK_CHECK(checkStandard(dst, op));
   int rank = dst.numOutDims();
   if (rank == 0 || dst.outDim(rank - 1).log2 != 1)
-    return Diagnostic::error("split: the minor dim must have size 2");
+    return Diagnostic::error(std::string(op) +
+                             ": the minor dim must have size 2");
   std::vector<InDimBases> ins = dst.allBases();
   size_t minor = size_t(rank - 1);
   int holder = -1;
@@ -250,13 +251,15 @@ Expected<LinearLayout> joinBackward(const LinearLayout &dst) {
         unit = in.bases[b][k] == 0;
       if (!unit || holder >= 0)
         return Diagnostic::error(
-            "split: the minor dim must be held by a single register bit with "
+            std::string(op) +
+            ": the minor dim must be held by a single register bit with "
             "no other component (found one on '" +
             std::string(dimName(in.dim)) + "'); the split would move data");
       holder = int(b);
     }
   if (holder < 0)
-    return Diagnostic::error("split: no register selects the minor dim");
+    return Diagnostic::error(std::string(op) +
+                             ": no register selects the minor dim");
   std::vector<OutDim> outs = dst.outDims();
   outs.pop_back();
   for (InDimBases &in : ins) {

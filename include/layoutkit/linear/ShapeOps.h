@@ -68,8 +68,13 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
 Expected<LinearLayout> broadcastBackward(const LinearLayout &dst,
                                          std::span<const int64_t> srcShape);
 
-Expected<LinearLayout> joinForward(const LinearLayout &src);
-Expected<LinearLayout> joinBackward(const LinearLayout &dst);
+/// `op` names the operation in a diagnostic: the forward of split is
+/// joinBackward, and a front end's backward join says so ("join
+/// (backward)").
+Expected<LinearLayout> joinForward(const LinearLayout &src,
+                                   const char *op = "join");
+Expected<LinearLayout> joinBackward(const LinearLayout &dst,
+                                    const char *op = "split");
 
 } // namespace lk::linear
 
