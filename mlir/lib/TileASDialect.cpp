@@ -327,7 +327,8 @@ static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape,
 /// hold an element in several threads: ((4,8),2):((2,0),1) places 8
 /// elements from 64 slots). Example: tensor<16x16xf16> with smem layout
 /// (8,8):(8,1) -> "smem layout <(8,8),(8,1)> places 64 elements, the
-/// 16x16 tensor holds 256" (a tensor<f16>: "the rank-0 tensor holds 1").
+/// tensor of shape 16x16 holds 256" (a tensor<f16>: "the rank-0 tensor
+/// holds 1"; a tensor<0xf16>: "the tensor of shape 0 holds 0").
 /// Two elements may share an offset: (16,16):(0,1) is a broadcast view of
 /// 256 elements over 16 offsets.
 LogicalResult EncodingAttr::verifyEncoding(
@@ -345,9 +346,11 @@ LogicalResult EncodingAttr::verifyEncoding(
   d << stringifyMemKind(getMemKind()) << " layout " << layout.getText()
     << " places " << places << " elements, the ";
   if (shape.empty())
-    d << "rank-0";
+    d << "rank-0 tensor";
+  else
+    d << "tensor of shape ";
   llvm::interleave(shape, d, "x");
-  d << " tensor holds ";
+  d << " holds ";
   if (overflow)
     return d << "more than 2^63-1";
   return d << *count;

@@ -255,7 +255,7 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<shmem, shared>>)
 
 // -----
 
-// expected-error @+1 {{smem layout <(16,16),(16,1)> places 256 elements, the 16x32 tensor holds 512}}
+// expected-error @+1 {{smem layout <(16,16),(16,1)> places 256 elements, the tensor of shape 16x32 holds 512}}
 %a = tileas.alloc_tensor : tensor<16x32xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(16,16),(16,1)>>>
 
 // -----

@@ -10,7 +10,7 @@
 // paths a pass takes:
 //
 //  * RankedTensorType::getChecked runs it: (8,8):(8,1) places 8 * 8 = 64
-//    elements, a 16x16 tensor holds 256, so no type and one message;
+//    elements, a tensor of shape 16x16 holds 256, so no type and one message;
 //    (16,16):(1,16) on 16x16 (256 = 256), the same (8,8) layout on the
 //    dynamic ?x16 (not checked) and a register layout with 64 slots over
 //    8 elements (no size rule) give types;
@@ -77,8 +77,8 @@ TEST_F(EncodingTest, GetCheckedRejectsALayoutOfAnotherSize) {
   EXPECT_FALSE(checked({16, 16}, Float16Type::get(&ctx), enc));
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_EQ(messages[0],
-            "smem layout <(8,8),(8,1)> places 64 elements, the 16x16 tensor "
-            "holds 256");
+            "smem layout <(8,8),(8,1)> places 64 elements, the tensor of "
+            "shape 16x16 holds 256");
 }
 
 TEST_F(EncodingTest, GetCheckedAcceptsWhatTheRuleLetsThrough) {
@@ -108,8 +108,8 @@ TEST_F(EncodingTest, BufferVerifierChecksAnUncheckedType) {
   EXPECT_TRUE(failed(verify(*m)));
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_EQ(messages[0], "'tileas.alloc_tensor' op result: smem layout "
-                         "<(8,8),(8,1)> places 64 elements, the 16x16 "
-                         "tensor holds 256");
+                         "<(8,8),(8,1)> places 64 elements, the tensor of "
+                         "shape 16x16 holds 256");
 #else
   GTEST_SKIP() << "MLIR with assertions verifies RankedTensorType::get";
 #endif
