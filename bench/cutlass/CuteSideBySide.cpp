@@ -87,6 +87,9 @@ bool sameFunction(const lk::cute::Layout &l, const CuteLayout &c) {
 /// For instruction counts (valgrind --tool=callgrind): each case's CuTe and
 /// LayoutKit call, run n times outside Google Benchmark.
 std::map<std::string, std::function<void(int64_t)>> gLoops;
+/// Per case, n reads of its operand A (readNodes; `--calls read/<case>`),
+/// outside gLoops: --calls-each does not run them.
+std::map<std::string, std::function<void(int64_t)>> gReads;
 /// The cases checked, and how many of them failed the check.
 std::set<std::string> gChecked;
 int gFailed = 0;
@@ -191,6 +194,13 @@ void add(const char *name, Operands operands, CuteOp op) {
     for (int64_t i = 0; i < n; ++i) {
       benchmark::DoNotOptimize(in);
       auto r = lk::bench::returnKnown(in);
+      benchmark::DoNotOptimize(r);
+    }
+  };
+  gReads[name] = [a = p.a](int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      benchmark::DoNotOptimize(a);
+      int64_t r = lk::bench::readNodes(a);
       benchmark::DoNotOptimize(r);
     }
   };
@@ -633,7 +643,7 @@ bool allChecked() {
   return missing == 0 && gFailed == 0;
 }
 
-/// `--calls <cute|lk|floor>/<case> <n>` runs one side n times (no
+/// `--calls <cute|lk|floor|read>/<case> <n>` runs one side n times (no
 /// benchmark): callgrind's count for 2n calls minus that for n, over n, is
 /// the instruction count of one call. `--check` only checks every case
 /// (exit status 1 when one differs or has no CuTe twin); timing runs after
@@ -665,7 +675,11 @@ int main(int argc, char **argv) {
   if (argc == 2 && std::string(argv[1]) == "--check")
     return allChecked() ? 0 : 1;
   if (argc == 4 && std::string(argv[1]) == "--calls") {
-    gLoops.at(argv[2])(std::atoll(argv[3]));
+    const std::string key = argv[2];
+    if (key.rfind("read/", 0) == 0)
+      gReads.at(key.substr(5))(std::atoll(argv[3]));
+    else
+      gLoops.at(key)(std::atoll(argv[3]));
     return 0;
   }
   if (!allChecked())

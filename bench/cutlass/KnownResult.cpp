@@ -21,4 +21,19 @@ returnKnown(const cute::Layout &result) {
   return r;
 }
 
+[[gnu::noinline]] int64_t readNodes(const cute::Layout &l) {
+  const IntTuple::Node *s = l.shape().nodes(), *d = l.stride().nodes();
+  const int e = s->span;
+  int64_t sum = 0;
+  uint32_t basis = 0;
+#pragma GCC unroll 4
+  for (int k = 0; k < e; ++k) {
+    if (s[k].rank != IntTuple::kLeaf)
+      continue;
+    sum += s[k].value ^ d[k].value;
+    basis |= d[k].basis;
+  }
+  return basis != 0 ? -1 : sum;
+}
+
 } // namespace lk::bench

@@ -8,7 +8,8 @@
 // every implementation of the operation behind that signature: no
 // arithmetic, no check, no read of the operation's operands (only a copy
 // of the known result's nodes). CuteSideBySide.cpp times it per
-// case as BM_floor/<case> beside CuTe and LayoutKit.
+// case as BM_floor/<case> beside CuTe and LayoutKit; readNodes, what
+// reading an operand costs, runs as `--calls read/<case> n`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,14 @@ namespace lk::bench {
 /// of line (its own translation unit).
 /// @post *returnKnown(l) == l.
 Expected<cute::Layout> returnKnown(const cute::Layout &result);
+
+/// One pass over the nodes of `l`, out of line: each leaf's shape, stride
+/// and basis read, tuple nodes skipped, unrolled four times as the fast
+/// paths' loops are. An operation whose result depends on every leaf
+/// (coalesce, the inverses, complement) reads at least this much on top of
+/// the floor; CuTe, with static strides, reads nothing at run time.
+/// @post the sum of each leaf's shape XOR stride, -1 on a basis stride.
+int64_t readNodes(const cute::Layout &l);
 
 } // namespace lk::bench
 
