@@ -6,6 +6,8 @@
 
 #include "layoutkit/core/Diagnostic.h"
 
+#include "layoutkit/core/Utf8.h"
+
 #include <algorithm>
 
 namespace lk {
@@ -59,26 +61,35 @@ Diagnostic &&Diagnostic::about(std::string name) && {
 
 namespace {
 
-/// A UTF-8 continuation byte (10xxxxxx): no column of its own on screen.
-bool isContinuation(char c) {
-  return (static_cast<unsigned char>(c) >> 6) == 2;
+/// The columns the byte line[i] starts on screen: 0 for a continuation
+/// byte (its character counted at its lead byte), a UTF-8 character's
+/// columnsOf (2 for a CJK letter), 1 for any other byte (one replacement
+/// glyph for a byte that is no UTF-8).
+int columnsAt(std::string_view line, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(line[i]);
+  if (c < 0x80)
+    return 1;
+  if ((c >> 6) == 2)
+    return 0;
+  return utf8Length(line, i) ? columnsOf(codePointAt(line, i)) : 1;
 }
 
 /// The caret line under `line` for bytes [col, col + width): the bytes
-/// before it become blanks, a tab stays a tab (so the caret lines up
-/// whatever the terminal's tab stops), and the continuation bytes of a
-/// UTF-8 character give nothing (one blank or caret per character).
+/// before it become as many blanks as the columns they take on screen
+/// (columnsAt), a tab stays a tab (so the caret lines up whatever the
+/// terminal's tab stops), and the carets cover the columns of the bytes in
+/// the range (one a byte past the line's end; at least one).
+/// Example: under "S[4:1@通道]" a fault at the name (bytes 6-11) is
+/// 6 blanks and 4 carets.
 std::string caretLine(std::string_view line, size_t col, size_t width) {
   std::string out;
   for (size_t i = 0; i < col && i < line.size(); ++i)
-    if (!isContinuation(line[i]))
-      out += line[i] == '\t' ? '\t' : ' ';
+    out.append(size_t(columnsAt(line, i)), line[i] == '\t' ? '\t' : ' ');
   if (col > line.size())
     out.append(col - line.size(), ' ');
   size_t carets = 0;
   for (size_t i = col; i < col + width; ++i)
-    if (i >= line.size() || !isContinuation(line[i]))
-      ++carets;
+    carets += i >= line.size() ? 1 : size_t(columnsAt(line, i));
   return out + std::string(std::max<size_t>(1, carets), '^');
 }
 

@@ -6,6 +6,8 @@
 
 #include "layoutkit/core/Lexer.h"
 
+#include "layoutkit/core/Utf8.h"
+
 #include <cctype>
 #include <cstdio>
 #include <limits>
@@ -56,31 +58,6 @@ bool Lexer::consumeIf(std::string_view w) {
   }
   return false;
 }
-
-namespace {
-/// The length of the whole non-ASCII UTF-8 character at text[at] (its lead
-/// byte and continuation bytes), 0 where none starts there: a stray or
-/// truncated byte, an overlong form, a surrogate (U+D800..U+DFFF) or a
-/// code point past U+10FFFF is no character.
-size_t utf8Length(std::string_view text, size_t at) {
-  unsigned char c = static_cast<unsigned char>(text[at]);
-  size_t len = c >= 0xC2 && c <= 0xDF   ? 2
-               : c >= 0xE0 && c <= 0xEF ? 3
-               : c >= 0xF0 && c <= 0xF4 ? 4
-                                        : 0;
-  if (len == 0 || at + len > text.size())
-    return 0;
-  for (size_t k = 1; k < len; ++k)
-    if ((static_cast<unsigned char>(text[at + k]) & 0xC0) != 0x80)
-      return 0;
-  // The second byte's range where the lead byte narrows it.
-  unsigned char c1 = static_cast<unsigned char>(text[at + 1]);
-  if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) ||
-      (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F))
-    return 0;
-  return len;
-}
-} // namespace
 
 std::string Lexer::describeNext() {
   skipBlanks();

@@ -2,6 +2,7 @@
 
 #include "layoutkit/core/Diagnostic.h"
 #include "layoutkit/core/Lexer.h"
+#include "layoutkit/core/Utf8.h"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,45 @@ TEST(Diagnostic, ControlBytesInTheSourceLineAreShownAsQuestionMarks) {
             "error: expected ',' but found ';' at column 6\n"
             "  ?[31m;x?\n"
             "       ^\n");
+}
+
+// Code points and columns by the UTF-8 encoding: "\xE9\x80\x9A" is
+// 1110_1001 10_000000 10_011010 = 0x901A ("通", CJK: 2 columns);
+// "\xCC\x81" is U+0301, a combining acute accent (0 columns).
+TEST(Utf8, CodePointsAndColumns) {
+  EXPECT_EQ(lk::utf8Length("\xE9\x80\x9A", 0), 3u);
+  EXPECT_EQ(lk::codePointAt("\xE9\x80\x9A", 0), char32_t(0x901A));
+  EXPECT_EQ(lk::codePointAt("l\xC3\xA4ne", 1), char32_t(0xE4));
+  EXPECT_EQ(lk::codePointAt("\xF0\x9F\x98\x80", 0), char32_t(0x1F600));
+  EXPECT_EQ(lk::columnsOf(0x901A), 2);
+  EXPECT_EQ(lk::columnsOf(0xAC00), 2); // Hangul
+  EXPECT_EQ(lk::columnsOf(0xFF21), 2); // fullwidth A
+  EXPECT_EQ(lk::columnsOf(0x1F600), 2);
+  EXPECT_EQ(lk::columnsOf(0xE4), 1);
+  EXPECT_EQ(lk::columnsOf('a'), 1);
+  EXPECT_EQ(lk::columnsOf(0x0301), 0);
+  EXPECT_EQ(lk::utf8Length("\xCC\x81", 0), 2u);
+}
+
+// The caret line of a fault at bytes [offset, offset + length) of `text`
+// (the render's last line).
+std::string caretUnder(const std::string &text, size_t offset, size_t length) {
+  std::string r = lk::Diagnostic::at("fault", text, offset, length).render();
+  r.pop_back(); // its newline
+  return r.substr(r.rfind('\n') + 1);
+}
+
+// The caret stands under what the terminal shows: "通道" (U+901A U+9053,
+// 3 bytes and 2 columns each) before the fault takes 4 columns, and a
+// fault at the name itself is 4 carets wide; "ä" (2 bytes) one column.
+// The message's column counts bytes.
+TEST(Diagnostic, CaretsCountColumnsNotBytes) {
+  const std::string wide = "S[4:1@\xE9\x80\x9A\xE9\x81\x93]";
+  EXPECT_EQ(caretUnder(wide, 6, 6), "        ^^^^");
+  EXPECT_EQ(lk::Diagnostic::at("fault", wide, 6, 6).render(),
+            "error: fault at column 7\n  " + wide + "\n        ^^^^\n");
+  EXPECT_EQ(caretUnder("\xE9\x80\x9A\xE9\x81\x93 x", 7, 1), "       ^");
+  EXPECT_EQ(caretUnder("l\xC3\xA4ne x", 6, 1), "       ^");
 }
 
 TEST(Lexer, NonPrintableBytesAreDescribed) {
