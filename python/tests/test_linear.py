@@ -85,7 +85,7 @@ def test_errors():
         small().apply({"warp": 1})
     # Pairs name each dim once: a repeat is refused, not the last one kept.
     assert small().apply([("register", 1)]) == small().apply({"register": 1})
-    with pytest.raises(lk.LayoutError, match="input dim 'register' given twice"):
+    with pytest.raises(lk.LayoutError, match="in-dim 'register' is given twice"):
         small().apply([("register", 0), ("register", 1)])
 
 

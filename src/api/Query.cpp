@@ -820,19 +820,13 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
     while (!name.empty() && name.front() == ' ')
       name.erase(name.begin());
     const Expected<int> found = l.findInDim(name); // not interned
-    if (!found) {
-      std::string dims;
-      for (int i = 0; i < l.numInDims(); ++i)
-        dims += (i ? ", " : "") + std::string(linear::dimName(l.inDim(i).id));
-      return Diagnostic::at("the layout has no input dim '" + name +
-                                "' (its input dims: " + dims + ")",
-                            text, p, eq - p);
-    }
+    if (!found)
+      return Diagnostic::at(found.error().message, text, p, eq - p);
     const int idx = *found;
     size_t nameAt = p + text.substr(p, eq - p).find(name);
     if (size_t first = givenAt[size_t(idx)]; first != std::string_view::npos)
-      return Diagnostic::at("input dim '" + name +
-                                "' given twice (first at column " +
+      return Diagnostic::at("in-dim '" + name +
+                                "' is given twice (first at column " +
                                 std::to_string(first + 1) + ")",
                             text, nameAt, std::max<size_t>(1, name.size()));
     givenAt[size_t(idx)] = nameAt;
@@ -844,7 +838,7 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                  : "expected an integer value for " + name,
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     }
-    const int64_t size = int64_t(1) << l.inDim(idx).log2;
+    const int64_t size = l.inDim(idx).size();
     if (*v < 0 || *v >= size)
       return Diagnostic::at("the value for " + name + " must be in [0, " +
                                 std::to_string(size) + "): the layout's " +
@@ -864,7 +858,7 @@ inputsByName(const linear::LinearLayout &l,
   for (const auto &[name, value] : given) {
     LK_TRY(int i, l.findInDim(name));
     if (seen[size_t(i)])
-      return Diagnostic::error("input dim '" + name + "' given twice");
+      return Diagnostic::error("in-dim '" + name + "' is given twice");
     seen[size_t(i)] = true;
     values[size_t(i)] = value;
   }

@@ -244,9 +244,8 @@ Expected<LinearLayout> LinearLayout::concatOuts(const LinearLayout &o) const {
 }
 
 Expected<LinearLayout> LinearLayout::renameIn(DimId from, DimId to) const {
+  LK_CHECK(requireDims(*this, "renameIn", std::span(&from, 1), {}));
   int i = inDimIndex(from);
-  if (i < 0)
-    return Diagnostic::error("renameIn: no input dim '" + name(from) + "'");
   if (from != to && inDimIndex(to) >= 0)
     return Diagnostic::error("renameIn: input dim '" + name(to) + "' exists");
   LinearLayout r = *this;
@@ -255,9 +254,8 @@ Expected<LinearLayout> LinearLayout::renameIn(DimId from, DimId to) const {
 }
 
 Expected<LinearLayout> LinearLayout::renameOut(DimId from, DimId to) const {
+  LK_CHECK(requireDims(*this, "renameOut", {}, std::span(&from, 1)));
   int i = outDimIndex(from);
-  if (i < 0)
-    return Diagnostic::error("renameOut: no output dim '" + name(from) + "'");
   if (from != to && outDimIndex(to) >= 0)
     return Diagnostic::error("renameOut: output dim '" + name(to) + "' exists");
   LinearLayout r = *this;
@@ -266,10 +264,9 @@ Expected<LinearLayout> LinearLayout::renameOut(DimId from, DimId to) const {
 }
 
 Expected<LinearLayout> LinearLayout::resize(DimId in, int64_t newSize) const {
+  LK_CHECK(requireDims(*this, "resize", std::span(&in, 1), {}));
   int i = inDimIndex(in);
   int k = log2Exact(newSize);
-  if (i < 0)
-    return Diagnostic::error("resize: no input dim '" + name(in) + "'");
   if (k < 0 || k < in_[i].log2)
     return Diagnostic::error("resize: new size " + std::to_string(newSize) +
                              " must be a power of two >= " +
@@ -289,10 +286,9 @@ Expected<LinearLayout> LinearLayout::resize(DimId in, int64_t newSize) const {
 
 Expected<LinearLayout> LinearLayout::resizeOut(DimId out,
                                                int64_t newSize) const {
+  LK_CHECK(requireDims(*this, "resizeOut", {}, std::span(&out, 1)));
   int o = outDimIndex(out);
   int k = log2Exact(newSize);
-  if (o < 0)
-    return Diagnostic::error("resizeOut: no output dim '" + name(out) + "'");
   if (k < 0)
     return Diagnostic::error("resizeOut: size " + std::to_string(newSize) +
                              " is not a power of two");
@@ -322,9 +318,8 @@ Expected<LinearLayout> LinearLayout::resizeOut(DimId out,
 
 Expected<LinearLayout>
 LinearLayout::permuteBases(DimId in, std::span<const int> perm) const {
+  LK_CHECK(requireDims(*this, "permuteBases", std::span(&in, 1), {}));
   int i = inDimIndex(in);
-  if (i < 0)
-    return Diagnostic::error("permuteBases: no input dim '" + name(in) + "'");
   if (perm.size() != size_t(in_[i].log2))
     return Diagnostic::error("permuteBases: expected a permutation of " +
                              std::to_string(in_[i].log2) + " bases");

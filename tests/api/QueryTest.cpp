@@ -373,15 +373,14 @@ TEST(ApiQuery, DimValues) {
             (std::vector<int64_t>{1, 2}));
   EXPECT_EQ(*parseDimValues("", l), (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(parseDimValues("reg=1", l).error().message,
-            "the layout has no input dim 'reg' (its input dims: register, "
-            "lane)");
+            "the layout has no in-dim 'reg' (its in-dims: register, lane)");
   EXPECT_FALSE(parseDimValues("lane", l).hasValue());
   EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
   // A dim given twice: the caret at the second (offset 7 of the text).
   auto twice = parseDimValues("lane=1, lane=2", l);
   ASSERT_FALSE(twice.hasValue());
   EXPECT_EQ(twice.error().message,
-            "input dim 'lane' given twice (first at column 1)");
+            "in-dim 'lane' is given twice (first at column 1)");
   ASSERT_TRUE(twice.error().range.has_value());
   EXPECT_EQ(twice.error().range->begin.column, 9u);
   EXPECT_EQ(twice.error().range->end.column, 13u);
@@ -420,7 +419,7 @@ TEST(ApiQuery, InputsByName) {
   EXPECT_EQ(*inputsByName(l, Given{}), (std::vector<int64_t>{0, 0}));
   auto twice = inputsByName(l, Given{{"lane", 1}, {"lane", 2}});
   ASSERT_FALSE(twice);
-  EXPECT_EQ(twice.error().message, "input dim 'lane' given twice");
+  EXPECT_EQ(twice.error().message, "in-dim 'lane' is given twice");
   auto absent = inputsByName(l, Given{{"warp", 0}});
   ASSERT_FALSE(absent);
   EXPECT_EQ(absent.error().message,

@@ -174,9 +174,10 @@ TEST(PlanStrategy, BlockedEqualToSliceOfMmaIsNoOp) {
   LinearLayout blocked = layoutOf(*blockedEnc({2}, {32}, {1}, {0}), {8});
   Plan p = checkedPlan(blocked, slice, 16, "blocked=slice(mma)");
   SCOPED_TRACE(slice.str() + " vs " + blocked.str());
-  EXPECT_EQ(*p.layouts.src.sublayoutIsZero(std::vector{dims::kLane},
-                                           std::vector{dims::dim(0)}),
-            false);
+  Expected<bool> zero = p.layouts.src.sublayoutIsZero(
+      std::vector{dims::kLane}, std::vector{dims::dim(0)});
+  ASSERT_TRUE(zero);
+  EXPECT_FALSE(*zero);
   // Both are {register: [(1)], lane: [(2), (4), (0), (0), (0)]}.
   EXPECT_EQ(slice, blocked);
   EXPECT_EQ(p.strategy, Strategy::NoOp);

@@ -30,8 +30,7 @@ TEST(CliLinear, ApplyXorsTheBases) {
   EXPECT_EQ(resultOf({"linear", "apply", kL, "lane=2"}), "dim0=2 dim1=0");
   CliRun bad = runCli({"linear", "apply", kL, "reg=1"});
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.err.find("the layout has no input dim 'reg'"),
-            std::string::npos);
+  EXPECT_NE(bad.err.find("the layout has no in-dim 'reg'"), std::string::npos);
   EXPECT_NE(bad.err.find("  reg=1\n  ^^^\n"), std::string::npos) << bad.err;
   EXPECT_EQ(runCli({"linear", "apply", kL, "lane=4"}).status,
             1); // out of range

@@ -565,8 +565,9 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
 /// One value per in-dim of `l`, in order, from (name, value) pairs given
 /// in any order (Python's apply); in-dims left out are 0. Fails on a name
 /// the layout lacks (its in-dims listed) or given twice; names are looked
-/// up, not interned. Example on {register: .., lane: ..}: {("lane", 5)} ->
-/// {0, 5}; {("lane", 5), ("lane", 6)} fails.
+/// up, not interned. Values are not range-checked here (apply does that).
+/// Example on {register: .., lane: ..}: {("lane", 5)} -> {0, 5}; {("lane", 5),
+/// ("lane", 6)} fails.
 Expected<std::vector<int64_t>>
 inputsByName(const linear::LinearLayout &l,
              std::span<const std::pair<std::string, int64_t>> given);

@@ -408,8 +408,8 @@ public:
   [[nodiscard]] Expected<LinearLayout>
   sublayout(std::span<const DimId> ins, std::span<const DimId> outs) const;
   /// True when every basis of the given input dims is zero on the given
-  /// output dims: sublayout(ins, outs) maps everything to 0. Unknown names
-  /// fail as in sublayout. Example (the file comment's layout):
+  /// output dims: sublayout(ins, outs) maps everything to 0. A dim the
+  /// layout lacks fails, as in sublayout. Example (the file comment's layout):
   /// sublayoutIsZero({register}, {dim0}) is true (its basis (0,1) has no
   /// dim0 bit), sublayoutIsZero({lane}, {dim0}) false.
   [[nodiscard]] Expected<bool>
