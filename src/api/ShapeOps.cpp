@@ -60,10 +60,10 @@ Expected<linear::LinearLayout> applyShapeOp(const ShapeOp &op,
                     : expandDimsForward(l, int(a[0]));
   if (op.name == "broadcast")
     return backward ? broadcastBackward(l, a) : broadcastForward(l, a);
-  // join, and split (join's inverse), named as the caller asked for them.
+  // join, and split (join's inverse), named as the caller asked for them
+  // (a backward join runs split's construction).
   const bool join = op.name == "join";
-  const char *name = join ? (backward ? "join (backward)" : "join")
-                          : (backward ? "split (backward)" : "split");
+  const char *name = join ? "join" : "split";
   return backward == join ? joinBackward(l, name) : joinForward(l, name);
 }
 

@@ -54,12 +54,11 @@ TEST(ApiShapeOps, SplitIsJoinsInverse) {
   EXPECT_EQ(*applyShapeOp(*split, *joined, {}, false), blocked());
   EXPECT_EQ(*applyShapeOp(*split, blocked(), {}, true), *joined);
   EXPECT_EQ(*applyShapeOp(*join, *joined, {}, true), blocked());
-  // A fault names the operation and direction asked for: join backward
-  // runs split's construction but is not called "split".
+  // A fault names the operation asked for: join backward runs split's
+  // construction but is not called "split".
   Expected<linear::LinearLayout> odd = applyShapeOp(*join, blocked(), {}, true);
   ASSERT_FALSE(odd);
-  EXPECT_EQ(odd.error().message,
-            "join (backward): the minor dim must have size 2");
+  EXPECT_EQ(odd.error().message, "join: the minor dim must have size 2");
   odd = applyShapeOp(*split, blocked(), {}, false);
   ASSERT_FALSE(odd);
   EXPECT_EQ(odd.error().message, "split: the minor dim must have size 2");

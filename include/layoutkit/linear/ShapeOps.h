@@ -68,9 +68,9 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
 Expected<LinearLayout> broadcastBackward(const LinearLayout &dst,
                                          std::span<const int64_t> srcShape);
 
-/// `op` names the operation in a diagnostic: the forward of split is
-/// joinBackward, and a front end's backward join says so ("join
-/// (backward)").
+/// `op` names the operation in a diagnostic: joinBackward is split's
+/// forward and join's backward, and a front end names the one it was
+/// asked for.
 Expected<LinearLayout> joinForward(const LinearLayout &src,
                                    const char *op = "join");
 Expected<LinearLayout> joinBackward(const LinearLayout &dst,
