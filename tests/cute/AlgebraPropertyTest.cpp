@@ -7,6 +7,8 @@
 
 #include "support/AlgebraTestSupport.h"
 
+#include "layoutkit/cute/AlgebraGeneral.h"
+
 namespace lk::cute {
 namespace {
 
@@ -257,14 +259,15 @@ TEST(AlgebraLaws, MaxCommonVectorIsContiguousInBoth) {
   EXPECT_GT(pairs, 100);
 }
 
-// Operands of 9-12 leaves, past the closed forms' 8 (the general
-// construction), by the definition: with invB =
+// B of 9-12 leaves, past the closed forms' 8 (the general construction
+// serves: general::lastPath()), by the definition: with invB =
 // right_inverse(B), N is the largest n <= size(invB) with A(invB(j)) = j
 // for every j < n, at least 1 (a scan, below its 2^22 bound here); the
-// common layout is invB o N:1 where that composes (1:0 for N == 1), else
-// a smaller prefix. A is B itself (N = size(B)), B's compact layout (a
-// common prefix up to B's first permuted mode) or another injective one,
-// of B's size (A past its domain would continue along its last mode).
+// common layout M is invB o N:1 where that composes (1:0 for N == 1),
+// else invB o n:1 for a smaller n, and A(M(i)) = B(M(i)) = i below
+// size(M). A is B itself (N = size(B)), B's compact layout (a common
+// prefix up to B's first permuted mode) or another injective one, of B's
+// size (A past its domain would continue along its last mode).
 TEST(AlgebraLaws, MaxCommonLayoutPastEightLeavesByDefinition) {
   LayoutGen gen(12);
   int pairs = 0, wide = 0, composed = 0;
@@ -279,24 +282,32 @@ TEST(AlgebraLaws, MaxCommonLayoutPastEightLeavesByDefinition) {
     ++pairs;
     Layout inv = *right_inverse(b);
     int64_t n = 1;
-    while (n < inv.size() && evaluate(inv, n) < a.size() &&
-           evaluate(a, evaluate(inv, n)) == n)
+    while (n < inv.size() && evaluate(a, evaluate(inv, n)) == n)
       ++n;
     auto v = max_common_vector(a, b);
     auto m = max_common_layout(a, b);
+    ASSERT_EQ(general::lastPath(), general::Path::General);
     ASSERT_TRUE(v && m) << a.str() << " , " << b.str();
     ASSERT_EQ(*v, n) << a.str() << " , " << b.str();
+    for (int64_t i = 0; i < m->size(); ++i) {
+      ASSERT_EQ(evaluate(a, evaluate(*m, i)), i) << a.str() << " " << b.str();
+      ASSERT_EQ(evaluate(b, evaluate(*m, i)), i) << a.str() << " " << b.str();
+    }
     wide += n > 1;
     if (n == 1) {
       ASSERT_EQ(*m, Layout()) << a.str() << " , " << b.str();
       continue;
     }
     auto want = composition(inv, Layout::unchecked(IntTuple(n), IntTuple(1)));
-    if (want) {
-      ++composed;
-      ASSERT_EQ(*m, *want) << a.str() << " , " << b.str();
-    } else {
+    composed += want.hasValue();
+    if (!want) { // a smaller prefix of invB that composes
       ASSERT_LT(m->size(), n) << a.str() << " , " << b.str();
+    }
+    const int64_t k = want ? n : m->size();
+    if (k > 1) {
+      ASSERT_EQ(*m,
+                *composition(inv, Layout::unchecked(IntTuple(k), IntTuple(1))))
+          << a.str() << " , " << b.str();
     }
   }
   EXPECT_GT(wide, 120);
