@@ -177,6 +177,13 @@ void add(const char *name, Operands operands, CuteOp op) {
     }
   };
   gLoops[std::string("lk/") + name] = lkLoop(c->op, p);
+  gReads[name] = [a = p.a](int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      benchmark::DoNotOptimize(a);
+      int64_t r = lk::bench::readNodes(a);
+      benchmark::DoNotOptimize(r);
+    }
+  };
   if (!mine)
     return;
   lk::cute::Layout known = *mine;
@@ -194,13 +201,6 @@ void add(const char *name, Operands operands, CuteOp op) {
     for (int64_t i = 0; i < n; ++i) {
       benchmark::DoNotOptimize(in);
       auto r = lk::bench::returnKnown(in);
-      benchmark::DoNotOptimize(r);
-    }
-  };
-  gReads[name] = [a = p.a](int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-      benchmark::DoNotOptimize(a);
-      int64_t r = lk::bench::readNodes(a);
       benchmark::DoNotOptimize(r);
     }
   };
