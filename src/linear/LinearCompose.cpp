@@ -130,11 +130,12 @@ int supremumOrder(const DimId *a, int na, const DimId *b, int nb, int *out) {
 } // namespace
 
 Expected<LinearLayout> product(const LinearLayout &inner,
-                               const LinearLayout &outer) {
+                               const LinearLayout &outer, const char *op) {
   using Dim = LinearLayout::Dim;
+  const std::string by = std::string(op) + ": ";
   // Common dims must appear in the same relative order.
-  auto checkOrder = [](const Dim *a, int na, const Dim *b, int nb,
-                       const char *what) -> Status {
+  auto checkOrder = [&by](const Dim *a, int na, const Dim *b, int nb,
+                          const char *what) -> Status {
     int last = -1;
     for (int i = 0; i < na; ++i) {
       int pos = -1;
@@ -144,7 +145,7 @@ Expected<LinearLayout> product(const LinearLayout &inner,
       if (pos < 0)
         continue;
       if (pos < last)
-        return Diagnostic::error(std::string("product: common ") + what +
+        return Diagnostic::error(by + "common " + what +
                                  " dims appear in different orders ('" +
                                  name(a[i].id) + "')");
       last = pos;
@@ -158,8 +159,8 @@ Expected<LinearLayout> product(const LinearLayout &inner,
   LinearLayout r;
   // Dims: the supremum of both orders (as Triton's operator* orders them), a
   // common dim with the sum of both sizes.
-  auto merge = [](Dim *dst, uint8_t &n, const Dim *a, int na, const Dim *b,
-                  int nb, const char *side) -> Status {
+  auto merge = [&by](Dim *dst, uint8_t &n, const Dim *a, int na, const Dim *b,
+                     int nb, const char *side) -> Status {
     DimId ia[LinearLayout::kMaxDims], ib[LinearLayout::kMaxDims];
     for (int t = 0; t < na; ++t)
       ia[t] = a[t].id;
@@ -168,7 +169,7 @@ Expected<LinearLayout> product(const LinearLayout &inner,
     int order[2 * LinearLayout::kMaxDims];
     int no = supremumOrder(ia, na, ib, nb, order);
     if (no > LinearLayout::kMaxDims)
-      return Diagnostic::error("product: too many dims");
+      return Diagnostic::error(by + "too many dims");
     n = 0;
     int total = 0;
     for (int k = 0; k < no; ++k) {
@@ -187,15 +188,14 @@ Expected<LinearLayout> product(const LinearLayout &inner,
         dst[n].log2 = uint8_t(a[i].log2 + b[j].log2);
       if (dst[n].log2 > LinearLayout::kMaxDimBits)
         return Diagnostic::error(
-            std::string("product: ") + side + " dim '" + name(dst[n].id) +
-            "' would have " + std::to_string(dst[n].log2) +
-            " bits; one dim has at most 2^" +
+            by + side + " dim '" + name(dst[n].id) + "' would have " +
+            std::to_string(dst[n].log2) + " bits; one dim has at most 2^" +
             std::to_string(LinearLayout::kMaxDimBits) + " values");
       total += dst[n].log2;
       ++n;
     }
     if (total > LinearLayout::kMaxBits)
-      return Diagnostic::error("product: more than 64 bits");
+      return Diagnostic::error(by + "more than 64 bits");
     return Ok{};
   };
   LK_CHECK(merge(r.in_, r.nIn_, inner.in_, inner.nIn_, outer.in_, outer.nIn_,

@@ -94,20 +94,6 @@ Expected<LinearLayout> reshapeRowMajor(const LinearLayout &l,
   return r.transposeOuts(std::span<const DimId>(std_));
 }
 
-/// product(a, b) inside the shape operation `op`, whose name its faults
-/// carry: "join: input dim 'register' would have 63 bits; ...", not the
-/// product's, which the caller never called.
-Expected<LinearLayout> productIn(const char *op, const LinearLayout &a,
-                                 const LinearLayout &b) {
-  Expected<LinearLayout> r = product(a, b);
-  if (r)
-    return r;
-  Diagnostic d = std::move(r).error();
-  if (d.message.rfind("product: ", 0) == 0)
-    d.message = std::string(op) + ": " + d.message.substr(9);
-  return d;
-}
-
 } // namespace
 
 Expected<LinearLayout> transForward(const LinearLayout &src,
@@ -185,7 +171,7 @@ Expected<LinearLayout> broadcastForward(const LinearLayout &src,
           .about("shape");
     LK_TRY(LinearLayout rep,
            LinearLayout::identity1D(want, kRegister, dim(int(k))));
-    LK_TRY(r, productIn("broadcast", r, rep));
+    LK_TRY(r, product(r, rep, "broadcast"));
   }
   return r;
 }
@@ -226,9 +212,12 @@ Expected<LinearLayout> joinForward(const LinearLayout &src, const char *op) {
   LK_CHECK(checkStandard(src, op));
   int rank = src.numOutDims();
   if (rank >= kNumStandardOutDims)
-    return Diagnostic::error(std::string(op) + ": too many dims");
+    return Diagnostic::error(std::string(op) + ": the operand has " +
+                             std::to_string(rank) + " dims; " + op +
+                             " adds one and a layout has at most " +
+                             std::to_string(kNumStandardOutDims));
   LK_TRY(LinearLayout sel, LinearLayout::identity1D(2, kRegister, dim(rank)));
-  LK_TRY(LinearLayout r, productIn(op, sel, src));
+  LK_TRY(LinearLayout r, product(sel, src, op));
   std::vector<DimId> std_ = standard(size_t(rank + 1));
   return r.transposeOuts(std::span<const DimId>(std_));
 }
@@ -236,9 +225,15 @@ Expected<LinearLayout> joinForward(const LinearLayout &src, const char *op) {
 Expected<LinearLayout> joinBackward(const LinearLayout &dst, const char *op) {
   LK_CHECK(checkStandard(dst, op));
   int rank = dst.numOutDims();
-  if (rank == 0 || dst.outDim(rank - 1).log2 != 1)
+  if (rank == 0)
     return Diagnostic::error(std::string(op) +
-                             ": the minor dim must have size 2");
+                             ": the minor dim must have size 2; the layout "
+                             "has no dim");
+  if (dst.outDim(rank - 1).log2 != 1)
+    return Diagnostic::error(std::string(op) +
+                             ": the minor dim must have size 2; dim" +
+                             std::to_string(rank - 1) + " has size " +
+                             std::to_string(dst.outDim(rank - 1).size()));
   std::vector<InDimBases> ins = dst.allBases();
   size_t minor = size_t(rank - 1);
   int holder = -1;

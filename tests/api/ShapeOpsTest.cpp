@@ -58,10 +58,12 @@ TEST(ApiShapeOps, SplitIsJoinsInverse) {
   // construction but is not called "split".
   Expected<linear::LinearLayout> odd = applyShapeOp(*join, blocked(), {}, true);
   ASSERT_FALSE(odd);
-  EXPECT_EQ(odd.error().message, "join: the minor dim must have size 2");
+  EXPECT_EQ(odd.error().message,
+            "join: the minor dim must have size 2; dim1 has size 4");
   odd = applyShapeOp(*split, blocked(), {}, false);
   ASSERT_FALSE(odd);
-  EXPECT_EQ(odd.error().message, "split: the minor dim must have size 2");
+  EXPECT_EQ(odd.error().message,
+            "split: the minor dim must have size 2; dim1 has size 4");
 }
 
 TEST(ApiShapeOps, ArgumentsAreCheckedBeforeTheCall) {

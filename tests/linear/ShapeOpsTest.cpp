@@ -179,6 +179,25 @@ TEST(ShapeOps, Broadcast) {
   }
 }
 
+// join adds a dim: on a layout of the most dims (16) it fails, naming the
+// limit; split of a minor dim that is not of size 2 names its size.
+TEST(ShapeOps, JoinAndSplitNameTheirLimits) {
+  using namespace lk::linear::dims;
+  LinearLayout l = ok(LinearLayout::identity1D(2, kRegister, dim(0)));
+  for (int d = 1; d < kNumStandardOutDims; ++d)
+    l = ok(l * ok(LinearLayout::zeros1D(1, kRegister, dim(d))));
+  ASSERT_EQ(l.numOutDims(), 16);
+  Expected<LinearLayout> j = joinForward(l);
+  ASSERT_FALSE(j);
+  EXPECT_EQ(j.error().message, "join: the operand has 16 dims; join adds one "
+                               "and a layout has at most 16");
+  LinearLayout four = ok(LinearLayout::identity1D(4, kRegister, dim(0)));
+  Expected<LinearLayout> s = joinBackward(four);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message,
+            "split: the minor dim must have size 2; dim0 has size 4");
+}
+
 // The register bits a join or broadcast adds past one dim's 62 bits are the
 // operation's fault, named by it (the product inside is not the caller's):
 // join adds one register bit to 62, broadcasting dim0 from 1 to 2^62 adds

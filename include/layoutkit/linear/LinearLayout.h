@@ -181,9 +181,12 @@ class LinearLayout;
 /// Example: identity1D(4, register, dim0) * identity1D(2, register, dim0) is
 /// identity1D(8, register, dim0); identity1D(4, lane, dim0) *
 /// identity1D(2, register, dim1) maps lane bits to dim0 and the register bit
-/// to dim1.
+/// to dim1. `op` names the operation in a fault ("join: input dim
+/// 'register' would have 63 bits; ..."), for a caller whose user asked
+/// for another operation built on the product.
 Expected<LinearLayout> product(const LinearLayout &inner,
-                               const LinearLayout &outer);
+                               const LinearLayout &outer,
+                               const char *op = "product");
 
 class LinearLayout {
 public:
@@ -517,7 +520,7 @@ public:
 
 private:
   friend Expected<LinearLayout> product(const LinearLayout &,
-                                        const LinearLayout &);
+                                        const LinearLayout &, const char *);
   /// Recomputes every dim's first bit (shift) and the bit totals from the
   /// dims' log2 sizes.
   void recomputeShifts();
