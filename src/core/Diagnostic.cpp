@@ -93,13 +93,15 @@ std::string caretLine(std::string_view line, size_t col, size_t width) {
   return out + std::string(std::max<size_t>(1, carets), '^');
 }
 
-/// `line` as shown: a control byte (other than a tab) is '?', one column
-/// as on screen, so that hostile text cannot drive the terminal (an escape
-/// sequence, a carriage return) and the caret line stays under it.
-std::string shown(std::string_view line) {
-  std::string out(line);
+/// `text` as shown: a control byte (other than a tab or a newline) is '?',
+/// one column as on screen, so that hostile text quoted in a message or a
+/// source line cannot drive the terminal (an escape sequence, a carriage
+/// return) and the caret line stays under the source line.
+std::string shown(std::string_view text) {
+  std::string out(text);
   for (char &c : out)
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') ||
+        c == 0x7f)
       c = '?';
   return out;
 }
@@ -107,7 +109,7 @@ std::string shown(std::string_view line) {
 } // namespace
 
 std::string Diagnostic::render() const {
-  std::string out = "error: " + message;
+  std::string out = "error: " + shown(message);
   if (range) {
     const SourceLocation &b = range->begin;
     bool multiline = source.find('\n') != std::string::npos;
@@ -135,7 +137,7 @@ std::string Diagnostic::render() const {
     out += '\n';
   }
   for (const std::string &n : notes)
-    out += "note: " + n + "\n";
+    out += "note: " + shown(n) + "\n";
   return out;
 }
 

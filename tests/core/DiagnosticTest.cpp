@@ -127,6 +127,18 @@ TEST(Diagnostic, ControlBytesInTheSourceLineAreShownAsQuestionMarks) {
             "       ^\n");
 }
 
+// A control byte quoted in the message or a note (a name the user typed
+// with an OSC title sequence, a CR) is shown as '?' too; newlines and tabs
+// stay.
+TEST(Diagnostic, ControlBytesInTheMessageAndNotesAreShownAsQuestionMarks) {
+  lk::Diagnostic d = lk::Diagnostic::error(
+      "the layout has no in-dim 'la\x01ne'\n\tsee \x1b]0;T\x07 here\r");
+  d.note("in '\x1b[31mx'");
+  EXPECT_EQ(d.render(), "error: the layout has no in-dim 'la?ne'\n"
+                        "\tsee ?]0;T? here?\n"
+                        "note: in '?[31mx'\n");
+}
+
 // Code points and columns by the UTF-8 encoding: "\xE9\x80\x9A" is
 // 1110_1001 10_000000 10_011010 = 0x901A ("通", CJK: 2 columns);
 // "\xCC\x81" is U+0301, a combining acute accent (0 columns).

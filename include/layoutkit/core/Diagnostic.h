@@ -78,6 +78,8 @@ struct Diagnostic {
   /// Human-readable form: "error: <message> at column C" (and line when the
   /// text has several lines), then the offending line with a caret under the
   /// range, then one "note: ..." line per note. Always ends with '\n'.
+  /// A control byte other than a tab or a newline, in the message, the
+  /// line or a note, is shown as '?' (quoted text cannot drive a terminal).
   std::string render() const;
 };
 
