@@ -409,7 +409,8 @@ py::list dimSizes(const LinearLayout &l, bool in) {
   return r;
 }
 
-/// Items of a dict or a list of pairs.
+/// Items of a dict or a sequence of (key, value) pairs; TypeError for an
+/// item that is not a pair (a string, a 1- or 3-tuple).
 std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   std::vector<std::pair<py::object, py::object>> r;
   if (py::isinstance<py::dict>(h)) {
@@ -420,6 +421,8 @@ std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   }
   for (py::handle p : h) {
     py::tuple t = py::reinterpret_borrow<py::object>(p).cast<py::tuple>();
+    if (py::isinstance<py::str>(p) || t.size() != 2)
+      throw py::type_error("expected a dict or (name, value) pairs");
     r.push_back({t[0], t[1]});
   }
   return r;
@@ -506,7 +509,7 @@ int outBits(const LinearLayout &l, const std::string &d) {
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<std::pair<std::string, int64_t>> given;
   for (auto &[k, val] : pairs(inputs))
-    given.push_back({k.cast<std::string>(), toInt64(val, "input")});
+    given.push_back({py::str(k), toInt64(val, "input")});
   return unwrap(api::inputsByName(l, given));
 }
 

@@ -87,6 +87,13 @@ def test_errors():
     assert small().apply([("register", 1)]) == small().apply({"register": 1})
     with pytest.raises(lk.LayoutError, match="in-dim 'register' is given twice"):
         small().apply([("register", 0), ("register", 1)])
+    # An item that is not a (name, value) pair is refused, never cut to one.
+    for bad in [[("register", 1, 2)], [("register",)], "register=1"]:
+        with pytest.raises(TypeError, match=r"expected a dict or \(name, value\) pairs"):
+            small().apply(bad)
+    # A name that is no string is looked up as its text (and not found).
+    with pytest.raises(lk.LayoutError, match="no in-dim '1'"):
+        small().apply({1: 0})
 
 
 def test_dim_names_are_names_the_text_reads_back():
