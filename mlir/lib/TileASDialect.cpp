@@ -344,7 +344,8 @@ LogicalResult EncodingAttr::verifyEncoding(
     return success();
   InFlightDiagnostic d = emitError();
   d << stringifyMemKind(getMemKind()) << " layout " << layout.getText()
-    << " places " << places << " elements, the ";
+    << " places " << places << (places == 1 ? " element" : " elements")
+    << ", the ";
   if (shape.empty())
     d << "rank-0 tensor";
   else

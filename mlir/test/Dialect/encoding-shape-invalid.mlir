@@ -66,6 +66,7 @@ func.func private @rank0(tensor<f16, #tileas.encoding<smem, shared, layout = #ti
 
 // -----
 
-// An empty tensor holds no element; (4) places 4.
-// expected-error @+1 {{smem layout <(4),(1)> places 4 elements, the tensor of shape 0 holds 0}}
-func.func private @empty(tensor<0xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(4),(1)>>>)
+// An empty tensor holds no element; (1) places 1, and so does every
+// layout: a memory layout never fits an empty tensor.
+// expected-error @+1 {{smem layout <(1),(0)> places 1 element, the tensor of shape 0 holds 0}}
+func.func private @empty(tensor<0xf16, #tileas.encoding<smem, shared, layout = #tileas.layout<(1),(0)>>>)
