@@ -14,6 +14,7 @@
 
 #include "cli/App.h"
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
@@ -52,6 +53,22 @@ inline std::string resultOf(std::vector<std::string> args) {
   if (r.status != 0)
     return "<status " + std::to_string(r.status) + ": " + r.err + ">";
   return r.line();
+}
+
+/// Success where the command fails with status 1 and its stderr holds
+/// every one of `parts` (the error line, a note); else the first missing
+/// part and the whole stderr.
+inline ::testing::AssertionResult failsWith(std::vector<std::string> args,
+                                            std::vector<std::string> parts) {
+  CliRun r = runCli(std::move(args));
+  if (r.status != 1)
+    return ::testing::AssertionFailure()
+           << "status " << r.status << ", not 1; stderr:\n"
+           << r.err;
+  for (const std::string &p : parts)
+    if (r.err.find(p) == std::string::npos)
+      return ::testing::AssertionFailure() << "no '" << p << "' in:\n" << r.err;
+  return ::testing::AssertionSuccess();
 }
 
 } // namespace lk::cli::testing
