@@ -413,13 +413,10 @@ py::list dimSizes(const LinearLayout &l, bool in) {
 /// item that is not a pair (a string, a 1- or 3-tuple).
 std::vector<std::pair<py::object, py::object>> pairs(py::handle h) {
   std::vector<std::pair<py::object, py::object>> r;
-  if (py::isinstance<py::dict>(h)) {
-    for (auto [k, v] : h.cast<py::dict>())
-      r.push_back({py::reinterpret_borrow<py::object>(k),
-                   py::reinterpret_borrow<py::object>(v)});
-    return r;
-  }
-  for (py::handle p : h) {
+  py::object items = py::isinstance<py::dict>(h)
+                         ? h.attr("items")() // its (key, value) pairs
+                         : py::reinterpret_borrow<py::object>(h);
+  for (py::handle p : items) {
     py::tuple t = py::reinterpret_borrow<py::object>(p).cast<py::tuple>();
     if (py::isinstance<py::str>(p) || t.size() != 2)
       throw py::type_error("expected a dict or (name, value) pairs");
@@ -509,7 +506,8 @@ int outBits(const LinearLayout &l, const std::string &d) {
 std::vector<int64_t> inputsOf(const LinearLayout &l, py::object inputs) {
   std::vector<std::pair<std::string, int64_t>> given;
   for (auto &[k, val] : pairs(inputs))
-    given.push_back({py::str(k), toInt64(val, "input")});
+    given.push_back(
+        {py::str(k), toInt64(val, std::string(py::str(k)).c_str())});
   return unwrap(api::inputsByName(l, given));
 }
 

@@ -845,6 +845,8 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                 name + " dim has size " + std::to_string(size),
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     values[size_t(idx)] = *v;
+    if (end + 1 == text.size()) // a comma ends the text: a pair is missing
+      return Diagnostic::at("expected dim=value after ','", text, end + 1);
     p = end + 1;
   }
   return values;

@@ -183,14 +183,19 @@ Expected<std::string> Lexer::readWord(std::string_view what) {
     else
       break;
   }
-  if (end < text_.size() && static_cast<unsigned char>(text_[end]) >= 0x80) {
-    // A byte that is no UTF-8 character, in or at the start of a name.
+  const unsigned char next =
+      end < text_.size() ? static_cast<unsigned char>(text_[end]) : ' ';
+  const bool control = (next < 0x20 && !std::isspace(next)) || next == 0x7f;
+  if (next >= 0x80 || control) {
+    // A byte that is no UTF-8 character, or a control byte, in or at the
+    // start of a name: the name is not cut short there.
     pos_ = end;
     std::string found = describeNext();
     pos_ = start;
-    return error("expected " + std::string(what) + " but found " + found +
-                     ", which is not UTF-8",
-                 end);
+    return error(
+        "expected " + std::string(what) + " but found " + found +
+            (control ? ", a control character" : ", which is not UTF-8"),
+        end);
   }
   if (end == start)
     return expected(std::string(what) + " (a name)");

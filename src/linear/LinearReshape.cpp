@@ -68,7 +68,7 @@ LinearLayout::sublayout(std::span<const DimId> ins,
 Expected<bool>
 LinearLayout::sublayoutIsZero(std::span<const DimId> ins,
                               std::span<const DimId> outs) const {
-  LK_CHECK(requireDims(*this, "sublayoutIsZero", ins, outs));
+  LK_CHECK(requireDims(*this, "sublayout_is_zero", ins, outs));
   uint64_t om = 0;
   for (DimId d : outs) {
     const int k = outDimIndex(d);
@@ -89,25 +89,23 @@ LinearLayout::sublayoutIsZero(std::span<const DimId> ins,
 
 namespace {
 
-Status checkPermutation(std::span<const DimId> order,
-                        const LinearLayout::Dim *dims, int n,
-                        const char *what) {
+/// Whether `order` names each in-dim (out-dim, `ins` false) of `l` once;
+/// fails prefixed by `op`, an unknown dim with findInDim's message.
+Status checkPermutation(const LinearLayout &l, std::span<const DimId> order,
+                        bool ins, const char *op) {
+  const int n = ins ? l.numInDims() : l.numOutDims();
+  const char *what = ins ? "in" : "out";
   if (order.size() != size_t(n))
-    return Diagnostic::error(std::string("transpose: expected ") +
-                             std::to_string(n) + " " + what + " dims, got " +
+    return Diagnostic::error(std::string(op) + ": expected " +
+                             std::to_string(n) + " " + what + "-dims, got " +
                              std::to_string(order.size()));
-  for (size_t i = 0; i < order.size(); ++i) {
-    bool found = false;
-    for (int k = 0; k < n; ++k)
-      found |= dims[k].id == order[i];
-    if (!found)
-      return Diagnostic::error(std::string("transpose: no ") + what + " dim '" +
-                               name(order[i]) + "'");
+  LK_CHECK(requireDims(l, op, ins ? order : std::span<const DimId>{},
+                       ins ? std::span<const DimId>{} : order));
+  for (size_t i = 0; i < order.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (order[j] == order[i])
-        return Diagnostic::error(std::string("transpose: ") + what + " dim '" +
-                                 name(order[i]) + "' named twice");
-  }
+        return Diagnostic::error(std::string(op) + ": " + what + "-dim '" +
+                                 name(order[i]) + "' is given twice");
   return Ok{};
 }
 
@@ -115,7 +113,7 @@ Status checkPermutation(std::span<const DimId> order,
 
 Expected<LinearLayout>
 LinearLayout::transposeIns(std::span<const DimId> order) const {
-  LK_CHECK(checkPermutation(order, in_, nIn_, "input"));
+  LK_CHECK(checkPermutation(*this, order, true, "transpose_ins"));
   LinearLayout r;
   for (int k = 0; k < nOut_; ++k)
     LK_CHECK(r.appendOut(out_[k].id, out_[k].log2));
@@ -128,7 +126,7 @@ LinearLayout::transposeIns(std::span<const DimId> order) const {
 
 Expected<LinearLayout>
 LinearLayout::transposeOuts(std::span<const DimId> order) const {
-  LK_CHECK(checkPermutation(order, out_, nOut_, "output"));
+  LK_CHECK(checkPermutation(*this, order, false, "transpose_outs"));
   LinearLayout r;
   Repack rp;
   for (DimId d : order) {

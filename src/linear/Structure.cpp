@@ -196,9 +196,11 @@ Expected<LinearLayout> rebuild(const LinearLayout &l, Keep keep, Drop drop,
 } // namespace
 
 Expected<LinearLayout> removeZeroBases(const LinearLayout &l, DimId in) {
-  if (!l.hasInDim(in))
-    return Diagnostic::error("remove_zero_bases: no input dim '" + name(in) +
-                             "'");
+  if (!l.hasInDim(in)) {
+    Diagnostic d = l.findInDim(name(in)).error();
+    d.message = "remove_zero_bases: " + d.message;
+    return d;
+  }
   return rebuild(
       l, [&](DimId d, uint64_t c) { return d != in || c != 0; },
       [](DimId) { return false; }, dims::kNoDim);

@@ -376,6 +376,12 @@ TEST(ApiQuery, DimValues) {
             "the layout has no in-dim 'reg' (its in-dims: register, lane)");
   EXPECT_FALSE(parseDimValues("lane", l).hasValue());
   EXPECT_FALSE(parseDimValues("lane=x", l).hasValue());
+  // A comma ends a pair, so one at the end is a missing pair (caret at
+  // column 8, past the text), not a silently accepted one.
+  auto trailing = parseDimValues("lane=5,", l);
+  ASSERT_FALSE(trailing.hasValue());
+  EXPECT_EQ(trailing.error().message, "expected dim=value after ','");
+  EXPECT_EQ(trailing.error().range->begin.column, 8u);
   // A dim given twice: the caret at the second (offset 7 of the text).
   auto twice = parseDimValues("lane=1, lane=2", l);
   ASSERT_FALSE(twice.hasValue());

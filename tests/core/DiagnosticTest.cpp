@@ -112,6 +112,16 @@ TEST(Lexer, WordsWithNonAsciiLettersAreReadWhole) {
   lk::Lexer latin1("l\xE4ne");
   EXPECT_EQ(latin1.readWord("an axis name").error().message,
             "expected an axis name but found byte 0xe4, which is not UTF-8");
+  // A control byte in a name (an escape sequence pasted from a terminal)
+  // is named at its place too: "la\x1b[31mne" is not the axis "la".
+  lk::Lexer escape("la\x1b[31mne");
+  auto esc = escape.readWord("an axis name");
+  ASSERT_FALSE(esc);
+  EXPECT_EQ(esc.error().message,
+            "expected an axis name but found byte 0x1b, a control character");
+  EXPECT_EQ(esc.error().range->begin.offset, 2u);
+  lk::Lexer tab("lane\t");
+  EXPECT_EQ(*tab.readWord("an axis name"), "lane"); // a blank ends a name
   lk::Lexer digit("9a");
   EXPECT_FALSE(digit.readWord("a name"));
 }

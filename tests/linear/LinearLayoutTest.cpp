@@ -184,11 +184,11 @@ TEST(LinearLayout, SublayoutAndZeroTest) {
   EXPECT_FALSE(l.sublayout(missing, d0));
   Expected<bool> z = l.sublayoutIsZero(missing, d0);
   ASSERT_FALSE(z);
-  EXPECT_EQ(z.error().message, "sublayoutIsZero: the layout has no in-dim "
+  EXPECT_EQ(z.error().message, "sublayout_is_zero: the layout has no in-dim "
                                "'warp' (its in-dims: register, lane)");
   z = l.sublayoutIsZero(reg, missing);
   ASSERT_FALSE(z);
-  EXPECT_EQ(z.error().message, "sublayoutIsZero: the layout has no out-dim "
+  EXPECT_EQ(z.error().message, "sublayout_is_zero: the layout has no out-dim "
                                "'warp' (its out-dims: dim0, dim1)");
 }
 
@@ -203,6 +203,17 @@ TEST(LinearLayout, DimReshaping) {
   EXPECT_EQ(t.str(),
             "{register: [(1,0)], lane: [(2,0), (4,0), (0,1), (0,2), (0,4)]}"
             " -> {dim1: 8, dim0: 8}");
+  // A transpose names each dim once: a dim the layout lacks is named with
+  // the dims it has, a repeat and a short list are refused.
+  DimId unknown[] = {kLane, kWarp};
+  EXPECT_EQ(l.transposeIns(unknown).error().message,
+            "transpose_ins: the layout has no in-dim 'warp' (its in-dims: "
+            "register, lane)");
+  DimId twice[] = {kDim1, kDim1};
+  EXPECT_EQ(l.transposeOuts(twice).error().message,
+            "transpose_outs: out-dim 'dim1' is given twice");
+  EXPECT_EQ(l.transposeIns(std::span(ins, 1)).error().message,
+            "transpose_ins: expected 2 in-dims, got 1");
   // Flattening the outputs: dim0 in bits 0..2, dim1 in bits 3..5.
   EXPECT_EQ(
       l.flattenOuts().str(),

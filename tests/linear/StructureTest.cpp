@@ -87,7 +87,9 @@ TEST(Structure, RemoveDims) {
   LinearLayout l = P("{register: [(1)], lane: [(0), (2), (0)]} -> {dim0: 4}");
   EXPECT_EQ(ok(removeZeroBases(l, dims::kLane)),
             P("{register: [(1)], lane: [(2)]} -> {dim0: 4}"));
-  EXPECT_FALSE(removeZeroBases(l, dims::kWarp));
+  EXPECT_EQ(removeZeroBases(l, dims::kWarp).error().message,
+            "remove_zero_bases: the layout has no in-dim 'warp' (its in-dims: "
+            "register, lane)");
   LinearLayout u = P("{register: [(1, 0)], warp: []} -> {dim0: 2, dim1: 1}");
   EXPECT_EQ(ok(removeUnitInDim(u, dims::kWarp)),
             P("{register: [(1, 0)]} -> {dim0: 2, dim1: 1}"));
