@@ -579,8 +579,12 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
                             nameAt);
     std::string name(text.substr(nameAt, p - nameAt));
     auto axis = tile::Axis::byName(name);
-    if (!axis)
-      return Diagnostic::at(axis.error().message, text, nameAt, name.size());
+    if (!axis) { // at the name, with byName's note of the known axes
+      Diagnostic d =
+          Diagnostic::at(axis.error().message, text, nameAt, name.size());
+      d.notes = axis.error().notes;
+      return d;
+    }
     blank();
     if (p >= text.size() || text[p] != '=')
       return Diagnostic::at("expected '=' after axis " + name, text, p);

@@ -67,11 +67,18 @@ public:
     bool clauseSeen = false;
     while (true) {
       if (a.hasElem) { // elem is the last clause
+        const size_t after = lx_.pos();
         Status closed = lx_.expect('>', "to close the layout attribute");
-        if (!closed)
+        if (closed)
+          break;
+        // A swizzle after elem gets the rule; other junk only the error.
+        Expected<std::string> next =
+            lx_.consumeIf(',') ? lx_.readWord("clause") : std::string();
+        lx_.reset(after);
+        if (next && *next == "swizzle")
           return std::move(closed).error().note(
               "elem is the last clause: the swizzle comes before it");
-        break;
+        return std::move(closed).error();
       }
       if (lx_.consumeIf('>'))
         break;

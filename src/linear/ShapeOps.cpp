@@ -237,19 +237,30 @@ Expected<LinearLayout> joinBackward(const LinearLayout &dst, const char *op) {
   std::vector<InDimBases> ins = dst.allBases();
   size_t minor = size_t(rank - 1);
   int holder = -1;
+  // The minor dim must be one register bit's alone: a basis of another
+  // dim on it, or a second one, means the split would move data.
+  auto moves = [&](std::string why) {
+    return Diagnostic::error(std::string(op) + ": " + why +
+                             "; the split "
+                             "would move data (dim" +
+                             std::to_string(minor) +
+                             ", the minor dim, must be one register bit's "
+                             "alone)");
+  };
   for (InDimBases &in : ins)
     for (size_t b = 0; b < in.bases.size(); ++b) {
       if (in.bases[b][minor] == 0)
         continue;
-      bool unit = in.dim == kRegister;
-      for (size_t k = 0; k < minor && unit; ++k)
-        unit = in.bases[b][k] == 0;
-      if (!unit || holder >= 0)
-        return Diagnostic::error(
-            std::string(op) +
-            ": the minor dim must be held by a single register bit with "
-            "no other component (found one on '" +
-            std::string(dimName(in.dim)) + "'); the split would move data");
+      const std::string basis =
+          std::string(dimName(in.dim)) + " basis " + std::to_string(b);
+      if (in.dim != kRegister)
+        return moves(basis + " moves the minor dim");
+      for (size_t k = 0; k < minor; ++k)
+        if (in.bases[b][k] != 0)
+          return moves(basis + " moves dim" + std::to_string(k) + " too");
+      if (holder >= 0)
+        return moves("register bases " + std::to_string(holder) + " and " +
+                     std::to_string(b) + " both move it");
       holder = int(b);
     }
   if (holder < 0)

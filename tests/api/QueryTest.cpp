@@ -304,7 +304,14 @@ TEST(ApiQuery, AxisValues) {
   ASSERT_TRUE(twice.error().range.has_value());
   EXPECT_EQ(twice.error().range->begin.column, 10u); // the second name
   EXPECT_FALSE(parseAxisValues("laneid").hasValue());
-  EXPECT_FALSE(parseAxisValues("nosuchaxis=1").hasValue());
+  // An unknown axis: the caret under it and the note of the known axes.
+  Expected<std::vector<AxisValue>> unknown = parseAxisValues("laneid=1,lnae=1");
+  ASSERT_FALSE(unknown.hasValue());
+  EXPECT_EQ(unknown.error().message, "unknown axis 'lnae'");
+  EXPECT_EQ(unknown.error().range->begin.column, 10u);
+  ASSERT_EQ(unknown.error().notes.size(), 1u);
+  EXPECT_EQ(unknown.error().notes[0].rfind("known axes: m, laneid, ", 0), 0u)
+      << unknown.error().notes[0];
   EXPECT_FALSE(parseAxisValues("laneid=-1").hasValue());
   EXPECT_FALSE(parseAxisValues("").hasValue());
   // 2^66 does not fit: said as such, the caret under the whole value.

@@ -138,9 +138,19 @@ TEST(LayoutAttribute, SyntaxDiagnostics) {
   ASSERT_EQ(order.error().notes.size(), 1u);
   EXPECT_EQ(order.error().notes[0],
             "elem is the last clause: the swizzle comes before it");
+  // Other text after elem is only an error: the note is about a swizzle.
+  Expected<LayoutAttribute> junk =
+      parseLayoutAttribute("<(2,4),(1,2),elem=f16 x>");
+  ASSERT_FALSE(junk);
+  EXPECT_EQ(junk.error().message,
+            "expected '>' to close the layout attribute but found 'x'");
+  EXPECT_TRUE(junk.error().notes.empty());
   EXPECT_TRUE(
       failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=f16,elem=f16>"),
               "expected '>' to close the layout attribute but found ','", 22));
+  EXPECT_TRUE(parseLayoutAttribute("<(2,4),(1,2),elem=f16,elem=f16>")
+                  .error()
+                  .notes.empty());
   EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem f16>"),
                       "expected '=' after 'elem' but found 'f'", 19));
   EXPECT_TRUE(failsAt(parseLayoutAttribute("<(2,4),(1,2),elem=>"),

@@ -245,7 +245,19 @@ TEST(ShapeOps, JoinAndSplit) {
   // A minor dim held by lanes cannot be split without moving data.
   LinearLayout lanes =
       P("{register: [(1,0)], lane: [(0,1)]} -> {dim0: 2, dim1: 2}");
-  EXPECT_FALSE(joinBackward(lanes));
+  EXPECT_EQ(joinBackward(lanes).error().message,
+            "split: lane basis 0 moves the minor dim; the split would move "
+            "data (dim1, the minor dim, must be one register bit's alone)");
+  // Nor by a register bit that moves another dim too, or by two bits.
+  LinearLayout mixed = P("{register: [(1,1)]} -> {dim0: 2, dim1: 2}");
+  EXPECT_EQ(joinBackward(mixed).error().message.rfind(
+                "split: register basis 0 moves dim0 too; ", 0),
+            0u);
+  LinearLayout two =
+      P("{register: [(0,1), (1,0), (0,1)]} -> {dim0: 2, dim1: 2}");
+  EXPECT_EQ(joinBackward(two).error().message.rfind(
+                "split: register bases 0 and 2 both move it; ", 0),
+            0u);
   // ... but by a register, wherever it is, it can.
   LinearLayout regs =
       P("{register: [(1,0), (0,1)], lane: [(2,0)]} -> {dim0: 4, dim1: 2}");
