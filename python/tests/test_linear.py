@@ -91,6 +91,12 @@ def test_errors():
     for bad in [[("register", 1, 2)], [("register",)], "register=1"]:
         with pytest.raises(TypeError, match=r"expected a dict or \(name, value\) pairs"):
             small().apply(bad)
+    # A value out of its dim is worded as the CLI words it; a value that is
+    # no int names its dim.
+    with pytest.raises(lk.LayoutError, match="value 4 is outside in-dim 'lane' of size 4"):
+        small().apply({"lane": 4})
+    with pytest.raises(TypeError, match="^lane: expected an int"):
+        small().apply({"lane": "3"})
     # A name that is no string is looked up as its text (and not found).
     with pytest.raises(lk.LayoutError, match="no in-dim '1'"):
         small().apply({1: 0})

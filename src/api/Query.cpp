@@ -842,12 +842,9 @@ Expected<std::vector<int64_t>> parseDimValues(std::string_view text,
                                  : "expected an integer value for " + name,
                             text, eq + 1, std::max<size_t>(1, end - eq - 1));
     }
-    const int64_t size = l.inDim(idx).size();
-    if (*v < 0 || *v >= size)
-      return Diagnostic::at("the value for " + name + " must be in [0, " +
-                                std::to_string(size) + "): the layout's " +
-                                name + " dim has size " + std::to_string(size),
-                            text, eq + 1, std::max<size_t>(1, end - eq - 1));
+    if (Status in = l.checkInValue(idx, *v); !in)
+      return Diagnostic::at(in.error().message, text, eq + 1,
+                            std::max<size_t>(1, end - eq - 1));
     values[size_t(idx)] = *v;
     if (end + 1 == text.size()) // a comma ends the text: a pair is missing
       return Diagnostic::at("expected dim=value after ','", text, end + 1);

@@ -642,12 +642,21 @@ LinearLayout::apply(std::span<const int64_t> in) const {
     return Diagnostic::error("apply: expected " + std::to_string(nIn_) +
                              " input values, got " + std::to_string(in.size()));
   for (int i = 0; i < nIn_; ++i)
-    if (in[i] < 0 || in[i] >= (int64_t(1) << in_[i].log2))
-      return Diagnostic::error("apply: value " + std::to_string(in[i]) +
-                               " is outside input dim '" + name(in_[i].id) +
-                               "' of size " +
-                               std::to_string(int64_t(1) << in_[i].log2));
+    if (Status s = checkInValue(i, in[i]); !s) {
+      Diagnostic d = std::move(s).error();
+      d.message = "apply: " + d.message;
+      return d;
+    }
   return unpackOut(applyFlat(packIn(in)));
+}
+
+Status LinearLayout::checkInValue(int i, int64_t v) const {
+  const int64_t size = int64_t(1) << in_[i].log2;
+  if (v >= 0 && v < size)
+    return Ok{};
+  return Diagnostic::error("value " + std::to_string(v) +
+                           " is outside in-dim '" + name(in_[i].id) +
+                           "' of size " + std::to_string(size));
 }
 
 bool LinearLayout::operator==(const LinearLayout &o) const {

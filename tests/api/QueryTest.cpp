@@ -410,8 +410,8 @@ TEST(ApiQuery, DimValues) {
   EXPECT_EQ(*parseDimValues("lane=31", l), (std::vector<int64_t>{0, 31}));
   auto past = parseDimValues("register=1,lane=32", l);
   ASSERT_FALSE(past.hasValue());
-  EXPECT_EQ(past.error().message, "the value for lane must be in [0, 32): "
-                                  "the layout's lane dim has size 32");
+  EXPECT_EQ(past.error().message,
+            "value 32 is outside in-dim 'lane' of size 32");
   ASSERT_TRUE(past.error().range.has_value());
   EXPECT_EQ(past.error().range->begin.column, 17u);
   EXPECT_EQ(past.error().range->end.column, 19u);

@@ -349,8 +349,12 @@ public:
   /// input bits") instead of dropping the high bits. Every uint64_t is in
   /// range of a 64-bit layout.
   Expected<uint64_t> applyFlatChecked(uint64_t x) const;
+  /// Ok when v is a value of in-dim i (0 <= v < its size); else "value 9
+  /// is outside in-dim 'lane' of size 4", the one wording of every front end.
+  /// @pre 0 <= i < numInDims()
+  Status checkInValue(int i, int64_t v) const;
   /// L at one value per input dim, in input-dim order; one value per output
-  /// dim. Fails when a value does not fit its dim.
+  /// dim. Fails when a value does not fit its dim (checkInValue).
   /// Example (the file comment's layout): apply({1, 5}) == {1, 3}.
   Expected<std::vector<int64_t>> apply(std::span<const int64_t> in) const;
   Expected<std::vector<int64_t>>
