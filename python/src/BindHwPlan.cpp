@@ -139,7 +139,7 @@ void bindDescriptors(py::module_ &m) {
       [](py::object word, const std::string &kind) {
         uint64_t w = py::isinstance<py::str>(word)
                          ? unwrap(api::parseWord(word.cast<std::string>()))
-                         : word.cast<uint64_t>();
+                         : toUint64(word, "word");
         return toDict(api::describe(
             unwrap(hw::decodeSmemDescriptor(smemKindOf(kind), w))));
       },
@@ -156,7 +156,7 @@ void bindDescriptors(py::module_ &m) {
       },
       py::arg("start_address"), py::arg("leading_byte_offset"),
       py::arg("stride_byte_offset"), py::arg("swizzle") = "none",
-      py::arg("base_offset") = 0, py::arg("lbo_absolute") = false,
+      py::arg("base_offset") = 0, py::arg("lbo_absolute").noconvert() = false,
       py::arg("kind") = "wgmma",
       "The 64-bit descriptor word (addresses >> 4 in their fields)");
   m.def(
@@ -262,7 +262,7 @@ void bindAnalyses(py::module_ &m) {
         return py::make_tuple(v.elements, v.perm);
       },
       py::arg("registers"), py::arg("memory"),
-      py::arg("allow_permutation") = true,
+      py::arg("allow_permutation").noconvert() = true,
       "(elements, register permutation) of the largest vector: the register "
       "bits whose offsets are 1, 2, 4, ...");
   m.def(
@@ -376,7 +376,7 @@ cute::ElementType conversionType(py::object dtype, py::object src,
     if (!py::isinstance<py::str>(dtype))
       throw py::type_error("dtype: expected an element type name such as "
                            "'f16', or None");
-    given = unwrap(cute::lookupElementType(dtype.cast<std::string>()));
+    given = unwrap(api::elementTypeNamed(dtype.cast<std::string>()));
   }
   return unwrap(api::conversionElementType(given, namedElementType(src),
                                            namedElementType(dst), "dtype"));
@@ -462,7 +462,8 @@ and the masked simulation; else None). cuda(): the CUDA device function.
                                      : plan::emitCuda(p.t.report.plan, o));
           },
           py::arg("function_name") = "lk_convert",
-          py::arg("test_kernel") = false, py::arg("host_main") = false,
+          py::arg("test_kernel").noconvert() = false,
+          py::arg("host_main").noconvert() = false,
           "The CUDA text of the plan (masked for a padded tensor: padding is "
           "never read or written)")
       .def_property_readonly(
@@ -503,7 +504,7 @@ and the masked simulation; else None). cuda(): the CUDA device function.
       },
       py::arg("src"), py::arg("dst"), py::arg("dtype") = py::none(),
       py::arg("shape") = py::none(), py::arg("arch") = "sm_90",
-      py::arg("smem_budget") = 0, py::arg("matrix") = true,
+      py::arg("smem_budget") = 0, py::arg("matrix").noconvert() = true,
       py::arg("logical") = py::none(),
       R"doc(Plans the conversion src -> dst of a distributed tensor of `dtype`.
 
@@ -530,13 +531,14 @@ Example:
       [](py::object layout, Int64 axis, const std::string &dtype,
          py::object shape, bool eliminateDuplicates) {
         LinearLayout l = distributedOf(layout, shape);
-        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        cute::ElementType t = unwrap(api::elementTypeNamed(dtype));
         api::ReductionReport r = unwrapWithoutGil(
             [&] { return api::reduce(l, axis, t, eliminateDuplicates); });
         return Result{"reduction", api::describe(r)};
       },
       py::arg("layout"), py::arg("axis"), py::arg("dtype") = "f32",
-      py::arg("shape") = py::none(), py::arg("eliminate_duplicates") = true,
+      py::arg("shape") = py::none(),
+      py::arg("eliminate_duplicates").noconvert() = true,
       R"doc(Plans the reduction of a distributed layout along output dim `axis` and simulates it: the reduction record (`layoutkit paper reduce --json`) as a Result of kind "reduction", keys axis, element_bits, eliminate_duplicates, src, result, description, register/lane/warp_axis_bits, counts, correct, checked, first_mismatch.
 
 layout: as plan() takes src (over `shape` where needed).
@@ -554,7 +556,7 @@ Example:
          py::object shape) {
         LinearLayout s = distributedOf(src, shape),
                      i = distributedOf(index, shape);
-        cute::ElementType t = unwrap(cute::lookupElementType(dtype));
+        cute::ElementType t = unwrap(api::elementTypeNamed(dtype));
         plan::GatherPlan p =
             unwrapWithoutGil([&] { return api::gather(s, i, axis, t); });
         return Result{"gather", api::describe(p)};

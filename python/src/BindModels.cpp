@@ -370,31 +370,6 @@ Example:
 
 std::string dimStr(DimId d) { return std::string(linear::dimName(d)); }
 
-/// A packed input word: an int (or an object with __index__, not a bool)
-/// in [0, 2^64), which a 64-bit layout takes whole. TypeError for another
-/// type, OverflowError outside the range.
-uint64_t toUint64(py::handle h, const char *what) {
-  PyObject *o = h.ptr();
-  if (PyBool_Check(o) || !PyIndex_Check(o)) {
-    PyErr_Format(PyExc_TypeError, "%s: expected an int, got %s", what,
-                 Py_TYPE(o)->tp_name);
-    throw py::error_already_set();
-  }
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(o));
-  if (!i)
-    throw py::error_already_set();
-  unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
-  if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-    PyErr_Clear();
-    std::string r = py::str(i);
-    PyErr_Format(PyExc_OverflowError,
-                 "%s: %s does not fit in an unsigned 64-bit word [0, 2^64)",
-                 what, r.c_str());
-    throw py::error_already_set();
-  }
-  return uint64_t(v);
-}
-
 /// 2^n as a Python int, exact for every n <= 64 (the C++ sizes saturate at
 /// INT64_MAX for 63 and 64 bits).
 py::int_ pow2Int(int n) { return py::int_(py::int_(1).attr("__lshift__")(n)); }

@@ -77,6 +77,9 @@ inline constexpr int kMaxNesting = lk::cute::detail::kMaxTupleNesting;
 /// integers), never a bool or a float. TypeError for another type,
 /// OverflowError outside [-2^63, 2^63). `what` names the argument.
 int64_t toInt64(py::handle h, const char *what);
+/// A 64-bit word (a packed input, a descriptor): an int (or __index__, not
+/// a bool) in [0, 2^64). TypeError for another type, OverflowError outside.
+uint64_t toUint64(py::handle h, const char *what);
 
 /// An int64_t function parameter read with toInt64's rules (pybind11's own
 /// int64_t caster refuses 2^64 as "incompatible arguments"): declare the

@@ -19,6 +19,16 @@ def test_descriptors():
     t = lk.tile_tma("f16", 16, "K", 64, 64, "128B")
     # docs/api.md: globalDims {64, 64}, globalStrides {128}, box {64, 64}.
     assert t["global_dims"] == [64, 64] and t["global_strides"] == [128] and t["data_type"] == "float16"
+    # A word outside [0, 2^64) or a bool is refused, naming the argument.
+    with pytest.raises(OverflowError, match="^word: -1 does not fit"):
+        lk.decode_smem_descriptor(-1)
+    with pytest.raises(TypeError, match="^word: expected an int, got bool"):
+        lk.decode_smem_descriptor(True)
+    # The data type follows the element type, whose width must match.
+    assert lk.tile_tma("i32", 32, "K", 8, 8)["data_type"] == "int32"
+    for bad in [("f64", 16), ("nonsense", 16), ("bf16", 7)]:
+        with pytest.raises(lk.LayoutError):
+            lk.tile_tma(bad[0], bad[1], "K", 64, 64)
 
 
 def test_conversions():
@@ -40,6 +50,11 @@ def test_plan_noop_and_smem():
     q = lk.plan(b, m, dtype="f16")
     assert q.strategy == "shared memory" and q.cost["barriers"] >= 1
     assert "lk_convert" in q.cuda() and q.memory is not None
+    # A flag takes True or False only: None is not quietly False.
+    with pytest.raises(TypeError):
+        lk.plan(b, m, dtype="f16", matrix=None)
+    with pytest.raises(TypeError):
+        lk.reduce(b, axis=0, eliminate_duplicates=None)
     # The cute form (computed on first read) maps the colex coordinate
     # (dim0 + 32 dim1) of the element at each offset back to that offset.
     k = q.memory_cute

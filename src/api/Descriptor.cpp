@@ -6,6 +6,8 @@
 
 #include "layoutkit/api/Descriptor.h"
 
+#include "layoutkit/api/Layout.h"
+
 #include <algorithm>
 #include <string>
 
@@ -115,17 +117,53 @@ Record describe(const hw::TmaDescription &t) {
       .add("swizzle", hw::name(t.swizzle));
 }
 
+namespace {
+
+/// The TMA data type that moves `elementBits`-bit elements of
+/// `elementType`: a TMA data type's own name (uint8, 16u4_align8b, ...),
+/// or an element type (elementTypeNamed) named as CUTLASS names it (f64,
+/// f32, tf32, f16, bf16, i32, i64, u32, u64 as the float and integer types
+/// of their width; other 8-, 16-, 32- and 64-bit types as raw unsigned
+/// words). Fails on an unknown name, on a width that is not the type's,
+/// and on a sub-byte type, whose packed TMA type must be named.
+Expected<hw::TmaDataType> tmaDataTypeOf(std::string_view elementType,
+                                        int64_t elementBits) {
+  int64_t bits = 0;
+  Expected<hw::TmaDataType> own = hw::parseTmaDataType(elementType);
+  if (own) {
+    bits = hw::info(*own).globalBits;
+  } else {
+    LK_TRY(cute::ElementType e, elementTypeNamed(elementType));
+    bits = e.bits;
+  }
+  if (bits != elementBits)
+    return Diagnostic::error(
+        "tile TMA: element type '" + std::string(elementType) + "' has " +
+        std::to_string(bits) + " bits, not " + std::to_string(elementBits));
+  if (own)
+    return own;
+  static constexpr std::pair<std::string_view, std::string_view> kNamed[] = {
+      {"f64", "float64"}, {"f32", "float32"},   {"tf32", "tfloat32"},
+      {"f16", "float16"}, {"bf16", "bfloat16"}, {"i32", "int32"},
+      {"i64", "int64"},   {"u32", "uint32"},    {"u64", "uint64"}};
+  for (auto [name, tma] : kNamed)
+    if (name == elementType)
+      return hw::parseTmaDataType(tma);
+  if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+    return hw::parseTmaDataType("uint" + std::to_string(bits));
+  return Diagnostic::error("tile TMA: element type '" +
+                           std::string(elementType) + "' has " +
+                           std::to_string(bits) +
+                           " bits; name its packed TMA data type "
+                           "(16u4_align8b, 16u4_align16b or 16u6_align16b)");
+}
+
+} // namespace
+
 Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                                      int64_t elementBits, hw::Major major,
                                      int64_t mn, int64_t k,
                                      hw::SwizzleMode swizzle) {
-  std::string_view type = elementType == "bf16" ? "bfloat16"
-                          : elementType == "f32" || elementType == "tf32"
-                              ? "float32"
-                          : elementBits == 16 ? "float16"
-                          : elementBits == 8  ? "uint8"
-                          : elementBits == 32 ? "uint32"
-                                              : elementType;
   // TMA's global dims are 1..2^32 elements; checking them first keeps the
   // pitch arithmetic (at most 2^32 * 64 bits) inside int64.
   for (auto [name, v] : {std::pair{"mn", mn}, std::pair{"k", k}})
@@ -139,7 +177,7 @@ Expected<hw::TmaDescription> tileTma(std::string_view elementType,
                              std::to_string(elementBits) +
                              " bits; expected 1..64");
   hw::TmaDescription t;
-  LK_TRY(t.dataType, hw::parseTmaDataType(type));
+  LK_TRY(t.dataType, tmaDataTypeOf(elementType, elementBits));
   t.swizzle = swizzle;
   int64_t inner = major == hw::Major::K ? k : mn;
   int64_t outer = major == hw::Major::K ? mn : k;

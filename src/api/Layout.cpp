@@ -365,6 +365,17 @@ elementTypeOf(std::string_view text) {
   return std::optional<cute::ElementType>(std::move(e));
 }
 
+Expected<cute::ElementType> elementTypeNamed(std::string_view name) {
+  Expected<cute::ElementType> e = cute::lookupElementType(name);
+  if (e)
+    return e;
+  if (std::string ttgir = registryNameOfTtgir(name); !ttgir.empty())
+    return cute::lookupElementType(ttgir);
+  return std::move(e).error().note(
+      "also read: Triton's f8E4M3FN, f8E4M3FNUZ, f8E4M3B11FNUZ, f8E5M2, "
+      "f8E5M2FNUZ and i1 (a byte)");
+}
+
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text) {
   LK_TRY(IntTuple t, cute::parseIntTuple(text));
   std::vector<int64_t> shape;

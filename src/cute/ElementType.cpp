@@ -93,7 +93,11 @@ Expected<ElementType> ElementTypeRegistry::lookup(std::string_view name) const {
   for (const ElementType &t : impl_->types)
     if (t.name == name)
       return t;
-  return Diagnostic::error("unknown element type '" + std::string(name) + "'");
+  std::string known;
+  for (const ElementType &t : impl_->types)
+    known += (known.empty() ? "" : ", ") + t.name;
+  return Diagnostic::error("unknown element type '" + std::string(name) + "'")
+      .note("known element types: " + known);
 }
 
 bool ElementTypeRegistry::contains(std::string_view name) const {

@@ -50,6 +50,31 @@ TEST(ApiDescriptor, TileTma) {
   EXPECT_EQ(
       tileTma("bf16", 16, hw::Major::K, 8, 8, hw::SwizzleMode::None)->dataType,
       hw::TmaDataType::BFloat16);
+  // The data type follows the element type's name, and its width must be
+  // the type's: i32 is int32 (not uint32), tf32 tfloat32, an 8-bit float
+  // raw bytes (also in Triton's spelling), a TMA type's own name itself.
+  auto typeOf = [](std::string_view type, int64_t bits) {
+    return tileTma(type, bits, hw::Major::K, 8, 8, hw::SwizzleMode::None);
+  };
+  EXPECT_EQ(typeOf("i32", 32)->dataType, hw::TmaDataType::Int32);
+  EXPECT_EQ(typeOf("tf32", 32)->dataType, hw::TmaDataType::TFloat32);
+  EXPECT_EQ(typeOf("f64", 64)->dataType, hw::TmaDataType::Float64);
+  EXPECT_EQ(typeOf("i16", 16)->dataType, hw::TmaDataType::UInt16);
+  EXPECT_EQ(typeOf("f8E4M3FN", 8)->dataType, hw::TmaDataType::UInt8);
+  EXPECT_EQ(typeOf("16u4_align8b", 4)->dataType, hw::TmaDataType::U4x16Align8B);
+  EXPECT_EQ(typeOf("f32", 16).error().message,
+            "tile TMA: element type 'f32' has 32 bits, not 16");
+  EXPECT_EQ(typeOf("bf16", 7).error().message,
+            "tile TMA: element type 'bf16' has 16 bits, not 7");
+  EXPECT_EQ(typeOf("nonsense", 16).error().message,
+            "unknown element type 'nonsense'");
+  EXPECT_EQ(
+      typeOf("f4e2m1", 4)
+          .error()
+          .message.rfind("tile TMA: element type 'f4e2m1' has 4 bits; name its "
+                         "packed TMA data type",
+                         0),
+      0u);
   // Extents outside TMA's 1..2^32 and widths outside 1..64 are refused
   // before the pitch is computed (2^62 * 16 bits would wrap).
   const int64_t big = int64_t(1) << 62;

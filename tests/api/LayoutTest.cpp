@@ -231,6 +231,20 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   EXPECT_EQ(nameOf(big).rfind("error: layout text of", 0), 0u) << nameOf(big);
 }
 
+// A dtype a front end takes: a registry name or its TTGIR spelling, the
+// same types elementTypeOf reads from a tensor type.
+TEST(ApiParseLayout, ElementTypeNamedTakesTtgirSpellings) {
+  EXPECT_EQ(elementTypeNamed("f8e4m3")->bits, 8);
+  EXPECT_EQ(elementTypeNamed("f8E4M3FN")->name, "f8e4m3");
+  EXPECT_EQ(elementTypeNamed("f8E5M2FNUZ")->name, "f8e5m2");
+  EXPECT_EQ(elementTypeNamed("i1")->name, "i8");
+  Expected<cute::ElementType> bad = elementTypeNamed("f8E4M3");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "unknown element type 'f8E4M3'");
+  ASSERT_EQ(bad.error().notes.size(), 2u); // the registry's, the TTGIR ones
+  EXPECT_NE(bad.error().notes[1].find("f8E4M3FN"), std::string::npos);
+}
+
 TEST(ApiParseLayout, EachGrammarReadsItsModel) {
   Expected<AnyLayout> c = parseLayout("(4,8):(8,1)");
   ASSERT_TRUE(c.hasValue()) << c.error().message;

@@ -38,6 +38,11 @@ TEST(ElementType, UnknownNames) {
     ASSERT_FALSE(t) << name;
     EXPECT_EQ(t.error().message,
               "unknown element type '" + std::string(name) + "'");
+    // The note lists the registered names, builtins first.
+    ASSERT_EQ(t.error().notes.size(), 1u);
+    EXPECT_EQ(t.error().notes[0].rfind("known element types: f64, f32, ", 0),
+              0u)
+        << t.error().notes[0];
   }
 }
 

@@ -132,8 +132,7 @@ Invocation::dtypeOption(const char *fallback) const {
     return Diagnostic::error(
         "--dtype is required: the element type decides "
         "the vector width and the banks, e.g. --dtype f16");
-  auto type =
-      cute::ElementTypeRegistry::global().lookup(name.value_or(fallback));
+  auto type = api::elementTypeNamed(name.value_or(fallback));
   if (!type)
     return inOption(std::move(type).error(), "dtype");
   return type;

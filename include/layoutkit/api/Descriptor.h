@@ -15,11 +15,15 @@
 ///    global tensor is the tile itself, inner dim first (k when K-major,
 ///    mn when MN-major), its row pitch the inner extent's bytes rounded up
 ///    to 16 (TMA's stride granule); the box is the whole tile. The data type
-///    is named from the element type: bf16 -> bfloat16, f32 / tf32 ->
-///    float32, else by width: 16 -> float16, 8 -> uint8, 32 -> uint32,
-///    otherwise the element type's own name (then parseTmaDataType decides).
-///    mn and k must be in 1..2^32 (TMA's global dims) and elementBits in
-///    1..64, checked before any arithmetic (2^62 is refused, not wrapped).
+///    is a TMA data type's own name (uint8, 16u4_align8b, ...) or comes from
+///    an element type (api::elementTypeNamed): f64, f32, tf32, f16, bf16,
+///    i32, i64, u32, u64 -> float64, float32, tfloat32, float16, bfloat16,
+///    int32, int64, uint32, uint64; any other 8/16/32/64-bit type -> the
+///    raw uint8/16/32/64 (f8e4m3 -> uint8). elementBits must be the type's
+///    width; a sub-byte element type is refused (its packed TMA type is
+///    named instead). mn and k must be in 1..2^32 (TMA's global dims) and
+///    elementBits in 1..64, checked before any arithmetic (2^62 is refused,
+///    not wrapped).
 ///
 /// Example: tileTma("f16", 16, K, 64, 64, B128) -> globalDims {64, 64},
 /// globalStrides {128}, boxDims {64, 64}, float16, 128B.

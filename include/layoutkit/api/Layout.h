@@ -178,6 +178,12 @@ Expected<AnyLayout> parseLayout(std::string_view text,
 /// Example: "tensor<64x64xbf16, #blocked>" -> bf16.
 Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
 
+/// The element type called `name` where a front end takes one (--dtype,
+/// Python's dtype=): a registry name (f16, f8e4m3, ...) or the TTGIR
+/// spelling of one that elementTypeOf reads (f8E4M3FN -> f8e4m3, i1 -> i8).
+/// Fails as the registry's lookup, with a note of the TTGIR spellings.
+Expected<cute::ElementType> elementTypeNamed(std::string_view name);
+
 /// The leaves of a shape written as an IntTuple, e.g. "(8,(2,4))" ->
 /// {8, 2, 4}; the column of the first error otherwise.
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text);

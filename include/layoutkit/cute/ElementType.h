@@ -74,7 +74,8 @@ public:
   /// The process-wide registry used by default by the attribute parser.
   static ElementTypeRegistry &global();
 
-  /// The type called `name`, or "unknown element type 'name'".
+  /// The type called `name`, or "unknown element type 'name'" with a note
+  /// listing the registered names.
   Expected<ElementType> lookup(std::string_view name) const;
   bool contains(std::string_view name) const;
   /// Adds `name` with `bits`. Fails (registry unchanged) on a name that is
