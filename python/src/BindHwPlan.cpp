@@ -111,14 +111,10 @@ Example:
       "atoms",
       [](std::optional<std::string> arch, std::string instruction,
          std::string operand) {
-        hw::AtomFilter f;
-        if (arch)
-          f.arch = archOf(*arch);
-        f.instruction = instruction;
-        f.operand = operand;
-        std::vector<const hw::Atom *> l = hw::listAtoms(f);
+        hw::AtomFilter f{arch ? std::optional(archOf(*arch)) : std::nullopt,
+                         instruction, operand};
         py::list r;
-        for (const hw::Atom *a : l)
+        for (const hw::Atom *a : unwrap(hw::listAtoms(f)))
           r.append(py::cast(a, py::return_value_policy::reference));
         return r;
       },

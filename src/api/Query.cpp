@@ -591,7 +591,8 @@ Expected<std::vector<tile::AxisValue>> parseAxisValues(std::string_view text) {
     ++p;
     blank();
     size_t valueAt = p;
-    while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
+    // The value's word (decimal or 0x hex: parseInteger reads it whole).
+    while (p < text.size() && std::isalnum(static_cast<unsigned char>(text[p])))
       ++p;
     if (p == valueAt)
       return Diagnostic::at("expected a non-negative value for axis " + name,

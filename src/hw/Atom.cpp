@@ -283,10 +283,16 @@ Expected<const Atom *> findAtom(std::string_view name) {
   return &c.atoms[it->second];
 }
 
-std::vector<const Atom *> listAtoms(const AtomFilter &f) {
+Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
+  if (!f.operand.empty() && f.operand != "A" && f.operand != "B" &&
+      f.operand != "C" && f.operand != "frag")
+    return Diagnostic::error(
+        "unknown operand '" + f.operand +
+        "': expected A, B, C (the accumulator, C and D) or frag");
   std::vector<const Atom *> out;
   for (const Atom &a : atoms()) {
-    if (f.arch && a.arch != *f.arch)
+    const bool wgmma = a.instruction.rfind("wgmma.", 0) == 0;
+    if (f.arch && !(a.arch == *f.arch || (a.arch < *f.arch && !wgmma)))
       continue;
     if (!f.instruction.empty()) {
       const std::string &in = a.instruction;

@@ -303,6 +303,9 @@ TEST(ApiQuery, AxisValues) {
   EXPECT_EQ(twice.error().message, "axis laneid is given twice");
   ASSERT_TRUE(twice.error().range.has_value());
   EXPECT_EQ(twice.error().range->begin.column, 10u); // the second name
+  // A value is read as every integer is: 0x hex too.
+  EXPECT_EQ(parseAxisValues("laneid=0x1f")->at(0).value, 31);
+  EXPECT_FALSE(parseAxisValues("laneid=5x").hasValue());
   EXPECT_FALSE(parseAxisValues("laneid").hasValue());
   // An unknown axis: the caret under it and the note of the known axes.
   Expected<std::vector<AxisValue>> unknown = parseAxisValues("laneid=1,lnae=1");

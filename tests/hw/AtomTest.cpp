@@ -173,7 +173,7 @@ TEST(AtomCatalog, FindAndList) {
   EXPECT_FALSE(bad.error().notes.empty());
 
   // wgmma: 32 N values for f16.
-  auto wg = listAtoms({Arch::Sm90, "wgmma", "C"});
+  auto wg = *listAtoms({Arch::Sm90, "wgmma", "C"});
   int f16 = 0;
   for (const Atom *a : wg)
     f16 += a->name.find(".f16.C") != std::string::npos;
@@ -184,17 +184,26 @@ TEST(AtomCatalog, FindAndList) {
     s8 += a->name.find(".s8.C") != std::string::npos;
   EXPECT_EQ(s8, 18);
   // Instruction prefix match stops at a '.': "mma" is not "mma8".
-  auto mma = listAtoms({std::nullopt, "mma.m16n8k16", "B"});
+  auto mma = *listAtoms({std::nullopt, "mma.m16n8k16", "B"});
   EXPECT_EQ(mma.size(), 4u); // f16, bf16, s8, u8
-  for (const Atom *a : listAtoms({Arch::Sm100, "tcgen05", ""}))
+  auto tcgen05 = *listAtoms({Arch::Sm100, "tcgen05", ""});
+  for (const Atom *a : tcgen05)
     EXPECT_TRUE(a->instruction.rfind("tcgen05.", 0) == 0) << a->name;
-  EXPECT_EQ(listAtoms({Arch::Sm90, "stmatrix", "frag"}).size(), 6u);
-  EXPECT_EQ(listAtoms({Arch::Sm80, "ldmatrix", ""}).size(), 6u);
-  // §3.3 b8 forms: m16n16 x1/x2, m8n16 x1/x2/x4 (two decompressions),
-  // stmatrix m16n8 x1/x2/x4.
-  EXPECT_EQ(listAtoms({Arch::Sm100, "ldmatrix", ""}).size(), 8u);
-  EXPECT_EQ(listAtoms({Arch::Sm100, "stmatrix", ""}).size(), 3u);
-  EXPECT_TRUE(listAtoms({Arch::Sm80, "wgmma", ""}).empty());
+  EXPECT_EQ(listAtoms({Arch::Sm90, "stmatrix", "frag"})->size(), 6u);
+  EXPECT_EQ(listAtoms({Arch::Sm80, "ldmatrix", ""})->size(), 6u);
+  // An arch lists what runs on it: sm_80's 6 b16 ldmatrix forms, and on
+  // sm_100 its §3.3 b8 forms too: m16n16 x1/x2, m8n16 x1/x2/x4 (two
+  // decompressions); stmatrix: sm_90's 6 and sm_100's m16n8 x1/x2/x4.
+  EXPECT_EQ(listAtoms({Arch::Sm90, "ldmatrix", ""})->size(), 6u);
+  EXPECT_EQ(listAtoms({Arch::Sm100, "ldmatrix", ""})->size(), 6u + 8u);
+  EXPECT_EQ(listAtoms({Arch::Sm100, "stmatrix", ""})->size(), 6u + 3u);
+  EXPECT_EQ(listAtoms({Arch::Sm90, "mma.m16n8k16", "B"})->size(), 4u);
+  // wgmma is sm_90a's alone: not on sm_80, nor on sm_100.
+  EXPECT_TRUE(listAtoms({Arch::Sm80, "wgmma", ""})->empty());
+  EXPECT_TRUE(listAtoms({Arch::Sm100, "wgmma", ""})->empty());
+  EXPECT_EQ(listAtoms({std::nullopt, "", "D"}).error().message,
+            "unknown operand 'D': expected A, B, C (the accumulator, C and "
+            "D) or frag");
   EXPECT_EQ(atomArchName(Arch::Sm100), "sm_100");
 }
 

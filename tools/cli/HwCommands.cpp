@@ -175,7 +175,8 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
   f.operand = inv.option("operand").value_or("");
   Reply r;
   r.json = JsonValue::array();
-  for (const Atom *a : listAtoms(f)) {
+  LK_TRY(std::vector<const Atom *> atoms, listAtoms(f));
+  for (const Atom *a : atoms) {
     std::string shape;
     for (int64_t e : a->logicalShape())
       shape += (shape.empty() ? "" : "x") + std::to_string(e);
@@ -260,7 +261,7 @@ std::vector<CommandSpec> hwCommands() {
   const std::string group = "Hardware";
   const OptionSpec dtype{"dtype", "TYPE",
                          "element type, e.g. f16 (default), bf16, f32, f8e4m3"};
-  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 (default) or sm_100"};
+  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 or sm_100"};
   const OptionSpec major{"major",
                          "K|MN",
                          "the operand's major-ness (default K)",

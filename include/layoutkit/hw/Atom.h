@@ -164,15 +164,20 @@ Expected<const Atom *> findAtom(std::string_view name);
 
 /// Filters for listAtoms; empty / absent fields match everything.
 struct AtomFilter {
+  /// The atoms that run on it: an atom from its first architecture on
+  /// (mma.sync and ldmatrix of sm_80 run on sm_90 and sm_100, stmatrix of
+  /// sm_90 on sm_100), but wgmma only on sm_90 (sm_90a's).
   std::optional<Arch> arch;
   /// Matches an instruction equal to it or starting with it and a '.':
   /// "mma" matches "mma.m16n8k16", "tcgen05" matches "tcgen05.ld".
   std::string instruction;
+  /// A, B, C or frag.
   std::string operand;
 };
 
-/// The atoms matching `f`, in catalog order.
-std::vector<const Atom *> listAtoms(const AtomFilter &f);
+/// The atoms matching `f`, in catalog order (none may match). Fails on an
+/// operand other than A, B, C and frag.
+Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f);
 
 /// "sm_80", "sm_90", "sm_100".
 std::string_view atomArchName(Arch a);
