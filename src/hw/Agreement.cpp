@@ -106,6 +106,12 @@ Expected<Agreement> checkAgreement(const OperandDescriptions &d) {
     tmaLayout = l;
   }
   if (d.mma) {
+    const bool wgmma = d.mmaKind == SmemDescriptorKind::Wgmma;
+    if (d.arch != (wgmma ? Arch::Sm90 : Arch::Sm100))
+      return Diagnostic::error(
+          std::string(wgmma ? "a wgmma descriptor is read on sm_90 only"
+                            : "a umma descriptor is read on sm_100 only") +
+          "; the arch is " + std::string(machine(d.arch).name));
     LK_TRY(cute::ComposedLayout l,
            smemLayoutOf(*d.mma, d.major, d.elementBits, d.mn, d.k));
     mmaLayout = l;

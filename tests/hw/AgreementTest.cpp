@@ -66,6 +66,24 @@ TEST(Agreement, TheCanonical128BTileAgrees) {
   EXPECT_EQ(a->explain(), "the descriptions agree on all 4096 elements");
 }
 
+// A descriptor is read by its architecture's MMA only: wgmma's on sm_90,
+// umma's on sm_100; the same tile read as umma on sm_100 agrees.
+TEST(Agreement, TheDescriptorKindMustBeTheArchitectures) {
+  OperandDescriptions d = k128();
+  d.tma.reset();
+  d.arch = Arch::Sm80;
+  EXPECT_EQ(checkAgreement(d).error().message,
+            "a wgmma descriptor is read on sm_90 only; the arch is sm_80");
+  d.arch = Arch::Sm90;
+  d.mmaKind = SmemDescriptorKind::Umma;
+  EXPECT_EQ(checkAgreement(d).error().message,
+            "a umma descriptor is read on sm_100 only; the arch is sm_90");
+  d.arch = Arch::Sm100;
+  Expected<Agreement> umma = checkAgreement(d);
+  ASSERT_TRUE(umma) << umma.error().message;
+  EXPECT_TRUE(umma->agree()) << umma->explain();
+}
+
 TEST(Agreement, TmaSwizzleDiffersFromTheDescriptor) {
   // (MN, K) = (64, 32): the buffer and descriptor use 64B (span 32
   // elements); the TMA writes 64-byte rows with 128B swizzle, at 128-byte

@@ -66,7 +66,9 @@ Expected<Reply> runHwDecode(const Invocation &inv) {
   LK_TRY(uint64_t word, inv.argument(api::parseWord(inv.text(1)), 1));
   LK_TRY(SmemDescriptor d, decodeSmemDescriptor(kind, word));
   Reply r{str(d), jsonOf(api::describe(d))};
-  if (inv.option("mn") || inv.option("k")) {
+  // Any tile option asks for the layout: --dtype alone is not ignored.
+  if (inv.option("mn") || inv.option("k") || inv.option("dtype") ||
+      inv.option("major")) {
     LK_TRY(auto tile, tileOpts(inv));
     LK_TRY(Major major, majorOpt(inv));
     LK_TRY(int64_t bits, dtypeBitsOpt(inv));
@@ -149,8 +151,10 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
     auto w = api::parseWord(*word);
     if (!w)
       return inv.inOption(std::move(w).error(), "descriptor");
-    LK_TRY(SmemDescriptor desc, decodeSmemDescriptor(kind, *w));
-    d.mma = desc;
+    LK_TRY(d.mma, decodeSmemDescriptor(kind, *w));
+    d.mmaKind = kind;
+    if (!inv.option("arch")) // the kind's architecture
+      d.arch = kind == SmemDescriptorKind::Umma ? Arch::Sm100 : Arch::Sm90;
   }
   if (!d.tma && !d.mma)
     return Diagnostic::error("give --tma-swizzle MODE, --descriptor WORD or "

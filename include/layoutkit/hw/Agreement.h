@@ -58,8 +58,10 @@ struct OperandDescriptions {
   /// The TMA that writes the tile in one rank-2 box: (K, MN) for K-major,
   /// (MN, K) for MN-major.
   std::optional<TmaDescription> tma;
-  /// The descriptor the MMA reads the tile with.
+  /// The descriptor the MMA reads the tile with, and its kind: a wgmma
+  /// descriptor is read on sm_90, a umma one on sm_100 (else an error).
   std::optional<SmemDescriptor> mma;
+  SmemDescriptorKind mmaKind = SmemDescriptorKind::Wgmma;
 };
 
 /// Where the descriptions first differ.
