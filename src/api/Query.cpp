@@ -795,6 +795,12 @@ analyseAccess(const tile::SwizzledTileLayout &distributed,
   const tile::TileLayout &d = distributed.tile();
   LK_TRY(a.vectorBytes, hw::vectorBytes(d, memory, dtypeBits));
   a.accessBytes = accessBytes.value_or(a.vectorBytes);
+  // Both memories take the same widths: checked once, before either names
+  // its own (global_access would otherwise fail on the shared model).
+  if (a.accessBytes < 1 || a.accessBytes > 16 ||
+      (a.accessBytes & (a.accessBytes - 1)) != 0) // a power of two
+    return Diagnostic::error("access width " + std::to_string(a.accessBytes) +
+                             " B is not supported (allowed: 1, 2, 4, 8, 16)");
   hw::WarpAccess w{d, memory, dtypeBits, a.accessBytes};
   LK_TRY(a.shared, hw::sharedAccess(w, arch));
   LK_TRY(a.global, hw::globalAccess(w, arch));

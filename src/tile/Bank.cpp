@@ -10,6 +10,7 @@
 #include "layoutkit/tile/TileText.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace lk::tile {
 
@@ -121,7 +122,7 @@ Expected<BankView> bankView(const MemoryLayout &layout, int64_t dtypeBits,
   if (v.lineCount > maxLines)
     return Diagnostic::error("the bank view of " + layout.str() + " spans " +
                              std::to_string(v.lineCount) + " lines; at most " +
-                             std::to_string(maxLines) + " are shown");
+                             std::to_string(maxLines) + " can be drawn");
   v.cells.resize(size_t(v.lineCount * kBanks));
   // Elements by address, so each cell lists its elements in address order.
   std::vector<std::pair<int64_t, int64_t>> order;
@@ -205,11 +206,16 @@ std::string BankConflicts::explain() const {
 Expected<BankAccess> columnAccess(int64_t rows, int64_t cols, int64_t firstRow,
                                   int64_t lanes, int64_t column,
                                   int64_t vector) {
-  if (rows < 1 || cols < 1 || lanes < 0 || vector < 1 || firstRow < 0 ||
-      column < 0)
-    return Diagnostic::error("column access: rows, cols and vector must be "
-                             "positive, lanes, first row and column "
-                             "non-negative");
+  // Each bound named with the value that breaks it.
+  const std::tuple<const char *, int64_t, int64_t> bounds[] = {
+      {"rows", rows, 1},   {"cols", cols, 1},          {"vector", vector, 1},
+      {"lanes", lanes, 0}, {"first row", firstRow, 0}, {"column", column, 0}};
+  for (auto [name, value, least] : bounds)
+    if (value < least)
+      return Diagnostic::error(
+          std::string("column access: ") + name + " is " +
+          std::to_string(value) + "; expected " +
+          (least ? "a positive value" : "a non-negative value"));
   int64_t cells, lastRow, firstCol, endCol;
   if (mulOverflows(rows, cols, cells))
     return Diagnostic::error("column access: a " + std::to_string(rows) +

@@ -168,6 +168,14 @@ TEST(DescribeResults, Access) {
       std::nullopt, hw::Arch::Sm90);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("has a swizzle"), std::string::npos);
+  // An access width neither memory takes is named as a width of both, not
+  // of shared memory only (global_access reads this analysis too).
+  for (int64_t width : {0, 3, 32})
+    EXPECT_EQ(api::analyseAccess(d, *memory, 32, width, hw::Arch::Sm90)
+                  .error()
+                  .message,
+              "access width " + std::to_string(width) +
+                  " B is not supported (allowed: 1, 2, 4, 8, 16)");
 }
 
 namespace {

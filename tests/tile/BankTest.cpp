@@ -248,6 +248,13 @@ TEST(Bank, RefusesNonMemoryLayoutsAndBadRequests) {
   EXPECT_FALSE(bankConflicts(ok, 0, BankAccess{{0}}));
   EXPECT_FALSE(columnAccess(8, 8, 4, 8, 0, 1)); // rows 4..11
   EXPECT_FALSE(columnAccess(8, 8, 0, 8, 2, 4)); // columns 8..11
+  // A bound is named with its value.
+  EXPECT_EQ(columnAccess(8, 8, 0, 8, -1, 1).error().message,
+            "column access: column is -1; expected a non-negative value");
+  EXPECT_EQ(columnAccess(8, 8, 0, 8, 0, 0).error().message,
+            "column access: vector is 0; expected a positive value");
+  EXPECT_EQ(columnAccess(8, 8, -2, 8, 0, 1).error().message,
+            "column access: first row is -2; expected a non-negative value");
   EXPECT_FALSE(bankView(memory("S[2:4611686018427387904]"), 16));
 }
 
