@@ -60,12 +60,33 @@ bool isMemory(const LinearLayout &l) {
   return l.isInvertible();
 }
 
+Expected<std::vector<unsigned>> outDimOrder(const LinearLayout &l,
+                                            std::span<const int64_t> order) {
+  const int n = l.numOutDims();
+  std::vector<unsigned> r;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const int64_t v = order[i]; // checked before the narrowing: no wrap
+    if (v < 0 || v >= n)
+      return Diagnostic::error(
+          "order entry " + std::to_string(i) + " is " + std::to_string(v) +
+          "; expected an out-dim index in [0, " + std::to_string(n) + ")");
+    if (std::find(r.begin(), r.end(), unsigned(v)) != r.end())
+      return Diagnostic::error("order names out-dim " + std::to_string(v) +
+                               " twice");
+    r.push_back(unsigned(v));
+  }
+  if (!r.empty() && r.size() != size_t(n))
+    return Diagnostic::error("order has " + std::to_string(r.size()) +
+                             " entries; the layout has " + std::to_string(n) +
+                             " out-dims");
+  return r;
+}
+
 Expected<int64_t> contiguousElements(const LinearLayout &l,
                                      std::span<const unsigned> order) {
   int r = l.inDimIndex(kRegister);
   if (r < 0)
-    return Diagnostic::error(
-        "contiguousElements: the layout has no register dim");
+    return Diagnostic::error("the layout has no register dim");
   LK_TRY(LinearLayout f, flattenInOrder(l, order));
   int shift = f.inShift(r), n = f.inDim(r).log2;
   int consec = 0;

@@ -99,7 +99,7 @@ def raw_cases():
          "swizzle parameters out of range"),
         ("edges", ["swizzle", "3", "5", "-3", "3622"], 0, "3878\n"),
         ("edges", ["linear", "properties", "{register: [(1)]} -> {dim0: 2}",
-                   "--order", "(4294967295)"], 1, "--order entry 0 is 4294967295"),
+                   "--order", "(4294967295)"], 1, "order entry 0 is 4294967295"),
         ("edges", ["conformance", conformance_file([
             '{"op":"size","args":[18446744073709551615],"expect":-1}'])], 1,
          "does not fit in 64 signed bits"),

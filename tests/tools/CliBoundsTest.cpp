@@ -24,6 +24,7 @@
 #include <sstream>
 
 using lk::cli::testing::CliRun;
+using lk::cli::testing::failsWith;
 using lk::cli::testing::resultOf;
 using lk::cli::testing::runCli;
 
@@ -254,6 +255,17 @@ TEST(CliBounds, ConformanceMalformedCasesAreFailures) {
   std::filesystem::remove(file);
 }
 
+// A directory opens as a stream but fails at the first read: it is named
+// as a failed file (exit 1), not an internal error (exit 3).
+TEST(CliBounds, ConformanceDirectoryIsAFailedFile) {
+  std::string dir = std::filesystem::temp_directory_path().string();
+  CliRun r = runCli({"conformance", dir});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find(dir + " [<file>]: a directory, not a file of cases"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliBounds, ConformanceEmptyFileSaysSo) {
   std::string file = writeTemp("empty.jsonl", "");
   CliRun r = runCli({"conformance", file});
@@ -324,12 +336,17 @@ TEST(CliEdges, OrderEntryOutOfRange) {
     CliRun r = runCli({"linear", "properties", l, "--order", o});
     EXPECT_EQ(r.status, 1) << o;
     std::string first = o.substr(1, o.find(',') - 1);
-    EXPECT_NE(r.err.find("--order entry 0 is " + first +
+    EXPECT_NE(r.err.find("order entry 0 is " + first +
                          "; expected an out-dim index in [0, 2)"),
               std::string::npos)
         << r.err;
   }
   EXPECT_EQ(runCli({"linear", "properties", l, "--order", "(1,0)"}).status, 0);
+  // Not a permutation: an error at --order, not "contiguous elements: n/a".
+  EXPECT_TRUE(failsWith({"linear", "properties", l, "--order", "(0,0)"},
+                        {"order names out-dim 0 twice", "--order"}));
+  EXPECT_TRUE(failsWith({"linear", "properties", l, "--order", "(0)"},
+                        {"order has 1 entries; the layout has 2 out-dims"}));
 }
 
 // 2^64 - 1 in a conformance line is not an int64: a failure naming it, in

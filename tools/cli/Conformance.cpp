@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -251,9 +252,12 @@ ConformanceResult runConformance(const std::vector<std::string> &files,
     }
   };
   for (const std::string &file : files) {
+    std::error_code code; // a directory opens, but fails at the first read
+    const bool dir = std::filesystem::is_directory(file, code);
     std::ifstream in(file);
-    if (!in) {
-      fail(file, "<file>", "cannot open the file");
+    if (!in || dir) {
+      fail(file, "<file>",
+           dir ? "a directory, not a file of cases" : "cannot open the file");
       continue;
     }
     std::string line;

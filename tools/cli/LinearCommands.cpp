@@ -270,18 +270,9 @@ std::string maskText(uint64_t mask) {
 Expected<Reply> runLinearProperties(const Invocation &inv) {
   LK_TRY(LinearLayout l, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> orderLeaves, inv.leavesOption("order"));
-  std::vector<unsigned> order;
-  for (size_t i = 0; i < orderLeaves.size(); ++i) {
-    int64_t v = orderLeaves[i];
-    // Checked before the narrowing to unsigned, so no value wraps.
-    if (v < 0 || v >= l.numOutDims())
-      return Diagnostic::error("--order entry " + std::to_string(i) + " is " +
-                               std::to_string(v) +
-                               "; expected an out-dim index "
-                               "in [0, " +
-                               std::to_string(l.numOutDims()) + ")");
-    order.push_back(unsigned(v));
-  }
+  Expected<std::vector<unsigned>> order = outDimOrder(l, orderLeaves);
+  if (!order)
+    return inv.inOption(std::move(order).error(), "order");
   Reply r;
   r.json = JsonValue::object();
   auto flag = [&](const char *name, bool v) {
@@ -292,7 +283,7 @@ Expected<Reply> runLinearProperties(const Invocation &inv) {
   flag("memory", isMemory(l));
   flag("injective", l.isInjective());
   flag("surjective", l.isSurjective());
-  auto contiguous = contiguousElements(l, order);
+  auto contiguous = contiguousElements(l, *order);
   if (contiguous) {
     r.text +=
         "contiguous elements per thread: " + std::to_string(*contiguous) + "\n";

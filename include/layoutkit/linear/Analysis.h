@@ -52,6 +52,14 @@ bool isDistributed(const LinearLayout &l);
 /// Memory family: invertible, every column with 1 or 2 bits set.
 bool isMemory(const LinearLayout &l);
 
+/// `order` (out-dim indices, fastest first) checked as a memory order of
+/// `l`: every out-dim index once (or no index: row-major). Fails naming
+/// the entry: "order entry 1 is 5; expected an out-dim index in [0, 2)",
+/// "order names out-dim 0 twice", "order has 1 entries; the layout has 2
+/// out-dims". Example: outDimOrder(l, {1, 0}) -> {1, 0}.
+Expected<std::vector<unsigned>> outDimOrder(const LinearLayout &l,
+                                            std::span<const int64_t> order);
+
 /// The number of contiguous elements each thread holds, in the memory order
 /// `order` of the logical dims (fastest first; empty = row-major, the last
 /// dim fastest): the largest 2^k such that the first k register bases are
