@@ -145,6 +145,13 @@ std::string registryNameOfTtgir(std::string_view e) {
       return "f8e4m3";
   if (e == "f8E5M2" || e == "f8E5M2FNUZ")
     return "f8e5m2";
+  // The sub-byte and scale types of Triton's block-scaled dots.
+  for (auto [ttgir, ours] : {std::pair{"f4E2M1FN", "f4e2m1"},
+                             {"f6E2M3FN", "f6e2m3"},
+                             {"f6E3M2FN", "f6e3m2"},
+                             {"f8E8M0FNU", "ue8m0"}})
+    if (e == ttgir)
+      return ours;
   for (std::string_view same :
        {"f16", "bf16", "f32", "f64", "tf32", "i8", "i16", "i32", "i64"})
     if (e == same)
@@ -183,9 +190,25 @@ Status checkMemdesc(const linear::TtgirLayout &t) {
   return Ok{};
 }
 
+/// A TTGIR type's element type: one registryNameOfTtgir names, else an
+/// error with a caret at it (an empty one too: "tensor<8x16x, #..>").
+Status checkTtgirElement(const linear::TtgirLayout &t, std::string_view text) {
+  if (!t.shape || !registryNameOfTtgir(t.elem).empty())
+    return Ok{};
+  return Diagnostic::at(
+      t.elem.empty() ? "expected the element type after the dims, e.g. "
+                       "128x64xf16"
+                     : "unknown element type '" + t.elem +
+                           "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
+                           "f8E4M3FN, f8E5M2, f4E2M1FN, f6E2M3FN, f6E3M2FN, "
+                           "f8E8M0FNU, i1 to i64, !tt.ptr<..>)",
+      text, t.elemAt, std::max<size_t>(1, t.elem.size()));
+}
+
 /// TTGIR text over the shape of its type or of the options (see Layout.h).
 Expected<AnyLayout> readTtgir(std::string_view text, const ParseOptions &o) {
   LK_TRY(linear::TtgirLayout t, linear::parseTtgir(text));
+  LK_CHECK(checkTtgirElement(t, text));
   LK_CHECK(checkMemdesc(t));
   bool typed = t.shape.has_value();
   std::vector<int64_t> shape = typed ? *t.shape : std::vector<int64_t>();
@@ -353,15 +376,11 @@ elementTypeOf(std::string_view text) {
   if (s != Syntax::TtgirText)
     return std::optional<cute::ElementType>();
   Expected<linear::TtgirLayout> t = linear::parseTtgir(text);
-  if (!t || t->elem.empty())
+  if (!t || !t->shape)
     return std::optional<cute::ElementType>();
-  std::string name = registryNameOfTtgir(t->elem);
-  if (name.empty())
-    return Diagnostic::at("unknown element type '" + t->elem +
-                              "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
-                              "f8E4M3FN, f8E5M2, i1 to i64, !tt.ptr<..>)",
-                          text, t->elemAt, t->elem.size());
-  LK_TRY(cute::ElementType e, cute::lookupElementType(name));
+  LK_CHECK(checkTtgirElement(*t, text));
+  LK_TRY(cute::ElementType e,
+         cute::lookupElementType(registryNameOfTtgir(t->elem)));
   return std::optional<cute::ElementType>(std::move(e));
 }
 

@@ -59,7 +59,7 @@ std::vector<OutDim> quotientOutDims(const LinearLayout &A,
 
 Expected<LinearLayout> divideLeft(const LinearLayout &A,
                                   const LinearLayout &B) {
-  LK_CHECK(checkDivisorFits("divideLeft", A, B));
+  LK_CHECK(checkDivisorFits("divide_left", A, B));
   std::vector<OutDim> outs = quotientOutDims(A, B);
   std::vector<InDimBases> ins;
   for (int i = 0; i < A.numInDims(); ++i) {
@@ -74,7 +74,7 @@ Expected<LinearLayout> divideLeft(const LinearLayout &A,
         if (b < nb) {
           if (a != B.basis(d.id, b, o))
             return Diagnostic::error(
-                "divideLeft: basis " + std::to_string(b) + " of '" +
+                "divide_left: basis " + std::to_string(b) + " of '" +
                 name(d.id) + "' differs from the divisor's on '" + name(o) +
                 "' (" + std::to_string(a) + " vs " +
                 std::to_string(B.basis(d.id, b, o)) + ")");
@@ -82,7 +82,7 @@ Expected<LinearLayout> divideLeft(const LinearLayout &A,
           int low = B.outDimLog2(o);
           if (a & ((int64_t(1) << low) - 1))
             return Diagnostic::error(
-                "divideLeft: basis " + std::to_string(b) + " of '" +
+                "divide_left: basis " + std::to_string(b) + " of '" +
                 name(d.id) + "' has a value " + std::to_string(a) + " on '" +
                 name(o) + "' that is not a multiple of the divisor's size " +
                 std::to_string(int64_t(1) << low));
@@ -100,7 +100,7 @@ Expected<LinearLayout> divideLeft(const LinearLayout &A,
 
 Expected<LinearLayout> divideRight(const LinearLayout &A,
                                    const LinearLayout &C) {
-  LK_CHECK(checkDivisorFits("divideRight", A, C));
+  LK_CHECK(checkDivisorFits("divide_right", A, C));
   std::vector<OutDim> outs = quotientOutDims(A, C);
   std::vector<InDimBases> ins;
   for (int i = 0; i < A.numInDims(); ++i) {
@@ -117,15 +117,15 @@ Expected<LinearLayout> divideRight(const LinearLayout &A,
           int64_t want = C.basis(d.id, b - nb, o)
                          << int(__builtin_ctzll(uint64_t(outs[k].size)));
           if (a != want)
-            return Diagnostic::error("divideRight: basis " + std::to_string(b) +
-                                     " of '" + name(d.id) +
+            return Diagnostic::error("divide_right: basis " +
+                                     std::to_string(b) + " of '" + name(d.id) +
                                      "' differs from the divisor's on '" +
                                      name(o) + "' (" + std::to_string(a) +
                                      " vs " + std::to_string(want) + ")");
         } else {
           if (a >= outs[k].size)
             return Diagnostic::error(
-                "divideRight: basis " + std::to_string(b) + " of '" +
+                "divide_right: basis " + std::to_string(b) + " of '" +
                 name(d.id) + "' reaches the divisor's part of '" + name(o) +
                 "' (value " + std::to_string(a) + ")");
           v[k] = a;
@@ -167,7 +167,7 @@ Expected<PermutedQuotient> divideLeftWithPermutation(const LinearLayout &A,
     }
     if (!found)
       return Diagnostic::error(
-          "divideLeft: basis " + std::to_string(b) + " of '" + name(dim) +
+          "divide_left: basis " + std::to_string(b) + " of '" + name(dim) +
           "' of the divisor is not a basis of the dividend");
   }
   for (int j = 0; j < na; ++j)

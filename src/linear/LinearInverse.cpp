@@ -82,7 +82,7 @@ Expected<LinearLayout> LinearLayout::invert() const {
 Expected<LinearLayout>
 LinearLayout::invertAndCompose(const LinearLayout &outer) const {
   if (nOut_ != outer.nOut_)
-    return Diagnostic::error("invertAndCompose: the layouts have different "
+    return Diagnostic::error("invert_and_compose: the layouts have different "
                              "output dims (" +
                              std::to_string(nOut_) + " and " +
                              std::to_string(outer.nOut_) + ")");
@@ -93,7 +93,7 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
   for (int k = 0; k < nOut_; ++k) {
     int p = outer.outDimIndex(out_[k].id);
     if (p < 0)
-      return Diagnostic::error("invertAndCompose: output dim '" +
+      return Diagnostic::error("invert_and_compose: output dim '" +
                                name(out_[k].id) +
                                "' is missing in the outer layout");
     int w = std::min<int>(out_[k].log2, outer.out_[p].log2);
@@ -146,7 +146,7 @@ LinearLayout::invertAndCompose(const LinearLayout &outer) const {
       uint64_t c = cols_[j], tags = 0;
       if ((c & over) || !e.solve(rp(c), tags)) {
         result =
-            Diagnostic::error("invertAndCompose: basis " + std::to_string(b) +
+            Diagnostic::error("invert_and_compose: basis " + std::to_string(b) +
                               " of input dim '" + name(in_[i].id) +
                               "' maps outside the image of the outer layout, "
                               "so no C with this(x) = outer(C(x)) exists");

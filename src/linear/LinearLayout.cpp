@@ -176,7 +176,7 @@ Expected<LinearLayout> LinearLayout::identity1D(int64_t size, DimId in,
                                                 DimId out) {
   int k = log2Exact(size);
   if (k < 0 || k > kMaxBits)
-    return Diagnostic::error("identity1D: size " + std::to_string(size) +
+    return Diagnostic::error("identity_1d: size " + std::to_string(size) +
                              " is not a power of two");
   LinearLayout l;
   uint64_t cols[64];
@@ -191,7 +191,7 @@ Expected<LinearLayout> LinearLayout::zeros1D(int64_t size, DimId in,
                                              DimId out) {
   int k = log2Exact(size);
   if (k < 0 || k > kMaxBits)
-    return Diagnostic::error("zeros1D: size " + std::to_string(size) +
+    return Diagnostic::error("zeros_1d: size " + std::to_string(size) +
                              " is not a power of two");
   LinearLayout l;
   LK_CHECK(l.appendIn(in, k, nullptr));

@@ -152,18 +152,18 @@ LinearLayout::reshapeIns(std::span<const OutDim> dims) const {
   for (const OutDim &d : dims) {
     int k = log2Exact(d.size);
     if (k < 0)
-      return Diagnostic::error("reshapeIns: size " + std::to_string(d.size) +
+      return Diagnostic::error("reshape_ins: size " + std::to_string(d.size) +
                                " of '" + name(d.dim) +
                                "' is not a power of two");
     if (j + k > inBits_)
-      return Diagnostic::error("reshapeIns: the new dims are larger than the "
+      return Diagnostic::error("reshape_ins: the new dims are larger than the "
                                "input (2^" +
                                std::to_string(inBits_) + ")");
     LK_CHECK(r.appendIn(d.dim, k, cols_ + j));
     j += k;
   }
   if (j != inBits_)
-    return Diagnostic::error("reshapeIns: the new dims are smaller than the "
+    return Diagnostic::error("reshape_ins: the new dims are smaller than the "
                              "input (2^" +
                              std::to_string(inBits_) + ")");
   return r;
@@ -175,13 +175,13 @@ LinearLayout::reshapeOuts(std::span<const OutDim> dims) const {
   for (const OutDim &d : dims) {
     int k = log2Exact(d.size);
     if (k < 0)
-      return Diagnostic::error("reshapeOuts: size " + std::to_string(d.size) +
+      return Diagnostic::error("reshape_outs: size " + std::to_string(d.size) +
                                " of '" + name(d.dim) +
                                "' is not a power of two");
     LK_CHECK(r.appendOut(d.dim, k));
   }
   if (r.outBits_ != outBits_)
-    return Diagnostic::error("reshapeOuts: the new dims have size 2^" +
+    return Diagnostic::error("reshape_outs: the new dims have size 2^" +
                              std::to_string(r.outBits_) +
                              ", the output has 2^" + std::to_string(outBits_));
   for (int i = 0; i < nIn_; ++i)
@@ -222,7 +222,7 @@ LinearLayout LinearLayout::squeeze() const {
 Expected<LinearLayout> LinearLayout::concatIns(const LinearLayout &o) const {
   if (nOut_ != o.nOut_ || !std::equal(out_, out_ + nOut_, o.out_))
     return Diagnostic::error(
-        "concatIns: the layouts have different output dims");
+        "concat_ins: the layouts have different output dims");
   LinearLayout r = *this;
   for (int i = 0; i < o.nIn_; ++i)
     LK_CHECK(r.appendIn(o.in_[i].id, o.in_[i].log2, o.cols_ + o.in_[i].shift));
@@ -232,7 +232,7 @@ Expected<LinearLayout> LinearLayout::concatIns(const LinearLayout &o) const {
 Expected<LinearLayout> LinearLayout::concatOuts(const LinearLayout &o) const {
   if (nIn_ != o.nIn_ || !std::equal(in_, in_ + nIn_, o.in_))
     return Diagnostic::error(
-        "concatOuts: the layouts have different input dims");
+        "concat_outs: the layouts have different input dims");
   LinearLayout r = *this;
   for (int k = 0; k < o.nOut_; ++k)
     LK_CHECK(r.appendOut(o.out_[k].id, o.out_[k].log2));

@@ -321,10 +321,12 @@ Expected<LinearLayout> nvidiaMmaToLL(const Encoding &e,
                                "tensor's rank")
           .about("instrShape");
   } else if (e.versionMajor == 3) {
-    if (e.instrShape.size() < 2 || rank != 2)
-      return Diagnostic::error("nvidia_mma v3: instrShape is [m, n, k] and "
-                               "the tensor must be 2-D")
-          .about("instrShape");
+    if (e.instrShape.size() != 3 || rank != 2)
+      return Diagnostic::error("nvidia_mma v3: instrShape is [m, n, k] (got " +
+                               std::to_string(e.instrShape.size()) +
+                               " values) and the tensor must be 2-D (got " +
+                               std::to_string(rank) + " dims)")
+          .about(e.instrShape.size() != 3 ? "instrShape" : "shape");
     tile = {e.instrShape[0], e.instrShape[1]};
   } else {
     return Diagnostic::error("nvidia_mma: versionMajor must be 2 or 3 (got " +

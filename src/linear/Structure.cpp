@@ -32,14 +32,14 @@ Expected<LinearLayout> strided1D(int64_t size, int64_t stride, DimId in,
                                  DimId out) {
   int k = log2Exact(size), s = log2Exact(stride);
   if (k < 0)
-    return Diagnostic::error("strided1D: size " + std::to_string(size) +
+    return Diagnostic::error("strided_1d: size " + std::to_string(size) +
                              " is not a power of two");
   if (s < 0)
-    return Diagnostic::error("strided1D: stride " + std::to_string(stride) +
+    return Diagnostic::error("strided_1d: stride " + std::to_string(stride) +
                              " is not a power of two (L(x) = stride * x is "
                              "linear over F2 only then)");
   if (k + s > 62)
-    return Diagnostic::error("strided1D: size * stride = 2^" +
+    return Diagnostic::error("strided_1d: size * stride = 2^" +
                              std::to_string(k + s) + " exceeds 2^62");
   LinearLayout l;
   uint64_t cols[64];
@@ -54,10 +54,10 @@ Expected<LinearLayout> zeros1D(int64_t size, DimId in, DimId out,
                                int64_t outSize) {
   int k = log2Exact(size), o = log2Exact(outSize);
   if (k < 0)
-    return Diagnostic::error("zeros1D: size " + std::to_string(size) +
+    return Diagnostic::error("zeros_1d: size " + std::to_string(size) +
                              " is not a power of two");
   if (o < 0)
-    return Diagnostic::error("zeros1D: out size " + std::to_string(outSize) +
+    return Diagnostic::error("zeros_1d: out size " + std::to_string(outSize) +
                              " is not a power of two");
   LinearLayout l;
   LK_CHECK(l.appendOut(out, o));

@@ -226,6 +226,17 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   EXPECT_EQ(nameOf("tensor<8x"), "none");
   EXPECT_EQ(nameOf(typed("f7")).rfind("error: unknown element type 'f7'", 0),
             0u);
+  EXPECT_EQ(nameOf(typed("f4E2M1FN")), "f4e2m1/4");
+  EXPECT_EQ(nameOf(typed("f8E8M0FNU")), "ue8m0/8");
+  // parseLayout refuses the same names, an empty one too, at the name.
+  Expected<AnyLayout> bogus = parseLayout(typed("bogus"));
+  ASSERT_FALSE(bogus);
+  EXPECT_EQ(bogus.error().message.rfind("unknown element type 'bogus'", 0), 0u);
+  EXPECT_EQ(bogus.error().range->begin.column, 13u);
+  Expected<AnyLayout> empty = parseLayout(typed(""));
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().message,
+            "expected the element type after the dims, e.g. 128x64xf16");
   // The 1 MiB bound of parseLayout holds here too, before any reading.
   std::string big = typed("f16") + std::string(kMaxLayoutTextBytes, ' ');
   EXPECT_EQ(nameOf(big).rfind("error: layout text of", 0), 0u) << nameOf(big);

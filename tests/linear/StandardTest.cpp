@@ -263,6 +263,20 @@ TEST(Standard, LdmatrixAndStmatrix) {
   LinearLayout sw = ok(stmatrixLayout(mma, s2, 128));
   EXPECT_TRUE(sw.isInjective());
   EXPECT_FALSE(stmatrixLayout(mma, s2, 48));
+  // v3's instrShape is [m, n, k]: two or four values are refused.
+  for (std::vector<unsigned> bad :
+       {std::vector<unsigned>{16, 64}, std::vector<unsigned>{16, 64, 16, 4}}) {
+    mma.instrShape = bad;
+    Expected<LinearLayout> l = toLinearLayout(mma, s2);
+    ASSERT_FALSE(l);
+    EXPECT_EQ(l.error().message.rfind("nvidia_mma v3: instrShape is [m, n, k] "
+                                      "(got " +
+                                          std::to_string(bad.size()) +
+                                          " values)",
+                                      0),
+              0u)
+        << l.error().message;
+  }
 }
 
 TEST(Standard, ShmemForRegToReg) {

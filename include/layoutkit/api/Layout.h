@@ -170,6 +170,8 @@ Expected<AnyLayout> parseLayout(std::string_view text,
 /// The element type a layout's text names, without reading the layout: a
 /// Triton TTGIR type's (f16, bf16, f32, f64, tf32, i8..i64 as themselves;
 /// f8E4M3FN, f8E4M3FNUZ, f8E4M3B11FNUZ -> f8e4m3, f8E5M2(FNUZ) -> f8e5m2;
+/// f4E2M1FN, f6E2M3FN, f6E3M2FN -> f4e2m1, f6e2m3, f6e3m2; f8E8M0FNU ->
+/// ue8m0;
 /// i1 -> i8, the byte Triton stores a boolean in; !tt.ptr<..> -> i64, a
 /// 64-bit address), or a layout attribute's `elem=`. nullopt for text that
 /// names none (a bare attribute, cute or tile text) or does not parse
