@@ -189,34 +189,48 @@ lk::tileas::normalLayout(const lk::cute::LayoutAttribute &a) {
 //===----------------------------------------------------------------------===//
 
 /// Parses one `key = value` entry of an encoding into the matching field.
+/// `seen` holds a bit per field read so far: a field given twice is refused
+/// at its key, and an atom name that names no atom at the name.
 static ParseResult parseEncodingEntry(AsmParser &p, LayoutAttr &layout,
                                       std::string &atom,
-                                      std::optional<int64_t> &opIdx) {
+                                      std::optional<int64_t> &opIdx,
+                                      unsigned &seen) {
   SMLoc keyLoc = p.getCurrentLocation();
   StringRef key;
   if (p.parseKeyword(&key) || p.parseEqual())
     return failure();
+  static constexpr StringLiteral kFields[] = {"layout", "atom", "opIdx"};
+  const auto *field = llvm::find(kFields, key);
+  if (field == std::end(kFields))
+    return p.emitError(keyLoc, "unknown encoding field '")
+           << key << "' (expected layout, atom or opIdx)";
+  const unsigned bit = 1u << (field - std::begin(kFields));
+  if (seen & bit)
+    return p.emitError(keyLoc, "encoding field '") << key << "' is given twice";
+  seen |= bit;
+  SMLoc valueLoc = p.getCurrentLocation();
   if (key == "layout") {
     Attribute attr;
-    SMLoc attrLoc = p.getCurrentLocation();
     if (p.parseAttribute(attr))
       return failure();
     layout = dyn_cast<LayoutAttr>(attr);
     if (!layout)
-      return p.emitError(attrLoc, "expected a #tileas.layout<...> attribute");
+      return p.emitError(valueLoc, "expected a #tileas.layout<...> attribute");
     return success();
   }
-  if (key == "atom")
-    return p.parseString(&atom);
-  if (key == "opIdx") {
-    int64_t v = 0;
-    if (p.parseInteger(v))
+  if (key == "atom") {
+    if (p.parseString(&atom))
       return failure();
-    opIdx = v;
+    lk::Expected<const lk::hw::Atom *> found = lk::hw::findAtom(atom);
+    if (!found)
+      return p.emitError(valueLoc, found.error().message);
     return success();
   }
-  return p.emitError(keyLoc, "unknown encoding field '")
-         << key << "' (expected layout, atom or opIdx)";
+  int64_t v = 0;
+  if (p.parseInteger(v))
+    return failure();
+  opIdx = v;
+  return success();
 }
 
 Attribute EncodingAttr::parse(AsmParser &p, Type) {
@@ -246,8 +260,9 @@ Attribute EncodingAttr::parse(AsmParser &p, Type) {
   LayoutAttr layout;
   std::string atom;
   std::optional<int64_t> opIdx;
+  unsigned seen = 0;
   while (succeeded(p.parseOptionalComma()))
-    if (parseEncodingEntry(p, layout, atom, opIdx))
+    if (parseEncodingEntry(p, layout, atom, opIdx, seen))
       return {};
   if (p.parseGreater())
     return {};

@@ -250,6 +250,23 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, a
 
 // -----
 
+// An empty name is no atom either (the error is at the name).
+// expected-error @+1 {{unknown atom ''}}
+func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, atom = "">>)
+
+// -----
+
+// A field is given once: the second is refused, not the last kept.
+// expected-error @+1 {{encoding field 'opIdx' is given twice}}
+func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, opIdx = 0, opIdx = 1>>)
+
+// -----
+
+// expected-error @+1 {{encoding field 'atom' is given twice}}
+func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, atom = "ldmatrix.x4.b16", atom = "ldmatrix.x2.b16">>)
+
+// -----
+
 // expected-error @+1 {{unknown memory kind 'shmem' (expected register, smem, tmem or global)}}
 func.func private @f(tensor<16x16xf16, #tileas.encoding<shmem, shared>>)
 
