@@ -178,7 +178,11 @@ Status checkMemdesc(const linear::TtgirLayout &t) {
                              " and the memdesc's element type " + t.elem +
                              " (" + std::to_string(elem->bits) +
                              " bits) disagree");
-  if (shape.size() > 1 && !linear::toLinearLayout(t.encoding, shape) &&
+  // Buffers lead where a tensor dim cannot (not a power of two) or a 2-D
+  // tile has a dim before it; a 2-D type's own fault is reported as is.
+  const bool buffers = shape.size() > 2 ||
+                       (shape.size() == 2 && (shape[0] & (shape[0] - 1)) != 0);
+  if (buffers && !linear::toLinearLayout(t.encoding, shape) &&
       linear::toLinearLayout(t.encoding,
                              std::span<const int64_t>(shape).subspan(1))) {
     std::string one = joinIntegers(std::span(shape).subspan(1), "x");

@@ -353,19 +353,45 @@ private:
     LK_CHECK(lx_.expect(',', "after the element type (the type needs a "
                              "layout: 'tensor<128x64xf16, #blocked>')"));
     LK_TRY(std::shared_ptr<const Encoding> e, attr(0));
-    while (memdesc && lx_.consumeIf(',')) {
-      // `#smem`, `mutable`, an allocation shape: skipped.
-      size_t q = here();
-      while (q < text_.size() && text_[q] != ',' && text_[q] != '>')
-        ++q;
-      lx_.reset(q);
-    }
+    LK_CHECK(memdescFields(memdesc));
     LK_CHECK(lx_.expect('>', "to close the type"));
     r.encoding = *e;
     r.shape = std::move(shape);
     r.memdesc = memdesc;
     r.elemAt = elemAt;
     r.elem = std::string(text_.substr(elemAt, elemEnd - elemAt));
+    return Ok{};
+  }
+
+  /// A memdesc's fields after its layout, each at most once and read
+  /// only to be checked: its memory space (`#smem`, `#ttg.shared_memory`:
+  /// a name after '#'), `mutable`, an allocation shape (`3x128x64`).
+  Status memdescFields(bool memdesc) {
+    bool space = false, isMutable = false, alloc = false;
+    while (memdesc && lx_.consumeIf(',')) {
+      const size_t at = here();
+      bool *seen = nullptr;
+      if (lx_.consumeIf('#')) { // a dialect attribute's name may hold '.'
+        seen = &space;
+        do
+          LK_CHECK(lx_.readWord("a memory space name"));
+        while (lx_.consumeIf('.'));
+      } else if (lx_.consumeIf("mutable")) {
+        seen = &isMutable;
+      } else if (std::isdigit(static_cast<unsigned char>(lx_.peek()))) {
+        seen = &alloc;
+        do
+          LK_CHECK(lx_.readInt("an allocation dim"));
+        while (lx_.consumeIf('x'));
+      } else {
+        return lx_.expected("a memdesc field: a memory space '#smem', "
+                            "'mutable' or an allocation shape '3x128x64'");
+      }
+      if (*seen)
+        return lx_.error("this memdesc field is given twice", at,
+                         lx_.pos() - at);
+      *seen = true;
+    }
     return Ok{};
   }
 

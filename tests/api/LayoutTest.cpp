@@ -194,6 +194,16 @@ TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
                 0),
             0u)
       << three.error().message;
+  // A 2-D type whose leading dim can be a tensor dim is one tile: its own
+  // fault (too small for a 128-byte swizzle) is reported, not buffers.
+  Expected<AnyLayout> small = parseLayout(
+      "!ttg.memdesc<8x32xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+      "transposed = false, elementBitWidth = 16}>, #smem>");
+  ASSERT_FALSE(small.hasValue());
+  EXPECT_EQ(small.error().message.find("buffers"), std::string::npos)
+      << small.error().message;
+  EXPECT_NE(small.error().message.find("[8, 64]"), std::string::npos)
+      << small.error().message;
   // One buffer reads; a tensor's dim of 3 is refused at the dim.
   EXPECT_TRUE(parseLayout("!ttg.memdesc<128x32xf16, " + shared + ", #smem>")
                   .hasValue());

@@ -163,6 +163,17 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
   EXPECT_EQ(*s.shape, (std::vector<int64_t>{64, 64}));
   EXPECT_EQ(s.encoding.vec, 8);
   EXPECT_EQ(s.encoding.maxPhase, 8);
+  // The fields after the layout: a memory space, mutable and an allocation
+  // shape, each once; anything else is refused at it.
+  const std::string head = "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec "
+                           "= 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>";
+  EXPECT_TRUE(parseTtgir(head + ", #ttg.shared_memory, mutable, 3x64x64>"));
+  for (const char *bad : {", #smem, garbage_word>", ", mutable, mutable>",
+                          ", #smem, x>", ", #>", ", 2x64, 3x64>"}) {
+    Expected<TtgirLayout> t = parseTtgir(head + bad);
+    ASSERT_FALSE(t) << bad;
+    EXPECT_TRUE(t.error().range.has_value()) << bad;
+  }
   TtgirLayout n = read("#ttg.nvmma_shared<{swizzlingByteWidth = 128, "
                        "transposed = false, elementBitWidth = 16}>");
   Encoding nv;
