@@ -85,11 +85,16 @@ void initErrors(py::module_ &m) {
     } catch (const py::cast_error &e) {
       std::string what = e.what();
       const std::string prefix = "Unable to cast Python instance of type ";
-      if (what.rfind(prefix, 0) == 0)
-        what = "expected a value of C++ type " +
-               what.substr(what.find(" to C++ type ") + 13) + ", got " +
-               what.substr(prefix.size(),
-                           what.find(" to C++ type ") - prefix.size());
+      const size_t to = what.find(" to C++ type ");
+      if (what.rfind(prefix, 0) == 0 && to != std::string::npos) {
+        // Named in Python's terms: "expected a list of str, got <class 'str'>"
+        const std::string cpp = what.substr(to + 13);
+        const bool str = cpp.find("basic_string") != std::string::npos;
+        what = std::string("expected ") +
+               (cpp.rfind("'std::vector<", 0) == 0 ? "a list of " : "a ") +
+               (str ? "str" : "value of C++ type " + cpp) + ", got " +
+               what.substr(prefix.size(), to - prefix.size());
+      }
       PyErr_SetString(PyExc_TypeError, what.c_str());
     }
   });

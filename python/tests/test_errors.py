@@ -248,6 +248,11 @@ def test_list_arguments_read_like_shapes():
          TypeError, "bases['register'][0]: expected a list of ints, got 1"),
         (lambda: lk.LinearLayout.from_bases({"register": [[1]]}, ["dim0"], [2**64]),
          OverflowError, "out_dim_sizes[0]: "),
+        # pybind11's own conversions are named in Python's terms too.
+        (lambda: lk.LinearLayout.from_bases({1: [[1]]}, ["dim0"]),
+         TypeError, "expected a str, got <class 'int'>"),
+        (lambda: lk.LinearLayout.from_bases({"lane": [[1]]}, "dim0"),
+         TypeError, "expected a list of str, got <class 'str'>"),
     ]
     for i, (call, error, text) in enumerate(cases):
         with pytest.raises(error) as ei:
