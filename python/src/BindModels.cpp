@@ -663,7 +663,7 @@ linear::Encoding encodingOf(const py::dict &d, const std::string &path,
   if (depth > 8)
     raise(Diagnostic::error("layout parents nest deeper than 8"));
   if (!d.contains("kind") || !py::isinstance<py::str>(d["kind"]))
-    raise(Diagnostic::error("expected a layout object with a 'kind'"));
+    raise(Diagnostic::error("expected a layout object with a 'kind' string"));
   std::string name = d["kind"].cast<std::string>();
   std::optional<linear::EncodingKind> kind = linear::encodingKindFromName(name);
   if (!kind)

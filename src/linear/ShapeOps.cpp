@@ -49,9 +49,15 @@ Status checkPermutation(std::span<const unsigned> order, size_t rank) {
         "trans: order has " + std::to_string(order.size()) +
         " entries; the tensor has rank " + std::to_string(rank));
   std::vector<bool> seen(rank, false);
-  for (unsigned o : order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    const unsigned o = order[i];
     if (o >= rank || seen[o])
-      return Diagnostic::error("trans: order is not a permutation");
+      return Diagnostic::error(
+          "trans: order entry " + std::to_string(i) + " is " +
+          std::to_string(o) +
+          (o >= rank ? "; the tensor has rank " + std::to_string(rank)
+                     : ", named before; order is a permutation of 0.." +
+                           std::to_string(rank - 1)));
     seen[o] = true;
   }
   return Ok{};

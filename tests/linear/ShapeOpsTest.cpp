@@ -79,6 +79,13 @@ TEST(ShapeOps, TransposeExample) {
   unsigned order[] = {1, 0};
   EXPECT_EQ(ok(transForward(src, order)).str(),
             "{register: [(1,0)], lane: [(2,0), (0,1)]} -> {dim0: 4, dim1: 2}");
+  // An order that is no permutation is named at its entry.
+  unsigned twice[] = {0, 0}, past[] = {0, 2};
+  EXPECT_EQ(transForward(src, twice).error().message,
+            "trans: order entry 1 is 0, named before; order is a permutation "
+            "of 0..1");
+  EXPECT_EQ(transForward(src, past).error().message,
+            "trans: order entry 1 is 2; the tensor has rank 2");
 }
 
 TEST(ShapeOps, TransForwardAndBackward) {
