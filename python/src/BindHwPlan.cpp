@@ -120,8 +120,8 @@ Example:
       },
       py::arg("arch") = py::none(), py::arg("instruction") = "",
       py::arg("operand") = "",
-      "The atom catalog, filtered by arch ('sm_80', ...), instruction and "
-      "operand");
+      "The atom catalog: those that run on arch ('sm_80', ...), of an "
+      "instruction (a prefix at a '.') and operand (A, B, C or frag)");
   m.def(
       "find_atom",
       [](const std::string &name) { return unwrap(hw::findAtom(name)); },

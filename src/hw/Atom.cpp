@@ -75,6 +75,7 @@ const Catalog &catalog() {
       a.cuteExtents = std::move(r.cuteExtents);
       a.logicalOrder = std::move(r.logicalOrder);
       a.coordNames = std::move(r.coordNames);
+      a.minCapability = r.minCapability;
       cat.byName.emplace(a.name, cat.atoms.size());
       cat.atoms.push_back(std::move(a));
     }
@@ -292,7 +293,8 @@ Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
   std::vector<const Atom *> out;
   for (const Atom &a : atoms()) {
     const bool wgmma = a.instruction.rfind("wgmma.", 0) == 0;
-    if (f.arch && !(a.arch == *f.arch || (a.arch < *f.arch && !wgmma)))
+    if (f.arch && (!(a.arch == *f.arch || (a.arch < *f.arch && !wgmma)) ||
+                   machine(*f.arch).computeCapability < a.minCapability))
       continue;
     if (!f.instruction.empty()) {
       const std::string &in = a.instruction;

@@ -125,6 +125,9 @@ void addMma(std::vector<AtomRow> &rows) {
                       {16, 8},
                       {0, 1},
                       kRowCol});
+      if (!note.empty()) // sm_89+: fp8 A, B and C
+        for (size_t k = rows.size() - 3; k < rows.size(); ++k)
+          rows[k].minCapability = 89;
     }
   }
   // m8n8k4 (§2.5): each quad pair p = (l>>2)&3 computes its own 8x8x4

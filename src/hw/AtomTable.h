@@ -34,6 +34,9 @@ struct AtomRow {
   std::vector<int64_t> cuteExtents;
   std::vector<int> logicalOrder;
   std::vector<std::string> coordNames;
+  /// The least compute capability that runs it where its arch's is too
+  /// low (89: fp8 mma.sync); 0 otherwise.
+  int64_t minCapability = 0;
 };
 
 /// Every row of the catalog, in catalog order.

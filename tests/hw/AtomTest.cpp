@@ -198,6 +198,10 @@ TEST(AtomCatalog, FindAndList) {
   EXPECT_EQ(listAtoms({Arch::Sm100, "ldmatrix", ""})->size(), 6u + 8u);
   EXPECT_EQ(listAtoms({Arch::Sm100, "stmatrix", ""})->size(), 6u + 3u);
   EXPECT_EQ(listAtoms({Arch::Sm90, "mma.m16n8k16", "B"})->size(), 4u);
+  // fp8 mma.sync needs sm_89: not sm_80's, but sm_90's (e4m3, e5m2 x A, B,
+  // C); the other m16n8k32 types (s8, u8) run on sm_80.
+  EXPECT_EQ(listAtoms({Arch::Sm80, "mma.m16n8k32", ""})->size(), 6u);
+  EXPECT_EQ(listAtoms({Arch::Sm90, "mma.m16n8k32", ""})->size(), 12u);
   // wgmma is sm_90a's alone: not on sm_80, nor on sm_100.
   EXPECT_TRUE(listAtoms({Arch::Sm80, "wgmma", ""})->empty());
   EXPECT_TRUE(listAtoms({Arch::Sm100, "wgmma", ""})->empty());

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 using lk::cli::testing::CliRun;
+using lk::cli::testing::failsWith;
 using lk::cli::testing::resultOf;
 using lk::cli::testing::runCli;
 
@@ -160,6 +161,37 @@ TEST(CliHw, AgreementVerdictAndExitStatus) {
             std::string::npos);
   CliRun none = runCli({"hw", "agree", "(8,8):(8,1)", "--mn", "8", "--k", "8"});
   EXPECT_EQ(none.status, 1);
+  // A umma descriptor is read on sm_100: the default arch without --arch,
+  // refused with another.
+  const std::vector<std::string> umma = {"hw",
+                                         "agree",
+                                         "Sw<3,3,3> o (64,64):(64,1)",
+                                         "--mn",
+                                         "64",
+                                         "--k",
+                                         "64",
+                                         "--dtype",
+                                         "bf16",
+                                         "--descriptor",
+                                         "0x4000404000010000",
+                                         "--kind",
+                                         "umma"};
+  CliRun onSm100 = runCli(umma);
+  EXPECT_EQ(onSm100.status, 0) << onSm100.err;
+  std::vector<std::string> onSm90 = umma;
+  onSm90.insert(onSm90.end(), {"--arch", "sm_90"});
+  EXPECT_TRUE(failsWith(
+      onSm90, {"a umma descriptor is read on sm_100 only; the arch is sm_90"}));
+}
+
+// Options that would be ignored are refused: a tile option of decode
+// without the tile, an operand no atom has.
+TEST(CliHw, IgnoredOptionsAreRefused) {
+  EXPECT_TRUE(failsWith(
+      {"hw", "decode", "wgmma", "0x4000004000010000", "--dtype", "bf16"},
+      {"give the tile with --mn N --k K"}));
+  EXPECT_TRUE(
+      failsWith({"hw", "atoms", "--operand", "D"}, {"unknown operand 'D'"}));
 }
 
 } // namespace

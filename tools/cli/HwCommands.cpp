@@ -172,8 +172,7 @@ Expected<Reply> runHwAgree(const Invocation &inv) {
 Expected<Reply> runHwAtoms(const Invocation &inv) {
   AtomFilter f;
   if (std::optional<std::string> a = inv.option("arch")) {
-    LK_TRY(Arch arch, parseArch(*a));
-    f.arch = arch;
+    LK_TRY(f.arch, parseArch(*a));
   }
   f.instruction = inv.option("instruction").value_or("");
   f.operand = inv.option("operand").value_or("");
@@ -265,7 +264,7 @@ std::vector<CommandSpec> hwCommands() {
   const std::string group = "Hardware";
   const OptionSpec dtype{"dtype", "TYPE",
                          "element type, e.g. f16 (default), bf16, f32, f8e4m3"};
-  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 or sm_100"};
+  const OptionSpec arch{"arch", "ARCH", "sm_80, sm_90 (default) or sm_100"};
   const OptionSpec major{"major",
                          "K|MN",
                          "the operand's major-ness (default K)",
@@ -284,7 +283,7 @@ std::vector<CommandSpec> hwCommands() {
        {"layoutkit hw atoms --instruction mma.m16n8k16",
         "layoutkit hw atoms --arch sm_100 --instruction tcgen05.ld"},
        {},
-       {arch,
+       {{"arch", "ARCH", "only the atoms that run on sm_80, sm_90 or sm_100"},
         {"instruction", "NAME",
          "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld"},
         {"operand", "OP", "A, B, C or frag"}},
@@ -395,7 +394,7 @@ std::vector<CommandSpec> hwCommands() {
          "(64,64):(64,1)'",
          Arity::One}},
        {dtype,
-        arch,
+        {"arch", "ARCH", "sm_80, sm_90 or sm_100 (default: --kind's)"},
         major,
         mn,
         k,

@@ -110,6 +110,9 @@ struct Atom {
   bool unverified = false;
   /// A line of caveats (e.g. "sm_89+"), possibly empty.
   std::string note;
+  /// The least compute capability that runs it where `arch`'s is too low
+  /// (89: fp8 mma.sync, listed as sm_80); 0 otherwise.
+  int64_t minCapability = 0;
 
   /// Threads taking part: 32 (a warp) or 128 (a warpgroup).
   int64_t threads = 32;
@@ -166,7 +169,8 @@ Expected<const Atom *> findAtom(std::string_view name);
 struct AtomFilter {
   /// The atoms that run on it: an atom from its first architecture on
   /// (mma.sync and ldmatrix of sm_80 run on sm_90 and sm_100, stmatrix of
-  /// sm_90 on sm_100), but wgmma only on sm_90 (sm_90a's).
+  /// sm_90 on sm_100), but wgmma only on sm_90 (sm_90a's), and none below
+  /// its minCapability (fp8 mma.sync is not sm_80's).
   std::optional<Arch> arch;
   /// Matches an instruction equal to it or starting with it and a '.':
   /// "mma" matches "mma.m16n8k16", "tcgen05" matches "tcgen05.ld".
