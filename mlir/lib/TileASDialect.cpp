@@ -222,8 +222,12 @@ static ParseResult parseEncodingEntry(AsmParser &p, LayoutAttr &layout,
     if (p.parseString(&atom))
       return failure();
     lk::Expected<const lk::hw::Atom *> found = lk::hw::findAtom(atom);
-    if (!found)
-      return p.emitError(valueLoc, found.error().message);
+    if (!found) { // at the name, with findAtom's note of the name families
+      InFlightDiagnostic err = p.emitError(valueLoc, found.error().message);
+      for (const std::string &note : found.error().notes)
+        err.attachNote() << note;
+      return err;
+    }
     return success();
   }
   int64_t v = 0;

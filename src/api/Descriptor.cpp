@@ -151,11 +151,14 @@ Expected<hw::TmaDataType> tmaDataTypeOf(std::string_view elementType,
       return hw::parseTmaDataType(tma);
   if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
     return hw::parseTmaDataType("uint" + std::to_string(bits));
-  return Diagnostic::error("tile TMA: element type '" +
-                           std::string(elementType) + "' has " +
-                           std::to_string(bits) +
-                           " bits; name its packed TMA data type "
-                           "(16u4_align8b, 16u4_align16b or 16u6_align16b)");
+  const std::string has =
+      "tile TMA: element type '" + std::string(elementType) + "' has " +
+      std::to_string(bits) + (bits == 1 ? " bit; " : " bits; ");
+  if (bits != 4 && bits != 6)
+    return Diagnostic::error(has + "TMA has no data type of that width");
+  return Diagnostic::error(has + "TMA moves it only as a packed data type "
+                                 "(16u4_align8b, 16u4_align16b, "
+                                 "16u6_align16b), not chosen from it");
 }
 
 } // namespace

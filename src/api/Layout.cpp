@@ -133,25 +133,32 @@ Expected<AnyLayout> readStandard(std::string_view text, const ParseOptions &o) {
   return AnyLayout{Syntax::StandardParams, std::move(*l), std::nullopt};
 }
 
+/// Triton's TTGIR spellings of registry types, where they differ: the f8
+/// variants, the sub-byte and scale types of block-scaled dots, and i1
+/// (the byte Triton stores a boolean in).
+constexpr std::pair<std::string_view, std::string_view> kTtgirSpellings[] = {
+    {"f8E4M3FN", "f8e4m3"},      {"f8E4M3FNUZ", "f8e4m3"},
+    {"f8E4M3B11FNUZ", "f8e4m3"}, {"f8E5M2", "f8e5m2"},
+    {"f8E5M2FNUZ", "f8e5m2"},    {"f4E2M1FN", "f4e2m1"},
+    {"f6E2M3FN", "f6e2m3"},      {"f6E3M2FN", "f6e3m2"},
+    {"f8E8M0FNU", "ue8m0"},      {"i1", "i8"}};
+
+/// The TTGIR spellings of kTtgirSpellings, comma separated.
+std::string ttgirSpellings() {
+  std::string r;
+  for (auto [ttgir, ours] : kTtgirSpellings)
+    r += (r.empty() ? "" : ", ") + std::string(ttgir);
+  return r;
+}
+
 /// The registry name of a TTGIR element type (see elementTypeOf); empty
 /// when it has none.
 std::string registryNameOfTtgir(std::string_view e) {
   if (e.rfind("!tt.ptr<", 0) == 0)
     return "i64";
-  if (e == "i1")
-    return "i8";
-  for (std::string_view f8 : {"f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ"})
-    if (e == f8)
-      return "f8e4m3";
-  if (e == "f8E5M2" || e == "f8E5M2FNUZ")
-    return "f8e5m2";
-  // The sub-byte and scale types of Triton's block-scaled dots.
-  for (auto [ttgir, ours] : {std::pair{"f4E2M1FN", "f4e2m1"},
-                             {"f6E2M3FN", "f6e2m3"},
-                             {"f6E3M2FN", "f6e3m2"},
-                             {"f8E8M0FNU", "ue8m0"}})
+  for (auto [ttgir, ours] : kTtgirSpellings)
     if (e == ttgir)
-      return ours;
+      return std::string(ours);
   for (std::string_view same :
        {"f16", "bf16", "f32", "f64", "tf32", "i8", "i16", "i32", "i64"})
     if (e == same)
@@ -178,9 +185,14 @@ Status checkMemdesc(const linear::TtgirLayout &t) {
                              " and the memdesc's element type " + t.elem +
                              " (" + std::to_string(elem->bits) +
                              " bits) disagree");
-  // Buffers lead where a tensor dim cannot (not a power of two) or a 2-D
-  // tile has a dim before it; a 2-D type's own fault is reported as is.
-  const bool buffers = shape.size() > 2 ||
+  // Buffers lead where the encoding's fields fix a rank one less than the
+  // type's (a swizzled_shared order, a CTA order), where a tensor dim
+  // cannot (not a power of two), or before a 2-D tile; otherwise (an
+  // nvmma_shared 8x32) the type's own fault is reported as is.
+  const size_t rank = !t.encoding.order.empty()
+                          ? t.encoding.order.size()
+                          : t.encoding.cta.ctaOrder.size();
+  const bool buffers = rank + 1 == shape.size() || shape.size() > 2 ||
                        (shape.size() == 2 && (shape[0] & (shape[0] - 1)) != 0);
   if (buffers && !linear::toLinearLayout(t.encoding, shape) &&
       linear::toLinearLayout(t.encoding,
@@ -204,8 +216,8 @@ Status checkTtgirElement(const linear::TtgirLayout &t, std::string_view text) {
                        "128x64xf16"
                      : "unknown element type '" + t.elem +
                            "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
-                           "f8E4M3FN, f8E5M2, f4E2M1FN, f6E2M3FN, f6E3M2FN, "
-                           "f8E8M0FNU, i1 to i64, !tt.ptr<..>)",
+                           "i8 to i64, " +
+                           ttgirSpellings() + ", !tt.ptr<..>)",
       text, t.elemAt, std::max<size_t>(1, t.elem.size()));
 }
 
@@ -394,9 +406,8 @@ Expected<cute::ElementType> elementTypeNamed(std::string_view name) {
     return e;
   if (std::string ttgir = registryNameOfTtgir(name); !ttgir.empty())
     return cute::lookupElementType(ttgir);
-  return std::move(e).error().note(
-      "also read: Triton's f8E4M3FN, f8E4M3FNUZ, f8E4M3B11FNUZ, f8E5M2, "
-      "f8E5M2FNUZ and i1 (a byte)");
+  return std::move(e).error().note("also read: Triton's " + ttgirSpellings() +
+                                   " (i1 as a byte)");
 }
 
 Expected<std::vector<int64_t>> parseShapeLeaves(std::string_view text) {

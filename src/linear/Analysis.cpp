@@ -77,7 +77,8 @@ Expected<std::vector<unsigned>> outDimOrder(const LinearLayout &l,
   }
   if (!r.empty() && r.size() != size_t(n))
     return Diagnostic::error("order has " + std::to_string(r.size()) +
-                             " entries; the layout has " + std::to_string(n) +
+                             (r.size() == 1 ? " entry" : " entries") +
+                             "; the layout has " + std::to_string(n) +
                              " out-dims");
   return r;
 }

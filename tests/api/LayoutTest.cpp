@@ -194,6 +194,13 @@ TEST(ApiParseLayout, AMultiBufferedMemdescAsksForOneBuffer) {
                 0),
             0u)
       << three.error().message;
+  // Two buffers of a 1-D layout (its order has one entry): named too.
+  Expected<AnyLayout> two = parseLayout(
+      "!ttg.memdesc<2x128xf32, #ttg.swizzled_shared<{vec = 1, perPhase = 1, "
+      "maxPhase = 1, order = [0]}>, #smem, mutable>");
+  ASSERT_FALSE(two.hasValue());
+  EXPECT_EQ(two.error().message.rfind("a memdesc of 2 buffers of 128: ", 0), 0u)
+      << two.error().message;
   // A 2-D type whose leading dim can be a tensor dim is one tile: its own
   // fault (too small for a 128-byte swizzle) is reported, not buffers.
   Expected<AnyLayout> small = parseLayout(

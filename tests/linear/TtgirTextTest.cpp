@@ -168,12 +168,20 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
   const std::string head = "!ttg.memdesc<64x64xf16, #ttg.swizzled_shared<{vec "
                            "= 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>";
   EXPECT_TRUE(parseTtgir(head + ", #ttg.shared_memory, mutable, 3x64x64>"));
-  for (const char *bad : {", #smem, garbage_word>", ", mutable, mutable>",
-                          ", #smem, x>", ", #>", ", 2x64, 3x64>"}) {
-    Expected<TtgirLayout> t = parseTtgir(head + bad);
-    ASSERT_FALSE(t) << bad;
-    EXPECT_TRUE(t.error().range.has_value()) << bad;
-  }
+  // Each refused at the field: the message and the column of its start.
+  const size_t field = head.size() + 3; // past ", " (columns count from 1)
+  EXPECT_EQ(parseTtgir(head + ", #smem, garbage_word>").error().message,
+            "expected a memdesc field: a memory space '#smem', 'mutable' or "
+            "an allocation shape '3x128x64' but found 'g'");
+  Expected<TtgirLayout> twice = parseTtgir(head + ", mutable, mutable>");
+  EXPECT_EQ(twice.error().message, "this memdesc field is given twice");
+  EXPECT_EQ(twice.error().range->begin.column, field + 9);
+  EXPECT_EQ(parseTtgir(head + ", 2x64, 3x64>").error().message,
+            "this memdesc field is given twice");
+  EXPECT_EQ(parseTtgir(head + ", #>")
+                .error()
+                .message.rfind("expected a memory space name", 0),
+            0u);
   TtgirLayout n = read("#ttg.nvmma_shared<{swizzlingByteWidth = 128, "
                        "transposed = false, elementBitWidth = 16}>");
   Encoding nv;

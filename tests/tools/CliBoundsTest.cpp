@@ -346,7 +346,7 @@ TEST(CliEdges, OrderEntryOutOfRange) {
   EXPECT_TRUE(failsWith({"linear", "properties", l, "--order", "(0,0)"},
                         {"order names out-dim 0 twice", "--order"}));
   EXPECT_TRUE(failsWith({"linear", "properties", l, "--order", "(0)"},
-                        {"order has 1 entries; the layout has 2 out-dims"}));
+                        {"order has 1 entry; the layout has 2 out-dims"}));
 }
 
 // 2^64 - 1 in a conformance line is not an int64: a failure naming it, in

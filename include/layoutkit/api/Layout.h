@@ -182,8 +182,9 @@ Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
 
 /// The element type called `name` where a front end takes one (--dtype,
 /// Python's dtype=): a registry name (f16, f8e4m3, ...) or the TTGIR
-/// spelling of one that elementTypeOf reads (f8E4M3FN -> f8e4m3, i1 -> i8).
-/// Fails as the registry's lookup, with a note of the TTGIR spellings.
+/// spelling of one that elementTypeOf reads (f8E4M3FN -> f8e4m3,
+/// f4E2M1FN -> f4e2m1, i1 -> i8, ...). Fails as the registry's lookup, with
+/// a note listing every TTGIR spelling read.
 Expected<cute::ElementType> elementTypeNamed(std::string_view name);
 
 /// The leaves of a shape written as an IntTuple, e.g. "(8,(2,4))" ->

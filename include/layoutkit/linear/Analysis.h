@@ -55,7 +55,7 @@ bool isMemory(const LinearLayout &l);
 /// `order` (out-dim indices, fastest first) checked as a memory order of
 /// `l`: every out-dim index once (or no index: row-major). Fails naming
 /// the entry: "order entry 1 is 5; expected an out-dim index in [0, 2)",
-/// "order names out-dim 0 twice", "order has 1 entries; the layout has 2
+/// "order names out-dim 0 twice", "order has 1 entry; the layout has 2
 /// out-dims". Example: outDimOrder(l, {1, 0}) -> {1, 0}.
 Expected<std::vector<unsigned>> outDimOrder(const LinearLayout &l,
                                             std::span<const int64_t> order);

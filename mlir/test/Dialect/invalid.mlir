@@ -245,13 +245,15 @@ func.func private @f(tensor<16x16xf16, #tileas.encoding<register, linear, layout
 
 // -----
 
-// expected-error @+1 {{unknown atom 'ldmatrix.x8.b16'}}
+// expected-error @+2 {{unknown atom 'ldmatrix.x8.b16'}}
+// expected-note @+1 {{atoms are named mma.<shape>}}
 func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, atom = "ldmatrix.x8.b16">>)
 
 // -----
 
 // An empty name is no atom either (the error is at the name).
-// expected-error @+1 {{unknown atom ''}}
+// expected-error @+2 {{unknown atom ''}}
+// expected-note @+1 {{atoms are named mma.<shape>}}
 func.func private @f(tensor<16x16xf16, #tileas.encoding<register, dot_operand, atom = "">>)
 
 // -----
