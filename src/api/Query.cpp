@@ -8,6 +8,7 @@
 
 #include "layoutkit/api/Layout.h"
 #include "layoutkit/core/Checked.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/cute/Algebra.h"
 #include "layoutkit/hw/LaneWarp.h"
@@ -795,12 +796,13 @@ analyseAccess(const tile::SwizzledTileLayout &distributed,
   const tile::TileLayout &d = distributed.tile();
   LK_TRY(a.vectorBytes, hw::vectorBytes(d, memory, dtypeBits));
   a.accessBytes = accessBytes.value_or(a.vectorBytes);
-  // Both memories take the same widths: checked once, before either names
-  // its own (global_access would otherwise fail on the shared model).
-  if (a.accessBytes < 1 || a.accessBytes > 16 ||
-      (a.accessBytes & (a.accessBytes - 1)) != 0) // a power of two
-    return Diagnostic::error("access width " + std::to_string(a.accessBytes) +
-                             " B is not supported (allowed: 1, 2, 4, 8, 16)");
+  // Both memories take the machine's widths: checked once, before either
+  // names its own (global_access would otherwise fail on the shared model).
+  const auto &widths = hw::machine(arch).gmem.accessWidths;
+  if (std::find(widths.begin(), widths.end(), a.accessBytes) == widths.end())
+    return Diagnostic::error(
+        "access width " + std::to_string(a.accessBytes) +
+        " B is not supported (allowed: " + joinIntegers(widths, ", ") + ")");
   hw::WarpAccess w{d, memory, dtypeBits, a.accessBytes};
   LK_TRY(a.shared, hw::sharedAccess(w, arch));
   LK_TRY(a.global, hw::globalAccess(w, arch));

@@ -76,6 +76,7 @@ const Catalog &catalog() {
       a.logicalOrder = std::move(r.logicalOrder);
       a.coordNames = std::move(r.coordNames);
       a.minCapability = r.minCapability;
+      a.lastArch = r.lastArch;
       cat.byName.emplace(a.name, cat.atoms.size());
       cat.atoms.push_back(std::move(a));
     }
@@ -284,6 +285,11 @@ Expected<const Atom *> findAtom(std::string_view name) {
   return &c.atoms[it->second];
 }
 
+bool Atom::runsOn(Arch a) const {
+  return arch <= a && (!lastArch || a <= *lastArch) &&
+         machine(a).computeCapability >= minCapability;
+}
+
 Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
   if (!f.operand.empty() && f.operand != "A" && f.operand != "B" &&
       f.operand != "C" && f.operand != "frag")
@@ -292,9 +298,7 @@ Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
         "': expected A, B, C (the accumulator, C and D) or frag");
   std::vector<const Atom *> out;
   for (const Atom &a : atoms()) {
-    const bool wgmma = a.instruction.rfind("wgmma.", 0) == 0;
-    if (f.arch && (!(a.arch == *f.arch || (a.arch < *f.arch && !wgmma)) ||
-                   machine(*f.arch).computeCapability < a.minCapability))
+    if (f.arch && !a.runsOn(*f.arch))
       continue;
     if (!f.instruction.empty()) {
       const std::string &in = a.instruction;

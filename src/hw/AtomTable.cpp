@@ -322,6 +322,7 @@ void addWgmma(std::vector<AtomRow> &rows) {
            {64, n},
            {0, 1},
            kRowCol});
+      rows.end()[-1].lastArch = rows.end()[-2].lastArch = Arch::Sm90;
     }
   }
 }

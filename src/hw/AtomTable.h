@@ -15,6 +15,7 @@
 #include "layoutkit/hw/Machine.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct AtomRow {
   /// The least compute capability that runs it where its arch's is too
   /// low (89: fp8 mma.sync); 0 otherwise.
   int64_t minCapability = 0;
+  /// The last architecture that runs it, where a later one does not
+  /// (sm_90: wgmma is sm_90a's); none otherwise.
+  std::optional<Arch> lastArch = std::nullopt;
 };
 
 /// Every row of the catalog, in catalog order.

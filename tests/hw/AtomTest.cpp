@@ -205,6 +205,12 @@ TEST(AtomCatalog, FindAndList) {
   // wgmma is sm_90a's alone: not on sm_80, nor on sm_100.
   EXPECT_TRUE(listAtoms({Arch::Sm80, "wgmma", ""})->empty());
   EXPECT_TRUE(listAtoms({Arch::Sm100, "wgmma", ""})->empty());
+  // The rule itself, on one atom of each kind.
+  EXPECT_TRUE((*findAtom("mma.m16n8k16.f16.A"))->runsOn(Arch::Sm90));
+  EXPECT_FALSE((*findAtom("wgmma.m64n64k16.f16.C"))->runsOn(Arch::Sm100));
+  EXPECT_TRUE((*findAtom("wgmma.m64n64k16.f16.C"))->runsOn(Arch::Sm90));
+  EXPECT_FALSE((*findAtom("mma.m16n8k32.e4m3.A"))->runsOn(Arch::Sm80));
+  EXPECT_TRUE((*findAtom("mma.m16n8k32.e4m3.A"))->runsOn(Arch::Sm90));
   EXPECT_EQ(listAtoms({std::nullopt, "", "D"}).error().message,
             "unknown operand 'D': expected A, B, C (the accumulator, C and "
             "D) or frag");

@@ -113,6 +113,15 @@ struct Atom {
   /// The least compute capability that runs it where `arch`'s is too low
   /// (89: fp8 mma.sync, listed as sm_80); 0 otherwise.
   int64_t minCapability = 0;
+  /// The last architecture that runs it, where a later one does not
+  /// (sm_90: wgmma is sm_90a's); none otherwise.
+  std::optional<Arch> lastArch = std::nullopt;
+
+  /// Whether `arch` runs it: from its first architecture on, up to
+  /// lastArch, at least minCapability. Example: mma.m16n8k16.f16.A runs
+  /// on sm_90; wgmma.m64n64k16.f16.C not on sm_100; mma.m16n8k32.e4m3.A
+  /// not on sm_80.
+  bool runsOn(Arch arch) const;
 
   /// Threads taking part: 32 (a warp) or 128 (a warpgroup).
   int64_t threads = 32;
@@ -167,10 +176,9 @@ Expected<const Atom *> findAtom(std::string_view name);
 
 /// Filters for listAtoms; empty / absent fields match everything.
 struct AtomFilter {
-  /// The atoms that run on it: an atom from its first architecture on
-  /// (mma.sync and ldmatrix of sm_80 run on sm_90 and sm_100, stmatrix of
-  /// sm_90 on sm_100), but wgmma only on sm_90 (sm_90a's), and none below
-  /// its minCapability (fp8 mma.sync is not sm_80's).
+  /// The atoms that run on it (Atom::runsOn): mma.sync and ldmatrix of
+  /// sm_80 run on sm_90 and sm_100, stmatrix of sm_90 on sm_100, wgmma only
+  /// on sm_90, fp8 mma.sync not on sm_80.
   std::optional<Arch> arch;
   /// Matches an instruction equal to it or starting with it and a '.':
   /// "mma" matches "mma.m16n8k16", "tcgen05" matches "tcgen05.ld".
