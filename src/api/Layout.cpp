@@ -151,10 +151,15 @@ std::string ttgirSpellings() {
   return r;
 }
 
+/// Whether `e` is Triton's pointer type `!tt.ptr<T>` or
+/// `!tt.ptr<T, addressSpace>`: T an element type registryNameOfTtgir
+/// names (a pointer too), the address space decimal digits.
+bool isTtgirPointer(std::string_view e);
+
 /// The registry name of a TTGIR element type (see elementTypeOf); empty
 /// when it has none.
 std::string registryNameOfTtgir(std::string_view e) {
-  if (e.rfind("!tt.ptr<", 0) == 0)
+  if (isTtgirPointer(e))
     return "i64";
   for (auto [ttgir, ours] : kTtgirSpellings)
     if (e == ttgir)
@@ -164,6 +169,28 @@ std::string registryNameOfTtgir(std::string_view e) {
     if (e == same)
       return std::string(same);
   return {};
+}
+
+/// `s` without its leading and trailing blanks.
+std::string_view withoutBlanks(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == s.npos ? std::string_view() : s.substr(b, e - b + 1);
+}
+
+bool isTtgirPointer(std::string_view e) {
+  constexpr std::string_view open = "!tt.ptr<";
+  if (e.size() < open.size() + 2 || e.substr(0, open.size()) != open ||
+      e.back() != '>')
+    return false;
+  std::string_view inner = e.substr(open.size(), e.size() - open.size() - 1);
+  if (size_t comma = inner.rfind(',');
+      comma != std::string_view::npos && inner.find('>', comma) == inner.npos) {
+    std::string_view space = withoutBlanks(inner.substr(comma + 1));
+    if (space.empty() || space.find_first_not_of("0123456789") != space.npos)
+      return false;
+    inner = inner.substr(0, comma);
+  }
+  return !registryNameOfTtgir(withoutBlanks(inner)).empty();
 }
 
 /// A typed memdesc's faults found before its layout is built: an

@@ -15,6 +15,7 @@
 
 #include "layoutkit/linear/TtgirText.h"
 
+#include "layoutkit/core/Join.h"
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/linear/EncodingFields.h"
 
@@ -352,8 +353,17 @@ private:
     lx_.reset(p);
     LK_CHECK(lx_.expect(',', "after the element type (the type needs a "
                              "layout: 'tensor<128x64xf16, #blocked>')"));
+    const size_t attrAt = here();
     LK_TRY(std::shared_ptr<const Encoding> e, attr(0));
-    LK_CHECK(memdescFields(memdesc));
+    if (memdesc && e->kind != EncodingKind::SwizzledShared &&
+        e->kind != EncodingKind::NvmmaShared)
+      return lx_.error(
+          "a memdesc's layout is a shared one (#ttg.swizzled_shared, "
+          "#ttg.nvmma_shared); #ttg." +
+              std::string(encodingKindName(e->kind)) +
+              " places a tensor in registers: write 'tensor<...>'",
+          attrAt, lx_.pos() - attrAt);
+    LK_CHECK(memdescFields(memdesc, shape));
     LK_CHECK(lx_.expect('>', "to close the type"));
     r.encoding = *e;
     r.shape = std::move(shape);
@@ -364,25 +374,21 @@ private:
   }
 
   /// A memdesc's fields after its layout, each at most once and read
-  /// only to be checked: its memory space (`#smem`, `#ttg.shared_memory`:
-  /// a name after '#'), `mutable`, an allocation shape (`3x128x64`).
-  Status memdescFields(bool memdesc) {
+  /// only to be checked: its memory space (memorySpace), `mutable`, an
+  /// allocation shape (allocShape).
+  Status memdescFields(bool memdesc, const std::vector<int64_t> &shape) {
     bool space = false, isMutable = false, alloc = false;
     while (memdesc && lx_.consumeIf(',')) {
       const size_t at = here();
       bool *seen = nullptr;
-      if (lx_.consumeIf('#')) { // a dialect attribute's name may hold '.'
+      if (lx_.peek() == '#') {
         seen = &space;
-        do
-          LK_CHECK(lx_.readWord("a memory space name"));
-        while (lx_.consumeIf('.'));
+        LK_CHECK(memorySpace());
       } else if (lx_.consumeIf("mutable")) {
         seen = &isMutable;
       } else if (std::isdigit(static_cast<unsigned char>(lx_.peek()))) {
         seen = &alloc;
-        do
-          LK_CHECK(lx_.readInt("an allocation dim"));
-        while (lx_.consumeIf('x'));
+        LK_CHECK(allocShape(shape));
       } else {
         return lx_.expected("a memdesc field: a memory space '#smem', "
                             "'mutable' or an allocation shape '3x128x64'");
@@ -392,6 +398,68 @@ private:
                          lx_.pos() - at);
       *seen = true;
     }
+    return Ok{};
+  }
+
+  /// A shared layout's memory space: `#ttg.shared_memory`, or an alias of
+  /// it (`#smem`; one the text does not define is taken as such).
+  Status memorySpace() {
+    const size_t at = here();
+    LK_CHECK(lx_.expect('#'));
+    std::string name;
+    do { // a dialect attribute's name holds '.'
+      LK_TRY(std::string word, lx_.readWord("a memory space name"));
+      name += (name.empty() ? "" : ".") + word;
+    } while (lx_.consumeIf('.'));
+    auto it = aliases_.find(name);
+    const bool shared =
+        name == "ttg.shared_memory" || name == "triton_gpu.shared_memory" ||
+        (name.find('.') == name.npos &&
+         (it == aliases_.end() ||
+          it->second.notLayout == "'#ttg.shared_memory'" ||
+          it->second.notLayout == "'#triton_gpu.shared_memory'"));
+    if (!shared)
+      return lx_.error("a shared layout's memory space is "
+                       "'#ttg.shared_memory' (or an alias of it, '#smem'), "
+                       "not '#" +
+                           name + "'" +
+                           (it == aliases_.end()
+                                ? ""
+                                : ", which is " + it->second.notLayout),
+                       at, lx_.pos() - at);
+    return Ok{};
+  }
+
+  /// An allocation shape `3x128x64`: no dim 0, at least the type's rank,
+  /// its last dims at least the type's (the type is a view into it).
+  Status allocShape(const std::vector<int64_t> &shape) {
+    const size_t at = here();
+    std::vector<int64_t> dims;
+    do {
+      size_t p = here(), dimAt = p;
+      int64_t d = 0;
+      for (; p < text_.size() && std::isdigit((unsigned char)text_[p]); ++p)
+        if ((d = d * 10 + (text_[p] - '0')) > (int64_t(1) << 40))
+          return lx_.error("an allocation dim above 2^40", dimAt, p - dimAt);
+      if (p == dimAt || d == 0)
+        return lx_.error("expected an allocation dim (a decimal integer "
+                         "from 1)",
+                         dimAt, std::max<size_t>(1, p - dimAt));
+      lx_.reset(p);
+      if (dims.size() == kMaxTypeDims)
+        return lx_.error("an allocation shape of more than 8 dims", at,
+                         lx_.pos() - at);
+      dims.push_back(d);
+    } while (lx_.consumeIf('x'));
+    bool covers = dims.size() >= shape.size();
+    for (size_t i = 0; covers && i < shape.size(); ++i)
+      covers = shape[i] <= dims[dims.size() - shape.size() + i];
+    if (!covers)
+      return lx_.error("the allocation shape " + joinIntegers(dims, "x") +
+                           " does not hold the type's " +
+                           joinIntegers(shape, "x") +
+                           " (its last dims must be at least the type's)",
+                       at, lx_.pos() - at);
     return Ok{};
   }
 

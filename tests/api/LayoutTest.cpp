@@ -237,6 +237,16 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   // Triton stores a boolean in a byte; a pointer is a 64-bit address.
   EXPECT_EQ(nameOf(typed("i1")), "i8/8");
   EXPECT_EQ(nameOf(typed("!tt.ptr<f16>")), "i64/64");
+  // A pointer in an address space, to a pointer, and blanks inside.
+  EXPECT_EQ(nameOf(typed("!tt.ptr<f16, 1>")), "i64/64");
+  EXPECT_EQ(nameOf(typed("!tt.ptr<!tt.ptr<bf16>>")), "i64/64");
+  EXPECT_EQ(nameOf(typed("!tt.ptr< f8E5M2 >")), "i64/64");
+  // A pointer to what no element type names, an unclosed one, junk after
+  // it and an address space not a number are no pointer types.
+  for (const char *bad : {"!tt.ptr<junk>", "!tt.ptr<>", "!tt.ptr<f16>xyz",
+                          "!tt.ptr<f16, x>", "!tt.ptr<f16,>"})
+    EXPECT_EQ(nameOf(typed(bad)).rfind("error: unknown element type", 0), 0u)
+        << bad << ": " << nameOf(typed(bad));
   // A bare attribute, cute text and unparsable text name none.
   EXPECT_EQ(nameOf(kBlocked14), "none");
   EXPECT_EQ(nameOf("(4,8):(8,1)"), "none");
@@ -266,6 +276,9 @@ TEST(ApiParseLayout, ElementTypeNamedTakesTtgirSpellings) {
   EXPECT_EQ(elementTypeNamed("f8E4M3FN")->name, "f8e4m3");
   EXPECT_EQ(elementTypeNamed("f8E5M2FNUZ")->name, "f8e5m2");
   EXPECT_EQ(elementTypeNamed("i1")->name, "i8");
+  EXPECT_EQ(elementTypeNamed("!tt.ptr<f32>")->name, "i64");
+  EXPECT_FALSE(elementTypeNamed("!tt.ptr<junk>"));
+  EXPECT_FALSE(elementTypeNamed("!tt.ptr<")); // unclosed
   Expected<cute::ElementType> bad = elementTypeNamed("f8E4M3");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "unknown element type 'f8E4M3'");

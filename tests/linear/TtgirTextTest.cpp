@@ -176,8 +176,50 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
   Expected<TtgirLayout> twice = parseTtgir(head + ", mutable, mutable>");
   EXPECT_EQ(twice.error().message, "this memdesc field is given twice");
   EXPECT_EQ(twice.error().range->begin.column, field + 9);
-  EXPECT_EQ(parseTtgir(head + ", 2x64, 3x64>").error().message,
+  EXPECT_EQ(parseTtgir(head + ", 2x64x64, 3x64x64>").error().message,
             "this memdesc field is given twice");
+  // The allocation shape holds the type: its last dims at least the
+  // type's, one or more leading dims counting buffers; no dim is 0.
+  EXPECT_TRUE(parseTtgir(head + ", #smem, 64x128>"));
+  Expected<TtgirLayout> small = parseTtgir(head + ", #smem, 2x32x32>");
+  EXPECT_EQ(small.error().message,
+            "the allocation shape 2x32x32 does not hold the type's 64x64 "
+            "(its last dims must be at least the type's)");
+  EXPECT_EQ(small.error().range->begin.column, field + 7);
+  EXPECT_EQ(small.error().range->end.column, field + 14);
+  EXPECT_EQ(parseTtgir(head + ", 64>")
+                .error()
+                .message.rfind("the allocation shape 64 does not hold", 0),
+            0u); // fewer dims than the type
+  for (const char *zero : {", 0x64x64>", ", 2x0x64>", ", 2x>"})
+    EXPECT_EQ(parseTtgir(head + zero).error().message,
+              "expected an allocation dim (a decimal integer from 1)")
+        << zero;
+  EXPECT_EQ(parseTtgir(head + ", 1x1x1x1x1x1x1x1x64x64>").error().message,
+            "an allocation shape of more than 8 dims");
+  // The memory space of a shared layout: shared memory or an alias of it;
+  // an alias the text does not define is taken as one.
+  const std::string smem = "#smem = #ttg.shared_memory\n";
+  const std::string tmem = "#smem = #ttng.tensor_memory\n";
+  EXPECT_TRUE(parseTtgir(smem + head + ", #smem>"));
+  EXPECT_TRUE(parseTtgir(head + ", #triton_gpu.shared_memory>"));
+  EXPECT_EQ(parseTtgir(head + ", #ttng.tensor_memory>").error().message,
+            "a shared layout's memory space is '#ttg.shared_memory' (or an "
+            "alias of it, '#smem'), not '#ttng.tensor_memory'");
+  EXPECT_EQ(parseTtgir(tmem + head + ", #smem>").error().message,
+            "a shared layout's memory space is '#ttg.shared_memory' (or an "
+            "alias of it, '#smem'), not '#smem', which is "
+            "'#ttng.tensor_memory'");
+  // A register layout is no memdesc's: refused at the attribute.
+  Expected<TtgirLayout> regs =
+      parseTtgir("!ttg.memdesc<8x16xf16, #ttg.blocked<{sizePerThread = [1, "
+                 "1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = "
+                 "[1, 0]}>, #smem>");
+  EXPECT_EQ(regs.error().message,
+            "a memdesc's layout is a shared one (#ttg.swizzled_shared, "
+            "#ttg.nvmma_shared); #ttg.blocked places a tensor in registers: "
+            "write 'tensor<...>'");
+  EXPECT_EQ(regs.error().range->begin.column, 24u);
   EXPECT_EQ(parseTtgir(head + ", #>")
                 .error()
                 .message.rfind("expected a memory space name", 0),

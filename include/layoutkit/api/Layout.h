@@ -172,12 +172,13 @@ Expected<AnyLayout> parseLayout(std::string_view text,
 /// f8E4M3FN, f8E4M3FNUZ, f8E4M3B11FNUZ -> f8e4m3, f8E5M2(FNUZ) -> f8e5m2;
 /// f4E2M1FN, f6E2M3FN, f6E3M2FN -> f4e2m1, f6e2m3, f6e3m2; f8E8M0FNU ->
 /// ue8m0;
-/// i1 -> i8, the byte Triton stores a boolean in; !tt.ptr<..> -> i64, a
-/// 64-bit address), or a layout attribute's `elem=`. nullopt for text that
-/// names none (a bare attribute, cute or tile text) or does not parse
-/// (parseLayout reports that). Fails, at the name, on an element type
-/// outside the list, and on text past kMaxLayoutTextBytes, as parseLayout.
-/// Example: "tensor<64x64xbf16, #blocked>" -> bf16.
+/// i1 -> i8, the byte Triton stores a boolean in; !tt.ptr<T> or
+/// !tt.ptr<T, space>, T one of these, -> i64, a 64-bit address), or a layout
+/// attribute's `elem=`. nullopt for text that names none (a bare attribute,
+/// cute or tile text) or does not parse (parseLayout reports that). Fails, at
+/// the name, on an element type outside the list, and on text past
+/// kMaxLayoutTextBytes, as parseLayout. Example: "tensor<64x64xbf16, #blocked>"
+/// -> bf16.
 Expected<std::optional<cute::ElementType>> elementTypeOf(std::string_view text);
 
 /// The element type called `name` where a front end takes one (--dtype,
