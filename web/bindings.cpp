@@ -402,17 +402,16 @@ std::string presetsJson() {
     auto tl = (*a)->tileLayout();
     if (!tl)
       continue;
-    rows.push_back(
-        Record()
-            .add("name", (*a)->name)
-            .add("group", "hw atom")
-            .add("summary", (*a)->instruction + " operand " + (*a)->operand +
-                                " (" +
-                                std::string(hw::atomArchName((*a)->arch)) + ")")
-            .add("layout", tl->str())
-            .add("shape", Value::ints((*a)->logicalShape()))
-            .add("tv", (*a)->tv.str())
-            .add("tvShape", Value::ints((*a)->cuteExtents)));
+    rows.push_back(Record()
+                       .add("name", (*a)->name)
+                       .add("group", "hw atom")
+                       .add("summary", (*a)->instruction + " operand " +
+                                           (*a)->operand + " (" +
+                                           (*a)->firstArchName() + ")")
+                       .add("layout", tl->str())
+                       .add("shape", Value::ints((*a)->logicalShape()))
+                       .add("tv", (*a)->tv.str())
+                       .add("tvShape", Value::ints((*a)->cuteExtents)));
   }
   return api::toJson(ok().add("presets", rows));
 }

@@ -73,10 +73,7 @@ Example:
     [8, 2]
 )doc")
       .def_readonly("name", &hw::Atom::name)
-      .def_property_readonly("arch",
-                             [](const hw::Atom &a) {
-                               return std::string(hw::atomArchName(a.arch));
-                             })
+      .def_property_readonly("arch", &hw::Atom::firstArchName)
       .def_readonly("instruction", &hw::Atom::instruction)
       .def_readonly("operand", &hw::Atom::operand)
       .def_readonly("threads", &hw::Atom::threads)

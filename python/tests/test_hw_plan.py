@@ -10,6 +10,11 @@ def test_atoms():
     assert a.eval(1, 2) == [8, 2] and a.threads == 32 and a.shape == [16, 16]
     assert a.name in [x.name for x in lk.atoms(arch="sm_80")]
     assert a.linear_layout().get_total_in_dim_size() == 32 * 8
+    # fp8 mma.sync is shown at sm_89, where it first runs: not on sm_80.
+    fp8 = lk.find_atom("mma.m16n8k32.e4m3.A")
+    assert fp8.arch == "sm_89"
+    assert fp8.name not in [x.name for x in lk.atoms(arch="sm_80")]
+    assert fp8.name in [x.name for x in lk.atoms(arch="sm_90")]
 
 
 def test_descriptors():

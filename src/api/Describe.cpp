@@ -320,7 +320,7 @@ Record describe(const tile::Preset &p) {
 Record describe(const hw::Atom &a) {
   return Record()
       .add("name", a.name)
-      .add("arch", hw::atomArchName(a.arch))
+      .add("arch", a.firstArchName())
       .add("instruction", a.instruction)
       .add("operand", a.operand)
       .add("shape", Value::ints(a.logicalShape()))

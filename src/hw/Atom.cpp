@@ -290,6 +290,12 @@ bool Atom::runsOn(Arch a) const {
          machine(a).computeCapability >= minCapability;
 }
 
+std::string Atom::firstArchName() const {
+  if (machine(arch).computeCapability < minCapability)
+    return "sm_" + std::to_string(minCapability);
+  return std::string(atomArchName(arch));
+}
+
 Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
   if (!f.operand.empty() && f.operand != "A" && f.operand != "B" &&
       f.operand != "C" && f.operand != "frag")

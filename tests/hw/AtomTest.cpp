@@ -215,6 +215,11 @@ TEST(AtomCatalog, FindAndList) {
             "unknown operand 'D': expected A, B, C (the accumulator, C and "
             "D) or frag");
   EXPECT_EQ(atomArchName(Arch::Sm100), "sm_100");
+  // The first architecture shown: the capability that runs it where it is
+  // above its arch's (fp8 mma.sync, sm_89), else the arch.
+  EXPECT_EQ((*findAtom("mma.m16n8k32.e4m3.A"))->firstArchName(), "sm_89");
+  EXPECT_EQ((*findAtom("mma.m16n8k32.s8.A"))->firstArchName(), "sm_80");
+  EXPECT_EQ((*findAtom("wgmma.m64n64k16.f16.C"))->firstArchName(), "sm_90");
 }
 
 TEST(AtomCatalog, UnverifiedIsMarked) {

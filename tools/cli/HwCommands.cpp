@@ -183,11 +183,10 @@ Expected<Reply> runHwAtoms(const Invocation &inv) {
     std::string shape;
     for (int64_t e : a->logicalShape())
       shape += (shape.empty() ? "" : "x") + std::to_string(e);
-    r.text += a->name + "  " + std::string(atomArchName(a->arch)) + "  " +
-              a->operand + "  " + shape + "  " + std::to_string(a->threads) +
-              " threads x " + std::to_string(a->values) +
-              " values  (docs/hardware.md §" + a->facts +
-              (a->unverified ? ", UNVERIFIED" : "") + ")\n";
+    r.text += a->name + "  " + a->firstArchName() + "  " + a->operand + "  " +
+              shape + "  " + std::to_string(a->threads) + " threads x " +
+              std::to_string(a->values) + " values  (docs/hardware.md §" +
+              a->facts + (a->unverified ? ", UNVERIFIED" : "") + ")\n";
     r.json.push_back(jsonOf(api::describe(*a)));
   }
   if (r.text.empty())

@@ -94,7 +94,8 @@ struct Atom {
   std::string name;
   /// The first of sm_80 / sm_90 / sm_100 that has the instruction. Notes:
   /// ldmatrix exists from sm_75; fp8 mma.sync (e4m3/e5m2) needs sm_89
-  /// (listed as sm_80 with a note); wgmma is sm_90a only; tcgen05 sm_100a.
+  /// (sm_80 here, with minCapability 89: firstArchName says sm_89); wgmma
+  /// is sm_90a only; tcgen05 sm_100a.
   Arch arch = Arch::Sm80;
   /// The instruction without type, e.g. "mma.m16n8k16", "ldmatrix",
   /// "stmatrix", "wgmma.m64n64k16", "tcgen05.ld", "tcgen05.st".
@@ -122,6 +123,12 @@ struct Atom {
   /// on sm_90; wgmma.m64n64k16.f16.C not on sm_100; mma.m16n8k32.e4m3.A
   /// not on sm_80.
   bool runsOn(Arch arch) const;
+
+  /// The first architecture that runs it, as front ends show it:
+  /// atomArchName(arch), or sm_<minCapability> where arch's capability is
+  /// below minCapability. Example: "sm_80" for mma.m16n8k16.f16.A, "sm_89"
+  /// for mma.m16n8k32.e4m3.A.
+  std::string firstArchName() const;
 
   /// Threads taking part: 32 (a warp) or 128 (a warpgroup).
   int64_t threads = 32;
