@@ -125,7 +125,7 @@ def test_plan_takes_the_element_type_of_tensor_types():
     src = f"tensor<64x16xf32, {BLOCKED_TTGIR}>"
     named = lk.plan(src, src)
     assert named.to_dict() == lk.plan(src, src, "f32").to_dict()
-    with pytest.raises(lk.LayoutError, match="f16 and the tensor type's element type f32"):
+    with pytest.raises(lk.LayoutError, match="f16 and the layout's element type f32"):
         lk.plan(src, src, "f16")
     with pytest.raises(lk.LayoutError, match="source's element type f32 and the destination's bf16"):
         lk.plan(src, f"tensor<64x16xbf16, {BLOCKED_TTGIR}>")

@@ -87,8 +87,7 @@ Record describe(const cute::LayoutAttribute &a) {
     elem = Record().add("name", a.elem->name).add("bits", a.elem->bits);
   return Record()
       .add("text", cute::printLayoutAttribute(a))
-      .add("layout", describeAsWritten(
-                         {a.swizzle.value_or(cute::Swizzle{}), 0, a.layout}))
+      .add("layout", describeAsWritten(a.elementLayout()))
       .add("swizzle", std::move(swizzle))
       .add("elem", std::move(elem));
 }

@@ -292,11 +292,7 @@ Expected<AnyLayout> readTile(std::string_view text) {
 
 Expected<AnyLayout> readAttribute(std::string_view text) {
   LK_TRY(cute::LayoutAttribute a, cute::parseLayoutAttribute(text));
-  cute::ComposedLayout c;
-  c.layout = std::move(a.layout);
-  if (a.swizzle)
-    c.swizzle = *a.swizzle;
-  return AnyLayout{Syntax::Attribute, canonical(std::move(c)),
+  return AnyLayout{Syntax::Attribute, canonical(a.elementLayout()),
                    std::move(a.elem)};
 }
 

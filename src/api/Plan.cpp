@@ -123,8 +123,8 @@ callElementType(const std::optional<cute::ElementType> &given,
   }
   if (given && first && first->name != given->name)
     return Diagnostic::error(option + " " + given->name +
-                             " and the tensor type's element type " +
-                             first->name + " disagree");
+                             " and the layout's element type " + first->name +
+                             " disagree");
   if (given)
     return *given;
   if (first)

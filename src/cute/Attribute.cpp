@@ -10,6 +10,7 @@
 #include "layoutkit/cute/TupleSyntax.h"
 
 #include <array>
+#include <bit>
 
 namespace lk::cute {
 namespace {
@@ -156,6 +157,32 @@ bool isHardwareSwizzle(const Swizzle &s) {
   return false;
 }
 
+Expected<Swizzle> elementSwizzle(const Swizzle &bytes, int64_t bits) {
+  if (bytes.isIdentity())
+    return bytes;
+  if (bits < 1 || (bits & (bits - 1)) != 0)
+    return Diagnostic::error(swizzleText(bytes.B, bytes.M, bytes.S) +
+                             " acts on byte addresses, and an element of " +
+                             std::to_string(bits) +
+                             " bits is no power-of-two part or multiple of "
+                             "a byte");
+  const int k = std::countr_zero(uint64_t(bits)) - 3; // bits = 8 * 2^k
+  if (bytes.M - k < 0)
+    return Diagnostic::error(swizzleText(bytes.B, bytes.M, bytes.S) +
+                             " moves " + std::to_string(int64_t(1) << bytes.M) +
+                             "-byte units, narrower than an element of " +
+                             std::to_string(bits) + " bits");
+  return Swizzle::make(bytes.B, bytes.M - k, bytes.S);
+}
+
+ComposedLayout LayoutAttribute::elementLayout() const {
+  Swizzle s = swizzle.value_or(Swizzle{});
+  if (elem)
+    if (Expected<Swizzle> e = elementSwizzle(s, elem->bits))
+      s = *e; // make() and the parser check it exists
+  return ComposedLayout{s, 0, layout};
+}
+
 Expected<LayoutAttribute>
 parseLayoutAttribute(std::string_view text,
                      const ElementTypeRegistry &registry) {
@@ -195,6 +222,10 @@ parseLayoutAttribute(std::string_view text,
                  a.swizzleSpan.offset, a.swizzleSpan.length)
           .note(supportedNote());
     out.swizzle = sw;
+    if (out.elem)
+      if (Expected<Swizzle> e = elementSwizzle(sw, out.elem->bits); !e)
+        return lx.error(e.error().message, a.elemSpan.offset,
+                        a.elemSpan.length);
   }
   return out;
 }
@@ -235,6 +266,8 @@ LayoutAttribute::make(Layout layout, std::optional<Swizzle> swizzle,
     return Diagnostic::error(swizzleText(swizzle->B, swizzle->M, swizzle->S) +
                              " is not a hardware swizzle")
         .note(supportedNote());
+  if (swizzle && elem)
+    LK_CHECK(elementSwizzle(*swizzle, elem->bits));
   return LayoutAttribute{std::move(layout), swizzle, std::move(elem)};
 }
 

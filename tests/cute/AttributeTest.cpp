@@ -250,6 +250,56 @@ TEST(LayoutAttribute, Make) {
   EXPECT_FALSE(LayoutAttribute::make(Layout::unchecked(T({2, 4}), T({1}))));
 }
 
+// The swizzle acts on byte addresses: over element offsets it moves by
+// log2(bytes per element), and the attribute's layout moves element e as
+// the hardware swizzle moves its byte e * bits / 8.
+TEST(LayoutAttribute, SwizzleActsOnBytes) {
+  const Swizzle sw128{3, 4, 3};
+  EXPECT_EQ(*elementSwizzle(sw128, 8), sw128);
+  EXPECT_EQ(*elementSwizzle(sw128, 16), (Swizzle{3, 3, 3}));
+  EXPECT_EQ(*elementSwizzle(sw128, 32), (Swizzle{3, 2, 3}));
+  EXPECT_EQ(*elementSwizzle(sw128, 64), (Swizzle{3, 1, 3}));
+  EXPECT_EQ(*elementSwizzle(sw128, 4), (Swizzle{3, 5, 3}));
+  EXPECT_EQ(*elementSwizzle(Swizzle{}, 6), Swizzle{}); // the identity
+  EXPECT_EQ(elementSwizzle(sw128, 6).error().message,
+            "swizzle<3,4,3> acts on byte addresses, and an element of 6 bits "
+            "is no power-of-two part or multiple of a byte");
+  EXPECT_EQ(elementSwizzle(sw128, 256).error().message,
+            "swizzle<3,4,3> moves 16-byte units, narrower than an element of "
+            "256 bits");
+  // By definition, on every element of a 128-byte swizzled f16 tile and a
+  // 4-bit one: the byte of element e's image is the swizzled byte of e.
+  for (auto [elem, bits] : {std::pair<const char *, int64_t>{"f16", 16},
+                            {"f32", 32},
+                            {"nvfp4", 4}}) {
+    const std::string text =
+        std::string("<(8,64),(64,1),swizzle<3,4,3>,elem=") + elem + ">";
+    ComposedLayout c = parseLayoutAttribute(text)->elementLayout();
+    for (int64_t i = 0; i < 512; ++i) {
+      const int64_t e = evaluate(c.layout, i);
+      EXPECT_EQ(c.swizzle(e) * bits / 8, sw128(e * bits / 8))
+          << text << " at " << i;
+      if (bits < 8) // two elements a byte: the swizzle keeps the nibble
+        EXPECT_EQ(c.swizzle(e) % 2, e % 2) << text << " at " << i;
+    }
+  }
+  // Without elem the offsets are taken as bytes.
+  EXPECT_EQ(parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>>")
+                ->elementLayout()
+                .swizzle,
+            sw128);
+  // A type the swizzle cannot move is refused, at the elem clause.
+  EXPECT_TRUE(
+      failsAt(parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>,elem=mxf6>"),
+              "swizzle<3,4,3> acts on byte addresses, and an element of 6 "
+              "bits is no power-of-two part or multiple of a byte",
+              36));
+  EXPECT_TRUE(parseLayoutAttribute("<(8,64),(64,1),elem=mxf6>"));
+  EXPECT_FALSE(
+      LayoutAttribute::make(Layout::make(T({8, 64}), T({64, 1})).value(), sw128,
+                            ElementType{"mxf6", 6}));
+}
+
 TEST(LayoutAttribute, RoundTripProperty) {
   Generator g(0xa77e0001);
   std::vector<ElementType> types = ElementTypeRegistry::global().all();

@@ -206,6 +206,10 @@ public:
       a.swizzle = hardwareSwizzles()[size_t(uniform(0, 4))];
     if (chance(50) && !types.empty())
       a.elem = types[size_t(uniform(0, int64_t(types.size()) - 1))];
+    // A swizzle acts on bytes: an element type it cannot move (6 bits, or
+    // wider than its unit) is refused with it (AttributeTest checks that).
+    if (a.swizzle && a.elem && !elementSwizzle(*a.swizzle, a.elem->bits))
+      a.elem.reset();
     return a;
   }
 

@@ -56,12 +56,13 @@ TEST(CliNewCommands, ParseBasisAndAttribute) {
   EXPECT_EQ(a.json()["result"]["swizzle"],
             json::parse(R"({"B":3,"M":4,"S":3})"));
   EXPECT_EQ(a.json()["result"]["elem"]["bits"], 16);
-  // The attribute's layout is the record `show` gives the same function.
-  CliRun shown = runCli({"show", "Sw<3,4,3> o (8,64):(64,1)", "--json"});
+  // The attribute's layout is the record `show` gives the same function:
+  // over f16 offsets the byte swizzle <3,4,3> is Sw<3,3,3> (M - log2 2).
+  CliRun shown = runCli({"show", "Sw<3,3,3> o (8,64):(64,1)", "--json"});
   ASSERT_EQ(shown.status, 0) << shown.err;
   EXPECT_EQ(a.json()["result"]["layout"], shown.json()["result"]["layout"]);
   EXPECT_EQ(a.json()["result"]["layout"]["layout"],
-            "Sw<3,4,3> o (8,64):(64,1)");
+            "Sw<3,3,3> o (8,64):(64,1)");
   // Without the clauses, swizzle and elem are null (not <0,...>, not f16).
   CliRun plain = runCli({"parse", "attribute", "<(8,64),(64,1)>", "--json"});
   ASSERT_EQ(plain.status, 0) << plain.err;

@@ -598,8 +598,8 @@ TEST(PlanCommand, TensorTypesNameTheElementType) {
       << two.err;
   CliRun against = runCli({"plan", type("f32"), type("f32"), "--dtype", "f16"});
   EXPECT_EQ(against.status, 1);
-  EXPECT_TRUE(contains(against.err, "--dtype f16 and the tensor type's "
-                                    "element type f32 disagree"))
+  EXPECT_TRUE(contains(against.err, "--dtype f16 and the layout's element "
+                                    "type f32 disagree"))
       << against.err;
   CliRun banana = runCli({"plan", type("banana"), type("f32")});
   EXPECT_EQ(banana.status, 1);

@@ -26,7 +26,9 @@
 /// then the element type is looked up -- an unknown name is reported before
 /// any other check, even when shape and stride are not congruent or the
 /// swizzle is illegal; then the layout (congruence, positive
-/// shape, size and every offset fit in 64 bits); then the swizzle.
+/// shape, size and every offset fit in 64 bits); then the swizzle, which
+/// acts on byte addresses and so needs an element of 2^k bytes (k may be
+/// negative) no wider than its 2^M-byte unit (elementSwizzle).
 ///
 /// Printing gives the canonical form, without blanks:
 /// `<(128,64),(64,1),swizzle<3,4,3>,elem=nvfp4>`;
@@ -69,6 +71,15 @@ std::span<const Swizzle> hardwareSwizzles();
 /// True when `s` is one of hardwareSwizzles().
 bool isHardwareSwizzle(const Swizzle &s);
 
+/// The swizzle over offsets of `bits`-bit elements that moves them as
+/// `bytes` moves byte addresses: element offset e is byte e * bits / 8, so
+/// for bits = 8 * 2^k it is Sw<B, M - k, S> (k < 0 below a byte).
+/// Fails where bits is not a power of two or M - k < 0 (an element wider
+/// than the swizzle's 2^M-byte unit). The identity stays the identity.
+/// Example: Sw<3,4,3> over f16 (k = 1) is Sw<3,3,3>; over f32 Sw<3,2,3>;
+/// over a 4-bit type Sw<3,5,3>.
+Expected<Swizzle> elementSwizzle(const Swizzle &bytes, int64_t bits);
+
 /// A parsed layout attribute.
 struct LayoutAttribute {
   Layout layout;
@@ -77,6 +88,14 @@ struct LayoutAttribute {
   /// Absent when the text has no elem clause (the element type is then
   /// inherited from the value carrying the layout).
   std::optional<ElementType> elem;
+
+  /// The attribute as a layout of element offsets. Its swizzle, the
+  /// hardware's, acts on byte addresses; with `elem` it becomes
+  /// elementSwizzle(swizzle, elem.bits), which parse and make() check
+  /// exists; without, offsets are taken as bytes.
+  /// Example: <(8,64),(64,1),swizzle<3,4,3>,elem=f16> is
+  /// Sw<3,3,3> o (8,64):(64,1); without elem=f16, Sw<3,4,3> o (8,64):(64,1).
+  ComposedLayout elementLayout() const;
 
   /// Checks what the grammar requires of a parsed attribute: non-empty
   /// tuples, non-negative plain-integer strides, a hardware swizzle, and an
