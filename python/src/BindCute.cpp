@@ -235,9 +235,11 @@ public:
 private:
   /// Reads a sequence other than a tuple, list or text (a numpy array, a
   /// range) as a tuple of its items; false when `o` is none (a 0-d array
-  /// has no length: it is read as an int).
+  /// has no length: it is read as an int) or a layout (whose modes are
+  /// layouts, never ints).
   bool readSequence(PyObject *o) {
-    if (!PySequence_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o))
+    if (!PySequence_Check(o) || PyBytes_Check(o) || PyByteArray_Check(o) ||
+        py::isinstance<Layout>(o) || py::isinstance<ComposedLayout>(o))
       return false;
     Py_ssize_t n = PySequence_Size(o);
     if (n < 0) {
@@ -723,10 +725,12 @@ py::object callLayout(const Layout &l, const py::args &args) {
 /// when none are given).
 int64_t crd2idxAny(py::object crd, py::object shape, py::object stride) {
   IntTuple c = toIntTuple(crd, "coord", /*noneAsZero=*/true);
-  if (py::isinstance<Layout>(shape)) {
+  const bool composed = py::isinstance<ComposedLayout>(shape);
+  if (composed || py::isinstance<Layout>(shape)) {
     if (!stride.is_none())
       throw py::type_error("crd2idx(coord, layout) takes no stride");
-    return unwrap(cute::crd2idx(c, shape.cast<const Layout &>()));
+    return composed ? unwrap(cute::crd2idx(c, shape.cast<ComposedLayout>()))
+                    : unwrap(cute::crd2idx(c, shape.cast<const Layout &>()));
   }
   return unwrap(cute::crd2idx(c, makeLayout(shape, stride)));
 }
@@ -1079,6 +1083,8 @@ void bindAlgebra(py::module_ &m) {
   m.def(
       "depth",
       [](py::object x) -> int64_t {
+        if (py::isinstance<ComposedLayout>(x))
+          return x.cast<const ComposedLayout &>().layout.depth();
         if (py::isinstance<Layout>(x))
           return x.cast<Layout>().depth();
         return toIntTuple(x, "shape").depth();

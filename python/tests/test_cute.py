@@ -66,6 +66,15 @@ def test_swizzle_and_composed():
     assert C.offsets()[2] == 144  # index 2 is the coordinate (2, 0)
     # index 64 of (8,64):(64,1) is the coordinate (0, 8) -> offset 8.
     assert lk.composition(C, Layout(2, 64)).layout == Layout(2, 8)
+    # The functions documented to take a ComposedLayout take it; a layout
+    # where a tuple of ints belongs is a TypeError, not a descent into its
+    # modes (each a layout again).
+    assert lk.depth(C) == 1 and lk.crd2idx((2, 0), C) == C(2, 0) == 144
+    for f in (lk.product, lk.prefix_product, lk.flatten):
+        with pytest.raises(TypeError, match="expected an int or a tuple of ints, got Sw<3,4,3>"):
+            f(C)
+    with pytest.raises(TypeError, match=r"expected an int or a tuple of ints, got \(8,64\)"):
+        lk.product(C.layout)
 
 
 def test_swizzle_refuses_overlap():
