@@ -496,7 +496,7 @@ Expected<int64_t> tilePointBound(const tile::TileLayout &layout,
         std::to_string(elements) + (elements == 1 ? " element" : " elements") +
         " x " + std::to_string(replicas) +
         (replicas == 1 ? " replica" : " replicas") + "); the limit is " +
-        std::to_string(kMaxTilePoints) + " points (kMaxTilePoints)");
+        std::to_string(kMaxTilePoints) + " points");
   };
   int64_t points;
   if (mulOverflows(elements, replicas, points))
@@ -633,8 +633,7 @@ Expected<std::vector<int64_t>> holders(const tile::SwizzledTileLayout &layout,
         "the search for the elements held starts once per replica; the "
         "layout has " +
         std::to_string(replicas) + " replicas, more than " +
-        std::to_string(kMaxHolderVisits) +
-        " (the limit of holders, kMaxHolderVisits)");
+        std::to_string(kMaxHolderVisits) + " (the limit of holders)");
   auto held = layout.tile().holders(where, kMaxHolderVisits);
   if (!held)
     return Diagnostic::error(

@@ -324,6 +324,14 @@ inline Diagnostic opError(const char *op, std::string message) {
   return Diagnostic::error(std::string(op) + ": " + message);
 }
 
+/// A fault of the operation `op` called, found in a step it is made of:
+/// `op` before the step's message ("zipped_product: logical_product: ..."),
+/// so that a message names the operation the user called.
+[[gnu::cold]] inline Diagnostic inOperation(const char *op, Diagnostic d) {
+  d.message = std::string(op) + ": " + d.message;
+  return d;
+}
+
 inline std::string modeStr(const Mode &m) {
   return std::to_string(m.shape) + ":" + std::to_string(m.stride) +
          BasisPath::fromRaw(m.basis).str();

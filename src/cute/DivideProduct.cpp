@@ -58,7 +58,9 @@ Status divideInto(Ref a, const Tiler &t, Tree &out) {
   for (size_t i = 0; i < ca->size(); ++i)
     ct[i] = (*ca)[i].shape;
   FlatLayout rest;
-  LK_CHECK(complementModes(tile, cotarget.data(), cotarget.size(), rest));
+  if (Status st = complementModes(tile, cotarget.data(), cotarget.size(), rest);
+      !st)
+    return inOperation("logical_divide", std::move(st).error());
   out.open();
   LK_CHECK(c.compose(tile, out));
   if (!rest.integral)
@@ -93,14 +95,16 @@ Expected<Layout> grouped(Op op, const char *group, const Layout &a,
                          const Tiler &t, Regroup how) {
   if (t.kind != Tiler::Kind::Tuple && how == Regroup::Zipped) {
     Expected<Layout> by = op(a, t);
-    if (by)
-      if (Status ok = Regrouper(*by, nullptr, nullptr).check(group, 0, t); !ok)
-        by = std::move(ok).error();
+    if (!by)
+      by = inOperation(group, std::move(by).error());
+    else if (Status ok = Regrouper(*by, nullptr, nullptr).check(group, 0, t);
+             !ok)
+      by = std::move(ok).error();
     return by;
   }
   Expected<Layout> by = op(a, t);
   if (!by)
-    return std::move(by).error();
+    return inOperation(group, std::move(by).error());
   return regroupByTiler(group, *by, t, how);
 }
 
@@ -319,20 +323,23 @@ Expected<Ref> padToRank(const Layout &l, size_t r, Tree &pad) {
 ///          = ((8,4),(8,2)):((8,64),(1,256)).
 Status rankedInto(const Layout &a, const Layout &b, bool raked,
                   Layout &result) {
+  const char *op = raked ? "raked_product" : "blocked_product";
+  LK_CHECK(requireIntegerStrides(op, a));
+  LK_CHECK(requireIntegerStrides(op, b));
   const size_t r = std::max(a.rank(), b.rank());
   Tree padA, padB, p;
   LK_TRY(Ref pa, padToRank(a, r, padA));
   LK_TRY(Ref pb, padToRank(b, r, padB));
-  LK_CHECK(productOf(pa, pb, p));
+  if (Status st = productOf(pa, pb, p); !st)
+    return inOperation(op, std::move(st).error());
   LK_CHECK(p.check());
   const Ref product = p.at(0), x = product.first().next();
   const Ref first = raked ? x : product.first();
   const Ref second = raked ? product.first() : x;
   const bool leaf = first.isLeaf();
   if (!leaf && (second.isLeaf() || second.rank() != first.rank()))
-    return opError(raked ? "raked_product" : "blocked_product",
-                   "cannot pair the modes of " + first.str() + " with " +
-                       second.str() + ": ranks differ");
+    return opError(op, "cannot pair the modes of " + first.str() + " with " +
+                           second.str() + ": ranks differ");
   // The root, a pair node per mode, and both sides' nodes but their roots
   // (an integer first: the root, one pair node, both sides whole).
   const size_t modes = leaf ? 1 : first.rank();

@@ -236,7 +236,8 @@ Expected<int64_t> crd2idx(const IntTuple &coord, const Layout &layout) {
     return Diagnostic::error(
         "crd2idx: layout " + layout.str() +
         " has basis strides (or the coordinate has a "
-        "basis leaf); its value is a tuple (use crd2offset)");
+        "basis leaf); its value is a tuple, not an index (evaluate the "
+        "layout instead)");
   if (!ar.ok())
     return Arith::diagnostic("crd2idx");
   return r;
@@ -264,7 +265,7 @@ Expected<IntTuple> crd2offset(const IntTuple &coord, const Layout &layout) {
     buildOffset(terms, 0, out, ar);
   }
   if (!ar.ok())
-    return Arith::diagnostic("crd2offset");
+    return Arith::diagnostic("the layout's value");
   return out;
 }
 

@@ -272,6 +272,8 @@ bool commonLeaves(const Layout &a, const Layout &b, int64_t &n) {
 } // namespace
 
 Expected<Layout> general::max_common_layout(const Layout &a, const Layout &b) {
+  LK_CHECK(requireIntegerStrides("max_common_layout", a));
+  LK_CHECK(requireIntegerStrides("max_common_layout", b));
   LK_TRY(Layout invB, cute::right_inverse(b));
   int64_t n = commonPrefix(a, invB);
   // 1:0 (CuTe's answer when the first mode is not N:1 with N > 1), else
@@ -282,6 +284,8 @@ Expected<Layout> general::max_common_layout(const Layout &a, const Layout &b) {
 Expected<int64_t> max_common_vector(const Layout &a, const Layout &b) {
   if (int64_t n; commonLeaves(a, b, n))
     return n;
+  LK_CHECK(requireIntegerStrides("max_common_vector", a));
+  LK_CHECK(requireIntegerStrides("max_common_vector", b));
   LK_TRY(Layout invB, right_inverse(b));
   return commonPrefix(a, invB);
 }

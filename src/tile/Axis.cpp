@@ -114,8 +114,7 @@ Expected<Axis> Axis::byName(std::string_view name) {
   for (Axis a : all())
     known += (known.empty() ? "" : ", ") + std::string(a.name());
   return Diagnostic::error("unknown axis '" + std::string(name) + "'")
-      .note("known axes: " + known +
-            " (register more with Axis::registerAxis)");
+      .note("known axes: " + known);
 }
 
 Expected<Axis> Axis::registerAxis(std::string_view name, AxisKind kind,

@@ -454,7 +454,7 @@ TEST(TilePointBound, CountsEveryReplicaIter) {
   ASSERT_FALSE(over);
   EXPECT_EQ(over.error().message,
             "tile show would enumerate 98304 points (3 elements x 32768 "
-            "replicas); the limit is 65536 points (kMaxTilePoints)");
+            "replicas); the limit is 65536 points");
   // elements x replicas past int64.
   tile::TileLayout huge =
       *tile::parseTileLayout("S[4:1] + R[4611686018427387904:1@warpid]");
@@ -474,7 +474,7 @@ TEST(ApiQuery, HoldersBoundsTheReplicas) {
   EXPECT_EQ(many.error().message,
             "the search for the elements held starts once per replica; the "
             "layout has 8388608 replicas, more than 4194304 (the limit of "
-            "holders, kMaxHolderVisits)");
+            "holders)");
   EXPECT_EQ(*holders(tileOf("S[4:1] + R[1048576:1@warpid]"), m1),
             (std::vector<int64_t>{1}));
 }

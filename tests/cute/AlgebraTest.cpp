@@ -66,7 +66,18 @@ TEST(Evaluation, BasisStridesMapIntoATupleCodomain) {
   Layout id = L("(4,8):(1@0,1@1)");
   EXPECT_EQ(crd2offset(*parseIntTuple("(3,5)"), id)->str(), "(3,5)");
   EXPECT_EQ(crd2offset(IntTuple(7), id)->str(), "(3,1)"); // 7 -> (3,1)
-  EXPECT_FALSE(crd2idx(IntTuple(7), id));
+  // crd2idx says why, in the terms of every front end (no C++ name).
+  EXPECT_EQ(crd2idx(IntTuple(7), id).error().message,
+            "crd2idx: layout (4,8):(1@0,1@1) has basis strides (or the "
+            "coordinate has a basis leaf); its value is a tuple, not an index "
+            "(evaluate the layout instead)");
+  Expected<IntTuple> big =
+      crd2offset(IntTuple(INT64_MAX), L("(4,8):(1@0,1000@1)"));
+  ASSERT_FALSE(big);
+  EXPECT_EQ(
+      big.error().message.rfind("integer overflow in the layout's value", 0),
+      0u)
+      << big.error().message;
   // Nested basis 1@1@0 lands at codomain position (1,0).
   Layout nested = L("(2,3):(1@0,1@1@0)");
   EXPECT_EQ(crd2offset(*parseIntTuple("(1,2)"), nested)->str(), "(1,(2))");
@@ -304,6 +315,38 @@ TEST(Inverse, RightAndLeft) {
 
 TEST(Inverse, LeftInverseOfNonInjectiveLayoutIsAnError) {
   EXPECT_FALSE(left_inverse(L("(3,16,4):(0,24,12)")));
+}
+
+// A fault names the operation called; one found in a step of it names the
+// step after it ("zipped_product: logical_product: ...").
+TEST(Limits, FaultsNameTheOperationCalled) {
+  const Layout basis = L("(4,8):(1@0,1@1)"), plain = L("(4,8):(1,4)");
+  const Layout leafBasis = L("2:1@1");
+  auto message = [](const auto &r) {
+    return r ? std::string("no fault") : r.error().message;
+  };
+  const std::string needs = " has basis strides; this operation needs "
+                            "integer strides";
+  EXPECT_EQ(message(max_common_vector(plain, basis)),
+            "max_common_vector: layout (4,8):(1@0,1@1)" + needs);
+  EXPECT_EQ(message(max_common_layout(basis, plain)),
+            "max_common_layout: layout (4,8):(1@0,1@1)" + needs);
+  EXPECT_EQ(message(blocked_product(basis, L("2:1"))),
+            "blocked_product: layout (4,8):(1@0,1@1)" + needs);
+  EXPECT_EQ(message(raked_product(plain, leafBasis)),
+            "raked_product: layout 2:1@1" + needs);
+  const Tiler byLeaf = Tiler::of(leafBasis);
+  const Tiler byModes = Tiler::tuple({byLeaf, Tiler::of(L("2:1"))});
+  EXPECT_EQ(message(zipped_product(plain, byLeaf)),
+            "zipped_product: logical_product: layout 2:1@1" + needs);
+  EXPECT_EQ(message(tiled_product(plain, byModes)),
+            "tiled_product: logical_product: layout 2:1@1" + needs);
+  EXPECT_EQ(message(logical_divide(plain, byLeaf)),
+            "logical_divide: complement: layout 2:1@1" + needs);
+  EXPECT_EQ(message(zipped_divide(plain, byLeaf)),
+            "zipped_divide: logical_divide: complement: layout 2:1@1" + needs);
+  EXPECT_EQ(message(flat_divide(plain, byModes)),
+            "flat_divide: logical_divide: complement: layout 2:1@1" + needs);
 }
 
 TEST(Limits, ResultsThatDoNotFitAreErrors) {

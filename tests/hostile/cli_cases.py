@@ -55,7 +55,7 @@ def raw_cases():
         ("replicas", ["tile", "show", "S[4:1] + R[1000000:1@warpid]", "4"], 1,
          "4000000 points (4 elements x 1000000 replicas)"),
         ("replicas", ["tile", "show", "S[(64,64):(64,1)] + R[1099511627776:1@warpid]",
-                      "(64,64)"], 1, "kMaxTilePoints"),
+                      "(64,64)"], 1, "the limit is 65536 points"),
         ("replicas", ["tile", "holds", "S[4:1] + R[4611686018427387904:1@warpid]",
                       "4", "m=1"], 1, "4611686018427387904 replicas, more than 4194304"),
         ("replicas", ["tile", "holds", "S[4:1] + R[1048576:1@warpid]",
@@ -66,7 +66,7 @@ def raw_cases():
          "more (--all lists at most 65536)"),
         ("replicas", ["conformance", conformance_file([
             '{"op":"tile_eval","args":["S[4:1] + R[1000000000:1@warpid]",[4],1],"expect":[]}'])], 1,
-         "kMaxTilePoints"),
+         "the limit is 65536 points"),
         ("replicas", ["plan", "{register: [(1)], lane: [" +
                       ",".join(f"({1 << i})" for i in range(1, 40)) +
                       "]} -> {dim0: 1099511627776}",

@@ -81,14 +81,14 @@ def cases():
         ("hang", "", "from_f2_matrix([[0]] * 61 + [[1]], [('register', 2)], "
                      "[('dim0', 2**62)]).apply_flat(1)", 0, "2305843009213693952\n"),
         # Class 3, work bounded by elements x replicas.
-        ("replicas", REPLICAS40, "T.eval(1, 4)", 1, "kMaxTilePoints"),
+        ("replicas", REPLICAS40, "T.eval(1, 4)", 1, "the limit is 65536 points"),
         # The owners record streams: the first limits["listed"] and the total.
         ("replicas", REPLICAS40, "(lambda o: (len(o.owners), o.total))(T.owners(3, 4))",
          0, "(65536, 1099511627776)"),
         ("replicas", REPLICAS40, "T.eval(1, 4, limit=2**40)", 1,
          "eval: limit must be between 1 and 65536"),
         ("replicas", 'T = TileLayout("S[4:1] + R[4611686018427387904:1@warpid]")',
-         "T.holds(m=1)", 1, "kMaxHolderVisits"),
+         "T.holds(m=1)", 1, "(the limit of holders)"),
         # With a limit the first points come back: element 1 of the shard is
         # m = 1, held by every replica, warpid 0, 1, 2 first.
         ("replicas", REPLICAS40, "T.eval(1, 4, limit=3)", 0,
