@@ -89,6 +89,10 @@ def test_conflicts():
     # Lane i reads (i, 0), flat 32 i, word 32 i: all in bank 0.
     assert c["read"]["lanes"] == 32 and c["elements"][:3] == [[0], [32], [64]]
     assert c["banks"][0]["words"][1] == {"word": 32, "lanes": [1]} and c["conflict_free"] is False
+    # The tile shape must be one the layout admits, as the CLI's SHAPE.
+    for rows, cols in [(16, 32), (3, 5), (0, 1024)]:
+        with pytest.raises(lk.LayoutError, match=r"^error: shape \(%d,%d\)" % (rows, cols)):
+            t.conflicts(32, rows, cols, 0)
 
 
 def test_bank_view():

@@ -689,6 +689,8 @@ int64_t laneCount(const ColumnRead &read) {
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read) {
+  const int64_t shape[] = {read.rows, read.cols};
+  LK_CHECK(memory.tile().admits(shape));
   if (laneCount(read) < 1 || laneCount(read) > kMaxReadLanes)
     return Diagnostic::error("a column read has 1 to " +
                              std::to_string(kMaxReadLanes) +

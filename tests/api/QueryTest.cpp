@@ -372,6 +372,12 @@ TEST(ApiQuery, BanksOfAColumnRead) {
   EXPECT_EQ(laneCount(read), 32);
   read.lanes = 4;
   EXPECT_EQ(laneCount(read), 4);
+  // A tile shape the layout does not admit is refused (size 256, not 512).
+  read.rows = 8;
+  read.cols = 32;
+  EXPECT_EQ(columnConflicts(plain, 16, read).error().message,
+            "shape (8,32) of size 256 is not admitted by a layout of size 512 "
+            "(the product of the shard extents)");
 }
 
 TEST(ApiQuery, DimValues) {

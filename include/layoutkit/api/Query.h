@@ -435,7 +435,9 @@ struct ColumnRead {
 /// The read's lanes, ColumnRead::lanes or its default.
 int64_t laneCount(const ColumnRead &read);
 /// The bank conflicts of the read (tile::columnAccess, tile::bankConflicts);
-/// refused when it has no lane or more than kMaxReadLanes lanes.
+/// refused when the tile does not admit the shape (rows, cols)
+/// (TileLayout::admits), or the read has no lane or more than
+/// kMaxReadLanes lanes.
 Expected<tile::BankConflicts> columnConflicts(const tile::MemoryLayout &memory,
                                               int64_t dtypeBits,
                                               const ColumnRead &read);
