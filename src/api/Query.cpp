@@ -278,11 +278,12 @@ Expected<int64_t> tileIndex(const IntTuple &t, const tile::TileLayout &layout,
                                std::to_string(layout.size()) + ")");
     return flat;
   }
+  if (t.depth() > 1) // ((1),1): a mode of rank 1 is still a tuple
+    return Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15); got " +
+                             t.str());
   std::vector<int64_t> coord;
   for (const IntTuple::Node &n : t.leaves())
     coord.push_back(n.value);
-  if (!t.isLeaf() && t.leafCount() != t.rank())
-    return Diagnostic::error("a coordinate is a flat tuple, e.g. (7,15)");
   return layout.flatten(shape, coord);
 }
 

@@ -106,6 +106,9 @@ TEST(ApiQuery, TileShapeAndIndex) {
   EXPECT_EQ(*tileIndex(intTuple("9"), t, shape), 9);
   EXPECT_FALSE(tileIndex(intTuple("70"), t, shape).hasValue());
   EXPECT_FALSE(tileIndex(intTuple("((1,2),3)"), t, shape).hasValue());
+  // A rank-1 mode is a tuple too: ((1),2) is no flat coordinate.
+  EXPECT_EQ(tileIndex(intTuple("((1),2)"), t, shape).error().message,
+            "a coordinate is a flat tuple, e.g. (7,15); got ((1),2)");
 }
 
 TEST(ApiQuery, OwnersAndHolders) {
