@@ -958,9 +958,9 @@ ComposedLayout makeComposed(py::object a, py::object offset, py::object inner) {
   if (!py::isinstance<Swizzle>(a) || !py::isinstance<Layout>(inner))
     throw py::type_error(
         "ComposedLayout(Swizzle, offset, Layout) or ComposedLayout(text)");
-  return ComposedLayout{a.cast<Swizzle>(),
-                        offset.is_none() ? 0 : toInt64(offset, "offset"),
-                        inner.cast<Layout>()};
+  return unwrap(ComposedLayout::make(
+      a.cast<Swizzle>(), offset.is_none() ? 0 : toInt64(offset, "offset"),
+      inner.cast<Layout>()));
 }
 
 void bindComposed(py::module_ &m) {

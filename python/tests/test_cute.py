@@ -75,6 +75,13 @@ def test_swizzle_and_composed():
             f(C)
     with pytest.raises(TypeError, match=r"expected an int or a tuple of ints, got \(8,64\)"):
         lk.product(C.layout)
+    # A swizzle acts on integer offsets: over basis strides it is refused
+    # when made, from parts or from text, as the CLI refuses it.
+    basis = Layout("(8,64):(1@0,1@1)")
+    for make in (lambda: lk.ComposedLayout(sw, 0, basis),
+                 lambda: lk.ComposedLayout("Sw<3,4,3> o (8,64):(1@0,1@1)")):
+        with pytest.raises(lk.LayoutError, match="acts on integer offsets"):
+            make()
 
 
 def test_swizzle_refuses_overlap():

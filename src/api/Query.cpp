@@ -145,9 +145,8 @@ Expected<IntTuple> evaluate(const cute::ComposedLayout &c,
                             const IntTuple &coord) {
   bool plain = c.swizzle.isIdentity() && c.offset == 0;
   if (c.layout.hasBasisStrides()) {
-    if (!plain)
-      return Diagnostic::error(
-          "a swizzle or offset cannot be applied to a basis-stride layout");
+    if (!plain) // refused where it is made; a value built field by field
+      return cute::ComposedLayout::make(c.swizzle, c.offset, c.layout).error();
     return cute::crd2offset(coord, c.layout);
   }
   LK_TRY(int64_t offset, cute::crd2idx(coord, c));

@@ -53,6 +53,15 @@ std::string Swizzle::str() const {
          std::to_string(S) + ">";
 }
 
+Expected<ComposedLayout> ComposedLayout::make(Swizzle swizzle, int64_t offset,
+                                              Layout layout) {
+  if ((!swizzle.isIdentity() || offset != 0) && layout.hasBasisStrides())
+    return Diagnostic::error("a swizzle or an offset acts on integer "
+                             "offsets; the layout " +
+                             layout.str() + " has basis strides");
+  return ComposedLayout{swizzle, offset, std::move(layout)};
+}
+
 std::string ComposedLayout::str() const {
   std::string s = swizzle.str() + " o ";
   if (offset != 0)

@@ -102,8 +102,14 @@ public:
           lx_.reset(save);
       }
     }
+    lx_.peek(); // skip blanks
+    const size_t layoutAt = lx_.pos();
     LK_TRY(out.layout, layout(0));
-    return out;
+    Expected<ComposedLayout> checked =
+        ComposedLayout::make(out.swizzle, out.offset, std::move(out.layout));
+    if (!checked)
+      return lx_.error(checked.error().message, layoutAt, lx_.pos() - layoutAt);
+    return checked;
   }
 
   Expected<Tiler> tiler(int depth) {

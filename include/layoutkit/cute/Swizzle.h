@@ -76,6 +76,14 @@ struct ComposedLayout {
   int64_t offset = 0;
   Layout layout;
 
+  /// The composed layout, checked: a swizzle other than the identity and a
+  /// non-zero offset act on integer offsets, so with either the layout
+  /// must have no basis strides. Example: make(Sw<3,4,3>, 0,
+  /// (8,64):(1@0,1@1)) fails; make(Sw<0,0,0>, 0, (8,64):(1@0,1@1)) is the
+  /// basis-stride layout itself.
+  static Expected<ComposedLayout> make(Swizzle swizzle, int64_t offset,
+                                       Layout layout);
+
   /// "Sw<3,4,3> o (8,64):(64,1)", with " o <offset>" before the layout when
   /// the offset is non-zero: "Sw<3,4,3> o 32 o (8,64):(64,1)".
   std::string str() const;
