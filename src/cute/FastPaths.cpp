@@ -3280,24 +3280,18 @@ LK_GROUPED(zipped_product, logical_product, Group::Zipped, true)
 #undef LK_GROUPED
 
 /// Zipped by a layout tiler is the divide or product itself, (tile,
-/// rest), built in the caller's slot; a fault is the general path's, which
-/// names the operation called.
+/// rest). Both calls return prvalues: the result is built in the caller's
+/// slot, and each is a tail call.
 Expected<Layout> zipped_divide(const Layout &a, const Tiler &t) {
-  if (t.kind != Tiler::Kind::Layout)
-    return zipped_divideGrouped(a, t);
-  Expected<Layout> r = logical_divide(a, t);
-  if (!r) [[unlikely]] // the fault, in the terms of the operation called
-    r = general::zipped_divide(a, t);
-  return r;
+  if (t.kind == Tiler::Kind::Layout)
+    return logical_divide(a, t);
+  return zipped_divideGrouped(a, t);
 }
 
 Expected<Layout> zipped_product(const Layout &a, const Tiler &t) {
-  if (t.kind != Tiler::Kind::Layout)
-    return zipped_productGrouped(a, t);
-  Expected<Layout> r = logical_product(a, t);
-  if (!r) [[unlikely]] // the fault, in the terms of the operation called
-    r = general::zipped_product(a, t);
-  return r;
+  if (t.kind == Tiler::Kind::Layout)
+    return logical_product(a, t);
+  return zipped_productGrouped(a, t);
 }
 
 /// Tiled and flat groupings (of a layout tiler too: general::name).
