@@ -53,7 +53,7 @@ py::list iterList(const tile::IterList &l) {
 
 /// The flat index of `x`: an int, or a coordinate over `shape`.
 int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
-  if (PyLong_Check(x.ptr())) {
+  if (PyIndex_Check(x.ptr()) && !PyBool_Check(x.ptr())) { // numpy's ints too
     int64_t i = toInt64(x, "index");
     if (i < 0 || i >= c.size())
       raise(Diagnostic::error("index " + std::to_string(i) +
@@ -62,7 +62,8 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
     return i;
   }
   if (shape.is_none())
-    throw py::type_error("a coordinate needs shape=");
+    throw py::type_error("expected an index, or a coord with shape=; got " +
+                         std::string(Py_TYPE(x.ptr())->tp_name));
   std::vector<int64_t> s =
       unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
   return unwrap(api::tileIndex(toIntTuple(x, "coord"), c.tile(), s));

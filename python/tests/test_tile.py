@@ -16,6 +16,13 @@ def test_eval_owners_holds():
     # laneid 4 = (1, 0): x = 1*8 + 0*2 + m for m in {0,1}.
     assert t.holds(laneid=4) == [8, 9]
     assert t.size() == 64 and t.shard == [(8, 4, "laneid"), (4, 1, "laneid"), (2, 1, "m")]
+    # An index is any int, numpy's too; anything else without shape= is
+    # refused, naming what was expected and what came.
+    np = pytest.importorskip("numpy")
+    assert t.eval(np.int64(9)) == t.eval(9) and t.owners(np.int32(9)).owners == o.owners
+    for bad, name in [(None, "NoneType"), ("9", "str"), (9.0, "float"), (True, "bool")]:
+        with pytest.raises(TypeError, match="expected an index, or a coord with shape=; got " + name):
+            t.eval(bad)
 
 
 def test_records():
