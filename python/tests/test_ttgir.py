@@ -200,3 +200,7 @@ def test_tile_layout_of_a_cute_layout_over_its_modes():
         lk.TileLayout("(8,64):(64,1)", shape=(64, 8))
     with pytest.raises(lk.LayoutError, match="not admitted"):
         lk.TileLayout("S[(8,4):(1,8)]", shape=(4, 4))
+    # Without shape= neither reading is taken for it; a rank-1 layout has one.
+    with pytest.raises(lk.LayoutError, match=r"rank 2 reads over shape: its modes, \(8,64\), or its size, 512"):
+        lk.TileLayout("(8,64):(64,1)")
+    assert lk.TileLayout("64:2").eval(3) == [{"m": 6}]

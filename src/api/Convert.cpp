@@ -163,6 +163,14 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
   any.shapeName = std::string(shapeName);
   any.shape = shape;
   LK_TRY(AnyLayout l, parseLayout(text, any));
+  const cute::ComposedLayout *c = l.cute();
+  if (!shape && c && c->layout.rank() > 1) // two readings: no default
+    return Diagnostic::error(
+        "a cute layout of rank " + std::to_string(c->layout.rank()) +
+        " reads over " + std::string(shapeName) + ": its modes, " +
+        c->layout.shape().str() + ", or its size, " +
+        std::to_string(c->layout.size()) + ", for CuTe's 1-D index; no " +
+        std::string(shapeName) + " was given");
   if (!shape)
     return toTile(l);
   std::vector<int64_t> dims;

@@ -94,12 +94,10 @@ template <class Op>
 Expected<Layout> grouped(Op op, const char *group, const Layout &a,
                          const Tiler &t, Regroup how) {
   if (t.kind != Tiler::Kind::Tuple && how == Regroup::Zipped) {
-    Expected<Layout> by = op(a, t);
-    if (!by)
-      by = inOperation(group, std::move(by).error());
-    else if (Status ok = Regrouper(*by, nullptr, nullptr).check(group, 0, t);
-             !ok)
-      by = std::move(ok).error();
+    Expected<Layout> by = op(a, t); // a fault reports as op's (the fast path)
+    if (by)
+      if (Status ok = Regrouper(*by, nullptr, nullptr).check(group, 0, t); !ok)
+        by = std::move(ok).error();
     return by;
   }
   Expected<Layout> by = op(a, t);

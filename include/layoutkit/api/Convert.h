@@ -82,7 +82,9 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
 /// of the parsed layout. With `shape` (a flat tuple), a TTGIR attribute
 /// takes it as its tensor shape and a typed or linear layout must have it
 /// as its logical shape (toTile(l, shape, shapeName)); whether a tile
-/// layout admits `shape` is tileShape's question (api/Query.h).
+/// layout admits `shape` is tileShape's question (api/Query.h). Without
+/// `shape`, a cute layout of rank above 1 is refused: it reads over its
+/// modes or over its size, and neither is a default.
 /// Example: parseTile("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp
 /// = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>", (8,4), "SHAPE") holds
 /// element (r, c) on lane 4r + c.
