@@ -179,18 +179,24 @@ std::string_view withoutBlanks(std::string_view s) {
 
 bool isTtgirPointer(std::string_view e) {
   constexpr std::string_view open = "!tt.ptr<";
-  if (e.size() < open.size() + 2 || e.substr(0, open.size()) != open ||
-      e.back() != '>')
-    return false;
-  std::string_view inner = e.substr(open.size(), e.size() - open.size() - 1);
-  if (size_t comma = inner.rfind(',');
-      comma != std::string_view::npos && inner.find('>', comma) == inner.npos) {
-    std::string_view space = withoutBlanks(inner.substr(comma + 1));
-    if (space.empty() || space.find_first_not_of("0123456789") != space.npos)
-      return false;
-    inner = inner.substr(0, comma);
+  bool pointer = false;
+  // One level a pass, in constant stack and linear time: the address
+  // space's comma is after the last '>' of the pointee (a scan of the tail).
+  while (e.size() >= open.size() + 2 && e.substr(0, open.size()) == open &&
+         e.back() == '>') {
+    std::string_view inner = e.substr(open.size(), e.size() - open.size() - 1);
+    const size_t close = inner.rfind('>');
+    if (size_t comma = inner.find(',', close == inner.npos ? 0 : close);
+        comma != inner.npos) {
+      std::string_view space = withoutBlanks(inner.substr(comma + 1));
+      if (space.empty() || space.find_first_not_of("0123456789") != space.npos)
+        return false;
+      inner = inner.substr(0, comma);
+    }
+    e = withoutBlanks(inner);
+    pointer = true;
   }
-  return !registryNameOfTtgir(withoutBlanks(inner)).empty();
+  return pointer && !registryNameOfTtgir(e).empty();
 }
 
 /// A typed memdesc's faults found before its layout is built: an

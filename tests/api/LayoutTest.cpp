@@ -279,6 +279,18 @@ TEST(ApiParseLayout, ElementTypeNamedTakesTtgirSpellings) {
   EXPECT_EQ(elementTypeNamed("!tt.ptr<f32>")->name, "i64");
   EXPECT_FALSE(elementTypeNamed("!tt.ptr<junk>"));
   EXPECT_FALSE(elementTypeNamed("!tt.ptr<")); // unclosed
+  // A nesting as deep as the 1 MiB text bound is read level by level (no
+  // recursion, linear time).
+  const size_t deep = kMaxLayoutTextBytes / 9;
+  std::string nested;
+  for (size_t i = 0; i < deep; ++i)
+    nested += "!tt.ptr<";
+  nested += "f16" + std::string(deep, '>');
+  EXPECT_EQ(elementTypeNamed(nested)->name, "i64");
+  nested.insert(nested.size() - 1, ", 3");
+  EXPECT_EQ(elementTypeNamed(nested)->name, "i64");
+  nested.insert(nested.size() - 5, ",");
+  EXPECT_FALSE(elementTypeNamed(nested));
   Expected<cute::ElementType> bad = elementTypeNamed("f8E4M3");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "unknown element type 'f8E4M3'");
