@@ -19,11 +19,7 @@ library's diagnostic: ``message``, ``column``, ``line``, ``offset``,
 ``source`` and ``notes``.  The C++ core does the work; see docs/python.md.
 """
 
-from ._layoutkit import *  # noqa: F401,F403
-from ._layoutkit import (  # noqa: F401
-    LayoutError, Layout, Swizzle, ComposedLayout, TileLayout, LinearLayout,
-    Atom, Plan,
-)
+from ._layoutkit import *  # noqa: F401,F403  (every public name, classes too)
 from ._tuples import (  # noqa: F401  (pycute's helpers on plain tuples)
     LayoutBase, is_int, is_tuple, is_layout, signum, inner_product, tuple_max,
     elem_scale, crd2crd, shiftl, shiftr, hier_unzip,

@@ -41,6 +41,13 @@ def signum(a):
     return (a > 0) - (a < 0)
 
 
+def _int64(v, name):
+    """v, an int64 as the C++ core's results are; else OverflowError."""
+    if not -2**63 <= v < 2**63:
+        raise OverflowError(f"{name}: {v} does not fit in int64 (the core's integers)")
+    return v
+
+
 def _congruent(a, b, name):
     if len(a) != len(b):
         raise ValueError(f"{name}: {a!r} and {b!r} have different ranks")
@@ -52,10 +59,10 @@ def inner_product(a, b):
         if not is_tuple(b):
             raise ValueError(f"inner_product: {a!r} is a tuple, {b!r} is not")
         _congruent(a, b, "inner_product")
-        return sum(inner_product(x, y) for x, y in zip(a, b))
+        return _int64(sum(inner_product(x, y) for x, y in zip(a, b)), "inner_product")
     if is_tuple(b):
         raise ValueError(f"inner_product: {b!r} is a tuple, {a!r} is not")
-    return a * b
+    return _int64(a * b, "inner_product")
 
 
 def tuple_max(a):
@@ -72,8 +79,8 @@ def elem_scale(a, b):
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     if is_tuple(b):
         from ._layoutkit import product
-        return a * product(b)
-    return a * b
+        return _int64(a * product(b), "elem_scale")
+    return _int64(a * b, "elem_scale")
 
 
 def crd2crd(crd, dst_shape, src_shape=None):
@@ -95,12 +102,12 @@ def crd2crd(crd, dst_shape, src_shape=None):
 
 def shiftr(a, s):
     """a >> s, or a << -s for a negative s."""
-    return a >> s if s > 0 else a << -s
+    return _int64(a >> s if s > 0 else a << -s, "shiftr")
 
 
 def shiftl(a, s):
     """a << s, or a >> -s for a negative s."""
-    return a << s if s > 0 else a >> -s
+    return _int64(a << s if s > 0 else a >> -s, "shiftl")
 
 
 def hier_unzip(splitter, layoutA, layoutB):

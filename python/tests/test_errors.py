@@ -204,6 +204,15 @@ def test_results_past_int64_are_reported():
     with pytest.raises(lk.LayoutError) as ei:
         lk.swizzle_apply(3, 4, -2**63, 1016)
     assert "-9223372036854775808" in ei.value.message
+    # pycute's tuple helpers keep to int64 too: 2^62 * 4 = 2^64 and 1 << 64
+    # are refused; 2^63 - 1 and 1 << 62 fit.
+    for f, name in [(lambda: lk.inner_product((2**62,), (4,)), "inner_product"),
+                    (lambda: lk.inner_product((2**62, 2**62), (1, 1)), "inner_product"),
+                    (lambda: lk.elem_scale((2**62,), (4,)), "elem_scale"),
+                    (lambda: lk.shiftl(1, 64), "shiftl"), (lambda: lk.shiftr(1, -63), "shiftr")]:
+        with pytest.raises(OverflowError, match=f"^{name}: .* does not fit in int64"):
+            f()
+    assert lk.inner_product((2**62 - 1, 2**62), (1, 1)) == 2**63 - 1 and lk.shiftl(1, 62) == 2**62
 
 
 BLOCKED = {"kind": "blocked", "sizePerThread": [1, 8], "threadsPerWarp": [4, 8],
