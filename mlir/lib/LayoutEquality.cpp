@@ -18,13 +18,17 @@ using namespace lk::tileas;
 
 namespace {
 
-/// The layout attribute of `t` read by the api layer (a cute layout).
+/// The layout attribute of `t` read by the api layer (a cute layout); an
+/// attribute without `elem=` has the tensor's elements, whose width
+/// converts its byte-address swizzle.
 lk::Expected<lk::api::AnyLayout> layoutOf(mlir::RankedTensorType t) {
   EncodingAttr enc = encodingOf(t);
   if (!enc || !enc.getLayout())
     return lk::Diagnostic::error("its encoding carries no layout");
   lk::api::ParseOptions options;
   options.syntax = lk::api::Syntax::Attribute;
+  if (t.getElementType().isIntOrFloat())
+    options.elementBits = t.getElementType().getIntOrFloatBitWidth();
   std::string text = enc.getLayout().getText();
   return lk::api::parseLayout(std::string_view(text.data(), text.size()),
                               options);

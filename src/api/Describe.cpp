@@ -85,9 +85,11 @@ Record describe(const cute::LayoutAttribute &a) {
                   .add("S", a.swizzle->S);
   if (a.elem)
     elem = Record().add("name", a.elem->name).add("bits", a.elem->bits);
+  // Parsed attributes have it; one built field by field may not.
+  Expected<cute::ComposedLayout> layout = a.elementLayout();
   return Record()
       .add("text", cute::printLayoutAttribute(a))
-      .add("layout", describeAsWritten(a.elementLayout()))
+      .add("layout", layout ? describeAsWritten(*layout) : describe(a.layout))
       .add("swizzle", std::move(swizzle))
       .add("elem", std::move(elem));
 }

@@ -296,9 +296,11 @@ Expected<AnyLayout> readTile(std::string_view text) {
       std::nullopt};
 }
 
-Expected<AnyLayout> readAttribute(std::string_view text) {
+Expected<AnyLayout> readAttribute(std::string_view text,
+                                  const ParseOptions &o) {
   LK_TRY(cute::LayoutAttribute a, cute::parseLayoutAttribute(text));
-  return AnyLayout{Syntax::Attribute, canonical(a.elementLayout()),
+  LK_TRY(cute::ComposedLayout c, a.elementLayout(o.elementBits));
+  return AnyLayout{Syntax::Attribute, canonical(std::move(c)),
                    std::move(a.elem)};
 }
 
@@ -326,7 +328,7 @@ Expected<AnyLayout> readAs(Syntax s, std::string_view text,
   case Syntax::TileText:
     return readTile(text);
   case Syntax::Attribute:
-    return readAttribute(text);
+    return readAttribute(text, o);
   case Syntax::TtgirText:
     return readTtgir(text, o);
   case Syntax::CuteText: {

@@ -175,11 +175,10 @@ Expected<Swizzle> elementSwizzle(const Swizzle &bytes, int64_t bits) {
   return Swizzle::make(bytes.B, bytes.M - k, bytes.S);
 }
 
-ComposedLayout LayoutAttribute::elementLayout() const {
-  Swizzle s = swizzle.value_or(Swizzle{});
-  if (elem)
-    if (Expected<Swizzle> e = elementSwizzle(s, elem->bits))
-      s = *e; // make() and the parser check it exists
+Expected<ComposedLayout>
+LayoutAttribute::elementLayout(std::optional<int64_t> contextBits) const {
+  const int64_t bits = elem ? elem->bits : contextBits.value_or(8);
+  LK_TRY(Swizzle s, elementSwizzle(swizzle.value_or(Swizzle{}), bits));
   return ComposedLayout{s, 0, layout};
 }
 

@@ -274,7 +274,7 @@ TEST(LayoutAttribute, SwizzleActsOnBytes) {
                             {"nvfp4", 4}}) {
     const std::string text =
         std::string("<(8,64),(64,1),swizzle<3,4,3>,elem=") + elem + ">";
-    ComposedLayout c = parseLayoutAttribute(text)->elementLayout();
+    ComposedLayout c = *parseLayoutAttribute(text)->elementLayout();
     for (int64_t i = 0; i < 512; ++i) {
       const int64_t e = evaluate(c.layout, i);
       EXPECT_EQ(c.swizzle(e) * bits / 8, sw128(e * bits / 8))
@@ -283,11 +283,20 @@ TEST(LayoutAttribute, SwizzleActsOnBytes) {
         EXPECT_EQ(c.swizzle(e) % 2, e % 2) << text << " at " << i;
     }
   }
-  // Without elem the offsets are taken as bytes.
-  EXPECT_EQ(parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>>")
-                ->elementLayout()
-                .swizzle,
-            sw128);
+  // Without elem the context's width converts it; without either, the
+  // offsets are taken as bytes.
+  LayoutAttribute plain =
+      *parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>>");
+  EXPECT_EQ(plain.elementLayout()->swizzle, sw128);
+  EXPECT_EQ(plain.elementLayout(16)->swizzle, (Swizzle{3, 3, 3}));
+  EXPECT_EQ(plain.elementLayout(6).error().message,
+            "swizzle<3,4,3> acts on byte addresses, and an element of 6 bits "
+            "is no power-of-two part or multiple of a byte");
+  // elem wins over the context (a tensor of bytes holding f16 pairs).
+  EXPECT_EQ(parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>,elem=f16>")
+                ->elementLayout(8)
+                ->swizzle,
+            (Swizzle{3, 3, 3}));
   // A type the swizzle cannot move is refused, at the elem clause.
   EXPECT_TRUE(
       failsAt(parseLayoutAttribute("<(8,64),(64,1),swizzle<3,4,3>,elem=mxf6>"),

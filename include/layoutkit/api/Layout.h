@@ -127,6 +127,11 @@ struct ParseOptions {
   /// where the caller takes no shape (a TTGIR attribute's diagnostic then
   /// asks for its tensor type only).
   std::string shapeName = "a shape";
+  /// The width of the elements of the value carrying the layout (a tensor
+  /// type's), for a layout attribute without `elem=`, whose swizzle acts
+  /// on byte addresses (cute::LayoutAttribute::elementLayout); absent:
+  /// its offsets are bytes.
+  std::optional<int64_t> elementBits;
 };
 
 /// A layout of one of the three models, with the grammar it was read from.

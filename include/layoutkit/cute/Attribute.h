@@ -90,12 +90,16 @@ struct LayoutAttribute {
   std::optional<ElementType> elem;
 
   /// The attribute as a layout of element offsets. Its swizzle, the
-  /// hardware's, acts on byte addresses; with `elem` it becomes
-  /// elementSwizzle(swizzle, elem.bits), which parse and make() check
-  /// exists; without, offsets are taken as bytes.
+  /// hardware's, acts on byte addresses, so it becomes
+  /// elementSwizzle(swizzle, bits) for the element's width: elem's, else
+  /// `contextBits` (the element type of the value carrying the layout,
+  /// e.g. a tensor's), else 8 (offsets are bytes). Fails where that
+  /// swizzle does not exist (parse and make() check it for elem).
   /// Example: <(8,64),(64,1),swizzle<3,4,3>,elem=f16> is
-  /// Sw<3,3,3> o (8,64):(64,1); without elem=f16, Sw<3,4,3> o (8,64):(64,1).
-  ComposedLayout elementLayout() const;
+  /// Sw<3,3,3> o (8,64):(64,1), as is <(8,64),(64,1),swizzle<3,4,3>> with
+  /// contextBits 16; without either, Sw<3,4,3> o (8,64):(64,1).
+  Expected<ComposedLayout>
+  elementLayout(std::optional<int64_t> contextBits = std::nullopt) const;
 
   /// Checks what the grammar requires of a parsed attribute: non-empty
   /// tuples, non-negative plain-integer strides, a hardware swizzle, and an

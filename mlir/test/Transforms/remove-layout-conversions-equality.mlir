@@ -192,3 +192,36 @@ func.func @chain_to_equal(%a: tensor<64x128xf16, #dot_a>, %b: tensor<128x64xf16,
   %r = tileas.wgmma %a, %2, %acc : tensor<64x128xf16, #dot_a>, tensor<128x64xf16, #tiled>, tensor<64x64xf32, #acc> -> tensor<64x64xf32, #acc>
   return %r : tensor<64x64xf32, #acc>
 }
+
+// -----
+
+// A layout's swizzle acts on byte addresses, over the tensor's elements
+// when the attribute names none. On 8x64 f16 (128-byte rows), the 128-byte
+// swizzle <3,4,3> is Sw<3,3,3> over element offsets and the 64-byte one
+// <2,4,3> is Sw<2,3,3>: element offset 256 (row 4) has bit 8 set, which
+// only the first xors into bit 5 (256 -> 288 against 256). The functions
+// differ and the conversion stays. (Read as byte offsets, both would leave
+// every offset below 512 alike: bit 9 is never set.)
+#s128 = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+#s64  = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<2,4,3>>>
+// CHECK-LABEL: func.func @swizzles_over_f16
+// CHECK: tileas.convert_layout %arg0
+func.func @swizzles_over_f16(%a: tensor<8x64xf16, #s128>) -> tensor<8x64xf16, #s64> {
+  %c = tileas.convert_layout %a : tensor<8x64xf16, #s128> -> tensor<8x64xf16, #s64>
+  %r = tileas.consume_one %c : tensor<8x64xf16, #s64> -> tensor<8x64xf16, #s64>
+  return %r : tensor<8x64xf16, #s64>
+}
+
+// -----
+
+// The same two swizzles over bytes (i8) are one function on 512 offsets:
+// the conversion folds.
+#b128 = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+#b64  = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<2,4,3>>>
+// CHECK-LABEL: func.func @swizzles_over_bytes
+// CHECK-NOT: tileas.convert_layout
+func.func @swizzles_over_bytes(%a: tensor<8x64xi8, #b128>) -> tensor<8x64xi8, #b64> {
+  %c = tileas.convert_layout %a : tensor<8x64xi8, #b128> -> tensor<8x64xi8, #b64>
+  %r = tileas.consume_one %c : tensor<8x64xi8, #b64> -> tensor<8x64xi8, #b64>
+  return %r : tensor<8x64xi8, #b64>
+}
