@@ -60,14 +60,7 @@ Expected<CuteValue> twoLayouts(std::span<const CuteValue> a) {
 }
 
 Expected<CuteValue> cosizeOf(std::span<const CuteValue> a) {
-  const Layout &l = L(a, 0);
-  if (l.hasBasisStrides())
-    return Diagnostic::error("cosize is not defined for the basis-stride "
-                             "layout " +
-                             l.str())
-        .note("its codomain is multi-dimensional; evaluate it to see where "
-              "a coordinate goes");
-  return value(l.cosize());
+  return value(L(a, 0).cosize());
 }
 
 /// coalesce / filter, by the profile when it is given.

@@ -96,8 +96,11 @@ int64_t Layout::size() const {
 
 Expected<int64_t> Layout::cosize() const {
   if (hasBasisStrides())
-    return Diagnostic::error("cosize of " + str() +
-                             " is not an integer: it has basis strides");
+    return Diagnostic::error("cosize is not defined for the basis-stride "
+                             "layout " +
+                             str())
+        .note("its codomain is multi-dimensional; evaluate it to see where "
+              "a coordinate goes");
   Arith ar;
   int64_t hi = 0;
   auto s = shape_.leaves();

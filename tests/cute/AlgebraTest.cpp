@@ -30,6 +30,12 @@ TEST(Layout, SizeCosizeRankDepth) {
   EXPECT_EQ(l.depth(), 2);
   EXPECT_EQ(L("8:1").rank(), 1u);
   EXPECT_EQ(L("8:1").depth(), 0);
+  // Basis strides: no one cosize; the one message every front end shows.
+  Expected<int64_t> basis = L("(4,8):(1@0,1@1)").cosize();
+  EXPECT_EQ(basis.error().message,
+            "cosize is not defined for the basis-stride layout "
+            "(4,8):(1@0,1@1)");
+  ASSERT_EQ(basis.error().notes.size(), 1u);
 }
 
 TEST(Layout, MakeChecksCongruenceAndShape) {

@@ -128,7 +128,8 @@ public:
   /// Product of the shape. Never overflows for a layout built by make().
   int64_t size() const;
   /// 1 + sum over leaves of (s-1)*|d| (CuTe's cosize; L(size-1)+1 for
-  /// non-negative strides). @pre no basis strides
+  /// non-negative strides). Fails on basis strides (a codomain of several
+  /// dims has no one cosize) and where the sum overflows.
   Expected<int64_t> cosize() const;
   bool hasBasisStrides() const { return stride_.hasBasis(); }
 
