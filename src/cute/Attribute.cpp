@@ -158,21 +158,22 @@ bool isHardwareSwizzle(const Swizzle &s) {
 }
 
 Expected<Swizzle> elementSwizzle(const Swizzle &bytes, int64_t bits) {
-  if (bytes.isIdentity())
+  const bool pow2 = bits >= 1 && (bits & (bits - 1)) == 0;
+  const int k = pow2 ? std::countr_zero(uint64_t(bits)) - 3 : 0; // 8 * 2^k
+  if (pow2 && bytes.M - k >= 0)
+    return Swizzle::make(bytes.B, bytes.M - k, bytes.S);
+  if (bytes.isIdentity()) // moves nothing, over any element
     return bytes;
-  if (bits < 1 || (bits & (bits - 1)) != 0)
+  if (!pow2)
     return Diagnostic::error(swizzleText(bytes.B, bytes.M, bytes.S) +
                              " acts on byte addresses, and an element of " +
                              std::to_string(bits) +
                              " bits is no power-of-two part or multiple of "
                              "a byte");
-  const int k = std::countr_zero(uint64_t(bits)) - 3; // bits = 8 * 2^k
-  if (bytes.M - k < 0)
-    return Diagnostic::error(swizzleText(bytes.B, bytes.M, bytes.S) +
-                             " moves " + std::to_string(int64_t(1) << bytes.M) +
-                             "-byte units, narrower than an element of " +
-                             std::to_string(bits) + " bits");
-  return Swizzle::make(bytes.B, bytes.M - k, bytes.S);
+  return Diagnostic::error(swizzleText(bytes.B, bytes.M, bytes.S) + " moves " +
+                           std::to_string(int64_t(1) << bytes.M) +
+                           "-byte units, narrower than an element of " +
+                           std::to_string(bits) + " bits");
 }
 
 Expected<ComposedLayout>

@@ -7,6 +7,7 @@
 #include "layoutkit/hw/SwizzleMode.h"
 
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/cute/Attribute.h"
 
 #include <array>
 #include <string>
@@ -68,18 +69,7 @@ Expected<cute::Swizzle> byteSwizzle(SwizzleMode mode) {
 
 Expected<cute::Swizzle> elementSwizzle(SwizzleMode mode, int64_t elementBits) {
   LK_TRY(cute::Swizzle sw, byteSwizzle(mode));
-  int lg = log2Exact(elementBits);
-  if (lg < 0)
-    return Diagnostic::error("element width " + std::to_string(elementBits) +
-                             " bits is not a power of two; the swizzle has no "
-                             "element-unit form");
-  int m = sw.M + 3 - lg;
-  if (m < 0)
-    return Diagnostic::error("element width " + std::to_string(elementBits) +
-                             " bits is wider than the swizzle granule of " +
-                             std::string(name(mode)) + " (" +
-                             std::to_string(info(mode).granuleBytes) + " B)");
-  return cute::Swizzle::make(sw.B, m, sw.S);
+  return cute::elementSwizzle(sw, elementBits); // one rule, one message
 }
 
 Expected<int64_t> swizzleAddress(SwizzleMode mode, int64_t byteAddress) {

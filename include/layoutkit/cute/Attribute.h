@@ -75,7 +75,8 @@ bool isHardwareSwizzle(const Swizzle &s);
 /// `bytes` moves byte addresses: element offset e is byte e * bits / 8, so
 /// for bits = 8 * 2^k it is Sw<B, M - k, S> (k < 0 below a byte).
 /// Fails where bits is not a power of two or M - k < 0 (an element wider
-/// than the swizzle's 2^M-byte unit). The identity stays the identity.
+/// than the swizzle's 2^M-byte unit), but for the identity, which then
+/// stays as it is.
 /// Example: Sw<3,4,3> over f16 (k = 1) is Sw<3,3,3>; over f32 Sw<3,2,3>;
 /// over a 4-bit type Sw<3,5,3>.
 Expected<Swizzle> elementSwizzle(const Swizzle &bytes, int64_t bits);

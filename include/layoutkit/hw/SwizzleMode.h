@@ -98,7 +98,8 @@ Expected<cute::Swizzle> byteSwizzle(SwizzleMode mode);
 /// The same swizzle acting on addresses in units of `elementBits`-bit
 /// elements: Sw<B, M + 3 - log2(elementBits), S>. Valid for power-of-two
 /// elementBits with M + 3 - log2(elementBits) >= 0 (so up to 128 bits for
-/// the 16-byte-granule modes). elementBits = 8 gives bytes, 128 gives
+/// the 16-byte-granule modes; cute::elementSwizzle, whose messages it
+/// gives). elementBits = 8 gives bytes, 128 gives
 /// 16-byte units. Example: B128, 16-bit -> Sw<3,3,3>; 128-bit -> Sw<3,0,3>.
 Expected<cute::Swizzle> elementSwizzle(SwizzleMode mode, int64_t elementBits);
 /// physical(a) of the table above for an absolute byte address a >= 0.
