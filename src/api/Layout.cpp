@@ -245,12 +245,14 @@ Status checkTtgirElement(const linear::TtgirLayout &t, std::string_view text) {
   if (!t.shape || !registryNameOfTtgir(t.elem).empty())
     return Ok{};
   return Diagnostic::at(
-      t.elem.empty() ? "expected the element type after the dims, e.g. "
-                       "128x64xf16"
-                     : "unknown element type '" + t.elem +
-                           "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
-                           "i8 to i64, " +
-                           ttgirSpellings() + ", !tt.ptr<..>)",
+      t.elem.empty()
+          ? "expected the element type after the dims, e.g. "
+            "128x64xf16"
+          : "unknown element type '" +
+                (t.elem.size() > 40 ? t.elem.substr(0, 40) + "..." : t.elem) +
+                "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
+                "i8 to i64, " +
+                ttgirSpellings() + ", !tt.ptr<..>)",
       text, t.elemAt, std::max<size_t>(1, t.elem.size()));
 }
 

@@ -96,7 +96,10 @@ Expected<ElementType> ElementTypeRegistry::lookup(std::string_view name) const {
   std::string known;
   for (const ElementType &t : impl_->types)
     known += (known.empty() ? "" : ", ") + t.name;
-  return Diagnostic::error("unknown element type '" + std::string(name) + "'")
+  const bool cut = name.size() > 40; // a name is quoted in part
+  return Diagnostic::error("unknown element type '" +
+                           std::string(name.substr(0, cut ? 40 : name.size())) +
+                           (cut ? "...'" : "'"))
       .note("known element types: " + known);
 }
 

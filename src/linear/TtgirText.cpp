@@ -423,8 +423,9 @@ private:
                        "'#ttg.shared_memory' (or an alias of it, '#smem'), "
                        "not '#" +
                            name + "'" +
-                           (it == aliases_.end()
-                                ? ""
+                           (it == aliases_.end() ? ""
+                            : it->second.layout
+                                ? ", which is a layout"
                                 : ", which is " + it->second.notLayout),
                        at, lx_.pos() - at);
     return Ok{};

@@ -260,6 +260,12 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   ASSERT_FALSE(bogus);
   EXPECT_EQ(bogus.error().message.rfind("unknown element type 'bogus'", 0), 0u);
   EXPECT_EQ(bogus.error().range->begin.column, 13u);
+  // A long name is quoted in part (the caret marks it all).
+  Expected<AnyLayout> longName =
+      parseLayout(typed(std::string(5000, 'q').c_str()));
+  EXPECT_EQ(longName.error().message.rfind(
+                "unknown element type '" + std::string(40, 'q') + "...' (", 0),
+            0u);
   Expected<AnyLayout> empty = parseLayout(typed(""));
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().message,
@@ -294,6 +300,8 @@ TEST(ApiParseLayout, ElementTypeNamedTakesTtgirSpellings) {
   Expected<cute::ElementType> bad = elementTypeNamed("f8E4M3");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message, "unknown element type 'f8E4M3'");
+  EXPECT_EQ(elementTypeNamed(std::string(100000, 'x')).error().message,
+            "unknown element type '" + std::string(40, 'x') + "...'");
   ASSERT_EQ(bad.error().notes.size(), 2u); // the registry's, the TTGIR ones
   EXPECT_NE(bad.error().notes[1].find("f8E4M3FN"), std::string::npos);
 }

@@ -210,6 +210,12 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
             "a shared layout's memory space is '#ttg.shared_memory' (or an "
             "alias of it, '#smem'), not '#smem', which is "
             "'#ttng.tensor_memory'");
+  // An alias of a layout is no memory space either.
+  const std::string shared = "#shared = #ttg.swizzled_shared<{vec = 8, "
+                             "perPhase = 1, maxPhase = 8, order = [1, 0]}>\n";
+  EXPECT_EQ(parseTtgir(shared + head + ", #shared>").error().message,
+            "a shared layout's memory space is '#ttg.shared_memory' (or an "
+            "alias of it, '#smem'), not '#shared', which is a layout");
   // A register layout is no memdesc's: refused at the attribute.
   Expected<TtgirLayout> regs =
       parseTtgir("!ttg.memdesc<8x16xf16, #ttg.blocked<{sizePerThread = [1, "
