@@ -19,6 +19,7 @@
 #include "layoutkit/core/Lexer.h"
 #include "layoutkit/linear/EncodingFields.h"
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
 #include <unordered_map>
@@ -432,7 +433,9 @@ private:
   }
 
   /// An allocation shape `3x128x64`: no dim 0, at least the type's rank,
-  /// its last dims at least the type's (the type is a view into it).
+  /// its last dims the type's (leading ones count buffers). Triton allows
+  /// last dims above the type's (a subview, whose layout is built over the
+  /// allocation's dims); LayoutKit builds the type's, so it refuses them.
   Status allocShape(const std::vector<int64_t> &shape) {
     const size_t at = here();
     std::vector<int64_t> dims;
@@ -461,6 +464,13 @@ private:
                            joinIntegers(shape, "x") +
                            " (its last dims must be at least the type's)",
                        at, lx_.pos() - at);
+    if (!std::equal(shape.begin(), shape.end(), dims.end() - shape.size()))
+      return lx_.error(
+          "the type " + joinIntegers(shape, "x") +
+              " views part of the allocation " + joinIntegers(dims, "x") +
+              ", whose layout is the allocation's; LayoutKit reads a memdesc "
+              "whose last dims are its allocation's: write the allocation's",
+          at, lx_.pos() - at);
     return Ok{};
   }
 

@@ -180,7 +180,15 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
             "this memdesc field is given twice");
   // The allocation shape holds the type: its last dims at least the
   // type's, one or more leading dims counting buffers; no dim is 0.
-  EXPECT_TRUE(parseTtgir(head + ", #smem, 64x128>"));
+  EXPECT_TRUE(parseTtgir(head + ", #smem, 2x3x64x64>"));
+  // A subview (last dims above the type's) has the allocation's layout,
+  // which LayoutKit does not build: refused at the shape.
+  Expected<TtgirLayout> view = parseTtgir(head + ", #smem, 64x128>");
+  EXPECT_EQ(view.error().message,
+            "the type 64x64 views part of the allocation 64x128, whose layout "
+            "is the allocation's; LayoutKit reads a memdesc whose last dims "
+            "are its allocation's: write the allocation's");
+  EXPECT_EQ(view.error().range->begin.column, field + 7);
   Expected<TtgirLayout> small = parseTtgir(head + ", #smem, 2x32x32>");
   EXPECT_EQ(small.error().message,
             "the allocation shape 2x32x32 does not hold the type's 64x64 "
