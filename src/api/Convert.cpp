@@ -164,6 +164,12 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
   any.shape = shape;
   LK_TRY(AnyLayout l, parseLayout(text, any));
   const cute::ComposedLayout *c = l.cute();
+  if (l.syntax == Syntax::Attribute && !l.elem && c &&
+      !c->swizzle.isIdentity()) // bytes or elements: the width decides
+    return Diagnostic::error(
+        "a layout attribute's swizzle acts on byte addresses; its tile form, "
+        "over elements, needs their type: add elem=, e.g. " +
+        std::string(text.substr(0, text.rfind('>'))) + ",elem=f16>");
   if (!shape && c && c->layout.rank() > 1) // two readings: no default
     return Diagnostic::error(
         "a cute layout of rank " + std::to_string(c->layout.rank()) +

@@ -113,6 +113,19 @@ TEST(ApiConvert, ParseTileReadsAnyGrammarOverAShape) {
   EXPECT_EQ(tileText(*parseTile("8:2", std::nullopt)), "S[(8):(2)]");
   EXPECT_EQ(tileText(*parseTile("S[4:1@laneid]", IntTuple(4))),
             "S[(4):(1@laneid)]");
+  // A swizzled attribute's tile form: over f16 elements the 128-byte
+  // swizzle is M = 3; without elem= the width is unknown and it is refused.
+  const IntTuple rows = IntTuple::tuple({8, 64});
+  EXPECT_EQ(tileText(*parseTile("<(8,64),(64,1),swizzle<3,4,3>,elem=f16>", rows,
+                                "SHAPE")),
+            "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]");
+  EXPECT_EQ(parseTile("<(8,64),(64,1),swizzle<3,4,3>>", rows, "SHAPE")
+                .error()
+                .message,
+            "a layout attribute's swizzle acts on byte addresses; its tile "
+            "form, over elements, needs their type: add elem=, e.g. "
+            "<(8,64),(64,1),swizzle<3,4,3>,elem=f16>");
+  EXPECT_TRUE(parseTile("<(8,64),(64,1)>", rows, "SHAPE")); // no swizzle
 }
 
 TEST(ApiConvert, CuteOverItsModesReadsCuteCoordinates) {

@@ -84,7 +84,9 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
 /// as its logical shape (toTile(l, shape, shapeName)); whether a tile
 /// layout admits `shape` is tileShape's question (api/Query.h). Without
 /// `shape`, a cute layout of rank above 1 is refused: it reads over its
-/// modes or over its size, and neither is a default.
+/// modes or over its size, and neither is a default. So is a layout
+/// attribute with a swizzle but no `elem=`: its swizzle acts on byte
+/// addresses, whose element form depends on the element's width.
 /// Example: parseTile("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp
 /// = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>", (8,4), "SHAPE") holds
 /// element (r, c) on lane 4r + c.
