@@ -168,8 +168,11 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
       !c->swizzle.isIdentity()) // bytes or elements: the width decides
     return Diagnostic::error(
         "a layout attribute's swizzle acts on byte addresses; its tile form, "
-        "over elements, needs their type: add elem=, e.g. " +
-        std::string(text.substr(0, text.rfind('>'))) + ",elem=f16>");
+        "over elements, needs their type: add elem=" +
+        (text.size() > 80
+             ? std::string(" before the closing '>'")
+             : ", e.g. " + std::string(text.substr(0, text.rfind('>'))) +
+                   ",elem=f16>"));
   if (!shape && c && c->layout.rank() > 1) // two readings: no default
     return Diagnostic::error(
         "a cute layout of rank " + std::to_string(c->layout.rank()) +
