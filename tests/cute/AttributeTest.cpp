@@ -279,8 +279,9 @@ TEST(LayoutAttribute, SwizzleActsOnBytes) {
       const int64_t e = evaluate(c.layout, i);
       EXPECT_EQ(c.swizzle(e) * bits / 8, sw128(e * bits / 8))
           << text << " at " << i;
-      if (bits < 8) // two elements a byte: the swizzle keeps the nibble
+      if (bits < 8) { // two elements a byte: the swizzle keeps the nibble
         EXPECT_EQ(c.swizzle(e) % 2, e % 2) << text << " at " << i;
+      }
     }
   }
   // Without elem the context's width converts it; without either, the
