@@ -27,11 +27,18 @@ lk::Expected<lk::api::AnyLayout> layoutOf(mlir::RankedTensorType t) {
     return lk::Diagnostic::error("its encoding carries no layout");
   lk::api::ParseOptions options;
   options.syntax = lk::api::Syntax::Attribute;
-  if (t.getElementType().isIntOrFloat())
+  const bool sized = t.getElementType().isIntOrFloat();
+  if (sized)
     options.elementBits = t.getElementType().getIntOrFloatBitWidth();
   std::string text = enc.getLayout().getText();
-  return lk::api::parseLayout(std::string_view(text.data(), text.size()),
-                              options);
+  LK_TRY(lk::api::AnyLayout l,
+         lk::api::parseLayout(std::string_view(text.data(), text.size()),
+                              options));
+  // complex, vector, index: no width here, so no element form of a byte
+  // swizzle (its bytes are not the offsets); such layouts compare unequal.
+  if (!sized && !l.elem && !l.cute()->swizzle.isIdentity())
+    return lk::Diagnostic::error("the swizzle's element width is unknown");
+  return l;
 }
 
 /// Memory: the top-level mode sizes and index -> offset (linear, else

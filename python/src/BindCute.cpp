@@ -1012,7 +1012,7 @@ Example:
           [](const ComposedLayout &c, const py::args &args) -> py::object {
             if (anyArray(args))
               return evalArrays(c.layout, args, &c);
-            return py::int_(unwrap(cute::crd2idx(callCoord(args), c)));
+            return fromIntTuple(unwrap(api::evaluate(c, callCoord(args))));
           },
           "Sw(offset + L(coord)); integer arrays evaluate element-wise")
       .def("offsets", &composedOffsets,

@@ -78,6 +78,8 @@ def test_swizzle_and_composed():
     # A swizzle acts on integer offsets: over basis strides it is refused
     # when made, from parts or from text, as the CLI refuses it.
     basis = Layout("(8,64):(1@0,1@1)")
+    # The identity over it is the basis-stride layout: called, a tuple.
+    assert lk.ComposedLayout(lk.Swizzle(0, 4, 3), 0, basis)(3, 5) == (3, 5)
     for make in (lambda: lk.ComposedLayout(sw, 0, basis),
                  lambda: lk.ComposedLayout("Sw<3,4,3> o (8,64):(1@0,1@1)")):
         with pytest.raises(lk.LayoutError, match="acts on integer offsets"):

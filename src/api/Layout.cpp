@@ -189,7 +189,8 @@ bool isTtgirPointer(std::string_view e) {
     if (size_t comma = inner.find(',', close == inner.npos ? 0 : close);
         comma != inner.npos) {
       std::string_view space = withoutBlanks(inner.substr(comma + 1));
-      if (space.empty() || space.find_first_not_of("0123456789") != space.npos)
+      if (space.empty() || space.size() > 9 || // an int32 address space
+          space.find_first_not_of("0123456789") != space.npos)
         return false;
       inner = inner.substr(0, comma);
     }

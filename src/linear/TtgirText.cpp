@@ -462,7 +462,7 @@ private:
       return lx_.error("the allocation shape " + joinIntegers(dims, "x") +
                            " does not hold the type's " +
                            joinIntegers(shape, "x") +
-                           " (its last dims must be at least the type's)",
+                           " (its last dims must be the type's)",
                        at, lx_.pos() - at);
     if (!std::equal(shape.begin(), shape.end(), dims.end() - shape.size()))
       return lx_.error(

@@ -242,9 +242,10 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   EXPECT_EQ(nameOf(typed("!tt.ptr<!tt.ptr<bf16>>")), "i64/64");
   EXPECT_EQ(nameOf(typed("!tt.ptr< f8E5M2 >")), "i64/64");
   // A pointer to what no element type names, an unclosed one, junk after
-  // it and an address space not a number are no pointer types.
-  for (const char *bad : {"!tt.ptr<junk>", "!tt.ptr<>", "!tt.ptr<f16>xyz",
-                          "!tt.ptr<f16, x>", "!tt.ptr<f16,>"})
+  // it and an address space not an int32's digits are no pointer types.
+  for (const char *bad :
+       {"!tt.ptr<junk>", "!tt.ptr<>", "!tt.ptr<f16>xyz", "!tt.ptr<f16, x>",
+        "!tt.ptr<f16,>", "!tt.ptr<f16, 99999999999999999999>"})
     EXPECT_EQ(nameOf(typed(bad)).rfind("error: unknown element type", 0), 0u)
         << bad << ": " << nameOf(typed(bad));
   // A bare attribute, cute text and unparsable text name none.

@@ -192,7 +192,7 @@ TEST(TtgirText, SharedKindsAndAMemdescType) {
   Expected<TtgirLayout> small = parseTtgir(head + ", #smem, 2x32x32>");
   EXPECT_EQ(small.error().message,
             "the allocation shape 2x32x32 does not hold the type's 64x64 "
-            "(its last dims must be at least the type's)");
+            "(its last dims must be the type's)");
   EXPECT_EQ(small.error().range->begin.column, field + 7);
   EXPECT_EQ(small.error().range->end.column, field + 14);
   EXPECT_EQ(parseTtgir(head + ", 64>")

@@ -116,6 +116,12 @@ TEST(CliTile, BanksViewOfTheSpecExample) {
   // Unswizzled: line i, bank 0 holds (i,0) and (i,1).
   EXPECT_NE(plain.out.find("\n3  (3,0) (3,1)  (3,2) (3,3)"), std::string::npos)
       << plain.out;
+  // The header names the element type used: the default f16, else the
+  // one the layout names (an attribute's elem=f32), as the JSON's bits.
+  EXPECT_EQ(plain.out.rfind("S[(8,64):(64,1)] as f16\n", 0), 0u) << plain.out;
+  CliRun f32 = runCli({"tile", "banks", "<(8,32),(32,1),elem=f32>", "(8,32)"});
+  ASSERT_EQ(f32.status, 0) << f32.err;
+  EXPECT_EQ(f32.out.rfind("S[(8,32):(32,1)] as f32\n", 0), 0u) << f32.out;
   CliRun j = runCli({"tile", "banks", "S[(8,64):(64,1)]", "(8,64)", "--swizzle",
                      "128B", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;

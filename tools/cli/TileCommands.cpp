@@ -72,11 +72,10 @@ Expected<int64_t> coordParam(const Invocation &inv, size_t i,
   return inv.argument(api::tileIndex(t, layout, shape), i);
 }
 
-/// The element type of --dtype, else the one LAYOUT names (a Triton type),
-/// else f16; its width in bits.
-Expected<int64_t> dtypeBits(const Invocation &inv) {
-  LK_TRY(cute::ElementType t, inv.elementType({0}, "f16"));
-  return t.bits;
+/// The element type of --dtype, else the one LAYOUT names (a Triton type,
+/// an attribute's elem=), else f16.
+Expected<cute::ElementType> dtypeOf(const Invocation &inv) {
+  return inv.elementType({0}, "f16");
 }
 
 Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv,
@@ -85,8 +84,8 @@ Expected<SwizzledTileLayout> swizzledLayoutParam(const Invocation &inv,
   std::optional<std::string> mode = inv.option("swizzle");
   if (!mode)
     return layout;
-  LK_TRY(int64_t bits, dtypeBits(inv));
-  return api::withSwizzleMode(layout, bits, *mode);
+  LK_TRY(cute::ElementType dtype, dtypeOf(inv));
+  return api::withSwizzleMode(layout, dtype.bits, *mode);
 }
 
 /// The memory layout of LAYOUT with --swizzle applied.
@@ -310,12 +309,12 @@ Expected<Reply> runTileShow(const Invocation &inv) {
 Expected<Reply> runTileBanks(const Invocation &inv) {
   LK_TRY(SwizzledTileLayout layout, layoutParam(inv, 0));
   LK_TRY(std::vector<int64_t> shape, shapeParam(inv, 1, layout.tile()));
-  LK_TRY(int64_t bits, dtypeBits(inv));
-  LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
-  LK_TRY(api::BankMap map, api::bankMap(memory, bits, 4096));
+  LK_TRY(cute::ElementType dtype, dtypeOf(inv));
+  LK_TRY(MemoryLayout memory, memoryParam(inv, layout, dtype.bits));
+  LK_TRY(api::BankMap map, api::bankMap(memory, dtype.bits, 4096));
   const BankView &view = map.view;
   Grid g(view.lineCount, kBanks);
-  g.title = memory.str() + " as " + inv.option("dtype").value_or("f16");
+  g.title = memory.str() + " as " + dtype.name;
   g.legend = "rows: bank lines of 128 bytes; columns: banks; cell: the "
              "elements in that 4-byte word; colour: last logical index";
   for (int64_t l = 0; l < view.lineCount; ++l) {
@@ -345,7 +344,8 @@ Expected<Reply> runTileConflicts(const Invocation &inv) {
     return Diagnostic::error("tile conflicts reads a column of a rank-2 "
                              "shape; got rank " +
                              std::to_string(shape.size()));
-  LK_TRY(int64_t bits, dtypeBits(inv));
+  LK_TRY(cute::ElementType dtype, dtypeOf(inv));
+  const int64_t bits = dtype.bits;
   LK_TRY(MemoryLayout memory, memoryParam(inv, layout, bits));
   api::ColumnRead read;
   read.rows = shape[0];

@@ -225,3 +225,18 @@ func.func @swizzles_over_bytes(%a: tensor<8x64xi8, #b128>) -> tensor<8x64xi8, #b
   %r = tileas.consume_one %c : tensor<8x64xi8, #b64> -> tensor<8x64xi8, #b64>
   return %r : tensor<8x64xi8, #b64>
 }
+
+// -----
+
+// complex<f32> has no int or float width here, so the byte swizzle has no
+// element form: the two layouts are not compared equal and the conversion
+// stays (8x64 complex<f32> is 4096 bytes; read as bytes, they would fold).
+#c128 = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+#c64  = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<2,4,3>>>
+// CHECK-LABEL: func.func @swizzles_over_complex
+// CHECK: tileas.convert_layout %arg0
+func.func @swizzles_over_complex(%a: tensor<8x64xcomplex<f32>, #c128>) -> tensor<8x64xcomplex<f32>, #c64> {
+  %c = tileas.convert_layout %a : tensor<8x64xcomplex<f32>, #c128> -> tensor<8x64xcomplex<f32>, #c64>
+  %r = tileas.consume_one %c : tensor<8x64xcomplex<f32>, #c64> -> tensor<8x64xcomplex<f32>, #c64>
+  return %r : tensor<8x64xcomplex<f32>, #c64>
+}
