@@ -202,7 +202,7 @@ void bindAnalyses(py::module_ &m) {
   auto analyse = [](py::handle dist, const SwizzledTileLayout &mem,
                     int64_t bits, std::optional<int64_t> bytes,
                     const std::string &arch) {
-    return unwrap(api::analyseAccess(unwrap(api::toTile(anyOf(dist))),
+    return unwrap(api::analyseAccess(unwrap(api::unshapedTile(anyOf(dist), "")),
                                      memoryOf(mem), bits, bytes, archOf(arch)));
   };
   m.def(
@@ -274,8 +274,8 @@ void bindAnalyses(py::module_ &m) {
   m.def(
       "replication",
       [](py::handle dist) {
-        hw::ReplicationReport r =
-            unwrap(hw::replication(unwrap(api::toTile(anyOf(dist))).tile()));
+        hw::ReplicationReport r = unwrap(
+            hw::replication(unwrap(api::unshapedTile(anyOf(dist), "")).tile()));
         py::list l;
         for (const hw::Replica &x : r.replicated)
           l.append(py::make_tuple(x.element, x.holders));

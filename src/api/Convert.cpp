@@ -156,6 +156,25 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
   return toTile(l);
 }
 
+Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
+                                                std::string_view shapeName) {
+  const cute::ComposedLayout *c = l.cute();
+  if (!c || c->layout.rank() < 2)
+    return toTile(l);
+  std::vector<int64_t> modes;
+  for (size_t i = 0; i < c->layout.rank(); ++i)
+    modes.push_back(c->layout.mode(i).size());
+  Expected<tile::SwizzledTileLayout> byModes = cuteTileByModes(*c, modes, "");
+  return Diagnostic::error(
+      "a cute layout of rank " + std::to_string(c->layout.rank()) +
+      " reads over its modes, " + c->layout.shape().str() +
+      ", or over its size, " + std::to_string(c->layout.size()) +
+      " (CuTe's 1-D index), and " +
+      (shapeName.empty() ? std::string("nothing here says which")
+                         : "no " + std::string(shapeName) + " was given") +
+      (byModes ? "; over its modes it is " + tileText(*byModes) : ""));
+}
+
 Expected<tile::SwizzledTileLayout>
 parseTile(std::string_view text, const std::optional<IntTuple> &shape,
           std::string_view shapeName) {
@@ -163,8 +182,8 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
   any.shapeName = std::string(shapeName);
   any.shape = shape;
   LK_TRY(AnyLayout l, parseLayout(text, any));
-  const cute::ComposedLayout *c = l.cute();
-  if (l.syntax == Syntax::Attribute && !l.elem && c &&
+  if (const cute::ComposedLayout *c = l.cute();
+      l.syntax == Syntax::Attribute && !l.elem && c &&
       !c->swizzle.isIdentity()) // bytes or elements: the width decides
     return Diagnostic::error(
         "a layout attribute's swizzle acts on byte addresses; its tile form, "
@@ -173,15 +192,8 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
              ? std::string(" before the closing '>'")
              : ", e.g. " + std::string(text.substr(0, text.rfind('>'))) +
                    ",elem=f16>"));
-  if (!shape && c && c->layout.rank() > 1) // two readings: no default
-    return Diagnostic::error(
-        "a cute layout of rank " + std::to_string(c->layout.rank()) +
-        " reads over " + std::string(shapeName) + ": its modes, " +
-        c->layout.shape().str() + ", or its size, " +
-        std::to_string(c->layout.size()) + ", for CuTe's 1-D index; no " +
-        std::string(shapeName) + " was given");
   if (!shape)
-    return toTile(l);
+    return unshapedTile(l, shapeName);
   std::vector<int64_t> dims;
   for (const IntTuple::Node &n : shape->leaves())
     dims.push_back(n.value);

@@ -126,6 +126,13 @@ TEST(ApiConvert, ParseTileReadsAnyGrammarOverAShape) {
             "form, over elements, needs their type: add elem=, e.g. "
             "<(8,64),(64,1),swizzle<3,4,3>,elem=f16>");
   EXPECT_TRUE(parseTile("<(8,64),(64,1)>", rows, "SHAPE")); // no swizzle
+  // With no shape, a cute layout of rank 2 or more is refused (its modes
+  // or its size, no default), naming its tile form over the modes.
+  EXPECT_EQ(unshapedTile(*parseLayout("(8,64):(64,1)"), "").error().message,
+            "a cute layout of rank 2 reads over its modes, (8,64), or over "
+            "its size, 512 (CuTe's 1-D index), and nothing here says which; "
+            "over its modes it is S[(8,64):(64,1)]");
+  EXPECT_EQ(tileText(*unshapedTile(*parseLayout("64:2"), "")), "S[(64):(2)]");
 }
 
 TEST(ApiConvert, CuteOverItsModesReadsCuteCoordinates) {

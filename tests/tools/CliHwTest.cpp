@@ -89,6 +89,13 @@ TEST(CliHw, AnalysesTheSpecColumnRead) {
   EXPECT_EQ(plain.json()["result"]["vector_bytes"], 16);
   EXPECT_EQ(plain.json()["result"]["shared_memory"]["total"], 64);
   EXPECT_EQ(plain.json()["result"]["shared_memory"]["minimum"], 8);
+  // The same memory as cute text has two readings and no shape to choose:
+  // refused at MEMORY, naming the tile form above (not read transposed).
+  EXPECT_TRUE(
+      failsWith({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]", "(8,64):(64,1)"},
+                {"nothing here says which; over its modes it is "
+                 "S[(8,64):(64,1)]",
+                 "note: in argument MEMORY of 'hw analyse'"}));
   CliRun sw =
       runCli({"hw", "analyse", "S[(8,64):(1@laneid,1@m)]", "S[(8,64):(64,1)]",
               "--swizzle", "128B", "--access-bytes", "2"});

@@ -100,9 +100,9 @@ Expected<Reply> runHwAnalyse(const Invocation &inv) {
   api::ParseOptions any;
   any.shapeName.clear(); // no --shape here: a TTGIR attribute needs its type
   LK_TRY(api::AnyLayout d, inv.argument(api::parseLayout(inv.text(0), any), 0));
-  LK_TRY(tile::SwizzledTileLayout distributed, inv.argument(api::toTile(d), 0));
+  LK_TRY(auto distributed, inv.argument(api::unshapedTile(d, ""), 0));
   LK_TRY(api::AnyLayout m, inv.argument(api::parseLayout(inv.text(1), any), 1));
-  LK_TRY(tile::SwizzledTileLayout composed, inv.argument(api::toTile(m), 1));
+  LK_TRY(auto composed, inv.argument(api::unshapedTile(m, ""), 1));
   LK_TRY(cute::ElementType type, inv.elementType({0, 1}, "f16"));
   int64_t bits = type.bits;
   std::optional<std::string> mode = inv.option("swizzle");

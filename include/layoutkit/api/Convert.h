@@ -67,6 +67,14 @@ swizzledForm(const linear::LinearLayout &toOffset);
 
 Expected<cute::ComposedLayout> toCute(const AnyLayout &l);
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l);
+/// toTile(l) where no shape says how to read `l`: a cute layout of rank 2
+/// or more is refused, as it reads over its modes or over its size (CuTe's
+/// 1-D index) and neither is a default. The message names `shapeName`
+/// when the caller takes a shape, and shows the tile form over the modes.
+/// Example: (8,64):(64,1) -> error naming S[(8,64):(64,1)]; 64:2 ->
+/// S[(64):(2)].
+Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
+                                                std::string_view shapeName);
 /// toTile(l) for a logical tile of `shape` (row-major, as tile layouts
 /// index it): a linear layout's output sizes must be `shape`, dim by dim
 /// (a (16,8) layout read over (8,16) would be a different function); a
