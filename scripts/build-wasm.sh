@@ -3,7 +3,8 @@
 # embind bindings (web/bindings.cpp) compiled with emscripten, linked into
 # build-wasm/web/layoutkit.{js,wasm} beside the page (web/static/). Only the
 # library and the bindings are built (no CLI, tests or benchmarks); ccache is
-# used when installed. Prints the sizes and the build time. Needs emcmake
+# used when installed; LK_WERROR=ON makes warnings errors (.ci/run sets
+# it). Prints the sizes and the build time. Needs emcmake
 # (Debian's emscripten package, scripts/bootstrap.sh).
 #
 # Compiled for size (-Oz, the library included: the module is downloaded
@@ -22,6 +23,7 @@ emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR="/usr/bin/node;--no-experimental-fetch" \
   -DLK_BUILD_TOOLS=OFF -DLK_BUILD_TESTS=OFF -DLK_BUILD_BENCH=OFF \
   -DLK_BUILD_EXAMPLES=OFF -DLK_BUILD_MLIR=OFF -DLK_BUILD_PYTHON=OFF \
+  -DLK_WERROR="${LK_WERROR:-OFF}" \
   "${launcher[@]}" "$@" >/dev/null
 cmake --build build-wasm --target layoutkit_wasm -j "$jobs"
 out=build-wasm/web

@@ -212,13 +212,13 @@ bool IntTuple::operator==(const IntTuple &o) const {
 }
 
 size_t IntTuple::hash() const {
-  size_t h = 0x9e3779b97f4a7c15ull;
+  uint64_t h = 0x9e3779b97f4a7c15ull; // 64-bit on wasm too
   for (const Node &n : nodes_) {
-    size_t v = std::hash<int64_t>()(n.rank == kLeaf ? n.value : -n.rank - 2);
+    uint64_t v = uint64_t(n.rank == kLeaf ? n.value : -n.rank - 2);
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     h ^= n.basis * 0x100000001b3ull;
   }
-  return h;
+  return size_t(h);
 }
 
 static void printNode(const IntTuple::Node *nodes, size_t &pos,

@@ -339,7 +339,10 @@ inline std::string modeStr(const Mode &m) {
 
 /// CuTe's backward coalesce over flat modes. With `keepLastExtent`, a trailing
 /// size-1 mode still contributes its stride (CuTe's coalesce_x: the function is
-/// preserved outside the domain too, which composition relies on).
+/// preserved outside the domain too, which composition relies on). That
+/// stand-in extent 2 can carry a merged extent past int64 (a layout of size
+/// 2^62 or more); it saturates at INT64_MAX, as composition reads the
+/// extent of every mode but the last.
 /// The coalesced modes; `integral` tells whether CuTe's result is an integer
 /// layout (a single mode never prepended to). The trivial result 1:0 comes
 /// back as one mode 1:0.
@@ -359,7 +362,6 @@ inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
   o[at] = modes[r - 1];
   if (keepLastExtent && o[at].shape == 1)
     o[at].shape = 2;
-  Arith ar; // shapes multiply to at most size(layout): cannot overflow
   for (size_t k = r - 1; k-- > 0;) {
     const Mode &m = modes[k];
     Mode &f = o[at];
@@ -372,7 +374,8 @@ inline Modes coalescedModes(const Modes &modes, bool keepLastExtent,
     int64_t reach;
     if (!mulOverflows(m.shape, m.stride, reach) && reach == f.stride &&
         (m.basis == f.basis || f.stride == 0)) {
-      f.shape = ar.mul(m.shape, f.shape);
+      if (mulOverflows(m.shape, f.shape, f.shape)) // only past the stand-in
+        f.shape = INT64_MAX;
       f.stride = m.stride;
       f.basis = m.basis;
       continue;

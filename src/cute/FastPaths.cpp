@@ -131,11 +131,12 @@ bool leavesOf(View v, Modes &m) {
 
 /// CuTe's coalesce, as detail::coalescedModes: size-1 modes are dropped,
 /// s1:d1 merges into the mode s0:d0 before it when s0*d0 == d1; with
-/// `keepLastExtent` a trailing size-1 mode keeps its stride (as size 2).
-/// One result mode is an integer layout; none left gives 1:0.
-/// Merging depends only on neighbouring pairs, so a front-to-back walk
-/// gives the modes CuTe's back-to-front one does, without reversing them
-/// afterwards (which reloads just-written stores as vectors).
+/// `keepLastExtent` a trailing size-1 mode keeps its stride (as size 2; a
+/// merged extent past int64 saturates at INT64_MAX, as composition reads
+/// the extent of every mode but the last). One result mode is an integer
+/// layout; none left gives 1:0. Merging depends only on neighbouring pairs, so
+/// a front-to-back walk gives the modes CuTe's back-to-front one does, without
+/// reversing them afterwards (which reloads just-written stores as vectors).
 /// Example: [2:1, 1:7, 4:2, 3:16] -> [8:1, 3:16].
 /// @pre m.n <= kModes; `out` may be `m`
 [[gnu::always_inline]] inline void
@@ -149,6 +150,11 @@ coalesceModes(const Modes &m, bool keepLastExtent, Modes &out) {
       if (!(keepLastExtent && k + 1 == count))
         continue;
       s = 2;
+      if (n > 0 && reachOk && reach == d) { // the last merge
+        if (mulOverflows(out.s[n - 1], 2, out.s[n - 1]))
+          out.s[n - 1] = INT64_MAX; // saturates, as coalescedModes
+        break;
+      }
     }
     if (n > 0 && reachOk && reach == d) {
       out.s[n - 1] *= s; // shapes multiply to at most the size

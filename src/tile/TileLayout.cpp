@@ -529,10 +529,10 @@ Expected<bool> TileLayout::isInjective() const {
                              " replicas is too many to enumerate");
   struct Hash {
     size_t operator()(const std::vector<int64_t> &v) const {
-      size_t h = 1469598103934665603ull;
+      uint64_t h = 1469598103934665603ull; // FNV-1a, 64-bit on wasm too
       for (int64_t x : v)
-        h = (h ^ size_t(x)) * 1099511628211ull;
-      return h;
+        h = (h ^ uint64_t(x)) * 1099511628211ull;
+      return size_t(h);
     }
   };
   std::unordered_map<std::vector<int64_t>, int64_t, Hash> owner;

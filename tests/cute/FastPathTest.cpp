@@ -965,6 +965,25 @@ TEST(FastPaths, CosizeOnePastInt64IsTheGeneralError) {
   EXPECT_EQ(ok, 1);
 }
 
+// Composition reads A through coalesce with its trailing size-1 mode kept
+// as the stand-in 2:d (CuTe's coalesce_x). A of size 2^62 whose last mode
+// 1:2^62 merges into 2^62:1 would make that extent 2^63; it saturates in
+// both constructions (composition never reads the last mode's extent), and
+// the results are A's function: B = 4:1 stays 4:1, B = 2:2^62 goes past
+// A's domain along the kept stride, A(2^62) = 2^62. A fuzz input
+// (fuzz_bindings) found the overflow.
+TEST(FastPaths, TrailingUnitModeOfASizeTwoToThe62Composes) {
+  const std::string big = std::to_string(int64_t(1) << 62);
+  for (const std::string &a : {"(" + big + ",1):(1," + big + ")",
+                               "(2,2305843009213693952,1):(1,2," + big + ")"})
+    for (const std::string &b : {std::string("4:1"), "2:" + big}) {
+      auto r = composition(L(a), L(b));
+      ASSERT_TRUE(same(r, general::composition(L(a), L(b)))) << a << " o " << b;
+      ASSERT_TRUE(r) << r.error().render();
+      EXPECT_EQ(r->str(), b) << a;
+    }
+}
+
 // Results past a tuple's 65535 nodes are the general construction's error,
 // also where the fast path would copy whole operands (logical_product).
 // blocked/raked_product(s:1, t:e) skips the range pass: its terms are
