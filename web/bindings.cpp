@@ -123,51 +123,43 @@ Expected<Input> readInput(const std::string &text, const std::string &shape,
   return in;
 }
 
-/// The layout as a tile layout over the logical shape (the shape's leaves;
-/// when none is given, the sizes of a cute layout's top modes or of a
-/// linear layout's output dims, else one dimension of the layout's size).
-///
-/// A cute layout keeps CuTe's orientation, as `layoutkit show` draws it:
-/// the page's element f (row-major over the shape) is the coordinate x,
-/// and CuTe reads x colexicographically, so its tile index (the bridge's
-/// flat index) is colex(x). Example: (4,8):(8,1) over (4,8), row 0 holds
-/// offsets 0 1 ... 7.
+/// The layout as a tile layout over the logical shape (api::tileForm), the
+/// shape's leaves; when none is given, the sizes of a cute layout's top
+/// modes or of a linear layout's output dims, else one dimension of the
+/// layout's size. A cute layout keeps CuTe's orientation, as `layoutkit
+/// show` draws it: (4,8):(8,1) over (4,8), row 0 holds offsets 0 1 ... 7.
 struct TileInput {
   tile::SwizzledTileLayout layout;
   std::vector<int64_t> shape;
-  bool colex = false;
-  /// The tile layout's flat index of the page's element f, and back.
-  int64_t tileIndex(int64_t f) const {
-    return colex ? api::rowMajorToColex(shape, f) : f;
-  }
-  int64_t pageIndex(int64_t k) const {
-    return colex ? api::colexToRowMajor(shape, k) : k;
-  }
 };
+
+/// The page's logical shape: the one given, else a cute layout's top
+/// modes or a linear layout's output dims (when there are several).
+std::optional<IntTuple> pageShape(const Input &in) {
+  if (in.shape)
+    return in.shape;
+  std::vector<IntTuple> dims;
+  if (const cute::ComposedLayout *c = in.layout.cute())
+    for (size_t i = 0; c->layout.rank() > 1 && i < c->layout.rank(); ++i)
+      dims.push_back(IntTuple(c->layout.mode(i).size()));
+  if (const linear::LinearLayout *l = in.layout.linear())
+    for (int i = 0; l->numOutDims() > 1 && i < l->numOutDims(); ++i)
+      dims.push_back(IntTuple(l->outDim(i).size()));
+  if (dims.empty())
+    return std::nullopt;
+  return IntTuple::tuple(std::move(dims));
+}
 
 Expected<TileInput> readTile(const std::string &text, const std::string &shape,
                              std::string &field) {
   LK_TRY(Input in, readInput(text, shape, field));
   field = "layout";
+  std::optional<IntTuple> s = pageShape(in);
   TileInput t;
-  LK_TRY(t.layout, api::toTile(in.layout));
-  IntTuple s = in.shape ? *in.shape : IntTuple(t.layout.tile().size());
-  // A linear layout (a TTGIR type's too) without a shape: its output dims.
-  if (const linear::LinearLayout *l = in.layout.linear();
-      l && !in.shape && l->numOutDims() > 1) {
-    std::vector<IntTuple> dims;
-    for (int i = 0; i < l->numOutDims(); ++i)
-      dims.push_back(IntTuple(l->outDim(i).size()));
-    s = IntTuple::tuple(std::move(dims));
-  }
-  if (const cute::ComposedLayout *c = in.layout.cute()) {
-    t.colex = true;
-    if (!in.shape && c->layout.rank() == 2)
-      s = IntTuple::tuple({IntTuple(c->layout.mode(0).size()),
-                           IntTuple(c->layout.mode(1).size())});
-  }
+  LK_TRY(t.layout, api::tileForm(in.layout, s, "the shape", text));
   field = "shape";
-  LK_TRY(t.shape, api::tileShape(s, t.layout.tile()));
+  LK_TRY(t.shape, api::tileShape(s ? *s : IntTuple(t.layout.tile().size()),
+                                 t.layout.tile()));
   field = "layout";
   return t;
 }
@@ -228,10 +220,14 @@ std::string parseJson(std::string text, std::string shape) {
     allPow2 = allPow2 && e > 0 && (e & (e - 1)) == 0;
   if (allPow2)
     pow2 = in->leaves;
+  std::vector<int64_t> dims;
+  if (std::optional<IntTuple> s = pageShape(*in))
+    for (const IntTuple::Node &n : s->leaves())
+      dims.push_back(n.value);
   Record forms;
   for (api::Model m :
        {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
-    auto c = api::convert(in->layout, m, pow2);
+    auto c = api::convert(in->layout, m, m == api::Model::Linear ? pow2 : dims);
     forms.add(std::string(api::modelName(m)),
               c ? ok().add("text", c->str())
                 : ok(false)
@@ -260,9 +256,7 @@ std::string tileMapJson(std::string text, std::string shape) {
                                        " elements; this layout has " +
                                        std::to_string(tl.size())),
                      "shape");
-  LK_BIND_TRY(map,
-              api::tileMap(t->layout, t->shape, t->colex, kMaxMapPoints,
-                           "the demo's picture"),
+  LK_BIND_TRY(map, api::tileMap(t->layout, kMaxMapPoints, "the demo's picture"),
               "layout");
   Value::List names, kinds, owner;
   for (tile::Axis a : map.axes) {
@@ -287,26 +281,17 @@ std::string resultJson(const Record &r) {
   return api::toJson(ok().add("result", r));
 }
 
-/// Element `flat` of the page (row-major over the shape) as the tile
-/// layout's element: x = its flat index there, coord the page's.
-api::TileElement pageElement(const TileInput &t, int64_t flat) {
-  api::TileElement e = api::tileElement(t.shape, t.tileIndex(flat));
-  e.coord = tile::TileLayout::unflatten(t.shape, flat);
-  return e;
-}
-
 /// The record of `query` (api::ownerList, api::evaluation) for the page's
 /// logical element `element`: its first api::kListLimit items and their
-/// total, as `layoutkit tile owners` / `tile eval --steps` print them. The
-/// element's x is the tile layout's flat index (colex(coord) for a CuTe
-/// text).
+/// total, as `layoutkit tile owners` / `tile eval --steps` print them.
 template <class Query>
 std::string elementJson(const std::string &text, const std::string &shape,
                         const emscripten::val &element, Query query) {
   int64_t flat = 0;
   LK_BIND_READ(t, readTileElement, text, shape, element, flat);
-  LK_BIND_TRY(r, query(t->layout, pageElement(*t, flat), api::kListLimit),
-              "layout");
+  LK_BIND_TRY(
+      r, query(t->layout, api::tileElement(t->shape, flat), api::kListLimit),
+      "layout");
   return resultJson(api::describe(r));
 }
 
@@ -329,9 +314,6 @@ std::string holdsJson(std::string text, std::string shape, std::string where) {
   LK_BIND_READ(t, readTile, text, shape);
   LK_BIND_TRY(w, api::parseAxisValues(where), "where");
   LK_BIND_TRY(h, api::holding(t->layout, t->shape, w, std::nullopt), "layout");
-  for (int64_t &f : h.elements)
-    f = t->pageIndex(f);
-  std::sort(h.elements.begin(), h.elements.end());
   return resultJson(api::describe(h));
 }
 
@@ -349,14 +331,8 @@ std::string banksJson(std::string text, std::string shape, std::string dtype,
     mode = swizzle;
   LK_BIND_TRY(memory, api::memoryLayout(t->layout, type.bits, mode), "layout");
   LK_BIND_TRY(map, api::bankMap(memory, type.bits, 4096), "layout");
-  for (std::vector<int64_t> &word : map.view.cells)
-    for (int64_t &f : word)
-      f = t->pageIndex(f);
   Value conflicts, why;
-  if (t->colex) {
-    why = "column reads are analysed for tile layouts; paste the tile form "
-          "shown above";
-  } else if (t->shape.size() == 2) {
+  if (t->shape.size() == 2) {
     api::ColumnRead read;
     read.rows = t->shape[0];
     read.cols = t->shape[1];

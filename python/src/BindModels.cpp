@@ -1091,10 +1091,19 @@ void bindConvert(py::module_ &m) {
       "The cute form (a Layout, or a ComposedLayout with a swizzle); refused "
       "where the bridge has none");
   m.def(
-      "to_tile", [](py::object x) { return unwrap(api::toTile(anyOf(x))); },
-      py::arg("layout"),
+      "to_tile",
+      [](py::object x, py::object shape) {
+        std::optional<IntTuple> s;
+        if (!shape.is_none())
+          s = toIntTuple(shape, "shape");
+        if (py::isinstance<py::str>(x))
+          return unwrap(api::parseTile(x.cast<std::string>(), s, "shape="));
+        return unwrap(api::tileForm(anyOf(x), s, "shape="));
+      },
+      py::arg("layout"), py::arg("shape") = py::none(),
       "The tile form (register -> m, lane -> laneid, warp -> warpid, block -> "
-      "cta)");
+      "cta); a cute layout of rank 2 or more needs shape (over its modes, or "
+      "one dim: CuTe's 1-D index)");
   m.def(
       "to_linear",
       [](py::object x, py::object shape) {

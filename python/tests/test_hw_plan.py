@@ -38,8 +38,19 @@ def test_descriptors():
 
 def test_conversions():
     assert repr(lk.to_linear(lk.Layout((4, 2), (2, 1)))) == "{index: [(2), (4), (1)]} -> {offset: 8}"
-    t = lk.to_tile(lk.ComposedLayout("Sw<3,3,3> o (8,64):(64,1)"))
+    sw = lk.ComposedLayout("Sw<3,3,3> o (8,64):(64,1)")
+    # Over its modes, element (r, c) is CuTe's coordinate (r, c): 64 r + c.
+    t = lk.to_tile(sw, shape=(8, 64))
     assert t.swizzle == lk.Swizzle(3, 3, 3)
+    assert str(t) == "Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]"
+    # Over one dim, CuTe's 1-D index i = r + 8 c: the modes reversed.
+    assert str(lk.to_tile(sw, shape=512)) == "Swizzle(M=3,B=3,S=3) o S[(64,8):(1,64)]"
+    # Without a shape neither reading is a default; the message shows the first.
+    with pytest.raises(lk.LayoutError, match=r"no shape= was given; over its modes it is .*S\[\(8,64\):\(64,1\)\]"):
+        lk.to_tile(sw)
+    # Rank 1 over (8,8): element (r, c) at CuTe's 1-D index r + 8 c.
+    assert str(lk.to_tile(lk.Layout(64, 1), shape=(8, 8))) == "S[(8,8):(1,8)]"
+    assert str(lk.to_tile("64:1", shape=(8, 8))) == "S[(8,8):(1,8)]"
     c = lk.to_cute(lk.LinearLayout("{register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16}"))
     assert c == lk.Layout((4, (2, 2)), (1, (8, 4)))
     assert isinstance(lk.parse("S[8:1]"), lk.TileLayout)

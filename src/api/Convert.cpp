@@ -11,6 +11,7 @@
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/core/Join.h"
+#include "layoutkit/cute/Algebra.h"
 
 #include <algorithm>
 
@@ -108,6 +109,30 @@ cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
   return cuteTile(cute::ComposedLayout{c.swizzle, c.offset, reversed});
 }
 
+/// The tile form of a rank-1 cute layout `c` over `shape` of several dims:
+/// element x reads CuTe's 1-D index colex(x), the function of
+/// c o compact(shape), taken by modes. Its size must be the shape's (else
+/// the 1-D form, whose size tileShape reports).
+/// Example: 64:1 over (8,8) -> S[(8,8):(1,8)] (element (r, c) at r + 8c).
+Expected<tile::SwizzledTileLayout>
+cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
+                  std::string_view shapeName) {
+  LK_TRY(cute::Layout dims,
+         cute::Layout::compact(IntTuple::tuple(
+             std::vector<IntTuple>(shape.begin(), shape.end()))));
+  if (dims.size() != c.layout.size())
+    return cuteTile(c);
+  Expected<cute::Layout> read = cute::composition(c.layout, dims);
+  if (!read)
+    return Diagnostic::error(
+        "reading " + c.layout.str() + " over " + std::string(shapeName) + " " +
+        dims.shape().str() +
+        " (element x at CuTe's 1-D index, colexicographic): " +
+        read.error().message);
+  return cuteTileByModes(cute::ComposedLayout{c.swizzle, c.offset, *read},
+                         shape, shapeName);
+}
+
 } // namespace
 
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l) {
@@ -150,9 +175,9 @@ Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                std::string(shapeName) + " (" +
                                joinIntegers(shape, ",") + ") disagree");
   }
-  if (const cute::ComposedLayout *c = l.cute();
-      c && c->layout.rank() > 1 && shape.size() > 1)
-    return cuteTileByModes(*c, shape, shapeName);
+  if (const cute::ComposedLayout *c = l.cute(); c && shape.size() > 1)
+    return c->layout.rank() > 1 ? cuteTileByModes(*c, shape, shapeName)
+                                : cuteTileOverShape(*c, shape, shapeName);
   return toTile(l);
 }
 
@@ -176,19 +201,15 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
 }
 
 Expected<tile::SwizzledTileLayout>
-parseTile(std::string_view text, const std::optional<IntTuple> &shape,
-          std::string_view shapeName) {
-  ParseOptions any;
-  any.shapeName = std::string(shapeName);
-  any.shape = shape;
-  LK_TRY(AnyLayout l, parseLayout(text, any));
+tileForm(const AnyLayout &l, const std::optional<IntTuple> &shape,
+         std::string_view shapeName, std::string_view text) {
   if (const cute::ComposedLayout *c = l.cute();
       l.syntax == Syntax::Attribute && !l.elem && c &&
       !c->swizzle.isIdentity()) // bytes or elements: the width decides
     return Diagnostic::error(
         "a layout attribute's swizzle acts on byte addresses; its tile form, "
         "over elements, needs their type: add elem=" +
-        (text.size() > 80
+        (text.empty() || text.size() > 80
              ? std::string(" before the closing '>'")
              : ", e.g. " + std::string(text.substr(0, text.rfind('>'))) +
                    ",elem=f16>"));
@@ -198,6 +219,16 @@ parseTile(std::string_view text, const std::optional<IntTuple> &shape,
   for (const IntTuple::Node &n : shape->leaves())
     dims.push_back(n.value);
   return toTile(l, dims, shapeName);
+}
+
+Expected<tile::SwizzledTileLayout>
+parseTile(std::string_view text, const std::optional<IntTuple> &shape,
+          std::string_view shapeName) {
+  ParseOptions any;
+  any.shapeName = std::string(shapeName);
+  any.shape = shape;
+  LK_TRY(AnyLayout l, parseLayout(text, any));
+  return tileForm(l, shape, shapeName, text);
 }
 
 namespace {
@@ -294,7 +325,10 @@ Expected<AnyLayout> convert(const AnyLayout &l, Model m,
     return AnyLayout{Syntax::CuteText, std::move(c), l.elem};
   }
   case Model::Tile: {
-    LK_TRY(tile::SwizzledTileLayout t, toTile(l));
+    std::optional<IntTuple> dims;
+    if (!shape.empty())
+      dims = IntTuple::tuple(std::vector<IntTuple>(shape.begin(), shape.end()));
+    LK_TRY(tile::SwizzledTileLayout t, tileForm(l, dims, "the shape"));
     return AnyLayout{Syntax::TileText, std::move(t), l.elem};
   }
   case Model::Linear: {

@@ -245,28 +245,6 @@ Expected<std::vector<int64_t>> tileShape(const IntTuple &t,
   return shape;
 }
 
-int64_t rowMajorToColex(std::span<const int64_t> shape, int64_t flat) {
-  int64_t k = 0, scale = 1;
-  std::vector<int64_t> c = tile::TileLayout::unflatten(shape, flat);
-  for (size_t d = 0; d < c.size(); ++d) {
-    k += c[d] * scale;
-    scale *= shape[d];
-  }
-  return k;
-}
-
-int64_t colexToRowMajor(std::span<const int64_t> shape, int64_t flat) {
-  std::vector<int64_t> c(shape.size());
-  for (size_t d = 0; d < shape.size(); ++d) {
-    c[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  int64_t f = 0;
-  for (size_t d = 0; d < shape.size(); ++d)
-    f = f * shape[d] + c[d];
-  return f;
-}
-
 Expected<int64_t> tileIndex(const IntTuple &t, const tile::TileLayout &layout,
                             std::span<const int64_t> shape) {
   if (t.isLeaf() && shape.size() != 1) {
@@ -455,7 +433,6 @@ Expected<int64_t> threadIndex(std::span<const tile::AxisValue> owner) {
 }
 
 Expected<TileMap> tileMap(const tile::SwizzledTileLayout &layout,
-                          std::span<const int64_t> shape, bool colex,
                           int64_t maxPoints, std::string_view what) {
   const tile::TileLayout &tl = layout.tile();
   LK_CHECK(checkWork(what, tl.size(), tl.replicaCount(), maxPoints));
@@ -465,7 +442,7 @@ Expected<TileMap> tileMap(const tile::SwizzledTileLayout &layout,
   map.coords.reserve(size_t(tl.size() * map.replicas) * map.axes.size());
   std::vector<tile::AxisValue> first(map.axes.size());
   for (int64_t k = 0; k < tl.size(); ++k) {
-    tile::CoordSet set = layout.eval(colex ? rowMajorToColex(shape, k) : k);
+    tile::CoordSet set = layout.eval(k);
     map.coords.insert(map.coords.end(), set.values().begin(),
                       set.values().end());
     for (size_t a = 0; a < first.size(); ++a)

@@ -155,6 +155,45 @@ TEST(ApiConvert, CuteOverItsModesReadsCuteCoordinates) {
             "(SHAPE's dims are the layout's top-level modes, (4,8))");
 }
 
+// A rank-1 cute layout over several dims reads element x = (r, c) at
+// CuTe's 1-D index r + R c (colex): 64:1 over (8,8) puts (r, c) at offset
+// r + 8c, the tile S[(8,8):(1,8)] (row-major iters: r strides 1, c 8). A
+// nested mode that the shape splits across its leaves has no such form.
+TEST(ApiConvert, RankOneCuteOverDimsReadsColex) {
+  Expected<tile::SwizzledTileLayout> t =
+      parseTile("64:1", IntTuple::tuple({8, 8}), "SHAPE");
+  ASSERT_TRUE(t.hasValue()) << t.error().message;
+  EXPECT_EQ(tileText(*t), "S[(8,8):(1,8)]");
+  for (int64_t r = 0; r < 8; ++r)
+    for (int64_t c = 0; c < 8; ++c)
+      EXPECT_EQ(t->eval(8 * r + c)[0][0], r + 8 * c);
+  // 2:3 then 16:1 over (4,8): (r, c) -> index r + 4c, offset
+  // 3 (i % 2) + (i / 2).
+  Expected<tile::SwizzledTileLayout> n =
+      parseTile("((2,16)):((3,1))", IntTuple::tuple({4, 8}), "SHAPE");
+  ASSERT_TRUE(n.hasValue()) << n.error().message;
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      int64_t i = r + 4 * c;
+      EXPECT_EQ(n->eval(8 * r + c)[0][0], 3 * (i % 2) + i / 2);
+    }
+  Expected<tile::SwizzledTileLayout> split =
+      parseTile("((3,5)):((1,4))", IntTuple::tuple({5, 3}), "SHAPE");
+  ASSERT_FALSE(split.hasValue());
+  EXPECT_EQ(split.error().message.rfind(
+                "reading ((3,5)):((1,4)) over SHAPE (5,3) (element x at "
+                "CuTe's 1-D index, colexicographic): composition: ",
+                0),
+            0u)
+      << split.error().message;
+  // convert() to the tile model reads over the shape as tileForm does.
+  const int64_t dims[] = {8, 8};
+  Expected<AnyLayout> c = convert(parsed("(8,8):(8,1)"), Model::Tile, dims);
+  ASSERT_TRUE(c.hasValue()) << c.error().message;
+  EXPECT_EQ(c->str(), "S[(8,8):(8,1)]");
+  EXPECT_FALSE(convert(parsed("(8,8):(8,1)"), Model::Tile).hasValue());
+}
+
 TEST(ApiConvert, SwizzledTileToLinearInvertsTheAddress) {
   // register a -> the logical index x whose swizzled address is a, for
   // every x of the 8x64 tile (Swizzle(M=3,B=3,S=3): bits 6-8 into 3-5).

@@ -137,7 +137,7 @@ TEST(ApiQuery, TileMapListsEveryPointAndTheFirstPointsThread) {
   // S[(2,2):(1@warpid,1@laneid)]: x = 2 w + l (the last iter fastest)
   // holds (warpid w, laneid l), thread 32 w + l.
   const tile::SwizzledTileLayout l = tileOf("S[(2,2):(1@warpid,1@laneid)]");
-  auto map = tileMap(l, std::vector<int64_t>{2, 2}, false, 4, "test");
+  auto map = tileMap(l, 4, "test");
   ASSERT_TRUE(map) << map.error().message;
   ASSERT_EQ(map->axes.size(), 2u);
   EXPECT_EQ(map->axes[0], tile::Axis::warpid());
@@ -145,18 +145,14 @@ TEST(ApiQuery, TileMapListsEveryPointAndTheFirstPointsThread) {
   EXPECT_EQ(map->coords, (std::vector<int64_t>{0, 0, 0, 1, 1, 0, 1, 1}));
   EXPECT_EQ(map->threads, (std::vector<int64_t>{0, 1, 32, 33}));
   EXPECT_EQ(map->point(2, 0)[0], 1);
-  // colex over (2,2): element k = (i, j) row-major is x = i + 2 j.
-  auto colex = tileMap(l, std::vector<int64_t>{2, 2}, true, 4, "test");
-  ASSERT_TRUE(colex);
-  EXPECT_EQ(colex->threads, (std::vector<int64_t>{0, 32, 1, 33}));
   // A replica doubles the points: 4 elements x 2 replicas > 7.
   const tile::SwizzledTileLayout r = tileOf("S[4:1@laneid] + R[2:1@warpid]");
-  auto refused = tileMap(r, std::vector<int64_t>{4}, false, 7, "the map");
+  auto refused = tileMap(r, 7, "the map");
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("the map: 4 elements x 2 values"),
             std::string::npos)
       << refused.error().message;
-  auto both = tileMap(r, std::vector<int64_t>{4}, false, 8, "the map");
+  auto both = tileMap(r, 8, "the map");
   ASSERT_TRUE(both);
   EXPECT_EQ(both->coords, (std::vector<int64_t>{0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2,
                                                 1, 3, 0, 3, 1}));
@@ -278,22 +274,6 @@ TEST(ApiQuery, TvGrid) {
       tvGrid(*cute::parseLayout("(2,2,2):(1,2,4)"), square).hasValue());
   const int64_t rank3[] = {2, 2, 2};
   EXPECT_FALSE(tvGrid(*cute::parseLayout("(2,2):(1,2)"), rank3).hasValue());
-}
-
-TEST(ApiQuery, RowMajorAndColexIndices) {
-  // Over (4,8): row-major f = 8 r + c, colex k = r + 4 c.
-  const int64_t shape[] = {4, 8};
-  EXPECT_EQ(rowMajorToColex(shape, 1), 4); // (0,1)
-  EXPECT_EQ(colexToRowMajor(shape, 1), 8); // (1,0)
-  for (int64_t r = 0; r < 4; ++r)
-    for (int64_t c = 0; c < 8; ++c) {
-      EXPECT_EQ(rowMajorToColex(shape, 8 * r + c), r + 4 * c);
-      EXPECT_EQ(colexToRowMajor(shape, r + 4 * c), 8 * r + c);
-    }
-  // Rank 1: both orders are the identity.
-  const int64_t line[] = {5};
-  EXPECT_EQ(rowMajorToColex(line, 3), 3);
-  EXPECT_EQ(colexToRowMajor(line, 3), 3);
 }
 
 TEST(ApiQuery, AxisValues) {

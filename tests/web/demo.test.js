@@ -266,11 +266,11 @@ async function main() {
   });
   check(exact.total === '4611686018427387905' && exact.n[0] === '-9007199254740993' && exact.n[1] === 7 &&
     exact.m === '[1,4611686018427387905]', `worker: integers beyond 2^53 stay exact (${JSON.stringify(exact)})`);
-  // CuTe's (8,8):(8,1) maps (i,j) to 8i + j with i fastest (colex); the
-  // bridge reverses the modes into the tile's row-major order, so its tile
-  // form has the strides reversed: S[(8,8):(1,8)].
+  // CuTe's (8,8):(8,1) maps coordinate (i,j) to 8i + j; over its modes
+  // (no shape given) the tile's element (i,j) is that coordinate, so the
+  // tile form keeps the strides: S[(8,8):(8,1)].
   await fill(page, '#layout', '(8,8):(8,1)');
-  check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('S[(8,8):(1,8)]'),
+  check((await page.textContent('#diag')) === 'ok' && (await page.textContent('#forms')).includes('S[(8,8):(8,1)]'),
     'edit: a CuTe layout is accepted and shown as a tile layout');
   await fill(page, '#layout', 'S[(8,4,2):(4@laneid,1@laneid,1)] + R[2:1@warpid]');
   check((await page.textContent('#forms')).includes('no exact form'), 'edit: a replica has no cute form, and the reason is shown');
@@ -781,22 +781,22 @@ async function main() {
   }
 
   // --- Issue 34, deliverable 3: explanations.
-  // (a) A CuTe text's derivation is that of its tile form at the element's
-  // colexicographic index: (1,2) of (4,8):(8,1) is x = 1 + 4*2 = 9, and
-  // L = 8*1 + 2 = 10 (hand derivation).
+  // (a) A CuTe text's derivation is that of its tile form over the shape,
+  // S[(4,8):(8,1)]: (1,2) is x = 8*1 + 2 = 10, and L = 8*1 + 2 = 10 (hand
+  // derivation).
   await fill(page, '#shape', '(4,8)');
   await fill(page, '#layout', '(4,8):(8,1)');
   await page.mouse.click(...Object.values(await cellCentre(page, '#logical', 10)));
   await settle(page);
   const cuteSteps = await checkSteps(page, '(4,8):(8,1)', '(4,8)', 10, 'cute (4,8):(8,1)');
-  check(cuteSteps.x === '9' && cuteSteps.text.trimEnd().endsWith('m=10') && cuteSteps.text.startsWith('L(x) for (1,2) of shape (4,8), x = 9'),
+  check(cuteSteps.x === '10' && cuteSteps.text.trimEnd().endsWith('m=10') && cuteSteps.text.startsWith('L(x) for (1,2) of shape (4,8), x = 10'),
     `cute (4,8):(8,1): element (1,2) is x = ${cuteSteps.x}, at m=10`);
   // Without a shape the derivation names the layout's own.
   await fill(page, '#shape', '');
   await page.mouse.click(...Object.values(await cellCentre(page, '#logical', 10)));
   await settle(page);
   const ownShape = (await page.textContent('#steps')).split('\n')[0];
-  check(ownShape.startsWith('L(x) for (1,2) of shape (4,8), the layout\'s own, x = 9'), `without a shape the derivation says which: ${ownShape}`);
+  check(ownShape.startsWith('L(x) for (1,2) of shape (4,8), the layout\'s own, x = 10'), `without a shape the derivation says which: ${ownShape}`);
   // A physical cell no element reaches: S[(4,4):(2@laneid,1@m)] holds
   // lanes 0, 2, 4, 6 only; cell 1 is laneid 1, m 0.
   await fill(page, '#shape', '(4,4)');

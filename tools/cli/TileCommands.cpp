@@ -256,7 +256,7 @@ Expected<Reply> runTileShow(const Invocation &inv) {
     return Diagnostic::error("tile show draws at most 65536 elements");
   LK_CHECK(api::tilePointBound(layout.tile(), rows * cols, "tile show"));
   LK_TRY(api::TileMap map,
-         api::tileMap(layout, shape, false, api::kMaxTilePoints, "tile show"));
+         api::tileMap(layout, api::kMaxTilePoints, "tile show"));
   std::span<const Axis> axes = map.axes;
   Grid g(rows, cols);
   g.title = api::tileText(layout);

@@ -36,7 +36,9 @@
 ///
 /// Examples:
 ///   toLinear(cute (4,2):(2,1))      -> {index: [(2), (4), (1)]} -> {offset: 8}
-///   toTile(cute Sw<3,3,3> o (8,64):(64,1))
+///   toTile(cute Sw<3,3,3> o (8,64):(64,1))   (CuTe's 1-D index)
+///       -> Swizzle(M=3,B=3,S=3) o S[(64,8):(1,64)]
+///   tileForm(the same, shape (8,64))          (over its modes)
 ///       -> Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]
 ///   toCute(linear {register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16})
 ///       -> (4,(2,2)):(1,(8,4))
@@ -82,19 +84,30 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
 /// mode i (element (x0, x1, ...) is CuTe's coordinate (x0, x1, ...), as
 /// `show` draws it; mode sizes must be the dims): (8,64):(64,1) over
 /// (8,64) -> S[(8,64):(64,1)]; `shapeName` names the shape in the
-/// diagnostic. Otherwise toTile(l): over one dim, CuTe's 1-D index.
+/// diagnostic. A cute layout of rank 1 over several dims reads element x
+/// at CuTe's 1-D index, colex(x) (the first dim fastest): l o compact(shape)
+/// taken by modes, 64:1 over (8,8) -> S[(8,8):(1,8)], element (r, c) at
+/// r + 8c. Otherwise toTile(l): over one dim, CuTe's 1-D index.
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                           std::span<const int64_t> shape,
                                           std::string_view shapeName);
-/// The tile form of layout text in any grammar parseLayout reads: toTile
-/// of the parsed layout. With `shape` (a flat tuple), a TTGIR attribute
-/// takes it as its tensor shape and a typed or linear layout must have it
-/// as its logical shape (toTile(l, shape, shapeName)); whether a tile
-/// layout admits `shape` is tileShape's question (api/Query.h). Without
-/// `shape`, a cute layout of rank above 1 is refused: it reads over its
-/// modes or over its size, and neither is a default. So is a layout
-/// attribute with a swizzle but no `elem=`: its swizzle acts on byte
-/// addresses, whose element form depends on the element's width.
+/// The tile form where a front end takes an optional shape (a flat tuple):
+/// toTile(l, shape's leaves, shapeName) when given (a typed or linear
+/// layout must have it as its logical shape; whether a tile layout admits
+/// it is tileShape's question, api/Query.h), else unshapedTile(l,
+/// shapeName): a cute layout of rank above 1 is refused, as it reads over
+/// its modes or over its size and neither is a default. A layout attribute
+/// with a swizzle but no `elem=` is refused either way: its swizzle acts
+/// on byte addresses, whose element form depends on the element's width
+/// (`text`, the attribute's text when there is one, is shown with elem=).
+/// Example: tileForm((4,8):(8,1), (4,8)) -> S[(4,8):(8,1)]; without the
+/// shape, an error that names S[(4,8):(8,1)].
+Expected<tile::SwizzledTileLayout>
+tileForm(const AnyLayout &l, const std::optional<IntTuple> &shape,
+         std::string_view shapeName, std::string_view text = {});
+/// The tile form of layout text in any grammar parseLayout reads:
+/// tileForm of the parsed layout, where a TTGIR attribute takes `shape` as
+/// its tensor shape.
 /// Example: parseTile("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp
 /// = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>", (8,4), "SHAPE") holds
 /// element (r, c) on lane 4r + c.
@@ -117,7 +130,8 @@ Expected<bridge::PaddedConversion>
 toPaddedLinear(const AnyLayout &l, std::span<const int64_t> shape = {});
 
 /// The conversion to model `m`, as an AnyLayout (its syntax: the model's
-/// own text: CuteText, TileText or LinearText).
+/// own text: CuteText, TileText or LinearText): toCute, tileForm over
+/// `shape` (none when empty), toLinear.
 Expected<AnyLayout> convert(const AnyLayout &l, Model m,
                             std::span<const int64_t> shape = {});
 

@@ -164,15 +164,6 @@ Expected<std::vector<int64_t>> tileShape(const IntTuple &shape,
 Expected<int64_t> tileIndex(const IntTuple &coord,
                             const tile::TileLayout &layout,
                             std::span<const int64_t> shape);
-/// An element's flat index over `shape` in the other order: row-major
-/// (the last dim fastest, how tiles and pages number elements) to
-/// colexicographic (the first dim fastest, CuTe's order), and back. A
-/// front end drawing a cute layout in CuTe's orientation (as `show` does)
-/// evaluates the converted tile layout at rowMajorToColex(shape, f).
-/// Example over (4,8): row-major 1 = (0,1) is colex 4; colex 1 = (1,0) is
-/// row-major 8. @pre 0 <= flat < the product of shape
-int64_t rowMajorToColex(std::span<const int64_t> shape, int64_t flat);
-int64_t colexToRowMajor(std::span<const int64_t> shape, int64_t flat);
 
 //===----------------------------------------------------------------------===//
 // Bounds on work and output
@@ -354,8 +345,7 @@ std::string threadFormula(std::span<const tile::Axis> axes);
 
 /// Every element of a tile layout with all its points, as the pictures
 /// draw it (`tile show`, the demo's tile view): element k is the layout's
-/// flat index k, or with `colex` rowMajorToColex(shape, k) (a CuTe layout
-/// drawn in CuTe's orientation, element k row-major over `shape`).
+/// flat index k (row-major over the logical shape).
 /// Example: S[(2,2):(1@warpid,1@laneid)] -> axes (warpid, laneid), 1
 /// replica, coords 0 0 | 0 1 | 1 0 | 1 1, threads 0 1 32 33.
 struct TileMap {
@@ -375,9 +365,7 @@ struct TileMap {
 };
 /// Refused before any work when elements x replicas exceeds `maxPoints`
 /// (checkWork, named `what`); fails when a thread number overflows.
-/// @pre with `colex`, the product of `shape` is the layout's size
 Expected<TileMap> tileMap(const tile::SwizzledTileLayout &layout,
-                          std::span<const int64_t> shape, bool colex,
                           int64_t maxPoints, std::string_view what);
 
 /// One point of L(x): the owner's axes and where it holds the element.
