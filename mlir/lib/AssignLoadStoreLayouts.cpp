@@ -136,7 +136,7 @@ std::optional<AccessShape> accessOf(Operation *op, const Target &t) {
   a.atomic = isa<TiledAtomicOp>(op);
   a.rows = type.getDimSize(0);
   a.cols = type.getDimSize(1);
-  a.elementBits = type.getElementType().getIntOrFloatBitWidth();
+  a.elementBits = *storageBits(type.getElementType()); // int or float
   a.bufferKind = memKindOf(buffer.getType());
   if (EncodingAttr enc = encodingOf(buffer.getType()); enc && enc.getLayout())
     a.bufferLayout = enc.getLayout().getValue();

@@ -27,9 +27,8 @@ lk::Expected<lk::api::AnyLayout> layoutOf(mlir::RankedTensorType t) {
     return lk::Diagnostic::error("its encoding carries no layout");
   lk::api::ParseOptions options;
   options.syntax = lk::api::Syntax::Attribute;
-  const bool sized = t.getElementType().isIntOrFloat();
-  if (sized)
-    options.elementBits = t.getElementType().getIntOrFloatBitWidth();
+  options.elementBits = storageBits(t.getElementType());
+  const bool sized = options.elementBits.has_value();
   std::string text = enc.getLayout().getText();
   LK_TRY(lk::api::AnyLayout l,
          lk::api::parseLayout(std::string_view(text.data(), text.size()),

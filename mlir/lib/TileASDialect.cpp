@@ -96,6 +96,14 @@ MemKind lk::tileas::memKindOf(Type type) {
   return enc ? enc.getMemKind() : MemKind::Register;
 }
 
+std::optional<int64_t> lk::tileas::storageBits(Type element) {
+  if (isa<FloatTF32Type>(element))
+    return 32;
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  return element.getIntOrFloatBitWidth();
+}
+
 //===----------------------------------------------------------------------===//
 // Dialect
 //===----------------------------------------------------------------------===//
@@ -349,11 +357,25 @@ static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape,
 /// tensor of shape 16x16 holds 256" (a tensor<f16>: "the rank-0 tensor
 /// holds 1"; a tensor<0xf16>: "the tensor of shape 0 holds 0").
 /// Two elements may share an offset: (16,16):(0,1) is a broadcast view of
-/// 256 elements over 16 offsets.
+/// 256 elements over 16 offsets. A layout that names `elem=` (any memory
+/// kind) must name the tensor's element width (storageBits): elem=f32 on
+/// f16 elements, or on complex ones, is refused.
 LogicalResult EncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
   LayoutAttr layout = getLayout();
+  if (layout && layout.getValue().elem) {
+    const lk::cute::ElementType &elem = *layout.getValue().elem;
+    std::optional<int64_t> bits = storageBits(element);
+    if (!bits || *bits != elem.bits) {
+      InFlightDiagnostic d = emitError();
+      d << "layout " << layout.getText() << " names elem=" << elem.name << " ("
+        << elem.bits << " bits), but the tensor's elements are " << element;
+      if (bits)
+        return d << " (" << *bits << " bits)";
+      return d << ", which have no int or float width";
+    }
+  }
   if (!layout || !isMemory(getMemKind()))
     return success();
   bool overflow = false;

@@ -73,6 +73,11 @@ namespace lk::tileas {
 EncodingAttr encodingOf(mlir::Type type);
 /// The memory kind of a tile type: its encoding's, Register without one.
 MemKind memKindOf(mlir::Type type);
+/// The bits one element of type `element` occupies in memory: its int or
+/// float width, tf32 (19 bits of value) stored in 32; none for the others
+/// (complex, vector, index), which have no width here.
+/// Example: f16 -> 16, tf32 -> 32, i1 -> 1, complex<f32> -> none.
+std::optional<int64_t> storageBits(mlir::Type element);
 
 /// Registers the dialects a tileas program is written in: tileas and the
 /// upstream func, arith, scf and affine around it (every tool, test and

@@ -240,3 +240,19 @@ func.func @swizzles_over_complex(%a: tensor<8x64xcomplex<f32>, #c128>) -> tensor
   %r = tileas.consume_one %c : tensor<8x64xcomplex<f32>, #c64> -> tensor<8x64xcomplex<f32>, #c64>
   return %r : tensor<8x64xcomplex<f32>, #c64>
 }
+
+// -----
+
+// tf32 (19 bits of value) is stored in 32: over 4-byte elements the two
+// swizzles are Sw<3,2,3> and Sw<2,2,3>, which differ only where element
+// offset bit 7 is set. A 4x32 tile has offsets below 128: one function,
+// and the conversion folds, as it would over f32.
+#t128 = #tileas.encoding<smem, shared, layout = #tileas.layout<(4,32),(32,1),swizzle<3,4,3>>>
+#t64  = #tileas.encoding<smem, shared, layout = #tileas.layout<(4,32),(32,1),swizzle<2,4,3>>>
+// CHECK-LABEL: func.func @swizzles_over_tf32
+// CHECK-NOT: tileas.convert_layout
+func.func @swizzles_over_tf32(%a: tensor<4x32xtf32, #t128>) -> tensor<4x32xtf32, #t64> {
+  %c = tileas.convert_layout %a : tensor<4x32xtf32, #t128> -> tensor<4x32xtf32, #t64>
+  %r = tileas.consume_one %c : tensor<4x32xtf32, #t64> -> tensor<4x32xtf32, #t64>
+  return %r : tensor<4x32xtf32, #t64>
+}

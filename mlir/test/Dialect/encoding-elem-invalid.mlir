@@ -1,0 +1,29 @@
+// A layout attribute that names its element type (`elem=`) must name the
+// width of the tensor's elements, whatever the memory kind: its swizzle
+// acts on byte addresses, and the element's width converts it. The
+// encoding checks it wherever the tensor type appears.
+// RUN: layoutkit-opt %s --split-input-file --verify-diagnostics
+
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>,elem=f32>>
+// expected-error @+1 {{layout <(8,64),(64,1),swizzle<3,4,3>,elem=f32> names elem=f32 (32 bits), but the tensor's elements are 'f16' (16 bits)}}
+func.func @wider(%x: tensor<8x64xf16, #a>) {
+  return
+}
+
+// -----
+
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),elem=f16>>
+// expected-error @+1 {{names elem=f16 (16 bits), but the tensor's elements are 'complex<f32>', which have no int or float width}}
+func.func @complex(%x: tensor<8x64xcomplex<f32>, #a>) {
+  return
+}
+
+// -----
+
+// Agreeing widths verify: tf32 is stored in 32 bits, as f32 (the registry's
+// tf32 is 32 bits too), and bf16 has f16's width.
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,32),(32,1),swizzle<3,4,3>,elem=f32>>
+#b = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>,elem=f16>>
+func.func @agree(%x: tensor<8x32xtf32, #a>, %y: tensor<8x64xbf16, #b>) {
+  return
+}
