@@ -53,6 +53,11 @@ py::list iterList(const tile::IterList &l) {
 
 /// The flat index of `x`: an int, or a coordinate over `shape`.
 int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
+  if (!shape.is_none()) {
+    std::vector<int64_t> s =
+        unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
+    return unwrap(api::tileIndex(toIntTuple(x, "x"), c.tile(), s));
+  }
   if (PyIndex_Check(x.ptr()) && !PyBool_Check(x.ptr())) { // numpy's ints too
     int64_t i = toInt64(x, "index");
     if (i < 0 || i >= c.size())
@@ -61,12 +66,8 @@ int64_t flatIndex(const SwizzledTileLayout &c, py::object x, py::object shape) {
                               ")"));
     return i;
   }
-  if (shape.is_none())
-    throw py::type_error("expected an index, or a coord with shape=; got " +
-                         std::string(Py_TYPE(x.ptr())->tp_name));
-  std::vector<int64_t> s =
-      unwrap(api::tileShape(toIntTuple(shape, "shape"), c.tile()));
-  return unwrap(api::tileIndex(toIntTuple(x, "coord"), c.tile(), s));
+  throw py::type_error("expected an index, or a coord with shape=; got " +
+                       std::string(Py_TYPE(x.ptr())->tp_name));
 }
 
 /// The number of points eval() returns, a list with no total: `limit`
@@ -185,7 +186,7 @@ Example:
              std::optional<IntTuple> s;
              if (!shape.is_none())
                s = toIntTuple(shape, "shape");
-             SwizzledTileLayout t = unwrap(api::parseTile(text, s, "shape"));
+             SwizzledTileLayout t = unwrap(api::parseTile(text, s, "shape="));
              if (s)
                unwrap(api::tileShape(*s, t.tile()));
              return t;

@@ -51,6 +51,23 @@ def test_conversions():
     # Rank 1 over (8,8): element (r, c) at CuTe's 1-D index r + 8 c.
     assert str(lk.to_tile(lk.Layout(64, 1), shape=(8, 8))) == "S[(8,8):(1,8)]"
     assert str(lk.to_tile("64:1", shape=(8, 8))) == "S[(8,8):(1,8)]"
+    # The shape is checked as TileLayout checks it, whatever the model.
+    for bad, why in [((8, 4), "shape \\(8,4\\) of size 32 is not admitted"),
+                     (32, "shape \\(32\\) of size 32 is not admitted"),
+                     ((), "needs at least one extent"),
+                     (((2, 4), 8), "a logical shape is a flat tuple"),
+                     ((0, 8), "extent 0 of dimension 0 must be at least 1")]:
+        with pytest.raises(lk.LayoutError, match=why):
+            lk.to_tile("64:1", shape=bad)
+    with pytest.raises(lk.LayoutError, match="not admitted"):
+        lk.to_tile(lk.TileLayout("S[(8,8):(1,8)]"), shape=(3,))
+    # An index with a shape: the shape is checked too (2 is not a shape of
+    # 64 elements), and a coordinate reads over it: (1,2) is 1 + 8*2 = 17.
+    t = lk.TileLayout("64:1", shape=(8, 8))
+    assert t.eval((1, 2), shape=(8, 8)) == [{"m": 17}]
+    assert t.eval(17, shape=(8, 8)) == [{"m": 10}]  # row-major 8*2 + 1
+    with pytest.raises(lk.LayoutError, match="not admitted"):
+        t.eval(1, 2)
     c = lk.to_cute(lk.LinearLayout("{register: [(1), (2)], lane: [(8), (4)]} -> {offset: 16}"))
     assert c == lk.Layout((4, (2, 2)), (1, (8, 4)))
     assert isinstance(lk.parse("S[8:1]"), lk.TileLayout)

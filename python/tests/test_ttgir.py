@@ -202,7 +202,7 @@ def test_tile_layout_of_a_cute_layout_over_its_modes():
         lk.TileLayout("S[(8,4):(1,8)]", shape=(4, 4))
     # Without shape= neither reading is taken for it; a rank-1 layout has one.
     with pytest.raises(lk.LayoutError, match=r"rank 2 reads over its modes, \(8,64\), or over its size, "
-                       r"512 \(CuTe's 1-D index\), and no shape was given; over its modes it is "
+                       r"512 \(CuTe's 1-D index\), and no shape= was given; over its modes it is "
                        r"S\[\(8,64\):\(64,1\)\]"):
         lk.TileLayout("(8,64):(64,1)")
     # So does the distributed side of an access analysis, which takes no shape.

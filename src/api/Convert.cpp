@@ -6,6 +6,7 @@
 
 #include "layoutkit/api/Convert.h"
 #include "layoutkit/api/Plan.h"
+#include "layoutkit/api/Query.h"
 
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/bridge/LinearTile.h"
@@ -215,10 +216,10 @@ tileForm(const AnyLayout &l, const std::optional<IntTuple> &shape,
                    ",elem=f16>"));
   if (!shape)
     return unshapedTile(l, shapeName);
-  std::vector<int64_t> dims;
-  for (const IntTuple::Node &n : shape->leaves())
-    dims.push_back(n.value);
-  return toTile(l, dims, shapeName);
+  LK_TRY(std::vector<int64_t> dims, logicalShape(*shape));
+  LK_TRY(tile::SwizzledTileLayout t, toTile(l, dims, shapeName));
+  LK_CHECK(t.tile().admits(dims));
+  return t;
 }
 
 Expected<tile::SwizzledTileLayout>

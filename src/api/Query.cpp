@@ -224,8 +224,7 @@ Expected<OffsetTable> tabulateGrouped(const cute::ComposedLayout &c) {
 // tile
 //===----------------------------------------------------------------------===//
 
-Expected<std::vector<int64_t>> tileShape(const IntTuple &t,
-                                         const tile::TileLayout &layout) {
+Expected<std::vector<int64_t>> logicalShape(const IntTuple &t) {
   std::vector<int64_t> shape;
   if (t.isLeaf()) {
     shape.push_back(t.value());
@@ -235,12 +234,21 @@ Expected<std::vector<int64_t>> tileShape(const IntTuple &t,
       if (!mode.isLeaf())
         return Diagnostic::error("a logical shape is a flat tuple of "
                                  "extents, e.g. (8,16); got " +
-                                 t.str());
+                                 t.str())
+            .about("shape");
       shape.push_back(mode.value());
     }
   }
   if (shape.empty())
-    return Diagnostic::error("a logical shape needs at least one extent");
+    return Diagnostic::error("a logical shape needs at least one extent")
+        .about("shape");
+  LK_CHECK(tile::TileLayout::checkExtents(shape));
+  return shape;
+}
+
+Expected<std::vector<int64_t>> tileShape(const IntTuple &t,
+                                         const tile::TileLayout &layout) {
+  LK_TRY(std::vector<int64_t> shape, logicalShape(t));
   LK_CHECK(layout.admits(shape));
   return shape;
 }

@@ -171,7 +171,7 @@ std::string shapeText(std::span<const int64_t> shape) {
   return "(" + joinIntegers(shape, ",") + ")";
 }
 
-Status TileLayout::admits(std::span<const int64_t> shape) const {
+Status TileLayout::checkExtents(std::span<const int64_t> shape) {
   Arith ar;
   int64_t n = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -185,6 +185,14 @@ Status TileLayout::admits(std::span<const int64_t> shape) const {
   if (!ar.ok())
     return Arith::diagnostic("the size of shape " + shapeText(shape))
         .about("shape");
+  return Ok{};
+}
+
+Status TileLayout::admits(std::span<const int64_t> shape) const {
+  LK_CHECK(checkExtents(shape));
+  int64_t n = 1;
+  for (int64_t e : shape)
+    n *= e; // checked above
   if (n != size_)
     return Diagnostic::error(
                "shape " + shapeText(shape) + " of size " + std::to_string(n) +

@@ -186,6 +186,18 @@ TEST(ApiConvert, RankOneCuteOverDimsReadsColex) {
                 0),
             0u)
       << split.error().message;
+  // The shape is checked first, its faults about "shape": a zero extent
+  // would fail the composition with compact((0,8)) as the layout's fault.
+  Expected<tile::SwizzledTileLayout> zero =
+      tileForm(parsed("32:1"), IntTuple::tuple({0, 8}), "SHAPE");
+  ASSERT_FALSE(zero.hasValue());
+  EXPECT_EQ(zero.error().message,
+            "shape (0,8): extent 0 of dimension 0 must be at least 1");
+  EXPECT_EQ(zero.error().parameter, "shape");
+  Expected<tile::SwizzledTileLayout> other =
+      tileForm(parsed("64:1"), IntTuple::tuple({8, 4}), "SHAPE");
+  ASSERT_FALSE(other.hasValue());
+  EXPECT_EQ(other.error().parameter, "shape");
   // convert() to the tile model reads over the shape as tileForm does.
   const int64_t dims[] = {8, 8};
   Expected<AnyLayout> c = convert(parsed("(8,8):(8,1)"), Model::Tile, dims);

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 using lk::cli::testing::CliRun;
+using lk::cli::testing::failsWith;
 using lk::cli::testing::resultOf;
 using lk::cli::testing::runCli;
 
@@ -177,3 +178,27 @@ TEST(CliTile, BadInputIsDiagnosedWithACaret) {
 }
 
 } // namespace
+
+// SHAPE's faults are SHAPE's whatever the layout's grammar, checked before
+// the layout is read over it: a rank-1 cute layout over several dims is
+// composed with the shape's compact layout, which a zero extent or an
+// overflowing size would otherwise fail as LAYOUT's fault.
+TEST(CliTile, ShapeFaultsOverACuteLayoutAreTheShapes) {
+  const std::string inShow = "note: in argument SHAPE of 'tile show'";
+  EXPECT_TRUE(failsWith({"tile", "show", "32:1", "(0,8)"},
+                        {"error: shape (0,8): extent 0 of dimension 0 must be "
+                         "at least 1\n" +
+                         inShow}));
+  EXPECT_TRUE(failsWith({"tile", "show", "64:1", "(4294967296,4294967296)"},
+                        {"integer overflow in the size of shape "
+                         "(4294967296,4294967296)\n" +
+                         inShow}));
+  EXPECT_TRUE(failsWith({"tile", "eval", "(8,8):(8,1)", "((2,4),8)", "(1,2)"},
+                        {"a logical shape is a flat tuple of extents, e.g. "
+                         "(8,16); got ((2,4),8)\nnote: in argument SHAPE"}));
+  // 64:1 over (8,8): element (r, c) at CuTe's 1-D index r + 8c, so (1,2)
+  // is offset 17.
+  CliRun r = runCli({"tile", "eval", "64:1", "(8,8)", "(1,2)"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("m=17"), std::string::npos) << r.out;
+}

@@ -403,8 +403,9 @@ std::vector<CommandSpec> tileCommands() {
       "a tile layout, e.g. 'S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + "
       "R[2:4@warpid] + 5@warpid', or a swizzled one, e.g. "
       "'Swizzle(M=3,B=3,S=3) o S[(8,64):(64,1)]'; any other layout (linear, "
-      "a TTGIR tensor type, cute) is read as its tile form (a cute layout's "
-      "modes in reverse order: tile dims run slowest first)",
+      "a TTGIR tensor type, cute) is read as its tile form over SHAPE (a "
+      "cute layout: element (r,c) at CuTe's coordinate (r,c); over one dim, "
+      "or rank 1, at CuTe's 1-D index)",
       Arity::One};
   const ParamSpec shape{"SHAPE",
                         "the logical shape, e.g. (8,16); its size must equal "

@@ -91,10 +91,11 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
 Expected<tile::SwizzledTileLayout> toTile(const AnyLayout &l,
                                           std::span<const int64_t> shape,
                                           std::string_view shapeName);
-/// The tile form where a front end takes an optional shape (a flat tuple):
-/// toTile(l, shape's leaves, shapeName) when given (a typed or linear
-/// layout must have it as its logical shape; whether a tile layout admits
-/// it is tileShape's question, api/Query.h), else unshapedTile(l,
+/// The tile form where a front end takes an optional shape: when given,
+/// toTile(l, logicalShape(shape), shapeName) (api/Query.h: a flat tuple
+/// of positive extents; a typed or linear layout must have it as its
+/// logical shape), which must admit it (TileLayout::admits); shape faults
+/// are about "shape". Else unshapedTile(l,
 /// shapeName): a cute layout of rank above 1 is refused, as it reads over
 /// its modes or over its size and neither is a default. A layout attribute
 /// with a swizzle but no `elem=` is refused either way: its swizzle acts

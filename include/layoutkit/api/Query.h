@@ -154,8 +154,13 @@ Expected<OffsetTable> tabulateGrouped(const cute::ComposedLayout &layout);
 // tile
 //===----------------------------------------------------------------------===//
 
-/// A logical shape for `layout`: one integer or a flat tuple of extents
-/// that the layout admits (TileLayout::admits).
+/// A logical shape: one integer or a non-empty flat tuple of extents, each
+/// at least 1, their product within int64 (TileLayout::checkExtents);
+/// errors are about "shape". Example: (8,16) -> [8, 16]; ((2,4),8) and
+/// (0,8) are refused.
+Expected<std::vector<int64_t>> logicalShape(const IntTuple &shape);
+/// A logical shape for `layout`: logicalShape(shape) that the layout
+/// admits (TileLayout::admits).
 Expected<std::vector<int64_t>> tileShape(const IntTuple &shape,
                                          const tile::TileLayout &layout);
 /// The row-major flat index of `coord` in `shape`: a flat tuple of the

@@ -180,8 +180,11 @@ public:
   // Logical coordinates
   //===--------------------------------------------------------------------===//
 
-  /// OK when prod(shape) == size() and every extent is >= 1; otherwise a
-  /// diagnostic naming the two sizes, about the parameter "shape".
+  /// OK when every extent is >= 1 and their product fits in int64 (a
+  /// logical shape of some layout); else a diagnostic about "shape".
+  static Status checkExtents(std::span<const int64_t> shape);
+  /// checkExtents(shape) and prod(shape) == size(); otherwise a diagnostic
+  /// naming the two sizes, about the parameter "shape".
   Status admits(std::span<const int64_t> shape) const;
   /// Row-major flat index of `coord` in `shape` (step 1), after checking
   /// that the shape is admitted and 0 <= coord_d < shape_d.
