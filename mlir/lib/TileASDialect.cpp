@@ -368,11 +368,14 @@ LogicalResult EncodingAttr::verifyEncoding(
     const lk::cute::ElementType &elem = *layout.getValue().elem;
     std::optional<int64_t> bits = storageBits(element);
     if (!bits || *bits != elem.bits) {
+      auto width = [](int64_t n) {
+        return " (" + std::to_string(n) + (n == 1 ? " bit)" : " bits)");
+      };
       InFlightDiagnostic d = emitError();
-      d << "layout " << layout.getText() << " names elem=" << elem.name << " ("
-        << elem.bits << " bits), but the tensor's elements are " << element;
+      d << "layout " << layout.getText() << " names elem=" << elem.name
+        << width(elem.bits) << ", but the tensor's elements are " << element;
       if (bits)
-        return d << " (" << *bits << " bits)";
+        return d << width(*bits);
       return d << ", which have no int or float width";
     }
   }

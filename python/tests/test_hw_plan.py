@@ -61,6 +61,9 @@ def test_conversions():
             lk.to_tile("64:1", shape=bad)
     with pytest.raises(lk.LayoutError, match="not admitted"):
         lk.to_tile(lk.TileLayout("S[(8,8):(1,8)]"), shape=(3,))
+    # An offset has no tile form over any shape: said first, with or without one.
+    with pytest.raises(lk.LayoutError, match=r"no offset; Sw<3,3,3> o 8 o \(8,64\):\(64,1\) has offset 8"):
+        lk.to_tile("Sw<3,3,3> o 8 o (8,64):(64,1)")
     # An index with a shape: the shape is checked too (2 is not a shape of
     # 64 elements), and a coordinate reads over it: (1,2) is 1 + 8*2 = 17.
     t = lk.TileLayout("64:1", shape=(8, 8))

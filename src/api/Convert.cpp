@@ -86,6 +86,9 @@ Expected<tile::SwizzledTileLayout> cuteTile(const cute::ComposedLayout &c) {
 Expected<tile::SwizzledTileLayout>
 cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
                 std::string_view shapeName) {
+  // What the bridge refuses (an offset, a negative stride) it refuses in
+  // the 1-D form too, whose diagnostic names `c` as written.
+  LK_CHECK(cuteTile(c));
   const cute::Layout &l = c.layout;
   std::string name(shapeName);
   if (shape.size() != l.rank())
@@ -118,6 +121,7 @@ cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
 Expected<tile::SwizzledTileLayout>
 cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
                   std::string_view shapeName) {
+  LK_CHECK(cuteTile(c)); // its faults named on `c`, not on the composition
   LK_TRY(cute::Layout dims,
          cute::Layout::compact(IntTuple::tuple(
              std::vector<IntTuple>(shape.begin(), shape.end()))));
@@ -187,6 +191,7 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
   const cute::ComposedLayout *c = l.cute();
   if (!c || c->layout.rank() < 2)
     return toTile(l);
+  LK_CHECK(cuteTile(*c)); // no shape makes an offset representable
   std::vector<int64_t> modes;
   for (size_t i = 0; i < c->layout.rank(); ++i)
     modes.push_back(c->layout.mode(i).size());

@@ -202,3 +202,18 @@ TEST(CliTile, ShapeFaultsOverACuteLayoutAreTheShapes) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("m=17"), std::string::npos) << r.out;
 }
+
+// What a cute layout has no tile form for is named on the layout as
+// written, over any SHAPE: not on its modes reversed (the form over
+// several dims) nor on its composition with the shape (rank 1).
+TEST(CliTile, CuteFaultsNameTheLayoutAsWritten) {
+  EXPECT_TRUE(failsWith({"tile", "eval", "(8,8):(-8,1)", "(8,8)", "3"},
+                        {"error: cute layout (8,8):(-8,1), leaf 0 (stride -8): "
+                         "a negative stride is not representable"}));
+  EXPECT_TRUE(failsWith({"tile", "eval", "64:-1", "(8,8)", "3"},
+                        {"error: cute layout 64:-1, leaf 0 (stride -1)"}));
+  EXPECT_TRUE(failsWith(
+      {"tile", "eval", "Sw<3,3,3> o 8 o (8,64):(64,1)", "(8,64)", "(1,3)"},
+      {"a tile swizzle layout has no offset; Sw<3,3,3> o 8 o (8,64):(64,1) "
+       "has offset 8"}));
+}

@@ -27,3 +27,12 @@ func.func @complex(%x: tensor<8x64xcomplex<f32>, #a>) {
 func.func @agree(%x: tensor<8x32xtf32, #a>, %y: tensor<8x64xbf16, #b>) {
   return
 }
+
+// -----
+
+// One bit is "1 bit".
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),elem=b1>>
+// expected-error @+1 {{names elem=b1 (1 bit), but the tensor's elements are 'i8' (8 bits)}}
+func.func @one_bit(%x: tensor<8x64xi8, #a>) {
+  return
+}
