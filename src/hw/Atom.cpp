@@ -306,8 +306,8 @@ Expected<std::vector<const Atom *>> listAtoms(const AtomFilter &f) {
   for (const Atom &a : atoms()) {
     if (f.arch && !a.runsOn(*f.arch))
       continue;
-    if (!f.instruction.empty()) {
-      const std::string &in = a.instruction;
+    if (!f.instruction.empty()) { // names start with their instruction
+      const std::string &in = a.name;
       bool match = in == f.instruction ||
                    (in.size() > f.instruction.size() &&
                     in.compare(0, f.instruction.size(), f.instruction) == 0 &&

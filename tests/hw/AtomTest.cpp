@@ -186,6 +186,13 @@ TEST(AtomCatalog, FindAndList) {
   // Instruction prefix match stops at a '.': "mma" is not "mma8".
   auto mma = *listAtoms({std::nullopt, "mma.m16n8k16", "B"});
   EXPECT_EQ(mma.size(), 4u); // f16, bf16, s8, u8
+  // The prefix is of the atom's name, its type included: the f16 atom's
+  // A, B and C; a type cut short matches nothing; a whole name itself.
+  auto byType = *listAtoms({std::nullopt, "mma.m16n8k16.f16", ""});
+  ASSERT_EQ(byType.size(), 3u);
+  EXPECT_EQ(byType[0]->name, "mma.m16n8k16.f16.A");
+  EXPECT_TRUE(listAtoms({std::nullopt, "mma.m16n8k16.f", ""})->empty());
+  EXPECT_EQ(listAtoms({std::nullopt, "mma.m16n8k16.f16.C", ""})->size(), 1u);
   auto tcgen05 = *listAtoms({Arch::Sm100, "tcgen05", ""});
   for (const Atom *a : tcgen05)
     EXPECT_TRUE(a->instruction.rfind("tcgen05.", 0) == 0) << a->name;

@@ -284,7 +284,8 @@ std::vector<CommandSpec> hwCommands() {
        {},
        {{"arch", "ARCH", "only the atoms that run on sm_80, sm_90 or sm_100"},
         {"instruction", "NAME",
-         "an instruction or its prefix, e.g. mma, wgmma, tcgen05.ld"},
+         "an atom name or a prefix of it at a dot, e.g. mma, wgmma, "
+         "tcgen05.ld, mma.m16n8k16.f16"},
         {"operand", "OP", "A, B, C or frag"}},
        runHwAtoms},
       {"hw atom",

@@ -187,8 +187,10 @@ struct AtomFilter {
   /// sm_80 run on sm_90 and sm_100, stmatrix of sm_90 on sm_100, wgmma only
   /// on sm_90, fp8 mma.sync not on sm_80.
   std::optional<Arch> arch;
-  /// Matches an instruction equal to it or starting with it and a '.':
-  /// "mma" matches "mma.m16n8k16", "tcgen05" matches "tcgen05.ld".
+  /// Matches an atom whose name (its instruction, then its type and
+  /// operand) is it or starts with it and a '.': "mma" matches
+  /// "mma.m16n8k16.f16.A", "tcgen05" the tcgen05.ld atoms,
+  /// "mma.m16n8k16.f16" its A, B and C, "mma.m16n8k16.f" none.
   std::string instruction;
   /// A, B, C or frag.
   std::string operand;
