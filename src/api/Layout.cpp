@@ -245,16 +245,21 @@ Status checkMemdesc(const linear::TtgirLayout &t) {
 Status checkTtgirElement(const linear::TtgirLayout &t, std::string_view text) {
   if (!t.shape || !registryNameOfTtgir(t.elem).empty())
     return Ok{};
-  return Diagnostic::at(
+  const std::string shown =
+      t.elem.size() > 40 ? t.elem.substr(0, 40) + "..." : t.elem;
+  std::string message =
       t.elem.empty()
-          ? "expected the element type after the dims, e.g. "
-            "128x64xf16"
-          : "unknown element type '" +
-                (t.elem.size() > 40 ? t.elem.substr(0, 40) + "..." : t.elem) +
-                "' (LayoutKit reads f16, bf16, f32, f64, tf32, "
-                "i8 to i64, " +
-                ttgirSpellings() + ", !tt.ptr<..>)",
-      text, t.elemAt, std::max<size_t>(1, t.elem.size()));
+          ? "expected the element type after the dims, e.g. 128x64xf16"
+          : "unknown element type '" + shown +
+                "' (LayoutKit reads f16, bf16, f32, f64, tf32, i8 to i64, " +
+                ttgirSpellings() + ", !tt.ptr<..>)";
+  if (t.elem.rfind("!tt.ptr<", 0) == 0)
+    message = "expected a pointer type !tt.ptr<T> or !tt.ptr<T, N>, T an "
+              "element type LayoutKit reads or a pointer, N a decimal "
+              "address space of at most 9 digits; got '" +
+              shown + "'";
+  return Diagnostic::at(message, text, t.elemAt,
+                        std::max<size_t>(1, t.elem.size()));
 }
 
 /// TTGIR text over the shape of its type or of the options (see Layout.h).

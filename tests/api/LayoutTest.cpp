@@ -243,10 +243,18 @@ TEST(ApiParseLayout, ElementTypeOfATensorType) {
   EXPECT_EQ(nameOf(typed("!tt.ptr< f8E5M2 >")), "i64/64");
   // A pointer to what no element type names, an unclosed one, junk after
   // it and an address space not an int32's digits are no pointer types.
-  for (const char *bad :
-       {"!tt.ptr<junk>", "!tt.ptr<>", "!tt.ptr<f16>xyz", "!tt.ptr<f16, x>",
-        "!tt.ptr<f16,>", "!tt.ptr<f16, 99999999999999999999>"})
-    EXPECT_EQ(nameOf(typed(bad)).rfind("error: unknown element type", 0), 0u)
+  // The message says what a pointer type is.
+  for (const char *bad : {"!tt.ptr<junk>", "!tt.ptr<>", "!tt.ptr<f16>xyz",
+                          "!tt.ptr<f16, x>", "!tt.ptr<f16,>", "!tt.ptr<f16,-1>",
+                          "!tt.ptr<f16, 99999999999999999999>"})
+    EXPECT_EQ(
+        nameOf(typed(bad))
+            .rfind("error: expected a pointer type !tt.ptr<T> or !tt.ptr<T, "
+                   "N>, T an element type LayoutKit reads or a pointer, N a "
+                   "decimal address space of at most 9 digits; got '" +
+                       std::string(bad) + "'",
+                   0),
+        0u)
         << bad << ": " << nameOf(typed(bad));
   // A bare attribute, cute text and unparsable text name none.
   EXPECT_EQ(nameOf(kBlocked14), "none");
