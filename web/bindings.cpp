@@ -145,18 +145,18 @@ std::optional<IntTuple> pageShape(const Input &in) {
   if (const linear::LinearLayout *l = in.layout.linear())
     for (int i = 0; l->numOutDims() > 1 && i < l->numOutDims(); ++i)
       dims.push_back(IntTuple(l->outDim(i).size()));
-  if (dims.empty())
-    return std::nullopt;
-  return IntTuple::tuple(std::move(dims));
+  return dims.empty() ? std::nullopt
+                      : std::optional(IntTuple::tuple(std::move(dims)));
 }
 
 Expected<TileInput> readTile(const std::string &text, const std::string &shape,
                              std::string &field) {
   LK_TRY(Input in, readInput(text, shape, field));
-  field = "layout";
   std::optional<IntTuple> s = pageShape(in);
   TileInput t;
-  LK_TRY(t.layout, api::tileForm(in.layout, s, "the shape", text));
+  auto form = api::tileForm(in.layout, s, "the shape", text);
+  field = !form && form.error().parameter == "shape" ? "shape" : "layout";
+  LK_TRY(t.layout, std::move(form));
   field = "shape";
   LK_TRY(t.shape, api::tileShape(s ? *s : IntTuple(t.layout.tile().size()),
                                  t.layout.tile()));
@@ -220,16 +220,22 @@ std::string parseJson(std::string text, std::string shape) {
     allPow2 = allPow2 && e > 0 && (e & (e - 1)) == 0;
   if (allPow2)
     pow2 = in->leaves;
-  std::vector<int64_t> dims;
-  if (std::optional<IntTuple> s = pageShape(*in))
-    for (const IntTuple::Node &n : s->leaves())
-      dims.push_back(n.value);
+  // The tile form is the tile view's (readTile): over the page's shape.
+  auto formOf = [&](api::Model m) -> Expected<std::string> {
+    if (m == api::Model::Tile) {
+      LK_TRY(tile::SwizzledTileLayout t,
+             api::tileForm(in->layout, pageShape(*in), "the shape", text));
+      return api::tileText(t);
+    }
+    LK_TRY(api::AnyLayout c, api::convert(in->layout, m, pow2));
+    return c.str();
+  };
   Record forms;
   for (api::Model m :
        {api::Model::Cute, api::Model::Tile, api::Model::Linear}) {
-    auto c = api::convert(in->layout, m, m == api::Model::Linear ? pow2 : dims);
+    Expected<std::string> c = formOf(m);
     forms.add(std::string(api::modelName(m)),
-              c ? ok().add("text", c->str())
+              c ? ok().add("text", *c)
                 : ok(false)
                       .add("reason", c.error().message)
                       .add("notes", Value::strings(c.error().notes)));

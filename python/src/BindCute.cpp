@@ -354,6 +354,10 @@ IntTuple toIntTuple(py::handle h, const char *what, bool noneAsZero) {
   return r.take();
 }
 
+std::optional<IntTuple> optionalTuple(py::handle h, const char *what) {
+  return h.is_none() ? std::nullopt : std::optional(toIntTuple(h, what));
+}
+
 namespace {
 /// The leaves of a flat IntTuple `t` read from `what`; a nested mode is a
 /// TypeError at its path.

@@ -117,8 +117,9 @@ Example:
       },
       py::arg("arch") = py::none(), py::arg("instruction") = "",
       py::arg("operand") = "",
-      "The atom catalog: those that run on arch ('sm_80', ...), of an "
-      "instruction (a prefix at a '.') and operand (A, B, C or frag)");
+      "The atom catalog: those that run on arch ('sm_80', ...), whose name "
+      "is instruction or starts with it and a '.' ('mma', "
+      "'mma.m16n8k16.f16'), of operand (A, B, C or frag)");
   m.def(
       "find_atom",
       [](const std::string &name) { return unwrap(hw::findAtom(name)); },
@@ -346,8 +347,7 @@ LinearLayout distributedOf(py::object x, py::object shape) {
     return x.cast<LinearLayout>();
   api::ParseOptions o;
   o.shapeName = "shape=";
-  if (!shape.is_none())
-    o.shape = toIntTuple(shape, "shape");
+  o.shape = optionalTuple(shape, "shape");
   if (py::isinstance<py::str>(x))
     return unwrap(api::parseDistributed(x.cast<std::string>(), o));
   return unwrap(api::distributedLayout(anyOf(x), o));

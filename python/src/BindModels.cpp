@@ -183,13 +183,8 @@ Example:
     [{'laneid': 4, 'm': 1}]
 )doc")
       .def(py::init([](const std::string &text, py::object shape) {
-             std::optional<IntTuple> s;
-             if (!shape.is_none())
-               s = toIntTuple(shape, "shape");
-             SwizzledTileLayout t = unwrap(api::parseTile(text, s, "shape="));
-             if (s)
-               unwrap(api::tileShape(*s, t.tile()));
-             return t;
+             return unwrap(
+                 api::parseTile(text, optionalTuple(shape, "shape"), "shape="));
            }),
            py::arg("text"), py::arg("shape") = py::none())
       .def_static(
@@ -574,8 +569,7 @@ LinearLayout ttgirLayout(const std::string &text, py::object shape) {
   api::ParseOptions o;
   o.syntax = api::Syntax::TtgirText;
   o.shapeName = "shape=";
-  if (!shape.is_none())
-    o.shape = toIntTuple(shape, "shape");
+  o.shape = optionalTuple(shape, "shape");
   Expected<api::AnyLayout> l = api::parseLayout(text, o);
   if (!l && l.error().parameter == "shape" && o.shape)
     raise(l.error(), "shape"); // the argument's fault, not the text's
@@ -1077,8 +1071,7 @@ void bindConvert(py::module_ &m) {
       [](const std::string &text, py::object shape) {
         api::ParseOptions o;
         o.shapeName = "shape=";
-        if (!shape.is_none())
-          o.shape = toIntTuple(shape, "shape");
+        o.shape = optionalTuple(shape, "shape");
         return objectOf(unwrap(api::parseLayout(text, o)));
       },
       py::arg("text"), py::arg("shape") = py::none(),
@@ -1094,9 +1087,7 @@ void bindConvert(py::module_ &m) {
   m.def(
       "to_tile",
       [](py::object x, py::object shape) {
-        std::optional<IntTuple> s;
-        if (!shape.is_none())
-          s = toIntTuple(shape, "shape");
+        std::optional<IntTuple> s = optionalTuple(shape, "shape");
         if (py::isinstance<py::str>(x))
           return unwrap(api::parseTile(x.cast<std::string>(), s, "shape="));
         return unwrap(api::tileForm(anyOf(x), s, "shape="));

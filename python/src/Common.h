@@ -139,6 +139,8 @@ template <class R, class C, class... A> auto bound(R (C::*f)(A...) const) {
 /// `noneAsZero` reads a None leaf as 0 (a coordinate with slice marks).
 lk::IntTuple toIntTuple(py::handle h, const char *what = "value",
                         bool noneAsZero = false);
+/// toIntTuple(h, what), none for None (an optional shape= argument).
+std::optional<lk::IntTuple> optionalTuple(py::handle h, const char *what);
 /// A flat list of ints (a shape, sizes): an int (a list of one), a tuple,
 /// list or other sequence (a numpy array) of ints, or IntTuple text
 /// "(64,64)", read by toIntTuple, so a fault names its path: "shape[0]:

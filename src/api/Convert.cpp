@@ -105,8 +105,8 @@ cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
           "mode " + std::to_string(i) + " of " + l.str() + " has size " +
           std::to_string(modes.back().size()) + " but dim " +
           std::to_string(i) + " of " + name + " is " +
-          std::to_string(shape[i]) + " (" + name +
-          "'s dims are the layout's top-level modes, " + l.shape().str() + ")");
+          std::to_string(shape[i]) + " (the dims of " + name +
+          " are the layout's top-level modes, " + l.shape().str() + ")");
   }
   std::reverse(modes.begin(), modes.end());
   LK_TRY(cute::Layout reversed, cute::makeLayout(modes));
@@ -125,8 +125,10 @@ cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
   LK_TRY(cute::Layout dims,
          cute::Layout::compact(IntTuple::tuple(
              std::vector<IntTuple>(shape.begin(), shape.end()))));
-  if (dims.size() != c.layout.size())
-    return cuteTile(c);
+  if (dims.size() != c.layout.size()) { // admits names both sizes
+    LK_TRY(tile::SwizzledTileLayout flat, cuteTile(c));
+    LK_CHECK(flat.tile().admits(shape));
+  }
   Expected<cute::Layout> read = cute::composition(c.layout, dims);
   if (!read)
     return Diagnostic::error(

@@ -152,7 +152,7 @@ TEST(ApiConvert, CuteOverItsModesReadsCuteCoordinates) {
   ASSERT_FALSE(other.hasValue());
   EXPECT_EQ(other.error().message,
             "mode 0 of (4,8):(8,1) has size 4 but dim 0 of SHAPE is 8 "
-            "(SHAPE's dims are the layout's top-level modes, (4,8))");
+            "(the dims of SHAPE are the layout's top-level modes, (4,8))");
 }
 
 // A rank-1 cute layout over several dims reads element x = (r, c) at

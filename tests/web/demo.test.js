@@ -627,6 +627,17 @@ async function main() {
   await fill(page, '#layout', '(4,8):(1,4)');
   const colMajor = await page.evaluate(() => [...window.lkCurrent().map.coords].slice(0, 8));
   check(JSON.stringify(colMajor) === '[0,4,8,12,16,20,24,28]', `cute orientation: (4,8):(1,4) row 0 reads ${colMajor.join(' ')} (r + 4c)`);
+  // A shape the layout does not admit is the shape field's fault, whatever
+  // the grammar (a rank-1 cute layout over (8,4) of 32 elements, 64 here;
+  // a nested shape), and the forms panel reads over the same shape.
+  const shapeFaults = await page.evaluate(async () => [
+    await window.lk('tileMap', '64:1', '(8,4)'), await window.lk('tileMap', '64:1', '((2,4),8)'),
+    await window.lk('parse', '64:1', '((2,4),8)'), await window.lk('parse', '64:1', '(8,8)')]);
+  check(!shapeFaults[0].ok && shapeFaults[0].field === 'shape' && shapeFaults[0].error.message.includes('not admitted') &&
+    !shapeFaults[1].ok && shapeFaults[1].field === 'shape' && shapeFaults[1].error.message.includes('flat tuple') &&
+    shapeFaults[2].ok && !shapeFaults[2].forms.tile.ok && shapeFaults[2].forms.tile.reason.includes('flat tuple') &&
+    shapeFaults[3].ok && shapeFaults[3].forms.tile.text === 'S[(8,8):(1,8)]',
+  `tile view: shape faults are the shape's, and the forms panel reads over the shape (${JSON.stringify(shapeFaults.map((r) => r.field || r.forms))})`);
   const cuteOwner = await page.evaluate(async () => window.lk('owners', '(4,8):(8,1)', '(4,8)', 9));
   check(cuteOwner.ok && cuteOwner.result.owners[0].at.m === 9, 'cute orientation: element (1,1) is at offset 9');
   // A TTGIR type gives the shape when the shape field is blank, as in the CLI.
