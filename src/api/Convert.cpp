@@ -122,6 +122,12 @@ Expected<tile::SwizzledTileLayout>
 cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
                   std::string_view shapeName) {
   LK_CHECK(cuteTile(c)); // its faults named on `c`, not on the composition
+  if (shape.size() > tile::TileLayout::kMaxIters) // a tile iter per dim
+    return Diagnostic::error(std::string(shapeName) + " has " +
+                             std::to_string(shape.size()) +
+                             " dims; a tile layout has at most " +
+                             std::to_string(tile::TileLayout::kMaxIters))
+        .about("shape");
   LK_TRY(cute::Layout dims,
          cute::Layout::compact(IntTuple::tuple(
              std::vector<IntTuple>(shape.begin(), shape.end()))));

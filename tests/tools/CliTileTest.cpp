@@ -196,6 +196,15 @@ TEST(CliTile, ShapeFaultsOverACuteLayoutAreTheShapes) {
   EXPECT_TRUE(failsWith({"tile", "eval", "(8,8):(8,1)", "((2,4),8)", "(1,2)"},
                         {"a logical shape is a flat tuple of extents, e.g. "
                          "(8,16); got ((2,4),8)\nnote: in argument SHAPE"}));
+  // More dims than a tile layout has iters: SHAPE's fault, said briefly
+  // (not a message echoing the composed layout's 4097 modes).
+  std::string wide = "(1";
+  for (int k = 0; k < 4096; ++k)
+    wide += ",1";
+  CliRun w = runCli({"tile", "eval", "1:1", wide + ")", "0"});
+  EXPECT_EQ(w.status, 1);
+  EXPECT_EQ(w.err, "error: SHAPE has 4097 dims; a tile layout has at most "
+                   "4096\nnote: in argument SHAPE of 'tile eval'\n");
   // 64:1 over (8,8): element (r, c) at CuTe's 1-D index r + 8c, so (1,2)
   // is offset 17.
   CliRun r = runCli({"tile", "eval", "64:1", "(8,8)", "(1,2)"});
