@@ -359,7 +359,9 @@ static std::optional<int64_t> staticElementCount(ArrayRef<int64_t> shape,
 /// Two elements may share an offset: (16,16):(0,1) is a broadcast view of
 /// 256 elements over 16 offsets. A layout that names `elem=` (any memory
 /// kind) must name the tensor's element width (storageBits): elem=f32 on
-/// f16 elements, or on complex ones, is refused.
+/// f16 elements, or on complex ones, is refused. Without `elem=` a swizzle
+/// is read over the tensor's elements, and refused where their width does
+/// not convert it (swizzle<3,4,3> on f6E2M3FN elements of 6 bits).
 LogicalResult EncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -379,6 +381,16 @@ LogicalResult EncodingAttr::verifyEncoding(
       return d << ", which have no int or float width";
     }
   }
+  // Without elem= the tensor's elements convert the byte swizzle, as
+  // elem= of their width would: a width no swizzle converts is refused.
+  if (layout && !layout.getValue().elem)
+    if (std::optional<int64_t> bits = storageBits(element))
+      if (lk::Expected<lk::cute::ComposedLayout> e =
+              layout.getValue().elementLayout(*bits);
+          !e)
+        return emitError() << "layout " << layout.getText() << " over the "
+                           << "tensor's elements, " << element << ": "
+                           << e.error().message;
   if (!layout || !isMemory(getMemKind()))
     return success();
   bool overflow = false;

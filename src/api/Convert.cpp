@@ -116,12 +116,13 @@ cuteTileByModes(const cute::ComposedLayout &c, std::span<const int64_t> shape,
 /// The tile form of a rank-1 cute layout `c` over `shape` of several dims:
 /// element x reads CuTe's 1-D index colex(x), the function of
 /// c o compact(shape), taken by modes. Its size must be the shape's (else
-/// the 1-D form, whose size tileShape reports).
+/// refused as the 1-D form's `admits` refuses it, naming both sizes).
 /// Example: 64:1 over (8,8) -> S[(8,8):(1,8)] (element (r, c) at r + 8c).
 Expected<tile::SwizzledTileLayout>
 cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
                   std::string_view shapeName) {
-  LK_CHECK(cuteTile(c)); // its faults named on `c`, not on the composition
+  // Its faults named on `c`, not on the composition.
+  LK_TRY(tile::SwizzledTileLayout flat, cuteTile(c));
   if (shape.size() > tile::TileLayout::kMaxIters) // a tile iter per dim
     return Diagnostic::error(std::string(shapeName) + " has " +
                              std::to_string(shape.size()) +
@@ -131,10 +132,8 @@ cuteTileOverShape(const cute::ComposedLayout &c, std::span<const int64_t> shape,
   LK_TRY(cute::Layout dims,
          cute::Layout::compact(IntTuple::tuple(
              std::vector<IntTuple>(shape.begin(), shape.end()))));
-  if (dims.size() != c.layout.size()) { // admits names both sizes
-    LK_TRY(tile::SwizzledTileLayout flat, cuteTile(c));
+  if (dims.size() != c.layout.size()) // admits names both sizes
     LK_CHECK(flat.tile().admits(shape));
-  }
   Expected<cute::Layout> read = cute::composition(c.layout, dims);
   if (!read)
     return Diagnostic::error(
@@ -199,11 +198,12 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
   const cute::ComposedLayout *c = l.cute();
   if (!c || c->layout.rank() < 2)
     return toTile(l);
-  LK_CHECK(cuteTile(*c)); // no shape makes an offset representable
   std::vector<int64_t> modes;
   for (size_t i = 0; i < c->layout.rank(); ++i)
     modes.push_back(c->layout.mode(i).size());
-  Expected<tile::SwizzledTileLayout> byModes = cuteTileByModes(*c, modes, "");
+  // Over its own modes' sizes it fails only where the bridge refuses `c`
+  // (an offset, a negative stride), which no shape mends.
+  LK_TRY(tile::SwizzledTileLayout byModes, cuteTileByModes(*c, modes, ""));
   return Diagnostic::error(
       "a cute layout of rank " + std::to_string(c->layout.rank()) +
       " reads over its modes, " + c->layout.shape().str() +
@@ -211,7 +211,7 @@ Expected<tile::SwizzledTileLayout> unshapedTile(const AnyLayout &l,
       " (CuTe's 1-D index), and " +
       (shapeName.empty() ? std::string("nothing here says which")
                          : "no " + std::string(shapeName) + " was given") +
-      (byModes ? "; over its modes it is " + tileText(*byModes) : ""));
+      "; over its modes it is " + tileText(byModes));
 }
 
 Expected<tile::SwizzledTileLayout>

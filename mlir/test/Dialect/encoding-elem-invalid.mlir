@@ -36,3 +36,31 @@ func.func @agree(%x: tensor<8x32xtf32, #a>, %y: tensor<8x64xbf16, #b>) {
 func.func @one_bit(%x: tensor<8x64xi8, #a>) {
   return
 }
+
+// -----
+
+// Without elem= the tensor's elements convert the swizzle, as elem= of
+// their width would: 6-bit elements convert no byte swizzle, whether
+// elem=f6e2m3 names them or the tensor's type does.
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+// expected-error @+1 {{layout <(8,64),(64,1),swizzle<3,4,3>> over the tensor's elements, 'f6E2M3FN': swizzle<3,4,3> acts on byte addresses, and an element of 6 bits is no power-of-two part or multiple of a byte}}
+func.func @six_bits(%x: tensor<8x64xf6E2M3FN, #a>) {
+  return
+}
+
+// -----
+
+// A swizzle narrower than the elements (16-byte units, 256-bit elements)
+// is refused the same way; without a swizzle any width verifies.
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+// expected-error @+1 {{over the tensor's elements, 'i256': swizzle<3,4,3> moves 16-byte units, narrower than an element of 256 bits}}
+func.func @too_wide(%x: tensor<8x64xi256, #a>) {
+  return
+}
+
+// -----
+
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1)>>
+func.func @unswizzled(%x: tensor<8x64xf6E2M3FN, #a>, %y: tensor<8x64xi256, #a>) {
+  return
+}
