@@ -8,6 +8,7 @@
 
 #include "F2.h"
 #include "GatherWords.h"
+#include "Preconditions.h"
 
 #include "layoutkit/core/Checked.h"
 
@@ -60,14 +61,6 @@ std::optional<uint64_t> solve(std::span<const Col> cols, uint64_t target) {
   if (rest)
     return std::nullopt;
   return combo;
-}
-
-Status checkElementBits(int64_t elementBits) {
-  if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
-      elementBits != 64)
-    return Diagnostic::error("element width " + std::to_string(elementBits) +
-                             " bits is not supported (allowed: 8, 16, 32, 64)");
-  return Ok{};
 }
 
 /// `l` with input dims exactly [register, lane, warp, block] and output dims
@@ -260,14 +253,8 @@ Expected<GatherOuts> checkGather(const LinearLayout &src,
   if (src.inDimSize(dims::kLane) > 32)
     return Diagnostic::error("a warp has at most 32 lanes; the layouts have " +
                              std::to_string(src.inDimSize(dims::kLane)));
-  if (!src.isSurjective())
-    return Diagnostic::error(
-        "the source layout does not hold every element of its tensor: " +
-        src.str());
-  if (!index.isSurjective())
-    return Diagnostic::error(
-        "the index layout does not hold every element of its tensor: " +
-        index.str());
+  LK_CHECK(detail::checkCovers(src, "source"));
+  LK_CHECK(detail::checkCovers(index, "index"));
   return o;
 }
 
@@ -376,7 +363,7 @@ std::string GatherPlan::describe() const {
 Expected<GatherPlan> planGather(const LinearLayout &src,
                                 const LinearLayout &index, int axis,
                                 int64_t elementBits) {
-  LK_CHECK(checkElementBits(elementBits));
+  LK_CHECK(detail::checkElementBits(elementBits));
   LK_TRY(GatherOuts outs, checkGather(src, index, axis));
   LK_TRY(LinearLayout idxOrdered, index.transposeOuts(outs.order));
   GatherPlan plan;

@@ -16,6 +16,7 @@
 #include "layoutkit/core/Bits.h"
 
 #include "F2.h"
+#include "Preconditions.h"
 #include "SharedAccess.h"
 
 #include "layoutkit/hw/Machine.h"
@@ -176,18 +177,6 @@ std::string Plan::describe() const {
   return r;
 }
 
-namespace detail {
-
-Status checkElementBits(int64_t elementBits) {
-  if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
-      elementBits != 64)
-    return Diagnostic::error("element width " + std::to_string(elementBits) +
-                             " bits is not supported (allowed: 8, 16, 32, 64)");
-  return Ok{};
-}
-
-} // namespace detail
-
 namespace {
 
 /// The register-only plan, when every element a thread needs is in its own
@@ -230,8 +219,12 @@ Expected<Plan> planConversion(const LinearLayout &src, const LinearLayout &dst,
 
 Expected<Plan> planConversion(const LinearLayout &src, const LinearLayout &dst,
                               int64_t elementBits, const PlanOptions &options) {
-  LK_CHECK(checkElementBits(elementBits));
+  LK_CHECK(detail::checkElementBits(elementBits));
   LK_TRY(AlignedPair p, alignLayouts(src, dst));
+  // Before any strategy: even the no-op plan leaves an element no thread
+  // holds unconverted.
+  LK_CHECK(detail::checkCovers(src, "source")); // named as given
+  LK_CHECK(detail::checkCovers(dst, "destination"));
   if (p.src == p.dst) {
     Plan plan;
     plan.strategy = Strategy::NoOp;

@@ -6,6 +6,8 @@
 
 #include "layoutkit/plan/Reduce.h"
 
+#include "Preconditions.h"
+
 #include "layoutkit/linear/Analysis.h"
 
 #include <algorithm>
@@ -153,11 +155,7 @@ std::string ReducePlan::describe() const {
 Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
                                    int64_t elementBits,
                                    bool eliminateDuplicates) {
-  if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
-      elementBits != 64)
-    return Diagnostic::error("reduction: expected 8, 16, 32 or 64-bit "
-                             "elements, got " +
-                             std::to_string(elementBits));
+  LK_CHECK(detail::checkElementBits(elementBits));
   if (axis < 0 || axis >= layout.numOutDims())
     return Diagnostic::error("reduction: axis " + std::to_string(axis) +
                              " out of range: the "
@@ -169,6 +167,7 @@ Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
         "reduction: expected a distributed layout (every basis one logical "
         "bit or zero, non-zero bases distinct); got " +
         layout.str());
+  LK_CHECK(detail::checkCovers(layout, "reduced"));
   if (layout.inDimSize(dims::kBlock) != 1)
     return Diagnostic::error(
         "reduction: expected one CTA (block size 1), got " +

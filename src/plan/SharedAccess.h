@@ -18,6 +18,7 @@
 #define LAYOUTKIT_SRC_PLAN_SHAREDACCESS_H
 
 #include "F2.h"
+#include "Preconditions.h"
 
 #include "layoutkit/core/Expected.h"
 #include "layoutkit/linear/LinearLayout.h"
@@ -39,9 +40,6 @@ struct SideAccess {
   bool isMatrix() const { return matrix.halfRegBit >= 0; }
   int v() const { return int(vecRegBits.size()); }
 };
-
-/// Fails unless the element width is 8, 16, 32 or 64 bits.
-Status checkElementBits(int64_t elementBits);
 
 /// Offset bits of one 128-byte row of the buffer (fewer for a tile smaller
 /// than a row): everything above is Idx. `ctaBits`: the offset bits of one

@@ -213,10 +213,9 @@ Status checkShareable(const AlignedPair &p) {
     if (!linear::isDistributed(*l))
       return Diagnostic::error(
           "the shared-memory plan needs distributed layouts; not: " + l->str());
-    if (!l->isSurjective())
-      return Diagnostic::error("layout does not cover the whole tensor: " +
-                               l->str());
   }
+  LK_CHECK(checkCovers(p.src, "source"));
+  LK_CHECK(checkCovers(p.dst, "destination"));
   // Buffer sizes are elementBytes << bits: keep them far from overflow.
   if (p.src.totalOutBits() > 48)
     return Diagnostic::error("a tensor of 2^" +

@@ -14,6 +14,7 @@
 #include "layoutkit/plan/Plan.h"
 
 #include "F2.h"
+#include "Preconditions.h"
 
 #include "layoutkit/linear/Analysis.h"
 
@@ -96,13 +97,8 @@ Status checkShuffleable(const AlignedPair &p) {
                                "(every column a distinct logical bit or "
                                "zero); not: " +
                                l->str());
-  if (!p.src.isSurjective())
-    return Diagnostic::error("source layout does not cover the tensor: " +
-                             p.src.str());
-  if (!p.dst.isSurjective())
-    return Diagnostic::error("destination layout does not cover the "
-                             "tensor: " +
-                             p.dst.str());
+  LK_CHECK(checkCovers(p.src, "source"));
+  LK_CHECK(checkCovers(p.dst, "destination"));
   // Register files of more than 2^16 registers per thread are refused (no
   // hardware has them, and the copies below enumerate the registers).
   for (const LinearLayout *l : {&p.src, &p.dst})

@@ -692,7 +692,8 @@ TEST(GatherErrors, BadInputsAreDiagnosed) {
       LinearLayout::make({{dims::kRegister, {{0, 1}}}, {dims::kLane, {{1, 0}}}},
                          {{dims::dim(0), 2}, {dims::dim(1), 4}}));
   EXPECT_EQ(errorOf(planGather(partial, partial, 0, 32)),
-            "the source layout does not hold every element of its tensor: " +
+            "the source layout holds 4 of its tensor's 8 elements (its columns "
+            "span 2 of 3 logical bits), so it does not cover the tensor: " +
                 partial.str());
   LinearLayout rank1 =
       ok(LinearLayout::identity1D(32, dims::kLane, dims::dim(0)));

@@ -318,6 +318,38 @@ TEST(PlanErrors, MismatchedTensorsAndWidths) {
   EXPECT_NE(e.error().message.find("12 bits"), std::string::npos);
 }
 
+// A layout that holds half its tensor is refused before any strategy, the
+// no-op included: equal layouts used to be a no-op plan that left the
+// other half of the tensor unconverted. Hand count: the register basis
+// (0,1) and the four lane bases (1,0) .. (8,0) span 5 of the 6 bits of a
+// 16x4 tensor (dim1's bit 1 is missing), so 32 of its 64 elements.
+TEST(PlanErrors, LayoutsThatMissElementsAreRefusedEvenWhenEqual) {
+  LinearLayout half = *LinearLayout::make(
+      {{dims::kRegister, {{0, 1}}},
+       {dims::kLane, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}}},
+      {{dims::dim(0), 16}, {dims::dim(1), 4}});
+  const std::string why = "the source layout holds 32 of its tensor's 64 "
+                          "elements (its columns span 5 of 6 logical bits), "
+                          "so it does not cover the tensor: " +
+                          half.str();
+  Expected<Plan> same = planConversion(half, half, 16);
+  ASSERT_FALSE(same);
+  EXPECT_EQ(same.error().message, why);
+  LinearLayout full = *LinearLayout::make(
+      {{dims::kRegister, {{0, 1}}},
+       {dims::kLane, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 2}}}},
+      {{dims::dim(0), 16}, {dims::dim(1), 4}});
+  ASSERT_TRUE(planConversion(full, full, 16));
+  Expected<Plan> toFull = planConversion(half, full, 16);
+  ASSERT_FALSE(toFull);
+  EXPECT_EQ(toFull.error().message, why);
+  Expected<Plan> fromFull = planConversion(full, half, 16);
+  ASSERT_FALSE(fromFull);
+  EXPECT_NE(fromFull.error().message.find("the destination layout holds 32"),
+            std::string::npos)
+      << fromFull.error().message;
+}
+
 TEST(PlanSimulator, CatchesWrongPlans) {
   LinearLayout blocked =
       layoutOf(*blockedEnc({1, 2}, {8, 4}, {1, 1}, {1, 0}), {16, 16});

@@ -540,9 +540,12 @@ TEST(ShuffleErrors, RefusedPairs) {
   LinearLayout partial = bitsLayout(6, {0}, {x(0), x(2), x(3), x(4), x(5)});
   Expected<Plan> c = planWarpShuffle(a, partial, 32);
   ASSERT_FALSE(c);
-  EXPECT_NE(c.error().message.find("destination layout does not cover"),
-            std::string::npos)
-      << c.error().message;
+  // 5 of its 6 logical bits spanned: 2^5 of the 2^6 elements held.
+  EXPECT_EQ(c.error().message,
+            "the destination layout holds 32 of its tensor's 64 elements (its "
+            "columns span 5 of 6 logical bits), so it does not cover the "
+            "tensor: " +
+                partial.str());
   // 2^17 registers per thread are refused before anything is enumerated.
   std::vector<uint64_t> reg17;
   for (int k = 5; k < 22; ++k)
