@@ -342,9 +342,10 @@ void recordAttributes(py::class_<T> &c, const api::Record &keys, Get get,
     }
 }
 
+/// A plan's layout argument as a distributed layout over `shape`, checked
+/// as the CLI checks it whatever its form (a LinearLayout's dims against
+/// `shape` too).
 LinearLayout distributedOf(py::object x, py::object shape) {
-  if (py::isinstance<LinearLayout>(x))
-    return x.cast<LinearLayout>();
   api::ParseOptions o;
   o.shapeName = "shape=";
   o.shape = optionalTuple(shape, "shape");

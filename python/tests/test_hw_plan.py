@@ -193,6 +193,29 @@ def test_gather():
         lk.gather(ROW8, ROW8, axis=1, dtype="f7")
 
 
+def test_shape_is_checked_for_every_layout_form():
+    # shape= is the tensor's shape for a LinearLayout object as for text:
+    # its dims must match, and its type is checked (plan, gather, reduce).
+    row8 = lk.LinearLayout(ROW8)
+    assert lk.plan(row8, row8, "f16", shape=(8, 8)).strategy == "no-op"
+    for call in (lambda s: lk.plan(row8, row8, "f16", shape=s),
+                 lambda s: lk.gather(row8, row8, axis=1, dtype="f32", shape=s),
+                 lambda s: lk.reduce(row8, axis=0, shape=s)):
+        with pytest.raises(lk.LayoutError,
+                           match=r"extents \(8,8\), not the shape= given, \(99,99\)"):
+            call((99, 99))
+        with pytest.raises(TypeError):
+            call((8.0, 8))
+        with pytest.raises(OverflowError):
+            call((2**63, 8))
+    # A layout that holds half its tensor is no no-op: 5 of the 6 bits of
+    # 8x8 spanned (dim1's bit 2 is missing), 32 of 64 elements.
+    half = lk.LinearLayout("{register: [(0,1)], lane: [(0,2),(1,0),(2,0),(4,0),(0,0)]}"
+                           " -> {dim0: 8, dim1: 8}")
+    with pytest.raises(lk.LayoutError, match="holds 32 of its tensor's 64 elements"):
+        lk.plan(half, half, "f16")
+
+
 def test_analyses():
     dist = lk.TileLayout("S[32:1@laneid]")
     mem = lk.TileLayout("S[32:1]")

@@ -10,6 +10,7 @@
 #include "layoutkit/bridge/LinearTile.h"
 #include "layoutkit/bridge/TileCute.h"
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/Padded.h"
 
@@ -50,11 +51,12 @@ Status checkShape(const LinearLayout &l, std::span<const int64_t> shape,
     same = l.outDim(i).size() == shape[size_t(i)];
   if (same)
     return Ok{};
-  std::string s;
+  std::vector<int64_t> own;
   for (int i = 0; i < l.numOutDims(); ++i)
-    s += (i ? "," : "") + std::to_string(l.outDim(i).size());
-  return Diagnostic::error("the layout's logical dims have extents (" + s +
-                           "), not the " + shapeName + " given")
+    own.push_back(l.outDim(i).size());
+  return Diagnostic::error("the layout's logical dims have extents (" +
+                           joinIntegers(own, ",") + "), not the " + shapeName +
+                           " given, (" + joinIntegers(shape, ",") + ")")
       .about("shape");
 }
 

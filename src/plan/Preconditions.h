@@ -33,10 +33,9 @@ namespace lk::plan::detail {
 inline Status checkElementBits(int64_t elementBits) {
   if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
       elementBits != 64)
-    return Diagnostic::error(
-        "element width " + std::to_string(elementBits) +
-        (elementBits == 1 ? " bit" : " bits") +
-        " is not supported (allowed: 8, 16, 32, 64)");
+    return Diagnostic::error("element width " + std::to_string(elementBits) +
+                             (elementBits == 1 ? " bit" : " bits") +
+                             " is not supported (allowed: 8, 16, 32, 64)");
   return Ok{};
 }
 

@@ -165,7 +165,7 @@ TEST(PlanCommand, AShapeTheEncodingsCannotTakeIsTheShapeOptions) {
                    "2 entries) but the tensor shape has 3"},
         std::tuple{lin, "(8,8,1)",
                    "the layout's logical dims have extents "
-                   "(8,8), not the --shape given"}}) {
+                   "(8,8), not the --shape given, (8,8,1)"}}) {
     CliRun r = runCli({"plan", a, a, "--shape", shape, "--dtype", "f16"});
     EXPECT_EQ(r.status, 1);
     EXPECT_TRUE(contains(r.err, fault)) << r.err;
