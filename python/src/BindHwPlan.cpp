@@ -459,7 +459,8 @@ and the masked simulation; else None). cuda(): the CUDA device function.
           py::arg("test_kernel").noconvert() = false,
           py::arg("host_main").noconvert() = false,
           "The CUDA text of the plan (masked for a padded tensor: padding is "
-          "never read or written)")
+          "never read or written); host_main=True adds a main() that runs the "
+          "self-checking test kernel, which it brings along")
       .def_property_readonly(
           "logical_shape",
           [](const PyPlan &p) -> py::object {

@@ -86,6 +86,10 @@ def test_plan_noop_and_smem():
     q = lk.plan(b, m, dtype="f16")
     assert q.strategy == "shared memory" and q.cost["barriers"] >= 1
     assert "lk_convert" in q.cuda() and q.memory is not None
+    # A host main() brings the test kernel it launches, as --host-main does.
+    assert "lk_convert_test_kernel" not in q.cuda()
+    hosted = q.cuda(host_main=True)
+    assert "lk_convert_test_kernel" in hosted and "int main()" in hosted
     # A flag takes True or False only: None is not quietly False.
     with pytest.raises(TypeError):
         lk.plan(b, m, dtype="f16", matrix=None)

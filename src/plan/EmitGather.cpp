@@ -336,11 +336,10 @@ Expected<std::string> emitGatherCuda(const GatherPlan &plan,
   if (!isIdentifier(name))
     return Diagnostic::error("function name '" + name.substr(0, 200) +
                              "' is not a C identifier");
-  if (options.hostMain && !options.testKernel)
-    return Diagnostic::error("the host main() launches the test kernel: "
-                             "hostMain needs testKernel");
+  // The host main() launches the test kernel: it brings it along.
+  const bool testKernel = options.testKernel || options.hostMain;
   LK_TRY(CudaGatherTables t, cudaGatherTables(plan));
-  if (options.testKernel && t.outIdBits > 32)
+  if (testKernel && t.outIdBits > 32)
     return Diagnostic::error(
         "the test kernel hashes 32-bit element ids; the output tensor has "
         "2^" +
@@ -372,7 +371,7 @@ Expected<std::string> emitGatherCuda(const GatherPlan &plan,
   else
     emitRounds(o, t);
   o += "}\n";
-  if (options.testKernel)
+  if (testKernel)
     emitTestKernel(o, t, name);
   if (options.hostMain) {
     emitBenchKernel(o, t, name);

@@ -391,13 +391,20 @@ TEST(EmitCudaTables, Errors) {
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error().message,
             "CUDA function name '1convert' is not a C identifier");
+  // The host main() launches the test kernel, so it brings it along.
   CudaEmitOptions noKernel;
   noKernel.testKernel = false;
   noKernel.hostMain = true;
   e = emitCuda(p, noKernel);
-  ASSERT_FALSE(e);
-  EXPECT_EQ(e.error().message, "the host main() launches the test kernel: "
-                               "hostMain needs testKernel");
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_NE(e->find("__global__ void lk_convert_test_kernel"),
+            std::string::npos);
+  EXPECT_NE(e->find("int main("), std::string::npos);
+  CudaEmitOptions alone;
+  alone.testKernel = false;
+  e = emitCuda(p, alone);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_EQ(e->find("__global__"), std::string::npos);
   Plan wrong = p;
   wrong.strategy = Strategy::RegisterPermutation;
   wrong.registerSource = {0, 1, 2, 4}; // 4 registers: 0..3

@@ -131,6 +131,25 @@ Expected<EmitRequest> emitRequest(const Invocation &inv) {
   return e;
 }
 
+/// The emitted code into the reply: --out FILE writes it there (the text
+/// says where; JSON "cuda_file"), --out - puts it alone on stdout in place
+/// of the text (for a pipe), else it follows the text after a blank line;
+/// JSON "cuda" in both.
+Status attachCuda(Reply &r, const std::string &code,
+                  const std::optional<std::string> &out) {
+  while (!r.text.empty() && r.text.back() == '\n')
+    r.text.pop_back();
+  if (out && *out != "-") {
+    LK_CHECK(writeFile(*out, code));
+    r.text += "\nCUDA C++ written to " + *out + "\n";
+    r.json["cuda_file"] = *out;
+    return Ok{};
+  }
+  r.text = out ? code : r.text + "\n\n" + code;
+  r.json["cuda"] = code;
+  return Ok{};
+}
+
 /// The option specs of emitRequest, shared by plan and gather.
 std::vector<OptionSpec> emitOptionSpecs() {
   return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
@@ -138,7 +157,9 @@ std::vector<OptionSpec> emitOptionSpecs() {
            "with --emit cuda: also a host main() that runs the "
            "self-checking test kernel (emitted with it)",
            true},
-          {"out", "FILE", "with --emit: write the code to FILE instead"}};
+          {"out", "FILE",
+           "with --emit: write the code to FILE instead ('-': the code "
+           "alone on stdout)"}};
 }
 
 /// --dtype, or the element type SRC and DST name (api::conversionElementType).
@@ -184,7 +205,6 @@ Expected<Reply> runPlan(const Invocation &inv) {
     r.text += paddingText(*planned.padded, sim);
 
   LK_TRY(EmitRequest emit, emitRequest(inv));
-  const std::optional<std::string> &out = emit.out;
   if (!emit.emit)
     return r;
   plan::CudaEmitOptions emitOptions;
@@ -192,16 +212,7 @@ Expected<Reply> runPlan(const Invocation &inv) {
   LK_TRY(std::string code,
          planned.padded ? plan::emitCuda(*planned.padded, emitOptions)
                         : plan::emitCuda(planned.report.plan, emitOptions));
-  if (out) {
-    LK_CHECK(writeFile(*out, code));
-    r.text += "\nCUDA C++ written to " + *out;
-    r.json["cuda_file"] = *out;
-  } else {
-    r.text += "\n\n" + code;
-    while (!r.text.empty() && r.text.back() == '\n')
-      r.text.pop_back();
-    r.json["cuda"] = code;
-  }
+  LK_CHECK(attachCuda(r, code, emit.out));
   return r;
 }
 
@@ -216,21 +227,12 @@ Expected<Reply> runGather(const Invocation &inv) {
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
   Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
   LK_TRY(EmitRequest emit, emitRequest(inv));
-  const std::optional<std::string> &out = emit.out;
   if (!emit.emit)
     return r;
-  plan::CudaGatherEmitOptions emitOptions;
-  emitOptions.testKernel = emit.hostMain;
+  plan::CudaGatherEmitOptions emitOptions; // a host main brings its kernel
   emitOptions.hostMain = emit.hostMain;
   LK_TRY(std::string code, plan::emitGatherCuda(p, emitOptions));
-  if (out) {
-    LK_CHECK(writeFile(*out, code));
-    r.text += "CUDA C++ written to " + *out + "\n";
-    r.json["cuda_file"] = *out;
-  } else {
-    r.text += "\n" + code;
-    r.json["cuda"] = code;
-  }
+  LK_CHECK(attachCuda(r, code, emit.out));
   return r;
 }
 

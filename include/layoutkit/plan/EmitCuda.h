@@ -50,7 +50,7 @@
 /// 32-bit words, a select of the register each lane receives; a lane-local
 /// round, ShuffleRound::laneLocal, has no __shfl_sync and no packing). Errors:
 /// lanes per warp other than 32, a function name that is not a C
-/// identifier, hostMain without testKernel, a malformed plan (the checks
+/// identifier, a malformed plan (the checks
 /// of the simulator).
 ///
 /// ## Masked plans (non-power-of-two shapes)
@@ -101,8 +101,9 @@ struct CudaEmitOptions {
   std::string functionName = "lk_convert";
   bool testKernel = true; ///< also emit the self-checking __global__ kernel
   bool hostMain = false;  ///< also emit a host main() that launches the test
-                          ///< kernel, prints PASS/FAIL and the achieved
-                          ///< bandwidth (needs testKernel)
+                          ///< kernel (emitted with it, whatever
+                          ///< testKernel says), prints PASS/FAIL and the
+                          ///< achieved bandwidth
 };
 
 /// The thread-dependent part of a value that is linear in (lane, warp,

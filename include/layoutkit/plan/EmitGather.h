@@ -46,8 +46,7 @@
 /// is a power of two, so the XOR forms are exact.
 ///
 /// Errors: lanes per warp other than 32, a function name that is not a C
-/// identifier, hostMain without testKernel, a plan whose tables do not
-/// match its layouts.
+/// identifier, a plan whose tables do not match its layouts.
 ///
 /// Example (Gather.h's hand-derived f32 8x8 plan, axis 1): per output
 /// register r, `reg = r ^ (v & 1)`, `sl = (lane & 0x1c) | (v >> 1 & 3)` in
@@ -122,7 +121,8 @@ struct CudaGatherEmitOptions {
   /// (off by default: the unit is the device function alone).
   bool testKernel = false;
   /// Also emit NAME_bench_kernel and a host main() that runs the test
-  /// kernel, prints PASS with GB/s or FAIL (needs testKernel).
+  /// kernel (emitted with it, whatever testKernel says), prints PASS with
+  /// GB/s or FAIL.
   bool hostMain = false;
 };
 
@@ -147,8 +147,8 @@ struct CudaGatherEmitOptions {
 /// memory. The host main (CudaText.h) checks every CUDA call and launch and
 /// counts the output tensor's bytes per gather.
 ///
-/// Errors: a function name that is not a C identifier, hostMain without
-/// testKernel, a test kernel for an output tensor of more than 2^32
+/// Errors: a function name that is not a C identifier, a test kernel (or
+/// a host main) for an output tensor of more than 2^32
 /// elements (the hash takes 32-bit ids), and those of cudaGatherTables.
 Expected<std::string> emitGatherCuda(const GatherPlan &plan,
                                      const CudaGatherEmitOptions &options = {});
