@@ -220,6 +220,17 @@ def test_shape_is_checked_for_every_layout_form():
         lk.plan(half, half, "f16")
 
 
+def test_default_budget_is_the_targets_shared_memory():
+    # A 256x256 f32 transpose over 8 warps is a 262144 B tile, more than
+    # sm_90's 232448 B per CTA: by default it repeats twice through 128 KiB.
+    rows = lk.blocked([1, 8], [32, 1], [8, 1], [1, 0], [256, 256])
+    cols = lk.blocked([8, 1], [1, 32], [1, 8], [0, 1], [256, 256])
+    p = lk.plan(rows, cols, "f32")
+    assert p.shared_memory["iterations"] == 2 and p.cost["smem_bytes"] == 131072
+    with pytest.raises(lk.LayoutError, match="more than the 232448 bytes sm_90 gives one CTA"):
+        lk.plan(rows, cols, "f32", smem_budget=232449)
+
+
 def test_analyses():
     dist = lk.TileLayout("S[32:1@laneid]")
     mem = lk.TileLayout("S[32:1]")

@@ -12,6 +12,7 @@
 #include "layoutkit/core/Bits.h"
 #include "layoutkit/core/Join.h"
 #include "layoutkit/hw/LaneWarp.h"
+#include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Padded.h"
 
 namespace lk::api {
@@ -232,21 +233,41 @@ Expected<plan::GatherPlan> gather(const LinearLayout &src,
   return plan::planGather(src, index, int(axis), type.bits);
 }
 
+namespace {
+
+/// `options` with the shared-memory budget resolved: the one given, else
+/// (0) the target's shared memory per CTA. A budget is a byte count; a
+/// negative one, or one over the target's, is refused whatever strategy
+/// the plan would take.
+Expected<plan::PlanOptions> withTargetBudget(plan::PlanOptions options) {
+  const hw::Machine &target = hw::machine(options.arch);
+  const int64_t given = options.smemBudgetBytes;
+  if (given < 0)
+    return Diagnostic::error("shared-memory budget " + std::to_string(given) +
+                             " bytes; expected >= 0 (0: all the target's "
+                             "shared memory per CTA)");
+  if (given > target.sharedBytesPerCta)
+    return Diagnostic::error(
+        "shared-memory budget " + std::to_string(given) +
+        " bytes is more than the " + std::to_string(target.sharedBytesPerCta) +
+        " bytes " + std::string(target.name) + " gives one CTA");
+  if (given == 0)
+    options.smemBudgetBytes = target.sharedBytesPerCta;
+  return options;
+}
+
+} // namespace
+
 Expected<PlanReport> planConversion(const LinearLayout &src,
                                     const LinearLayout &dst,
                                     const cute::ElementType &type,
                                     const plan::PlanOptions &options,
                                     const ReportOptions &report) {
-  // A budget is a byte count (0: none); a negative one is refused whatever
-  // strategy the plan would take.
-  if (options.smemBudgetBytes < 0)
-    return Diagnostic::error("shared-memory budget " +
-                             std::to_string(options.smemBudgetBytes) +
-                             " bytes; expected >= 0 (0: no budget)");
+  LK_TRY(plan::PlanOptions budgeted, withTargetBudget(options));
   // The planner bounds its work itself, before it starts
   // (plan::checkPlanSize: registers, lanes, threads, blocks).
   Expected<plan::Plan> planned =
-      plan::planConversion(src, dst, type.bits, options);
+      plan::planConversion(src, dst, type.bits, budgeted);
   if (!planned) {
     Diagnostic d = std::move(planned).error();
     d.notes.push_back("planning SRC -> DST for " + type.name + " (" +

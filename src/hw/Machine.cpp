@@ -56,14 +56,15 @@ constexpr TensorMemoryModel kTmem100 = {
 constexpr TensorMemoryModel kNoTmem = {};
 
 // The table. Columns: arch, name, cc, warp size, warps per warpgroup,
-// ldmatrix, stmatrix, wgmma, tma, tma atom swizzles, tcgen05, models.
+// ldmatrix, stmatrix, wgmma, tma, tma atom swizzles, tcgen05, shared
+// memory per CTA (docs/hardware.md §1.2a), models.
 const std::array<Machine, 3> kMachines = {{
     {Arch::Sm80, "sm_80", 80, 32, 0, true, false, false, false, false, false,
-     kSmem, kGmem, kNoTmem},
+     163 * 1024, kSmem, kGmem, kNoTmem},
     {Arch::Sm90, "sm_90", 90, 32, 4, true, true, true, true, false, false,
-     kSmem, kGmem, kNoTmem},
+     227 * 1024, kSmem, kGmem, kNoTmem},
     {Arch::Sm100, "sm_100", 100, 32, 4, true, true, false, true, true, true,
-     kSmem, kGmem, kTmem100},
+     227 * 1024, kSmem, kGmem, kTmem100},
 }};
 
 std::string str(int64_t v) { return std::to_string(v); }

@@ -16,6 +16,7 @@
 
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/cute/Text.h"
+#include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Text.h"
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
@@ -93,6 +94,8 @@ nlohmann::json checkedPlanJson(std::vector<std::string> args) {
     if (args[i] == "--smem-budget" && i + 1 < args.size())
       options.smemBudgetBytes = std::stoll(args[i + 1]);
   }
+  if (options.smemBudgetBytes == 0) // the api's default: the target's
+    options.smemBudgetBytes = lk::hw::machine(options.arch).sharedBytesPerCta;
   auto p = lk::plan::planConversion(*src, *dst,
                                     j["element_bits"].get<int64_t>(), options);
   EXPECT_TRUE(p.hasValue());
@@ -425,6 +428,40 @@ TEST(PlanCommand, SharedMemoryBudgetRepeatsThroughASmallerBuffer) {
   EXPECT_TRUE(contains(negative.err, "shared-memory budget -1 bytes; "
                                      "expected >= 0"))
       << negative.err;
+}
+
+// Without --smem-budget the buffer stays within what --arch gives one CTA
+// (docs/hardware.md §1.2a: 232448 B on sm_90, 166912 B on sm_80). An f32
+// 256x256 transpose over 8 warps is a 262144 B tile: over either, so it
+// repeats twice through 131072 B (3 barriers); a budget over the target's
+// is refused.
+TEST(PlanCommand, DefaultBudgetIsTheTargetsSharedMemory) {
+  const std::string rows = "{register: [(0,1),(0,2),(0,4),(0,8),(0,16),(0,32),"
+                           "(0,64),(0,128)], lane: [(1,0),(2,0),(4,0),(8,0),"
+                           "(16,0)], warp: [(32,0),(64,0),(128,0)]} -> "
+                           "{dim0: 256, dim1: 256}";
+  const std::string cols = "{register: [(1,0),(2,0),(4,0),(8,0),(16,0),(32,0),"
+                           "(64,0),(128,0)], lane: [(0,1),(0,2),(0,4),(0,8),"
+                           "(0,16)], warp: [(0,32),(0,64),(0,128)]} -> "
+                           "{dim0: 256, dim1: 256}";
+  for (const char *arch : {"sm_80", "sm_90", "sm_100"}) {
+    nlohmann::json j =
+        checkedPlanJson({rows, cols, "--dtype", "f32", "--arch", arch});
+    EXPECT_EQ(j["shared_memory"]["iterations"], 2) << arch;
+    EXPECT_EQ(j["cost"]["smem_bytes"], 131072) << arch;
+    EXPECT_EQ(j["cost"]["barriers"], 3) << arch;
+  }
+  // A 128x256 tile (131072 B) fits every target: one pass.
+  CliRun fits = runCli({"plan", kMma22, kRow8, "--shape", "(128,256)",
+                        "--dtype", "f32", "--arch", "sm_80"});
+  ASSERT_EQ(fits.status, 0) << fits.err;
+  EXPECT_FALSE(contains(fits.out, "iterations:")) << fits.out;
+  CliRun over = runCli({"plan", rows, cols, "--dtype", "f32", "--arch", "sm_80",
+                        "--smem-budget", "200000"});
+  EXPECT_EQ(over.status, 1);
+  EXPECT_TRUE(contains(over.err, "shared-memory budget 200000 bytes is more "
+                                 "than the 166912 bytes sm_80 gives one CTA"))
+      << over.err;
 }
 
 TEST(PlanCommand, MatrixInstructions) {

@@ -300,8 +300,9 @@ std::vector<CommandSpec> planCommands() {
          "layouts, gives a tile layout the logical dims dim0.., checked "
          "against a linear layout's own and a TTGIR tensor type's"},
         {"smem-budget", "BYTES",
-         "shared memory one CTA may use for the buffer (default 0: "
-         "unlimited); a smaller budget repeats through a smaller buffer"},
+         "shared memory one CTA may use for the buffer (default: all the "
+         "--arch has, 232448 on sm_90); a buffer over it repeats through a "
+         "smaller one"},
         {"arch", "ARCH",
          "target GPU: sm_80 (ldmatrix but no stmatrix), sm_90 (default) or "
          "sm_100"},

@@ -182,8 +182,12 @@ struct ReportOptions {
 };
 
 /// Plans src -> dst for elements of `type`. A planner failure carries the
-/// note "planning SRC -> DST for NAME (B-bit elements)". A negative
-/// options.smemBudgetBytes is refused before planning.
+/// note "planning SRC -> DST for NAME (B-bit elements)". The shared-memory
+/// budget is options.smemBudgetBytes, else (0) all that options.arch gives
+/// one CTA (hw::Machine::sharedBytesPerCta: 232448 B on sm_90), so a plan
+/// runs on its target: a larger buffer repeats through a smaller one. A
+/// negative budget, or one above the target's, is refused before planning.
+/// (The plan layer's own default, 0, is unlimited.)
 Expected<PlanReport> planConversion(const linear::LinearLayout &src,
                                     const linear::LinearLayout &dst,
                                     const cute::ElementType &type,

@@ -203,6 +203,10 @@ struct Machine {
   /// TMA swizzles 128B_ATOM_32B / _FLIP_8B / _ATOM_64B (sm_100+).
   bool hasTmaAtomSwizzles = false;
   bool hasTcgen05 = false; ///< sm_100a
+  /// The most shared memory one CTA may use (dynamic, opted in with
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize): 163 KiB = 166912 B on
+  /// sm_80, 227 KiB = 232448 B on sm_90 and sm_100.
+  int64_t sharedBytesPerCta = 0;
   SharedMemoryModel smem;
   GlobalMemoryModel gmem;
   TensorMemoryModel tmem;
