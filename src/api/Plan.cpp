@@ -245,12 +245,15 @@ Expected<plan::PlanOptions> withTargetBudget(plan::PlanOptions options) {
   if (given < 0)
     return Diagnostic::error("shared-memory budget " + std::to_string(given) +
                              " bytes; expected >= 0 (0: all the target's "
-                             "shared memory per CTA)");
+                             "shared memory per CTA)")
+        .about("smem_budget");
   if (given > target.sharedBytesPerCta)
-    return Diagnostic::error(
-        "shared-memory budget " + std::to_string(given) +
-        " bytes is more than the " + std::to_string(target.sharedBytesPerCta) +
-        " bytes " + std::string(target.name) + " gives one CTA");
+    return Diagnostic::error("shared-memory budget " + std::to_string(given) +
+                             " bytes is more than the " +
+                             std::to_string(target.sharedBytesPerCta) +
+                             " bytes " + std::string(target.name) +
+                             " gives one CTA")
+        .about("smem_budget");
   if (given == 0)
     options.smemBudgetBytes = target.sharedBytesPerCta;
   return options;

@@ -428,6 +428,8 @@ TEST(PlanCommand, SharedMemoryBudgetRepeatsThroughASmallerBuffer) {
   EXPECT_TRUE(contains(negative.err, "shared-memory budget -1 bytes; "
                                      "expected >= 0"))
       << negative.err;
+  EXPECT_TRUE(contains(negative.err, "note: in option --smem-budget of 'plan'"))
+      << negative.err;
 }
 
 // Without --smem-budget the buffer stays within what --arch gives one CTA
@@ -528,11 +530,11 @@ TEST(PlanCommand, EmitCuda) {
       << s.out;
   EXPECT_FALSE(contains(s.out, "strategy:")) << s.out;
   EXPECT_FALSE(std::ifstream("-").good());
-  // --out without --emit is refused rather than ignored.
+  // --out without --emit is refused rather than ignored: a usage error.
   CliRun bad = runCli({"plan", kBlocked12, kMma, "--shape", "(16,8)", "--dtype",
                        "f16", "--out", path});
-  EXPECT_EQ(bad.status, 1);
-  EXPECT_TRUE(contains(bad.err, "--out needs --emit cuda")) << bad.err;
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(contains(bad.err, "--out requires --emit")) << bad.err;
 }
 
 // --logical with --emit cuda emits the masked plan (plan/EmitCuda.h,

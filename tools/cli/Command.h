@@ -75,6 +75,9 @@ struct OptionSpec {
   /// A missing required option is a usage error (exit 2), as a missing
   /// positional argument is.
   bool required = false;
+  /// Another option of the command this one is meaningless without (e.g.
+  /// "emit" for --out): giving it alone is a usage error (exit 2).
+  std::string needs = {};
 };
 
 struct Invocation;

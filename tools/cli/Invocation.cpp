@@ -17,6 +17,7 @@
 #include "layoutkit/api/Query.h"
 #include "layoutkit/cute/Text.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace lk::cli {
@@ -45,6 +46,7 @@ Diagnostic Invocation::locate(Diagnostic d) const {
   std::string p = d.parameter, upper = p;
   if (p.empty() || (!d.notes.empty() && d.notes.back().rfind("in ", 0) == 0))
     return d;
+  std::replace(p.begin(), p.end(), '_', '-'); // smem_budget: --smem-budget
   if (option(p))
     return inOption(std::move(d), p);
   for (char &c : upper)

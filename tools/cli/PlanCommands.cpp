@@ -112,23 +112,16 @@ std::string planText(const api::PlanReport &report) {
   return t + "cost: " + plan::costText(p.cost);
 }
 
-/// What --emit cuda, --host-main and --out ask of plan and gather.
+/// What --emit cuda, --host-main and --out ask of plan and gather (the
+/// last two need --emit: emitOptionSpecs).
 struct EmitRequest {
   bool emit = false, hostMain = false;
   std::optional<std::string> out;
 };
 
-/// Reads the three options; --out or --host-main without --emit cuda is
-/// refused ("--out needs --emit cuda").
-Expected<EmitRequest> emitRequest(const Invocation &inv) {
-  EmitRequest e;
-  e.emit = inv.option("emit").has_value();
-  e.hostMain = inv.option("host-main").has_value();
-  e.out = inv.option("out");
-  if (!e.emit && (e.out || e.hostMain))
-    return Diagnostic::error(std::string(e.out ? "--out" : "--host-main") +
-                             " needs --emit cuda");
-  return e;
+EmitRequest emitRequest(const Invocation &inv) {
+  return {inv.option("emit").has_value(), inv.option("host-main").has_value(),
+          inv.option("out")};
 }
 
 /// The emitted code into the reply: --out FILE writes it there (the text
@@ -153,13 +146,22 @@ Status attachCuda(Reply &r, const std::string &code,
 /// The option specs of emitRequest, shared by plan and gather.
 std::vector<OptionSpec> emitOptionSpecs() {
   return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
-          {"host-main", "",
+          {"host-main",
+           "",
            "with --emit cuda: also a host main() that runs the "
            "self-checking test kernel (emitted with it)",
-           true},
-          {"out", "FILE",
+           true,
+           {},
+           false,
+           "emit"},
+          {"out",
+           "FILE",
            "with --emit: write the code to FILE instead ('-': the code "
-           "alone on stdout)"}};
+           "alone on stdout)",
+           false,
+           {},
+           false,
+           "emit"}};
 }
 
 /// --dtype, or the element type SRC and DST name (api::conversionElementType).
@@ -204,7 +206,7 @@ Expected<Reply> runPlan(const Invocation &inv) {
   if (planned.padded)
     r.text += paddingText(*planned.padded, sim);
 
-  LK_TRY(EmitRequest emit, emitRequest(inv));
+  const EmitRequest emit = emitRequest(inv);
   if (!emit.emit)
     return r;
   plan::CudaEmitOptions emitOptions;
@@ -226,7 +228,7 @@ Expected<Reply> runGather(const Invocation &inv) {
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
   Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
-  LK_TRY(EmitRequest emit, emitRequest(inv));
+  const EmitRequest emit = emitRequest(inv);
   if (!emit.emit)
     return r;
   plan::CudaGatherEmitOptions emitOptions; // a host main brings its kernel
