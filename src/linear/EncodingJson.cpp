@@ -49,7 +49,9 @@ private:
   Expected<Encoding> object(int parents) {
     size_t open = here();
     if (parents > kMaxParents)
-      return lx_.error("layout parents nest deeper than 8", open);
+      return lx_.error("objects nest deeper than 8 (a layout's parents nest "
+                       "at most 8 deep)",
+                       open);
     LK_CHECK(lx_.expect('{'));
     std::optional<std::string> kindName;
     size_t kindAt = open, kindEnd = open + 1;
@@ -112,6 +114,26 @@ private:
                         "a parent layout '{..}')");
   }
 
+  /// What a list's value `v` (its `count`-th) is, where it breaks the list:
+  /// "a number that is not an integer (value 2)", "a list (value 1)" among
+  /// integers, "an integer (value 3)" among lists.
+  static std::string otherText(const FieldValue &v, size_t count) {
+    std::string what = "another value";
+    if (const auto *o = std::get_if<OtherValue>(&v))
+      what = o->description;
+    else if (std::holds_alternative<int64_t>(v))
+      what = "an integer among lists";
+    else if (std::holds_alternative<std::vector<int64_t>>(v))
+      what = "a list among integers";
+    else if (std::holds_alternative<bool>(v))
+      what = "a boolean";
+    else if (std::holds_alternative<std::vector<std::vector<int64_t>>>(v))
+      what = "a list of lists";
+    else if (std::holds_alternative<std::shared_ptr<const Encoding>>(v))
+      what = "a layout object";
+    return what + " (value " + std::to_string(count) + ")";
+  }
+
   /// `[1, 2]` (a list), `[[0, 1], [1, 0]]` (bases); `[]` is a list.
   Expected<FieldValue> list(int parents, int depth) {
     size_t open = here();
@@ -134,8 +156,8 @@ private:
         ints.push_back(*i);
       else if (l && ints.empty())
         bases.push_back(std::move(*l));
-      else if (!other)
-        other = "a list that mixes integers, lists and other values";
+      else if (!other) // the first value that does not fit, named
+        other = "a list holding " + otherText(v, count);
       if (lx_.consumeIf(']'))
         break;
       LK_CHECK(lx_.expect(',', "between list values (or ']')"));

@@ -123,7 +123,25 @@ TEST(EncodingJson, WorkIsBounded) {
   for (int i = 0; i < 9; ++i)
     text += deep;
   text += "{}" + std::string(9, '}');
-  EXPECT_EQ(jsonErrorOf(text).first, "layout parents nest deeper than 8");
+  EXPECT_EQ(jsonErrorOf(text).first,
+            "objects nest deeper than 8 (a layout's parents nest at most 8 "
+            "deep)");
+  // A value of an unknown field meets the same bound, named the same way.
+  std::string under = R"({"kind": "blocked", "x": )";
+  for (int i = 0; i < 9; ++i)
+    under += R"({"a": )";
+  under += "1" + std::string(10, '}');
+  EXPECT_EQ(jsonErrorOf(under).first,
+            "objects nest deeper than 8 (a layout's parents nest at most 8 "
+            "deep)");
+  // A list's first value of another kind is named with its position.
+  EXPECT_EQ(
+      jsonErrorOf(R"({"kind": "blocked", "sizePerThread": [1, 1], )"
+                  R"("threadsPerWarp": [8, 4], "warpsPerCTA": [1, 1], )"
+                  R"("order": [1, 0.5]})")
+          .first,
+      "field 'order' must be a list of integers, got a list holding a number "
+      "that is not an integer (value 2)");
   EXPECT_EQ(jsonErrorOf(R"({"kind": "slice", "dim": [[[[[0]]]]]})").first,
             "lists nest deeper than 4");
   std::string longList = R"({"kind": "slice", "dim": [0)";
