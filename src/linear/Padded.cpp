@@ -83,15 +83,24 @@ Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
   Expected<std::vector<int64_t>> padded = paddedShape(logical);
   if (!padded)
     return std::move(padded).error().about("logical");
-  for (int d = 0; d < layout.numOutDims(); ++d)
-    if (layout.outDim(d).size() != (*padded)[size_t(d)])
-      return Diagnostic::error(
-                 "out-dim " + std::string(dimName(layout.outDim(d).id)) +
-                 " has size " + std::to_string(layout.outDim(d).size()) +
-                 "; the padded extent of " +
-                 std::to_string(logical[size_t(d)]) + " is " +
-                 std::to_string((*padded)[size_t(d)]))
-          .about("logical");
+  for (int d = 0; d < layout.numOutDims(); ++d) {
+    const int64_t size = layout.outDim(d).size(); // 2^k, k <= 62
+    if (size == (*padded)[size_t(d)])
+      continue;
+    const std::string dim(dimName(layout.outDim(d).id));
+    return Diagnostic::error(
+               "the logical extent " + std::to_string(logical[size_t(d)]) +
+               " of " + dim + " pads to " +
+               std::to_string((*padded)[size_t(d)]) + ", but the layout's " +
+               dim + " has size " + std::to_string(size) +
+               " (an extent pads to the next power of two, so " + dim +
+               "'s must be " +
+               (size == 1 ? std::string("1")
+                          : "in " + std::to_string(size / 2 + 1) + ".." +
+                                std::to_string(size)) +
+               ")")
+        .about("logical");
+  }
   PaddedLayout p;
   p.layout_ = std::move(layout);
   p.logical_.assign(logical.begin(), logical.end());

@@ -131,8 +131,11 @@ TEST(Padded, Diagnostics) {
   const int64_t wrong[] = {48};
   auto e = PaddedLayout::make(l, wrong);
   ASSERT_FALSE(e);
-  EXPECT_EQ(e.error().message,
-            "out-dim dim0 has size 32; the padded extent of 48 is 64");
+  EXPECT_EQ(
+      e.error().message,
+      "the logical extent 48 of dim0 pads to 64, but the layout's dim0 has "
+      "size 32 (an extent pads to the next power of two, so dim0's must "
+      "be in 17..32)");
   const int64_t rank2[] = {4, 8};
   auto r = PaddedLayout::make(l, rank2);
   ASSERT_FALSE(r);

@@ -278,10 +278,16 @@ TEST(EmitCudaMasked, Errors) {
   EXPECT_EQ(message({48, 2}),
             "the logical shape has 2 extents, the layout 1 out-dims");
   EXPECT_EQ(message({0}), "extent 0 of dim 0 is not in [1, 2^62]");
-  EXPECT_EQ(message({65}),
-            "out-dim dim0 has size 64; the padded extent of 65 is 128");
-  EXPECT_EQ(message({20}),
-            "out-dim dim0 has size 64; the padded extent of 20 is 32");
+  EXPECT_EQ(
+      message({65}),
+      "the logical extent 65 of dim0 pads to 128, but the layout's dim0 has "
+      "size 64 (an extent pads to the next power of two, so dim0's must "
+      "be in 33..64)");
+  EXPECT_EQ(
+      message({20}),
+      "the logical extent 20 of dim0 pads to 32, but the layout's dim0 has "
+      "size 64 (an extent pads to the next power of two, so dim0's must "
+      "be in 33..64)");
   // ldmatrix / stmatrix cannot skip padding: a masked plan with them is
   // refused (an f16 transpose of 16x16 tiles stores with stmatrix).
   const unsigned sa[] = {1, 8}, ta[] = {8, 4}, oa[] = {1, 0};

@@ -569,8 +569,10 @@ TEST(PlanCommand, ALogicalShapeFaultIsTheLogicalOptions) {
   }
   CliRun size = runCli({"plan", kBlocked12, kMma, "--shape", "(16,16)",
                         "--logical", "(16,17)", "--dtype", "f16"});
-  EXPECT_TRUE(contains(size.err, "error: out-dim dim1 has size 16; the padded "
-                                 "extent of 17 is 32"))
+  EXPECT_TRUE(contains(size.err,
+                       "error: the logical extent 17 of dim1 pads to 32, but "
+                       "the layout's dim1 has size 16 (an extent pads to the "
+                       "next power of two, so dim1's must be in 9..16)"))
       << size.err;
 }
 
