@@ -44,6 +44,15 @@ Diagnostic Diagnostic::at(std::string message, std::string_view text,
   return d;
 }
 
+std::string excerpt(std::string_view text, size_t max) {
+  if (text.size() <= max)
+    return std::string(text);
+  size_t cut = max; // back to a character's first byte
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) >> 6) == 2)
+    --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
 Diagnostic &Diagnostic::note(std::string text) & {
   notes.push_back(std::move(text));
   return *this;
@@ -106,6 +115,39 @@ std::string shown(std::string_view text) {
   return out;
 }
 
+/// What render shows of a source line: the line, or a window of it.
+struct Excerpt {
+  std::string text;
+  size_t column = 0, width = 1; // the range's bytes in `text`
+};
+
+/// `line` with the range [col, col + width) as shown: whole up to
+/// kWindowBytes, else a window of kWindowBytes from kLeadBytes before the
+/// range (cut at characters' first bytes) with "..." where it cuts, so that
+/// a hostile argument of megabytes is not echoed whole; the carets stop at
+/// the window's end.
+Excerpt windowOf(std::string_view line, size_t col, size_t width) {
+  constexpr size_t kWindowBytes = 160, kLeadBytes = 60;
+  if (line.size() <= kWindowBytes)
+    return {std::string(line), col, width};
+  auto start = [&](size_t i) { // back to a character's first byte
+    while (i > 0 && i < line.size() &&
+           (static_cast<unsigned char>(line[i]) >> 6) == 2)
+      --i;
+    return i;
+  };
+  const size_t from = start(col > kLeadBytes ? col - kLeadBytes : 0);
+  const size_t to = std::min(line.size(), start(from + kWindowBytes));
+  Excerpt e;
+  const std::string lead = from > 0 ? "..." : "";
+  e.text = lead + std::string(line.substr(from, to - from)) +
+           (to < line.size() ? "..." : "");
+  e.column = lead.size() + (col - from);
+  const size_t room = lead.size() + (to - from) + 1 - e.column; // past end: 1
+  e.width = std::max<size_t>(1, std::min(width, room));
+  return e;
+}
+
 } // namespace
 
 std::string Diagnostic::render() const {
@@ -117,22 +159,19 @@ std::string Diagnostic::render() const {
                            std::to_string(b.column)
                      : " at column " + std::to_string(b.column);
     out += '\n';
-    // The line holding the start of the range.
+    // The line holding the start of the range, or a window of it.
     size_t lineStart = b.offset - (b.column - 1);
     size_t lineEnd = source.find('\n', lineStart);
     if (lineEnd == std::string::npos)
       lineEnd = source.size();
-    out +=
-        "  " +
-        shown(std::string_view(source).substr(lineStart, lineEnd - lineStart)) +
-        "\n";
     size_t width = 1;
     if (range->end.line == b.line && range->end.column > b.column)
       width = range->end.column - b.column;
-    out += "  " +
-           caretLine(std::string_view(source).substr(lineStart), b.column - 1,
-                     width) +
-           "\n";
+    const Excerpt e = windowOf(
+        std::string_view(source).substr(lineStart, lineEnd - lineStart),
+        b.column - 1, width);
+    out += "  " + shown(e.text) + "\n";
+    out += "  " + caretLine(e.text, e.column, e.width) + "\n";
   } else {
     out += '\n';
   }

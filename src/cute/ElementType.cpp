@@ -96,10 +96,7 @@ Expected<ElementType> ElementTypeRegistry::lookup(std::string_view name) const {
   std::string known;
   for (const ElementType &t : impl_->types)
     known += (known.empty() ? "" : ", ") + t.name;
-  const bool cut = name.size() > 40; // a name is quoted in part
-  return Diagnostic::error("unknown element type '" +
-                           std::string(name.substr(0, cut ? 40 : name.size())) +
-                           (cut ? "...'" : "'"))
+  return Diagnostic::error("unknown element type '" + excerpt(name) + "'")
       .note("known element types: " + known);
 }
 

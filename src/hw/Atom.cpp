@@ -272,8 +272,27 @@ std::span<const Atom> atoms() {
 Expected<const Atom *> findAtom(std::string_view name) {
   const Catalog &c = catalog();
   auto it = c.byName.find(name);
-  if (it == c.byName.end())
-    return Diagnostic::error("unknown atom '" + std::string(name) + "'")
+  if (it == c.byName.end()) {
+    // An instruction names its atoms: say which, as `hw atoms
+    // --instruction` lists them.
+    AtomFilter f;
+    f.instruction = std::string(name);
+    Expected<std::vector<const Atom *>> of = listAtoms(f);
+    if (!name.empty() && of &&
+        !of->empty()) { // "" filters nothing out // its first atoms listed (at
+                        // most 6 names)
+      const size_t n = of->size(), shown = n > 6 ? 3 : n;
+      std::string named;
+      for (size_t i = 0; i < shown; ++i)
+        named += (i ? ", " : "") + (*of)[i]->name;
+      if (shown < n)
+        named += ", ... (" + std::to_string(n) + " in all)";
+      return Diagnostic::error("'" + std::string(name) +
+                               "' is an instruction, not one atom: its atoms "
+                               "are " +
+                               named);
+    }
+    return Diagnostic::error("unknown atom '" + excerpt(name) + "'")
         .note(
             "atoms are named mma.<shape>.<type>.<A|B|C>, "
             "ldmatrix.x<1|2|4>[.trans].b16, stmatrix.x<1|2|4>[.trans].b16, "
@@ -282,6 +301,7 @@ Expected<const Atom *> findAtom(std::string_view name) {
             "stmatrix.m16n8.x<1|2|4>.trans.b8, "
             "wgmma.m64n<N>k<K>.<type>.<A|C>, "
             "tcgen05.<ld|st>.<32x32b|16x64b|16x128b|16x256b|16x32bx2>.x<num>");
+  }
   return &c.atoms[it->second];
 }
 

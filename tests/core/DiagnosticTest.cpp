@@ -32,6 +32,45 @@ TEST(Diagnostic, WithoutLocation) {
   EXPECT_EQ(lk::Diagnostic::error("boom").render(), "error: boom\n");
 }
 
+// A line over 160 bytes is shown as a window of 160 from 60 bytes before
+// the range, with "..." where it is cut; the caret stays under the range.
+TEST(Diagnostic, LongLinesAreShownAsAWindowAroundTheRange) {
+  const std::string text =
+      std::string(1000, 'a') + "X" + std::string(1000, 'b');
+  lk::Diagnostic d = lk::Diagnostic::at("bad", text, 1000, 5);
+  const std::string window =
+      "..." + std::string(60, 'a') + "X" + std::string(99, 'b') + "...";
+  EXPECT_EQ(d.render(), "error: bad at column 1001\n  " + window + "\n  " +
+                            std::string(63, ' ') + "^^^^^\n");
+  // At the start: no leading "...", the caret at column 1.
+  lk::Diagnostic first = lk::Diagnostic::at("bad", text, 0);
+  EXPECT_EQ(first.render(), "error: bad at column 1\n  " +
+                                std::string(160, 'a') + "...\n  ^\n");
+  // Past the end of a long line: the window's last bytes, one caret after.
+  lk::Diagnostic end = lk::Diagnostic::at("bad", text, text.size());
+  EXPECT_EQ(end.render(), "error: bad at column 2002\n  ..." +
+                              std::string(60, 'b') + "\n  " +
+                              std::string(63, ' ') + "^\n");
+  // A cut never splits a UTF-8 character (2-byte letters from byte 0).
+  std::string wide;
+  for (int i = 0; i < 200; ++i)
+    wide += "\xc3\xa9"; // é
+  lk::Diagnostic w = lk::Diagnostic::at("bad", wide, 201);
+  std::string shown = w.render();
+  shown = shown.substr(shown.find('\n') + 3);
+  shown = shown.substr(0, shown.find('\n'));
+  EXPECT_TRUE(lk::utf8Length(shown, 3)) << shown;
+  EXPECT_EQ(shown.size() % 2, 0u) << "whole characters between the dots";
+}
+
+TEST(Diagnostic, ExcerptCutsLongTextAtACharacter) {
+  EXPECT_EQ(lk::excerpt("f16"), "f16");
+  EXPECT_EQ(lk::excerpt(std::string(40, 'a')), std::string(40, 'a'));
+  EXPECT_EQ(lk::excerpt(std::string(5000, 'a'), 8), "aaaaaaaa...");
+  // "aé" is 3 bytes: a cut after 2 would split é.
+  EXPECT_EQ(lk::excerpt("a\xc3\xa9xyz", 2), "a...");
+}
+
 TEST(Lexer, ReadsTokensAndSkipsBlanks) {
   lk::Lexer lx("  ( 12 ,\t-3 )  ");
   EXPECT_TRUE(lx.expect('('));

@@ -171,6 +171,23 @@ TEST(AtomCatalog, FindAndList) {
   ASSERT_FALSE(bad.hasValue());
   EXPECT_EQ(bad.error().message, "unknown atom 'mma.m16n8k16.f64.A'");
   EXPECT_FALSE(bad.error().notes.empty());
+  // An instruction is not an atom: its atoms are named (at most 6, else 3
+  // and the count), as listAtoms's instruction filter gives them.
+  EXPECT_EQ(findAtom("mma.m16n8k16.f16").error().message,
+            "'mma.m16n8k16.f16' is an instruction, not one atom: its atoms "
+            "are mma.m16n8k16.f16.A, mma.m16n8k16.f16.B, mma.m16n8k16.f16.C");
+  const size_t mmas = listAtoms({std::nullopt, "mma", ""})->size();
+  ASSERT_GT(mmas, 6u);
+  EXPECT_EQ(
+      findAtom("mma").error().message,
+      "'mma' is an instruction, not one atom: its atoms are "
+      "mma.m16n8k16.f16.A, mma.m16n8k16.f16.B, mma.m16n8k16.f16.C, ... (" +
+          std::to_string(mmas) + " in all)");
+  // The empty name is no instruction (no filter), just unknown.
+  EXPECT_EQ(findAtom("").error().message, "unknown atom ''");
+  // A long unknown name is quoted in part.
+  EXPECT_EQ(findAtom(std::string(5000, 'x')).error().message,
+            "unknown atom '" + std::string(40, 'x') + "...'");
 
   // wgmma: 32 N values for f16.
   auto wg = *listAtoms({Arch::Sm90, "wgmma", "C"});

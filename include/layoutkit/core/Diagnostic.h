@@ -83,6 +83,12 @@ struct Diagnostic {
   std::string render() const;
 };
 
+/// User text as a message quotes it: whole up to `max` bytes, else its
+/// first `max` bytes (cut at a UTF-8 character's start) and "...", so a
+/// hostile argument cannot make a message as long as itself.
+/// Example: excerpt(std::string(5000, 'a'), 8) == "aaaaaaaa...".
+std::string excerpt(std::string_view text, size_t max = 40);
+
 } // namespace lk
 
 #endif // LAYOUTKIT_CORE_DIAGNOSTIC_H
