@@ -112,18 +112,6 @@ std::string planText(const api::PlanReport &report) {
   return t + "cost: " + plan::costText(p.cost);
 }
 
-/// What --emit cuda, --host-main and --out ask of plan and gather (the
-/// last two need --emit: emitOptionSpecs).
-struct EmitRequest {
-  bool emit = false, hostMain = false;
-  std::optional<std::string> out;
-};
-
-EmitRequest emitRequest(const Invocation &inv) {
-  return {inv.option("emit").has_value(), inv.option("host-main").has_value(),
-          inv.option("out")};
-}
-
 /// The emitted code into the reply: --out FILE writes it there (the text
 /// says where; JSON "cuda_file"), --out - puts it alone on stdout in place
 /// of the text (for a pipe), else it follows the text after a blank line;
@@ -143,7 +131,8 @@ Status attachCuda(Reply &r, const std::string &code,
   return Ok{};
 }
 
-/// The option specs of emitRequest, shared by plan and gather.
+/// The options --emit cuda, --host-main and --out (the last two need
+/// --emit), shared by plan and gather.
 std::vector<OptionSpec> emitOptionSpecs() {
   return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
           {"host-main",
@@ -206,15 +195,14 @@ Expected<Reply> runPlan(const Invocation &inv) {
   if (planned.padded)
     r.text += paddingText(*planned.padded, sim);
 
-  const EmitRequest emit = emitRequest(inv);
-  if (!emit.emit)
+  if (!inv.option("emit"))
     return r;
   plan::CudaEmitOptions emitOptions;
-  emitOptions.hostMain = emit.hostMain;
+  emitOptions.hostMain = inv.option("host-main").has_value();
   LK_TRY(std::string code,
          planned.padded ? plan::emitCuda(*planned.padded, emitOptions)
                         : plan::emitCuda(planned.report.plan, emitOptions));
-  LK_CHECK(attachCuda(r, code, emit.out));
+  LK_CHECK(attachCuda(r, code, inv.option("out")));
   return r;
 }
 
@@ -228,13 +216,12 @@ Expected<Reply> runGather(const Invocation &inv) {
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
   Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
-  const EmitRequest emit = emitRequest(inv);
-  if (!emit.emit)
+  if (!inv.option("emit"))
     return r;
   plan::CudaGatherEmitOptions emitOptions; // a host main brings its kernel
-  emitOptions.hostMain = emit.hostMain;
+  emitOptions.hostMain = inv.option("host-main").has_value();
   LK_TRY(std::string code, plan::emitGatherCuda(p, emitOptions));
-  LK_CHECK(attachCuda(r, code, emit.out));
+  LK_CHECK(attachCuda(r, code, inv.option("out")));
   return r;
 }
 
