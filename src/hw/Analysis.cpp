@@ -234,7 +234,7 @@ Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
     if (n <= least)
       continue;
     r.explanation += "instruction " + std::to_string(k) + ": " +
-                     std::to_string(n) + " wavefronts (minimum " +
+                     counted(n, "wavefront") + " (minimum " +
                      std::to_string(least) + ")\n";
     int64_t words = std::max<int64_t>(1, a.accessBytes / smem.bankWidthBytes);
     for (int64_t group = 0; group < g.groups; ++group) {
@@ -263,12 +263,10 @@ Expected<SharedAccessReport> sharedAccess(const WarpAccess &a, Arch arch) {
       }
     }
   }
-  std::string head =
-      std::to_string(w.laneAddresses.size()) + " instruction" +
-      (w.laneAddresses.size() == 1 ? "" : "s") + " of " +
-      std::to_string(a.accessBytes) +
-      " bytes per lane: " + std::to_string(r.total) +
-      " wavefronts (conflict-free: " + std::to_string(r.minimum) + ")\n";
+  std::string head = counted(int64_t(w.laneAddresses.size()), "instruction") +
+                     " of " + std::to_string(a.accessBytes) +
+                     " bytes per lane: " + counted(r.total, "wavefront") +
+                     " (conflict-free: " + std::to_string(r.minimum) + ")\n";
   r.explanation = head + r.explanation;
   return r;
 }
@@ -385,9 +383,9 @@ Expected<MatrixAccessReport> matrixAccess(const tile::MemoryLayout &memory,
   MatrixAccessReport r;
   r.wavefronts = n;
   r.minimum = int64_t(matrices);
-  r.explanation = std::to_string(matrices) + " matrices: " + std::to_string(n) +
-                  " wavefronts (conflict-free: " + std::to_string(matrices) +
-                  ")\n";
+  r.explanation = std::to_string(matrices) +
+                  " matrices: " + counted(n, "wavefront") +
+                  " (conflict-free: " + std::to_string(matrices) + ")\n";
   for (size_t j = 0; j < matrices; ++j) {
     // The eight rows of a matrix form one group; slot = (byte >> 4) & 7.
     std::map<int64_t, std::vector<int64_t>> bySlot;

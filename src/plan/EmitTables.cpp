@@ -14,6 +14,7 @@
 #include "F2.h"
 
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/hw/LaneWarp.h"
 #include "layoutkit/linear/LinearLayout.h"
 #include "layoutkit/linear/Padded.h"
@@ -430,9 +431,8 @@ Status checkSharedStep(const Plan &plan, const SharedMemoryPlan &sp,
                              sp.memory.str());
   if (sp.iterations != (int64_t(1) << sp.iterationBits.size()))
     return Diagnostic::error(
-        "shared-memory plan with " + std::to_string(sp.iterations) +
-        " iterations over " + std::to_string(sp.iterationBits.size()) +
-        " iteration bits");
+        "shared-memory plan with " + counted(sp.iterations, "iteration") +
+        " over " + std::to_string(sp.iterationBits.size()) + " iteration bits");
   for (int b : sp.iterationBits)
     if (b < 0 || b >= t.logicalBits)
       return Diagnostic::error("iteration bit " + std::to_string(b) +

@@ -19,6 +19,7 @@
 #include "Preconditions.h"
 #include "SharedAccess.h"
 
+#include "layoutkit/core/Join.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Analysis.h"
 #include "layoutkit/plan/MatrixAccess.h"
@@ -145,10 +146,10 @@ std::string Plan::describe() const {
          std::to_string(elementBits) + "-bit vectors (" +
          std::to_string(smem->accessBytes) + " B), store " +
          std::to_string(smem->store.instructions) + " instr / " +
-         std::to_string(smem->store.wavefronts) + " wavefronts (bound " +
+         counted(smem->store.wavefronts, "wavefront") + " (bound " +
          std::to_string(smem->store.lowerBound) + "), load " +
          std::to_string(smem->load.instructions) + " instr / " +
-         std::to_string(smem->load.wavefronts) + " wavefronts (bound " +
+         counted(smem->load.wavefronts, "wavefront") + " (bound " +
          std::to_string(smem->load.lowerBound) + "), " +
          std::to_string(smem->bytes) + " B of shared memory";
     auto matrix = [&](const char *op, bool trans) {
@@ -160,7 +161,7 @@ std::string Plan::describe() const {
     if (smem->load.matrixInstruction)
       r += matrix("load by ldmatrix", smem->load.trans);
     if (smem->iterations > 1)
-      r += ", " + std::to_string(smem->iterations) + " iterations, " +
+      r += ", " + counted(smem->iterations, "iteration") + ", " +
            std::to_string(smem->barriers) + " barriers";
     if (!smem->ctaBits.empty())
       r += ", per CTA";

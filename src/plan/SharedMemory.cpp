@@ -18,6 +18,7 @@
 #include "SharedAccess.h"
 
 #include "layoutkit/core/Bits.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/hw/Machine.h"
 #include "layoutkit/plan/MatrixAccess.h"
 
@@ -418,8 +419,9 @@ Expected<Plan> planCandidate(const AlignedPair &p, int64_t elementBits,
           "shared-memory budget of " + std::to_string(options.smemBudgetBytes) +
           " bytes is below the smallest legal buffer of " +
           std::to_string(full >> maxK) + " bytes (the " + std::to_string(full) +
-          "-byte CTA tile over at most " + std::to_string(int64_t(1) << maxK) +
-          " iterations: " + std::to_string(can.size()) +
+          "-byte CTA tile over at most " +
+          counted(int64_t(1) << maxK, "iteration") + ": " +
+          std::to_string(can.size()) +
           " logical bits are register or warp bits of both layouts outside "
           "the vectors and matrices, and a buffer keeps at least one "
           "128-byte row)");

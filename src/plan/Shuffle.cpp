@@ -16,6 +16,7 @@
 #include "F2.h"
 #include "Preconditions.h"
 
+#include "layoutkit/core/Join.h"
 #include "layoutkit/linear/Analysis.h"
 
 #include <cstdio>
@@ -50,7 +51,7 @@ std::string costText(const Cost &c) {
   return std::to_string(c.instructions) + " instructions (" +
          std::to_string(c.registerMoves) + " register moves, " +
          std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
-         " shuffles), " + std::to_string(c.wavefronts) + " wavefronts, " +
+         " shuffles), " + counted(c.wavefronts, "wavefront") + ", " +
          std::to_string(c.barriers) +
          (c.barriers == 1 ? " barrier, " : " barriers, ") +
          std::to_string(c.smemBytes) + " B of shared memory, " + cycles +

@@ -22,5 +22,11 @@ TEST(Join, SeparatorsOnlyBetweenItems) {
             "-9223372036854775808 0");
 }
 
+TEST(Join, CountedIsSingularForOne) {
+  EXPECT_EQ(counted(1, "wavefront"), "1 wavefront");
+  EXPECT_EQ(counted(0, "wavefront"), "0 wavefronts");
+  EXPECT_EQ(counted(64, "iteration"), "64 iterations");
+}
+
 } // namespace
 } // namespace lk

@@ -95,10 +95,10 @@ std::string planText(const api::PlanReport &report) {
          (report.memory.tile ? api::tileText(*report.memory.tile) : none) +
          "\n";
     t += "store: " + std::to_string(m.store.instructions) + " instructions, " +
-         std::to_string(m.store.wavefronts) + " wavefronts (lower bound " +
+         counted(m.store.wavefronts, "wavefront") + " (lower bound " +
          std::to_string(m.store.lowerBound) + ")\n";
     t += "load: " + std::to_string(m.load.instructions) + " instructions, " +
-         std::to_string(m.load.wavefronts) + " wavefronts (lower bound " +
+         counted(m.load.wavefronts, "wavefront") + " (lower bound " +
          std::to_string(m.load.lowerBound) + ")\n";
     if (m.registerCopies)
       t += "register copies: " + std::to_string(m.registerCopies) + "\n";

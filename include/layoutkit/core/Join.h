@@ -7,7 +7,7 @@
 /// \file
 /// joinIntegers: the decimal integers of a list with a separator between
 /// them, the one spelling of shapes, lane lists and register lists in
-/// messages and reports.
+/// messages and reports; counted: "1 wavefront", "2 wavefronts".
 ///
 //===----------------------------------------------------------------------===//
 #ifndef LAYOUTKIT_CORE_JOIN_H
@@ -31,6 +31,13 @@ inline std::string joinIntegers(std::span<const int64_t> v,
     s += std::to_string(v[i]);
   }
   return s;
+}
+
+/// n and the noun, plural unless n is 1: the one spelling of counts in
+/// messages and reports. Example: counted(1, "wavefront") == "1 wavefront",
+/// counted(4, "wavefront") == "4 wavefronts".
+inline std::string counted(int64_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
 } // namespace lk
