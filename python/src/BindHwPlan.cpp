@@ -513,7 +513,9 @@ extents; needed for tile and cute layouts). `logical`: the tensor's shape
 when it is not all powers of two; src and dst then cover its padded
 shape (`shape`, each extent rounded up), the plan uses no ldmatrix /
 stmatrix, every access is predicated on its element (Plan.padding,
-Plan.cuda()), and `matrix` is ignored.
+Plan.cuda()), and `matrix` is ignored. `smem_budget`: the bytes of shared
+memory one CTA may use (0: all `arch` has, 232448 on sm_90; more is
+refused); a larger tile repeats through a smaller buffer.
 
 Example:
     >>> p = plan("S[(2,8,4,2):(2,4@laneid,1@laneid,1)]", "((4,8),(2,2)):((32,1),(16,8))", "f16", shape=(16, 8))

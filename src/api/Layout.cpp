@@ -245,8 +245,7 @@ Status checkMemdesc(const linear::TtgirLayout &t) {
 Status checkTtgirElement(const linear::TtgirLayout &t, std::string_view text) {
   if (!t.shape || !registryNameOfTtgir(t.elem).empty())
     return Ok{};
-  const std::string shown =
-      t.elem.size() > 40 ? t.elem.substr(0, 40) + "..." : t.elem;
+  const std::string shown = excerpt(t.elem);
   std::string message =
       t.elem.empty()
           ? "expected the element type after the dims, e.g. 128x64xf16"

@@ -57,7 +57,8 @@ Status checkShape(const LinearLayout &l, std::span<const int64_t> shape,
     own.push_back(l.outDim(i).size());
   return Diagnostic::error("the layout's logical dims have extents (" +
                            joinIntegers(own, ",") + "), not the " + shapeName +
-                           " given, (" + joinIntegers(shape, ",") + ")")
+                           " given, (" + excerpt(joinIntegers(shape, ",")) +
+                           ")")
       .about("shape");
 }
 

@@ -122,13 +122,15 @@ struct Excerpt {
 };
 
 /// `line` with the range [col, col + width) as shown: whole up to
-/// kWindowBytes, else a window of kWindowBytes from kLeadBytes before the
-/// range (cut at characters' first bytes) with "..." where it cuts, so that
-/// a hostile argument of megabytes is not echoed whole; the carets stop at
-/// the window's end.
+/// kWindowBytes (and a few bytes more, which "..." would not save), else a
+/// window of kWindowBytes from kLeadBytes before the range, or the line's
+/// last kWindowBytes near its end (cut at characters' first bytes), with
+/// "..." where it cuts, so that a hostile argument of megabytes is not
+/// echoed whole. The carets stop at the window's end (one past the line's
+/// end may be the range).
 Excerpt windowOf(std::string_view line, size_t col, size_t width) {
-  constexpr size_t kWindowBytes = 160, kLeadBytes = 60;
-  if (line.size() <= kWindowBytes)
+  constexpr size_t kWindowBytes = 160, kLeadBytes = 60, kSlack = 6;
+  if (line.size() <= kWindowBytes + kSlack)
     return {std::string(line), col, width};
   auto start = [&](size_t i) { // back to a character's first byte
     while (i > 0 && i < line.size() &&
@@ -136,14 +138,15 @@ Excerpt windowOf(std::string_view line, size_t col, size_t width) {
       --i;
     return i;
   };
-  const size_t from = start(col > kLeadBytes ? col - kLeadBytes : 0);
+  const size_t lead = col > kLeadBytes ? col - kLeadBytes : 0;
+  const size_t from = start(std::min(lead, line.size() - kWindowBytes));
   const size_t to = std::min(line.size(), start(from + kWindowBytes));
   Excerpt e;
-  const std::string lead = from > 0 ? "..." : "";
-  e.text = lead + std::string(line.substr(from, to - from)) +
+  const std::string dots = from > 0 ? "..." : "";
+  e.text = dots + std::string(line.substr(from, to - from)) +
            (to < line.size() ? "..." : "");
-  e.column = lead.size() + (col - from);
-  const size_t room = lead.size() + (to - from) + 1 - e.column; // past end: 1
+  e.column = dots.size() + (col - from);
+  const size_t room = to - col + (to == line.size() ? 1 : 0); // col < to here
   e.width = std::max<size_t>(1, std::min(width, room));
   return e;
 }

@@ -199,8 +199,8 @@ parseLayoutAttribute(std::string_view text,
       for (const ElementType &e : registry.all())
         known += (known.empty() ? "" : ", ") + e.name;
       return lx
-          .error("unknown element type '" + a.elem + "'", a.elemSpan.offset,
-                 a.elemSpan.length)
+          .error("unknown element type '" + excerpt(a.elem) + "'",
+                 a.elemSpan.offset, a.elemSpan.length)
           .note("registered element types: " +
                 (known.empty() ? std::string("(none)") : known));
     }

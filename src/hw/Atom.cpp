@@ -278,9 +278,8 @@ Expected<const Atom *> findAtom(std::string_view name) {
     AtomFilter f;
     f.instruction = std::string(name);
     Expected<std::vector<const Atom *>> of = listAtoms(f);
-    if (!name.empty() && of &&
-        !of->empty()) { // "" filters nothing out // its first atoms listed (at
-                        // most 6 names)
+    // Its first atoms listed (at most 6 names); "" filters nothing out.
+    if (!name.empty() && of && !of->empty()) {
       const size_t n = of->size(), shown = n > 6 ? 3 : n;
       std::string named;
       for (size_t i = 0; i < shown; ++i)

@@ -115,8 +115,9 @@ private:
   }
 
   /// What a list's value `v` (its `count`-th) is, where it breaks the list:
-  /// "a number that is not an integer (value 2)", "a list (value 1)" among
-  /// integers, "an integer (value 3)" among lists.
+  /// "a number that is not an integer (value 2)" for [1, 0.5], "a list among
+  /// integers (value 2)" for [1, [0]], "an integer among lists (value 2)"
+  /// for [[1], 0].
   static std::string otherText(const FieldValue &v, size_t count) {
     std::string what = "another value";
     if (const auto *o = std::get_if<OtherValue>(&v))

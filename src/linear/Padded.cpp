@@ -95,7 +95,7 @@ Expected<PaddedLayout> PaddedLayout::make(LinearLayout layout,
                dim + " has size " + std::to_string(size) +
                " (an extent pads to the next power of two, so " + dim +
                "'s must be " +
-               (size == 1 ? std::string("1")
+               (size <= 2 ? std::to_string(size) // 1 or 2 pads to itself
                           : "in " + std::to_string(size / 2 + 1) + ".." +
                                 std::to_string(size)) +
                ")")

@@ -736,7 +736,7 @@ void emitHostMain(std::string &o, const CudaEmitTables &t,
 Status checkOptions(const CudaEmitOptions &options) {
   const std::string &name = options.functionName;
   if (!isIdentifier(name))
-    return Diagnostic::error("CUDA function name '" + name +
+    return Diagnostic::error("CUDA function name '" + excerpt(name) +
                              "' is not a C identifier");
   return Ok{};
 }

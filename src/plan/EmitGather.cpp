@@ -334,7 +334,7 @@ Expected<std::string> emitGatherCuda(const GatherPlan &plan,
                                      const CudaGatherEmitOptions &options) {
   const std::string &name = options.functionName;
   if (!isIdentifier(name))
-    return Diagnostic::error("function name '" + name.substr(0, 200) +
+    return Diagnostic::error("function name '" + excerpt(name) +
                              "' is not a C identifier");
   // The host main() launches the test kernel: it brings it along.
   const bool testKernel = options.testKernel || options.hostMain;

@@ -152,10 +152,20 @@ std::string ReducePlan::describe() const {
          " loads, 1 barrier";
 }
 
+/// A shared precondition's failure in the reduction's words ("reduction: "
+/// first, as its own refusals).
+Status inReduction(Status s) {
+  if (s)
+    return s;
+  Diagnostic d = std::move(s).error();
+  d.message = "reduction: " + d.message;
+  return d;
+}
+
 Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
                                    int64_t elementBits,
                                    bool eliminateDuplicates) {
-  LK_CHECK(detail::checkElementBits(elementBits));
+  LK_CHECK(inReduction(detail::checkElementBits(elementBits)));
   if (axis < 0 || axis >= layout.numOutDims())
     return Diagnostic::error("reduction: axis " + std::to_string(axis) +
                              " out of range: the "
@@ -167,7 +177,7 @@ Expected<ReducePlan> planReduction(const LinearLayout &layout, int axis,
         "reduction: expected a distributed layout (every basis one logical "
         "bit or zero, non-zero bases distinct); got " +
         layout.str());
-  LK_CHECK(detail::checkCovers(layout, "reduced"));
+  LK_CHECK(inReduction(detail::checkCovers(layout, "reduced")));
   if (layout.inDimSize(dims::kBlock) != 1)
     return Diagnostic::error(
         "reduction: expected one CTA (block size 1), got " +

@@ -48,14 +48,12 @@ double estimatedCycles(const Cost &c) {
 std::string costText(const Cost &c) {
   char cycles[32];
   std::snprintf(cycles, sizeof cycles, "%.1f", c.cycles);
-  return std::to_string(c.instructions) + " instructions (" +
-         std::to_string(c.registerMoves) + " register moves, " +
-         std::to_string(c.selects) + " selects, " + std::to_string(c.shuffles) +
-         " shuffles), " + counted(c.wavefronts, "wavefront") + ", " +
-         std::to_string(c.barriers) +
-         (c.barriers == 1 ? " barrier, " : " barriers, ") +
-         std::to_string(c.smemBytes) + " B of shared memory, " + cycles +
-         " estimated cycles";
+  return counted(c.instructions, "instruction") + " (" +
+         counted(c.registerMoves, "register move") + ", " +
+         counted(c.selects, "select") + ", " + counted(c.shuffles, "shuffle") +
+         "), " + counted(c.wavefronts, "wavefront") + ", " +
+         counted(c.barriers, "barrier") + ", " + std::to_string(c.smemBytes) +
+         " B of shared memory, " + cycles + " estimated cycles";
 }
 
 Expected<Plan> cheaperPlan(Expected<Plan> first, Expected<Plan> second) {

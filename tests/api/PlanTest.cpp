@@ -143,6 +143,39 @@ TEST(ApiPlan, NegativeBudgetRefusedWhateverTheStrategy) {
       << r.error().message;
 }
 
+// Without a budget the api plans within the target's shared memory per
+// CTA: an f32 256x256 transpose over 8 warps is a 262144 B tile, over
+// sm_90's 232448 B, so it repeats twice through 131072 B (3 barriers);
+// the plan layer alone (no budget) takes the whole tile in one pass. A
+// budget over the target's is refused, named on smem_budget.
+TEST(ApiPlan, DefaultBudgetIsTheTargetsSharedMemoryPerCta) {
+  const int64_t shape[] = {256, 256};
+  const unsigned s18[] = {1, 8}, t321[] = {32, 1}, w81[] = {8, 1};
+  const unsigned s81[] = {8, 1}, t132[] = {1, 32}, w18[] = {1, 8};
+  const unsigned o10[] = {1, 0}, o01[] = {0, 1};
+  LinearLayout rows = *linear::blockedLayout(s18, t321, w81, o10, shape);
+  LinearLayout cols = *linear::blockedLayout(s81, t132, w18, o01, shape);
+  const cute::ElementType f32{"f32", 32};
+  Expected<PlanReport> r = planConversion(rows, cols, f32);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_TRUE(r->plan.smem);
+  EXPECT_EQ(r->plan.smem->iterations, 2);
+  EXPECT_EQ(r->plan.smem->bytes, 131072);
+  EXPECT_EQ(r->plan.smem->barriers, 3);
+  Expected<plan::Plan> whole = plan::planConversion(rows, cols, 32);
+  ASSERT_TRUE(whole && whole->smem);
+  EXPECT_EQ(whole->smem->bytes, 262144);
+  EXPECT_EQ(whole->smem->iterations, 1);
+  plan::PlanOptions over;
+  over.smemBudgetBytes = 232449;
+  Expected<PlanReport> refused = planConversion(rows, cols, f32, over);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "shared-memory budget 232449 bytes is more than the 232448 bytes "
+            "sm_90 gives one CTA");
+  EXPECT_EQ(refused.error().parameter, "smem_budget");
+}
+
 /// The 16x16 f16 transpose across two warps of docs/cli.md: blocked
 /// [1,4] x [8,4] x [2,1] (order 1,0) to [4,1] x [4,8] x [1,2] (order 0,1).
 std::pair<LinearLayout, LinearLayout> transpose16() {

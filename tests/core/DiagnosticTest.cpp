@@ -46,11 +46,22 @@ TEST(Diagnostic, LongLinesAreShownAsAWindowAroundTheRange) {
   lk::Diagnostic first = lk::Diagnostic::at("bad", text, 0);
   EXPECT_EQ(first.render(), "error: bad at column 1\n  " +
                                 std::string(160, 'a') + "...\n  ^\n");
-  // Past the end of a long line: the window's last bytes, one caret after.
+  // Past the end of a long line: the line's last 160 bytes, one caret
+  // after them.
   lk::Diagnostic end = lk::Diagnostic::at("bad", text, text.size());
   EXPECT_EQ(end.render(), "error: bad at column 2002\n  ..." +
-                              std::string(60, 'b') + "\n  " +
-                              std::string(63, ' ') + "^\n");
+                              std::string(160, 'b') + "\n  " +
+                              std::string(163, ' ') + "^\n");
+  // A range running past the window's cut: the carets stop before "...".
+  lk::Diagnostic spread = lk::Diagnostic::at("bad", text, 0, 500);
+  EXPECT_EQ(spread.render(), "error: bad at column 1\n  " +
+                                 std::string(160, 'a') + "...\n  " +
+                                 std::string(160, '^') + "\n");
+  // A few bytes over 160 are shown whole ("..." would save nothing).
+  const std::string barely(163, 'c');
+  EXPECT_EQ(lk::Diagnostic::at("bad", barely, 162).render(),
+            "error: bad at column 163\n  " + barely + "\n  " +
+                std::string(162, ' ') + "^\n");
   // A cut never splits a UTF-8 character (2-byte letters from byte 0).
   std::string wide;
   for (int i = 0; i < 200; ++i)
@@ -59,8 +70,12 @@ TEST(Diagnostic, LongLinesAreShownAsAWindowAroundTheRange) {
   std::string shown = w.render();
   shown = shown.substr(shown.find('\n') + 3);
   shown = shown.substr(0, shown.find('\n'));
-  EXPECT_TRUE(lk::utf8Length(shown, 3)) << shown;
-  EXPECT_EQ(shown.size() % 2, 0u) << "whole characters between the dots";
+  // Between the dots: whole characters only.
+  ASSERT_GT(shown.size(), 6u);
+  const std::string inner = shown.substr(3, shown.size() - 6);
+  for (size_t i = 0; i < inner.size(); i += 2)
+    EXPECT_EQ(lk::utf8Length(inner, i), 2u) << "byte " << i << " of " << inner;
+  EXPECT_EQ(inner.size() % 2, 0u);
 }
 
 TEST(Diagnostic, ExcerptCutsLongTextAtACharacter) {

@@ -176,7 +176,8 @@ TEST(ReduceRefusals, SayWhy) {
   auto width = plan::planReduction(blockedRow16(), 0, 12);
   ASSERT_FALSE(width);
   EXPECT_EQ(width.error().message,
-            "element width 12 bits is not supported (allowed: 8, 16, 32, 64)");
+            "reduction: element width 12 bits is not supported (allowed: 8, "
+            "16, 32, 64)");
   // Register (1,0) and lane (0,0): 1 of the 2 bits of a 2x2 tensor
   // spanned, 2 of its 4 elements held.
   auto half =
@@ -186,7 +187,8 @@ TEST(ReduceRefusals, SayWhy) {
   auto missing = plan::planReduction(*half, 0, 32);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().message,
-            "the reduced layout holds 2 of its tensor's 4 elements (its "
+            "reduction: the reduced layout holds 2 of its tensor's 4 elements "
+            "(its "
             "columns span 1 of 2 logical bits), so it does not cover the "
             "tensor: " +
                 half->str());

@@ -194,9 +194,24 @@ TEST(CliHw, AgreementVerdictAndExitStatus) {
 // Options that would be ignored are refused: a tile option of decode
 // without the tile, an operand no atom has.
 TEST(CliHw, IgnoredOptionsAreRefused) {
+  // A tile option asks for the layout, which needs --mn and --k: a usage
+  // error (exit 2) without them, as --out without --emit is.
+  for (const auto &[given, message] :
+       {std::pair<std::vector<std::string>, std::string>{
+            {"--dtype", "bf16"}, "--dtype requires --mn"},
+        {{"--mn", "64"}, "--mn requires --k"},
+        {{"--k", "64", "--major", "MN"}, "--major requires --mn"}}) {
+    std::vector<std::string> args = {"hw", "decode", "wgmma",
+                                     "0x4000004000010000"};
+    args.insert(args.end(), given.begin(), given.end());
+    CliRun r = runCli(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  // Given, they must be positive: a value the command refuses (exit 1).
   EXPECT_TRUE(failsWith(
-      {"hw", "decode", "wgmma", "0x4000004000010000", "--dtype", "bf16"},
-      {"give the tile with --mn N --k K"}));
+      {"hw", "decode", "wgmma", "0x4000004000010000", "--mn", "0", "--k", "64"},
+      {"give the tile with --mn N --k K (positive)"}));
   EXPECT_TRUE(
       failsWith({"hw", "atoms", "--operand", "D"}, {"unknown operand 'D'"}));
 }

@@ -14,9 +14,9 @@
 
 #include "CliTestSupport.h"
 
+#include "layoutkit/api/Plan.h"
 #include "layoutkit/bridge/LinearCute.h"
 #include "layoutkit/cute/Text.h"
-#include "layoutkit/hw/Machine.h"
 #include "layoutkit/linear/Text.h"
 #include "layoutkit/plan/Plan.h"
 #include "layoutkit/plan/Simulator.h"
@@ -94,13 +94,15 @@ nlohmann::json checkedPlanJson(std::vector<std::string> args) {
     if (args[i] == "--smem-budget" && i + 1 < args.size())
       options.smemBudgetBytes = std::stoll(args[i + 1]);
   }
-  if (options.smemBudgetBytes == 0) // the api's default: the target's
-    options.smemBudgetBytes = lk::hw::machine(options.arch).sharedBytesPerCta;
-  auto p = lk::plan::planConversion(*src, *dst,
-                                    j["element_bits"].get<int64_t>(), options);
-  EXPECT_TRUE(p.hasValue());
-  if (!p)
+  // Planned again through the api, as the command plans (its defaults).
+  const int64_t bits = j["element_bits"].get<int64_t>();
+  auto report = lk::api::planConversion(
+      *src, *dst, lk::cute::ElementType{j["dtype"].get<std::string>(), bits},
+      options);
+  EXPECT_TRUE(report.hasValue());
+  if (!report)
     return j;
+  const lk::plan::Plan *p = &report->plan;
   auto s = lk::plan::simulate(*p, options.arch);
   EXPECT_TRUE(s.hasValue());
   if (!s)

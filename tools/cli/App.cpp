@@ -109,10 +109,11 @@ std::unique_ptr<Binding> bind(CLI::App &root, const CommandSpec &spec) {
       if (o.required)
         opt->required();
     }
-    if (!o.needs.empty()) // declared before it
-      opt->needs("--" + o.needs);
     b->options.push_back(opt);
   }
+  for (size_t i = 0; i < spec.options.size(); ++i) // once all are declared
+    if (!spec.options[i].needs.empty())
+      b->options[i]->needs("--" + spec.options[i].needs);
   b->app->add_flag("--json", b->json,
                    "print a JSON object instead of text (errors too)");
   return b;

@@ -68,7 +68,7 @@ struct ParamSpec {
 /// accepted values.
 struct OptionSpec {
   std::string name;
-  std::string valueName;
+  std::string valueName = {}; ///< "" for a flag
   std::string help;
   bool isFlag = false;
   std::vector<std::string> choices = {};

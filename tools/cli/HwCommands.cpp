@@ -61,6 +61,14 @@ Expected<std::pair<int64_t, int64_t>> tileOpts(const Invocation &inv) {
   return std::pair{mn, k};
 }
 
+/// `o` needing option `needs` ("" none: OptionSpec::needs), required or
+/// not (OptionSpec::required).
+OptionSpec withRule(OptionSpec o, const char *needs, bool required = false) {
+  o.needs = needs;
+  o.required = required;
+  return o;
+}
+
 Expected<Reply> runHwDecode(const Invocation &inv) {
   LK_TRY(SmemDescriptorKind kind, api::parseDescriptorKind(inv.text(0)));
   LK_TRY(uint64_t word, inv.argument(api::parseWord(inv.text(1)), 1));
@@ -310,7 +318,8 @@ std::vector<CommandSpec> hwCommands() {
         "layoutkit hw decode wgmma 0x4000004000010000 --mn 64 --k 64 --dtype "
         "bf16"},
        {kind, {"WORD", "the 64-bit descriptor, decimal or 0x hex", Arity::One}},
-       {major, dtype, mn, k},
+       {withRule(major, "mn"), withRule(dtype, "mn"), withRule(mn, "k"),
+        withRule(k, "mn")},
        runHwDecode},
       {"hw encode",
        group,
@@ -396,8 +405,8 @@ std::vector<CommandSpec> hwCommands() {
        {dtype,
         {"arch", "ARCH", "sm_80, sm_90 or sm_100 (default: --kind's)"},
         major,
-        mn,
-        k,
+        withRule(mn, "", true),
+        withRule(k, "", true),
         {"tma-swizzle", "MODE",
          "the TMA writes the tile in one box with this swizzle"},
         {"descriptor", "WORD", "the MMA's shared-memory descriptor"},

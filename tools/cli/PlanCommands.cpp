@@ -94,10 +94,10 @@ std::string planText(const api::PlanReport &report) {
     t += "memory layout (tile, logical -> address): " +
          (report.memory.tile ? api::tileText(*report.memory.tile) : none) +
          "\n";
-    t += "store: " + std::to_string(m.store.instructions) + " instructions, " +
+    t += "store: " + counted(m.store.instructions, "instruction") + ", " +
          counted(m.store.wavefronts, "wavefront") + " (lower bound " +
          std::to_string(m.store.lowerBound) + ")\n";
-    t += "load: " + std::to_string(m.load.instructions) + " instructions, " +
+    t += "load: " + counted(m.load.instructions, "instruction") + ", " +
          counted(m.load.wavefronts, "wavefront") + " (lower bound " +
          std::to_string(m.load.lowerBound) + ")\n";
     if (m.registerCopies)
@@ -134,23 +134,20 @@ Status attachCuda(Reply &r, const std::string &code,
 /// The options --emit cuda, --host-main and --out (the last two need
 /// --emit), shared by plan and gather.
 std::vector<OptionSpec> emitOptionSpecs() {
-  return {{"emit", "LANG", "also emit the plan's code", false, {"cuda"}},
-          {"host-main",
-           "",
-           "with --emit cuda: also a host main() that runs the "
-           "self-checking test kernel (emitted with it)",
-           true,
-           {},
-           false,
-           "emit"},
-          {"out",
-           "FILE",
-           "with --emit: write the code to FILE instead ('-': the code "
-           "alone on stdout)",
-           false,
-           {},
-           false,
-           "emit"}};
+  return {{.name = "emit",
+           .valueName = "LANG",
+           .help = "also emit the plan's code",
+           .choices = {"cuda"}},
+          {.name = "host-main",
+           .help = "with --emit cuda: also a host main() that runs the "
+                   "self-checking test kernel (emitted with it)",
+           .isFlag = true,
+           .needs = "emit"},
+          {.name = "out",
+           .valueName = "FILE",
+           .help = "with --emit: write the code to FILE instead ('-': the "
+                   "code alone on stdout)",
+           .needs = "emit"}};
 }
 
 /// --dtype, or the element type SRC and DST name (api::conversionElementType).

@@ -83,6 +83,8 @@ function markBusy() {
 }
 
 const $ = (id) => document.getElementById(id);
+// n and the noun, plural unless n is 1 (the library's counted()).
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
 
 // ---------------------------------------------------------------------------
@@ -714,7 +716,7 @@ function drawAccess(reply) {
   el.textContent = a
     ? `warp 0: ${blockWide ? `${blockWide} 0..31 as lanes 0..31 (other warps left out)` : 'lanes laneid 0..31'}\n` +
       `memory: ${a.memory}\nvector: ${a.vector_bytes} B per lane per access (${a.vector_bytes > 1 ? 'vectorized' : 'scalar'})\n` +
-      `shared: ${a.instructions} instructions, ${sh.total} wavefronts (minimum ${sh.minimum})\n${sh.explanation}\n` +
+      `shared: ${counted(a.instructions, "instruction")}, ${counted(sh.total, "wavefront")} (minimum ${sh.minimum})\n${sh.explanation}\n` +
       `global: ${gl.sectors} sectors, ${gl.lines} lines (${gl.coalesced ? 'coalesced' : `not coalesced: at best ${gl.minimum_sectors} sectors`})\n${gl.explanation}`
     : 'no warp access to analyse (a lane axis, laneid or tid, and the register axis m): ' + reply.error.message;
   el.dataset.result = a ? JSON.stringify(a) : '';
@@ -1038,7 +1040,7 @@ async function updatePlan() {
     $('plandiag').textContent = '';
     const p = r.plan, c = p.cost, sm = p.shared_memory;
     $('planout').textContent = `strategy: ${p.strategy}\ncost: ${c.instructions} instructions (${c.register_moves} register moves, ${c.selects} selects, ${c.shuffles} shuffles), ` +
-      `${c.wavefronts} wavefronts, ${c.barriers} barriers, ${c.smem_bytes} B of shared memory, ${c.cycles.toFixed(3)} estimated cycles` +
+      `${counted(c.wavefronts, "wavefront")}, ${counted(c.barriers, "barrier")}, ${c.smem_bytes} B of shared memory, ${c.cycles.toFixed(3)} estimated cycles` +
       (sm ? `\nstore: ${sm.store_instruction}, load: ${sm.load_instruction}` : '') + (sm && sm.memory_layout_cute ? `\nshared memory (cute): ${sm.memory_layout_cute}` : '') +
       (sm && sm.memory_layout_tile ? `\nshared memory (tile): ${sm.memory_layout_tile}` : '') + `\nsource: ${p.src}\ndestination: ${p.dst}`;
     $('planout').dataset.strategy = p.strategy;
@@ -1066,7 +1068,7 @@ function drawStaging(r) {
   const sh = staging.shape, cols = sh.length ? sh[sh.length - 1] : 1, rows = staging.banks.length / cols;
   const sm = r.plan.shared_memory;
   $('stagingcap').textContent = `${staging.layout} (${staging.dtype_bits}-bit elements, ${sm.access_bytes} B accesses): ` +
-    `${r.plan.cost.wavefronts} wavefronts (store ${sm.store.wavefronts}, at best ${sm.store.lower_bound}; load ${sm.load.wavefronts}, at best ${sm.load.lower_bound})`;
+    `${counted(r.plan.cost.wavefronts, "wavefront")} (store ${sm.store.wavefronts}, at best ${sm.store.lower_bound}; load ${sm.load.wavefronts}, at best ${sm.load.lower_bound})`;
   const w = Math.max(320, $('views').clientWidth);
   drawGrid($('staging'), {rows, cols, value: (i) => staging.banks[i], label: (i) => staging.banks[i], legend: 'the bank of the element\'s address',
     title: `staging buffer ${staging.layout}: logical tile coloured by bank`, ...logicalAxes(sh)}, w);

@@ -77,7 +77,10 @@ struct Diagnostic {
 
   /// Human-readable form: "error: <message> at column C" (and line when the
   /// text has several lines), then the offending line with a caret under the
-  /// range, then one "note: ..." line per note. Always ends with '\n'.
+  /// range, then one "note: ..." line per note. Always ends with '\n'. A
+  /// line over 160 bytes (a few more are shown whole) is shown as a
+  /// 160-byte window from 60 bytes before the range (the line's last 160
+  /// bytes near its end), "..." where it is cut.
   /// A control byte other than a tab or a newline, in the message, the
   /// line or a note, is shown as '?' (quoted text cannot drive a terminal).
   std::string render() const;

@@ -177,8 +177,11 @@ struct Atom {
 /// mma.sync, ldmatrix, stmatrix, wgmma, tcgen05.
 std::span<const Atom> atoms();
 
-/// The atom named `name`. Error: "unknown atom 'x'" with a note listing
-/// the name families.
+/// The atom named `name`. Errors: for an instruction (a prefix of atom
+/// names at a '.', as AtomFilter::instruction), "'mma.m16n8k16.f16' is an
+/// instruction, not one atom: its atoms are mma.m16n8k16.f16.A, ..." (at
+/// most 6 named, else 3 and the count); otherwise "unknown atom 'x'" (the
+/// name cut at 40 bytes, lk::excerpt) with a note listing the families.
 Expected<const Atom *> findAtom(std::string_view name);
 
 /// Filters for listAtoms; empty / absent fields match everything.

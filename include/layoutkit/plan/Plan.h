@@ -387,9 +387,11 @@ struct Plan {
 /// register renames, which the register allocator mostly removes, although
 /// the model charges each (so for a heavily broadcast layout with hundreds
 /// of registers the model can rate shared memory lower). elementBits is 8, 16,
-/// 32 or 64. Fails on layouts that cannot be aligned, and when neither
-/// WarpShuffle nor SharedMemory applies (the shared-memory diagnostic is
-/// returned).
+/// 32 or 64. Fails on layouts that cannot be aligned, on a layout that does
+/// not hold every element of its tensor (checked before any strategy, equal
+/// layouts too: "the source layout holds 128 of its tensor's 256 elements
+/// ..."), and when neither WarpShuffle nor SharedMemory applies (the
+/// shared-memory diagnostic is returned).
 Expected<Plan> planConversion(const linear::LinearLayout &src,
                               const linear::LinearLayout &dst,
                               int64_t elementBits);
