@@ -195,7 +195,9 @@ Expected<LinearLayout> product(const LinearLayout &inner,
       ++n;
     }
     if (total > LinearLayout::kMaxBits)
-      return Diagnostic::error(by + "more than 64 bits");
+      return Diagnostic::error(by + "the " + side + " dims would have " +
+                               std::to_string(total) +
+                               " bits; a layout has at most 64");
     return Ok{};
   };
   LK_CHECK(merge(r.in_, r.nIn_, inner.in_, inner.nIn_, outer.in_, outer.nIn_,

@@ -109,6 +109,16 @@ TEST(LinearLayout, ProductInnerIsMinor) {
   LinearLayout ab = ok(lanes * regs);
   LinearLayout ba = ok(regs * lanes);
   EXPECT_FALSE(product(ab, ba));
+  // 2^40 x 2^40 outputs: 80 bits, over the 64 a layout holds.
+  LinearLayout wide0 =
+      ok(LinearLayout::make({{kRegister, {}}}, {{dim(0), int64_t(1) << 40}}));
+  LinearLayout wide1 =
+      ok(LinearLayout::make({{kLane, {}}}, {{kDim1, int64_t(1) << 40}}));
+  Expected<LinearLayout> tooWide = product(wide0, wide1);
+  ASSERT_FALSE(tooWide);
+  EXPECT_EQ(tooWide.error().message,
+            "product: the output dims would have 80 bits; a layout has at "
+            "most 64");
 }
 
 TEST(LinearLayout, HeaderProductExample) {
