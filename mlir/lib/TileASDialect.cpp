@@ -97,6 +97,8 @@ MemKind lk::tileas::memKindOf(Type type) {
 }
 
 std::optional<int64_t> lk::tileas::storageBits(Type element) {
+  if (!element) // a type the parser could not read
+    return std::nullopt;
   if (isa<FloatTF32Type>(element))
     return 32;
   if (!element.isIntOrFloat())
@@ -366,7 +368,7 @@ LogicalResult EncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
   LayoutAttr layout = getLayout();
-  if (layout && layout.getValue().elem) {
+  if (layout && layout.getValue().elem && element) { // null: a parse error
     const lk::cute::ElementType &elem = *layout.getValue().elem;
     std::optional<int64_t> bits = storageBits(element);
     if (!bits || *bits != elem.bits) {

@@ -64,3 +64,13 @@ func.func @too_wide(%x: tensor<8x64xi256, #a>) {
 func.func @unswizzled(%x: tensor<8x64xf6E2M3FN, #a>, %y: tensor<8x64xi256, #a>) {
   return
 }
+
+// -----
+
+// A tensor type whose element type does not parse gives the parser's error
+// alone: the encoding's width checks skip the missing element.
+#a = #tileas.encoding<smem, shared, layout = #tileas.layout<(8,64),(64,1),swizzle<3,4,3>>>
+// expected-error @+1 {{expected non-function type}}
+func.func @no_element(%x: tensor<8x64x, #a>) {
+  return
+}
