@@ -20,6 +20,7 @@
 #define LAYOUTKIT_SRC_PLAN_PRECONDITIONS_H
 
 #include "layoutkit/core/Expected.h"
+#include "layoutkit/core/Join.h"
 #include "layoutkit/linear/LinearLayout.h"
 
 #include <cstdint>
@@ -33,8 +34,7 @@ namespace lk::plan::detail {
 inline Status checkElementBits(int64_t elementBits) {
   if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
       elementBits != 64)
-    return Diagnostic::error("element width " + std::to_string(elementBits) +
-                             (elementBits == 1 ? " bit" : " bits") +
+    return Diagnostic::error("element width " + counted(elementBits, "bit") +
                              " is not supported (allowed: 8, 16, 32, 64)");
   return Ok{};
 }

@@ -48,6 +48,11 @@ void noteOmitted(Reply &reply, int64_t shown, int64_t total);
 
 /// Writes `contents` to `path`; the diagnostic names the file.
 Status writeFile(const std::string &path, const std::string &contents);
+/// An output an option names (--svg, --out): `path` "-" puts `contents` in
+/// place of the reply's text (reply.json[key]); any other path is written
+/// (reply.json[key + "_file"]).
+Status putOutput(Reply &reply, const std::string &contents,
+                 const std::string &path, const std::string &key);
 /// With --svg FILE, writes `svg` there (reply.json["svg_file"]); with
 /// --svg -, the picture replaces the reply's text (and is reply.json["svg"]).
 Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply);

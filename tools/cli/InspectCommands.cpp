@@ -63,16 +63,18 @@ void noteOmitted(Reply &reply, int64_t shown, int64_t total) {
 
 Status attachSvg(const Invocation &inv, const std::string &svg, Reply &reply) {
   std::optional<std::string> path = inv.option("svg");
-  if (!path)
-    return Ok{};
-  if (*path == "-") {
-    // The picture replaces the text on stdout; in JSON it is a field.
-    reply.text = svg;
-    reply.json["svg"] = svg;
+  return path ? putOutput(reply, svg, *path, "svg") : Status(Ok{});
+}
+
+Status putOutput(Reply &reply, const std::string &contents,
+                 const std::string &path, const std::string &key) {
+  if (path == "-") { // on stdout alone; in JSON a field
+    reply.text = contents;
+    reply.json[key] = contents;
     return Ok{};
   }
-  LK_CHECK(writeFile(*path, svg));
-  reply.json["svg_file"] = *path;
+  LK_CHECK(writeFile(path, contents));
+  reply.json[key + "_file"] = path;
   return Ok{};
 }
 

@@ -112,21 +112,19 @@ std::string planText(const api::PlanReport &report) {
   return t + "cost: " + plan::costText(p.cost);
 }
 
-/// The emitted code into the reply: --out FILE writes it there (the text
-/// says where; JSON "cuda_file"), --out - puts it alone on stdout in place
-/// of the text (for a pipe), else it follows the text after a blank line;
-/// JSON "cuda" in both.
+/// The emitted code into the reply (whose text ends without a newline):
+/// --out FILE writes it there (the text says where; JSON "cuda_file"), --out -
+/// puts it alone on stdout in place of the text (for a pipe), else it follows
+/// the text after a blank line; JSON "cuda" in both.
 Status attachCuda(Reply &r, const std::string &code,
                   const std::optional<std::string> &out) {
-  while (!r.text.empty() && r.text.back() == '\n')
-    r.text.pop_back();
-  if (out && *out != "-") {
-    LK_CHECK(writeFile(*out, code));
-    r.text += "\nCUDA C++ written to " + *out + "\n";
-    r.json["cuda_file"] = *out;
+  if (out) { // a file (the text says which) or stdout alone
+    LK_CHECK(putOutput(r, code, *out, "cuda"));
+    if (*out != "-")
+      r.text += "\nCUDA C++ written to " + *out + "\n";
     return Ok{};
   }
-  r.text = out ? code : r.text + "\n\n" + code;
+  r.text += "\n\n" + code;
   r.json["cuda"] = code;
   return Ok{};
 }
@@ -212,7 +210,7 @@ Expected<Reply> runGather(const Invocation &inv) {
   LK_TRY(cute::ElementType type, inv.elementType({0}));
   LK_TRY(int64_t axis, inv.integerOption("axis", 0));
   LK_TRY(plan::GatherPlan p, api::gather(src, index, axis, type));
-  Reply r{p.describe() + "\n", jsonOf(api::describe(p))};
+  Reply r{p.describe(), jsonOf(api::describe(p))}; // the newline: run()'s
   if (!inv.option("emit"))
     return r;
   plan::CudaGatherEmitOptions emitOptions; // a host main brings its kernel
